@@ -1,0 +1,179 @@
+"""From run chunks to the tables the figures read: traces, strategies, summaries, bounds."""
+
+from __future__ import annotations
+
+import os
+import warnings
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from . import bounds, regret, storage
+
+SUMMARY_POINTS = 1000
+"""Steps at which the summary table reports the cumulative regret."""
+
+
+def summary_grid(horizon: int, points: int = SUMMARY_POINTS) -> np.ndarray:
+    """About ``points`` steps spread evenly over ``1..horizon``, always with 1 and ``horizon``."""
+    return np.unique(np.linspace(1, horizon, min(points, horizon)).round().astype(np.int64))
+
+
+def load_algorithm_runs(paths, horizon: int, actions: int, runs: int) -> pd.DataFrame:
+    """All chunks of one (scenario, algorithm), sorted by run and checked complete."""
+    frames = [storage.read_runs(p, horizon, actions) for p in paths]
+    df = pd.concat(frames, ignore_index=True).sort_values(["run", "t"], kind="stable", ignore_index=True)
+    found = np.unique(df["run"].to_numpy())
+    if not np.array_equal(found, np.arange(runs)):
+        raise storage.StorageError(
+            f"chunks {', '.join(map(str, paths))} hold runs {found.tolist()}, expected 0..{runs - 1}"
+        )
+    return df
+
+
+def _std(values: np.ndarray) -> np.ndarray:
+    """Sample standard deviation over runs (axis 0); 0 for a single run."""
+    if values.shape[0] < 2:
+        return np.zeros(values.shape[1:])
+    return values.std(axis=0, ddof=1)
+
+
+def _strategy_rows(algorithm: str, df: pd.DataFrame, actions: int, runs: int) -> list[pd.DataFrame]:
+    rows = []
+    for player in ("p", "q"):
+        cols = storage.strategy_columns(player, actions)
+        if cols[0] not in df.columns:
+            continue
+        recorded = df[df[cols[0]].notna()]
+        steps = np.unique(recorded["t"].to_numpy())
+        probs = recorded[cols].to_numpy().reshape(runs, len(steps), actions)
+        rows.append(
+            pd.DataFrame(
+                {
+                    "algorithm": algorithm,
+                    "player": player,
+                    "t": np.repeat(steps, actions).astype(np.int32),
+                    "action": np.tile(np.arange(actions), len(steps)).astype(np.int16),
+                    "mean": probs.mean(axis=0).ravel(),
+                    "std": _std(probs).ravel(),
+                    "runs": np.int32(runs),
+                }
+            )
+        )
+    return rows
+
+
+def aggregate_scenario(scenario: str, matrix, chunks: dict, horizon: int, runs: int, outputs: dict,
+                       points: int = SUMMARY_POINTS) -> None:
+    """Write one scenario's traces, strategies and (bound-less) summary.
+
+    ``chunks`` maps each algorithm slug to its chunk files; ``outputs`` has the
+    paths ``traces``, ``strategies`` and ``summary``. Each algorithm is read,
+    reduced and written before the next, so memory holds one algorithm's runs.
+    """
+    X = np.asarray(matrix)
+    actions = X.shape[0]
+    grid = summary_grid(horizon, points)
+    summary, strategies = [], []
+    tmp_traces, final_traces = storage.atomic_path(outputs["traces"])
+    try:
+        with pq.ParquetWriter(tmp_traces, storage.TRACE_SCHEMA, **storage.WRITE_OPTIONS) as writer:
+            for algorithm, paths in chunks.items():
+                df = load_algorithm_runs(paths, horizon, actions, runs)
+                I, J = df["I"].to_numpy(np.int64), df["J"].to_numpy(np.int64)
+                paper_kind = regret.paper_regret(scenario, algorithm)
+                for kind in regret.REGRETS:
+                    r = regret.per_step(kind, X, I, J)
+                    cum = np.cumsum(r.reshape(runs, horizon), axis=1)
+                    at = cum[:, grid - 1]
+                    summary.append(
+                        pd.DataFrame(
+                            {
+                                "scenario": scenario,
+                                "algorithm": algorithm,
+                                "regret": kind,
+                                "paper": kind == paper_kind,
+                                "t": grid.astype(np.int32),
+                                "mean": at.mean(axis=0),
+                                "std": _std(at),
+                                "runs": np.int32(runs),
+                                "bound": np.nan,
+                            }
+                        )
+                    )
+                    if kind == paper_kind:
+                        trace = pa.table(
+                            {
+                                "algorithm": pa.array([algorithm] * len(df), pa.string()),
+                                "regret_kind": pa.array([kind] * len(df), pa.string()),
+                                "run": df["run"].to_numpy(np.int32),
+                                "t": df["t"].to_numpy(np.int32),
+                                "I": df["I"].to_numpy(np.int16),
+                                "J": df["J"].to_numpy(np.int16),
+                                "outcome": df["outcome"].to_numpy(np.int8),
+                                "regret": r,
+                                "cumulative_regret": cum.ravel(),
+                            },
+                            schema=storage.TRACE_SCHEMA,
+                        )
+                        writer.write_table(trace, row_group_size=1 << 20)
+                strategies.extend(_strategy_rows(algorithm, df, actions, runs))
+        os.replace(tmp_traces, final_traces)
+    finally:
+        tmp_traces.unlink(missing_ok=True)
+    summary_df = pd.concat(summary, ignore_index=True)
+    storage.write_table(pa.Table.from_pandas(summary_df, schema=storage.SUMMARY_SCHEMA, preserve_index=False),
+                        outputs["summary"])
+    strategy_df = (pd.concat(strategies, ignore_index=True) if strategies
+                   else pd.DataFrame({f.name: [] for f in storage.STRATEGY_SCHEMA}))
+    storage.write_table(pa.Table.from_pandas(strategy_df, schema=storage.STRATEGY_SCHEMA, preserve_index=False),
+                        outputs["strategies"])
+
+
+def bounds_table(algorithms, actions: int, horizon: int, points: int = SUMMARY_POINTS,
+                 c_alpha: float = 1.0) -> pd.DataFrame:
+    """Theorem bound curves for the given algorithms on the summary grid.
+
+    A theorem whose horizon requirement fails at ``horizon`` gets a warning,
+    ``holds = False`` and null bounds: no misleading curve is drawn.
+    """
+    grid = summary_grid(horizon, points)
+    frames = []
+    for algorithm in algorithms:
+        theorem = bounds.THEOREMS.get(algorithm)
+        if theorem is None:
+            continue
+        holds = bool(theorem.holds(actions, horizon, c_alpha))
+        if not holds:
+            T_min, strict = theorem.requirement(actions, c_alpha)
+            warnings.warn(
+                f"Theorem {theorem.name} ({algorithm}) needs T {'>' if strict else '>='} {T_min:.1f} "
+                f"at A = {actions}; T = {horizon} does not meet it, so its bound curve is left out",
+                stacklevel=2,
+            )
+        values = theorem.bound(actions, grid.astype(float), c_alpha=c_alpha)
+        frames.append(
+            pd.DataFrame(
+                {
+                    "algorithm": algorithm,
+                    "theorem": theorem.name,
+                    "regret": theorem.regret,
+                    "horizon": np.int32(horizon),
+                    "holds": holds,
+                    "t": grid.astype(np.int32),
+                    "bound": values if holds else np.nan,
+                }
+            )
+        )
+    columns = [f.name for f in storage.BOUND_SCHEMA]
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame({c: [] for c in columns})
+
+
+def join_summary(summaries: list[pd.DataFrame], bounds_df: pd.DataFrame) -> pd.DataFrame:
+    """Concatenate per-scenario summaries and fill ``bound`` where a theorem applies."""
+    df = pd.concat(summaries, ignore_index=True).drop(columns="bound")
+    keyed = bounds_df[["algorithm", "regret", "t", "bound"]]
+    df = df.merge(keyed, on=["algorithm", "regret", "t"], how="left", validate="many_to_one")
+    return df[[f.name for f in storage.SUMMARY_SCHEMA]]

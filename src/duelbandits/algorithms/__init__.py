@@ -1,0 +1,70 @@
+"""The six dueling-bandit algorithms, by slug.
+
+Every algorithm module exposes one function with the same contract::
+
+    run(matrix, horizon, rng, record, **hyper) -> (I, J, outcomes, strategies)
+
+``matrix`` is a validated float64 preference matrix, ``rng`` a
+``numpy.random.Generator`` (every random draw of the run comes from it),
+``record`` the sorted 1-based steps at which to record the strategies.
+It returns 0-based actions ``I`` and ``J`` (int64, length ``horizon``), the
+outcomes (int8, 1 when ``I`` won) and a dict of strategy arrays, each of
+shape ``(len(record), A)``: the distribution the step's actions were drawn
+from. The hot loops are numba kernels compiled once and cached on disk.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+
+
+class AlgorithmError(ValueError):
+    """An algorithm's name or hyper-parameters are invalid."""
+
+
+@dataclass(frozen=True)
+class Algorithm:
+    slug: str
+    label: str
+    module: str
+    defaults: dict = field(default_factory=dict)
+    strategies: tuple[str, ...] = ()
+
+    @property
+    def run(self):
+        return importlib.import_module(f"{__name__}.{self.module}").run
+
+    def hyperparameters(self, **params) -> dict:
+        """Defaults overridden by ``params``; unknown names raise AlgorithmError."""
+        unknown = sorted(set(params) - set(self.defaults))
+        if unknown:
+            allowed = ", ".join(self.defaults) or "none"
+            raise AlgorithmError(
+                f"algorithm {self.slug} has no parameter(s) {', '.join(unknown)}; allowed: {allowed}"
+            )
+        return {**self.defaults, **params}
+
+
+ALGORITHMS = {
+    a.slug: a
+    for a in (
+        Algorithm("ts-maximin", "TS-Maximin", "ts_maximin"),
+        Algorithm("ts-borda", "TS-Borda", "ts_borda", {"c_alpha": 1.0}),
+        Algorithm("sparring-exp3p", "SparringExp3.P", "sparring_exp3p", strategies=("p", "q")),
+        Algorithm("partial-monitoring", "Partial Monitoring", "partial_monitoring", strategies=("p",)),
+        Algorithm("iss", "ISS", "iss"),
+        Algorithm("dts", "DTS", "dts", {"alpha": 0.51}),
+    )
+}
+"""Algorithms in the paper's order, by slug."""
+
+
+def get(slug: str) -> Algorithm:
+    """The algorithm named ``slug``; an unknown name raises AlgorithmError listing the valid ones."""
+    try:
+        return ALGORITHMS[slug]
+    except (KeyError, TypeError):
+        raise AlgorithmError(
+            f"unknown algorithm {slug!r}; valid algorithms: {', '.join(ALGORITHMS)}"
+        ) from None

@@ -1,0 +1,61 @@
+"""Numba helpers shared by the algorithm kernels."""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+
+@nb.njit(cache=True)
+def duel(matrix, i, j, rng):
+    """One Bernoulli outcome of ``X[i, j]`` (1 when ``i`` wins); a self-duel is a fair coin."""
+    return np.int8(1) if rng.random() < matrix[i, j] else np.int8(0)
+
+
+@nb.njit(cache=True)
+def sample_discrete(p, rng):
+    """One index drawn from the probability vector ``p`` (inverse CDF)."""
+    u = rng.random()
+    acc = 0.0
+    last = p.shape[0] - 1
+    for k in range(last):
+        acc += p[k]
+        if u < acc:
+            return k
+    return last
+
+
+@nb.njit(cache=True)
+def argmax_random_ties(values, rng):
+    """Index of the largest value, ties broken uniformly at random."""
+    best = values[0]
+    index = 0
+    count = 1
+    for k in range(1, values.shape[0]):
+        v = values[k]
+        if v > best:
+            best = v
+            index = k
+            count = 1
+        elif v == best:
+            count += 1
+            if rng.random() * count < 1.0:
+                index = k
+    return index
+
+
+@nb.njit(cache=True)
+def mixed_strategy(log_weights, gamma, out):
+    """``out = (1 - gamma) softmax(log_weights) + gamma / A`` (eqs. 2 and 7), in place.
+
+    Works in the log domain: the maximum is subtracted before exponentiating,
+    so the weights never overflow however long the run.
+    """
+    A = log_weights.shape[0]
+    top = log_weights.max()
+    total = 0.0
+    for k in range(A):
+        out[k] = np.exp(log_weights[k] - top)
+        total += out[k]
+    for k in range(A):
+        out[k] = (1.0 - gamma) * out[k] / total + gamma / A

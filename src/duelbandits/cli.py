@@ -1,0 +1,321 @@
+"""Command line: ``duelbandits {list,matrix,scenario,simulate,aggregate,bounds,summary,figure}``.
+
+Each subcommand is one step of the pipeline, so every Snakemake rule is a
+single call. Bad input exits with status 2 and a message naming the problem;
+outputs are written atomically, so a failed call leaves no file behind.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+from . import algorithms, regret, scenarios, storage, winners
+from .simulate import DEFAULT_STRIDE, SimulationError, run_seed, simulate
+
+KNOWN_ERRORS = (
+    scenarios.ScenarioError,
+    scenarios.MatrixError,
+    algorithms.AlgorithmError,
+    SimulationError,
+    storage.StorageError,
+)
+
+
+class UsageError(ValueError):
+    """A command-line value is malformed."""
+
+
+def _key_values(pairs, what: str) -> dict:
+    """``["a=1", "b=2.5"]`` -> ``{"a": 1.0, "b": 2.5}``."""
+    out = {}
+    for pair in pairs or ():
+        name, sep, value = pair.partition("=")
+        if not sep or not name:
+            raise UsageError(f"{what} must look like NAME=VALUE, got {pair!r}")
+        try:
+            out[name] = float(value)
+        except ValueError:
+            raise UsageError(f"{what} {name} must be a number, got {value!r}") from None
+    return out
+
+
+def _run_range(text: str) -> list[int]:
+    """``"5"`` -> [5]; ``"0-24"`` -> [0, ..., 24]."""
+    first, _, last = text.partition("-")
+    try:
+        lo, hi = int(first), int(last or first)
+    except ValueError:
+        raise UsageError(f"--runs must be R or FIRST-LAST with integers, got {text!r}") from None
+    if lo < 0 or hi < lo:
+        raise UsageError(f"--runs must satisfy 0 <= FIRST <= LAST, got {text!r}")
+    return list(range(lo, hi + 1))
+
+
+def _scenario(args):
+    return scenarios.make_scenario(
+        args.scenario, actions=args.actions, seed=args.seed, **_key_values(args.scenario_param, "--scenario-param")
+    )
+
+
+def scenario_record(sc: scenarios.Scenario) -> dict:
+    """JSON-ready description of a scenario: matrix, utilities, winners, parameters."""
+    X = sc.matrix
+    return {
+        "name": sc.name,
+        "utilities": sc.utilities.tolist(),
+        "matrix": X.tolist(),
+        "winners": {
+            "condorcet": winners.condorcet_winner(X),
+            "copeland": winners.copeland_winners(X).tolist(),
+            "maximin": winners.maximin_winners(X).tolist(),
+            "borda": winners.borda_winners(X).tolist(),
+        },
+        "params": sc.params,
+    }
+
+
+def read_scenario_file(path) -> dict:
+    """Load a scenario JSON written by ``duelbandits scenario`` and check its matrix."""
+    path = Path(path)
+    try:
+        record = json.loads(path.read_text())
+        record["matrix"] = scenarios.validate_matrix(record["matrix"]).tolist()
+        record["name"]
+    except FileNotFoundError:
+        raise storage.StorageError(f"{path}: file not found") from None
+    except (json.JSONDecodeError, KeyError, TypeError, scenarios.MatrixError) as err:
+        raise storage.StorageError(f"{path}: not a scenario file ({err})") from None
+    return record
+
+
+def _write_text(path, text: str) -> None:
+    tmp, final = storage.atomic_path(path)
+    try:
+        tmp.write_text(text)
+        tmp.replace(final)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def cmd_list(args) -> None:
+    print("algorithms:")
+    for a in algorithms.ALGORITHMS.values():
+        params = ", ".join(f"{k}={v}" for k, v in a.defaults.items()) or "-"
+        print(f"  {a.slug:20s} {a.label:20s} params: {params}")
+    print("scenarios:")
+    for name in scenarios.SCENARIOS:
+        print(f"  {name}")
+    print("  parameters: " + ", ".join(f"{k}={v}" for k, v in scenarios.DEFAULTS.items()))
+    print("regrets:")
+    for name, fn in regret.REGRETS.items():
+        print(f"  {name:10s} {fn.__doc__.splitlines()[0]}")
+
+
+def cmd_matrix(args) -> None:
+    X = _scenario(args).matrix
+    for row in X:
+        print(",".join(repr(float(v)) for v in row))
+
+
+def cmd_scenario(args) -> None:
+    _write_text(args.out, json.dumps(scenario_record(_scenario(args)), indent=1) + "\n")
+
+
+def cmd_simulate(args) -> None:
+    if args.run is not None and args.runs is not None:
+        raise UsageError("give either --run or --runs, not both")
+    if args.run is None and args.runs is None:
+        raise UsageError("one of --run R or --runs FIRST-LAST is required")
+    runs = [args.run] if args.run is not None else _run_range(args.runs)
+    if runs[0] < 0:
+        raise UsageError(f"--run must be >= 0, got {runs[0]}")
+    if not str(args.out).endswith(".parquet"):
+        raise UsageError(f"--out must name a .parquet file, got {args.out!r}")
+    sc = _scenario(args)
+    params = _key_values(args.param, "--param")
+    results = []
+    for run in runs:
+        seed = run_seed(args.seed, args.scenario, args.algorithm, run)
+        results.append((run, simulate(sc.matrix, args.algorithm, args.horizon, seed, stride=args.stride, **params)))
+    storage.write_table(storage.run_table(results, sc.matrix.shape[0]), args.out)
+
+
+def cmd_aggregate(args) -> None:
+    from .aggregate import aggregate_scenario
+
+    record = read_scenario_file(args.scenario_file)
+    chunks: dict[str, list[str]] = {}
+    for item in args.chunk:
+        slug, sep, path = item.partition("=")
+        if not sep:
+            raise UsageError(f"--chunk must look like ALGORITHM=PATH, got {item!r}")
+        algorithms.get(slug)
+        chunks.setdefault(slug, []).append(path)
+    outputs = {"traces": args.traces, "strategies": args.strategies, "summary": args.summary}
+    aggregate_scenario(record["name"], np.array(record["matrix"]), chunks, args.horizon, args.runs, outputs,
+                       points=args.points)
+
+
+def cmd_bounds(args) -> None:
+    import pyarrow as pa
+
+    from .aggregate import bounds_table
+
+    for slug in args.algorithms:
+        algorithms.get(slug)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        df = bounds_table(args.algorithms, args.actions, args.horizon, args.points, args.c_alpha)
+    for w in caught:
+        print(f"warning: {w.message}", file=sys.stderr)
+    storage.write_table(pa.Table.from_pandas(df, schema=storage.BOUND_SCHEMA, preserve_index=False), args.out)
+
+
+def cmd_summary(args) -> None:
+    import pyarrow as pa
+
+    from .aggregate import join_summary
+
+    summaries = [storage.read_table(p).to_pandas() for p in args.summaries]
+    bounds_df = storage.read_table(args.bounds).to_pandas()
+    df = join_summary(summaries, bounds_df)
+    storage.write_table(pa.Table.from_pandas(df, schema=storage.SUMMARY_SCHEMA, preserve_index=False), args.out)
+
+
+def cmd_figure(args) -> None:
+    from . import plotting
+
+    if args.kind == "main":
+        record = read_scenario_file(args.scenario_file)
+        summary = storage.read_table(args.summary, filters=[("scenario", "=", record["name"])]).to_pandas()
+        plotting.main_figure(record, summary, args.out)
+    else:
+        algorithms.get(args.algorithm)
+        traces = storage.read_table(args.traces, filters=[("algorithm", "=", args.algorithm)]).to_pandas()
+        strategies = storage.read_table(args.strategies, filters=[("algorithm", "=", args.algorithm)]).to_pandas()
+        plotting.appendix_figure(args.scenario, args.algorithm, traces,
+                                 strategies if len(strategies) else None, args.out)
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
+    return value
+
+
+def _non_negative_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an integer, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0, got {value}")
+    return value
+
+
+def _actions(text: str) -> int:
+    value = _positive_int(text)
+    if value < 2:
+        raise argparse.ArgumentTypeError(f"must be >= 2, got {value}")
+    return value
+
+
+def _add_scenario_args(p) -> None:
+    p.add_argument("--scenario", required=True, help=f"scenario name: {', '.join(scenarios.SCENARIOS)}")
+    p.add_argument("--actions", type=_actions, default=10, help="number of actions A (default 10)")
+    p.add_argument("--seed", type=_non_negative_int, default=0, help="base seed (default 0)")
+    p.add_argument("--scenario-param", action="append", metavar="NAME=VALUE",
+                   help=f"scenario parameter override; names: {', '.join(scenarios.DEFAULTS)}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="duelbandits", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("list", help="list algorithms, scenarios and regrets")
+    p.set_defaults(func=cmd_list)
+
+    p = sub.add_parser("matrix", help="print a scenario's preference matrix as CSV")
+    _add_scenario_args(p)
+    p.set_defaults(func=cmd_matrix)
+
+    p = sub.add_parser("scenario", help="write a scenario (matrix, utilities, winners) as JSON")
+    _add_scenario_args(p)
+    p.add_argument("--out", required=True, help="output .json file")
+    p.set_defaults(func=cmd_scenario)
+
+    p = sub.add_parser("simulate", help="simulate runs of one algorithm into a Parquet file")
+    _add_scenario_args(p)
+    p.add_argument("--algorithm", required=True, help=f"algorithm slug: {', '.join(algorithms.ALGORITHMS)}")
+    p.add_argument("--horizon", type=_positive_int, required=True, help="number of steps T")
+    p.add_argument("--run", type=_non_negative_int, help="run index R (its seed derives from seed, scenario, algorithm, R)")
+    p.add_argument("--runs", help="a range of runs FIRST-LAST, one file (each run as with --run)")
+    p.add_argument("--stride", type=_positive_int, default=DEFAULT_STRIDE,
+                   help=f"record strategies every STRIDE steps (default {DEFAULT_STRIDE})")
+    p.add_argument("--param", action="append", metavar="NAME=VALUE", help="algorithm hyper-parameter override")
+    p.add_argument("--out", required=True, help="output .parquet file")
+    p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("aggregate", help="one scenario's run chunks -> traces, strategies, summary")
+    p.add_argument("--scenario-file", required=True, help="scenario JSON from 'duelbandits scenario'")
+    p.add_argument("--chunk", action="append", required=True, metavar="ALGORITHM=PATH", help="a run chunk")
+    p.add_argument("--horizon", type=_positive_int, required=True)
+    p.add_argument("--runs", type=_positive_int, required=True, help="runs per algorithm (checked)")
+    p.add_argument("--points", type=_positive_int, default=1000, help="summary steps (default 1000)")
+    p.add_argument("--traces", required=True)
+    p.add_argument("--strategies", required=True)
+    p.add_argument("--summary", required=True)
+    p.set_defaults(func=cmd_aggregate)
+
+    p = sub.add_parser("bounds", help="theorem bound curves as Parquet")
+    p.add_argument("--algorithms", nargs="+", required=True)
+    p.add_argument("--actions", type=_actions, required=True)
+    p.add_argument("--horizon", type=_positive_int, required=True)
+    p.add_argument("--points", type=_positive_int, default=1000)
+    p.add_argument("--c-alpha", type=float, default=1.0, help="TS-Borda's c (Theorem 4.2)")
+    p.add_argument("--out", required=True)
+    p.set_defaults(func=cmd_bounds)
+
+    p = sub.add_parser("summary", help="join per-scenario summaries with the bounds")
+    p.add_argument("summaries", nargs="+")
+    p.add_argument("--bounds", required=True)
+    p.add_argument("--out", required=True)
+    p.set_defaults(func=cmd_summary)
+
+    p = sub.add_parser("figure", help="render a figure (PDF and PNG)")
+    p.add_argument("kind", choices=["main", "appendix"])
+    p.add_argument("--scenario-file", help="main: scenario JSON")
+    p.add_argument("--summary", help="main: results/summary.parquet")
+    p.add_argument("--scenario", help="appendix: scenario name")
+    p.add_argument("--algorithm", help="appendix: algorithm slug")
+    p.add_argument("--traces", help="appendix: the scenario's traces Parquet")
+    p.add_argument("--strategies", help="appendix: the scenario's strategies Parquet")
+    p.add_argument("--out", nargs="+", required=True, help="output files (.pdf, .png)")
+    p.set_defaults(func=cmd_figure)
+    return parser
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command == "figure":
+        needed = ("scenario_file", "summary") if args.kind == "main" else ("scenario", "algorithm", "traces", "strategies")
+        missing = [f"--{n.replace('_', '-')}" for n in needed if getattr(args, n) is None]
+        if missing:
+            parser.error(f"figure {args.kind} needs {', '.join(missing)}")
+    try:
+        args.func(args)
+    except (UsageError, *KNOWN_ERRORS) as err:
+        print(f"duelbandits {args.command}: error: {err}", file=sys.stderr)
+        return 2
+    return 0

@@ -1,0 +1,79 @@
+"""Expected per-step regrets of SPEC.md as pure functions of (X, I, J).
+
+The theorems bound the expected regret, and given the selections the
+expectation of ``X_t`` is ``X``; so each function takes the matrix and the
+selected actions (scalars or arrays) and returns the expected regret of each
+step, in [0, 1] by construction (Section 4 normalises every regret).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import winners
+
+
+def maximin(matrix, I, J):
+    """Theorem 4.1: ``(X[i*, I] + X[i*, J] - 1) / 2``, ``i*`` the Maximin winner."""
+    X = np.asarray(matrix)
+    star = winners.maximin_winners(X)[0]
+    return (X[star, I] + X[star, J] - 1.0) / 2.0
+
+
+def borda(matrix, I, J):
+    """Theorems 4.2 and 4.4: ``(2 s[i*] - s[I] - s[J]) / 2``, ``s`` the row means."""
+    s = winners.borda_scores(matrix)
+    return (2.0 * s.max() - s[I] - s[J]) / 2.0
+
+
+def exp3p(matrix, I, J):
+    """Theorem 4.3 (as in its proof): ``(X[i*, J] - X[I, J] + X[i*, I] - X[J, I]) / 2``."""
+    X = np.asarray(matrix)
+    star = winners.maximin_winners(X)[0]
+    return (X[star, J] - X[I, J] + X[star, I] - X[J, I]) / 2.0
+
+
+def copeland(matrix, I, J):
+    """Extra: ``(2 c[i*] - c[I] - c[J]) / 2`` with ``c`` the Copeland score over ``A - 1``."""
+    X = np.asarray(matrix)
+    c = winners.copeland_scores(X) / (X.shape[0] - 1)
+    return (2.0 * c.max() - c[I] - c[J]) / 2.0
+
+
+REGRETS = {"maximin": maximin, "borda": borda, "exp3p": exp3p, "copeland": copeland}
+"""Regret kinds by name."""
+
+PAPER_REGRET = {
+    "condorcet": {
+        "ts-maximin": "maximin",
+        "iss": "maximin",
+        "dts": "maximin",
+        "ts-borda": "borda",
+        "partial-monitoring": "borda",
+        "sparring-exp3p": "exp3p",
+    },
+    "borda": dict.fromkeys(
+        ("ts-maximin", "ts-borda", "sparring-exp3p", "partial-monitoring", "iss", "dts"), "borda"
+    ),
+}
+"""The regret each figure of Section 5 shows, by scenario and algorithm."""
+
+
+def paper_regret(scenario: str, algorithm: str) -> str:
+    """Regret kind the paper plots for ``algorithm`` in ``scenario`` (Section 5)."""
+    try:
+        return PAPER_REGRET[scenario][algorithm]
+    except KeyError:
+        raise ValueError(f"no paper regret for scenario {scenario!r} and algorithm {algorithm!r}") from None
+
+
+def per_step(kind: str, matrix, I, J) -> np.ndarray:
+    """Per-step expected regret of the named kind."""
+    if kind not in REGRETS:
+        raise ValueError(f"unknown regret {kind!r}; valid regrets: {', '.join(REGRETS)}")
+    return np.asarray(REGRETS[kind](matrix, I, J), dtype=float)
+
+
+def cumulative(kind: str, matrix, I, J) -> np.ndarray:
+    """Cumulative regret ``R_t = sum_{s <= t} r_s`` of the named kind."""
+    return np.cumsum(per_step(kind, matrix, I, J))

@@ -1,0 +1,85 @@
+"""One simulated run of one algorithm on one preference matrix."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import algorithms
+from .scenarios import validate_matrix
+
+DEFAULT_STRIDE = 40
+"""Record strategies every this many steps (1,000 points at T = 40,000)."""
+
+
+class SimulationError(ValueError):
+    """A simulation's horizon, stride or seed is invalid."""
+
+
+@dataclass(frozen=True)
+class SimulationResult:
+    algorithm: str
+    I: np.ndarray
+    J: np.ndarray
+    outcomes: np.ndarray
+    strategy_steps: np.ndarray
+    strategies: dict = field(default_factory=dict)
+    params: dict = field(default_factory=dict)
+
+    @property
+    def horizon(self) -> int:
+        return int(self.I.shape[0])
+
+
+def _name_key(name: str) -> int:
+    """A stable integer for a name (``hash()`` is salted per process, so not that)."""
+    return int.from_bytes(name.encode("utf-8"), "little")
+
+
+def run_seed(base_seed: int, scenario: str, algorithm: str, run: int) -> np.random.SeedSequence:
+    """The seed of one run: a function of (base seed, scenario, algorithm, run) alone.
+
+    Any subset of runs therefore reproduces the same streams as the full sweep.
+    """
+    return np.random.SeedSequence([int(base_seed), _name_key(scenario), _name_key(algorithm), int(run)])
+
+
+def recorded_steps(horizon: int, stride: int) -> np.ndarray:
+    """1-based steps whose strategies are stored: ``1, 1 + stride, ...`` and always ``horizon``."""
+    return np.unique(np.r_[np.arange(1, horizon + 1, stride), horizon]).astype(np.int64)
+
+
+def _check_positive_int(name: str, value) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise SimulationError(f"{name} must be an integer >= 1, got {value!r}")
+    return int(value)
+
+
+def simulate(matrix, algorithm: str, horizon: int, seed, *, stride: int = DEFAULT_STRIDE, **params):
+    """Run ``algorithm`` for ``horizon`` steps on the preference ``matrix``.
+
+    ``seed`` is an int or a ``numpy.random.SeedSequence``; every draw of the
+    run comes from the generator it seeds, so equal seeds give equal arrays.
+    ``params`` are the algorithm's hyper-parameters (see ``duelbandits list``).
+    """
+    X = np.ascontiguousarray(validate_matrix(matrix))
+    spec = algorithms.get(algorithm)
+    hyper = spec.hyperparameters(**params)
+    horizon = _check_positive_int("horizon", horizon)
+    stride = _check_positive_int("stride", stride)
+    if not isinstance(seed, np.random.SeedSequence):
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+            raise SimulationError(f"seed must be a non-negative integer or a SeedSequence, got {seed!r}")
+    rng = np.random.default_rng(seed)
+    record = recorded_steps(horizon, stride) if spec.strategies else np.zeros(0, dtype=np.int64)
+    I, J, outcomes, strategies = spec.run(X, horizon, rng, record, **hyper)
+    return SimulationResult(
+        algorithm=algorithm,
+        I=I,
+        J=J,
+        outcomes=outcomes,
+        strategy_steps=record,
+        strategies=strategies,
+        params=hyper,
+    )

@@ -1,0 +1,170 @@
+"""Parquet files of the pipeline: their schemas, atomic writes and checked reads.
+
+One place for every on-disk table, so the CLI, the workflow and the tests
+agree on column names and types:
+
+- run chunks (``results/runs/{scenario}/{algorithm}/chunk-{k}.parquet``):
+  one row per (run, step); strategy columns ``p_0..p_{A-1}`` (and ``q_*``)
+  are filled only at recorded steps and null elsewhere.
+- traces (``results/traces/{scenario}.parquet``): one row per (algorithm, run, step).
+- strategies (``results/strategies/{scenario}.parquet``): mean/std over runs.
+- summary (``results/summary.parquet``) and bounds (``results/bounds.parquet``).
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+RUN_COLUMNS = {"run": pa.int32(), "t": pa.int32(), "I": pa.int16(), "J": pa.int16(), "outcome": pa.int8()}
+
+TRACE_SCHEMA = pa.schema(
+    [
+        ("algorithm", pa.string()),
+        ("regret_kind", pa.string()),
+        ("run", pa.int32()),
+        ("t", pa.int32()),
+        ("I", pa.int16()),
+        ("J", pa.int16()),
+        ("outcome", pa.int8()),
+        ("regret", pa.float64()),
+        ("cumulative_regret", pa.float64()),
+    ]
+)
+
+STRATEGY_SCHEMA = pa.schema(
+    [
+        ("algorithm", pa.string()),
+        ("player", pa.string()),
+        ("t", pa.int32()),
+        ("action", pa.int16()),
+        ("mean", pa.float64()),
+        ("std", pa.float64()),
+        ("runs", pa.int32()),
+    ]
+)
+
+SUMMARY_SCHEMA = pa.schema(
+    [
+        ("scenario", pa.string()),
+        ("algorithm", pa.string()),
+        ("regret", pa.string()),
+        ("paper", pa.bool_()),
+        ("t", pa.int32()),
+        ("mean", pa.float64()),
+        ("std", pa.float64()),
+        ("runs", pa.int32()),
+        ("bound", pa.float64()),
+    ]
+)
+
+BOUND_SCHEMA = pa.schema(
+    [
+        ("algorithm", pa.string()),
+        ("theorem", pa.string()),
+        ("regret", pa.string()),
+        ("horizon", pa.int32()),
+        ("holds", pa.bool_()),
+        ("t", pa.int32()),
+        ("bound", pa.float64()),
+    ]
+)
+
+# Deterministic, compact Parquet: no writer timestamps exist in Parquet, but
+# the statistics/compression choices are pinned so equal tables give equal bytes.
+WRITE_OPTIONS = {"compression": "zstd", "compression_level": 9, "write_statistics": True}
+
+
+class StorageError(ValueError):
+    """A results file is missing, unreadable or not what the pipeline wrote."""
+
+
+def strategy_columns(player: str, actions: int) -> list[str]:
+    return [f"{player}_{a}" for a in range(actions)]
+
+
+def atomic_path(path) -> tuple[Path, Path]:
+    """``(temporary, final)``: write the temporary, then ``os.replace`` it onto the final."""
+    final = Path(path)
+    final.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{final.name}.", suffix=".tmp", dir=final.parent)
+    os.close(fd)
+    return Path(tmp), final
+
+
+def write_table(table: pa.Table, path, **options) -> None:
+    """Write ``table`` to ``path`` atomically: a crash never leaves a partial file."""
+    tmp, final = atomic_path(path)
+    try:
+        pq.write_table(table, tmp, **{**WRITE_OPTIONS, **options})
+        os.replace(tmp, final)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def run_table(runs: list, actions: int) -> pa.Table:
+    """One chunk's table from ``[(run, SimulationResult), ...]``."""
+    players = next((tuple(res.strategies) for _, res in runs if res.strategies), ())
+    columns = {name: [] for name in RUN_COLUMNS}
+    strat = {col: [] for p in players for col in strategy_columns(p, actions)}
+    for run, res in runs:
+        T = res.horizon
+        columns["run"].append(np.full(T, run, dtype=np.int32))
+        columns["t"].append(np.arange(1, T + 1, dtype=np.int32))
+        columns["I"].append(res.I.astype(np.int16))
+        columns["J"].append(res.J.astype(np.int16))
+        columns["outcome"].append(res.outcomes.astype(np.int8))
+        for p in players:
+            full = np.full((T, actions), np.nan)
+            full[res.strategy_steps - 1] = res.strategies[p]
+            for a, col in enumerate(strategy_columns(p, actions)):
+                strat[col].append(full[:, a])
+    arrays = [pa.array(np.concatenate(columns[n]), type=t) for n, t in RUN_COLUMNS.items()]
+    names = list(RUN_COLUMNS)
+    for col, parts in strat.items():
+        values = np.concatenate(parts)
+        arrays.append(pa.array(values, type=pa.float64(), mask=np.isnan(values)))
+        names.append(col)
+    return pa.Table.from_arrays(arrays, names=names)
+
+
+def read_table(path, columns=None, filters=None) -> pa.Table:
+    """Read a Parquet file; any failure becomes a StorageError naming the file."""
+    path = Path(path)
+    if not path.is_file():
+        raise StorageError(f"{path}: file not found")
+    try:
+        return pq.read_table(path, columns=columns, filters=filters)
+    except (pa.ArrowException, OSError, ValueError) as err:
+        raise StorageError(f"{path}: not a readable Parquet file ({err})") from None
+
+
+def read_runs(path, horizon: int, actions: int, expected_runs=None):
+    """Read and check one run chunk; return its pandas DataFrame.
+
+    Every run must have exactly ``horizon`` rows with ``t = 1..horizon`` and
+    actions in ``[0, actions)``; ``expected_runs`` (if given) must be its run set.
+    """
+    table = read_table(path)
+    missing = [c for c in RUN_COLUMNS if c not in table.column_names]
+    if missing:
+        raise StorageError(f"{path}: missing column(s) {', '.join(missing)}")
+    df = table.to_pandas()
+    runs = np.unique(df["run"].to_numpy())
+    if expected_runs is not None and set(runs.tolist()) != set(expected_runs):
+        raise StorageError(f"{path}: holds runs {runs.tolist()}, expected {sorted(expected_runs)}")
+    if len(df) != len(runs) * horizon:
+        raise StorageError(f"{path}: {len(df)} rows for {len(runs)} runs of horizon {horizon}")
+    t = df["t"].to_numpy().reshape(len(runs), horizon)
+    if not np.array_equal(t, np.broadcast_to(np.arange(1, horizon + 1), t.shape)):
+        raise StorageError(f"{path}: steps are not 1..{horizon} in order for every run")
+    for col in ("I", "J"):
+        values = df[col].to_numpy()
+        if values.min() < 0 or values.max() >= actions:
+            raise StorageError(f"{path}: column {col} has actions outside [0, {actions})")
+    return df
