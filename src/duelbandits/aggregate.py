@@ -22,15 +22,27 @@ def summary_grid(horizon: int, points: int = SUMMARY_POINTS) -> np.ndarray:
 
 
 def load_algorithm_runs(paths, horizon: int, actions: int, runs: int) -> pd.DataFrame:
-    """All chunks of one (scenario, algorithm), sorted by run and checked complete."""
-    frames = [storage.read_runs(p, horizon, actions) for p in paths]
+    """All chunks of one (scenario, algorithm), sorted by run and checked complete.
+
+    Returns ``(runs, strategies)`` as :func:`storage.read_runs` does.
+    """
+    frames, strategies = [], []
+    for path in paths:
+        df, strat = storage.read_runs(path, horizon, actions)
+        frames.append(df)
+        if strat is not None:
+            strategies.append(strat)
     df = pd.concat(frames, ignore_index=True).sort_values(["run", "t"], kind="stable", ignore_index=True)
     found = np.unique(df["run"].to_numpy())
     if not np.array_equal(found, np.arange(runs)):
         raise storage.StorageError(
             f"chunks {', '.join(map(str, paths))} hold runs {found.tolist()}, expected 0..{runs - 1}"
         )
-    return df
+    if strategies:
+        strat = pd.concat(strategies, ignore_index=True).sort_values(["run", "t"], kind="stable", ignore_index=True)
+    else:
+        strat = None
+    return df, strat
 
 
 def _std(values: np.ndarray) -> np.ndarray:
@@ -40,14 +52,14 @@ def _std(values: np.ndarray) -> np.ndarray:
     return values.std(axis=0, ddof=1)
 
 
-def _strategy_rows(algorithm: str, df: pd.DataFrame, actions: int, runs: int) -> list[pd.DataFrame]:
+def _strategy_rows(algorithm: str, recorded: pd.DataFrame, actions: int, runs: int) -> list[pd.DataFrame]:
+    """Mean and std over runs of each player's recorded strategy, per (step, action)."""
     rows = []
+    steps = np.unique(recorded["t"].to_numpy())
     for player in ("p", "q"):
         cols = storage.strategy_columns(player, actions)
-        if cols[0] not in df.columns:
+        if cols[0] not in recorded.columns:
             continue
-        recorded = df[df[cols[0]].notna()]
-        steps = np.unique(recorded["t"].to_numpy())
         probs = recorded[cols].to_numpy().reshape(runs, len(steps), actions)
         rows.append(
             pd.DataFrame(
@@ -63,6 +75,11 @@ def _strategy_rows(algorithm: str, df: pd.DataFrame, actions: int, runs: int) ->
             )
         )
     return rows
+
+
+def _repeated(text: str, n: int) -> pa.Array:
+    """``n`` copies of ``text`` as an Arrow string array, built without Python lists."""
+    return pa.DictionaryArray.from_arrays(np.zeros(n, np.int8), [text]).cast(pa.string())
 
 
 def aggregate_scenario(scenario: str, matrix, chunks: dict, horizon: int, runs: int, outputs: dict,
@@ -81,7 +98,7 @@ def aggregate_scenario(scenario: str, matrix, chunks: dict, horizon: int, runs: 
     try:
         with pq.ParquetWriter(tmp_traces, storage.TRACE_SCHEMA, **storage.WRITE_OPTIONS) as writer:
             for algorithm, paths in chunks.items():
-                df = load_algorithm_runs(paths, horizon, actions, runs)
+                df, recorded = load_algorithm_runs(paths, horizon, actions, runs)
                 I, J = df["I"].to_numpy(np.int64), df["J"].to_numpy(np.int64)
                 paper_kind = regret.paper_regret(scenario, algorithm)
                 for kind in regret.REGRETS:
@@ -106,8 +123,8 @@ def aggregate_scenario(scenario: str, matrix, chunks: dict, horizon: int, runs: 
                     if kind == paper_kind:
                         trace = pa.table(
                             {
-                                "algorithm": pa.array([algorithm] * len(df), pa.string()),
-                                "regret_kind": pa.array([kind] * len(df), pa.string()),
+                                "algorithm": _repeated(algorithm, len(df)),
+                                "regret_kind": _repeated(kind, len(df)),
                                 "run": df["run"].to_numpy(np.int32),
                                 "t": df["t"].to_numpy(np.int32),
                                 "I": df["I"].to_numpy(np.int16),
@@ -119,7 +136,8 @@ def aggregate_scenario(scenario: str, matrix, chunks: dict, horizon: int, runs: 
                             schema=storage.TRACE_SCHEMA,
                         )
                         writer.write_table(trace, row_group_size=1 << 20)
-                strategies.extend(_strategy_rows(algorithm, df, actions, runs))
+                if recorded is not None:
+                    strategies.extend(_strategy_rows(algorithm, recorded, actions, runs))
         os.replace(tmp_traces, final_traces)
     finally:
         tmp_traces.unlink(missing_ok=True)

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 RUN_COLUMNS = {"run": pa.int32(), "t": pa.int32(), "I": pa.int16(), "J": pa.int16(), "outcome": pa.int8()}
@@ -144,20 +145,28 @@ def read_table(path, columns=None, filters=None) -> pa.Table:
         raise StorageError(f"{path}: not a readable Parquet file ({err})") from None
 
 
-def read_runs(path, horizon: int, actions: int, expected_runs=None):
-    """Read and check one run chunk; return its pandas DataFrame.
+def read_runs(path, horizon: int, actions: int):
+    """Read and check one run chunk; return ``(runs, strategies)`` DataFrames.
 
-    Every run must have exactly ``horizon`` rows with ``t = 1..horizon`` and
-    actions in ``[0, actions)``; ``expected_runs`` (if given) must be its run set.
+    ``runs`` has the columns of :data:`RUN_COLUMNS`; every run must have
+    exactly ``horizon`` rows with ``t = 1..horizon`` and actions in
+    ``[0, actions)``. ``strategies`` holds only the recorded steps (``run``,
+    ``t`` and the ``p_*``/``q_*`` columns), or is None for algorithms without
+    strategies; dropping the null rows early keeps memory at one chunk.
     """
     table = read_table(path)
     missing = [c for c in RUN_COLUMNS if c not in table.column_names]
     if missing:
         raise StorageError(f"{path}: missing column(s) {', '.join(missing)}")
-    df = table.to_pandas()
+    strategy_cols = [c for c in table.column_names if c[:2] in ("p_", "q_")]
+    strategies = None
+    if strategy_cols:
+        recorded = table.filter(pc.is_valid(table.column(strategy_cols[0])))
+        strategies = recorded.select(["run", "t", *strategy_cols]).to_pandas()
+        if strategies[strategy_cols].isna().any().any() or len(strategy_cols) % actions:
+            raise StorageError(f"{path}: strategy columns are incomplete")
+    df = table.select(list(RUN_COLUMNS)).to_pandas()
     runs = np.unique(df["run"].to_numpy())
-    if expected_runs is not None and set(runs.tolist()) != set(expected_runs):
-        raise StorageError(f"{path}: holds runs {runs.tolist()}, expected {sorted(expected_runs)}")
     if len(df) != len(runs) * horizon:
         raise StorageError(f"{path}: {len(df)} rows for {len(runs)} runs of horizon {horizon}")
     t = df["t"].to_numpy().reshape(len(runs), horizon)
@@ -167,4 +176,4 @@ def read_runs(path, horizon: int, actions: int, expected_runs=None):
         values = df[col].to_numpy()
         if values.min() < 0 or values.max() >= actions:
             raise StorageError(f"{path}: column {col} has actions outside [0, {actions})")
-    return df
+    return df, strategies

@@ -1,0 +1,64 @@
+import numpy as np
+import pytest
+
+from duelbandits import regret
+
+# Hand-made 3x3 preference matrix without a Condorcet winner:
+# row minima 0.4, 0.1, 0.2 -> Maximin winner 0; row means 1.8/3, 1.3/3, 1.4/3 ->
+# Borda winner 0; each action beats exactly one other -> Copeland scores all 1.
+X = np.array([[0.5, 0.9, 0.4], [0.1, 0.5, 0.7], [0.6, 0.3, 0.5]])
+
+
+@pytest.mark.parametrize(
+    "kind, I, J, expected",
+    [
+        ("maximin", 0, 0, 0.0),
+        ("maximin", 1, 1, 0.4),  # (0.9 + 0.9 - 1) / 2
+        ("maximin", 1, 2, 0.15),  # (0.9 + 0.4 - 1) / 2
+        ("borda", 0, 0, 0.0),
+        ("borda", 1, 1, 0.5 * (1.2 - 2.6 / 3)),  # (2 * 1.8/3 - 2 * 1.3/3) / 2
+        ("borda", 1, 2, 0.15),  # (1.2 - 1.3/3 - 1.4/3) / 2
+        ("exp3p", 1, 1, 0.4),  # (0.9 - 0.5 + 0.9 - 0.5) / 2
+        ("exp3p", 0, 1, 0.2),  # (0.9 - 0.9 + 0.5 - 0.1) / 2
+        ("exp3p", 1, 2, 0.15),  # (0.4 - 0.7 + 0.9 - 0.3) / 2
+        ("exp3p", 2, 0, -0.05),  # (0.5 - 0.6 + 0.4 - 0.4) / 2: no Condorcet winner, can be negative
+        ("copeland", 1, 2, 0.0),
+    ],
+)
+def test_per_step_regret_matches_hand_computation(kind, I, J, expected):
+    assert regret.per_step(kind, X, I, J) == pytest.approx(expected, abs=1e-12)
+
+
+def test_exp3p_uses_x_j_i_in_last_term_as_in_the_proof():
+    # With X(I, J) in the last term (the statement's typo) exp3p(2, 1) would be
+    # (0.9 - 0.3 + 0.4 - 0.3) / 2 = 0.35; the proof's X(J, I) gives 0.15.
+    assert regret.exp3p(X, 2, 1) == pytest.approx(0.15)
+
+
+def test_copeland_regret_counts_beaten_actions():
+    Y = np.array([[0.5, 0.7, 0.8], [0.3, 0.5, 0.6], [0.2, 0.4, 0.5]])
+    # Copeland scores 2, 1, 0 over A - 1 = 2: (2*1 - 0.5 - 0) / 2
+    assert regret.copeland(Y, 1, 2) == pytest.approx(0.75)
+
+
+def test_arrays_and_cumulative_sum():
+    I = np.array([0, 1, 1, 2])
+    J = np.array([0, 1, 2, 0])
+    per = regret.per_step("maximin", X, I, J)
+    # (2, 0): (X[0, 2] + X[0, 0] - 1) / 2 = -0.05, negative without a Condorcet winner
+    np.testing.assert_allclose(per, [0.0, 0.4, 0.15, -0.05], atol=1e-12)
+    np.testing.assert_allclose(regret.cumulative("maximin", X, I, J), [0.0, 0.4, 0.55, 0.5], atol=1e-12)
+
+
+def test_unknown_regret_names_the_valid_ones():
+    with pytest.raises(ValueError, match="maximin, borda, exp3p, copeland"):
+        regret.per_step("weird", X, 0, 0)
+
+
+def test_paper_regret_table_follows_section_5():
+    assert regret.paper_regret("condorcet", "dts") == "maximin"
+    assert regret.paper_regret("condorcet", "ts-borda") == "borda"
+    assert regret.paper_regret("condorcet", "sparring-exp3p") == "exp3p"
+    assert {regret.paper_regret("borda", a) for a in regret.PAPER_REGRET["borda"]} == {"borda"}
+    with pytest.raises(ValueError, match="no paper regret"):
+        regret.paper_regret("cyclic", "dts")

@@ -1,0 +1,107 @@
+import numpy as np
+import pytest
+
+from duelbandits import MatrixError, ScenarioError, make_scenario, validate_matrix, winners
+from duelbandits.scenarios import logistic_matrix
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_condorcet_scenario_invariants(seed):
+    sc = make_scenario("condorcet", actions=10, seed=seed)
+    u, X = sc.utilities, sc.matrix
+    star = int(np.argmax(u))
+    assert u[star] == 3.0
+    others = np.delete(u, star)
+    assert np.all(others >= 0) and np.all(others <= 2.5)  # uniform on [0, c - margin]
+    np.testing.assert_allclose(X, 1 / (1 + np.exp(u[None, :] - u[:, None])))
+    validate_matrix(X)
+    assert winners.condorcet_winner(X) == star
+    assert winners.maximin_winners(X).tolist() == [star]
+    assert winners.borda_winners(X).tolist() == [star]
+
+
+def test_winner_position_is_random():
+    positions = {int(np.argmax(make_scenario("condorcet", seed=s).utilities)) for s in range(40)}
+    # P(one position in 40 uniform draws over 10 actions) is negligible; demand >= 5 distinct.
+    assert len(positions) >= 5
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_borda_scenario_modifies_condorcet_matrix(seed):
+    base = make_scenario("condorcet", seed=seed)
+    sc = make_scenario("borda", seed=seed)
+    np.testing.assert_array_equal(sc.utilities, base.utilities)
+    order = np.argsort(sc.utilities)
+    star, i2 = order[-1], order[-2]
+    changed = np.argwhere(~np.isclose(sc.matrix, base.matrix))
+    for i, j in changed:
+        assert i2 in (i, j) and star not in (i, j)
+    rest = [j for j in range(10) if j not in (star, i2)]
+    np.testing.assert_allclose(sc.matrix[i2, rest], 0.95)
+    np.testing.assert_allclose(sc.matrix[rest, i2], 0.05)
+    assert winners.borda_winners(sc.matrix).tolist() == [i2]
+    assert winners.maximin_winners(sc.matrix).tolist() == [star]
+    assert winners.condorcet_winner(sc.matrix) == star
+
+
+def test_same_seed_same_matrix_other_seed_other_matrix():
+    a, b, c = (make_scenario("condorcet", seed=s).matrix for s in (3, 3, 4))
+    np.testing.assert_array_equal(a, b)
+    assert not np.allclose(a, c)
+
+
+def test_borda_scenario_that_breaks_its_winners_fails():
+    with pytest.raises(ScenarioError, match="not the unique Borda winner"):
+        make_scenario("borda", actions=3, seed=0, borda_strength=0.51)
+    with pytest.raises(ScenarioError, match="not the unique Borda winner"):
+        make_scenario("borda", actions=2)
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"name": "cyclic"}, "valid scenarios: condorcet, borda"),
+        ({"actions": 1}, "actions must be an integer >= 2"),
+        ({"actions": 2.5}, "actions must be an integer >= 2"),
+        ({"utility_max": -1.0}, "utility_max must be > 0"),
+        ({"margin": 3.0}, "margin must lie in"),
+        ({"borda_strength": 0.4}, "borda_strength must lie in"),
+        ({"typo": 1.0}, "unknown scenario parameter"),
+        ({"margin": float("nan")}, "finite number"),
+    ],
+)
+def test_bad_scenario_arguments_raise_named_errors(kwargs, message):
+    name = kwargs.pop("name", "condorcet")
+    with pytest.raises(ScenarioError, match=message):
+        make_scenario(name, **kwargs)
+
+
+@pytest.mark.parametrize(
+    "matrix, message",
+    [
+        ([[0.5, 0.6, 0.4], [0.4, 0.5, 0.5]], "square"),
+        ([[0.5]], "at least 2 actions"),
+        ([[0.5, 1.2], [-0.2, 0.5]], r"\[0, 1\]"),
+        ([[0.5, 0.7], [0.4, 0.5]], r"X\[i, j\] \+ X\[j, i\] = 1"),
+        ([[0.4, 0.6], [0.4, 0.5]], "diagonal must be 1/2"),
+        ([[0.5, "a"], [0.5, 0.5]], "not numeric"),
+        ([[0.5, np.nan], [np.nan, 0.5]], "non-finite"),
+    ],
+)
+def test_invalid_matrices_are_rejected_with_the_reason(matrix, message):
+    with pytest.raises(MatrixError, match=message):
+        validate_matrix(matrix)
+
+
+def test_logistic_matrix_is_a_preference_matrix():
+    X = logistic_matrix(np.array([0.0, 1.0, 2.5]))
+    validate_matrix(X)
+    assert X[2, 0] == pytest.approx(1 / (1 + np.exp(-2.5)))
+
+
+def test_winner_functions_on_a_cyclic_matrix():
+    X = np.array([[0.5, 0.9, 0.4], [0.1, 0.5, 0.7], [0.6, 0.3, 0.5]])
+    assert winners.condorcet_winner(X) is None
+    assert winners.copeland_winners(X).tolist() == [0, 1, 2]
+    assert winners.maximin_winners(X).tolist() == [0]
+    assert winners.borda_winners(X).tolist() == [0]

@@ -1,0 +1,45 @@
+# The 14 figures of SPEC.md, each as PDF and PNG. Plotting code:
+# duelbandits.plotting.main_figure and duelbandits.plotting.appendix_figure.
+
+
+# figures/main/{scenario}.{pdf,png}: utilities, matrix, mean regrets, bounds.
+rule figure_main:
+    input:
+        scenario="results/scenarios/{scenario}.json",
+        summary="results/summary.parquet",
+    output:
+        pdf="figures/main/{scenario}.pdf",
+        png="figures/main/{scenario}.png",
+    log:
+        "logs/figures/main/{scenario}.log",
+    benchmark:
+        "benchmarks/figures/main/{scenario}.tsv"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    shell:
+        "duelbandits figure main --scenario-file {input.scenario} --summary {input.summary}"
+        " --out {output.pdf} {output.png} > {log} 2>&1"
+
+
+# figures/appendix/{scenario}-{algorithm}.{pdf,png}: runs, I_t, J_t (and p_t, q_t).
+rule figure_appendix:
+    input:
+        traces="results/traces/{scenario}.parquet",
+        strategies="results/strategies/{scenario}.parquet",
+    output:
+        pdf="figures/appendix/{scenario}-{algorithm}.pdf",
+        png="figures/appendix/{scenario}-{algorithm}.png",
+    log:
+        "logs/figures/appendix/{scenario}-{algorithm}.log",
+    benchmark:
+        "benchmarks/figures/appendix/{scenario}-{algorithm}.tsv"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    shell:
+        "duelbandits figure appendix --scenario {wildcards.scenario} --algorithm {wildcards.algorithm}"
+        " --traces {input.traces} --strategies {input.strategies}"
+        " --out {output.pdf} {output.png} > {log} 2>&1"
