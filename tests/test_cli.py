@@ -1,0 +1,124 @@
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pyarrow.parquet as pq
+import pytest
+
+from duelbandits import cli, make_scenario, run_seed, simulate
+
+
+def run_cli(*args, cwd=None):
+    """The CLI in a fresh process, as a user or Snakemake calls it."""
+    return subprocess.run(
+        [sys.executable, "-m", "duelbandits", *args], capture_output=True, text=True, cwd=cwd, timeout=300
+    )
+
+
+def test_help_everywhere():
+    for cmd in ([], ["list"], ["matrix"], ["simulate"], ["aggregate"], ["bounds"], ["summary"], ["figure"]):
+        result = run_cli(*cmd, "--help")
+        assert result.returncode == 0 and "usage: duelbandits" in result.stdout
+
+
+def test_list_names_algorithms_scenarios_and_regrets(capsys):
+    assert cli.main(["list"]) == 0
+    out = capsys.readouterr().out
+    for name in ("ts-maximin", "partial-monitoring", "dts", "condorcet", "borda", "exp3p", "copeland"):
+        assert name in out
+
+
+def test_matrix_prints_the_scenario_as_csv(capsys):
+    assert cli.main(["matrix", "--scenario", "borda", "--actions", "5", "--seed", "7"]) == 0
+    rows = capsys.readouterr().out.strip().splitlines()
+    X = np.array([[float(v) for v in row.split(",")] for row in rows])
+    np.testing.assert_array_equal(X, make_scenario("borda", actions=5, seed=7).matrix)
+
+
+def test_simulate_writes_the_runs_the_api_gives(tmp_path):
+    out = tmp_path / "runs.parquet"
+    args = ["simulate", "--scenario", "condorcet", "--algorithm", "sparring-exp3p", "--horizon", "300",
+            "--runs", "2-3", "--actions", "4", "--seed", "5", "--stride", "50", "--out", str(out)]
+    assert cli.main(args) == 0
+    table = pq.read_table(out).to_pandas()
+    assert {"run", "t", "I", "J", "outcome", "p_0", "q_3"} <= set(table.columns)
+    assert sorted(table["run"].unique()) == [2, 3] and len(table) == 600
+    matrix = make_scenario("condorcet", actions=4, seed=5).matrix
+    expected = simulate(matrix, "sparring-exp3p", 300, run_seed(5, "condorcet", "sparring-exp3p", 3), stride=50)
+    run3 = table[table["run"] == 3]
+    np.testing.assert_array_equal(run3["I"], expected.I)
+    np.testing.assert_array_equal(run3["J"], expected.J)
+    np.testing.assert_array_equal(run3["outcome"], expected.outcomes)
+    recorded = run3[run3["p_0"].notna()]
+    np.testing.assert_array_equal(recorded["t"], expected.strategy_steps)
+    np.testing.assert_allclose(recorded[[f"p_{a}" for a in range(4)]], expected.strategies["p"])
+
+
+def test_a_run_is_the_same_alone_or_in_a_range(tmp_path):
+    common = ["simulate", "--scenario", "borda", "--algorithm", "dts", "--horizon", "200"]
+    assert cli.main([*common, "--run", "1", "--out", str(tmp_path / "one.parquet")]) == 0
+    assert cli.main([*common, "--runs", "0-2", "--out", str(tmp_path / "all.parquet")]) == 0
+    one = pq.read_table(tmp_path / "one.parquet").to_pandas()
+    many = pq.read_table(tmp_path / "all.parquet").to_pandas()
+    np.testing.assert_array_equal(one["I"], many[many["run"] == 1]["I"])
+
+
+def test_scenario_json_round_trips(tmp_path):
+    out = tmp_path / "sc.json"
+    assert cli.main(["scenario", "--scenario", "borda", "--out", str(out)]) == 0
+    record = json.loads(out.read_text())
+    sc = make_scenario("borda")
+    np.testing.assert_array_equal(np.array(record["matrix"]), sc.matrix)
+    assert record["winners"]["borda"] == [int(np.argsort(sc.utilities)[-2])]
+    assert record["winners"]["condorcet"] == int(np.argmax(sc.utilities))
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--scenario", "nope"], "valid scenarios: condorcet, borda"),
+        (["--algorithm", "ucb"], "valid algorithms: ts-maximin, ts-borda"),
+        (["--actions", "1"], "must be >= 2"),
+        (["--horizon", "0"], "must be >= 1"),
+        (["--param", "c_alpha=9"], "has no parameter"),
+        (["--param", "alpha"], "NAME=VALUE"),
+        (["--scenario", "borda", "--actions", "2"], "not the unique Borda winner"),
+        (["--runs", "5-2"], "FIRST <= LAST"),
+        (["--scenario-param", "margin=7"], "margin must lie in"),
+    ],
+)
+def test_simulate_bad_input_exits_nonzero_and_leaves_no_file(tmp_path, args, message):
+    out = tmp_path / "out.parquet"
+    base = {"--scenario": "condorcet", "--algorithm": "dts", "--horizon": "50", "--runs": "0-1"}
+    for flag, value in zip(args[::2], args[1::2]):
+        base[flag] = value
+    argv = ["simulate"] + [x for kv in base.items() for x in kv] + ["--out", str(out)]
+    result = run_cli(*argv)
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_simulate_needs_run_or_runs(tmp_path, capsys):
+    code = cli.main(["simulate", "--scenario", "condorcet", "--algorithm", "iss", "--horizon", "5",
+                     "--out", str(tmp_path / "x.parquet")])
+    assert code == 2 and "--run R or --runs" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_aggregate_names_a_truncated_run_file(tmp_path, capsys):
+    good = tmp_path / "good.parquet"
+    assert cli.main(["simulate", "--scenario", "condorcet", "--algorithm", "iss", "--horizon", "100",
+                     "--runs", "0-1", "--out", str(good)]) == 0
+    assert cli.main(["scenario", "--scenario", "condorcet", "--out", str(tmp_path / "sc.json")]) == 0
+    bad = tmp_path / "bad.parquet"
+    bad.write_bytes(good.read_bytes()[:-100])
+    outs = ["--traces", str(tmp_path / "tr.parquet"), "--strategies", str(tmp_path / "st.parquet"),
+            "--summary", str(tmp_path / "su.parquet")]
+    code = cli.main(["aggregate", "--scenario-file", str(tmp_path / "sc.json"), "--chunk", f"iss={bad}",
+                     "--horizon", "100", "--runs", "2", *outs])
+    assert code == 2
+    assert str(bad) in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.parquet", "good.parquet", "sc.json"]
