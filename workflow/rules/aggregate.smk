@@ -27,7 +27,7 @@ rule aggregate:
         mem_mb=2000,
         runtime=30,
     shell:
-        "duelbandits aggregate --scenario-file {input.scenario} {params.chunks}"
+        "{DUELBANDITS} aggregate --scenario-file {input.scenario} {params.chunks}"
         " --horizon {params.horizon} --runs {params.runs} --points {params.points}"
         " --traces {output.traces} --strategies {output.strategies} --summary {output.summary}"
         " > {log} 2>&1"
@@ -47,4 +47,4 @@ rule summary:
         mem_mb=1000,
         runtime=10,
     shell:
-        "duelbandits summary {input.summaries} --bounds {input.bounds} --out {output} > {log} 2>&1"
+        "{DUELBANDITS} summary {input.summaries} --bounds {input.bounds} --out {output} > {log} 2>&1"

@@ -19,6 +19,6 @@ rule bounds:
         mem_mb=500,
         runtime=5,
     shell:
-        "duelbandits bounds --algorithms {params.algorithms} --actions {params.actions}"
+        "{DUELBANDITS} bounds --algorithms {params.algorithms} --actions {params.actions}"
         " --horizon {params.horizon} --points {params.points} --c-alpha {params.c_alpha}"
         " --out {output} > {log} 2>&1"

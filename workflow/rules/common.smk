@@ -1,8 +1,14 @@
 # Helpers that turn the validated config into file lists and rule params.
 # Rules use these by name; no algorithm or plotting logic lives here.
 
+import shlex
+import sys
+
 import duelbandits
-from duelbandits.algorithms import AlgorithmError
+
+# The package's CLI, run by the interpreter that runs Snakemake, so jobs use the
+# same environment whether or not it is activated.
+DUELBANDITS = f"{shlex.quote(sys.executable)} -m duelbandits"
 
 
 def check_config_values():

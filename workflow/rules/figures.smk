@@ -19,7 +19,7 @@ rule figure_main:
         mem_mb=1000,
         runtime=10,
     shell:
-        "duelbandits figure main --scenario-file {input.scenario} --summary {input.summary}"
+        "{DUELBANDITS} figure main --scenario-file {input.scenario} --summary {input.summary}"
         " --out {output.pdf} {output.png} > {log} 2>&1"
 
 
@@ -40,6 +40,6 @@ rule figure_appendix:
         mem_mb=2000,
         runtime=10,
     shell:
-        "duelbandits figure appendix --scenario {wildcards.scenario} --algorithm {wildcards.algorithm}"
+        "{DUELBANDITS} figure appendix --scenario {wildcards.scenario} --algorithm {wildcards.algorithm}"
         " --traces {input.traces} --strategies {input.strategies}"
         " --out {output.pdf} {output.png} > {log} 2>&1"

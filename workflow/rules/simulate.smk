@@ -17,7 +17,7 @@ rule scenario:
         mem_mb=500,
         runtime=5,
     shell:
-        "duelbandits scenario --scenario {wildcards.scenario} {params.args} --out {output} > {log} 2>&1"
+        "{DUELBANDITS} scenario --scenario {wildcards.scenario} {params.args} --out {output} > {log} 2>&1"
 
 
 # results/runs/{scenario}/{algorithm}/chunk-{chunk}.parquet: one row per (run, step).
@@ -39,6 +39,6 @@ rule simulate:
         mem_mb=1000,
         runtime=30,
     shell:
-        "duelbandits simulate --scenario {wildcards.scenario} --algorithm {wildcards.algorithm}"
+        "{DUELBANDITS} simulate --scenario {wildcards.scenario} --algorithm {wildcards.algorithm}"
         " --horizon {params.horizon} --runs {params.runs} --stride {params.stride}"
         " {params.scenario} {params.algorithm} --out {output} > {log} 2>&1"

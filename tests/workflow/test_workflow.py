@@ -1,0 +1,146 @@
+"""End-to-end tests of the Snakemake workflow on the tiny config."""
+
+import hashlib
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tomllib
+
+import numpy as np
+import pyarrow.parquet as pq
+import pytest
+import yaml
+
+from duelbandits import regret, storage
+
+from .conftest import REPO, TINY, snakemake
+
+PAPER = yaml.safe_load((REPO / "config.yaml").read_text())
+TINY_CFG = {**PAPER, **yaml.safe_load(TINY.read_text())}
+
+
+def sha256_tree(root, *folders):
+    return {
+        str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for folder in folders
+        for p in sorted((root / folder).rglob("*"))
+        if p.is_file()
+    }
+
+
+def test_paper_config_dry_run_plans_every_job(tmp_path):
+    result = snakemake(tmp_path, "--dry-run", "--quiet", "rules")
+    assert result.returncode == 0, result.stderr
+    counts = dict(re.findall(r"^(\w+)\s+(\d+)$", result.stdout + result.stderr, re.M))
+    chunks = -(-PAPER["runs"] // PAPER["runs_per_job"])
+    assert int(counts["simulate"]) == 2 * 6 * chunks
+    assert int(counts["figure_appendix"]) == 12 and int(counts["figure_main"]) == 2
+
+
+def test_lint_is_clean(tmp_path):
+    result = snakemake(tmp_path, "--lint")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Lints for" not in result.stdout + result.stderr
+
+
+@pytest.mark.parametrize(
+    "override, key",
+    [
+        ("horizon=-5", "horizon"),
+        ("runs=zero", "runs"),
+        ("typo_key=1", "typo_key"),
+        ("algorithms=[ucb]", "ucb"),
+        ("horizon=5", "c_alpha"),  # alpha = 5^(-1/3) = 0.58 >= 1/2
+        ("actions=2", "borda"),  # two actions cannot make i2 the Borda winner
+    ],
+)
+def test_bad_config_fails_before_any_job_and_names_the_key(tmp_path, override, key):
+    result = snakemake(tmp_path, "--cores", "1", "--config", override)
+    assert result.returncode != 0
+    assert key in result.stderr
+    assert not (tmp_path / "results").exists()
+
+
+def test_tiny_run_makes_all_28_figures(tiny_run):
+    files = sorted(p.relative_to(tiny_run).as_posix() for p in (tiny_run / "figures").rglob("*.*"))
+    assert len(files) == 28
+    for path in files:
+        data = (tiny_run / path).read_bytes()
+        magic = b"%PDF" if path.endswith(".pdf") else b"\x89PNG"
+        assert data.startswith(magic), path
+        assert len(data) > 10_000, path
+
+
+def test_traces_cumulative_regret_matches_recomputation(tiny_run):
+    T, runs = TINY_CFG["horizon"], TINY_CFG["runs"]
+    for scenario in TINY_CFG["scenarios"]:
+        record = json.loads((tiny_run / f"results/scenarios/{scenario}.json").read_text())
+        X = np.array(record["matrix"])
+        table = pq.read_table(tiny_run / f"results/traces/{scenario}.parquet")
+        assert table.schema.equals(storage.TRACE_SCHEMA)
+        df = table.to_pandas()
+        assert set(df["algorithm"]) == set(TINY_CFG["algorithms"])
+        for algorithm, rows in df.groupby("algorithm"):
+            kind = regret.paper_regret(scenario, algorithm)
+            assert set(rows["regret_kind"]) == {kind}
+            assert sorted(rows["run"].unique()) == list(range(runs))
+            for _, run in rows.groupby("run"):
+                assert run["t"].tolist() == list(range(1, T + 1))
+                per = regret.per_step(kind, X, run["I"].to_numpy(), run["J"].to_numpy())
+                np.testing.assert_allclose(run["regret"], per, rtol=0, atol=1e-12)
+                np.testing.assert_allclose(run["cumulative_regret"], np.cumsum(per), rtol=0, atol=1e-9)
+
+
+def test_summary_schema_runs_and_bounds(tiny_run):
+    table = pq.read_table(tiny_run / "results/summary.parquet")
+    assert table.schema.equals(storage.SUMMARY_SCHEMA)
+    df = table.to_pandas()
+    assert set(df["runs"]) == {TINY_CFG["runs"]}
+    assert df["t"].max() == TINY_CFG["horizon"]
+    paper = df[df["paper"]]
+    assert len(paper.groupby(["scenario", "algorithm"])) == 12
+    # bounds only where a theorem bounds that algorithm under that regret
+    with_bound = set(map(tuple, df[df["bound"].notna()][["algorithm", "regret"]].drop_duplicates().to_numpy()))
+    assert with_bound == {("ts-maximin", "maximin"), ("ts-borda", "borda"), ("sparring-exp3p", "exp3p"),
+                          ("partial-monitoring", "borda")}
+    # the mean at T equals the mean over runs of the traces' final cumulative regret
+    traces = pq.read_table(tiny_run / "results/traces/condorcet.parquet").to_pandas()
+    final = traces[traces["t"] == TINY_CFG["horizon"]].groupby("algorithm")["cumulative_regret"]
+    at_T = paper[(paper["scenario"] == "condorcet") & (paper["t"] == TINY_CFG["horizon"])].set_index("algorithm")
+    np.testing.assert_allclose(at_T.loc[final.mean().index, "mean"], final.mean(), rtol=1e-12)
+    np.testing.assert_allclose(at_T.loc[final.std().index, "std"], final.std(), rtol=1e-9)
+
+
+def test_strategies_are_distributions(tiny_run):
+    df = pq.read_table(tiny_run / "results/strategies/condorcet.parquet").to_pandas()
+    assert set(df["algorithm"]) == {"sparring-exp3p", "partial-monitoring"}
+    sums = df.groupby(["algorithm", "player", "t"])["mean"].sum()
+    np.testing.assert_allclose(sums, 1.0, atol=1e-12)
+    assert set(df[df["algorithm"] == "sparring-exp3p"]["player"]) == {"p", "q"}
+
+
+def test_rerendering_and_rebuilding_a_chunk_give_identical_bytes(tiny_run, tmp_path):
+    before = sha256_tree(tiny_run, "results", "figures")
+    shutil.rmtree(tiny_run / "figures")
+    (tiny_run / "results/runs/borda/dts/chunk-1.parquet").unlink()
+    result = snakemake(tiny_run, "--cores", "2")
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert sha256_tree(tiny_run, "results", "figures") == before
+
+
+def test_environment_yml_lists_the_pyproject_dependencies():
+    pyproject = tomllib.loads((REPO / "pyproject.toml").read_text())
+    env = yaml.safe_load((REPO / "environment.yml").read_text())
+
+    def name(spec):
+        return re.split(r"[<>=!\[ ]", spec.strip(), maxsplit=1)[0].lower()
+
+    conda = {name(d) for d in env["dependencies"] if isinstance(d, str)}
+    pip = [d for d in env["dependencies"] if isinstance(d, dict)]
+    wanted = {name(d) for d in pyproject["project"]["dependencies"]}
+    for extra in ("test", "slurm"):
+        wanted |= {name(d) for d in pyproject["project"]["optional-dependencies"].get(extra, [])}
+    assert wanted <= conda | {"python"}, wanted - conda
+    assert pip and any("-e ." in line for line in pip[0]["pip"])
