@@ -1,0 +1,70 @@
+"""ISS: Independent Self-Sparring (Sui et al., 2017), a baseline of Section 5.
+
+Each action ``i`` has a ``Beta(S[i] + 1, F[i] + 1)`` posterior on its chance
+of winning a duel. Each step draws two independent samples of the whole
+``A``-vector; ``I_t`` is the argmax of the first and ``J_t`` of the second
+(ties uniform). The duel's winner gets ``S += 1`` and its loser ``F += 1``; a
+self-duel gives that action both. ISS needs every sample (no row structure to
+prune), so a run draws exactly ``2 A T`` Beta variates.
+
+Besides :func:`run`, :func:`beta_draws(matrix, horizon, rng) <beta_draws>`
+returns that count, for benchmarks.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from ._sampling import argmax_random_ties, duel
+
+
+@nb.njit(cache=True)
+def observe(S, F, i, j, o):
+    """Winner ``S += 1``, loser ``F += 1``; for ``i == j`` the one action gets both."""
+    if o == 1:
+        S[i] += 1.0
+        F[j] += 1.0
+    else:
+        S[j] += 1.0
+        F[i] += 1.0
+
+
+@nb.njit(cache=True)
+def sample_action(S, F, theta, rng):
+    """One Thompson choice: ``argmax_i theta[i]``, ``theta[i] ~ Beta(S[i] + 1, F[i] + 1)``, ties uniform."""
+    for k in range(S.shape[0]):
+        theta[k] = rng.beta(S[k] + 1.0, F[k] + 1.0)
+    return argmax_random_ties(theta, rng)
+
+
+@nb.njit(cache=True)
+def _kernel(matrix, horizon, rng):
+    """The whole run; returns ``(I, J, outcomes)``."""
+    A = matrix.shape[0]
+    S = np.zeros(A)
+    F = np.zeros(A)
+    theta = np.empty(A)
+    I = np.empty(horizon, dtype=np.int64)
+    J = np.empty(horizon, dtype=np.int64)
+    outcomes = np.empty(horizon, dtype=np.int8)
+    for t in range(horizon):
+        i = sample_action(S, F, theta, rng)
+        j = sample_action(S, F, theta, rng)
+        o = duel(matrix, i, j, rng)
+        observe(S, F, i, j, o)
+        I[t] = i
+        J[t] = j
+        outcomes[t] = o
+    return I, J, outcomes
+
+
+def run(matrix, horizon, rng, record=None):
+    """One ISS run; no hyper-parameters and no strategies (see :mod:`..algorithms`)."""
+    I, J, outcomes = _kernel(np.ascontiguousarray(matrix, dtype=np.float64), int(horizon), rng)
+    return I, J, outcomes, {}
+
+
+def beta_draws(matrix, horizon, rng=None) -> int:
+    """Number of Beta variates one run draws: ``2 A T`` (every sample is needed)."""
+    return 2 * int(np.shape(matrix)[0]) * int(horizon)

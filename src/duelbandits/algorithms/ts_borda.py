@@ -1,0 +1,100 @@
+"""TS-Borda: Thompson sampling for dueling bandits with Borda winners (Alg. 2).
+
+Each step draws ``b ~ Bernoulli(alpha)`` (line 3); if ``b = 1`` both actions
+are uniform and independent (line 5), otherwise two independent posterior
+draws give ``I_t = argmax_i sum_j theta_I[i, j]`` and ``J_t`` likewise from
+``theta_J`` (lines 7-8), ties uniform, the diagonal 1/2 included. The
+exploration rate is ``alpha = c_alpha * T^(-1/3)`` (Theorem 4.2) and must be
+< 1/2. The posterior and its pruned, exact sampling live in :mod:`._posterior`.
+
+Besides :func:`run`:
+
+- :func:`beta_draws(matrix, horizon, rng, c_alpha=1.0) <beta_draws>`: how many
+  Beta variates a run draws (for benchmarks);
+- :func:`explorations(matrix, horizon, rng, c_alpha=1.0) <explorations>`: the
+  boolean mask of the steps with ``b = 1``.
+
+With the same seed both describe the very run :func:`run` makes.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numba as nb
+import numpy as np
+
+from . import AlgorithmError
+from ._posterior import new_state, observe, sample_borda
+from ._sampling import duel
+
+
+def exploration_rate(c_alpha, horizon) -> float:
+    """``alpha = c_alpha * T^(-1/3)``; raises AlgorithmError unless ``c_alpha > 0`` and ``alpha < 1/2``."""
+    if isinstance(c_alpha, bool) or not isinstance(c_alpha, (int, float, np.number)):
+        raise AlgorithmError(f"ts-borda: c_alpha must be a number > 0, got {c_alpha!r}")
+    c_alpha = float(c_alpha)
+    if not math.isfinite(c_alpha) or c_alpha <= 0:
+        raise AlgorithmError(f"ts-borda: c_alpha must be a finite number > 0, got {c_alpha:g}")
+    alpha = c_alpha * float(horizon) ** (-1.0 / 3.0)
+    if not alpha < 0.5:
+        raise AlgorithmError(
+            f"ts-borda: alpha = c_alpha * T^(-1/3) = {c_alpha:g} * {int(horizon)}^(-1/3) = {alpha:.4g} "
+            f"must be < 1/2; lower c_alpha below {0.5 * float(horizon) ** (1.0 / 3.0):.4g} "
+            "or raise the horizon"
+        )
+    return alpha
+
+
+@nb.njit(cache=True)
+def _kernel(matrix, horizon, alpha, rng):
+    """The whole run; returns ``(I, J, outcomes, exploration mask, number of Beta draws)``."""
+    A = matrix.shape[0]
+    W = np.zeros((A, A))
+    col_order, row_order, score = new_state(W, True)
+    I = np.empty(horizon, dtype=np.int64)
+    J = np.empty(horizon, dtype=np.int64)
+    outcomes = np.empty(horizon, dtype=np.int8)
+    explored = np.zeros(horizon, dtype=np.bool_)
+    draws = 0
+    # Where each Thompson draw starts: its own previous Thompson choice.
+    ts_i = row_order[0]
+    ts_j = row_order[0]
+    for t in range(horizon):
+        if rng.random() < alpha:  # b = 1: explore
+            explored[t] = True
+            i = rng.integers(0, A)
+            j = rng.integers(0, A)
+        else:
+            ts_i, d_i = sample_borda(W, col_order, row_order, ts_i, rng)
+            ts_j, d_j = sample_borda(W, col_order, row_order, ts_j, rng)
+            i = ts_i
+            j = ts_j
+            draws += d_i + d_j
+        o = duel(matrix, i, j, rng)
+        observe(W, col_order, row_order, score, i, j, o, True)
+        I[t] = i
+        J[t] = j
+        outcomes[t] = o
+    return I, J, outcomes, explored, draws
+
+
+def _call(matrix, horizon, rng, c_alpha):
+    alpha = exploration_rate(c_alpha, horizon)
+    return _kernel(np.ascontiguousarray(matrix, dtype=np.float64), int(horizon), alpha, rng)
+
+
+def run(matrix, horizon, rng, record=None, *, c_alpha=1.0):
+    """One run of Alg. 2; no strategies (see :mod:`..algorithms`)."""
+    I, J, outcomes, _, _ = _call(matrix, horizon, rng, c_alpha)
+    return I, J, outcomes, {}
+
+
+def beta_draws(matrix, horizon, rng, c_alpha=1.0) -> int:
+    """Number of Beta variates one run draws (the run :func:`run` makes with ``rng``)."""
+    return int(_call(matrix, horizon, rng, c_alpha)[4])
+
+
+def explorations(matrix, horizon, rng, c_alpha=1.0) -> np.ndarray:
+    """Boolean mask of the exploration steps (``b = 1``) of the run :func:`run` makes with ``rng``."""
+    return _call(matrix, horizon, rng, c_alpha)[3]

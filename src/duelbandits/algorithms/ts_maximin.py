@@ -1,0 +1,60 @@
+"""TS-Maximin: Thompson sampling for dueling bandits with Maximin winners (Alg. 1).
+
+Two independent posterior draws ``theta_I, theta_J`` per step (line 3);
+``I_t = argmax_i min_j theta_I[i, j]`` and ``J_t`` likewise from ``theta_J``
+(line 4), ties uniform. The posterior and its pruned sampling live in
+:mod:`._posterior`: only the Beta variates that can change an argmax are drawn,
+which keeps the selection distribution exact.
+
+Besides :func:`run`, :func:`beta_draws(matrix, horizon, rng) <beta_draws>`
+returns how many Beta variates a run draws (for benchmarks); with the same
+seed it makes the same run as :func:`run`.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from ._posterior import new_state, observe, sample_maximin
+from ._sampling import duel
+
+
+@nb.njit(cache=True)
+def _kernel(matrix, horizon, rng):
+    """The whole run; returns ``(I, J, outcomes, number of Beta draws)``."""
+    A = matrix.shape[0]
+    W = np.zeros((A, A))
+    col_order, row_order, score = new_state(W, False)
+    I = np.empty(horizon, dtype=np.int64)
+    J = np.empty(horizon, dtype=np.int64)
+    outcomes = np.empty(horizon, dtype=np.int8)
+    draws = 0
+    i = row_order[0]
+    j = row_order[0]
+    for t in range(horizon):
+        # Each draw starts from its own previous choice, the likeliest winner.
+        i, d_i = sample_maximin(W, col_order, row_order, i, rng)
+        j, d_j = sample_maximin(W, col_order, row_order, j, rng)
+        o = duel(matrix, i, j, rng)
+        observe(W, col_order, row_order, score, i, j, o, False)
+        I[t] = i
+        J[t] = j
+        outcomes[t] = o
+        draws += d_i + d_j
+    return I, J, outcomes, draws
+
+
+def _prepare(matrix, horizon):
+    return np.ascontiguousarray(matrix, dtype=np.float64), int(horizon)
+
+
+def run(matrix, horizon, rng, record=None):
+    """One run of Alg. 1; no hyper-parameters and no strategies (see :mod:`..algorithms`)."""
+    I, J, outcomes, _ = _kernel(*_prepare(matrix, horizon), rng)
+    return I, J, outcomes, {}
+
+
+def beta_draws(matrix, horizon, rng) -> int:
+    """Number of Beta variates one run draws (the run is the one :func:`run` makes with ``rng``)."""
+    return int(_kernel(*_prepare(matrix, horizon), rng)[3])

@@ -1,0 +1,73 @@
+"""ISS (Independent Self-Sparring): update rule, sampling, runs."""
+
+import numpy as np
+import pytest
+
+import duelbandits
+from duelbandits import regret, simulate
+from duelbandits.algorithms import iss
+
+
+def test_observe_counts():
+    S, F = np.zeros(4), np.zeros(4)
+    for i, j, o in [(0, 1, 1), (0, 1, 0), (2, 3, 1), (3, 3, 1), (3, 3, 0), (1, 2, 0)]:
+        iss.observe(S, F, i, j, o)
+    # wins: 0, 1, 2, 3 (self), 3 (self), 2; losses: 1, 0, 3, 3, 3, 1
+    np.testing.assert_array_equal(S, [1, 1, 2, 2])
+    np.testing.assert_array_equal(F, [1, 2, 0, 3])
+
+
+def test_sample_action_matches_beta_argmax():
+    # P(argmax = i) from the kernel's sampler vs numpy's Beta draws, 20,000 each;
+    # 5 standard errors of a difference of two proportions per action.
+    S = np.array([30.0, 28.0, 5.0, 0.0])
+    F = np.array([10.0, 9.0, 5.0, 0.0])
+    n, A = 20_000, 4
+    rng = np.random.default_rng(1)
+    theta = np.empty(A)
+    kernel = np.array([iss.sample_action(S, F, theta, rng) for _ in range(n)])
+    ref = np.argmax(np.random.default_rng(2).beta(S + 1, F + 1, size=(n, A)), axis=1)
+    fa, fb = np.bincount(kernel, minlength=A) / n, np.bincount(ref, minlength=A) / n
+    p = (fa + fb) / 2
+    assert np.all(np.abs(fa - fb) <= 5 * np.sqrt(2 * p * (1 - p) / n) + 1e-12), (fa, fb)
+
+
+def test_reproducible():
+    X = duelbandits.make_scenario("condorcet", seed=1).matrix
+    a = simulate(X, "iss", 1000, 7)
+    b = simulate(X, "iss", 1000, 7)
+    c = simulate(X, "iss", 1000, 8)
+    for name in ("I", "J", "outcomes"):
+        np.testing.assert_array_equal(getattr(a, name), getattr(b, name))
+    assert not all(np.array_equal(getattr(a, k), getattr(c, k)) for k in ("I", "J", "outcomes"))
+
+
+def test_regret_well_below_uniform():
+    X = duelbandits.make_scenario("condorcet", seed=0).matrix
+    T, A = 2000, X.shape[0]
+    pairs = np.indices((A, A)).reshape(2, -1)
+    uniform = T * regret.per_step("maximin", X, pairs[0], pairs[1]).mean()
+    runs = [simulate(X, "iss", T, s) for s in range(4)]
+    mean = np.mean([regret.cumulative("maximin", X, r.I, r.J)[-1] for r in runs])
+    assert mean < 0.5 * uniform, (mean, uniform)
+
+
+def test_converges_to_condorcet_winner():
+    # After 2000 steps both players pick the Condorcet winner most often.
+    sc = duelbandits.make_scenario("condorcet", seed=3)
+    r = simulate(sc.matrix, "iss", 3000, 0)
+    winner = int(np.argmax(sc.utilities))
+    assert np.bincount(r.I[-1000:], minlength=10).argmax() == winner
+    assert np.bincount(r.J[-1000:], minlength=10).argmax() == winner
+
+
+@pytest.mark.parametrize("A", [2, 5])
+def test_outputs(A):
+    X = duelbandits.make_scenario("condorcet", actions=A, seed=2).matrix
+    I, J, outcomes, strategies = iss.run(X, 300, np.random.default_rng(0), np.zeros(0, np.int64))
+    assert strategies == {}
+    for arr, dtype in ((I, np.int64), (J, np.int64), (outcomes, np.int8)):
+        assert arr.dtype == dtype and arr.shape == (300,)
+    assert I.min() >= 0 and J.min() >= 0 and I.max() < A and J.max() < A
+    assert set(np.unique(outcomes)) <= {0, 1}
+    assert iss.beta_draws(X, 300) == 2 * A * 300

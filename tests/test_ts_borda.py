@@ -1,0 +1,172 @@
+"""TS-Borda (Alg. 2): exploration rate, update rule, exact pruned sampling, runs."""
+
+import numpy as np
+import pytest
+
+import duelbandits
+from duelbandits import AlgorithmError, regret, simulate
+from duelbandits.algorithms import ts_borda
+from duelbandits.algorithms._posterior import new_state, observe, sample_borda
+
+N_MC = 20_000
+"""Monte Carlo draws per sampler in the exactness tests."""
+
+
+def full_borda_choices(W, n, rng):
+    """Reference: sample the whole theta, take argmax_i sum_j theta[i, j], ties uniform."""
+    A = W.shape[0]
+    theta = rng.beta(W + 1.0, W.T + 1.0, size=(n, A, A))
+    theta[:, np.arange(A), np.arange(A)] = 0.5
+    score = theta.sum(axis=2)
+    maximisers = score == score.max(axis=1, keepdims=True)
+    return np.argmax(maximisers * (1.0 + rng.random((n, A))), axis=1)
+
+
+def assert_same_distribution(a, b, A):
+    """Per-action frequencies of two independent samples of size n agree.
+
+    Under equal laws f_a - f_b has standard error sqrt(2 p (1 - p) / n) (p
+    pooled); 5 standard errors give a false alarm < 6e-7 per action. A pruning
+    bound that is too tight by one entry shifts the frequencies of the
+    near-tie states below by > 0.03, three times the tolerance at n = 20,000.
+    """
+    n = len(a)
+    fa = np.bincount(a, minlength=A) / n
+    fb = np.bincount(b, minlength=A) / len(b)
+    p = (fa + fb) / 2
+    tol = 5 * np.sqrt(2 * p * (1 - p) / n) + 1e-12
+    assert np.all(np.abs(fa - fb) <= tol), (fa, fb, tol)
+
+
+def near_tie_counts():
+    """Rows 0 and 1 have the same law of row sum (mirror-image counts) and lead the others."""
+    A = 6
+    W = np.zeros((A, A))
+    W[0, 2:], W[2:, 0] = [9, 6, 14, 4], [2, 3, 4, 1]
+    W[1, 2:], W[2:, 1] = [9, 6, 14, 4], [2, 3, 4, 1]
+    W[0, 1] = W[1, 0] = 5
+    W[2, 3:], W[3:, 2] = [3, 4, 2], [4, 3, 3]
+    W[3, 4:], W[4:, 3] = [2, 5], [2, 1]
+    W[4, 5], W[5, 4] = 3, 3
+    return W
+
+
+def random_counts(A, seed):
+    W = np.random.default_rng(seed).integers(0, 25, size=(A, A)).astype(float)
+    np.fill_diagonal(W, 0.0)
+    return W
+
+
+@pytest.mark.parametrize(
+    ("c_alpha", "horizon"),
+    [(1.0, 8), (5.0, 100), (0.5 * 1000 ** (1 / 3) + 1e-9, 1000), (0.0, 100), (-1.0, 100), (float("nan"), 100)],
+)
+def test_invalid_exploration_rate(c_alpha, horizon):
+    X = duelbandits.make_scenario("condorcet", seed=0).matrix
+    with pytest.raises(AlgorithmError, match="c_alpha"):
+        ts_borda.run(X, horizon, np.random.default_rng(0), c_alpha=c_alpha)
+
+
+def test_invalid_alpha_message_names_horizon():
+    with pytest.raises(AlgorithmError, match="1000") as err:
+        ts_borda.exploration_rate(6.0, 1000)
+    assert "1/2" in str(err.value)
+    with pytest.raises(AlgorithmError, match="c_alpha"):
+        simulate(np.full((2, 2), 0.5), "ts-borda", 27, 0, c_alpha=1.5)  # alpha = 1/2 exactly
+
+
+def test_exploration_rate():
+    assert ts_borda.exploration_rate(1.0, 40_000) == pytest.approx(40_000 ** (-1 / 3))
+    assert ts_borda.exploration_rate(2, 1000) == pytest.approx(0.2)
+
+
+def test_exploration_fraction_and_uniformity():
+    # The number of b = 1 steps is Binomial(T, alpha): tolerance 5 standard deviations.
+    X = duelbandits.make_scenario("condorcet", seed=0).matrix
+    A, T, c_alpha = X.shape[0], 20_000, 2.0
+    alpha = ts_borda.exploration_rate(c_alpha, T)
+    explored = ts_borda.explorations(X, T, np.random.default_rng(4), c_alpha=c_alpha)
+    assert abs(explored.sum() - T * alpha) <= 5 * np.sqrt(T * alpha * (1 - alpha))
+    # Same seed, same run: on those steps I and J are uniform, each count
+    # Binomial(n, 1/A) (5 standard deviations), while TS steps concentrate.
+    I, J, _, _ = ts_borda.run(X, T, np.random.default_rng(4), c_alpha=c_alpha)
+    n = explored.sum()
+    sd = np.sqrt(n * (1 / A) * (1 - 1 / A))
+    for actions in (I[explored], J[explored]):
+        assert np.all(np.abs(np.bincount(actions, minlength=A) - n / A) <= 5 * sd)
+    best = np.bincount(I[~explored], minlength=A).max() / (~explored).sum()
+    assert best > 0.5
+
+
+def test_observe_counts_and_row_sums():
+    A = 3
+    W = np.zeros((A, A))
+    col_order, row_order, score = new_state(W, True)
+    for i, j, o in [(0, 2, 1), (2, 0, 1), (1, 1, 0), (1, 0, 0), (0, 2, 1)]:
+        observe(W, col_order, row_order, score, i, j, o, True)
+    expected = np.array([[0, 1, 2], [0, 0, 0], [1, 0, 0]], dtype=float)
+    np.testing.assert_array_equal(W, expected)
+    means = (W + 1) / (W + W.T + 2)
+    np.fill_diagonal(means, 0.5)
+    np.testing.assert_allclose(score, means.sum(axis=1))
+    assert np.all(np.diff(score[row_order]) <= 0)
+    for i in range(A):
+        assert np.all(np.diff(means[i, col_order[i]]) >= 0)
+
+
+@pytest.mark.parametrize(
+    ("W", "first"),
+    [(near_tie_counts(), 0), (near_tie_counts(), 5), (random_counts(5, 8), 1), (np.zeros((3, 3)), 2)],
+    ids=["near-tie-first-0", "near-tie-first-5", "random", "prior"],
+)
+def test_pruned_sampler_matches_full_argmax(W, first):
+    A = W.shape[0]
+    col_order, row_order, _ = new_state(W, True)
+    rng = np.random.default_rng(21)
+    pruned = np.array([sample_borda(W, col_order, row_order, first, rng)[0] for _ in range(N_MC)])
+    full = full_borda_choices(W, N_MC, np.random.default_rng(22))
+    assert_same_distribution(pruned, full, A)
+
+
+def test_reproducible():
+    X = duelbandits.make_scenario("borda", seed=1).matrix
+    a = simulate(X, "ts-borda", 1000, 7)
+    b = simulate(X, "ts-borda", 1000, 7)
+    c = simulate(X, "ts-borda", 1000, 8)
+    for name in ("I", "J", "outcomes"):
+        np.testing.assert_array_equal(getattr(a, name), getattr(b, name))
+    assert not all(np.array_equal(getattr(a, k), getattr(c, k)) for k in ("I", "J", "outcomes"))
+    assert a.params == {"c_alpha": 1.0}
+
+
+def test_regret_well_below_uniform():
+    X = duelbandits.make_scenario("condorcet", seed=0).matrix
+    T, A = 2000, X.shape[0]
+    pairs = np.indices((A, A)).reshape(2, -1)
+    uniform = T * regret.per_step("borda", X, pairs[0], pairs[1]).mean()
+    runs = [simulate(X, "ts-borda", T, s) for s in range(4)]
+    mean = np.mean([regret.cumulative("borda", X, r.I, r.J)[-1] for r in runs])
+    assert mean < 0.5 * uniform, (mean, uniform)
+
+
+@pytest.mark.parametrize("A", [2, 5])
+def test_outputs(A):
+    X = duelbandits.make_scenario("condorcet", actions=A, seed=2).matrix
+    record = np.zeros(0, np.int64)
+    I, J, outcomes, strategies = ts_borda.run(X, 300, np.random.default_rng(0), record, c_alpha=1.0)
+    assert strategies == {}
+    for arr, dtype in ((I, np.int64), (J, np.int64), (outcomes, np.int8)):
+        assert arr.dtype == dtype and arr.shape == (300,)
+    assert I.min() >= 0 and J.min() >= 0 and I.max() < A and J.max() < A
+    assert set(np.unique(outcomes)) <= {0, 1}
+
+
+def test_beta_draws_pruned():
+    # A Thompson draw completes at least its first row (A - 1 variates) and
+    # at most all A^2 - A; after learning, pruning must save a good share.
+    X = duelbandits.make_scenario("borda", seed=0).matrix
+    A, T = X.shape[0], 2000
+    draws = ts_borda.beta_draws(X, T, np.random.default_rng(0))
+    thompson_steps = T - ts_borda.explorations(X, T, np.random.default_rng(0)).sum()
+    per_step = draws / thompson_steps
+    assert 2 * (A - 1) <= per_step < 0.7 * 2 * (A * A - A)
