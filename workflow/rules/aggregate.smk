@@ -14,6 +14,7 @@ rule aggregate:
         strategies="results/strategies/{scenario}.parquet",
         summary="results/summary/{scenario}.parquet",
     params:
+        cli=DUELBANDITS,
         chunks=chunk_args,
         horizon=config["horizon"],
         runs=config["runs"],
@@ -22,12 +23,14 @@ rule aggregate:
         "logs/aggregate/{scenario}.log",
     benchmark:
         "benchmarks/aggregate/{scenario}.tsv"
+    conda:
+        "../../environment.yml"
     threads: 1
     resources:
         mem_mb=2000,
         runtime=30,
     shell:
-        "{DUELBANDITS} aggregate --scenario-file {input.scenario} {params.chunks}"
+        "{params.cli} aggregate --scenario-file {input.scenario} {params.chunks}"
         " --horizon {params.horizon} --runs {params.runs} --points {params.points}"
         " --traces {output.traces} --strategies {output.strategies} --summary {output.summary}"
         " > {log} 2>&1"
@@ -40,11 +43,15 @@ rule summary:
         bounds="results/bounds.parquet",
     output:
         "results/summary.parquet",
+    params:
+        cli=DUELBANDITS,
     log:
         "logs/summary.log",
+    conda:
+        "../../environment.yml"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=10,
     shell:
-        "{DUELBANDITS} summary {input.summaries} --bounds {input.bounds} --out {output} > {log} 2>&1"
+        "{params.cli} summary {input.summaries} --bounds {input.bounds} --out {output} > {log} 2>&1"

@@ -7,6 +7,7 @@ rule bounds:
     output:
         "results/bounds.parquet",
     params:
+        cli=DUELBANDITS,
         algorithms=" ".join(ALGORITHMS),
         actions=config["actions"],
         horizon=config["horizon"],
@@ -14,11 +15,13 @@ rule bounds:
         c_alpha=config["algorithm_params"].get("ts-borda", {}).get("c_alpha", 1.0),
     log:
         "logs/bounds.log",
+    conda:
+        "../../environment.yml"
     threads: 1
     resources:
         mem_mb=500,
         runtime=5,
     shell:
-        "{DUELBANDITS} bounds --algorithms {params.algorithms} --actions {params.actions}"
+        "{params.cli} bounds --algorithms {params.algorithms} --actions {params.actions}"
         " --horizon {params.horizon} --points {params.points} --c-alpha {params.c_alpha}"
         " --out {output} > {log} 2>&1"

@@ -10,16 +10,20 @@ rule figure_main:
     output:
         pdf="figures/main/{scenario}.pdf",
         png="figures/main/{scenario}.png",
+    params:
+        cli=DUELBANDITS,
     log:
         "logs/figures/main/{scenario}.log",
     benchmark:
         "benchmarks/figures/main/{scenario}.tsv"
+    conda:
+        "../../environment.yml"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=10,
     shell:
-        "{DUELBANDITS} figure main --scenario-file {input.scenario} --summary {input.summary}"
+        "{params.cli} figure main --scenario-file {input.scenario} --summary {input.summary}"
         " --out {output.pdf} {output.png} > {log} 2>&1"
 
 
@@ -31,15 +35,19 @@ rule figure_appendix:
     output:
         pdf="figures/appendix/{scenario}-{algorithm}.pdf",
         png="figures/appendix/{scenario}-{algorithm}.png",
+    params:
+        cli=DUELBANDITS,
     log:
         "logs/figures/appendix/{scenario}-{algorithm}.log",
     benchmark:
         "benchmarks/figures/appendix/{scenario}-{algorithm}.tsv"
+    conda:
+        "../../environment.yml"
     threads: 1
     resources:
         mem_mb=2000,
         runtime=10,
     shell:
-        "{DUELBANDITS} figure appendix --scenario {wildcards.scenario} --algorithm {wildcards.algorithm}"
+        "{params.cli} figure appendix --scenario {wildcards.scenario} --algorithm {wildcards.algorithm}"
         " --traces {input.traces} --strategies {input.strategies}"
         " --out {output.pdf} {output.png} > {log} 2>&1"
