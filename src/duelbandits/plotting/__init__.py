@@ -1,0 +1,14 @@
+"""Figures of the paper: one function per figure family.
+
+``main_figure`` draws figScen1/figScen2 (one per scenario), ``appendix_figure``
+the appendix figures S1tsmm ... S2dts (one per scenario and algorithm). Both
+save to every path given (.pdf, .png) atomically and byte-reproducibly and
+return the Figure. They never touch pyplot or the global rcParams: figures
+are plain ``matplotlib.figure.Figure`` objects styled by ``style.RC``.
+"""
+
+from .appendix import appendix_figure
+from .main import main_figure
+from .style import ALGORITHM_COLORS
+
+__all__ = ["ALGORITHM_COLORS", "appendix_figure", "main_figure"]

@@ -1,0 +1,190 @@
+"""Appendix figures (S1tsmm ... S2dts): one per (scenario, algorithm), panels stacked.
+
+(a) cumulative paper-regret: every run thin and light, the mean over runs
+    thick, the std over runs shaded above the mean;
+(b) I_t and (c) J_t: the raw selections of 100 runs x 40,000 steps are
+    integers that jump every step, so drawn as-is they fill the panel with
+    solid colour. Each run is therefore drawn as its mean selected action
+    over consecutive windows of T / style.SELECTION_WINDOWS steps (thin,
+    light); the thick line is the mean over runs of I_t, averaged over the same
+    windows; the band is mean +- the per-step std over runs of I_t (root mean
+    square over the window, so windowing does not shrink it). A run that has
+    settled on one action draws a flat line at that action.
+(d) p_t and, for SparringExp3.P, (e) q_t: each action's mean probability over
+    runs with ± std shaded, one colour per action.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from matplotlib.collections import LineCollection
+from matplotlib.figure import Figure
+
+from ..algorithms import ALGORITHMS
+from ..regret import PAPER_REGRET
+from . import style
+from .main import REGRET_NAMES
+
+TRACE_COLUMNS = ("run", "t", "I", "J", "cumulative_regret")
+STRATEGY_COLUMNS = ("player", "t", "action", "mean", "std")
+PLAYER_NAMES = {"p": r"$p_t$ (strategy of $I_t$)", "q": r"$q_t$ (strategy of $J_t$)"}
+
+
+def _grid(traces, columns):
+    """``{column: array (runs, T)}`` from the long traces table, and T.
+
+    Raises unless every run holds each step 1..T exactly once.
+    """
+    missing = [c for c in TRACE_COLUMNS if c not in traces.columns]
+    if missing:
+        raise ValueError(f"traces is missing column(s) {', '.join(missing)}")
+    if traces.empty:
+        raise ValueError("traces is empty")
+    run = traces["run"].to_numpy()
+    t = traces["t"].to_numpy()
+    runs = np.unique(run)
+    horizon = int(t.max())
+    if t.size != runs.size * horizon:
+        raise ValueError(f"traces must hold steps 1..T of every run: {t.size} rows for {runs.size} runs, T = {horizon}")
+    steps = np.arange(1, horizon + 1)
+    order = None
+    if not (np.all(t.reshape(runs.size, horizon) == steps) and np.all(np.diff(run.reshape(runs.size, horizon), axis=1) == 0)):
+        order = np.lexsort((t, run))
+        if not np.all(t[order].reshape(runs.size, horizon) == steps):
+            raise ValueError("traces must hold steps 1..T of every run exactly once")
+    out = {}
+    for c in columns:
+        values = traces[c].to_numpy()
+        out[c] = (values if order is None else values[order]).reshape(runs.size, horizon)
+    return out, horizon
+
+
+def _run_lines(ax, x, Y, color, width=style.LINE_WIDTH["run"]):
+    """All runs as one rasterised LineCollection (keeps the PDF small and fast to draw)."""
+    segments = np.stack([np.broadcast_to(x, Y.shape), Y], axis=-1)
+    lines = LineCollection(segments, colors=color, linewidths=width, alpha=style.ALPHA["run"],
+                           rasterized=True, gid="runs")
+    ax.add_collection(lines)
+    return lines
+
+
+def _regret_panel(ax, regret, color, kind):
+    horizon = regret.shape[1]
+    idx = style.display_index(horizon)
+    t = idx + 1.0
+    mean = regret.mean(axis=0)[idx]
+    std = regret.std(axis=0, ddof=1 if regret.shape[0] > 1 else 0)[idx]
+    _run_lines(ax, t, regret[:, idx], color)
+    ax.fill_between(t, mean, mean + std, color=color, alpha=style.ALPHA["std"] + 0.1, linewidth=0)
+    ax.plot(t, mean, color=style.darker(color), lw=style.LINE_WIDTH["mean"], gid="mean")
+    ax.set_ylim(0, max(float(regret[:, idx].max()), float((mean + std).max())) * 1.03 or 1.0)
+    ax.set_ylabel("cumulative regret")
+    ax.set_title(f"(a) cumulative {REGRET_NAMES.get(kind, kind)} regret: runs (light), mean (thick), "
+                 "std above the mean")
+
+
+def _selection_panel(ax, letter, name, selections, color, actions, winner):
+    runs, horizon = selections.shape
+    width = max(1, -(-horizon // style.SELECTION_WINDOWS))
+    starts = np.arange(0, horizon, width)
+    counts = np.diff(np.r_[starts, horizon])
+    x = starts + (counts + 1) / 2.0
+    values = selections.astype(np.float64)
+    per_run = np.add.reduceat(values, starts, axis=1) / counts
+    mean = per_run.mean(axis=0)
+    var = values.var(axis=0, ddof=1 if runs > 1 else 0)
+    std = np.sqrt(np.add.reduceat(var, starts) / counts)
+    _run_lines(ax, x, per_run, color)
+    ax.fill_between(x, mean - std, mean + std, color=color, alpha=style.ALPHA["std"], linewidth=0)
+    ax.plot(x, mean, color=style.darker(color), lw=style.LINE_WIDTH["mean"], gid="mean")
+    if winner is not None:
+        ax.axhline(winner[0], color=style.NEUTRAL, lw=0.9, ls=":", label=f"{winner[1]} (action {winner[0]})")
+        ax.legend(loc="upper right")
+    ax.set_ylim(-0.5, actions - 0.5)
+    ax.set_yticks(np.arange(actions) if actions <= 12 else np.arange(0, actions, max(1, actions // 10)))
+    ax.grid(axis="y", visible=False)
+    ax.set_ylabel(f"action ${name}$")
+    ax.set_title(f"({letter}) ${name}$ selections: each run's mean over {width}-step windows (light), "
+                 "mean over runs (thick) ± std")
+
+
+def _strategy_panel(ax, letter, player, strategies, actions, winner):
+    part = strategies[strategies["player"] == player]
+    if part.empty:
+        raise ValueError(f"strategies has no rows for player {player!r}")
+    mean = part.pivot(index="t", columns="action", values="mean").sort_index()
+    std = part.pivot(index="t", columns="action", values="std").sort_index().reindex_like(mean)
+    idx = style.display_index(len(mean))
+    t = mean.index.to_numpy(float)[idx]
+    colors = style.action_colors(max(actions, int(mean.columns.max()) + 1))
+    for action in mean.columns:
+        m = mean[action].to_numpy(float)[idx]
+        s = np.nan_to_num(std[action].to_numpy(float)[idx])
+        color = colors[int(action)]
+        ax.fill_between(t, np.clip(m - s, 0, 1), np.clip(m + s, 0, 1), color=color, alpha=0.15, linewidth=0)
+        is_winner = winner is not None and int(action) == winner[0]
+        label = f"{int(action)} ({winner[1]})" if is_winner else f"{int(action)}"
+        ax.plot(t, m, color=color, lw=style.LINE_WIDTH["mean"] + (0.6 if is_winner else -0.4),
+                label=label, gid=f"{player}:{int(action)}")
+    ax.set_ylim(0, 1)
+    ax.set_ylabel(f"${player}_t(i)$")
+    ax.set_title(f"({letter}) {PLAYER_NAMES[player]}: mean probability of each action i over runs, ± std")
+    ax.legend(title="action i", loc="center left", bbox_to_anchor=(1.005, 0.5),
+              ncol=1 if len(mean.columns) <= 12 else 2, fontsize=6.5, title_fontsize=7)
+
+
+def appendix_figure(scenario_name: str, algorithm: str, traces, strategies, outputs, *, scenario=None) -> Figure:
+    """Render the stacked appendix figure of one (scenario, algorithm) to each path of ``outputs``.
+
+    ``traces``: run, t, I, J, cumulative_regret of every step of every run;
+    ``strategies``: player, t, action, mean, std (SparringExp3.P: p and q,
+    Partial Monitoring: p; ignored, and may be None, for the others).
+    ``scenario`` (optional, the dict given to main_figure) sets the number of
+    actions and marks the winner of the algorithm's paper regret (a dotted
+    line in (b) and (c), a thick line in (d) and (e)).
+    Returns the saved Figure.
+    """
+    if algorithm not in ALGORITHMS:
+        raise ValueError(f"unknown algorithm {algorithm!r}; valid algorithms: {', '.join(ALGORITHMS)}")
+    if scenario is not None and scenario.get("name") != scenario_name:
+        raise ValueError(f"scenario dict is {scenario.get('name')!r}, expected {scenario_name!r}")
+    players = ALGORITHMS[algorithm].strategies
+    if players:
+        if strategies is None or any(c not in strategies.columns for c in STRATEGY_COLUMNS):
+            raise ValueError(f"{algorithm} needs strategies with columns {', '.join(STRATEGY_COLUMNS)}")
+    grid, horizon = _grid(traces, ("cumulative_regret", "I", "J"))
+    kind = PAPER_REGRET.get(scenario_name, {}).get(algorithm, "paper")
+
+    winner = None
+    if scenario is not None:
+        actions = len(scenario["utilities"])
+        w = scenario.get("winners", {}) or {}
+        chosen = list(w.get("borda", [])) if kind == "borda" else list(w.get("maximin", []))
+        if not chosen and w.get("condorcet") is not None:
+            chosen = [w["condorcet"]]
+        which = "Borda winner" if kind == "borda" else "Maximin winner"
+        winner = (int(chosen[0]), which) if len(chosen) == 1 else None
+    else:
+        actions = int(max(grid["I"].max(), grid["J"].max())) + 1
+        if players:
+            actions = max(actions, int(strategies["action"].max()) + 1)
+
+    color = style.algorithm_color(algorithm)
+    panels = 3 + len(players)
+    with style.style():
+        fig = Figure(figsize=(style.APPENDIX_WIDTH, style.APPENDIX_PANEL_HEIGHT * panels + 0.5),
+                     layout="constrained")
+        axes = fig.subplots(panels, 1, sharex=True)
+        _regret_panel(axes[0], grid["cumulative_regret"], color, kind)
+        _selection_panel(axes[1], "b", "I_t", grid["I"], color, actions, winner)
+        _selection_panel(axes[2], "c", "J_t", grid["J"], color, actions, winner)
+        for k, player in enumerate(players):
+            _strategy_panel(axes[3 + k], "de"[k], player, strategies, actions, winner)
+        for ax in axes:
+            ax.set_xlim(0, horizon)
+            ax.xaxis.set_major_formatter(style.step_formatter())
+        axes[-1].set_xlabel("step t")
+        fig.suptitle(f"{scenario_name.capitalize()} scenario - {ALGORITHMS[algorithm].label}: "
+                     f"{grid['I'].shape[0]} runs, T = {horizon:,}")
+        style.save(fig, outputs)
+    return fig

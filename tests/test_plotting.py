@@ -1,0 +1,289 @@
+"""Figures: files are valid, byte-reproducible, written atomically, and show the right things."""
+
+from __future__ import annotations
+
+import struct
+
+import matplotlib as mpl
+import numpy as np
+import pandas as pd
+import pytest
+
+from duelbandits import ALGORITHMS, make_scenario
+from duelbandits import winners as W
+from duelbandits.bounds import THEOREMS, theorem_for
+from duelbandits.plotting import appendix_figure, main_figure, style
+from duelbandits.regret import PAPER_REGRET
+
+A, T, RUNS = 4, 500, 5
+
+
+def scenario_dict(name):
+    sc = make_scenario(name, A, seed=4)
+    X = sc.matrix
+    return {
+        "name": name,
+        "utilities": sc.utilities.tolist(),
+        "matrix": X.tolist(),
+        "winners": {
+            "condorcet": W.condorcet_winner(X),
+            "copeland": W.copeland_winners(X).tolist(),
+            "maximin": W.maximin_winners(X).tolist(),
+            "borda": W.borda_winners(X).tolist(),
+        },
+        "params": sc.params,
+    }
+
+
+def make_summary(drop_bound=()):
+    """Paper rows with made-up sqrt-like curves and the theorem bounds; plus non-paper rows."""
+    t = np.unique(np.r_[np.linspace(1, T, 100).round().astype(int), T])
+    frames = []
+    for name in ("condorcet", "borda"):
+        for k, slug in enumerate(ALGORITHMS):
+            paper = PAPER_REGRET[name][slug]
+            for kind in (paper, "copeland"):
+                theorem = theorem_for(slug, kind)
+                bound = theorem.bound(A, t.astype(float)) if theorem is not None else np.full(t.size, np.nan)
+                if slug in drop_bound:
+                    bound = np.full(t.size, np.nan)
+                frames.append(pd.DataFrame({
+                    "scenario": name, "algorithm": slug, "regret": kind, "t": t,
+                    "mean": (k + 1) * np.sqrt(t) * (1.0 if kind == paper else 50.0),
+                    "std": 0.3 * np.sqrt(t), "runs": RUNS, "bound": bound, "paper": kind == paper,
+                }))
+    return pd.concat(frames, ignore_index=True)
+
+
+def make_traces(seed=0):
+    rng = np.random.default_rng(seed)
+    regret = rng.uniform(0, 0.2, size=(RUNS, T))
+    return pd.DataFrame({
+        "run": np.repeat(np.arange(RUNS, dtype=np.int32), T),
+        "t": np.tile(np.arange(1, T + 1, dtype=np.int32), RUNS),
+        "I": rng.integers(0, A, RUNS * T).astype(np.int16),
+        "J": rng.integers(0, A, RUNS * T).astype(np.int16),
+        "regret": regret.ravel(),
+        "cumulative_regret": np.cumsum(regret, axis=1).ravel(),
+    })
+
+
+def make_strategies(players, seed=0):
+    rng = np.random.default_rng(seed)
+    steps = np.r_[np.arange(1, T + 1, 10), T]
+    frames = []
+    for player in players:
+        p = rng.dirichlet(np.ones(A), size=steps.size)
+        frames.append(pd.DataFrame({
+            "player": player, "t": np.repeat(steps, A), "action": np.tile(np.arange(A), steps.size),
+            "mean": p.ravel(), "std": 0.05,
+        }))
+    return pd.concat(frames, ignore_index=True)
+
+
+def png_size(path):
+    with open(path, "rb") as handle:
+        head = handle.read(24)
+    assert head[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">II", head[16:24])
+
+
+def assert_valid(pdf, png, figsize):
+    assert pdf.read_bytes()[:5] == b"%PDF-"
+    assert pdf.read_bytes().rstrip().endswith(b"%%EOF")
+    width, height = png_size(png)
+    assert abs(width - figsize[0] * style.DPI["png"]) <= 2
+    assert abs(height - figsize[1] * style.DPI["png"]) <= 2
+
+
+@pytest.fixture(scope="module")
+def summary():
+    return make_summary()
+
+
+@pytest.fixture(scope="module")
+def condorcet_render(tmp_path_factory, summary):
+    out = tmp_path_factory.mktemp("main")
+    paths = [out / "condorcet.pdf", out / "condorcet.png"]
+    fig = main_figure(scenario_dict("condorcet"), summary, paths)
+    return fig, paths
+
+
+@pytest.fixture(scope="module")
+def borda_fig(tmp_path_factory, summary):
+    out = tmp_path_factory.mktemp("main")
+    return main_figure(scenario_dict("borda"), summary, [out / "borda.png"])
+
+
+def legend_texts(fig):
+    return [t.get_text() for ax in fig.axes if ax.get_legend() for t in ax.get_legend().get_texts()]
+
+
+def bound_slugs(fig):
+    return {line.get_gid().split(":", 1)[1] for ax in fig.axes for line in ax.get_lines()
+            if (line.get_gid() or "").startswith("bound:")}
+
+
+def test_main_figure_writes_valid_pdf_and_png(condorcet_render):
+    fig, (pdf, png) = condorcet_render
+    assert_valid(pdf, png, style.MAIN_SIZE)
+
+
+def test_main_figure_is_byte_identical_when_rendered_twice(condorcet_render, summary, tmp_path):
+    _, first = condorcet_render
+    again = [tmp_path / p.name for p in first]
+    main_figure(scenario_dict("condorcet"), summary, again)
+    for a, b in zip(first, again):
+        assert a.read_bytes() == b.read_bytes(), a.name
+
+
+def test_main_figure_has_four_titled_panels(condorcet_render):
+    fig, _ = condorcet_render
+    titles = [ax.get_title() for ax in fig.axes if ax.get_title()]
+    assert [t[:3] for t in titles] == ["(a)", "(b)", "(c)", "(d)"]
+    assert len(fig.axes) == 5  # the four panels and the colour bar of X
+
+
+def test_main_figure_legend_names_every_algorithm_and_its_regret_in_condorcet(condorcet_render):
+    fig, _ = condorcet_render
+    texts = legend_texts(fig)
+    for slug, algorithm in ALGORITHMS.items():
+        kind = {"maximin": "Maximin", "borda": "Borda", "exp3p": "Exp3.P"}[PAPER_REGRET["condorcet"][slug]]
+        assert f"{algorithm.label} ({kind} regret)" in texts
+
+
+def test_main_figure_legend_uses_plain_labels_when_every_regret_is_borda(borda_fig):
+    texts = legend_texts(borda_fig)
+    assert {a.label for a in ALGORITHMS.values()} <= set(texts)
+    assert "Borda regret" in borda_fig.axes[2].get_title()
+
+
+def test_main_figure_draws_the_four_bounds_in_condorcet_and_the_two_borda_bounds_in_borda(
+    condorcet_render, borda_fig
+):
+    assert bound_slugs(condorcet_render[0]) == set(THEOREMS)
+    assert bound_slugs(borda_fig) == {"ts-borda", "partial-monitoring"}
+    ax_c = condorcet_render[0].axes[2]
+    assert not any((line.get_gid() or "").startswith("bound:") for line in ax_c.get_lines())
+
+
+def test_main_figure_bound_is_dashed_in_the_algorithm_colour(condorcet_render):
+    for line in condorcet_render[0].axes[3].get_lines():
+        gid = line.get_gid() or ""
+        if gid.startswith("bound:"):
+            assert line.get_linestyle() == "--"
+            assert mpl.colors.same_color(line.get_color(), style.ALGORITHM_COLORS[gid.split(":")[1]])
+
+
+def test_main_figure_leaves_out_a_nan_bound_and_says_so(tmp_path):
+    fig = main_figure(scenario_dict("condorcet"), make_summary(drop_bound=("partial-monitoring",)),
+                      [tmp_path / "f.png"])
+    assert bound_slugs(fig) == set(THEOREMS) - {"partial-monitoring"}
+    notes = " ".join(t.get_text() for t in fig.axes[3].texts)
+    assert "Thm 4.4" in notes and "not shown" in notes
+
+
+def test_main_figure_plots_only_the_paper_regret_rows(condorcet_render, summary):
+    fig, _ = condorcet_render
+    paper = summary[(summary.scenario == "condorcet") & summary.paper]
+    means = [line for line in fig.axes[2].get_lines() if (line.get_gid() or "").startswith("mean:")]
+    assert len(means) == len(ALGORITHMS)
+    assert max(line.get_ydata().max() for line in means) == pytest.approx(paper["mean"].max())
+
+
+@pytest.fixture(scope="module")
+def appendix_renders(tmp_path_factory):
+    """One condorcet appendix figure per strategy layout (none; p; p and q), PDF and PNG."""
+    out = tmp_path_factory.mktemp("appendix")
+    renders = {}
+    for algorithm in ("ts-maximin", "partial-monitoring", "sparring-exp3p"):
+        players = ALGORITHMS[algorithm].strategies
+        strategies = make_strategies(players) if players else None
+        paths = [out / f"{algorithm}.pdf", out / f"{algorithm}.png"]
+        fig = appendix_figure("condorcet", algorithm, make_traces(), strategies, paths,
+                              scenario=scenario_dict("condorcet"))
+        renders[algorithm] = fig, paths
+    return renders
+
+
+@pytest.mark.parametrize("algorithm, panels", [("ts-maximin", 3), ("sparring-exp3p", 5), ("partial-monitoring", 4)])
+def test_appendix_figure_stacks_one_panel_per_quantity(appendix_renders, algorithm, panels):
+    fig, paths = appendix_renders[algorithm]
+    titles = [ax.get_title()[:3] for ax in fig.axes]
+    assert titles == ["(a)", "(b)", "(c)", "(d)", "(e)"][:panels]
+    assert_valid(*paths, fig.get_size_inches())
+
+
+def test_appendix_figure_draws_each_run_in_one_rasterised_bundle(appendix_renders):
+    fig, _ = appendix_renders["ts-maximin"]
+    runs = [c for ax in fig.axes for c in ax.collections if c.get_gid() == "runs"]
+    assert len(runs) == 3 and all(c.get_rasterized() for c in runs)
+    assert all(len(c.get_segments()) == RUNS for c in runs)
+
+
+def test_appendix_figure_marks_the_paper_regret_winner(appendix_renders):
+    fig, _ = appendix_renders["partial-monitoring"]  # Borda regret in condorcet
+    borda = scenario_dict("condorcet")["winners"]["borda"][0]
+    assert f"Borda winner (action {borda})" in legend_texts(fig)
+
+
+def test_appendix_figure_is_byte_identical_and_independent_of_row_order(appendix_renders, tmp_path):
+    _, first = appendix_renders["sparring-exp3p"]
+    again = [tmp_path / p.name for p in first]
+    shuffled = make_traces().sample(frac=1.0, random_state=1)
+    appendix_figure("condorcet", "sparring-exp3p", shuffled, make_strategies(("p", "q")).iloc[::-1], again,
+                    scenario=scenario_dict("condorcet"))
+    for a, b in zip(first, again):
+        assert a.read_bytes() == b.read_bytes(), a.name
+
+
+def test_appendix_figure_rejects_traces_with_a_missing_step(tmp_path):
+    traces = make_traces().drop(index=7)
+    with pytest.raises(ValueError, match="steps 1..T"):
+        appendix_figure("condorcet", "dts", traces, None, [tmp_path / "x.png"])
+    assert not (tmp_path / "x.png").exists()
+
+
+def test_appendix_figure_requires_strategies_for_the_exp3_algorithms(tmp_path):
+    with pytest.raises(ValueError, match="strategies"):
+        appendix_figure("condorcet", "partial-monitoring", make_traces(), None, [tmp_path / "x.png"])
+
+
+def test_save_replaces_the_target_atomically_and_leaves_no_temporary_file(tmp_path):
+    fig = mpl.figure.Figure(figsize=(1, 1))
+    target = tmp_path / "f.png"
+    target.write_bytes(b"old")
+
+    def crash(*args, **kwargs):
+        raise RuntimeError("disk full")
+
+    fig.savefig = crash
+    with pytest.raises(RuntimeError):
+        style.save(fig, [target])
+    assert target.read_bytes() == b"old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["f.png"]
+
+
+def test_save_rejects_an_unknown_format_before_writing(tmp_path):
+    fig = mpl.figure.Figure(figsize=(1, 1))
+    with pytest.raises(ValueError, match="suffix"):
+        style.save(fig, [tmp_path / "ok.png", tmp_path / "bad.jpg"])
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_plotting_leaves_the_global_rcparams_untouched(tmp_path, summary):
+    before = dict(mpl.rcParams)
+    appendix_figure("condorcet", "iss", make_traces(), None, [tmp_path / "f.png"])
+    assert dict(mpl.rcParams) == before
+
+
+def test_every_algorithm_has_its_own_colour():
+    assert set(style.ALGORITHM_COLORS) == set(ALGORITHMS)
+    assert len(set(style.ALGORITHM_COLORS.values())) == len(ALGORITHMS)
+
+
+def test_display_index_keeps_at_most_max_points_and_both_ends():
+    idx = style.display_index(40_000)
+    assert len(idx) <= style.MAX_POINTS
+    assert idx[0] == 0 and idx[-1] == 39_999
+    assert np.array_equal(style.display_index(10), np.arange(10))
