@@ -1,0 +1,170 @@
+"""Speed of the six algorithm kernels: seconds per run, Beta draws, projected sweep cost.
+
+Not a test: it prints plain-text tables. For every slug of
+``duelbandits.algorithms.ALGORITHMS`` it times ``duelbandits.simulate`` (the
+call the pipeline makes, strategies recorded every 40 steps) after a warm-up
+run that loads or compiles the numba kernels, and reports
+
+1. seconds per run (median of ``--repeats``) at A = 10 on both scenarios, Beta
+   draws per step where the module exposes ``beta_draws(matrix, horizon,
+   rng, **hyper)``, and the projected CPU time of the paper's
+   2 scenarios x 6 algorithms x 100 runs against the 3-CPU-minute target;
+2. seconds per run at A in {5, 10, 20} (condorcet) to show cost growth;
+3. DTS against the plain-Python ``dts_reference.py`` (run on a shorter
+   horizon, compared per step).
+
+A module that is missing or fails to import is reported "not available".
+
+    python bench/bench_algorithms.py [--horizon 40000] [--repeats 5] [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import statistics
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+import duelbandits
+from duelbandits import algorithms
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import dts_reference  # noqa: E402
+
+PAPER_T = 40_000
+PAPER_RUNS = 100
+TARGET_SECONDS = 180.0  # 3 CPU minutes for the whole sweep
+SIZES = (5, 10, 20)
+
+
+def load(slug):
+    """``(Algorithm, module)`` or ``(Algorithm, None)`` when the module is not available."""
+    spec = algorithms.ALGORITHMS[slug]
+    try:
+        return spec, importlib.import_module(f"duelbandits.algorithms.{spec.module}")
+    except ImportError:
+        return spec, None
+
+
+def seconds_per_run(matrix, slug, horizon, repeats):
+    """Median wall time of ``repeats`` runs (distinct seeds) after one warm-up run."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # short warm-up horizons clip gamma, on purpose
+        duelbandits.simulate(matrix, slug, 200, 0)
+    times = []
+    for r in range(repeats):
+        start = time.perf_counter()
+        duelbandits.simulate(matrix, slug, horizon, r + 1)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def draws_per_step(module, spec, matrix, horizon):
+    """Beta variates per step via the module's ``beta_draws`` helper, or None."""
+    count = getattr(module, "beta_draws", None)
+    if count is None:
+        return None
+    return count(matrix, horizon, np.random.default_rng(0), **spec.defaults) / horizon
+
+
+def fmt(x, spec="{:.4f}"):
+    return "n/a" if x is None else spec.format(x)
+
+
+def table(header, rows):
+    widths = [max(len(str(c)) for c in col) for col in zip(header, *rows)]
+    line = lambda cells: "  ".join(str(c).rjust(w) if k else str(c).ljust(w) for k, (c, w) in enumerate(zip(cells, widths)))  # noqa: E731
+    print(line(header))
+    print("  ".join("-" * w for w in widths))
+    for row in rows:
+        print(line(row))
+    print()
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--horizon", type=int, default=PAPER_T, help="steps per run (default 40000)")
+    parser.add_argument("--repeats", type=int, default=5, help="timed runs per cell; the median is shown (default 5)")
+    parser.add_argument("--reference-horizon", type=int, default=2000, help="steps of the plain-Python DTS run (default 2000)")
+    parser.add_argument("--quick", action="store_true", help="smoke run: horizon 2000, 2 repeats, reference 200 steps")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.horizon, args.repeats, args.reference_horizon = 2000, 2, 200
+    T = args.horizon
+    scale = PAPER_T / T  # per-step cost is roughly constant: project linearly to the paper's T
+
+    slugs = list(algorithms.ALGORITHMS)
+    loaded = {slug: load(slug) for slug in slugs}
+    scenarios = {name: duelbandits.make_scenario(name, actions=10, seed=0).matrix for name in duelbandits.SCENARIOS}
+
+    print(f"Seconds per run at A = 10, T = {T:,} (median of {args.repeats}, after warm-up)\n")
+    rows, total, missing = [], 0.0, []
+    for slug in slugs:
+        spec, module = loaded[slug]
+        if module is None:
+            missing.append(slug)
+            rows.append([slug, "not available", "not available", "n/a", "n/a", "n/a"])
+            continue
+        secs = {name: seconds_per_run(X, slug, T, args.repeats) for name, X in scenarios.items()}
+        draws = {name: draws_per_step(module, spec, X, T) for name, X in scenarios.items()}
+        projected = PAPER_RUNS * scale * sum(secs.values())
+        total += projected
+        rows.append([
+            slug,
+            fmt(secs["condorcet"]),
+            fmt(secs["borda"]),
+            fmt(draws["condorcet"], "{:.1f}"),
+            fmt(draws["borda"], "{:.1f}"),
+            fmt(projected, "{:.1f}"),
+        ])
+    table(["algorithm", "condorcet s/run", "borda s/run", "Beta/step cond.", "Beta/step borda", "200 runs, s"], rows)
+    note = "" if T == PAPER_T else f" (scaled linearly from T = {T:,} to {PAPER_T:,})"
+    verdict = "within" if total <= TARGET_SECONDS else "OVER"
+    print(f"Projected CPU time of the paper's sweep (2 scenarios x 6 algorithms x {PAPER_RUNS} runs at T = {PAPER_T:,}){note}:")
+    print(f"  {total:.1f} s = {total / 60:.2f} CPU minutes, {verdict} the {TARGET_SECONDS / 60:.0f}-CPU-minute target")
+    if missing:
+        print(f"  (not available, not counted: {', '.join(missing)})")
+    print()
+
+    print(f"Cost growth with the number of actions: seconds per run, condorcet, T = {T:,}\n")
+    matrices = {A: duelbandits.make_scenario("condorcet", actions=A, seed=0).matrix for A in SIZES}
+    rows = []
+    for slug in slugs:
+        if loaded[slug][1] is None:
+            rows.append([slug] + ["not available"] * len(SIZES))
+            continue
+        rows.append([slug] + [fmt(seconds_per_run(matrices[A], slug, T, args.repeats)) for A in SIZES])
+    table(["algorithm"] + [f"A = {A}" for A in SIZES], rows)
+
+    print("DTS: numba kernel vs plain-Python reference (bench/dts_reference.py), A = 10, condorcet\n")
+    if loaded["dts"][1] is None:
+        print("  dts: not available\n")
+        return
+    X = scenarios["condorcet"]
+    kernel_step = seconds_per_run(X, "dts", T, args.repeats) / T
+    H = args.reference_horizon
+    times = []
+    for r in range(max(1, min(args.repeats, 3))):
+        start = time.perf_counter()
+        dts_reference.run(X, H, np.random.default_rng(r))
+        times.append(time.perf_counter() - start)
+    reference_step = statistics.median(times) / H
+    table(
+        ["implementation", "horizon", "us/step", "s per run at T = 40,000"],
+        [
+            ["numba kernel", f"{T:,}", f"{kernel_step * 1e6:.2f}", f"{kernel_step * PAPER_T:.3f}"],
+            ["plain Python", f"{H:,}", f"{reference_step * 1e6:.2f}", f"{reference_step * PAPER_T:.1f} (projected)"],
+        ],
+    )
+    print(f"  speed-up: {reference_step / kernel_step:.0f}x per step (target: >= 50x)")
+    print("  (the reference forms U, L and draws all A(A-1)/2 + A Beta samples every step, so its")
+    print("   cost per step does not depend on t and scaling it to T = 40,000 is fair)\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,283 @@
+"""Double Thompson Sampling (Wu & Liu 2016), as SPEC.md fixes it.
+
+``B[i, j]`` counts wins of ``i`` over ``j``, ``N = B + B^T``, and with ``t`` the
+1-based step::
+
+    U = B/N + sqrt(alpha log t / N),  L = B/N - sqrt(alpha log t / N),
+
+``U = 1, L = 0`` where ``N = 0`` and ``U[i, i] = L[i, i] = 1/2``. The first
+action is the candidate (largest upper Copeland score
+``#{j != i : U[i, j] > 1/2}``) that wins most of one posterior sample
+``theta``; the second maximises a fresh sample ``theta2[., a1]`` over the
+actions not confidently better than ``a1`` (``L[i, a1] <= 1/2``).
+
+Speed. Only the comparisons ``U > 1/2`` and ``L <= 1/2`` are ever used, and
+with ``d = B[i, j] - N/2`` (exact in floating point) they are equivalent to
+comparing ``log t`` with a per-pair threshold ``c = d^2 / (alpha N)``::
+
+    U[i, j] > 1/2   <=>  d > 0   or  log t >  c
+    L[i, j] <= 1/2  <=>  d <= 0  or  log t >= c
+
+(square ``sqrt(alpha log t / N) > -d/N`` and ``d/N <= sqrt(...)``; the
+two forms can disagree only by rounding when ``log t`` is within an ulp of
+``c``, never for ``d = 0``, where ``c = 0`` exactly). The
+thresholds change only for the dueled pair, so they are updated in O(1) per
+step and the growing ``log t`` costs nothing; no square root is taken per
+step. Beta samples are drawn only where they can change the choice: none
+for ``theta`` when there is a single candidate, otherwise ``theta`` entries
+lazily, one per unordered pair, only for candidate rows, abandoning a
+candidate once it cannot reach the best count (see :func:`_first_action`);
+``theta2`` only for eligible actions. Every such shortcut leaves the
+distribution of ``(a1, a2)`` exactly that of the full rule, which
+``bench/dts_reference.py`` implements literally (the tests compare the two).
+The random stream, though, differs from a literal implementation's.
+
+Besides :func:`run`: :func:`beta_draws` counts a run's Beta variates (for
+benchmarks); :func:`select_pairs` and :func:`candidates` expose the selection
+step on a given state (for tests).
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from . import AlgorithmError
+from ._sampling import duel
+
+_INF = np.inf
+
+
+@nb.njit(cache=True)
+def _pair_thresholds(B, alpha, i, j, cU, cL):
+    """Refresh the log-t thresholds of the ordered pairs ``(i, j)`` and ``(j, i)`` (``i != j``)."""
+    n = B[i, j] + B[j, i]
+    if n == 0.0:
+        # U = 1 > 1/2 and L = 0 <= 1/2 for every t
+        cU[i, j] = cU[j, i] = -_INF
+        cL[i, j] = cL[j, i] = -_INF
+        return
+    d = B[i, j] - 0.5 * n  # d[j, i] = -d
+    c = d * d / (alpha * n)
+    if d > 0.0:
+        cU[i, j], cL[i, j] = -_INF, c
+        cU[j, i], cL[j, i] = c, -_INF
+    elif d < 0.0:
+        cU[i, j], cL[i, j] = c, -_INF
+        cU[j, i], cL[j, i] = -_INF, c
+    else:
+        # B/N = 1/2: U > 1/2 iff log t > 0 (c = 0), L <= 1/2 always
+        cU[i, j] = cU[j, i] = 0.0
+        cL[i, j] = cL[j, i] = -_INF
+
+
+@nb.njit(cache=True)
+def _all_thresholds(B, alpha, cU, cL):
+    """Thresholds of every pair from scratch; the diagonal makes ``U[i, i] = L[i, i] = 1/2``."""
+    A = B.shape[0]
+    for i in range(A):
+        cU[i, i] = _INF  # U[i, i] = 1/2 is never > 1/2
+        cL[i, i] = -_INF  # L[i, i] = 1/2 <= 1/2: a1 is always eligible
+        for j in range(i + 1, A):
+            _pair_thresholds(B, alpha, i, j, cU, cL)
+
+
+@nb.njit(cache=True)
+def _candidates(cU, log_t, cands):
+    """Fill ``cands`` with the actions of largest upper Copeland score; return how many."""
+    A = cU.shape[0]
+    best = -1
+    m = 0
+    for i in range(A):
+        score = 0
+        for j in range(A):
+            if log_t > cU[i, j]:  # U[i, j] > 1/2
+                score += 1
+        if score > best:
+            best = score
+            m = 0
+        if score == best:
+            cands[m] = i
+            m += 1
+    return m
+
+
+@nb.njit(cache=True)
+def _pick(value, best, count, index, k, rng):
+    """One step of a running argmax with uniform tie-breaking: ``(best, count, index)``."""
+    if value > best:
+        return value, 1, k
+    if value == best:
+        count += 1
+        if rng.random() * count < 1.0:
+            index = k
+    return best, count, index
+
+
+@nb.njit(cache=True)
+def _first_action(B, cands, m, rng, theta, drawn, stamp):
+    """The candidate winning most of ``theta``, drawing as few entries as possible.
+
+    ``theta[lo, hi] ~ Beta(B[lo, hi] + 1, B[hi, lo] + 1)`` for ``lo < hi`` and
+    ``theta[hi, lo] = 1 - theta[lo, hi]``, drawn only when first needed
+    (``drawn[.] == stamp`` marks this step's draws). A candidate is abandoned as
+    soon as it can no longer reach the best count so far: it cannot be the
+    argmax, and the pairs it leaves undrawn are independent of everything
+    else, so drawing them later (or never) leaves the choice's distribution
+    unchanged. Returns ``(a1, draws)``; ties go uniformly at random.
+    """
+    A = B.shape[0]
+    draws = 0
+    best, count, a1 = -1, 0, cands[0]
+    for c in range(m):
+        i = cands[c]
+        wins = 0
+        open_pairs = A - 1  # pairs of row i whose theta is not yet looked at
+        for j in range(A):  # first the entries already drawn this step: free
+            if j != i and drawn[i, j] == stamp:
+                open_pairs -= 1
+                if theta[i, j] > 0.5:
+                    wins += 1
+        for j in range(A):
+            if wins + open_pairs < best:
+                break  # i cannot reach the best count
+            if j == i or drawn[i, j] == stamp:
+                continue
+            lo, hi = min(i, j), max(i, j)
+            x = rng.beta(B[lo, hi] + 1.0, B[hi, lo] + 1.0)
+            draws += 1
+            theta[lo, hi] = x
+            theta[hi, lo] = 1.0 - x
+            drawn[lo, hi] = drawn[hi, lo] = stamp
+            open_pairs -= 1
+            if theta[i, j] > 0.5:
+                wins += 1
+        if wins + open_pairs >= best:  # fully evaluated (open_pairs == 0)
+            best, count, a1 = _pick(wins, best, count, a1, i, rng)
+    return a1, draws
+
+
+@nb.njit(cache=True)
+def _select(B, cU, cL, log_t, rng, first, cands, theta, drawn, stamp):
+    """The pair ``(a1, a2)`` of one DTS step and the number of Beta draws it took.
+
+    ``first`` (e.g. the previous ``a1``) is evaluated first when it is a
+    candidate; the order only decides how early other candidates are
+    abandoned, never which action is chosen.
+    """
+    A = B.shape[0]
+    draws = 0
+    m = _candidates(cU, log_t, cands)
+    if m == 1:
+        a1 = cands[0]  # theta cannot change the choice: draw nothing
+    else:
+        for c in range(1, m):
+            if cands[c] == first:
+                cands[c], cands[0] = cands[0], cands[c]
+                break
+        a1, draws = _first_action(B, cands, m, rng, theta, drawn, stamp)
+    # second action: theta2[a1, a1] = 1/2, fresh samples for the eligible i != a1
+    best2, count2, a2 = 0.5, 1, a1
+    for i in range(A):
+        if i != a1 and log_t >= cL[i, a1]:  # L[i, a1] <= 1/2
+            x = rng.beta(B[i, a1] + 1.0, B[a1, i] + 1.0)
+            draws += 1
+            best2, count2, a2 = _pick(x, best2, count2, a2, i, rng)
+    return a1, a2, draws
+
+
+@nb.njit(cache=True)
+def _kernel(matrix, horizon, rng, alpha):
+    A = matrix.shape[0]
+    I = np.empty(horizon, dtype=np.int64)
+    J = np.empty(horizon, dtype=np.int64)
+    outcomes = np.empty(horizon, dtype=np.int8)
+    B = np.zeros((A, A))
+    cU = np.empty((A, A))
+    cL = np.empty((A, A))
+    _all_thresholds(B, alpha, cU, cL)
+    cands = np.empty(A, dtype=np.int64)
+    theta = np.empty((A, A))
+    drawn = np.zeros((A, A), dtype=np.int64)  # step stamp of each theta entry
+    draws = 0
+    a1 = 0
+    for t in range(horizon):
+        a1, a2, n = _select(B, cU, cL, np.log(t + 1.0), rng, a1, cands, theta, drawn, t + 1)
+        draws += n
+        o = duel(matrix, a1, a2, rng)
+        I[t] = a1
+        J[t] = a2
+        outcomes[t] = o
+        # A self-duel is a fair coin between identical actions: it says nothing
+        # about X, and B[i, i] is never read (U[i, i] = L[i, i] = 1/2), so it
+        # leaves B unchanged (SPEC.md is silent; Wu & Liu's B[i, i] is unused too).
+        if a1 != a2:
+            if o == 1:
+                B[a1, a2] += 1.0
+            else:
+                B[a2, a1] += 1.0
+            _pair_thresholds(B, alpha, a1, a2, cU, cL)
+    return I, J, outcomes, draws
+
+
+@nb.njit(cache=True)
+def _select_many(B, t, alpha, rng, n, first):
+    A = B.shape[0]
+    cU = np.empty((A, A))
+    cL = np.empty((A, A))
+    _all_thresholds(B, alpha, cU, cL)
+    cands = np.empty(A, dtype=np.int64)
+    theta = np.empty((A, A))
+    drawn = np.zeros((A, A), dtype=np.int64)
+    a1s = np.empty(n, dtype=np.int64)
+    a2s = np.empty(n, dtype=np.int64)
+    log_t = np.log(float(t))
+    for k in range(n):
+        a1s[k], a2s[k], _ = _select(B, cU, cL, log_t, rng, first, cands, theta, drawn, k + 1)
+    return a1s, a2s
+
+
+def select_pairs(B, t, rng, n=1, alpha=0.51, first=0):
+    """``n`` independent DTS selections ``(a1s, a2s)`` from the win counts ``B`` at step ``t``.
+
+    The exact selection code of :func:`run`, exposed so tests can check it on a
+    hand-made state; ``first`` is the candidate evaluated first (the previous
+    ``a1`` in a run), which must not change the distribution.
+    """
+    B = np.ascontiguousarray(B, dtype=np.float64)
+    return _select_many(B, int(t), float(alpha), rng, int(n), int(first))
+
+
+@nb.njit(cache=True)
+def _candidate_set(B, t, alpha):
+    A = B.shape[0]
+    cU = np.empty((A, A))
+    cL = np.empty((A, A))
+    _all_thresholds(B, alpha, cU, cL)
+    cands = np.empty(A, dtype=np.int64)
+    m = _candidates(cU, np.log(float(t)), cands)
+    return cands[:m].copy()
+
+
+def candidates(B, t, alpha=0.51):
+    """The actions of largest upper Copeland score at step ``t``, as :func:`run` computes them."""
+    return _candidate_set(np.ascontiguousarray(B, dtype=np.float64), int(t), float(alpha))
+
+
+def _check_alpha(alpha) -> float:
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float, np.number)) or not np.isfinite(alpha) or alpha <= 0:
+        raise AlgorithmError(f"dts: alpha must be a finite number > 0, got {alpha!r}")
+    return float(alpha)
+
+
+def run(matrix, horizon, rng, record=None, *, alpha=0.51):
+    """One DTS run; DTS has no mixed strategy, so ``strategies`` is empty."""
+    alpha = _check_alpha(alpha)
+    I, J, outcomes, _ = _kernel(np.ascontiguousarray(matrix, dtype=np.float64), int(horizon), rng, alpha)
+    return I, J, outcomes, {}
+
+
+def beta_draws(matrix, horizon, rng, alpha=0.51) -> int:
+    """Number of Beta variates one run draws (the run :func:`run` makes with ``rng``), for benchmarks."""
+    _, _, _, draws = _kernel(np.ascontiguousarray(matrix, dtype=np.float64), int(horizon), rng, _check_alpha(alpha))
+    return int(draws)

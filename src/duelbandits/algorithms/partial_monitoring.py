@@ -1,0 +1,100 @@
+"""Partial Monitoring forecaster for dueling bandits (Alg. 4, Theorem 4.4).
+
+One exponentially weighted strategy ``p`` supplies both actions: ``I_t`` and
+``J_t`` are drawn independently from ``p_t``. The single observed entry
+``X_t(I_t, J_t)`` gives an unbiased estimate of ``I_t``'s Borda score (eq. 5);
+weights are kept in the log domain and mixed with uniform exploration (eq. 7).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numba as nb
+import numpy as np
+
+from ._sampling import duel, mixed_strategy, sample_discrete
+
+E_MINUS_2 = np.e - 2.0
+
+
+def hyperparameters(A: int, T: int) -> dict:
+    """Theorem 4.4's ``eta, gamma`` for ``A`` actions and horizon ``T``.
+
+    ``eta = (e-2)^(-1/4) (log A / (A^(2/3) T))^(3/4)``,
+    ``gamma = (e-2)^(1/4) (A^2 log A / T)^(1/4)``. ``gamma >= 1`` (that is
+    ``T <= (e-2) A^2 log A``, below the theorem's requirement) is clipped to 1
+    (uniform play) with a warning.
+    """
+    logA = np.log(A)
+    eta = float(E_MINUS_2**-0.25 * (logA / (A ** (2.0 / 3.0) * T)) ** 0.75)
+    gamma = float(E_MINUS_2**0.25 * (A**2 * logA / T) ** 0.25)
+    if gamma >= 1.0:
+        warnings.warn(
+            f"partial-monitoring: horizon T={T} is too short for Theorem 4.4 with A={A} "
+            f"(gamma = {gamma:.3g} >= 1, needs T > {E_MINUS_2 * A**2 * logA:.1f}); "
+            "clipping gamma to 1, i.e. uniform play",
+            stacklevel=2,
+        )
+        gamma = 1.0
+    return {"eta": eta, "gamma": gamma}
+
+
+@nb.njit(cache=True)
+def estimate(p, I, J, o, out):
+    """Eq. (5): ``out[i] = (1/A) o 1(i = I) / (p(I) p(J))``.
+
+    With ``I, J ~ p`` independently its mean is the Borda score
+    ``g(i) = (1/A) sum_k X(i, k)``.
+    """
+    A = p.shape[0]
+    for i in range(A):
+        out[i] = 0.0
+    out[I] = o / (A * p[I] * p[J])
+
+
+@nb.njit(cache=True)
+def _kernel(matrix, horizon, rng, record, eta, gamma):
+    A = matrix.shape[0]
+    I = np.empty(horizon, dtype=np.int64)
+    J = np.empty(horizon, dtype=np.int64)
+    outcomes = np.empty(horizon, dtype=np.int8)
+    p_rec = np.empty((record.shape[0], A))
+    log_w = np.zeros(A)  # log w_0 = 0
+    p = np.full(A, 1.0 / A)  # p_1 = uniform
+    g = np.empty(A)  # g~_t
+    k = 0
+    for t in range(horizon):
+        if k < record.shape[0] and record[k] == t + 1:
+            p_rec[k] = p
+            k += 1
+        # Alg. 4: I_t, J_t ~ p_t independently, then one duel
+        i = sample_discrete(p, rng)
+        j = sample_discrete(p, rng)
+        o = duel(matrix, i, j, rng)
+        I[t] = i
+        J[t] = j
+        outcomes[t] = o
+        # eqs. (5) and (6): log w += eta g~ (only g~(I_t) is non-zero)
+        estimate(p, i, j, float(o), g)
+        for a in range(A):
+            log_w[a] += eta * g[a]
+        # eq. (7): p_{t+1} = (1 - gamma) w / W + gamma / A
+        mixed_strategy(log_w, gamma, p)
+    return I, J, outcomes, p_rec
+
+
+def run(matrix, horizon, rng, record=None, *, eta=None, gamma=None):
+    """One run of Alg. 4; strategies ``{'p': ...}`` at the ``record`` steps (none if None).
+
+    ``eta, gamma`` default to Theorem 4.4's values for this horizon
+    (:func:`hyperparameters`); passing them overrides (used by tests).
+    """
+    A = matrix.shape[0]
+    theorem = hyperparameters(A, horizon) if None in (eta, gamma) else {}
+    eta = theorem["eta"] if eta is None else float(eta)
+    gamma = theorem["gamma"] if gamma is None else float(gamma)
+    matrix = np.ascontiguousarray(matrix, dtype=np.float64)
+    record = np.zeros(0, dtype=np.int64) if record is None else np.ascontiguousarray(record, dtype=np.int64)
+    I, J, outcomes, p_rec = _kernel(matrix, int(horizon), rng, record, eta, gamma)
+    return I, J, outcomes, {"p": p_rec}

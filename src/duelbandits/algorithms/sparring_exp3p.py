@@ -1,0 +1,118 @@
+"""SparringExp3.P for dueling bandits (Alg. 3, Theorem 4.3).
+
+Two Exp3.P players spar: the row player ``p`` picks ``I_t``, the column
+player ``q`` picks ``J_t``, independently. Each player sees only its own
+entry of the duel (``X_t(I_t, J_t) = o_t`` for ``p``, ``X_t(J_t, I_t) =
+1 - o_t`` for ``q``) and updates every action's weight with the biased
+importance-weighted estimate of eq. (3). Weights are kept in the log domain,
+so they never overflow at ``T = 40,000``.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numba as nb
+import numpy as np
+
+from ._sampling import duel, mixed_strategy, sample_discrete
+
+
+def hyperparameters(A: int, T: int) -> dict:
+    """Theorem 4.3's ``beta, eta, gamma`` for ``A`` actions and horizon ``T``.
+
+    ``beta = sqrt(log A / (A T))``, ``eta = 0.95 beta``,
+    ``gamma = 1.05 sqrt(A log A / T)``. The theorem needs ``gamma < 1``; for a
+    horizon so short that ``gamma >= 1`` it is clipped to 1 (uniform play)
+    with a warning, rather than giving a negative probability.
+    """
+    logA = np.log(A)
+    beta = float(np.sqrt(logA / (A * T)))
+    eta = 0.95 * beta
+    gamma = float(1.05 * np.sqrt(A * logA / T))
+    if gamma >= 1.0:
+        warnings.warn(
+            f"sparring-exp3p: horizon T={T} is too short for Theorem 4.3 with A={A} "
+            f"(gamma = {gamma:.3g} >= 1); clipping gamma to 1, i.e. uniform play",
+            stacklevel=2,
+        )
+        gamma = 1.0
+    return {"beta": beta, "eta": eta, "gamma": gamma}
+
+
+@nb.njit(cache=True)
+def estimate(strategy, chosen, observed, beta, out):
+    """Eq. (3) for every action: ``out[i] = (observed 1(i = chosen) + beta) / strategy[i]``.
+
+    The same formula serves both players: for ``p`` it is ``Xp~(i, J_t)`` with
+    ``chosen = I_t`` and ``observed = X_t(I_t, J_t)``; for ``q`` it is
+    ``Xq~(j, I_t)`` with ``chosen = J_t`` and ``observed = X_t(J_t, I_t)``.
+    Conditional on the opponent's action its mean is ``X(i, .) + beta / strategy[i]``.
+    """
+    for i in range(strategy.shape[0]):
+        out[i] = beta / strategy[i]
+    out[chosen] += observed / strategy[chosen]
+
+
+@nb.njit(cache=True)
+def q_observation(o, I, J):
+    """The ``q`` player's entry ``X_t(J_t, I_t)``: ``1 - o_t``, or ``o_t`` for a self-duel."""
+    if I == J:
+        return float(o)
+    return 1.0 - o
+
+
+@nb.njit(cache=True)
+def _kernel(matrix, horizon, rng, record, beta, eta, gamma):
+    A = matrix.shape[0]
+    I = np.empty(horizon, dtype=np.int64)
+    J = np.empty(horizon, dtype=np.int64)
+    outcomes = np.empty(horizon, dtype=np.int8)
+    p_rec = np.empty((record.shape[0], A))
+    q_rec = np.empty((record.shape[0], A))
+    log_wp = np.zeros(A)  # log w_{p,t}, w_{p,0} = 1
+    log_wq = np.zeros(A)
+    p = np.full(A, 1.0 / A)  # p_1 = q_1 = uniform
+    q = np.full(A, 1.0 / A)
+    est = np.empty(A)
+    k = 0
+    for t in range(horizon):
+        if k < record.shape[0] and record[k] == t + 1:
+            p_rec[k] = p
+            q_rec[k] = q
+            k += 1
+        # Alg. 3: I_t ~ p_t and J_t ~ q_t independently, then one duel
+        i = sample_discrete(p, rng)
+        j = sample_discrete(q, rng)
+        o = duel(matrix, i, j, rng)
+        I[t] = i
+        J[t] = j
+        outcomes[t] = o
+        # eqs. (3) and (1): log w += eta * estimate, for every action
+        estimate(p, i, float(o), beta, est)
+        for a in range(A):
+            log_wp[a] += eta * est[a]
+        estimate(q, j, q_observation(o, i, j), beta, est)
+        for a in range(A):
+            log_wq[a] += eta * est[a]
+        # eq. (2): p_{t+1} = (1 - gamma) w / W + gamma / A
+        mixed_strategy(log_wp, gamma, p)
+        mixed_strategy(log_wq, gamma, q)
+    return I, J, outcomes, p_rec, q_rec
+
+
+def run(matrix, horizon, rng, record=None, *, beta=None, eta=None, gamma=None):
+    """One run of Alg. 3; strategies ``{'p': ..., 'q': ...}`` at the ``record`` steps (none if None).
+
+    ``beta, eta, gamma`` default to Theorem 4.3's values for this horizon
+    (:func:`hyperparameters`); passing them overrides (used by tests).
+    """
+    A = matrix.shape[0]
+    theorem = hyperparameters(A, horizon) if None in (beta, eta, gamma) else {}
+    beta = theorem["beta"] if beta is None else float(beta)
+    eta = theorem["eta"] if eta is None else float(eta)
+    gamma = theorem["gamma"] if gamma is None else float(gamma)
+    matrix = np.ascontiguousarray(matrix, dtype=np.float64)
+    record = np.zeros(0, dtype=np.int64) if record is None else np.ascontiguousarray(record, dtype=np.int64)
+    I, J, outcomes, p_rec, q_rec = _kernel(matrix, int(horizon), rng, record, beta, eta, gamma)
+    return I, J, outcomes, {"p": p_rec, "q": q_rec}
