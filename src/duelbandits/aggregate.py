@@ -17,8 +17,14 @@ SUMMARY_POINTS = 1000
 
 
 def summary_grid(horizon: int, points: int = SUMMARY_POINTS) -> np.ndarray:
-    """About ``points`` steps spread evenly over ``1..horizon``, always with 1 and ``horizon``."""
-    return np.unique(np.linspace(1, horizon, min(points, horizon)).round().astype(np.int64))
+    """``points`` steps evenly spread over ``1..horizon``, plus ``points // 5`` log-spaced ones.
+
+    Always holds 1 and ``horizon``; the log-spaced steps let log-log plots
+    show the early steps, where even spacing has none.
+    """
+    even = np.linspace(1, horizon, min(points, horizon))
+    log = np.geomspace(1, horizon, max(points // 5, 2))
+    return np.unique(np.r_[even, log].round().astype(np.int64))
 
 
 def load_algorithm_runs(paths, horizon: int, actions: int, runs: int) -> pd.DataFrame:

@@ -197,10 +197,11 @@ def cmd_figure(args) -> None:
         plotting.main_figure(record, summary, args.out)
     else:
         algorithms.get(args.algorithm)
+        record = read_scenario_file(args.scenario_file) if args.scenario_file else None
         traces = storage.read_table(args.traces, filters=[("algorithm", "=", args.algorithm)]).to_pandas()
         strategies = storage.read_table(args.strategies, filters=[("algorithm", "=", args.algorithm)]).to_pandas()
         plotting.appendix_figure(args.scenario, args.algorithm, traces,
-                                 strategies if len(strategies) else None, args.out)
+                                 strategies if len(strategies) else None, args.out, scenario=record)
 
 
 def _positive_int(text: str) -> int:
@@ -294,7 +295,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("figure", help="render a figure (PDF and PNG)")
     p.add_argument("kind", choices=["main", "appendix"])
-    p.add_argument("--scenario-file", help="main: scenario JSON")
+    p.add_argument("--scenario-file", help="scenario JSON (main: required; appendix: marks the winner)")
     p.add_argument("--summary", help="main: results/summary.parquet")
     p.add_argument("--scenario", help="appendix: scenario name")
     p.add_argument("--algorithm", help="appendix: algorithm slug")

@@ -15,7 +15,7 @@ import yaml
 
 from duelbandits import regret, storage
 
-from .conftest import REPO, TINY, snakemake
+from workflow_helpers import REPO, TINY, snakemake
 
 PAPER = yaml.safe_load((REPO / "config.yaml").read_text())
 TINY_CFG = {**PAPER, **yaml.safe_load(TINY.read_text())}

@@ -30,6 +30,7 @@ rule figure_main:
 # figures/appendix/{scenario}-{algorithm}.{pdf,png}: runs, I_t, J_t (and p_t, q_t).
 rule figure_appendix:
     input:
+        scenario="results/scenarios/{scenario}.json",
         traces="results/traces/{scenario}.parquet",
         strategies="results/strategies/{scenario}.parquet",
     output:
@@ -49,5 +50,5 @@ rule figure_appendix:
         runtime=10,
     shell:
         "{params.cli} figure appendix --scenario {wildcards.scenario} --algorithm {wildcards.algorithm}"
-        " --traces {input.traces} --strategies {input.strategies}"
+        " --scenario-file {input.scenario} --traces {input.traces} --strategies {input.strategies}"
         " --out {output.pdf} {output.png} > {log} 2>&1"
