@@ -15,8 +15,37 @@ from. The hot loops are numba kernels compiled once and cached on disk.
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import os
+import sys
 from dataclasses import dataclass, field
+from pathlib import Path
+
+
+def _key_numba_cache_by_source() -> None:
+    """Put numba's on-disk cache in a folder named by the hash of every kernel source.
+
+    numba invalidates a cached kernel only when its own file changes, not when
+    a helper it calls from another module (``_sampling``, ``_posterior``) does,
+    so after an edit or a ``git pull`` a stale kernel could run old code
+    silently. Keying the folder by all sources makes any edit compile afresh.
+    A user's own ``NUMBA_CACHE_DIR`` wins.
+    """
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return
+    here = Path(__file__).parent
+    digest = hashlib.sha256()
+    for path in sorted(here.glob("*.py")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    cache_dir = str(here / "__pycache__" / f"numba-{digest.hexdigest()[:16]}")
+    if "numba" in sys.modules:
+        sys.modules["numba"].config.CACHE_DIR = cache_dir
+    else:
+        os.environ["NUMBA_CACHE_DIR"] = cache_dir
+
+
+_key_numba_cache_by_source()
 
 
 class AlgorithmError(ValueError):
