@@ -1,11 +1,11 @@
 import pytest
-from workflow_helpers import REPO, TINY, snakemake
+from workflow_helpers import snakemake
 
 
 @pytest.fixture(scope="session")
 def tiny_run(tmp_path_factory):
     """The tiny config run once end to end; the tests read its outputs."""
     workdir = tmp_path_factory.mktemp("tiny")
-    result = snakemake(workdir, "--configfile", str(REPO / "config.yaml"), str(TINY), "--cores", "2")
+    result = snakemake(workdir, "--cores", "2")
     assert result.returncode == 0, result.stderr[-5000:]
     return workdir
