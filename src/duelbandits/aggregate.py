@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import warnings
 
 import numpy as np
@@ -100,9 +99,9 @@ def aggregate_scenario(scenario: str, matrix, chunks: dict, horizon: int, runs: 
     actions = X.shape[0]
     grid = summary_grid(horizon, points)
     summary, strategies = [], []
-    tmp_traces, final_traces = storage.atomic_path(outputs["traces"])
-    try:
-        with pq.ParquetWriter(tmp_traces, storage.TRACE_SCHEMA, **storage.WRITE_OPTIONS) as writer:
+    with storage.atomic_write(outputs["traces"]) as tmp_traces:
+        with pq.ParquetWriter(tmp_traces, storage.TRACE_SCHEMA,
+                              **storage.write_options(storage.TRACE_SCHEMA.names)) as writer:
             for algorithm, paths in chunks.items():
                 df, recorded = load_algorithm_runs(paths, horizon, actions, runs)
                 I, J = df["I"].to_numpy(np.int64), df["J"].to_numpy(np.int64)
@@ -144,9 +143,6 @@ def aggregate_scenario(scenario: str, matrix, chunks: dict, horizon: int, runs: 
                         writer.write_table(trace, row_group_size=1 << 20)
                 if recorded is not None:
                     strategies.extend(_strategy_rows(algorithm, recorded, actions, runs))
-        os.replace(tmp_traces, final_traces)
-    finally:
-        tmp_traces.unlink(missing_ok=True)
     summary_df = pd.concat(summary, ignore_index=True)
     storage.write_table(pa.Table.from_pandas(summary_df, schema=storage.SUMMARY_SCHEMA, preserve_index=False),
                         outputs["summary"])

@@ -95,12 +95,8 @@ def read_scenario_file(path) -> dict:
 
 
 def _write_text(path, text: str) -> None:
-    tmp, final = storage.atomic_path(path)
-    try:
+    with storage.atomic_write(path) as tmp:
         tmp.write_text(text)
-        tmp.replace(final)
-    finally:
-        tmp.unlink(missing_ok=True)
 
 
 def cmd_list(args) -> None:

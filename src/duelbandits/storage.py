@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -76,9 +77,23 @@ BOUND_SCHEMA = pa.schema(
     ]
 )
 
-# Deterministic, compact Parquet: no writer timestamps exist in Parquet, but
-# the statistics/compression choices are pinned so equal tables give equal bytes.
-WRITE_OPTIONS = {"compression": "zstd", "compression_level": 9, "write_statistics": True}
+# Deterministic, compact Parquet: Parquet stores no timestamps, and the codec
+# and encodings are pinned so equal tables give equal bytes. The step and run
+# counters are delta-encoded (sequential integers: nearly free); everything
+# else is dictionary-encoded where that pays.
+DELTA_COLUMNS = ("t", "run")
+
+
+def write_options(names) -> dict:
+    """``pyarrow.parquet`` writer options for a table with the given column names."""
+    delta = [n for n in names if n in DELTA_COLUMNS]
+    return {
+        "compression": "zstd",
+        "compression_level": 9,
+        "write_statistics": True,
+        "use_dictionary": [n for n in names if n not in DELTA_COLUMNS],
+        "column_encoding": dict.fromkeys(delta, "DELTA_BINARY_PACKED") or None,
+    }
 
 
 class StorageError(ValueError):
@@ -89,23 +104,36 @@ def strategy_columns(player: str, actions: int) -> list[str]:
     return [f"{player}_{a}" for a in range(actions)]
 
 
-def atomic_path(path) -> tuple[Path, Path]:
-    """``(temporary, final)``: write the temporary, then ``os.replace`` it onto the final."""
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+@contextmanager
+def atomic_write(path):
+    """Yield a temporary path beside ``path``; rename it onto ``path`` only on success.
+
+    A crash or an exception never leaves a partial file at ``path``, and the
+    temporary file is removed either way.
+    """
     final = Path(path)
     final.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{final.name}.", suffix=".tmp", dir=final.parent)
+    fd, name = tempfile.mkstemp(prefix=f".{final.name}.", suffix=".tmp", dir=final.parent)
     os.close(fd)
-    return Path(tmp), final
+    tmp = Path(name)
+    try:
+        yield tmp
+        os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, final)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def write_table(table: pa.Table, path, **options) -> None:
     """Write ``table`` to ``path`` atomically: a crash never leaves a partial file."""
-    tmp, final = atomic_path(path)
-    try:
-        pq.write_table(table, tmp, **{**WRITE_OPTIONS, **options})
-        os.replace(tmp, final)
-    finally:
-        tmp.unlink(missing_ok=True)
+    with atomic_write(path) as tmp:
+        pq.write_table(table, tmp, **{**write_options(table.column_names), **options})
 
 
 def run_table(runs: list, actions: int) -> pa.Table:

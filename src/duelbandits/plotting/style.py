@@ -8,7 +8,6 @@ the same inputs (no clock, no version string, fixed SVG hash salt).
 from __future__ import annotations
 
 import os
-import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -16,6 +15,7 @@ import matplotlib as mpl
 import numpy as np
 
 from ..algorithms import ALGORITHMS
+from ..storage import atomic_write
 
 # Colours: the first six of seaborn's 'colorblind' palette (Okabe-Ito based),
 # hard-coded so the figures do not change with a seaborn release.
@@ -160,14 +160,6 @@ def save(fig, outputs) -> list[Path]:
     with style():
         for path in paths:
             fmt = path.suffix.lower().lstrip(".")
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-            try:
-                with os.fdopen(fd, "wb") as handle:
-                    fig.savefig(handle, format=fmt, dpi=DPI[fmt], metadata=METADATA[fmt])
-                os.chmod(tmp, 0o644)
-                os.replace(tmp, path)
-            except BaseException:
-                Path(tmp).unlink(missing_ok=True)
-                raise
+            with atomic_write(path) as tmp:
+                fig.savefig(tmp, format=fmt, dpi=DPI[fmt], metadata=METADATA[fmt])
     return paths
