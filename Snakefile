@@ -18,10 +18,12 @@ include: "workflow/rules/simulate.smk"
 include: "workflow/rules/aggregate.smk"
 include: "workflow/rules/bounds.smk"
 include: "workflow/rules/figures.smk"
+include: "workflow/rules/manifest.smk"
 
 
 rule all:
     input:
         all_figures(),
         "results/summary.parquet",
+        "results/MANIFEST.sha256",
     default_target: True

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import algorithms, regret, scenarios, storage, winners
+from . import algorithms, manifest, regret, scenarios, storage, winners
 from .simulate import DEFAULT_STRIDE, SimulationError, run_seed, simulate
 
 KNOWN_ERRORS = (
@@ -24,6 +24,7 @@ KNOWN_ERRORS = (
     algorithms.AlgorithmError,
     SimulationError,
     storage.StorageError,
+    manifest.ManifestError,
 )
 
 
@@ -200,6 +201,24 @@ def cmd_figure(args) -> None:
                                  strategies if len(strategies) else None, args.out, scenario=record)
 
 
+def cmd_manifest(args) -> int:
+    if args.action == "write":
+        if not args.out or args.config_json is None:
+            raise UsageError("manifest write needs --out and --config-json")
+        try:
+            config = json.loads(args.config_json)
+        except json.JSONDecodeError as err:
+            raise UsageError(f"--config-json is not JSON: {err}") from None
+        _write_text(args.out, manifest.build(args.root, args.files, config))
+        return 0
+    problems = manifest.verify(args.manifest, args.root)
+    for problem in problems:
+        print(problem)
+    total = len(manifest.read(args.manifest)[1])
+    print(f"{total - len(problems)} of {total} files match {args.manifest}", file=sys.stderr)
+    return 1 if problems else 0
+
+
 def _positive_int(text: str) -> int:
     try:
         value = int(text)
@@ -299,6 +318,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--strategies", help="appendix: the scenario's strategies Parquet")
     p.add_argument("--out", nargs="+", required=True, help="output files (.pdf, .png)")
     p.set_defaults(func=cmd_figure)
+
+    p = sub.add_parser("manifest", help="write or verify a checksum manifest of results and figures")
+    msub = p.add_subparsers(dest="action", required=True, metavar="ACTION")
+    w = msub.add_parser("write", help="hash FILES (relative to --root) into --out")
+    w.add_argument("files", nargs="+")
+    w.add_argument("--config-json", required=True, help="the config used, as JSON")
+    w.add_argument("--root", default=".", help="folder the paths are relative to (default .)")
+    w.add_argument("--out", required=True)
+    v = msub.add_parser("verify", help="check a tree against a manifest; exit 1 listing what differs")
+    v.add_argument("manifest")
+    v.add_argument("--root", default=".", help="folder the paths are relative to (default .)")
+    p.set_defaults(func=cmd_manifest)
     return parser
 
 
@@ -311,8 +342,7 @@ def main(argv=None) -> int:
         if missing:
             parser.error(f"figure {args.kind} needs {', '.join(missing)}")
     try:
-        args.func(args)
+        return args.func(args) or 0
     except (UsageError, *KNOWN_ERRORS) as err:
         print(f"duelbandits {args.command}: error: {err}", file=sys.stderr)
         return 2
-    return 0

@@ -115,10 +115,13 @@ def atomic_write(path):
     """Yield a temporary path beside ``path``; rename it onto ``path`` only on success.
 
     A crash or an exception never leaves a partial file at ``path``, and the
-    temporary file is removed either way.
+    temporary file is removed either way (one left by a killed process is
+    removed by the next write of the same path).
     """
     final = Path(path)
     final.parent.mkdir(parents=True, exist_ok=True)
+    for stale in final.parent.glob(f".{final.name}.*.tmp"):
+        stale.unlink(missing_ok=True)  # left by a writer killed with SIGKILL
     fd, name = tempfile.mkstemp(prefix=f".{final.name}.", suffix=".tmp", dir=final.parent)
     os.close(fd)
     tmp = Path(name)

@@ -1,6 +1,7 @@
 # Helpers that turn the validated config into file lists and rule params.
 # Rules use these by name; no algorithm or plotting logic lives here.
 
+import json
 import shlex
 import sys
 
@@ -81,6 +82,23 @@ def chunk_args(wildcards, input):
         for algorithm, paths in scenario_chunks(wildcards).items()
         for path in paths
     )
+
+
+def paper_results():
+    """Every result file of the paper experiment (what the manifest lists besides figures)."""
+    per_scenario = [
+        "results/scenarios/{scenario}.json",
+        "results/traces/{scenario}.parquet",
+        "results/strategies/{scenario}.parquet",
+        "results/summary/{scenario}.parquet",
+    ]
+    runs = expand(
+        "results/runs/{scenario}/{algorithm}/chunk-{chunk}.parquet",
+        scenario=SCENARIOS,
+        algorithm=ALGORITHMS,
+        chunk=CHUNKS,
+    )
+    return expand(per_scenario, scenario=SCENARIOS) + runs + ["results/bounds.parquet", "results/summary.parquet"]
 
 
 def all_figures():

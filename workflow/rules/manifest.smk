@@ -1,0 +1,25 @@
+# The manifest: sha256 of every result and figure of the paper experiment,
+# with the Python and dependency versions and the config. Check a tree with
+# `duelbandits manifest verify results/MANIFEST.sha256`.
+
+
+# results/MANIFEST.sha256
+rule manifest:
+    input:
+        paper_results(),
+        all_figures(),
+    output:
+        "results/MANIFEST.sha256",
+    params:
+        cli=DUELBANDITS,
+        config=json.dumps(config, sort_keys=True),
+    log:
+        "logs/manifest.log",
+    conda:
+        "../../environment.yml"
+    threads: 1
+    resources:
+        mem_mb=500,
+        runtime=10,
+    shell:
+        "{params.cli} manifest write {input} --config-json {params.config:q} --out {output} > {log} 2>&1"
