@@ -1,6 +1,7 @@
 # Reproduction of "Simple Algorithms for Dueling Bandits" (Lekang & Lamperski).
 # Table of contents: configuration, validation, the stages in pipeline order,
-# and the default target (every figure of the paper).
+# and the targets: the default (every figure of the paper), `table`, and
+# `sweeps` (beyond the paper, not in the default target).
 
 from snakemake.utils import min_version, validate
 
@@ -13,12 +14,17 @@ configfile: "config.yaml"
 validate(config, "workflow/schemas/config.schema.yaml")
 
 
+report: "workflow/report/workflow.rst"
+
+
 include: "workflow/rules/common.smk"
 include: "workflow/rules/simulate.smk"
 include: "workflow/rules/aggregate.smk"
 include: "workflow/rules/bounds.smk"
 include: "workflow/rules/figures.smk"
 include: "workflow/rules/manifest.smk"
+include: "workflow/rules/sweeps.smk"
+include: "workflow/rules/report.smk"
 
 
 rule all:
@@ -26,4 +32,15 @@ rule all:
         all_figures(),
         "results/summary.parquet",
         "results/MANIFEST.sha256",
+        "results/table.md",
     default_target: True
+
+
+rule table:
+    input:
+        "results/table.md",
+
+
+rule sweeps:
+    input:
+        sweep_targets(),

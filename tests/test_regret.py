@@ -61,4 +61,12 @@ def test_paper_regret_table_follows_section_5():
     assert regret.paper_regret("condorcet", "sparring-exp3p") == "exp3p"
     assert {regret.paper_regret("borda", a) for a in regret.PAPER_REGRET["borda"]} == {"borda"}
     with pytest.raises(ValueError, match="no paper regret"):
-        regret.paper_regret("cyclic", "dts")
+        regret.paper_regret("nope", "dts")
+
+
+def test_new_scenarios_measure_each_algorithm_against_its_own_target():
+    for scenario in ("cyclic", "file"):
+        assert regret.paper_regret(scenario, "ts-maximin") == "maximin"
+        assert regret.paper_regret(scenario, "ts-borda") == regret.paper_regret(scenario, "partial-monitoring") == "borda"
+        assert regret.paper_regret(scenario, "sparring-exp3p") == "exp3p"
+        assert regret.paper_regret(scenario, "iss") == regret.paper_regret(scenario, "dts") == "copeland"

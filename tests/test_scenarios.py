@@ -60,7 +60,7 @@ def test_borda_scenario_that_breaks_its_winners_fails():
 @pytest.mark.parametrize(
     "kwargs, message",
     [
-        ({"name": "cyclic"}, "valid scenarios: condorcet, borda"),
+        ({"name": "nope"}, "valid scenarios: condorcet, borda, cyclic, file"),
         ({"actions": 1}, "actions must be an integer >= 2"),
         ({"actions": 2.5}, "actions must be an integer >= 2"),
         ({"utility_max": -1.0}, "utility_max must be > 0"),
@@ -105,3 +105,84 @@ def test_winner_functions_on_a_cyclic_matrix():
     assert winners.copeland_winners(X).tolist() == [0, 1, 2]
     assert winners.maximin_winners(X).tolist() == [0]
     assert winners.borda_winners(X).tolist() == [0]
+
+
+# Beyond the paper: the cyclic and file scenarios.
+
+
+@pytest.mark.parametrize("actions", [5, 6, 10, 20])
+@pytest.mark.parametrize("seed", range(5))
+def test_cyclic_scenario_has_three_different_winners_and_no_condorcet_winner(actions, seed):
+    sc = make_scenario("cyclic", actions=actions, seed=seed)
+    X = validate_matrix(sc.matrix)
+    assert winners.condorcet_winner(X) is None
+    copeland, maximin, borda = (winners.copeland_winners(X), winners.maximin_winners(X), winners.borda_winners(X))
+    assert len(copeland) == len(maximin) == len(borda) == 1
+    assert len({int(copeland[0]), int(maximin[0]), int(borda[0])}) == 3
+    # the winners are the three best actions of the shared utilities: Copeland, Maximin, Borda in that order
+    top = np.argsort(sc.utilities, kind="stable")[::-1][:3].tolist()
+    assert top == [int(copeland[0]), int(maximin[0]), int(borda[0])]
+    np.testing.assert_array_equal(sc.utilities, make_scenario("condorcet", actions=actions, seed=seed).utilities)
+
+
+def test_cyclic_scenario_keeps_the_logistic_entries_among_the_other_actions():
+    base, sc = make_scenario("condorcet", seed=3), make_scenario("cyclic", seed=3)
+    others = np.argsort(sc.utilities, kind="stable")[::-1][3:]
+    np.testing.assert_array_equal(sc.matrix[np.ix_(others, others)], base.matrix[np.ix_(others, others)])
+
+
+def test_cyclic_scenario_rejects_too_few_actions_and_a_weak_borda_strength():
+    with pytest.raises(ScenarioError, match="at least 5 actions"):
+        make_scenario("cyclic", actions=4)
+    # c crushes the others with borda_strength; near 1/2 it no longer has the largest row mean
+    with pytest.raises(ScenarioError, match="unique Borda winner"):
+        make_scenario("cyclic", actions=10, seed=0, borda_strength=0.55)
+
+
+def write_csv(path, text):
+    path.write_text(text)
+    return path
+
+
+def test_file_scenario_reads_a_csv_matrix(tmp_path):
+    sc = make_scenario("condorcet", actions=5, seed=1)
+    rows = "\n".join(",".join(repr(float(v)) for v in row) for row in sc.matrix)
+    path = write_csv(tmp_path / "m.csv", f"# a comment line\n\n{rows}\n")
+    loaded = make_scenario("file", path=path)
+    np.testing.assert_array_equal(loaded.matrix, sc.matrix)
+    assert loaded.params == {"actions": 5, "path": str(path)}
+    assert make_scenario("file", actions=5, path=str(path)).matrix.shape == (5, 5)
+    # a logistic matrix's fitted Bradley-Terry utilities are its utilities up to a shift
+    np.testing.assert_allclose(loaded.utilities, sc.utilities - sc.utilities.min(), atol=1e-9)
+
+
+@pytest.mark.parametrize(
+    "text, problem",
+    [
+        (None, "file not found"),
+        ("0.5,0.6\n0.4,abc\n", "line 2, column 2: 'abc' is not a number"),
+        ("0.5,0.6,0.3\n0.4,0.5,0.5\n", "not a square matrix: 2 rows, but line 1 has 3 entries"),
+        ("0.5,0.6\n0.6,0.5\n", r"X\[i, j\] \+ X\[j, i\] = 1"),
+        ("0.4,0.6\n0.4,0.5\n", "diagonal must be 1/2"),
+        ("0.5,1.5\n-0.5,0.5\n", r"entries must lie in \[0, 1\]"),
+        ("0.5\n", "at least 2 actions"),
+        ("# only a comment\n", "no matrix rows"),
+    ],
+)
+def test_file_scenario_errors_name_the_file_and_the_problem(tmp_path, text, problem):
+    path = tmp_path / "my-matrix.csv"
+    if text is not None:
+        write_csv(path, text)
+    with pytest.raises(ScenarioError, match=problem) as err:
+        make_scenario("file", path=path)
+    assert f"matrix file {path}" in str(err.value)
+
+
+def test_file_scenario_checks_its_size_and_needs_a_path(tmp_path):
+    path = write_csv(tmp_path / "m.csv", "0.5,0.6\n0.4,0.5\n")
+    with pytest.raises(ScenarioError, match=f"matrix file {path}: has 2 actions, but actions = 3"):
+        make_scenario("file", actions=3, path=path)
+    with pytest.raises(ScenarioError, match="needs the path"):
+        make_scenario("file")
+    with pytest.raises(ScenarioError, match="path applies only to the file scenario"):
+        make_scenario("borda", path=path)

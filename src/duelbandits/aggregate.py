@@ -136,7 +136,7 @@ def aggregate_scenario(scenario: str, matrix, chunks: dict, horizon: int, runs: 
                                 "J": df["J"].to_numpy(np.int16),
                                 "outcome": df["outcome"].to_numpy(np.int8),
                                 "regret": r,
-                                "cumulative_regret": cum.ravel(),
+                                "cumulative_regret": cum.ravel().astype(np.float32),
                             },
                             schema=storage.TRACE_SCHEMA,
                         )

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import algorithms, manifest, regret, scenarios, storage, winners
+from . import algorithms, manifest, regret, scenarios, storage, sweeps, winners
 from .simulate import DEFAULT_STRIDE, SimulationError, run_seed, simulate
 
 KNOWN_ERRORS = (
@@ -25,6 +25,7 @@ KNOWN_ERRORS = (
     SimulationError,
     storage.StorageError,
     manifest.ManifestError,
+    sweeps.SweepError,
 )
 
 
@@ -59,8 +60,14 @@ def _run_range(text: str) -> list[int]:
 
 
 def _scenario(args):
+    if args.matrix_file is not None and args.scenario != "file":
+        raise UsageError(f"--matrix-file applies only to --scenario file, not {args.scenario!r}")
+    if args.scenario == "file" and args.matrix_file is None:
+        raise UsageError("--scenario file needs --matrix-file PATH (a CSV preference matrix)")
+    path = {"path": args.matrix_file} if args.scenario == "file" else {}
     return scenarios.make_scenario(
-        args.scenario, actions=args.actions, seed=args.seed, **_key_values(args.scenario_param, "--scenario-param")
+        args.scenario, actions=args.actions, seed=args.seed, **path,
+        **_key_values(args.scenario_param, "--scenario-param")
     )
 
 
@@ -219,6 +226,90 @@ def cmd_manifest(args) -> int:
     return 1 if problems else 0
 
 
+def cmd_sweep_point(args) -> None:
+    if not str(args.out).endswith(".parquet"):
+        raise UsageError(f"--out must name a .parquet file, got {args.out!r}")
+    sc = _scenario(args)
+    params = _key_values(args.param, "--param")
+    algorithms.get(args.algorithm).hyperparameters(**params)
+    table = sweeps.simulate_point(sc.matrix, args.scenario, args.algorithm, args.horizon, _run_range(args.runs),
+                                  args.seed, args.points, **params)
+    storage.write_table(table, args.out)
+
+
+def _read_points(paths):
+    import pyarrow as pa
+
+    tables = []
+    for path in paths:
+        table = storage.read_table(path)
+        if not table.schema.equals(sweeps.POINT_SCHEMA):
+            raise storage.StorageError(f"{path}: not a sweep point file (columns {', '.join(table.column_names)})")
+        tables.append(table)
+    return pa.concat_tables(tables).to_pandas()
+
+
+def _write_frame(df, schema, path) -> None:
+    import pyarrow as pa
+
+    storage.write_table(pa.Table.from_pandas(df, schema=schema, preserve_index=False), path)
+
+
+def cmd_sweep_horizon(args) -> None:
+    from . import tables
+
+    if not 0 < args.confidence < 1:
+        raise UsageError(f"--confidence must lie in (0, 1), got {args.confidence}")
+    points = _read_points(args.points)
+    _write_frame(sweeps.horizon_table(points), sweeps.HORIZON_SCHEMA, args.table)
+    exponents = sweeps.exponent_table(points, args.resamples, args.confidence, args.seed)
+    _write_frame(exponents, sweeps.EXPONENT_SCHEMA, args.exponents)
+    _write_text(args.markdown, tables.exponent_markdown(exponents))
+    _write_text(args.html, tables.exponent_html(exponents))
+
+
+def cmd_sweep_actions(args) -> None:
+    from . import tables
+
+    table = sweeps.actions_table(_read_points(args.points), args.c_alpha)
+    _write_frame(table, sweeps.ACTIONS_SCHEMA, args.table)
+    _write_text(args.markdown, tables.actions_markdown(table))
+    _write_text(args.html, tables.actions_html(table))
+
+
+def cmd_sweep_figure(args) -> None:
+    from . import plotting
+
+    table = storage.read_table(args.table, filters=[("scenario", "=", args.scenario)]).to_pandas()
+    if table.empty:
+        raise UsageError(f"{args.table} has no rows for scenario {args.scenario!r}")
+    if args.kind == "horizon":
+        if args.exponents is None:
+            raise UsageError("sweep-figure horizon needs --exponents")
+        exponents = storage.read_table(args.exponents, filters=[("scenario", "=", args.scenario)]).to_pandas()
+        plotting.horizon_sweep_figure(args.scenario, table, exponents, args.out)
+    else:
+        plotting.actions_sweep_figure(args.scenario, table, args.out)
+
+
+def cmd_table(args) -> None:
+    from . import tables
+
+    summary = storage.read_table(args.summary).to_pandas()
+    table = tables.final_regret_table(summary)
+    _write_text(args.markdown, tables.final_regret_markdown(table))
+    if args.html:
+        _write_text(args.html, tables.final_regret_html(table))
+    if args.config_html:
+        if args.config_json is None:
+            raise UsageError("--config-html needs --config-json")
+        try:
+            config = json.loads(args.config_json)
+        except json.JSONDecodeError as err:
+            raise UsageError(f"--config-json is not JSON: {err}") from None
+        _write_text(args.config_html, tables.config_html(config))
+
+
 def _positive_int(text: str) -> int:
     try:
         value = int(text)
@@ -248,10 +339,13 @@ def _actions(text: str) -> int:
 
 def _add_scenario_args(p) -> None:
     p.add_argument("--scenario", required=True, help=f"scenario name: {', '.join(scenarios.SCENARIOS)}")
-    p.add_argument("--actions", type=_actions, default=10, help="number of actions A (default 10)")
+    p.add_argument("--actions", type=_actions, default=None,
+                   help="number of actions A (default 10; the file scenario takes A from its file)")
     p.add_argument("--seed", type=_non_negative_int, default=0, help="base seed (default 0)")
     p.add_argument("--scenario-param", action="append", metavar="NAME=VALUE",
                    help=f"scenario parameter override; names: {', '.join(scenarios.DEFAULTS)}")
+    p.add_argument("--matrix-file", metavar="CSV",
+                   help="the file scenario's preference matrix: one row per line, comma-separated")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -330,6 +424,51 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("manifest")
     v.add_argument("--root", default=".", help="folder the paths are relative to (default .)")
     p.set_defaults(func=cmd_manifest)
+
+    p = sub.add_parser("sweep-point", help="simulate runs of one sweep point, keeping thin regret curves only")
+    _add_scenario_args(p)
+    p.add_argument("--algorithm", required=True, help=f"algorithm slug: {', '.join(algorithms.ALGORITHMS)}")
+    p.add_argument("--horizon", type=_positive_int, required=True, help="number of steps T (hyper-parameters tuned to it)")
+    p.add_argument("--runs", required=True, help="runs FIRST-LAST (run R has the seed of 'simulate --run R')")
+    p.add_argument("--points", type=_positive_int, default=20, help="log-spaced steps kept per run (default 20)")
+    p.add_argument("--param", action="append", metavar="NAME=VALUE", help="algorithm hyper-parameter override")
+    p.add_argument("--out", required=True, help="output .parquet file")
+    p.set_defaults(func=cmd_sweep_point)
+
+    p = sub.add_parser("sweep-horizon", help="horizon-sweep points -> R_T table, fitted exponents with bootstrap CIs")
+    p.add_argument("points", nargs="+", help="sweep point files")
+    p.add_argument("--resamples", type=_positive_int, default=1000, help="bootstrap resamples (default 1000)")
+    p.add_argument("--confidence", type=float, default=0.95, help="CI level (default 0.95)")
+    p.add_argument("--seed", type=_non_negative_int, default=0, help="base seed of the bootstrap")
+    p.add_argument("--table", required=True, help="output: R_t mean/std per horizon (.parquet)")
+    p.add_argument("--exponents", required=True, help="output: fitted exponents (.parquet)")
+    p.add_argument("--markdown", required=True, help="output: exponents table (.md)")
+    p.add_argument("--html", required=True, help="output: exponents table (.html)")
+    p.set_defaults(func=cmd_sweep_horizon)
+
+    p = sub.add_parser("sweep-actions", help="action-count sweep points -> R_T and R_T / bound per A")
+    p.add_argument("points", nargs="+", help="sweep point files")
+    p.add_argument("--c-alpha", type=float, default=1.0, help="TS-Borda's c (Theorem 4.2)")
+    p.add_argument("--table", required=True, help="output .parquet")
+    p.add_argument("--markdown", required=True, help="output .md")
+    p.add_argument("--html", required=True, help="output .html")
+    p.set_defaults(func=cmd_sweep_actions)
+
+    p = sub.add_parser("sweep-figure", help="render a sweep figure (PDF and PNG)")
+    p.add_argument("kind", choices=["horizon", "actions"])
+    p.add_argument("--scenario", required=True)
+    p.add_argument("--table", required=True, help="results/sweeps/{horizon,actions}.parquet")
+    p.add_argument("--exponents", help="horizon: results/sweeps/exponents.parquet")
+    p.add_argument("--out", nargs="+", required=True, help="output files (.pdf, .png)")
+    p.set_defaults(func=cmd_sweep_figure)
+
+    p = sub.add_parser("table", help="final regret per scenario and algorithm with the bound at T (Markdown, HTML)")
+    p.add_argument("--summary", required=True, help="results/summary.parquet")
+    p.add_argument("--markdown", required=True, help="output .md")
+    p.add_argument("--html", help="output .html (the same table)")
+    p.add_argument("--config-json", help="the effective config, as JSON (for --config-html)")
+    p.add_argument("--config-html", help="output: the config as an HTML table")
+    p.set_defaults(func=cmd_table)
     return parser
 
 

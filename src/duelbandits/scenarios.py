@@ -3,19 +3,44 @@
 A scenario is one fixed matrix: it depends only on its seed and parameters,
 never on the algorithm or the run. ``condorcet`` and ``borda`` built from the
 same seed share their utilities, so the borda matrix is the condorcet matrix
-modified as in Section 5.
+modified as in Section 5. Beyond the paper, ``cyclic`` modifies the same
+matrix so that no Condorcet winner exists and the Copeland, Maximin and Borda
+winners are three different actions, and ``file`` reads a user's matrix from
+a CSV file.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import csv
+from pathlib import Path
+
 import numpy as np
 
 from . import winners
 
-SCENARIOS = ("condorcet", "borda")
+SCENARIOS = ("condorcet", "borda", "cyclic", "file")
 """Scenario names accepted by :func:`make_scenario`."""
+
+GENERATED = ("condorcet", "borda", "cyclic")
+"""Scenarios generated from a seed and :data:`DEFAULTS` (``file`` reads its matrix instead)."""
+
+DEFAULT_ACTIONS = 10
+"""A of a generated scenario when ``actions`` is not given (SPEC.md)."""
+
+CYCLIC = {
+    "copeland_beats_maximin": 0.6,
+    "maximin_beats_borda": 0.7,
+    "borda_beats_copeland": 0.8,
+    "copeland_beats_others": 0.65,
+    "maximin_vs_others": 0.45,
+    "borda_loses_to_weakest": 0.45,
+}
+"""Fixed entries of the cyclic scenario (see :func:`cyclic_modification`); ``X[row, column]``."""
+
+CYCLIC_MIN_ACTIONS = 5
+"""The cyclic construction needs the three winners and at least two other actions."""
 
 DEFAULTS = {"utility_max": 3.0, "margin": 0.5, "borda_strength": 0.95}
 """Scenario parameters and their paper values (SPEC.md)."""
@@ -117,19 +142,154 @@ def _check_params(name: str, actions, params: dict) -> dict:
     return merged
 
 
-def make_scenario(name: str, actions: int = 10, seed=0, **params) -> Scenario:
+def make_scenario(name: str, actions: int | None = None, seed=0, *, path=None, **params) -> Scenario:
     """Build the named scenario's preference matrix.
 
     ``seed`` is anything ``numpy.random.default_rng`` accepts (an int or a
-    ``SeedSequence``); ``params`` override :data:`DEFAULTS`.
+    ``SeedSequence``); ``params`` override :data:`DEFAULTS`; ``actions``
+    defaults to :data:`DEFAULT_ACTIONS`. The ``file`` scenario reads its
+    matrix from the CSV file ``path`` (:func:`read_matrix_file`): A comes from
+    the file (an ``actions`` given must equal it) and ``seed`` and ``params``
+    do not apply (their names are still checked).
     """
+    if name == "file":
+        return file_scenario(path, actions, params)
+    if path is not None:
+        raise ScenarioError(f"path applies only to the file scenario, not to {name!r}")
+    if actions is None:
+        actions = DEFAULT_ACTIONS
     merged = _check_params(name, actions, params)
+    if name == "cyclic" and actions < CYCLIC_MIN_ACTIONS:
+        raise ScenarioError(f"cyclic scenario needs at least {CYCLIC_MIN_ACTIONS} actions, got {actions}")
     rng = np.random.default_rng(seed)
     u = condorcet_utilities(int(actions), rng, merged["utility_max"], merged["margin"])
     X = logistic_matrix(u)
     if name == "borda":
         X = borda_modification(X, u, merged["borda_strength"])
+    elif name == "cyclic":
+        X = cyclic_modification(X, u, merged["borda_strength"])
     return Scenario(name=name, matrix=X, utilities=u, params={"actions": int(actions), **merged})
+
+
+def cyclic_modification(matrix: np.ndarray, utilities: np.ndarray, strength: float) -> np.ndarray:
+    """Rewire the three best actions into a cycle with three different winners.
+
+    With the actions ranked by utility, ``a`` (best) becomes the Copeland
+    winner, ``b`` (second) the Maximin winner, ``c`` (third) the Borda winner;
+    the other actions ``o`` keep their logistic entries among themselves:
+
+    - a cycle: ``a`` beats ``b`` (0.6), ``b`` beats ``c`` (0.7), ``c`` beats ``a`` (0.8),
+      so no action beats all others (no Condorcet winner);
+    - ``a`` beats every ``o`` narrowly (0.65): it wins the most duels (Copeland);
+    - ``b`` loses narrowly to every ``o`` (0.45) and to ``a`` (0.4) but never by
+      much: its worst entry 0.4 is the largest row minimum (Maximin), as each
+      ``o`` has ``X[o, a] = 0.35``, ``a`` has ``X[a, c] = 0.2`` and ``c`` has ``X[c, b] = 0.3``;
+    - ``c`` crushes every ``o`` (``strength``, borda_strength) but loses narrowly
+      (0.45) to the weakest ``o``: few wins, the largest row mean (Borda).
+
+    The fixed values are :data:`CYCLIC`. Raises ScenarioError unless the result
+    has no Condorcet winner and unique, pairwise different Copeland, Maximin
+    and Borda winners ``a, b, c`` (large utility spreads or a low
+    borda_strength can break the Borda winner).
+    """
+    k = CYCLIC
+    order = np.argsort(utilities, kind="stable")[::-1]
+    a, b, c = (int(i) for i in order[:3])
+    others = [int(i) for i in order[3:]]
+    weakest = others[-1]
+    X = matrix.copy()
+
+    def put(i, j, value):
+        X[i, j], X[j, i] = value, 1.0 - value
+
+    put(a, b, k["copeland_beats_maximin"])
+    put(b, c, k["maximin_beats_borda"])
+    put(c, a, k["borda_beats_copeland"])
+    for o in others:
+        put(a, o, k["copeland_beats_others"])
+        put(b, o, k["maximin_vs_others"])
+        put(c, o, k["borda_loses_to_weakest"] if o == weakest else strength)
+    found = {
+        "Copeland": winners.copeland_winners(X).tolist(),
+        "Maximin": winners.maximin_winners(X).tolist(),
+        "Borda": winners.borda_winners(X).tolist(),
+    }
+    wanted = {"Copeland": [a], "Maximin": [b], "Borda": [c]}
+    for notion, expected in wanted.items():
+        if found[notion] != expected:
+            raise ScenarioError(
+                f"cyclic scenario: action {expected[0]} is not the unique {notion} winner "
+                f"({notion} winners: {found[notion]}); raise borda_strength or lower utility_max"
+            )
+    if winners.condorcet_winner(X) is not None:  # pragma: no cover - the cycle rules it out
+        raise ScenarioError("cyclic scenario: a Condorcet winner exists")
+    return X
+
+
+def read_matrix_file(path) -> np.ndarray:
+    """Read a preference matrix from a CSV file; errors name the file and the problem.
+
+    One matrix row per line, entries separated by commas, no header; blank
+    lines and lines starting with ``#`` are skipped. The matrix must be square
+    and pass :func:`validate_matrix`.
+    """
+    if path is None:
+        raise ScenarioError("the file scenario needs the path of a CSV matrix file")
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ScenarioError(f"matrix file {path}: file not found") from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise ScenarioError(f"matrix file {path}: cannot be read ({err})") from None
+    rows, lines = [], []
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        fields = next(csv.reader([line]))
+        row = []
+        for col, value in enumerate(fields, start=1):
+            try:
+                row.append(float(value.strip()))
+            except ValueError:
+                raise ScenarioError(
+                    f"matrix file {path}: line {lineno}, column {col}: {value.strip()!r} is not a number"
+                ) from None
+        rows.append(row)
+        lines.append(lineno)
+    if not rows:
+        raise ScenarioError(f"matrix file {path}: no matrix rows found")
+    for lineno, row in zip(lines, rows):
+        if len(row) != len(rows):
+            raise ScenarioError(
+                f"matrix file {path}: not a square matrix: {len(rows)} rows, but line {lineno} has {len(row)} entries"
+            )
+    try:
+        return validate_matrix(rows)
+    except MatrixError as err:
+        raise ScenarioError(f"matrix file {path}: {err}") from None
+
+
+def fitted_utilities(matrix: np.ndarray, clip: float = 1e-3) -> np.ndarray:
+    """Least-squares Bradley-Terry utilities ``u[i] = mean_j logit X[i, j]``, shifted to min 0.
+
+    Exact (up to a constant) for a logistic matrix; the ``file`` scenario has
+    no latent utilities, so these stand in for them (entries are clipped to
+    ``[clip, 1 - clip]`` so that 0 and 1 stay finite).
+    """
+    X = np.clip(np.asarray(matrix, dtype=float), clip, 1.0 - clip)
+    u = np.log(X / (1.0 - X)).mean(axis=1)
+    return u - u.min()
+
+
+def file_scenario(path, actions=None, params=None) -> Scenario:
+    """The ``file`` scenario: the matrix of :func:`read_matrix_file` and its fitted utilities."""
+    X = read_matrix_file(path)
+    A = X.shape[0]
+    if actions is not None and not isinstance(actions, bool) and actions != A:
+        raise ScenarioError(f"matrix file {path}: has {A} actions, but actions = {actions} was asked for")
+    _check_params("file", A if actions is None else actions, dict(params or {}))
+    return Scenario(name="file", matrix=X, utilities=fitted_utilities(X), params={"actions": A, "path": str(path)})
 
 
 def borda_modification(matrix: np.ndarray, utilities: np.ndarray, strength: float) -> np.ndarray:

@@ -90,7 +90,8 @@ def test_traces_cumulative_regret_matches_recomputation(tiny_run):
                 assert run["t"].tolist() == list(range(1, T + 1))
                 per = regret.per_step(kind, X, run["I"].to_numpy(), run["J"].to_numpy())
                 np.testing.assert_allclose(run["regret"], per, rtol=0, atol=1e-12)
-                np.testing.assert_allclose(run["cumulative_regret"], np.cumsum(per), rtol=0, atol=1e-9)
+                # stored as float32: rounding is at most half an ulp, a relative 2^-24 = 6e-8
+                np.testing.assert_allclose(run["cumulative_regret"], np.cumsum(per), rtol=6e-8, atol=1e-30)
 
 
 def test_summary_schema_runs_and_bounds(tiny_run):
@@ -109,8 +110,9 @@ def test_summary_schema_runs_and_bounds(tiny_run):
     traces = pq.read_table(tiny_run / "results/traces/condorcet.parquet").to_pandas()
     final = traces[traces["t"] == TINY_CFG["horizon"]].groupby("algorithm")["cumulative_regret"]
     at_T = paper[(paper["scenario"] == "condorcet") & (paper["t"] == TINY_CFG["horizon"])].set_index("algorithm")
-    np.testing.assert_allclose(at_T.loc[final.mean().index, "mean"], final.mean(), rtol=1e-12)
-    np.testing.assert_allclose(at_T.loc[final.std().index, "std"], final.std(), rtol=1e-9)
+    # the traces hold float32 copies (relative error <= 6e-8) of the float64 sums behind the summary
+    np.testing.assert_allclose(at_T.loc[final.mean().index, "mean"], final.mean(), rtol=1e-7)
+    np.testing.assert_allclose(at_T.loc[final.std().index, "std"], final.std(), rtol=1e-5)
 
 
 def test_strategies_are_distributions(tiny_run):

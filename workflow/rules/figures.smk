@@ -9,7 +9,13 @@ rule figure_main:
         summary="results/summary.parquet",
     output:
         pdf="figures/main/{scenario}.pdf",
-        png="figures/main/{scenario}.png",
+        png=report(
+            "figures/main/{scenario}.png",
+            caption="../report/main.rst",
+            category="Figures of the paper",
+            subcategory="main text",
+            labels={"figure": "main", "scenario": "{scenario}"},
+        ),
     params:
         cli=DUELBANDITS,
     log:
@@ -35,7 +41,13 @@ rule figure_appendix:
         strategies="results/strategies/{scenario}.parquet",
     output:
         pdf="figures/appendix/{scenario}-{algorithm}.pdf",
-        png="figures/appendix/{scenario}-{algorithm}.png",
+        png=report(
+            "figures/appendix/{scenario}-{algorithm}.png",
+            caption="../report/appendix.rst",
+            category="Figures of the paper",
+            subcategory="appendix",
+            labels={"figure": "appendix", "scenario": "{scenario}", "algorithm": "{algorithm}"},
+        ),
     params:
         cli=DUELBANDITS,
     log:

@@ -6,11 +6,13 @@
 
 # results/scenarios/{scenario}.json: utilities, matrix, winners.
 rule scenario:
+    input:
+        matrix_input,
     output:
         "results/scenarios/{scenario}.json",
     params:
         cli=DUELBANDITS,
-        args=scenario_args(),
+        args=scenario_args,
     log:
         "logs/scenario/{scenario}.log",
     conda:
@@ -25,12 +27,14 @@ rule scenario:
 
 # results/runs/{scenario}/{algorithm}/chunk-{chunk}.parquet: one row per (run, step).
 rule simulate:
+    input:
+        matrix_input,
     output:
         "results/runs/{scenario}/{algorithm}/chunk-{chunk}.parquet",
     params:
         cli=DUELBANDITS,
         runs=chunk_runs,
-        scenario=scenario_args(),
+        scenario=scenario_args,
         algorithm=algorithm_args,
         horizon=config["horizon"],
         stride=config["stride"],

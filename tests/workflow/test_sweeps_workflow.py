@@ -1,0 +1,224 @@
+"""End to end beyond the paper: the sweeps (tests/workflow/sweep_tiny.yaml), results/table.md and the report.
+
+The sweep run starts from a copy of the tiny paper run (the `tiny_run` fixture), so only the
+sweep jobs and the report are added on top of it.
+"""
+
+import base64
+import json
+import re
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+import yaml
+
+from duelbandits import bounds, make_scenario, regret, run_seed, simulate, sweeps
+
+from workflow_helpers import REPO, TINY, snakemake
+
+SWEEP_TINY = TINY.with_name("sweep_tiny.yaml")
+PAPER = yaml.safe_load((REPO / "config.yaml").read_text())
+CFG = {**PAPER, **yaml.safe_load(TINY.read_text())}
+SWEEP = {**PAPER["sweeps"], **yaml.safe_load(SWEEP_TINY.read_text())["sweeps"]}
+
+
+def sweep_snakemake(workdir, *args, extra=()):
+    """The workflow with config.yaml, tiny.yaml, sweep_tiny.yaml and ``extra`` config files merged, in ``workdir``."""
+    cmd = [sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "--directory", str(workdir),
+           "--configfile", str(REPO / "config.yaml"), str(TINY), str(SWEEP_TINY), *map(str, extra), *args]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=1200)
+
+
+def file_matrix():
+    """A 10-action matrix without a Condorcet winner: the cyclic matrix of another seed, actions reversed."""
+    return make_scenario("cyclic", actions=10, seed=11).matrix[::-1, ::-1]
+
+
+@pytest.fixture(scope="module")
+def sweep_run(tiny_run, tmp_path_factory):
+    workdir = tmp_path_factory.mktemp("sweeps") / "run"
+    shutil.copytree(tiny_run, workdir, symlinks=True)
+    np.savetxt(workdir / "matrix.csv", file_matrix(), delimiter=",", fmt="%.17g", header="the file scenario")
+    result = sweep_snakemake(workdir, "--cores", "2", "all", "sweeps")
+    assert result.returncode == 0, result.stderr[-5000:]
+    report = sweep_snakemake(workdir, "--report", "report.html", "all", "sweeps")
+    assert report.returncode == 0, report.stderr[-5000:]
+    plain = sweep_snakemake(workdir, "--report", "default-target.html")
+    assert plain.returncode == 0, plain.stderr[-5000:]
+    return workdir
+
+
+def embedded_files(html):
+    """The files a Snakemake report embeds as base64 data URIs, decoded."""
+    pattern = r"data:[\w/+.-]+;charset=[\w-]+;filename=[^;]+;base64,([A-Za-z0-9+/=]+)"
+    return [base64.b64decode(m) for m in re.findall(pattern, html)]
+
+
+def points(workdir):
+    """Every sweep point file of the run, concatenated."""
+    files = sorted((workdir / "results/sweeps/points").rglob("*.parquet"))
+    return pd.concat([pq.read_table(p).to_pandas() for p in files], ignore_index=True)
+
+
+def test_default_target_runs_no_sweep_and_the_sweeps_target_plans_every_point(tmp_path):
+    result = snakemake(tmp_path, "--dry-run", "--quiet", "rules", tiny=False)
+    assert result.returncode == 0, result.stderr
+    counts = dict(re.findall(r"^(\w+)\s+(\d+)$", result.stdout + result.stderr, re.M))
+    assert "final_table" in counts and not any(rule.startswith("sweep") for rule in counts)
+    result = snakemake(tmp_path, "--dry-run", "--quiet", "rules", "--", "sweeps", tiny=False)
+    assert result.returncode == 0, result.stderr
+    counts = dict(re.findall(r"^(\w+)\s+(\d+)$", result.stdout + result.stderr, re.M))
+    sw = PAPER["sweeps"]
+    chunks = len(sweeps.chunk_ranges(sw["runs"], sw["runs_per_job"]))
+    per_scenario = len(sw["horizon"]["horizons"]) * len(sw["horizon"]["scenarios"]) + len(
+        sw["actions"]["actions"]) * len(sw["actions"]["scenarios"])
+    assert int(counts["sweep_point"]) == per_scenario * len(PAPER["algorithms"]) * chunks
+    assert "simulate" not in counts and "aggregate" not in counts
+
+
+def test_file_scenario_without_its_csv_fails_before_any_job_and_names_the_key(tmp_path):
+    result = snakemake(tmp_path, "--cores", "1", "--config", "scenarios=[condorcet,file]")
+    assert result.returncode != 0
+    assert "config: matrix_file: required when scenarios include file" in result.stderr
+    assert not (tmp_path / "results").exists()
+
+
+@pytest.mark.parametrize(
+    "override, message",
+    [
+        ("matrix_file: missing.csv", "matrix file missing.csv: file not found"),  # the horizon sweep reads it
+        # the borda scenario cannot make i2 the Borda winner with 4 actions
+        ("sweeps: {actions: {scenarios: [borda], actions: [4], horizon: 300}}", "config: sweeps/actions/actions"),
+        ("sweeps: {horizon: {scenarios: [file], horizons: [5, 10]}}", "c_alpha * T^(-1/3)"),  # alpha = 0.58
+        ("sweeps: {actions: {scenarios: [file], actions: [10], horizon: 300}}", "'file' is not one of"),
+        ("sweeps: {runs: 1}", "minimum"),
+    ],
+)
+def test_bad_sweep_config_fails_before_any_job_and_names_the_key(tmp_path, override, message):
+    (tmp_path / "matrix.csv").write_text("\n".join(",".join(map(str, row)) for row in file_matrix()))
+    (tmp_path / "bad.yaml").write_text(override + "\n")
+    result = sweep_snakemake(tmp_path, "--cores", "1", extra=[tmp_path / "bad.yaml"])
+    assert result.returncode != 0
+    assert message in result.stderr
+    assert not (tmp_path / "results").exists()
+
+
+def test_sweep_points_hold_every_run_and_reproduce_simulate(sweep_run):
+    df = points(sweep_run)
+    assert set(df["algorithm"]) == set(CFG["algorithms"])
+    expected = {("file", CFG["actions"], T) for T in SWEEP["horizon"]["horizons"]}
+    expected |= {("cyclic", A, SWEEP["actions"]["horizon"]) for A in SWEEP["actions"]["actions"]}
+    assert set(map(tuple, df[["scenario", "actions", "horizon"]].drop_duplicates().to_numpy().tolist())) == expected
+    for _, part in df.groupby(["scenario", "algorithm", "actions", "horizon"]):
+        assert sorted(part["run"].unique()) == list(range(SWEEP["runs"]))
+        assert part["t"].max() == part["horizon"].iloc[0]
+    # run 3 of (file, dts, T = 400) is the run `duelbandits simulate --run 3` makes
+    X = file_matrix()
+    res = simulate(X, "dts", 400, run_seed(CFG["seed"], "file", "dts", 3))
+    row = df[(df["scenario"] == "file") & (df["algorithm"] == "dts") & (df["horizon"] == 400) & (df["run"] == 3)
+             & (df["regret"] == "copeland") & (df["t"] == 400)]
+    assert row["cumulative_regret"].item() == pytest.approx(regret.cumulative("copeland", X, res.I, res.J)[-1])
+
+
+def test_exponents_are_the_least_squares_slopes_of_the_point_means(sweep_run):
+    table = pq.read_table(sweep_run / "results/sweeps/exponents.parquet")
+    assert table.schema.equals(sweeps.EXPONENT_SCHEMA)
+    ex = table.to_pandas()
+    df = points(sweep_run)
+    finals = df[(df["scenario"] == "file") & (df["t"] == df["horizon"])]
+    for algorithm in CFG["algorithms"]:
+        kind = regret.paper_regret("file", algorithm)
+        row = ex[(ex["algorithm"] == algorithm) & (ex["regret"] == kind)].iloc[0]
+        assert row["paper"] and row["confidence"] == SWEEP["confidence"] and row["resamples"] == SWEEP["bootstrap"]
+        means = finals[(finals["algorithm"] == algorithm) & (finals["regret"] == kind)].groupby("horizon")[
+            "cumulative_regret"].mean()
+        if (means <= 0).any():
+            # Maximin and Exp3.P regrets can be negative without a Condorcet winner: no power law to fit
+            assert np.isnan(row["rho"])
+        else:
+            slope = np.polyfit(np.log(means.index.to_numpy(float)), np.log(means.to_numpy()), 1)[0]
+            assert row["rho"] == pytest.approx(slope, abs=1e-9)
+        assert np.isnan(row["rho"]) or row["ci_low"] <= row["ci_high"]
+        theorem = bounds.theorem_for(algorithm, kind)
+        assert (row["theorem"] == theorem.name) if theorem else pd.isna(row["theorem"])
+    md = (sweep_run / "results/sweeps/exponents.md").read_text()
+    for algorithm in CFG["algorithms"]:
+        assert f"| file | {algorithm} |" in md
+    horizon = pq.read_table(sweep_run / "results/sweeps/horizon.parquet")
+    assert horizon.schema.equals(sweeps.HORIZON_SCHEMA)
+
+
+def test_actions_table_ratios_are_mean_over_theorem_bound(sweep_run):
+    table = pq.read_table(sweep_run / "results/sweeps/actions.parquet")
+    assert table.schema.equals(sweeps.ACTIONS_SCHEMA)
+    df = table.to_pandas()
+    T = SWEEP["actions"]["horizon"]
+    assert sorted(df["actions"].unique()) == SWEEP["actions"]["actions"] and set(df["horizon"]) == {T}
+    for algorithm, theorem in bounds.THEOREMS.items():
+        rows = df[(df["algorithm"] == algorithm) & (df["regret"] == theorem.regret)]
+        for r in rows.itertuples():
+            if theorem.holds(r.actions, T):
+                assert r.bound == pytest.approx(theorem.bound(r.actions, float(T)))
+                assert r.ratio == pytest.approx(r.mean / r.bound)
+            else:
+                assert np.isnan(r.bound) and np.isnan(r.ratio)
+    assert df[df["algorithm"].isin(["iss", "dts"])]["ratio"].isna().all()
+    assert "R_T / bound" in (sweep_run / "results/sweeps/actions.md").read_text()
+
+
+def test_sweep_figures_are_rendered(sweep_run):
+    for name in ("horizon-file", "actions-cyclic"):
+        for ext, magic in (("pdf", b"%PDF"), ("png", b"\x89PNG")):
+            data = (sweep_run / f"figures/sweeps/{name}.{ext}").read_bytes()
+            assert data.startswith(magic) and len(data) > 10_000, name
+
+
+def test_table_md_matches_the_summary_at_the_horizon(sweep_run):
+    summary = pq.read_table(sweep_run / "results/summary.parquet").to_pandas()
+    at_T = summary[(summary["t"] == CFG["horizon"]) & summary["paper"]]
+    lines = (sweep_run / "results/table.md").read_text().splitlines()
+    rows = {tuple(c.strip() for c in line.strip("|").split("|")[:2]): [c.strip() for c in line.strip("|").split("|")]
+            for line in lines if line.startswith("| ") and not line.startswith(("| scenario", "| ---"))}
+    assert len(rows) == len(CFG["scenarios"]) * len(CFG["algorithms"])
+    for r in at_T.itertuples():
+        cells = rows[(r.scenario, r.algorithm)]
+        assert cells[3] == f"{r.mean:,.1f} ± {r.std:,.1f}"
+        if np.isnan(r.bound):
+            assert cells[4] == "-" and cells[5] == "-"
+        else:
+            assert cells[4] == f"{r.bound:,.1f}" and cells[5] == ("yes" if r.mean < r.bound else "no")
+
+
+def test_report_is_self_contained_with_every_figure_caption_table_and_the_config(sweep_run):
+    html = (sweep_run / "report.html").read_text()
+    assert not re.search(r"<script[^>]*\ssrc=|<link[^>]*href=\"https?:", html)  # nothing fetched from the web
+    embedded = embedded_files(html)
+    pngs = [d for d in embedded if d.startswith(b"\x89PNG")]
+    pages = [d.decode("utf-8", "replace") for d in embedded if d.lstrip().startswith(b"<!DOCTYPE html>")]
+    # one main and one appendix figure per algorithm for each scenario, and the two sweep figures
+    assert len(pngs) == len(CFG["scenarios"]) * (1 + len(CFG["algorithms"])) + 2
+    titles = " ".join(pages)
+    for title in ("Final regret per scenario and algorithm", "Effective configuration", "Regret exponents",
+                  "Scaling in the number of actions A"):
+        assert title in titles
+    config_page = next(p for p in pages if "Effective configuration" in p)
+    assert "sweeps/horizon/horizons" in config_page and json.dumps(SWEEP["horizon"]["horizons"]) in config_page
+    for caption in ("Main-text figure of the <strong>borda</strong>", "Appendix figure of <strong>dts</strong>",
+                    "Horizon sweep on the <strong>file</strong>", "Scaling in the number of actions on the "
+                    "<strong>cyclic</strong>"):
+        assert caption in html.replace("\\n", " ").replace("\n", " ")
+
+
+def test_report_of_the_default_target_has_the_paper_figures_and_tables_only(sweep_run):
+    html = (sweep_run / "default-target.html").read_text()
+    embedded = embedded_files(html)
+    pngs = [d for d in embedded if d.startswith(b"\x89PNG")]
+    assert len(pngs) == len(CFG["scenarios"]) * (1 + len(CFG["algorithms"]))
+    pages = " ".join(d.decode("utf-8", "replace") for d in embedded if d.lstrip().startswith(b"<!DOCTYPE html>"))
+    assert "Final regret per scenario and algorithm" in pages and "Effective configuration" in pages
+    assert "Regret exponents" not in pages

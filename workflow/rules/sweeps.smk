@@ -1,0 +1,171 @@
+# Beyond the paper (target `sweeps`, not in the default target): every
+# algorithm at several horizons T, each tuned to its T, and at several numbers
+# of actions A. A sweep point keeps per run only a thin regret curve (about 20
+# steps, ending at T), never the full trace. Run R of a point has the seed of
+# `duelbandits simulate --run R` at the same (scenario, A, T, algorithm).
+
+
+wildcard_constraints:
+    actions=r"\d+",
+    horizon=r"\d+",
+
+
+# results/sweeps/points/{scenario}/A{actions}-T{horizon}/{algorithm}/chunk-{chunk}.parquet:
+# per run and regret kind, R_t on a thin log-spaced grid of steps.
+rule sweep_point:
+    input:
+        matrix_input,
+    output:
+        SWEEP_POINT,
+    params:
+        cli=DUELBANDITS,
+        runs=sweep_chunk_runs,
+        scenario=sweep_scenario_args,
+        algorithm=algorithm_args,
+        points=config["sweeps"]["points"],
+    log:
+        "logs/sweeps/points/{scenario}/A{actions}-T{horizon}/{algorithm}/chunk-{chunk}.log",
+    benchmark:
+        "benchmarks/sweeps/points/{scenario}/A{actions}-T{horizon}/{algorithm}/chunk-{chunk}.tsv"
+    conda:
+        "../../environment.yml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=30,
+    shell:
+        "{params.cli} sweep-point --scenario {wildcards.scenario} --algorithm {wildcards.algorithm}"
+        " --horizon {wildcards.horizon} --runs {params.runs} --points {params.points}"
+        " {params.scenario} {params.algorithm} --out {output} > {log} 2>&1"
+
+
+# results/sweeps/horizon.parquet (R_t per horizon), results/sweeps/exponents.{parquet,md,html}:
+# rho in E[R_T] ~ T^rho per (scenario, algorithm, regret) with a bootstrap CI.
+rule sweep_horizon:
+    input:
+        horizon_sweep_points(),
+    output:
+        table="results/sweeps/horizon.parquet",
+        exponents="results/sweeps/exponents.parquet",
+        markdown="results/sweeps/exponents.md",
+        html=report(
+            "results/sweeps/exponents.html",
+            caption="../report/exponents.rst",
+            category="Beyond the paper",
+            subcategory="tables",
+            labels={"table": "regret exponents"},
+        ),
+    params:
+        cli=DUELBANDITS,
+        resamples=config["sweeps"]["bootstrap"],
+        confidence=config["sweeps"]["confidence"],
+        seed=config["seed"],
+    log:
+        "logs/sweeps/horizon.log",
+    benchmark:
+        "benchmarks/sweeps/horizon.tsv"
+    conda:
+        "../../environment.yml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    shell:
+        "{params.cli} sweep-horizon {input} --resamples {params.resamples} --confidence {params.confidence}"
+        " --seed {params.seed} --table {output.table} --exponents {output.exponents}"
+        " --markdown {output.markdown} --html {output.html} > {log} 2>&1"
+
+
+# results/sweeps/actions.{parquet,md,html}: R_T per A, and R_T / theorem bound.
+rule sweep_actions:
+    input:
+        actions_sweep_points(),
+    output:
+        table="results/sweeps/actions.parquet",
+        markdown="results/sweeps/actions.md",
+        html=report(
+            "results/sweeps/actions.html",
+            caption="../report/actions_table.rst",
+            category="Beyond the paper",
+            subcategory="tables",
+            labels={"table": "scaling in A"},
+        ),
+    params:
+        cli=DUELBANDITS,
+        c_alpha=config["algorithm_params"].get("ts-borda", {}).get("c_alpha", 1.0),
+    log:
+        "logs/sweeps/actions.log",
+    benchmark:
+        "benchmarks/sweeps/actions.tsv"
+    conda:
+        "../../environment.yml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    shell:
+        "{params.cli} sweep-actions {input} --c-alpha {params.c_alpha} --table {output.table}"
+        " --markdown {output.markdown} --html {output.html} > {log} 2>&1"
+
+
+# figures/sweeps/horizon-{scenario}.{pdf,png}: R_T against T with the fit, and the exponents.
+# Plotting code: duelbandits.plotting.horizon_sweep_figure.
+rule figure_sweep_horizon:
+    input:
+        table="results/sweeps/horizon.parquet",
+        exponents="results/sweeps/exponents.parquet",
+    output:
+        pdf="figures/sweeps/horizon-{scenario}.pdf",
+        png=report(
+            "figures/sweeps/horizon-{scenario}.png",
+            caption="../report/horizon_sweep.rst",
+            category="Beyond the paper",
+            subcategory="figures",
+            labels={"figure": "regret exponents", "scenario": "{scenario}"},
+        ),
+    params:
+        cli=DUELBANDITS,
+    log:
+        "logs/figures/sweeps/horizon-{scenario}.log",
+    benchmark:
+        "benchmarks/figures/sweeps/horizon-{scenario}.tsv"
+    conda:
+        "../../environment.yml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    shell:
+        "{params.cli} sweep-figure horizon --scenario {wildcards.scenario} --table {input.table}"
+        " --exponents {input.exponents} --out {output.pdf} {output.png} > {log} 2>&1"
+
+
+# figures/sweeps/actions-{scenario}.{pdf,png}: R_T and R_T / bound against A.
+# Plotting code: duelbandits.plotting.actions_sweep_figure.
+rule figure_sweep_actions:
+    input:
+        table="results/sweeps/actions.parquet",
+    output:
+        pdf="figures/sweeps/actions-{scenario}.pdf",
+        png=report(
+            "figures/sweeps/actions-{scenario}.png",
+            caption="../report/actions_sweep.rst",
+            category="Beyond the paper",
+            subcategory="figures",
+            labels={"figure": "scaling in A", "scenario": "{scenario}"},
+        ),
+    params:
+        cli=DUELBANDITS,
+    log:
+        "logs/figures/sweeps/actions-{scenario}.log",
+    benchmark:
+        "benchmarks/figures/sweeps/actions-{scenario}.tsv"
+    conda:
+        "../../environment.yml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    shell:
+        "{params.cli} sweep-figure actions --scenario {wildcards.scenario} --table {input.table}"
+        " --out {output.pdf} {output.png} > {log} 2>&1"
