@@ -43,4 +43,4 @@ rule table:
 
 rule sweeps:
     input:
-        sweep_targets(),
+        checked_sweep_targets,

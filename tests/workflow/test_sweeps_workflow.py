@@ -100,9 +100,10 @@ def test_file_scenario_without_its_csv_fails_before_any_job_and_names_the_key(tm
     ],
 )
 def test_bad_sweep_config_fails_before_any_job_and_names_the_key(tmp_path, override, message):
+    """Planning the sweeps target fails first (the default target does not check the sweeps)."""
     (tmp_path / "matrix.csv").write_text("\n".join(",".join(map(str, row)) for row in file_matrix()))
     (tmp_path / "bad.yaml").write_text(override + "\n")
-    result = sweep_snakemake(tmp_path, "--cores", "1", extra=[tmp_path / "bad.yaml"])
+    result = sweep_snakemake(tmp_path, "--cores", "1", "sweeps", extra=[tmp_path / "bad.yaml"])
     assert result.returncode != 0
     assert message in result.stderr
     assert not (tmp_path / "results").exists()
