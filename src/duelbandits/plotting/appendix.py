@@ -159,10 +159,12 @@ def appendix_figure(scenario_name: str, algorithm: str, traces, strategies, outp
     if scenario is not None:
         actions = len(scenario["utilities"])
         w = scenario.get("winners", {}) or {}
-        chosen = list(w.get("borda", [])) if kind == "borda" else list(w.get("maximin", []))
+        # the winner that the shown regret measures against (exp3p regret: the Maximin winner)
+        notion = kind if kind in ("borda", "copeland") else "maximin"
+        chosen = list(w.get(notion, []))
         if not chosen and w.get("condorcet") is not None:
             chosen = [w["condorcet"]]
-        which = "Borda winner" if kind == "borda" else "Maximin winner"
+        which = f"{notion.capitalize()} winner"
         winner = (int(chosen[0]), which) if len(chosen) == 1 else None
     else:
         actions = int(max(grid["I"].max(), grid["J"].max())) + 1
