@@ -311,7 +311,8 @@ def borda_modification(matrix: np.ndarray, utilities: np.ndarray, strength: floa
     if list(borda) != [i2]:
         raise ScenarioError(
             f"borda scenario: action {i2} (second-largest utility) is not the unique Borda winner "
-            f"(Borda winners: {borda.tolist()}); raise borda_strength or the number of actions"
+            f"(Borda winners: {borda.tolist()}); raise borda_strength or the number of actions, "
+            "or choose another seed"
         )
     if winners.condorcet_winner(X) != i_star or list(maximin) != [i_star]:
         raise ScenarioError(

@@ -6,12 +6,24 @@ from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 from workflow_helpers import snakemake
 
+import duelbandits
+
+
+def _paper_scenarios_build(seed: int) -> bool:
+    """About 8% of seeds give no valid borda matrix at A = 10 (SPEC.md: an error that says so)."""
+    try:
+        duelbandits.make_scenario("borda", actions=10, seed=seed)
+    except duelbandits.ScenarioError:
+        return False
+    return True
+
+
 VALID = {
     "horizon": st.integers(9, 10**6),
     "runs": st.integers(1, 200),
     "runs_per_job": st.integers(10, 50),
     "stride": st.integers(1, 1000),
-    "seed": st.integers(0, 2**32),
+    "seed": st.integers(0, 2**32).filter(_paper_scenarios_build),
 }
 INVALID = {
     "horizon": st.one_of(st.integers(-100, 0), st.just("many"), st.floats(1.5, 9.5)),
@@ -20,6 +32,7 @@ INVALID = {
     "stride": st.integers(-5, 0),
     "scenarios": st.just(["condorcet", "nope"]),
     "algorithms": st.just([]),
+    "seed": st.sampled_from([29, 67, 92]).filter(lambda s: not _paper_scenarios_build(s)),
 }
 
 

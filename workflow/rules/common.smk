@@ -28,7 +28,7 @@ def check_config_values():
         try:
             config_scenario(scenario)
         except duelbandits.ScenarioError as err:
-            key = "matrix_file/actions" if scenario == "file" else "scenarios/scenario_params/actions"
+            key = "matrix_file/actions" if scenario == "file" else "scenarios/seed/scenario_params/actions"
             raise ValueError(f"config: {key}: {err}") from None
     c_alpha = config["algorithm_params"].get("ts-borda", {}).get("c_alpha", 1.0)
     alpha = c_alpha * config["horizon"] ** (-1 / 3)
