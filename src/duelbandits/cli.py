@@ -1,4 +1,4 @@
-"""Command line: ``duelbandits {list,matrix,scenario,simulate,aggregate,bounds,summary,figure}``.
+"""Command line: ``duelbandits COMMAND``, one command per pipeline step (``duelbandits --help`` lists them).
 
 Each subcommand is one step of the pipeline, so every Snakemake rule is a
 single call. Bad input exits with status 2 and a message naming the problem;
