@@ -143,6 +143,22 @@ def observe(W, col_order, row_order, score, i, j, o, borda):
 #   partial sum + (number unrevealed) < best - BORDA_SLACK.
 
 
+@nb.njit(cache=True, inline="always")
+def _keep_best(value, i, best, chosen, ties, rng):
+    """Reservoir step over completed rows: ``(best, chosen, ties)`` after row ``i`` scored ``value``.
+
+    A strictly larger value restarts the reservoir; the k-th equal value
+    replaces the choice with probability 1/k (one uniform draw, only on ties).
+    """
+    if value > best:
+        return value, i, 1
+    if value == best:
+        ties += 1
+        if rng.random() * ties < 1.0:
+            chosen = i
+    return best, chosen, ties
+
+
 @nb.njit(cache=True)
 def sample_maximin(W, col_order, row_order, first, rng):
     """One Thompson choice of Alg. 1 lines 3-4: ``argmax_i min_j theta[i, j]``, ties uniform.
@@ -173,16 +189,8 @@ def sample_maximin(W, col_order, row_order, first, rng):
                 if m < best:
                     dropped = True
                     break
-        if dropped:
-            continue
-        if m > best:
-            best = m
-            chosen = i
-            ties = 1
-        else:  # m == best: reservoir tie-break
-            ties += 1
-            if rng.random() * ties < 1.0:
-                chosen = i
+        if not dropped:
+            best, chosen, ties = _keep_best(m, i, best, chosen, ties, rng)
     return chosen, draws
 
 
@@ -213,15 +221,6 @@ def sample_borda(W, col_order, row_order, first, rng):
             if total + (A - 2 - q) < best - BORDA_SLACK:
                 dropped = True
                 break
-        if dropped:
-            continue
-        if total > best:
-            best = total
-            chosen = i
-            ties = 1
-        elif total == best:
-            ties += 1
-            if rng.random() * ties < 1.0:
-                chosen = i
-        # total < best (within the slack) cannot win: nothing to do.
+        if not dropped:
+            best, chosen, ties = _keep_best(total, i, best, chosen, ties, rng)
     return chosen, draws
