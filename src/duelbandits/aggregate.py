@@ -88,19 +88,21 @@ def _repeated(text: str, n: int) -> pa.Array:
 
 
 def aggregate_scenario(scenario: str, matrix, chunks: dict, horizon: int, runs: int, outputs: dict,
-                       points: int = SUMMARY_POINTS) -> None:
+                       points: int = SUMMARY_POINTS, provenance: dict | None = None) -> None:
     """Write one scenario's traces, strategies and (bound-less) summary.
 
     ``chunks`` maps each algorithm slug to its chunk files; ``outputs`` has the
-    paths ``traces``, ``strategies`` and ``summary``. Each algorithm is read,
+    paths ``traces``, ``strategies`` and ``summary``, and ``provenance`` (if
+    given) the provenance record of each of them. Each algorithm is read,
     reduced and written before the next, so memory holds one algorithm's runs.
     """
     X = np.asarray(matrix)
     actions = X.shape[0]
     grid = summary_grid(horizon, points)
     summary, strategies = [], []
+    prov = provenance or {}
     with storage.atomic_write(outputs["traces"]) as tmp_traces:
-        with pq.ParquetWriter(tmp_traces, storage.TRACE_SCHEMA,
+        with pq.ParquetWriter(tmp_traces, storage.with_provenance(storage.TRACE_SCHEMA, prov.get("traces")),
                               **storage.write_options(storage.TRACE_SCHEMA.names)) as writer:
             for algorithm, paths in chunks.items():
                 df, recorded = load_algorithm_runs(paths, horizon, actions, runs)
@@ -145,11 +147,11 @@ def aggregate_scenario(scenario: str, matrix, chunks: dict, horizon: int, runs: 
                     strategies.extend(_strategy_rows(algorithm, recorded, actions, runs))
     summary_df = pd.concat(summary, ignore_index=True)
     storage.write_table(pa.Table.from_pandas(summary_df, schema=storage.SUMMARY_SCHEMA, preserve_index=False),
-                        outputs["summary"])
+                        outputs["summary"], prov.get("summary"))
     strategy_df = (pd.concat(strategies, ignore_index=True) if strategies
                    else pd.DataFrame({f.name: [] for f in storage.STRATEGY_SCHEMA}))
     storage.write_table(pa.Table.from_pandas(strategy_df, schema=storage.STRATEGY_SCHEMA, preserve_index=False),
-                        outputs["strategies"])
+                        outputs["strategies"], prov.get("strategies"))
 
 
 def bounds_table(algorithms, actions: int, horizon: int, points: int = SUMMARY_POINTS,

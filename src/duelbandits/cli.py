@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import algorithms, manifest, regret, scenarios, storage, sweeps, winners
+from . import algorithms, manifest, provenance, regret, scenarios, storage, sweeps, winners
 from .simulate import DEFAULT_STRIDE, SimulationError, run_seed, simulate
 
 KNOWN_ERRORS = (
@@ -26,6 +26,7 @@ KNOWN_ERRORS = (
     storage.StorageError,
     manifest.ManifestError,
     sweeps.SweepError,
+    provenance.ProvenanceError,
 )
 
 
@@ -71,11 +72,13 @@ def _scenario(args):
     )
 
 
-def scenario_record(sc: scenarios.Scenario) -> dict:
-    """JSON-ready description of a scenario: matrix, utilities, winners, parameters."""
+def scenario_record(sc: scenarios.Scenario, seed: int) -> dict:
+    """JSON-ready description of a scenario: matrix, utilities, winners, parameters, seed."""
     X = sc.matrix
     return {
         "name": sc.name,
+        "seed": seed,
+        "matrix_sha256": provenance.matrix_sha256(X),
         "utilities": sc.utilities.tolist(),
         "matrix": X.tolist(),
         "winners": {
@@ -128,7 +131,7 @@ def cmd_matrix(args) -> None:
 
 
 def cmd_scenario(args) -> None:
-    _write_text(args.out, json.dumps(scenario_record(_scenario(args)), indent=1) + "\n")
+    _write_text(args.out, json.dumps(scenario_record(_scenario(args), args.seed), indent=1) + "\n")
 
 
 def cmd_simulate(args) -> None:
@@ -147,7 +150,12 @@ def cmd_simulate(args) -> None:
     for run in runs:
         seed = run_seed(args.seed, args.scenario, args.algorithm, run)
         results.append((run, simulate(sc.matrix, args.algorithm, args.horizon, seed, stride=args.stride, **params)))
-    storage.write_table(storage.run_table(results, sc.matrix.shape[0]), args.out)
+    prov = provenance.record(
+        table="runs", scenario=args.scenario, algorithm=args.algorithm, runs=f"{runs[0]}-{runs[-1]}",
+        horizon=args.horizon, seed=args.seed, stride=args.stride, scenario_params=sc.params,
+        params=results[0][1].params, matrix_sha256=provenance.matrix_sha256(sc.matrix),
+    )
+    storage.write_table(storage.run_table(results, sc.matrix.shape[0]), args.out, prov)
 
 
 def cmd_aggregate(args) -> None:
@@ -161,9 +169,20 @@ def cmd_aggregate(args) -> None:
             raise UsageError(f"--chunk must look like ALGORITHM=PATH, got {item!r}")
         algorithms.get(slug)
         chunks.setdefault(slug, []).append(path)
+    matrix_sha = provenance.matrix_sha256(record["matrix"])
+    sources = {}
+    for slug, paths in chunks.items():
+        for path in paths:
+            prov = storage.read_provenance(path)
+            provenance.check(path, prov, table="runs", scenario=record["name"], algorithm=slug,
+                             horizon=args.horizon, matrix_sha256=matrix_sha, seed=record.get("seed"))
+            sources.setdefault(slug, []).append(prov["config_sha256"])
     outputs = {"traces": args.traces, "strategies": args.strategies, "summary": args.summary}
+    fields = dict(scenario=record["name"], algorithms=list(chunks), runs=args.runs, horizon=args.horizon,
+                  seed=record.get("seed"), matrix_sha256=matrix_sha, points=args.points, chunks=sources)
+    prov = {name: provenance.record(table=name, **fields) for name in outputs}
     aggregate_scenario(record["name"], np.array(record["matrix"]), chunks, args.horizon, args.runs, outputs,
-                       points=args.points)
+                       points=args.points, provenance=prov)
 
 
 def cmd_bounds(args) -> None:
@@ -178,7 +197,9 @@ def cmd_bounds(args) -> None:
         df = bounds_table(args.algorithms, args.actions, args.horizon, args.points, args.c_alpha)
     for w in caught:
         print(f"warning: {w.message}", file=sys.stderr)
-    storage.write_table(pa.Table.from_pandas(df, schema=storage.BOUND_SCHEMA, preserve_index=False), args.out)
+    prov = provenance.record(table="bounds", algorithms=args.algorithms, actions=args.actions, horizon=args.horizon,
+                             points=args.points, c_alpha=args.c_alpha)
+    storage.write_table(pa.Table.from_pandas(df, schema=storage.BOUND_SCHEMA, preserve_index=False), args.out, prov)
 
 
 def cmd_summary(args) -> None:
@@ -186,10 +207,24 @@ def cmd_summary(args) -> None:
 
     from .aggregate import join_summary
 
+    bounds_prov = storage.read_provenance(args.bounds)
+    provenance.check(args.bounds, bounds_prov, table="bounds")
+    matrices, algorithms_ = {}, []
+    for path in args.summaries:
+        prov = storage.read_provenance(path)
+        provenance.check(path, prov, table="summary", horizon=bounds_prov["horizon"])
+        if prov["scenario"] in matrices:
+            raise UsageError(f"{path}: a second summary of scenario {prov['scenario']!r}")
+        matrices[prov["scenario"]] = prov["matrix_sha256"]
+        algorithms_ += [a for a in prov["algorithms"] if a not in algorithms_]
     summaries = [storage.read_table(p).to_pandas() for p in args.summaries]
     bounds_df = storage.read_table(args.bounds).to_pandas()
     df = join_summary(summaries, bounds_df)
-    storage.write_table(pa.Table.from_pandas(df, schema=storage.SUMMARY_SCHEMA, preserve_index=False), args.out)
+    prov = provenance.record(table="summary", scenarios=list(matrices), algorithms=algorithms_,
+                             horizon=bounds_prov["horizon"], matrix_sha256=matrices,
+                             bounds=bounds_prov["config_sha256"])
+    storage.write_table(pa.Table.from_pandas(df, schema=storage.SUMMARY_SCHEMA, preserve_index=False), args.out,
+                        prov)
 
 
 def cmd_figure(args) -> None:
@@ -197,15 +232,27 @@ def cmd_figure(args) -> None:
 
     if args.kind == "main":
         record = read_scenario_file(args.scenario_file)
+        prov = storage.read_provenance(args.summary)
+        provenance.check(args.summary, prov, table="summary", scenarios=record["name"])
+        provenance.check(args.summary, prov["matrix_sha256"],
+                         **{record["name"]: provenance.matrix_sha256(record["matrix"])})
         summary = storage.read_table(args.summary, filters=[("scenario", "=", record["name"])]).to_pandas()
-        plotting.main_figure(record, summary, args.out)
+        digest = manifest.data_digest({"scenario": args.scenario_file, "summary": args.summary}, figure="main")
+        plotting.main_figure(record, summary, args.out, data_digest=digest)
     else:
         algorithms.get(args.algorithm)
         record = read_scenario_file(args.scenario_file) if args.scenario_file else None
+        expected = {"scenario": args.scenario, "algorithms": args.algorithm}
+        if record is not None:
+            expected["matrix_sha256"] = provenance.matrix_sha256(record["matrix"])
+        for path, table in ((args.traces, "traces"), (args.strategies, "strategies")):
+            provenance.check(path, storage.read_provenance(path), table=table, **expected)
         traces = storage.read_table(args.traces, filters=[("algorithm", "=", args.algorithm)]).to_pandas()
         strategies = storage.read_table(args.strategies, filters=[("algorithm", "=", args.algorithm)]).to_pandas()
-        plotting.appendix_figure(args.scenario, args.algorithm, traces,
-                                 strategies if len(strategies) else None, args.out, scenario=record)
+        inputs = {"scenario": args.scenario_file, "traces": args.traces, "strategies": args.strategies}
+        digest = manifest.data_digest(inputs, figure="appendix", scenario=args.scenario, algorithm=args.algorithm)
+        plotting.appendix_figure(args.scenario, args.algorithm, traces, strategies if len(strategies) else None,
+                                 args.out, scenario=record, data_digest=digest)
 
 
 def cmd_manifest(args) -> int:
@@ -218,12 +265,28 @@ def cmd_manifest(args) -> int:
             raise UsageError(f"--config-json is not JSON: {err}") from None
         _write_text(args.out, manifest.build(args.root, args.files, config))
         return 0
-    problems = manifest.verify(args.manifest, args.root)
-    for problem in problems:
-        print(problem)
-    total = len(manifest.read(args.manifest)[1])
-    print(f"{total - len(problems)} of {total} files match {args.manifest}", file=sys.stderr)
-    return 1 if problems else 0
+    status = manifest.verify(args.manifest, args.root)
+    width = max(map(len, manifest.STATUSES))
+    for rel, state in status.items():
+        print(f"{state:{width}}  {rel}")
+    differences = manifest.environment_differences(args.manifest)
+    if differences:
+        print("environment differs from the manifest's: " + ", ".join(differences), file=sys.stderr)
+    counts = {state: sum(s == state for s in status.values()) for state in manifest.STATUSES}
+    summary = ", ".join(f"{n} {state}" for state, n in counts.items())
+    bad = counts[manifest.DIFFERS] + counts[manifest.MISSING]
+    verdict = "FAILED" if bad else ("identical" if counts[manifest.IDENTICAL] == len(status) else "same content")
+    print(f"{verdict}: {len(status)} files: {summary} (against {args.manifest})")
+    return 1 if bad else 0
+
+
+def cmd_provenance(args) -> None:
+    for path in args.files:
+        if Path(path).suffix.lower() in (".png", ".pdf"):
+            info = {manifest.FIGURE_DATA_KEY: manifest.figure_data_digest(path)}
+        else:
+            info = storage.read_provenance(path)
+        print(f"{path}: {json.dumps(info, indent=1, sort_keys=True)}")
 
 
 def cmd_sweep_point(args) -> None:
@@ -232,27 +295,37 @@ def cmd_sweep_point(args) -> None:
     sc = _scenario(args)
     params = _key_values(args.param, "--param")
     algorithms.get(args.algorithm).hyperparameters(**params)
-    table = sweeps.simulate_point(sc.matrix, args.scenario, args.algorithm, args.horizon, _run_range(args.runs),
+    runs = _run_range(args.runs)
+    table = sweeps.simulate_point(sc.matrix, args.scenario, args.algorithm, args.horizon, runs,
                                   args.seed, args.points, **params)
-    storage.write_table(table, args.out)
+    prov = provenance.record(
+        table="sweep-point", scenario=args.scenario, algorithm=args.algorithm, runs=f"{runs[0]}-{runs[-1]}",
+        horizon=args.horizon, seed=args.seed, points=args.points, scenario_params=sc.params, params=params,
+        matrix_sha256=provenance.matrix_sha256(sc.matrix),
+    )
+    storage.write_table(table, args.out, prov)
 
 
 def _read_points(paths):
+    """The sweep point files as one DataFrame, and the digests of their provenance."""
     import pyarrow as pa
 
-    tables = []
+    tables, sources = [], []
     for path in paths:
         table = storage.read_table(path)
         if not table.schema.equals(sweeps.POINT_SCHEMA):
             raise storage.StorageError(f"{path}: not a sweep point file (columns {', '.join(table.column_names)})")
+        prov = storage.read_provenance(path)
+        provenance.check(path, prov, table="sweep-point")
         tables.append(table)
-    return pa.concat_tables(tables).to_pandas()
+        sources.append(prov["config_sha256"])
+    return pa.concat_tables(tables).to_pandas(), sorted(sources)
 
 
-def _write_frame(df, schema, path) -> None:
+def _write_frame(df, schema, path, prov) -> None:
     import pyarrow as pa
 
-    storage.write_table(pa.Table.from_pandas(df, schema=schema, preserve_index=False), path)
+    storage.write_table(pa.Table.from_pandas(df, schema=schema, preserve_index=False), path, prov)
 
 
 def cmd_sweep_horizon(args) -> None:
@@ -260,10 +333,12 @@ def cmd_sweep_horizon(args) -> None:
 
     if not 0 < args.confidence < 1:
         raise UsageError(f"--confidence must lie in (0, 1), got {args.confidence}")
-    points = _read_points(args.points)
-    _write_frame(sweeps.horizon_table(points), sweeps.HORIZON_SCHEMA, args.table)
+    points, sources = _read_points(args.points)
+    prov = provenance.record(table="sweep-horizon", points=sources, resamples=args.resamples,
+                             confidence=args.confidence, seed=args.seed)
+    _write_frame(sweeps.horizon_table(points), sweeps.HORIZON_SCHEMA, args.table, prov)
     exponents = sweeps.exponent_table(points, args.resamples, args.confidence, args.seed)
-    _write_frame(exponents, sweeps.EXPONENT_SCHEMA, args.exponents)
+    _write_frame(exponents, sweeps.EXPONENT_SCHEMA, args.exponents, {**prov, "table": "sweep-exponents"})
     _write_text(args.markdown, tables.exponent_markdown(exponents))
     _write_text(args.html, tables.exponent_html(exponents))
 
@@ -271,8 +346,10 @@ def cmd_sweep_horizon(args) -> None:
 def cmd_sweep_actions(args) -> None:
     from . import tables
 
-    table = sweeps.actions_table(_read_points(args.points), args.c_alpha)
-    _write_frame(table, sweeps.ACTIONS_SCHEMA, args.table)
+    points, sources = _read_points(args.points)
+    table = sweeps.actions_table(points, args.c_alpha)
+    prov = provenance.record(table="sweep-actions", points=sources, c_alpha=args.c_alpha)
+    _write_frame(table, sweeps.ACTIONS_SCHEMA, args.table, prov)
     _write_text(args.markdown, tables.actions_markdown(table))
     _write_text(args.html, tables.actions_html(table))
 
@@ -287,9 +364,12 @@ def cmd_sweep_figure(args) -> None:
         if args.exponents is None:
             raise UsageError("sweep-figure horizon needs --exponents")
         exponents = storage.read_table(args.exponents, filters=[("scenario", "=", args.scenario)]).to_pandas()
-        plotting.horizon_sweep_figure(args.scenario, table, exponents, args.out)
+        digest = manifest.data_digest({"table": args.table, "exponents": args.exponents}, figure="sweep-horizon",
+                                      scenario=args.scenario)
+        plotting.horizon_sweep_figure(args.scenario, table, exponents, args.out, data_digest=digest)
     else:
-        plotting.actions_sweep_figure(args.scenario, table, args.out)
+        digest = manifest.data_digest({"table": args.table}, figure="sweep-actions", scenario=args.scenario)
+        plotting.actions_sweep_figure(args.scenario, table, args.out, data_digest=digest)
 
 
 def cmd_table(args) -> None:
@@ -420,10 +500,15 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument("--config-json", required=True, help="the config used, as JSON")
     w.add_argument("--root", default=".", help="folder the paths are relative to (default .)")
     w.add_argument("--out", required=True)
-    v = msub.add_parser("verify", help="check a tree against a manifest; exit 1 listing what differs")
+    v = msub.add_parser("verify", help="check a tree against a manifest: identical bytes, same content, differs, "
+                                       "missing; exit 1 if any file differs in content or is missing")
     v.add_argument("manifest")
     v.add_argument("--root", default=".", help="folder the paths are relative to (default .)")
     p.set_defaults(func=cmd_manifest)
+
+    p = sub.add_parser("provenance", help="print what made a result (Parquet) or the data digest of a figure")
+    p.add_argument("files", nargs="+", help="Parquet files, or PNG/PDF figures")
+    p.set_defaults(func=cmd_provenance)
 
     p = sub.add_parser("sweep-point", help="simulate runs of one sweep point, keeping thin regret curves only")
     _add_scenario_args(p)

@@ -13,6 +13,7 @@ agree on column names and types:
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 from contextlib import contextmanager
@@ -22,6 +23,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
+
+from .provenance import METADATA_KEY, canonical_json
 
 RUN_COLUMNS = {"run": pa.int32(), "t": pa.int32(), "I": pa.int16(), "J": pa.int16(), "outcome": pa.int8()}
 
@@ -139,10 +142,37 @@ def atomic_write(path):
         tmp.unlink(missing_ok=True)
 
 
-def write_table(table: pa.Table, path, **options) -> None:
-    """Write ``table`` to ``path`` atomically: a crash never leaves a partial file."""
+def with_provenance(schema_or_table, provenance: dict | None):
+    """``schema_or_table`` with ``provenance`` (see :mod:`duelbandits.provenance`) in its metadata."""
+    if provenance is None:
+        return schema_or_table
+    is_table = isinstance(schema_or_table, pa.Table)
+    schema = schema_or_table.schema if is_table else schema_or_table
+    metadata = {**(schema.metadata or {}), METADATA_KEY: canonical_json(provenance).encode()}
+    return schema_or_table.replace_schema_metadata(metadata) if is_table else schema.with_metadata(metadata)
+
+
+def write_table(table: pa.Table, path, provenance: dict | None = None, **options) -> None:
+    """Write ``table`` to ``path`` atomically, carrying ``provenance``: a crash never leaves a partial file."""
     with atomic_write(path) as tmp:
-        pq.write_table(table, tmp, **{**write_options(table.column_names), **options})
+        pq.write_table(with_provenance(table, provenance), tmp, **{**write_options(table.column_names), **options})
+
+
+def read_provenance(path) -> dict:
+    """The provenance a Parquet file carries; StorageError if it carries none (not made by duelbandits)."""
+    path = Path(path)
+    if not path.is_file():
+        raise StorageError(f"{path}: file not found")
+    try:
+        metadata = pq.read_schema(path).metadata or {}
+    except (pa.ArrowException, OSError, ValueError) as err:
+        raise StorageError(f"{path}: not a readable Parquet file ({err})") from None
+    if METADATA_KEY not in metadata:
+        raise StorageError(f"{path}: carries no duelbandits provenance (not written by the pipeline)")
+    try:
+        return json.loads(metadata[METADATA_KEY])
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise StorageError(f"{path}: its provenance is not JSON ({err})") from None
 
 
 def _arrow(values: np.ndarray, type_: pa.DataType, valid: np.ndarray | None = None) -> pa.Array:

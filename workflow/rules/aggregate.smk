@@ -14,7 +14,7 @@ rule aggregate:
         strategies="results/strategies/{scenario}.parquet",
         summary="results/summary/{scenario}.parquet",
     params:
-        cli=DUELBANDITS,
+        code=code_digest("aggregate"),
         chunks=chunk_args,
         horizon=config["horizon"],
         runs=config["runs"],
@@ -23,14 +23,12 @@ rule aggregate:
         "logs/aggregate/{scenario}.log",
     benchmark:
         "benchmarks/aggregate/{scenario}.tsv"
-    conda:
-        "../../environment.yml"
     threads: 1
     resources:
         mem_mb=2000,
         runtime=30,
     shell:
-        "{params.cli} aggregate --scenario-file {input.scenario} {params.chunks}"
+        "{DUELBANDITS} aggregate --scenario-file {input.scenario} {params.chunks}"
         " --horizon {params.horizon} --runs {params.runs} --points {params.points}"
         " --traces {output.traces} --strategies {output.strategies} --summary {output.summary}"
         " > {log} 2>&1"
@@ -44,14 +42,12 @@ rule summary:
     output:
         "results/summary.parquet",
     params:
-        cli=DUELBANDITS,
+        code=code_digest("aggregate"),
     log:
         "logs/summary.log",
-    conda:
-        "../../environment.yml"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=10,
     shell:
-        "{params.cli} summary {input.summaries} --bounds {input.bounds} --out {output} > {log} 2>&1"
+        "{DUELBANDITS} summary {input.summaries} --bounds {input.bounds} --out {output} > {log} 2>&1"

@@ -7,7 +7,7 @@ rule bounds:
     output:
         "results/bounds.parquet",
     params:
-        cli=DUELBANDITS,
+        code=code_digest("aggregate"),
         algorithms=" ".join(ALGORITHMS),
         actions=config["actions"],
         horizon=config["horizon"],
@@ -15,13 +15,11 @@ rule bounds:
         c_alpha=config["algorithm_params"].get("ts-borda", {}).get("c_alpha", 1.0),
     log:
         "logs/bounds.log",
-    conda:
-        "../../environment.yml"
     threads: 1
     resources:
         mem_mb=500,
         runtime=5,
     shell:
-        "{params.cli} bounds --algorithms {params.algorithms} --actions {params.actions}"
+        "{DUELBANDITS} bounds --algorithms {params.algorithms} --actions {params.actions}"
         " --horizon {params.horizon} --points {params.points} --c-alpha {params.c_alpha}"
         " --out {output} > {log} 2>&1"

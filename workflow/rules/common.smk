@@ -6,11 +6,24 @@ import shlex
 import sys
 
 import duelbandits
+import duelbandits.provenance
 import duelbandits.sweeps
 
 # The package's CLI, run by the interpreter that runs Snakemake, so jobs use the
-# same environment whether or not it is activated.
+# same environment whether or not it is activated. Rules name it as a global in
+# their shell command, not as a param: params are a rerun trigger, and starting
+# Snakemake from another environment must not rerun anything.
 DUELBANDITS = f"{shlex.quote(sys.executable)} -m duelbandits"
+
+
+def code_digest(*modules):
+    """Rerun trigger of a rule: sha256 of the package sources its command runs.
+
+    The CLI and ``modules`` (names within the package), with everything they
+    import at module level; an edit to those files reruns the rule's jobs,
+    an edit elsewhere (a plotting change for a simulation job) does not.
+    """
+    return duelbandits.provenance.code_digest("cli", *modules)
 
 
 def config_scenario(name, actions=None):

@@ -17,19 +17,17 @@ rule figure_main:
             labels={"figure": "main", "scenario": "{scenario}"},
         ),
     params:
-        cli=DUELBANDITS,
+        code=code_digest("plotting"),
     log:
         "logs/figures/main/{scenario}.log",
     benchmark:
         "benchmarks/figures/main/{scenario}.tsv"
-    conda:
-        "../../environment.yml"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=10,
     shell:
-        "{params.cli} figure main --scenario-file {input.scenario} --summary {input.summary}"
+        "{DUELBANDITS} figure main --scenario-file {input.scenario} --summary {input.summary}"
         " --out {output.pdf} {output.png} > {log} 2>&1"
 
 
@@ -49,18 +47,16 @@ rule figure_appendix:
             labels={"figure": "appendix", "scenario": "{scenario}", "algorithm": "{algorithm}"},
         ),
     params:
-        cli=DUELBANDITS,
+        code=code_digest("plotting"),
     log:
         "logs/figures/appendix/{scenario}-{algorithm}.log",
     benchmark:
         "benchmarks/figures/appendix/{scenario}-{algorithm}.tsv"
-    conda:
-        "../../environment.yml"
     threads: 1
     resources:
         mem_mb=2000,
         runtime=10,
     shell:
-        "{params.cli} figure appendix --scenario {wildcards.scenario} --algorithm {wildcards.algorithm}"
+        "{DUELBANDITS} figure appendix --scenario {wildcards.scenario} --algorithm {wildcards.algorithm}"
         " --scenario-file {input.scenario} --traces {input.traces} --strategies {input.strategies}"
         " --out {output.pdf} {output.png} > {log} 2>&1"

@@ -11,15 +11,13 @@ rule manifest:
     output:
         "results/MANIFEST.sha256",
     params:
-        cli=DUELBANDITS,
+        code=code_digest(),
         config=json.dumps(config, sort_keys=True),
     log:
         "logs/manifest.log",
-    conda:
-        "../../environment.yml"
     threads: 1
     resources:
         mem_mb=500,
         runtime=10,
     shell:
-        "{params.cli} manifest write {input} --config-json {params.config:q} --out {output} > {log} 2>&1"
+        "{DUELBANDITS} manifest write {input} --config-json {params.config:q} --out {output} > {log} 2>&1"

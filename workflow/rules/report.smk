@@ -23,16 +23,14 @@ rule final_table:
             labels={"table": "effective configuration"},
         ),
     params:
-        cli=DUELBANDITS,
+        code=code_digest("tables"),
         config=json.dumps(config, sort_keys=True),
     log:
         "logs/table.log",
-    conda:
-        "../../environment.yml"
     threads: 1
     resources:
         mem_mb=500,
         runtime=5,
     shell:
-        "{params.cli} table --summary {input} --markdown {output.markdown} --html {output.html}"
+        "{DUELBANDITS} table --summary {input} --markdown {output.markdown} --html {output.html}"
         " --config-json {params.config:q} --config-html {output.config} > {log} 2>&1"

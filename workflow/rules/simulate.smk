@@ -11,18 +11,16 @@ rule scenario:
     output:
         "results/scenarios/{scenario}.json",
     params:
-        cli=DUELBANDITS,
+        code=code_digest(),
         args=scenario_args,
     log:
         "logs/scenario/{scenario}.log",
-    conda:
-        "../../environment.yml"
     threads: 1
     resources:
         mem_mb=500,
         runtime=5,
     shell:
-        "{params.cli} scenario --scenario {wildcards.scenario} {params.args} --out {output} > {log} 2>&1"
+        "{DUELBANDITS} scenario --scenario {wildcards.scenario} {params.args} --out {output} > {log} 2>&1"
 
 
 # results/runs/{scenario}/{algorithm}/chunk-{chunk}.parquet: one row per (run, step).
@@ -32,7 +30,7 @@ rule simulate:
     output:
         "results/runs/{scenario}/{algorithm}/chunk-{chunk}.parquet",
     params:
-        cli=DUELBANDITS,
+        code=code_digest(),
         runs=chunk_runs,
         scenario=scenario_args,
         algorithm=algorithm_args,
@@ -42,13 +40,11 @@ rule simulate:
         "logs/simulate/{scenario}/{algorithm}/chunk-{chunk}.log",
     benchmark:
         "benchmarks/simulate/{scenario}/{algorithm}/chunk-{chunk}.tsv"
-    conda:
-        "../../environment.yml"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=30,
     shell:
-        "{params.cli} simulate --scenario {wildcards.scenario} --algorithm {wildcards.algorithm}"
+        "{DUELBANDITS} simulate --scenario {wildcards.scenario} --algorithm {wildcards.algorithm}"
         " --horizon {params.horizon} --runs {params.runs} --stride {params.stride}"
         " {params.scenario} {params.algorithm} --out {output} > {log} 2>&1"

@@ -18,7 +18,7 @@ rule sweep_point:
     output:
         SWEEP_POINT,
     params:
-        cli=DUELBANDITS,
+        code=code_digest("sweeps"),
         runs=sweep_chunk_runs,
         scenario=sweep_scenario_args,
         algorithm=algorithm_args,
@@ -27,14 +27,12 @@ rule sweep_point:
         "logs/sweeps/points/{scenario}/A{actions}-T{horizon}/{algorithm}/chunk-{chunk}.log",
     benchmark:
         "benchmarks/sweeps/points/{scenario}/A{actions}-T{horizon}/{algorithm}/chunk-{chunk}.tsv"
-    conda:
-        "../../environment.yml"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=30,
     shell:
-        "{params.cli} sweep-point --scenario {wildcards.scenario} --algorithm {wildcards.algorithm}"
+        "{DUELBANDITS} sweep-point --scenario {wildcards.scenario} --algorithm {wildcards.algorithm}"
         " --horizon {wildcards.horizon} --runs {params.runs} --points {params.points}"
         " {params.scenario} {params.algorithm} --out {output} > {log} 2>&1"
 
@@ -56,7 +54,7 @@ rule sweep_horizon:
             labels={"table": "regret exponents"},
         ),
     params:
-        cli=DUELBANDITS,
+        code=code_digest("sweeps", "tables"),
         resamples=config["sweeps"]["bootstrap"],
         confidence=config["sweeps"]["confidence"],
         seed=config["seed"],
@@ -64,14 +62,12 @@ rule sweep_horizon:
         "logs/sweeps/horizon.log",
     benchmark:
         "benchmarks/sweeps/horizon.tsv"
-    conda:
-        "../../environment.yml"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=10,
     shell:
-        "{params.cli} sweep-horizon {input} --resamples {params.resamples} --confidence {params.confidence}"
+        "{DUELBANDITS} sweep-horizon {input} --resamples {params.resamples} --confidence {params.confidence}"
         " --seed {params.seed} --table {output.table} --exponents {output.exponents}"
         " --markdown {output.markdown} --html {output.html} > {log} 2>&1"
 
@@ -91,20 +87,18 @@ rule sweep_actions:
             labels={"table": "scaling in A"},
         ),
     params:
-        cli=DUELBANDITS,
+        code=code_digest("sweeps", "tables"),
         c_alpha=config["algorithm_params"].get("ts-borda", {}).get("c_alpha", 1.0),
     log:
         "logs/sweeps/actions.log",
     benchmark:
         "benchmarks/sweeps/actions.tsv"
-    conda:
-        "../../environment.yml"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=10,
     shell:
-        "{params.cli} sweep-actions {input} --c-alpha {params.c_alpha} --table {output.table}"
+        "{DUELBANDITS} sweep-actions {input} --c-alpha {params.c_alpha} --table {output.table}"
         " --markdown {output.markdown} --html {output.html} > {log} 2>&1"
 
 
@@ -124,19 +118,17 @@ rule figure_sweep_horizon:
             labels={"figure": "regret exponents", "scenario": "{scenario}"},
         ),
     params:
-        cli=DUELBANDITS,
+        code=code_digest("plotting"),
     log:
         "logs/figures/sweeps/horizon-{scenario}.log",
     benchmark:
         "benchmarks/figures/sweeps/horizon-{scenario}.tsv"
-    conda:
-        "../../environment.yml"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=10,
     shell:
-        "{params.cli} sweep-figure horizon --scenario {wildcards.scenario} --table {input.table}"
+        "{DUELBANDITS} sweep-figure horizon --scenario {wildcards.scenario} --table {input.table}"
         " --exponents {input.exponents} --out {output.pdf} {output.png} > {log} 2>&1"
 
 
@@ -155,17 +147,15 @@ rule figure_sweep_actions:
             labels={"figure": "scaling in A", "scenario": "{scenario}"},
         ),
     params:
-        cli=DUELBANDITS,
+        code=code_digest("plotting"),
     log:
         "logs/figures/sweeps/actions-{scenario}.log",
     benchmark:
         "benchmarks/figures/sweeps/actions-{scenario}.tsv"
-    conda:
-        "../../environment.yml"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=10,
     shell:
-        "{params.cli} sweep-figure actions --scenario {wildcards.scenario} --table {input.table}"
+        "{DUELBANDITS} sweep-figure actions --scenario {wildcards.scenario} --table {input.table}"
         " --out {output.pdf} {output.png} > {log} 2>&1"

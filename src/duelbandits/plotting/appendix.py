@@ -133,7 +133,7 @@ def _strategy_panel(ax, letter, player, strategies, actions, winner):
               ncol=1 if len(mean.columns) <= 12 else 2, fontsize=6.5, title_fontsize=7)
 
 
-def appendix_figure(scenario_name: str, algorithm: str, traces, strategies, outputs, *, scenario=None) -> Figure:
+def appendix_figure(scenario_name: str, algorithm: str, traces, strategies, outputs, *, scenario=None, data_digest=None) -> Figure:
     """Render the stacked appendix figure of one (scenario, algorithm) to each path of ``outputs``.
 
     ``traces``: run, t, I, J, cumulative_regret of every step of every run;
@@ -188,5 +188,5 @@ def appendix_figure(scenario_name: str, algorithm: str, traces, strategies, outp
         axes[-1].set_xlabel("step t")
         fig.suptitle(f"{scenario_name.capitalize()} scenario - {ALGORITHMS[algorithm].label}: "
                      f"{grid['I'].shape[0]} runs, T = {horizon:,}")
-        style.save(fig, outputs)
+        style.save(fig, outputs, data_digest)
     return fig

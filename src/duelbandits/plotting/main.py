@@ -162,7 +162,7 @@ def _bound_curves(ax, curves: dict, horizon: int, actions: int):
     return notes
 
 
-def main_figure(scenario: dict, summary, outputs) -> Figure:
+def main_figure(scenario: dict, summary, outputs, *, data_digest=None) -> Figure:
     """Render the four-panel figure of one scenario to each path of ``outputs``.
 
     ``scenario`` holds name, utilities, matrix, winners and params; ``summary``
@@ -215,5 +215,5 @@ def main_figure(scenario: dict, summary, outputs) -> Figure:
 
         run_text = f"{runs[0]} runs" if len(runs) == 1 else f"{runs[0]}-{runs[-1]} runs"
         fig.suptitle(f"{name.capitalize()} scenario: A = {actions}, T = {horizon:,}, {run_text}")
-        style.save(fig, outputs)
+        style.save(fig, outputs, data_digest)
     return fig

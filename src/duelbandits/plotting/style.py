@@ -15,6 +15,7 @@ import matplotlib as mpl
 import numpy as np
 
 from ..algorithms import ALGORITHMS
+from ..manifest import FIGURE_DATA_KEY
 from ..storage import atomic_write
 
 # Colours: the first six of seaborn's 'colorblind' palette (Okabe-Ito based),
@@ -97,6 +98,15 @@ METADATA = {
 """Per-format metadata that removes every clock- and version-dependent field."""
 
 
+def _metadata(fmt: str, data_digest: str | None) -> dict:
+    """:data:`METADATA` of ``fmt``, with the data digest where the format has a place for it."""
+    if data_digest is None:
+        return METADATA[fmt]
+    key = FIGURE_DATA_KEY
+    extra = {"pdf": {"Keywords": f"{key}={data_digest}"}, "png": {key: data_digest}, "svg": {"Keywords": [key, data_digest]}}
+    return {**METADATA[fmt], **extra[fmt]}
+
+
 @contextmanager
 def style():
     """Apply :data:`RC` for the duration of the block, leaving global rcParams untouched."""
@@ -142,12 +152,14 @@ def step_formatter():
     return mpl.ticker.FuncFormatter(lambda x, _: f"{x:,.0f}")
 
 
-def save(fig, outputs) -> list[Path]:
+def save(fig, outputs, data_digest: str | None = None) -> list[Path]:
     """Save ``fig`` to every path of ``outputs`` atomically and deterministically.
 
     The format comes from the suffix (.pdf, .png, .svg). Each file is written
     to a temporary file in its own directory, then renamed over the target, so
-    a crash never leaves a half-written figure.
+    a crash never leaves a half-written figure. ``data_digest``, the content
+    digest of the data drawn (:func:`duelbandits.manifest.data_digest`), goes
+    into the file's metadata, where the manifest reads it.
     """
     if isinstance(outputs, (str, os.PathLike)):
         outputs = [outputs]
@@ -161,5 +173,5 @@ def save(fig, outputs) -> list[Path]:
         for path in paths:
             fmt = path.suffix.lower().lstrip(".")
             with atomic_write(path) as tmp:
-                fig.savefig(tmp, format=fmt, dpi=DPI[fmt], metadata=METADATA[fmt])
+                fig.savefig(tmp, format=fmt, dpi=DPI[fmt], metadata=_metadata(fmt, data_digest))
     return paths

@@ -52,7 +52,7 @@ def _paper_kind(rows, slug) -> str:
     return kinds[0]
 
 
-def horizon_sweep_figure(scenario: str, table, exponents, outputs) -> Figure:
+def horizon_sweep_figure(scenario: str, table, exponents, outputs, *, data_digest=None) -> Figure:
     """Render the horizon-sweep figure of ``scenario`` to every path of ``outputs``.
 
     ``table`` is results/sweeps/horizon.parquet and ``exponents``
@@ -147,11 +147,11 @@ def horizon_sweep_figure(scenario: str, table, exponents, outputs) -> Figure:
         run_text = f"{runs[0]} runs" if len(runs) == 1 else f"{runs[0]}-{runs[-1]} runs"
         fig.suptitle(f"{scenario.capitalize()} scenario, horizon sweep: A = {', '.join(map(str, actions))}, "
                      f"T = {horizons[0]:,} to {horizons[-1]:,}, {run_text} per T")
-        style.save(fig, outputs)
+        style.save(fig, outputs, data_digest)
     return fig
 
 
-def actions_sweep_figure(scenario: str, table, outputs) -> Figure:
+def actions_sweep_figure(scenario: str, table, outputs, *, data_digest=None) -> Figure:
     """Render the scaling-in-A figure of ``scenario`` to every path of ``outputs``.
 
     ``table`` is results/sweeps/actions.parquet restricted to ``scenario``.
@@ -220,5 +220,5 @@ def actions_sweep_figure(scenario: str, table, outputs) -> Figure:
         run_text = f"{runs[0]} runs" if len(runs) == 1 else f"{runs[0]}-{runs[-1]} runs"
         fig.suptitle(f"{scenario.capitalize()} scenario, scaling in A: T = {', '.join(f'{T:,}' for T in horizons)}, "
                      f"{run_text} per A")
-        style.save(fig, outputs)
+        style.save(fig, outputs, data_digest)
     return fig
