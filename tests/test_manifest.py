@@ -1,42 +1,177 @@
-import pytest
+"""The manifest: byte and content digests, and the three-way verification."""
 
-from duelbandits import cli, manifest
+import hashlib
+import json
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pyarrow as pa  # noqa: E402
+import pyarrow.parquet as pq  # noqa: E402
+import pytest  # noqa: E402
+
+from duelbandits import cli, manifest, provenance, storage  # noqa: E402
+from duelbandits.plotting import style  # noqa: E402
+
+VALUES = np.array([0.1, 1 / 3, 2.5e-7, 1234.5678, 0.0])
+
+
+def write_parquet(path, values=VALUES, compression="zstd", prov=None):
+    table = pa.table({"t": np.arange(1, len(values) + 1, dtype=np.int32), "x": values,
+                      "name": ["a", "bb", None, "", "é"][: len(values)]})
+    if prov is not None:
+        table = storage.with_provenance(table, prov)
+    pq.write_table(table, path, compression=compression)
+
+
+def draw(path, digest):
+    fig, ax = plt.subplots(figsize=(2, 2))
+    ax.plot([0, 1], [0, 1])
+    style.save(fig, path, data_digest=digest)
+    plt.close(fig)
 
 
 def make_tree(root):
     (root / "results").mkdir()
     (root / "figures").mkdir()
-    (root / "results/a.parquet").write_bytes(b"alpha")
-    (root / "figures/b.png").write_bytes(b"beta")
-    return ["results/a.parquet", "figures/b.png"]
+    write_parquet(root / "results/a.parquet")
+    (root / "results/s.json").write_text(json.dumps({"b": [0.1, 2], "a": "x"}))
+    (root / "results/table.md").write_text("| a |\n")
+    draw(root / "figures/f.png", "ab" * 32)
+    draw(root / "figures/f.pdf", "ab" * 32)
+    return ["results/a.parquet", "results/s.json", "results/table.md", "figures/f.png", "figures/f.pdf"]
 
 
-def test_manifest_records_hashes_versions_and_config_and_verifies(tmp_path):
+def test_parquet_content_ignores_metadata_codec_and_last_bits_but_not_values(tmp_path):
+    write_parquet(tmp_path / "a.parquet")
+    base = manifest.content_digest(tmp_path / "a.parquet")
+    # other codec and other key-value metadata (a provenance with other versions): other bytes, same content
+    write_parquet(tmp_path / "b.parquet", compression="snappy", prov={"versions": {"numpy": "0"}})
+    assert manifest.sha256(tmp_path / "a.parquet") != manifest.sha256(tmp_path / "b.parquet")
+    assert manifest.content_digest(tmp_path / "b.parquet") == base
+    # one ulp on every value (the size of the cross-version differences seen, 7e-16 relative)
+    write_parquet(tmp_path / "c.parquet", values=np.nextafter(VALUES, np.inf))
+    assert manifest.content_digest(tmp_path / "c.parquet") == base
+    # a relative 1e-5 (one duel more in a cumulative regret of ~2,000) is a change of content
+    write_parquet(tmp_path / "d.parquet", values=VALUES * (1 + 1e-5))
+    assert manifest.content_digest(tmp_path / "d.parquet") != base
+    # so are a renamed column, another type and a null moved
+    table = pq.read_table(tmp_path / "a.parquet")
+    pq.write_table(table.rename_columns(["t", "y", "name"]), tmp_path / "e.parquet")
+    pq.write_table(table.set_column(0, "t", table.column("t").cast(pa.int64())), tmp_path / "f.parquet")
+    names = pa.array(["a", "bb", "", None, "é"])
+    pq.write_table(table.set_column(2, "name", names), tmp_path / "g.parquet")
+    digests = {manifest.content_digest(tmp_path / f"{n}.parquet") for n in "efg"}
+    assert base not in digests and len(digests) == 3
+
+
+def test_json_content_ignores_key_order_and_last_digits(tmp_path):
+    (tmp_path / "a.json").write_text('{"m": [[0.5, 0.8856176608159012]], "n": 3}')
+    (tmp_path / "b.json").write_text('{"n": 3, "m": [[0.5, 0.8856176608159011]]}')  # numpy 1.26 vs 2.4
+    (tmp_path / "c.json").write_text('{"n": 3, "m": [[0.5, 0.8856]]}')
+    a, b, c = (manifest.content_digest(tmp_path / f"{n}.json") for n in "abc")
+    assert a == b != c
+
+
+def test_figures_carry_their_data_digest_and_damage_is_caught(tmp_path):
+    digest = "0123456789abcdef" * 4
+    for suffix in ("png", "pdf"):
+        path = tmp_path / f"f.{suffix}"
+        draw(path, digest)
+        assert manifest.figure_data_digest(path) == digest
+        assert manifest.content_digest(path) == f"figure:{digest}"
+        data = path.read_bytes()
+        path.write_bytes(data[: len(data) // 2])
+        with pytest.raises(manifest.ManifestError, match="truncated"):
+            manifest.content_digest(path)
+    png = tmp_path / "f.png"
+    draw(png, digest)
+    data = bytearray(png.read_bytes())
+    data[len(data) // 2] ^= 0xFF  # one flipped byte inside the image data
+    png.write_bytes(bytes(data))
+    with pytest.raises(manifest.ManifestError, match="CRC"):
+        manifest.content_digest(png)
+    draw(png, digest)
+    png.write_bytes(png.read_bytes() + b"\0")
+    with pytest.raises(manifest.ManifestError, match="after its IEND"):
+        manifest.content_digest(png)
+    draw(tmp_path / "plain.png", None)
+    with pytest.raises(manifest.ManifestError, match="carries no"):
+        manifest.content_digest(tmp_path / "plain.png")
+
+
+def test_manifest_lines_are_sha256sum_lines_then_content_lines(tmp_path):
     files = make_tree(tmp_path)
     text = manifest.build(tmp_path, files, {"horizon": 300})
     assert text == manifest.build(tmp_path, list(reversed(files)), {"horizon": 300})  # deterministic
     out = tmp_path / "results/MANIFEST.sha256"
     out.write_text(text)
-    header, entries = manifest.read(out)
-    assert '"numpy"' in header["environment"] and '"python"' in header["environment"]
+    header, entries, contents = manifest.read(out)
+    assert json.loads(header["environment"])["numpy"] == np.__version__
     assert header["config"] == '{"horizon": 300}'
-    # sha256(b"alpha")
-    assert entries["results/a.parquet"] == "8ed3f6ad685b959ead7022518e1af76cd816f8e8ec7ccdda1ed4018e8f2223f8"
-    assert manifest.verify(out, tmp_path) == []
-    (tmp_path / "figures/b.png").write_bytes(b"changed")
-    (tmp_path / "results/a.parquet").unlink()
-    assert manifest.verify(out, tmp_path) == ["changed: figures/b.png", "missing: results/a.parquet"]
+    assert entries["results/table.md"] == hashlib.sha256(b"| a |\n").hexdigest()
+    assert contents["figures/f.png"] == contents["figures/f.pdf"] == "figure:" + "ab" * 32
+    assert contents["results/table.md"] == "bytes:" + entries["results/table.md"]
+    assert sorted(entries) == sorted(contents) == sorted(files)
 
 
-def test_manifest_cli_exit_codes(tmp_path, capsys):
+def test_verify_says_identical_same_content_differs_or_missing(tmp_path):
+    files = make_tree(tmp_path)
+    out = tmp_path / "M.sha256"
+    out.write_text(manifest.build(tmp_path, files, {}))
+    assert set(manifest.verify(out, tmp_path).values()) == {manifest.IDENTICAL}
+    write_parquet(tmp_path / "results/a.parquet", compression="snappy")       # same values, other bytes
+    draw(tmp_path / "figures/f.png", "ab" * 32)                                 # unchanged figure
+    (tmp_path / "figures/f.pdf").write_bytes((tmp_path / "figures/f.pdf").read_bytes()[:500])  # damaged
+    (tmp_path / "results/s.json").write_text(json.dumps({"b": [0.2, 2], "a": "x"}))  # another value
+    (tmp_path / "results/table.md").unlink()
+    assert manifest.verify(out, tmp_path) == {
+        "figures/f.pdf": manifest.DIFFERS,
+        "figures/f.png": manifest.IDENTICAL,
+        "results/a.parquet": manifest.SAME_CONTENT,
+        "results/s.json": manifest.DIFFERS,
+        "results/table.md": manifest.MISSING,
+    }
+
+
+def test_verify_cli_prints_each_file_and_one_summary_line(tmp_path, capsys):
     files = make_tree(tmp_path)
     out = tmp_path / "M.sha256"
     root = ["--root", str(tmp_path)]
     assert cli.main(["manifest", "write", *files, "--config-json", "{}", "--out", str(out), *root]) == 0
     assert cli.main(["manifest", "verify", str(out), *root]) == 0
-    (tmp_path / "figures/b.png").write_bytes(b"changed")
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-1] == f"identical: 5 files: 5 identical, 0 same content, 0 differs, 0 missing (against {out})"
+    assert "identical     results/a.parquet" in lines
+    write_parquet(tmp_path / "results/a.parquet", compression="snappy")
+    assert cli.main(["manifest", "verify", str(out), *root]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith("same content: 5 files: 4 identical, 1 same content")
+    write_parquet(tmp_path / "results/a.parquet", values=VALUES + 1)
     assert cli.main(["manifest", "verify", str(out), *root]) == 1
-    assert "changed: figures/b.png" in capsys.readouterr().out
+    out_lines = capsys.readouterr().out.splitlines()
+    assert "differs       results/a.parquet" in out_lines
+    assert out_lines[-1].startswith("FAILED: 5 files: 4 identical, 0 same content, 1 differs, 0 missing")
+
+
+def test_verify_names_the_versions_that_differ_from_the_manifest(tmp_path, capsys):
+    files = make_tree(tmp_path)
+    out = tmp_path / "M.sha256"
+    text = manifest.build(tmp_path, files, {}).replace(f'"numpy": "{np.__version__}"', '"numpy": "1.0"')
+    out.write_text(text)
+    assert manifest.environment_differences(out) == [f"numpy {np.__version__} (manifest 1.0)"]
+    assert cli.main(["manifest", "verify", str(out), "--root", str(tmp_path)]) == 0
+    assert f"environment differs from the manifest's: numpy {np.__version__} (manifest 1.0)" in capsys.readouterr().err
+
+
+def test_a_manifest_without_content_lines_still_verifies_bytes(tmp_path):
+    files = make_tree(tmp_path)
+    text = manifest.build(tmp_path, files, {})
+    out = tmp_path / "old.sha256"
+    out.write_text("\n".join(line for line in text.splitlines() if not line.startswith("# content: ")) + "\n")
+    write_parquet(tmp_path / "results/a.parquet", compression="snappy")
+    assert manifest.verify(out, tmp_path)["results/a.parquet"] == manifest.DIFFERS
 
 
 def test_malformed_manifests_and_bad_inputs_are_named(tmp_path, capsys):
@@ -48,5 +183,16 @@ def test_malformed_manifests_and_bad_inputs_are_named(tmp_path, capsys):
                      str(tmp_path / "o.sha256"), "--root", str(tmp_path)]) == 2
     assert "missing.txt: not a file" in capsys.readouterr().err
     assert not (tmp_path / "o.sha256").exists()
+    (tmp_path / "foreign.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    assert cli.main(["manifest", "write", "foreign.png", "--config-json", "{}", "--out",
+                     str(tmp_path / "o.sha256"), "--root", str(tmp_path)]) == 2
+    assert "foreign.png: PNG is truncated" in capsys.readouterr().err
+    assert not (tmp_path / "o.sha256").exists()
     with pytest.raises(manifest.ManifestError, match="cannot read manifest"):
         manifest.read(tmp_path / "absent.sha256")
+
+
+def test_matrix_digest_ignores_the_last_bit_of_exp():
+    X = np.array([[0.5, 0.8856176608159012], [0.1143823391840988, 0.5]])
+    assert provenance.matrix_sha256(X) == provenance.matrix_sha256(np.nextafter(X, 0))
+    assert provenance.matrix_sha256(X) != provenance.matrix_sha256(X.T)

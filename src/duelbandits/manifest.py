@@ -16,9 +16,9 @@ changing a result:
   provenance), row groups, encodings and compression do not count.
 - JSON: the parsed values under the same float rule, keys sorted.
 - Figures (PNG, PDF): the content digest of the data they were drawn from,
-  which the figure carries in its metadata; the file must be complete (a PNG
-  whose chunks all pass their CRC and that ends in IEND, a PDF that ends in
-  ``%%EOF``).
+  which the figure carries in its metadata; the file must be whole (a PNG
+  whose chunks all pass their CRC and that ends with its IEND chunk, a PDF
+  that ends in ``%%EOF``).
 - Anything else (Markdown, HTML): its bytes.
 
 Rounding to float32 means two floats that differ only in their last digits
@@ -37,7 +37,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .provenance import canonical_json, environment
+from .provenance import canonical_floats, canonical_json, environment
 
 FIGURE_DATA_KEY = "duelbandits-data-sha256"
 """PNG text key (and PDF ``Keywords`` prefix) under which a figure stores the digest of its data."""
@@ -60,14 +60,6 @@ def sha256(path) -> str:
 
 
 # --- Content digests -------------------------------------------------------------------------
-
-
-def canonical_floats(values: np.ndarray) -> np.ndarray:
-    """Floats rounded to float32 with one zero and one NaN: the values the content digest sees."""
-    rounded = np.asarray(values, dtype=np.float64).astype("<f4")
-    rounded[rounded == 0] = 0.0
-    rounded[np.isnan(rounded)] = np.float32("nan")
-    return rounded
 
 
 def _canonical_json_value(value):
@@ -166,6 +158,8 @@ def _png_text(data: bytes) -> dict:
             key, _, value = body.partition(b"\0")
             texts[key.decode("latin-1")] = value.decode("latin-1")
         if kind == b"IEND":
+            if pos + 12 + length != len(data):
+                raise ManifestError("PNG has data after its IEND chunk")
             return texts
         pos += 12 + length
     raise ManifestError("PNG is truncated (no IEND chunk)")

@@ -60,10 +60,23 @@ def digest(value) -> str:
     return hashlib.sha256(canonical_json(value).encode()).hexdigest()
 
 
+def canonical_floats(values) -> np.ndarray:
+    """Floats rounded to IEEE float32 (round to nearest even), with one zero and one NaN.
+
+    The precision at which content is compared: numpy's ``exp`` differs in the
+    last bit between releases, and the digest of a matrix or a result must not.
+    """
+    rounded = np.asarray(values, dtype=np.float64).astype("<f4")
+    rounded[rounded == 0] = 0.0
+    rounded[np.isnan(rounded)] = np.float32("nan")
+    return rounded
+
+
 def matrix_sha256(matrix) -> str:
-    """sha256 of a preference matrix: its shape and its float64 values, little-endian, row-major."""
-    X = np.ascontiguousarray(matrix, dtype="<f8")
-    return hashlib.sha256(f"{X.shape[0]}x{X.shape[1]}:".encode() + X.tobytes()).hexdigest()
+    """sha256 of a preference matrix: its shape and its values at float32 precision
+    (:func:`canonical_floats`), little-endian, row-major."""
+    X = canonical_floats(matrix)
+    return hashlib.sha256(f"{X.shape[0]}x{X.shape[1]}:".encode() + np.ascontiguousarray(X).tobytes()).hexdigest()
 
 
 def record(**params) -> dict:

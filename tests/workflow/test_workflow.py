@@ -4,9 +4,6 @@ import hashlib
 import json
 import re
 import shutil
-import subprocess
-import sys
-import tomllib
 
 import numpy as np
 import pyarrow.parquet as pq
@@ -135,19 +132,3 @@ def test_rebuilding_a_chunk_and_rerendering_give_identical_bytes(tiny_run):
     result = snakemake(tiny_run, "--cores", "2")
     assert result.returncode == 0, result.stderr[-3000:]
     assert sha256_tree(tiny_run, "results", "figures") == before
-
-
-def test_environment_yml_lists_the_pyproject_dependencies():
-    pyproject = tomllib.loads((REPO / "pyproject.toml").read_text())
-    env = yaml.safe_load((REPO / "environment.yml").read_text())
-
-    def name(spec):
-        return re.split(r"[<>=!\[ ]", spec.strip(), maxsplit=1)[0].lower()
-
-    conda = {name(d) for d in env["dependencies"] if isinstance(d, str)}
-    pip = [d for d in env["dependencies"] if isinstance(d, dict)]
-    wanted = {name(d) for d in pyproject["project"]["dependencies"]}
-    for extra in ("test", "slurm"):
-        wanted |= {name(d) for d in pyproject["project"]["optional-dependencies"].get(extra, [])}
-    assert wanted <= conda | {"python"}, wanted - conda
-    assert pip and any("-e ." in line for line in pip[0]["pip"])

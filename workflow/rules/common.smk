@@ -156,7 +156,8 @@ def paper_results():
         algorithm=ALGORITHMS,
         chunk=CHUNKS,
     )
-    return expand(per_scenario, scenario=SCENARIOS) + runs + ["results/bounds.parquet", "results/summary.parquet"]
+    shared = ["results/bounds.parquet", "results/summary.parquet", "results/table.md"]
+    return expand(per_scenario, scenario=SCENARIOS) + runs + shared
 
 
 def all_figures():

@@ -1,0 +1,148 @@
+"""Provenance: what every result carries, the refusal of contradicting inputs, and code digests."""
+
+import json
+import shutil
+
+import numpy as np
+import pyarrow.parquet as pq
+import pytest
+
+from duelbandits import cli, provenance, storage
+
+COMMON = ["--actions", "5", "--seed", "7"]
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    """Scenario files and one-run chunks of two algorithms on both scenarios (T = 50)."""
+    root = tmp_path_factory.mktemp("prov")
+    for scenario in ("condorcet", "borda"):
+        assert cli.main(["scenario", "--scenario", scenario, *COMMON, "--out", str(root / f"{scenario}.json")]) == 0
+        for algorithm in ("dts", "iss"):
+            out = root / f"{scenario}-{algorithm}.parquet"
+            args = ["simulate", "--scenario", scenario, "--algorithm", algorithm, "--horizon", "50", "--runs", "0-1"]
+            assert cli.main([*args, *COMMON, "--out", str(out)]) == 0
+    return root
+
+
+def aggregate(root, scenario_file, chunks, out):
+    args = ["aggregate", "--scenario-file", str(root / scenario_file), "--horizon", "50", "--runs", "2",
+            "--points", "10"]
+    for algorithm, chunk in chunks:
+        args += ["--chunk", f"{algorithm}={root / chunk}"]
+    for name in ("traces", "strategies", "summary"):
+        args += [f"--{name}", str(out / f"{name}.parquet")]
+    return cli.main(args)
+
+
+def test_a_chunk_says_what_made_it(files):
+    prov = storage.read_provenance(files / "borda-dts.parquet")
+    record = json.loads((files / "borda.json").read_text())
+    assert {k: prov[k] for k in ("table", "scenario", "algorithm", "runs", "horizon", "seed")} == {
+        "table": "runs", "scenario": "borda", "algorithm": "dts", "runs": "0-1", "horizon": 50, "seed": 7}
+    assert prov["matrix_sha256"] == record["matrix_sha256"] == provenance.matrix_sha256(record["matrix"])
+    assert prov["params"] == {"alpha": 0.51} and prov["scenario_params"]["actions"] == 5
+    assert prov["config_sha256"] == provenance.digest(provenance.experiment(
+        {k: v for k, v in prov.items() if k != "config_sha256"}))
+    assert prov["versions"]["numpy"] == np.__version__ and prov["versions"]["duelbandits"]
+
+
+def test_aggregated_files_carry_their_sources(files, tmp_path):
+    assert aggregate(files, "borda.json", [("dts", "borda-dts.parquet"), ("iss", "borda-iss.parquet")], tmp_path) == 0
+    chunk = storage.read_provenance(files / "borda-iss.parquet")
+    for name in ("traces", "strategies", "summary"):
+        prov = storage.read_provenance(tmp_path / f"{name}.parquet")
+        assert prov["table"] == name and prov["scenario"] == "borda" and prov["algorithms"] == ["dts", "iss"]
+        assert prov["chunks"]["iss"] == [chunk["config_sha256"]] and prov["seed"] == 7
+
+
+@pytest.mark.parametrize(
+    "scenario_file, chunks, message",
+    [
+        # a dts chunk passed as iss
+        ("borda.json", [("iss", "borda-dts.parquet")], "borda-dts.parquet: was made for algorithm 'dts', "
+                                                        "but is used as algorithm 'iss'"),
+        # a borda chunk with the condorcet scenario file
+        ("condorcet.json", [("dts", "borda-dts.parquet")], "borda-dts.parquet: was made for scenario 'borda'"),
+    ],
+)
+def test_aggregate_refuses_chunks_that_contradict_its_arguments(files, tmp_path, capsys, scenario_file, chunks,
+                                                                 message):
+    assert aggregate(files, scenario_file, chunks, tmp_path) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
+    assert not list(tmp_path.iterdir())
+
+
+def test_aggregate_refuses_a_chunk_of_another_matrix_or_horizon_or_without_provenance(files, tmp_path, capsys):
+    other = tmp_path / "other.parquet"
+    args = ["simulate", "--scenario", "borda", "--algorithm", "dts", "--horizon", "50", "--runs", "0-1",
+            "--actions", "5", "--seed", "8", "--out", str(other)]
+    assert cli.main(args) == 0
+    out = tmp_path / "out"
+    assert aggregate(files, "borda.json", [("dts", other)], out) == 2
+    assert "was made for matrix_sha256" in capsys.readouterr().err
+    table = pq.read_table(files / "borda-dts.parquet").replace_schema_metadata({})
+    pq.write_table(table, tmp_path / "bare.parquet")
+    assert aggregate(files, "borda.json", [("dts", tmp_path / "bare.parquet")], out) == 2
+    assert "carries no duelbandits provenance" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_figures_refuse_traces_of_another_scenario(files, tmp_path, capsys):
+    assert aggregate(files, "borda.json", [("dts", "borda-dts.parquet")], tmp_path) == 0
+    args = ["figure", "appendix", "--scenario", "condorcet", "--algorithm", "dts", "--traces",
+            str(tmp_path / "traces.parquet"), "--strategies", str(tmp_path / "strategies.parquet"),
+            "--out", str(tmp_path / "f.png")]
+    assert cli.main(args) == 2
+    assert "traces.parquet: was made for scenario 'borda', but is used as scenario 'condorcet'" in \
+        capsys.readouterr().err
+    args[3] = "borda"
+    assert cli.main([*args[:-2], "--scenario-file", str(files / "condorcet.json"), *args[-2:]]) == 2
+    assert "was made for matrix_sha256" in capsys.readouterr().err
+    assert not (tmp_path / "f.png").exists()
+    assert cli.main([*args[:-2], "--scenario-file", str(files / "borda.json"), *args[-2:]]) == 0
+
+
+def test_provenance_command_prints_a_files_record(files, capsys):
+    assert cli.main(["provenance", str(files / "condorcet-iss.parquet")]) == 0
+    out = capsys.readouterr().out
+    record = json.loads(out.partition(": ")[2])
+    assert record["algorithm"] == "iss" and record["scenario"] == "condorcet"
+    assert cli.main(["provenance", str(files / "condorcet.json")]) == 2
+    assert "not a readable Parquet file" in capsys.readouterr().err
+
+
+def test_config_digest_follows_the_parameters_only():
+    a = provenance.record(scenario="borda", horizon=10)
+    assert a["config_sha256"] == provenance.record(horizon=10, scenario="borda")["config_sha256"]
+    assert a["config_sha256"] != provenance.record(scenario="borda", horizon=11)["config_sha256"]
+    assert provenance.experiment(a) == {"scenario": "borda", "horizon": 10, "config_sha256": a["config_sha256"]}
+
+
+def test_code_units_follow_module_level_imports():
+    simulate = provenance.code_units("cli")
+    assert {"cli", "simulate", "algorithms", "scenarios", "storage", "__init__"} <= set(simulate)
+    assert "plotting" not in simulate and "aggregate" not in simulate  # imported lazily by their commands
+    assert {"plotting", "manifest", "cli"} <= set(provenance.code_units("cli", "plotting"))
+
+
+def test_code_digest_changes_with_the_code_a_command_runs_and_nothing_else(tmp_path, monkeypatch):
+    copy = tmp_path / "duelbandits"
+    shutil.copytree(provenance.PACKAGE_ROOT, copy, ignore=shutil.ignore_patterns("__pycache__"))
+
+    def digests():
+        provenance.code_digest.cache_clear()
+        return provenance.code_digest("cli"), provenance.code_digest("cli", "plotting")
+
+    monkeypatch.setattr(provenance, "PACKAGE_ROOT", copy)
+    simulate, figures = digests()
+    with open(copy / "plotting" / "main.py", "a") as handle:
+        handle.write("\n# an edit\n")
+    after_plotting = digests()
+    assert after_plotting[0] == simulate and after_plotting[1] != figures
+    with open(copy / "algorithms" / "dts.py", "a") as handle:
+        handle.write("\n# an edit\n")
+    after_dts = digests()
+    assert after_dts[0] != simulate and after_dts[1] != after_plotting[1]
+    provenance.code_digest.cache_clear()

@@ -1,0 +1,116 @@
+"""Reproducible anywhere: the committed reference, another environment, code edits, minimum versions."""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+from workflow_helpers import REPO, TINY, snakemake
+
+from duelbandits import manifest
+
+REFERENCE = REPO / "reference" / "MANIFEST.sha256"
+
+
+def verify(manifest_path, root, python=sys.executable, env=None):
+    """``duelbandits manifest verify`` in a fresh process: (exit code, {path: status}, summary line)."""
+    cmd = [python, "-m", "duelbandits", "manifest", "verify", str(manifest_path), "--root", str(root)]
+    result = subprocess.run(cmd, capture_output=True, text=True, timeout=600, env=env)
+    lines = result.stdout.splitlines()
+    status = dict(reversed(re.split(r"\s{2,}", line, maxsplit=1)) for line in lines[:-1])
+    return result.returncode, status, lines[-1] if lines else result.stderr
+
+
+def planned_rules(output: str) -> dict:
+    """``{rule: jobs}`` from the job table of ``snakemake --dry-run --quiet rules``."""
+    return {rule: int(n) for rule, n in re.findall(r"^(\w+)\s+(\d+)$", output, re.M) if rule != "total"}
+
+
+def second_venv(path: Path) -> Path:
+    """Another interpreter (another venv path) that sees this environment's packages."""
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(path)], check=True)
+    site = Path(subprocess.run([path / "bin" / "python", "-c", "import sysconfig; print(sysconfig.get_paths()"
+                                "['purelib'])"], capture_output=True, text=True, check=True).stdout.strip())
+    (site / "main_env.pth").write_text(f"import site; site.addsitedir({sysconfig.get_paths()['purelib']!r})\n")
+    return path / "bin" / "python"
+
+
+def test_a_dry_run_from_another_environment_plans_nothing(tiny_run, tmp_path):
+    python = second_venv(tmp_path / "venv2")
+    cmd = [str(python), "-m", "snakemake", "-s", str(REPO / "Snakefile"), "--directory", str(tiny_run),
+           "--configfile", str(REPO / "config.yaml"), str(TINY), "--dry-run"]
+    result = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "Nothing to be done" in result.stdout + result.stderr, (result.stdout + result.stderr)[-3000:]
+    # the control: the same dry run does plan jobs once the code they run changes
+    assert str(python) != sys.executable
+
+
+def test_a_code_edit_reruns_exactly_the_jobs_whose_code_changed(tiny_run, tmp_path):
+    src = tmp_path / "src"
+    shutil.copytree(REPO / "src" / "duelbandits", src / "duelbandits",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    env = {**os.environ, "PYTHONPATH": str(src)}
+
+    def plan():
+        result = snakemake(tiny_run, "--dry-run", "--quiet", "rules", env=env)
+        assert result.returncode == 0, result.stderr[-3000:]
+        return planned_rules(result.stdout + result.stderr)
+
+    assert plan() == {}  # the copy is the same code: nothing to do
+    with open(src / "duelbandits/plotting/main.py", "a") as handle:
+        handle.write("\n# a plotting edit\n")
+    assert plan() == {"figure_main": 2, "figure_appendix": 12, "manifest": 1, "all": 1}
+    with open(src / "duelbandits/algorithms/dts.py", "a") as handle:
+        handle.write("\n# an algorithm edit\n")
+    rules = plan()
+    assert rules["simulate"] == 24 and rules["aggregate"] == 2 and rules["figure_main"] == 2
+
+
+def test_the_paper_run_reproduces_the_committed_reference(tmp_path):
+    """The paper experiment (T = 40,000, 100 runs, every figure) against reference/MANIFEST.sha256:
+    identical bytes under the environment that made the reference, the same content under another."""
+    result = snakemake(tmp_path, "--cores", "2", tiny=False, timeout=1800)
+    assert result.returncode == 0, result.stderr[-3000:]
+    code, status, summary = verify(REFERENCE, tmp_path)
+    assert code == 0, summary
+    _, entries, _ = manifest.read(REFERENCE)
+    assert set(status) == set(entries) and len(entries) == 2 * 4 + 2 * 6 * 4 + 3 + 2 * 14  # = 87
+    if not manifest.environment_differences(REFERENCE):
+        assert set(status.values()) == {manifest.IDENTICAL}, summary
+        assert (tmp_path / "results/MANIFEST.sha256").read_bytes() == REFERENCE.read_bytes()
+    else:
+        assert set(status.values()) <= {manifest.IDENTICAL, manifest.SAME_CONTENT}, summary
+
+
+@pytest.mark.skipif(os.environ.get("DUELBANDITS_MINIMUM_TEST") != "1",
+                    reason="opt-in (installs a second venv from requirements-minimum.lock): "
+                           "set DUELBANDITS_MINIMUM_TEST=1, as CI does")
+def test_the_declared_minimum_versions_give_the_same_content(tiny_run, tmp_path):
+    venv = tmp_path / "minimum"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "-q"]
+    for args in (["--require-hashes", "-r", str(REPO / "requirements-minimum.lock")], ["--no-deps", "-e", str(REPO)]):
+        done = subprocess.run([*pip, *args], capture_output=True, text=True, timeout=1200)
+        assert done.returncode == 0, done.stderr[-3000:]
+    python = str(venv / "bin" / "python")
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba-cache")}  # numba 0.59's own kernels
+    versions = json.loads(subprocess.run([python, "-c", "import json, numpy, pandas, pyarrow, numba; print(json.dumps("
+                                          "[numpy.__version__, pandas.__version__, pyarrow.__version__, "
+                                          "numba.__version__]))"], capture_output=True, text=True).stdout)
+    assert versions == ["1.26.0", "2.1.0", "14.0.0", "0.59.0"]
+    cmd = [python, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "--directory", str(tmp_path / "run"),
+           "--configfile", str(REPO / "config.yaml"), str(TINY), "--cores", "2"]
+    run = subprocess.run(cmd, capture_output=True, text=True, timeout=1800, env=env)
+    assert run.returncode == 0, run.stderr[-3000:]
+    # the minimum versions' tree against the newest versions' manifest, verified by either side
+    for verifier in (python, sys.executable):
+        code, status, summary = verify(tiny_run / "results/MANIFEST.sha256", tmp_path / "run", verifier, env)
+        assert code == 0, summary
+        assert set(status.values()) <= {manifest.IDENTICAL, manifest.SAME_CONTENT}, summary
+        assert status["results/traces/borda.parquet"] == manifest.SAME_CONTENT  # other bytes, same values
