@@ -79,8 +79,8 @@ def test_scenario_json_round_trips(tmp_path):
     [
         (["--scenario", "nope"], "valid scenarios: condorcet, borda"),
         (["--algorithm", "ucb"], "valid algorithms: ts-maximin, ts-borda"),
-        (["--actions", "1"], "must be >= 2"),
-        (["--horizon", "0"], "must be >= 1"),
+        (["--actions", "1"], "must be in [2, 32767], got 1"),
+        (["--horizon", "0"], "must be in [1, 2147483647], got 0"),
         (["--param", "c_alpha=9"], "has no parameter"),
         (["--param", "alpha"], "NAME=VALUE"),
         (["--scenario", "borda", "--actions", "2"], "not the unique Borda winner"),

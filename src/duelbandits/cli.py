@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import algorithms, manifest, provenance, regret, scenarios, storage, sweeps, winners
+from . import algorithms, limits, manifest, provenance, regret, scenarios, storage, sweeps, winners
 from .simulate import DEFAULT_STRIDE, SimulationError, run_seed, simulate
 
 KNOWN_ERRORS = (
@@ -27,6 +27,7 @@ KNOWN_ERRORS = (
     manifest.ManifestError,
     sweeps.SweepError,
     provenance.ProvenanceError,
+    limits.LimitError,
 )
 
 
@@ -55,8 +56,8 @@ def _run_range(text: str) -> list[int]:
         lo, hi = int(first), int(last or first)
     except ValueError:
         raise UsageError(f"--runs must be R or FIRST-LAST with integers, got {text!r}") from None
-    if lo < 0 or hi < lo:
-        raise UsageError(f"--runs must satisfy 0 <= FIRST <= LAST, got {text!r}")
+    if lo < 0 or hi < lo or hi > limits.MAX_STEP:
+        raise UsageError(f"--runs must satisfy 0 <= FIRST <= LAST <= {limits.MAX_STEP}, got {text!r}")
     return list(range(lo, hi + 1))
 
 
@@ -66,6 +67,8 @@ def _scenario(args):
     if args.scenario == "file" and args.matrix_file is None:
         raise UsageError("--scenario file needs --matrix-file PATH (a CSV preference matrix)")
     path = {"path": args.matrix_file} if args.scenario == "file" else {}
+    if args.actions is not None:
+        limits.check_memory(f"--actions {args.actions}", limits.matrix_bytes(args.actions))
     return scenarios.make_scenario(
         args.scenario, actions=args.actions, seed=args.seed, **path,
         **_key_values(args.scenario_param, "--scenario-param")
@@ -99,9 +102,9 @@ def read_scenario_file(path) -> dict:
         record["matrix"] = scenarios.validate_matrix(record["matrix"]).tolist()
         record["name"]
     except FileNotFoundError:
-        raise storage.StorageError(f"{path}: file not found") from None
-    except (json.JSONDecodeError, KeyError, TypeError, scenarios.MatrixError) as err:
-        raise storage.StorageError(f"{path}: not a scenario file ({err})") from None
+        raise storage.damaged(path, "file not found") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError, scenarios.MatrixError) as err:
+        raise storage.damaged(path, f"not a scenario file ({err})") from None
     return record
 
 
@@ -146,6 +149,9 @@ def cmd_simulate(args) -> None:
         raise UsageError(f"--out must name a .parquet file, got {args.out!r}")
     sc = _scenario(args)
     params = _key_values(args.param, "--param")
+    actions, players = sc.matrix.shape[0], len(algorithms.get(args.algorithm).strategies)
+    limits.check_memory(f"--horizon {args.horizon} x {len(runs)} run(s) at A = {actions}",
+                        limits.simulate_bytes(len(runs), args.horizon, actions, players))
     results = []
     for run in runs:
         seed = run_seed(args.seed, args.scenario, args.algorithm, run)
@@ -169,6 +175,9 @@ def cmd_aggregate(args) -> None:
             raise UsageError(f"--chunk must look like ALGORITHM=PATH, got {item!r}")
         algorithms.get(slug)
         chunks.setdefault(slug, []).append(path)
+    actions = len(record["matrix"])
+    limits.check_memory(f"--horizon {args.horizon} x --runs {args.runs} at A = {actions}",
+                        limits.aggregate_bytes(args.runs, args.horizon, actions))
     matrix_sha = provenance.matrix_sha256(record["matrix"])
     sources = {}
     for slug, paths in chunks.items():
@@ -263,9 +272,14 @@ def cmd_manifest(args) -> int:
             config = json.loads(args.config_json)
         except json.JSONDecodeError as err:
             raise UsageError(f"--config-json is not JSON: {err}") from None
-        _write_text(args.out, manifest.build(args.root, args.files, config))
+        _write_text(args.out, manifest.build(args.root, args.files, config, ledger=storage.LEDGER))
         return 0
+    if not Path(args.root).is_dir():
+        raise UsageError(f"--root {args.root}: not a directory")
     status = manifest.verify(args.manifest, args.root)
+    if all(state == manifest.MISSING for state in status.values()):
+        print(f"none of the {len(status)} files is under {Path(args.root).resolve()}: run from the folder the "
+              "manifest's paths are relative to (where snakemake ran), or pass --root", file=sys.stderr)
     width = max(map(len, manifest.STATUSES))
     for rel, state in status.items():
         print(f"{state:{width}}  {rel}")
@@ -296,6 +310,8 @@ def cmd_sweep_point(args) -> None:
     params = _key_values(args.param, "--param")
     algorithms.get(args.algorithm).hyperparameters(**params)
     runs = _run_range(args.runs)
+    limits.check_memory(f"--horizon {args.horizon} at A = {sc.matrix.shape[0]}",
+                        limits.simulate_bytes(1, args.horizon, sc.matrix.shape[0]))
     table = sweeps.simulate_point(sc.matrix, args.scenario, args.algorithm, args.horizon, runs,
                                   args.seed, args.points, **params)
     prov = provenance.record(
@@ -390,38 +406,32 @@ def cmd_table(args) -> None:
         _write_text(args.config_html, tables.config_html(config))
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be an integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
-    return value
+def _int_in(low: int, high: int):
+    """An argparse type: an integer in ``[low, high]``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be an integer, got {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be in [{low}, {high}], got {value}")
+        return value
+
+    return parse
 
 
-def _non_negative_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be an integer, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be >= 0, got {value}")
-    return value
-
-
-def _actions(text: str) -> int:
-    value = _positive_int(text)
-    if value < 2:
-        raise argparse.ArgumentTypeError(f"must be >= 2, got {value}")
-    return value
+_positive_int = _int_in(1, limits.MAX_STEP)
+_non_negative_int = _int_in(0, limits.MAX_STEP)
+_actions = _int_in(2, limits.MAX_ACTIONS)
+_seed = _int_in(0, 2**63 - 1)
 
 
 def _add_scenario_args(p) -> None:
     p.add_argument("--scenario", required=True, help=f"scenario name: {', '.join(scenarios.SCENARIOS)}")
     p.add_argument("--actions", type=_actions, default=None,
                    help="number of actions A (default 10; the file scenario takes A from its file)")
-    p.add_argument("--seed", type=_non_negative_int, default=0, help="base seed (default 0)")
+    p.add_argument("--seed", type=_seed, default=0, help="base seed (default 0)")
     p.add_argument("--scenario-param", action="append", metavar="NAME=VALUE",
                    help=f"scenario parameter override; names: {', '.join(scenarios.DEFAULTS)}")
     p.add_argument("--matrix-file", metavar="CSV",
@@ -430,6 +440,9 @@ def _add_scenario_args(p) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="duelbandits", description=__doc__.splitlines()[0])
+    parser.add_argument("--ledger", metavar="DIR",
+                        help="record the sha256 of every file written as DIR/<path>.sha256 (the workflow sets it, "
+                             "so that 'manifest write' refuses a file changed after its job)")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("list", help="list algorithms, scenarios and regrets")
@@ -442,7 +455,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("scenario", help="write a scenario (matrix, utilities, winners) as JSON")
     _add_scenario_args(p)
     p.add_argument("--out", required=True, help="output .json file")
-    p.set_defaults(func=cmd_scenario)
+    p.set_defaults(func=cmd_scenario, outputs=('out',))
 
     p = sub.add_parser("simulate", help="simulate runs of one algorithm into a Parquet file")
     _add_scenario_args(p)
@@ -454,7 +467,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"record strategies every STRIDE steps (default {DEFAULT_STRIDE})")
     p.add_argument("--param", action="append", metavar="NAME=VALUE", help="algorithm hyper-parameter override")
     p.add_argument("--out", required=True, help="output .parquet file")
-    p.set_defaults(func=cmd_simulate)
+    p.set_defaults(func=cmd_simulate, outputs=('out',))
 
     p = sub.add_parser("aggregate", help="one scenario's run chunks -> traces, strategies, summary")
     p.add_argument("--scenario-file", required=True, help="scenario JSON from 'duelbandits scenario'")
@@ -465,7 +478,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--traces", required=True)
     p.add_argument("--strategies", required=True)
     p.add_argument("--summary", required=True)
-    p.set_defaults(func=cmd_aggregate)
+    p.set_defaults(func=cmd_aggregate, outputs=('traces', 'strategies', 'summary'))
 
     p = sub.add_parser("bounds", help="theorem bound curves as Parquet")
     p.add_argument("--algorithms", nargs="+", required=True)
@@ -474,13 +487,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--points", type=_positive_int, default=1000)
     p.add_argument("--c-alpha", type=float, default=1.0, help="TS-Borda's c (Theorem 4.2)")
     p.add_argument("--out", required=True)
-    p.set_defaults(func=cmd_bounds)
+    p.set_defaults(func=cmd_bounds, outputs=('out',))
 
     p = sub.add_parser("summary", help="join per-scenario summaries with the bounds")
     p.add_argument("summaries", nargs="+")
     p.add_argument("--bounds", required=True)
     p.add_argument("--out", required=True)
-    p.set_defaults(func=cmd_summary)
+    p.set_defaults(func=cmd_summary, outputs=('out',))
 
     p = sub.add_parser("figure", help="render a figure (PDF and PNG)")
     p.add_argument("kind", choices=["main", "appendix"])
@@ -491,7 +504,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--traces", help="appendix: the scenario's traces Parquet")
     p.add_argument("--strategies", help="appendix: the scenario's strategies Parquet")
     p.add_argument("--out", nargs="+", required=True, help="output files (.pdf, .png)")
-    p.set_defaults(func=cmd_figure)
+    p.set_defaults(func=cmd_figure, outputs=('out',))
 
     p = sub.add_parser("manifest", help="write or verify a checksum manifest of results and figures")
     msub = p.add_subparsers(dest="action", required=True, metavar="ACTION")
@@ -504,7 +517,7 @@ def build_parser() -> argparse.ArgumentParser:
                                        "missing; exit 1 if any file differs in content or is missing")
     v.add_argument("manifest")
     v.add_argument("--root", default=".", help="folder the paths are relative to (default .)")
-    p.set_defaults(func=cmd_manifest)
+    p.set_defaults(func=cmd_manifest, outputs=('out',))
 
     p = sub.add_parser("provenance", help="print what made a result (Parquet) or the data digest of a figure")
     p.add_argument("files", nargs="+", help="Parquet files, or PNG/PDF figures")
@@ -518,18 +531,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--points", type=_positive_int, default=20, help="log-spaced steps kept per run (default 20)")
     p.add_argument("--param", action="append", metavar="NAME=VALUE", help="algorithm hyper-parameter override")
     p.add_argument("--out", required=True, help="output .parquet file")
-    p.set_defaults(func=cmd_sweep_point)
+    p.set_defaults(func=cmd_sweep_point, outputs=('out',))
 
     p = sub.add_parser("sweep-horizon", help="horizon-sweep points -> R_T table, fitted exponents with bootstrap CIs")
     p.add_argument("points", nargs="+", help="sweep point files")
     p.add_argument("--resamples", type=_positive_int, default=1000, help="bootstrap resamples (default 1000)")
     p.add_argument("--confidence", type=float, default=0.95, help="CI level (default 0.95)")
-    p.add_argument("--seed", type=_non_negative_int, default=0, help="base seed of the bootstrap")
+    p.add_argument("--seed", type=_seed, default=0, help="base seed of the bootstrap")
     p.add_argument("--table", required=True, help="output: R_t mean/std per horizon (.parquet)")
     p.add_argument("--exponents", required=True, help="output: fitted exponents (.parquet)")
     p.add_argument("--markdown", required=True, help="output: exponents table (.md)")
     p.add_argument("--html", required=True, help="output: exponents table (.html)")
-    p.set_defaults(func=cmd_sweep_horizon)
+    p.set_defaults(func=cmd_sweep_horizon, outputs=('table', 'exponents', 'markdown', 'html'))
 
     p = sub.add_parser("sweep-actions", help="action-count sweep points -> R_T and R_T / bound per A")
     p.add_argument("points", nargs="+", help="sweep point files")
@@ -537,7 +550,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--table", required=True, help="output .parquet")
     p.add_argument("--markdown", required=True, help="output .md")
     p.add_argument("--html", required=True, help="output .html")
-    p.set_defaults(func=cmd_sweep_actions)
+    p.set_defaults(func=cmd_sweep_actions, outputs=('table', 'markdown', 'html'))
 
     p = sub.add_parser("sweep-figure", help="render a sweep figure (PDF and PNG)")
     p.add_argument("kind", choices=["horizon", "actions"])
@@ -545,7 +558,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--table", required=True, help="results/sweeps/{horizon,actions}.parquet")
     p.add_argument("--exponents", help="horizon: results/sweeps/exponents.parquet")
     p.add_argument("--out", nargs="+", required=True, help="output files (.pdf, .png)")
-    p.set_defaults(func=cmd_sweep_figure)
+    p.set_defaults(func=cmd_sweep_figure, outputs=('out',))
 
     p = sub.add_parser("table", help="final regret per scenario and algorithm with the bound at T (Markdown, HTML)")
     p.add_argument("--summary", required=True, help="results/summary.parquet")
@@ -553,7 +566,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--html", help="output .html (the same table)")
     p.add_argument("--config-json", help="the effective config, as JSON (for --config-html)")
     p.add_argument("--config-html", help="output: the config as an HTML table")
-    p.set_defaults(func=cmd_table)
+    p.set_defaults(func=cmd_table, outputs=('markdown', 'html', 'config_html'))
     return parser
 
 
@@ -565,8 +578,17 @@ def main(argv=None) -> int:
         missing = [f"--{n.replace('_', '-')}" for n in needed if getattr(args, n) is None]
         if missing:
             parser.error(f"figure {args.kind} needs {', '.join(missing)}")
+    storage.LEDGER = Path(args.ledger) if args.ledger else None
     try:
+        for name in getattr(args, "outputs", ()):
+            value = getattr(args, name, None)
+            for path in value if isinstance(value, list) else [value]:
+                if path is not None:
+                    storage.check_output(path)
         return args.func(args) or 0
     except (UsageError, *KNOWN_ERRORS) as err:
         print(f"duelbandits {args.command}: error: {err}", file=sys.stderr)
+        return 2
+    except OSError as err:  # the machine, not the code: a full disk, a file vanished mid-read
+        print(f"duelbandits {args.command}: error: {err.filename or ''}: {err.strerror or err}", file=sys.stderr)
         return 2

@@ -37,7 +37,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .provenance import canonical_floats, canonical_json, environment
+from .provenance import canonical_floats, canonical_json, environment, file_sha256
 
 FIGURE_DATA_KEY = "duelbandits-data-sha256"
 """PNG text key (and PDF ``Keywords`` prefix) under which a figure stores the digest of its data."""
@@ -51,12 +51,7 @@ class ManifestError(ValueError):
     """A manifest is unreadable or names files that cannot be hashed."""
 
 
-def sha256(path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+sha256 = file_sha256
 
 
 # --- Content digests -------------------------------------------------------------------------
@@ -218,13 +213,27 @@ def data_digest(inputs: dict, **args) -> str:
 # --- The manifest file ----------------------------------------------------------------------
 
 
-def build(root, files, config: dict) -> str:
-    """Manifest text for ``files`` (paths relative to ``root``)."""
+def build(root, files, config: dict, ledger=None) -> str:
+    """Manifest text for ``files`` (paths relative to ``root``).
+
+    With ``ledger`` (the folder where the pipeline's jobs recorded the sha256
+    of what they wrote, ``duelbandits --ledger``), a file whose bytes are not
+    the ones its job wrote is refused, with the command that rebuilds it: the
+    manifest never blesses a file changed after the job that made it.
+    """
     root = Path(root)
     rels = sorted({Path(f).as_posix() for f in files})
     for rel in rels:
         if not (root / rel).is_file():
             raise ManifestError(f"{root / rel}: not a file, cannot be listed in the manifest")
+        if ledger is not None:
+            record = Path(ledger) / f"{rel}.sha256"
+            repair = f"; rebuild it with: snakemake --cores all --forcerun {rel}"
+            if not record.is_file():
+                raise ManifestError(f"{rel}: no job of the pipeline recorded writing it ({record} is missing){repair}")
+            if record.read_text().strip() != sha256(root / rel):
+                raise ManifestError(f"{rel}: changed since the job that wrote it (its sha256 is not the one "
+                                    f"recorded in {record}){repair}")
     lines = [
         "# duelbandits results manifest: sha256 of every result and figure, then its content digest",
         "# verify with: duelbandits manifest verify results/MANIFEST.sha256 (or sha256sum -c for the bytes)",

@@ -50,6 +50,15 @@ def environment() -> dict:
     return {"python": platform.python_version(), **{name: _version(name) for name in PACKAGES}}
 
 
+def file_sha256(path) -> str:
+    """sha256 of a file's bytes."""
+    sha = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            sha.update(block)
+    return sha.hexdigest()
+
+
 def canonical_json(value) -> str:
     """``value`` as JSON with sorted keys and no spaces: equal values, equal text."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"))

@@ -46,7 +46,13 @@ DEFAULTS = {"utility_max": 3.0, "margin": 0.5, "borda_strength": 0.95}
 """Scenario parameters and their paper values (SPEC.md)."""
 
 MATRIX_ATOL = 1e-12
-"""Tolerance of the preference-matrix identities (``X + X^T = 1``)."""
+"""Tolerance of the preference-matrix identities (``X + X^T = 1``, diagonal 1/2) of computed matrices."""
+
+FILE_ATOL = 1e-6
+"""Tolerance of the same identities for a matrix read from a file: spreadsheets and exports write
+6 or 7 decimals, and two entries rounded to 6 decimals miss a sum of 1 by up to 1e-6. A matrix
+within this tolerance but not within :data:`MATRIX_ATOL` is then symmetrised
+(``X <- (X + 1 - X^T) / 2``, diagonal 1/2), so every algorithm sees a preference matrix."""
 
 
 class ScenarioError(ValueError):
@@ -54,7 +60,11 @@ class ScenarioError(ValueError):
 
 
 class MatrixError(ValueError):
-    """An array is not a preference matrix."""
+    """An array is not a preference matrix; ``position`` is the ``(i, j)`` entry at fault, if one is."""
+
+    def __init__(self, message: str, position: tuple[int, int] | None = None):
+        super().__init__(message)
+        self.position = position
 
 
 @dataclass(frozen=True)
@@ -65,11 +75,12 @@ class Scenario:
     params: dict
 
 
-def validate_matrix(matrix) -> np.ndarray:
+def validate_matrix(matrix, atol: float = MATRIX_ATOL) -> np.ndarray:
     """Return ``matrix`` as a float array, or raise MatrixError naming the fault.
 
     A preference matrix is square with at least 2 actions, has entries in
-    [0, 1], ``X[i, j] + X[j, i] = 1`` off the diagonal and ``X[i, i] = 1/2``.
+    [0, 1], ``X[i, j] + X[j, i] = 1`` off the diagonal and ``X[i, i] = 1/2``
+    (both up to ``atol``).
     """
     try:
         X = np.array(matrix, dtype=float)
@@ -79,24 +90,26 @@ def validate_matrix(matrix) -> np.ndarray:
         raise MatrixError(f"preference matrix must be square, got shape {X.shape}")
     if X.shape[0] < 2:
         raise MatrixError(f"preference matrix needs at least 2 actions, got {X.shape[0]}")
-    if not np.all(np.isfinite(X)):
-        raise MatrixError("preference matrix has non-finite entries")
-    if X.min() < 0 or X.max() > 1:
-        raise MatrixError(
-            f"preference matrix entries must lie in [0, 1], got range [{X.min():g}, {X.max():g}]"
-        )
-    diag = np.diag(X)
-    if not np.allclose(diag, 0.5, rtol=0, atol=MATRIX_ATOL):
-        bad = int(np.argmax(np.abs(diag - 0.5)))
-        raise MatrixError(f"preference matrix diagonal must be 1/2, X[{bad}, {bad}] = {diag[bad]:g}")
+    bad = np.argwhere(~np.isfinite(X))
+    if len(bad):
+        i, j = map(int, bad[0])
+        raise MatrixError(f"preference matrix has a non-finite entry, X[{i}, {j}] = {float(X[i, j])!r}", (i, j))
+    bad = np.argwhere((X < 0) | (X > 1))
+    if len(bad):
+        i, j = map(int, bad[0])
+        raise MatrixError(f"preference matrix entries must lie in [0, 1], X[{i}, {j}] = {float(X[i, j])!r}", (i, j))
+    diag = np.abs(np.diag(X) - 0.5)
+    if diag.max() > atol + 4 * np.finfo(float).eps:
+        i = int(np.argmax(diag))
+        raise MatrixError(f"preference matrix diagonal must be 1/2, X[{i}, {i}] = {float(X[i, i])!r}", (i, i))
     gap = np.abs(X + X.T - 1.0)
     np.fill_diagonal(gap, 0.0)
-    if gap.max() > MATRIX_ATOL:
-        i, j = np.unravel_index(int(np.argmax(gap)), gap.shape)
+    if gap.max() > atol + 4 * np.finfo(float).eps:  # the slack: the sum's own rounding
+        i, j = map(int, np.unravel_index(int(np.argmax(gap)), gap.shape))
         raise MatrixError(
-            f"preference matrix must satisfy X[i, j] + X[j, i] = 1; "
-            f"X[{i}, {j}] + X[{j}, {i}] = {X[i, j] + X[j, i]:g}"
-        )
+            f"preference matrix must satisfy X[i, j] + X[j, i] = 1 (tolerance {atol:g}); "
+            f"X[{i}, {j}] + X[{j}, {i}] = {float(X[i, j])!r} + {float(X[j, i])!r} = {float(X[i, j] + X[j, i])!r}",
+            (i, j))
     return X
 
 
@@ -230,14 +243,15 @@ def read_matrix_file(path) -> np.ndarray:
     """Read a preference matrix from a CSV file; errors name the file and the problem.
 
     One matrix row per line, entries separated by commas, no header; blank
-    lines and lines starting with ``#`` are skipped. The matrix must be square
-    and pass :func:`validate_matrix`.
+    lines and lines starting with ``#`` are skipped; a UTF-8 byte-order mark
+    (spreadsheets write one) is ignored. The matrix must be square and pass
+    :func:`validate_matrix` with :data:`FILE_ATOL`; it is returned symmetrised.
     """
     if path is None:
         raise ScenarioError("the file scenario needs the path of a CSV matrix file")
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
         raise ScenarioError(f"matrix file {path}: file not found") from None
     except (OSError, UnicodeDecodeError) as err:
@@ -265,9 +279,16 @@ def read_matrix_file(path) -> np.ndarray:
                 f"matrix file {path}: not a square matrix: {len(rows)} rows, but line {lineno} has {len(row)} entries"
             )
     try:
-        return validate_matrix(rows)
+        X = validate_matrix(rows, atol=FILE_ATOL)
     except MatrixError as err:
-        raise ScenarioError(f"matrix file {path}: {err}") from None
+        where = f" (line {lines[err.position[0]]}, column {err.position[1] + 1})" if err.position else ""
+        raise ScenarioError(f"matrix file {path}: {err}{where}") from None
+    try:
+        return validate_matrix(X)
+    except MatrixError:  # within FILE_ATOL, not within MATRIX_ATOL: make it exact
+        X = (X + 1.0 - X.T) / 2.0
+        np.fill_diagonal(X, 0.5)
+        return X
 
 
 def fitted_utilities(matrix: np.ndarray, clip: float = 1e-3) -> np.ndarray:

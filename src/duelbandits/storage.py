@@ -24,7 +24,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from .provenance import METADATA_KEY, canonical_json
+from .provenance import METADATA_KEY, canonical_json, file_sha256
 
 RUN_COLUMNS = {"run": pa.int32(), "t": pa.int32(), "I": pa.int16(), "J": pa.int16(), "outcome": pa.int8()}
 
@@ -109,6 +109,32 @@ class StorageError(ValueError):
     """A results file is missing, unreadable or not what the pipeline wrote."""
 
 
+LEDGER: Path | None = None
+"""Folder in which every write records the sha256 of the bytes it wrote, as
+``LEDGER/<path>.sha256`` (set by ``duelbandits --ledger DIR``; the workflow sets
+it, so that the manifest can refuse a file changed after its job), or None."""
+
+
+def ledger_record(path) -> Path:
+    """Where the ledger keeps the sha256 of ``path`` (a relative path as the jobs write it)."""
+    rel = Path(os.path.normpath(path))
+    return LEDGER / f"{rel.relative_to(rel.anchor) if rel.is_absolute() else rel}.sha256"
+
+
+def damaged(path, problem: str) -> StorageError:
+    """The error for an input that is not what the pipeline wrote; under the workflow, with the repair."""
+    repair = f"; rebuild it with: snakemake --cores all --forcerun {path}" if LEDGER is not None else ""
+    return StorageError(f"{path}: {problem}{repair}")
+
+
+def _record_write(path: Path) -> None:
+    record = ledger_record(path)
+    record.parent.mkdir(parents=True, exist_ok=True)
+    tmp = record.with_name(f".{record.name}.{os.getpid()}.tmp")
+    tmp.write_text(file_sha256(path) + "\n")
+    os.replace(tmp, record)
+
+
 def strategy_columns(player: str, actions: int) -> list[str]:
     return [f"{player}_{a}" for a in range(actions)]
 
@@ -117,6 +143,21 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+def check_output(path) -> None:
+    """Raise StorageError unless ``path`` can be written: not a directory, in a folder that
+    exists or can be made, and that this user may write in."""
+    path = Path(path)
+    if path.is_dir():
+        raise StorageError(f"{path}: is a directory, not a file to write")
+    folder = path.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not folder.is_dir():
+        raise StorageError(f"{path}: cannot write there, {folder} is not a directory")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise StorageError(f"{path}: cannot write there, no permission to write in {folder}")
 
 
 @contextmanager
@@ -128,16 +169,24 @@ def atomic_write(path):
     removed by the next write of the same path).
     """
     final = Path(path)
-    final.parent.mkdir(parents=True, exist_ok=True)
-    for stale in final.parent.glob(f".{final.name}.*.tmp"):
-        stale.unlink(missing_ok=True)  # left by a writer killed with SIGKILL
-    fd, name = tempfile.mkstemp(prefix=f".{final.name}.", suffix=".tmp", dir=final.parent)
-    os.close(fd)
+    try:
+        final.parent.mkdir(parents=True, exist_ok=True)
+        for stale in final.parent.glob(f".{final.name}.*.tmp"):
+            stale.unlink(missing_ok=True)  # left by a writer killed with SIGKILL
+        fd, name = tempfile.mkstemp(prefix=f".{final.name}.", suffix=".tmp", dir=final.parent)
+        os.close(fd)
+    except OSError as err:
+        raise StorageError(f"{final}: cannot write ({err.strerror or err})") from None
     tmp = Path(name)
     try:
         yield tmp
         os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, final)
+        try:
+            os.replace(tmp, final)
+            if LEDGER is not None:
+                _record_write(final)
+        except OSError as err:
+            raise StorageError(f"{final}: cannot write ({err.strerror or err})") from None
     finally:
         tmp.unlink(missing_ok=True)
 
@@ -162,13 +211,13 @@ def read_provenance(path) -> dict:
     """The provenance a Parquet file carries; StorageError if it carries none (not made by duelbandits)."""
     path = Path(path)
     if not path.is_file():
-        raise StorageError(f"{path}: file not found")
+        raise damaged(path, "file not found")
     try:
         metadata = pq.read_schema(path).metadata or {}
     except (pa.ArrowException, OSError, ValueError) as err:
-        raise StorageError(f"{path}: not a readable Parquet file ({err})") from None
+        raise damaged(path, f"not a readable Parquet file ({err})") from None
     if METADATA_KEY not in metadata:
-        raise StorageError(f"{path}: carries no duelbandits provenance (not written by the pipeline)")
+        raise damaged(path, "carries no duelbandits provenance (not written by the pipeline)")
     try:
         return json.loads(metadata[METADATA_KEY])
     except (UnicodeDecodeError, json.JSONDecodeError) as err:
@@ -217,11 +266,11 @@ def read_table(path, columns=None, filters=None) -> pa.Table:
     """Read a Parquet file; any failure becomes a StorageError naming the file."""
     path = Path(path)
     if not path.is_file():
-        raise StorageError(f"{path}: file not found")
+        raise damaged(path, "file not found")
     try:
         return pq.read_table(path, columns=columns, filters=filters)
     except (pa.ArrowException, OSError, ValueError) as err:
-        raise StorageError(f"{path}: not a readable Parquet file ({err})") from None
+        raise damaged(path, f"not a readable Parquet file ({err})") from None
 
 
 def read_runs(path, horizon: int, actions: int):

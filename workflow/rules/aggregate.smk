@@ -31,7 +31,7 @@ rule aggregate:
         "{DUELBANDITS} aggregate --scenario-file {input.scenario} {params.chunks}"
         " --horizon {params.horizon} --runs {params.runs} --points {params.points}"
         " --traces {output.traces} --strategies {output.strategies} --summary {output.summary}"
-        " > {log} 2>&1"
+        " > {log} 2>&1 || (cat {log} >&2; exit 1)"
 
 
 # results/summary.parquet: scenario, algorithm, regret, paper, t, mean, std, runs, bound.
@@ -50,4 +50,5 @@ rule summary:
         mem_mb=1000,
         runtime=10,
     shell:
-        "{DUELBANDITS} summary {input.summaries} --bounds {input.bounds} --out {output} > {log} 2>&1"
+        "{DUELBANDITS} summary {input.summaries} --bounds {input.bounds} --out {output}"
+        " > {log} 2>&1 || (cat {log} >&2; exit 1)"

@@ -22,4 +22,4 @@ rule bounds:
     shell:
         "{DUELBANDITS} bounds --algorithms {params.algorithms} --actions {params.actions}"
         " --horizon {params.horizon} --points {params.points} --c-alpha {params.c_alpha}"
-        " --out {output} > {log} 2>&1"
+        " --out {output} > {log} 2>&1 || (cat {log} >&2; exit 1)"

@@ -4,8 +4,13 @@
 import json
 import shlex
 import sys
+from pathlib import Path
+
+import yaml
 
 import duelbandits
+import duelbandits.limits
+import duelbandits.manifest
 import duelbandits.provenance
 import duelbandits.sweeps
 
@@ -13,7 +18,9 @@ import duelbandits.sweeps
 # same environment whether or not it is activated. Rules name it as a global in
 # their shell command, not as a param: params are a rerun trigger, and starting
 # Snakemake from another environment must not rerun anything.
-DUELBANDITS = f"{shlex.quote(sys.executable)} -m duelbandits"
+# `--ledger` makes every job record the sha256 of what it wrote, which the manifest
+# rule checks: it never blesses a file changed after the job that made it.
+DUELBANDITS = f"{shlex.quote(sys.executable)} -m duelbandits --ledger .duelbandits/written"
 
 
 def code_digest(*modules):
@@ -33,8 +40,48 @@ def config_scenario(name, actions=None):
     return duelbandits.make_scenario(name, actions=actions, seed=config["seed"], **path, **config["scenario_params"])
 
 
+def check_integer_keys(schema, values, path=""):
+    """Integers where the schema says integer: JSON Schema accepts 300.0 as an integer, and
+    `--config horizon=300.0` or YAML `horizon: 300.0` give that float, which jobs then reject."""
+    for key, sub in schema.get("properties", {}).items():
+        if key not in values:
+            continue
+        value, name = values[key], f"{path}{key}"
+        items = value if sub.get("type") == "array" and isinstance(value, list) else None
+        wanted = sub.get("items", {}).get("type") if items is not None else sub.get("type")
+        for item in items if items is not None else [value]:
+            if wanted == "integer" and (isinstance(item, bool) or not isinstance(item, int)):
+                raise ValueError(f"config: {name}: must be an integer, got {item!r}")
+        if sub.get("type") == "object" and isinstance(value, dict):
+            check_integer_keys(sub, value, f"{name}/")
+
+
+def check_job_memory(what, needed, keys):
+    """Refuse, at planning, a job estimated to need more than `memory_limit_gb` (or this machine's memory)."""
+    limit_gb = config.get("memory_limit_gb")
+    limit = None if limit_gb is None else int(limit_gb * 2**30)
+    source = "this machine's memory; set memory_limit_gb" if limit is None else "memory_limit_gb"
+    try:
+        duelbandits.limits.check_memory(what, needed, limit, source)
+    except duelbandits.limits.LimitError as err:
+        raise ValueError(f"config: {keys}: {err}") from None
+
+
+def check_job_sizes():
+    """The largest simulation and aggregation jobs of the paper experiment must fit in memory."""
+    T, A, runs = config["horizon"], config["actions"], config["runs"]
+    per_job = min(config["runs_per_job"], runs)
+    keys = "horizon/runs/runs_per_job/actions"
+    check_job_memory(f"a simulation job of horizon {T} x runs_per_job {per_job} at A = {A}",
+                     duelbandits.limits.simulate_bytes(per_job, T, A), keys)
+    check_job_memory(f"aggregating horizon {T} x runs {runs} at A = {A}",
+                     duelbandits.limits.aggregate_bytes(runs, T, A), keys)
+
+
 def check_config_values():
     """Checks the schema cannot express; fail before any job, naming the key."""
+    check_integer_keys(yaml.safe_load(open(workflow.source_path("../schemas/config.schema.yaml"))), config)
+    check_job_sizes()
     if "file" in config["scenarios"] and not config.get("matrix_file"):
         raise ValueError("config: matrix_file: required when scenarios include file (a CSV preference matrix)")
     for scenario in config["scenarios"]:
@@ -68,6 +115,10 @@ def check_sweep_config():
         except duelbandits.ScenarioError as err:
             key = "sweeps/actions/actions" if actions is not None else "sweeps/horizon/scenarios"
             raise ValueError(f"config: {key}: {err}") from None
+    longest = max(sweeps["horizon"]["horizons"] + [sweeps["actions"]["horizon"]])
+    widest = max(sweeps["actions"]["actions"] + [config["actions"]])
+    check_job_memory(f"a sweep run of horizon {longest} at A = {widest}",
+                     duelbandits.limits.simulate_bytes(1, longest, widest), "sweeps/horizon/horizons/actions")
     c_alpha = config["algorithm_params"].get("ts-borda", {}).get("c_alpha", 1.0)
     shortest = min(sweeps["horizon"]["horizons"] + [sweeps["actions"]["horizon"]])
     if "ts-borda" in config["algorithms"] and c_alpha * shortest ** (-1 / 3) >= 0.5:
@@ -77,7 +128,25 @@ def check_sweep_config():
         )
 
 
+def check_report_matches_results():
+    """`snakemake --report` captions take A, T and the runs from the config: refuse to describe
+    results in results/ that the manifest says were made with another config."""
+    made_path = Path("results/MANIFEST.sha256")
+    if not any(arg == "--report" or arg.startswith("--report=") for arg in sys.argv) or not made_path.is_file():
+        return
+    made = json.loads(duelbandits.manifest.read(made_path)[0].get("config", "{}"))
+    here = json.loads(json.dumps(config))
+    differing = [f"{key}: {made.get(key)!r} there, {here.get(key)!r} here"
+                 for key in sorted(set(made) | set(here)) if made.get(key) != here.get(key)]
+    if differing:
+        raise ValueError(
+            "snakemake --report: the results in results/ were made with another config ("
+            + "; ".join(differing) + "); give --report the --config/--configfile of the run that made them"
+        )
+
+
 check_config_values()
+check_report_matches_results()
 
 SCENARIOS = config["scenarios"]
 ALGORITHMS = config["algorithms"]

@@ -28,7 +28,7 @@ rule figure_main:
         runtime=10,
     shell:
         "{DUELBANDITS} figure main --scenario-file {input.scenario} --summary {input.summary}"
-        " --out {output.pdf} {output.png} > {log} 2>&1"
+        " --out {output.pdf} {output.png} > {log} 2>&1 || (cat {log} >&2; exit 1)"
 
 
 # figures/appendix/{scenario}-{algorithm}.{pdf,png}: runs, I_t, J_t (and p_t, q_t).
@@ -59,4 +59,4 @@ rule figure_appendix:
     shell:
         "{DUELBANDITS} figure appendix --scenario {wildcards.scenario} --algorithm {wildcards.algorithm}"
         " --scenario-file {input.scenario} --traces {input.traces} --strategies {input.strategies}"
-        " --out {output.pdf} {output.png} > {log} 2>&1"
+        " --out {output.pdf} {output.png} > {log} 2>&1 || (cat {log} >&2; exit 1)"

@@ -33,4 +33,4 @@ rule final_table:
         runtime=5,
     shell:
         "{DUELBANDITS} table --summary {input} --markdown {output.markdown} --html {output.html}"
-        " --config-json {params.config:q} --config-html {output.config} > {log} 2>&1"
+        " --config-json {params.config:q} --config-html {output.config} > {log} 2>&1 || (cat {log} >&2; exit 1)"

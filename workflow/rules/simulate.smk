@@ -20,7 +20,8 @@ rule scenario:
         mem_mb=500,
         runtime=5,
     shell:
-        "{DUELBANDITS} scenario --scenario {wildcards.scenario} {params.args} --out {output} > {log} 2>&1"
+        "{DUELBANDITS} scenario --scenario {wildcards.scenario} {params.args} --out {output}"
+        " > {log} 2>&1 || (cat {log} >&2; exit 1)"
 
 
 # results/runs/{scenario}/{algorithm}/chunk-{chunk}.parquet: one row per (run, step).
@@ -47,4 +48,4 @@ rule simulate:
     shell:
         "{DUELBANDITS} simulate --scenario {wildcards.scenario} --algorithm {wildcards.algorithm}"
         " --horizon {params.horizon} --runs {params.runs} --stride {params.stride}"
-        " {params.scenario} {params.algorithm} --out {output} > {log} 2>&1"
+        " {params.scenario} {params.algorithm} --out {output} > {log} 2>&1 || (cat {log} >&2; exit 1)"

@@ -34,7 +34,7 @@ rule sweep_point:
     shell:
         "{DUELBANDITS} sweep-point --scenario {wildcards.scenario} --algorithm {wildcards.algorithm}"
         " --horizon {wildcards.horizon} --runs {params.runs} --points {params.points}"
-        " {params.scenario} {params.algorithm} --out {output} > {log} 2>&1"
+        " {params.scenario} {params.algorithm} --out {output} > {log} 2>&1 || (cat {log} >&2; exit 1)"
 
 
 # results/sweeps/horizon.parquet (R_t per horizon), results/sweeps/exponents.{parquet,md,html}:
@@ -69,7 +69,7 @@ rule sweep_horizon:
     shell:
         "{DUELBANDITS} sweep-horizon {input} --resamples {params.resamples} --confidence {params.confidence}"
         " --seed {params.seed} --table {output.table} --exponents {output.exponents}"
-        " --markdown {output.markdown} --html {output.html} > {log} 2>&1"
+        " --markdown {output.markdown} --html {output.html} > {log} 2>&1 || (cat {log} >&2; exit 1)"
 
 
 # results/sweeps/actions.{parquet,md,html}: R_T per A, and R_T / theorem bound.
@@ -99,7 +99,7 @@ rule sweep_actions:
         runtime=10,
     shell:
         "{DUELBANDITS} sweep-actions {input} --c-alpha {params.c_alpha} --table {output.table}"
-        " --markdown {output.markdown} --html {output.html} > {log} 2>&1"
+        " --markdown {output.markdown} --html {output.html} > {log} 2>&1 || (cat {log} >&2; exit 1)"
 
 
 # figures/sweeps/horizon-{scenario}.{pdf,png}: R_T against T with the fit, and the exponents.
@@ -129,7 +129,7 @@ rule figure_sweep_horizon:
         runtime=10,
     shell:
         "{DUELBANDITS} sweep-figure horizon --scenario {wildcards.scenario} --table {input.table}"
-        " --exponents {input.exponents} --out {output.pdf} {output.png} > {log} 2>&1"
+        " --exponents {input.exponents} --out {output.pdf} {output.png} > {log} 2>&1 || (cat {log} >&2; exit 1)"
 
 
 # figures/sweeps/actions-{scenario}.{pdf,png}: R_T and R_T / bound against A.
@@ -158,4 +158,4 @@ rule figure_sweep_actions:
         runtime=10,
     shell:
         "{DUELBANDITS} sweep-figure actions --scenario {wildcards.scenario} --table {input.table}"
-        " --out {output.pdf} {output.png} > {log} 2>&1"
+        " --out {output.pdf} {output.png} > {log} 2>&1 || (cat {log} >&2; exit 1)"
