@@ -2,6 +2,7 @@
 # Rules use these by name; no algorithm or plotting logic lives here.
 
 import json
+import os
 import shlex
 import sys
 from pathlib import Path
@@ -14,13 +15,18 @@ import duelbandits.manifest
 import duelbandits.provenance
 import duelbandits.sweeps
 
-# The package's CLI, run by the interpreter that runs Snakemake, so jobs use the
-# same environment whether or not it is activated. Rules name it as a global in
-# their shell command, not as a param: params are a rerun trigger, and starting
-# Snakemake from another environment must not rerun anything.
-# `--ledger` makes every job record the sha256 of what it wrote, which the manifest
-# rule checks: it never blesses a file changed after the job that made it.
-DUELBANDITS = f"{shlex.quote(sys.executable)} -m duelbandits --ledger .duelbandits/written"
+# Jobs run the package's CLI as `python -m duelbandits`, with the folder of the
+# interpreter that runs Snakemake first on the PATH, so that they use the same
+# environment whether or not it is activated. The interpreter's path is neither
+# a param nor in the shell text: both are rerun triggers, and starting Snakemake
+# from another environment must not rerun anything. `--ledger` makes every job
+# record the sha256 of what it wrote, for the manifest to check, so that it never
+# blesses a file changed after the job that made it. PATH is passed on to cluster jobs.
+envvars:
+    "PATH",
+
+
+os.environ["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
 
 
 def code_digest(*modules):

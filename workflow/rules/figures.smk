@@ -27,7 +27,8 @@ rule figure_main:
         mem_mb=1000,
         runtime=10,
     shell:
-        "{DUELBANDITS} figure main --scenario-file {input.scenario} --summary {input.summary}"
+        "python -m duelbandits --ledger .duelbandits/written"
+        " figure main --scenario-file {input.scenario} --summary {input.summary}"
         " --out {output.pdf} {output.png} > {log} 2>&1 || (cat {log} >&2; exit 1)"
 
 
@@ -57,6 +58,7 @@ rule figure_appendix:
         mem_mb=2000,
         runtime=10,
     shell:
-        "{DUELBANDITS} figure appendix --scenario {wildcards.scenario} --algorithm {wildcards.algorithm}"
+        "python -m duelbandits --ledger .duelbandits/written"
+        " figure appendix --scenario {wildcards.scenario} --algorithm {wildcards.algorithm}"
         " --scenario-file {input.scenario} --traces {input.traces} --strategies {input.strategies}"
         " --out {output.pdf} {output.png} > {log} 2>&1 || (cat {log} >&2; exit 1)"

@@ -32,5 +32,6 @@ rule final_table:
         mem_mb=500,
         runtime=5,
     shell:
-        "{DUELBANDITS} table --summary {input} --markdown {output.markdown} --html {output.html}"
+        "python -m duelbandits --ledger .duelbandits/written"
+        " table --summary {input} --markdown {output.markdown} --html {output.html}"
         " --config-json {params.config:q} --config-html {output.config} > {log} 2>&1 || (cat {log} >&2; exit 1)"

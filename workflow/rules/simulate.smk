@@ -20,7 +20,8 @@ rule scenario:
         mem_mb=500,
         runtime=5,
     shell:
-        "{DUELBANDITS} scenario --scenario {wildcards.scenario} {params.args} --out {output}"
+        "python -m duelbandits --ledger .duelbandits/written"
+        " scenario --scenario {wildcards.scenario} {params.args} --out {output}"
         " > {log} 2>&1 || (cat {log} >&2; exit 1)"
 
 
@@ -46,6 +47,7 @@ rule simulate:
         mem_mb=1000,
         runtime=30,
     shell:
-        "{DUELBANDITS} simulate --scenario {wildcards.scenario} --algorithm {wildcards.algorithm}"
+        "python -m duelbandits --ledger .duelbandits/written"
+        " simulate --scenario {wildcards.scenario} --algorithm {wildcards.algorithm}"
         " --horizon {params.horizon} --runs {params.runs} --stride {params.stride}"
         " {params.scenario} {params.algorithm} --out {output} > {log} 2>&1 || (cat {log} >&2; exit 1)"

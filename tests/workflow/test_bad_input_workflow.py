@@ -1,0 +1,98 @@
+"""Bad configs fail at planning naming the key; damaged or missing results are rebuilt or reported
+with the command that repairs them; the manifest blesses nothing a job did not write; the report
+refuses results made with another config."""
+
+import shutil
+
+import pytest
+from workflow_helpers import REPO, snakemake
+
+from duelbandits import manifest
+
+
+@pytest.mark.parametrize(
+    "override, words",
+    [
+        ("horizon=300.0", ["config: horizon: must be an integer, got 300.0"]),
+        ("runs=2.0", ["config: runs: must be an integer, got 2.0"]),
+        ("runs_per_job=2.0", ["config: runs_per_job: must be an integer, got 2.0"]),
+        ("seed=20191114.0", ["config: seed: must be an integer, got 20191114.0"]),
+        ("horizon=1000000000000", ["1000000000000 is greater than the maximum of 2147483647"]),
+        ("horizon=2000000000", ["config: horizon/runs/runs_per_job/actions: a simulation job of horizon 2000000000",
+                                "needs about", "more than the limit"]),
+        ("memory_limit_gb=0.1", ["needs about", "more than the limit of 102.4 MiB (memory_limit_gb)"]),
+    ],
+)
+def test_a_bad_config_fails_at_planning_naming_the_key(tmp_path, override, words):
+    result = snakemake(tmp_path, "--dry-run", "--config", override)
+    assert result.returncode != 0
+    out = result.stdout + result.stderr  # a dry run reports on stdout
+    for word in words:
+        assert word in out, (word, out[-2000:])
+    assert not (tmp_path / "results").exists()
+
+
+def test_a_float_for_an_integer_key_in_a_yaml_file_names_the_key(tmp_path):
+    (tmp_path / "mine.yaml").write_text("horizon: 300.0\n")
+    result = snakemake(tmp_path, "--dry-run", "--configfile", str(REPO / "config.yaml"), str(tmp_path / "mine.yaml"),
+                       tiny=False)
+    assert result.returncode != 0 and "config: horizon: must be an integer, got 300.0" in result.stdout + result.stderr
+
+
+@pytest.fixture
+def tree(tiny_run, tmp_path):
+    """A copy of the tiny run (results, figures, Snakemake's and the ledger's records, mtimes kept)."""
+    copy = tmp_path / "tree"
+    shutil.copytree(tiny_run, copy, symlinks=True)
+    return copy
+
+
+def verify(root):
+    return manifest.verify(root / "results/MANIFEST.sha256", root)
+
+
+def test_a_damaged_chunk_is_reported_with_the_command_that_repairs_it(tree):
+    chunk = "results/runs/borda/dts/chunk-0.parquet"
+    with open(tree / chunk, "r+b") as handle:
+        handle.truncate(1000)
+    result = snakemake(tree, "--cores", "2")
+    assert result.returncode != 0
+    repair = f"rebuild it with: snakemake --cores all --forcerun {chunk}"
+    assert f"{chunk}: not a readable Parquet file" in result.stderr and repair in result.stderr
+    assert verify(tree)[chunk] == manifest.DIFFERS  # the manifest of the whole tree still says what it was
+    result = snakemake(tree, "--cores", "2", "--forcerun", chunk)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert set(verify(tree).values()) == {manifest.IDENTICAL}
+
+
+def test_a_missing_chunk_is_rebuilt_by_the_next_run(tree):
+    (tree / "results/runs/borda/dts/chunk-1.parquet").unlink()
+    result = snakemake(tree, "--cores", "2")
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert set(verify(tree).values()) == {manifest.IDENTICAL}
+
+
+def test_a_damaged_figure_is_never_blessed(tree):
+    figure = "figures/main/borda.png"
+    original = (tree / figure).read_bytes()
+    (tree / figure).write_bytes(original[:100])
+    result = snakemake(tree, "--cores", "2")
+    assert result.returncode != 0
+    assert (f"{figure}: changed since the job that wrote it" in result.stderr
+            and f"rebuild it with: snakemake --cores all --forcerun {figure}" in result.stderr)
+    assert not (tree / "results/MANIFEST.sha256").exists()
+    # a valid PNG that the figure job did not write (here: another figure's) is refused the same way
+    (tree / figure).write_bytes((tree / "figures/main/condorcet.png").read_bytes())
+    assert snakemake(tree, "--cores", "2").returncode != 0
+    assert snakemake(tree, "--cores", "2", "--forcerun", figure).returncode == 0
+    assert (tree / figure).read_bytes() == original
+
+
+def test_the_report_refuses_results_made_with_another_config(tree):
+    result = snakemake(tree, "--report", str(tree / "r.html"), tiny=False)
+    assert result.returncode != 0
+    assert "the results in results/ were made with another config (horizon: 300 there, 40000 here" in result.stderr
+    assert not (tree / "r.html").exists()
+    result = snakemake(tree, "--report", str(tree / "r.html"))
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "T = 300" in (tree / "r.html").read_text(errors="replace")
