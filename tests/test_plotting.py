@@ -11,7 +11,7 @@ import pytest
 
 from duelbandits import ALGORITHMS, make_scenario
 from duelbandits import winners as W
-from duelbandits.bounds import THEOREMS, theorem_for
+from duelbandits.theorems import THEOREMS, theorem_for
 from duelbandits.plotting import appendix_figure, main_figure, style
 from duelbandits.regret import PAPER_REGRET
 

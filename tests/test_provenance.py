@@ -123,7 +123,7 @@ def test_config_digest_follows_the_parameters_only():
 def test_code_units_follow_module_level_imports():
     simulate = provenance.code_units("cli")
     assert {"cli", "simulate", "algorithms", "scenarios", "storage", "__init__"} <= set(simulate)
-    assert "plotting" not in simulate and "aggregate" not in simulate  # imported lazily by their commands
+    assert "plotting" not in simulate and "tables" not in simulate  # imported lazily by their commands
     assert {"plotting", "manifest", "cli"} <= set(provenance.code_units("cli", "plotting"))
 
 

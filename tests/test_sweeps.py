@@ -1,4 +1,4 @@
-"""Sweeps beyond the paper: exponent fit, bootstrap, sweep tables, figures, the final-regret table."""
+"""Sweeps beyond the paper: exponent fit, bootstrap, sweep tables, figures, the table and sweep commands."""
 
 import warnings
 
@@ -7,8 +7,11 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
-from duelbandits import bounds, cli, make_scenario, regret, run_seed, simulate, sweeps, tables
+from duelbandits import cli, make_scenario, regret, run_seed, simulate, storage, sweeps, theorems
+from duelbandits.simulate import name_seed
 from duelbandits.plotting import actions_sweep_figure, horizon_sweep_figure
+
+from summaries import summary_rows
 
 HORIZONS = np.array([1_000, 3_000, 10_000, 30_000, 100_000])
 
@@ -65,9 +68,9 @@ def test_bootstrap_resamples_runs_within_each_horizon():
 
 def test_bootstrap_is_reproducible_from_its_seed():
     finals = synthetic_finals(np.random.default_rng(4), HORIZONS, runs=20, rho=0.5)
-    a = sweeps.bootstrap_exponent(HORIZONS, finals, seed=sweeps.name_seed(7, "borda", "iss"))
-    b = sweeps.bootstrap_exponent(HORIZONS, finals, seed=sweeps.name_seed(7, "borda", "iss"))
-    c = sweeps.bootstrap_exponent(HORIZONS, finals, seed=sweeps.name_seed(7, "borda", "dts"))
+    a = sweeps.bootstrap_exponent(HORIZONS, finals, seed=name_seed(7, "borda", "iss"))
+    b = sweeps.bootstrap_exponent(HORIZONS, finals, seed=name_seed(7, "borda", "iss"))
+    c = sweeps.bootstrap_exponent(HORIZONS, finals, seed=name_seed(7, "borda", "dts"))
     assert a == b and a != c
 
 
@@ -92,7 +95,7 @@ def test_chunk_ranges_cover_every_run_once():
 def test_sweep_point_runs_are_the_runs_simulate_gives():
     sc = make_scenario("borda", actions=6, seed=1)
     table = sweeps.simulate_point(sc.matrix, "borda", "ts-borda", 500, [1, 2], 5, points=8).to_pandas()
-    assert table.columns.tolist() == sweeps.POINT_SCHEMA.names
+    assert table.columns.tolist() == storage.POINT_SCHEMA.names
     assert set(table["regret"]) == set(regret.REGRETS) and sorted(table["run"].unique()) == [1, 2]
     res = simulate(sc.matrix, "ts-borda", 500, run_seed(5, "borda", "ts-borda", 2))
     grid = sweeps.thin_grid(500, 8)
@@ -114,20 +117,20 @@ def synthetic_points(algorithms, actions, horizons, runs=5, rho=0.7, scenario="b
                     for kind in regret.REGRETS:
                         for t in grid:
                             rows.append((scenario, algorithm, A, T, run, kind, t, t**rho * (1 + run / 100)))
-    return pd.DataFrame(rows, columns=sweeps.POINT_SCHEMA.names)
+    return pd.DataFrame(rows, columns=storage.POINT_SCHEMA.names)
 
 
 def test_exponent_table_fits_every_algorithm_and_regret():
     points = synthetic_points(["ts-borda", "iss"], [10], [1000, 4000, 16000], rho=0.7)
     ex = sweeps.exponent_table(points, resamples=100, base_seed=1)
-    assert ex.columns.tolist() == sweeps.EXPONENT_SCHEMA.names
+    assert ex.columns.tolist() == storage.EXPONENT_SCHEMA.names
     assert len(ex) == 2 * len(regret.REGRETS)
     np.testing.assert_allclose(ex["rho"], 0.7, atol=1e-9)
     row = ex[(ex["algorithm"] == "ts-borda") & (ex["regret"] == "borda")].iloc[0]
     assert row["paper"] and row["theorem"] == "4.2" and row["theorem_exponent"] == pytest.approx(2 / 3)
     assert ex[ex["algorithm"] == "iss"]["theorem"].isna().all()
     horizon = sweeps.horizon_table(points)
-    assert horizon.columns.tolist() == sweeps.HORIZON_SCHEMA.names
+    assert horizon.columns.tolist() == storage.HORIZON_SCHEMA.names
     final = horizon[(horizon["t"] == horizon["horizon"]) & (horizon["regret"] == "borda")]
     np.testing.assert_allclose(final["mean"], final["horizon"] ** 0.7 * 1.02)
 
@@ -136,7 +139,7 @@ def test_actions_table_divides_by_the_bound_only_where_a_theorem_holds():
     points = synthetic_points(["ts-maximin", "partial-monitoring", "iss"], [6, 48], [1000])
     table = sweeps.actions_table(points)
     ts = table[(table["algorithm"] == "ts-maximin") & (table["regret"] == "maximin") & (table["actions"] == 6)].iloc[0]
-    assert ts["bound"] == pytest.approx(bounds.ts_maximin(6, 1000))
+    assert ts["bound"] == pytest.approx(theorems.ts_maximin(6, 1000))
     assert ts["ratio"] == pytest.approx(ts["mean"] / ts["bound"])
     # Theorem 4.4 needs T > (e - 2) A^2 log A: 16.8 at A = 6, 6404 at A = 48.
     pm = table[(table["algorithm"] == "partial-monitoring") & (table["regret"] == "borda")].set_index("actions")
@@ -195,32 +198,6 @@ def test_sweep_figures_draw_every_algorithm_and_theorem(tmp_path):
     gids = {line.get_gid() for ax in fig.axes for line in ax.get_lines() if line.get_gid()}
     assert {f"ratio:{a}" for a in algos[:4]} <= gids and "ratio:iss" not in gids
     assert (tmp_path / "a.pdf").read_bytes().startswith(b"%PDF")
-
-
-def summary_rows():
-    """A two-algorithm summary at T = 100 and at an earlier step."""
-    rows = []
-    for t in (50, 100):
-        rows += [
-            ("borda", "ts-borda", "borda", True, t, 40.0 * t / 100, 4.0, 5, 100.0 * t / 100),
-            ("borda", "ts-borda", "copeland", False, t, 7.0, 1.0, 5, np.nan),
-            ("borda", "partial-monitoring", "borda", True, t, 300.0 * t / 100, 9.0, 5, 200.0),
-            ("borda", "partial-monitoring", "copeland", False, t, 8.0, 2.0, 5, np.nan),
-            ("borda", "iss", "borda", True, t, 30.0, 3.0, 5, np.nan),
-            ("borda", "iss", "copeland", False, t, 6.0, 0.5, 5, np.nan),
-        ]
-    return pd.DataFrame(rows, columns=["scenario", "algorithm", "regret", "paper", "t", "mean", "std", "runs", "bound"])
-
-
-def test_final_regret_table_says_whether_the_mean_is_below_the_bound():
-    table = tables.final_regret_table(summary_rows()).set_index("algorithm")
-    assert table.loc["ts-borda", "below"] == "yes" and table.loc["partial-monitoring", "below"] == "no"
-    assert table.loc["iss", "below"] == "-"
-    assert table.loc["ts-borda", "mean"] == 40.0 and table.loc["ts-borda", "copeland_mean"] == 7.0
-    md = tables.final_regret_markdown(table.reset_index())
-    assert "| borda | ts-borda | Borda | 40.0 ± 4.0 | 100.0 | yes | 7.0 ± 1.0 |" in md
-    assert "| borda | partial-monitoring | Borda | 300.0 ± 9.0 | 200.0 | no |" in md
-    assert "T = 100 (5 runs)" in md
 
 
 def test_cli_table_and_sweep_commands_write_their_outputs(tmp_path):

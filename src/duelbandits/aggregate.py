@@ -9,7 +9,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from . import bounds, regret, storage
+from . import regret, storage, theorems
 
 SUMMARY_POINTS = 1000
 """Steps at which the summary table reports the cumulative regret."""
@@ -50,10 +50,11 @@ def load_algorithm_runs(paths, horizon: int, actions: int, runs: int) -> pd.Data
     return df, strat
 
 
-def _std(values: np.ndarray) -> np.ndarray:
-    """Sample standard deviation over runs (axis 0); 0 for a single run."""
+def sample_std(values):
+    """Sample standard deviation over runs (axis 0, ``ddof = 1``); 0 for a single run."""
+    values = np.asarray(values, dtype=float)
     if values.shape[0] < 2:
-        return np.zeros(values.shape[1:])
+        return np.zeros(values.shape[1:]) if values.ndim > 1 else 0.0
     return values.std(axis=0, ddof=1)
 
 
@@ -74,7 +75,7 @@ def _strategy_rows(algorithm: str, recorded: pd.DataFrame, actions: int, runs: i
                     "t": np.repeat(steps, actions).astype(np.int32),
                     "action": np.tile(np.arange(actions), len(steps)).astype(np.int16),
                     "mean": probs.mean(axis=0).ravel(),
-                    "std": _std(probs).ravel(),
+                    "std": sample_std(probs).ravel(),
                     "runs": np.int32(runs),
                 }
             )
@@ -121,7 +122,7 @@ def aggregate_scenario(scenario: str, matrix, chunks: dict, horizon: int, runs: 
                                 "paper": kind == paper_kind,
                                 "t": grid.astype(np.int32),
                                 "mean": at.mean(axis=0),
-                                "std": _std(at),
+                                "std": sample_std(at),
                                 "runs": np.int32(runs),
                                 "bound": np.nan,
                             }
@@ -164,7 +165,7 @@ def bounds_table(algorithms, actions: int, horizon: int, points: int = SUMMARY_P
     grid = summary_grid(horizon, points)
     frames = []
     for algorithm in algorithms:
-        theorem = bounds.THEOREMS.get(algorithm)
+        theorem = theorems.THEOREMS.get(algorithm)
         if theorem is None:
             continue
         holds = bool(theorem.holds(actions, horizon, c_alpha))

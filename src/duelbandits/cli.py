@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import algorithms, limits, manifest, provenance, regret, scenarios, storage, sweeps, winners
+from . import algorithms, limits, manifest, provenance, regret, scenarios, storage, sweeps
 from .simulate import DEFAULT_STRIDE, SimulationError, run_seed, simulate
 
 KNOWN_ERRORS = (
@@ -75,44 +75,6 @@ def _scenario(args):
     )
 
 
-def scenario_record(sc: scenarios.Scenario, seed: int) -> dict:
-    """JSON-ready description of a scenario: matrix, utilities, winners, parameters, seed."""
-    X = sc.matrix
-    return {
-        "name": sc.name,
-        "seed": seed,
-        "matrix_sha256": provenance.matrix_sha256(X),
-        "utilities": sc.utilities.tolist(),
-        "matrix": X.tolist(),
-        "winners": {
-            "condorcet": winners.condorcet_winner(X),
-            "copeland": winners.copeland_winners(X).tolist(),
-            "maximin": winners.maximin_winners(X).tolist(),
-            "borda": winners.borda_winners(X).tolist(),
-        },
-        "params": sc.params,
-    }
-
-
-def read_scenario_file(path) -> dict:
-    """Load a scenario JSON written by ``duelbandits scenario`` and check its matrix."""
-    path = Path(path)
-    try:
-        record = json.loads(path.read_text())
-        record["matrix"] = scenarios.validate_matrix(record["matrix"]).tolist()
-        record["name"]
-    except FileNotFoundError:
-        raise storage.damaged(path, "file not found") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError, scenarios.MatrixError) as err:
-        raise storage.damaged(path, f"not a scenario file ({err})") from None
-    return record
-
-
-def _write_text(path, text: str) -> None:
-    with storage.atomic_write(path) as tmp:
-        tmp.write_text(text)
-
-
 def cmd_list(args) -> None:
     print("algorithms:")
     for a in algorithms.ALGORITHMS.values():
@@ -134,7 +96,7 @@ def cmd_matrix(args) -> None:
 
 
 def cmd_scenario(args) -> None:
-    _write_text(args.out, json.dumps(scenario_record(_scenario(args), args.seed), indent=1) + "\n")
+    storage.write_scenario(args.out, _scenario(args), args.seed)
 
 
 def cmd_simulate(args) -> None:
@@ -143,8 +105,6 @@ def cmd_simulate(args) -> None:
     if args.run is None and args.runs is None:
         raise UsageError("one of --run R or --runs FIRST-LAST is required")
     runs = [args.run] if args.run is not None else _run_range(args.runs)
-    if runs[0] < 0:
-        raise UsageError(f"--run must be >= 0, got {runs[0]}")
     if not str(args.out).endswith(".parquet"):
         raise UsageError(f"--out must name a .parquet file, got {args.out!r}")
     sc = _scenario(args)
@@ -167,7 +127,7 @@ def cmd_simulate(args) -> None:
 def cmd_aggregate(args) -> None:
     from .aggregate import aggregate_scenario
 
-    record = read_scenario_file(args.scenario_file)
+    record = storage.read_scenario(args.scenario_file)
     chunks: dict[str, list[str]] = {}
     for item in args.chunk:
         slug, sep, path = item.partition("=")
@@ -195,8 +155,6 @@ def cmd_aggregate(args) -> None:
 
 
 def cmd_bounds(args) -> None:
-    import pyarrow as pa
-
     from .aggregate import bounds_table
 
     for slug in args.algorithms:
@@ -208,12 +166,10 @@ def cmd_bounds(args) -> None:
         print(f"warning: {w.message}", file=sys.stderr)
     prov = provenance.record(table="bounds", algorithms=args.algorithms, actions=args.actions, horizon=args.horizon,
                              points=args.points, c_alpha=args.c_alpha)
-    storage.write_table(pa.Table.from_pandas(df, schema=storage.BOUND_SCHEMA, preserve_index=False), args.out, prov)
+    storage.write_frame(df, storage.BOUND_SCHEMA, args.out, prov)
 
 
 def cmd_summary(args) -> None:
-    import pyarrow as pa
-
     from .aggregate import join_summary
 
     bounds_prov = storage.read_provenance(args.bounds)
@@ -232,48 +188,52 @@ def cmd_summary(args) -> None:
     prov = provenance.record(table="summary", scenarios=list(matrices), algorithms=algorithms_,
                              horizon=bounds_prov["horizon"], matrix_sha256=matrices,
                              bounds=bounds_prov["config_sha256"])
-    storage.write_table(pa.Table.from_pandas(df, schema=storage.SUMMARY_SCHEMA, preserve_index=False), args.out,
-                        prov)
+    storage.write_frame(df, storage.SUMMARY_SCHEMA, args.out, prov)
 
 
-def cmd_figure(args) -> None:
+def cmd_figure_main(args) -> None:
     from . import plotting
 
-    if args.kind == "main":
-        record = read_scenario_file(args.scenario_file)
-        prov = storage.read_provenance(args.summary)
-        provenance.check(args.summary, prov, table="summary", scenarios=record["name"])
-        provenance.check(args.summary, prov["matrix_sha256"],
-                         **{record["name"]: provenance.matrix_sha256(record["matrix"])})
-        summary = storage.read_table(args.summary, filters=[("scenario", "=", record["name"])]).to_pandas()
-        digest = manifest.data_digest({"scenario": args.scenario_file, "summary": args.summary}, figure="main")
-        plotting.main_figure(record, summary, args.out, data_digest=digest)
-    else:
-        algorithms.get(args.algorithm)
-        record = read_scenario_file(args.scenario_file) if args.scenario_file else None
-        expected = {"scenario": args.scenario, "algorithms": args.algorithm}
-        if record is not None:
-            expected["matrix_sha256"] = provenance.matrix_sha256(record["matrix"])
-        for path, table in ((args.traces, "traces"), (args.strategies, "strategies")):
-            provenance.check(path, storage.read_provenance(path), table=table, **expected)
-        traces = storage.read_table(args.traces, filters=[("algorithm", "=", args.algorithm)]).to_pandas()
-        strategies = storage.read_table(args.strategies, filters=[("algorithm", "=", args.algorithm)]).to_pandas()
-        inputs = {"scenario": args.scenario_file, "traces": args.traces, "strategies": args.strategies}
-        digest = manifest.data_digest(inputs, figure="appendix", scenario=args.scenario, algorithm=args.algorithm)
-        plotting.appendix_figure(args.scenario, args.algorithm, traces, strategies if len(strategies) else None,
-                                 args.out, scenario=record, data_digest=digest)
+    record = storage.read_scenario(args.scenario_file)
+    prov = storage.read_provenance(args.summary)
+    provenance.check(args.summary, prov, table="summary", scenarios=record["name"])
+    provenance.check(args.summary, prov["matrix_sha256"], **{record["name"]: provenance.matrix_sha256(record["matrix"])})
+    summary = storage.read_table(args.summary, filters=[("scenario", "=", record["name"])]).to_pandas()
+    digest = manifest.data_digest({"scenario": args.scenario_file, "summary": args.summary}, figure="main")
+    plotting.main_figure(record, summary, args.out, c_alpha=args.c_alpha, data_digest=digest)
 
 
-def cmd_manifest(args) -> int:
-    if args.action == "write":
-        if not args.out or args.config_json is None:
-            raise UsageError("manifest write needs --out and --config-json")
-        try:
-            config = json.loads(args.config_json)
-        except json.JSONDecodeError as err:
-            raise UsageError(f"--config-json is not JSON: {err}") from None
-        _write_text(args.out, manifest.build(args.root, args.files, config, ledger=storage.LEDGER))
-        return 0
+def cmd_figure_appendix(args) -> None:
+    from . import plotting
+
+    algorithms.get(args.algorithm)
+    record = storage.read_scenario(args.scenario_file) if args.scenario_file else None
+    expected = {"scenario": args.scenario, "algorithms": args.algorithm}
+    if record is not None:
+        expected["matrix_sha256"] = provenance.matrix_sha256(record["matrix"])
+    for path, table in ((args.traces, "traces"), (args.strategies, "strategies")):
+        provenance.check(path, storage.read_provenance(path), table=table, **expected)
+    traces = storage.read_table(args.traces, filters=[("algorithm", "=", args.algorithm)]).to_pandas()
+    strategies = storage.read_table(args.strategies, filters=[("algorithm", "=", args.algorithm)]).to_pandas()
+    inputs = {"scenario": args.scenario_file, "traces": args.traces, "strategies": args.strategies}
+    digest = manifest.data_digest(inputs, figure="appendix", scenario=args.scenario, algorithm=args.algorithm)
+    plotting.appendix_figure(args.scenario, args.algorithm, traces, strategies if len(strategies) else None,
+                             args.out, scenario=record, data_digest=digest)
+
+
+def _json_arg(text: str, flag: str):
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise UsageError(f"{flag} is not JSON: {err}") from None
+
+
+def cmd_manifest_write(args) -> None:
+    config = _json_arg(args.config_json, "--config-json")
+    storage.write_text(args.out, manifest.build(args.root, args.files, config, ledger=storage.LEDGER))
+
+
+def cmd_manifest_verify(args) -> int:
     if not Path(args.root).is_dir():
         raise UsageError(f"--root {args.root}: not a directory")
     status = manifest.verify(args.manifest, args.root)
@@ -329,19 +289,13 @@ def _read_points(paths):
     tables, sources = [], []
     for path in paths:
         table = storage.read_table(path)
-        if not table.schema.equals(sweeps.POINT_SCHEMA):
+        if not table.schema.equals(storage.POINT_SCHEMA):
             raise storage.StorageError(f"{path}: not a sweep point file (columns {', '.join(table.column_names)})")
         prov = storage.read_provenance(path)
         provenance.check(path, prov, table="sweep-point")
         tables.append(table)
         sources.append(prov["config_sha256"])
     return pa.concat_tables(tables).to_pandas(), sorted(sources)
-
-
-def _write_frame(df, schema, path, prov) -> None:
-    import pyarrow as pa
-
-    storage.write_table(pa.Table.from_pandas(df, schema=schema, preserve_index=False), path, prov)
 
 
 def cmd_sweep_horizon(args) -> None:
@@ -352,11 +306,11 @@ def cmd_sweep_horizon(args) -> None:
     points, sources = _read_points(args.points)
     prov = provenance.record(table="sweep-horizon", points=sources, resamples=args.resamples,
                              confidence=args.confidence, seed=args.seed)
-    _write_frame(sweeps.horizon_table(points), sweeps.HORIZON_SCHEMA, args.table, prov)
+    storage.write_frame(sweeps.horizon_table(points), storage.HORIZON_SCHEMA, args.table, prov)
     exponents = sweeps.exponent_table(points, args.resamples, args.confidence, args.seed)
-    _write_frame(exponents, sweeps.EXPONENT_SCHEMA, args.exponents, {**prov, "table": "sweep-exponents"})
-    _write_text(args.markdown, tables.exponent_markdown(exponents))
-    _write_text(args.html, tables.exponent_html(exponents))
+    storage.write_frame(exponents, storage.EXPONENT_SCHEMA, args.exponents, {**prov, "table": "sweep-exponents"})
+    storage.write_text(args.markdown, tables.exponent_markdown(exponents))
+    storage.write_text(args.html, tables.exponent_html(exponents))
 
 
 def cmd_sweep_actions(args) -> None:
@@ -365,9 +319,9 @@ def cmd_sweep_actions(args) -> None:
     points, sources = _read_points(args.points)
     table = sweeps.actions_table(points, args.c_alpha)
     prov = provenance.record(table="sweep-actions", points=sources, c_alpha=args.c_alpha)
-    _write_frame(table, sweeps.ACTIONS_SCHEMA, args.table, prov)
-    _write_text(args.markdown, tables.actions_markdown(table))
-    _write_text(args.html, tables.actions_html(table))
+    storage.write_frame(table, storage.ACTIONS_SCHEMA, args.table, prov)
+    storage.write_text(args.markdown, tables.actions_markdown(table))
+    storage.write_text(args.html, tables.actions_html(table))
 
 
 def cmd_sweep_figure(args) -> None:
@@ -393,17 +347,14 @@ def cmd_table(args) -> None:
 
     summary = storage.read_table(args.summary).to_pandas()
     table = tables.final_regret_table(summary)
-    _write_text(args.markdown, tables.final_regret_markdown(table))
+    storage.write_text(args.markdown, tables.final_regret_markdown(table))
     if args.html:
-        _write_text(args.html, tables.final_regret_html(table))
+        storage.write_text(args.html, tables.final_regret_html(table))
     if args.config_html:
         if args.config_json is None:
             raise UsageError("--config-html needs --config-json")
-        try:
-            config = json.loads(args.config_json)
-        except json.JSONDecodeError as err:
-            raise UsageError(f"--config-json is not JSON: {err}") from None
-        _write_text(args.config_html, tables.config_html(config))
+        config = _json_arg(args.config_json, "--config-json")
+        storage.write_text(args.config_html, tables.config_html(config))
 
 
 def _int_in(low: int, high: int):
@@ -455,7 +406,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("scenario", help="write a scenario (matrix, utilities, winners) as JSON")
     _add_scenario_args(p)
     p.add_argument("--out", required=True, help="output .json file")
-    p.set_defaults(func=cmd_scenario, outputs=('out',))
+    p.set_defaults(func=cmd_scenario, outputs=("out",))
 
     p = sub.add_parser("simulate", help="simulate runs of one algorithm into a Parquet file")
     _add_scenario_args(p)
@@ -467,7 +418,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"record strategies every STRIDE steps (default {DEFAULT_STRIDE})")
     p.add_argument("--param", action="append", metavar="NAME=VALUE", help="algorithm hyper-parameter override")
     p.add_argument("--out", required=True, help="output .parquet file")
-    p.set_defaults(func=cmd_simulate, outputs=('out',))
+    p.set_defaults(func=cmd_simulate, outputs=("out",))
 
     p = sub.add_parser("aggregate", help="one scenario's run chunks -> traces, strategies, summary")
     p.add_argument("--scenario-file", required=True, help="scenario JSON from 'duelbandits scenario'")
@@ -478,7 +429,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--traces", required=True)
     p.add_argument("--strategies", required=True)
     p.add_argument("--summary", required=True)
-    p.set_defaults(func=cmd_aggregate, outputs=('traces', 'strategies', 'summary'))
+    p.set_defaults(func=cmd_aggregate, outputs=("traces", "strategies", "summary"))
 
     p = sub.add_parser("bounds", help="theorem bound curves as Parquet")
     p.add_argument("--algorithms", nargs="+", required=True)
@@ -487,24 +438,30 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--points", type=_positive_int, default=1000)
     p.add_argument("--c-alpha", type=float, default=1.0, help="TS-Borda's c (Theorem 4.2)")
     p.add_argument("--out", required=True)
-    p.set_defaults(func=cmd_bounds, outputs=('out',))
+    p.set_defaults(func=cmd_bounds, outputs=("out",))
 
     p = sub.add_parser("summary", help="join per-scenario summaries with the bounds")
     p.add_argument("summaries", nargs="+")
     p.add_argument("--bounds", required=True)
     p.add_argument("--out", required=True)
-    p.set_defaults(func=cmd_summary, outputs=('out',))
+    p.set_defaults(func=cmd_summary, outputs=("out",))
 
-    p = sub.add_parser("figure", help="render a figure (PDF and PNG)")
-    p.add_argument("kind", choices=["main", "appendix"])
-    p.add_argument("--scenario-file", help="scenario JSON (main: required; appendix: marks the winner)")
-    p.add_argument("--summary", help="main: results/summary.parquet")
-    p.add_argument("--scenario", help="appendix: scenario name")
-    p.add_argument("--algorithm", help="appendix: algorithm slug")
-    p.add_argument("--traces", help="appendix: the scenario's traces Parquet")
-    p.add_argument("--strategies", help="appendix: the scenario's strategies Parquet")
-    p.add_argument("--out", nargs="+", required=True, help="output files (.pdf, .png)")
-    p.set_defaults(func=cmd_figure, outputs=('out',))
+    p = sub.add_parser("figure", help="render a figure (PDF and PNG): main or appendix")
+    fsub = p.add_subparsers(dest="kind", required=True, metavar="KIND")
+    f = fsub.add_parser("main", help="a main-text figure (Figures 1, 2): utilities, matrix, regrets, bounds")
+    f.add_argument("--scenario-file", required=True, help="scenario JSON from 'duelbandits scenario'")
+    f.add_argument("--summary", required=True, help="results/summary.parquet")
+    f.add_argument("--c-alpha", type=float, default=1.0, help="TS-Borda's c (Theorem 4.2's requirement, for notes)")
+    f.add_argument("--out", nargs="+", required=True, help="output files (.pdf, .png)")
+    f.set_defaults(func=cmd_figure_main, outputs=("out",))
+    f = fsub.add_parser("appendix", help="an appendix figure: every run, I_t, J_t, strategies")
+    f.add_argument("--scenario", required=True, help="scenario name")
+    f.add_argument("--algorithm", required=True, help="algorithm slug")
+    f.add_argument("--traces", required=True, help="the scenario's traces Parquet")
+    f.add_argument("--strategies", required=True, help="the scenario's strategies Parquet")
+    f.add_argument("--scenario-file", help="scenario JSON (marks the winner)")
+    f.add_argument("--out", nargs="+", required=True, help="output files (.pdf, .png)")
+    f.set_defaults(func=cmd_figure_appendix, outputs=("out",))
 
     p = sub.add_parser("manifest", help="write or verify a checksum manifest of results and figures")
     msub = p.add_subparsers(dest="action", required=True, metavar="ACTION")
@@ -513,11 +470,12 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument("--config-json", required=True, help="the config used, as JSON")
     w.add_argument("--root", default=".", help="folder the paths are relative to (default .)")
     w.add_argument("--out", required=True)
+    w.set_defaults(func=cmd_manifest_write, outputs=("out",))
     v = msub.add_parser("verify", help="check a tree against a manifest: identical bytes, same content, differs, "
                                        "missing; exit 1 if any file differs in content or is missing")
     v.add_argument("manifest")
     v.add_argument("--root", default=".", help="folder the paths are relative to (default .)")
-    p.set_defaults(func=cmd_manifest, outputs=('out',))
+    v.set_defaults(func=cmd_manifest_verify)
 
     p = sub.add_parser("provenance", help="print what made a result (Parquet) or the data digest of a figure")
     p.add_argument("files", nargs="+", help="Parquet files, or PNG/PDF figures")
@@ -531,7 +489,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--points", type=_positive_int, default=20, help="log-spaced steps kept per run (default 20)")
     p.add_argument("--param", action="append", metavar="NAME=VALUE", help="algorithm hyper-parameter override")
     p.add_argument("--out", required=True, help="output .parquet file")
-    p.set_defaults(func=cmd_sweep_point, outputs=('out',))
+    p.set_defaults(func=cmd_sweep_point, outputs=("out",))
 
     p = sub.add_parser("sweep-horizon", help="horizon-sweep points -> R_T table, fitted exponents with bootstrap CIs")
     p.add_argument("points", nargs="+", help="sweep point files")
@@ -542,7 +500,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--exponents", required=True, help="output: fitted exponents (.parquet)")
     p.add_argument("--markdown", required=True, help="output: exponents table (.md)")
     p.add_argument("--html", required=True, help="output: exponents table (.html)")
-    p.set_defaults(func=cmd_sweep_horizon, outputs=('table', 'exponents', 'markdown', 'html'))
+    p.set_defaults(func=cmd_sweep_horizon, outputs=("table", "exponents", "markdown", "html"))
 
     p = sub.add_parser("sweep-actions", help="action-count sweep points -> R_T and R_T / bound per A")
     p.add_argument("points", nargs="+", help="sweep point files")
@@ -550,7 +508,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--table", required=True, help="output .parquet")
     p.add_argument("--markdown", required=True, help="output .md")
     p.add_argument("--html", required=True, help="output .html")
-    p.set_defaults(func=cmd_sweep_actions, outputs=('table', 'markdown', 'html'))
+    p.set_defaults(func=cmd_sweep_actions, outputs=("table", "markdown", "html"))
 
     p = sub.add_parser("sweep-figure", help="render a sweep figure (PDF and PNG)")
     p.add_argument("kind", choices=["horizon", "actions"])
@@ -558,7 +516,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--table", required=True, help="results/sweeps/{horizon,actions}.parquet")
     p.add_argument("--exponents", help="horizon: results/sweeps/exponents.parquet")
     p.add_argument("--out", nargs="+", required=True, help="output files (.pdf, .png)")
-    p.set_defaults(func=cmd_sweep_figure, outputs=('out',))
+    p.set_defaults(func=cmd_sweep_figure, outputs=("out",))
 
     p = sub.add_parser("table", help="final regret per scenario and algorithm with the bound at T (Markdown, HTML)")
     p.add_argument("--summary", required=True, help="results/summary.parquet")
@@ -566,18 +524,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--html", help="output .html (the same table)")
     p.add_argument("--config-json", help="the effective config, as JSON (for --config-html)")
     p.add_argument("--config-html", help="output: the config as an HTML table")
-    p.set_defaults(func=cmd_table, outputs=('markdown', 'html', 'config_html'))
+    p.set_defaults(func=cmd_table, outputs=("markdown", "html", "config_html"))
     return parser
 
 
 def main(argv=None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.command == "figure":
-        needed = ("scenario_file", "summary") if args.kind == "main" else ("scenario", "algorithm", "traces", "strategies")
-        missing = [f"--{n.replace('_', '-')}" for n in needed if getattr(args, n) is None]
-        if missing:
-            parser.error(f"figure {args.kind} needs {', '.join(missing)}")
     storage.LEDGER = Path(args.ledger) if args.ledger else None
     try:
         for name in getattr(args, "outputs", ()):

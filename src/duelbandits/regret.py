@@ -3,7 +3,15 @@
 The theorems bound the expected regret, and given the selections the
 expectation of ``X_t`` is ``X``; so each function takes the matrix and the
 selected actions (scalars or arrays) and returns the expected regret of each
-step, in [0, 1] by construction (Section 4 normalises every regret).
+step, at most 1 (Section 4 normalises every regret). The Borda and Copeland
+regrets are never negative; the Maximin and Exp3.P regrets are, where no
+Condorcet winner exists (``cyclic``), when the Maximin winner loses a duel.
+
+The Exp3.P regret of Theorem 4.3, with ``X(J, I)`` as in its proof, equals
+the Maximin regret identically: ``X[I, J] + X[J, I] = 1`` turns
+``(X[i*, J] - X[I, J] + X[i*, I] - X[J, I]) / 2`` into
+``(X[i*, I] + X[i*, J] - 1) / 2``. The pipeline keeps both names, because
+each is what its theorem bounds, and reports that they coincide.
 """
 
 from __future__ import annotations
@@ -42,6 +50,9 @@ def copeland(matrix, I, J):
 
 REGRETS = {"maximin": maximin, "borda": borda, "exp3p": exp3p, "copeland": copeland}
 """Regret kinds by name."""
+
+REGRET_NAMES = {"maximin": "Maximin", "borda": "Borda", "exp3p": "Exp3.P", "copeland": "Copeland"}
+"""How tables and figures name each regret kind."""
 
 PAPER_REGRET = {
     "condorcet": {

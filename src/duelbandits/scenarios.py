@@ -99,12 +99,12 @@ def validate_matrix(matrix, atol: float = MATRIX_ATOL) -> np.ndarray:
         i, j = map(int, bad[0])
         raise MatrixError(f"preference matrix entries must lie in [0, 1], X[{i}, {j}] = {float(X[i, j])!r}", (i, j))
     diag = np.abs(np.diag(X) - 0.5)
-    if diag.max() > atol + 4 * np.finfo(float).eps:
+    if diag.max() > atol * (1 + 1e-9):
         i = int(np.argmax(diag))
         raise MatrixError(f"preference matrix diagonal must be 1/2, X[{i}, {i}] = {float(X[i, i])!r}", (i, i))
     gap = np.abs(X + X.T - 1.0)
     np.fill_diagonal(gap, 0.0)
-    if gap.max() > atol + 4 * np.finfo(float).eps:  # the slack: the sum's own rounding
+    if gap.max() > atol * (1 + 1e-9):  # the slack: the rounding of the sum itself
         i, j = map(int, np.unravel_index(int(np.argmax(gap)), gap.shape))
         raise MatrixError(
             f"preference matrix must satisfy X[i, j] + X[j, i] = 1 (tolerance {atol:g}); "

@@ -32,9 +32,11 @@ class SimulationResult:
         return int(self.I.shape[0])
 
 
-def _name_key(name: str) -> int:
-    """A stable integer for a name (``hash()`` is salted per process, so not that)."""
-    return int.from_bytes(name.encode("utf-8"), "little")
+def name_seed(base_seed: int, *parts) -> np.random.SeedSequence:
+    """A seed from the config's base seed and names or numbers: ``SeedSequence([base, *parts])``
+    with each name turned into an integer from its UTF-8 bytes (``hash()`` is salted per process)."""
+    keys = [int.from_bytes(p.encode("utf-8"), "little") if isinstance(p, str) else int(p) for p in parts]
+    return np.random.SeedSequence([int(base_seed), *keys])
 
 
 def run_seed(base_seed: int, scenario: str, algorithm: str, run: int) -> np.random.SeedSequence:
@@ -42,7 +44,7 @@ def run_seed(base_seed: int, scenario: str, algorithm: str, run: int) -> np.rand
 
     Any subset of runs therefore reproduces the same streams as the full sweep.
     """
-    return np.random.SeedSequence([int(base_seed), _name_key(scenario), _name_key(algorithm), int(run)])
+    return name_seed(base_seed, scenario, algorithm, int(run))
 
 
 def recorded_steps(horizon: int, stride: int) -> np.ndarray:

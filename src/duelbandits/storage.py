@@ -9,6 +9,10 @@ agree on column names and types:
 - traces (``results/traces/{scenario}.parquet``): one row per (algorithm, run, step).
 - strategies (``results/strategies/{scenario}.parquet``): mean/std over runs.
 - summary (``results/summary.parquet``) and bounds (``results/bounds.parquet``).
+- the sweeps' points and tables (``results/sweeps/``).
+
+Also the scenario files (``results/scenarios/{scenario}.json``), and the
+atomic writes every output goes through.
 """
 
 from __future__ import annotations
@@ -24,7 +28,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from .provenance import METADATA_KEY, canonical_json, file_sha256
+from . import winners
+from .provenance import METADATA_KEY, canonical_json, file_sha256, matrix_sha256
+from .scenarios import MatrixError, validate_matrix
 
 RUN_COLUMNS = {"run": pa.int32(), "t": pa.int32(), "I": pa.int16(), "J": pa.int16(), "outcome": pa.int8()}
 
@@ -83,6 +89,86 @@ BOUND_SCHEMA = pa.schema(
         ("bound", pa.float64()),
     ]
 )
+
+# The sweeps (target `sweeps`): results/sweeps/.
+
+POINT_SCHEMA = pa.schema(
+    [
+        ("scenario", pa.string()),
+        ("algorithm", pa.string()),
+        ("actions", pa.int16()),
+        ("horizon", pa.int32()),
+        ("run", pa.int32()),
+        ("regret", pa.string()),
+        ("t", pa.int32()),
+        ("cumulative_regret", pa.float64()),
+    ]
+)
+"""One sweep point file: per run and regret kind, R_t on a thin grid of steps t."""
+
+HORIZON_SCHEMA = pa.schema(
+    [
+        ("scenario", pa.string()),
+        ("algorithm", pa.string()),
+        ("regret", pa.string()),
+        ("paper", pa.bool_()),
+        ("actions", pa.int16()),
+        ("horizon", pa.int32()),
+        ("t", pa.int32()),
+        ("mean", pa.float64()),
+        ("std", pa.float64()),
+        ("runs", pa.int32()),
+    ]
+)
+"""results/sweeps/horizon.parquet: mean and std over runs of R_t; ``t == horizon`` is R_T."""
+
+EXPONENT_SCHEMA = pa.schema(
+    [
+        ("scenario", pa.string()),
+        ("algorithm", pa.string()),
+        ("regret", pa.string()),
+        ("paper", pa.bool_()),
+        ("theorem", pa.string()),
+        ("theorem_exponent", pa.float64()),
+        ("actions", pa.int16()),
+        ("horizons", pa.int16()),
+        ("runs", pa.int32()),
+        ("rho", pa.float64()),
+        ("log_c", pa.float64()),
+        ("ci_low", pa.float64()),
+        ("ci_high", pa.float64()),
+        ("confidence", pa.float64()),
+        ("resamples", pa.int32()),
+    ]
+)
+"""results/sweeps/exponents.parquet: fitted E[R_T] ~ exp(log_c) T^rho with a bootstrap CI.
+
+``theorem`` names the theorem that bounds this (algorithm, regret), null if
+none; ``paper`` marks the regret the scenario's figures show.
+"""
+
+ACTIONS_SCHEMA = pa.schema(
+    [
+        ("scenario", pa.string()),
+        ("algorithm", pa.string()),
+        ("regret", pa.string()),
+        ("paper", pa.bool_()),
+        ("theorem", pa.string()),
+        ("actions", pa.int16()),
+        ("horizon", pa.int32()),
+        ("runs", pa.int32()),
+        ("mean", pa.float64()),
+        ("std", pa.float64()),
+        ("bound", pa.float64()),
+        ("ratio", pa.float64()),
+    ]
+)
+"""results/sweeps/actions.parquet: R_T per number of actions, and mean / theorem bound.
+
+``bound`` and ``ratio`` are null unless the algorithm's theorem bounds this
+regret and its horizon requirement holds at (A, T).
+"""
+
 
 # Deterministic, compact Parquet: Parquet stores no timestamps, and the codec
 # and encodings are pinned so equal tables give equal bytes. The step and run
@@ -260,6 +346,56 @@ def run_table(runs: list, actions: int) -> pa.Table:
         arrays.append(_arrow(values, pa.float64(), valid=~np.isnan(values)))
         names.append(col)
     return pa.Table.from_arrays(arrays, names=names)
+
+
+def write_frame(df, schema: pa.Schema, path, provenance: dict | None = None) -> None:
+    """Write a DataFrame with the columns and types of ``schema`` (see :func:`write_table`)."""
+    write_table(pa.Table.from_pandas(df, schema=schema, preserve_index=False), path, provenance)
+
+
+def write_text(path, text: str) -> None:
+    """Write a text file atomically (Markdown, HTML, JSON, the manifest)."""
+    with atomic_write(path) as tmp:
+        tmp.write_text(text)
+
+
+def scenario_record(sc, seed: int) -> dict:
+    """JSON-ready description of a :class:`~duelbandits.scenarios.Scenario`: matrix, utilities,
+    winners, parameters, seed and the matrix's digest."""
+    X = sc.matrix
+    return {
+        "name": sc.name,
+        "seed": seed,
+        "matrix_sha256": matrix_sha256(X),
+        "utilities": sc.utilities.tolist(),
+        "matrix": X.tolist(),
+        "winners": {
+            "condorcet": winners.condorcet_winner(X),
+            "copeland": winners.copeland_winners(X).tolist(),
+            "maximin": winners.maximin_winners(X).tolist(),
+            "borda": winners.borda_winners(X).tolist(),
+        },
+        "params": sc.params,
+    }
+
+
+def write_scenario(path, sc, seed: int) -> None:
+    """The scenario file ``results/scenarios/{scenario}.json`` (:func:`scenario_record`)."""
+    write_text(path, json.dumps(scenario_record(sc, seed), indent=1) + "\n")
+
+
+def read_scenario(path) -> dict:
+    """Load a scenario file written by :func:`write_scenario` and check its matrix."""
+    path = Path(path)
+    try:
+        record = json.loads(path.read_text())
+        record["matrix"] = validate_matrix(record["matrix"]).tolist()
+        record["name"]
+    except FileNotFoundError:
+        raise damaged(path, "file not found") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError, MatrixError) as err:
+        raise damaged(path, f"not a scenario file ({err})") from None
+    return record
 
 
 def read_table(path, columns=None, filters=None) -> pa.Table:

@@ -22,89 +22,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pyarrow as pa
 
-from . import bounds, regret
-from .simulate import run_seed, simulate
+from . import regret, storage, theorems
+from .aggregate import sample_std
+from .simulate import name_seed, run_seed, simulate
 
 if TYPE_CHECKING:
     import pandas as pd
-
-POINT_SCHEMA = pa.schema(
-    [
-        ("scenario", pa.string()),
-        ("algorithm", pa.string()),
-        ("actions", pa.int16()),
-        ("horizon", pa.int32()),
-        ("run", pa.int32()),
-        ("regret", pa.string()),
-        ("t", pa.int32()),
-        ("cumulative_regret", pa.float64()),
-    ]
-)
-"""One sweep point file: per run and regret kind, R_t on a thin grid of steps t."""
-
-HORIZON_SCHEMA = pa.schema(
-    [
-        ("scenario", pa.string()),
-        ("algorithm", pa.string()),
-        ("regret", pa.string()),
-        ("paper", pa.bool_()),
-        ("actions", pa.int16()),
-        ("horizon", pa.int32()),
-        ("t", pa.int32()),
-        ("mean", pa.float64()),
-        ("std", pa.float64()),
-        ("runs", pa.int32()),
-    ]
-)
-"""results/sweeps/horizon.parquet: mean and std over runs of R_t; ``t == horizon`` is R_T."""
-
-EXPONENT_SCHEMA = pa.schema(
-    [
-        ("scenario", pa.string()),
-        ("algorithm", pa.string()),
-        ("regret", pa.string()),
-        ("paper", pa.bool_()),
-        ("theorem", pa.string()),
-        ("theorem_exponent", pa.float64()),
-        ("actions", pa.int16()),
-        ("horizons", pa.int16()),
-        ("runs", pa.int32()),
-        ("rho", pa.float64()),
-        ("log_c", pa.float64()),
-        ("ci_low", pa.float64()),
-        ("ci_high", pa.float64()),
-        ("confidence", pa.float64()),
-        ("resamples", pa.int32()),
-    ]
-)
-"""results/sweeps/exponents.parquet: fitted E[R_T] ~ exp(log_c) T^rho with a bootstrap CI.
-
-``theorem`` names the theorem that bounds this (algorithm, regret), null if
-none; ``paper`` marks the regret the scenario's figures show.
-"""
-
-ACTIONS_SCHEMA = pa.schema(
-    [
-        ("scenario", pa.string()),
-        ("algorithm", pa.string()),
-        ("regret", pa.string()),
-        ("paper", pa.bool_()),
-        ("theorem", pa.string()),
-        ("actions", pa.int16()),
-        ("horizon", pa.int32()),
-        ("runs", pa.int32()),
-        ("mean", pa.float64()),
-        ("std", pa.float64()),
-        ("bound", pa.float64()),
-        ("ratio", pa.float64()),
-    ]
-)
-"""results/sweeps/actions.parquet: R_T per number of actions, and mean / theorem bound.
-
-``bound`` and ``ratio`` are null unless the algorithm's theorem bounds this
-regret and its horizon requirement holds at (A, T).
-"""
-
 
 class SweepError(ValueError):
     """A sweep's settings or point files are invalid."""
@@ -159,13 +82,8 @@ def simulate_point(matrix, scenario: str, algorithm: str, horizon: int, runs, ba
             "t": np.tile(grid.astype(np.int32), shape[0] * shape[1]),
             "cumulative_regret": values.ravel(),
         },
-        schema=POINT_SCHEMA,
+        schema=storage.POINT_SCHEMA,
     )
-
-
-def _std(values) -> float:
-    values = np.asarray(values, dtype=float)
-    return float(values.std(ddof=1)) if values.size > 1 else 0.0
 
 
 def check_points(points: pd.DataFrame) -> pd.DataFrame:
@@ -196,10 +114,10 @@ def horizon_table(points: pd.DataFrame) -> pd.DataFrame:
     points = check_points(points)
     keys = ["scenario", "algorithm", "regret", "actions", "horizon", "t"]
     table = (points.groupby(keys, sort=True)["cumulative_regret"]
-             .agg(mean="mean", std=_std, runs="size").reset_index())
+             .agg(mean="mean", std=sample_std, runs="size").reset_index())
     table["paper"] = [regret.PAPER_REGRET.get(s, {}).get(a) == r
                       for s, a, r in zip(table["scenario"], table["algorithm"], table["regret"])]
-    return table[HORIZON_SCHEMA.names]
+    return table[storage.HORIZON_SCHEMA.names]
 
 
 def fit_power_law(horizons, means) -> tuple[float, float]:
@@ -214,11 +132,6 @@ def fit_power_law(horizons, means) -> tuple[float, float]:
     y = np.log(means)
     rho = float(((x - x.mean()) * (y - y.mean())).sum() / ((x - x.mean()) ** 2).sum())
     return rho, float(y.mean() - rho * x.mean())
-
-
-def name_seed(base_seed: int, *names: str) -> np.random.SeedSequence:
-    """A seed from the config's base seed and names, from their UTF-8 bytes (never ``hash()``)."""
-    return np.random.SeedSequence([int(base_seed), *(int.from_bytes(n.encode("utf-8"), "little") for n in names)])
 
 
 def bootstrap_exponent(horizons, finals, resamples: int = 1000, confidence: float = 0.95,
@@ -274,7 +187,7 @@ def exponent_table(points: pd.DataFrame, resamples: int = 1000, confidence: floa
         rho, log_c = fit_power_law(horizons, [v.mean() for _, v in by_T])
         seed = name_seed(base_seed, scenario, algorithm, kind, str(actions))
         low, high = bootstrap_exponent(horizons, [v for _, v in by_T], resamples, confidence, seed)
-        theorem = bounds.theorem_for(algorithm, kind)
+        theorem = theorems.theorem_for(algorithm, kind)
         rows.append({
             "scenario": scenario,
             "algorithm": algorithm,
@@ -292,7 +205,7 @@ def exponent_table(points: pd.DataFrame, resamples: int = 1000, confidence: floa
             "confidence": confidence,
             "resamples": resamples,
         })
-    return pd.DataFrame(rows, columns=EXPONENT_SCHEMA.names)
+    return pd.DataFrame(rows, columns=storage.EXPONENT_SCHEMA.names)
 
 
 def actions_table(points: pd.DataFrame, c_alpha: float = 1.0) -> pd.DataFrame:
@@ -306,14 +219,14 @@ def actions_table(points: pd.DataFrame, c_alpha: float = 1.0) -> pd.DataFrame:
     finals = points[points["t"] == points["horizon"]]
     keys = ["scenario", "algorithm", "regret", "actions", "horizon"]
     table = (finals.groupby(keys, sort=True)["cumulative_regret"]
-             .agg(mean="mean", std=_std, runs="size").reset_index())
-    theorems = [bounds.theorem_for(a, r) for a, r in zip(table["algorithm"], table["regret"])]
-    table["theorem"] = [th.name if th else None for th in theorems]
+             .agg(mean="mean", std=sample_std, runs="size").reset_index())
+    bounding = [theorems.theorem_for(a, r) for a, r in zip(table["algorithm"], table["regret"])]
+    table["theorem"] = [th.name if th else None for th in bounding]
     table["paper"] = [regret.PAPER_REGRET.get(s, {}).get(a) == r
                       for s, a, r in zip(table["scenario"], table["algorithm"], table["regret"])]
     table["bound"] = [
         float(th.bound(int(A), float(T), c_alpha=c_alpha)) if th and th.holds(int(A), int(T), c_alpha) else np.nan
-        for th, A, T in zip(theorems, table["actions"], table["horizon"])
+        for th, A, T in zip(bounding, table["actions"], table["horizon"])
     ]
     table["ratio"] = table["mean"] / table["bound"]
-    return table[ACTIONS_SCHEMA.names]
+    return table[storage.ACTIONS_SCHEMA.names]

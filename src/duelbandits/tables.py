@@ -12,7 +12,8 @@ import json
 import numpy as np
 import pandas as pd
 
-REGRET_NAMES = {"maximin": "Maximin", "borda": "Borda", "exp3p": "Exp3.P", "copeland": "Copeland"}
+from .regret import REGRET_NAMES
+
 
 
 def _fmt(value, digits: int = 1) -> str:

@@ -17,7 +17,7 @@ import pyarrow.parquet as pq
 import pytest
 import yaml
 
-from duelbandits import bounds, make_scenario, regret, run_seed, simulate, sweeps
+from duelbandits import make_scenario, regret, run_seed, simulate, storage, sweeps, theorems
 
 from workflow_helpers import REPO, TINY, snakemake
 
@@ -128,7 +128,7 @@ def test_sweep_points_hold_every_run_and_reproduce_simulate(sweep_run):
 
 def test_exponents_are_the_least_squares_slopes_of_the_point_means(sweep_run):
     table = pq.read_table(sweep_run / "results/sweeps/exponents.parquet")
-    assert table.schema.equals(sweeps.EXPONENT_SCHEMA)
+    assert table.schema.equals(storage.EXPONENT_SCHEMA)
     ex = table.to_pandas()
     df = points(sweep_run)
     finals = df[(df["scenario"] == "file") & (df["t"] == df["horizon"])]
@@ -145,22 +145,22 @@ def test_exponents_are_the_least_squares_slopes_of_the_point_means(sweep_run):
             slope = np.polyfit(np.log(means.index.to_numpy(float)), np.log(means.to_numpy()), 1)[0]
             assert row["rho"] == pytest.approx(slope, abs=1e-9)
         assert np.isnan(row["rho"]) or row["ci_low"] <= row["ci_high"]
-        theorem = bounds.theorem_for(algorithm, kind)
+        theorem = theorems.theorem_for(algorithm, kind)
         assert (row["theorem"] == theorem.name) if theorem else pd.isna(row["theorem"])
     md = (sweep_run / "results/sweeps/exponents.md").read_text()
     for algorithm in CFG["algorithms"]:
         assert f"| file | {algorithm} |" in md
     horizon = pq.read_table(sweep_run / "results/sweeps/horizon.parquet")
-    assert horizon.schema.equals(sweeps.HORIZON_SCHEMA)
+    assert horizon.schema.equals(storage.HORIZON_SCHEMA)
 
 
 def test_actions_table_ratios_are_mean_over_theorem_bound(sweep_run):
     table = pq.read_table(sweep_run / "results/sweeps/actions.parquet")
-    assert table.schema.equals(sweeps.ACTIONS_SCHEMA)
+    assert table.schema.equals(storage.ACTIONS_SCHEMA)
     df = table.to_pandas()
     T = SWEEP["actions"]["horizon"]
     assert sorted(df["actions"].unique()) == SWEEP["actions"]["actions"] and set(df["horizon"]) == {T}
-    for algorithm, theorem in bounds.THEOREMS.items():
+    for algorithm, theorem in theorems.THEOREMS.items():
         rows = df[(df["algorithm"] == algorithm) & (df["regret"] == theorem.regret)]
         for r in rows.itertuples():
             if theorem.holds(r.actions, T):
@@ -172,7 +172,7 @@ def test_actions_table_ratios_are_mean_over_theorem_bound(sweep_run):
     assert "R_T / bound" in (sweep_run / "results/sweeps/actions.md").read_text()
 
 
-def test_sweep_figures_are_rendered(sweep_run):
+def test_sweep_figures_are_nonempty_pdf_and_png_files(sweep_run):
     for name in ("horizon-file", "actions-cyclic"):
         for ext, magic in (("pdf", b"%PDF"), ("png", b"\x89PNG")):
             data = (sweep_run / f"figures/sweeps/{name}.{ext}").read_bytes()

@@ -12,7 +12,7 @@ rule bounds:
         actions=config["actions"],
         horizon=config["horizon"],
         points=config["summary_points"],
-        c_alpha=config["algorithm_params"].get("ts-borda", {}).get("c_alpha", 1.0),
+        c_alpha=ts_borda_c_alpha(),
     log:
         "logs/bounds.log",
     threads: 1

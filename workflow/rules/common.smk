@@ -14,6 +14,7 @@ import duelbandits.limits
 import duelbandits.manifest
 import duelbandits.provenance
 import duelbandits.sweeps
+import duelbandits.theorems
 
 # Jobs run the package's CLI as `python -m duelbandits`, with the folder of the
 # interpreter that runs Snakemake first on the PATH, so that they use the same
@@ -84,6 +85,20 @@ def check_job_sizes():
                      duelbandits.limits.aggregate_bytes(runs, T, A), keys)
 
 
+def ts_borda_c_alpha():
+    """TS-Borda's c_alpha: the config's, or the algorithm's default."""
+    default = duelbandits.ALGORITHMS["ts-borda"].defaults["c_alpha"]
+    return config["algorithm_params"].get("ts-borda", {}).get("c_alpha", default)
+
+
+def check_ts_borda_alpha(horizon, key):
+    """Theorem 4.2's alpha = c_alpha T^(-1/3) must be < 1/2 at ``horizon``; the error names ``key``."""
+    try:
+        duelbandits.theorems.ts_borda_alpha(ts_borda_c_alpha(), horizon)
+    except duelbandits.AlgorithmError as err:
+        raise ValueError(f"config: {key}: {err}") from None
+
+
 def check_config_values():
     """Checks the schema cannot express; fail before any job, naming the key."""
     check_integer_keys(yaml.safe_load(open(workflow.source_path("../schemas/config.schema.yaml"))), config)
@@ -96,13 +111,8 @@ def check_config_values():
         except duelbandits.ScenarioError as err:
             key = "matrix_file/actions" if scenario == "file" else "scenarios/seed/scenario_params/actions"
             raise ValueError(f"config: {key}: {err}") from None
-    c_alpha = config["algorithm_params"].get("ts-borda", {}).get("c_alpha", 1.0)
-    alpha = c_alpha * config["horizon"] ** (-1 / 3)
-    if "ts-borda" in config["algorithms"] and alpha >= 0.5:
-        raise ValueError(
-            f"config: algorithm_params/ts-borda/c_alpha: alpha = c_alpha * horizon^(-1/3) = {alpha:.3f} "
-            "must be < 1/2; lower c_alpha or raise horizon"
-        )
+    if "ts-borda" in config["algorithms"]:
+        check_ts_borda_alpha(config["horizon"], "algorithm_params/ts-borda/c_alpha")
 
 
 def check_sweep_config():
@@ -125,13 +135,9 @@ def check_sweep_config():
     widest = max(sweeps["actions"]["actions"] + [config["actions"]])
     check_job_memory(f"a sweep run of horizon {longest} at A = {widest}",
                      duelbandits.limits.simulate_bytes(1, longest, widest), "sweeps/horizon/horizons/actions")
-    c_alpha = config["algorithm_params"].get("ts-borda", {}).get("c_alpha", 1.0)
-    shortest = min(sweeps["horizon"]["horizons"] + [sweeps["actions"]["horizon"]])
-    if "ts-borda" in config["algorithms"] and c_alpha * shortest ** (-1 / 3) >= 0.5:
-        raise ValueError(
-            f"config: sweeps: TS-Borda's alpha = c_alpha * T^(-1/3) must be < 1/2, but the shortest sweep "
-            f"horizon {shortest} gives {c_alpha * shortest ** (-1 / 3):.3f}; raise the sweep horizons"
-        )
+    if "ts-borda" in config["algorithms"]:
+        shortest = min(sweeps["horizon"]["horizons"] + [sweeps["actions"]["horizon"]])
+        check_ts_borda_alpha(shortest, "sweeps (the shortest sweep horizon)")
 
 
 def check_report_matches_results():

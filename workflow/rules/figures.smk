@@ -18,6 +18,7 @@ rule figure_main:
         ),
     params:
         code=code_digest("plotting"),
+        c_alpha=ts_borda_c_alpha(),
     log:
         "logs/figures/main/{scenario}.log",
     benchmark:
@@ -28,7 +29,7 @@ rule figure_main:
         runtime=10,
     shell:
         "python -m duelbandits --ledger .duelbandits/written"
-        " figure main --scenario-file {input.scenario} --summary {input.summary}"
+        " figure main --scenario-file {input.scenario} --summary {input.summary} --c-alpha {params.c_alpha}"
         " --out {output.pdf} {output.png} > {log} 2>&1 || (cat {log} >&2; exit 1)"
 
 

@@ -90,7 +90,7 @@ rule sweep_actions:
         ),
     params:
         code=code_digest("sweeps", "tables"),
-        c_alpha=config["algorithm_params"].get("ts-borda", {}).get("c_alpha", 1.0),
+        c_alpha=ts_borda_c_alpha(),
     log:
         "logs/sweeps/actions.log",
     benchmark:

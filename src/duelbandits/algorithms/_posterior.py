@@ -144,6 +144,15 @@ def observe(W, col_order, row_order, score, i, j, o, borda):
 
 
 @nb.njit(cache=True, inline="always")
+def _visited_row(row_order, first, k):
+    """The row visited at ``k = -1, 0, ..., A - 1``: ``first`` (the action chosen last time),
+    then the rows of ``row_order`` but ``first``; -1 where ``row_order[k]`` is ``first``."""
+    if k < 0:
+        return first
+    return -1 if row_order[k] == first else row_order[k]
+
+
+@nb.njit(cache=True, inline="always")
 def _keep_best(value, i, best, chosen, ties, rng):
     """Reservoir step over completed rows: ``(best, chosen, ties)`` after row ``i`` scored ``value``.
 
@@ -172,12 +181,9 @@ def sample_maximin(W, col_order, row_order, first, rng):
     ties = 0
     draws = 0
     for k in range(-1, A):
-        if k < 0:
-            i = first
-        else:
-            i = row_order[k]
-            if i == first:
-                continue
+        i = _visited_row(row_order, first, k)
+        if i < 0:
+            continue
         m = HALF
         dropped = False
         for q in range(A - 1):
@@ -206,12 +212,9 @@ def sample_borda(W, col_order, row_order, first, rng):
     ties = 0
     draws = 0
     for k in range(-1, A):
-        if k < 0:
-            i = first
-        else:
-            i = row_order[k]
-            if i == first:
-                continue
+        i = _visited_row(row_order, first, k)
+        if i < 0:
+            continue
         total = HALF
         dropped = False
         for q in range(A - 1):

@@ -46,7 +46,7 @@ def argmax_random_ties(values, rng):
 
 @nb.njit(cache=True)
 def mixed_strategy(log_weights, gamma, out):
-    """``out = (1 - gamma) softmax(log_weights) + gamma / A`` (eqs. 2 and 7), in place.
+    """``out = (1 - gamma) softmax(log_weights) + gamma / A`` (eqs. 2 and 5), in place.
 
     Works in the log domain: the maximum is subtracted before exponentiating,
     so the weights never overflow however long the run.

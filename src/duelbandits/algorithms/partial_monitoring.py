@@ -2,47 +2,21 @@
 
 One exponentially weighted strategy ``p`` supplies both actions: ``I_t`` and
 ``J_t`` are drawn independently from ``p_t``. The single observed entry
-``X_t(I_t, J_t)`` gives an unbiased estimate of ``I_t``'s Borda score (eq. 5);
-weights are kept in the log domain and mixed with uniform exploration (eq. 7).
+``X_t(I_t, J_t)`` gives an unbiased estimate of ``I_t``'s Borda score (eq. 6);
+weights (eq. 4) are kept in the log domain and mixed with uniform exploration (eq. 5).
 """
 
 from __future__ import annotations
 
-import warnings
-
 import numba as nb
 import numpy as np
 
+from ..theorems import partial_monitoring_tuning as hyperparameters  # Theorem 4.4's eta, gamma
 from ._sampling import duel, mixed_strategy, sample_discrete
-
-E_MINUS_2 = np.e - 2.0
-
-
-def hyperparameters(A: int, T: int) -> dict:
-    """Theorem 4.4's ``eta, gamma`` for ``A`` actions and horizon ``T``.
-
-    ``eta = (e-2)^(-1/4) (log A / (A^(2/3) T))^(3/4)``,
-    ``gamma = (e-2)^(1/4) (A^2 log A / T)^(1/4)``. ``gamma >= 1`` (that is
-    ``T <= (e-2) A^2 log A``, below the theorem's requirement) is clipped to 1
-    (uniform play) with a warning.
-    """
-    logA = np.log(A)
-    eta = float(E_MINUS_2**-0.25 * (logA / (A ** (2.0 / 3.0) * T)) ** 0.75)
-    gamma = float(E_MINUS_2**0.25 * (A**2 * logA / T) ** 0.25)
-    if gamma >= 1.0:
-        warnings.warn(
-            f"partial-monitoring: horizon T={T} is too short for Theorem 4.4 with A={A} "
-            f"(gamma = {gamma:.3g} >= 1, needs T > {E_MINUS_2 * A**2 * logA:.1f}); "
-            "clipping gamma to 1, i.e. uniform play",
-            stacklevel=2,
-        )
-        gamma = 1.0
-    return {"eta": eta, "gamma": gamma}
-
 
 @nb.njit(cache=True)
 def estimate(p, I, J, o, out):
-    """Eq. (5): ``out[i] = (1/A) o 1(i = I) / (p(I) p(J))``.
+    """Eq. (6): ``out[i] = (1/A) o 1(i = I) / (p(I) p(J))``.
 
     With ``I, J ~ p`` independently its mean is the Borda score
     ``g(i) = (1/A) sum_k X(i, k)``.
@@ -75,11 +49,11 @@ def _kernel(matrix, horizon, rng, record, eta, gamma):
         I[t] = i
         J[t] = j
         outcomes[t] = o
-        # eqs. (5) and (6): log w += eta g~ (only g~(I_t) is non-zero)
+        # eqs. (6) and (4): log w += eta g~ (only g~(I_t) is non-zero)
         estimate(p, i, j, float(o), g)
         for a in range(A):
             log_w[a] += eta * g[a]
-        # eq. (7): p_{t+1} = (1 - gamma) w / W + gamma / A
+        # eq. (5): p_{t+1} = (1 - gamma) w / W + gamma / A
         mixed_strategy(log_w, gamma, p)
     return I, J, outcomes, p_rec
 

@@ -10,34 +10,11 @@ so they never overflow at ``T = 40,000``.
 
 from __future__ import annotations
 
-import warnings
-
 import numba as nb
 import numpy as np
 
+from ..theorems import sparring_exp3p_tuning as hyperparameters  # Theorem 4.3's beta, eta, gamma
 from ._sampling import duel, mixed_strategy, sample_discrete
-
-
-def hyperparameters(A: int, T: int) -> dict:
-    """Theorem 4.3's ``beta, eta, gamma`` for ``A`` actions and horizon ``T``.
-
-    ``beta = sqrt(log A / (A T))``, ``eta = 0.95 beta``,
-    ``gamma = 1.05 sqrt(A log A / T)``. The theorem needs ``gamma < 1``; for a
-    horizon so short that ``gamma >= 1`` it is clipped to 1 (uniform play)
-    with a warning, rather than giving a negative probability.
-    """
-    logA = np.log(A)
-    beta = float(np.sqrt(logA / (A * T)))
-    eta = 0.95 * beta
-    gamma = float(1.05 * np.sqrt(A * logA / T))
-    if gamma >= 1.0:
-        warnings.warn(
-            f"sparring-exp3p: horizon T={T} is too short for Theorem 4.3 with A={A} "
-            f"(gamma = {gamma:.3g} >= 1); clipping gamma to 1, i.e. uniform play",
-            stacklevel=2,
-        )
-        gamma = 1.0
-    return {"beta": beta, "eta": eta, "gamma": gamma}
 
 
 @nb.njit(cache=True)

@@ -19,31 +19,12 @@ With the same seed both describe the very run :func:`run` makes.
 
 from __future__ import annotations
 
-import math
-
 import numba as nb
 import numpy as np
 
-from . import AlgorithmError
+from ..theorems import ts_borda_alpha as exploration_rate  # Theorem 4.2's alpha = c_alpha T^(-1/3) < 1/2
 from ._posterior import new_state, observe, sample_borda
 from ._sampling import duel
-
-
-def exploration_rate(c_alpha, horizon) -> float:
-    """``alpha = c_alpha * T^(-1/3)``; raises AlgorithmError unless ``c_alpha > 0`` and ``alpha < 1/2``."""
-    if isinstance(c_alpha, bool) or not isinstance(c_alpha, (int, float, np.number)):
-        raise AlgorithmError(f"ts-borda: c_alpha must be a number > 0, got {c_alpha!r}")
-    c_alpha = float(c_alpha)
-    if not math.isfinite(c_alpha) or c_alpha <= 0:
-        raise AlgorithmError(f"ts-borda: c_alpha must be a finite number > 0, got {c_alpha:g}")
-    alpha = c_alpha * float(horizon) ** (-1.0 / 3.0)
-    if not alpha < 0.5:
-        raise AlgorithmError(
-            f"ts-borda: alpha = c_alpha * T^(-1/3) = {c_alpha:g} * {int(horizon)}^(-1/3) = {alpha:.4g} "
-            f"must be < 1/2; lower c_alpha below {0.5 * float(horizon) ** (1.0 / 3.0):.4g} "
-            "or raise the horizon"
-        )
-    return alpha
 
 
 @nb.njit(cache=True)

@@ -23,7 +23,7 @@ from matplotlib.figure import Figure
 from ..algorithms import ALGORITHMS
 from ..regret import PAPER_REGRET
 from . import style
-from .main import REGRET_NAMES
+from ..regret import REGRET_NAMES
 
 TRACE_COLUMNS = ("run", "t", "I", "J", "cumulative_regret")
 STRATEGY_COLUMNS = ("player", "t", "action", "mean", "std")

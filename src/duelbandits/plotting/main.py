@@ -18,11 +18,10 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
 from ..algorithms import ALGORITHMS
-from ..bounds import THEOREMS, theorem_for
-from ..regret import PAPER_REGRET
+from ..theorems import THEOREMS, theorem_for
+from ..regret import PAPER_REGRET, REGRET_NAMES
 from . import style
 
-REGRET_NAMES = {"maximin": "Maximin", "borda": "Borda", "exp3p": "Exp3.P", "copeland": "Copeland"}
 """How a regret kind is named in titles and legends."""
 
 SUMMARY_COLUMNS = ("scenario", "algorithm", "regret", "t", "mean", "std", "runs", "bound")
@@ -143,7 +142,7 @@ def _regret_curves(ax, curves: dict, mixed: bool):
                 gid=f"mean:{slug}")
 
 
-def _bound_curves(ax, curves: dict, horizon: int, actions: int):
+def _bound_curves(ax, curves: dict, horizon: int, actions: int, c_alpha: float):
     """Draw every finite bound; return notes for theorems whose bound is absent."""
     notes = []
     for slug, part in curves.items():
@@ -156,13 +155,13 @@ def _bound_curves(ax, curves: dict, horizon: int, actions: int):
                     lw=style.LINE_WIDTH["bound"], ls="--", gid=f"bound:{slug}",
                     label=f"Thm {theorem.name if theorem else '?'} bound, {style.algorithm_label(slug)}")
         elif theorem is not None and theorem_for(slug, part["regret"].iloc[0]) is not None:
-            t_min, strict = theorem.requirement(actions)
+            t_min, strict = theorem.requirement(actions, c_alpha)
             notes.append(f"Thm {theorem.name} ({style.algorithm_label(slug)}) not shown: "
                          f"needs T {'>' if strict else '>='} {t_min:,.0f}, T = {horizon:,}")
     return notes
 
 
-def main_figure(scenario: dict, summary, outputs, *, data_digest=None) -> Figure:
+def main_figure(scenario: dict, summary, outputs, *, c_alpha: float = 1.0, data_digest=None) -> Figure:
     """Render the four-panel figure of one scenario to each path of ``outputs``.
 
     ``scenario`` holds name, utilities, matrix, winners and params; ``summary``
@@ -190,7 +189,7 @@ def main_figure(scenario: dict, summary, outputs, *, data_digest=None) -> Figure
         ax_c.legend(loc="upper left")
 
         _regret_curves(ax_d, curves, mixed)
-        notes = _bound_curves(ax_d, curves, horizon, actions)
+        notes = _bound_curves(ax_d, curves, horizon, actions, c_alpha)
         ax_d.set_yscale("log")
         ax_d.set_xscale(style.BOUNDS_XSCALE)
         left = _log_left(curves) if style.BOUNDS_XSCALE == "log" else 0

@@ -18,7 +18,7 @@ from matplotlib.ticker import FuncFormatter, NullLocator
 
 from ..algorithms import ALGORITHMS
 from . import style
-from .main import REGRET_NAMES
+from ..regret import REGRET_NAMES
 
 SWEEP_SIZE = (11.0, 4.4)
 """Size in inches of each sweep figure (two panels side by side)."""

@@ -1,0 +1,154 @@
+"""Theorems 4.1-4.4 in one place: each one's tuning of its algorithm, horizon requirement,
+exponent and bound.
+
+The algorithms take their hyper-parameters from here, the bound curves and
+tables their formulas and requirements, the workflow its checks, the plots
+their notes. Each bound is stated for ``E[R_T]`` of an algorithm tuned to the
+horizon ``T``; the curves the pipeline draws evaluate the same formula at
+every step ``t`` of a run tuned to ``T`` (as the paper's figures do), which is
+a bound at ``t = T`` only.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+
+from .algorithms import AlgorithmError
+
+E_MINUS_2 = np.e - 2.0
+"""``e - 2``, the constant of Theorem 4.4 (and of Exp3's analysis)."""
+
+
+# --- Tuning: the hyper-parameters each theorem prescribes for A actions and horizon T ---------
+
+
+def ts_borda_alpha(c_alpha, horizon) -> float:
+    """Theorem 4.2's exploration rate ``alpha = c_alpha * T^(-1/3)``.
+
+    Raises AlgorithmError unless ``c_alpha > 0`` and ``alpha < 1/2`` (Algorithm
+    2 explores with probability ``alpha`` and needs it below 1/2), that is
+    unless ``T > (2 c_alpha)^3``.
+    """
+    if isinstance(c_alpha, bool) or not isinstance(c_alpha, (int, float, np.number)):
+        raise AlgorithmError(f"ts-borda: c_alpha must be a number > 0, got {c_alpha!r}")
+    c_alpha = float(c_alpha)
+    if not math.isfinite(c_alpha) or c_alpha <= 0:
+        raise AlgorithmError(f"ts-borda: c_alpha must be a finite number > 0, got {c_alpha:g}")
+    alpha = c_alpha * float(horizon) ** (-1.0 / 3.0)
+    if not alpha < 0.5:
+        raise AlgorithmError(
+            f"ts-borda: alpha = c_alpha * T^(-1/3) = {c_alpha:g} * {int(horizon)}^(-1/3) = {alpha:.4g} "
+            f"must be < 1/2; lower c_alpha below {0.5 * float(horizon) ** (1.0 / 3.0):.4g} "
+            "or raise the horizon"
+        )
+    return alpha
+
+
+def _clipped_gamma(gamma: float, algorithm: str, theorem: str, A: int, T: int, need: str = "") -> float:
+    """``gamma``, or 1 (uniform play) with a warning where the horizon is too short (``gamma >= 1``)."""
+    if gamma < 1.0:
+        return gamma
+    warnings.warn(
+        f"{algorithm}: horizon T={T} is too short for Theorem {theorem} with A={A} "
+        f"(gamma = {gamma:.3g} >= 1{need}); clipping gamma to 1, i.e. uniform play",
+        stacklevel=3,
+    )
+    return 1.0
+
+
+def sparring_exp3p_tuning(A: int, T: int) -> dict:
+    """Theorem 4.3's ``beta, eta, gamma`` for ``A`` actions and horizon ``T``.
+
+    ``beta = sqrt(log A / (A T))``, ``eta = 0.95 beta``,
+    ``gamma = 1.05 sqrt(A log A / T)``. The theorem needs ``gamma < 1``; for a
+    horizon so short that ``gamma >= 1`` it is clipped to 1 (uniform play)
+    with a warning, rather than giving a negative probability.
+    """
+    logA = np.log(A)
+    beta = float(np.sqrt(logA / (A * T)))
+    gamma = float(1.05 * np.sqrt(A * logA / T))
+    return {"beta": beta, "eta": 0.95 * beta, "gamma": _clipped_gamma(gamma, "sparring-exp3p", "4.3", A, T)}
+
+
+def partial_monitoring_tuning(A: int, T: int) -> dict:
+    """Theorem 4.4's ``eta, gamma`` for ``A`` actions and horizon ``T``.
+
+    ``eta = (e-2)^(-1/4) (log A / (A^(2/3) T))^(3/4)``,
+    ``gamma = (e-2)^(1/4) (A^2 log A / T)^(1/4)``. ``gamma >= 1`` (that is
+    ``T <= (e-2) A^2 log A``, below the theorem's requirement) is clipped to 1
+    (uniform play) with a warning.
+    """
+    logA = np.log(A)
+    eta = float(E_MINUS_2**-0.25 * (logA / (A ** (2.0 / 3.0) * T)) ** 0.75)
+    gamma = float(E_MINUS_2**0.25 * (A**2 * logA / T) ** 0.25)
+    need = f", needs T > {E_MINUS_2 * A**2 * logA:.1f}"
+    return {"eta": eta, "gamma": _clipped_gamma(gamma, "partial-monitoring", "4.4", A, T, need)}
+
+
+# --- Bounds on E[R_T] -----------------------------------------------------------------------
+
+
+def ts_maximin(A: int, t, c_alpha: float | None = None):
+    """Theorem 4.1: ``A / sqrt(2) * sqrt(log A) * sqrt(t)``."""
+    return A / np.sqrt(2.0) * np.sqrt(np.log(A)) * np.sqrt(t)
+
+
+def ts_borda(A: int, t, c_alpha: float = 1.0):
+    """Theorem 4.2: ``(c + sqrt(A / c * log A)) * t^(2/3)`` for ``alpha = c t^(-1/3)``."""
+    return (c_alpha + np.sqrt(A / c_alpha * np.log(A))) * np.power(t, 2.0 / 3.0)
+
+
+def sparring_exp3p(A: int, t, c_alpha: float | None = None):
+    """Theorem 4.3: ``(sqrt(A / log A) + 4.2 sqrt(A log A)) * sqrt(t)``."""
+    return (np.sqrt(A / np.log(A)) + 4.2 * np.sqrt(A * np.log(A))) * np.sqrt(t)
+
+
+def partial_monitoring(A: int, t, c_alpha: float | None = None):
+    """Theorem 4.4: ``2 (e - 2)^(1/4) sqrt(A sqrt(log A)) t^(3/4)``."""
+    return 2.0 * E_MINUS_2**0.25 * np.sqrt(A * np.sqrt(np.log(A))) * np.power(t, 0.75)
+
+
+@dataclass(frozen=True)
+class Theorem:
+    name: str
+    algorithm: str
+    regret: str
+    bound: object
+    exponent: float
+
+    def requirement(self, A: int, c_alpha: float = 1.0) -> tuple[float, bool]:
+        """``(T_min, strict)``: the theorem holds for ``T >= T_min`` (``T > T_min`` if strict)."""
+        logA = np.log(A)
+        if self.algorithm == "sparring-exp3p":
+            return max(4.41 * A * logA, 0.95**2 * logA / (0.1**2 * A)), False
+        if self.algorithm == "partial-monitoring":
+            return E_MINUS_2 * A**2 * logA, True
+        if self.algorithm == "ts-borda":
+            # alpha = c T^(-1/3) < 1/2  <=>  T > (2 c)^3 (ts_borda_alpha)
+            return (2.0 * c_alpha) ** 3, True
+        return 1.0, False
+
+    def holds(self, A: int, T, c_alpha: float = 1.0):
+        """Whether the theorem's horizon requirement is met at ``T``."""
+        T_min, strict = self.requirement(A, c_alpha)
+        T = np.asarray(T)
+        return T > T_min if strict else T >= T_min
+
+
+THEOREMS = {
+    "ts-maximin": Theorem("4.1", "ts-maximin", "maximin", ts_maximin, 0.5),
+    "ts-borda": Theorem("4.2", "ts-borda", "borda", ts_borda, 2.0 / 3.0),
+    "sparring-exp3p": Theorem("4.3", "sparring-exp3p", "exp3p", sparring_exp3p, 0.5),
+    "partial-monitoring": Theorem("4.4", "partial-monitoring", "borda", partial_monitoring, 0.75),
+}
+"""The paper's theorems by the algorithm they bound."""
+
+
+def theorem_for(algorithm: str, regret: str) -> Theorem | None:
+    """The theorem bounding ``algorithm`` under ``regret``, or None."""
+    theorem = THEOREMS.get(algorithm)
+    return theorem if theorem is not None and theorem.regret == regret else None
