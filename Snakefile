@@ -31,11 +31,11 @@ include: "workflow/rules/report.smk"
 # missing intermediate file whose consumers are up to date, and a tree with a
 # hole is not the paper's results.
 rule all:
+    default_target: True
     input:
         all_figures(),
         paper_results(),
         "results/MANIFEST.sha256",
-    default_target: True
 
 
 rule table:

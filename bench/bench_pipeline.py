@@ -34,8 +34,20 @@ def main() -> int:
     parser.add_argument("--config", nargs="*", default=[], help="Snakemake --config overrides")
     args = parser.parse_args()
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="duelbandits-bench-"))
-    cmd = [sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "--directory", str(workdir),
-           "--configfile", str(REPO / "config.yaml"), "--cores", str(args.cores), "--quiet"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "snakemake",
+        "-s",
+        str(REPO / "Snakefile"),
+        "--directory",
+        str(workdir),
+        "--configfile",
+        str(REPO / "config.yaml"),
+        "--cores",
+        str(args.cores),
+        "--quiet",
+    ]
     if args.config:
         cmd += ["--config", *args.config]
     start = time.perf_counter()
@@ -54,8 +66,10 @@ def main() -> int:
         stats[2] = max(stats[2], float(row["max_rss"]))
     print(f"workdir: {workdir}")
     print(f"wall time with --cores {args.cores}: {wall:.0f} s")
-    print(f"results/: {folder_size(workdir / 'results') / 1e6:.0f} MB, figures/: "
-          f"{folder_size(workdir / 'figures') / 1e6:.1f} MB")
+    print(
+        f"results/: {folder_size(workdir / 'results') / 1e6:.0f} MB, figures/: "
+        f"{folder_size(workdir / 'figures') / 1e6:.1f} MB"
+    )
     print(f"{'rule':20s} {'jobs':>5s} {'job seconds':>12s} {'peak MB':>8s}")
     for rule, (jobs, seconds, peak) in sorted(per_rule.items()):
         print(f"{rule:20s} {jobs:5d} {seconds:12.1f} {peak:8.0f}")

@@ -16,7 +16,7 @@ def run_cli(*args, cwd=None):
     )
 
 
-def test_help_everywhere():
+def test_every_command_prints_its_usage_for_help():
     for cmd in ([], ["list"], ["matrix"], ["simulate"], ["aggregate"], ["bounds"], ["summary"], ["figure"]):
         result = run_cli(*cmd, "--help")
         assert result.returncode == 0 and "usage: duelbandits" in result.stdout
@@ -38,8 +38,25 @@ def test_matrix_prints_the_scenario_as_csv(capsys):
 
 def test_simulate_writes_the_runs_the_api_gives(tmp_path):
     out = tmp_path / "runs.parquet"
-    args = ["simulate", "--scenario", "condorcet", "--algorithm", "sparring-exp3p", "--horizon", "300",
-            "--runs", "2-3", "--actions", "4", "--seed", "5", "--stride", "50", "--out", str(out)]
+    args = [
+        "simulate",
+        "--scenario",
+        "condorcet",
+        "--algorithm",
+        "sparring-exp3p",
+        "--horizon",
+        "300",
+        "--runs",
+        "2-3",
+        "--actions",
+        "4",
+        "--seed",
+        "5",
+        "--stride",
+        "50",
+        "--out",
+        str(out),
+    ]
     assert cli.main(args) == 0
     table = pq.read_table(out).to_pandas()
     assert {"run", "t", "I", "J", "outcome", "p_0", "q_3"} <= set(table.columns)
@@ -102,23 +119,68 @@ def test_simulate_bad_input_exits_nonzero_and_leaves_no_file(tmp_path, args, mes
 
 
 def test_simulate_needs_run_or_runs(tmp_path, capsys):
-    code = cli.main(["simulate", "--scenario", "condorcet", "--algorithm", "iss", "--horizon", "5",
-                     "--out", str(tmp_path / "x.parquet")])
+    code = cli.main(
+        [
+            "simulate",
+            "--scenario",
+            "condorcet",
+            "--algorithm",
+            "iss",
+            "--horizon",
+            "5",
+            "--out",
+            str(tmp_path / "x.parquet"),
+        ]
+    )
     assert code == 2 and "--run R or --runs" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
 
 
 def test_aggregate_names_a_truncated_run_file(tmp_path, capsys):
     good = tmp_path / "good.parquet"
-    assert cli.main(["simulate", "--scenario", "condorcet", "--algorithm", "iss", "--horizon", "100",
-                     "--runs", "0-1", "--out", str(good)]) == 0
+    assert (
+        cli.main(
+            [
+                "simulate",
+                "--scenario",
+                "condorcet",
+                "--algorithm",
+                "iss",
+                "--horizon",
+                "100",
+                "--runs",
+                "0-1",
+                "--out",
+                str(good),
+            ]
+        )
+        == 0
+    )
     assert cli.main(["scenario", "--scenario", "condorcet", "--out", str(tmp_path / "sc.json")]) == 0
     bad = tmp_path / "bad.parquet"
     bad.write_bytes(good.read_bytes()[:-100])
-    outs = ["--traces", str(tmp_path / "tr.parquet"), "--strategies", str(tmp_path / "st.parquet"),
-            "--summary", str(tmp_path / "su.parquet")]
-    code = cli.main(["aggregate", "--scenario-file", str(tmp_path / "sc.json"), "--chunk", f"iss={bad}",
-                     "--horizon", "100", "--runs", "2", *outs])
+    outs = [
+        "--traces",
+        str(tmp_path / "tr.parquet"),
+        "--strategies",
+        str(tmp_path / "st.parquet"),
+        "--summary",
+        str(tmp_path / "su.parquet"),
+    ]
+    code = cli.main(
+        [
+            "aggregate",
+            "--scenario-file",
+            str(tmp_path / "sc.json"),
+            "--chunk",
+            f"iss={bad}",
+            "--horizon",
+            "100",
+            "--runs",
+            "2",
+            *outs,
+        ]
+    )
     assert code == 2
     assert str(bad) in capsys.readouterr().err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.parquet", "good.parquet", "sc.json"]

@@ -1,27 +1,15 @@
 """Double Thompson Sampling: selection rule, agreement with the literal reference, behaviour."""
 
-import importlib.util
-from pathlib import Path
-
+import dts_reference as reference
 import numpy as np
 import pytest
+from montecarlo import assert_same_frequencies
 
 import duelbandits
 from duelbandits import regret, winners
 from duelbandits.algorithms import dts
 
 ALPHA = 0.51
-
-
-def _load_reference():
-    path = Path(__file__).resolve().parents[1] / "bench" / "dts_reference.py"
-    spec = importlib.util.spec_from_file_location("dts_reference", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-reference = _load_reference()
 
 
 @pytest.fixture(scope="module")
@@ -121,16 +109,6 @@ def test_first_step_is_uniform_then_second_action_avoids_a1():
     assert np.all(np.abs(offset - q) < 5 * np.sqrt(q * (1 - q) / n))
 
 
-def _agree(kernel, ref, A):
-    """Two-sample check of the frequencies of each value, five standard errors per cell."""
-    n1, n2 = len(kernel), len(ref)
-    f1 = np.bincount(kernel, minlength=A) / n1
-    f2 = np.bincount(ref, minlength=A) / n2
-    pooled = (f1 * n1 + f2 * n2) / (n1 + n2)
-    se = np.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2))
-    return np.all(np.abs(f1 - f2) <= 5 * se + 1e-12), f1, f2
-
-
 def _run_state(X, steps, seed):
     I, J, o, _ = dts.run(X, steps, np.random.default_rng(seed), None)
     return _wins(I, J, o, X.shape[0]), steps + 1
@@ -158,8 +136,7 @@ def test_selection_distribution_matches_the_literal_reference(state, X):
     rng = np.random.default_rng(12)
     r = np.array([reference.select(B, t, rng, ALPHA) for _ in range(2500)])
     for kernel, ref in ((k1, r[:, 0]), (k2, r[:, 1]), ((k1 == k2).astype(int), (r[:, 0] == r[:, 1]).astype(int))):
-        ok, f1, f2 = _agree(kernel, ref, A)
-        assert ok, (state, f1, f2)
+        assert_same_frequencies(kernel, ref, A, state)  # 5 standard errors per value
     assert set(np.unique(k1).tolist()) <= _reference_candidates(B, t)
 
 
@@ -202,7 +179,9 @@ def test_every_step_of_a_run_follows_the_rule(matrix, X):
 def test_regret_matches_the_reference_implementation(X):
     """Mean maximin regret at T = 300: kernel (200 runs) vs reference (16 runs), 5 SE of the difference."""
     T = 300
-    kernel = [regret.cumulative("maximin", X, *dts.run(X, T, np.random.default_rng(s), None)[:2])[-1] for s in range(200)]
+    kernel = [
+        regret.cumulative("maximin", X, *dts.run(X, T, np.random.default_rng(s), None)[:2])[-1] for s in range(200)
+    ]
     ref = [
         regret.cumulative("maximin", X, *reference.run(X, T, np.random.default_rng(1000 + s))[:2])[-1]
         for s in range(16)

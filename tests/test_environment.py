@@ -36,7 +36,7 @@ def direct(extras=EXTRAS):
 def test_the_lock_pins_every_dependency_with_hashes_inside_the_declared_ranges():
     pins = lock("requirements.lock")
     assert len(pins) > len(direct())  # transitive dependencies are pinned too
-    for name, (version, hashes) in pins.items():
+    for name, (_, hashes) in pins.items():
         assert hashes, f"{name} has no hash"
     for name, req in direct().items():
         assert name in pins, f"{name} is not in requirements.lock"

@@ -18,7 +18,7 @@ def test_million_step_run_is_finite_and_bounded(algorithm):
         res = simulate(X, algorithm, T, seed=11, stride=10_000)
     assert res.I.shape == res.J.shape == res.outcomes.shape == (T,)
     assert 0 <= res.I.min() and res.I.max() < 10 and 0 <= res.J.min() and res.J.max() < 10
-    for name, probs in res.strategies.items():
+    for probs in res.strategies.values():
         assert probs.shape == (101, 10)  # steps 1, 10001, ..., 990001 and T
         assert np.all(np.isfinite(probs))
         np.testing.assert_allclose(probs.sum(axis=1), 1.0, rtol=0, atol=1e-12)

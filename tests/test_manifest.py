@@ -19,8 +19,13 @@ VALUES = np.array([0.1, 1 / 3, 2.5e-7, 1234.5678, 0.0])
 
 
 def write_parquet(path, values=VALUES, compression="zstd", prov=None):
-    table = pa.table({"t": np.arange(1, len(values) + 1, dtype=np.int32), "x": values,
-                      "name": ["a", "bb", None, "", "é"][: len(values)]})
+    table = pa.table(
+        {
+            "t": np.arange(1, len(values) + 1, dtype=np.int32),
+            "x": values,
+            "name": ["a", "bb", None, "", "é"][: len(values)],
+        }
+    )
     if prov is not None:
         table = storage.with_provenance(table, prov)
     pq.write_table(table, path, compression=compression)
@@ -122,8 +127,8 @@ def test_verify_says_identical_same_content_differs_or_missing(tmp_path):
     out = tmp_path / "M.sha256"
     out.write_text(manifest.build(tmp_path, files, {}))
     assert set(manifest.verify(out, tmp_path).values()) == {manifest.IDENTICAL}
-    write_parquet(tmp_path / "results/a.parquet", compression="snappy")       # same values, other bytes
-    draw(tmp_path / "figures/f.png", "ab" * 32)                                 # unchanged figure
+    write_parquet(tmp_path / "results/a.parquet", compression="snappy")  # same values, other bytes
+    draw(tmp_path / "figures/f.png", "ab" * 32)  # unchanged figure
     (tmp_path / "figures/f.pdf").write_bytes((tmp_path / "figures/f.pdf").read_bytes()[:500])  # damaged
     (tmp_path / "results/s.json").write_text(json.dumps({"b": [0.2, 2], "a": "x"}))  # another value
     (tmp_path / "results/table.md").unlink()
@@ -179,13 +184,41 @@ def test_malformed_manifests_and_bad_inputs_are_named(tmp_path, capsys):
     bad.write_text("# header: x\nnot-a-hash  file\n")
     assert cli.main(["manifest", "verify", str(bad)]) == 2
     assert "M.sha256:2: not a '<sha256>  <path>' line" in capsys.readouterr().err
-    assert cli.main(["manifest", "write", "missing.txt", "--config-json", "{}", "--out",
-                     str(tmp_path / "o.sha256"), "--root", str(tmp_path)]) == 2
+    assert (
+        cli.main(
+            [
+                "manifest",
+                "write",
+                "missing.txt",
+                "--config-json",
+                "{}",
+                "--out",
+                str(tmp_path / "o.sha256"),
+                "--root",
+                str(tmp_path),
+            ]
+        )
+        == 2
+    )
     assert "missing.txt: not a file" in capsys.readouterr().err
     assert not (tmp_path / "o.sha256").exists()
     (tmp_path / "foreign.png").write_bytes(b"\x89PNG\r\n\x1a\n")
-    assert cli.main(["manifest", "write", "foreign.png", "--config-json", "{}", "--out",
-                     str(tmp_path / "o.sha256"), "--root", str(tmp_path)]) == 2
+    assert (
+        cli.main(
+            [
+                "manifest",
+                "write",
+                "foreign.png",
+                "--config-json",
+                "{}",
+                "--out",
+                str(tmp_path / "o.sha256"),
+                "--root",
+                str(tmp_path),
+            ]
+        )
+        == 2
+    )
     assert "foreign.png: PNG is truncated" in capsys.readouterr().err
     assert not (tmp_path / "o.sha256").exists()
     with pytest.raises(manifest.ManifestError, match="cannot read manifest"):

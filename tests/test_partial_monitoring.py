@@ -122,8 +122,5 @@ def test_regret_at_T_2000_is_below_uniform_play(X):
     T = 2000
     s = winners.borda_scores(X)
     uniform = (s.max() - s.mean()) * T
-    R = [
-        regret.cumulative("borda", X, *pm.run(X, T, np.random.default_rng(k), NO_RECORD)[:2])[-1]
-        for k in range(6)
-    ]
+    R = [regret.cumulative("borda", X, *pm.run(X, T, np.random.default_rng(k), NO_RECORD)[:2])[-1] for k in range(6)]
     assert np.mean(R) < 0.95 * uniform

@@ -11,9 +11,9 @@ import pytest
 
 from duelbandits import ALGORITHMS, make_scenario
 from duelbandits import winners as W
-from duelbandits.theorems import THEOREMS, theorem_for
 from duelbandits.plotting import appendix_figure, main_figure, style
 from duelbandits.regret import PAPER_REGRET
+from duelbandits.theorems import THEOREMS, theorem_for
 
 A, T, RUNS = 4, 500, 5
 
@@ -47,25 +47,37 @@ def make_summary(drop_bound=()):
                 bound = theorem.bound(A, t.astype(float)) if theorem is not None else np.full(t.size, np.nan)
                 if slug in drop_bound:
                     bound = np.full(t.size, np.nan)
-                frames.append(pd.DataFrame({
-                    "scenario": name, "algorithm": slug, "regret": kind, "t": t,
-                    "mean": (k + 1) * np.sqrt(t) * (1.0 if kind == paper else 50.0),
-                    "std": 0.3 * np.sqrt(t), "runs": RUNS, "bound": bound, "paper": kind == paper,
-                }))
+                frames.append(
+                    pd.DataFrame(
+                        {
+                            "scenario": name,
+                            "algorithm": slug,
+                            "regret": kind,
+                            "t": t,
+                            "mean": (k + 1) * np.sqrt(t) * (1.0 if kind == paper else 50.0),
+                            "std": 0.3 * np.sqrt(t),
+                            "runs": RUNS,
+                            "bound": bound,
+                            "paper": kind == paper,
+                        }
+                    )
+                )
     return pd.concat(frames, ignore_index=True)
 
 
 def make_traces(seed=0):
     rng = np.random.default_rng(seed)
     regret = rng.uniform(0, 0.2, size=(RUNS, T))
-    return pd.DataFrame({
-        "run": np.repeat(np.arange(RUNS, dtype=np.int32), T),
-        "t": np.tile(np.arange(1, T + 1, dtype=np.int32), RUNS),
-        "I": rng.integers(0, A, RUNS * T).astype(np.int16),
-        "J": rng.integers(0, A, RUNS * T).astype(np.int16),
-        "regret": regret.ravel(),
-        "cumulative_regret": np.cumsum(regret, axis=1).ravel(),
-    })
+    return pd.DataFrame(
+        {
+            "run": np.repeat(np.arange(RUNS, dtype=np.int32), T),
+            "t": np.tile(np.arange(1, T + 1, dtype=np.int32), RUNS),
+            "I": rng.integers(0, A, RUNS * T).astype(np.int16),
+            "J": rng.integers(0, A, RUNS * T).astype(np.int16),
+            "regret": regret.ravel(),
+            "cumulative_regret": np.cumsum(regret, axis=1).ravel(),
+        }
+    )
 
 
 def make_strategies(players, seed=0):
@@ -74,10 +86,17 @@ def make_strategies(players, seed=0):
     frames = []
     for player in players:
         p = rng.dirichlet(np.ones(A), size=steps.size)
-        frames.append(pd.DataFrame({
-            "player": player, "t": np.repeat(steps, A), "action": np.tile(np.arange(A), steps.size),
-            "mean": p.ravel(), "std": 0.05,
-        }))
+        frames.append(
+            pd.DataFrame(
+                {
+                    "player": player,
+                    "t": np.repeat(steps, A),
+                    "action": np.tile(np.arange(A), steps.size),
+                    "mean": p.ravel(),
+                    "std": 0.05,
+                }
+            )
+        )
     return pd.concat(frames, ignore_index=True)
 
 
@@ -120,8 +139,12 @@ def legend_texts(fig):
 
 
 def bound_slugs(fig):
-    return {line.get_gid().split(":", 1)[1] for ax in fig.axes for line in ax.get_lines()
-            if (line.get_gid() or "").startswith("bound:")}
+    return {
+        line.get_gid().split(":", 1)[1]
+        for ax in fig.axes
+        for line in ax.get_lines()
+        if (line.get_gid() or "").startswith("bound:")
+    }
 
 
 def test_main_figure_writes_valid_pdf_and_png(condorcet_render):
@@ -158,9 +181,7 @@ def test_main_figure_legend_uses_plain_labels_when_every_regret_is_borda(borda_f
     assert "Borda regret" in borda_fig.axes[2].get_title()
 
 
-def test_main_figure_draws_the_four_bounds_in_condorcet_and_the_two_borda_bounds_in_borda(
-    condorcet_render, borda_fig
-):
+def test_main_figure_draws_the_four_bounds_in_condorcet_and_the_two_borda_bounds_in_borda(condorcet_render, borda_fig):
     assert bound_slugs(condorcet_render[0]) == set(THEOREMS)
     assert bound_slugs(borda_fig) == {"ts-borda", "partial-monitoring"}
     ax_c = condorcet_render[0].axes[2]
@@ -176,8 +197,9 @@ def test_main_figure_bound_is_dashed_in_the_algorithm_colour(condorcet_render):
 
 
 def test_main_figure_leaves_out_a_nan_bound_and_says_so(tmp_path):
-    fig = main_figure(scenario_dict("condorcet"), make_summary(drop_bound=("partial-monitoring",)),
-                      [tmp_path / "f.png"])
+    fig = main_figure(
+        scenario_dict("condorcet"), make_summary(drop_bound=("partial-monitoring",)), [tmp_path / "f.png"]
+    )
     assert bound_slugs(fig) == set(THEOREMS) - {"partial-monitoring"}
     notes = " ".join(t.get_text() for t in fig.axes[3].texts)
     assert "Thm 4.4" in notes and "not shown" in notes
@@ -200,8 +222,9 @@ def appendix_renders(tmp_path_factory):
         players = ALGORITHMS[algorithm].strategies
         strategies = make_strategies(players) if players else None
         paths = [out / f"{algorithm}.pdf", out / f"{algorithm}.png"]
-        fig = appendix_figure("condorcet", algorithm, make_traces(), strategies, paths,
-                              scenario=scenario_dict("condorcet"))
+        fig = appendix_figure(
+            "condorcet", algorithm, make_traces(), strategies, paths, scenario=scenario_dict("condorcet")
+        )
         renders[algorithm] = fig, paths
     return renders
 
@@ -231,8 +254,14 @@ def test_appendix_figure_is_byte_identical_and_independent_of_row_order(appendix
     _, first = appendix_renders["sparring-exp3p"]
     again = [tmp_path / p.name for p in first]
     shuffled = make_traces().sample(frac=1.0, random_state=1)
-    appendix_figure("condorcet", "sparring-exp3p", shuffled, make_strategies(("p", "q")).iloc[::-1], again,
-                    scenario=scenario_dict("condorcet"))
+    appendix_figure(
+        "condorcet",
+        "sparring-exp3p",
+        shuffled,
+        make_strategies(("p", "q")).iloc[::-1],
+        again,
+        scenario=scenario_dict("condorcet"),
+    )
     for a, b in zip(first, again):
         assert a.read_bytes() == b.read_bytes(), a.name
 

@@ -31,8 +31,12 @@ def preference_matrices(draw, max_actions=6):
 
 
 @SETTINGS
-@given(X=preference_matrices(), algorithm=st.sampled_from(list(ALGORITHMS)),
-       horizon=st.integers(9, 150), seed=st.integers(0, 2**32))
+@given(
+    X=preference_matrices(),
+    algorithm=st.sampled_from(list(ALGORITHMS)),
+    horizon=st.integers(9, 150),
+    seed=st.integers(0, 2**32),
+)
 def test_every_valid_matrix_simulates(X, algorithm, horizon, seed):
     res = simulate(X, algorithm, horizon, seed, stride=7)
     A = X.shape[0]
@@ -64,8 +68,9 @@ def _corrupt(X, how, data):
 
 
 @SETTINGS
-@given(X=preference_matrices(), how=st.sampled_from(["range", "antisymmetry", "diagonal", "nan", "shape"]),
-       data=st.data())
+@given(
+    X=preference_matrices(), how=st.sampled_from(["range", "antisymmetry", "diagonal", "nan", "shape"]), data=st.data()
+)
 def test_every_corrupted_matrix_raises_matrix_error(X, how, data):
     Y = _corrupt(X, how, data)
     with pytest.raises(MatrixError):
@@ -74,17 +79,24 @@ def test_every_corrupted_matrix_raises_matrix_error(X, how, data):
         simulate(Y, "dts", 10, 0)
 
 
-anything = st.one_of(st.integers(-5, 40), st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=3),
-                     st.none(), st.booleans())
+anything = st.one_of(
+    st.integers(-5, 40), st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=3), st.none(), st.booleans()
+)
 
 
 @SETTINGS
-@given(name=st.one_of(st.sampled_from(["condorcet", "borda"]), st.text(max_size=8)),
-       actions=anything, utility_max=anything, margin=anything, borda_strength=anything)
+@given(
+    name=st.one_of(st.sampled_from(["condorcet", "borda"]), st.text(max_size=8)),
+    actions=anything,
+    utility_max=anything,
+    margin=anything,
+    borda_strength=anything,
+)
 def test_scenario_arguments_either_build_or_raise_scenario_error(name, actions, utility_max, margin, borda_strength):
     try:
-        sc = make_scenario(name, actions=actions, seed=1, utility_max=utility_max, margin=margin,
-                           borda_strength=borda_strength)
+        sc = make_scenario(
+            name, actions=actions, seed=1, utility_max=utility_max, margin=margin, borda_strength=borda_strength
+        )
     except ScenarioError:
         return
     validate_matrix(sc.matrix)
@@ -92,9 +104,12 @@ def test_scenario_arguments_either_build_or_raise_scenario_error(name, actions, 
 
 
 @SETTINGS
-@given(algorithm=st.one_of(st.sampled_from(list(ALGORITHMS)), st.text(max_size=6)), horizon=anything,
-       seed=anything, params=st.dictionaries(st.sampled_from(["c_alpha", "alpha", "eta", "foo"]), anything,
-                                             max_size=2))
+@given(
+    algorithm=st.one_of(st.sampled_from(list(ALGORITHMS)), st.text(max_size=6)),
+    horizon=anything,
+    seed=anything,
+    params=st.dictionaries(st.sampled_from(["c_alpha", "alpha", "eta", "foo"]), anything, max_size=2),
+)
 def test_simulate_arguments_either_run_or_raise_documented_errors(algorithm, horizon, seed, params):
     X = make_scenario("condorcet", actions=4, seed=0).matrix
     try:

@@ -26,8 +26,17 @@ def files(tmp_path_factory):
 
 
 def aggregate(root, scenario_file, chunks, out):
-    args = ["aggregate", "--scenario-file", str(root / scenario_file), "--horizon", "50", "--runs", "2",
-            "--points", "10"]
+    args = [
+        "aggregate",
+        "--scenario-file",
+        str(root / scenario_file),
+        "--horizon",
+        "50",
+        "--runs",
+        "2",
+        "--points",
+        "10",
+    ]
     for algorithm, chunk in chunks:
         args += ["--chunk", f"{algorithm}={root / chunk}"]
     for name in ("traces", "strategies", "summary"):
@@ -39,11 +48,18 @@ def test_a_chunk_says_what_made_it(files):
     prov = storage.read_provenance(files / "borda-dts.parquet")
     record = json.loads((files / "borda.json").read_text())
     assert {k: prov[k] for k in ("table", "scenario", "algorithm", "runs", "horizon", "seed")} == {
-        "table": "runs", "scenario": "borda", "algorithm": "dts", "runs": "0-1", "horizon": 50, "seed": 7}
+        "table": "runs",
+        "scenario": "borda",
+        "algorithm": "dts",
+        "runs": "0-1",
+        "horizon": 50,
+        "seed": 7,
+    }
     assert prov["matrix_sha256"] == record["matrix_sha256"] == provenance.matrix_sha256(record["matrix"])
     assert prov["params"] == {"alpha": 0.51} and prov["scenario_params"]["actions"] == 5
-    assert prov["config_sha256"] == provenance.digest(provenance.experiment(
-        {k: v for k, v in prov.items() if k != "config_sha256"}))
+    assert prov["config_sha256"] == provenance.digest(
+        provenance.experiment({k: v for k, v in prov.items() if k != "config_sha256"})
+    )
     assert prov["versions"]["numpy"] == np.__version__ and prov["versions"]["duelbandits"]
 
 
@@ -60,14 +76,18 @@ def test_aggregated_files_carry_their_sources(files, tmp_path):
     "scenario_file, chunks, message",
     [
         # a dts chunk passed as iss
-        ("borda.json", [("iss", "borda-dts.parquet")], "borda-dts.parquet: was made for algorithm 'dts', "
-                                                        "but is used as algorithm 'iss'"),
+        (
+            "borda.json",
+            [("iss", "borda-dts.parquet")],
+            "borda-dts.parquet: was made for algorithm 'dts', but is used as algorithm 'iss'",
+        ),
         # a borda chunk with the condorcet scenario file
         ("condorcet.json", [("dts", "borda-dts.parquet")], "borda-dts.parquet: was made for scenario 'borda'"),
     ],
 )
-def test_aggregate_refuses_chunks_that_contradict_its_arguments(files, tmp_path, capsys, scenario_file, chunks,
-                                                                 message):
+def test_aggregate_refuses_chunks_that_contradict_its_arguments(
+    files, tmp_path, capsys, scenario_file, chunks, message
+):
     assert aggregate(files, scenario_file, chunks, tmp_path) == 2
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1
@@ -76,8 +96,23 @@ def test_aggregate_refuses_chunks_that_contradict_its_arguments(files, tmp_path,
 
 def test_aggregate_refuses_a_chunk_of_another_matrix_or_horizon_or_without_provenance(files, tmp_path, capsys):
     other = tmp_path / "other.parquet"
-    args = ["simulate", "--scenario", "borda", "--algorithm", "dts", "--horizon", "50", "--runs", "0-1",
-            "--actions", "5", "--seed", "8", "--out", str(other)]
+    args = [
+        "simulate",
+        "--scenario",
+        "borda",
+        "--algorithm",
+        "dts",
+        "--horizon",
+        "50",
+        "--runs",
+        "0-1",
+        "--actions",
+        "5",
+        "--seed",
+        "8",
+        "--out",
+        str(other),
+    ]
     assert cli.main(args) == 0
     out = tmp_path / "out"
     assert aggregate(files, "borda.json", [("dts", other)], out) == 2
@@ -91,12 +126,24 @@ def test_aggregate_refuses_a_chunk_of_another_matrix_or_horizon_or_without_prove
 
 def test_figures_refuse_traces_of_another_scenario(files, tmp_path, capsys):
     assert aggregate(files, "borda.json", [("dts", "borda-dts.parquet")], tmp_path) == 0
-    args = ["figure", "appendix", "--scenario", "condorcet", "--algorithm", "dts", "--traces",
-            str(tmp_path / "traces.parquet"), "--strategies", str(tmp_path / "strategies.parquet"),
-            "--out", str(tmp_path / "f.png")]
+    args = [
+        "figure",
+        "appendix",
+        "--scenario",
+        "condorcet",
+        "--algorithm",
+        "dts",
+        "--traces",
+        str(tmp_path / "traces.parquet"),
+        "--strategies",
+        str(tmp_path / "strategies.parquet"),
+        "--out",
+        str(tmp_path / "f.png"),
+    ]
     assert cli.main(args) == 2
-    assert "traces.parquet: was made for scenario 'borda', but is used as scenario 'condorcet'" in \
-        capsys.readouterr().err
+    assert (
+        "traces.parquet: was made for scenario 'borda', but is used as scenario 'condorcet'" in capsys.readouterr().err
+    )
     args[3] = "borda"
     assert cli.main([*args[:-2], "--scenario-file", str(files / "condorcet.json"), *args[-2:]]) == 2
     assert "was made for matrix_sha256" in capsys.readouterr().err

@@ -41,7 +41,7 @@ def test_copeland_regret_counts_beaten_actions():
     assert regret.copeland(Y, 1, 2) == pytest.approx(0.75)
 
 
-def test_arrays_and_cumulative_sum():
+def test_per_step_takes_arrays_and_cumulative_is_their_running_sum():
     I = np.array([0, 1, 1, 2])
     J = np.array([0, 1, 2, 0])
     per = regret.per_step("maximin", X, I, J)
@@ -67,6 +67,8 @@ def test_paper_regret_table_follows_section_5():
 def test_new_scenarios_measure_each_algorithm_against_its_own_target():
     for scenario in ("cyclic", "file"):
         assert regret.paper_regret(scenario, "ts-maximin") == "maximin"
-        assert regret.paper_regret(scenario, "ts-borda") == regret.paper_regret(scenario, "partial-monitoring") == "borda"
+        assert (
+            regret.paper_regret(scenario, "ts-borda") == regret.paper_regret(scenario, "partial-monitoring") == "borda"
+        )
         assert regret.paper_regret(scenario, "sparring-exp3p") == "exp3p"
         assert regret.paper_regret(scenario, "iss") == regret.paper_regret(scenario, "dts") == "copeland"

@@ -156,8 +156,5 @@ def test_regret_at_T_2000_is_well_below_uniform_play(X):
     T = 2000
     star = winners.maximin_winners(X)[0]
     uniform = (X[star].mean() - 0.5) * T
-    R = [
-        regret.cumulative("exp3p", X, *exp3p.run(X, T, np.random.default_rng(s), NO_RECORD)[:2])[-1]
-        for s in range(6)
-    ]
+    R = [regret.cumulative("exp3p", X, *exp3p.run(X, T, np.random.default_rng(s), NO_RECORD)[:2])[-1] for s in range(6)]
     assert np.mean(R) < 0.7 * uniform

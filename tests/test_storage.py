@@ -31,8 +31,7 @@ def test_atomic_write_replaces_and_clears_temporaries_of_killed_writers(tmp_path
 
 def test_write_table_delta_encodes_counters_and_round_trips(tmp_path):
     t = np.tile(np.arange(1, 1001, dtype=np.int32), 5)
-    table = pa.table({"run": np.repeat(np.arange(5, dtype=np.int32), 1000), "t": t,
-                      "I": np.zeros(5000, np.int16)})
+    table = pa.table({"run": np.repeat(np.arange(5, dtype=np.int32), 1000), "t": t, "I": np.zeros(5000, np.int16)})
     storage.write_table(table, tmp_path / "x.parquet")
     back = storage.read_table(tmp_path / "x.parquet")
     assert back.equals(table)
@@ -41,8 +40,15 @@ def test_write_table_delta_encodes_counters_and_round_trips(tmp_path):
 
 
 def test_read_runs_rejects_incomplete_runs_naming_the_file(tmp_path):
-    table = pa.table({"run": np.zeros(9, np.int32), "t": np.arange(1, 10, dtype=np.int32),
-                      "I": np.zeros(9, np.int16), "J": np.zeros(9, np.int16), "outcome": np.zeros(9, np.int8)})
+    table = pa.table(
+        {
+            "run": np.zeros(9, np.int32),
+            "t": np.arange(1, 10, dtype=np.int32),
+            "I": np.zeros(9, np.int16),
+            "J": np.zeros(9, np.int16),
+            "outcome": np.zeros(9, np.int8),
+        }
+    )
     path = tmp_path / "chunk-0.parquet"
     storage.write_table(table, path)
     with pytest.raises(storage.StorageError, match=r"chunk-0.parquet: 9 rows for 1 runs of horizon 10"):

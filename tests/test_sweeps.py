@@ -6,12 +6,11 @@ import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
+from summaries import summary_rows
 
 from duelbandits import cli, make_scenario, regret, run_seed, simulate, storage, sweeps, theorems
-from duelbandits.simulate import name_seed
 from duelbandits.plotting import actions_sweep_figure, horizon_sweep_figure
-
-from summaries import summary_rows
+from duelbandits.simulate import name_seed
 
 HORIZONS = np.array([1_000, 3_000, 10_000, 30_000, 100_000])
 
@@ -102,8 +101,9 @@ def test_sweep_point_runs_are_the_runs_simulate_gives():
     for kind in regret.REGRETS:
         rows = table[(table["run"] == 2) & (table["regret"] == kind)]
         np.testing.assert_array_equal(rows["t"], grid)
-        np.testing.assert_allclose(rows["cumulative_regret"], regret.cumulative(kind, sc.matrix, res.I, res.J)[grid - 1],
-                                   rtol=0, atol=1e-9)
+        np.testing.assert_allclose(
+            rows["cumulative_regret"], regret.cumulative(kind, sc.matrix, res.I, res.J)[grid - 1], rtol=0, atol=1e-9
+        )
 
 
 def synthetic_points(algorithms, actions, horizons, runs=5, rho=0.7, scenario="borda"):
@@ -172,8 +172,11 @@ def test_reduced_horizon_sweep_on_the_borda_scenario_orders_the_exponents():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         points = pd.concat(
-            [sweeps.simulate_point(sc.matrix, "borda", algorithm, T, range(20), 20191114, points=4).to_pandas()
-             for algorithm in ("iss", "dts", "ts-borda") for T in (1_000, 3_000, 10_000, 30_000)],
+            [
+                sweeps.simulate_point(sc.matrix, "borda", algorithm, T, range(20), 20191114, points=4).to_pandas()
+                for algorithm in ("iss", "dts", "ts-borda")
+                for T in (1_000, 3_000, 10_000, 30_000)
+            ],
             ignore_index=True,
         )
     ex = sweeps.exponent_table(points[points["regret"] == "borda"], resamples=200, base_seed=1)
@@ -203,19 +206,68 @@ def test_sweep_figures_draw_every_algorithm_and_theorem(tmp_path):
 def test_cli_table_and_sweep_commands_write_their_outputs(tmp_path):
     summary = tmp_path / "summary.parquet"
     summary_rows().to_parquet(summary)
-    assert cli.main(["table", "--summary", str(summary), "--markdown", str(tmp_path / "t.md"),
-                     "--html", str(tmp_path / "t.html"), "--config-json", '{"seed": 1, "sweeps": {"runs": 2}}',
-                     "--config-html", str(tmp_path / "c.html")]) == 0
+    assert (
+        cli.main(
+            [
+                "table",
+                "--summary",
+                str(summary),
+                "--markdown",
+                str(tmp_path / "t.md"),
+                "--html",
+                str(tmp_path / "t.html"),
+                "--config-json",
+                '{"seed": 1, "sweeps": {"runs": 2}}',
+                "--config-html",
+                str(tmp_path / "c.html"),
+            ]
+        )
+        == 0
+    )
     assert "40.0 ± 4.0" in (tmp_path / "t.md").read_text()
     assert "sweeps/runs" in (tmp_path / "c.html").read_text()
     paths = []
     for T in (300, 600):
         paths.append(tmp_path / f"p{T}.parquet")
-        assert cli.main(["sweep-point", "--scenario", "cyclic", "--actions", "5", "--seed", "3", "--algorithm",
-                         "dts", "--horizon", str(T), "--runs", "0-2", "--points", "5", "--out", str(paths[-1])]) == 0
+        assert (
+            cli.main(
+                [
+                    "sweep-point",
+                    "--scenario",
+                    "cyclic",
+                    "--actions",
+                    "5",
+                    "--seed",
+                    "3",
+                    "--algorithm",
+                    "dts",
+                    "--horizon",
+                    str(T),
+                    "--runs",
+                    "0-2",
+                    "--points",
+                    "5",
+                    "--out",
+                    str(paths[-1]),
+                ]
+            )
+            == 0
+        )
     outs = {k: str(tmp_path / f"h.{k}") for k in ("table", "exponents", "markdown", "html")}
-    assert cli.main(["sweep-horizon", *map(str, paths), "--resamples", "50", "--seed", "3",
-                     *[a for k, v in outs.items() for a in (f"--{k}", v)]]) == 0
+    assert (
+        cli.main(
+            [
+                "sweep-horizon",
+                *map(str, paths),
+                "--resamples",
+                "50",
+                "--seed",
+                "3",
+                *[a for k, v in outs.items() for a in (f"--{k}", v)],
+            ]
+        )
+        == 0
+    )
     ex = pq.read_table(outs["exponents"]).to_pandas()
     assert set(ex["regret"]) == set(regret.REGRETS)
     # DTS's figure regret on cyclic is Copeland (positive); Exp3.P and Maximin regrets may average <= 0: no fit
@@ -229,8 +281,24 @@ def test_cli_sweep_commands_reject_bad_input(tmp_path, capsys):
     outs = [a for k in ("table", "exponents", "markdown", "html") for a in (f"--{k}", str(tmp_path / k))]
     assert cli.main(["sweep-horizon", str(bad), *outs]) == 2
     assert "not a sweep point file" in capsys.readouterr().err
-    assert cli.main(["sweep-point", "--scenario", "borda", "--algorithm", "ucb", "--horizon", "10",
-                     "--runs", "0-1", "--out", str(tmp_path / "x.parquet")]) == 2
+    assert (
+        cli.main(
+            [
+                "sweep-point",
+                "--scenario",
+                "borda",
+                "--algorithm",
+                "ucb",
+                "--horizon",
+                "10",
+                "--runs",
+                "0-1",
+                "--out",
+                str(tmp_path / "x.parquet"),
+            ]
+        )
+        == 2
+    )
     assert "unknown algorithm" in capsys.readouterr().err
     assert not (tmp_path / "x.parquet").exists()
 
@@ -262,6 +330,7 @@ def test_every_algorithm_runs_on_the_new_scenarios(tmp_path, scenario, algorithm
         res = simulate(matrix, algorithm, 400, run_seed(0, scenario, algorithm, 0))
     kind = regret.paper_regret(scenario, algorithm)
     assert kind == {"iss": "copeland", "dts": "copeland", "ts-maximin": "maximin", "sparring-exp3p": "exp3p"}.get(
-        algorithm, "borda")
+        algorithm, "borda"
+    )
     r = regret.per_step(kind, matrix, res.I, res.J)
     assert r.shape == (400,) and np.all(np.isfinite(r))

@@ -2,40 +2,17 @@
 
 import numpy as np
 import pytest
+from montecarlo import N_MC, assert_same_frequencies, full_theta_choices, random_counts, uniform_regret
 
 import duelbandits
 from duelbandits import AlgorithmError, regret, simulate
 from duelbandits.algorithms import ts_borda
 from duelbandits.algorithms._posterior import new_state, observe, sample_borda
 
-N_MC = 20_000
-"""Monte Carlo draws per sampler in the exactness tests."""
-
-
-def full_borda_choices(W, n, rng):
-    """Reference: sample the whole theta, take argmax_i sum_j theta[i, j], ties uniform."""
-    A = W.shape[0]
-    theta = rng.beta(W + 1.0, W.T + 1.0, size=(n, A, A))
-    theta[:, np.arange(A), np.arange(A)] = 0.5
-    score = theta.sum(axis=2)
-    maximisers = score == score.max(axis=1, keepdims=True)
-    return np.argmax(maximisers * (1.0 + rng.random((n, A))), axis=1)
-
-
-def assert_same_distribution(a, b, A):
-    """Per-action frequencies of two independent samples of size n agree.
-
-    Under equal laws f_a - f_b has standard error sqrt(2 p (1 - p) / n) (p
-    pooled); 5 standard errors give a false alarm < 6e-7 per action. A pruning
-    bound that is too tight by one entry shifts the frequencies of the
-    near-tie states below by > 0.03, three times the tolerance at n = 20,000.
-    """
-    n = len(a)
-    fa = np.bincount(a, minlength=A) / n
-    fb = np.bincount(b, minlength=A) / len(b)
-    p = (fa + fb) / 2
-    tol = 5 * np.sqrt(2 * p * (1 - p) / n) + 1e-12
-    assert np.all(np.abs(fa - fb) <= tol), (fa, fb, tol)
+# Exactness tests: N_MC draws per sampler, frequencies within 5 standard errors
+# (montecarlo.assert_same_frequencies). A pruning bound that is too tight by one
+# entry shifts the frequencies of the near-tie states below by > 0.03, three
+# times the tolerance at n = 20,000.
 
 
 def near_tie_counts():
@@ -51,17 +28,11 @@ def near_tie_counts():
     return W
 
 
-def random_counts(A, seed):
-    W = np.random.default_rng(seed).integers(0, 25, size=(A, A)).astype(float)
-    np.fill_diagonal(W, 0.0)
-    return W
-
-
 @pytest.mark.parametrize(
     ("c_alpha", "horizon"),
     [(1.0, 8), (5.0, 100), (0.5 * 1000 ** (1 / 3) + 1e-9, 1000), (0.0, 100), (-1.0, 100), (float("nan"), 100)],
 )
-def test_invalid_exploration_rate(c_alpha, horizon):
+def test_c_alpha_whose_rate_is_not_in_0_to_one_half_is_rejected_by_name(c_alpha, horizon):
     X = duelbandits.make_scenario("condorcet", seed=0).matrix
     with pytest.raises(AlgorithmError, match="c_alpha"):
         ts_borda.run(X, horizon, np.random.default_rng(0), c_alpha=c_alpha)
@@ -75,12 +46,12 @@ def test_invalid_alpha_message_names_horizon():
         simulate(np.full((2, 2), 0.5), "ts-borda", 27, 0, c_alpha=1.5)  # alpha = 1/2 exactly
 
 
-def test_exploration_rate():
+def test_exploration_rate_is_c_alpha_times_T_to_the_minus_one_third():
     assert ts_borda.exploration_rate(1.0, 40_000) == pytest.approx(40_000 ** (-1 / 3))
     assert ts_borda.exploration_rate(2, 1000) == pytest.approx(0.2)
 
 
-def test_exploration_fraction_and_uniformity():
+def test_exploration_steps_are_binomial_T_alpha_and_play_uniform_actions():
     # The number of b = 1 steps is Binomial(T, alpha): tolerance 5 standard deviations.
     X = duelbandits.make_scenario("condorcet", seed=0).matrix
     A, T, c_alpha = X.shape[0], 20_000, 2.0
@@ -124,11 +95,11 @@ def test_pruned_sampler_matches_full_argmax(W, first):
     col_order, row_order, _ = new_state(W, True)
     rng = np.random.default_rng(21)
     pruned = np.array([sample_borda(W, col_order, row_order, first, rng)[0] for _ in range(N_MC)])
-    full = full_borda_choices(W, N_MC, np.random.default_rng(22))
-    assert_same_distribution(pruned, full, A)
+    full = full_theta_choices(W, N_MC, np.random.default_rng(22), np.sum)
+    assert_same_frequencies(pruned, full, A)
 
 
-def test_reproducible():
+def test_same_seed_same_arrays_other_seed_other_arrays():
     X = duelbandits.make_scenario("borda", seed=1).matrix
     a = simulate(X, "ts-borda", 1000, 7)
     b = simulate(X, "ts-borda", 1000, 7)
@@ -139,18 +110,17 @@ def test_reproducible():
     assert a.params == {"c_alpha": 1.0}
 
 
-def test_regret_well_below_uniform():
+def test_regret_at_T_2000_is_below_half_of_uniform_play():
     X = duelbandits.make_scenario("condorcet", seed=0).matrix
-    T, A = 2000, X.shape[0]
-    pairs = np.indices((A, A)).reshape(2, -1)
-    uniform = T * regret.per_step("borda", X, pairs[0], pairs[1]).mean()
+    T = 2000
+    uniform = uniform_regret("borda", X, T)
     runs = [simulate(X, "ts-borda", T, s) for s in range(4)]
     mean = np.mean([regret.cumulative("borda", X, r.I, r.J)[-1] for r in runs])
     assert mean < 0.5 * uniform, (mean, uniform)
 
 
 @pytest.mark.parametrize("A", [2, 5])
-def test_outputs(A):
+def test_run_returns_in_range_int64_actions_and_int8_outcomes(A):
     X = duelbandits.make_scenario("condorcet", actions=A, seed=2).matrix
     record = np.zeros(0, np.int64)
     I, J, outcomes, strategies = ts_borda.run(X, 300, np.random.default_rng(0), record, c_alpha=1.0)
@@ -161,7 +131,7 @@ def test_outputs(A):
     assert set(np.unique(outcomes)) <= {0, 1}
 
 
-def test_beta_draws_pruned():
+def test_thompson_steps_draw_from_two_first_rows_to_70_percent_of_two_full_thetas():
     # A Thompson draw completes at least its first row (A - 1 variates) and
     # at most all A^2 - A; after learning, pruning must save a good share.
     X = duelbandits.make_scenario("borda", seed=0).matrix

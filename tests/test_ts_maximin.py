@@ -2,41 +2,18 @@
 
 import numpy as np
 import pytest
+from montecarlo import N_MC, assert_same_frequencies, full_theta_choices, random_counts, uniform_regret
 
 import duelbandits
 from duelbandits import regret, simulate
 from duelbandits.algorithms import ts_maximin
 from duelbandits.algorithms._posterior import new_state, observe, posterior_mean, sample_maximin
 
-N_MC = 20_000
-"""Monte Carlo draws per sampler in the exactness tests."""
-
-
-def full_maximin_choices(W, n, rng):
-    """Reference: sample the whole theta, take argmax_i min_j theta[i, j], ties uniform."""
-    A = W.shape[0]
-    theta = rng.beta(W + 1.0, W.T + 1.0, size=(n, A, A))
-    theta[:, np.arange(A), np.arange(A)] = 0.5
-    score = theta.min(axis=2)
-    maximisers = score == score.max(axis=1, keepdims=True)
-    return np.argmax(maximisers * (1.0 + rng.random((n, A))), axis=1)
-
-
-def assert_same_distribution(a, b, A):
-    """Frequencies of two independent samples of size n agree per action.
-
-    Under equal laws, f_a - f_b has standard error sqrt(2 p (1 - p) / n) (p
-    pooled); 5 standard errors give a false alarm < 6e-7 per action. The
-    faults these tests target (ties resolved towards the first row visited,
-    the diagonal 1/2 left out of the min) shift a frequency by >= 0.03 in the
-    tie-prone states, about twice the tolerance at n = 20,000.
-    """
-    n = len(a)
-    fa = np.bincount(a, minlength=A) / n
-    fb = np.bincount(b, minlength=A) / len(b)
-    p = (fa + fb) / 2
-    tol = 5 * np.sqrt(2 * p * (1 - p) / n) + 1e-12
-    assert np.all(np.abs(fa - fb) <= tol), (fa, fb, tol)
+# Exactness tests: N_MC draws per sampler, frequencies within 5 standard errors
+# (montecarlo.assert_same_frequencies). The faults these tests target (ties
+# resolved towards the first row visited, the diagonal 1/2 left out of the min)
+# shift a frequency by >= 0.03 in the tie-prone states, about twice the
+# tolerance at n = 20,000.
 
 
 def tie_prone_counts():
@@ -53,12 +30,6 @@ def uneven_tie_counts():
     """As :func:`tie_prone_counts` with (0, 1) leaning to 0: the diagonal decides about 12% of draws."""
     W = tie_prone_counts()
     W[0, 1], W[1, 0] = 45.0, 35.0
-    return W
-
-
-def random_counts(A, seed):
-    W = np.random.default_rng(seed).integers(0, 25, size=(A, A)).astype(float)
-    np.fill_diagonal(W, 0.0)
     return W
 
 
@@ -102,18 +73,18 @@ def test_pruned_sampler_matches_full_argmax(W, first):
     col_order, row_order, _ = new_state(W, False)
     rng = np.random.default_rng(11)
     pruned = np.array([sample_maximin(W, col_order, row_order, first, rng)[0] for _ in range(N_MC)])
-    full = full_maximin_choices(W, N_MC, np.random.default_rng(12))
-    assert_same_distribution(pruned, full, A)
+    full = full_theta_choices(W, N_MC, np.random.default_rng(12), np.min)
+    assert_same_frequencies(pruned, full, A)
 
 
 def test_tie_prone_state_really_ties():
     # Guard on the test above: rows 0 and 1 share the maximum 1/2 about a quarter of the time.
-    full = full_maximin_choices(tie_prone_counts(), N_MC, np.random.default_rng(5))
+    full = full_theta_choices(tie_prone_counts(), N_MC, np.random.default_rng(5), np.min)
     f = np.bincount(full, minlength=5) / N_MC
     assert abs(f[0] - 0.5) < 0.02 and abs(f[1] - 0.5) < 0.02
 
 
-def test_reproducible():
+def test_same_seed_same_arrays_other_seed_other_arrays():
     X = duelbandits.make_scenario("condorcet", seed=1).matrix
     a = simulate(X, "ts-maximin", 1000, 7)
     b = simulate(X, "ts-maximin", 1000, 7)
@@ -123,18 +94,17 @@ def test_reproducible():
     assert not all(np.array_equal(getattr(a, k), getattr(c, k)) for k in ("I", "J", "outcomes"))
 
 
-def test_regret_well_below_uniform():
+def test_regret_at_T_2000_is_below_half_of_uniform_play():
     X = duelbandits.make_scenario("condorcet", seed=0).matrix
-    T, A = 2000, X.shape[0]
-    pairs = np.indices((A, A)).reshape(2, -1)
-    uniform = T * regret.per_step("maximin", X, pairs[0], pairs[1]).mean()
+    T = 2000
+    uniform = uniform_regret("maximin", X, T)
     runs = [simulate(X, "ts-maximin", T, s) for s in range(4)]
     mean = np.mean([regret.cumulative("maximin", X, r.I, r.J)[-1] for r in runs])
     assert mean < 0.5 * uniform, (mean, uniform)
 
 
 @pytest.mark.parametrize("A", [2, 5])
-def test_outputs(A):
+def test_run_returns_in_range_int64_actions_and_int8_outcomes(A):
     X = duelbandits.make_scenario("condorcet", actions=A, seed=2).matrix
     I, J, outcomes, strategies = ts_maximin.run(X, 300, np.random.default_rng(0), np.zeros(0, np.int64))
     assert strategies == {}
@@ -144,7 +114,7 @@ def test_outputs(A):
     assert set(np.unique(outcomes)) <= {0, 1}
 
 
-def test_beta_draws_pruned():
+def test_steps_draw_from_two_first_rows_to_60_percent_of_two_full_thetas():
     # Each Thompson draw completes at least its first row (A - 1 variates) and
     # never draws more than the full A^2 - A; after learning, pruning must save most.
     X = duelbandits.make_scenario("condorcet", seed=0).matrix

@@ -88,8 +88,16 @@ def _repeated(text: str, n: int) -> pa.Array:
     return pa.DictionaryArray.from_arrays(np.zeros(n, np.int8), [text]).cast(pa.string())
 
 
-def aggregate_scenario(scenario: str, matrix, chunks: dict, horizon: int, runs: int, outputs: dict,
-                       points: int = SUMMARY_POINTS, provenance: dict | None = None) -> None:
+def aggregate_scenario(
+    scenario: str,
+    matrix,
+    chunks: dict,
+    horizon: int,
+    runs: int,
+    outputs: dict,
+    points: int = SUMMARY_POINTS,
+    provenance: dict | None = None,
+) -> None:
     """Write one scenario's traces, strategies and (bound-less) summary.
 
     ``chunks`` maps each algorithm slug to its chunk files; ``outputs`` has the
@@ -103,8 +111,11 @@ def aggregate_scenario(scenario: str, matrix, chunks: dict, horizon: int, runs: 
     summary, strategies = [], []
     prov = provenance or {}
     with storage.atomic_write(outputs["traces"]) as tmp_traces:
-        with pq.ParquetWriter(tmp_traces, storage.with_provenance(storage.TRACE_SCHEMA, prov.get("traces")),
-                              **storage.write_options(storage.TRACE_SCHEMA.names)) as writer:
+        with pq.ParquetWriter(
+            tmp_traces,
+            storage.with_provenance(storage.TRACE_SCHEMA, prov.get("traces")),
+            **storage.write_options(storage.TRACE_SCHEMA.names),
+        ) as writer:
             for algorithm, paths in chunks.items():
                 df, recorded = load_algorithm_runs(paths, horizon, actions, runs)
                 I, J = df["I"].to_numpy(np.int64), df["J"].to_numpy(np.int64)
@@ -147,16 +158,26 @@ def aggregate_scenario(scenario: str, matrix, chunks: dict, horizon: int, runs: 
                 if recorded is not None:
                     strategies.extend(_strategy_rows(algorithm, recorded, actions, runs))
     summary_df = pd.concat(summary, ignore_index=True)
-    storage.write_table(pa.Table.from_pandas(summary_df, schema=storage.SUMMARY_SCHEMA, preserve_index=False),
-                        outputs["summary"], prov.get("summary"))
-    strategy_df = (pd.concat(strategies, ignore_index=True) if strategies
-                   else pd.DataFrame({f.name: [] for f in storage.STRATEGY_SCHEMA}))
-    storage.write_table(pa.Table.from_pandas(strategy_df, schema=storage.STRATEGY_SCHEMA, preserve_index=False),
-                        outputs["strategies"], prov.get("strategies"))
+    storage.write_table(
+        pa.Table.from_pandas(summary_df, schema=storage.SUMMARY_SCHEMA, preserve_index=False),
+        outputs["summary"],
+        prov.get("summary"),
+    )
+    strategy_df = (
+        pd.concat(strategies, ignore_index=True)
+        if strategies
+        else pd.DataFrame({f.name: [] for f in storage.STRATEGY_SCHEMA})
+    )
+    storage.write_table(
+        pa.Table.from_pandas(strategy_df, schema=storage.STRATEGY_SCHEMA, preserve_index=False),
+        outputs["strategies"],
+        prov.get("strategies"),
+    )
 
 
-def bounds_table(algorithms, actions: int, horizon: int, points: int = SUMMARY_POINTS,
-                 c_alpha: float = 1.0) -> pd.DataFrame:
+def bounds_table(
+    algorithms, actions: int, horizon: int, points: int = SUMMARY_POINTS, c_alpha: float = 1.0
+) -> pd.DataFrame:
     """Theorem bound curves for the given algorithms on the summary grid.
 
     A theorem whose horizon requirement fails at ``horizon`` gets a warning,

@@ -70,8 +70,11 @@ def _scenario(args):
     if args.actions is not None:
         limits.check_memory(f"--actions {args.actions}", limits.matrix_bytes(args.actions))
     return scenarios.make_scenario(
-        args.scenario, actions=args.actions, seed=args.seed, **path,
-        **_key_values(args.scenario_param, "--scenario-param")
+        args.scenario,
+        actions=args.actions,
+        seed=args.seed,
+        **path,
+        **_key_values(args.scenario_param, "--scenario-param"),
     )
 
 
@@ -110,16 +113,25 @@ def cmd_simulate(args) -> None:
     sc = _scenario(args)
     params = _key_values(args.param, "--param")
     actions, players = sc.matrix.shape[0], len(algorithms.get(args.algorithm).strategies)
-    limits.check_memory(f"--horizon {args.horizon} x {len(runs)} run(s) at A = {actions}",
-                        limits.simulate_bytes(len(runs), args.horizon, actions, players))
+    limits.check_memory(
+        f"--horizon {args.horizon} x {len(runs)} run(s) at A = {actions}",
+        limits.simulate_bytes(len(runs), args.horizon, actions, players),
+    )
     results = []
     for run in runs:
         seed = run_seed(args.seed, args.scenario, args.algorithm, run)
         results.append((run, simulate(sc.matrix, args.algorithm, args.horizon, seed, stride=args.stride, **params)))
     prov = provenance.record(
-        table="runs", scenario=args.scenario, algorithm=args.algorithm, runs=f"{runs[0]}-{runs[-1]}",
-        horizon=args.horizon, seed=args.seed, stride=args.stride, scenario_params=sc.params,
-        params=results[0][1].params, matrix_sha256=provenance.matrix_sha256(sc.matrix),
+        table="runs",
+        scenario=args.scenario,
+        algorithm=args.algorithm,
+        runs=f"{runs[0]}-{runs[-1]}",
+        horizon=args.horizon,
+        seed=args.seed,
+        stride=args.stride,
+        scenario_params=sc.params,
+        params=results[0][1].params,
+        matrix_sha256=provenance.matrix_sha256(sc.matrix),
     )
     storage.write_table(storage.run_table(results, sc.matrix.shape[0]), args.out, prov)
 
@@ -136,22 +148,48 @@ def cmd_aggregate(args) -> None:
         algorithms.get(slug)
         chunks.setdefault(slug, []).append(path)
     actions = len(record["matrix"])
-    limits.check_memory(f"--horizon {args.horizon} x --runs {args.runs} at A = {actions}",
-                        limits.aggregate_bytes(args.runs, args.horizon, actions))
+    limits.check_memory(
+        f"--horizon {args.horizon} x --runs {args.runs} at A = {actions}",
+        limits.aggregate_bytes(args.runs, args.horizon, actions),
+    )
     matrix_sha = provenance.matrix_sha256(record["matrix"])
     sources = {}
     for slug, paths in chunks.items():
         for path in paths:
             prov = storage.read_provenance(path)
-            provenance.check(path, prov, table="runs", scenario=record["name"], algorithm=slug,
-                             horizon=args.horizon, matrix_sha256=matrix_sha, seed=record.get("seed"))
+            provenance.check(
+                path,
+                prov,
+                table="runs",
+                scenario=record["name"],
+                algorithm=slug,
+                horizon=args.horizon,
+                matrix_sha256=matrix_sha,
+                seed=record.get("seed"),
+            )
             sources.setdefault(slug, []).append(prov["config_sha256"])
     outputs = {"traces": args.traces, "strategies": args.strategies, "summary": args.summary}
-    fields = dict(scenario=record["name"], algorithms=list(chunks), runs=args.runs, horizon=args.horizon,
-                  seed=record.get("seed"), matrix_sha256=matrix_sha, points=args.points, chunks=sources)
+    fields = dict(
+        scenario=record["name"],
+        algorithms=list(chunks),
+        runs=args.runs,
+        horizon=args.horizon,
+        seed=record.get("seed"),
+        matrix_sha256=matrix_sha,
+        points=args.points,
+        chunks=sources,
+    )
     prov = {name: provenance.record(table=name, **fields) for name in outputs}
-    aggregate_scenario(record["name"], np.array(record["matrix"]), chunks, args.horizon, args.runs, outputs,
-                       points=args.points, provenance=prov)
+    aggregate_scenario(
+        record["name"],
+        np.array(record["matrix"]),
+        chunks,
+        args.horizon,
+        args.runs,
+        outputs,
+        points=args.points,
+        provenance=prov,
+    )
 
 
 def cmd_bounds(args) -> None:
@@ -164,8 +202,14 @@ def cmd_bounds(args) -> None:
         df = bounds_table(args.algorithms, args.actions, args.horizon, args.points, args.c_alpha)
     for w in caught:
         print(f"warning: {w.message}", file=sys.stderr)
-    prov = provenance.record(table="bounds", algorithms=args.algorithms, actions=args.actions, horizon=args.horizon,
-                             points=args.points, c_alpha=args.c_alpha)
+    prov = provenance.record(
+        table="bounds",
+        algorithms=args.algorithms,
+        actions=args.actions,
+        horizon=args.horizon,
+        points=args.points,
+        c_alpha=args.c_alpha,
+    )
     storage.write_frame(df, storage.BOUND_SCHEMA, args.out, prov)
 
 
@@ -185,9 +229,14 @@ def cmd_summary(args) -> None:
     summaries = [storage.read_table(p).to_pandas() for p in args.summaries]
     bounds_df = storage.read_table(args.bounds).to_pandas()
     df = join_summary(summaries, bounds_df)
-    prov = provenance.record(table="summary", scenarios=list(matrices), algorithms=algorithms_,
-                             horizon=bounds_prov["horizon"], matrix_sha256=matrices,
-                             bounds=bounds_prov["config_sha256"])
+    prov = provenance.record(
+        table="summary",
+        scenarios=list(matrices),
+        algorithms=algorithms_,
+        horizon=bounds_prov["horizon"],
+        matrix_sha256=matrices,
+        bounds=bounds_prov["config_sha256"],
+    )
     storage.write_frame(df, storage.SUMMARY_SCHEMA, args.out, prov)
 
 
@@ -197,7 +246,9 @@ def cmd_figure_main(args) -> None:
     record = storage.read_scenario(args.scenario_file)
     prov = storage.read_provenance(args.summary)
     provenance.check(args.summary, prov, table="summary", scenarios=record["name"])
-    provenance.check(args.summary, prov["matrix_sha256"], **{record["name"]: provenance.matrix_sha256(record["matrix"])})
+    provenance.check(
+        args.summary, prov["matrix_sha256"], **{record["name"]: provenance.matrix_sha256(record["matrix"])}
+    )
     summary = storage.read_table(args.summary, filters=[("scenario", "=", record["name"])]).to_pandas()
     digest = manifest.data_digest({"scenario": args.scenario_file, "summary": args.summary}, figure="main")
     plotting.main_figure(record, summary, args.out, c_alpha=args.c_alpha, data_digest=digest)
@@ -217,8 +268,15 @@ def cmd_figure_appendix(args) -> None:
     strategies = storage.read_table(args.strategies, filters=[("algorithm", "=", args.algorithm)]).to_pandas()
     inputs = {"scenario": args.scenario_file, "traces": args.traces, "strategies": args.strategies}
     digest = manifest.data_digest(inputs, figure="appendix", scenario=args.scenario, algorithm=args.algorithm)
-    plotting.appendix_figure(args.scenario, args.algorithm, traces, strategies if len(strategies) else None,
-                             args.out, scenario=record, data_digest=digest)
+    plotting.appendix_figure(
+        args.scenario,
+        args.algorithm,
+        traces,
+        strategies if len(strategies) else None,
+        args.out,
+        scenario=record,
+        data_digest=digest,
+    )
 
 
 def _json_arg(text: str, flag: str):
@@ -238,8 +296,11 @@ def cmd_manifest_verify(args) -> int:
         raise UsageError(f"--root {args.root}: not a directory")
     status = manifest.verify(args.manifest, args.root)
     if all(state == manifest.MISSING for state in status.values()):
-        print(f"none of the {len(status)} files is under {Path(args.root).resolve()}: run from the folder the "
-              "manifest's paths are relative to (where snakemake ran), or pass --root", file=sys.stderr)
+        print(
+            f"none of the {len(status)} files is under {Path(args.root).resolve()}: run from the folder the "
+            "manifest's paths are relative to (where snakemake ran), or pass --root",
+            file=sys.stderr,
+        )
     width = max(map(len, manifest.STATUSES))
     for rel, state in status.items():
         print(f"{state:{width}}  {rel}")
@@ -270,13 +331,23 @@ def cmd_sweep_point(args) -> None:
     params = _key_values(args.param, "--param")
     algorithms.get(args.algorithm).hyperparameters(**params)
     runs = _run_range(args.runs)
-    limits.check_memory(f"--horizon {args.horizon} at A = {sc.matrix.shape[0]}",
-                        limits.simulate_bytes(1, args.horizon, sc.matrix.shape[0]))
-    table = sweeps.simulate_point(sc.matrix, args.scenario, args.algorithm, args.horizon, runs,
-                                  args.seed, args.points, **params)
+    limits.check_memory(
+        f"--horizon {args.horizon} at A = {sc.matrix.shape[0]}",
+        limits.simulate_bytes(1, args.horizon, sc.matrix.shape[0]),
+    )
+    table = sweeps.simulate_point(
+        sc.matrix, args.scenario, args.algorithm, args.horizon, runs, args.seed, args.points, **params
+    )
     prov = provenance.record(
-        table="sweep-point", scenario=args.scenario, algorithm=args.algorithm, runs=f"{runs[0]}-{runs[-1]}",
-        horizon=args.horizon, seed=args.seed, points=args.points, scenario_params=sc.params, params=params,
+        table="sweep-point",
+        scenario=args.scenario,
+        algorithm=args.algorithm,
+        runs=f"{runs[0]}-{runs[-1]}",
+        horizon=args.horizon,
+        seed=args.seed,
+        points=args.points,
+        scenario_params=sc.params,
+        params=params,
         matrix_sha256=provenance.matrix_sha256(sc.matrix),
     )
     storage.write_table(table, args.out, prov)
@@ -304,8 +375,9 @@ def cmd_sweep_horizon(args) -> None:
     if not 0 < args.confidence < 1:
         raise UsageError(f"--confidence must lie in (0, 1), got {args.confidence}")
     points, sources = _read_points(args.points)
-    prov = provenance.record(table="sweep-horizon", points=sources, resamples=args.resamples,
-                             confidence=args.confidence, seed=args.seed)
+    prov = provenance.record(
+        table="sweep-horizon", points=sources, resamples=args.resamples, confidence=args.confidence, seed=args.seed
+    )
     storage.write_frame(sweeps.horizon_table(points), storage.HORIZON_SCHEMA, args.table, prov)
     exponents = sweeps.exponent_table(points, args.resamples, args.confidence, args.seed)
     storage.write_frame(exponents, storage.EXPONENT_SCHEMA, args.exponents, {**prov, "table": "sweep-exponents"})
@@ -334,8 +406,9 @@ def cmd_sweep_figure(args) -> None:
         if args.exponents is None:
             raise UsageError("sweep-figure horizon needs --exponents")
         exponents = storage.read_table(args.exponents, filters=[("scenario", "=", args.scenario)]).to_pandas()
-        digest = manifest.data_digest({"table": args.table, "exponents": args.exponents}, figure="sweep-horizon",
-                                      scenario=args.scenario)
+        digest = manifest.data_digest(
+            {"table": args.table, "exponents": args.exponents}, figure="sweep-horizon", scenario=args.scenario
+        )
         plotting.horizon_sweep_figure(args.scenario, table, exponents, args.out, data_digest=digest)
     else:
         digest = manifest.data_digest({"table": args.table}, figure="sweep-actions", scenario=args.scenario)
@@ -380,20 +453,32 @@ _seed = _int_in(0, 2**63 - 1)
 
 def _add_scenario_args(p) -> None:
     p.add_argument("--scenario", required=True, help=f"scenario name: {', '.join(scenarios.SCENARIOS)}")
-    p.add_argument("--actions", type=_actions, default=None,
-                   help="number of actions A (default 10; the file scenario takes A from its file)")
+    p.add_argument(
+        "--actions",
+        type=_actions,
+        default=None,
+        help="number of actions A (default 10; the file scenario takes A from its file)",
+    )
     p.add_argument("--seed", type=_seed, default=0, help="base seed (default 0)")
-    p.add_argument("--scenario-param", action="append", metavar="NAME=VALUE",
-                   help=f"scenario parameter override; names: {', '.join(scenarios.DEFAULTS)}")
-    p.add_argument("--matrix-file", metavar="CSV",
-                   help="the file scenario's preference matrix: one row per line, comma-separated")
+    p.add_argument(
+        "--scenario-param",
+        action="append",
+        metavar="NAME=VALUE",
+        help=f"scenario parameter override; names: {', '.join(scenarios.DEFAULTS)}",
+    )
+    p.add_argument(
+        "--matrix-file", metavar="CSV", help="the file scenario's preference matrix: one row per line, comma-separated"
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="duelbandits", description=__doc__.splitlines()[0])
-    parser.add_argument("--ledger", metavar="DIR",
-                        help="record the sha256 of every file written as DIR/<path>.sha256 (the workflow sets it, "
-                             "so that 'manifest write' refuses a file changed after its job)")
+    parser.add_argument(
+        "--ledger",
+        metavar="DIR",
+        help="record the sha256 of every file written as DIR/<path>.sha256 (the workflow sets it, "
+        "so that 'manifest write' refuses a file changed after its job)",
+    )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("list", help="list algorithms, scenarios and regrets")
@@ -412,10 +497,16 @@ def build_parser() -> argparse.ArgumentParser:
     _add_scenario_args(p)
     p.add_argument("--algorithm", required=True, help=f"algorithm slug: {', '.join(algorithms.ALGORITHMS)}")
     p.add_argument("--horizon", type=_positive_int, required=True, help="number of steps T")
-    p.add_argument("--run", type=_non_negative_int, help="run index R (its seed derives from seed, scenario, algorithm, R)")
+    p.add_argument(
+        "--run", type=_non_negative_int, help="run index R (its seed derives from seed, scenario, algorithm, R)"
+    )
     p.add_argument("--runs", help="a range of runs FIRST-LAST, one file (each run as with --run)")
-    p.add_argument("--stride", type=_positive_int, default=DEFAULT_STRIDE,
-                   help=f"record strategies every STRIDE steps (default {DEFAULT_STRIDE})")
+    p.add_argument(
+        "--stride",
+        type=_positive_int,
+        default=DEFAULT_STRIDE,
+        help=f"record strategies every STRIDE steps (default {DEFAULT_STRIDE})",
+    )
     p.add_argument("--param", action="append", metavar="NAME=VALUE", help="algorithm hyper-parameter override")
     p.add_argument("--out", required=True, help="output .parquet file")
     p.set_defaults(func=cmd_simulate, outputs=("out",))
@@ -471,8 +562,11 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument("--root", default=".", help="folder the paths are relative to (default .)")
     w.add_argument("--out", required=True)
     w.set_defaults(func=cmd_manifest_write, outputs=("out",))
-    v = msub.add_parser("verify", help="check a tree against a manifest: identical bytes, same content, differs, "
-                                       "missing; exit 1 if any file differs in content or is missing")
+    v = msub.add_parser(
+        "verify",
+        help="check a tree against a manifest: identical bytes, same content, differs, "
+        "missing; exit 1 if any file differs in content or is missing",
+    )
     v.add_argument("manifest")
     v.add_argument("--root", default=".", help="folder the paths are relative to (default .)")
     v.set_defaults(func=cmd_manifest_verify)
@@ -484,7 +578,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("sweep-point", help="simulate runs of one sweep point, keeping thin regret curves only")
     _add_scenario_args(p)
     p.add_argument("--algorithm", required=True, help=f"algorithm slug: {', '.join(algorithms.ALGORITHMS)}")
-    p.add_argument("--horizon", type=_positive_int, required=True, help="number of steps T (hyper-parameters tuned to it)")
+    p.add_argument(
+        "--horizon", type=_positive_int, required=True, help="number of steps T (hyper-parameters tuned to it)"
+    )
     p.add_argument("--runs", required=True, help="runs FIRST-LAST (run R has the seed of 'simulate --run R')")
     p.add_argument("--points", type=_positive_int, default=20, help="log-spaced steps kept per run (default 20)")
     p.add_argument("--param", action="append", metavar="NAME=VALUE", help="algorithm hyper-parameter override")

@@ -76,5 +76,6 @@ def check_memory(what: str, needed: int, limit: int | None = None, source: str =
     """Raise LimitError if ``needed`` bytes exceed ``limit`` (default: this machine's memory)."""
     limit = physical_memory() if limit is None else limit
     if needed > limit:
-        raise LimitError(f"{what} needs about {human(needed)} of memory, more than the limit of "
-                         f"{human(limit)} ({source})")
+        raise LimitError(
+            f"{what} needs about {human(needed)} of memory, more than the limit of {human(limit)} ({source})"
+        )

@@ -232,8 +232,10 @@ def build(root, files, config: dict, ledger=None) -> str:
             if not record.is_file():
                 raise ManifestError(f"{rel}: no job of the pipeline recorded writing it ({record} is missing){repair}")
             if record.read_text().strip() != sha256(root / rel):
-                raise ManifestError(f"{rel}: changed since the job that wrote it (its sha256 is not the one "
-                                    f"recorded in {record}){repair}")
+                raise ManifestError(
+                    f"{rel}: changed since the job that wrote it (its sha256 is not the one "
+                    f"recorded in {record}){repair}"
+                )
     lines = [
         "# duelbandits results manifest: sha256 of every result and figure, then its content digest",
         "# verify with: duelbandits manifest verify results/MANIFEST.sha256 (or sha256sum -c for the bytes)",

@@ -63,9 +63,7 @@ PAPER_REGRET = {
         "partial-monitoring": "borda",
         "sparring-exp3p": "exp3p",
     },
-    "borda": dict.fromkeys(
-        ("ts-maximin", "ts-borda", "sparring-exp3p", "partial-monitoring", "iss", "dts"), "borda"
-    ),
+    "borda": dict.fromkeys(("ts-maximin", "ts-borda", "sparring-exp3p", "partial-monitoring", "iss", "dts"), "borda"),
 }
 """The regret each figure of Section 5 shows, by scenario and algorithm."""
 

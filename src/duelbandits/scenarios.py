@@ -11,9 +11,8 @@ a CSV file.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import csv
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -109,7 +108,8 @@ def validate_matrix(matrix, atol: float = MATRIX_ATOL) -> np.ndarray:
         raise MatrixError(
             f"preference matrix must satisfy X[i, j] + X[j, i] = 1 (tolerance {atol:g}); "
             f"X[{i}, {j}] + X[{j}, {i}] = {float(X[i, j])!r} + {float(X[j, i])!r} = {float(X[i, j] + X[j, i])!r}",
-            (i, j))
+            (i, j),
+        )
     return X
 
 
@@ -134,9 +134,7 @@ def _check_params(name: str, actions, params: dict) -> dict:
         raise ScenarioError(f"unknown scenario {name!r}; valid scenarios: {', '.join(SCENARIOS)}")
     unknown = sorted(set(params) - set(DEFAULTS))
     if unknown:
-        raise ScenarioError(
-            f"unknown scenario parameter(s) {', '.join(unknown)}; valid: {', '.join(DEFAULTS)}"
-        )
+        raise ScenarioError(f"unknown scenario parameter(s) {', '.join(unknown)}; valid: {', '.join(DEFAULTS)}")
     if isinstance(actions, bool) or not isinstance(actions, (int, np.integer)) or actions < 2:
         raise ScenarioError(f"actions must be an integer >= 2, got {actions!r}")
     merged = {**DEFAULTS, **params}

@@ -29,6 +29,7 @@ from .simulate import name_seed, run_seed, simulate
 if TYPE_CHECKING:
     import pandas as pd
 
+
 class SweepError(ValueError):
     """A sweep's settings or point files are invalid."""
 
@@ -46,8 +47,9 @@ def chunk_ranges(runs: int, runs_per_job: int) -> list[tuple[int, int]]:
     return [(first, min(first + runs_per_job, runs) - 1) for first in range(0, runs, runs_per_job)]
 
 
-def simulate_point(matrix, scenario: str, algorithm: str, horizon: int, runs, base_seed: int,
-                   points: int = 20, **params) -> pa.Table:
+def simulate_point(
+    matrix, scenario: str, algorithm: str, horizon: int, runs, base_seed: int, points: int = 20, **params
+) -> pa.Table:
     """Simulate ``runs`` of one sweep point and keep only their thin regret curves.
 
     Run ``r`` uses ``run_seed(base_seed, scenario, algorithm, r)``, the seed of
@@ -65,8 +67,9 @@ def simulate_point(matrix, scenario: str, algorithm: str, horizon: int, runs, ba
         # gamma clipping below a theorem's horizon is reported once by the caller, not per run
         warnings.simplefilter("ignore", UserWarning)
         for n, run in enumerate(runs):
-            res = simulate(X, algorithm, horizon, run_seed(base_seed, scenario, algorithm, run),
-                           stride=horizon, **params)
+            res = simulate(
+                X, algorithm, horizon, run_seed(base_seed, scenario, algorithm, run), stride=horizon, **params
+            )
             for k, kind in enumerate(kinds):
                 values[n, k] = np.cumsum(regret.per_step(kind, X, res.I, res.J))[grid - 1]
     shape = values.shape
@@ -91,18 +94,22 @@ def check_points(points: pd.DataFrame) -> pd.DataFrame:
 
     if points.empty:
         raise SweepError("no sweep points given")
-    points = points.sort_values(["scenario", "algorithm", "actions", "horizon", "regret", "run", "t"],
-                                kind="stable", ignore_index=True)
+    points = points.sort_values(
+        ["scenario", "algorithm", "actions", "horizon", "regret", "run", "t"], kind="stable", ignore_index=True
+    )
     dup = points.duplicated(["scenario", "algorithm", "actions", "horizon", "regret", "run", "t"])
     if dup.any():
         row = points[dup].iloc[0]
-        raise SweepError(f"run {row['run']} of {row['scenario']}/{row['algorithm']} A={row['actions']} "
-                         f"T={row['horizon']} appears in more than one point file")
+        raise SweepError(
+            f"run {row['run']} of {row['scenario']}/{row['algorithm']} A={row['actions']} "
+            f"T={row['horizon']} appears in more than one point file"
+        )
     for key, part in points.groupby(["scenario", "algorithm", "actions", "horizon"], sort=False):
         runs = np.unique(part["run"].to_numpy())
         if not np.array_equal(runs, np.arange(runs.size)):
-            raise SweepError(f"sweep point {'/'.join(map(str, key))} holds runs {runs.tolist()}, "
-                             f"expected 0..{runs.size - 1}")
+            raise SweepError(
+                f"sweep point {'/'.join(map(str, key))} holds runs {runs.tolist()}, expected 0..{runs.size - 1}"
+            )
         if len(part) % runs.size or part.groupby(["regret", "run"]).size().nunique() != 1:
             raise SweepError(f"sweep point {'/'.join(map(str, key))} has runs of unequal length")
     return points
@@ -113,10 +120,13 @@ def horizon_table(points: pd.DataFrame) -> pd.DataFrame:
 
     points = check_points(points)
     keys = ["scenario", "algorithm", "regret", "actions", "horizon", "t"]
-    table = (points.groupby(keys, sort=True)["cumulative_regret"]
-             .agg(mean="mean", std=sample_std, runs="size").reset_index())
-    table["paper"] = [regret.PAPER_REGRET.get(s, {}).get(a) == r
-                      for s, a, r in zip(table["scenario"], table["algorithm"], table["regret"])]
+    table = (
+        points.groupby(keys, sort=True)["cumulative_regret"].agg(mean="mean", std=sample_std, runs="size").reset_index()
+    )
+    table["paper"] = [
+        regret.PAPER_REGRET.get(s, {}).get(a) == r
+        for s, a, r in zip(table["scenario"], table["algorithm"], table["regret"])
+    ]
     return table[storage.HORIZON_SCHEMA.names]
 
 
@@ -134,8 +144,9 @@ def fit_power_law(horizons, means) -> tuple[float, float]:
     return rho, float(y.mean() - rho * x.mean())
 
 
-def bootstrap_exponent(horizons, finals, resamples: int = 1000, confidence: float = 0.95,
-                       seed=0) -> tuple[float, float]:
+def bootstrap_exponent(
+    horizons, finals, resamples: int = 1000, confidence: float = 0.95, seed=0
+) -> tuple[float, float]:
     """Percentile bootstrap interval of the fitted exponent rho.
 
     ``finals[h]`` holds the final regrets R_T of the runs at ``horizons[h]``.
@@ -167,8 +178,9 @@ def bootstrap_exponent(horizons, finals, resamples: int = 1000, confidence: floa
     return float(low), float(high)
 
 
-def exponent_table(points: pd.DataFrame, resamples: int = 1000, confidence: float = 0.95,
-                   base_seed: int = 0) -> pd.DataFrame:
+def exponent_table(
+    points: pd.DataFrame, resamples: int = 1000, confidence: float = 0.95, base_seed: int = 0
+) -> pd.DataFrame:
     """Fit rho for every (scenario, algorithm, regret, A) over the horizons, with a bootstrap CI.
 
     The bootstrap of each fit has its own stream, ``name_seed(base_seed,
@@ -181,30 +193,33 @@ def exponent_table(points: pd.DataFrame, resamples: int = 1000, confidence: floa
     finals = points[points["t"] == points["horizon"]]
     rows = []
     for (scenario, algorithm, kind, actions), part in finals.groupby(
-            ["scenario", "algorithm", "regret", "actions"], sort=True):
+        ["scenario", "algorithm", "regret", "actions"], sort=True
+    ):
         by_T = [(T, grp["cumulative_regret"].to_numpy()) for T, grp in part.groupby("horizon", sort=True)]
         horizons = [T for T, _ in by_T]
         rho, log_c = fit_power_law(horizons, [v.mean() for _, v in by_T])
         seed = name_seed(base_seed, scenario, algorithm, kind, str(actions))
         low, high = bootstrap_exponent(horizons, [v for _, v in by_T], resamples, confidence, seed)
         theorem = theorems.theorem_for(algorithm, kind)
-        rows.append({
-            "scenario": scenario,
-            "algorithm": algorithm,
-            "regret": kind,
-            "paper": regret.PAPER_REGRET.get(scenario, {}).get(algorithm) == kind,
-            "theorem": theorem.name if theorem else None,
-            "theorem_exponent": theorem.exponent if theorem else np.nan,
-            "actions": actions,
-            "horizons": len(horizons),
-            "runs": min(v.size for _, v in by_T),
-            "rho": rho,
-            "log_c": log_c,
-            "ci_low": low,
-            "ci_high": high,
-            "confidence": confidence,
-            "resamples": resamples,
-        })
+        rows.append(
+            {
+                "scenario": scenario,
+                "algorithm": algorithm,
+                "regret": kind,
+                "paper": regret.PAPER_REGRET.get(scenario, {}).get(algorithm) == kind,
+                "theorem": theorem.name if theorem else None,
+                "theorem_exponent": theorem.exponent if theorem else np.nan,
+                "actions": actions,
+                "horizons": len(horizons),
+                "runs": min(v.size for _, v in by_T),
+                "rho": rho,
+                "log_c": log_c,
+                "ci_low": low,
+                "ci_high": high,
+                "confidence": confidence,
+                "resamples": resamples,
+            }
+        )
     return pd.DataFrame(rows, columns=storage.EXPONENT_SCHEMA.names)
 
 
@@ -218,12 +233,15 @@ def actions_table(points: pd.DataFrame, c_alpha: float = 1.0) -> pd.DataFrame:
     points = check_points(points)
     finals = points[points["t"] == points["horizon"]]
     keys = ["scenario", "algorithm", "regret", "actions", "horizon"]
-    table = (finals.groupby(keys, sort=True)["cumulative_regret"]
-             .agg(mean="mean", std=sample_std, runs="size").reset_index())
+    table = (
+        finals.groupby(keys, sort=True)["cumulative_regret"].agg(mean="mean", std=sample_std, runs="size").reset_index()
+    )
     bounding = [theorems.theorem_for(a, r) for a, r in zip(table["algorithm"], table["regret"])]
     table["theorem"] = [th.name if th else None for th in bounding]
-    table["paper"] = [regret.PAPER_REGRET.get(s, {}).get(a) == r
-                      for s, a, r in zip(table["scenario"], table["algorithm"], table["regret"])]
+    table["paper"] = [
+        regret.PAPER_REGRET.get(s, {}).get(a) == r
+        for s, a, r in zip(table["scenario"], table["algorithm"], table["regret"])
+    ]
     table["bound"] = [
         float(th.bound(int(A), float(T), c_alpha=c_alpha)) if th and th.holds(int(A), int(T), c_alpha) else np.nan
         for th, A, T in zip(bounding, table["actions"], table["horizon"])

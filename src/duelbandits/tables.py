@@ -15,7 +15,6 @@ import pandas as pd
 from .regret import REGRET_NAMES
 
 
-
 def _fmt(value, digits: int = 1) -> str:
     """A number with thousands separators, or ``-`` for NaN/None."""
     if value is None or (isinstance(value, float) and not np.isfinite(value)):
@@ -48,19 +47,21 @@ def final_regret_table(summary: pd.DataFrame) -> pd.DataFrame:
             bound = float(row["bound"]) if pd.notna(row["bound"]) else np.nan
             below = "-" if not np.isfinite(bound) else ("yes" if row["mean"] < bound else "no")
             cop = copeland.loc[(scenario, algorithm)] if (scenario, algorithm) in copeland.index else None
-            rows.append({
-                "scenario": scenario,
-                "algorithm": algorithm,
-                "regret": row["regret"],
-                "horizon": int(row["t"]),
-                "runs": int(row["runs"]),
-                "mean": float(row["mean"]),
-                "std": float(row["std"]),
-                "bound": bound,
-                "below": below,
-                "copeland_mean": float(cop["mean"]) if cop is not None else np.nan,
-                "copeland_std": float(cop["std"]) if cop is not None else np.nan,
-            })
+            rows.append(
+                {
+                    "scenario": scenario,
+                    "algorithm": algorithm,
+                    "regret": row["regret"],
+                    "horizon": int(row["t"]),
+                    "runs": int(row["runs"]),
+                    "mean": float(row["mean"]),
+                    "std": float(row["std"]),
+                    "bound": bound,
+                    "below": below,
+                    "copeland_mean": float(cop["mean"]) if cop is not None else np.nan,
+                    "copeland_std": float(cop["std"]) if cop is not None else np.nan,
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -81,8 +82,7 @@ HTML_STYLE = (
 )
 
 
-def html_page(title: str, header: list[str], rows: list[list[str]], align: str | None = None,
-              note: str = "") -> str:
+def html_page(title: str, header: list[str], rows: list[list[str]], align: str | None = None, note: str = "") -> str:
     """A self-contained HTML page holding one table (for the Snakemake report)."""
     align = align or "l" * len(header)
     head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
@@ -91,23 +91,41 @@ def html_page(title: str, header: list[str], rows: list[list[str]], align: str |
         for row in rows
     )
     note_html = f"<p>{html.escape(note)}</p>" if note else ""
-    return (f'<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
-            f"<style>{HTML_STYLE}</style></head><body><table><caption>{html.escape(title)}</caption>"
-            f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>{note_html}</body></html>\n")
+    return (
+        f'<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
+        f"<style>{HTML_STYLE}</style></head><body><table><caption>{html.escape(title)}</caption>"
+        f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>{note_html}</body></html>\n"
+    )
 
 
-FINAL_HEADER = ["scenario", "algorithm", "regret", "R_T mean ± std", "bound at T", "below bound",
-                "Copeland R_T mean ± std"]
+FINAL_HEADER = [
+    "scenario",
+    "algorithm",
+    "regret",
+    "R_T mean ± std",
+    "bound at T",
+    "below bound",
+    "Copeland R_T mean ± std",
+]
 FINAL_ALIGN = "lllrrlr"
-FINAL_NOTE = ("R_T: cumulative regret at the horizon T, mean ± std (ddof = 1) over runs, of the regret "
-              "the scenario's figures show. Bound: the algorithm's theorem bound at T, where the theorem "
-              "bounds that regret and T meets its requirement; '-' elsewhere.")
+FINAL_NOTE = (
+    "R_T: cumulative regret at the horizon T, mean ± std (ddof = 1) over runs, of the regret "
+    "the scenario's figures show. Bound: the algorithm's theorem bound at T, where the theorem "
+    "bounds that regret and T meets its requirement; '-' elsewhere."
+)
 
 
 def final_regret_rows(table: pd.DataFrame) -> list[list[str]]:
     return [
-        [r.scenario, r.algorithm, REGRET_NAMES.get(r.regret, r.regret), mean_std(r.mean, r.std),
-         _fmt(r.bound), r.below, mean_std(r.copeland_mean, r.copeland_std)]
+        [
+            r.scenario,
+            r.algorithm,
+            REGRET_NAMES.get(r.regret, r.regret),
+            mean_std(r.mean, r.std),
+            _fmt(r.bound),
+            r.below,
+            mean_std(r.copeland_mean, r.copeland_std),
+        ]
         for r in table.itertuples()
     ]
 
@@ -116,14 +134,14 @@ def final_regret_markdown(table: pd.DataFrame) -> str:
     """results/table.md: a title line, the horizon and runs, the table and a note."""
     horizons = sorted(set(table["horizon"]))
     runs = sorted(set(table["runs"]))
-    head = (f"# Final regret at T = {', '.join(f'{T:,}' for T in horizons)} "
-            f"({', '.join(map(str, runs))} runs)\n\n")
+    head = f"# Final regret at T = {', '.join(f'{T:,}' for T in horizons)} ({', '.join(map(str, runs))} runs)\n\n"
     return head + markdown(FINAL_HEADER, final_regret_rows(table), FINAL_ALIGN) + "\n" + FINAL_NOTE + "\n"
 
 
 def final_regret_html(table: pd.DataFrame) -> str:
-    return html_page("Final regret per scenario and algorithm", FINAL_HEADER, final_regret_rows(table),
-                     FINAL_ALIGN, FINAL_NOTE)
+    return html_page(
+        "Final regret per scenario and algorithm", FINAL_HEADER, final_regret_rows(table), FINAL_ALIGN, FINAL_NOTE
+    )
 
 
 def _fraction(x: float) -> str:
@@ -134,8 +152,16 @@ def _fraction(x: float) -> str:
     return _fmt(x, 3)
 
 
-EXPONENT_HEADER = ["scenario", "algorithm", "regret", "rho", "CI", "theorem exponent",
-                   "rho at or below it (CI)", "sublinear (CI below 1)"]
+EXPONENT_HEADER = [
+    "scenario",
+    "algorithm",
+    "regret",
+    "rho",
+    "CI",
+    "theorem exponent",
+    "rho at or below it (CI)",
+    "sublinear (CI below 1)",
+]
 EXPONENT_ALIGN = "lllrrrll"
 
 
@@ -157,8 +183,18 @@ def exponent_rows(exponents: pd.DataFrame) -> list[list[str]]:
             theorem, at_or_below = "-", "-"
         sublinear = ("yes" if r.ci_high < 1 else "no") if fitted else "-"
         label = REGRET_NAMES.get(r.regret, r.regret) + ("" if r.paper else " (theorem's)")
-        rows.append([r.scenario, r.algorithm, label, _fmt(r.rho, 3),
-                     f"[{_fmt(r.ci_low, 3)}, {_fmt(r.ci_high, 3)}]", theorem, at_or_below, sublinear])
+        rows.append(
+            [
+                r.scenario,
+                r.algorithm,
+                label,
+                _fmt(r.rho, 3),
+                f"[{_fmt(r.ci_low, 3)}, {_fmt(r.ci_high, 3)}]",
+                theorem,
+                at_or_below,
+                sublinear,
+            ]
+        )
     return rows
 
 
@@ -167,20 +203,32 @@ def exponent_note(exponents: pd.DataFrame) -> str:
     res = int(exponents["resamples"].iloc[0]) if len(exponents) else 0
     hs = int(exponents["horizons"].max()) if len(exponents) else 0
     runs = int(exponents["runs"].min()) if len(exponents) else 0
-    return (f"rho: least-squares slope of log mean R_T on log T over {hs} horizons, {runs} runs each, every "
-            f"run tuned to its own T. CI: {conf:.0%} percentile bootstrap ({res:,} resamples of the runs "
-            "within each horizon). Rows: the regret the figures show, plus the regret the algorithm's theorem "
-            "bounds where that differs.")
+    return (
+        f"rho: least-squares slope of log mean R_T on log T over {hs} horizons, {runs} runs each, every "
+        f"run tuned to its own T. CI: {conf:.0%} percentile bootstrap ({res:,} resamples of the runs "
+        "within each horizon). Rows: the regret the figures show, plus the regret the algorithm's theorem "
+        "bounds where that differs."
+    )
 
 
 def exponent_markdown(exponents: pd.DataFrame) -> str:
-    return ("# Regret exponents: E[R_T] ~ T^rho\n\n" + markdown(EXPONENT_HEADER, exponent_rows(exponents),
-            EXPONENT_ALIGN) + "\n" + exponent_note(exponents) + "\n")
+    return (
+        "# Regret exponents: E[R_T] ~ T^rho\n\n"
+        + markdown(EXPONENT_HEADER, exponent_rows(exponents), EXPONENT_ALIGN)
+        + "\n"
+        + exponent_note(exponents)
+        + "\n"
+    )
 
 
 def exponent_html(exponents: pd.DataFrame) -> str:
-    return html_page("Regret exponents: E[R_T] ~ T^rho", EXPONENT_HEADER, exponent_rows(exponents),
-                     EXPONENT_ALIGN, exponent_note(exponents))
+    return html_page(
+        "Regret exponents: E[R_T] ~ T^rho",
+        EXPONENT_HEADER,
+        exponent_rows(exponents),
+        EXPONENT_ALIGN,
+        exponent_note(exponents),
+    )
 
 
 ACTIONS_HEADER = ["scenario", "algorithm", "regret", "A", "T", "R_T mean ± std", "bound at T", "R_T / bound"]
@@ -190,35 +238,57 @@ ACTIONS_ALIGN = "lllrrrrr"
 def actions_rows(table: pd.DataFrame) -> list[list[str]]:
     shown = table[table["paper"].astype(bool) | table["theorem"].notna()]
     return [
-        [r.scenario, r.algorithm, REGRET_NAMES.get(r.regret, r.regret) + ("" if r.paper else " (theorem's)"),
-         str(r.actions), f"{r.horizon:,}", mean_std(r.mean, r.std), _fmt(r.bound), _fmt(r.ratio, 4)]
+        [
+            r.scenario,
+            r.algorithm,
+            REGRET_NAMES.get(r.regret, r.regret) + ("" if r.paper else " (theorem's)"),
+            str(r.actions),
+            f"{r.horizon:,}",
+            mean_std(r.mean, r.std),
+            _fmt(r.bound),
+            _fmt(r.ratio, 4),
+        ]
         for r in shown.itertuples()
     ]
 
 
-ACTIONS_NOTE = ("R_T / bound: mean final regret over the theorem bound at (A, T), for the regret the "
-                "theorem bounds; '-' where no theorem applies or T misses its requirement.")
+ACTIONS_NOTE = (
+    "R_T / bound: mean final regret over the theorem bound at (A, T), for the regret the "
+    "theorem bounds; '-' where no theorem applies or T misses its requirement."
+)
 
 
 def actions_markdown(table: pd.DataFrame) -> str:
-    return ("# Scaling in the number of actions A\n\n" + markdown(ACTIONS_HEADER, actions_rows(table),
-            ACTIONS_ALIGN) + "\n" + ACTIONS_NOTE + "\n")
+    return (
+        "# Scaling in the number of actions A\n\n"
+        + markdown(ACTIONS_HEADER, actions_rows(table), ACTIONS_ALIGN)
+        + "\n"
+        + ACTIONS_NOTE
+        + "\n"
+    )
 
 
 def actions_html(table: pd.DataFrame) -> str:
-    return html_page("Scaling in the number of actions A", ACTIONS_HEADER, actions_rows(table),
-                     ACTIONS_ALIGN, ACTIONS_NOTE)
+    return html_page(
+        "Scaling in the number of actions A", ACTIONS_HEADER, actions_rows(table), ACTIONS_ALIGN, ACTIONS_NOTE
+    )
 
 
 def config_html(config: dict) -> str:
     """The effective configuration (config files and --config overrides merged) as an HTML page."""
+
     def flatten(value, prefix=""):
         if isinstance(value, dict):
             for key, sub in value.items():
                 yield from flatten(sub, f"{prefix}{key}/" if isinstance(sub, dict) else f"{prefix}{key}")
         else:
             yield prefix.rstrip("/"), json.dumps(value)
-    rows = [[key, value] for key, value in flatten(config)]
-    return html_page("Effective configuration", ["key", "value"], rows, "ll",
-                     "Every key is documented in workflow/schemas/config.schema.yaml.")
 
+    rows = [[key, value] for key, value in flatten(config)]
+    return html_page(
+        "Effective configuration",
+        ["key", "value"],
+        rows,
+        "ll",
+        "Every key is documented in workflow/schemas/config.schema.yaml.",
+    )

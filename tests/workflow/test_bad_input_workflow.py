@@ -18,8 +18,14 @@ from duelbandits import manifest
         ("runs_per_job=2.0", ["config: runs_per_job: must be an integer, got 2.0"]),
         ("seed=20191114.0", ["config: seed: must be an integer, got 20191114.0"]),
         ("horizon=1000000000000", ["1000000000000 is greater than the maximum of 2147483647"]),
-        ("horizon=2000000000", ["config: horizon/runs/runs_per_job/actions: a simulation job of horizon 2000000000",
-                                "needs about", "more than the limit"]),
+        (
+            "horizon=2000000000",
+            [
+                "config: horizon/runs/runs_per_job/actions: a simulation job of horizon 2000000000",
+                "needs about",
+                "more than the limit",
+            ],
+        ),
         ("memory_limit_gb=0.1", ["needs about", "more than the limit of 102.4 MiB (memory_limit_gb)"]),
     ],
 )
@@ -34,8 +40,9 @@ def test_a_bad_config_fails_at_planning_naming_the_key(tmp_path, override, words
 
 def test_a_float_for_an_integer_key_in_a_yaml_file_names_the_key(tmp_path):
     (tmp_path / "mine.yaml").write_text("horizon: 300.0\n")
-    result = snakemake(tmp_path, "--dry-run", "--configfile", str(REPO / "config.yaml"), str(tmp_path / "mine.yaml"),
-                       tiny=False)
+    result = snakemake(
+        tmp_path, "--dry-run", "--configfile", str(REPO / "config.yaml"), str(tmp_path / "mine.yaml"), tiny=False
+    )
     assert result.returncode != 0 and "config: horizon: must be an integer, got 300.0" in result.stdout + result.stderr
 
 
@@ -78,8 +85,10 @@ def test_a_damaged_figure_is_never_blessed(tree):
     (tree / figure).write_bytes(original[:100])
     result = snakemake(tree, "--cores", "2")
     assert result.returncode != 0
-    assert (f"{figure}: changed since the job that wrote it" in result.stderr
-            and f"rebuild it with: snakemake --cores all --forcerun {figure}" in result.stderr)
+    assert (
+        f"{figure}: changed since the job that wrote it" in result.stderr
+        and f"rebuild it with: snakemake --cores all --forcerun {figure}" in result.stderr
+    )
     assert not (tree / "results/MANIFEST.sha256").exists()
     # a valid PNG that the figure job did not write (here: another figure's) is refused the same way
     (tree / figure).write_bytes((tree / "figures/main/condorcet.png").read_bytes())

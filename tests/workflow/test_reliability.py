@@ -8,9 +8,8 @@ import time
 from pathlib import Path
 
 import pyarrow.parquet as pq
-from workflow_helpers import REPO, TINY
-
 from test_workflow import sha256_tree
+from workflow_helpers import REPO, TINY
 
 
 def _simulate_pids(workdir: Path):
@@ -30,8 +29,20 @@ def _simulate_pids(workdir: Path):
 
 
 def test_killed_job_then_rerun_with_one_core_matches_the_uninterrupted_run(tiny_run, tmp_path):
-    cmd = [sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "--directory", str(tmp_path),
-           "--configfile", str(REPO / "config.yaml"), str(TINY), "--cores", "1"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "snakemake",
+        "-s",
+        str(REPO / "Snakefile"),
+        "--directory",
+        str(tmp_path),
+        "--configfile",
+        str(REPO / "config.yaml"),
+        str(TINY),
+        "--cores",
+        "1",
+    ]
     first = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 300
     killed = None

@@ -34,16 +34,33 @@ def planned_rules(output: str) -> dict:
 def second_venv(path: Path) -> Path:
     """Another interpreter (another venv path) that sees this environment's packages."""
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(path)], check=True)
-    site = Path(subprocess.run([path / "bin" / "python", "-c", "import sysconfig; print(sysconfig.get_paths()"
-                                "['purelib'])"], capture_output=True, text=True, check=True).stdout.strip())
+    site = Path(
+        subprocess.run(
+            [path / "bin" / "python", "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    )
     (site / "main_env.pth").write_text(f"import site; site.addsitedir({sysconfig.get_paths()['purelib']!r})\n")
     return path / "bin" / "python"
 
 
 def test_a_dry_run_from_another_environment_plans_nothing(tiny_run, tmp_path):
     python = second_venv(tmp_path / "venv2")
-    cmd = [str(python), "-m", "snakemake", "-s", str(REPO / "Snakefile"), "--directory", str(tiny_run),
-           "--configfile", str(REPO / "config.yaml"), str(TINY), "--dry-run"]
+    cmd = [
+        str(python),
+        "-m",
+        "snakemake",
+        "-s",
+        str(REPO / "Snakefile"),
+        "--directory",
+        str(tiny_run),
+        "--configfile",
+        str(REPO / "config.yaml"),
+        str(TINY),
+        "--dry-run",
+    ]
     result = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr[-3000:]
     assert "Nothing to be done" in result.stdout + result.stderr, (result.stdout + result.stderr)[-3000:]
@@ -53,8 +70,7 @@ def test_a_dry_run_from_another_environment_plans_nothing(tiny_run, tmp_path):
 
 def test_a_code_edit_reruns_exactly_the_jobs_whose_code_changed(tiny_run, tmp_path):
     src = tmp_path / "src"
-    shutil.copytree(REPO / "src" / "duelbandits", src / "duelbandits",
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(REPO / "src" / "duelbandits", src / "duelbandits", ignore=shutil.ignore_patterns("__pycache__"))
     env = {**os.environ, "PYTHONPATH": str(src)}
 
     def plan():
@@ -88,9 +104,10 @@ def test_the_paper_run_reproduces_the_committed_reference(tmp_path):
         assert set(status.values()) <= {manifest.IDENTICAL, manifest.SAME_CONTENT}, summary
 
 
-@pytest.mark.skipif(os.environ.get("DUELBANDITS_MINIMUM_TEST") != "1",
-                    reason="opt-in (installs a second venv from requirements-minimum.lock): "
-                           "set DUELBANDITS_MINIMUM_TEST=1, as CI does")
+@pytest.mark.skipif(
+    os.environ.get("DUELBANDITS_MINIMUM_TEST") != "1",
+    reason="opt-in (installs a second venv from requirements-minimum.lock): set DUELBANDITS_MINIMUM_TEST=1, as CI does",
+)
 def test_the_declared_minimum_versions_give_the_same_content(tiny_run, tmp_path):
     venv = tmp_path / "minimum"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
@@ -100,12 +117,34 @@ def test_the_declared_minimum_versions_give_the_same_content(tiny_run, tmp_path)
         assert done.returncode == 0, done.stderr[-3000:]
     python = str(venv / "bin" / "python")
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba-cache")}  # numba 0.59's own kernels
-    versions = json.loads(subprocess.run([python, "-c", "import json, numpy, pandas, pyarrow, numba; print(json.dumps("
-                                          "[numpy.__version__, pandas.__version__, pyarrow.__version__, "
-                                          "numba.__version__]))"], capture_output=True, text=True).stdout)
+    versions = json.loads(
+        subprocess.run(
+            [
+                python,
+                "-c",
+                "import json, numpy, pandas, pyarrow, numba; print(json.dumps("
+                "[numpy.__version__, pandas.__version__, pyarrow.__version__, "
+                "numba.__version__]))",
+            ],
+            capture_output=True,
+            text=True,
+        ).stdout
+    )
     assert versions == ["1.26.0", "2.1.0", "14.0.0", "0.59.0"]
-    cmd = [python, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "--directory", str(tmp_path / "run"),
-           "--configfile", str(REPO / "config.yaml"), str(TINY), "--cores", "2"]
+    cmd = [
+        python,
+        "-m",
+        "snakemake",
+        "-s",
+        str(REPO / "Snakefile"),
+        "--directory",
+        str(tmp_path / "run"),
+        "--configfile",
+        str(REPO / "config.yaml"),
+        str(TINY),
+        "--cores",
+        "2",
+    ]
     run = subprocess.run(cmd, capture_output=True, text=True, timeout=1800, env=env)
     assert run.returncode == 0, run.stderr[-3000:]
     # the minimum versions' tree against the newest versions' manifest, verified by either side

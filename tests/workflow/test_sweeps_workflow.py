@@ -16,10 +16,9 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 import yaml
+from workflow_helpers import REPO, TINY, snakemake
 
 from duelbandits import make_scenario, regret, run_seed, simulate, storage, sweeps, theorems
-
-from workflow_helpers import REPO, TINY, snakemake
 
 SWEEP_TINY = TINY.with_name("sweep_tiny.yaml")
 PAPER = yaml.safe_load((REPO / "config.yaml").read_text())
@@ -29,8 +28,21 @@ SWEEP = {**PAPER["sweeps"], **yaml.safe_load(SWEEP_TINY.read_text())["sweeps"]}
 
 def sweep_snakemake(workdir, *args, extra=()):
     """The workflow with config.yaml, tiny.yaml, sweep_tiny.yaml and ``extra`` config files merged, in ``workdir``."""
-    cmd = [sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "--directory", str(workdir),
-           "--configfile", str(REPO / "config.yaml"), str(TINY), str(SWEEP_TINY), *map(str, extra), *args]
+    cmd = [
+        sys.executable,
+        "-m",
+        "snakemake",
+        "-s",
+        str(REPO / "Snakefile"),
+        "--directory",
+        str(workdir),
+        "--configfile",
+        str(REPO / "config.yaml"),
+        str(TINY),
+        str(SWEEP_TINY),
+        *map(str, extra),
+        *args,
+    ]
     return subprocess.run(cmd, capture_output=True, text=True, timeout=1200)
 
 
@@ -76,7 +88,8 @@ def test_default_target_runs_no_sweep_and_the_sweeps_target_plans_every_point(tm
     sw = PAPER["sweeps"]
     chunks = len(sweeps.chunk_ranges(sw["runs"], sw["runs_per_job"]))
     per_scenario = len(sw["horizon"]["horizons"]) * len(sw["horizon"]["scenarios"]) + len(
-        sw["actions"]["actions"]) * len(sw["actions"]["scenarios"])
+        sw["actions"]["actions"]
+    ) * len(sw["actions"]["scenarios"])
     assert int(counts["sweep_point"]) == per_scenario * len(PAPER["algorithms"]) * chunks
     assert "simulate" not in counts and "aggregate" not in counts
 
@@ -121,8 +134,14 @@ def test_sweep_points_hold_every_run_and_reproduce_simulate(sweep_run):
     # run 3 of (file, dts, T = 400) is the run `duelbandits simulate --run 3` makes
     X = file_matrix()
     res = simulate(X, "dts", 400, run_seed(CFG["seed"], "file", "dts", 3))
-    row = df[(df["scenario"] == "file") & (df["algorithm"] == "dts") & (df["horizon"] == 400) & (df["run"] == 3)
-             & (df["regret"] == "copeland") & (df["t"] == 400)]
+    row = df[
+        (df["scenario"] == "file")
+        & (df["algorithm"] == "dts")
+        & (df["horizon"] == 400)
+        & (df["run"] == 3)
+        & (df["regret"] == "copeland")
+        & (df["t"] == 400)
+    ]
     assert row["cumulative_regret"].item() == pytest.approx(regret.cumulative("copeland", X, res.I, res.J)[-1])
 
 
@@ -136,8 +155,11 @@ def test_exponents_are_the_least_squares_slopes_of_the_point_means(sweep_run):
         kind = regret.paper_regret("file", algorithm)
         row = ex[(ex["algorithm"] == algorithm) & (ex["regret"] == kind)].iloc[0]
         assert row["paper"] and row["confidence"] == SWEEP["confidence"] and row["resamples"] == SWEEP["bootstrap"]
-        means = finals[(finals["algorithm"] == algorithm) & (finals["regret"] == kind)].groupby("horizon")[
-            "cumulative_regret"].mean()
+        means = (
+            finals[(finals["algorithm"] == algorithm) & (finals["regret"] == kind)]
+            .groupby("horizon")["cumulative_regret"]
+            .mean()
+        )
         if (means <= 0).any():
             # Maximin and Exp3.P regrets can be negative without a Condorcet winner: no power law to fit
             assert np.isnan(row["rho"])
@@ -183,8 +205,11 @@ def test_table_md_matches_the_summary_at_the_horizon(sweep_run):
     summary = pq.read_table(sweep_run / "results/summary.parquet").to_pandas()
     at_T = summary[(summary["t"] == CFG["horizon"]) & summary["paper"]]
     lines = (sweep_run / "results/table.md").read_text().splitlines()
-    rows = {tuple(c.strip() for c in line.strip("|").split("|")[:2]): [c.strip() for c in line.strip("|").split("|")]
-            for line in lines if line.startswith("| ") and not line.startswith(("| scenario", "| ---"))}
+    rows = {
+        tuple(c.strip() for c in line.strip("|").split("|")[:2]): [c.strip() for c in line.strip("|").split("|")]
+        for line in lines
+        if line.startswith("| ") and not line.startswith(("| scenario", "| ---"))
+    }
     assert len(rows) == len(CFG["scenarios"]) * len(CFG["algorithms"])
     for r in at_T.itertuples():
         cells = rows[(r.scenario, r.algorithm)]
@@ -204,14 +229,21 @@ def test_report_is_self_contained_with_every_figure_caption_table_and_the_config
     # one main and one appendix figure per algorithm for each scenario, and the two sweep figures
     assert len(pngs) == len(CFG["scenarios"]) * (1 + len(CFG["algorithms"])) + 2
     titles = " ".join(pages)
-    for title in ("Final regret per scenario and algorithm", "Effective configuration", "Regret exponents",
-                  "Scaling in the number of actions A"):
+    for title in (
+        "Final regret per scenario and algorithm",
+        "Effective configuration",
+        "Regret exponents",
+        "Scaling in the number of actions A",
+    ):
         assert title in titles
     config_page = next(p for p in pages if "Effective configuration" in p)
     assert "sweeps/horizon/horizons" in config_page and json.dumps(SWEEP["horizon"]["horizons"]) in config_page
-    for caption in ("Main-text figure of the <strong>borda</strong>", "Appendix figure of <strong>dts</strong>",
-                    "Horizon sweep on the <strong>file</strong>", "Scaling in the number of actions on the "
-                    "<strong>cyclic</strong>"):
+    for caption in (
+        "Main-text figure of the <strong>borda</strong>",
+        "Appendix figure of <strong>dts</strong>",
+        "Horizon sweep on the <strong>file</strong>",
+        "Scaling in the number of actions on the <strong>cyclic</strong>",
+    ):
         assert caption in html.replace("\\n", " ").replace("\n", " ")
 
 

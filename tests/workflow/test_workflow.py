@@ -9,10 +9,9 @@ import numpy as np
 import pyarrow.parquet as pq
 import pytest
 import yaml
+from workflow_helpers import REPO, TINY, snakemake
 
 from duelbandits import regret, storage
-
-from workflow_helpers import REPO, TINY, snakemake
 
 PAPER = yaml.safe_load((REPO / "config.yaml").read_text())
 TINY_CFG = {**PAPER, **yaml.safe_load(TINY.read_text())}
@@ -96,7 +95,7 @@ def test_traces_cumulative_regret_matches_recomputation(tiny_run):
                 np.testing.assert_allclose(run["cumulative_regret"], np.cumsum(per), rtol=6e-8, atol=1e-30)
 
 
-def test_summary_schema_runs_and_bounds(tiny_run):
+def test_summary_has_its_schema_runs_horizon_theorem_bounds_and_the_trace_means(tiny_run):
     table = pq.read_table(tiny_run / "results/summary.parquet")
     assert table.schema.equals(storage.SUMMARY_SCHEMA)
     df = table.to_pandas()
@@ -106,8 +105,12 @@ def test_summary_schema_runs_and_bounds(tiny_run):
     assert len(paper.groupby(["scenario", "algorithm"])) == 12
     # bounds only where a theorem bounds that algorithm under that regret
     with_bound = set(map(tuple, df[df["bound"].notna()][["algorithm", "regret"]].drop_duplicates().to_numpy()))
-    assert with_bound == {("ts-maximin", "maximin"), ("ts-borda", "borda"), ("sparring-exp3p", "exp3p"),
-                          ("partial-monitoring", "borda")}
+    assert with_bound == {
+        ("ts-maximin", "maximin"),
+        ("ts-borda", "borda"),
+        ("sparring-exp3p", "exp3p"),
+        ("partial-monitoring", "borda"),
+    }
     # the mean at T equals the mean over runs of the traces' final cumulative regret
     traces = pq.read_table(tiny_run / "results/traces/condorcet.parquet").to_pandas()
     final = traces[traces["t"] == TINY_CFG["horizon"]].groupby("algorithm")["cumulative_regret"]
@@ -117,7 +120,7 @@ def test_summary_schema_runs_and_bounds(tiny_run):
     np.testing.assert_allclose(at_T.loc[final.std().index, "std"], final.std(), rtol=1e-5)
 
 
-def test_strategies_are_distributions(tiny_run):
+def test_recorded_strategies_sum_to_one_per_algorithm_player_and_step(tiny_run):
     df = pq.read_table(tiny_run / "results/strategies/condorcet.parquet").to_pandas()
     assert set(df["algorithm"]) == {"sparring-exp3p", "partial-monitoring"}
     sums = df.groupby(["algorithm", "player", "t"])["mean"].sum()

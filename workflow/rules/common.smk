@@ -16,6 +16,7 @@ import duelbandits.provenance
 import duelbandits.sweeps
 import duelbandits.theorems
 
+
 # Jobs run the package's CLI as `python -m duelbandits`, with the folder of the
 # interpreter that runs Snakemake first on the PATH, so that they use the same
 # environment whether or not it is activated. The interpreter's path is neither
@@ -79,10 +80,14 @@ def check_job_sizes():
     T, A, runs = config["horizon"], config["actions"], config["runs"]
     per_job = min(config["runs_per_job"], runs)
     keys = "horizon/runs/runs_per_job/actions"
-    check_job_memory(f"a simulation job of horizon {T} x runs_per_job {per_job} at A = {A}",
-                     duelbandits.limits.simulate_bytes(per_job, T, A), keys)
-    check_job_memory(f"aggregating horizon {T} x runs {runs} at A = {A}",
-                     duelbandits.limits.aggregate_bytes(runs, T, A), keys)
+    check_job_memory(
+        f"a simulation job of horizon {T} x runs_per_job {per_job} at A = {A}",
+        duelbandits.limits.simulate_bytes(per_job, T, A),
+        keys,
+    )
+    check_job_memory(
+        f"aggregating horizon {T} x runs {runs} at A = {A}", duelbandits.limits.aggregate_bytes(runs, T, A), keys
+    )
 
 
 def ts_borda_c_alpha():
@@ -133,8 +138,11 @@ def check_sweep_config():
             raise ValueError(f"config: {key}: {err}") from None
     longest = max(sweeps["horizon"]["horizons"] + [sweeps["actions"]["horizon"]])
     widest = max(sweeps["actions"]["actions"] + [config["actions"]])
-    check_job_memory(f"a sweep run of horizon {longest} at A = {widest}",
-                     duelbandits.limits.simulate_bytes(1, longest, widest), "sweeps/horizon/horizons/actions")
+    check_job_memory(
+        f"a sweep run of horizon {longest} at A = {widest}",
+        duelbandits.limits.simulate_bytes(1, longest, widest),
+        "sweeps/horizon/horizons/actions",
+    )
     if "ts-borda" in config["algorithms"]:
         shortest = min(sweeps["horizon"]["horizons"] + [sweeps["actions"]["horizon"]])
         check_ts_borda_alpha(shortest, "sweeps (the shortest sweep horizon)")
@@ -148,12 +156,16 @@ def check_report_matches_results():
         return
     made = json.loads(duelbandits.manifest.read(made_path)[0].get("config", "{}"))
     here = json.loads(json.dumps(config))
-    differing = [f"{key}: {made.get(key)!r} there, {here.get(key)!r} here"
-                 for key in sorted(set(made) | set(here)) if made.get(key) != here.get(key)]
+    differing = [
+        f"{key}: {made.get(key)!r} there, {here.get(key)!r} here"
+        for key in sorted(set(made) | set(here))
+        if made.get(key) != here.get(key)
+    ]
     if differing:
         raise ValueError(
             "snakemake --report: the results in results/ were made with another config ("
-            + "; ".join(differing) + "); give --report the --config/--configfile of the run that made them"
+            + "; ".join(differing)
+            + "); give --report the --config/--configfile of the run that made them"
         )
 
 
@@ -217,9 +229,7 @@ def scenario_chunks(wildcards):
 def chunk_args(wildcards, input):
     """``--chunk ALGORITHM=PATH`` for every chunk of the scenario."""
     return " ".join(
-        f"--chunk {algorithm}={path}"
-        for algorithm, paths in scenario_chunks(wildcards).items()
-        for path in paths
+        f"--chunk {algorithm}={path}" for algorithm, paths in scenario_chunks(wildcards).items() for path in paths
     )
 
 
@@ -258,8 +268,14 @@ SWEEP_CHUNKS = duelbandits.sweeps.chunk_ranges(config["sweeps"]["runs"], config[
 
 def sweep_points(scenarios, actions, horizons):
     """Every point file of the given scenarios x A x T, for every algorithm and run chunk."""
-    return expand(SWEEP_POINT, scenario=scenarios, actions=actions, horizon=horizons, algorithm=ALGORITHMS,
-                  chunk=range(len(SWEEP_CHUNKS)))
+    return expand(
+        SWEEP_POINT,
+        scenario=scenarios,
+        actions=actions,
+        horizon=horizons,
+        algorithm=ALGORITHMS,
+        chunk=range(len(SWEEP_CHUNKS)),
+    )
 
 
 def horizon_sweep_points():
@@ -303,8 +319,6 @@ def sweep_targets():
     return [
         "results/sweeps/exponents.md",
         "results/sweeps/actions.md",
-        *expand("figures/sweeps/horizon-{scenario}.{ext}", scenario=sweeps["horizon"]["scenarios"],
-                ext=["pdf", "png"]),
-        *expand("figures/sweeps/actions-{scenario}.{ext}", scenario=sweeps["actions"]["scenarios"],
-                ext=["pdf", "png"]),
+        *expand("figures/sweeps/horizon-{scenario}.{ext}", scenario=sweeps["horizon"]["scenarios"], ext=["pdf", "png"]),
+        *expand("figures/sweeps/actions-{scenario}.{ext}", scenario=sweeps["actions"]["scenarios"], ext=["pdf", "png"]),
     ]

@@ -69,9 +69,7 @@ class Algorithm:
         unknown = sorted(set(params) - set(self.defaults))
         if unknown:
             allowed = ", ".join(self.defaults) or "none"
-            raise AlgorithmError(
-                f"algorithm {self.slug} has no parameter(s) {', '.join(unknown)}; allowed: {allowed}"
-            )
+            raise AlgorithmError(f"algorithm {self.slug} has no parameter(s) {', '.join(unknown)}; allowed: {allowed}")
         return {**self.defaults, **params}
 
 
@@ -94,6 +92,4 @@ def get(slug: str) -> Algorithm:
     try:
         return ALGORITHMS[slug]
     except (KeyError, TypeError):
-        raise AlgorithmError(
-            f"unknown algorithm {slug!r}; valid algorithms: {', '.join(ALGORITHMS)}"
-        ) from None
+        raise AlgorithmError(f"unknown algorithm {slug!r}; valid algorithms: {', '.join(ALGORITHMS)}") from None

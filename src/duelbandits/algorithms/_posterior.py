@@ -169,14 +169,12 @@ def _keep_best(value, i, best, chosen, ties, rng):
 
 
 @nb.njit(cache=True)
-def sample_maximin(W, col_order, row_order, first, rng):
-    """One Thompson choice of Alg. 1 lines 3-4: ``argmax_i min_j theta[i, j]``, ties uniform.
-
-    Rows are visited from ``first`` (the action chosen last time), then in
-    ``row_order``. Returns ``(action, number of Beta draws)``.
-    """
+def _sample(W, col_order, row_order, first, rng, borda):
+    """The pruned Thompson choice of both algorithms: rows visited from ``first`` (the action chosen
+    last time), then in ``row_order``; each row's entries drawn best-first until the row is complete
+    or provably behind (module comment above). Returns ``(action, number of Beta draws)``."""
     A = W.shape[0]
-    best = -1.0
+    best = -np.inf if borda else -1.0
     chosen = first
     ties = 0
     draws = 0
@@ -184,46 +182,38 @@ def sample_maximin(W, col_order, row_order, first, rng):
         i = _visited_row(row_order, first, k)
         if i < 0:
             continue
-        m = HALF
+        value = HALF  # the diagonal: the row sum's first term, the row min's cap
         dropped = False
         for q in range(A - 1):
             j = col_order[i, q]
             theta = rng.beta(W[i, j] + 1.0, W[j, i] + 1.0)
             draws += 1
-            if theta < m:
-                m = theta
-                if m < best:
-                    dropped = True
-                    break
+            if borda:
+                value += theta
+                dropped = value + (A - 2 - q) < best - BORDA_SLACK
+            else:
+                value = min(value, theta)
+                dropped = value < best
+            if dropped:
+                break
         if not dropped:
-            best, chosen, ties = _keep_best(m, i, best, chosen, ties, rng)
+            best, chosen, ties = _keep_best(value, i, best, chosen, ties, rng)
     return chosen, draws
+
+
+@nb.njit(cache=True)
+def sample_maximin(W, col_order, row_order, first, rng):
+    """One Thompson choice of Alg. 1 lines 3-4: ``argmax_i min_j theta[i, j]``, ties uniform.
+
+    Returns ``(action, number of Beta draws)``.
+    """
+    return _sample(W, col_order, row_order, first, rng, False)
 
 
 @nb.njit(cache=True)
 def sample_borda(W, col_order, row_order, first, rng):
     """One Thompson choice of Alg. 2 lines 7-8: ``argmax_i sum_j theta[i, j]``, ties uniform.
 
-    Same visiting order and return value as :func:`sample_maximin`.
+    Returns ``(action, number of Beta draws)``.
     """
-    A = W.shape[0]
-    best = -np.inf
-    chosen = first
-    ties = 0
-    draws = 0
-    for k in range(-1, A):
-        i = _visited_row(row_order, first, k)
-        if i < 0:
-            continue
-        total = HALF
-        dropped = False
-        for q in range(A - 1):
-            j = col_order[i, q]
-            total += rng.beta(W[i, j] + 1.0, W[j, i] + 1.0)
-            draws += 1
-            if total + (A - 2 - q) < best - BORDA_SLACK:
-                dropped = True
-                break
-        if not dropped:
-            best, chosen, ties = _keep_best(total, i, best, chosen, ties, rng)
-    return chosen, draws
+    return _sample(W, col_order, row_order, first, rng, True)

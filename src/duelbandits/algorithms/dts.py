@@ -29,7 +29,7 @@ lazily, one per unordered pair, only for candidate rows, abandoning a
 candidate once it cannot reach the best count (see :func:`_first_action`);
 ``theta2`` only for eligible actions. Every such shortcut leaves the
 distribution of ``(a1, a2)`` exactly that of the full rule, which
-``bench/dts_reference.py`` implements literally (the tests compare the two).
+``tests/dts_reference.py`` implements literally (the tests compare the two).
 The random stream, though, differs from a literal implementation's.
 
 Besides :func:`run`: :func:`beta_draws` counts a run's Beta variates (for
@@ -265,7 +265,12 @@ def candidates(B, t, alpha=0.51):
 
 
 def _check_alpha(alpha) -> float:
-    if isinstance(alpha, bool) or not isinstance(alpha, (int, float, np.number)) or not np.isfinite(alpha) or alpha <= 0:
+    if (
+        isinstance(alpha, bool)
+        or not isinstance(alpha, (int, float, np.number))
+        or not np.isfinite(alpha)
+        or alpha <= 0
+    ):
         raise AlgorithmError(f"dts: alpha must be a finite number > 0, got {alpha!r}")
     return float(alpha)
 

@@ -14,6 +14,7 @@ import numpy as np
 from ..theorems import partial_monitoring_tuning as hyperparameters  # Theorem 4.4's eta, gamma
 from ._sampling import duel, mixed_strategy, sample_discrete
 
+
 @nb.njit(cache=True)
 def estimate(p, I, J, o, out):
     """Eq. (6): ``out[i] = (1/A) o 1(i = I) / (p(I) p(J))``.

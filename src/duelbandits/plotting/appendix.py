@@ -21,9 +21,8 @@ from matplotlib.collections import LineCollection
 from matplotlib.figure import Figure
 
 from ..algorithms import ALGORITHMS
-from ..regret import PAPER_REGRET
+from ..regret import PAPER_REGRET, REGRET_NAMES
 from . import style
-from ..regret import REGRET_NAMES
 
 TRACE_COLUMNS = ("run", "t", "I", "J", "cumulative_regret")
 STRATEGY_COLUMNS = ("player", "t", "action", "mean", "std")
@@ -48,7 +47,9 @@ def _grid(traces, columns):
         raise ValueError(f"traces must hold steps 1..T of every run: {t.size} rows for {runs.size} runs, T = {horizon}")
     steps = np.arange(1, horizon + 1)
     order = None
-    if not (np.all(t.reshape(runs.size, horizon) == steps) and np.all(np.diff(run.reshape(runs.size, horizon), axis=1) == 0)):
+    if not (
+        np.all(t.reshape(runs.size, horizon) == steps) and np.all(np.diff(run.reshape(runs.size, horizon), axis=1) == 0)
+    ):
         order = np.lexsort((t, run))
         if not np.all(t[order].reshape(runs.size, horizon) == steps):
             raise ValueError("traces must hold steps 1..T of every run exactly once")
@@ -62,8 +63,9 @@ def _grid(traces, columns):
 def _run_lines(ax, x, Y, color, width=style.LINE_WIDTH["run"]):
     """All runs as one rasterised LineCollection (keeps the PDF small and fast to draw)."""
     segments = np.stack([np.broadcast_to(x, Y.shape), Y], axis=-1)
-    lines = LineCollection(segments, colors=color, linewidths=width, alpha=style.ALPHA["run"],
-                           rasterized=True, gid="runs")
+    lines = LineCollection(
+        segments, colors=color, linewidths=width, alpha=style.ALPHA["run"], rasterized=True, gid="runs"
+    )
     ax.add_collection(lines)
     return lines
 
@@ -79,8 +81,9 @@ def _regret_panel(ax, regret, color, kind):
     ax.plot(t, mean, color=style.darker(color), lw=style.LINE_WIDTH["mean"], gid="mean")
     ax.set_ylim(0, max(float(regret[:, idx].max()), float((mean + std).max())) * 1.03 or 1.0)
     ax.set_ylabel("cumulative regret")
-    ax.set_title(f"(a) cumulative {REGRET_NAMES.get(kind, kind)} regret: runs (light), mean (thick), "
-                 "std above the mean")
+    ax.set_title(
+        f"(a) cumulative {REGRET_NAMES.get(kind, kind)} regret: runs (light), mean (thick), std above the mean"
+    )
 
 
 def _selection_panel(ax, letter, name, selections, color, actions, winner):
@@ -104,8 +107,10 @@ def _selection_panel(ax, letter, name, selections, color, actions, winner):
     ax.set_yticks(np.arange(actions) if actions <= 12 else np.arange(0, actions, max(1, actions // 10)))
     ax.grid(axis="y", visible=False)
     ax.set_ylabel(f"action ${name}$")
-    ax.set_title(f"({letter}) ${name}$ selections: each run's mean over {width}-step windows (light), "
-                 "mean over runs (thick) ± std")
+    ax.set_title(
+        f"({letter}) ${name}$ selections: each run's mean over {width}-step windows (light), "
+        "mean over runs (thick) ± std"
+    )
 
 
 def _strategy_panel(ax, letter, player, strategies, actions, winner):
@@ -124,16 +129,30 @@ def _strategy_panel(ax, letter, player, strategies, actions, winner):
         ax.fill_between(t, np.clip(m - s, 0, 1), np.clip(m + s, 0, 1), color=color, alpha=0.15, linewidth=0)
         is_winner = winner is not None and int(action) == winner[0]
         label = f"{int(action)} ({winner[1]})" if is_winner else f"{int(action)}"
-        ax.plot(t, m, color=color, lw=style.LINE_WIDTH["mean"] + (0.6 if is_winner else -0.4),
-                label=label, gid=f"{player}:{int(action)}")
+        ax.plot(
+            t,
+            m,
+            color=color,
+            lw=style.LINE_WIDTH["mean"] + (0.6 if is_winner else -0.4),
+            label=label,
+            gid=f"{player}:{int(action)}",
+        )
     ax.set_ylim(0, 1)
     ax.set_ylabel(f"${player}_t(i)$")
     ax.set_title(f"({letter}) {PLAYER_NAMES[player]}: mean probability of each action i over runs, ± std")
-    ax.legend(title="action i", loc="center left", bbox_to_anchor=(1.005, 0.5),
-              ncol=1 if len(mean.columns) <= 12 else 2, fontsize=6.5, title_fontsize=7)
+    ax.legend(
+        title="action i",
+        loc="center left",
+        bbox_to_anchor=(1.005, 0.5),
+        ncol=1 if len(mean.columns) <= 12 else 2,
+        fontsize=6.5,
+        title_fontsize=7,
+    )
 
 
-def appendix_figure(scenario_name: str, algorithm: str, traces, strategies, outputs, *, scenario=None, data_digest=None) -> Figure:
+def appendix_figure(
+    scenario_name: str, algorithm: str, traces, strategies, outputs, *, scenario=None, data_digest=None
+) -> Figure:
     """Render the stacked appendix figure of one (scenario, algorithm) to each path of ``outputs``.
 
     ``traces``: run, t, I, J, cumulative_regret of every step of every run;
@@ -174,8 +193,7 @@ def appendix_figure(scenario_name: str, algorithm: str, traces, strategies, outp
     color = style.algorithm_color(algorithm)
     panels = 3 + len(players)
     with style.style():
-        fig = Figure(figsize=(style.APPENDIX_WIDTH, style.APPENDIX_PANEL_HEIGHT * panels + 0.5),
-                     layout="constrained")
+        fig = Figure(figsize=(style.APPENDIX_WIDTH, style.APPENDIX_PANEL_HEIGHT * panels + 0.5), layout="constrained")
         axes = fig.subplots(panels, 1, sharex=True)
         _regret_panel(axes[0], grid["cumulative_regret"], color, kind)
         _selection_panel(axes[1], "b", "I_t", grid["I"], color, actions, winner)
@@ -186,7 +204,9 @@ def appendix_figure(scenario_name: str, algorithm: str, traces, strategies, outp
             ax.set_xlim(0, horizon)
             ax.xaxis.set_major_formatter(style.step_formatter())
         axes[-1].set_xlabel("step t")
-        fig.suptitle(f"{scenario_name.capitalize()} scenario - {ALGORITHMS[algorithm].label}: "
-                     f"{grid['I'].shape[0]} runs, T = {horizon:,}")
+        fig.suptitle(
+            f"{scenario_name.capitalize()} scenario - {ALGORITHMS[algorithm].label}: "
+            f"{grid['I'].shape[0]} runs, T = {horizon:,}"
+        )
         style.save(fig, outputs, data_digest)
     return fig

@@ -18,8 +18,8 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
 from ..algorithms import ALGORITHMS
-from ..theorems import THEOREMS, theorem_for
 from ..regret import PAPER_REGRET, REGRET_NAMES
+from ..theorems import THEOREMS, theorem_for
 from . import style
 
 """How a regret kind is named in titles and legends."""
@@ -87,8 +87,9 @@ def _utilities_panel(ax, scenario: dict):
         marker, color = style.MARKERS["condorcet"]
         shift = -0.17 if condorcet in borda else 0.0
         ax.plot([condorcet + shift], [u[condorcet] + pad], marker=marker, color=color, ms=11, ls="none")
-        handles.append(Line2D([], [], marker=marker, color=color, ms=9, ls="none",
-                              label=f"Condorcet winner (action {condorcet})"))
+        handles.append(
+            Line2D([], [], marker=marker, color=color, ms=9, ls="none", label=f"Condorcet winner (action {condorcet})")
+        )
     else:
         handles.append(Line2D([], [], ls="none", label="no Condorcet winner"))
     marker, color = style.MARKERS["borda"]
@@ -97,8 +98,9 @@ def _utilities_panel(ax, scenario: dict):
         ax.plot([b + shift], [u[b] + pad], marker=marker, color=color, ms=8, ls="none")
     if borda:
         which = ", ".join(str(b) for b in borda)
-        handles.append(Line2D([], [], marker=marker, color=color, ms=7, ls="none",
-                              label=f"Borda winner (action {which})"))
+        handles.append(
+            Line2D([], [], marker=marker, color=color, ms=7, ls="none", label=f"Borda winner (action {which})")
+        )
     ax.set_ylim(min(0.0, u.min()), top + 4 * pad)
     ax.set_xticks(actions)
     ax.set_xlabel("action i")
@@ -116,9 +118,15 @@ def _matrix_panel(fig, ax, scenario: dict):
         size = 7 if A <= 8 else 5.5
         for i in range(A):
             for j in range(A):
-                ax.text(j, i, f"{X[i, j]:.2f}".lstrip("0") if X[i, j] < 1 else "1",
-                        ha="center", va="center", fontsize=size,
-                        color="white" if abs(X[i, j] - 0.5) > 0.3 else "black")
+                ax.text(
+                    j,
+                    i,
+                    f"{X[i, j]:.2f}".lstrip("0") if X[i, j] < 1 else "1",
+                    ha="center",
+                    va="center",
+                    fontsize=size,
+                    color="white" if abs(X[i, j] - 0.5) > 0.3 else "black",
+                )
     ticks = np.arange(A) if A <= 20 else np.arange(0, A, max(1, A // 10))
     ax.set_xticks(ticks)
     ax.set_yticks(ticks)
@@ -138,8 +146,14 @@ def _regret_curves(ax, curves: dict, mixed: bool):
         color = style.algorithm_color(slug)
         kind = part["regret"].iloc[0]
         ax.fill_between(t, mean, mean + std, color=color, alpha=style.ALPHA["std"], linewidth=0)
-        ax.plot(t, mean, color=color, lw=style.LINE_WIDTH["mean"], label=_regret_label(slug, kind, mixed),
-                gid=f"mean:{slug}")
+        ax.plot(
+            t,
+            mean,
+            color=color,
+            lw=style.LINE_WIDTH["mean"],
+            label=_regret_label(slug, kind, mixed),
+            gid=f"mean:{slug}",
+        )
 
 
 def _bound_curves(ax, curves: dict, horizon: int, actions: int, c_alpha: float):
@@ -151,13 +165,21 @@ def _bound_curves(ax, curves: dict, horizon: int, actions: int, c_alpha: float):
         ok = np.isfinite(bound)
         theorem = THEOREMS.get(slug)
         if ok.any():
-            ax.plot(part["t"].to_numpy(float)[ok], bound[ok], color=style.algorithm_color(slug),
-                    lw=style.LINE_WIDTH["bound"], ls="--", gid=f"bound:{slug}",
-                    label=f"Thm {theorem.name if theorem else '?'} bound, {style.algorithm_label(slug)}")
+            ax.plot(
+                part["t"].to_numpy(float)[ok],
+                bound[ok],
+                color=style.algorithm_color(slug),
+                lw=style.LINE_WIDTH["bound"],
+                ls="--",
+                gid=f"bound:{slug}",
+                label=f"Thm {theorem.name if theorem else '?'} bound, {style.algorithm_label(slug)}",
+            )
         elif theorem is not None and theorem_for(slug, part["regret"].iloc[0]) is not None:
             t_min, strict = theorem.requirement(actions, c_alpha)
-            notes.append(f"Thm {theorem.name} ({style.algorithm_label(slug)}) not shown: "
-                         f"needs T {'>' if strict else '>='} {t_min:,.0f}, T = {horizon:,}")
+            notes.append(
+                f"Thm {theorem.name} ({style.algorithm_label(slug)}) not shown: "
+                f"needs T {'>' if strict else '>='} {t_min:,.0f}, T = {horizon:,}"
+            )
     return notes
 
 
@@ -202,8 +224,16 @@ def main_figure(scenario: dict, summary, outputs, *, c_alpha: float = 1.0, data_
         if bound_handles:
             ax_d.legend(handles=bound_handles, loc="lower right")
         if notes:
-            ax_d.text(0.99, 0.99 if not bound_handles else 0.3, "\n".join(notes), transform=ax_d.transAxes,
-                      ha="right", va="top", fontsize=7, color=style.NEUTRAL)
+            ax_d.text(
+                0.99,
+                0.99 if not bound_handles else 0.3,
+                "\n".join(notes),
+                transform=ax_d.transAxes,
+                ha="right",
+                va="top",
+                fontsize=7,
+                color=style.NEUTRAL,
+            )
 
         ax_c.set_xlim(0, horizon)
         ax_d.set_xlim(left, horizon)

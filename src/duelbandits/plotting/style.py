@@ -20,9 +20,7 @@ from ..storage import atomic_write
 
 # Colours: the first six of seaborn's 'colorblind' palette (Okabe-Ito based),
 # hard-coded so the figures do not change with a seaborn release.
-ALGORITHM_COLORS = dict(
-    zip(ALGORITHMS, ("#0173b2", "#de8f05", "#029e73", "#cc78bc", "#ca9161", "#333333"))
-)
+ALGORITHM_COLORS = dict(zip(ALGORITHMS, ("#0173b2", "#de8f05", "#029e73", "#cc78bc", "#ca9161", "#333333")))
 """Fixed colour per algorithm slug, in the paper's algorithm order.
 
 The paper's four algorithms get the strong hues (blue, orange, green, pink),
@@ -103,7 +101,11 @@ def _metadata(fmt: str, data_digest: str | None) -> dict:
     if data_digest is None:
         return METADATA[fmt]
     key = FIGURE_DATA_KEY
-    extra = {"pdf": {"Keywords": f"{key}={data_digest}"}, "png": {key: data_digest}, "svg": {"Keywords": [key, data_digest]}}
+    extra = {
+        "pdf": {"Keywords": f"{key}={data_digest}"},
+        "png": {key: data_digest},
+        "svg": {"Keywords": [key, data_digest]},
+    }
     return {**METADATA[fmt], **extra[fmt]}
 
 

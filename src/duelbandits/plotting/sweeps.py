@@ -17,8 +17,8 @@ from matplotlib.lines import Line2D
 from matplotlib.ticker import FuncFormatter, NullLocator
 
 from ..algorithms import ALGORITHMS
-from . import style
 from ..regret import REGRET_NAMES
+from . import style
 
 SWEEP_SIZE = (11.0, 4.4)
 """Size in inches of each sweep figure (two panels side by side)."""
@@ -81,17 +81,23 @@ def horizon_sweep_figure(scenario: str, table, exponents, outputs, *, data_diges
             mean = final["mean"].to_numpy(float)
             sem = final["std"].to_numpy(float) / np.sqrt(final["runs"].to_numpy(float))
             label = style.algorithm_label(slug) + (f" ({REGRET_NAMES.get(kinds[slug], kinds[slug])})" if mixed else "")
-            ax_r.errorbar(T, mean, yerr=sem, fmt="o", ms=4.5, color=color, capsize=2, lw=1, label=label,
-                          gid=f"final:{slug}")
+            ax_r.errorbar(
+                T, mean, yerr=sem, fmt="o", ms=4.5, color=color, capsize=2, lw=1, label=label, gid=f"final:{slug}"
+            )
             fit = exponents[(exponents["algorithm"] == slug) & (exponents["regret"] == kinds[slug])]
             if len(fit) and np.isfinite(fit["rho"].iloc[0]):
                 rho, log_c = float(fit["rho"].iloc[0]), float(fit["log_c"].iloc[0])
-                ax_r.plot(T, np.exp(log_c) * T**rho, color=color, lw=style.LINE_WIDTH["mean"] * 0.7,
-                          gid=f"fit:{slug}")
+                ax_r.plot(T, np.exp(log_c) * T**rho, color=color, lw=style.LINE_WIDTH["mean"] * 0.7, gid=f"fit:{slug}")
             inside = rows[rows["horizon"] == horizons[-1]].sort_values("t")
             inside = inside[inside["t"] >= horizons[0] / 10]
-            ax_r.plot(inside["t"].to_numpy(float), inside["mean"].to_numpy(float), color=color, ls=":",
-                      lw=style.LINE_WIDTH["bound"], gid=f"within:{slug}")
+            ax_r.plot(
+                inside["t"].to_numpy(float),
+                inside["mean"].to_numpy(float),
+                color=color,
+                ls=":",
+                lw=style.LINE_WIDTH["bound"],
+                gid=f"within:{slug}",
+            )
         ax_r.set_xscale("log")
         ax_r.set_yscale("log")
         ax_r.set_xticks(horizons, [f"{T:,}" for T in horizons])
@@ -101,9 +107,10 @@ def horizon_sweep_figure(scenario: str, table, exponents, outputs, *, data_diges
         regret_title = "regret" if mixed else f"{REGRET_NAMES.get(next(iter(kinds.values())), 'paper')} regret"
         ax_r.set_title(f"(a) mean final {regret_title} R_T (± s.e.) and fit T^rho")
         handles, labels = ax_r.get_legend_handles_labels()
-        handles += [Line2D([], [], color=style.NEUTRAL, lw=1.2, label="least-squares fit"),
-                    Line2D([], [], color=style.NEUTRAL, ls=":", lw=1.5,
-                           label=f"R_t inside the runs of T = {horizons[-1]:,}")]
+        handles += [
+            Line2D([], [], color=style.NEUTRAL, lw=1.2, label="least-squares fit"),
+            Line2D([], [], color=style.NEUTRAL, ls=":", lw=1.5, label=f"R_t inside the runs of T = {horizons[-1]:,}"),
+        ]
         ax_r.legend(handles=handles, loc="upper left", fontsize=6.8)
 
         x = np.arange(len(slugs))
@@ -113,22 +120,53 @@ def horizon_sweep_figure(scenario: str, table, exponents, outputs, *, data_diges
             paper = rows[rows["regret"] == kinds[slug]]
             if len(paper) and np.isfinite(paper["rho"].iloc[0]):
                 r = paper.iloc[0]
-                ax_e.errorbar([i - 0.12], [r["rho"]], yerr=[[r["rho"] - r["ci_low"]], [r["ci_high"] - r["rho"]]],
-                              fmt="o", ms=6, color=color, capsize=3, lw=1.4, gid=f"rho:{slug}")
+                ax_e.errorbar(
+                    [i - 0.12],
+                    [r["rho"]],
+                    yerr=[[r["rho"] - r["ci_low"]], [r["ci_high"] - r["rho"]]],
+                    fmt="o",
+                    ms=6,
+                    color=color,
+                    capsize=3,
+                    lw=1.4,
+                    gid=f"rho:{slug}",
+                )
             theorem = rows[rows["theorem"].notna()]
             if len(theorem):
                 r = theorem.iloc[0]
                 ax_e.hlines(r["theorem_exponent"], i - 0.38, i + 0.38, color="black", lw=2.2, gid=f"theorem:{slug}")
-                ax_e.annotate(f"Thm {r['theorem']}: {_fraction(r['theorem_exponent'])}",
-                              (i, r["theorem_exponent"]), xytext=(0, -11), textcoords="offset points",
-                              ha="center", fontsize=6.5, color="black")
+                ax_e.annotate(
+                    f"Thm {r['theorem']}: {_fraction(r['theorem_exponent'])}",
+                    (i, r["theorem_exponent"]),
+                    xytext=(0, -11),
+                    textcoords="offset points",
+                    ha="center",
+                    fontsize=6.5,
+                    color="black",
+                )
                 if r["regret"] != kinds[slug] and np.isfinite(r["rho"]):
-                    ax_e.errorbar([i + 0.12], [r["rho"]],
-                                  yerr=[[r["rho"] - r["ci_low"]], [r["ci_high"] - r["rho"]]], fmt="D", ms=5,
-                                  mfc="white", color=color, capsize=3, lw=1.1, gid=f"rho-theorem:{slug}")
+                    ax_e.errorbar(
+                        [i + 0.12],
+                        [r["rho"]],
+                        yerr=[[r["rho"] - r["ci_low"]], [r["ci_high"] - r["rho"]]],
+                        fmt="D",
+                        ms=5,
+                        mfc="white",
+                        color=color,
+                        capsize=3,
+                        lw=1.1,
+                        gid=f"rho-theorem:{slug}",
+                    )
         ax_e.axhline(1.0, color=style.NEUTRAL, ls="--", lw=1.0)
-        ax_e.annotate("1: linear regret", (len(slugs) - 0.5, 1.0), xytext=(0, 3), textcoords="offset points",
-                      ha="right", fontsize=7, color=style.NEUTRAL)
+        ax_e.annotate(
+            "1: linear regret",
+            (len(slugs) - 0.5, 1.0),
+            xytext=(0, 3),
+            textcoords="offset points",
+            ha="right",
+            fontsize=7,
+            color=style.NEUTRAL,
+        )
         ax_e.set_xticks(x, [style.algorithm_label(s) for s in slugs], rotation=25, ha="right")
         ax_e.set_xlim(-0.6, len(slugs) - 0.4)
         low = np.nanmin(np.r_[exponents["ci_low"].to_numpy(float), 0.5])
@@ -138,15 +176,20 @@ def horizon_sweep_figure(scenario: str, table, exponents, outputs, *, data_diges
         conf = float(exponents["confidence"].iloc[0])
         ax_e.set_title(f"(b) fitted rho with {conf:.0%} bootstrap CI; theorem exponent (black)")
         ax_e.grid(axis="x", visible=False)
-        legend = [Line2D([], [], marker="o", color=style.NEUTRAL, ls="none", label=f"{regret_title} (panel a)"),
-                  Line2D([], [], marker="D", mfc="white", color=style.NEUTRAL, ls="none",
-                         label="the regret the theorem bounds"),
-                  Line2D([], [], color="black", lw=2.2, label="theorem exponent")]
+        legend = [
+            Line2D([], [], marker="o", color=style.NEUTRAL, ls="none", label=f"{regret_title} (panel a)"),
+            Line2D(
+                [], [], marker="D", mfc="white", color=style.NEUTRAL, ls="none", label="the regret the theorem bounds"
+            ),
+            Line2D([], [], color="black", lw=2.2, label="theorem exponent"),
+        ]
         ax_e.legend(handles=legend, loc="lower left", fontsize=6.8)
 
         run_text = f"{runs[0]} runs" if len(runs) == 1 else f"{runs[0]}-{runs[-1]} runs"
-        fig.suptitle(f"{scenario.capitalize()} scenario, horizon sweep: A = {', '.join(map(str, actions))}, "
-                     f"T = {horizons[0]:,} to {horizons[-1]:,}, {run_text} per T")
+        fig.suptitle(
+            f"{scenario.capitalize()} scenario, horizon sweep: A = {', '.join(map(str, actions))}, "
+            f"T = {horizons[0]:,} to {horizons[-1]:,}, {run_text} per T"
+        )
         style.save(fig, outputs, data_digest)
     return fig
 
@@ -179,19 +222,40 @@ def actions_sweep_figure(scenario: str, table, outputs, *, data_digest=None) -> 
             ok = mean > 0  # log axis: a non-positive mean (possible for the Exp3.P regret) is left out, with a note
             if not ok.all():
                 hidden.append(style.algorithm_label(slug))
-            ax_r.plot(A[ok], mean[ok], marker="o", ms=4.5, color=color, lw=style.LINE_WIDTH["mean"], label=label,
-                      gid=f"final:{slug}")
-            ax_r.fill_between(A[ok], np.maximum(mean - std, mean / 10)[ok], (mean + std)[ok], color=color,
-                              alpha=style.ALPHA["std"], linewidth=0)
+            ax_r.plot(
+                A[ok],
+                mean[ok],
+                marker="o",
+                ms=4.5,
+                color=color,
+                lw=style.LINE_WIDTH["mean"],
+                label=label,
+                gid=f"final:{slug}",
+            )
+            ax_r.fill_between(
+                A[ok],
+                np.maximum(mean - std, mean / 10)[ok],
+                (mean + std)[ok],
+                color=color,
+                alpha=style.ALPHA["std"],
+                linewidth=0,
+            )
             bounded = table[(table["algorithm"] == slug) & table["theorem"].notna()].sort_values("actions")
             ratio = bounded["ratio"].to_numpy(float)
             if len(bounded) and np.isfinite(ratio).any():
                 ok = np.isfinite(ratio) & (ratio > 0)
                 theorem = bounded["theorem"].iloc[0]
                 kind = REGRET_NAMES.get(bounded["regret"].iloc[0], bounded["regret"].iloc[0])
-                ax_b.plot(bounded["actions"].to_numpy(float)[ok], ratio[ok], marker="o", ms=4.5, color=color,
-                          lw=style.LINE_WIDTH["mean"], label=f"{style.algorithm_label(slug)} / Thm {theorem} ({kind})",
-                          gid=f"ratio:{slug}")
+                ax_b.plot(
+                    bounded["actions"].to_numpy(float)[ok],
+                    ratio[ok],
+                    marker="o",
+                    ms=4.5,
+                    color=color,
+                    lw=style.LINE_WIDTH["mean"],
+                    label=f"{style.algorithm_label(slug)} / Thm {theorem} ({kind})",
+                    gid=f"ratio:{slug}",
+                )
             else:
                 no_theorem.append(style.algorithm_label(slug))
         for ax in (ax_r, ax_b):
@@ -212,13 +276,31 @@ def actions_sweep_figure(scenario: str, table, outputs, *, data_digest=None) -> 
         if ax_b.get_lines():
             ax_b.legend(loc="best", fontsize=6.8)
         if hidden:
-            ax_r.text(0.99, 0.02, "non-positive mean left out: " + ", ".join(hidden), transform=ax_r.transAxes,
-                      ha="right", va="bottom", fontsize=7, color=style.NEUTRAL)
+            ax_r.text(
+                0.99,
+                0.02,
+                "non-positive mean left out: " + ", ".join(hidden),
+                transform=ax_r.transAxes,
+                ha="right",
+                va="bottom",
+                fontsize=7,
+                color=style.NEUTRAL,
+            )
         if no_theorem:
-            ax_b.text(0.99, 0.02, "no theorem bound: " + ", ".join(no_theorem), transform=ax_b.transAxes,
-                      ha="right", va="bottom", fontsize=7, color=style.NEUTRAL)
+            ax_b.text(
+                0.99,
+                0.02,
+                "no theorem bound: " + ", ".join(no_theorem),
+                transform=ax_b.transAxes,
+                ha="right",
+                va="bottom",
+                fontsize=7,
+                color=style.NEUTRAL,
+            )
         run_text = f"{runs[0]} runs" if len(runs) == 1 else f"{runs[0]}-{runs[-1]} runs"
-        fig.suptitle(f"{scenario.capitalize()} scenario, scaling in A: T = {', '.join(f'{T:,}' for T in horizons)}, "
-                     f"{run_text} per A")
+        fig.suptitle(
+            f"{scenario.capitalize()} scenario, scaling in A: T = {', '.join(f'{T:,}' for T in horizons)}, "
+            f"{run_text} per A"
+        )
         style.save(fig, outputs, data_digest)
     return fig

@@ -2,9 +2,9 @@
 
 A per-step numpy transcription with no tricks: it forms ``U`` and ``L`` from
 their formulas every step and draws the full ``theta`` and ``theta2``. It is
-the yardstick of ``bench_algorithms.py`` and a cross-check for the numba
-kernel in ``duelbandits.algorithms.dts`` (same distribution of choices, not
-the same random stream).
+the cross-check of ``tests/test_dts.py`` for the numba kernel in
+``duelbandits.algorithms.dts`` (same distribution of choices, not the same
+random stream) and the yardstick of ``bench/bench_algorithms.py``.
 """
 
 from __future__ import annotations

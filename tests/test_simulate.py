@@ -1,0 +1,124 @@
+"""simulate(): seeding, per-run seeds, argument checks, recorded strategy steps."""
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from duelbandits import ALGORITHMS, SimulationError, make_scenario, run_seed, simulate
+from duelbandits.simulate import recorded_steps
+
+
+@pytest.fixture(scope="module")
+def X():
+    return make_scenario("condorcet", actions=5, seed=0).matrix
+
+
+def stream(seed_sequence, n=8):
+    """The first n uniforms of the generator a seed sequence seeds."""
+    return np.random.default_rng(seed_sequence).random(n)
+
+
+@pytest.mark.parametrize("algorithm", list(ALGORITHMS))
+def test_equal_seed_sequences_give_equal_arrays_for_every_algorithm(algorithm, X):
+    """Two fresh SeedSequences of the same run: every array, strategies included, is equal."""
+    a, b = (simulate(X, algorithm, 300, run_seed(4, "condorcet", algorithm, 2), stride=50) for _ in range(2))
+    for name in ("I", "J", "outcomes", "strategy_steps"):
+        np.testing.assert_array_equal(getattr(a, name), getattr(b, name))
+    assert a.strategies.keys() == b.strategies.keys()
+    for key in a.strategies:
+        np.testing.assert_array_equal(a.strategies[key], b.strategies[key])
+
+
+def test_run_seed_is_a_function_of_its_four_arguments_alone():
+    a, b = (stream(run_seed(1, "condorcet", "dts", 0)) for _ in range(2))
+    np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        (2, "condorcet", "dts", 0),
+        (1, "borda", "dts", 0),
+        (1, "condorcet", "iss", 0),
+        (1, "condorcet", "dts", 1),
+        (1, "dts", "condorcet", 0),
+    ],
+    ids=["base-seed", "scenario", "algorithm", "run", "scenario-and-algorithm-swapped"],
+)
+def test_run_seed_changes_the_stream_with_each_argument(other):
+    assert not np.array_equal(stream(run_seed(1, "condorcet", "dts", 0)), stream(run_seed(*other)))
+
+
+def test_run_seed_does_not_depend_on_the_process_string_hash_salt():
+    """Names enter as bytes, not via hash(): a process with another PYTHONHASHSEED draws the same stream."""
+    code = (
+        "import numpy as np; from duelbandits import run_seed; "
+        "print(repr(np.random.default_rng(run_seed(1, 'borda', 'iss', 3)).random()))"
+    )
+    env = {**os.environ, "PYTHONHASHSEED": "12345"}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120, check=True)
+    assert float(out.stdout) == stream(run_seed(1, "borda", "iss", 3), 1)[0]
+
+
+def test_int_seeds_equal_same_arrays_different_other_arrays(X):
+    a, b, c = (simulate(X, "iss", 500, s) for s in (7, 7, 8))
+    np.testing.assert_array_equal(a.I, b.I)
+    np.testing.assert_array_equal(a.outcomes, b.outcomes)
+    assert not np.array_equal(a.I, c.I)
+
+
+@pytest.mark.parametrize(
+    ("argument", "kwargs"),
+    [
+        ("horizon", {"horizon": 0}),
+        ("horizon", {"horizon": -5}),
+        ("horizon", {"horizon": 10.0}),
+        ("horizon", {"horizon": True}),
+        ("horizon", {"horizon": "10"}),
+        ("stride", {"stride": 0}),
+        ("stride", {"stride": 2.5}),
+        ("stride", {"stride": False}),
+        ("seed", {"seed": -1}),
+        ("seed", {"seed": 1.0}),
+        ("seed", {"seed": True}),
+        ("seed", {"seed": None}),
+        ("seed", {"seed": "3"}),
+    ],
+)
+def test_bad_horizon_stride_or_seed_raises_simulation_error_naming_it(argument, kwargs, X):
+    args = {"horizon": 10, "seed": 0, **kwargs}
+    with pytest.raises(SimulationError, match=rf"^{argument} must be"):
+        simulate(X, "dts", args.pop("horizon"), args.pop("seed"), **args)
+
+
+def test_simulation_error_is_a_value_error_and_numpy_integers_are_accepted(X):
+    assert issubclass(SimulationError, ValueError)
+    res = simulate(X, "dts", np.int64(20), np.uint32(3), stride=np.int32(7))
+    assert res.horizon == 20 and res.I.shape == (20,)
+
+
+@pytest.mark.parametrize(
+    ("horizon", "stride", "expected"),
+    [(100, 40, [1, 41, 81, 100]), (81, 40, [1, 41, 81]), (1, 40, [1]), (5, 1, [1, 2, 3, 4, 5]), (3, 10, [1, 3])],
+)
+def test_recorded_steps_start_at_1_step_by_stride_and_end_at_the_horizon(horizon, stride, expected):
+    steps = recorded_steps(horizon, stride)
+    assert steps.tolist() == expected and steps.dtype == np.int64
+
+
+def test_strategies_have_one_row_per_recorded_step_and_one_column_per_action(X):
+    res = simulate(X, "sparring-exp3p", 100, 0, stride=40)
+    assert res.strategy_steps.tolist() == [1, 41, 81, 100]
+    assert set(res.strategies) == {"p", "q"}
+    for p in res.strategies.values():
+        assert p.shape == (4, 5)
+        np.testing.assert_allclose(p.sum(axis=1), 1.0, rtol=0, atol=1e-12)
+
+
+def test_algorithms_without_strategies_record_nothing(X):
+    res = simulate(X, "ts-borda", 100, 0, stride=10)
+    assert res.strategies == {} and res.strategy_steps.shape == (0,)
+    assert res.algorithm == "ts-borda" and res.params == {"c_alpha": 1.0}

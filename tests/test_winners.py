@@ -1,0 +1,62 @@
+"""Winner notions (Condorcet, Copeland, Maximin, Borda) on hand-computed matrices."""
+
+import numpy as np
+
+from duelbandits import winners
+
+# 0 beats 1 and 2, 1 beats 2. Row minima, the diagonal 1/2 included: 0.5, 0.4, 0.2;
+# row means 1.9/3, 1.6/3, 1.0/3; Copeland scores 2, 1, 0.
+CONDORCET = np.array([[0.5, 0.6, 0.8], [0.4, 0.5, 0.7], [0.2, 0.3, 0.5]])
+
+# 0 > 1 > 2 > 0: no Condorcet winner. Row minima 0.4, 0.1, 0.3; row means
+# 1.8/3, 1.3/3, 1.4/3; each action beats exactly one other.
+CYCLIC = np.array([[0.5, 0.9, 0.4], [0.1, 0.5, 0.7], [0.6, 0.3, 0.5]])
+
+# Rows 0 and 1 are equal and X[0, 1] = 1/2 exactly: Copeland scores 2, 2, 1, 0;
+# row minima 0.5, 0.5, 0.3, 0.3; row sums 2.4, 2.4, 1.7, 1.5.
+TIED = np.array([[0.5, 0.5, 0.7, 0.7], [0.5, 0.5, 0.7, 0.7], [0.3, 0.3, 0.5, 0.6], [0.3, 0.3, 0.4, 0.5]])
+
+
+def test_condorcet_matrix_has_one_winner_of_every_kind():
+    w = winners.condorcet_winner(CONDORCET)
+    assert w == 0 and isinstance(w, int)
+    assert winners.copeland_winners(CONDORCET).tolist() == [0]
+    assert winners.maximin_winners(CONDORCET).tolist() == [0]
+    assert winners.borda_winners(CONDORCET).tolist() == [0]
+
+
+def test_scores_match_the_hand_computation_with_the_diagonal_in_the_minimum():
+    """The Condorcet winner's Maximin score is the diagonal 1/2, not its 0.6 against the others."""
+    np.testing.assert_array_equal(winners.copeland_scores(CONDORCET), [2, 1, 0])
+    np.testing.assert_allclose(winners.maximin_scores(CONDORCET), [0.5, 0.4, 0.2])
+    np.testing.assert_allclose(winners.borda_scores(CONDORCET), [1.9 / 3, 1.6 / 3, 1.0 / 3])
+
+
+def test_cyclic_matrix_has_no_condorcet_winner_and_all_tie_for_copeland():
+    assert winners.condorcet_winner(CYCLIC) is None
+    assert winners.copeland_winners(CYCLIC).tolist() == [0, 1, 2]
+    assert winners.maximin_winners(CYCLIC).tolist() == [0]
+    assert winners.borda_winners(CYCLIC).tolist() == [0]
+
+
+def test_ties_keep_every_maximiser_and_an_even_pair_is_not_a_win():
+    """X[0, 1] = 1/2 is no win: 0 and 1 each beat only two others, so neither is a Condorcet winner."""
+    assert winners.condorcet_winner(TIED) is None
+    np.testing.assert_array_equal(winners.copeland_scores(TIED), [2, 2, 1, 0])
+    assert winners.copeland_winners(TIED).tolist() == [0, 1]
+    assert winners.maximin_winners(TIED).tolist() == [0, 1]
+    assert winners.borda_winners(TIED).tolist() == [0, 1]
+
+
+def test_borda_winner_can_differ_from_the_condorcet_winner():
+    """0 beats everyone narrowly (0.51); 1 crushes 2, so 1 has the best row mean: 1.99/3 > 1.52/3."""
+    X = np.array([[0.5, 0.51, 0.51], [0.49, 0.5, 1.0], [0.49, 0.0, 0.5]])
+    assert winners.condorcet_winner(X) == 0
+    assert winners.copeland_winners(X).tolist() == [0]
+    assert winners.maximin_winners(X).tolist() == [0]
+    assert winners.borda_winners(X).tolist() == [1]
+
+
+def test_nested_lists_are_accepted():
+    assert winners.condorcet_winner(CONDORCET.tolist()) == 0
+    assert winners.borda_winners(TIED.tolist()).tolist() == [0, 1]
