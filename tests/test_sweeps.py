@@ -334,3 +334,12 @@ def test_every_algorithm_runs_on_the_new_scenarios(tmp_path, scenario, algorithm
     )
     r = regret.per_step(kind, matrix, res.I, res.J)
     assert r.shape == (400,) and np.all(np.isfinite(r))
+
+
+def test_a_sweep_point_below_a_theorems_horizon_warns_once_not_once_per_run():
+    sc = make_scenario("borda", actions=10, seed=20191114)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        sweeps.simulate_point(sc.matrix, "borda", "partial-monitoring", 100, range(3), 7, points=4)
+    messages = [str(w.message) for w in caught]
+    assert len(messages) == 1 and "too short for Theorem 4.4" in messages[0]

@@ -63,15 +63,16 @@ def simulate_point(
     kinds = list(regret.REGRETS)
     runs = list(runs)
     values = np.empty((len(runs), len(kinds), grid.size))
-    with warnings.catch_warnings():
-        # gamma clipping below a theorem's horizon is reported once by the caller, not per run
-        warnings.simplefilter("ignore", UserWarning)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", UserWarning)  # gamma clipping, once per run: reported once below
         for n, run in enumerate(runs):
             res = simulate(
                 X, algorithm, horizon, run_seed(base_seed, scenario, algorithm, run), stride=horizon, **params
             )
             for k, kind in enumerate(kinds):
                 values[n, k] = np.cumsum(regret.per_step(kind, X, res.I, res.J))[grid - 1]
+    for message in dict.fromkeys(str(w.message) for w in caught):
+        warnings.warn(message, UserWarning, stacklevel=2)
     shape = values.shape
     rows = values.size
     return pa.table(

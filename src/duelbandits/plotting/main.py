@@ -22,8 +22,6 @@ from ..regret import PAPER_REGRET, REGRET_NAMES
 from ..theorems import THEOREMS, theorem_for
 from . import style
 
-"""How a regret kind is named in titles and legends."""
-
 SUMMARY_COLUMNS = ("scenario", "algorithm", "regret", "t", "mean", "std", "runs", "bound")
 
 
@@ -222,7 +220,10 @@ def main_figure(scenario: dict, summary, outputs, *, c_alpha: float = 1.0, data_
         ax_d.set_title(f"(d) mean cumulative {regret_title} and theorem bounds (dashed)")
         bound_handles = [h for h in ax_d.get_lines() if (h.get_gid() or "").startswith("bound:")]
         if bound_handles:
-            ax_d.legend(handles=bound_handles, loc="lower right")
+            # the theorems bound E[R_T] for parameters tuned to T; the curve is that bound at each t
+            ax_d.legend(
+                handles=bound_handles, loc="lower right", title="bound for T, drawn at each t", title_fontsize=7
+            )
         if notes:
             ax_d.text(
                 0.99,
