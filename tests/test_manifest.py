@@ -102,6 +102,14 @@ def test_figures_carry_their_data_digest_and_damage_is_caught(tmp_path):
     png.write_bytes(png.read_bytes() + b"\0")
     with pytest.raises(manifest.ManifestError, match="after its IEND"):
         manifest.content_digest(png)
+    pdf = tmp_path / "f.pdf"
+    draw(pdf, digest)
+    data = bytearray(pdf.read_bytes())
+    for k in range(len(data) // 2, len(data) // 2 + 200):  # damage inside the drawing's compressed stream
+        data[k] ^= 0x55
+    pdf.write_bytes(bytes(data))
+    with pytest.raises(manifest.ManifestError, match="does not inflate|startxref"):
+        manifest.content_digest(pdf)
     draw(tmp_path / "plain.png", None)
     with pytest.raises(manifest.ManifestError, match="carries no"):
         manifest.content_digest(tmp_path / "plain.png")

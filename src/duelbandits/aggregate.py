@@ -26,7 +26,7 @@ def summary_grid(horizon: int, points: int = SUMMARY_POINTS) -> np.ndarray:
     return np.unique(np.r_[even, log].round().astype(np.int64))
 
 
-def load_algorithm_runs(paths, horizon: int, actions: int, runs: int) -> pd.DataFrame:
+def load_algorithm_runs(paths, horizon: int, actions: int, runs: int) -> tuple[pd.DataFrame, pd.DataFrame | None]:
     """All chunks of one (scenario, algorithm), sorted by run and checked complete.
 
     Returns ``(runs, strategies)`` as :func:`storage.read_runs` does.
@@ -39,9 +39,10 @@ def load_algorithm_runs(paths, horizon: int, actions: int, runs: int) -> pd.Data
             strategies.append(strat)
     df = pd.concat(frames, ignore_index=True).sort_values(["run", "t"], kind="stable", ignore_index=True)
     found = np.unique(df["run"].to_numpy())
-    if not np.array_equal(found, np.arange(runs)):
+    if not np.array_equal(found, np.arange(runs)) or len(df) != runs * horizon:
         raise storage.StorageError(
-            f"chunks {', '.join(map(str, paths))} hold runs {found.tolist()}, expected 0..{runs - 1}"
+            f"chunks {', '.join(map(str, paths))} hold runs {found.tolist()} in {len(df) // horizon} run(s) "
+            f"of {horizon} steps, expected runs 0..{runs - 1} once each"
         )
     if strategies:
         strat = pd.concat(strategies, ignore_index=True).sort_values(["run", "t"], kind="stable", ignore_index=True)

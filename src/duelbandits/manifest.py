@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import struct
 import zlib
@@ -80,30 +81,42 @@ def _arrow_type_name(type_) -> str:
     return str(type_)
 
 
-def _column_bytes(column, sha) -> None:
-    """Feed one Arrow column's canonical values into ``sha``."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
+class _ColumnDigest:
+    """Canonical values of one column, fed batch by batch: each part (nulls, values, string
+    lengths, string bytes) has its own running sha256, so batch boundaries do not count and
+    memory holds one batch."""
 
-    array = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
-    if pa.types.is_dictionary(array.type):
-        array = array.dictionary_decode()
-    valid = np.asarray(array.is_valid().to_numpy(zero_copy_only=False), dtype=np.uint8)
-    sha.update(valid.tobytes())
-    type_ = array.type
-    if pa.types.is_floating(type_):
-        values = pc.fill_null(array, 0.0).to_numpy(zero_copy_only=False)
-        sha.update(canonical_floats(values).tobytes())
-    elif pa.types.is_integer(type_) or pa.types.is_boolean(type_):
-        values = pc.fill_null(array, 0 if not pa.types.is_boolean(type_) else False)
-        sha.update(np.asarray(values.to_numpy(zero_copy_only=False)).astype("<i8").tobytes())
-    elif pa.types.is_string(type_) or pa.types.is_large_string(type_) or pa.types.is_binary(type_):
-        values = pc.fill_null(array.cast(pa.large_binary()), b"")
-        lengths = pc.binary_length(values).to_numpy(zero_copy_only=False).astype("<i8")
-        sha.update(lengths.tobytes())
-        sha.update(_joined(values))
-    else:
-        sha.update(canonical_json(_canonical_json_value(array.to_pylist())).encode())
+    def __init__(self, field):
+        self.field, self.rows = field, 0
+        self.parts = {name: hashlib.sha256() for name in ("valid", "values", "lengths", "data")}
+
+    def update(self, array) -> None:
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        if pa.types.is_dictionary(array.type):
+            array = array.dictionary_decode()
+        self.rows += len(array)
+        valid = np.asarray(array.is_valid().to_numpy(zero_copy_only=False), dtype=np.uint8)
+        self.parts["valid"].update(valid.tobytes())
+        type_ = array.type
+        if pa.types.is_floating(type_):
+            values = pc.fill_null(array, 0.0).to_numpy(zero_copy_only=False)
+            self.parts["values"].update(canonical_floats(values).tobytes())
+        elif pa.types.is_integer(type_) or pa.types.is_boolean(type_):
+            values = pc.fill_null(array, False if pa.types.is_boolean(type_) else 0)
+            self.parts["values"].update(np.asarray(values.to_numpy(zero_copy_only=False)).astype("<i8").tobytes())
+        elif pa.types.is_string(type_) or pa.types.is_large_string(type_) or pa.types.is_binary(type_):
+            values = pc.fill_null(array.cast(pa.large_binary()), b"")
+            lengths = pc.binary_length(values).to_numpy(zero_copy_only=False).astype("<i8")
+            self.parts["lengths"].update(lengths.tobytes())
+            self.parts["data"].update(_joined(values))
+        else:
+            self.parts["values"].update(canonical_json(_canonical_json_value(array.to_pylist())).encode())
+
+    def digest(self) -> bytes:
+        head = f"{self.field.name}:{_arrow_type_name(self.field.type)}:{self.rows}\0".encode()
+        return hashlib.sha256(head + b"".join(part.digest() for part in self.parts.values())).digest()
 
 
 def _joined(values) -> bytes:
@@ -115,15 +128,28 @@ def _joined(values) -> bytes:
     return memoryview(data)[offs[0] : offs[-1]].tobytes()
 
 
-def parquet_digest(path) -> str:
-    """Content digest of a Parquet file: schema and values (module docstring)."""
-    from . import storage
+BATCH_ROWS = 1 << 20
+"""Rows per batch when digesting a Parquet file: memory is one batch of one column."""
 
-    table = storage.read_table(path)
-    sha = hashlib.sha256(b"parquet\0")
-    for field, column in zip(table.schema, table.columns):
-        sha.update(f"{field.name}:{_arrow_type_name(field.type)}:{len(column)}\0".encode())
-        _column_bytes(column, sha)
+
+def parquet_digest(path) -> str:
+    """Content digest of a Parquet file: schema and values (module docstring), read one column
+    and one batch at a time (the traces have 24 million rows)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from .storage import damaged
+
+    try:
+        parquet = pq.ParquetFile(path)
+        sha = hashlib.sha256(b"parquet\0")
+        for field in parquet.schema_arrow:
+            column = _ColumnDigest(field)
+            for batch in parquet.iter_batches(batch_size=BATCH_ROWS, columns=[field.name]):
+                column.update(batch.column(0))
+            sha.update(column.digest())
+    except (pa.ArrowException, OSError, ValueError) as err:
+        raise damaged(path, f"not a readable Parquet file ({err})") from None
     return sha.hexdigest()
 
 
@@ -160,6 +186,23 @@ def _png_text(data: bytes) -> dict:
     raise ManifestError("PNG is truncated (no IEND chunk)")
 
 
+def _check_pdf(data: bytes) -> None:
+    """ManifestError unless ``data`` is a whole PDF as matplotlib writes it: it ends in ``%%EOF``,
+    its ``startxref`` points at its cross-reference table, and every Flate stream inflates
+    (zlib's checksum catches a damaged byte inside a stream)."""
+    if not data.startswith(b"%PDF") or not data.rstrip().endswith(b"%%EOF"):
+        raise ManifestError("PDF is truncated or not a PDF")
+    start = re.search(rb"startxref\s+(\d+)\s+%%EOF\s*$", data)
+    if start is None or not data[int(start.group(1)) :].startswith(b"xref"):
+        raise ManifestError("PDF's startxref does not point at its cross-reference table")
+    for match in re.finditer(rb"/Length (\d+)(?: 0 R)?[^>]*?/Filter /FlateDecode[^>]*>>\s*stream\r?\n", data):
+        end = data.find(b"endstream", match.end())
+        try:
+            zlib.decompressobj().decompress(data[match.end() : end])
+        except zlib.error as err:
+            raise ManifestError(f"PDF stream at byte {match.end()} does not inflate ({err})") from None
+
+
 def figure_data_digest(path) -> str:
     """The data digest a figure carries; ManifestError if the file is damaged or carries none."""
     path = Path(path)
@@ -171,8 +214,7 @@ def figure_data_digest(path) -> str:
         if path.suffix.lower() == ".png":
             value = _png_text(data).get(FIGURE_DATA_KEY)
         else:
-            if not data.startswith(b"%PDF") or not data.rstrip().endswith(b"%%EOF"):
-                raise ManifestError("PDF is truncated or not a PDF")
+            _check_pdf(data)
             match = re.search(rb"/Keywords \(" + FIGURE_DATA_KEY.encode() + rb"=([0-9a-f]{64})\)", data)
             value = match and match.group(1).decode()
     except ManifestError as err:
@@ -187,6 +229,8 @@ def content_digest(path) -> str:
     from .storage import StorageError
 
     suffix = Path(path).suffix.lower()
+    if not Path(path).is_file():
+        raise ManifestError(f"{path}: file not found")
     try:
         if suffix == ".parquet":
             return "parquet:" + parquet_digest(path)
@@ -227,7 +271,7 @@ def build(root, files, config: dict, ledger=None) -> str:
         if not (root / rel).is_file():
             raise ManifestError(f"{root / rel}: not a file, cannot be listed in the manifest")
         if ledger is not None:
-            record = Path(ledger) / f"{rel}.sha256"
+            record = Path(ledger) / f"{os.path.normpath(root / rel)}.sha256"  # as the jobs wrote it
             repair = f"; rebuild it with: snakemake --cores all --forcerun {rel}"
             if not record.is_file():
                 raise ManifestError(f"{rel}: no job of the pipeline recorded writing it ({record} is missing){repair}")

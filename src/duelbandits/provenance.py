@@ -10,7 +10,8 @@ were drawn from (see :mod:`duelbandits.manifest`). ``duelbandits provenance
 FILE`` prints either.
 
 :func:`code_digest` fingerprints the package's own sources, so that the
-workflow reruns exactly the jobs whose code changed.
+workflow reruns the jobs whose code changed (and, erring on the side of
+rerunning, every job whose command imports the changed module at all).
 """
 
 from __future__ import annotations
@@ -169,9 +170,9 @@ def _imported_units(path: Path) -> set[str]:
 
 
 def code_units(*modules: str) -> list[str]:
-    """``modules``, the package's ``__init__`` and every package unit they import at module
-    level, transitively, sorted."""
-    seen, todo = set(), ["__init__", *(_unit(m) for m in modules)]
+    """``modules``, the package's ``__init__`` and ``__main__`` (``python -m duelbandits``) and
+    every package unit they import at module level, transitively, sorted."""
+    seen, todo = set(), ["__init__", "__main__", *(_unit(m) for m in modules)]
     while todo:
         unit = todo.pop()
         if unit in seen:
@@ -188,7 +189,8 @@ def code_digest(*modules: str) -> str:
 
     A change to any of those files changes the digest; a change elsewhere in
     the package does not. The workflow passes it as a rule param, so an edit
-    reruns the jobs whose code it touches and nothing else.
+    reruns the jobs whose code it touches; the CLI's own module-level imports
+    count for every command.
     """
     sha = hashlib.sha256()
     for unit in code_units(*modules):
