@@ -1,7 +1,9 @@
 # Reproduction of "Simple Algorithms for Dueling Bandits" (Lekang & Lamperski).
 # Table of contents: configuration, validation, the stages in pipeline order,
-# and the targets: the default (every figure of the paper), `table`, and
-# `sweeps` (beyond the paper, not in the default target).
+# and the targets: the default (every figure of the paper), `table`, `sweeps`
+# (beyond the paper), and `panels` and `paper` (the figures as an author includes
+# them: one file per panel, figures/figures.tex and its PDF); the last three are
+# not in the default target.
 
 from snakemake.utils import min_version, validate
 
@@ -22,6 +24,7 @@ include: "workflow/rules/simulate.smk"
 include: "workflow/rules/aggregate.smk"
 include: "workflow/rules/bounds.smk"
 include: "workflow/rules/figures.smk"
+include: "workflow/rules/paper.smk"
 include: "workflow/rules/manifest.smk"
 include: "workflow/rules/sweeps.smk"
 include: "workflow/rules/report.smk"
@@ -46,3 +49,14 @@ rule table:
 rule sweeps:
     input:
         checked_sweep_targets,
+
+
+rule panels:
+    input:
+        paper_panels,
+        "figures/figures.tex",
+
+
+rule paper:
+    input:
+        "figures/figures.pdf",

@@ -1,4 +1,5 @@
-"""Monte Carlo helpers of the sampler tests: count states, the full-theta reference, a two-sample check."""
+"""Monte Carlo helpers of the sampler tests: count states, the full-theta reference, a two-sample check,
+and the per-step law of a kernel's draws (pooled runs, a per-cell martingale check and its power)."""
 
 import numpy as np
 
@@ -49,3 +50,48 @@ def uniform_regret(kind, X, T):
     A = X.shape[0]
     pairs = np.indices((A, A)).reshape(2, -1)
     return T * regret.per_step(kind, X, pairs[0], pairs[1]).mean()
+
+
+def assert_pairs_follow(I, J, P, Q, context=None, z=5.0):
+    """Each step's ``(I_t, J_t)`` is drawn from ``P_t x Q_t`` (independent draws), checked per cell.
+
+    ``P`` and ``Q`` hold one law per step (rows, the laws the kernel recorded
+    before drawing). For a cell ``(a, b)`` the count ``N = sum_t 1(I_t = a, J_t = b)``
+    minus ``E = sum_t P_t(a) Q_t(b)`` is a martingale whose increments have
+    conditional variance ``pi_t (1 - pi_t)`` with ``pi_t = P_t(a) Q_t(b)``, so
+    ``(N - E) / sqrt(sum_t pi_t (1 - pi_t))`` is about standard normal (martingale
+    CLT); ``z = 5`` gives a false alarm < 6e-7 per cell. Returns the largest
+    ``|z|`` over the cells.
+    """
+    A = P.shape[1]
+    pi = P[:, :, None] * Q[:, None, :]  # (steps, A, A)
+    counts = np.zeros((A, A))
+    np.add.at(counts, (I, J), 1.0)
+    sd = np.sqrt((pi * (1 - pi)).sum(axis=0))
+    diff = counts - pi.sum(axis=0)
+    # a cell of probability 0 (or 1) at every step has sd 0: its count must then be exact
+    scores = np.divide(diff, sd, out=np.where(diff == 0, 0.0, np.inf), where=sd > 0)
+    assert np.all(np.abs(scores) <= z), (context, scores)
+    return np.abs(scores).max()
+
+
+def separation(P, Q, P_alt, Q_alt):
+    """Smallest number of standard deviations by which the cell counts :func:`assert_pairs_follow`
+    expects under the laws ``P_t x Q_t`` differ, in the cell where they differ most, from those of
+    ``P_alt x Q_alt``: the test's power against that alternative on this very trajectory."""
+    pi = P[:, :, None] * Q[:, None, :]
+    alt = P_alt[:, :, None] * Q_alt[:, None, :]
+    sd = np.sqrt((pi * (1 - pi)).sum(axis=0))
+    return (np.abs(pi.sum(axis=0) - alt.sum(axis=0)) / sd).max()
+
+
+def pooled_runs(run, X, horizon, runs, seed, **hyper):
+    """``runs`` runs of an algorithm module's ``run`` with every step's strategies recorded, pooled:
+    ``(I, J, {player: laws})`` with one row of each player's law per pooled step."""
+    rng = np.random.default_rng(seed)
+    record = np.arange(1, horizon + 1)
+    results = [run(X, horizon, rng, record, **hyper) for _ in range(runs)]
+    I = np.concatenate([r[0] for r in results])
+    J = np.concatenate([r[1] for r in results])
+    laws = {player: np.concatenate([r[3][player] for r in results]) for player in results[0][3]}
+    return I, J, laws

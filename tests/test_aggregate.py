@@ -1,7 +1,11 @@
 import numpy as np
+import pyarrow.parquet as pq
 import pytest
+from regret_by_hand import per_step_regrets
 
-from duelbandits.aggregate import bounds_table, summary_grid
+from duelbandits import make_scenario, run_seed, simulate, storage
+from duelbandits.aggregate import aggregate_scenario, bounds_table, summary_grid
+from duelbandits.simulate import recorded_steps
 
 
 @pytest.mark.parametrize("horizon", [1, 2, 300, 40_000])
@@ -21,3 +25,69 @@ def test_bounds_table_leaves_out_theorems_whose_horizon_requirement_fails():
     exp3p = df[df["algorithm"] == "sparring-exp3p"]
     assert exp3p["holds"].all() and exp3p["bound"].notna().all()
     assert "dts" not in set(df["algorithm"])
+
+
+def test_aggregated_summary_strategies_and_traces_match_a_hand_recomputation_at_every_step(tmp_path):
+    """aggregate_scenario on three algorithms' chunks (runs split over two files) against the runs
+    themselves: every grid step of the summary (mean and sample std over runs, all four regrets,
+    computed by hand from the matrix), every recorded strategy (mean and std over runs) and the trace."""
+    X = make_scenario("condorcet", actions=4, seed=1).matrix
+    T, runs, stride, points = 60, 5, 7, 12
+    results, chunks = {}, {}
+    for algorithm in ("sparring-exp3p", "partial-monitoring", "dts"):
+        results[algorithm] = [
+            simulate(X, algorithm, T, run_seed(3, "condorcet", algorithm, r), stride=stride) for r in range(runs)
+        ]
+        chunks[algorithm] = []
+        for k, part in enumerate(([0, 1, 2], [3, 4])):
+            path = tmp_path / f"{algorithm}-{k}.parquet"
+            storage.write_table(storage.run_table([(r, results[algorithm][r]) for r in part], 4), path)
+            chunks[algorithm].append(path)
+    outputs = {name: tmp_path / f"{name}.parquet" for name in ("traces", "strategies", "summary")}
+    aggregate_scenario("condorcet", X, chunks, T, runs, outputs, points=points)
+
+    summary = pq.read_table(outputs["summary"]).to_pandas()
+    grid = summary_grid(T, points)
+    assert (
+        grid[0] == 1 and grid[-1] == T and len(grid) >= points
+    )  # 12 even steps; the log-spaced ones, 1 and 60, among them
+    checked = 0
+    for algorithm, res in results.items():
+        hand = [per_step_regrets(X, r.I, r.J) for r in res]
+        for kind in ("maximin", "borda", "exp3p", "copeland"):
+            rows = summary[(summary["algorithm"] == algorithm) & (summary["regret"] == kind)]
+            assert rows["t"].tolist() == grid.tolist()
+            cum = np.array([np.cumsum(h[kind]) for h in hand])[:, grid - 1]  # (runs, grid steps)
+            np.testing.assert_allclose(rows["mean"], cum.mean(axis=0), rtol=1e-12, atol=1e-12)
+            np.testing.assert_allclose(rows["std"], cum.std(axis=0, ddof=1), rtol=1e-9, atol=1e-12)
+            assert (rows["runs"] == runs).all()
+            checked += len(rows)
+        assert summary[summary["algorithm"] == algorithm]["paper"].sum() == len(grid)  # one paper regret
+    assert checked == len(summary) == 3 * 4 * len(grid)
+    assert summary["std"].gt(0).any()  # the runs differ: the std check is not 0 == 0
+
+    strategies = pq.read_table(outputs["strategies"]).to_pandas()
+    steps = recorded_steps(T, stride)
+    for algorithm, players in (("sparring-exp3p", "pq"), ("partial-monitoring", "p")):
+        for player in players:
+            laws = np.array([r.strategies[player] for r in results[algorithm]])  # (runs, steps, actions)
+            rows = strategies[(strategies["algorithm"] == algorithm) & (strategies["player"] == player)]
+            assert rows["t"].tolist() == np.repeat(steps, 4).tolist()
+            assert rows["action"].tolist() == np.tile(np.arange(4), len(steps)).tolist()
+            np.testing.assert_allclose(rows["mean"], laws.mean(axis=0).ravel(), rtol=1e-12, atol=1e-15)
+            np.testing.assert_allclose(rows["std"], laws.std(axis=0, ddof=1).ravel(), rtol=1e-9, atol=1e-15)
+    assert set(map(tuple, strategies[["algorithm", "player"]].drop_duplicates().to_numpy())) == {
+        ("sparring-exp3p", "p"),
+        ("sparring-exp3p", "q"),
+        ("partial-monitoring", "p"),
+    }
+    assert strategies[strategies["t"] > 1]["std"].gt(1e-3).all()  # after step 1 the runs' strategies differ
+
+    traces = pq.read_table(outputs["traces"]).to_pandas()
+    for algorithm, res in results.items():
+        kind = "exp3p" if algorithm == "sparring-exp3p" else "borda" if algorithm == "partial-monitoring" else "maximin"
+        rows = traces[traces["algorithm"] == algorithm]
+        assert set(rows["regret_kind"]) == {kind}
+        expected = np.concatenate([per_step_regrets(X, r.I, r.J)[kind] for r in res])
+        np.testing.assert_allclose(rows["regret"], expected, rtol=0, atol=1e-15)
+        np.testing.assert_array_equal(rows["I"], np.concatenate([r.I for r in res]))

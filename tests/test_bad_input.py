@@ -55,6 +55,47 @@ def run_cli(*args, cwd):
         ),
         (["manifest", "write", "afile", "--config-json", "{}", "--out", "folder"], ["folder: is a directory"]),
         (["manifest", "verify", "M.sha256", "--root", "/nonexistent"], ["--root /nonexistent: not a directory"]),
+        # a range the size of the int32 run column: refused by its size, before any list is built
+        (
+            [*SIM, "--horizon", "10", "--runs", "0-2147483647", "--out", "o.parquet"],
+            ["2147483648 run(s)", "needs about"],
+        ),
+        (
+            [
+                "bounds",
+                "--algorithms",
+                "ts-borda",
+                "--actions",
+                "5",
+                "--horizon",
+                "50",
+                "--c-alpha",
+                "0",
+                "--out",
+                "b.pq",
+            ],
+            ["--c-alpha", "must be a finite number > 0"],
+        ),
+        (
+            [
+                "bounds",
+                "--algorithms",
+                "ts-borda",
+                "--actions",
+                "5",
+                "--horizon",
+                "50",
+                "--c-alpha",
+                "nan",
+                "--out",
+                "b",
+            ],
+            ["--c-alpha", "must be a finite number > 0"],
+        ),
+        (
+            ["figure", "main", "--scenario-file", "s.json", "--summary", "x.parquet", "--out", "f.jpg"],
+            ["--out f.jpg: a figure is saved as .pdf, .png or .svg"],
+        ),
         (["provenance", "afile"], ["afile: not a readable Parquet file"]),
     ],
 )

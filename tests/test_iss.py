@@ -59,8 +59,46 @@ def test_converges_to_condorcet_winner():
     assert np.bincount(r.J[-1000:], minlength=10).argmax() == winner
 
 
+def replay(X, T, rng):
+    """ISS in plain numpy from the same generator: per step A Beta variates for I, A for J, one uniform
+    for the duel. Returns ``(I, J, outcomes, number of Beta variates drawn)``."""
+    A = X.shape[0]
+    S, F = np.zeros(A), np.zeros(A)
+    I, J, outcomes, draws = [], [], [], 0
+    for _ in range(T):
+        chosen = []
+        for _ in range(2):
+            theta = np.array([rng.beta(S[k] + 1.0, F[k] + 1.0) for k in range(A)])
+            draws += A
+            assert len(set(theta)) == A  # no tie, so no tie-breaking uniform is drawn
+            chosen.append(int(np.argmax(theta)))
+        i, j = chosen
+        o = int(rng.random() < X[i, j])
+        S[i if o else j] += 1
+        F[j if o else i] += 1
+        I.append(i)
+        J.append(j)
+        outcomes.append(o)
+    return np.array(I), np.array(J), np.array(outcomes), draws
+
+
 @pytest.mark.parametrize("A", [2, 5])
-def test_run_returns_in_range_int64_actions_int8_outcomes_and_2AT_beta_draws(A):
+def test_a_run_is_the_plain_numpy_replay_and_beta_draws_counts_its_variates(A):
+    """The kernel consumes its generator exactly as the replay does (same actions, same outcomes,
+    same generator state afterwards), so the replay's count of Beta variates is the run's."""
+    X = duelbandits.make_scenario("condorcet", actions=A, seed=2).matrix
+    rng, ref = np.random.default_rng(6), np.random.default_rng(6)
+    I, J, outcomes, _ = iss.run(X, 300, rng)
+    rI, rJ, routcomes, draws = replay(X, 300, ref)
+    np.testing.assert_array_equal(I, rI)
+    np.testing.assert_array_equal(J, rJ)
+    np.testing.assert_array_equal(outcomes, routcomes)
+    assert rng.bit_generator.state == ref.bit_generator.state
+    assert iss.beta_draws(X, 300) == draws
+
+
+@pytest.mark.parametrize("A", [2, 5])
+def test_run_returns_in_range_int64_actions_and_int8_outcomes(A):
     X = duelbandits.make_scenario("condorcet", actions=A, seed=2).matrix
     I, J, outcomes, strategies = iss.run(X, 300, np.random.default_rng(0), np.zeros(0, np.int64))
     assert strategies == {}
@@ -68,4 +106,3 @@ def test_run_returns_in_range_int64_actions_int8_outcomes_and_2AT_beta_draws(A):
         assert arr.dtype == dtype and arr.shape == (300,)
     assert I.min() >= 0 and J.min() >= 0 and I.max() < A and J.max() < A
     assert set(np.unique(outcomes)) <= {0, 1}
-    assert iss.beta_draws(X, 300) == 2 * A * 300

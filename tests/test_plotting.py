@@ -8,10 +8,11 @@ import matplotlib as mpl
 import numpy as np
 import pandas as pd
 import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 
 from duelbandits import ALGORITHMS, make_scenario
 from duelbandits import winners as W
-from duelbandits.plotting import appendix_figure, main_figure, style
+from duelbandits.plotting import appendix_figure, appendix_panel, main_figure, main_panel, style
 from duelbandits.regret import PAPER_REGRET
 from duelbandits.theorems import THEOREMS, theorem_for
 
@@ -316,3 +317,181 @@ def test_display_index_keeps_at_most_max_points_and_both_ends():
     assert len(idx) <= style.MAX_POINTS
     assert idx[0] == 0 and idx[-1] == 39_999
     assert np.array_equal(style.display_index(10), np.arange(10))
+
+
+# --- Panels alone at print size (figures/panels/) ---------------------------------------------
+
+
+def render_main_panels(out, summary, name="condorcet"):
+    """Every panel of a main figure alone: {panel: (Figure, [pdf, png])}."""
+    renders = {}
+    for panel in style.MAIN_PANELS:
+        paths = [out / f"{name}-{panel}.pdf", out / f"{name}-{panel}.png"]
+        renders[panel] = main_panel(scenario_dict(name), summary, panel, paths), paths
+    return renders
+
+
+def render_appendix_panels(out, algorithm):
+    players = ALGORITHMS[algorithm].strategies
+    strategies = make_strategies(players) if players else None
+    renders = {}
+    for panel in style.appendix_panel_letters(players):
+        paths = [out / f"{algorithm}-{panel}.pdf", out / f"{algorithm}-{panel}.png"]
+        fig = appendix_panel(
+            "condorcet", algorithm, make_traces(), strategies, panel, paths, scenario=scenario_dict("condorcet")
+        )
+        renders[panel] = fig, paths
+    return renders
+
+
+@pytest.fixture(scope="module")
+def main_panels(tmp_path_factory, summary):
+    return render_main_panels(tmp_path_factory.mktemp("panels"), summary)
+
+
+@pytest.fixture(scope="module")
+def appendix_panels(tmp_path_factory):
+    out = tmp_path_factory.mktemp("panels")
+    return {a: render_appendix_panels(out, a) for a in ("ts-maximin", "partial-monitoring", "sparring-exp3p")}
+
+
+def assert_valid_panel(pdf, png, size):
+    assert pdf.read_bytes()[:5] == b"%PDF-" and pdf.read_bytes().rstrip().endswith(b"%%EOF")
+    width, height = png_size(png)
+    assert abs(width - size[0] * style.PANEL.dpi["png"]) <= 2 and abs(height - size[1] * style.PANEL.dpi["png"]) <= 2
+
+
+def texts(fig):
+    """Every visible piece of text in the figure, with its artist."""
+    return [t for t in fig.findobj(mpl.text.Text) if t.get_visible() and t.get_text().strip()]
+
+
+def test_a_main_panel_is_as_wide_as_its_subfigure_in_the_paper(main_panels):
+    widths = {"a": 0.35, "b": 0.35, "c": 0.4, "d": 0.4}
+    for panel, (fig, paths) in main_panels.items():
+        assert tuple(fig.get_size_inches()) == pytest.approx((widths[panel] * 5.5, style.MAIN_PANELS[panel][1]))
+        assert_valid_panel(*paths, fig.get_size_inches())
+
+
+@pytest.mark.parametrize(
+    "algorithm, fraction", [("ts-maximin", 0.75), ("partial-monitoring", 0.65), ("sparring-exp3p", 0.5)]
+)
+def test_an_appendix_panel_is_as_wide_as_its_subfigure_in_the_paper(appendix_panels, algorithm, fraction):
+    renders = appendix_panels[algorithm]
+    assert "".join(renders) == "abcde"[: 3 + len(ALGORITHMS[algorithm].strategies)]
+    for fig, paths in renders.values():
+        assert fig.get_size_inches()[0] == pytest.approx(fraction * style.TEXT_WIDTH)
+        assert_valid_panel(*paths, fig.get_size_inches())
+
+
+def all_panels(main_panels, appendix_panels):
+    yield from main_panels.values()
+    for renders in appendix_panels.values():
+        yield from renders.values()
+
+
+def test_a_panel_has_no_title_and_its_text_is_at_the_caption_sizes(main_panels, appendix_panels):
+    for fig, _ in all_panels(main_panels, appendix_panels):
+        ax = fig.axes[0]
+        assert ax.get_title() == ""  # the subfigure's caption gives the letter and says what it shows
+        assert ax.xaxis.label.get_fontsize() == ax.yaxis.label.get_fontsize() == style.SUBCAPTION_SIZE == 9
+        assert min(t.get_fontsize() for t in texts(fig)) >= 6  # legends 7 pt, cell values 6 pt at A <= 6
+
+
+def test_nothing_in_a_panel_is_clipped_by_the_edge_of_the_page(main_panels, appendix_panels):
+    for fig, (pdf, _) in all_panels(main_panels, appendix_panels):
+        with style.style(style.PANEL.rc):  # as saved: the layout of the last save, text at the panel's sizes
+            box, page = fig.get_tightbbox(FigureCanvasAgg(fig).get_renderer()), fig.bbox_inches
+        assert box.x0 >= -0.01 and box.y0 >= -0.01, pdf.name
+        assert box.x1 <= page.x1 + 0.01 and box.y1 <= page.y1 + 0.01, pdf.name
+
+
+def drawn(ax):
+    """What an axes shows: its named lines' data, its run bundles' segments and its images."""
+    lines = {line.get_gid(): line.get_xydata().tolist() for line in ax.get_lines() if line.get_gid()}
+    runs = [np.asarray(c.get_segments()).tolist() for c in ax.collections if c.get_gid() == "runs"]
+    return lines, runs, [np.asarray(image.get_array()).tolist() for image in ax.get_images()]
+
+
+def test_a_panel_draws_what_its_composite_figure_draws(
+    main_panels, condorcet_render, appendix_panels, appendix_renders
+):
+    composite = condorcet_render[0].axes
+    for k, panel in enumerate(style.MAIN_PANELS):
+        assert drawn(main_panels[panel][0].axes[0]) == drawn(composite[k]), panel
+    for algorithm, renders in appendix_panels.items():
+        stacked = appendix_renders[algorithm][0].axes
+        for k, (fig, _) in enumerate(renders.values()):
+            assert drawn(fig.axes[0]) == drawn(stacked[k]), (algorithm, k)
+            assert drawn(fig.axes[0])[0] or drawn(fig.axes[0])[1]
+
+
+def test_a_panel_is_byte_identical_when_rendered_twice(main_panels, appendix_panels, summary, tmp_path):
+    again = [
+        *render_main_panels(tmp_path, summary).values(),
+        *render_appendix_panels(tmp_path, "sparring-exp3p").values(),
+    ]
+    first = [*main_panels.values(), *appendix_panels["sparring-exp3p"].values()]
+    assert len(first) == len(again) == 9
+    for (_, paths), (_, again_paths) in zip(first, again):
+        for a, b in zip(paths, again_paths):
+            assert a.name == b.name and a.read_bytes() == b.read_bytes(), a.name
+
+
+def tick_labels_overlap(fig):
+    """Pairs of tick labels of one axis whose boxes overlap, as drawn."""
+    with style.style(style.PANEL.rc):
+        renderer = FigureCanvasAgg(fig).get_renderer()
+        clashes = []
+        for axis in (fig.axes[0].xaxis, fig.axes[0].yaxis):
+            labels = [t for t in axis.get_ticklabels() if t.get_visible() and t.get_text()]
+            boxes = [t.get_window_extent(renderer) for t in labels]
+            clashes += [
+                (labels[i].get_text(), labels[j].get_text())
+                for i in range(len(boxes))
+                for j in range(i + 1, len(boxes))
+                if boxes[i].overlaps(boxes[j])
+            ]
+    return clashes
+
+
+@pytest.mark.parametrize("algorithm", ["ts-maximin", "partial-monitoring", "sparring-exp3p"])
+def test_tick_labels_of_a_panel_do_not_overlap_at_the_papers_horizon(tmp_path, algorithm):
+    horizon, runs = 40_000, 2  # labels up to '40,000', in the narrowest panels of the paper
+    rng = np.random.default_rng(1)
+    traces = pd.DataFrame(
+        {
+            "run": np.repeat(np.arange(runs, dtype=np.int32), horizon),
+            "t": np.tile(np.arange(1, horizon + 1, dtype=np.int32), runs),
+            "I": rng.integers(0, 10, runs * horizon).astype(np.int16),
+            "J": rng.integers(0, 10, runs * horizon).astype(np.int16),
+            "cumulative_regret": np.tile(np.sqrt(np.arange(1, horizon + 1)) * 20, runs),
+        }
+    )
+    players = ALGORITHMS[algorithm].strategies
+    for panel in "ab":
+        fig = appendix_panel(
+            "condorcet", algorithm, traces, make_strategies(players) if players else None, panel, [tmp_path / "p.png"]
+        )
+        assert tick_labels_overlap(fig) == [], (algorithm, panel)
+    for panel in style.MAIN_PANELS:
+        fig = main_panel(scenario_dict("condorcet"), make_summary(), panel, [tmp_path / "m.png"])
+        assert tick_labels_overlap(fig) == [], panel
+
+
+def test_the_panels_stacked_in_an_appendix_figure_line_up(appendix_panels):
+    for algorithm, renders in appendix_panels.items():
+        edges = set()
+        for fig, _ in renders.values():
+            box, width = fig.axes[0].get_position(), fig.get_size_inches()[0]
+            edges.add((round(box.x0 * width, 6), round(box.x1 * width, 6)))
+        assert len(edges) == 1, (algorithm, edges)
+        assert next(iter(edges))[0] == pytest.approx(style.PANEL_GUTTER)
+
+
+def test_an_appendix_panel_the_algorithm_does_not_have_is_refused_before_writing(tmp_path):
+    with pytest.raises(ValueError, match="has panels a, b, c, not 'd'"):
+        appendix_panel("condorcet", "dts", make_traces(), None, "d", [tmp_path / "d.png"])
+    with pytest.raises(ValueError, match="has panels a, b, c, d"):
+        main_panel(scenario_dict("condorcet"), make_summary(), "e", [tmp_path / "e.png"])
+    assert list(tmp_path.iterdir()) == []

@@ -66,9 +66,10 @@ def test_a_chunk_says_what_made_it(files):
 def test_aggregated_files_carry_their_sources(files, tmp_path):
     assert aggregate(files, "borda.json", [("dts", "borda-dts.parquet"), ("iss", "borda-iss.parquet")], tmp_path) == 0
     chunk = storage.read_provenance(files / "borda-iss.parquet")
-    for name in ("traces", "strategies", "summary"):
+    for name, table in (("traces", "traces"), ("strategies", "strategies"), ("summary", "scenario-summary")):
         prov = storage.read_provenance(tmp_path / f"{name}.parquet")
-        assert prov["table"] == name and prov["scenario"] == "borda" and prov["algorithms"] == ["dts", "iss"]
+        assert prov["table"] == table and prov["scenario"] == "borda" and prov["algorithms"] == ["dts", "iss"]
+        assert prov["actions"] == 5
         assert prov["chunks"]["iss"] == [chunk["config_sha256"]] and prov["seed"] == 7
 
 
@@ -193,3 +194,30 @@ def test_code_digest_changes_with_the_code_a_command_runs_and_nothing_else(tmp_p
     after_dts = digests()
     assert after_dts[0] != simulate and after_dts[1] != after_plotting[1]
     provenance.code_digest.cache_clear()
+
+
+def test_summary_refuses_bounds_for_another_number_of_actions_or_without_its_algorithms(files, tmp_path, capsys):
+    assert aggregate(files, "borda.json", [("dts", "borda-dts.parquet")], tmp_path) == 0
+    bounds = ["bounds", "--horizon", "50", "--points", "10"]
+    assert cli.main([*bounds, "--algorithms", "dts", "--actions", "50", "--out", str(tmp_path / "b50.parquet")]) == 0
+    assert cli.main([*bounds, "--algorithms", "iss", "--actions", "5", "--out", str(tmp_path / "b-iss.parquet")]) == 0
+    summary = ["summary", str(tmp_path / "summary.parquet"), "--out", str(tmp_path / "s.parquet"), "--bounds"]
+    assert cli.main([*summary, str(tmp_path / "b50.parquet")]) == 2
+    assert "was made for actions 5, but is used as actions 50" in capsys.readouterr().err
+    assert cli.main([*summary, str(tmp_path / "b-iss.parquet")]) == 2
+    assert "b-iss.parquet: has no bounds for algorithm(s) dts" in capsys.readouterr().err
+    assert not (tmp_path / "s.parquet").exists()
+    # the joined summary is not a per-scenario one, and the table needs the joined one
+    assert (
+        cli.main(["table", "--summary", str(tmp_path / "summary.parquet"), "--markdown", str(tmp_path / "t.md")]) == 2
+    )
+    assert "was made for table 'scenario-summary', but is used as table 'summary'" in capsys.readouterr().err
+
+
+def test_aggregate_refuses_a_run_given_twice(files, tmp_path, capsys):
+    chunks = [("dts", "borda-dts.parquet"), ("dts", "borda-dts.parquet")]
+    args = ["aggregate", "--scenario-file", str(files / "borda.json"), "--horizon", "50", "--runs", "2"]
+    args += [x for algorithm, chunk in chunks for x in ("--chunk", f"{algorithm}={files / chunk}")]
+    args += [x for name in ("traces", "strategies", "summary") for x in (f"--{name}", str(tmp_path / name))]
+    assert cli.main(args) == 2
+    assert "in 4 run(s) of 50 steps, expected runs 0..1 once each" in capsys.readouterr().err

@@ -65,8 +65,35 @@ def test_exploration_steps_are_binomial_T_alpha_and_play_uniform_actions():
     sd = np.sqrt(n * (1 / A) * (1 - 1 / A))
     for actions in (I[explored], J[explored]):
         assert np.all(np.abs(np.bincount(actions, minlength=A) - n / A) <= 5 * sd)
+    # Jointly uniform, not merely uniform each: I = J on Binomial(n, 1/A) of those steps
+    # (5 standard deviations; J = I would give n, about 1,470, against 147 +- 57).
+    same = (I[explored] == J[explored]).sum()
+    assert abs(same - n / A) <= 5 * sd, (same, n / A)
     best = np.bincount(I[~explored], minlength=A).max() / (~explored).sum()
     assert best > 0.5
+
+
+def test_first_step_draws_I_and_J_independently_and_uniformly_when_exploring_and_when_not():
+    """At t = 1 the posterior is the prior, under which every action is the Borda argmax with
+    probability 1/A; so (I_1, J_1) is uniform on the A^2 pairs both on exploration steps (line 5)
+    and on Thompson steps (two independent posterior draws, lines 7-8).
+
+    8,000 one-step runs at A = 3 with alpha = 0.45, split by the exploration flag of the same
+    seed: each cell count is Binomial(n, 1/9) (n about 3,600 and 4,400), within 5 standard
+    deviations (about 19% of the mean). J = I on either kind of step triples the diagonal.
+    """
+    X = duelbandits.make_scenario("condorcet", actions=3, seed=0).matrix
+    A, c_alpha = 3, 0.45  # T = 1: alpha = c_alpha
+    seeds = np.random.SeedSequence(8).spawn(8000)
+    first = np.array([[a[0] for a in ts_borda.run(X, 1, np.random.default_rng(s), c_alpha=c_alpha)[:2]] for s in seeds])
+    explored = np.array([ts_borda.explorations(X, 1, np.random.default_rng(s), c_alpha=c_alpha)[0] for s in seeds])
+    for mask in (explored, ~explored):
+        n = mask.sum()
+        assert n > 3000  # both kinds of step are well represented
+        cells = np.zeros((A, A))
+        np.add.at(cells, (first[mask, 0], first[mask, 1]), 1)
+        sd = np.sqrt(n * (1 / A**2) * (1 - 1 / A**2))
+        assert np.all(np.abs(cells - n / A**2) <= 5 * sd), (cells, n / A**2, 5 * sd)
 
 
 def test_observe_counts_and_row_sums():

@@ -11,6 +11,7 @@ import argparse
 import json
 import sys
 import warnings
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -49,8 +50,8 @@ def _key_values(pairs, what: str) -> dict:
     return out
 
 
-def _run_range(text: str) -> list[int]:
-    """``"5"`` -> [5]; ``"0-24"`` -> [0, ..., 24]."""
+def _run_range(text: str) -> range:
+    """``"5"`` -> range(5, 6); ``"0-24"`` -> range(0, 25) (a range: its size is checked before any list)."""
     first, _, last = text.partition("-")
     try:
         lo, hi = int(first), int(last or first)
@@ -58,7 +59,7 @@ def _run_range(text: str) -> list[int]:
         raise UsageError(f"--runs must be R or FIRST-LAST with integers, got {text!r}") from None
     if lo < 0 or hi < lo or hi > limits.MAX_STEP:
         raise UsageError(f"--runs must satisfy 0 <= FIRST <= LAST <= {limits.MAX_STEP}, got {text!r}")
-    return list(range(lo, hi + 1))
+    return range(lo, hi + 1)
 
 
 def _scenario(args):
@@ -107,7 +108,7 @@ def cmd_simulate(args) -> None:
         raise UsageError("give either --run or --runs, not both")
     if args.run is None and args.runs is None:
         raise UsageError("one of --run R or --runs FIRST-LAST is required")
-    runs = [args.run] if args.run is not None else _run_range(args.runs)
+    runs = range(args.run, args.run + 1) if args.run is not None else _run_range(args.runs)
     if not str(args.out).endswith(".parquet"):
         raise UsageError(f"--out must name a .parquet file, got {args.out!r}")
     sc = _scenario(args)
@@ -170,6 +171,7 @@ def cmd_aggregate(args) -> None:
             sources.setdefault(slug, []).append(prov["config_sha256"])
     outputs = {"traces": args.traces, "strategies": args.strategies, "summary": args.summary}
     fields = dict(
+        actions=actions,
         scenario=record["name"],
         algorithms=list(chunks),
         runs=args.runs,
@@ -179,7 +181,8 @@ def cmd_aggregate(args) -> None:
         points=args.points,
         chunks=sources,
     )
-    prov = {name: provenance.record(table=name, **fields) for name in outputs}
+    tables = {"traces": "traces", "strategies": "strategies", "summary": "scenario-summary"}
+    prov = {name: provenance.record(table=tables[name], **fields) for name in outputs}
     aggregate_scenario(
         record["name"],
         np.array(record["matrix"]),
@@ -221,7 +224,12 @@ def cmd_summary(args) -> None:
     matrices, algorithms_ = {}, []
     for path in args.summaries:
         prov = storage.read_provenance(path)
-        provenance.check(path, prov, table="summary", horizon=bounds_prov["horizon"])
+        provenance.check(
+            path, prov, table="scenario-summary", horizon=bounds_prov["horizon"], actions=bounds_prov["actions"]
+        )
+        missing = sorted(set(prov["algorithms"]) - set(bounds_prov["algorithms"]))
+        if missing:
+            raise UsageError(f"{args.bounds}: has no bounds for algorithm(s) {', '.join(missing)} of {path}")
         if prov["scenario"] in matrices:
             raise UsageError(f"{path}: a second summary of scenario {prov['scenario']!r}")
         matrices[prov["scenario"]] = prov["matrix_sha256"]
@@ -240,9 +248,19 @@ def cmd_summary(args) -> None:
     storage.write_frame(df, storage.SUMMARY_SCHEMA, args.out, prov)
 
 
+def _figure_paths(paths) -> None:
+    """UsageError unless every output is a format the figures are saved in."""
+    from .plotting import style
+
+    for path in paths:
+        if Path(path).suffix.lower().lstrip(".") not in style.METADATA:
+            raise UsageError(f"--out {path}: a figure is saved as .pdf, .png or .svg")
+
+
 def cmd_figure_main(args) -> None:
     from . import plotting
 
+    _figure_paths(args.out)
     record = storage.read_scenario(args.scenario_file)
     prov = storage.read_provenance(args.summary)
     provenance.check(args.summary, prov, table="summary", scenarios=record["name"])
@@ -250,14 +268,23 @@ def cmd_figure_main(args) -> None:
         args.summary, prov["matrix_sha256"], **{record["name"]: provenance.matrix_sha256(record["matrix"])}
     )
     summary = storage.read_table(args.summary, filters=[("scenario", "=", record["name"])]).to_pandas()
-    digest = manifest.data_digest({"scenario": args.scenario_file, "summary": args.summary}, figure="main")
-    plotting.main_figure(record, summary, args.out, c_alpha=args.c_alpha, data_digest=digest)
+    inputs = {"scenario": args.scenario_file, "summary": args.summary}
+    if args.panel is None:
+        digest = manifest.data_digest(inputs, figure="main")
+        plotting.main_figure(record, summary, args.out, c_alpha=args.c_alpha, data_digest=digest)
+        return
+    digest = manifest.data_digest(inputs, figure="main", panel=args.panel)
+    plotting.main_panel(record, summary, args.panel, args.out, c_alpha=args.c_alpha, data_digest=digest)
 
 
 def cmd_figure_appendix(args) -> None:
     from . import plotting
 
-    algorithms.get(args.algorithm)
+    _figure_paths(args.out)
+    players = algorithms.get(args.algorithm).strategies
+    if args.panel is not None and args.panel not in plotting.style.appendix_panel_letters(players):
+        letters = ", ".join(plotting.style.appendix_panel_letters(players))
+        raise UsageError(f"--panel: the appendix figure of {args.algorithm} has panels {letters}, not {args.panel!r}")
     record = storage.read_scenario(args.scenario_file) if args.scenario_file else None
     expected = {"scenario": args.scenario, "algorithms": args.algorithm}
     if record is not None:
@@ -267,16 +294,47 @@ def cmd_figure_appendix(args) -> None:
     traces = storage.read_table(args.traces, filters=[("algorithm", "=", args.algorithm)]).to_pandas()
     strategies = storage.read_table(args.strategies, filters=[("algorithm", "=", args.algorithm)]).to_pandas()
     inputs = {"scenario": args.scenario_file, "traces": args.traces, "strategies": args.strategies}
-    digest = manifest.data_digest(inputs, figure="appendix", scenario=args.scenario, algorithm=args.algorithm)
-    plotting.appendix_figure(
+    panel = {} if args.panel is None else {"panel": args.panel}
+    digest = manifest.data_digest(inputs, figure="appendix", scenario=args.scenario, algorithm=args.algorithm, **panel)
+    draw = plotting.appendix_figure if args.panel is None else partial(plotting.appendix_panel, panel=args.panel)
+    draw(
         args.scenario,
         args.algorithm,
         traces,
         strategies if len(strategies) else None,
-        args.out,
+        outputs=args.out,
         scenario=record,
         data_digest=digest,
     )
+
+
+def cmd_latex_figures(args) -> None:
+    from . import latex
+
+    records = [storage.read_scenario(path) for path in args.scenario_file]
+    names = [record["name"] for record in records]
+    if len(set(names)) < len(names):
+        raise UsageError(f"--scenario-file: a scenario given twice ({', '.join(names)})")
+    prov = storage.read_provenance(args.summary)
+    provenance.check(args.summary, prov, table="summary")
+    for record in records:
+        provenance.check(args.summary, prov, scenarios=record["name"])
+        provenance.check(
+            args.summary, prov["matrix_sha256"], **{record["name"]: provenance.matrix_sha256(record["matrix"])}
+        )
+    summary = storage.read_table(args.summary).to_pandas()
+    storage.write_text(args.out, latex.figures_tex(records, summary, c_alpha=args.c_alpha))
+
+
+def cmd_latex_build(args) -> None:
+    from . import latex
+
+    if Path(args.out).suffix.lower() != ".pdf":
+        raise UsageError(f"--out must name a .pdf file, got {args.out!r}")
+    try:
+        latex.build_pdf(args.document, args.out)
+    except latex.LatexError as err:
+        raise UsageError(str(err)) from None
 
 
 def _json_arg(text: str, flag: str):
@@ -399,6 +457,10 @@ def cmd_sweep_actions(args) -> None:
 def cmd_sweep_figure(args) -> None:
     from . import plotting
 
+    _figure_paths(args.out)
+    provenance.check(args.table, storage.read_provenance(args.table), table=f"sweep-{args.kind}")
+    if args.exponents is not None:
+        provenance.check(args.exponents, storage.read_provenance(args.exponents), table="sweep-exponents")
     table = storage.read_table(args.table, filters=[("scenario", "=", args.scenario)]).to_pandas()
     if table.empty:
         raise UsageError(f"{args.table} has no rows for scenario {args.scenario!r}")
@@ -418,6 +480,7 @@ def cmd_sweep_figure(args) -> None:
 def cmd_table(args) -> None:
     from . import tables
 
+    provenance.check(args.summary, storage.read_provenance(args.summary), table="summary")
     summary = storage.read_table(args.summary).to_pandas()
     table = tables.final_regret_table(summary)
     storage.write_text(args.markdown, tables.final_regret_markdown(table))
@@ -443,6 +506,17 @@ def _int_in(low: int, high: int):
         return value
 
     return parse
+
+
+def _positive_float(text: str) -> float:
+    """An argparse type: a finite number > 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number, got {text!r}") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a finite number > 0, got {text!r}")
+    return value
 
 
 _positive_int = _int_in(1, limits.MAX_STEP)
@@ -527,7 +601,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--actions", type=_actions, required=True)
     p.add_argument("--horizon", type=_positive_int, required=True)
     p.add_argument("--points", type=_positive_int, default=1000)
-    p.add_argument("--c-alpha", type=float, default=1.0, help="TS-Borda's c (Theorem 4.2)")
+    p.add_argument("--c-alpha", type=_positive_float, default=1.0, help="TS-Borda's c (Theorem 4.2)")
     p.add_argument("--out", required=True)
     p.set_defaults(func=cmd_bounds, outputs=("out",))
 
@@ -542,7 +616,10 @@ def build_parser() -> argparse.ArgumentParser:
     f = fsub.add_parser("main", help="a main-text figure (Figures 1, 2): utilities, matrix, regrets, bounds")
     f.add_argument("--scenario-file", required=True, help="scenario JSON from 'duelbandits scenario'")
     f.add_argument("--summary", required=True, help="results/summary.parquet")
-    f.add_argument("--c-alpha", type=float, default=1.0, help="TS-Borda's c (Theorem 4.2's requirement, for notes)")
+    f.add_argument(
+        "--c-alpha", type=_positive_float, default=1.0, help="TS-Borda's c (Theorem 4.2's requirement, for notes)"
+    )
+    f.add_argument("--panel", choices=list("abcd"), help="draw this panel alone, at its width in the paper")
     f.add_argument("--out", nargs="+", required=True, help="output files (.pdf, .png)")
     f.set_defaults(func=cmd_figure_main, outputs=("out",))
     f = fsub.add_parser("appendix", help="an appendix figure: every run, I_t, J_t, strategies")
@@ -551,8 +628,32 @@ def build_parser() -> argparse.ArgumentParser:
     f.add_argument("--traces", required=True, help="the scenario's traces Parquet")
     f.add_argument("--strategies", required=True, help="the scenario's strategies Parquet")
     f.add_argument("--scenario-file", help="scenario JSON (marks the winner)")
+    f.add_argument(
+        "--panel",
+        choices=list("abcde"),
+        help="draw this panel alone, at its width in the paper (a-c; d, e where the algorithm has strategies)",
+    )
     f.add_argument("--out", nargs="+", required=True, help="output files (.pdf, .png)")
     f.set_defaults(func=cmd_figure_appendix, outputs=("out",))
+
+    p = sub.add_parser("latex", help="the figures for a LaTeX paper: figures.tex, and its PDF")
+    lsub = p.add_subparsers(dest="action", required=True, metavar="ACTION")
+    x = lsub.add_parser(
+        "figures", help="write the figure environments (one subfigure per panel of figures/panels/) with captions"
+    )
+    x.add_argument(
+        "--scenario-file", action="append", required=True, help="a scenario JSON; once per scenario, in order"
+    )
+    x.add_argument("--summary", required=True, help="results/summary.parquet")
+    x.add_argument(
+        "--c-alpha", type=_positive_float, default=1.0, help="TS-Borda's c (Theorem 4.2's requirement, for notes)"
+    )
+    x.add_argument("--out", required=True, help="output .tex file")
+    x.set_defaults(func=cmd_latex_figures, outputs=("out",))
+    x = lsub.add_parser("build", help="compile a LaTeX document with latexmk into a PDF, from the current folder")
+    x.add_argument("document", help="the .tex document (workflow/latex/figures.tex)")
+    x.add_argument("--out", required=True, help="output .pdf file")
+    x.set_defaults(func=cmd_latex_build, outputs=("out",))
 
     p = sub.add_parser("manifest", help="write or verify a checksum manifest of results and figures")
     msub = p.add_subparsers(dest="action", required=True, metavar="ACTION")
@@ -600,7 +701,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("sweep-actions", help="action-count sweep points -> R_T and R_T / bound per A")
     p.add_argument("points", nargs="+", help="sweep point files")
-    p.add_argument("--c-alpha", type=float, default=1.0, help="TS-Borda's c (Theorem 4.2)")
+    p.add_argument("--c-alpha", type=_positive_float, default=1.0, help="TS-Borda's c (Theorem 4.2)")
     p.add_argument("--table", required=True, help="output .parquet")
     p.add_argument("--markdown", required=True, help="output .md")
     p.add_argument("--html", required=True, help="output .html")

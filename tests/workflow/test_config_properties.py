@@ -18,6 +18,10 @@ def _paper_scenarios_build(seed: int) -> bool:
     return True
 
 
+BAD_SEEDS = [seed for seed in range(200) if not _paper_scenarios_build(seed)][:3]
+"""Seeds without a valid borda matrix, found by search rather than hard-coded (about 8% of seeds)."""
+assert BAD_SEEDS, "no seed below 200 breaks the borda construction: widen the search"
+
 VALID = {
     "horizon": st.integers(9, 10**6),
     "runs": st.integers(1, 200),
@@ -32,12 +36,13 @@ INVALID = {
     "stride": st.integers(-5, 0),
     "scenarios": st.just(["condorcet", "nope"]),
     "algorithms": st.just([]),
-    "seed": st.sampled_from([29, 67, 92]).filter(lambda s: not _paper_scenarios_build(s)),
+    "seed": st.sampled_from(BAD_SEEDS),
 }
 
 
-# Each example is a Snakemake process (a few seconds): few examples, no shrinking.
-@settings(max_examples=4, deadline=None, phases=[Phase.generate])
+# Each example is a Snakemake process (a few seconds): few examples, no shrinking; derandomized, without
+# the example database, so every run (CI included) plans the same overrides.
+@settings(max_examples=4, deadline=None, phases=[Phase.generate], derandomize=True, database=None)
 @given(overrides=st.fixed_dictionaries({}, optional=VALID).filter(bool))
 def test_valid_overrides_plan_every_job(tmp_path_factory, overrides):
     workdir = tmp_path_factory.mktemp("valid")
@@ -46,7 +51,7 @@ def test_valid_overrides_plan_every_job(tmp_path_factory, overrides):
     assert result.returncode == 0, (result.stdout + result.stderr)[-2000:]
 
 
-@settings(max_examples=6, deadline=None, phases=[Phase.generate])
+@settings(max_examples=6, deadline=None, phases=[Phase.generate], derandomize=True, database=None)
 @given(key=st.sampled_from(sorted(INVALID)), data=st.data())
 def test_invalid_overrides_fail_naming_the_key(tmp_path_factory, key, data):
     value = data.draw(INVALID[key])

@@ -46,7 +46,7 @@ def second_venv(path: Path) -> Path:
     return path / "bin" / "python"
 
 
-def test_a_dry_run_from_another_environment_plans_nothing(tiny_run, tmp_path):
+def test_a_dry_run_from_another_environment_plans_nothing(tiny_copy, tmp_path):
     python = second_venv(tmp_path / "venv2")
     cmd = [
         str(python),
@@ -55,7 +55,7 @@ def test_a_dry_run_from_another_environment_plans_nothing(tiny_run, tmp_path):
         "-s",
         str(REPO / "Snakefile"),
         "--directory",
-        str(tiny_run),
+        str(tiny_copy),
         "--configfile",
         str(REPO / "config.yaml"),
         str(TINY),
@@ -68,13 +68,13 @@ def test_a_dry_run_from_another_environment_plans_nothing(tiny_run, tmp_path):
     assert str(python) != sys.executable
 
 
-def test_a_code_edit_reruns_exactly_the_jobs_whose_code_changed(tiny_run, tmp_path):
+def test_a_code_edit_reruns_exactly_the_jobs_whose_code_changed(tiny_copy, tmp_path):
     src = tmp_path / "src"
     shutil.copytree(REPO / "src" / "duelbandits", src / "duelbandits", ignore=shutil.ignore_patterns("__pycache__"))
     env = {**os.environ, "PYTHONPATH": str(src)}
 
     def plan():
-        result = snakemake(tiny_run, "--dry-run", "--quiet", "rules", env=env)
+        result = snakemake(tiny_copy, "--dry-run", "--quiet", "rules", env=env)
         assert result.returncode == 0, result.stderr[-3000:]
         return planned_rules(result.stdout + result.stderr)
 

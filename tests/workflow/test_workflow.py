@@ -6,12 +6,15 @@ import re
 import shutil
 
 import numpy as np
+import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 import yaml
-from workflow_helpers import REPO, TINY, snakemake
+from regret_by_hand import per_step_regrets
+from workflow_helpers import REPO, TINY, assert_figure_pair, snakemake
 
-from duelbandits import regret, storage
+from duelbandits import manifest, regret, storage
+from duelbandits.plotting import style
 
 PAPER = yaml.safe_load((REPO / "config.yaml").read_text())
 TINY_CFG = {**PAPER, **yaml.safe_load(TINY.read_text())}
@@ -64,21 +67,42 @@ def test_bad_config_fails_before_any_job_and_names_the_key(tmp_path, override, k
     assert not (tmp_path / "results").exists()
 
 
-def test_tiny_run_makes_all_28_figures(tiny_run):
+def test_tiny_run_makes_all_28_figures_each_drawn_from_its_inputs(tiny_run):
+    """Each figure is a one-page PDF and a PNG of that page's size at the PNG resolution, and both carry
+    the data digest of the very files (and arguments) the figure is drawn from."""
     files = sorted(p.relative_to(tiny_run).as_posix() for p in (tiny_run / "figures").rglob("*.*"))
     assert len(files) == 28
-    for path in files:
-        data = (tiny_run / path).read_bytes()
-        magic = b"%PDF" if path.endswith(".pdf") else b"\x89PNG"
-        assert data.startswith(magic), path
-        assert len(data) > 10_000, path
+    results = tiny_run / "results"
+    for scenario in TINY_CFG["scenarios"]:
+        inputs = {"scenario": results / f"scenarios/{scenario}.json", "summary": results / "summary.parquet"}
+        stem = tiny_run / f"figures/main/{scenario}"
+        digest = assert_figure_pair(stem.with_suffix(".pdf"), stem.with_suffix(".png"), size_inches=style.MAIN_SIZE)
+        assert digest == manifest.data_digest(inputs, figure="main"), stem
+        inputs = {
+            "scenario": results / f"scenarios/{scenario}.json",
+            "traces": results / f"traces/{scenario}.parquet",
+            "strategies": results / f"strategies/{scenario}.parquet",
+        }
+        for algorithm in TINY_CFG["algorithms"]:
+            stem = tiny_run / f"figures/appendix/{scenario}-{algorithm}"
+            digest = assert_figure_pair(
+                stem.with_suffix(".pdf"), stem.with_suffix(".png"), width_inches=style.APPENDIX_WIDTH
+            )
+            assert digest == manifest.data_digest(inputs, figure="appendix", scenario=scenario, algorithm=algorithm)
+    # the digest tells the inputs apart: another scenario's data give another digest
+    assert manifest.figure_data_digest(tiny_run / "figures/main/borda.png") != manifest.figure_data_digest(
+        tiny_run / "figures/main/condorcet.png"
+    )
 
 
-def test_traces_cumulative_regret_matches_recomputation(tiny_run):
+def matrix(run, scenario):
+    return np.array(json.loads((run / f"results/scenarios/{scenario}.json").read_text())["matrix"])
+
+
+def test_traces_regret_matches_a_hand_computation_from_the_matrix(tiny_run):
     T, runs = TINY_CFG["horizon"], TINY_CFG["runs"]
     for scenario in TINY_CFG["scenarios"]:
-        record = json.loads((tiny_run / f"results/scenarios/{scenario}.json").read_text())
-        X = np.array(record["matrix"])
+        X = matrix(tiny_run, scenario)
         table = pq.read_table(tiny_run / f"results/traces/{scenario}.parquet")
         assert table.schema.equals(storage.TRACE_SCHEMA)
         df = table.to_pandas()
@@ -89,13 +113,13 @@ def test_traces_cumulative_regret_matches_recomputation(tiny_run):
             assert sorted(rows["run"].unique()) == list(range(runs))
             for _, run in rows.groupby("run"):
                 assert run["t"].tolist() == list(range(1, T + 1))
-                per = regret.per_step(kind, X, run["I"].to_numpy(), run["J"].to_numpy())
+                per = per_step_regrets(X, run["I"].to_numpy(), run["J"].to_numpy())[kind]
                 np.testing.assert_allclose(run["regret"], per, rtol=0, atol=1e-12)
                 # stored as float32: rounding is at most half an ulp, a relative 2^-24 = 6e-8
                 np.testing.assert_allclose(run["cumulative_regret"], np.cumsum(per), rtol=6e-8, atol=1e-30)
 
 
-def test_summary_has_its_schema_runs_horizon_theorem_bounds_and_the_trace_means(tiny_run):
+def test_summary_has_its_schema_runs_horizon_and_theorem_bounds(tiny_run):
     table = pq.read_table(tiny_run / "results/summary.parquet")
     assert table.schema.equals(storage.SUMMARY_SCHEMA)
     df = table.to_pandas()
@@ -111,32 +135,60 @@ def test_summary_has_its_schema_runs_horizon_theorem_bounds_and_the_trace_means(
         ("sparring-exp3p", "exp3p"),
         ("partial-monitoring", "borda"),
     }
-    # the mean at T equals the mean over runs of the traces' final cumulative regret
-    traces = pq.read_table(tiny_run / "results/traces/condorcet.parquet").to_pandas()
-    final = traces[traces["t"] == TINY_CFG["horizon"]].groupby("algorithm")["cumulative_regret"]
-    at_T = paper[(paper["scenario"] == "condorcet") & (paper["t"] == TINY_CFG["horizon"])].set_index("algorithm")
-    # the traces hold float32 copies (relative error <= 6e-8) of the float64 sums behind the summary
-    np.testing.assert_allclose(at_T.loc[final.mean().index, "mean"], final.mean(), rtol=1e-7)
-    np.testing.assert_allclose(at_T.loc[final.std().index, "std"], final.std(), rtol=1e-5)
 
 
-def test_recorded_strategies_sum_to_one_per_algorithm_player_and_step(tiny_run):
-    df = pq.read_table(tiny_run / "results/strategies/condorcet.parquet").to_pandas()
-    assert set(df["algorithm"]) == {"sparring-exp3p", "partial-monitoring"}
-    sums = df.groupby(["algorithm", "player", "t"])["mean"].sum()
-    np.testing.assert_allclose(sums, 1.0, atol=1e-12)
-    assert set(df[df["algorithm"] == "sparring-exp3p"]["player"]) == {"p", "q"}
+def test_summary_is_the_mean_and_std_over_runs_at_every_grid_step_of_every_regret(tiny_run):
+    """Recomputed from the traces' actions with the hand regrets, in float64, at every step of the grid."""
+    T, runs, points = TINY_CFG["horizon"], TINY_CFG["runs"], TINY_CFG["summary_points"]
+    df = pq.read_table(tiny_run / "results/summary.parquet").to_pandas()
+    checked = 0
+    for scenario in TINY_CFG["scenarios"]:
+        X = matrix(tiny_run, scenario)
+        traces = pq.read_table(tiny_run / f"results/traces/{scenario}.parquet", columns=["algorithm", "run", "I", "J"])
+        for algorithm, rows in traces.to_pandas().groupby("algorithm"):
+            hand = [per_step_regrets(X, run["I"].to_numpy(), run["J"].to_numpy()) for _, run in rows.groupby("run")]
+            assert len(hand) == runs
+            for kind in hand[0]:
+                part = df[(df["scenario"] == scenario) & (df["algorithm"] == algorithm) & (df["regret"] == kind)]
+                grid = part["t"].to_numpy()
+                assert grid[0] == 1 and grid[-1] == T and np.all(np.diff(grid) > 0) and len(grid) >= points
+                cum = np.array([np.cumsum(h[kind]) for h in hand])[:, grid - 1]
+                np.testing.assert_allclose(part["mean"], cum.mean(axis=0), rtol=1e-12, atol=1e-12)
+                np.testing.assert_allclose(part["std"], cum.std(axis=0, ddof=1), rtol=1e-9, atol=1e-12)
+                checked += len(part)
+    assert checked == len(df)
 
 
-def test_rebuilding_a_chunk_and_rerendering_give_identical_bytes(tiny_run):
-    before = sha256_tree(tiny_run, "results", "figures")
-    chunk = tiny_run / "results/runs/borda/dts/chunk-1.parquet"
+def test_strategies_are_the_mean_and_std_over_runs_of_the_recorded_laws(tiny_run):
+    A, runs, T, stride = TINY_CFG["actions"], TINY_CFG["runs"], TINY_CFG["horizon"], TINY_CFG["stride"]
+    steps = list(range(1, T + 1, stride)) + ([T] if (T - 1) % stride else [])
+    for scenario in TINY_CFG["scenarios"]:
+        df = pq.read_table(tiny_run / f"results/strategies/{scenario}.parquet").to_pandas()
+        assert set(df["algorithm"]) == {"sparring-exp3p", "partial-monitoring"}
+        for (algorithm, player), rows in df.groupby(["algorithm", "player"]):
+            chunks = sorted((tiny_run / f"results/runs/{scenario}/{algorithm}").glob("chunk-*.parquet"))
+            recorded = pd.concat([pq.read_table(c).to_pandas() for c in chunks]).dropna()
+            recorded = recorded.sort_values(["run", "t"])
+            assert sorted(recorded["run"].unique()) == list(range(runs))
+            assert recorded[recorded["run"] == 0]["t"].tolist() == steps
+            laws = recorded[storage.strategy_columns(player, A)].to_numpy().reshape(runs, len(steps), A)
+            np.testing.assert_allclose(laws.sum(axis=2), 1.0, atol=1e-12)
+            assert rows["t"].tolist() == np.repeat(steps, A).tolist()
+            np.testing.assert_allclose(rows["mean"], laws.mean(axis=0).ravel(), rtol=1e-12, atol=1e-15)
+            np.testing.assert_allclose(rows["std"], laws.std(axis=0, ddof=1).ravel(), rtol=1e-9, atol=1e-15)
+            assert rows[rows["t"] > 1]["std"].gt(0).all()  # after step 1 the runs' laws differ
+        assert set(df[df["algorithm"] == "sparring-exp3p"]["player"]) == {"p", "q"}
+
+
+def test_rebuilding_a_chunk_and_rerendering_give_identical_bytes(tiny_copy):
+    before = sha256_tree(tiny_copy, "results", "figures")
+    chunk = tiny_copy / "results/runs/borda/dts/chunk-1.parquet"
     chunk.unlink()
-    result = snakemake(tiny_run, "--cores", "2", "--force", str(chunk.relative_to(tiny_run)))
+    result = snakemake(tiny_copy, "--cores", "2", "--force", str(chunk.relative_to(tiny_copy)))
     assert result.returncode == 0, result.stderr[-3000:]
-    assert hashlib.sha256(chunk.read_bytes()).hexdigest() == before[str(chunk.relative_to(tiny_run))]
-    shutil.rmtree(tiny_run / "figures")
-    (tiny_run / "results/traces/borda.parquet").unlink()  # re-aggregates borda, then the summary
-    result = snakemake(tiny_run, "--cores", "2")
+    assert hashlib.sha256(chunk.read_bytes()).hexdigest() == before[str(chunk.relative_to(tiny_copy))]
+    shutil.rmtree(tiny_copy / "figures")
+    (tiny_copy / "results/traces/borda.parquet").unlink()  # re-aggregates borda, then the summary
+    result = snakemake(tiny_copy, "--cores", "2")
     assert result.returncode == 0, result.stderr[-3000:]
-    assert sha256_tree(tiny_run, "results", "figures") == before
+    assert sha256_tree(tiny_copy, "results", "figures") == before

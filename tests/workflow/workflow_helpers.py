@@ -1,8 +1,12 @@
 """Running the repo's workflow from tests."""
 
+import re
+import struct
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 TINY = Path(__file__).with_name("tiny.yaml")
@@ -24,3 +28,38 @@ def snakemake(workdir, *args, tiny=True, timeout=1200, env=None):
         *args,
     ]
     return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
+
+
+def png_size(path) -> tuple[int, int]:
+    """``(width, height)`` in pixels from a PNG's IHDR chunk (the first chunk, right after the signature)."""
+    data = Path(path).read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR", path
+    return struct.unpack(">II", data[16:24])
+
+
+def pdf_pages(path) -> list[tuple[float, float]]:
+    """``(width, height)`` in points of every page of a PDF (matplotlib writes one MediaBox per page)."""
+    data = Path(path).read_bytes()
+    assert data.startswith(b"%PDF") and data.rstrip().endswith(b"%%EOF"), path
+    pages = len(re.findall(rb"/Type\s*/Page\b", data))  # \b: not /Pages
+    boxes = [tuple(map(float, box.split())) for box in re.findall(rb"/MediaBox\s*\[([^\]]*)\]", data)]
+    assert len(boxes) == pages, (path, pages, boxes)
+    return [(x1 - x0, y1 - y0) for x0, y0, x1, y1 in boxes]
+
+
+def assert_figure_pair(pdf, png, size_inches=None, width_inches=None):
+    """The PDF is one page, the PNG has that page's size at the PNG resolution, and both carry the same
+    data digest; ``size_inches`` / ``width_inches`` pin the page size. Returns the digest."""
+    from duelbandits import manifest
+    from duelbandits.plotting.style import DPI
+
+    (page,) = pdf_pages(pdf)
+    inches = (page[0] / 72, page[1] / 72)
+    assert png_size(png) == (round(inches[0] * DPI["png"]), round(inches[1] * DPI["png"])), (png, inches)
+    if size_inches is not None:
+        assert inches == pytest.approx(size_inches, abs=1e-6), (pdf, inches)
+    if width_inches is not None:
+        assert inches[0] == pytest.approx(width_inches, abs=1e-6), (pdf, inches)
+    digest = manifest.figure_data_digest(pdf)
+    assert manifest.figure_data_digest(png) == digest, (pdf, png)
+    return digest

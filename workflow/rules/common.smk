@@ -4,6 +4,7 @@
 import json
 import os
 import shlex
+import shutil
 import sys
 from pathlib import Path
 
@@ -329,3 +330,41 @@ def sweep_targets():
         *expand("figures/sweeps/horizon-{scenario}.{ext}", scenario=sweeps["horizon"]["scenarios"], ext=["pdf", "png"]),
         *expand("figures/sweeps/actions-{scenario}.{ext}", scenario=sweeps["actions"]["scenarios"], ext=["pdf", "png"]),
     ]
+
+
+# The figures for the paper (targets `panels` and `paper`, not in the default target).
+# duelbandits.latex (which imports matplotlib) is imported only when they are planned.
+
+
+def paper_panels(wildcards=None, formats=("pdf", "png")):
+    """Every panel of the 14 figures alone (figures/panels/{figure}/{panel}.{ext}), in ``formats``."""
+    import duelbandits.latex
+
+    folder = duelbandits.latex.PANEL_FOLDER
+    pdfs = duelbandits.latex.panel_files(SCENARIOS, ALGORITHMS)
+    return [f"{folder}/{Path(pdf).with_suffix(f'.{ext}')}" for pdf in pdfs for ext in formats]
+
+
+def panel_pdfs(wildcards):
+    """The PDF panels, which figures/figures.tex includes."""
+    return paper_panels(wildcards, formats=("pdf",))
+
+
+def scenario_file_args(wildcards, input):
+    """``--scenario-file PATH`` for each scenario file of the rule's input, in the config's order."""
+    return " ".join(f"--scenario-file {shlex.quote(path)}" for path in input.scenarios)
+
+
+def checked_latex_document(wildcards):
+    """workflow/latex/figures.tex, the document of figures/figures.pdf, once latexmk is found.
+
+    Checked when the PDF is planned: without latexmk, planning stops with one line
+    naming the Debian packages to install, before any job runs.
+    """
+    import duelbandits.latex
+
+    if shutil.which("latexmk") is None:
+        raise ValueError(
+            f"figures/figures.pdf needs latexmk and TeX Live: install them with: {duelbandits.latex.INSTALL}"
+        )
+    return workflow.source_path("../latex/figures.tex")

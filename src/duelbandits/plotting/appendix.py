@@ -12,6 +12,11 @@
     settled on one action draws a flat line at that action.
 (d) p_t and, for SparringExp3.P, (e) q_t: each action's mean probability over
     runs with ± std shaded, one colour per action.
+
+Each panel is drawn by one function (``_draw_appendix_panel``), which
+``appendix_figure`` calls for the stacked composite and ``appendix_panel`` for
+the panel alone at its width in the paper
+(figures/panels/appendix-{scenario}-{algorithm}/{panel}).
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.collections import LineCollection
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 from ..algorithms import ALGORITHMS
 from ..regret import PAPER_REGRET, REGRET_NAMES
@@ -70,7 +76,8 @@ def _run_lines(ax, x, Y, color, width=style.LINE_WIDTH["run"]):
     return lines
 
 
-def _regret_panel(ax, regret, color, kind):
+def _regret_panel(ax, regret, color, kind, look: style.Look = style.COMPOSITE):
+    """(a): the cumulative paper-regret of every run, the mean over runs thick, the std shaded above it."""
     horizon = regret.shape[1]
     idx = style.display_index(horizon)
     t = idx + 1.0
@@ -80,15 +87,17 @@ def _regret_panel(ax, regret, color, kind):
     ax.fill_between(t, mean, mean + std, color=color, alpha=style.ALPHA["std"] + 0.1, linewidth=0)
     ax.plot(t, mean, color=style.darker(color), lw=style.LINE_WIDTH["mean"], gid="mean")
     ax.set_ylim(0, max(float(regret[:, idx].max()), float((mean + std).max())) * 1.03 or 1.0)
-    ax.set_ylabel("cumulative regret")
-    ax.set_title(
-        f"(a) cumulative {REGRET_NAMES.get(kind, kind)} regret: runs (light), mean (thick), std above the mean"
-    )
+    ax.set_ylabel("regret" if look.short_labels else "cumulative regret")
+    if look.titles:
+        ax.set_title(
+            f"(a) cumulative {REGRET_NAMES.get(kind, kind)} regret: runs (light), mean (thick), std above the mean"
+        )
 
 
-def _selection_panel(ax, letter, name, selections, color, actions, winner):
+def _selection_panel(ax, letter, name, selections, color, actions, winner, look: style.Look = style.COMPOSITE):
+    """(b), (c): the actions I_t or J_t selected, averaged over windows, runs light, mean thick, ± std."""
     runs, horizon = selections.shape
-    width = max(1, -(-horizon // style.SELECTION_WINDOWS))
+    width = selection_window(horizon)
     starts = np.arange(0, horizon, width)
     counts = np.diff(np.r_[starts, horizon])
     x = starts + (counts + 1) / 2.0
@@ -101,19 +110,25 @@ def _selection_panel(ax, letter, name, selections, color, actions, winner):
     ax.fill_between(x, mean - std, mean + std, color=color, alpha=style.ALPHA["std"], linewidth=0)
     ax.plot(x, mean, color=style.darker(color), lw=style.LINE_WIDTH["mean"], gid="mean")
     if winner is not None:
-        ax.axhline(winner[0], color=style.NEUTRAL, lw=0.9, ls=":", label=f"{winner[1]} (action {winner[0]})")
+        label = winner[1] if look.short_labels else f"{winner[1]} (action {winner[0]})"
+        ax.axhline(winner[0], color=style.NEUTRAL, lw=0.9, ls=":", label=label)
         ax.legend(loc="upper right")
     ax.set_ylim(-0.5, actions - 0.5)
-    ax.set_yticks(np.arange(actions) if actions <= 12 else np.arange(0, actions, max(1, actions // 10)))
+    if look.action_ticks is None:
+        ax.set_yticks(np.arange(actions) if actions <= 12 else np.arange(0, actions, max(1, actions // 10)))
+    else:
+        ax.set_yticks(np.arange(0, actions, -(-actions // look.action_ticks)))
     ax.grid(axis="y", visible=False)
     ax.set_ylabel(f"action ${name}$")
-    ax.set_title(
-        f"({letter}) ${name}$ selections: each run's mean over {width}-step windows (light), "
-        "mean over runs (thick) ± std"
-    )
+    if look.titles:
+        ax.set_title(
+            f"({letter}) ${name}$ selections: each run's mean over {width}-step windows (light), "
+            "mean over runs (thick) ± std"
+        )
 
 
-def _strategy_panel(ax, letter, player, strategies, actions, winner):
+def _strategy_panel(ax, letter, player, strategies, actions, winner, look: style.Look = style.COMPOSITE):
+    """(d), (e): each action's mean probability in the strategy p_t or q_t over runs, ± std."""
     part = strategies[strategies["player"] == player]
     if part.empty:
         raise ValueError(f"strategies has no rows for player {player!r}")
@@ -128,7 +143,7 @@ def _strategy_panel(ax, letter, player, strategies, actions, winner):
         color = colors[int(action)]
         ax.fill_between(t, np.clip(m - s, 0, 1), np.clip(m + s, 0, 1), color=color, alpha=0.15, linewidth=0)
         is_winner = winner is not None and int(action) == winner[0]
-        label = f"{int(action)} ({winner[1]})" if is_winner else f"{int(action)}"
+        label = f"{int(action)} ({winner[1]})" if is_winner and not look.short_labels else f"{int(action)}"
         ax.plot(
             t,
             m,
@@ -139,15 +154,95 @@ def _strategy_panel(ax, letter, player, strategies, actions, winner):
         )
     ax.set_ylim(0, 1)
     ax.set_ylabel(f"${player}_t(i)$")
-    ax.set_title(f"({letter}) {PLAYER_NAMES[player]}: mean probability of each action i over runs, ± std")
+    if look.titles:
+        ax.set_title(f"({letter}) {PLAYER_NAMES[player]}: mean probability of each action i over runs, ± std")
+    if look.legends_above:  # a panel alone: the actions in rows above the axes, which keep the stack's width
+        handles, labels = ax.get_legend_handles_labels()
+        order = _row_major(len(handles), min(len(handles), look.strategy_legend_columns))
+        ax.legend(
+            [handles[k] for k in order],
+            [labels[k] for k in order],
+            loc="lower center",
+            bbox_to_anchor=(0.5, 1.0),
+            ncol=min(len(mean.columns), look.strategy_legend_columns),
+            frameon=False,
+            fontsize=look.strategy_legend_size,
+        )
+        return
     ax.legend(
         title="action i",
         loc="center left",
         bbox_to_anchor=(1.005, 0.5),
         ncol=1 if len(mean.columns) <= 12 else 2,
-        fontsize=6.5,
-        title_fontsize=7,
+        fontsize=look.strategy_legend_size,
+        title_fontsize=look.note_size,
     )
+
+
+def _row_major(n: int, columns: int) -> list[int]:
+    """The order in which to give ``n`` legend entries to a legend of ``columns`` columns, which fills
+    column by column, so that they read row by row: 0 1 2 3 4 / 5 6 7 8 9."""
+    rows = -(-n // columns)
+    return [row * columns + col for col in range(columns) for row in range(rows) if row * columns + col < n]
+
+
+def selection_window(horizon: int) -> int:
+    """Steps per window over which panels (b) and (c) average each run's I_t and J_t."""
+    return max(1, -(-horizon // style.SELECTION_WINDOWS))
+
+
+def _appendix_data(scenario_name: str, algorithm: str, traces, strategies, scenario):
+    """Check the inputs; return the (runs, T) grids, T, the paper regret's kind, A and the winner marked."""
+    if algorithm not in ALGORITHMS:
+        raise ValueError(f"unknown algorithm {algorithm!r}; valid algorithms: {', '.join(ALGORITHMS)}")
+    if scenario is not None and scenario.get("name") != scenario_name:
+        raise ValueError(f"scenario dict is {scenario.get('name')!r}, expected {scenario_name!r}")
+    players = ALGORITHMS[algorithm].strategies
+    if players:
+        if strategies is None or any(c not in strategies.columns for c in STRATEGY_COLUMNS):
+            raise ValueError(f"{algorithm} needs strategies with columns {', '.join(STRATEGY_COLUMNS)}")
+    grid, horizon = _grid(traces, ("cumulative_regret", "I", "J"))
+    kind = PAPER_REGRET.get(scenario_name, {}).get(algorithm, "paper")
+
+    winner = None
+    if scenario is not None:
+        actions = len(scenario["utilities"])
+        notion, chosen = regret_winner(scenario, kind)
+        winner = (int(chosen[0]), f"{notion.capitalize()} winner") if len(chosen) == 1 else None
+    else:
+        actions = int(max(grid["I"].max(), grid["J"].max())) + 1
+        if players:
+            actions = max(actions, int(strategies["action"].max()) + 1)
+    return grid, horizon, kind, actions, winner
+
+
+def regret_winner(scenario: dict, kind: str) -> tuple[str, list[int]]:
+    """The winner notion that regret ``kind`` measures against (the Exp3.P regret: the Maximin
+    winner) and its winners in ``scenario`` (the Condorcet winner when the record lists none)."""
+    w = scenario.get("winners", {}) or {}
+    notion = kind if kind in ("borda", "copeland") else "maximin"
+    chosen = list(w.get(notion, []))
+    if not chosen and w.get("condorcet") is not None:
+        chosen = [w["condorcet"]]
+    return notion, chosen
+
+
+def _draw_appendix_panel(ax, panel: str, algorithm: str, grid, horizon, kind, actions, winner, strategies, look):
+    """Draw panel ``panel`` (a-e) of an appendix figure on ``ax``: the one drawing of each panel, used by
+    the composite figure and by the panel alone. The step axis is the caller's (shared in the composite)."""
+    color = style.algorithm_color(algorithm)
+    if panel == "a":
+        _regret_panel(ax, grid["cumulative_regret"], color, kind, look)
+    elif panel in "bc":
+        name = {"b": "I_t", "c": "J_t"}[panel]
+        _selection_panel(ax, panel, name, grid[name[0]], color, actions, winner, look)
+    else:
+        player = ALGORITHMS[algorithm].strategies["de".index(panel)]
+        _strategy_panel(ax, panel, player, strategies, actions, winner, look)
+    ax.set_xlim(0, horizon)
+    ax.xaxis.set_major_formatter(style.step_formatter())
+    if look.step_bins is not None:
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=look.step_bins, steps=[1, 2, 2.5, 5, 10]))
 
 
 def appendix_figure(
@@ -163,50 +258,45 @@ def appendix_figure(
     line in (b) and (c), a thick line in (d) and (e)).
     Returns the saved Figure.
     """
-    if algorithm not in ALGORITHMS:
-        raise ValueError(f"unknown algorithm {algorithm!r}; valid algorithms: {', '.join(ALGORITHMS)}")
-    if scenario is not None and scenario.get("name") != scenario_name:
-        raise ValueError(f"scenario dict is {scenario.get('name')!r}, expected {scenario_name!r}")
-    players = ALGORITHMS[algorithm].strategies
-    if players:
-        if strategies is None or any(c not in strategies.columns for c in STRATEGY_COLUMNS):
-            raise ValueError(f"{algorithm} needs strategies with columns {', '.join(STRATEGY_COLUMNS)}")
-    grid, horizon = _grid(traces, ("cumulative_regret", "I", "J"))
-    kind = PAPER_REGRET.get(scenario_name, {}).get(algorithm, "paper")
-
-    winner = None
-    if scenario is not None:
-        actions = len(scenario["utilities"])
-        w = scenario.get("winners", {}) or {}
-        # the winner that the shown regret measures against (exp3p regret: the Maximin winner)
-        notion = kind if kind in ("borda", "copeland") else "maximin"
-        chosen = list(w.get(notion, []))
-        if not chosen and w.get("condorcet") is not None:
-            chosen = [w["condorcet"]]
-        which = f"{notion.capitalize()} winner"
-        winner = (int(chosen[0]), which) if len(chosen) == 1 else None
-    else:
-        actions = int(max(grid["I"].max(), grid["J"].max())) + 1
-        if players:
-            actions = max(actions, int(strategies["action"].max()) + 1)
-
-    color = style.algorithm_color(algorithm)
-    panels = 3 + len(players)
+    grid, horizon, kind, actions, winner = _appendix_data(scenario_name, algorithm, traces, strategies, scenario)
+    panels = style.appendix_panel_letters(ALGORITHMS[algorithm].strategies)
     with style.style():
-        fig = Figure(figsize=(style.APPENDIX_WIDTH, style.APPENDIX_PANEL_HEIGHT * panels + 0.5), layout="constrained")
-        axes = fig.subplots(panels, 1, sharex=True)
-        _regret_panel(axes[0], grid["cumulative_regret"], color, kind)
-        _selection_panel(axes[1], "b", "I_t", grid["I"], color, actions, winner)
-        _selection_panel(axes[2], "c", "J_t", grid["J"], color, actions, winner)
-        for k, player in enumerate(players):
-            _strategy_panel(axes[3 + k], "de"[k], player, strategies, actions, winner)
-        for ax in axes:
-            ax.set_xlim(0, horizon)
-            ax.xaxis.set_major_formatter(style.step_formatter())
+        fig = Figure(
+            figsize=(style.APPENDIX_WIDTH, style.APPENDIX_PANEL_HEIGHT * len(panels) + 0.5), layout="constrained"
+        )
+        axes = fig.subplots(len(panels), 1, sharex=True)
+        for panel, ax in zip(panels, axes):
+            _draw_appendix_panel(
+                ax, panel, algorithm, grid, horizon, kind, actions, winner, strategies, style.COMPOSITE
+            )
         axes[-1].set_xlabel("step t")
         fig.suptitle(
             f"{scenario_name.capitalize()} scenario - {ALGORITHMS[algorithm].label}: "
             f"{grid['I'].shape[0]} runs, T = {horizon:,}"
         )
         style.save(fig, outputs, data_digest)
+    return fig
+
+
+def appendix_panel(
+    scenario_name: str, algorithm: str, traces, strategies, panel: str, outputs, *, scenario=None, data_digest=None
+) -> Figure:
+    """Render panel ``panel`` of the appendix figure of one (scenario, algorithm) alone, at the width its
+    subfigure has in the paper (:func:`style.appendix_panel_size`) with text at the caption sizes
+    (:data:`style.PANEL`). Arguments as :func:`appendix_figure`; the panels are
+    :func:`style.appendix_panel_letters`. The same drawing as the composite, without the '(x) ...'
+    title, which the subfigure's caption gives, and with its own step axis. Returns the saved Figure.
+    """
+    if algorithm in ALGORITHMS:
+        panels = style.appendix_panel_letters(ALGORITHMS[algorithm].strategies)
+        if panel not in panels:
+            raise ValueError(f"the appendix figure of {algorithm} has panels {', '.join(panels)}, not {panel!r}")
+    grid, horizon, kind, actions, winner = _appendix_data(scenario_name, algorithm, traces, strategies, scenario)
+    with style.style(style.PANEL.rc):
+        fig = Figure(figsize=style.appendix_panel_size(len(panels)), layout="constrained")
+        ax = fig.subplots()
+        _draw_appendix_panel(ax, panel, algorithm, grid, horizon, kind, actions, winner, strategies, style.PANEL)
+        ax.set_xlabel("step t")
+        style.align_left(fig, ax)  # the panels stacked in the figure line up
+        style.save(fig, outputs, data_digest, look=style.PANEL)
     return fig

@@ -9,6 +9,11 @@
     on log-log axes each bound c t^rho is a straight line of slope rho, so
     the regret's growth rate can be read against it. Bounds that are NaN
     (no theorem, or T below its requirement) are left out, with a note.
+
+Each panel is drawn by one function (``_draw_main_panel``), which
+``main_figure`` calls for the composite and ``main_panel`` for the panel alone
+at its width in the paper (figures/panels/main-{scenario}/{panel}); what
+differs between the two is ``style.COMPOSITE`` against ``style.PANEL``.
 """
 
 from __future__ import annotations
@@ -71,7 +76,8 @@ def _regret_label(slug: str, kind: str, mixed: bool) -> str:
     return f"{label} ({REGRET_NAMES.get(kind, kind)} regret)" if mixed else label
 
 
-def _utilities_panel(ax, scenario: dict):
+def _utilities_panel(ax, scenario: dict, look: style.Look = style.COMPOSITE):
+    """(a): each action's latent utility as a bar, the Condorcet and Borda winners marked above."""
     u = np.asarray(scenario["utilities"], dtype=float)
     actions = np.arange(u.size)
     ax.bar(actions, u, color="#bdbdbd", edgecolor=style.NEUTRAL, linewidth=0.6, width=0.7)
@@ -80,40 +86,42 @@ def _utilities_panel(ax, scenario: dict):
     borda = list(winners.get("borda", []) or [])
     top = u.max() if u.size else 1.0
     pad = 0.06 * max(top, 1e-9)
+    ms = look.marker_scale
     handles = []
     if condorcet is not None:
         marker, color = style.MARKERS["condorcet"]
         shift = -0.17 if condorcet in borda else 0.0
-        ax.plot([condorcet + shift], [u[condorcet] + pad], marker=marker, color=color, ms=11, ls="none")
-        handles.append(
-            Line2D([], [], marker=marker, color=color, ms=9, ls="none", label=f"Condorcet winner (action {condorcet})")
-        )
+        ax.plot([condorcet + shift], [u[condorcet] + pad], marker=marker, color=color, ms=11 * ms, ls="none")
+        label = "Condorcet winner" + ("" if look.short_labels else f" (action {condorcet})")
+        handles.append(Line2D([], [], marker=marker, color=color, ms=9 * ms, ls="none", label=label))
     else:
         handles.append(Line2D([], [], ls="none", label="no Condorcet winner"))
     marker, color = style.MARKERS["borda"]
     for b in borda:
         shift = 0.17 if b == condorcet else 0.0
-        ax.plot([b + shift], [u[b] + pad], marker=marker, color=color, ms=8, ls="none")
+        ax.plot([b + shift], [u[b] + pad], marker=marker, color=color, ms=8 * ms, ls="none")
     if borda:
         which = ", ".join(str(b) for b in borda)
-        handles.append(
-            Line2D([], [], marker=marker, color=color, ms=7, ls="none", label=f"Borda winner (action {which})")
-        )
-    ax.set_ylim(min(0.0, u.min()), top + 4 * pad)
+        label = "Borda winner" + ("" if look.short_labels else f" (action {which})")
+        handles.append(Line2D([], [], marker=marker, color=color, ms=7 * ms, ls="none", label=label))
+    # the legend sits in the top left: keep `headroom` of the height free above the bars and markers
+    ax.set_ylim(min(0.0, u.min()), max(top + 4 * pad, (top + 1.5 * pad) / (1 - look.headroom)))
     ax.set_xticks(actions)
     ax.set_xlabel("action i")
     ax.set_ylabel("utility u(i)")
-    ax.set_title("(a) latent utilities")
+    if look.titles:
+        ax.set_title("(a) latent utilities")
     ax.grid(axis="x", visible=False)
     ax.legend(handles=handles, loc="upper left")
 
 
-def _matrix_panel(fig, ax, scenario: dict):
+def _matrix_panel(fig, ax, scenario: dict, look: style.Look = style.COMPOSITE):
+    """(b): the preference matrix X as a heat map with its colour bar, values in the cells when they fit."""
     X = np.asarray(scenario["matrix"], dtype=float)
     A = X.shape[0]
     image = ax.imshow(X, cmap=style.MATRIX_CMAP, vmin=0.0, vmax=1.0, aspect="equal")
-    if A <= 12:
-        size = 7 if A <= 8 else 5.5
+    size = next((size for largest, size in sorted(look.cell_text.items()) if A <= largest), None)
+    if size is not None:
         for i in range(A):
             for j in range(A):
                 ax.text(
@@ -131,7 +139,8 @@ def _matrix_panel(fig, ax, scenario: dict):
     ax.set_xlabel("action j")
     ax.set_ylabel("action i")
     ax.grid(False)
-    ax.set_title("(b) preference matrix X(i, j) = P(i beats j)")
+    if look.titles:
+        ax.set_title("(b) preference matrix X(i, j) = P(i beats j)")
     fig.colorbar(image, ax=ax, shrink=0.85, label="X(i, j)")
 
 
@@ -154,7 +163,7 @@ def _regret_curves(ax, curves: dict, mixed: bool):
         )
 
 
-def _bound_curves(ax, curves: dict, horizon: int, actions: int, c_alpha: float):
+def _bound_curves(ax, curves: dict, horizon: int, actions: int, c_alpha: float, look: style.Look):
     """Draw every finite bound; return notes for theorems whose bound is absent."""
     notes = []
     for slug, part in curves.items():
@@ -162,6 +171,7 @@ def _bound_curves(ax, curves: dict, horizon: int, actions: int, c_alpha: float):
         bound = part["bound"].to_numpy(float)
         ok = np.isfinite(bound)
         theorem = THEOREMS.get(slug)
+        name = theorem.name if theorem else "?"
         if ok.any():
             ax.plot(
                 part["t"].to_numpy(float)[ok],
@@ -170,15 +180,116 @@ def _bound_curves(ax, curves: dict, horizon: int, actions: int, c_alpha: float):
                 lw=style.LINE_WIDTH["bound"],
                 ls="--",
                 gid=f"bound:{slug}",
-                label=f"Thm {theorem.name if theorem else '?'} bound, {style.algorithm_label(slug)}",
+                label=f"Thm {name}" if look.short_labels else f"Thm {name} bound, {style.algorithm_label(slug)}",
             )
         elif theorem is not None and theorem_for(slug, part["regret"].iloc[0]) is not None:
             t_min, strict = theorem.requirement(actions, c_alpha)
+            which = "" if look.short_labels else f" ({style.algorithm_label(slug)})"
             notes.append(
-                f"Thm {theorem.name} ({style.algorithm_label(slug)}) not shown: "
-                f"needs T {'>' if strict else '>='} {t_min:,.0f}, T = {horizon:,}"
+                f"Thm {theorem.name}{which} not shown: needs T {'>' if strict else '>='} {t_min:,.0f}, T = {horizon:,}"
             )
     return notes
+
+
+def _step_axis(ax):
+    """The step axis and the regret axis of panels (c) and (d)."""
+    ax.set_xlabel("step t")
+    ax.set_ylabel("cumulative regret")
+    ax.xaxis.set_major_formatter(style.step_formatter())
+
+
+def _legend_place(look: style.Look, inside: str, columns: int = 2) -> dict:
+    """Where the legend of panel (c) or (d) goes: ``inside`` the axes in the composite; above the
+    axes, frameless, in ``columns`` columns in a panel alone (a panel is too small to hold it)."""
+    if not look.legends_above:
+        return {"loc": inside}
+    return {"loc": "lower center", "bbox_to_anchor": (0.5, 1.0), "ncol": columns, "frameon": False}
+
+
+def _mean_regret_panel(ax, curves: dict, mixed: bool, horizon: int, look: style.Look = style.COMPOSITE):
+    """(c): the mean cumulative paper-regret of every algorithm, std shaded above the mean."""
+    _regret_curves(ax, curves, mixed and not look.short_labels)
+    ax.set_ylim(bottom=0)
+    if look.titles:
+        ax.set_title(f"(c) mean cumulative {_regret_title(curves)} (std shaded above)")
+    ax.legend(**_legend_place(look, "upper left"))
+    ax.set_xlim(0, horizon)
+    _step_axis(ax)
+
+
+def _bounds_panel(
+    ax, curves: dict, mixed: bool, horizon: int, actions: int, c_alpha: float, look: style.Look = style.COMPOSITE
+):
+    """(d): the mean regrets of (c) with the theorem bounds dashed, on log-log axes."""
+    _regret_curves(ax, curves, mixed and not look.short_labels)
+    notes = _bound_curves(ax, curves, horizon, actions, c_alpha, look)
+    ax.set_yscale("log")
+    ax.set_xscale(style.BOUNDS_XSCALE)
+    left = _log_left(curves) if style.BOUNDS_XSCALE == "log" else 0
+    shown = [part.loc[part["t"] >= max(left, 1), "mean"].to_numpy(float) for part in curves.values()]
+    lowest = min((m[m > 0].min() for m in shown if (m > 0).any()), default=np.nan)
+    if np.isfinite(lowest):
+        ax.set_ylim(bottom=lowest * 0.5)
+    if look.titles:
+        ax.set_title(f"(d) mean cumulative {_regret_title(curves)} and theorem bounds (dashed)")
+    bound_handles = [h for h in ax.get_lines() if (h.get_gid() or "").startswith("bound:")]
+    if bound_handles:
+        # the theorems bound E[R_T] for parameters tuned to T; the curve is that bound at each t
+        ax.legend(
+            handles=bound_handles,
+            title="bound for T, drawn at each t",
+            title_fontsize=look.note_size,
+            **_legend_place(look, "lower right", columns=2 if len(bound_handles) > 2 else 1),
+        )
+    if notes:
+        ax.text(
+            0.99,
+            0.99 if not bound_handles else 0.02 if look.legends_above else 0.3,
+            "\n".join(notes),
+            transform=ax.transAxes,
+            ha="right",
+            va="top" if not bound_handles or not look.legends_above else "bottom",
+            fontsize=look.note_size,
+            color=style.NEUTRAL,
+        )
+    ax.set_xlim(left, horizon)
+    _step_axis(ax)
+
+
+def _regret_title(curves: dict) -> str:
+    """'Maximin regret' when every curve shows one kind of regret, else 'regret'."""
+    kinds = {part["regret"].iloc[0] for part in curves.values()}
+    kind = next(iter(kinds))
+    return "regret" if len(kinds) > 1 else f"{REGRET_NAMES.get(kind, kind)} regret"
+
+
+def _main_data(scenario: dict, summary):
+    """The paper's curves of the scenario, whether they mix regrets, T, the runs and A."""
+    curves = _paper_rows(scenario["name"], summary)
+    mixed = len({part["regret"].iloc[0] for part in curves.values()}) > 1
+    horizon = int(max(part["t"].max() for part in curves.values()))
+    runs = sorted({int(r) for part in curves.values() for r in part["runs"].unique()})
+    return curves, mixed, horizon, runs, len(scenario["utilities"])
+
+
+def _draw_main_panel(fig, ax, panel: str, scenario: dict, summary, c_alpha: float, look: style.Look):
+    """Draw panel ``panel`` (a-d) of the scenario's main figure on ``ax``: the one drawing of each panel,
+    used by the composite figure and by the panel alone."""
+    curves, mixed, horizon, _, actions = _main_data(scenario, summary)
+    if panel == "a":
+        _utilities_panel(ax, scenario, look)
+    elif panel == "b":
+        _matrix_panel(fig, ax, scenario, look)
+    elif panel == "c":
+        _mean_regret_panel(ax, curves, mixed, horizon, look)
+    elif panel == "d":
+        _bounds_panel(ax, curves, mixed, horizon, actions, c_alpha, look)
+    else:
+        raise ValueError(f"a main figure has panels {', '.join(MAIN_PANELS)}, not {panel!r}")
+
+
+MAIN_PANELS = tuple(style.MAIN_PANELS)
+"""The panels of a main figure, in order: (a) utilities, (b) X, (c) mean regrets, (d) with bounds."""
 
 
 def main_figure(scenario: dict, summary, outputs, *, c_alpha: float = 1.0, data_digest=None) -> Figure:
@@ -188,62 +299,30 @@ def main_figure(scenario: dict, summary, outputs, *, c_alpha: float = 1.0, data_
     the per-step mean/std/bound table (only this scenario's ``paper`` rows are
     used). Returns the saved Figure so callers and tests can inspect it.
     """
-    name = scenario["name"]
-    curves = _paper_rows(name, summary)
-    kinds = {part["regret"].iloc[0] for part in curves.values()}
-    mixed = len(kinds) > 1
-    horizon = int(max(part["t"].max() for part in curves.values()))
-    runs = sorted({int(r) for part in curves.values() for r in part["runs"].unique()})
-    actions = len(scenario["utilities"])
-    regret_title = "regret" if mixed else f"{REGRET_NAMES.get(next(iter(kinds)), next(iter(kinds)))} regret"
-
+    _, _, horizon, runs, actions = _main_data(scenario, summary)
     with style.style():
         fig = Figure(figsize=style.MAIN_SIZE, layout="constrained")
-        (ax_u, ax_x), (ax_c, ax_d) = fig.subplots(2, 2)
-        _utilities_panel(ax_u, scenario)
-        _matrix_panel(fig, ax_x, scenario)
-
-        _regret_curves(ax_c, curves, mixed)
-        ax_c.set_ylim(bottom=0)
-        ax_c.set_title(f"(c) mean cumulative {regret_title} (std shaded above)")
-        ax_c.legend(loc="upper left")
-
-        _regret_curves(ax_d, curves, mixed)
-        notes = _bound_curves(ax_d, curves, horizon, actions, c_alpha)
-        ax_d.set_yscale("log")
-        ax_d.set_xscale(style.BOUNDS_XSCALE)
-        left = _log_left(curves) if style.BOUNDS_XSCALE == "log" else 0
-        shown = [part.loc[part["t"] >= max(left, 1), "mean"].to_numpy(float) for part in curves.values()]
-        lowest = min((m[m > 0].min() for m in shown if (m > 0).any()), default=np.nan)
-        if np.isfinite(lowest):
-            ax_d.set_ylim(bottom=lowest * 0.5)
-        ax_d.set_title(f"(d) mean cumulative {regret_title} and theorem bounds (dashed)")
-        bound_handles = [h for h in ax_d.get_lines() if (h.get_gid() or "").startswith("bound:")]
-        if bound_handles:
-            # the theorems bound E[R_T] for parameters tuned to T; the curve is that bound at each t
-            ax_d.legend(
-                handles=bound_handles, loc="lower right", title="bound for T, drawn at each t", title_fontsize=7
-            )
-        if notes:
-            ax_d.text(
-                0.99,
-                0.99 if not bound_handles else 0.3,
-                "\n".join(notes),
-                transform=ax_d.transAxes,
-                ha="right",
-                va="top",
-                fontsize=7,
-                color=style.NEUTRAL,
-            )
-
-        ax_c.set_xlim(0, horizon)
-        ax_d.set_xlim(left, horizon)
-        for ax in (ax_c, ax_d):
-            ax.set_xlabel("step t")
-            ax.set_ylabel("cumulative regret")
-            ax.xaxis.set_major_formatter(style.step_formatter())
-
+        axes = fig.subplots(2, 2).ravel()
+        for panel, ax in zip(MAIN_PANELS, axes):
+            _draw_main_panel(fig, ax, panel, scenario, summary, c_alpha, style.COMPOSITE)
         run_text = f"{runs[0]} runs" if len(runs) == 1 else f"{runs[0]}-{runs[-1]} runs"
-        fig.suptitle(f"{name.capitalize()} scenario: A = {actions}, T = {horizon:,}, {run_text}")
+        fig.suptitle(f"{scenario['name'].capitalize()} scenario: A = {actions}, T = {horizon:,}, {run_text}")
         style.save(fig, outputs, data_digest)
+    return fig
+
+
+def main_panel(scenario: dict, summary, panel: str, outputs, *, c_alpha: float = 1.0, data_digest=None) -> Figure:
+    """Render panel ``panel`` (a-d) of the scenario's main figure alone, at the width its subfigure has
+    in the paper (:func:`style.main_panel_size`) with text at the caption sizes (:data:`style.PANEL`).
+
+    The same drawing as the composite :func:`main_figure`, without the '(x) ...' title, which the
+    subfigure's caption gives. Returns the saved Figure.
+    """
+    if panel not in MAIN_PANELS:
+        raise ValueError(f"a main figure has panels {', '.join(MAIN_PANELS)}, not {panel!r}")
+    with style.style(style.PANEL.rc):
+        fig = Figure(figsize=style.main_panel_size(panel), layout="constrained")
+        ax = fig.subplots()
+        _draw_main_panel(fig, ax, panel, scenario, summary, c_alpha, style.PANEL)
+        style.save(fig, outputs, data_digest, look=style.PANEL)
     return fig

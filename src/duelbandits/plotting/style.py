@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import matplotlib as mpl
@@ -88,6 +89,154 @@ RC = {
 }
 """Matplotlib rcParams applied (temporarily) while a figure is built and saved."""
 
+# --- Panels at print size (figures/panels/): one file per subfigure of the paper -----------------
+
+TEXT_WIDTH = 5.5
+"""Text width of the paper's page (NeurIPS 2019 style), in inches: each subfigure is a fraction of it."""
+
+CAPTION_SIZE = 10
+SUBCAPTION_SIZE = 9
+"""The paper's caption sizes in points: the figure caption is the body's 10 pt (the caption
+package's default), a subcaption one step smaller (subcaption's ``font+=smaller``: 9 pt)."""
+
+MAIN_PANELS = {"a": (0.35, 1.7), "b": (0.35, 1.7), "c": (0.40, 2.1), "d": (0.40, 2.1)}
+"""Main figures: panel letter -> (subfigure width as a fraction of the text width, panel height
+in inches). (a), (b) side by side over (c), (d), as in the paper; one height per row."""
+
+APPENDIX_PANELS = {3: (0.75, 1.8), 4: (0.65, 1.6), 5: (0.5, 1.35)}
+"""Appendix figures, by their number of stacked panels: (width fraction, panel height in inches).
+The paper draws three panels at 0.75 of the text width, Partial Monitoring's four at 0.65 and
+SparringExp3.P's five at 0.5, so that each figure fits on one page (9 in of text height)."""
+
+PANEL_RC = {
+    **RC,
+    "font.size": SUBCAPTION_SIZE,
+    "axes.titlesize": SUBCAPTION_SIZE,
+    "axes.labelsize": SUBCAPTION_SIZE,
+    "xtick.labelsize": 8,
+    "ytick.labelsize": 8,
+    "legend.fontsize": 7,
+    "legend.title_fontsize": 7,
+    "legend.borderpad": 0.3,
+    "legend.handlelength": 1.2,
+    "legend.handletextpad": 0.5,
+    "legend.columnspacing": 1.0,
+    "legend.labelspacing": 0.3,
+    "axes.labelpad": 2.0,
+    "xtick.major.pad": 2.0,
+    "ytick.major.pad": 2.0,
+}
+"""rcParams of a panel alone at print size: axis labels at the subcaption size (9 pt), tick
+labels 8 pt, legends 7 pt, so that included at ``width=\\textwidth`` in its subfigure the text
+matches the paper's captions (matplotlib points are TeX's big points, 1/72 in)."""
+
+
+PANEL_GUTTER = 0.6
+"""Left margin in inches of every appendix panel alone (room for the axis label and tick labels up to
+five digits), so that the panels stacked in a figure line up; a panel whose labels need more keeps
+the margin constrained layout gives it."""
+
+
+def align_left(fig, ax, gutter: float = PANEL_GUTTER) -> None:
+    """Put the left edge of ``ax`` ``gutter`` inches from the figure's, keeping the rest of the
+    constrained layout (laid out once, then frozen), unless its labels need more room than that."""
+    fig.draw_without_rendering()
+    box = ax.get_position()
+    left = gutter / fig.get_size_inches()[0]
+    if box.x0 > left:
+        return
+    fig.set_layout_engine("none")
+    ax.set_position([left, box.y0, box.x1 - left, box.height])
+
+
+def appendix_panel_letters(players) -> str:
+    """The panels of an appendix figure whose algorithm has the strategies ``players``:
+    (a) regret, (b) I_t, (c) J_t, then (d) p_t and (e) q_t where the algorithm has them."""
+    return "abc" + "de"[: len(players)]
+
+
+def main_panel_size(panel: str) -> tuple[float, float]:
+    """Width and height in inches of panel ``panel`` of a main figure, alone at print size."""
+    fraction, height = MAIN_PANELS[panel]
+    return (fraction * TEXT_WIDTH, height)
+
+
+def appendix_panel_size(panels: int) -> tuple[float, float]:
+    """Width and height in inches of each panel of an appendix figure with ``panels`` panels."""
+    fraction, height = APPENDIX_PANELS[panels]
+    return (fraction * TEXT_WIDTH, height)
+
+
+@dataclass(frozen=True)
+class Look:
+    """What differs between a panel drawn inside a composite figure and the same panel alone at
+    print size; the data, line styles and colours are the same in both."""
+
+    rc: dict = field(repr=False)
+    """rcParams while the figure is built and saved."""
+    dpi: dict = field(repr=False)
+    """Resolution per format: the PNG's, and that of rasterised line bundles in a PDF."""
+    titles: bool
+    """Axes titles '(a) ...': the composite's only; a panel's subfigure caption gives its letter."""
+    short_labels: bool
+    """Labels without what the caption says (the winner's action, each algorithm's regret, the
+    algorithm of each bound; 'regret' for 'cumulative regret'): a panel is a fraction as wide."""
+    note_size: float
+    """Notes in a panel and titles of small legends, points."""
+    marker_scale: float
+    """Size of the winner markers relative to the composite's."""
+    headroom: float
+    """Fraction of the utilities panel's height kept free above the bars, for its legend."""
+    cell_text: dict
+    """Size of the values written in the cells of X: ``{largest A: size}``; none above the largest A."""
+    legends_above: bool
+    """Legends above the axes, frameless, not inside them (the regret panels (c), (d) of a main
+    figure) or beside them (the strategy panels of an appendix figure)."""
+    action_ticks: int | None
+    """At most this many ticks on an action axis (I_t, J_t); None: every action up to A = 12."""
+    step_bins: int | None
+    """At most this many intervals between the ticks of an appendix panel's step axis (labels such as
+    '40,000' are wide); None: matplotlib's choice."""
+    strategy_legend_size: float
+    """Legend of the actions beside a strategy panel, points."""
+    strategy_legend_columns: int | None
+    """Its columns above the axes; None: beside them, one column up to 12 actions, else two."""
+
+
+COMPOSITE = Look(
+    rc=RC,
+    dpi=DPI,
+    titles=True,
+    short_labels=False,
+    note_size=7,
+    marker_scale=1.0,
+    headroom=0.0,
+    cell_text={8: 7, 12: 5.5},
+    legends_above=False,
+    action_ticks=None,
+    step_bins=None,
+    strategy_legend_size=6.5,
+    strategy_legend_columns=None,
+)
+"""The composite figures of figures/main and figures/appendix."""
+
+PANEL = Look(
+    rc=PANEL_RC,
+    dpi={"png": 300, "pdf": 300, "svg": 300},
+    titles=False,
+    short_labels=True,
+    note_size=7,
+    marker_scale=0.7,
+    headroom=0.3,
+    cell_text={6: 6},
+    legends_above=True,
+    action_ticks=5,
+    step_bins=4,
+    strategy_legend_size=7,
+    strategy_legend_columns=5,
+)
+"""A panel alone at print size (figures/panels): 300 dpi, text sized for the page."""
+
 METADATA = {
     "pdf": {"Creator": "duelbandits", "Producer": None, "CreationDate": None},
     "png": {"Software": None},
@@ -110,9 +259,9 @@ def _metadata(fmt: str, data_digest: str | None) -> dict:
 
 
 @contextmanager
-def style():
-    """Apply :data:`RC` for the duration of the block, leaving global rcParams untouched."""
-    with mpl.rc_context(RC):
+def style(rc: dict = RC):
+    """Apply ``rc`` (default :data:`RC`) for the duration of the block, leaving global rcParams untouched."""
+    with mpl.rc_context(rc):
         yield
 
 
@@ -154,14 +303,15 @@ def step_formatter():
     return mpl.ticker.FuncFormatter(lambda x, _: f"{x:,.0f}")
 
 
-def save(fig, outputs, data_digest: str | None = None) -> list[Path]:
+def save(fig, outputs, data_digest: str | None = None, look: Look = COMPOSITE) -> list[Path]:
     """Save ``fig`` to every path of ``outputs`` atomically and deterministically.
 
     The format comes from the suffix (.pdf, .png, .svg). Each file is written
     to a temporary file in its own directory, then renamed over the target, so
     a crash never leaves a half-written figure. ``data_digest``, the content
     digest of the data drawn (:func:`duelbandits.manifest.data_digest`), goes
-    into the file's metadata, where the manifest reads it.
+    into the file's metadata, where the manifest reads it. ``look`` gives the
+    rcParams and resolution (:data:`COMPOSITE`, or :data:`PANEL` for a panel alone).
     """
     if isinstance(outputs, (str, os.PathLike)):
         outputs = [outputs]
@@ -171,9 +321,9 @@ def save(fig, outputs, data_digest: str | None = None) -> list[Path]:
     for path in paths:
         if path.suffix.lower().lstrip(".") not in METADATA:
             raise ValueError(f"cannot save figure to {path}: suffix must be one of .pdf, .png, .svg")
-    with style():
+    with style(look.rc):
         for path in paths:
             fmt = path.suffix.lower().lstrip(".")
             with atomic_write(path) as tmp:
-                fig.savefig(tmp, format=fmt, dpi=DPI[fmt], metadata=_metadata(fmt, data_digest))
+                fig.savefig(tmp, format=fmt, dpi=look.dpi[fmt], metadata=_metadata(fmt, data_digest))
     return paths

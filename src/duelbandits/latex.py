@@ -1,0 +1,326 @@
+"""The figures as an author includes them: figures/figures.tex, and its PDF through LaTeX.
+
+``figures_tex`` writes the fourteen figure environments of the paper with its
+subfigure layout (Figures 1 and 2: (a), (b) at 0.35 of the text width over
+(c), (d) at 0.4; each appendix figure: its panels stacked, at the widths of
+``plotting.style``), one ``\\includegraphics`` per panel file of
+figures/panels/, captions that state the run's numbers (A, T, runs, winners,
+the theorem bounds drawn) and labels ``fig:main-{scenario}``,
+``fig:appendix-{scenario}-{algorithm}`` and ``...-{panel}`` for the panels.
+The panel paths are relative to the panels folder: the including document
+sets ``\\graphicspath{{figures/panels/}}``.
+
+``build_pdf`` compiles a standalone document that inputs it (the workflow's
+is workflow/latex/figures.tex) with latexmk and pdfLaTeX, from Debian's TeX
+Live (:data:`DEBIAN_PACKAGES`).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from .algorithms import ALGORITHMS
+from .plotting import style
+from .plotting.appendix import regret_winner, selection_window
+from .regret import REGRET_NAMES
+from .storage import atomic_write
+from .theorems import THEOREMS, theorem_for
+
+DEBIAN_PACKAGES = ("latexmk", "texlive-latex-base", "texlive-latex-recommended")
+"""What the PDF needs from Debian: latexmk, pdfLaTeX with graphicx and geometry (latex-base), caption
+and subcaption (latex-recommended). The tests also read the PDF with poppler-utils."""
+
+INSTALL = f"apt-get install --no-install-recommends {' '.join(DEBIAN_PACKAGES)}"
+
+PANEL_FOLDER = "figures/panels"
+"""Where the workflow writes the panels; figures.tex names them relative to this folder."""
+
+SUBCAPTIONS = {
+    "a": "Utilities",
+    "b": "Preference matrix $X$",
+    "c": "Mean regret",
+    "d": "Regret and bounds, log--log",
+}
+"""Subfigure captions of the main figures (the figure caption explains each panel)."""
+
+MARKER_NAMES = {"*": "star", "v": "triangle"}
+
+
+class LatexError(RuntimeError):
+    """LaTeX is missing, or the document does not compile."""
+
+
+def main_figure_name(scenario: str) -> str:
+    """The figure's name in figures/panels/ and in its label: ``main-condorcet``."""
+    return f"main-{scenario}"
+
+
+def appendix_figure_name(scenario: str, algorithm: str) -> str:
+    """The figure's name in figures/panels/ and in its label: ``appendix-borda-dts``."""
+    return f"appendix-{scenario}-{algorithm}"
+
+
+def panel_files(scenarios, algorithms) -> list[str]:
+    """Every panel file (PDF) of the paper's figures, relative to :data:`PANEL_FOLDER`."""
+    files = [f"{main_figure_name(s)}/{p}.pdf" for s in scenarios for p in style.MAIN_PANELS]
+    for scenario in scenarios:
+        for algorithm in algorithms:
+            letters = style.appendix_panel_letters(ALGORITHMS[algorithm].strategies)
+            files += [f"{appendix_figure_name(scenario, algorithm)}/{p}.pdf" for p in letters]
+    return files
+
+
+def _escape(text: str) -> str:
+    """``text`` safe in LaTeX's text mode."""
+    special = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_"}
+    special |= {"{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
+    return "".join(special.get(c, c) for c in text)
+
+
+def _number(n: int) -> str:
+    """``40000`` -> ``40{,}000`` (thousands separated, for math mode)."""
+    return f"{n:,}".replace(",", "{,}")
+
+
+def _join(items: list[str]) -> str:
+    """``a``; ``a and b``; ``a, b and c``."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _actions(actions: list[int]) -> str:
+    """``action 3``; ``actions 2 and 5``."""
+    return ("action " if len(actions) == 1 else "actions ") + _join([str(a) for a in actions])
+
+
+def _subfigure(width: float, file: str, caption: str, label: str) -> list[str]:
+    return [
+        f"  \\begin{{subfigure}}[b]{{{width:g}\\textwidth}}",
+        "    \\centering",
+        f"    \\includegraphics[width=\\textwidth]{{{file}}}",
+        f"    \\caption{{{caption}}}\\label{{{label}}}",
+        "  \\end{subfigure}",
+    ]
+
+
+def _run_text(record: dict) -> str:
+    """``$A = 10$ actions, $T = 40{,}000$ steps, 100 runs``."""
+    runs = record["runs"]
+    run_text = f"{runs[0]} runs" if len(runs) == 1 else f"{runs[0]}--{runs[-1]} runs"
+    return f"$A = {record['actions']}$ actions, $T = {_number(record['horizon'])}$ steps, {run_text}"
+
+
+def scenario_numbers(scenario: dict, summary) -> dict:
+    """What the captions of one scenario state, from its scenario record and the summary table:
+    A, T, the runs, the winners, and per algorithm its paper regret and whether its bound is drawn."""
+    name = scenario["name"]
+    rows = summary[(summary["scenario"] == name) & summary["paper"].astype(bool)]
+    if rows.empty:
+        raise ValueError(f"summary has no paper-regret rows for scenario {name!r}")
+    algorithms = [a for a in ALGORITHMS if a in set(rows["algorithm"])]
+    horizon = int(rows["t"].max())
+    kinds, bounds = {}, {}
+    for slug in algorithms:
+        part = rows[rows["algorithm"] == slug]
+        kinds[slug] = str(part["regret"].iloc[0])
+        if theorem_for(slug, kinds[slug]) is not None:
+            final = part.loc[part["t"] == part["t"].max(), "bound"].to_numpy(float)
+            bounds[slug] = bool(final.size and np.isfinite(final).all())
+    return {
+        "name": name,
+        "actions": len(scenario["utilities"]),
+        "horizon": horizon,
+        "runs": sorted({int(r) for r in rows["runs"].unique()}),
+        "winners": scenario.get("winners", {}) or {},
+        "algorithms": algorithms,
+        "kinds": kinds,
+        "bounds": bounds,
+    }
+
+
+def _main_caption(record: dict, c_alpha: float) -> str:
+    winners = record["winners"]
+    condorcet, borda = winners.get("condorcet"), list(winners.get("borda", []) or [])
+    star, triangle = (MARKER_NAMES[style.MARKERS[w][0]] for w in ("condorcet", "borda"))
+    marked = [f"the Condorcet winner ({_actions([condorcet])}, {star})" if condorcet is not None else None]
+    marked += [f"the Borda winner ({_actions(borda)}, {triangle})" if borda else None]
+    marked = [m for m in marked if m]
+    utilities = "Latent utility $u(i)$ of each action" + (f"; marked: {_join(marked)}." if marked else ".")
+    if condorcet is None:
+        utilities += " There is no Condorcet winner."
+    by_kind: dict[str, list[str]] = {}
+    for slug in record["algorithms"]:
+        by_kind.setdefault(record["kinds"][slug], []).append(_escape(ALGORITHMS[slug].label))
+    if len(by_kind) == 1:
+        measured = (
+            f"every algorithm is measured by the {REGRET_NAMES.get(next(iter(by_kind)), next(iter(by_kind)))} regret"
+        )
+    else:
+        parts = [f"{REGRET_NAMES.get(kind, kind)} regret for {_join(labels)}" for kind, labels in by_kind.items()]
+        measured = "each algorithm is measured by its own regret: " + "; ".join(parts)
+    drawn = [THEOREMS[slug].name for slug, shown in record["bounds"].items() if shown]
+    missing = [slug for slug, shown in record["bounds"].items() if not shown]
+    if drawn:
+        bounds = f"the regret bound{'s' if len(drawn) > 1 else ''} of Theorem{'s' if len(drawn) > 1 else ''} "
+        bounds += f"{_join(drawn)} dashed in the colour of {'their' if len(drawn) > 1 else 'its'} algorithm"
+    else:
+        bounds = "no theorem bound"
+    notes = []
+    for slug in missing:
+        theorem = THEOREMS[slug]
+        t_min, strict = theorem.requirement(record["actions"], c_alpha)
+        relation = ">" if strict else "\\geq"
+        notes.append(f"Theorem {theorem.name} needs $T {relation} {_number(int(np.ceil(t_min)))}$ and is left out")
+    left_out = f" ({'; '.join(notes)})" if notes else ""
+    return (
+        f"\\textbf{{{record['name'].capitalize()} scenario}}: {_run_text(record)} per algorithm. "
+        f"(a) {utilities} "
+        "(b) Preference matrix: $X(i, j)$ is the probability that action $i$ beats action $j$. "
+        f"(c) Cumulative regret averaged over the runs, one standard deviation shaded above the mean; "
+        f"{measured}. "
+        f"(d) The curves of (c) on log--log axes with {bounds}{left_out}; "
+        "each bound is the one for horizon $T$, drawn at every step $t$."
+    )
+
+
+def _appendix_caption(record: dict, algorithm: str) -> str:
+    kind = record["kinds"][algorithm]
+    notion, chosen = regret_winner({"winners": record["winners"]}, kind)
+    winner = f"the {notion.capitalize()} winner, {_actions(chosen)}" if chosen else None
+    marked = winner is not None and len(chosen) == 1
+    width = selection_window(record["horizon"])
+    window = f"each run averaged over windows of {_number(width)} steps" if width > 1 else "each run step by step"
+    text = (
+        f"\\textbf{{{record['name'].capitalize()} scenario, {_escape(ALGORITHMS[algorithm].label)}}} "
+        f"({_run_text(record)}). Light lines: single runs; thick lines: means over runs; shading: one "
+        "standard deviation (above the mean in (a)). "
+        f"(a) Cumulative {REGRET_NAMES.get(kind, kind)} regret" + (f", against {winner}" if winner else "") + ". "
+        f"(b) First action $\\mathbf{{I}}_t$ and (c) second action $\\mathbf{{J}}_t$, {window}"
+        + (f"; dotted: action {chosen[0]}." if marked else ".")
+    )
+    players = ALGORITHMS[algorithm].strategies
+    if len(players) == 1:
+        text += f" (d) $\\mathbf{{{players[0]}}}_t$, the strategy both actions are drawn from"
+    elif players:
+        text += " " + ", and ".join(
+            f"({letter}) $\\mathbf{{{p}}}_t$, the strategy of $\\mathbf{{{action}}}_t$"
+            for letter, p, action in zip("de", players, "IJ")
+        )
+    if players:
+        text += ": mean probability of each action" + (f"; thicker: action {chosen[0]}." if marked else ".")
+    return text
+
+
+def _main_environment(record: dict, c_alpha: float) -> list[str]:
+    figure = main_figure_name(record["name"])
+    lines = ["\\begin{figure}[tbp]", "  \\centering"]
+    rows = [["a", "b"], ["c", "d"]]
+    for k, row in enumerate(rows):
+        for i, panel in enumerate(row):
+            width = style.MAIN_PANELS[panel][0]
+            lines += _subfigure(width, f"{figure}/{panel}.pdf", SUBCAPTIONS[panel], f"fig:{figure}-{panel}")
+            if i < len(row) - 1:
+                lines.append("  \\hfil")
+        if k < len(rows) - 1:
+            lines.append("  \\par\\medskip")
+    lines += [f"  \\caption{{{_main_caption(record, c_alpha)}}}", f"  \\label{{fig:{figure}}}", "\\end{figure}"]
+    return lines
+
+
+def _appendix_environment(record: dict, algorithm: str) -> list[str]:
+    figure = appendix_figure_name(record["name"], algorithm)
+    players = ALGORITHMS[algorithm].strategies
+    letters = style.appendix_panel_letters(players)
+    width = style.APPENDIX_PANELS[len(letters)][0]
+    kind = record["kinds"][algorithm]
+    subcaptions = {"a": f"{REGRET_NAMES.get(kind, kind)} regret", "b": "$\\mathbf{I}_t$", "c": "$\\mathbf{J}_t$"}
+    subcaptions |= {letter: f"$\\mathbf{{{p}}}_t$" for letter, p in zip("de", players)}
+    lines = ["\\begin{figure}[tbp]", "  \\centering"]
+    for k, panel in enumerate(letters):
+        lines += _subfigure(width, f"{figure}/{panel}.pdf", subcaptions[panel], f"fig:{figure}-{panel}")
+        if k < len(letters) - 1:
+            lines.append("  \\par")
+    lines += [f"  \\caption{{{_appendix_caption(record, algorithm)}}}", f"  \\label{{fig:{figure}}}", "\\end{figure}"]
+    return lines
+
+
+def figures_tex(scenarios: list[dict], summary, *, c_alpha: float = 1.0) -> str:
+    """The text of figures/figures.tex: the main figure of each scenario, then its appendix figures.
+
+    ``scenarios``: the scenario records (results/scenarios/*.json) in the paper's order;
+    ``summary``: results/summary.parquet; ``c_alpha``: TS-Borda's c, for the requirement of
+    Theorem 4.2 when its bound is left out.
+    """
+    records = [scenario_numbers(scenario, summary) for scenario in scenarios]
+    header = [
+        "% The figures of 'Simple Algorithms for Dueling Bandits', generated by `duelbandits latex figures`",
+        "% from results/scenarios/*.json and results/summary.parquet; do not edit, rebuild it.",
+        f"% Needs \\usepackage{{graphicx,subcaption}} and \\graphicspath{{{{{PANEL_FOLDER}/}}}} (the panels' folder).",
+        "% Labels: fig:main-{scenario}, fig:appendix-{scenario}-{algorithm}, and -a, -b, ... for the panels.",
+        "",
+    ]
+    body = []
+    for record in records:
+        body += [f"% --- {record['name']}: main figure", *_main_environment(record, c_alpha), ""]
+    for record in records:
+        for algorithm in record["algorithms"]:
+            body += [f"% --- {record['name']}: {algorithm}", *_appendix_environment(record, algorithm), ""]
+    return "\n".join(header + body)
+
+
+def included_files(text: str) -> list[str]:
+    """The files a figures.tex text includes with ``\\includegraphics``, in order."""
+    return re.findall(r"\\includegraphics(?:\[[^\]]*\])?\{([^}]*)\}", text)
+
+
+def _first_error(output: str) -> str:
+    """The first LaTeX error of a latexmk run's output, on one line."""
+    for line in output.splitlines():
+        if line.startswith("!") or re.match(r"^[^:\s]+\.(tex|sty|cls):\d+: ", line):
+            return line.strip()
+    lines = [line for line in output.splitlines() if line.strip()]
+    return lines[-1].strip() if lines else "no output"
+
+
+def build_pdf(document, out) -> Path:
+    """Compile ``document`` with latexmk and pdfLaTeX into ``out``, atomically.
+
+    LaTeX runs in the current folder, so the document's relative paths (its
+    ``\\input`` of figures/figures.tex and its ``\\graphicspath``) resolve from
+    there; the auxiliary files go to a temporary folder, so only ``out`` is
+    written. SOURCE_DATE_EPOCH fixes the PDF's dates, so the same inputs and
+    TeX Live give the same bytes.
+    """
+    latexmk = shutil.which("latexmk")
+    if latexmk is None:
+        raise LatexError(f"latexmk not found: install TeX Live from Debian with: {INSTALL}")
+    document, out = Path(document), Path(out)
+    if not document.is_file():
+        raise LatexError(f"{document}: no such file")
+    env = dict(os.environ, SOURCE_DATE_EPOCH="0", FORCE_SOURCE_DATE="1")
+    with tempfile.TemporaryDirectory(prefix="duelbandits-latex-") as build:
+        command = [
+            latexmk,
+            "-pdf",
+            "-interaction=nonstopmode",
+            "-halt-on-error",
+            "-file-line-error",
+            f"-outdir={build}",
+            f"-jobname={out.stem}",
+            str(document.resolve()),
+        ]
+        done = subprocess.run(command, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True)
+        output = done.stdout + done.stderr
+        pdf = Path(build) / f"{out.stem}.pdf"
+        if done.returncode != 0 or not pdf.is_file():
+            print(output)  # the whole run, for the job's log; the error below is its one line
+            raise LatexError(f"{document}: LaTeX failed: {_first_error(output)}")
+        with atomic_write(out) as tmp:
+            shutil.copyfile(pdf, tmp)
+    return out

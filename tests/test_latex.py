@@ -1,0 +1,196 @@
+"""figures/figures.tex: the paper's subfigure layout, one subfigure per panel file, captions with the
+run's numbers, labels; the PDF build stops with one line when LaTeX is missing."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from duelbandits import ALGORITHMS, latex, make_scenario, storage
+from duelbandits import winners as W
+from duelbandits.plotting import style
+from duelbandits.regret import PAPER_REGRET
+from duelbandits.theorems import theorem_for
+
+A, T, RUNS = 10, 40_000, 100
+
+
+def scenario_dict(name):
+    sc = make_scenario(name, A, seed=20191114)
+    X = sc.matrix
+    return {
+        "name": name,
+        "utilities": sc.utilities.tolist(),
+        "matrix": X.tolist(),
+        "winners": {
+            "condorcet": W.condorcet_winner(X),
+            "copeland": W.copeland_winners(X).tolist(),
+            "maximin": W.maximin_winners(X).tolist(),
+            "borda": W.borda_winners(X).tolist(),
+        },
+    }
+
+
+def make_summary(horizon=T, drop_bound=()):
+    """The paper rows of both scenarios, with a bound where a theorem bounds the paper regret."""
+    t = np.array([1, horizon // 2, horizon])
+    frames = []
+    for name in ("condorcet", "borda"):
+        for slug in ALGORITHMS:
+            kind = PAPER_REGRET[name][slug]
+            has_bound = theorem_for(slug, kind) is not None and slug not in drop_bound
+            frames.append(
+                pd.DataFrame(
+                    {
+                        "scenario": name,
+                        "algorithm": slug,
+                        "regret": kind,
+                        "paper": True,
+                        "t": t,
+                        "mean": np.sqrt(t),
+                        "std": 1.0,
+                        "runs": RUNS,
+                        "bound": 10 * np.sqrt(t) if has_bound else np.nan,
+                    }
+                )
+            )
+    return pd.concat(frames, ignore_index=True)
+
+
+@pytest.fixture(scope="module")
+def scenarios():
+    return [scenario_dict("condorcet"), scenario_dict("borda")]
+
+
+@pytest.fixture(scope="module")
+def text(scenarios):
+    return latex.figures_tex(scenarios, make_summary())
+
+
+def environments(text):
+    """{label of the figure: its environment's text}."""
+    envs = re.findall(r"\\begin\{figure\}.*?\\end\{figure\}", text, re.S)
+    return {re.findall(r"\\label\{([^}]*)\}", env)[-1]: env for env in envs}
+
+
+def test_figures_tex_has_the_fourteen_figures_in_the_paper_order_with_their_labels(text):
+    labels = list(environments(text))
+    appendix = [f"fig:appendix-{s}-{a}" for s in ("condorcet", "borda") for a in ALGORITHMS]
+    assert labels == ["fig:main-condorcet", "fig:main-borda", *appendix]
+
+
+def test_every_panel_file_is_one_subfigure_with_its_own_label(text):
+    files = latex.included_files(text)
+    assert files == latex.panel_files(["condorcet", "borda"], list(ALGORITHMS))
+    assert len(files) == 2 * 4 + 2 * (6 * 3 + 2 + 1) == 50
+    for file in files:
+        figure, panel = file.removesuffix(".pdf").split("/")
+        assert f"\\label{{fig:{figure}-{panel}}}" in text
+    labels = re.findall(r"\\label\{([^}]*)\}", text)
+    assert len(labels) == len(set(labels)) == 50 + 14
+
+
+def test_subfigures_have_the_widths_of_the_paper(text):
+    envs = environments(text)
+    widths = lambda env: re.findall(r"\\begin\{subfigure\}\[b\]\{([0-9.]+)\\textwidth\}", env)  # noqa: E731
+    assert widths(envs["fig:main-condorcet"]) == ["0.35", "0.35", "0.4", "0.4"]
+    assert widths(envs["fig:appendix-borda-dts"]) == ["0.75"] * 3
+    assert widths(envs["fig:appendix-borda-partial-monitoring"]) == ["0.65"] * 4
+    assert widths(envs["fig:appendix-borda-sparring-exp3p"]) == ["0.5"] * 5
+    for env in envs.values():
+        assert env.count("\\includegraphics[width=\\textwidth]") == env.count("\\begin{subfigure}")
+
+
+def test_captions_state_the_runs_numbers_and_the_winners(text, scenarios):
+    envs = environments(text)
+    condorcet, borda = scenarios
+    main = envs["fig:main-borda"]
+    assert "$A = 10$ actions, $T = 40{,}000$ steps, 100 runs" in main
+    assert f"Condorcet winner (action {borda['winners']['condorcet']}, star)" in main
+    assert f"Borda winner (action {borda['winners']['borda'][0]}, triangle)" in main
+    assert "Theorems 4.2 and 4.4" in main and "every algorithm is measured by the Borda regret" in main
+    assert "Theorems 4.1, 4.2, 4.3 and 4.4" in envs["fig:main-condorcet"]
+    exp3p = envs["fig:appendix-condorcet-sparring-exp3p"]
+    maximin = condorcet["winners"]["maximin"][0]
+    assert f"Exp3.P regret, against the Maximin winner, action {maximin}" in exp3p
+    assert "windows of 100 steps" in exp3p  # 40,000 steps in style.SELECTION_WINDOWS windows
+    assert "$\\mathbf{q}_t$, the strategy of $\\mathbf{J}_t$" in exp3p
+
+
+def test_a_bound_left_out_is_named_with_the_horizon_it_needs(scenarios):
+    text = latex.figures_tex(scenarios, make_summary(horizon=300, drop_bound=("partial-monitoring",)))
+    main = environments(text)["fig:main-condorcet"]
+    assert "Theorems 4.1, 4.2 and 4.3" in main
+    assert re.search(r"Theorem 4\.4 needs \$T > [0-9{},]+\$ and is left out", main)
+    assert "each run step by step" in environments(text)["fig:appendix-borda-dts"]  # 300 steps: windows of 1
+
+
+def test_figures_tex_is_the_same_text_for_the_same_inputs(scenarios, text):
+    assert latex.figures_tex(scenarios, make_summary().sample(frac=1.0, random_state=3)) == text
+
+
+def test_the_widths_in_figures_tex_are_the_widths_the_panels_are_drawn_at():
+    assert style.main_panel_size("a")[0] == pytest.approx(0.35 * 5.5)
+    assert style.main_panel_size("d")[0] == pytest.approx(0.4 * 5.5)
+    assert [style.appendix_panel_size(n)[0] for n in (3, 4, 5)] == pytest.approx([4.125, 3.575, 2.75])
+
+
+def no_latexmk_path():
+    """A PATH with this interpreter's folder and nothing else: no latexmk."""
+    return str(Path(sys.executable).parent)
+
+
+def test_building_the_pdf_without_latexmk_names_the_debian_packages(tmp_path, monkeypatch):
+    monkeypatch.setenv("PATH", no_latexmk_path())
+    with pytest.raises(latex.LatexError) as err:
+        latex.build_pdf(tmp_path / "doc.tex", tmp_path / "figures.pdf")
+    message = str(err.value)
+    assert "\n" not in message and "apt-get install --no-install-recommends latexmk" in message
+    assert "texlive-latex-base texlive-latex-recommended" in message
+    assert not (tmp_path / "figures.pdf").exists()
+
+
+def run_cli(*args, env=None, cwd=None):
+    return subprocess.run(
+        [sys.executable, "-m", "duelbandits", *args], capture_output=True, text=True, env=env, cwd=cwd
+    )
+
+
+def test_the_cli_without_latexmk_exits_2_with_one_line(tmp_path):
+    (tmp_path / "doc.tex").write_text("\\documentclass{article}\\begin{document}x\\end{document}\n")
+    env = {"PATH": no_latexmk_path()}
+    result = run_cli("latex", "build", str(tmp_path / "doc.tex"), "--out", str(tmp_path / "f.pdf"), env=env)
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and "latexmk not found" in result.stderr
+    assert not (tmp_path / "f.pdf").exists()
+
+
+def test_the_cli_refuses_a_panel_the_algorithm_does_not_have(tmp_path):
+    result = run_cli(
+        "figure", "appendix", "--panel", "d", "--scenario", "borda", "--algorithm", "dts", "--traces", "t.parquet",
+        "--strategies", "s.parquet", "--out", str(tmp_path / "d.pdf"), cwd=tmp_path,
+    )  # fmt: skip
+    assert result.returncode == 2 and result.stderr.count("\n") == 1
+    assert "the appendix figure of dts has panels a, b, c, not 'd'" in result.stderr
+
+
+def test_latex_figures_refuses_a_scenario_given_twice(tmp_path, scenarios):
+    paths = []
+    for record in scenarios:
+        path = tmp_path / f"{record['name']}.json"
+        sc = make_scenario(record["name"], A, seed=20191114)
+        storage.write_scenario(path, sc, 20191114)
+        paths.append(path)
+    result = run_cli(
+        "latex", "figures", "--scenario-file", str(paths[0]), "--scenario-file", str(paths[0]),
+        "--summary", str(tmp_path / "summary.parquet"), "--out", str(tmp_path / "figures.tex"),
+    )  # fmt: skip
+    assert result.returncode == 2 and result.stderr.count("\n") == 1
+    assert "a scenario given twice" in result.stderr
+    assert not (tmp_path / "figures.tex").exists()

@@ -1,0 +1,59 @@
+"""The numba helpers every kernel draws with: sample_discrete, duel, argmax_random_ties."""
+
+import numpy as np
+import pytest
+
+from duelbandits.algorithms._sampling import argmax_random_ties, duel, sample_discrete
+
+N = 10_000
+"""Draws per frequency check (a call from Python costs about 20 us)."""
+
+
+def frequencies_within_5_standard_errors(draws, p):
+    # Each count is Binomial(N, p_k): its frequency has standard error sqrt(p_k (1 - p_k) / N);
+    # 5 standard errors give a false alarm < 6e-7 per value (a p_k = 0 value must never appear).
+    n = len(draws)
+    f = np.bincount(draws, minlength=len(p)) / n
+    tol = 5 * np.sqrt(p * (1 - p) / n)
+    assert np.all(np.abs(f - p) <= tol), (f, p, tol)
+
+
+@pytest.mark.parametrize(
+    "p",
+    [
+        np.array([0.05, 0.0, 0.25, 0.1, 0.6]),
+        np.array([0.0, 0.0, 1.0]),
+    ],
+    ids=["skewed-with-a-zero", "point-mass-last"],
+)
+def test_sample_discrete_draws_each_index_with_its_probability(p):
+    rng = np.random.default_rng(3)
+    draws = np.array([sample_discrete(p, rng) for _ in range(N)])
+    frequencies_within_5_standard_errors(draws, p)
+
+
+def test_sample_discrete_is_the_inverse_cdf_of_one_uniform_per_draw():
+    """Index k is returned for u in [P(< k), P(<= k)): one uniform per draw, nothing else consumed."""
+    p = np.array([0.2, 0.05, 0.4, 0.35])
+    rng, ref = np.random.default_rng(5), np.random.default_rng(5)
+    draws = np.array([sample_discrete(p, rng) for _ in range(2000)])
+    u = ref.random(2000)
+    np.testing.assert_array_equal(draws, np.searchsorted(np.cumsum(p)[:-1], u, side="right"))
+    assert rng.random() == ref.random()  # both streams are at the same place
+
+
+def test_duel_is_won_by_the_row_with_probability_X_ij_and_a_self_duel_is_a_fair_coin():
+    X = np.array([[0.5, 0.8], [0.2, 0.5]])
+    rng = np.random.default_rng(7)
+    for i, j in ((0, 1), (1, 0), (1, 1)):
+        wins = np.array([duel(X, i, j, rng) for _ in range(N)])
+        assert set(np.unique(wins)) == {0, 1}
+        frequencies_within_5_standard_errors(wins.astype(np.int64), np.array([1 - X[i, j], X[i, j]]))
+
+
+def test_argmax_random_ties_returns_the_maximum_and_splits_ties_uniformly():
+    rng = np.random.default_rng(9)
+    assert argmax_random_ties(np.array([0.1, 0.9, 0.3]), rng) == 1
+    values = np.array([0.4, 0.7, 0.2, 0.7, 0.7])  # three tied maxima at 1, 3, 4
+    draws = np.array([argmax_random_ties(values, rng) for _ in range(N)])
+    frequencies_within_5_standard_errors(draws, np.array([0, 1, 0, 1, 1]) / 3)

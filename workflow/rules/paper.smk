@@ -1,0 +1,108 @@
+# Beyond the default target: the figures as an author puts them into the paper
+# (targets `panels` and `paper`). Every panel of the 14 figures alone, drawn at
+# the width its subfigure has in the paper with text at the caption sizes, by
+# the same drawing functions as the composite figures (duelbandits.plotting.
+# main_panel and appendix_panel); figures/figures.tex with the paper's
+# subfigure layout; and, with TeX Live, figures/figures.pdf to check them.
+
+
+wildcard_constraints:
+    panel="[a-e]",
+
+
+# figures/panels/main-{scenario}/{panel}.{pdf,png}: panel (a)-(d) of a main figure.
+rule panel_main:
+    input:
+        scenario="results/scenarios/{scenario}.json",
+        summary="results/summary.parquet",
+    output:
+        pdf="figures/panels/main-{scenario}/{panel}.pdf",
+        png="figures/panels/main-{scenario}/{panel}.png",
+    params:
+        code=code_digest("plotting"),
+        c_alpha=ts_borda_c_alpha(),
+    log:
+        "logs/figures/panels/main-{scenario}/{panel}.log",
+    benchmark:
+        "benchmarks/figures/panels/main-{scenario}/{panel}.tsv"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    shell:
+        "python -m duelbandits --ledger .duelbandits/written"
+        " figure main --panel {wildcards.panel} --scenario-file {input.scenario} --summary {input.summary}"
+        " --c-alpha {params.c_alpha} --out {output.pdf} {output.png} > {log} 2>&1 || (cat {log} >&2; exit 1)"
+
+
+# figures/panels/appendix-{scenario}-{algorithm}/{panel}.{pdf,png}: panel (a)-(e) of an appendix figure.
+rule panel_appendix:
+    input:
+        scenario="results/scenarios/{scenario}.json",
+        traces="results/traces/{scenario}.parquet",
+        strategies="results/strategies/{scenario}.parquet",
+    output:
+        pdf="figures/panels/appendix-{scenario}-{algorithm}/{panel}.pdf",
+        png="figures/panels/appendix-{scenario}-{algorithm}/{panel}.png",
+    params:
+        code=code_digest("plotting"),
+    log:
+        "logs/figures/panels/appendix-{scenario}-{algorithm}/{panel}.log",
+    benchmark:
+        "benchmarks/figures/panels/appendix-{scenario}-{algorithm}/{panel}.tsv"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    shell:
+        "python -m duelbandits --ledger .duelbandits/written"
+        " figure appendix --panel {wildcards.panel} --scenario {wildcards.scenario} --algorithm {wildcards.algorithm}"
+        " --scenario-file {input.scenario} --traces {input.traces} --strategies {input.strategies}"
+        " --out {output.pdf} {output.png} > {log} 2>&1 || (cat {log} >&2; exit 1)"
+
+
+# figures/figures.tex: the 14 figure environments, one subfigure per panel, captions with the run's numbers.
+rule figures_tex:
+    input:
+        scenarios=expand("results/scenarios/{scenario}.json", scenario=SCENARIOS),
+        summary="results/summary.parquet",
+    output:
+        "figures/figures.tex",
+    params:
+        code=code_digest("latex"),
+        scenarios=scenario_file_args,
+        c_alpha=ts_borda_c_alpha(),
+    log:
+        "logs/figures/figures-tex.log",
+    threads: 1
+    resources:
+        mem_mb=500,
+        runtime=5,
+    shell:
+        "python -m duelbandits --ledger .duelbandits/written"
+        " latex figures {params.scenarios} --summary {input.summary} --c-alpha {params.c_alpha}"
+        " --out {output} > {log} 2>&1 || (cat {log} >&2; exit 1)"
+
+
+# figures/figures.pdf: workflow/latex/figures.tex (pages of the paper's size that input
+# figures/figures.tex) through latexmk; planning stops, naming the packages, without latexmk.
+rule figures_pdf:
+    input:
+        document=checked_latex_document,
+        figures="figures/figures.tex",
+        panels=panel_pdfs,
+    output:
+        "figures/figures.pdf",
+    params:
+        code=code_digest("latex"),
+    log:
+        "logs/figures/figures-pdf.log",
+    benchmark:
+        "benchmarks/figures/figures-pdf.tsv"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    shell:
+        "python -m duelbandits --ledger .duelbandits/written"
+        " latex build {input.document:q} --out {output} > {log} 2>&1 || (cat {log} >&2; exit 1)"
