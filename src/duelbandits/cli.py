@@ -103,6 +103,22 @@ def cmd_scenario(args) -> None:
     storage.write_scenario(args.out, _scenario(args), args.seed)
 
 
+def _runs_provenance(table: str, args, sc, runs, params: dict, **extra) -> dict:
+    """The provenance of a file of simulated runs (``simulate``, ``sweep-point``)."""
+    return provenance.record(
+        table=table,
+        scenario=args.scenario,
+        algorithm=args.algorithm,
+        runs=f"{runs[0]}-{runs[-1]}",
+        horizon=args.horizon,
+        seed=args.seed,
+        scenario_params=sc.params,
+        params=params,
+        matrix_sha256=provenance.matrix_sha256(sc.matrix),
+        **extra,
+    )
+
+
 def cmd_simulate(args) -> None:
     if args.run is not None and args.runs is not None:
         raise UsageError("give either --run or --runs, not both")
@@ -122,18 +138,7 @@ def cmd_simulate(args) -> None:
     for run in runs:
         seed = run_seed(args.seed, args.scenario, args.algorithm, run)
         results.append((run, simulate(sc.matrix, args.algorithm, args.horizon, seed, stride=args.stride, **params)))
-    prov = provenance.record(
-        table="runs",
-        scenario=args.scenario,
-        algorithm=args.algorithm,
-        runs=f"{runs[0]}-{runs[-1]}",
-        horizon=args.horizon,
-        seed=args.seed,
-        stride=args.stride,
-        scenario_params=sc.params,
-        params=results[0][1].params,
-        matrix_sha256=provenance.matrix_sha256(sc.matrix),
-    )
+    prov = _runs_provenance("runs", args, sc, runs, results[0][1].params, stride=args.stride)
     storage.write_table(storage.run_table(results, sc.matrix.shape[0]), args.out, prov)
 
 
@@ -396,18 +401,7 @@ def cmd_sweep_point(args) -> None:
     table = sweeps.simulate_point(
         sc.matrix, args.scenario, args.algorithm, args.horizon, runs, args.seed, args.points, **params
     )
-    prov = provenance.record(
-        table="sweep-point",
-        scenario=args.scenario,
-        algorithm=args.algorithm,
-        runs=f"{runs[0]}-{runs[-1]}",
-        horizon=args.horizon,
-        seed=args.seed,
-        points=args.points,
-        scenario_params=sc.params,
-        params=params,
-        matrix_sha256=provenance.matrix_sha256(sc.matrix),
-    )
+    prov = _runs_provenance("sweep-point", args, sc, runs, params, points=args.points)
     storage.write_table(table, args.out, prov)
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 from test_workflow import sha256_tree
-from workflow_helpers import REPO, TINY
+from workflow_helpers import REPO, TINY, snakemake_command
 
 SLOW_JOBS = ["horizon=300000", "runs=4", "runs_per_job=2", "algorithms=[ts-borda]", "stride=1000"]
 """This test's own config: 4 simulate jobs of 2 TS-Borda runs of 300,000 steps, 2.4 to 2.6 s each as
@@ -37,21 +37,7 @@ def _running_simulate_jobs(workdir: Path) -> dict[int, str]:
 
 
 def _workflow(workdir: Path, *args) -> list[str]:
-    return [
-        sys.executable,
-        "-m",
-        "snakemake",
-        "-s",
-        str(REPO / "Snakefile"),
-        "--directory",
-        str(workdir),
-        "--configfile",
-        str(REPO / "config.yaml"),
-        str(TINY),
-        "--config",
-        *SLOW_JOBS,
-        *args,
-    ]
+    return snakemake_command(workdir, [REPO / "config.yaml", TINY], "--config", *SLOW_JOBS, *args)
 
 
 def test_killed_job_then_rerun_with_one_core_matches_the_uninterrupted_run(tmp_path):

@@ -9,14 +9,13 @@ import json
 import re
 import shutil
 import subprocess
-import sys
 
 import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 import yaml
-from workflow_helpers import REPO, TINY, assert_figure_pair, snakemake
+from workflow_helpers import REPO, TINY, assert_figure_pair, snakemake, snakemake_command
 
 from duelbandits import make_scenario, manifest, regret, run_seed, simulate, storage, sweeps, theorems
 
@@ -28,21 +27,7 @@ SWEEP = {**PAPER["sweeps"], **yaml.safe_load(SWEEP_TINY.read_text())["sweeps"]}
 
 def sweep_snakemake(workdir, *args, extra=()):
     """The workflow with config.yaml, tiny.yaml, sweep_tiny.yaml and ``extra`` config files merged, in ``workdir``."""
-    cmd = [
-        sys.executable,
-        "-m",
-        "snakemake",
-        "-s",
-        str(REPO / "Snakefile"),
-        "--directory",
-        str(workdir),
-        "--configfile",
-        str(REPO / "config.yaml"),
-        str(TINY),
-        str(SWEEP_TINY),
-        *map(str, extra),
-        *args,
-    ]
+    cmd = snakemake_command(workdir, [REPO / "config.yaml", TINY, SWEEP_TINY, *extra], *args)
     return subprocess.run(cmd, capture_output=True, text=True, timeout=1200)
 
 
