@@ -1,7 +1,7 @@
 # Reproduction of "Simple Algorithms for Dueling Bandits" (Lekang & Lamperski).
 # Table of contents: configuration, validation, the stages in pipeline order,
 # and the targets: the default (every figure of the paper), `table`, `sweeps`
-# (beyond the paper), and `panels` and `paper` (the figures as an author includes
+# and `field` (beyond the paper), and `panels` and `paper` (the figures as an author includes
 # them: one file per panel, figures/figures.tex and its PDF); the last three are
 # not in the default target.
 
@@ -27,6 +27,7 @@ include: "workflow/rules/figures.smk"
 include: "workflow/rules/paper.smk"
 include: "workflow/rules/manifest.smk"
 include: "workflow/rules/sweeps.smk"
+include: "workflow/rules/field.smk"
 include: "workflow/rules/report.smk"
 
 
@@ -49,6 +50,11 @@ rule table:
 rule sweeps:
     input:
         checked_sweep_targets,
+
+
+rule field:
+    input:
+        checked_field_targets,
 
 
 rule panels:

@@ -170,6 +170,42 @@ regret and its horizon requirement holds at (A, T).
 """
 
 
+FIELD_CURVES_SCHEMA = pa.schema(
+    [
+        ("scenario", pa.string()),
+        ("algorithm", pa.string()),
+        ("regret", pa.string()),
+        ("actions", pa.int16()),
+        ("horizon", pa.int32()),
+        ("t", pa.int32()),
+        ("mean", pa.float64()),
+        ("std", pa.float64()),
+        ("runs", pa.int32()),
+        ("family", pa.string()),
+    ]
+)
+"""results/field/curves.parquet: mean and std over runs of each field regret at the thin grid's steps.
+
+``regret`` is ``condorcet`` (where a Condorcet winner exists), ``copeland`` (where none does) or
+``borda``; ``family`` is ``paper`` (the paper's six algorithms) or ``field``.
+"""
+
+FIELD_TABLE_SCHEMA = pa.schema(
+    [
+        ("scenario", pa.string()),
+        ("regret", pa.string()),
+        ("algorithm", pa.string()),
+        ("family", pa.string()),
+        ("actions", pa.int16()),
+        ("horizon", pa.int32()),
+        ("runs", pa.int32()),
+        ("mean", pa.float64()),
+        ("std", pa.float64()),
+        ("rank", pa.int16()),
+    ]
+)
+"""results/field/table.parquet: final regret R_T per (scenario, regret, algorithm) and its rank (1 = lowest mean)."""
+
 # Deterministic, compact Parquet: Parquet stores no timestamps, and the codec
 # and encodings are pinned so equal tables give equal bytes. The step and run
 # counters are delta-encoded (sequential integers: nearly free); everything

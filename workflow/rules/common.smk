@@ -14,6 +14,7 @@ import duelbandits
 import duelbandits.limits
 import duelbandits.manifest
 import duelbandits.provenance
+import duelbandits.scenarios
 import duelbandits.sweeps
 import duelbandits.theorems
 
@@ -185,12 +186,11 @@ ALGORITHMS = config["algorithms"]
 CHUNKS = list(range(-(-config["runs"] // config["runs_per_job"])))
 
 
-SWEEP_SCENARIOS = config["sweeps"]["horizon"]["scenarios"] + config["sweeps"]["actions"]["scenarios"]
-
-
+# Every scenario and algorithm the package knows: the paper run, the sweeps and the
+# targets beyond the paper (`field`, `asymptotics`) each pick their own from the config.
 wildcard_constraints:
-    scenario="|".join(dict.fromkeys(SCENARIOS + SWEEP_SCENARIOS)),
-    algorithm="|".join(ALGORITHMS),
+    scenario="|".join(duelbandits.scenarios.SCENARIOS),
+    algorithm="|".join(duelbandits.ALGORITHMS),
     chunk=r"\d+",
 
 

@@ -1,4 +1,4 @@
-"""The six dueling-bandit algorithms, by slug.
+"""The dueling-bandit algorithms, by slug: the paper's six and the field's baselines.
 
 Every algorithm module exposes one function with the same contract::
 
@@ -59,6 +59,9 @@ class Algorithm:
     module: str
     defaults: dict = field(default_factory=dict)
     strategies: tuple[str, ...] = ()
+    family: str = "paper"
+    """``paper``: the paper's four algorithms and its two baselines; ``field``: the field's
+    algorithms beyond the paper (target ``field``)."""
 
     @property
     def run(self):
@@ -82,9 +85,18 @@ ALGORITHMS = {
         Algorithm("partial-monitoring", "Partial Monitoring", "partial_monitoring", strategies=("p",)),
         Algorithm("iss", "ISS", "iss"),
         Algorithm("dts", "DTS", "dts", {"alpha": 0.51}),
+        Algorithm("rucb", "RUCB", "rucb", {"alpha": 0.51}, family="field"),
+        Algorithm("rcs", "RCS", "rcs", {"alpha": 0.51}, family="field"),
+        Algorithm("rmed1", "RMED1", "rmed1", {"f_coefficient": 0.3, "f_exponent": 1.01}, family="field"),
+        Algorithm("ccb", "CCB", "ccb", {"alpha": 0.51}, family="field"),
+        Algorithm("winner-stays", "Winner Stays", "winner_stays", family="field"),
+        Algorithm("dexp3", "Dueling-EXP3", "dexp3", strategies=("p",), family="field"),
     )
 }
-"""Algorithms in the paper's order, by slug."""
+"""Algorithms by slug: the paper's six in its order, then the field's."""
+
+PAPER_ALGORITHMS = tuple(slug for slug, a in ALGORITHMS.items() if a.family == "paper")
+FIELD_ALGORITHMS = tuple(slug for slug, a in ALGORITHMS.items() if a.family == "field")
 
 
 def get(slug: str) -> Algorithm:

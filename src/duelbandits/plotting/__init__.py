@@ -9,10 +9,11 @@ are plain ``matplotlib.figure.Figure`` objects styled by ``style.RC``.
 the width its subfigure has in the paper (figures/panels/), with the same
 drawing function as the composite. Beyond the paper, ``horizon_sweep_figure``
 and ``actions_sweep_figure`` draw the regret-exponent and scaling-in-A figures
-of the sweeps.
+of the sweeps, and ``field_figure`` the field's regret curves.
 """
 
 from .appendix import appendix_figure, appendix_panel
+from .field import field_figure
 from .main import main_figure, main_panel
 from .style import ALGORITHM_COLORS
 from .sweeps import actions_sweep_figure, horizon_sweep_figure
@@ -22,6 +23,7 @@ __all__ = [
     "actions_sweep_figure",
     "appendix_figure",
     "appendix_panel",
+    "field_figure",
     "horizon_sweep_figure",
     "main_figure",
     "main_panel",

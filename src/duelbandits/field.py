@@ -1,0 +1,111 @@
+"""Beyond the paper: the paper's algorithms and the field's on the same scenarios (target ``field``).
+
+Every algorithm runs on every field scenario at one horizon, with the run
+seeds of ``duelbandits simulate --run r``; a point file keeps each run's
+cumulative regrets on a thin log-spaced grid (:func:`duelbandits.sweeps.simulate_point`).
+This module turns those files into the mean regret curves of the figures and
+the final-regret table with ranks.
+
+The regret of a scenario is the field's usual one: the **Condorcet** regret
+where a Condorcet winner ``i*`` exists, ``(X[i*, I] + X[i*, J] - 1) / 2``,
+which is the ``maximin`` regret of the package (the Condorcet winner is then
+the unique Maximin winner); the **Copeland** regret where none exists; and on
+the ``borda`` scenario the **Borda** regret as well, the target of TS-Borda,
+partial monitoring and Dueling-EXP3.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from . import algorithms, storage
+from .aggregate import sample_std
+from .sweeps import SweepError, check_points
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+REGRET_COLUMN = {"condorcet": "maximin", "copeland": "copeland", "borda": "borda"}
+"""The point files' regret column each field regret reads (Condorcet regret = maximin where a CW exists)."""
+
+FIELD_REGRET_NAMES = {"condorcet": "Condorcet", "copeland": "Copeland", "borda": "Borda"}
+"""How the field's tables and figures name each regret."""
+
+
+class FieldError(SweepError):
+    """The field's point or scenario files are inconsistent."""
+
+
+def field_regrets(scenario: str, condorcet_winner) -> list[str]:
+    """The regrets reported on ``scenario``: Condorcet or Copeland, plus Borda on ``borda``."""
+    kinds = ["condorcet" if condorcet_winner is not None else "copeland"]
+    if scenario == "borda":
+        kinds.append("borda")
+    return kinds
+
+
+def family(slug: str) -> str:
+    """``paper`` or ``field`` for a registered slug; ``other`` for an unknown one."""
+    spec = algorithms.ALGORITHMS.get(slug)
+    return spec.family if spec is not None else "other"
+
+
+def curves_table(points: pd.DataFrame, regrets: dict) -> pd.DataFrame:
+    """Mean and std over runs of each field regret at every grid step.
+
+    ``points``: the rows of the point files; ``regrets``: scenario -> the
+    field regrets of that scenario (:func:`field_regrets`). Every scenario of
+    the points must have an entry, and every (scenario, algorithm) the same
+    horizon.
+    """
+    import pandas as pd
+
+    points = check_points(points)
+    missing = sorted(set(points["scenario"]) - set(regrets))
+    if missing:
+        raise FieldError(f"no scenario file for scenario(s) {', '.join(missing)} of the point files")
+    horizons = points.groupby("scenario")["horizon"].unique()
+    for scenario, values in horizons.items():
+        if len(values) != 1:
+            raise FieldError(f"scenario {scenario}: the point files hold several horizons {sorted(values.tolist())}")
+    frames = []
+    for scenario, kinds in regrets.items():
+        part = points[points["scenario"] == scenario]
+        for kind in kinds:
+            rows = part[part["regret"] == REGRET_COLUMN[kind]]
+            if rows.empty:
+                continue
+            grouped = (
+                rows.groupby(["algorithm", "actions", "horizon", "t"], sort=True)["cumulative_regret"]
+                .agg(mean="mean", std=sample_std, runs="size")
+                .reset_index()
+            )
+            grouped.insert(0, "scenario", scenario)
+            grouped.insert(2, "regret", kind)
+            frames.append(grouped)
+    if not frames:
+        raise FieldError("the point files hold none of the field's scenarios")
+    table = pd.concat(frames, ignore_index=True)
+    table["family"] = [family(a) for a in table["algorithm"]]
+    return table[storage.FIELD_CURVES_SCHEMA.names]
+
+
+def final_table(curves: pd.DataFrame, order=None) -> pd.DataFrame:
+    """Final regret R_T (mean, std over runs) per (scenario, regret, algorithm) and its rank.
+
+    Rank 1 is the smallest mean regret within a (scenario, regret); equal
+    means share the smaller rank. Rows follow ``order`` (scenario names) and
+    then the registry's algorithm order.
+    """
+    last = curves[curves["t"] == curves["horizon"]].copy()
+    last["rank"] = last.groupby(["scenario", "regret"])["mean"].rank(method="min").astype(np.int16)
+    scenarios = list(order) if order is not None else list(dict.fromkeys(curves["scenario"]))
+    scenarios += [s for s in dict.fromkeys(last["scenario"]) if s not in scenarios]
+    slugs = list(algorithms.ALGORITHMS)
+    last["_s"] = [scenarios.index(s) for s in last["scenario"]]
+    last["_r"] = [list(REGRET_COLUMN).index(r) for r in last["regret"]]
+    last["_a"] = [slugs.index(a) if a in slugs else len(slugs) for a in last["algorithm"]]
+    last = last.sort_values(["_s", "_r", "_a", "algorithm"], kind="stable", ignore_index=True)
+    return last[storage.FIELD_TABLE_SCHEMA.names]

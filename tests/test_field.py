@@ -1,0 +1,181 @@
+"""The field beyond the paper: regrets per scenario, curves, ranks, the Markdown table, the figure and commands."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+
+from duelbandits import cli, field, make_scenario, regret, run_seed, simulate, storage, tables
+from duelbandits.plotting import field_figure
+
+
+def point_rows(scenario, algorithm, finals, horizon=100, grid=(1, 10, 100)):
+    """Point-file rows whose cumulative regret of every kind rises linearly to ``finals[run]`` at T."""
+    rows = []
+    for run, final in enumerate(finals):
+        for kind in regret.REGRETS:
+            for t in grid:
+                rows.append(
+                    {
+                        "scenario": scenario,
+                        "algorithm": algorithm,
+                        "actions": 10,
+                        "horizon": horizon,
+                        "run": run,
+                        "regret": kind,
+                        "t": t,
+                        "cumulative_regret": final * t / horizon * (2.0 if kind == "borda" else 1.0),
+                    }
+                )
+    return rows
+
+
+@pytest.fixture
+def points():
+    rows = point_rows("condorcet", "dts", [10.0, 20.0]) + point_rows("condorcet", "rucb", [30.0, 50.0])
+    rows += point_rows("borda", "dts", [5.0, 5.0]) + point_rows("borda", "rucb", [5.0, 5.0])
+    return pd.DataFrame(rows)
+
+
+def test_field_regrets_follow_the_condorcet_winner_and_add_borda_on_borda():
+    assert field.field_regrets("condorcet", 3) == ["condorcet"]
+    assert field.field_regrets("cyclic", None) == ["copeland"]
+    assert field.field_regrets("borda", 0) == ["condorcet", "borda"]
+    assert field.field_regrets("mslr5", None) == ["copeland"]
+
+
+def test_condorcet_regret_is_the_maximin_column_where_a_condorcet_winner_exists():
+    """The table reads the Condorcet regret from the maximin column: equal per step on condorcet and borda."""
+    for name in ("condorcet", "borda"):
+        X = make_scenario(name, actions=10, seed=3).matrix
+        res = simulate(X, "dts", 300, run_seed(3, name, "dts", 0))
+        star = np.flatnonzero((X > 0.5).sum(axis=1) == X.shape[0] - 1)[0]
+        by_hand = (X[star, res.I] + X[star, res.J] - 1.0) / 2.0
+        np.testing.assert_allclose(regret.per_step(field.REGRET_COLUMN["condorcet"], X, res.I, res.J), by_hand)
+
+
+def test_curves_average_runs_per_step_and_tag_families(points):
+    curves = field.curves_table(points, {"condorcet": ["condorcet"], "borda": ["condorcet", "borda"]})
+    assert curves.columns.tolist() == storage.FIELD_CURVES_SCHEMA.names
+    at_T = curves[(curves["t"] == 100)].set_index(["scenario", "regret", "algorithm"])
+    assert at_T.loc[("condorcet", "condorcet", "dts"), "mean"] == pytest.approx(15.0)
+    assert at_T.loc[("condorcet", "condorcet", "rucb"), "std"] == pytest.approx(np.std([30, 50], ddof=1))
+    assert at_T.loc[("borda", "borda", "dts"), "mean"] == pytest.approx(10.0)  # the borda column, not maximin
+    assert at_T.loc[("condorcet", "condorcet", "dts"), "family"] == "paper"
+    assert at_T.loc[("condorcet", "condorcet", "rucb"), "family"] == "field"
+    assert ("condorcet", "copeland", "dts") not in at_T.index  # only the field's regrets
+    mid = curves[(curves["t"] == 10) & (curves["algorithm"] == "dts") & (curves["scenario"] == "condorcet")]
+    assert mid["mean"].item() == pytest.approx(1.5)
+
+
+def test_ranks_are_one_for_the_lowest_mean_and_shared_on_ties(points):
+    curves = field.curves_table(points, {"condorcet": ["condorcet"], "borda": ["condorcet", "borda"]})
+    table = field.final_table(curves, order=["borda", "condorcet"])
+    assert table.columns.tolist() == storage.FIELD_TABLE_SCHEMA.names
+    assert table["scenario"].tolist()[0] == "borda"  # the given order
+    ranks = table.set_index(["scenario", "regret", "algorithm"])["rank"]
+    assert ranks[("condorcet", "condorcet", "dts")] == 1
+    assert ranks[("condorcet", "condorcet", "rucb")] == 2
+    assert ranks[("borda", "borda", "dts")] == ranks[("borda", "borda", "rucb")] == 1  # equal means
+
+
+def test_curves_refuse_a_scenario_without_its_file_and_mixed_horizons(points):
+    with pytest.raises(field.FieldError, match="no scenario file for scenario.*borda"):
+        field.curves_table(points, {"condorcet": ["condorcet"]})
+    mixed = pd.concat([points, pd.DataFrame(point_rows("condorcet", "iss", [1.0, 2.0], horizon=200, grid=(1, 200)))])
+    with pytest.raises(field.FieldError, match="several horizons"):
+        field.curves_table(mixed, {"condorcet": ["condorcet"], "borda": ["condorcet"]})
+
+
+def test_markdown_has_a_rank_overview_and_every_final_regret(points):
+    curves = field.curves_table(points, {"condorcet": ["condorcet"], "borda": ["condorcet", "borda"]})
+    text = tables.field_markdown(field.final_table(curves))
+    assert text.startswith("# The field: final regret at T = 100 (2 runs)\n")
+    overview = text.split("## Final regret")[0]
+    assert "| algorithm | condorcet (Condorcet) | borda (Condorcet) | borda (Borda) | mean rank |" in overview
+    assert "| RUCB | 2 | 1 | 1 | 1.3 |" in overview
+    assert "| condorcet | 10 | Condorcet | 1 | DTS | paper | 15.0 ± 7.1 |" in text
+
+
+def test_figure_draws_the_paper_solid_and_the_field_dashed(points, tmp_path):
+    curves = field.curves_table(points, {"condorcet": ["condorcet"], "borda": ["condorcet", "borda"]})
+    fig = field_figure("borda", curves, [tmp_path / "f.png"])
+    assert len(fig.axes) == 2  # Condorcet and Borda regret
+    styles = {line.get_gid(): line.get_linestyle() for ax in fig.axes for line in ax.get_lines()}
+    assert styles["field:borda:dts"] == "-"
+    assert styles["field:borda:rucb"] == "--"
+    assert (tmp_path / "f.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture
+def field_files(tmp_path):
+    """Point and scenario files of a tiny field: two algorithms on condorcet and cyclic."""
+    files = {"points": [], "scenarios": []}
+    for name in ("condorcet", "cyclic"):
+        scenario = tmp_path / f"{name}.json"
+        assert cli.main(["scenario", "--scenario", name, "--actions", "6", "--seed", "2", "--out", str(scenario)]) == 0
+        files["scenarios"].append(scenario)
+        for algorithm in ("dts", "iss"):
+            out = tmp_path / f"{name}-{algorithm}.parquet"
+            args = ["sweep-point", "--scenario", name, "--actions", "6", "--seed", "2", "--algorithm", algorithm]
+            args += ["--horizon", "400", "--runs", "0-2", "--points", "8", "--out", str(out)]
+            assert cli.main(args) == 0
+            files["points"].append(out)
+    return files
+
+
+def field_table_args(files, tmp_path):
+    args = ["field-table", *map(str, files["points"])]
+    for path in files["scenarios"]:
+        args += ["--scenario-file", str(path)]
+    return args + [
+        "--curves",
+        str(tmp_path / "curves.parquet"),
+        "--table",
+        str(tmp_path / "table.parquet"),
+        "--markdown",
+        str(tmp_path / "table.md"),
+    ]
+
+
+def test_field_table_command_matches_a_recomputation_from_the_runs(field_files, tmp_path):
+    assert cli.main(field_table_args(field_files, tmp_path)) == 0
+    table = pq.read_table(tmp_path / "table.parquet").to_pandas().set_index(["scenario", "regret", "algorithm"])
+    assert sorted(set(table.index.get_level_values("regret"))) == ["condorcet", "copeland"]
+    for name, kind in (("condorcet", "maximin"), ("cyclic", "copeland")):
+        X = make_scenario(name, actions=6, seed=2).matrix
+        finals = []
+        for run in range(3):
+            res = simulate(X, "dts", 400, run_seed(2, name, "dts", run), stride=400)
+            finals.append(regret.cumulative(kind, X, res.I, res.J)[-1])
+        row = table.loc[(name, "condorcet" if name == "condorcet" else "copeland", "dts")]
+        assert row["mean"] == pytest.approx(np.mean(finals), rel=1e-12)
+        assert row["runs"] == 3
+    prov = storage.read_provenance(tmp_path / "table.parquet")
+    assert prov["table"] == "field-table" and prov["scenarios"] == ["condorcet", "cyclic"]
+    assert cli.main(["field-figure", "--scenario", "cyclic", "--curves", str(tmp_path / "curves.parquet"), "--out",
+                     str(tmp_path / "c.pdf"), str(tmp_path / "c.png")]) == 0  # fmt: skip
+    assert (tmp_path / "c.pdf").read_bytes().startswith(b"%PDF")
+
+
+def test_field_table_refuses_a_scenario_file_of_another_matrix(field_files, tmp_path, capsys):
+    other = tmp_path / "other.json"
+    record = json.loads(field_files["scenarios"][0].read_text())
+    record["matrix"] = make_scenario("condorcet", actions=6, seed=9).matrix.tolist()
+    record["matrix_sha256"] = "0" * 64
+    other.write_text(json.dumps(record))
+    files = {**field_files, "scenarios": [other, field_files["scenarios"][1]]}
+    assert cli.main(field_table_args(files, tmp_path)) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "other.json: its matrix is not the one" in err
+    assert not (tmp_path / "table.parquet").exists()
+
+
+def test_field_figure_refuses_an_unknown_scenario(field_files, tmp_path, capsys):
+    assert cli.main(field_table_args(field_files, tmp_path)) == 0
+    args = ["field-figure", "--scenario", "borda", "--curves", str(tmp_path / "curves.parquet")]
+    assert cli.main([*args, "--out", str(tmp_path / "b.png")]) == 2
+    assert "has no rows for scenario 'borda'" in capsys.readouterr().err
+    assert not (tmp_path / "b.png").exists()

@@ -1,0 +1,175 @@
+# Beyond the paper (target `field`, not in the default target): the paper's algorithms
+# and the field's (RUCB, RCS, RMED1, CCB, Winner Stays, Dueling-EXP3) on the same
+# scenarios, with the same run seeds, at one horizon. A point file keeps per run only a
+# thin regret curve; run R has the seed of `duelbandits simulate --run R`.
+
+FIELD = config["field"]
+FIELD_CHUNKS = duelbandits.sweeps.chunk_ranges(FIELD["runs"], FIELD["runs_per_job"])
+
+
+def field_actions(scenario):
+    """A of a field scenario: the config's `actions` for generated ones; None (the matrix's own) otherwise."""
+    return config["actions"] if scenario in duelbandits.scenarios.GENERATED else None
+
+
+def field_scenario(scenario):
+    """A field scenario as the config defines it (benchmark matrices and `file` with their own A)."""
+    actions = field_actions(scenario)
+    if actions is not None:
+        return config_scenario(scenario, actions)
+    path = {"path": config["matrix_file"]} if scenario == "file" else {}
+    return duelbandits.make_scenario(scenario, seed=config["seed"], **path, **config["scenario_params"])
+
+
+def check_field_config():
+    """Checks of the `field` section the schema cannot express; fail before any job, naming the key."""
+    if "file" in FIELD["scenarios"] and not config.get("matrix_file"):
+        raise ValueError("config: matrix_file: required when field/scenarios include file")
+    widest = config["actions"]
+    for scenario in FIELD["scenarios"]:
+        try:
+            widest = max(widest, field_scenario(scenario).matrix.shape[0])
+        except duelbandits.ScenarioError as err:
+            raise ValueError(f"config: field/scenarios: {err}") from None
+    check_job_memory(
+        f"a field run of horizon {FIELD['horizon']} at A = {widest}",
+        duelbandits.limits.simulate_bytes(1, FIELD["horizon"], widest),
+        "field/horizon",
+    )
+    if "ts-borda" in FIELD["algorithms"]:
+        check_ts_borda_alpha(FIELD["horizon"], "field/horizon")
+
+
+def field_scenario_args(wildcards):
+    """CLI arguments that pin a field scenario's matrix (benchmark matrices: no --actions)."""
+    actions = field_actions(wildcards.scenario)
+    if actions is not None:
+        return scenario_args(wildcards, actions=actions)
+    args = f"--seed {config['seed']}"
+    if wildcards.scenario == "file":
+        args += f" --matrix-file {shlex.quote(config['matrix_file'])}"
+    return args
+
+
+def field_chunk_runs(wildcards):
+    """Run range FIRST-LAST of one field chunk."""
+    first, last = FIELD_CHUNKS[int(wildcards.chunk)]
+    return f"{first}-{last}"
+
+
+def field_points(wildcards=None):
+    """Every field point file: scenario x algorithm x run chunk."""
+    return expand(
+        "results/field/points/{scenario}/{algorithm}/chunk-{chunk}.parquet",
+        scenario=FIELD["scenarios"],
+        algorithm=FIELD["algorithms"],
+        chunk=range(len(FIELD_CHUNKS)),
+    )
+
+
+def checked_field_targets(wildcards):
+    """The field's table and figures, after :func:`check_field_config` (checked when `field` is planned)."""
+    check_field_config()
+    return ["results/field/table.md"] + expand(
+        "figures/field/{scenario}.{ext}", scenario=FIELD["scenarios"], ext=["pdf", "png"]
+    )
+
+
+# results/field/scenarios/{scenario}.json: the matrix and its winners (which regret the table reports).
+rule field_scenario:
+    input:
+        matrix_input,
+    output:
+        "results/field/scenarios/{scenario}.json",
+    params:
+        code=code_digest(),
+        args=field_scenario_args,
+    log:
+        "logs/field/scenarios/{scenario}.log",
+    threads: 1
+    resources:
+        mem_mb=500,
+        runtime=5,
+    shell:
+        "python -m duelbandits --ledger .duelbandits/written"
+        " scenario --scenario {wildcards.scenario} {params.args} --out {output}"
+        " > {log} 2>&1 || (cat {log} >&2; exit 1)"
+
+
+# results/field/points/{scenario}/{algorithm}/chunk-{chunk}.parquet: per run and regret kind,
+# R_t on a thin log-spaced grid of steps.
+rule field_point:
+    input:
+        matrix_input,
+    output:
+        "results/field/points/{scenario}/{algorithm}/chunk-{chunk}.parquet",
+    params:
+        code=code_digest("sweeps"),
+        runs=field_chunk_runs,
+        scenario=field_scenario_args,
+        algorithm=algorithm_args,
+        horizon=FIELD["horizon"],
+        points=FIELD["points"],
+    log:
+        "logs/field/points/{scenario}/{algorithm}/chunk-{chunk}.log",
+    benchmark:
+        "benchmarks/field/points/{scenario}/{algorithm}/chunk-{chunk}.tsv"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=30,
+    shell:
+        "python -m duelbandits --ledger .duelbandits/written"
+        " sweep-point --scenario {wildcards.scenario} --algorithm {wildcards.algorithm}"
+        " --horizon {params.horizon} --runs {params.runs} --points {params.points}"
+        " {params.scenario} {params.algorithm} --out {output} > {log} 2>&1 || (cat {log} >&2; exit 1)"
+
+
+# results/field/{curves,table}.parquet and table.md: mean regret curves; final regret and rank.
+rule field_table:
+    input:
+        points=field_points(),
+        scenarios=expand("results/field/scenarios/{scenario}.json", scenario=FIELD["scenarios"]),
+    output:
+        curves="results/field/curves.parquet",
+        table="results/field/table.parquet",
+        markdown="results/field/table.md",
+    params:
+        code=code_digest("field", "tables"),
+        scenarios=scenario_file_args,
+    log:
+        "logs/field/table.log",
+    benchmark:
+        "benchmarks/field/table.tsv"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    shell:
+        "python -m duelbandits --ledger .duelbandits/written"
+        " field-table {input.points} {params.scenarios} --curves {output.curves} --table {output.table}"
+        " --markdown {output.markdown} > {log} 2>&1 || (cat {log} >&2; exit 1)"
+
+
+# figures/field/{scenario}.{pdf,png}: mean cumulative regret, log-log, paper solid, field dashed.
+# Plotting code: duelbandits.plotting.field_figure.
+rule figure_field:
+    input:
+        curves="results/field/curves.parquet",
+    output:
+        pdf="figures/field/{scenario}.pdf",
+        png="figures/field/{scenario}.png",
+    params:
+        code=code_digest("plotting"),
+    log:
+        "logs/figures/field/{scenario}.log",
+    benchmark:
+        "benchmarks/figures/field/{scenario}.tsv"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    shell:
+        "python -m duelbandits --ledger .duelbandits/written"
+        " field-figure --scenario {wildcards.scenario} --curves {input.curves}"
+        " --out {output.pdf} {output.png} > {log} 2>&1 || (cat {log} >&2; exit 1)"
