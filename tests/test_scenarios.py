@@ -60,7 +60,7 @@ def test_borda_scenario_that_breaks_its_winners_fails():
 @pytest.mark.parametrize(
     "kwargs, message",
     [
-        ({"name": "nope"}, "valid scenarios: condorcet, borda, cyclic, file"),
+        ({"name": "nope"}, "valid scenarios: condorcet, borda, cyclic, arithmetic, mslr5, file"),
         ({"actions": 1}, "actions must be an integer >= 2"),
         ({"actions": 2.5}, "actions must be an integer >= 2"),
         ({"utility_max": -1.0}, "utility_max must be > 0"),

@@ -86,7 +86,11 @@ def cmd_list(args) -> None:
         print(f"  {a.slug:20s} {a.label:20s} params: {params}")
     print("scenarios:")
     for name in scenarios.SCENARIOS:
-        print(f"  {name}")
+        if name in scenarios.BENCHMARKS:  # a published matrix: its size and where it comes from
+            actions = scenarios.benchmark_matrix(name).shape[0]
+            print(f"  {name:12s} A = {actions:<3d} {scenarios.BENCHMARKS[name][1]}")
+        else:
+            print(f"  {name}")
     print("  parameters: " + ", ".join(f"{k}={v}" for k, v in scenarios.DEFAULTS.items()))
     print("regrets:")
     for name, fn in regret.REGRETS.items():
@@ -471,6 +475,40 @@ def cmd_sweep_figure(args) -> None:
         plotting.actions_sweep_figure(args.scenario, table, args.out, data_digest=digest)
 
 
+def cmd_field_table(args) -> None:
+    from . import field, tables
+
+    points, sources = _read_points(args.points)
+    simulated = [storage.read_provenance(path) for path in args.points]
+    regrets, order = {}, []
+    for path in args.scenario_file:
+        record = storage.read_scenario(path)
+        name = record["name"]
+        digests = {prov["matrix_sha256"] for prov in simulated if prov["scenario"] == name}
+        if digests - {record["matrix_sha256"]}:
+            raise UsageError(f"{path}: its matrix is not the one the point files of scenario {name} were simulated on")
+        regrets[name] = field.field_regrets(name, record["winners"]["condorcet"])
+        order.append(name)
+    curves = field.curves_table(points, regrets)
+    table = field.final_table(curves, order)
+    prov = provenance.record(table="field-curves", points=sources, scenarios=order)
+    storage.write_frame(curves, storage.FIELD_CURVES_SCHEMA, args.curves, prov)
+    storage.write_frame(table, storage.FIELD_TABLE_SCHEMA, args.table, {**prov, "table": "field-table"})
+    storage.write_text(args.markdown, tables.field_markdown(table))
+
+
+def cmd_field_figure(args) -> None:
+    from . import plotting
+
+    _figure_paths(args.out)
+    provenance.check(args.curves, storage.read_provenance(args.curves), table="field-curves")
+    curves = storage.read_table(args.curves, filters=[("scenario", "=", args.scenario)]).to_pandas()
+    if curves.empty:
+        raise UsageError(f"{args.curves} has no rows for scenario {args.scenario!r}")
+    digest = manifest.data_digest({"curves": args.curves}, figure="field", scenario=args.scenario)
+    plotting.field_figure(args.scenario, curves, args.out, data_digest=digest)
+
+
 def cmd_table(args) -> None:
     from . import tables
 
@@ -525,7 +563,8 @@ def _add_scenario_args(p) -> None:
         "--actions",
         type=_actions,
         default=None,
-        help="number of actions A (default 10; the file scenario takes A from its file)",
+        help="number of actions A (default 10; the file scenario and the benchmark matrices "
+        f"{', '.join(scenarios.BENCHMARKS)} take A from their matrix, and --actions must equal it)",
     )
     p.add_argument("--seed", type=_seed, default=0, help="base seed (default 0)")
     p.add_argument(
@@ -708,6 +747,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--exponents", help="horizon: results/sweeps/exponents.parquet")
     p.add_argument("--out", nargs="+", required=True, help="output files (.pdf, .png)")
     p.set_defaults(func=cmd_sweep_figure, outputs=("out",))
+
+    p = sub.add_parser("field-table", help="field point files -> mean regret curves, final regret table with ranks")
+    p.add_argument("points", nargs="+", help="point files (sweep-point) of every field scenario and algorithm")
+    p.add_argument(
+        "--scenario-file", action="append", required=True, help="scenario JSON file (duelbandits scenario), in order"
+    )
+    p.add_argument("--curves", required=True, help="output: mean and std of R_t per grid step (.parquet)")
+    p.add_argument("--table", required=True, help="output: final regret and rank (.parquet)")
+    p.add_argument("--markdown", required=True, help="output: the table (.md)")
+    p.set_defaults(func=cmd_field_table, outputs=("curves", "table", "markdown"))
+
+    p = sub.add_parser("field-figure", help="render a scenario's field figure (PDF and PNG)")
+    p.add_argument("--scenario", required=True)
+    p.add_argument("--curves", required=True, help="results/field/curves.parquet")
+    p.add_argument("--out", nargs="+", required=True, help="output files (.pdf, .png)")
+    p.set_defaults(func=cmd_field_figure, outputs=("out",))
 
     p = sub.add_parser("table", help="final regret per scenario and algorithm with the bound at T (Markdown, HTML)")
     p.add_argument("--summary", required=True, help="results/summary.parquet")

@@ -83,8 +83,8 @@ algorithms, get the Copeland regret, the usual extension of the Condorcet
 winner (Wu & Liu 2016 define DTS's regret by it).
 """
 
-PAPER_REGRET["cyclic"] = dict(OWN_TARGET_REGRET)
-PAPER_REGRET["file"] = dict(OWN_TARGET_REGRET)
+for _name in ("cyclic", "arithmetic", "mslr5", "file"):
+    PAPER_REGRET[_name] = dict(OWN_TARGET_REGRET)
 
 
 def paper_regret(scenario: str, algorithm: str) -> str:

@@ -5,21 +5,36 @@ never on the algorithm or the run. ``condorcet`` and ``borda`` built from the
 same seed share their utilities, so the borda matrix is the condorcet matrix
 modified as in Section 5. Beyond the paper, ``cyclic`` modifies the same
 matrix so that no Condorcet winner exists and the Copeland, Maximin and Borda
-winners are three different actions, and ``file`` reads a user's matrix from
-a CSV file.
+winners are three different actions; ``arithmetic`` and ``mslr5`` are the
+field's published benchmark matrices (:data:`BENCHMARKS`), shipped as package
+data; and ``file`` reads a user's matrix from a CSV file.
 """
 
 from __future__ import annotations
 
 import csv
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 
 import numpy as np
 
 from . import winners
 
-SCENARIOS = ("condorcet", "borda", "cyclic", "file")
+BENCHMARKS = {
+    "arithmetic": (
+        "arithmetic.csv",
+        "Komiyama et al. (COLT 2015), RMED experiments: X[i, j] = 0.5 + 0.05 (j - i); arm 1 the Condorcet winner",
+    ),
+    "mslr5": (
+        "mslr5.csv",
+        "Wu & Liu (NeurIPS 2016), DTS experiments: 5 MSLR rankers with a Condorcet winner (ranker 1)",
+    ),
+}
+"""Published benchmark matrices: name -> (file in ``duelbandits/data``, one-line source). Each file's
+``#`` header cites the publication and the repository, path and commit its numbers come from."""
+
+SCENARIOS = ("condorcet", "borda", "cyclic", *BENCHMARKS, "file")
 """Scenario names accepted by :func:`make_scenario`."""
 
 GENERATED = ("condorcet", "borda", "cyclic")
@@ -159,12 +174,15 @@ def make_scenario(name: str, actions: int | None = None, seed=0, *, path=None, *
     ``seed`` is anything ``numpy.random.default_rng`` accepts (an int or a
     ``SeedSequence``); ``params`` override :data:`DEFAULTS`; ``actions``
     defaults to :data:`DEFAULT_ACTIONS`. The ``file`` scenario reads its
-    matrix from the CSV file ``path`` (:func:`read_matrix_file`): A comes from
-    the file (an ``actions`` given must equal it) and ``seed`` and ``params``
+    matrix from the CSV file ``path`` (:func:`read_matrix_file`), a
+    :data:`BENCHMARKS` scenario from the package data: A comes from the
+    matrix (an ``actions`` given must equal it) and ``seed`` and ``params``
     do not apply (their names are still checked).
     """
     if name == "file":
         return file_scenario(path, actions, params)
+    if name in BENCHMARKS and path is None:
+        return benchmark_scenario(name, actions, params)
     if path is not None:
         raise ScenarioError(f"path applies only to the file scenario, not to {name!r}")
     if actions is None:
@@ -309,6 +327,25 @@ def file_scenario(path, actions=None, params=None) -> Scenario:
         raise ScenarioError(f"matrix file {path}: has {A} actions, but actions = {actions} was asked for")
     _check_params("file", A if actions is None else actions, dict(params or {}))
     return Scenario(name="file", matrix=X, utilities=fitted_utilities(X), params={"actions": A, "path": str(path)})
+
+
+def benchmark_matrix(name: str) -> np.ndarray:
+    """The :data:`BENCHMARKS` matrix ``name``, read from the package data (:func:`read_matrix_file`)."""
+    if name not in BENCHMARKS:
+        raise ScenarioError(f"unknown benchmark matrix {name!r}; benchmarks: {', '.join(BENCHMARKS)}")
+    with resources.as_file(resources.files(__package__).joinpath("data", BENCHMARKS[name][0])) as path:
+        return read_matrix_file(path)
+
+
+def benchmark_scenario(name: str, actions=None, params=None) -> Scenario:
+    """A :data:`BENCHMARKS` scenario: the published matrix and its fitted utilities (as for ``file``)."""
+    X = benchmark_matrix(name)
+    A = X.shape[0]
+    if actions is not None and not isinstance(actions, bool) and actions != A:
+        raise ScenarioError(f"scenario {name} has {A} actions, but actions = {actions} was asked for")
+    _check_params(name, A if actions is None else actions, dict(params or {}))
+    source = BENCHMARKS[name][1]
+    return Scenario(name=name, matrix=X, utilities=fitted_utilities(X), params={"actions": A, "source": source})
 
 
 def borda_modification(matrix: np.ndarray, utilities: np.ndarray, strength: float) -> np.ndarray:
