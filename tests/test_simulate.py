@@ -54,7 +54,8 @@ def test_run_seed_changes_the_stream_with_each_argument(other):
 
 
 def test_run_seeds_of_every_scenario_algorithm_and_run_start_distinct_streams():
-    """Every scenario x algorithm x 25 runs (1,800 streams at 6 scenarios and 12 algorithms), pairwise different in their first 4 uniforms
+    """Every scenario x algorithm x 25 runs (1,800 streams at 6 scenarios and 12 algorithms), pairwise
+    different in their first 4 uniforms
     (two independent streams agree there with probability 2^-212), and none repeats under another base seed."""
     keys = [(s, a, r) for s in SCENARIOS for a in ALGORITHMS for r in range(25)]
     starts = {tuple(stream(run_seed(1, *key), 4)) for key in keys}

@@ -1,0 +1,124 @@
+"""Dueling-EXP3 (Saha, Koren & Mansour, "Adversarial Dueling Bandits", ICML 2021, Algorithm 1).
+
+Exponential weights over the ``K = A`` actions on estimated *shifted* Borda
+scores ``s(i) = (1/K) sum_j X(i, j)`` (the diagonal 1/2 included: the row
+means of ``X``, this package's Borda score). Each step::
+
+    q_t = (1 - gamma) softmax(eta S_{t-1}) + gamma / K,   S_{t-1} = sum_{tau < t} s~_tau
+    x_t, y_t ~ q_t independently; o_t = 1 when x_t wins the duel (x_t, y_t)
+    s~_t(i) = 1(x_t = i) o_t / (K q_t(x_t) q_t(y_t))
+
+``E[s~_t(i) | past] = sum_j q_t(i) q_t(j) X(i, j) / (K q_t(i) q_t(j)) = s(i)``:
+the estimate is unbiased from the single observed outcome. ``S`` is kept in
+the log domain (:func:`._sampling.mixed_strategy` subtracts its maximum).
+
+Tuning (:func:`hyperparameters`): the expected-regret theorem of the paper
+(Theorem 2 of arXiv:2010.14563, the ``O((K log K)^(1/3) T^(2/3))`` bound)
+sets ``eta = (log K / (T sqrt K))^(2/3)`` and ``gamma = sqrt(eta K)`` for a
+horizon ``T`` known in advance. ``gamma >= 1`` exactly when ``T <= K log K``
+(23.0 for K = 10); there it is clipped to 1 (uniform play) with a warning.
+
+This is the same update as the paper's Partial Monitoring forecaster (Alg. 4,
+eqs. 4-6); only the tuning differs (``eta ~ T^(-2/3)``, ``gamma ~ T^(-1/3)``
+here against ``T^(-3/4)`` and ``T^(-1/4)`` there).
+
+Choices the paper leaves open: ``q_1`` is uniform (``S_0 = 0``); the recorded
+strategy ``p`` at step ``t`` is ``q_t``, the law both actions of step ``t``
+are drawn from; a self-duel ``x_t = y_t`` is a fair coin (``X(i, i) = 1/2``)
+and enters the estimate like any other duel, as the unbiasedness needs.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numba as nb
+import numpy as np
+
+from ..theorems import _clipped_gamma
+from . import AlgorithmError
+from ._sampling import duel, mixed_strategy, sample_discrete
+
+
+def hyperparameters(K: int, T: int) -> dict:
+    """The paper's ``eta = (log K / (T sqrt K))^(2/3)`` and ``gamma = sqrt(eta K)`` (clipped to 1)."""
+    eta = float((math.log(K) / (T * math.sqrt(K))) ** (2.0 / 3.0))
+    gamma = math.sqrt(eta * K)
+    return {"eta": eta, "gamma": _clipped_gamma(gamma, "dexp3", "2 of Saha et al. (2021)", K, T, ", needs T > K log K")}
+
+
+@nb.njit(cache=True)
+def estimate(q, x, y, o, out):
+    """``out[i] = 1(x = i) o / (K q(x) q(y))``, the unbiased estimate of the shifted Borda score."""
+    K = q.shape[0]
+    for i in range(K):
+        out[i] = 0.0
+    out[x] = o / (K * q[x] * q[y])
+
+
+@nb.njit(cache=True)
+def _update(S, q, x, y, o, eta, gamma):
+    """``S += eta s~_t`` and ``q <- q_{t+1}``, in place; ``S`` holds the log-weights ``eta sum s~``.
+
+    Only ``s~_t(x_t)`` can be non-zero, and it is zero when ``x_t`` lost: then
+    ``S`` and so ``q`` stay as they are, and no exponential is computed.
+    """
+    if o == 1:
+        S[x] += eta / (q.shape[0] * q[x] * q[y])
+        mixed_strategy(S, gamma, q)
+
+
+@nb.njit(cache=True)
+def _kernel(matrix, horizon, rng, record, eta, gamma):
+    K = matrix.shape[0]
+    I = np.empty(horizon, dtype=np.int64)
+    J = np.empty(horizon, dtype=np.int64)
+    outcomes = np.empty(horizon, dtype=np.int8)
+    q_rec = np.empty((record.shape[0], K))
+    S = np.zeros(K)  # eta times the summed estimates: the log-weights
+    q = np.full(K, 1.0 / K)  # q_1 uniform
+    k = 0
+    for t in range(horizon):
+        if k < record.shape[0] and record[k] == t + 1:
+            q_rec[k] = q
+            k += 1
+        x = sample_discrete(q, rng)
+        y = sample_discrete(q, rng)
+        o = duel(matrix, x, y, rng)
+        I[t] = x
+        J[t] = y
+        outcomes[t] = o
+        _update(S, q, x, y, o, eta, gamma)
+    return I, J, outcomes, q_rec
+
+
+def update(S, q, x, y, o, eta, gamma):
+    """One step's update of the log-weights ``S`` and the strategy ``q`` (float arrays, in place), for tests."""
+    _update(S, q, int(x), int(y), int(o), float(eta), float(gamma))
+
+
+def _check(name, value, low_open) -> float:
+    """``eta`` must be a finite number >= 0, ``gamma`` one in (0, 1] (a floor keeps every q(i) > 0)."""
+    ok = not isinstance(value, bool) and isinstance(value, (int, float, np.number)) and np.isfinite(value)
+    if low_open:
+        if not (ok and 0 < value <= 1):
+            raise AlgorithmError(f"dexp3: {name} must be a number in (0, 1], got {value!r}")
+    elif not (ok and value >= 0):
+        raise AlgorithmError(f"dexp3: {name} must be a finite number >= 0, got {value!r}")
+    return float(value)
+
+
+def run(matrix, horizon, rng, record=None, *, eta=None, gamma=None):
+    """One Dueling-EXP3 run; strategies ``{'p': q_t at the record steps}``.
+
+    ``eta, gamma`` default to the paper's tuning for this horizon
+    (:func:`hyperparameters`); passing them overrides it (used by tests).
+    """
+    K = int(np.shape(matrix)[0])
+    tuned = hyperparameters(K, int(horizon)) if None in (eta, gamma) else {}
+    eta = tuned["eta"] if eta is None else _check("eta", eta, False)
+    gamma = tuned["gamma"] if gamma is None else _check("gamma", gamma, True)
+    matrix = np.ascontiguousarray(matrix, dtype=np.float64)
+    record = np.zeros(0, dtype=np.int64) if record is None else np.ascontiguousarray(record, dtype=np.int64)
+    I, J, outcomes, q_rec = _kernel(matrix, int(horizon), rng, record, eta, gamma)
+    return I, J, outcomes, {"p": q_rec}

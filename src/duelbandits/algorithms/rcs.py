@@ -1,0 +1,167 @@
+"""RCS: Relative Confidence Sampling (Zoghi, Whiteson, de Rijke & Munos, WSDM 2014, Algorithm 1).
+
+``W[i, j]`` counts the wins of ``i`` over ``j`` and ``b[i]`` the steps at
+which ``i`` was the champion; ``t`` is the 1-based step. Each step:
+
+- simulated tournament: ``theta[i, j] ~ Beta(W[i, j] + 1, W[j, i] + 1)``
+  for ``i < j``, ``theta[j, i] = 1 - theta[i, j]``, ``theta[i, i] = 1/2``;
+  the champion ``c`` is the arm with ``theta[c, j] >= 1/2`` for all ``j``
+  (the sample's Condorcet winner, unique with probability 1); when the
+  sample has none, the arm chosen least often as champion so far,
+  ``argmin b`` (ties uniform: the paper does not say). ``b[c] += 1`` at
+  every step, whichever way ``c`` was found;
+- challenger: RUCB's upper bounds ``U = W/N + sqrt(alpha ln t / N)``
+  (``x/0 := 1``, so 2 for an unplayed pair), ``U[c, c] = 1/2``, and
+  ``d = argmax_j U[j, c]``, computed by :func:`.rucb.challenger`: ties
+  uniform and ``d != c`` on a tie with ``U[c, c]`` (RUCB's line-13 rule; the
+  RCS pseudo-code says only "argmax"), so ``d = c`` exactly when every
+  ``U[j, c] < 1/2``;
+- the duel updates ``W`` as in RUCB (a self-duel changes nothing).
+
+Speed. The champion depends on ``theta`` only through which arm, if any,
+beats all others, so ``theta`` is revealed lazily in a knockout: the
+holder (first the previous champion) meets every other arm in index order
+and is replaced by any arm that beats it; the final holder is then checked
+against the arms it has not met. Every other arm has lost a revealed duel,
+so the revealed entries alone decide the outcome, and since the order of
+revelation depends only on what was revealed, each revealed entry is still
+a fresh draw from its own Beta law: the champion has exactly the law of the
+full-matrix rule (``tests/test_rcs.py`` compares them), with ``A - 1`` to
+``2A - 3`` Beta draws per step instead of ``A(A - 1)/2`` (the random stream
+differs from a literal implementation's). ``U`` is compared with 1/2 through
+RUCB's log-t thresholds (:mod:`.rucb`, updated in O(A) per duel).
+
+Besides :func:`run`: :func:`champions` and :func:`select_pairs` expose the
+selection step on a given state (for tests); :func:`beta_draws` counts a
+run's Beta variates (for benchmarks).
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from ._sampling import duel
+from .rucb import challenger, check_alpha, new_state, observe
+
+
+@nb.njit(cache=True)
+def _theta(W, i, j, theta, drawn, stamp, rng):
+    """``theta[i, j]`` of this step's sample, drawing ``theta[lo, hi]`` on first use; ``(value, draws)``."""
+    lo, hi = min(i, j), max(i, j)
+    if drawn[lo, hi] == stamp:
+        x = theta[lo, hi]
+        return (x if i == lo else 1.0 - x), 0
+    x = rng.beta(W[lo, hi] + 1.0, W[hi, lo] + 1.0)
+    theta[lo, hi] = x
+    drawn[lo, hi] = stamp
+    return (x if i == lo else 1.0 - x), 1
+
+
+@nb.njit(cache=True)
+def _argmin_random_ties(b, rng):
+    best, count, k = np.inf, 0, 0
+    for i in range(b.shape[0]):
+        if b[i] < best:
+            best, count, k = b[i], 1, i
+        elif b[i] == best:
+            count += 1
+            if rng.random() * count < 1.0:
+                k = i
+    return k
+
+
+@nb.njit(cache=True)
+def champion(W, b, first, rng, theta, drawn, stamp):
+    """The simulated tournament's champion and the Beta draws it took (module docstring).
+
+    ``first`` (the previous champion in a run) holds the lead first; the order
+    changes only how many entries are drawn, never the champion's law.
+    ``drawn[lo, hi] == stamp`` marks entries drawn in this call.
+    """
+    A = W.shape[0]
+    draws = 0
+    c = first
+    for j in range(A):  # knockout: every arm but the final holder loses once
+        if j == first:
+            continue
+        x, k = _theta(W, c, j, theta, drawn, stamp, rng)
+        draws += k
+        if x < 0.5:  # theta[j, c] > 1/2: j takes the lead
+            c = j
+    for j in range(A):  # the holder against the arms it has not met
+        if j == c:
+            continue
+        x, k = _theta(W, c, j, theta, drawn, stamp, rng)
+        draws += k
+        if x < 0.5:  # no arm beats all others in the sample
+            return _argmin_random_ties(b, rng), draws
+    return c, draws
+
+
+@nb.njit(cache=True)
+def _kernel(matrix, horizon, rng, alpha):
+    A = matrix.shape[0]
+    I = np.empty(horizon, dtype=np.int64)
+    J = np.empty(horizon, dtype=np.int64)
+    outcomes = np.empty(horizon, dtype=np.int8)
+    W = np.zeros((A, A))
+    thr, rowmax, colmin = new_state(W, alpha)
+    b = np.zeros(A)
+    theta = np.empty((A, A))
+    drawn = np.zeros((A, A), dtype=np.int64)
+    draws = 0
+    c = 0
+    for t in range(horizon):
+        c, k = champion(W, b, c, rng, theta, drawn, t + 1)
+        draws += k
+        b[c] += 1.0
+        d = challenger(W, colmin, c, np.log(t + 1.0), alpha, rng)
+        o = duel(matrix, c, d, rng)
+        I[t] = c
+        J[t] = d
+        outcomes[t] = o
+        observe(W, alpha, thr, rowmax, colmin, c, d, o)
+    return I, J, outcomes, draws
+
+
+@nb.njit(cache=True)
+def _select_many(W, b, t, alpha, rng, n, first):
+    A = W.shape[0]
+    _, _, colmin = new_state(W, alpha)
+    theta = np.empty((A, A))
+    drawn = np.zeros((A, A), dtype=np.int64)
+    log_t = np.log(float(t))
+    cs = np.empty(n, dtype=np.int64)
+    ds = np.empty(n, dtype=np.int64)
+    for k in range(n):
+        cs[k], _ = champion(W, b, first, rng, theta, drawn, k + 1)
+        ds[k] = challenger(W, colmin, cs[k], log_t, alpha, rng)
+    return cs, ds
+
+
+def select_pairs(W, b, t, rng, n=1, alpha=0.51, first=0):
+    """``n`` independent RCS selections ``(cs, ds)`` at step ``t`` from the win counts ``W`` and the
+    champion counts ``b``; ``first`` is the arm that holds the lead first (the previous champion in a
+    run), which must not change the law."""
+    W = np.ascontiguousarray(W, dtype=np.float64)
+    b = np.ascontiguousarray(b, dtype=np.float64)
+    return _select_many(W, b, int(t), float(alpha), rng, int(n), int(first))
+
+
+def champions(W, b, rng, n=1, first=0):
+    """``n`` independent champions of the simulated tournament (the first half of :func:`select_pairs`)."""
+    return select_pairs(W, b, 1, rng, n=n, first=first)[0]
+
+
+def run(matrix, horizon, rng, record=None, *, alpha=0.51):
+    """One RCS run; RCS has no mixed strategy, so ``strategies`` is empty."""
+    alpha = check_alpha("rcs", alpha)
+    I, J, outcomes, _ = _kernel(np.ascontiguousarray(matrix, dtype=np.float64), int(horizon), rng, alpha)
+    return I, J, outcomes, {}
+
+
+def beta_draws(matrix, horizon, rng, alpha=0.51) -> int:
+    """Number of Beta variates one run draws (the run :func:`run` makes with ``rng``), for benchmarks."""
+    matrix = np.ascontiguousarray(matrix, dtype=np.float64)
+    return int(_kernel(matrix, int(horizon), rng, check_alpha("rcs", alpha))[3])

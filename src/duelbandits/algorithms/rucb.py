@@ -1,0 +1,275 @@
+"""RUCB: Relative Upper Confidence Bound (Zoghi, Whiteson, Munos & de Rijke, ICML 2014, Algorithm 1).
+
+``W[i, j]`` counts the wins of ``i`` over ``j``, ``N = W + W^T`` and, with
+``t`` the 1-based step (line 3, so ``ln 1 = 0`` at the first step)::
+
+    U = W/N + sqrt(alpha ln t / N)      (line 4; "x/0 := 1" for every x)
+    U[i, i] = 1/2                       (line 5)
+
+The paper's ``x/0 := 1`` applies to both element-wise quotients, so an
+unplayed pair has ``U = 1 + sqrt(1) = 2`` (DTS's SPEC.md sets 1 instead;
+only the challenger's argmax can tell the two apart). Each step:
+
+- candidates ``C = {c : U[c, j] >= 1/2 for all j}`` (line 6);
+- the hypothesised best arm ``B`` (at most one arm, kept across steps):
+  ``B <- B ∩ C`` (line 8), ``B <- C`` when ``|C| = 1`` (line 9). So ``B``
+  holds the last arm that was the sole candidate, until that arm leaves
+  ``C`` (some arm confidently beats it) or ``C`` empties;
+- the champion ``c``: uniform over all arms when ``C`` is empty (line 7,
+  and then ``B = ∅``); the one candidate when ``|C| = 1``; otherwise drawn
+  from ``C`` with ``P(B's arm) = 1/2`` and ``1/(2^|B| |C \\ B|)`` for every
+  other candidate (line 11: uniform over ``C`` when ``B = ∅``);
+- the challenger ``d = argmax_j U[j, c]`` with ties at random, ``d != c``
+  on a tie (line 13). ``d = c`` (a duel of ``c`` with itself) exactly when
+  every ``U[j, c] < 1/2``, i.e. ``c`` confidently beats everyone.
+
+The duel's winner gets ``W[winner, loser] += 1`` (line 14). A self-duel is a
+fair coin between identical arms that says nothing about ``X``, and
+``W[c, c]`` is never read (``U[c, c] = 1/2``), so it leaves ``W`` unchanged.
+
+Speed. ``U`` meets 1/2 in two places, line 6 and the ``d = c`` test of
+line 13. With ``e = W[i, j] - N/2`` (exact in floating point)::
+
+    U[i, j] >= 1/2   <=>   N = 0  or  e >= 0  or  ln t >= e^2 / (alpha N)
+
+(square ``sqrt(alpha ln t / N) >= -e/N``), so each ordered pair carries a
+threshold ``thr[i, j]`` (``-inf`` when always true) that changes only for the
+dueled pair. ``C`` is ``{i : ln t >= rowmax[i]}`` and "every ``U[j, c] <
+1/2``" is ``ln t < colmin[c]``, with the row maxima and column minima of
+``thr`` repaired in O(A) per duel. Square roots are taken only for the
+challenger's argmax, and only when ``d = c`` is ruled out.
+
+Besides :func:`run`: :func:`candidates`, :func:`select_pairs` and
+:func:`replay` expose the selection step, the hypothesis update and the
+state after given duels, for tests. :mod:`.rcs` reuses the challenger.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from . import AlgorithmError
+from ._sampling import duel
+
+_INF = np.inf
+NO_ARM = -1
+"""The empty hypothesis ``B = ∅``."""
+
+
+@nb.njit(cache=True)
+def _pair_thresholds(W, alpha, i, j, thr):
+    """``thr[i, j]`` and ``thr[j, i]`` (``i != j``): ``U[i, j] >= 1/2`` iff ``ln t >= thr[i, j]``."""
+    n = W[i, j] + W[j, i]
+    if n == 0.0:
+        thr[i, j] = thr[j, i] = -_INF  # U = 2
+        return
+    e = W[i, j] - 0.5 * n  # e[j, i] = -e
+    c = e * e / (alpha * n)
+    if e >= 0.0:
+        thr[i, j], thr[j, i] = -_INF, c  # c = 0 when e = 0: U[j, i] = 1/2 + radius >= 1/2
+    else:
+        thr[i, j], thr[j, i] = c, -_INF
+
+
+@nb.njit(cache=True)
+def _refresh(thr, k, rowmax, colmin):
+    """Row maximum and column minimum of ``thr`` for arm ``k``, both over ``j != k``."""
+    A = thr.shape[0]
+    hi, lo = -_INF, _INF
+    for j in range(A):
+        if j != k:
+            hi = max(hi, thr[k, j])
+            lo = min(lo, thr[j, k])
+    rowmax[k] = hi
+    colmin[k] = lo
+
+
+@nb.njit(cache=True)
+def new_state(W, alpha):
+    """``(thr, rowmax, colmin)`` of the counts ``W`` from scratch."""
+    A = W.shape[0]
+    thr = np.full((A, A), -_INF)
+    for i in range(A):
+        for j in range(i + 1, A):
+            _pair_thresholds(W, alpha, i, j, thr)
+    rowmax = np.empty(A)
+    colmin = np.empty(A)
+    for k in range(A):
+        _refresh(thr, k, rowmax, colmin)
+    return thr, rowmax, colmin
+
+
+@nb.njit(cache=True)
+def observe(W, alpha, thr, rowmax, colmin, c, d, o):
+    """Line 14: ``W[c, d] += 1`` if ``c`` won (``o = 1``), else ``W[d, c] += 1``; a self-duel changes nothing."""
+    if c == d:
+        return
+    if o == 1:
+        W[c, d] += 1.0
+    else:
+        W[d, c] += 1.0
+    _pair_thresholds(W, alpha, c, d, thr)
+    _refresh(thr, c, rowmax, colmin)
+    _refresh(thr, d, rowmax, colmin)
+
+
+@nb.njit(cache=True)
+def _hypothesis(rowmax, log_t, best, cands):
+    """Lines 6, 8, 9: fill ``cands`` with ``C``; return ``(|C|, B)``, ``B`` an arm or ``NO_ARM``."""
+    m = 0
+    in_c = False
+    for i in range(rowmax.shape[0]):
+        if log_t >= rowmax[i]:  # U[i, j] >= 1/2 for every j
+            cands[m] = i
+            m += 1
+            in_c = in_c or i == best
+    if m == 1:
+        return m, cands[0]  # line 9
+    return m, best if in_c else NO_ARM  # line 8 (C empty: B = ∅)
+
+
+@nb.njit(cache=True)
+def _sample_champion(cands, m, best, A, rng):
+    """Lines 7, 9, 11: the champion ``c`` given ``C = cands[:m]`` and the hypothesis ``best``."""
+    if m == 0:
+        return rng.integers(0, A)  # line 7
+    if m == 1:
+        return cands[0]
+    if best == NO_ARM:
+        return cands[rng.integers(0, m)]  # 1/(2^0 |C|)
+    if rng.random() < 0.5:
+        return best
+    k = rng.integers(0, m - 1)  # uniform over C \ B: 1/(2 |C \ B|) each
+    for q in range(m):
+        if cands[q] != best:
+            if k == 0:
+                return cands[q]
+            k -= 1
+    return best  # unreachable
+
+
+@nb.njit(cache=True)
+def challenger(W, colmin, c, log_t, alpha, rng):
+    """Line 13: ``d = argmax_j U[j, c]`` (``U[c, c] = 1/2``), ties uniform, ``d != c`` on a tie.
+
+    ``d = c`` iff every ``U[j, c] < 1/2`` (``ln t < colmin[c]``, no square root);
+    otherwise the maximum is ``>= 1/2`` and is taken over ``j != c``.
+    """
+    if log_t < colmin[c]:
+        return c
+    best, count, d = -_INF, 0, c
+    for j in range(W.shape[0]):
+        if j == c:
+            continue
+        n = W[j, c] + W[c, j]
+        u = 2.0 if n == 0.0 else W[j, c] / n + np.sqrt(alpha * log_t / n)
+        if u > best:
+            best, count, d = u, 1, j
+        elif u == best:
+            count += 1
+            if rng.random() * count < 1.0:
+                d = j
+    return d
+
+
+@nb.njit(cache=True)
+def _kernel(matrix, horizon, rng, alpha):
+    A = matrix.shape[0]
+    I = np.empty(horizon, dtype=np.int64)
+    J = np.empty(horizon, dtype=np.int64)
+    outcomes = np.empty(horizon, dtype=np.int8)
+    W = np.zeros((A, A))
+    thr, rowmax, colmin = new_state(W, alpha)
+    cands = np.empty(A, dtype=np.int64)
+    best = NO_ARM
+    for t in range(horizon):
+        log_t = np.log(t + 1.0)
+        m, best = _hypothesis(rowmax, log_t, best, cands)
+        c = _sample_champion(cands, m, best, A, rng)
+        d = challenger(W, colmin, c, log_t, alpha, rng)
+        o = duel(matrix, c, d, rng)
+        I[t] = c
+        J[t] = d
+        outcomes[t] = o
+        observe(W, alpha, thr, rowmax, colmin, c, d, o)
+    return I, J, outcomes
+
+
+@nb.njit(cache=True)
+def _select_many(W, t, alpha, rng, n, best):
+    A = W.shape[0]
+    _, rowmax, colmin = new_state(W, alpha)
+    cands = np.empty(A, dtype=np.int64)
+    log_t = np.log(float(t))
+    m, new_best = _hypothesis(rowmax, log_t, best, cands)
+    cs = np.empty(n, dtype=np.int64)
+    ds = np.empty(n, dtype=np.int64)
+    for k in range(n):
+        cs[k] = _sample_champion(cands, m, new_best, A, rng)
+        ds[k] = challenger(W, colmin, cs[k], log_t, alpha, rng)
+    return cs, ds, new_best
+
+
+def select_pairs(W, t, rng, n=1, alpha=0.51, best=NO_ARM):
+    """``n`` independent RUCB selections ``(cs, ds)`` at step ``t`` from the counts ``W`` and the
+    hypothesis ``best`` held before the step, and the hypothesis after it (the same for all ``n``)."""
+    W = np.ascontiguousarray(W, dtype=np.float64)
+    cs, ds, new_best = _select_many(W, int(t), float(alpha), rng, int(n), int(best))
+    return cs, ds, int(new_best)
+
+
+def candidates(W, t, alpha=0.51):
+    """The candidate set ``C`` of line 6 at step ``t``, as :func:`run` computes it (sorted)."""
+    W = np.ascontiguousarray(W, dtype=np.float64)
+    _, rowmax, _ = new_state(W, float(alpha))
+    return np.flatnonzero(np.log(float(t)) >= rowmax)
+
+
+@nb.njit(cache=True)
+def _replay(A, I, J, outcomes, alpha):
+    T = I.shape[0]
+    W = np.zeros((A, A))
+    thr, rowmax, colmin = new_state(W, alpha)
+    cands = np.empty(A, dtype=np.int64)
+    in_c = np.zeros((T, A), dtype=np.bool_)
+    hypotheses = np.empty(T, dtype=np.int64)
+    best = NO_ARM
+    for t in range(T):
+        m, best = _hypothesis(rowmax, np.log(t + 1.0), best, cands)
+        for q in range(m):
+            in_c[t, cands[q]] = True
+        hypotheses[t] = best
+        observe(W, alpha, thr, rowmax, colmin, I[t], J[t], outcomes[t])
+    return W, in_c, hypotheses
+
+
+def replay(A, I, J, outcomes, alpha=0.51):
+    """Feed the duels ``(I, J, outcomes)`` through RUCB's incremental updates.
+
+    Returns ``(W, in_c, hypotheses)``: the counts after all duels, and for each
+    step ``t`` the candidate set (boolean row) and the hypothesis ``B`` after
+    lines 8-9 (``NO_ARM`` for ``∅``) that the step's choice was drawn with.
+    """
+    I, J = (np.ascontiguousarray(a, dtype=np.int64) for a in (I, J))
+    o = np.ascontiguousarray(outcomes, dtype=np.int8)
+    return _replay(int(A), I, J, o, float(alpha))
+
+
+def check_alpha(slug, alpha) -> float:
+    """``alpha`` as a float; anything but a finite number > 0 raises AlgorithmError naming ``slug``."""
+    if (
+        isinstance(alpha, bool)
+        or not isinstance(alpha, (int, float, np.number))
+        or not np.isfinite(alpha)
+        or alpha <= 0
+    ):
+        raise AlgorithmError(f"{slug}: alpha must be a finite number > 0, got {alpha!r}")
+    return float(alpha)
+
+
+def run(matrix, horizon, rng, record=None, *, alpha=0.51):
+    """One RUCB run; RUCB has no mixed strategy, so ``strategies`` is empty."""
+    alpha = check_alpha("rucb", alpha)
+    I, J, outcomes = _kernel(np.ascontiguousarray(matrix, dtype=np.float64), int(horizon), rng, alpha)
+    return I, J, outcomes, {}

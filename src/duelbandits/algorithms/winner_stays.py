@@ -1,0 +1,120 @@
+"""Winner Stays for weak regret, WS-W (Chen & Frazier, ICML 2017, Algorithm 1).
+
+Each action ``i`` has an integer counter ``C[i]``, its wins minus its losses
+(all 0 at the start). Step ``t`` picks the first action ``I_t`` from
+``argmax_i C[i]`` and the second ``J_t`` from ``argmax_{i != I_t} C[i]``; in
+either choice the previous step's first action ``I_{t-1}`` is taken if it is
+a maximiser, else the previous second action ``J_{t-1}`` if it is, else a
+maximiser drawn uniformly at random. After the duel the winner's counter
+goes up by one and the loser's down by one (WS-W's update).
+
+So a pair keeps dueling until one of the two falls below the best other
+counter; the one left meets a fresh challenger (the best other counter,
+ties uniform): the winner stays. The horizon is not used.
+
+Choices the paper leaves open (pinned by ``tests/test_winner_stays.py``):
+
+* The order "``I_{t-1}`` before ``J_{t-1}``" (as in the paper's pseudo-code)
+  matters only on a tie for the first place: then ``I_{t-1}`` keeps it even
+  if it lost the last duel.
+* The uniform draw among ``m >= 2`` maximisers is ``cands[rng.integers(m)]``
+  with the candidates in increasing index order; no draw is made when the
+  maximiser is unique or a previous action is taken.
+* ``J_t != I_t`` always (the argmax is over ``i != I_t``), so there are no
+  self-duels.
+* Step 1 has no previous actions: both choices are uniform draws.
+
+Besides :func:`run`: :func:`select` (one step's choice on a given state) and
+:func:`update` (the counter update), for tests.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from ._sampling import duel
+
+
+@nb.njit(cache=True)
+def _choose(C, exclude, prev_first, prev_second, rng, cands):
+    """One choice from ``argmax_{i != exclude} C[i]``: ``prev_first``, else ``prev_second``, else uniform.
+
+    ``exclude``, ``prev_first`` or ``prev_second`` equal to ``-1`` stand for none.
+    """
+    A = C.shape[0]
+    m = 0
+    best = 0
+    for i in range(A):
+        if i == exclude:
+            continue
+        c = C[i]
+        if m == 0 or c > best:
+            best = c
+            m = 0
+        if c == best:
+            cands[m] = i
+            m += 1
+    if prev_first >= 0 and prev_first != exclude and C[prev_first] == best:
+        return prev_first
+    if prev_second >= 0 and prev_second != exclude and C[prev_second] == best:
+        return prev_second
+    if m == 1:
+        return cands[0]
+    return cands[rng.integers(0, m)]
+
+
+@nb.njit(cache=True)
+def _select(C, prev_first, prev_second, rng, cands):
+    i = _choose(C, -1, prev_first, prev_second, rng, cands)
+    j = _choose(C, i, prev_first, prev_second, rng, cands)
+    return i, j
+
+
+@nb.njit(cache=True)
+def _update(C, i, j, o):
+    """WS-W's counters: the winner's ``C += 1``, the loser's ``C -= 1``."""
+    if o == 1:
+        C[i] += 1
+        C[j] -= 1
+    else:
+        C[i] -= 1
+        C[j] += 1
+
+
+@nb.njit(cache=True)
+def _kernel(matrix, horizon, rng):
+    A = matrix.shape[0]
+    C = np.zeros(A, dtype=np.int64)
+    cands = np.empty(A, dtype=np.int64)
+    I = np.empty(horizon, dtype=np.int64)
+    J = np.empty(horizon, dtype=np.int64)
+    outcomes = np.empty(horizon, dtype=np.int8)
+    i, j = -1, -1  # no previous actions at step 1
+    for t in range(horizon):
+        i, j = _select(C, i, j, rng, cands)
+        o = duel(matrix, i, j, rng)
+        _update(C, i, j, o)
+        I[t] = i
+        J[t] = j
+        outcomes[t] = o
+    return I, J, outcomes
+
+
+def select(C, prev_first=-1, prev_second=-1, rng=None):
+    """The pair ``(I_t, J_t)`` WS-W picks given the counters ``C`` and the previous pair (``-1``: none)."""
+    C = np.ascontiguousarray(C, dtype=np.int64)
+    rng = np.random.default_rng() if rng is None else rng
+    i, j = _select(C, int(prev_first), int(prev_second), rng, np.empty(C.shape[0], dtype=np.int64))
+    return int(i), int(j)
+
+
+def update(C, i, j, o):
+    """Apply one duel's outcome ``o`` (1 when ``i`` won) to the int64 counters ``C``, in place."""
+    _update(C, int(i), int(j), int(o))
+
+
+def run(matrix, horizon, rng, record=None):
+    """One WS-W run; no hyper-parameters and no mixed strategy, so ``strategies`` is empty."""
+    I, J, outcomes = _kernel(np.ascontiguousarray(matrix, dtype=np.float64), int(horizon), rng)
+    return I, J, outcomes, {}
