@@ -1,0 +1,465 @@
+"""CCB, Copeland Confidence Bound (Zoghi, Karnin, Whiteson & de Rijke, NeurIPS 2015, Algorithm 1).
+
+``W[i, j]`` counts wins of ``i`` over ``j``, ``N = W + W^T`` and, with ``t`` the
+1-based step (line 5, ``for t = 1, 2, ...``)::
+
+    u[i, j] = W/N + sqrt(alpha log t / N),   l[i, j] = W/N - sqrt(alpha log t / N),
+
+``u[i, i] = l[i, i] = 1/2`` (line 6). The upper and lower Copeland scores are
+``Cpld(i) = #{k != i : u[i, k] >= 1/2}`` and ``Cpld_(i) = #{k != i : l[i, k] >= 1/2}``
+(line 7); ``C_t`` holds the arms of largest upper score (line 8). The
+hypotheses are ``B_t`` (potential Copeland winners, initially all arms), for
+each arm ``i`` a set ``B^i`` (arms hypothesised to beat ``i``, initially empty),
+and ``L_C`` (the estimated number of losses of a Copeland winner, initially
+``K``). Each step updates them (line 9) in this order:
+
+A. reset (``B_t`` = all, every ``B^k`` empty, ``L_C = K``) if some ``j`` in some
+   ``B^i`` has ``l[i, j] > 1/2`` (the hypothesis "j beats i" is disproven);
+B. every ``i`` in ``B_t`` with ``Cpld(i) < max_j Cpld_(j)`` leaves ``B_t``, and if
+   ``|B^i| != L_C + 1`` then ``B^i = {k : u[i, k] < 1/2}``; if ``B_t`` is then
+   empty, reset;
+C. every ``i`` in ``C_t`` with ``Cpld(i) = Cpld_(i)`` (its score is known) joins
+   ``B_t``, ``B^i`` is emptied and ``L_C = K - 1 - Cpld(i)``; every other ``B^j``
+   smaller than ``L_C + 1`` is emptied, and one larger keeps ``L_C + 1`` of its
+   arms chosen uniformly at random.
+
+Then the pair (lines 10-14): with probability 1/4, ``(c, d)`` uniform from
+``{(i, j) : j in B^i, l[i, j] <= 1/2 <= u[i, j]}`` if that set is not empty;
+otherwise, if ``B_t`` meets ``C_t``, with probability 2/3 ``C_t`` becomes
+``B_t ∩ C_t``; ``c`` is uniform from ``C_t``; with probability 1/2 the challenger
+set is ``B^c``, else all arms, and ``d = argmax {u[j, c] : j in that set,
+l[j, c] <= 1/2}``, a tie not allowed to pick ``c`` itself.
+
+Choices the paper leaves open (each pinned by ``tests/test_ccb.py``):
+
+* Unplayed pairs (``N = 0``) follow the authors' RUCB convention ``x/0 := 1``
+  (Zoghi et al. 2014, Alg. 1): ``u = 1 + 1 = 2`` and ``l = 1 - 1 = 0``. Only the
+  argmax of line 13 sees the value; every comparison with 1/2 is the one any
+  ``u >= 1/2``, ``l < 1/2`` gives.
+* Line 13 with ``B^c`` chosen but no arm of ``B^c`` eligible (``l[j, c] <= 1/2``)
+  has no argmax; it then uses all arms (the eligible set always holds ``c``,
+  ``l[c, c] = 1/2``). ``c`` itself is ``d`` only when it is the unique argmax:
+  every other eligible arm has ``u[j, c] < 1/2``, i.e. ``c`` is confidently
+  better than all of them; the self-duel is a fair coin that says nothing
+  about ``X``, so it leaves ``W`` unchanged.
+* Every uniform choice (ties of line 13 included) is
+  ``items[rng.integers(n)]`` over the items in increasing index order
+  (pairs in row-major order), with no draw when ``n = 1``; the subset kept in
+  C is the first ``L_C + 1`` of a partial Fisher-Yates shuffle of ``B^j`` in
+  increasing order. The coins are ``rng.random() < p``, drawn only when they
+  can change the choice: the 1/4 coin when the pair set is non-empty, the
+  2/3 coin when ``B_t ∩ C_t`` is non-empty and smaller than ``C_t``, the 1/2
+  coin when ``B^c`` is non-empty.
+* In C the arms of ``C_t`` are taken in increasing order (all have the same
+  ``Cpld``, so ``L_C`` is the same whichever comes last).
+* CCB is horizon-free: ``horizon`` only sets the number of steps.
+* Kept literally though it never binds: B's test ``|B^i| != L_C + 1`` is always
+  true, since an arm of ``B_t`` always has ``B^i`` empty (``B^i`` is filled only
+  when ``i`` leaves ``B_t`` and emptied when it joins or on a reset).
+
+Speed. Every comparison of a bound with 1/2 is a comparison of ``log t``
+with the per-pair threshold ``c = d^2 / (alpha N)``, ``d = W[i, j] - N/2`` (exact),
+as in :mod:`.dts`: for ``N > 0``::
+
+    l[i, j] >  1/2  <=>  d > 0  and log t <  c      ("gt")
+    l[i, j] >= 1/2  <=>  d >= 0 and log t <= c      ("ge")
+    u[i, j] >= 1/2  <=>  not l[j, i] > 1/2          (u[i, j] = 1 - l[j, i])
+
+The two boolean matrices ``gt`` and ``ge`` change only for the dueled pair or
+when ``log t`` passes a threshold of a still-true flag; the smallest such
+threshold is kept, so a step does O(1) flag work unless it is passed. Scores,
+``C_t``, the update A-C and the lists of line 10 and 11 are recomputed only
+when a flag has changed or the previous update changed the hypotheses: with
+unchanged flags an update that changed nothing changes nothing again and
+draws nothing (B's removals leave ``Cpld(i) >= max Cpld_`` in ``B_t``, C's
+resizes leave sizes ``0`` or ``L_C + 1``, and no ``B^i`` member can have
+``l > 1/2``), so skipping it leaves the run exactly that of the literal rule,
+which ``tests/ccb_reference.py`` implements (the tests compare the arrays).
+Per step remain one ``log``, at most ``A`` square roots (the ``u`` of
+line 13) and the coins.
+
+Besides :func:`run`: :func:`copeland_bounds`, :func:`update_hypotheses` and
+:func:`select_pairs` expose the rules on a hand-made state (for tests).
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from . import AlgorithmError
+from ._sampling import duel
+
+_INF = np.inf
+UNPLAYED_U = 2.0
+"""``u`` of an unplayed pair under ``x/0 := 1``: ``1 + sqrt(1)``."""
+
+
+@nb.njit(cache=True)
+def _pair_flags(W, alpha, log_t, i, j, gt, ge):
+    """Set ``gt``, ``ge`` of ``(i, j)`` and ``(j, i)`` at ``log_t``; return (changed, next threshold)."""
+    n = W[i, j] + W[j, i]
+    g_ij, g_ji, e_ij, e_ji = False, False, False, False
+    event = _INF
+    if n > 0.0:
+        d = W[i, j] - 0.5 * n
+        c = d * d / (alpha * n)
+        if d > 0.0:
+            g_ij = log_t < c
+            e_ij = log_t <= c
+        elif d < 0.0:
+            g_ji = log_t < c
+            e_ji = log_t <= c
+        else:  # W/N = 1/2, c = 0: l = 1/2 - radius >= 1/2 only at t = 1
+            e_ij = e_ji = log_t <= 0.0
+        if log_t <= c:
+            event = c  # a still-true flag turns false once log t passes c
+    changed = g_ij != gt[i, j] or g_ji != gt[j, i] or e_ij != ge[i, j] or e_ji != ge[j, i]
+    gt[i, j], gt[j, i], ge[i, j], ge[j, i] = g_ij, g_ji, e_ij, e_ji
+    return changed, event
+
+
+@nb.njit(cache=True)
+def _all_flags(W, alpha, log_t, gt, ge):
+    """All flags at ``log_t``; return (changed, smallest threshold still ahead)."""
+    A = W.shape[0]
+    changed = False
+    nxt = _INF
+    for i in range(A):
+        for j in range(i + 1, A):
+            ch, ev = _pair_flags(W, alpha, log_t, i, j, gt, ge)
+            changed = changed or ch
+            nxt = min(nxt, ev)
+    return changed, nxt
+
+
+@nb.njit(cache=True)
+def _scores(gt, ge, cup, clo):
+    """``Cpld(i) = #{k != i : not l[k, i] > 1/2}`` and ``Cpld_(i) = #{k != i : l[i, k] >= 1/2}``."""
+    A = gt.shape[0]
+    for i in range(A):
+        up = 0
+        lo = 0
+        for k in range(A):
+            if k != i:
+                if not gt[k, i]:
+                    up += 1
+                if ge[i, k]:
+                    lo += 1
+        cup[i] = up
+        clo[i] = lo
+
+
+@nb.njit(cache=True)
+def _reset(inB, Bset, Bsize, LC):
+    A = inB.shape[0]
+    for i in range(A):
+        inB[i] = True
+        Bsize[i] = 0
+        for j in range(A):
+            Bset[i, j] = False
+    LC[0] = A
+
+
+@nb.njit(cache=True)
+def _update(gt, cup, clo, inB, Bset, Bsize, LC, rng, buf):
+    """Line 9, steps A-C, in place; returns whether ``B_t``, a ``B^i`` or ``L_C`` changed."""
+    A = gt.shape[0]
+    old_inB = inB.copy()
+    old_Bset = Bset.copy()
+    old_LC = LC[0]
+    maxU = cup.max()
+    maxL = clo.max()
+    # A. reset disproven hypotheses: some j in B^i with l[i, j] > 1/2
+    disproven = False
+    for i in range(A):
+        if Bsize[i] > 0:
+            for j in range(A):
+                if Bset[i, j] and gt[i, j]:
+                    disproven = True
+    if disproven:
+        _reset(inB, Bset, Bsize, LC)
+    # B. remove non-Copeland winners
+    left = False
+    for i in range(A):
+        if inB[i]:
+            if cup[i] < maxL:
+                inB[i] = False
+                if Bsize[i] != LC[0] + 1:
+                    size = 0
+                    for k in range(A):
+                        Bset[i, k] = gt[k, i]  # u[i, k] < 1/2  <=>  l[k, i] > 1/2
+                        if gt[k, i]:
+                            size += 1
+                    Bsize[i] = size
+            else:
+                left = True
+    if not left:
+        _reset(inB, Bset, Bsize, LC)
+    # C. add Copeland winners (arms of C_t whose score is known)
+    for i in range(A):
+        if cup[i] == maxU and cup[i] == clo[i]:
+            inB[i] = True
+            for k in range(A):
+                Bset[i, k] = False
+            Bsize[i] = 0
+            LC[0] = A - 1 - cup[i]
+            keep = LC[0] + 1
+            for j in range(A):
+                if j == i or Bsize[j] == keep:
+                    continue
+                if Bsize[j] < keep:
+                    for k in range(A):
+                        Bset[j, k] = False
+                    Bsize[j] = 0
+                else:
+                    s = 0
+                    for k in range(A):
+                        if Bset[j, k]:
+                            buf[s] = k
+                            s += 1
+                    for k in range(keep):  # partial Fisher-Yates: the first `keep` are a uniform subset
+                        r = k + rng.integers(0, s - k)
+                        buf[k], buf[r] = buf[r], buf[k]
+                    for k in range(A):
+                        Bset[j, k] = False
+                    for k in range(keep):
+                        Bset[j, buf[k]] = True
+                    Bsize[j] = keep
+    if LC[0] != old_LC:
+        return True
+    for i in range(A):
+        if inB[i] != old_inB[i]:
+            return True
+        for j in range(A):
+            if Bset[i, j] != old_Bset[i, j]:
+                return True
+    return False
+
+
+@nb.njit(cache=True)
+def _lists(gt, cup, inB, Bset, C, BC, pairs):
+    """``C_t``, ``B_t ∩ C_t`` and line 10's pairs ``i * A + j``; returns their sizes."""
+    A = gt.shape[0]
+    maxU = cup.max()
+    nC = 0
+    nBC = 0
+    for i in range(A):
+        if cup[i] == maxU:
+            C[nC] = i
+            nC += 1
+            if inB[i]:
+                BC[nBC] = i
+                nBC += 1
+    nP = 0
+    for i in range(A):
+        for j in range(A):
+            if Bset[i, j] and not gt[i, j] and not gt[j, i]:  # l[i, j] <= 1/2 <= u[i, j]
+                pairs[nP] = i * A + j
+                nP += 1
+    return nC, nBC, nP
+
+
+@nb.njit(cache=True)
+def _uniform(items, n, rng):
+    if n == 1:
+        return items[0]
+    return items[rng.integers(0, n)]
+
+
+@nb.njit(cache=True)
+def _challenger(W, gt, Bset, c, restricted, alpha, log_t, rng, ties):
+    """Line 13: argmax of ``u[j, c]`` over the eligible ``j`` (``-1`` if none), ``c`` only if unique."""
+    A = W.shape[0]
+    best = -_INF
+    m = 0
+    for j in range(A):
+        if (restricted and not Bset[c, j]) or gt[j, c]:  # l[j, c] > 1/2: not eligible
+            continue
+        if j == c:
+            u = 0.5
+        else:
+            n = W[j, c] + W[c, j]
+            u = UNPLAYED_U if n == 0.0 else W[j, c] / n + np.sqrt(alpha * log_t / n)
+        if u > best:
+            best = u
+            m = 0
+        if u == best:
+            ties[m] = j
+            m += 1
+    if m == 0:
+        return -1
+    if m > 1:  # a tie may not pick c
+        k = 0
+        for q in range(m):
+            if ties[q] != c:
+                ties[k] = ties[q]
+                k += 1
+        m = k
+    return _uniform(ties, m, rng)
+
+
+@nb.njit(cache=True)
+def _select(W, gt, Bset, Bsize, C, nC, BC, nBC, pairs, nP, alpha, log_t, rng, ties):
+    """Lines 10-13: the pair ``(c, d)``."""
+    A = W.shape[0]
+    if nP > 0 and rng.random() < 0.25:
+        p = _uniform(pairs, nP, rng)
+        return p // A, p % A
+    if 0 < nBC < nC and rng.random() < 2.0 / 3.0:
+        c = _uniform(BC, nBC, rng)
+    else:
+        c = _uniform(C, nC, rng)
+    d = -1
+    if Bsize[c] > 0 and rng.random() < 0.5:
+        d = _challenger(W, gt, Bset, c, True, alpha, log_t, rng, ties)
+    if d < 0:
+        d = _challenger(W, gt, Bset, c, False, alpha, log_t, rng, ties)
+    return c, d
+
+
+@nb.njit(cache=True)
+def _kernel(matrix, horizon, rng, alpha):
+    A = matrix.shape[0]
+    I = np.empty(horizon, dtype=np.int64)
+    J = np.empty(horizon, dtype=np.int64)
+    outcomes = np.empty(horizon, dtype=np.int8)
+    W = np.zeros((A, A))
+    gt = np.zeros((A, A), dtype=np.bool_)
+    ge = np.zeros((A, A), dtype=np.bool_)
+    cup = np.zeros(A, dtype=np.int64)
+    clo = np.zeros(A, dtype=np.int64)
+    inB = np.ones(A, dtype=np.bool_)
+    Bset = np.zeros((A, A), dtype=np.bool_)
+    Bsize = np.zeros(A, dtype=np.int64)
+    LC = np.full(1, A, dtype=np.int64)
+    C = np.empty(A, dtype=np.int64)
+    BC = np.empty(A, dtype=np.int64)
+    pairs = np.empty(A * A, dtype=np.int64)
+    ties = np.empty(A, dtype=np.int64)
+    buf = np.empty(A, dtype=np.int64)
+    nC = nBC = nP = 0
+    _, next_event = _all_flags(W, alpha, 0.0, gt, ge)
+    dirty = True
+    pc, pd = -1, -1
+    updates = 0
+    for t in range(horizon):
+        log_t = np.log(t + 1.0)
+        if pc >= 0:
+            ch, ev = _pair_flags(W, alpha, log_t, pc, pd, gt, ge)
+            dirty = dirty or ch
+            next_event = min(next_event, ev)
+        if log_t >= next_event:
+            ch, next_event = _all_flags(W, alpha, log_t, gt, ge)
+            dirty = dirty or ch
+        if dirty:
+            _scores(gt, ge, cup, clo)
+            dirty = _update(gt, cup, clo, inB, Bset, Bsize, LC, rng, buf)
+            nC, nBC, nP = _lists(gt, cup, inB, Bset, C, BC, pairs)
+            updates += 1
+        c, d = _select(W, gt, Bset, Bsize, C, nC, BC, nBC, pairs, nP, alpha, log_t, rng, ties)
+        o = duel(matrix, c, d, rng)
+        I[t], J[t], outcomes[t] = c, d, o
+        pc, pd = -1, -1
+        if c != d:
+            if o == 1:
+                W[c, d] += 1.0
+            else:
+                W[d, c] += 1.0
+            pc, pd = c, d
+    return I, J, outcomes, updates
+
+
+def _flags(W, t, alpha):
+    W = np.ascontiguousarray(W, dtype=np.float64)
+    A = W.shape[0]
+    gt = np.zeros((A, A), dtype=np.bool_)
+    ge = np.zeros((A, A), dtype=np.bool_)
+    _all_flags(W, float(alpha), float(np.log(float(t))), gt, ge)
+    return W, gt, ge
+
+
+def copeland_bounds(W, t, alpha=0.51):
+    """Upper and lower Copeland scores ``(Cpld, Cpld_)`` of the win counts ``W`` at step ``t`` (line 7)."""
+    _, gt, ge = _flags(W, t, alpha)
+    A = gt.shape[0]
+    cup = np.zeros(A, dtype=np.int64)
+    clo = np.zeros(A, dtype=np.int64)
+    _scores(gt, ge, cup, clo)
+    return cup, clo
+
+
+def _hypotheses(A, B, B_sets, L_C):
+    inB = np.zeros(A, dtype=np.bool_)
+    inB[list(B)] = True
+    Bset = np.zeros((A, A), dtype=np.bool_)
+    for i, members in (B_sets or {}).items():
+        Bset[i, list(members)] = True
+    return inB, Bset, Bset.sum(axis=1).astype(np.int64), np.array([L_C], dtype=np.int64)
+
+
+def _as_sets(inB, Bset, LC):
+    return (
+        set(np.flatnonzero(inB).tolist()),
+        {i: set(np.flatnonzero(row).tolist()) for i, row in enumerate(Bset) if row.any()},
+        int(LC[0]),
+    )
+
+
+def update_hypotheses(W, t, B, B_sets, L_C, rng, alpha=0.51):
+    """One application of line 9 (A-C) at step ``t``: ``(B, B_sets, L_C)`` -> the updated triple.
+
+    ``B`` is a collection of arms, ``B_sets`` a dict ``i -> arms of B^i`` (absent = empty).
+    """
+    W, gt, ge = _flags(W, t, alpha)
+    A = W.shape[0]
+    cup = np.zeros(A, dtype=np.int64)
+    clo = np.zeros(A, dtype=np.int64)
+    _scores(gt, ge, cup, clo)
+    inB, Bset, Bsize, LC = _hypotheses(A, B, B_sets, L_C)
+    _update(gt, cup, clo, inB, Bset, Bsize, LC, rng, np.empty(A, dtype=np.int64))
+    return _as_sets(inB, Bset, LC)
+
+
+def select_pairs(W, t, B, B_sets, rng, n=1, alpha=0.51):
+    """``n`` independent draws of lines 10-13 from the given (already updated) hypotheses: ``(c, d)`` arrays."""
+    W, gt, ge = _flags(W, t, alpha)
+    A = W.shape[0]
+    cup = np.zeros(A, dtype=np.int64)
+    clo = np.zeros(A, dtype=np.int64)
+    _scores(gt, ge, cup, clo)
+    inB, Bset, Bsize, _ = _hypotheses(A, B, B_sets, A)
+    C = np.empty(A, dtype=np.int64)
+    BC = np.empty(A, dtype=np.int64)
+    pairs = np.empty(A * A, dtype=np.int64)
+    ties = np.empty(A, dtype=np.int64)
+    nC, nBC, nP = _lists(gt, cup, inB, Bset, C, BC, pairs)
+    log_t = float(np.log(float(t)))
+    out = np.empty((2, int(n)), dtype=np.int64)
+    for k in range(int(n)):
+        out[:, k] = _select(W, gt, Bset, Bsize, C, nC, BC, nBC, pairs, nP, float(alpha), log_t, rng, ties)
+    return out[0], out[1]
+
+
+def _check_alpha(alpha) -> float:
+    if (
+        isinstance(alpha, bool)
+        or not isinstance(alpha, (int, float, np.number))
+        or not np.isfinite(alpha)
+        or alpha <= 0
+    ):
+        raise AlgorithmError(f"ccb: alpha must be a finite number > 0, got {alpha!r}")
+    return float(alpha)
+
+
+def run(matrix, horizon, rng, record=None, *, alpha=0.51):
+    """One CCB run; CCB has no mixed strategy, so ``strategies`` is empty."""
+    alpha = _check_alpha(alpha)
+    I, J, outcomes, _ = _kernel(np.ascontiguousarray(matrix, dtype=np.float64), int(horizon), rng, alpha)
+    return I, J, outcomes, {}
+
+
+def hypothesis_updates(matrix, horizon, rng, alpha=0.51) -> int:
+    """Number of steps at which one run recomputes scores and hypotheses (for benchmarks)."""
+    _, _, _, n = _kernel(np.ascontiguousarray(matrix, dtype=np.float64), int(horizon), rng, _check_alpha(alpha))
+    return int(n)

@@ -1,0 +1,263 @@
+"""RMED1, Relative Minimum Empirical Divergence (Komiyama, Honda, Kashima & Nakagawa, COLT 2015).
+
+Algorithm 1 of the paper with RMED1's choice of the comparison arm
+(Algorithm 2). ``W[i, j]`` counts wins of ``i`` over ``j``, ``N = W + W^T``,
+``mu[i, j] = W[i, j] / N[i, j]`` (1/2 where ``N = 0``) and the empirical
+divergence of arm ``i`` is ::
+
+    I_i = sum_{j != i, mu[i, j] < 1/2} N[i, j] d(mu[i, j], 1/2),
+
+``d`` the Bernoulli KL divergence (the paper's sum over ``mu <= 1/2`` is the
+same sum: ``d(1/2, 1/2) = 0``). The candidates at step ``t`` are
+``J_t = {i : I_i - min_j I_j <= log t + f(K)}`` with ``f(K) = c K^e``
+(``f_coefficient`` c = 0.3 and ``f_exponent`` e = 1.01, the paper's
+experiments).
+
+The run:
+
+1. Initial phase: every pair ``(i, j)``, ``i < j``, is dueled once (the
+   paper's ``l = 1``), in lexicographic order, ``i`` first.
+2. Loops: ``L_C = L_R = all arms``, ``L_N`` empty. Each arm ``l`` of ``L_C``
+   in increasing index order duels ``m`` (below); then ``l`` leaves ``L_R``
+   and every arm of ``J_t`` that is in neither ``L_R`` nor ``L_N`` joins
+   ``L_N``. When ``L_C`` is exhausted, ``L_C = L_R = L_N`` and ``L_N`` is
+   emptied. ``L_N`` is never empty then: at the loop's last step ``L_R`` is
+   empty and ``J_t`` holds the arm of least divergence.
+3. RMED1's ``m`` (Algorithm 2): with ``i*`` the arm of least divergence and
+   ``O_l = {j != l : mu[l, j] <= 1/2}``, ``m = i*`` if ``O_l`` is empty or holds
+   ``i*``, else ``m = argmin_{j != l} mu[l, j]``. When ``l`` beats every arm
+   empirically, ``I_l = 0 < I_j`` for all ``j != l``, so ``m = i* = l``: a
+   self-duel, which costs no regret when ``l`` is the Condorcet winner.
+
+Choices the paper leaves open (each pinned by ``tests/test_rmed1.py``):
+
+* ``t`` is the 1-based step. ``J_t`` is evaluated right after step ``t``'s
+  duel, with the counts that include it and ``log t``.
+* Ties (in ``argmin I`` and in ``argmin mu[l, .]``) are broken uniformly at
+  random, ``cands[rng.integers(m)]`` over the tied arms in increasing order;
+  no draw is made when the minimiser is unique. (A fixed rule would favour
+  low indices, and the Condorcet winner's index is random in the scenarios.)
+* A self-duel says nothing about ``X`` (a fair coin): it leaves ``W``
+  unchanged. Before the loops start ``i*`` is not needed.
+* A horizon shorter than the initial phase stops inside it.
+
+Speed: a duel changes one pair, so only the two divergences of its arms are
+recomputed (O(A) each, exact row sums, no drift); ``min I``, ``i*``, ``J_t``
+and ``O_l`` are O(A) per step. No work is O(A^2) per step.
+
+Besides :func:`run`: :func:`divergences`, :func:`candidates` and
+:func:`challenger` expose the update and selection rules on a hand-made
+state (for tests).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numba as nb
+import numpy as np
+
+from . import AlgorithmError
+from ._sampling import duel
+
+_LOG2 = math.log(2.0)
+
+
+@nb.njit(cache=True)
+def _term(w, n):
+    """``n d(w / n, 1/2)`` when ``w / n < 1/2``, else 0 (also for ``n = 0``)."""
+    if n == 0.0 or 2.0 * w >= n:
+        return 0.0
+    p = w / n
+    if p == 0.0:
+        return n * _LOG2
+    return n * (p * np.log(2.0 * p) + (1.0 - p) * np.log(2.0 * (1.0 - p)))
+
+
+@nb.njit(cache=True)
+def _row_divergence(D, i):
+    total = 0.0
+    for j in range(D.shape[0]):
+        total += D[i, j]
+    return total
+
+
+@nb.njit(cache=True)
+def _refresh_pair(W, D, I_div, i, j):
+    """Recompute the two divergence terms of the pair ``(i, j)`` and the divergences of ``i`` and ``j``."""
+    n = W[i, j] + W[j, i]
+    D[i, j] = _term(W[i, j], n)
+    D[j, i] = _term(W[j, i], n)
+    I_div[i] = _row_divergence(D, i)
+    I_div[j] = _row_divergence(D, j)
+
+
+@nb.njit(cache=True)
+def _all_divergences(W, D, I_div):
+    A = W.shape[0]
+    for i in range(A):
+        D[i, i] = 0.0
+        for j in range(i + 1, A):
+            n = W[i, j] + W[j, i]
+            D[i, j] = _term(W[i, j], n)
+            D[j, i] = _term(W[j, i], n)
+    for i in range(A):
+        I_div[i] = _row_divergence(D, i)
+
+
+@nb.njit(cache=True)
+def _argmin_ties(values, skip, rng, cands):
+    """Index of the least value (``skip`` excluded, -1 for none), ties uniformly at random."""
+    m = 0
+    best = 0.0
+    for k in range(values.shape[0]):
+        if k == skip:
+            continue
+        v = values[k]
+        if m == 0 or v < best:
+            best = v
+            m = 0
+        if v == best:
+            cands[m] = k
+            m += 1
+    if m == 1:
+        return cands[0]
+    return cands[rng.integers(0, m)]
+
+
+@nb.njit(cache=True)
+def _challenger(W, l, best, rng, mu, cands):
+    """RMED1's ``m`` for the arm ``l`` given ``i* = best`` (Algorithm 2)."""
+    A = W.shape[0]
+    empty = True
+    best_in = False
+    for j in range(A):
+        if j == l:
+            mu[j] = 0.0
+            continue
+        n = W[l, j] + W[j, l]
+        mu[j] = 0.5 if n == 0.0 else W[l, j] / n
+        if W[l, j] <= W[j, l]:  # mu[l, j] <= 1/2, exact
+            empty = False
+            if j == best:
+                best_in = True
+    if empty or best_in:
+        return best
+    return _argmin_ties(mu, l, rng, cands)
+
+
+@nb.njit(cache=True)
+def _kernel(matrix, horizon, rng, f_K):
+    A = matrix.shape[0]
+    I = np.empty(horizon, dtype=np.int64)
+    J = np.empty(horizon, dtype=np.int64)
+    outcomes = np.empty(horizon, dtype=np.int8)
+    W = np.zeros((A, A))
+    D = np.zeros((A, A))
+    I_div = np.zeros(A)
+    mu = np.empty(A)
+    cands = np.empty(A, dtype=np.int64)
+    t = 0
+    # initial phase: each pair once (l = 1)
+    for i in range(A):
+        for j in range(i + 1, A):
+            if t == horizon:
+                return I, J, outcomes
+            o = duel(matrix, i, j, rng)
+            I[t], J[t], outcomes[t] = i, j, o
+            if o == 1:
+                W[i, j] += 1.0
+            else:
+                W[j, i] += 1.0
+            _refresh_pair(W, D, I_div, i, j)
+            t += 1
+    L_C = np.arange(A)
+    n_C = A
+    pos = 0
+    in_R = np.ones(A, dtype=np.bool_)
+    in_N = np.zeros(A, dtype=np.bool_)
+    while t < horizon:
+        l = L_C[pos]
+        best = _argmin_ties(I_div, -1, rng, cands)
+        m = _challenger(W, l, best, rng, mu, cands)
+        o = duel(matrix, l, m, rng)
+        I[t], J[t], outcomes[t] = l, m, o
+        if l != m:
+            if o == 1:
+                W[l, m] += 1.0
+            else:
+                W[m, l] += 1.0
+            _refresh_pair(W, D, I_div, l, m)
+        t += 1  # the 1-based index of the step just played
+        in_R[l] = False
+        threshold = np.log(float(t)) + f_K
+        low = I_div.min()
+        for j in range(A):
+            if not in_R[j] and not in_N[j] and I_div[j] - low <= threshold:
+                in_N[j] = True
+        pos += 1
+        if pos == n_C:
+            n_C = 0
+            for j in range(A):
+                if in_N[j]:
+                    L_C[n_C] = j
+                    n_C += 1
+                in_R[j] = in_N[j]
+                in_N[j] = False
+            pos = 0
+    return I, J, outcomes
+
+
+def f_of_K(actions, f_coefficient=0.3, f_exponent=1.01) -> float:
+    """``f(K) = f_coefficient * K ** f_exponent`` (the paper's experiments: 0.3 K^1.01)."""
+    return float(f_coefficient) * float(actions) ** float(f_exponent)
+
+
+def _state(W):
+    W = np.array(W, dtype=np.float64)
+    D = np.zeros_like(W)
+    I_div = np.zeros(W.shape[0])
+    _all_divergences(W, D, I_div)
+    return W, I_div
+
+
+def divergences(W) -> np.ndarray:
+    """The empirical divergences ``I_i`` of the win counts ``W``, as :func:`run` computes them."""
+    return _state(W)[1]
+
+
+def candidates(W, t, f_coefficient=0.3, f_exponent=1.01) -> np.ndarray:
+    """``J_t = {i : I_i - min_j I_j <= log t + f(K)}``, sorted, for the win counts ``W`` at step ``t``."""
+    _, I_div = _state(W)
+    threshold = np.log(float(t)) + f_of_K(len(I_div), f_coefficient, f_exponent)
+    return np.flatnonzero(I_div - I_div.min() <= threshold)
+
+
+def challenger(W, l, rng, n=1) -> np.ndarray:
+    """``n`` independent draws of RMED1's ``m`` for the arm ``l`` (``i*`` drawn afresh each time)."""
+    W, I_div = _state(W)
+    A = W.shape[0]
+    mu = np.empty(A)
+    cands = np.empty(A, dtype=np.int64)
+    out = np.empty(int(n), dtype=np.int64)
+    for k in range(int(n)):
+        best = _argmin_ties(I_div, -1, rng, cands)
+        out[k] = _challenger(W, int(l), best, rng, mu, cands)
+    return out
+
+
+def _check(f_coefficient, f_exponent) -> tuple[float, float]:
+    for name, value in (("f_coefficient", f_coefficient), ("f_exponent", f_exponent)):
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.number)) or not np.isfinite(value):
+            raise AlgorithmError(f"rmed1: {name} must be a finite number, got {value!r}")
+    if f_coefficient < 0:
+        raise AlgorithmError(f"rmed1: f_coefficient must be >= 0 (f(K) is non-negative), got {f_coefficient!r}")
+    return float(f_coefficient), float(f_exponent)
+
+
+def run(matrix, horizon, rng, record=None, *, f_coefficient=0.3, f_exponent=1.01):
+    """One RMED1 run; RMED1 has no mixed strategy, so ``strategies`` is empty."""
+    c, e = _check(f_coefficient, f_exponent)
+    X = np.ascontiguousarray(matrix, dtype=np.float64)
+    I, J, outcomes = _kernel(X, int(horizon), rng, f_of_K(X.shape[0], c, e))
+    return I, J, outcomes, {}

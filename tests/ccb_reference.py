@@ -1,0 +1,169 @@
+"""Plain-Python CCB (Zoghi et al., NeurIPS 2015, Algorithm 1), written out literally.
+
+Every step forms ``U`` and ``L`` from their formulas, the Copeland bounds from
+``U`` and ``L``, and runs the whole hypothesis update (line 9, A-C) and the
+choice (lines 10-13) with Python sets; it draws its random numbers in the same
+order and by the same calls as the numba kernel of
+``duelbandits.algorithms.ccb`` (the module's docstring fixes them), so the two
+give the same arrays from the same seed. It is the cross-check of
+``tests/test_ccb.py`` for the kernel's threshold flags and skipped updates.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+UNPLAYED_U = 2.0  # x/0 := 1: u = 1 + sqrt(1), l = 1 - 1 = 0
+
+EVENTS = (
+    "reset A",
+    "reset B",
+    "removed",
+    "added",
+    "truncated",
+    "pair of line 10",
+    "B^c of line 13",
+    "B^c empty",
+    "self-duel",
+)
+"""What :attr:`State.events` counts, so tests can check that a run exercised every branch."""
+
+
+def bounds(W, t, alpha=0.51):
+    """``(U, L)`` of line 6 at the 1-based step ``t``."""
+    N = W + W.T
+    log_t = math.log(t)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mean = W / N
+        radius = np.sqrt(alpha * log_t / N)
+        U = np.where(N > 0, mean + radius, UNPLAYED_U)
+        L = np.where(N > 0, mean - radius, 0.0)
+    np.fill_diagonal(U, 0.5)
+    np.fill_diagonal(L, 0.5)
+    return U, L
+
+
+def copeland(U, L):
+    """Line 7: ``#{k != i : u[i, k] >= 1/2}`` and ``#{k != i : l[i, k] >= 1/2}`` (the diagonal counts 1)."""
+    return (U >= 0.5).sum(axis=1) - 1, (L >= 0.5).sum(axis=1) - 1
+
+
+def _uniform(items, rng):
+    items = sorted(items)
+    return items[0] if len(items) == 1 else items[int(rng.integers(0, len(items)))]
+
+
+class State:
+    """The hypotheses ``B_t``, ``B^i`` and ``L_C`` of lines 2-4."""
+
+    def __init__(self, A):
+        self.A = A
+        self.events = dict.fromkeys(EVENTS, 0)
+        self.reset()
+
+    def reset(self):
+        self.B = set(range(self.A))
+        self.Bi = [set() for _ in range(self.A)]
+        self.L_C = self.A
+
+
+def update(state, U, L, rng):
+    """Line 9, A-C, literally."""
+    A = state.A
+    up, lo = copeland(U, L)
+    C = [i for i in range(A) if up[i] == up.max()]
+    # A. reset disproven hypotheses
+    if any(L[i, j] > 0.5 for i in range(A) for j in state.Bi[i]):
+        state.reset()
+        state.events["reset A"] += 1
+    # B. remove non-Copeland winners
+    for i in sorted(state.B):
+        if up[i] < lo.max():
+            state.B.discard(i)
+            state.events["removed"] += 1
+            if len(state.Bi[i]) != state.L_C + 1:
+                state.Bi[i] = {k for k in range(A) if U[i, k] < 0.5}
+    if not state.B:
+        state.reset()
+        state.events["reset B"] += 1
+    # C. add Copeland winners
+    for i in C:
+        if up[i] == lo[i]:
+            state.events["added"] += i not in state.B
+            state.B.add(i)
+            state.Bi[i] = set()
+            state.L_C = A - 1 - up[i]
+            keep = state.L_C + 1
+            for j in range(A):
+                if j == i:
+                    continue
+                if len(state.Bi[j]) < keep:
+                    state.Bi[j] = set()
+                elif len(state.Bi[j]) > keep:
+                    state.events["truncated"] += 1
+                    members = sorted(state.Bi[j])
+                    for k in range(keep):  # partial Fisher-Yates
+                        r = k + int(rng.integers(0, len(members) - k))
+                        members[k], members[r] = members[r], members[k]
+                    state.Bi[j] = set(members[:keep])
+    return C
+
+
+def select(state, U, L, C, rng):
+    """Lines 10-13: the pair ``(c, d)``."""
+    A = state.A
+    pairs = [(i, j) for i in range(A) for j in sorted(state.Bi[i]) if L[i, j] <= 0.5 <= U[i, j]]
+    if pairs and rng.random() < 0.25:
+        state.events["pair of line 10"] += 1
+        return pairs[0] if len(pairs) == 1 else pairs[int(rng.integers(0, len(pairs)))]
+    BC = [i for i in C if i in state.B]
+    if 0 < len(BC) < len(C) and rng.random() < 2.0 / 3.0:
+        c = _uniform(BC, rng)
+    else:
+        c = _uniform(C, rng)
+    d = None
+    if state.Bi[c] and rng.random() < 0.5:
+        d = _challenger(U, L, c, state.Bi[c], rng)
+        state.events["B^c of line 13" if d is not None else "B^c empty"] += 1
+    if d is None:
+        d = _challenger(U, L, c, range(A), rng)
+    return c, d
+
+
+def _challenger(U, L, c, among, rng):
+    eligible = [j for j in among if L[j, c] <= 0.5]
+    if not eligible:
+        return None
+    top = max(U[j, c] for j in eligible)
+    ties = [j for j in eligible if U[j, c] == top]
+    if len(ties) > 1:
+        ties = [j for j in ties if j != c]
+    return _uniform(ties, rng)
+
+
+def run(X, T, rng, alpha=0.51, events=None):
+    """One literal CCB run: ``(I, J, outcomes)``; a self-duel leaves ``W`` unchanged.
+
+    ``events``, a dict, receives the counts of :data:`EVENTS`.
+    """
+    A = X.shape[0]
+    W = np.zeros((A, A))
+    state = State(A)
+    I = np.empty(T, dtype=np.int64)
+    J = np.empty(T, dtype=np.int64)
+    o = np.empty(T, dtype=np.int8)
+    for t in range(1, T + 1):
+        U, L = bounds(W, t, alpha)
+        C = update(state, U, L, rng)
+        c, d = select(state, U, L, C, rng)
+        win = rng.random() < X[c, d]
+        I[t - 1], J[t - 1], o[t - 1] = c, d, win
+        if c != d:
+            W[(c, d) if win else (d, c)] += 1
+        else:
+            state.events["self-duel"] += 1
+    if events is not None:
+        events.update(state.events)
+    return I, J, o
