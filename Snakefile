@@ -1,9 +1,9 @@
 # Reproduction of "Simple Algorithms for Dueling Bandits" (Lekang & Lamperski).
 # Table of contents: configuration, validation, the stages in pipeline order,
-# and the targets: the default (every figure of the paper), `table`, `sweeps`
-# and `field` (beyond the paper), and `panels` and `paper` (the figures as an author includes
-# them: one file per panel, figures/figures.tex and its PDF); the last three are
-# not in the default target.
+# and the targets: the default (every figure of the paper), `table`, `sweeps`,
+# `field` and `asymptotics` (beyond the paper), and `panels` and `paper` (the figures as an
+# author includes them: one file per panel, figures/figures.tex and its PDF); the last five
+# are not in the default target.
 
 from snakemake.utils import min_version, validate
 
@@ -28,6 +28,7 @@ include: "workflow/rules/paper.smk"
 include: "workflow/rules/manifest.smk"
 include: "workflow/rules/sweeps.smk"
 include: "workflow/rules/field.smk"
+include: "workflow/rules/asymptotics.smk"
 include: "workflow/rules/report.smk"
 
 
@@ -55,6 +56,11 @@ rule sweeps:
 rule field:
     input:
         checked_field_targets,
+
+
+rule asymptotics:
+    input:
+        checked_asymptotics_targets,
 
 
 rule panels:

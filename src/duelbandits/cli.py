@@ -400,13 +400,42 @@ def cmd_sweep_point(args) -> None:
     runs = _run_range(args.runs)
     limits.check_memory(
         f"--horizon {args.horizon} at A = {sc.matrix.shape[0]}",
-        limits.simulate_bytes(1, args.horizon, sc.matrix.shape[0]),
+        limits.sweep_point_bytes(args.horizon, sc.matrix.shape[0]),
     )
+    label = f"sweep-point {args.scenario}/{args.algorithm} T={args.horizon} runs {runs[0]}-{runs[-1]}"
     table = sweeps.simulate_point(
-        sc.matrix, args.scenario, args.algorithm, args.horizon, runs, args.seed, args.points, **params
+        sc.matrix,
+        args.scenario,
+        args.algorithm,
+        args.horizon,
+        runs,
+        args.seed,
+        args.points,
+        progress=_progress_line(label),
+        **params,
     )
     prov = _runs_provenance("sweep-point", args, sc, runs, params, points=args.points)
     storage.write_table(table, args.out, prov)
+
+
+def _progress_line(label: str):
+    """A ``progress(done, total)`` that prints one line per finished run to stderr (the job's log):
+    runs done, elapsed time and projected end. The clock is read for the log only, never for results."""
+    import time
+
+    start = time.monotonic()
+
+    def report(done: int, total: int) -> None:
+        elapsed = time.monotonic() - start
+        left = elapsed / done * (total - done)
+        end = time.strftime("%H:%M:%S", time.localtime(time.time() + left))
+        print(
+            f"{label}: {done}/{total} runs done, elapsed {elapsed:.1f} s, projected end {end} (in {left:.1f} s)",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    return report
 
 
 def _read_points(paths):
@@ -507,6 +536,93 @@ def cmd_field_figure(args) -> None:
         raise UsageError(f"{args.curves} has no rows for scenario {args.scenario!r}")
     digest = manifest.data_digest({"curves": args.curves}, figure="field", scenario=args.scenario)
     plotting.field_figure(args.scenario, curves, args.out, data_digest=digest)
+
+
+def _non_negative_float(text: str) -> float:
+    """An argparse type: a finite number >= 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number, got {text!r}") from None
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a finite number >= 0, got {text!r}")
+    return value
+
+
+def _asymptotic_points(paths, c_alpha: float):
+    """The long-horizon point files as one DataFrame and their provenance digests, checked to belong
+    together: one base seed, one matrix per scenario, TS-Borda run with ``c_alpha`` (its bound uses it)."""
+    import math
+
+    points, sources = _read_points(paths)
+    default_c = algorithms.ALGORITHMS["ts-borda"].defaults["c_alpha"]
+    seeds, matrices = {}, {}
+    for path in paths:
+        prov = storage.read_provenance(path)
+        seeds.setdefault(prov.get("seed"), path)
+        matrices.setdefault(prov.get("scenario"), {}).setdefault(prov.get("matrix_sha256"), path)
+        if prov.get("algorithm") == "ts-borda":
+            used = float((prov.get("params") or {}).get("c_alpha", default_c))
+            if not math.isclose(used, c_alpha, rel_tol=1e-12):
+                raise UsageError(f"{path}: TS-Borda ran with c_alpha = {used:g}, but --c-alpha is {c_alpha:g}")
+    if len(seeds) > 1:
+        (a, first), (b, second) = list(seeds.items())[:2]
+        raise UsageError(f"the points come from different seeds: {a} ({first}) and {b} ({second})")
+    for scenario, digests in matrices.items():
+        if len(digests) > 1:
+            first, second = list(digests.values())[:2]
+            raise UsageError(f"the points of scenario {scenario!r} hold different matrices: {first} and {second}")
+    return points, sources
+
+
+def cmd_asymptotics_table(args) -> None:
+    from . import asymptotics
+
+    if not 0 < args.confidence < 1:
+        raise UsageError(f"--confidence must lie in (0, 1), got {args.confidence}")
+    points, sources = _asymptotic_points(args.points, args.c_alpha)
+    exponents, local = asymptotics.long_horizon_tables(
+        points, args.resamples, args.confidence, args.seed, args.c_alpha, args.near
+    )
+    fields = dict(
+        points=sources,
+        resamples=args.resamples,
+        confidence=args.confidence,
+        seed=args.seed,
+        c_alpha=args.c_alpha,
+        near=args.near,
+    )
+    storage.write_frame(
+        local, storage.ASYMPTOTIC_LOCAL_SCHEMA, args.local, provenance.record(table="asymptotics-local", **fields)
+    )
+    storage.write_frame(
+        exponents,
+        storage.ASYMPTOTIC_EXPONENT_SCHEMA,
+        args.exponents,
+        provenance.record(table="asymptotics-exponents", **fields),
+    )
+    storage.write_text(args.markdown, asymptotics.exponents_markdown(exponents, local))
+
+
+def cmd_asymptotics_figure(args) -> None:
+    from .plotting.asymptotics import asymptotics_figure
+
+    _figure_paths(args.out)
+    local_prov = storage.read_provenance(args.local)
+    provenance.check(args.local, local_prov, table="asymptotics-local")
+    exponents_prov = storage.read_provenance(args.exponents)
+    provenance.check(args.exponents, exponents_prov, table="asymptotics-exponents")
+    made = ("points", "resamples", "confidence", "seed", "c_alpha", "near")
+    if any(local_prov.get(key) != exponents_prov.get(key) for key in made):
+        raise UsageError(f"{args.local} and {args.exponents} were not made by the same asymptotics-table call")
+    local = storage.read_table(args.local, filters=[("scenario", "=", args.scenario)]).to_pandas()
+    if local.empty:
+        raise UsageError(f"{args.local} has no rows for scenario {args.scenario!r}")
+    exponents = storage.read_table(args.exponents, filters=[("scenario", "=", args.scenario)]).to_pandas()
+    digest = manifest.data_digest(
+        {"local": args.local, "exponents": args.exponents}, figure="asymptotics", scenario=args.scenario
+    )
+    asymptotics_figure(args.scenario, local, exponents, args.out, data_digest=digest)
 
 
 def cmd_table(args) -> None:
@@ -771,6 +887,33 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--config-json", help="the effective config, as JSON (for --config-html)")
     p.add_argument("--config-html", help="output: the config as an HTML table")
     p.set_defaults(func=cmd_table, outputs=("markdown", "html", "config_html"))
+
+    p = sub.add_parser(
+        "asymptotics-table",
+        help="long-horizon points -> local exponents with bootstrap CIs, verdicts, R_T / bound (Parquet, Markdown)",
+    )
+    p.add_argument("points", nargs="+", help="sweep point files (duelbandits sweep-point) at three or more horizons")
+    p.add_argument("--resamples", type=_positive_int, default=1000, help="bootstrap resamples (default 1000)")
+    p.add_argument("--confidence", type=float, default=0.95, help="CI level (default 0.95)")
+    p.add_argument("--seed", type=_seed, default=0, help="base seed of the bootstrap")
+    p.add_argument("--c-alpha", type=_positive_float, default=1.0, help="TS-Borda's c (Theorem 4.2's bound)")
+    p.add_argument(
+        "--near",
+        type=_non_negative_float,
+        default=0.1,
+        help="verdict 'converging': the last interval's low end at most NEAR above the theorem exponent (default 0.1)",
+    )
+    p.add_argument("--exponents", required=True, help="output: one row per (scenario, algorithm, regret) (.parquet)")
+    p.add_argument("--local", required=True, help="output: R_T, R_T / bound and local exponent per horizon (.parquet)")
+    p.add_argument("--markdown", required=True, help="output: the readable table (.md)")
+    p.set_defaults(func=cmd_asymptotics_table, outputs=("exponents", "local", "markdown"))
+
+    p = sub.add_parser("asymptotics-figure", help="render a long-horizon figure (local exponents against T)")
+    p.add_argument("--scenario", required=True)
+    p.add_argument("--local", required=True, help="results/asymptotics/local.parquet")
+    p.add_argument("--exponents", required=True, help="results/asymptotics/exponents.parquet")
+    p.add_argument("--out", nargs="+", required=True, help="output files (.pdf, .png)")
+    p.set_defaults(func=cmd_asymptotics_figure, outputs=("out",))
     return parser
 
 

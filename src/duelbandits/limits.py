@@ -6,6 +6,8 @@ Memory is estimated from the sizes alone (bytes per stored step, measured on
 the paper run with margin) and compared with the machine's physical memory,
 so that an impossible request fails at once, naming the argument, the
 estimate and the limit, instead of failing in every job after allocating.
+The time and memory of a sweep-point job (measured costs per step, with a
+margin) size the cluster requests of the `asymptotics` target's jobs.
 """
 
 from __future__ import annotations
@@ -34,6 +36,56 @@ AGGREGATE_BYTES_PER_STEP = 240
 
 MATRIX_COPIES = 16
 """Copies of an A x A float64 array a scenario or an algorithm holds at once (posteriors, samples, ...)."""
+
+
+SWEEP_STEP_SECONDS = {
+    "ts-maximin": 1.6e-6,
+    "ts-borda": 2.7e-6,
+    "sparring-exp3p": 0.27e-6,
+    "partial-monitoring": 0.22e-6,
+    "iss": 2.1e-6,
+    "dts": 1.6e-6,
+}
+"""Seconds per step of one ``sweep-point`` run at A = 10, compiled: the algorithm and the thin curves of
+its four regrets (measured at T = 10^6 and 10^7 on this project's 2-core machine, the slower scenario
+of condorcet and borda; ISS and DTS from bench/ plus the 0.08 us of regret bookkeeping)."""
+
+DEFAULT_STEP_SECONDS = 3e-6
+"""Seconds per step of an algorithm not in :data:`SWEEP_STEP_SECONDS` (the package's target is 2 us)."""
+
+START_SECONDS = 60.0
+"""A job's fixed time: starting Python, loading (or, on a fresh machine, compiling) the kernels."""
+
+RUNTIME_MARGIN = 3.0
+"""Factor on the measured simulation time in a job's requested runtime: slower or busier nodes."""
+
+
+def sweep_point_seconds(algorithm: str, runs: int, horizon: int, actions: int) -> float:
+    """Expected seconds of simulation in one sweep-point job of ``runs`` runs of ``horizon`` steps.
+
+    Per step :data:`SWEEP_STEP_SECONDS` at A = 10, scaled by ``(A / 10)^2`` above A = 10 (the
+    Thompson-sampling kernels do up to O(A^2) work per step; a bound, not a measurement).
+    """
+    per_step = SWEEP_STEP_SECONDS.get(algorithm, DEFAULT_STEP_SECONDS)
+    return runs * horizon * per_step * max(1.0, (actions / 10.0) ** 2)
+
+
+def sweep_point_runtime_minutes(algorithm: str, runs: int, horizon: int, actions: int, attempt: int = 1) -> int:
+    """Wall time to request for a sweep-point job (Slurm ``runtime``, minutes): :data:`START_SECONDS`
+    plus :data:`RUNTIME_MARGIN` times :func:`sweep_point_seconds`, times the attempt (a retry gets more)."""
+    seconds = START_SECONDS + RUNTIME_MARGIN * sweep_point_seconds(algorithm, runs, horizon, actions)
+    return int(-(-seconds // 60)) * max(1, int(attempt))
+
+
+COMPILE_BYTES = 128 * 2**20
+"""Extra memory of a job that compiles the kernels (a fresh machine or an edited kernel: 0.33 GB peak
+at T = 1000 against 0.23 GB from the cache)."""
+
+
+def sweep_point_bytes(horizon: int, actions: int) -> int:
+    """Peak memory of a sweep-point job: one run at a time, its strategies recorded at two steps only,
+    possibly compiling the kernels (measured 0.58 GB at T = 10^7, A = 10, compiling; estimate 1.1 GB)."""
+    return simulate_bytes(1, horizon, actions, players=0) + COMPILE_BYTES
 
 
 class LimitError(ValueError):

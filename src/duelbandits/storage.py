@@ -9,7 +9,8 @@ agree on column names and types:
 - traces (``results/traces/{scenario}.parquet``): one row per (algorithm, run, step).
 - strategies (``results/strategies/{scenario}.parquet``): mean/std over runs.
 - summary (``results/summary.parquet``) and bounds (``results/bounds.parquet``).
-- the sweeps' points and tables (``results/sweeps/``).
+- the sweeps' points and tables (``results/sweeps/``), and the long-horizon tables
+  (``results/asymptotics/``, target ``asymptotics``).
 
 Also the scenario files (``results/scenarios/{scenario}.json``), and the
 atomic writes every output goes through.
@@ -168,6 +169,76 @@ ACTIONS_SCHEMA = pa.schema(
 ``bound`` and ``ratio`` are null unless the algorithm's theorem bounds this
 regret and its horizon requirement holds at (A, T).
 """
+
+# Long horizons (target `asymptotics`): results/asymptotics/. Its points are sweep points (POINT_SCHEMA).
+
+ASYMPTOTIC_LOCAL_SCHEMA = pa.schema(
+    [
+        ("scenario", pa.string()),
+        ("algorithm", pa.string()),
+        ("regret", pa.string()),
+        ("paper", pa.bool_()),
+        ("theorem", pa.string()),
+        ("theorem_exponent", pa.float64()),
+        ("actions", pa.int16()),
+        ("horizon", pa.int32()),
+        ("runs", pa.int32()),
+        ("mean", pa.float64()),
+        ("std", pa.float64()),
+        ("bound", pa.float64()),
+        ("ratio", pa.float64()),
+        ("from_horizon", pa.int32()),
+        ("slope", pa.float64()),
+        ("ci_low", pa.float64()),
+        ("ci_high", pa.float64()),
+        ("confidence", pa.float64()),
+        ("resamples", pa.int32()),
+    ]
+)
+"""results/asymptotics/local.parquet: per horizon, R_T (mean, std, runs), the theorem's bound tuned to
+T and R_T / bound (null where no theorem bounds the regret or T misses its requirement), and the local
+exponent ``slope`` from ``from_horizon`` (the previous horizon) to ``horizon`` with its bootstrap
+interval (``from_horizon`` null and the slope NaN at the first horizon)."""
+
+ASYMPTOTIC_EXPONENT_SCHEMA = pa.schema(
+    [
+        ("scenario", pa.string()),
+        ("algorithm", pa.string()),
+        ("regret", pa.string()),
+        ("paper", pa.bool_()),
+        ("theorem", pa.string()),
+        ("theorem_exponent", pa.float64()),
+        ("lower_bound_exponent", pa.float64()),
+        ("actions", pa.int16()),
+        ("horizons", pa.int16()),
+        ("runs", pa.int32()),
+        ("first_horizon", pa.int32()),
+        ("last_horizon", pa.int32()),
+        ("prev_from", pa.int32()),
+        ("prev_slope", pa.float64()),
+        ("prev_low", pa.float64()),
+        ("prev_high", pa.float64()),
+        ("last_from", pa.int32()),
+        ("last_slope", pa.float64()),
+        ("last_low", pa.float64()),
+        ("last_high", pa.float64()),
+        ("rho", pa.float64()),
+        ("log_c", pa.float64()),
+        ("rho_low", pa.float64()),
+        ("rho_high", pa.float64()),
+        ("last_ratio", pa.float64()),
+        ("verdict", pa.string()),
+        ("near", pa.float64()),
+        ("confidence", pa.float64()),
+        ("resamples", pa.int32()),
+    ]
+)
+"""results/asymptotics/exponents.parquet: per (scenario, algorithm, regret, A), the local exponents of
+the last two intervals (``prev_from``-``last_from`` and ``last_from``-``last_horizon``) with their
+bootstrap intervals, the global fit E[R_T] ~ exp(log_c) T^rho over every horizon with its interval,
+R_T / bound at the largest horizon, the worst-case lower bound's exponent where one applies, and the
+verdict against the theorem's exponent (null without a theorem; rules in :mod:`duelbandits.asymptotics`).
+``runs`` is the fewest runs of any horizon."""
 
 
 FIELD_CURVES_SCHEMA = pa.schema(

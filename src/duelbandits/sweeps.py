@@ -48,7 +48,15 @@ def chunk_ranges(runs: int, runs_per_job: int) -> list[tuple[int, int]]:
 
 
 def simulate_point(
-    matrix, scenario: str, algorithm: str, horizon: int, runs, base_seed: int, points: int = 20, **params
+    matrix,
+    scenario: str,
+    algorithm: str,
+    horizon: int,
+    runs,
+    base_seed: int,
+    points: int = 20,
+    progress=None,
+    **params,
 ) -> pa.Table:
     """Simulate ``runs`` of one sweep point and keep only their thin regret curves.
 
@@ -56,7 +64,8 @@ def simulate_point(
     ``duelbandits simulate --run r`` at the same horizon, so any point's run
     can be rebuilt in full with that command. Hyper-parameters that depend on
     the horizon (TS-Borda's alpha, Exp3.P's and PM's beta, eta, gamma) are
-    tuned to ``horizon`` by the algorithms themselves.
+    tuned to ``horizon`` by the algorithms themselves. ``progress``, if given,
+    is called as ``progress(done, total)`` after each run (the CLI logs it).
     """
     X = np.asarray(matrix, dtype=float)
     grid = thin_grid(horizon, points)
@@ -71,6 +80,8 @@ def simulate_point(
             )
             for k, kind in enumerate(kinds):
                 values[n, k] = np.cumsum(regret.per_step(kind, X, res.I, res.J))[grid - 1]
+            if progress is not None:
+                progress(n + 1, len(runs))
     for message in dict.fromkeys(str(w.message) for w in caught):
         warnings.warn(message, UserWarning, stacklevel=2)
     shape = values.shape

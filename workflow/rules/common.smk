@@ -11,6 +11,7 @@ from pathlib import Path
 import yaml
 
 import duelbandits
+import duelbandits.asymptotics
 import duelbandits.limits
 import duelbandits.manifest
 import duelbandits.provenance
@@ -368,3 +369,174 @@ def checked_latex_document(wildcards):
             f"figures/figures.pdf needs latexmk and TeX Live: install them with: {duelbandits.latex.INSTALL}"
         )
     return workflow.source_path("../latex/figures.tex")
+
+
+# Long horizons (target `asymptotics`, workflow/rules/asymptotics.smk): points, jobs split by
+# steps_per_job, each job's Slurm runtime and memory, and the planning-time checks.
+
+
+ASYMPTOTICS = config["asymptotics"]
+ASYMPTOTICS_POINT = "results/asymptotics/points/{scenario}/T{horizon}/{algorithm}/chunk-{chunk}.parquet"
+
+
+def asymptotics_runs(horizon):
+    """Runs at ``horizon``: asymptotics/runs, or what asymptotics/runs_at says for it."""
+    return duelbandits.asymptotics.point_runs(ASYMPTOTICS["runs"], ASYMPTOTICS.get("runs_at"), horizon)
+
+
+def asymptotics_jobs(horizon):
+    """``(first, last)`` run of every job of a point of horizon ``horizon``."""
+    return duelbandits.asymptotics.job_ranges(asymptotics_runs(horizon), horizon, ASYMPTOTICS["steps_per_job"])
+
+
+def asymptotics_points(wildcards=None):
+    """Every point file: scenario x horizon x the scenario's algorithms x the jobs of that horizon."""
+    files = []
+    for scenario in ASYMPTOTICS["scenarios"]:
+        for horizon in ASYMPTOTICS["horizons"]:
+            files += expand(
+                ASYMPTOTICS_POINT,
+                scenario=scenario,
+                horizon=horizon,
+                algorithm=ASYMPTOTICS["algorithms"].get(scenario, []),
+                chunk=range(len(asymptotics_jobs(horizon))),
+            )
+    return files
+
+
+def asymptotics_job(wildcards):
+    """``(first, last)`` run of the job of ``wildcards`` (horizon, chunk)."""
+    jobs = asymptotics_jobs(int(wildcards.horizon))
+    if int(wildcards.chunk) >= len(jobs):
+        raise ValueError(f"asymptotics: T = {wildcards.horizon} has {len(jobs)} jobs, no chunk {wildcards.chunk}")
+    return jobs[int(wildcards.chunk)]
+
+
+def asymptotics_chunk_runs(wildcards):
+    """Run range FIRST-LAST of one job."""
+    first, last = asymptotics_job(wildcards)
+    return f"{first}-{last}"
+
+
+def asymptotics_runtime(wildcards, attempt):
+    """Minutes of wall time to request (Slurm `runtime`): from the job's runs, T and algorithm, with a
+    margin (duelbandits.limits.sweep_point_runtime_minutes); a retry asks for `attempt` times that."""
+    first, last = asymptotics_job(wildcards)
+    return duelbandits.limits.sweep_point_runtime_minutes(
+        wildcards.algorithm, last - first + 1, int(wildcards.horizon), config["actions"], attempt
+    )
+
+
+def asymptotics_mem_mb(wildcards):
+    """MB of memory to request (Slurm `mem_mb`): one run of horizon T at a time (duelbandits.limits)."""
+    return -(-duelbandits.limits.sweep_point_bytes(int(wildcards.horizon), config["actions"]) // 10**6)
+
+
+def check_asymptotics_config():
+    """Checks of the `asymptotics` section the schema cannot express; fail before any job, naming the key."""
+    scenarios, horizons = ASYMPTOTICS["scenarios"], ASYMPTOTICS["horizons"]
+    missing = [scenario for scenario in scenarios if scenario not in ASYMPTOTICS["algorithms"]]
+    if missing:
+        raise ValueError(f"config: asymptotics/algorithms: no algorithms for scenario(s) {', '.join(missing)}")
+    if "file" in scenarios and not config.get("matrix_file"):
+        raise ValueError("config: matrix_file: required when asymptotics/scenarios include file")
+    named = [int(item["horizon"]) for item in ASYMPTOTICS.get("runs_at") or ()]
+    for horizon in named:
+        if horizon not in horizons:
+            raise ValueError(f"config: asymptotics/runs_at: horizon {horizon} is not one of asymptotics/horizons")
+        if named.count(horizon) > 1:
+            raise ValueError(f"config: asymptotics/runs_at: horizon {horizon} is given twice")
+    for scenario in scenarios:
+        try:
+            config_scenario(scenario)
+        except duelbandits.ScenarioError as err:
+            raise ValueError(f"config: asymptotics/scenarios: {err}") from None
+    check_job_memory(
+        f"an asymptotics run of horizon {max(horizons)} at A = {config['actions']}",
+        duelbandits.limits.sweep_point_bytes(max(horizons), config["actions"]),
+        "asymptotics/horizons",
+    )
+    if any("ts-borda" in ASYMPTOTICS["algorithms"][scenario] for scenario in scenarios):
+        check_ts_borda_alpha(min(horizons), "asymptotics/horizons (the shortest)")
+
+
+def checked_asymptotics_targets(wildcards):
+    """The table and the figures, after :func:`check_asymptotics_config` (checked when the target is
+    planned, not at parse time: the default target must not depend on this section)."""
+    check_asymptotics_config()
+    return ["results/asymptotics/exponents.md"] + expand(
+        "figures/asymptotics/{scenario}.{ext}", scenario=ASYMPTOTICS["scenarios"], ext=["pdf", "png"]
+    )
+
+
+# The field (target `field`, not in the default target; rules in field.smk).
+FIELD = config["field"]
+FIELD_CHUNKS = duelbandits.sweeps.chunk_ranges(FIELD["runs"], FIELD["runs_per_job"])
+
+
+def field_actions(scenario):
+    """A of a field scenario: the config's `actions` for generated ones; None (the matrix's own) otherwise."""
+    return config["actions"] if scenario in duelbandits.scenarios.GENERATED else None
+
+
+def field_scenario(scenario):
+    """A field scenario as the config defines it (benchmark matrices and `file` with their own A)."""
+    actions = field_actions(scenario)
+    if actions is not None:
+        return config_scenario(scenario, actions)
+    path = {"path": config["matrix_file"]} if scenario == "file" else {}
+    return duelbandits.make_scenario(scenario, seed=config["seed"], **path, **config["scenario_params"])
+
+
+def check_field_config():
+    """Checks of the `field` section the schema cannot express; fail before any job, naming the key."""
+    if "file" in FIELD["scenarios"] and not config.get("matrix_file"):
+        raise ValueError("config: matrix_file: required when field/scenarios include file")
+    widest = config["actions"]
+    for scenario in FIELD["scenarios"]:
+        try:
+            widest = max(widest, field_scenario(scenario).matrix.shape[0])
+        except duelbandits.ScenarioError as err:
+            raise ValueError(f"config: field/scenarios: {err}") from None
+    check_job_memory(
+        f"a field run of horizon {FIELD['horizon']} at A = {widest}",
+        duelbandits.limits.simulate_bytes(1, FIELD["horizon"], widest),
+        "field/horizon",
+    )
+    if "ts-borda" in FIELD["algorithms"]:
+        check_ts_borda_alpha(FIELD["horizon"], "field/horizon")
+
+
+def field_scenario_args(wildcards):
+    """CLI arguments that pin a field scenario's matrix (benchmark matrices: no --actions)."""
+    actions = field_actions(wildcards.scenario)
+    if actions is not None:
+        return scenario_args(wildcards, actions=actions)
+    args = f"--seed {config['seed']}"
+    if wildcards.scenario == "file":
+        args += f" --matrix-file {shlex.quote(config['matrix_file'])}"
+    return args
+
+
+def field_chunk_runs(wildcards):
+    """Run range FIRST-LAST of one field chunk."""
+    first, last = FIELD_CHUNKS[int(wildcards.chunk)]
+    return f"{first}-{last}"
+
+
+def field_points(wildcards=None):
+    """Every field point file: scenario x algorithm x run chunk."""
+    return expand(
+        "results/field/points/{scenario}/{algorithm}/chunk-{chunk}.parquet",
+        scenario=FIELD["scenarios"],
+        algorithm=FIELD["algorithms"],
+        chunk=range(len(FIELD_CHUNKS)),
+    )
+
+
+def checked_field_targets(wildcards):
+    """The field's table and figures, after :func:`check_field_config` (checked when `field` is planned)."""
+    check_field_config()
+    return ["results/field/table.md"] + expand(
+        "figures/field/{scenario}.{ext}", scenario=FIELD["scenarios"], ext=["pdf", "png"]
+    )

@@ -1,0 +1,442 @@
+"""Beyond the paper: long horizons (target ``asymptotics``). Do the theorems' exponents appear?
+
+The theorems bound ``E[R_T]`` of an algorithm tuned to its horizon by
+``T^e`` (``e`` = 1/2, 2/3, 3/4). A fit of ``log E[R_T]`` on ``log T`` over
+horizons from 10^3 to 10^7 averages the transient of the short horizons with
+the rate of the long ones; the **local exponent** between consecutive
+horizons ``T_{k-1} < T_k``,
+
+    slope_k = (log mean R_{T_k} - log mean R_{T_{k-1}}) / (log T_k - log T_{k-1}),
+
+shows whether the rate settles, and where. Its interval is a percentile
+bootstrap that resamples the runs within each horizon (as
+:func:`duelbandits.sweeps.bootstrap_exponent` does for the global fit).
+
+The points are sweep points (:func:`duelbandits.sweeps.simulate_point`, the
+``sweep-point`` command): run ``r`` at horizon ``T`` has the seed of
+``duelbandits simulate --run r`` at that ``T``. A point's runs are split into
+jobs of ``max(1, steps_per_job // T)`` runs (:func:`job_ranges`), so that
+every job does about the same work whatever ``T``.
+
+Verdict, per (scenario, algorithm, regret) with a theorem of exponent ``e``,
+from the local exponents of the last two intervals, ``s_prev`` and ``s_last``
+with interval ``[lo, hi]``:
+
+- ``at or below``: ``lo <= e`` (the interval lies below ``e`` or contains it);
+- ``converging``: ``lo > e``, ``s_last < s_prev`` (the local slope is still
+  falling) and ``lo - e <= near`` (the interval's low end within ``near``,
+  0.1 by default, of ``e``);
+- ``above``: otherwise.
+
+pandas is imported inside the table functions only, as in :mod:`.sweeps`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from . import regret, storage, sweeps, theorems
+from .aggregate import sample_std
+from .simulate import name_seed
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+NEAR = 0.1
+"""Default ``near`` of the verdict ``converging``: the last interval's low end at most this far above ``e``."""
+
+VERDICTS = ("at or below", "converging", "above")
+"""The verdicts, best first; a row without a theorem or without a slope has none (null)."""
+
+
+@dataclass(frozen=True)
+class LowerBound:
+    """A published worst-case lower bound on a regret: its rate in ``T`` and where it comes from."""
+
+    exponent: float
+    rate: str
+    citation: str
+    needs_condorcet_winner: bool = False
+
+
+SAHA_2021 = LowerBound(
+    2.0 / 3.0,
+    "Omega(K^(1/3) T^(2/3))",
+    "Saha, Koren & Mansour, Adversarial Dueling Bandits, ICML 2021",
+)
+GAJANE_2015 = LowerBound(
+    0.5,
+    "Omega(sqrt(K T))",
+    "Gajane, Urvoy & Clerot, A Relative Exponential Weighing Algorithm for Adversarial Utility-based "
+    "Dueling Bandits, ICML 2015",
+    needs_condorcet_winner=True,
+)
+
+LOWER_BOUNDS = {"borda": SAHA_2021, "maximin": GAJANE_2015, "exp3p": GAJANE_2015}
+"""Worst-case lower bounds by regret kind (``K`` = A). Only their rates are drawn: the papers give
+no constant for these bounds. They hold over all instances (adversarial sequences), not for each
+fixed matrix: on a fixed stationary matrix a gap-dependent ``O(log T)`` regret is possible, so a
+local exponent below them contradicts nothing. Gajane et al.'s regret is, on their linear-link
+utility model, twice the Maximin (Condorcet) regret here (which equals the Exp3.P regret), so
+theirs applies only where a Condorcet winner exists."""
+
+CONDORCET_SCENARIOS = ("condorcet", "borda")
+"""Generated scenarios that always have a Condorcet winner (``cyclic`` has none; ``file`` may not)."""
+
+
+def lower_bound(scenario: str, kind: str) -> LowerBound | None:
+    """The lower bound that applies to regret ``kind`` in ``scenario``, or None."""
+    bound = LOWER_BOUNDS.get(kind)
+    if bound is None or (bound.needs_condorcet_winner and scenario not in CONDORCET_SCENARIOS):
+        return None
+    return bound
+
+
+def regrets_shown(scenario: str, algorithm: str) -> list[str]:
+    """The regrets reported for ``algorithm`` in ``scenario``: the one its theorem bounds (or, with no
+    theorem, the one the scenario's figures show), then the figures' regret where that differs."""
+    paper = regret.PAPER_REGRET.get(scenario, {}).get(algorithm) or regret.OWN_TARGET_REGRET.get(algorithm)
+    theorem = theorems.THEOREMS.get(algorithm)
+    kinds = [theorem.regret] if theorem is not None else []
+    return kinds + [k for k in [paper] if k is not None and k not in kinds]
+
+
+# --- Planning: runs per point and their split into jobs ---------------------------------------
+
+
+def point_runs(runs: int, runs_at, horizon: int) -> int:
+    """Runs at ``horizon``: ``runs``, unless ``runs_at`` (``[{"horizon": T, "runs": n}, ...]``) names it."""
+    for item in runs_at or ():
+        if int(item["horizon"]) == int(horizon):
+            return int(item["runs"])
+    return int(runs)
+
+
+def runs_per_job(horizon: int, steps_per_job: int) -> int:
+    """Runs of horizon ``horizon`` in one job: ``max(1, steps_per_job // horizon)``."""
+    return max(1, int(steps_per_job) // int(horizon))
+
+
+def job_ranges(runs: int, horizon: int, steps_per_job: int) -> list[tuple[int, int]]:
+    """``(first, last)`` run of each job of a point: ``runs`` runs, :func:`runs_per_job` per job."""
+    return sweeps.chunk_ranges(int(runs), runs_per_job(horizon, steps_per_job))
+
+
+# --- Local exponents -------------------------------------------------------------------------
+
+
+def local_slopes(horizons, means) -> np.ndarray:
+    """Slope of ``log mean`` on ``log T`` between consecutive horizons (``len - 1`` values; NaN where a
+    mean is not positive). ``horizons`` must increase."""
+    x = np.log(np.asarray(horizons, dtype=float))
+    means = np.asarray(means, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        y = np.where(means > 0, np.log(np.where(means > 0, means, 1.0)), np.nan)
+    return np.diff(y) / np.diff(x)
+
+
+def bootstrap_local_slopes(
+    horizons, finals, resamples: int = 1000, confidence: float = 0.95, seed=0
+) -> tuple[np.ndarray, np.ndarray]:
+    """Percentile bootstrap interval of every local slope: ``(low, high)``, ``len(horizons) - 1`` each.
+
+    ``finals[h]`` holds the final regrets R_T of the runs at ``horizons[h]``.
+    Each resample draws the runs of every horizon with replacement, within that
+    horizon, and recomputes all local slopes from the resampled means; a
+    slope's interval is the ``(1 -+ confidence) / 2`` quantiles of its
+    finite resampled values (NaN if none is finite). ``seed`` is anything
+    ``numpy.random.default_rng`` accepts.
+    """
+    if not 0 < confidence < 1:
+        raise sweeps.SweepError(f"confidence must lie in (0, 1), got {confidence}")
+    if resamples < 1:
+        raise sweeps.SweepError(f"resamples must be >= 1, got {resamples}")
+    x = np.log(np.asarray(horizons, dtype=float))
+    if np.any(np.diff(x) <= 0):
+        raise sweeps.SweepError(f"horizons must increase, got {list(horizons)}")
+    rng = np.random.default_rng(seed)
+    logs = np.empty((resamples, x.size))
+    for h, values in enumerate(finals):
+        values = np.asarray(values, dtype=float)
+        means = values[rng.integers(0, values.size, size=(resamples, values.size))].mean(axis=1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            logs[:, h] = np.where(means > 0, np.log(np.where(means > 0, means, 1.0)), np.nan)
+    slopes = np.diff(logs, axis=1) / np.diff(x)
+    low, high = np.full(x.size - 1, np.nan), np.full(x.size - 1, np.nan)
+    for k in range(x.size - 1):
+        finite = slopes[np.isfinite(slopes[:, k]), k]
+        if finite.size:
+            low[k], high[k] = np.quantile(finite, [(1 - confidence) / 2, (1 + confidence) / 2])
+    return low, high
+
+
+def verdict(slopes, lows, highs, exponent, near: float = NEAR) -> str | None:
+    """The verdict of the module docstring from the local slopes (in horizon order), their interval
+    bounds and the theorem's exponent; None without an exponent or without a last slope."""
+    if exponent is None or not np.isfinite(exponent) or len(slopes) == 0:
+        return None
+    last, low = float(slopes[-1]), float(lows[-1])
+    if not (np.isfinite(last) and np.isfinite(low)):
+        return None
+    if low <= exponent:
+        return "at or below"
+    previous = float(slopes[-2]) if len(slopes) > 1 else float("nan")
+    if np.isfinite(previous) and last < previous and low - exponent <= near:
+        return "converging"
+    return "above"
+
+
+def _bound(theorem, actions: int, horizon: int, c_alpha: float) -> float:
+    """The theorem's bound on E[R_T] tuned to ``horizon``, NaN where its horizon requirement fails."""
+    if theorem is None or not theorem.holds(int(actions), int(horizon), c_alpha):
+        return float("nan")
+    return float(theorem.bound(int(actions), float(horizon), c_alpha=c_alpha))
+
+
+def long_horizon_tables(
+    points: pd.DataFrame,
+    resamples: int = 1000,
+    confidence: float = 0.95,
+    base_seed: int = 0,
+    c_alpha: float = 1.0,
+    near: float = NEAR,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """``(exponents, local)`` of every (scenario, algorithm, regret, A) of the sweep ``points``.
+
+    ``local``: one row per horizon, with R_T's mean, std and runs, the
+    theorem's bound tuned to that T and R_T / bound, and the local slope from
+    the previous horizon with its bootstrap interval (null at the first).
+    ``exponents``: one row per (scenario, algorithm, regret, A), with the local
+    slopes of the last two intervals, the global fit
+    (:func:`duelbandits.sweeps.fit_power_law`, interval from
+    :func:`duelbandits.sweeps.bootstrap_exponent`), R_T / bound at the largest
+    T and the verdict. Streams: the global fit's is the sweeps' own,
+    ``name_seed(base_seed, scenario, algorithm, regret, str(A))`` (the same
+    horizons give the same interval as ``sweep-horizon``); the local slopes'
+    adds ``"local"``.
+    """
+    import pandas as pd
+
+    points = sweeps.check_points(points)
+    finals = points[points["t"] == points["horizon"]]
+    exponent_rows, local_rows = [], []
+    for (scenario, algorithm, kind, actions), part in finals.groupby(
+        ["scenario", "algorithm", "regret", "actions"], sort=True
+    ):
+        by_T = [(int(T), grp["cumulative_regret"].to_numpy()) for T, grp in part.groupby("horizon", sort=True)]
+        if len(by_T) < 2:
+            raise sweeps.SweepError(
+                f"{scenario}/{algorithm} A={actions}: local exponents need at least two horizons, "
+                f"got {[T for T, _ in by_T]}"
+            )
+        horizons = np.array([T for T, _ in by_T])
+        values = [v for _, v in by_T]
+        means = np.array([v.mean() for v in values])
+        slopes = local_slopes(horizons, means)
+        lows, highs = bootstrap_local_slopes(
+            horizons,
+            values,
+            resamples,
+            confidence,
+            name_seed(base_seed, scenario, algorithm, kind, str(actions), "local"),
+        )
+        rho, log_c = sweeps.fit_power_law(horizons, means)
+        rho_low, rho_high = sweeps.bootstrap_exponent(
+            horizons, values, resamples, confidence, name_seed(base_seed, scenario, algorithm, kind, str(actions))
+        )
+        theorem = theorems.theorem_for(algorithm, kind)
+        exponent = theorem.exponent if theorem else np.nan
+        bounds = np.array([_bound(theorem, actions, T, c_alpha) for T in horizons])
+        common = {
+            "scenario": scenario,
+            "algorithm": algorithm,
+            "regret": kind,
+            "paper": regret.PAPER_REGRET.get(scenario, {}).get(algorithm) == kind,
+            "theorem": theorem.name if theorem else None,
+            "theorem_exponent": exponent,
+            "actions": actions,
+        }
+        for k, (T, v) in enumerate(by_T):
+            local_rows.append(
+                {
+                    **common,
+                    "horizon": T,
+                    "runs": v.size,
+                    "mean": means[k],
+                    "std": float(sample_std(v)),
+                    "bound": bounds[k],
+                    "ratio": means[k] / bounds[k],
+                    "from_horizon": int(horizons[k - 1]) if k else None,
+                    "slope": slopes[k - 1] if k else np.nan,
+                    "ci_low": lows[k - 1] if k else np.nan,
+                    "ci_high": highs[k - 1] if k else np.nan,
+                    "confidence": confidence,
+                    "resamples": resamples,
+                }
+            )
+        bound = lower_bound(scenario, kind)
+        has_prev = len(slopes) > 1
+        exponent_rows.append(
+            {
+                **common,
+                "lower_bound_exponent": bound.exponent if bound else np.nan,
+                "horizons": len(by_T),
+                "runs": min(v.size for v in values),
+                "first_horizon": int(horizons[0]),
+                "last_horizon": int(horizons[-1]),
+                "prev_from": int(horizons[-3]) if has_prev else None,
+                "prev_slope": slopes[-2] if has_prev else np.nan,
+                "prev_low": lows[-2] if has_prev else np.nan,
+                "prev_high": highs[-2] if has_prev else np.nan,
+                "last_from": int(horizons[-2]),
+                "last_slope": slopes[-1],
+                "last_low": lows[-1],
+                "last_high": highs[-1],
+                "rho": rho,
+                "log_c": log_c,
+                "rho_low": rho_low,
+                "rho_high": rho_high,
+                "last_ratio": means[-1] / bounds[-1],
+                "verdict": verdict(slopes, lows, highs, exponent, near),
+                "near": near,
+                "confidence": confidence,
+                "resamples": resamples,
+            }
+        )
+    exponents = pd.DataFrame(exponent_rows, columns=storage.ASYMPTOTIC_EXPONENT_SCHEMA.names)
+    local = pd.DataFrame(local_rows, columns=storage.ASYMPTOTIC_LOCAL_SCHEMA.names)
+    return exponents, local
+
+
+# --- The readable table (results/asymptotics/exponents.md) ----------------------------------
+
+
+def horizon_label(T: int) -> str:
+    """``10^6``, ``3x10^6``, ``2,000``: a horizon in the table's headers (powers of ten from 10^3, and
+    three times them, as powers; anything else with thousands separators)."""
+    T = int(T)
+    power = int(math.floor(math.log10(T))) if T > 0 else 0
+    lead, rest = divmod(T, 10**power)
+    if power >= 3 and rest == 0 and lead in (1, 3):
+        return f"10^{power}" if lead == 1 else f"3x10^{power}"
+    return f"{T:,}"
+
+
+def _interval(value, low, high) -> str:
+    from .tables import _fmt
+
+    return "-" if not np.isfinite(value) else f"{_fmt(value, 3)} [{_fmt(low, 3)}, {_fmt(high, 3)}]"
+
+
+def _shown(exponents: pd.DataFrame) -> pd.DataFrame:
+    """The rows the Markdown lists: per (scenario, algorithm), :func:`regrets_shown`, in that order."""
+    import pandas as pd
+
+    rows = []
+    for (scenario, algorithm), part in exponents.groupby(["scenario", "algorithm"], sort=False):
+        for kind in regrets_shown(scenario, algorithm):
+            rows.append(part[part["regret"] == kind])
+    return pd.concat(rows, ignore_index=True) if rows else exponents.iloc[:0]
+
+
+def _order(frame: pd.DataFrame) -> pd.DataFrame:
+    """Scenarios as they come, algorithms in the paper's legend order."""
+    from .algorithms import ALGORITHMS
+
+    rank = {slug: i for i, slug in enumerate(ALGORITHMS)}
+    key = frame["algorithm"].map(lambda a: rank.get(a, len(rank)))
+    scen = {s: i for i, s in enumerate(dict.fromkeys(frame["scenario"]))}
+    return (
+        frame.assign(_s=frame["scenario"].map(scen), _a=key)
+        .sort_values(["_s", "_a"], kind="stable")
+        .drop(columns=["_s", "_a"])
+    )
+
+
+def exponents_markdown(exponents: pd.DataFrame, local: pd.DataFrame) -> str:
+    """results/asymptotics/exponents.md: the verdict table with R_T / bound at every horizon, then the
+    local exponent of every interval, then how to read them."""
+    from .tables import _fmt, _fraction, _has, markdown
+
+    shown = _shown(_order(exponents))
+    horizons = sorted(set(local["horizon"]))
+    uniform = shown[["prev_from", "last_from", "last_horizon"]].drop_duplicates()
+    if len(uniform) == 1:
+        a, b, c = uniform.iloc[0]
+        prev_head = f"local {horizon_label(a)}-{horizon_label(b)}" if not np.isnan(a) else "local (previous)"
+        last_head = f"local {horizon_label(b)}-{horizon_label(c)}"
+    else:
+        prev_head, last_head = "local, second-last interval", "local, last interval"
+    header = ["scenario", "algorithm", "regret", "theorem", prev_head, last_head, "global rho", "verdict"]
+    header += [f"R_T/bound {horizon_label(T)}" for T in horizons]
+    ratio = local.set_index(["scenario", "algorithm", "regret", "horizon"])["ratio"]
+    rows = []
+    for r in shown.itertuples():
+        theorem = f"{_fraction(r.theorem_exponent)} (Thm {r.theorem})" if isinstance(r.theorem, str) else "-"
+        label = regret.REGRET_NAMES.get(r.regret, r.regret) + ("" if r.paper else " (theorem's)")
+        cells = [
+            r.scenario,
+            r.algorithm,
+            label,
+            theorem,
+            _interval(r.prev_slope, r.prev_low, r.prev_high),
+            _interval(r.last_slope, r.last_low, r.last_high),
+            _interval(r.rho, r.rho_low, r.rho_high),
+            r.verdict if isinstance(r.verdict, str) else "-",
+        ]
+        for T in horizons:
+            value = ratio.get((r.scenario, r.algorithm, r.regret, T), np.nan)
+            cells.append(_fmt(value, 2))
+        rows.append(cells)
+    main = markdown(header, rows, "llll" + "r" * 3 + "l" + "r" * len(horizons))
+
+    intervals = sorted({(int(f), int(t)) for f, t in zip(local["from_horizon"], local["horizon"]) if _has(f)})
+    slope = local.set_index(["scenario", "algorithm", "regret", "horizon"])
+    header2 = ["scenario", "algorithm", "regret"] + [f"{horizon_label(f)}-{horizon_label(t)}" for f, t in intervals]
+    rows2 = []
+    for r in shown.itertuples():
+        cells = [r.scenario, r.algorithm, regret.REGRET_NAMES.get(r.regret, r.regret)]
+        for f, t in intervals:
+            key = (r.scenario, r.algorithm, r.regret, t)
+            if key in slope.index and slope.loc[key, "from_horizon"] == f:
+                row = slope.loc[key]
+                cells.append(_interval(row["slope"], row["ci_low"], row["ci_high"]))
+            else:
+                cells.append("-")
+        rows2.append(cells)
+    every = markdown(header2, rows2, "lll" + "r" * len(intervals))
+
+    conf = float(exponents["confidence"].iloc[0]) if len(exponents) else 0.95
+    res = int(exponents["resamples"].iloc[0]) if len(exponents) else 0
+    near = float(exponents["near"].iloc[0]) if len(exponents) else NEAR
+    runs = local.groupby("horizon")["runs"].min()
+    usual = int(runs.mode().max()) if len(runs) else 0
+    others = ", ".join(f"{n} at {horizon_label(T)}" for T, n in runs.items() if n != usual)
+    run_text = f"{usual}" + (f" ({others})" if others else "")
+    actions = ", ".join(str(a) for a in sorted(set(local["actions"])))
+    bounds = sorted({(b.rate, b.citation) for b in LOWER_BOUNDS.values()})
+    note = (
+        f"A = {actions}; runs per horizon: {run_text}; every run tuned to its own T. Local exponent: slope of "
+        "log mean R_T between consecutive horizons; global rho: least-squares slope over all horizons. "
+        f"Intervals: {conf:.0%} percentile bootstrap, {res:,} resamples of the runs within each horizon. "
+        f"Verdict against the theorem's exponent e, with [lo, hi] the last local interval: 'at or below' if "
+        f"lo <= e; 'converging' if lo > e, the last local slope is below the one before it and lo - e <= "
+        f"{near:g}; 'above' otherwise; '-' where no theorem bounds the regret. R_T/bound: mean R_T over the "
+        "theorem's bound tuned to T ('-' where no theorem bounds that regret or T misses its requirement). "
+        "Worst-case lower bounds (rates only, drawn in the figures): "
+        + "; ".join(f"{rate}, {citation}" for rate, citation in bounds)
+        + "."
+    )
+    return (
+        "# Long horizons: local regret exponents\n\n"
+        + main
+        + "\n## Local exponent of every interval\n\n"
+        + every
+        + "\n"
+        + note
+        + "\n"
+    )

@@ -1,0 +1,348 @@
+"""Long horizons (target `asymptotics`): local exponents, their bootstrap, verdicts, tables, the job split,
+the Slurm requests, the figure and the CLI commands."""
+
+import numpy as np
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+
+from duelbandits import asymptotics, cli, limits, manifest, provenance, storage, sweeps, theorems
+from duelbandits.plotting.asymptotics import asymptotics_figure
+from duelbandits.simulate import name_seed
+
+HORIZONS = np.array([1_000, 3_000, 10_000, 30_000])
+
+
+def synthetic_finals(rng, horizons, runs, rho, c=2.0, sigma=0.3):
+    """Final regrets R_T = c T^rho exp(sigma Z - sigma^2 / 2): mean exactly c T^rho at every T."""
+    return [c * T**rho * np.exp(sigma * rng.standard_normal(runs) - sigma**2 / 2) for T in horizons]
+
+
+def synthetic_points(rng, cases, horizons=HORIZONS, runs=10, scenario="borda", actions=10):
+    """Sweep-point rows (POINT_SCHEMA columns) of ``cases``: ``(algorithm, regret, rho)``, R_T lognormal
+    around 2 T^rho, and a row at t = 1 that the tables must ignore."""
+    rows = []
+    for algorithm, kind, rho in cases:
+        for T, finals in zip(horizons, synthetic_finals(rng, horizons, runs, rho)):
+            for run, value in enumerate(finals):
+                rows.append((scenario, algorithm, actions, int(T), run, kind, 1, 0.5))
+                rows.append((scenario, algorithm, actions, int(T), run, kind, int(T), float(value)))
+    return pd.DataFrame(rows, columns=storage.POINT_SCHEMA.names)
+
+
+# --- Local slopes and their bootstrap ---------------------------------------------------------
+
+
+def test_local_slopes_of_a_broken_power_law_are_each_regimes_exponent():
+    # T^0.9 up to 10^4, then T^0.6: the local slopes are 0.9, 0.9, 0.6 (a global fit averages them)
+    means = np.where(HORIZONS <= 10_000, HORIZONS**0.9, 10_000**0.3 * HORIZONS**0.6)
+    np.testing.assert_allclose(asymptotics.local_slopes(HORIZONS, means), [0.9, 0.9, 0.6], atol=1e-12)
+    rho, _ = sweeps.fit_power_law(HORIZONS, means)
+    assert 0.6 < rho < 0.9
+
+
+def test_local_slopes_are_nan_next_to_a_non_positive_mean():
+    slopes = asymptotics.local_slopes(HORIZONS, [1.0, -2.0, 4.0, 8.0])
+    assert np.isnan(slopes[:2]).all() and slopes[2] == pytest.approx(np.log(2) / np.log(3))
+
+
+def test_bootstrap_local_intervals_cover_the_true_exponent_at_their_level():
+    """400 seeded datasets (4 horizons, 40 lognormal runs each, sigma = 0.3), 200 resamples, 95%.
+
+    A local slope is (log m_k - log m_{k-1}) / dx with independent means, so it is normal to within
+    the skewness of a 40-run log mean (0.05) and the percentile interval is the normal one with the
+    plug-in SE, which is sqrt(39/40) of the true one: coverage 2 Phi(1.960 sqrt(39/40)) - 1 = 0.947,
+    minus about 0.003 for the quantile noise of 200 resamples: 0.944. Each interval's coverage over
+    400 datasets has sd sqrt(0.944 * 0.056 / 400) = 0.0115; 4 sd = 0.046.
+    """
+    rng = np.random.default_rng(5)
+    covered = np.zeros(3)
+    datasets = 400
+    for k in range(datasets):
+        finals = synthetic_finals(rng, HORIZONS, runs=40, rho=0.75)
+        low, high = asymptotics.bootstrap_local_slopes(HORIZONS, finals, resamples=200, confidence=0.95, seed=k)
+        covered += (low <= 0.75) & (0.75 <= high)
+    np.testing.assert_allclose(covered / datasets, 0.944, atol=0.046)
+
+
+def test_bootstrap_resamples_runs_within_each_horizon():
+    # identical runs within each horizon: every resample has the same means, the intervals collapse
+    finals = [np.full(8, 5.0 * T**0.6) for T in HORIZONS]
+    low, high = asymptotics.bootstrap_local_slopes(HORIZONS, finals, resamples=50, seed=1)
+    np.testing.assert_allclose(low, 0.6, atol=1e-12)
+    np.testing.assert_allclose(high, 0.6, atol=1e-12)
+
+
+def test_bootstrap_is_reproducible_from_its_seed_and_checks_its_arguments():
+    finals = synthetic_finals(np.random.default_rng(0), HORIZONS, runs=10, rho=0.7)
+    a = asymptotics.bootstrap_local_slopes(HORIZONS, finals, resamples=100, seed=3)
+    b = asymptotics.bootstrap_local_slopes(HORIZONS, finals, resamples=100, seed=3)
+    c = asymptotics.bootstrap_local_slopes(HORIZONS, finals, resamples=100, seed=4)
+    np.testing.assert_array_equal(a, b)
+    assert not np.array_equal(a, c)
+    with pytest.raises(sweeps.SweepError, match="confidence"):
+        asymptotics.bootstrap_local_slopes(HORIZONS, finals, confidence=1.0)
+    with pytest.raises(sweeps.SweepError, match="increase"):
+        asymptotics.bootstrap_local_slopes(HORIZONS[::-1], finals)
+
+
+# --- Verdicts ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "slopes, lows, highs, exponent, expected",
+    [
+        ([0.9, 0.6], [0.8, 0.55], [1.0, 0.65], 2 / 3, "at or below"),  # the interval contains e
+        ([0.9, 0.4], [0.8, 0.3], [1.0, 0.5], 2 / 3, "at or below"),  # the interval lies below e
+        ([0.9, 0.5], [0.8, 0.5], [1.0, 0.6], 0.5, "at or below"),  # lo = e
+        ([0.95, 0.85], [0.9, 0.8], [1.0, 0.9], 0.75, "converging"),  # falling, lo - e = 0.05
+        ([0.95, 0.87], [0.9, 0.85], [1.0, 0.9], 0.75, "converging"),  # lo - e = near (0.1)
+        ([0.95, 0.9], [0.9, 0.86], [1.0, 0.94], 0.75, "above"),  # falling, but lo - e = 0.11
+        ([0.8, 0.85], [0.7, 0.8], [0.9, 0.9], 0.75, "above"),  # near, but not falling
+        ([0.85], [0.8], [0.9], 0.75, "above"),  # one interval: nothing to fall from
+        ([0.8, np.nan], [0.7, np.nan], [0.9, np.nan], 0.75, None),  # no last slope
+        ([0.8, 0.7], [0.7, 0.6], [0.9, 0.8], np.nan, None),  # no theorem
+    ],
+)
+def test_verdict_rules(slopes, lows, highs, exponent, expected):
+    assert asymptotics.verdict(slopes, lows, highs, exponent, near=0.1) == expected
+
+
+def test_near_sets_how_close_converging_must_be():
+    args = ([0.95, 0.9], [0.9, 0.86], [1.0, 0.94], 0.75)
+    assert asymptotics.verdict(*args, near=0.1) == "above"
+    assert asymptotics.verdict(*args, near=0.2) == "converging"
+
+
+# --- Planning: runs per point, jobs, Slurm requests ---------------------------------------------
+
+
+def test_jobs_split_each_point_by_steps_and_cover_every_run_once():
+    assert asymptotics.point_runs(40, [{"horizon": 10_000_000, "runs": 20}], 10_000_000) == 20
+    assert asymptotics.point_runs(40, [{"horizon": 10_000_000, "runs": 20}], 3_000_000) == 40
+    assert asymptotics.job_ranges(20, 10_000_000, 30_000_000) == [(0, 2), (3, 5), (6, 8), (9, 11), (12, 14),
+                                                                  (15, 17), (18, 19)]  # fmt: skip
+    assert asymptotics.job_ranges(40, 1000, 30_000_000) == [(0, 39)]
+    assert asymptotics.job_ranges(5, 10**8, 30_000_000) == [(0, 0), (1, 1), (2, 2), (3, 3), (4, 4)]  # at least 1
+    for T in (1000, 300_000, 1_000_000, 3_000_000):
+        ranges = asymptotics.job_ranges(40, T, 30_000_000)
+        runs = [r for first, last in ranges for r in range(first, last + 1)]
+        assert runs == list(range(40))
+        assert all((last - first + 1) * T <= max(T, 30_000_000) for first, last in ranges)
+
+
+def test_slurm_requests_grow_with_the_work_of_a_job():
+    minutes = limits.sweep_point_runtime_minutes
+    assert minutes("ts-borda", 30, 1_000_000, 10) > minutes("ts-borda", 40, 10_000, 10)
+    assert minutes("ts-borda", 3, 10_000_000, 10) > minutes("partial-monitoring", 3, 10_000_000, 10)
+    assert minutes("ts-borda", 3, 10_000_000, 10, attempt=2) == 2 * minutes("ts-borda", 3, 10_000_000, 10)
+    # 3 runs x 10^7 steps x 2.7 us = 81 s, x 3 (margin) + 60 s = 303 s: 6 minutes
+    assert minutes("ts-borda", 3, 10_000_000, 10) == 6
+    assert minutes("an-unknown-one", 1, 10**6, 10) == minutes("ts-borda", 1, 10**6 * 3 / 2.7, 10)
+    assert limits.sweep_point_bytes(10**7, 10) > limits.sweep_point_bytes(10**3, 10)
+    # measured: 0.58 GB peak at T = 10^7 (compiling), 0.33 GB at T = 1000 (compiling): the estimate is above
+    assert 0.58e9 < limits.sweep_point_bytes(10**7, 10) < 1.5e9
+    assert limits.sweep_point_bytes(10**3, 10) > 0.33e9
+
+
+# --- Tables -----------------------------------------------------------------------------------
+
+
+CASES = [
+    ("ts-borda", "borda", 0.7),
+    ("partial-monitoring", "borda", 0.9),
+    ("ts-maximin", "maximin", 0.3),
+    ("ts-maximin", "borda", 1.0),
+]
+
+
+def test_tables_hold_local_slopes_global_fit_bounds_and_verdicts():
+    horizons = np.array([100, 1_000, 3_000, 10_000])  # PM's Theorem 4.4 needs T > 165.4 at A = 10
+    points = synthetic_points(np.random.default_rng(1), CASES, horizons=horizons, runs=12)
+    exponents, local = asymptotics.long_horizon_tables(points, resamples=100, confidence=0.9, base_seed=7)
+    assert list(exponents.columns) == storage.ASYMPTOTIC_EXPONENT_SCHEMA.names
+    assert list(local.columns) == storage.ASYMPTOTIC_LOCAL_SCHEMA.names
+    assert len(exponents) == len(CASES) and len(local) == len(CASES) * horizons.size
+    finals = points[points["t"] == points["horizon"]]
+    for algorithm, kind, _ in CASES:
+        part = finals[(finals["algorithm"] == algorithm) & (finals["regret"] == kind)]
+        means = part.groupby("horizon")["cumulative_regret"].mean()
+        slopes = asymptotics.local_slopes(means.index, means.to_numpy())
+        rows = local[(local["algorithm"] == algorithm) & (local["regret"] == kind)].sort_values("horizon")
+        np.testing.assert_allclose(rows["mean"], means.to_numpy())
+        np.testing.assert_allclose(rows["slope"].to_numpy()[1:], slopes)
+        assert np.isnan(rows["slope"].iloc[0]) and pd.isna(rows["from_horizon"].iloc[0])
+        assert rows["from_horizon"].iloc[1:].tolist() == horizons[:-1].tolist()
+        theorem = theorems.theorem_for(algorithm, kind)
+        for r in rows.itertuples():
+            if theorem is not None and theorem.holds(10, r.horizon):
+                assert r.bound == pytest.approx(theorem.bound(10, float(r.horizon)))
+                assert r.ratio == pytest.approx(r.mean / r.bound)
+            else:
+                assert np.isnan(r.bound) and np.isnan(r.ratio)
+        row = exponents[(exponents["algorithm"] == algorithm) & (exponents["regret"] == kind)].iloc[0]
+        assert row["last_slope"] == pytest.approx(slopes[-1]) and row["prev_slope"] == pytest.approx(slopes[-2])
+        assert (row["prev_from"], row["last_from"], row["last_horizon"]) == (1_000, 3_000, 10_000)
+        rho, log_c = sweeps.fit_power_law(means.index, means.to_numpy())
+        assert row["rho"] == pytest.approx(rho) and row["log_c"] == pytest.approx(log_c)
+        # the global interval is the one sweep-horizon gives for the same points and seed
+        sweep = sweeps.exponent_table(part, resamples=100, confidence=0.9, base_seed=7).iloc[0]
+        assert (row["rho_low"], row["rho_high"]) == (sweep["ci_low"], sweep["ci_high"])
+        low, high = asymptotics.bootstrap_local_slopes(
+            horizons,
+            [part.loc[part["horizon"] == T, "cumulative_regret"].to_numpy() for T in horizons],
+            100,
+            0.9,
+            name_seed(7, "borda", algorithm, kind, "10", "local"),
+        )
+        assert (row["last_low"], row["last_high"]) == (low[-1], high[-1])
+        expected = asymptotics.verdict(slopes, low, high, theorem.exponent if theorem else np.nan)
+        assert pd.isna(row["verdict"]) if expected is None else row["verdict"] == expected
+        assert (expected is None) == (theorem is None)
+    pm = exponents[exponents["algorithm"] == "partial-monitoring"].iloc[0]
+    assert pm["last_ratio"] == pytest.approx(local[(local["algorithm"] == "partial-monitoring")]["ratio"].iloc[-1])
+    assert exponents.set_index(["algorithm", "regret"]).loc[("ts-maximin", "maximin"), "lower_bound_exponent"] == 0.5
+    assert exponents.set_index(["algorithm", "regret"]).loc[("ts-borda", "borda"), "lower_bound_exponent"] == 2 / 3
+
+
+def test_tables_need_two_horizons_per_point():
+    points = synthetic_points(np.random.default_rng(1), CASES[:1], horizons=HORIZONS[:1])
+    with pytest.raises(sweeps.SweepError, match="at least two horizons"):
+        asymptotics.long_horizon_tables(points)
+
+
+def test_markdown_lists_the_theorems_regret_first_with_ratios_at_every_horizon():
+    points = synthetic_points(np.random.default_rng(2), CASES)
+    exponents, local = asymptotics.long_horizon_tables(points, resamples=50, base_seed=1)
+    md = asymptotics.exponents_markdown(exponents, local)
+    lines = md.splitlines()
+    header = next(line for line in lines if line.startswith("| scenario | algorithm | regret | theorem"))
+    assert "local 3x10^3-10^4" in header and "local 10^4-3x10^4" in header
+    assert [f"R_T/bound {asymptotics.horizon_label(T)}" in header for T in HORIZONS] == [True] * 4
+    rows = [line for line in lines if line.startswith("| borda | ts-maximin |")]
+    # the first table: Maximin (Theorem 4.1's) before the figures' Borda regret, then the every-interval table
+    assert rows[0].startswith("| borda | ts-maximin | Maximin (theorem's) | 1/2 (Thm 4.1) |")
+    assert rows[1].startswith("| borda | ts-maximin | Borda | - |")
+    assert len(rows) == 4
+    verdict = exponents.set_index(["algorithm", "regret"]).loc[("ts-borda", "borda"), "verdict"]
+    assert f"| {verdict} |" in next(line for line in lines if line.startswith("| borda | ts-borda | Borda | 2/3"))
+    assert "Saha, Koren & Mansour" in md and "lo - e <= 0.1" in md
+
+
+@pytest.mark.parametrize(
+    "T, label", [(1000, "10^3"), (3000, "3x10^3"), (10_000_000, "10^7"), (2000, "2,000"), (200, "200")]
+)
+def test_horizon_labels(T, label):
+    assert asymptotics.horizon_label(T) == label
+
+
+def test_lower_bounds_apply_by_regret_and_need_a_condorcet_winner_for_the_maximin_regret():
+    assert asymptotics.lower_bound("cyclic", "borda").exponent == pytest.approx(2 / 3)
+    assert asymptotics.lower_bound("borda", "exp3p").exponent == 0.5
+    assert asymptotics.lower_bound("cyclic", "maximin") is None
+    assert asymptotics.lower_bound("borda", "copeland") is None
+
+
+# --- Figure -----------------------------------------------------------------------------------
+
+
+def test_figure_draws_every_algorithm_with_its_theorem_and_is_deterministic(tmp_path):
+    points = synthetic_points(np.random.default_rng(3), CASES)
+    exponents, local = asymptotics.long_horizon_tables(points, resamples=50, base_seed=1)
+    fig = asymptotics_figure("borda", local, exponents, [tmp_path / "a.png"], data_digest="d")
+    gids = {artist.get_gid() for ax in fig.axes for artist in ax.get_children()}
+    for algorithm, kind, _ in CASES:
+        assert f"local:{algorithm}:{kind}" in gids
+    assert {"theorem:ts-borda", "theorem:partial-monitoring", "theorem:ts-maximin", "lower:ts-borda"} <= gids
+    asymptotics_figure("borda", local, exponents, [tmp_path / "b.png"], data_digest="d")
+    assert (tmp_path / "a.png").read_bytes() == (tmp_path / "b.png").read_bytes()
+    assert manifest.figure_data_digest(tmp_path / "a.png") == "d"
+
+
+# --- CLI --------------------------------------------------------------------------------------
+
+
+def sweep_point(path, T, algorithm="partial-monitoring", seed=1, runs="0-2", extra=()):
+    return cli.main(
+        ["sweep-point", "--scenario", "borda", "--actions", "6", "--seed", str(seed), "--algorithm", algorithm,
+         "--horizon", str(T), "--runs", runs, "--points", "4", *extra, "--out", str(path)]
+    )  # fmt: skip
+
+
+def table_args(tmp_path, points, *extra):
+    outs = [a for k in ("exponents", "local", "markdown") for a in (f"--{k}", str(tmp_path / f"out-{k}"))]
+    return ["asymptotics-table", *map(str, points), "--resamples", "40", *extra, *outs]
+
+
+@pytest.fixture
+def point_files(tmp_path):
+    """PM and TS-Borda on borda, A = 6, at T = 300, 600, 1200 (PM's Theorem 4.4 needs T > 69.6)."""
+    paths = []
+    for algorithm in ("partial-monitoring", "ts-borda"):
+        for T in (300, 600, 1200):
+            paths.append(tmp_path / f"{algorithm}-{T}.parquet")
+            assert sweep_point(paths[-1], T, algorithm) == 0
+    return paths
+
+
+def test_sweep_point_logs_one_progress_line_per_run(tmp_path, capsys):
+    assert sweep_point(tmp_path / "p.parquet", 200, runs="4-6") == 0
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 3
+    for done, line in enumerate(lines, 1):
+        assert line.startswith("sweep-point borda/partial-monitoring T=200 runs 4-6: ")
+        assert f"{done}/3 runs done, elapsed " in line and "projected end" in line
+
+
+def test_cli_table_and_figure_write_schemas_provenance_and_digest(tmp_path, point_files):
+    assert cli.main(table_args(tmp_path, point_files, "--seed", "9", "--confidence", "0.8")) == 0
+    local_path, exponents_path = tmp_path / "out-local", tmp_path / "out-exponents"
+    assert pq.read_schema(local_path).remove_metadata().equals(storage.ASYMPTOTIC_LOCAL_SCHEMA)
+    assert pq.read_schema(exponents_path).remove_metadata().equals(storage.ASYMPTOTIC_EXPONENT_SCHEMA)
+    prov = storage.read_provenance(exponents_path)
+    sources = sorted(storage.read_provenance(p)["config_sha256"] for p in point_files)
+    provenance.check(exponents_path, prov, table="asymptotics-exponents", points=sources, seed=9, confidence=0.8)
+    provenance.check(local_path, storage.read_provenance(local_path), table="asymptotics-local", points=sources)
+    exponents = pq.read_table(exponents_path).to_pandas()
+    assert set(exponents["algorithm"]) == {"partial-monitoring", "ts-borda"} and set(exponents["horizons"]) == {3}
+    assert "| borda | ts-borda | Borda | 2/3 (Thm 4.2) |" in (tmp_path / "out-markdown").read_text()
+    out = [str(tmp_path / "f.pdf"), str(tmp_path / "f.png")]
+    args = ["asymptotics-figure", "--scenario", "borda", "--local", str(local_path), "--exponents"]
+    assert cli.main([*args, str(exponents_path), "--out", *out]) == 0
+    digest = manifest.data_digest(
+        {"local": local_path, "exponents": exponents_path}, figure="asymptotics", scenario="borda"
+    )
+    assert manifest.figure_data_digest(out[0]) == manifest.figure_data_digest(out[1]) == digest
+
+
+def test_cli_table_rejects_points_that_do_not_belong_together(tmp_path, point_files, capsys):
+    other_seed = tmp_path / "other.parquet"
+    assert sweep_point(other_seed, 300, seed=4, runs="3-3") == 0
+    assert cli.main(table_args(tmp_path, [*point_files, other_seed])) == 2
+    assert "different seeds" in capsys.readouterr().err
+    assert cli.main(table_args(tmp_path, point_files, "--c-alpha", "0.8")) == 2
+    assert "TS-Borda ran with c_alpha = 1, but --c-alpha is 0.8" in capsys.readouterr().err
+    assert cli.main(table_args(tmp_path, point_files, "--confidence", "1.5")) == 2
+    assert "--confidence must lie in (0, 1)" in capsys.readouterr().err
+    assert cli.main(table_args(tmp_path, point_files[:1])) == 2
+    assert "at least two horizons" in capsys.readouterr().err
+    (tmp_path / "out-markdown").mkdir()  # an output that cannot be written: refused before any work
+    assert cli.main(table_args(tmp_path, point_files)) == 2
+    err = capsys.readouterr().err
+    assert "is a directory" in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "out-local").exists()
+
+
+def test_cli_figure_rejects_tables_of_different_calls_and_unknown_scenarios(tmp_path, point_files, capsys):
+    assert cli.main(table_args(tmp_path, point_files)) == 0
+    first = tmp_path / "first-exponents.parquet"
+    (tmp_path / "out-exponents").rename(first)
+    assert cli.main(table_args(tmp_path, point_files, "--seed", "5")) == 0
+    args = ["asymptotics-figure", "--local", str(tmp_path / "out-local"), "--out", str(tmp_path / "f.png")]
+    assert cli.main([*args, "--scenario", "borda", "--exponents", str(first)]) == 2
+    assert "not made by the same asymptotics-table call" in capsys.readouterr().err
+    assert cli.main([*args, "--scenario", "cyclic", "--exponents", str(tmp_path / "out-exponents")]) == 2
+    assert "no rows for scenario 'cyclic'" in capsys.readouterr().err
+    assert cli.main([*args, "--scenario", "borda", "--exponents", str(point_files[0])]) == 2
+    assert "asymptotics-exponents" in capsys.readouterr().err
+    assert not (tmp_path / "f.png").exists()

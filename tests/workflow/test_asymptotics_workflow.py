@@ -1,0 +1,249 @@
+"""End to end beyond the paper: the long-horizon target `asymptotics` on tests/workflow/asymptotics_tiny.yaml,
+its planning on the paper config (jobs split by steps, Slurm requests growing with T, rendered by the Slurm
+executor into sbatch calls of fake Slurm commands), bad configs, and a killed point job."""
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+import yaml
+from workflow_helpers import REPO, TINY, assert_figure_pair, snakemake_command
+
+from duelbandits import asymptotics, limits, make_scenario, manifest, regret, run_seed, simulate, storage
+
+ASYMPTOTICS_TINY = TINY.with_name("asymptotics_tiny.yaml")
+PAPER = yaml.safe_load((REPO / "config.yaml").read_text())
+FULL = PAPER["asymptotics"]
+TINY_SECTION = {**FULL, **yaml.safe_load(ASYMPTOTICS_TINY.read_text())["asymptotics"]}
+
+
+def run(workdir, configs, *args, env=None, timeout=600):
+    return subprocess.run(
+        snakemake_command(workdir, configs, *args), capture_output=True, text=True, timeout=timeout, env=env
+    )
+
+
+def tiny_configs(*extra):
+    return [REPO / "config.yaml", TINY, ASYMPTOTICS_TINY, *extra]
+
+
+@pytest.fixture(scope="module")
+def asymptotics_run(tmp_path_factory):
+    workdir = tmp_path_factory.mktemp("asymptotics")
+    result = run(workdir, tiny_configs(), "--cores", "2", "asymptotics")
+    assert result.returncode == 0, result.stderr[-5000:]
+    return workdir
+
+
+def point_files(workdir):
+    return sorted((workdir / "results/asymptotics/points").rglob("*.parquet"))
+
+
+def test_points_are_split_into_jobs_by_steps_and_hold_every_run(asymptotics_run):
+    files = point_files(asymptotics_run)
+    df = pd.concat([pq.read_table(p).to_pandas() for p in files], ignore_index=True)
+    for scenario in TINY_SECTION["scenarios"]:
+        for T in TINY_SECTION["horizons"]:
+            runs = asymptotics.point_runs(TINY_SECTION["runs"], TINY_SECTION["runs_at"], T)
+            jobs = asymptotics.job_ranges(runs, T, TINY_SECTION["steps_per_job"])
+            for algorithm in TINY_SECTION["algorithms"][scenario]:
+                folder = asymptotics_run / f"results/asymptotics/points/{scenario}/T{T}/{algorithm}"
+                assert sorted(p.name for p in folder.iterdir()) == [f"chunk-{k}.parquet" for k in range(len(jobs))]
+                part = df[(df["scenario"] == scenario) & (df["algorithm"] == algorithm) & (df["horizon"] == T)]
+                assert sorted(part["run"].unique()) == list(range(runs))
+    assert {len(asymptotics.job_ranges(4, T, 2400)) for T in (200, 600)} == {1}  # the tiny config's split
+    assert len(asymptotics.job_ranges(3, 2000, 2400)) == 3
+    # run 2 of (borda, ts-borda, T = 2000), alone in its job, is the run `duelbandits simulate --run 2` makes
+    X = make_scenario("borda", actions=PAPER["actions"], seed=PAPER["seed"]).matrix
+    res = simulate(X, "ts-borda", 2000, run_seed(PAPER["seed"], "borda", "ts-borda", 2))
+    row = df[
+        (df["scenario"] == "borda")
+        & (df["algorithm"] == "ts-borda")
+        & (df["horizon"] == 2000)
+        & (df["run"] == 2)
+        & (df["regret"] == "borda")
+        & (df["t"] == 2000)
+    ]
+    assert row["cumulative_regret"].item() == pytest.approx(regret.cumulative("borda", X, res.I, res.J)[-1])
+
+
+def test_tables_are_the_local_slopes_of_the_points(asymptotics_run):
+    results = asymptotics_run / "results/asymptotics"
+    assert pq.read_schema(results / "local.parquet").remove_metadata().equals(storage.ASYMPTOTIC_LOCAL_SCHEMA)
+    exponents = pq.read_table(results / "exponents.parquet")
+    assert exponents.schema.remove_metadata().equals(storage.ASYMPTOTIC_EXPONENT_SCHEMA)
+    ex = exponents.to_pandas()
+    local = pq.read_table(results / "local.parquet").to_pandas()
+    df = pd.concat([pq.read_table(p).to_pandas() for p in point_files(asymptotics_run)], ignore_index=True)
+    finals = df[df["t"] == df["horizon"]]
+    md = (results / "exponents.md").read_text()
+    for scenario in TINY_SECTION["scenarios"]:
+        for algorithm in TINY_SECTION["algorithms"][scenario]:
+            kind = asymptotics.regrets_shown(scenario, algorithm)[0]
+            part = finals[(finals["scenario"] == scenario) & (finals["algorithm"] == algorithm)]
+            means = part[part["regret"] == kind].groupby("horizon")["cumulative_regret"].mean()
+            rows = local[
+                (local["scenario"] == scenario) & (local["algorithm"] == algorithm) & (local["regret"] == kind)
+            ]
+            np.testing.assert_allclose(
+                rows.sort_values("horizon")["slope"].to_numpy()[1:], asymptotics.local_slopes(means.index, means)
+            )
+            assert rows.sort_values("horizon")["runs"].tolist() == [4, 4, 3]
+            row = ex[(ex["scenario"] == scenario) & (ex["algorithm"] == algorithm) & (ex["regret"] == kind)].iloc[0]
+            assert row["verdict"] in asymptotics.VERDICTS and row["confidence"] == TINY_SECTION["confidence"]
+            assert f"| {scenario} | {algorithm} |" in md
+    prov = storage.read_provenance(results / "exponents.parquet")
+    assert prov["seed"] == PAPER["seed"] and prov["resamples"] == TINY_SECTION["bootstrap"]
+    for scenario in TINY_SECTION["scenarios"]:
+        stem = asymptotics_run / f"figures/asymptotics/{scenario}"
+        digest = manifest.data_digest(
+            {"local": results / "local.parquet", "exponents": results / "exponents.parquet"},
+            figure="asymptotics",
+            scenario=scenario,
+        )
+        assert assert_figure_pair(stem.with_suffix(".pdf"), stem.with_suffix(".png")) == digest
+
+
+def test_every_point_job_logs_one_progress_line_per_run(asymptotics_run):
+    logs = sorted((asymptotics_run / "logs/asymptotics/points").rglob("*.log"))
+    assert len(logs) == len(point_files(asymptotics_run))
+    for log in logs:
+        lines = [line for line in log.read_text().splitlines() if " runs done, elapsed " in line]
+        total = int(lines[-1].split(": ")[1].split("/")[1].split()[0])
+        assert [line.split(": ")[1].split()[0] for line in lines] == [f"{k}/{total}" for k in range(1, total + 1)]
+
+
+def planned_jobs(text):
+    """``{(scenario, T, algorithm, chunk): (runtime, mem_mb)}`` of every asymptotics_point job a dry run prints."""
+    jobs = {}
+    for block in text.split("rule asymptotics_point:")[1:]:
+        wildcards = dict(re.findall(r"(\w+)=([\w.-]+)", re.search(r"wildcards: (.*)", block).group(1)))
+        resources = re.search(r"resources: (.*)", block).group(1)
+        key = (wildcards["scenario"], int(wildcards["horizon"]), wildcards["algorithm"], int(wildcards["chunk"]))
+        runtime, mem = (int(re.search(rf"{name}=(\d+)", resources).group(1)) for name in ("runtime", "mem_mb"))
+        jobs[key] = (runtime, mem)
+    return jobs
+
+
+def test_paper_config_plans_jobs_whose_requests_grow_with_the_horizon(tmp_path):
+    result = run(tmp_path, [REPO / "config.yaml"], "--dry-run", "asymptotics")
+    assert result.returncode == 0, result.stderr[-3000:]
+    jobs = planned_jobs(result.stdout + result.stderr)
+    expected = {
+        (scenario, T, algorithm, k)
+        for scenario in FULL["scenarios"]
+        for T in FULL["horizons"]
+        for algorithm in FULL["algorithms"][scenario]
+        for k in range(len(asymptotics.job_ranges(asymptotics.point_runs(40, FULL["runs_at"], T), T, 30_000_000)))
+    }
+    assert set(jobs) == expected and len(jobs) == 114
+    runtime = {key: value[0] for key, value in jobs.items()}
+    mem = {key: value[1] for key, value in jobs.items()}
+    assert runtime[("borda", 1_000_000, "ts-borda", 0)] > runtime[("borda", 10_000, "ts-borda", 0)]
+    assert mem[("borda", 10_000_000, "ts-borda", 0)] > mem[("borda", 1_000, "ts-borda", 0)]
+    # every request is the one duelbandits.limits computes from the job's runs and T, and none exceeds 10 min
+    for (_, T, algorithm, k), (minutes, mb) in jobs.items():
+        first, last = asymptotics.job_ranges(asymptotics.point_runs(40, FULL["runs_at"], T), T, 30_000_000)[k]
+        assert minutes == limits.sweep_point_runtime_minutes(algorithm, last - first + 1, T, PAPER["actions"])
+        assert mb == -(-limits.sweep_point_bytes(T, PAPER["actions"]) // 10**6)
+        assert minutes <= 10
+    default = run(tmp_path, [REPO / "config.yaml"], "--dry-run", "--quiet", "rules")
+    assert default.returncode == 0 and "asymptotics" not in default.stdout + default.stderr
+
+
+FAKE_SLURM = {
+    "sbatch": 'echo "$*" >> "$FAKE_SBATCH_LOG"\necho $((1000 + $(wc -l < "$FAKE_SBATCH_LOG")))\n',
+    "sinfo": 'printf "PARTITION\\ndebug*\\n"\n',
+    "sacctmgr": "echo test\n",
+    "sshare": "echo test\n",
+    "squeue": "exit 0\n",
+    "sacct": "exit 0\n",
+    "scontrol": "exit 0\n",
+}
+
+
+def test_sbatch_requests_of_the_slurm_profile_grow_with_the_horizon(tmp_path):
+    """The Slurm executor with workflow/profiles/slurm submits every point job of the paper config to a fake
+    `sbatch` that records its arguments (nothing runs); the run is then killed."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for name, body in FAKE_SLURM.items():
+        (bin_dir / name).write_text("#!/bin/sh\n" + body)
+        (bin_dir / name).chmod(0o755)
+    log = tmp_path / "sbatch.log"
+    log.touch()
+    env = dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ['PATH']}", FAKE_SBATCH_LOG=str(log))
+    workdir = tmp_path / "run"
+    workdir.mkdir()
+    cmd = snakemake_command(workdir, [REPO / "config.yaml"], "--jobs", "200", "asymptotics",
+                            "--profile", str(REPO / "workflow/profiles/slurm"), "--default-resources",
+                            "slurm_account=test", "slurm_partition=debug", "runtime=15", "mem_mb=1000",
+                            "cpus_per_task=1")  # fmt: skip
+    output = tmp_path / "snakemake.out"
+    with open(output, "w") as sink:
+        proc = subprocess.Popen(cmd, stdout=sink, stderr=subprocess.STDOUT, env=env)
+    try:
+        deadline = time.monotonic() + 120
+        while len(log.read_text().splitlines()) < 114 and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.5)
+    finally:
+        proc.kill()
+        proc.wait(timeout=30)
+    calls = log.read_text().splitlines()
+    assert len(calls) == 114, output.read_text()[-3000:]
+    requests = {}
+    for call in calls:
+        comment = re.search(r"--comment '?rule_asymptotics_point_wildcards_(\w+)_(\d+)_([\w-]+)_(\d+)", call)
+        scenario, T, algorithm, chunk = comment.groups()
+        runtime = int(re.search(r" -t '?(\d+)", call).group(1))
+        mem = int(re.search(r" --mem (\d+)", call).group(1))
+        requests[(scenario, int(T), algorithm, int(chunk))] = (runtime, mem)
+    assert requests[("borda", 1_000_000, "ts-borda", 0)][0] > requests[("borda", 10_000, "ts-borda", 0)][0]
+    assert requests[("borda", 10_000_000, "ts-borda", 0)][1] > requests[("borda", 1_000, "ts-borda", 0)][1]
+    assert requests[("borda", 10_000_000, "ts-borda", 0)] == (
+        limits.sweep_point_runtime_minutes("ts-borda", 3, 10_000_000, PAPER["actions"]),
+        -(-limits.sweep_point_bytes(10_000_000, PAPER["actions"]) // 10**6),
+    )
+
+
+@pytest.mark.parametrize(
+    "override, message",
+    [
+        ("asymptotics: {runs_at: [{horizon: 5000, runs: 3}]}", "config: asymptotics/runs_at: horizon 5000"),
+        ("asymptotics: {scenarios: [cyclic]}", "config: asymptotics/algorithms: no algorithms for scenario(s) cyclic"),
+        ("asymptotics: {horizons: [200, 600]}", "is too short"),
+    ],
+)
+def test_bad_asymptotics_config_fails_before_any_job_and_names_the_key(tmp_path, override, message):
+    (tmp_path / "bad.yaml").write_text(override + "\n")
+    result = run(tmp_path, tiny_configs(tmp_path / "bad.yaml"), "--cores", "1", "asymptotics")
+    assert result.returncode != 0
+    assert message in result.stderr
+    assert not (tmp_path / "results").exists()
+
+
+def test_a_killed_point_job_leaves_no_file_and_its_rerun_writes_every_run(tmp_path):
+    out = tmp_path / "points" / "chunk-0.parquet"
+    args = [sys.executable, "-m", "duelbandits", "sweep-point", "--scenario", "borda", "--actions", "10",
+            "--seed", str(PAPER["seed"]), "--algorithm", "ts-borda", "--horizon", "100000", "--runs", "0-5",
+            "--out", str(out)]  # fmt: skip
+    proc = subprocess.Popen(args, stderr=subprocess.PIPE, text=True)
+    try:
+        first = proc.stderr.readline()
+        assert "1/6 runs done" in first, first
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == -signal.SIGKILL
+    assert not out.parent.exists() or list(out.parent.iterdir()) == []
+    done = subprocess.run(args, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert sorted(pq.read_table(out).to_pandas()["run"].unique()) == list(range(6))
