@@ -1,21 +1,25 @@
-"""Speed of the six algorithm kernels: seconds per run, Beta draws, projected sweep cost.
+"""Speed of the algorithm kernels, the paper's and the field's: seconds per run, us per step, Beta draws.
 
 Not a test: it prints plain-text tables. For every slug of
 ``duelbandits.algorithms.ALGORITHMS`` it times ``duelbandits.simulate`` (the
 call the pipeline makes, strategies recorded every 40 steps) after a warm-up
 run that loads or compiles the numba kernels, and reports
 
-1. seconds per run (median of ``--repeats``) at A = 10 on both scenarios, Beta
+1. seconds per run (median of ``--repeats``) at A = 10 on both scenarios, microseconds per step
+   (the slower scenario; the field's algorithms against their 2 us target), Beta
    draws per step where the module exposes ``beta_draws(matrix, horizon,
    rng, **hyper)``, and the projected CPU time of the paper's
    2 scenarios x 6 algorithms x 100 runs against the 3-CPU-minute target;
 2. seconds per run at A in {5, 10, 20} (condorcet) to show cost growth;
 3. DTS against the plain-Python ``tests/dts_reference.py`` (run on a shorter
-   horizon, compared per step).
+   horizon, compared per step);
+4. with ``--ts-horizons``, microseconds and Beta variates per step of
+   TS-Borda and TS-Maximin at the given horizons (their pruned samplers get
+   cheaper as the posterior concentrates; the asymptotics runs go to 10^7).
 
 A module that is missing or fails to import is reported "not available".
 
-    python bench/bench_algorithms.py [--horizon 40000] [--repeats 5] [--quick]
+    python bench/bench_algorithms.py [--horizon 40000] [--repeats 5] [--quick] [--ts-horizons 40000 1000000]
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ import dts_reference  # noqa: E402
 PAPER_T = 40_000
 PAPER_RUNS = 100
 TARGET_SECONDS = 180.0  # 3 CPU minutes for the whole sweep
+FIELD_TARGET_US = 2.0  # the field's algorithms: at most 2 us a step at A = 10 (issue 13)
 SIZES = (5, 10, 20)
 
 
@@ -90,6 +95,27 @@ def table(header, rows):
     print()
 
 
+def ts_horizons(scenarios, loaded, horizons, repeats):
+    """Section 4: us per step and Beta variates per step of the Thompson-sampling kernels by horizon."""
+    print(f"Thompson sampling by horizon, A = 10: us/step (median of {repeats}) and Beta variates/step\n")
+    rows = []
+    for slug in ("ts-borda", "ts-maximin"):
+        spec, module = loaded[slug]
+        if module is None:
+            rows.append([slug, "not available"] + [""] * (2 * len(scenarios)))
+            continue
+        for T in horizons:
+            cells = []
+            for X in scenarios.values():
+                cells.append(f"{seconds_per_run(X, slug, T, repeats) / T * 1e6:.2f}")
+                cells.append(fmt(draws_per_step(module, spec, X, T), "{:.1f}"))
+            rows.append([slug, f"{T:,}"] + cells)
+    header = ["algorithm", "horizon"]
+    for name in scenarios:
+        header += [f"{name} us/step", f"{name} Beta/step"]
+    table(header, rows)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--horizon", type=int, default=PAPER_T, help="steps per run (default 40000)")
@@ -98,6 +124,9 @@ def main(argv=None):
         "--reference-horizon", type=int, default=2000, help="steps of the plain-Python DTS run (default 2000)"
     )
     parser.add_argument("--quick", action="store_true", help="smoke run: horizon 2000, 2 repeats, reference 200 steps")
+    parser.add_argument(
+        "--ts-horizons", type=int, nargs="*", default=[], help="also time TS-Borda and TS-Maximin at these horizons"
+    )
     args = parser.parse_args(argv)
     if args.quick:
         args.horizon, args.repeats, args.reference_horizon = 2000, 2, 200
@@ -110,31 +139,40 @@ def main(argv=None):
     scenarios = {name: duelbandits.make_scenario(name, actions=10, seed=0).matrix for name in ("condorcet", "borda")}
 
     print(f"Seconds per run at A = 10, T = {T:,} (median of {args.repeats}, after warm-up)\n")
-    rows, total, missing = [], 0.0, []
+    rows, total, missing, over = [], 0.0, [], []
     for slug in slugs:
         spec, module = loaded[slug]
         if module is None:
             missing.append(slug)
-            rows.append([slug, "not available", "not available", "n/a", "n/a", "n/a"])
+            rows.append([slug, spec.family, "not available", "not available", "n/a", "n/a", "n/a", "n/a"])
             continue
         secs = {name: seconds_per_run(X, slug, T, args.repeats) for name, X in scenarios.items()}
         draws = {name: draws_per_step(module, spec, X, T) for name, X in scenarios.items()}
         projected = PAPER_RUNS * scale * sum(secs.values())
-        total += projected
+        if spec.family == "paper":
+            total += projected
+        us_per_step = 1e6 * max(secs.values()) / T
+        if spec.family == "field" and us_per_step > FIELD_TARGET_US:
+            over.append(slug)
         rows.append(
             [
                 slug,
+                spec.family,
                 fmt(secs["condorcet"]),
                 fmt(secs["borda"]),
+                fmt(us_per_step, "{:.2f}"),
                 fmt(draws["condorcet"], "{:.1f}"),
                 fmt(draws["borda"], "{:.1f}"),
                 fmt(projected, "{:.1f}"),
             ]
         )
-    table(["algorithm", "condorcet s/run", "borda s/run", "Beta/step cond.", "Beta/step borda", "200 runs, s"], rows)
+    header = ["algorithm", "family", "condorcet s/run", "borda s/run", "us/step (worse)", "Beta/step cond."]
+    table(header + ["Beta/step borda", "200 runs, s"], rows)
+    verdict = "all within" if not over else f"OVER: {', '.join(over)}"
+    print(f"The field's algorithms against the {FIELD_TARGET_US:g} us/step target at A = 10: {verdict}\n")
     note = "" if T == PAPER_T else f" (scaled linearly from T = {T:,} to {PAPER_T:,})"
     verdict = "within" if total <= TARGET_SECONDS else "OVER"
-    sweep = f"2 scenarios x 6 algorithms x {PAPER_RUNS} runs at T = {PAPER_T:,}"
+    sweep = f"2 scenarios x the paper's 6 algorithms x {PAPER_RUNS} runs at T = {PAPER_T:,}"
     print(f"Projected CPU time of the paper's sweep ({sweep}){note}:")
     print(f"  {total:.1f} s = {total / 60:.2f} CPU minutes, {verdict} the {TARGET_SECONDS / 60:.0f}-CPU-minute target")
     if missing:
@@ -150,6 +188,9 @@ def main(argv=None):
             continue
         rows.append([slug] + [fmt(seconds_per_run(matrices[A], slug, T, args.repeats)) for A in SIZES])
     table(["algorithm"] + [f"A = {A}" for A in SIZES], rows)
+
+    if args.ts_horizons:
+        ts_horizons(scenarios, loaded, args.ts_horizons, args.repeats)
 
     print("DTS: numba kernel vs plain-Python reference (tests/dts_reference.py), A = 10, condorcet\n")
     if loaded["dts"][1] is None:

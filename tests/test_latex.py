@@ -12,8 +12,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from duelbandits import ALGORITHMS, latex, make_scenario, storage
+from duelbandits import latex, make_scenario, storage
 from duelbandits import winners as W
+from duelbandits.algorithms import PAPER_ALGORITHMS
 from duelbandits.plotting import style
 from duelbandits.regret import PAPER_REGRET
 from duelbandits.theorems import theorem_for
@@ -42,7 +43,7 @@ def make_summary(horizon=T, drop_bound=()):
     t = np.array([1, horizon // 2, horizon])
     frames = []
     for name in ("condorcet", "borda"):
-        for slug in ALGORITHMS:
+        for slug in PAPER_ALGORITHMS:
             kind = PAPER_REGRET[name][slug]
             has_bound = theorem_for(slug, kind) is not None and slug not in drop_bound
             frames.append(
@@ -81,13 +82,13 @@ def environments(text):
 
 def test_figures_tex_has_the_fourteen_figures_in_the_paper_order_with_their_labels(text):
     labels = list(environments(text))
-    appendix = [f"fig:appendix-{s}-{a}" for s in ("condorcet", "borda") for a in ALGORITHMS]
+    appendix = [f"fig:appendix-{s}-{a}" for s in ("condorcet", "borda") for a in PAPER_ALGORITHMS]
     assert labels == ["fig:main-condorcet", "fig:main-borda", *appendix]
 
 
 def test_every_panel_file_is_one_subfigure_with_its_own_label(text):
     files = latex.included_files(text)
-    assert files == latex.panel_files(["condorcet", "borda"], list(ALGORITHMS))
+    assert files == latex.panel_files(["condorcet", "borda"], list(PAPER_ALGORITHMS))
     assert len(files) == 2 * 4 + 2 * (6 * 3 + 2 + 1) == 50
     for file in files:
         figure, panel = file.removesuffix(".pdf").split("/")

@@ -12,6 +12,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 
 from duelbandits import ALGORITHMS, make_scenario
 from duelbandits import winners as W
+from duelbandits.algorithms import PAPER_ALGORITHMS
 from duelbandits.plotting import appendix_figure, appendix_panel, main_figure, main_panel, style
 from duelbandits.regret import PAPER_REGRET
 from duelbandits.theorems import THEOREMS, theorem_for
@@ -41,7 +42,7 @@ def make_summary(drop_bound=()):
     t = np.unique(np.r_[np.linspace(1, T, 100).round().astype(int), T])
     frames = []
     for name in ("condorcet", "borda"):
-        for k, slug in enumerate(ALGORITHMS):
+        for k, slug in enumerate(PAPER_ALGORITHMS):
             paper = PAPER_REGRET[name][slug]
             for kind in (paper, "copeland"):
                 theorem = theorem_for(slug, kind)
@@ -171,14 +172,15 @@ def test_main_figure_has_four_titled_panels(condorcet_render):
 def test_main_figure_legend_names_every_algorithm_and_its_regret_in_condorcet(condorcet_render):
     fig, _ = condorcet_render
     texts = legend_texts(fig)
-    for slug, algorithm in ALGORITHMS.items():
+    for slug in PAPER_ALGORITHMS:
+        algorithm = ALGORITHMS[slug]
         kind = {"maximin": "Maximin", "borda": "Borda", "exp3p": "Exp3.P"}[PAPER_REGRET["condorcet"][slug]]
         assert f"{algorithm.label} ({kind} regret)" in texts
 
 
 def test_main_figure_legend_uses_plain_labels_when_every_regret_is_borda(borda_fig):
     texts = legend_texts(borda_fig)
-    assert {a.label for a in ALGORITHMS.values()} <= set(texts)
+    assert {ALGORITHMS[a].label for a in PAPER_ALGORITHMS} <= set(texts)
     assert "Borda regret" in borda_fig.axes[2].get_title()
 
 
@@ -210,7 +212,7 @@ def test_main_figure_plots_only_the_paper_regret_rows(condorcet_render, summary)
     fig, _ = condorcet_render
     paper = summary[(summary.scenario == "condorcet") & summary.paper]
     means = [line for line in fig.axes[2].get_lines() if (line.get_gid() or "").startswith("mean:")]
-    assert len(means) == len(ALGORITHMS)
+    assert len(means) == len(PAPER_ALGORITHMS)
     assert max(line.get_ydata().max() for line in means) == pytest.approx(paper["mean"].max())
 
 

@@ -39,16 +39,23 @@ MATRIX_COPIES = 16
 
 
 SWEEP_STEP_SECONDS = {
-    "ts-maximin": 1.6e-6,
-    "ts-borda": 2.7e-6,
+    "ts-maximin": 0.8e-6,
+    "ts-borda": 1.4e-6,
     "sparring-exp3p": 0.27e-6,
     "partial-monitoring": 0.22e-6,
     "iss": 2.1e-6,
     "dts": 1.6e-6,
+    "rucb": 0.3e-6,
+    "rcs": 1.1e-6,
+    "rmed1": 0.3e-6,
+    "ccb": 0.35e-6,
+    "winner-stays": 0.25e-6,
+    "dexp3": 0.25e-6,
 }
 """Seconds per step of one ``sweep-point`` run at A = 10, compiled: the algorithm and the thin curves of
-its four regrets (measured at T = 10^6 and 10^7 on this project's 2-core machine, the slower scenario
-of condorcet and borda; ISS and DTS from bench/ plus the 0.08 us of regret bookkeeping)."""
+its four regrets (the slower scenario of condorcet and borda, on this project's 2-core machine; the
+Thompson-sampling kernels at T = 4x10^4, where they are slowest per step, after the tail-label sampler;
+the others from bench/ plus the 0.08 us of regret bookkeeping)."""
 
 DEFAULT_STEP_SECONDS = 3e-6
 """Seconds per step of an algorithm not in :data:`SWEEP_STEP_SECONDS` (the package's target is 2 us)."""

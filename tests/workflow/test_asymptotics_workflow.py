@@ -143,7 +143,7 @@ def test_paper_config_plans_jobs_whose_requests_grow_with_the_horizon(tmp_path):
         for algorithm in FULL["algorithms"][scenario]
         for k in range(len(asymptotics.job_ranges(asymptotics.point_runs(40, FULL["runs_at"], T), T, 30_000_000)))
     }
-    assert set(jobs) == expected and len(jobs) == 114
+    assert set(jobs) == expected and len(jobs) == 156
     runtime = {key: value[0] for key, value in jobs.items()}
     mem = {key: value[1] for key, value in jobs.items()}
     assert runtime[("borda", 1_000_000, "ts-borda", 0)] > runtime[("borda", 10_000, "ts-borda", 0)]
@@ -191,13 +191,13 @@ def test_sbatch_requests_of_the_slurm_profile_grow_with_the_horizon(tmp_path):
         proc = subprocess.Popen(cmd, stdout=sink, stderr=subprocess.STDOUT, env=env)
     try:
         deadline = time.monotonic() + 120
-        while len(log.read_text().splitlines()) < 114 and time.monotonic() < deadline and proc.poll() is None:
+        while len(log.read_text().splitlines()) < 156 and time.monotonic() < deadline and proc.poll() is None:
             time.sleep(0.5)
     finally:
         proc.kill()
         proc.wait(timeout=30)
     calls = log.read_text().splitlines()
-    assert len(calls) == 114, output.read_text()[-3000:]
+    assert len(calls) == 156, output.read_text()[-3000:]
     requests = {}
     for call in calls:
         comment = re.search(r"--comment '?rule_asymptotics_point_wildcards_(\w+)_(\d+)_([\w-]+)_(\d+)", call)

@@ -23,7 +23,7 @@ import numba as nb
 import numpy as np
 
 from ..theorems import ts_borda_alpha as exploration_rate  # Theorem 4.2's alpha = c_alpha T^(-1/3) < 1/2
-from ._posterior import new_state, observe, sample_borda
+from ._posterior import ROWS, new_state, observe, sample_borda
 from ._sampling import duel
 
 
@@ -31,29 +31,28 @@ from ._sampling import duel
 def _kernel(matrix, horizon, alpha, rng):
     """The whole run; returns ``(I, J, outcomes, exploration mask, number of Beta draws)``."""
     A = matrix.shape[0]
-    W = np.zeros((A, A))
-    col_order, row_order, score = new_state(W, True)
+    pair, order = new_state(np.zeros((A, A)), True)
     I = np.empty(horizon, dtype=np.int64)
     J = np.empty(horizon, dtype=np.int64)
     outcomes = np.empty(horizon, dtype=np.int8)
     explored = np.zeros(horizon, dtype=np.bool_)
     draws = 0
     # Where each Thompson draw starts: its own previous Thompson choice.
-    ts_i = row_order[0]
-    ts_j = row_order[0]
+    ts_i = order[A + ROWS, 0]  # the top row of the prior's order
+    ts_j = ts_i
     for t in range(horizon):
         if rng.random() < alpha:  # b = 1: explore
             explored[t] = True
             i = rng.integers(0, A)
             j = rng.integers(0, A)
         else:
-            ts_i, d_i = sample_borda(W, col_order, row_order, ts_i, rng)
-            ts_j, d_j = sample_borda(W, col_order, row_order, ts_j, rng)
+            ts_i, d_i = sample_borda(pair, order, ts_i, rng)
+            ts_j, d_j = sample_borda(pair, order, ts_j, rng)
             i = ts_i
             j = ts_j
             draws += d_i + d_j
         o = duel(matrix, i, j, rng)
-        observe(W, col_order, row_order, score, i, j, o, True)
+        observe(pair, order, i, j, o, True)
         I[t] = i
         J[t] = j
         outcomes[t] = o

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from ._posterior import new_state, observe, sample_maximin
+from ._posterior import ROWS, new_state, observe, sample_maximin
 from ._sampling import duel
 
 
@@ -24,20 +24,19 @@ from ._sampling import duel
 def _kernel(matrix, horizon, rng):
     """The whole run; returns ``(I, J, outcomes, number of Beta draws)``."""
     A = matrix.shape[0]
-    W = np.zeros((A, A))
-    col_order, row_order, score = new_state(W, False)
+    pair, order = new_state(np.zeros((A, A)), False)
     I = np.empty(horizon, dtype=np.int64)
     J = np.empty(horizon, dtype=np.int64)
     outcomes = np.empty(horizon, dtype=np.int8)
     draws = 0
-    i = row_order[0]
-    j = row_order[0]
+    i = order[A + ROWS, 0]  # the top row of the prior's order
+    j = i
     for t in range(horizon):
         # Each draw starts from its own previous choice, the likeliest winner.
-        i, d_i = sample_maximin(W, col_order, row_order, i, rng)
-        j, d_j = sample_maximin(W, col_order, row_order, j, rng)
+        i, d_i = sample_maximin(pair, order, i, rng)
+        j, d_j = sample_maximin(pair, order, j, rng)
         o = duel(matrix, i, j, rng)
-        observe(W, col_order, row_order, score, i, j, o, False)
+        observe(pair, order, i, j, o, False)
         I[t] = i
         J[t] = j
         outcomes[t] = o
