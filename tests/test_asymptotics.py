@@ -92,9 +92,12 @@ def test_bootstrap_is_reproducible_from_its_seed_and_checks_its_arguments():
 @pytest.mark.parametrize(
     "slopes, lows, highs, exponent, expected",
     [
-        ([0.9, 0.6], [0.8, 0.55], [1.0, 0.65], 2 / 3, "at or below"),  # the interval contains e
+        ([0.9, 0.6], [0.8, 0.55], [1.0, 0.65], 2 / 3, "at or below"),  # the slope is below e
         ([0.9, 0.4], [0.8, 0.3], [1.0, 0.5], 2 / 3, "at or below"),  # the interval lies below e
-        ([0.9, 0.5], [0.8, 0.5], [1.0, 0.6], 0.5, "at or below"),  # lo = e
+        ([0.9, 0.5], [0.8, 0.45], [1.0, 0.6], 0.5, "at or below"),  # the slope equals e
+        ([0.80, 0.95], [0.5, 0.6], [1.1, 1.3], 2 / 3, "inconclusive"),  # rising, an interval wider than 0.2
+        ([0.2, 0.13], [0.1, -0.65], [0.3, 0.94], 0.5, "inconclusive"),  # below e, but heavy-tailed: too wide
+        ([0.95, 0.8], [0.9, 0.72], [1.0, 0.88], 0.75, "consistent"),  # above e, the interval holds it
         ([0.95, 0.85], [0.9, 0.8], [1.0, 0.9], 0.75, "converging"),  # falling, lo - e = 0.05
         ([0.95, 0.87], [0.9, 0.85], [1.0, 0.9], 0.75, "converging"),  # lo - e = near (0.1)
         ([0.95, 0.9], [0.9, 0.86], [1.0, 0.94], 0.75, "above"),  # falling, but lo - e = 0.11
@@ -136,9 +139,10 @@ def test_slurm_requests_grow_with_the_work_of_a_job():
     assert minutes("ts-borda", 30, 1_000_000, 10) > minutes("ts-borda", 40, 10_000, 10)
     assert minutes("ts-borda", 3, 10_000_000, 10) > minutes("partial-monitoring", 3, 10_000_000, 10)
     assert minutes("ts-borda", 3, 10_000_000, 10, attempt=2) == 2 * minutes("ts-borda", 3, 10_000_000, 10)
-    # 3 runs x 10^7 steps x 2.7 us = 81 s, x 3 (margin) + 60 s = 303 s: 6 minutes
-    assert minutes("ts-borda", 3, 10_000_000, 10) == 6
-    assert minutes("an-unknown-one", 1, 10**6, 10) == minutes("ts-borda", 1, 10**6 * 3 / 2.7, 10)
+    # 3 runs x 10^7 steps x 1.4 us = 42 s, x 3 (margin) + 60 s = 186 s: 4 minutes (rounded up)
+    assert minutes("ts-borda", 3, 10_000_000, 10) == 4
+    # an unknown algorithm costs 3 us a step: 10^6 steps = 3 s, x 3 + 60 s = 69 s: 2 minutes
+    assert minutes("an-unknown-one", 1, 10**6, 10) == 2
     assert limits.sweep_point_bytes(10**7, 10) > limits.sweep_point_bytes(10**3, 10)
     # measured: 0.58 GB peak at T = 10^7 (compiling), 0.33 GB at T = 1000 (compiling): the estimate is above
     assert 0.58e9 < limits.sweep_point_bytes(10**7, 10) < 1.5e9
@@ -346,3 +350,18 @@ def test_cli_figure_rejects_tables_of_different_calls_and_unknown_scenarios(tmp_
     assert cli.main([*args, "--scenario", "borda", "--exponents", str(point_files[0])]) == 2
     assert "asymptotics-exponents" in capsys.readouterr().err
     assert not (tmp_path / "f.png").exists()
+
+
+def test_cli_table_with_two_horizons_writes_all_three_outputs(tmp_path, point_files):
+    """Two horizons: one local interval, no previous one; the Markdown is built before any file is written."""
+    two = [p for p in point_files if not p.name.endswith("-1200.parquet")]
+    assert cli.main(table_args(tmp_path, two)) == 0
+    text = (tmp_path / "out-markdown").read_text()
+    assert "local (previous)" in text and "| borda | ts-borda | Borda | 2/3 (Thm 4.2) |" in text
+
+
+def test_cli_table_refuses_a_bootstrap_larger_than_memory(tmp_path, point_files, capsys):
+    assert cli.main(table_args(tmp_path, point_files, "--resamples", "2000000000")) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "--resamples 2000000000" in err and "more than the limit" in err
+    assert not (tmp_path / "out-local").exists()

@@ -72,3 +72,13 @@ def test_new_scenarios_measure_each_algorithm_against_its_own_target():
         )
         assert regret.paper_regret(scenario, "sparring-exp3p") == "exp3p"
         assert regret.paper_regret(scenario, "iss") == regret.paper_regret(scenario, "dts") == "copeland"
+
+
+def test_every_registered_algorithm_has_a_figure_regret_in_every_scenario():
+    """The sweeps, the asymptotics table and aggregation look the figure's regret up for any algorithm."""
+    from duelbandits import ALGORITHMS
+    from duelbandits.scenarios import SCENARIOS
+
+    for scenario in SCENARIOS:
+        for slug in ALGORITHMS:
+            assert regret.paper_regret(scenario, slug) in regret.REGRETS, (scenario, slug)

@@ -22,11 +22,13 @@ Verdict, per (scenario, algorithm, regret) with a theorem of exponent ``e``,
 from the local exponents of the last two intervals, ``s_prev`` and ``s_last``
 with interval ``[lo, hi]``:
 
-- ``at or below``: ``lo <= e`` (the interval lies below ``e`` or contains it);
+- ``inconclusive``: ``hi - lo > 2 near`` (``near`` 0.1 by default): the
+  interval is too wide to tell (heavy-tailed regrets);
+- ``at or below``: ``s_last <= e``;
+- ``consistent``: ``s_last > e`` but ``lo <= e`` (the interval contains ``e``);
 - ``converging``: ``lo > e``, ``s_last < s_prev`` (the local slope is still
-  falling) and ``lo - e <= near`` (the interval's low end within ``near``,
-  0.1 by default, of ``e``);
-- ``above``: otherwise.
+  falling) and ``lo - e <= near`` (the interval's low end within ``near`` of ``e``);
+- ``above``: otherwise (the whole interval above ``e``, not converging).
 
 pandas is imported inside the table functions only, as in :mod:`.sweeps`.
 """
@@ -49,7 +51,7 @@ if TYPE_CHECKING:
 NEAR = 0.1
 """Default ``near`` of the verdict ``converging``: the last interval's low end at most this far above ``e``."""
 
-VERDICTS = ("at or below", "converging", "above")
+VERDICTS = ("at or below", "consistent", "converging", "above", "inconclusive")
 """The verdicts, best first; a row without a theorem or without a slope has none (null)."""
 
 
@@ -179,11 +181,15 @@ def verdict(slopes, lows, highs, exponent, near: float = NEAR) -> str | None:
     bounds and the theorem's exponent; None without an exponent or without a last slope."""
     if exponent is None or not np.isfinite(exponent) or len(slopes) == 0:
         return None
-    last, low = float(slopes[-1]), float(lows[-1])
-    if not (np.isfinite(last) and np.isfinite(low)):
+    last, low, high = float(slopes[-1]), float(lows[-1]), float(highs[-1])
+    if not (np.isfinite(last) and np.isfinite(low) and np.isfinite(high)):
         return None
-    if low <= exponent:
+    if high - low > 2 * near:
+        return "inconclusive"
+    if last <= exponent:
         return "at or below"
+    if low <= exponent:
+        return "consistent"
     previous = float(slopes[-2]) if len(slopes) > 1 else float("nan")
     if np.isfinite(previous) and last < previous and low - exponent <= near:
         return "converging"
@@ -360,6 +366,8 @@ def _order(frame: pd.DataFrame) -> pd.DataFrame:
 def exponents_markdown(exponents: pd.DataFrame, local: pd.DataFrame) -> str:
     """results/asymptotics/exponents.md: the verdict table with R_T / bound at every horizon, then the
     local exponent of every interval, then how to read them."""
+    import pandas as pd
+
     from .tables import _fmt, _fraction, _has, markdown
 
     shown = _shown(_order(exponents))
@@ -367,7 +375,7 @@ def exponents_markdown(exponents: pd.DataFrame, local: pd.DataFrame) -> str:
     uniform = shown[["prev_from", "last_from", "last_horizon"]].drop_duplicates()
     if len(uniform) == 1:
         a, b, c = uniform.iloc[0]
-        prev_head = f"local {horizon_label(a)}-{horizon_label(b)}" if not np.isnan(a) else "local (previous)"
+        prev_head = f"local {horizon_label(a)}-{horizon_label(b)}" if not pd.isna(a) else "local (previous)"
         last_head = f"local {horizon_label(b)}-{horizon_label(c)}"
     else:
         prev_head, last_head = "local, second-last interval", "local, last interval"
@@ -423,8 +431,9 @@ def exponents_markdown(exponents: pd.DataFrame, local: pd.DataFrame) -> str:
         f"A = {actions}; runs per horizon: {run_text}; every run tuned to its own T. Local exponent: slope of "
         "log mean R_T between consecutive horizons; global rho: least-squares slope over all horizons. "
         f"Intervals: {conf:.0%} percentile bootstrap, {res:,} resamples of the runs within each horizon. "
-        f"Verdict against the theorem's exponent e, with [lo, hi] the last local interval: 'at or below' if "
-        f"lo <= e; 'converging' if lo > e, the last local slope is below the one before it and lo - e <= "
+        "Verdict against the theorem's exponent e, with s the last local exponent and [lo, hi] its interval: "
+        f"'inconclusive' if hi - lo > {2 * near:g} (too wide to tell); else 'at or below' if s <= e; 'consistent' "
+        "if s > e but lo <= e; 'converging' if lo > e, s is below the local exponent before it and lo - e <= "
         f"{near:g}; 'above' otherwise; '-' where no theorem bounds the regret. R_T/bound: mean R_T over the "
         "theorem's bound tuned to T ('-' where no theorem bounds that regret or T misses its requirement). "
         "Worst-case lower bounds (rates only, drawn in the figures): "

@@ -454,12 +454,21 @@ def _read_points(paths):
     return pa.concat_tables(tables).to_pandas(), sorted(sources)
 
 
+def _check_bootstrap_memory(resamples: int, points) -> None:
+    """A bootstrap holds ``resamples`` x (horizons + runs) floats a few times over: refuse it before it runs
+    out of memory."""
+    horizons = points["horizon"].nunique()
+    runs = int(points["run"].max()) + 1 if len(points) else 1
+    limits.check_memory(f"--resamples {resamples}", 4 * 8 * resamples * (horizons + runs))
+
+
 def cmd_sweep_horizon(args) -> None:
     from . import tables
 
     if not 0 < args.confidence < 1:
         raise UsageError(f"--confidence must lie in (0, 1), got {args.confidence}")
     points, sources = _read_points(args.points)
+    _check_bootstrap_memory(args.resamples, points)
     prov = provenance.record(
         table="sweep-horizon", points=sources, resamples=args.resamples, confidence=args.confidence, seed=args.seed
     )
@@ -509,11 +518,17 @@ def cmd_field_table(args) -> None:
 
     points, sources = _read_points(args.points)
     simulated = [storage.read_provenance(path) for path in args.points]
+    seeds = sorted({prov["seed"] for prov in simulated})
+    if len(seeds) > 1:
+        raise UsageError(f"the point files were simulated with different base seeds {seeds}; the field compares "
+                         "algorithms on the same run seeds")  # fmt: skip
     regrets, order = {}, []
     for path in args.scenario_file:
         record = storage.read_scenario(path)
         name = record["name"]
         digests = {prov["matrix_sha256"] for prov in simulated if prov["scenario"] == name}
+        if not digests:
+            raise UsageError(f"{path}: no point file of scenario {name} was given")
         if digests - {record["matrix_sha256"]}:
             raise UsageError(f"{path}: its matrix is not the one the point files of scenario {name} were simulated on")
         regrets[name] = field.field_regrets(name, record["winners"]["condorcet"])
@@ -521,9 +536,10 @@ def cmd_field_table(args) -> None:
     curves = field.curves_table(points, regrets)
     table = field.final_table(curves, order)
     prov = provenance.record(table="field-curves", points=sources, scenarios=order)
+    markdown = tables.field_markdown(table)  # before any write: all or nothing
     storage.write_frame(curves, storage.FIELD_CURVES_SCHEMA, args.curves, prov)
     storage.write_frame(table, storage.FIELD_TABLE_SCHEMA, args.table, {**prov, "table": "field-table"})
-    storage.write_text(args.markdown, tables.field_markdown(table))
+    storage.write_text(args.markdown, markdown)
 
 
 def cmd_field_figure(args) -> None:
@@ -581,9 +597,11 @@ def cmd_asymptotics_table(args) -> None:
     if not 0 < args.confidence < 1:
         raise UsageError(f"--confidence must lie in (0, 1), got {args.confidence}")
     points, sources = _asymptotic_points(args.points, args.c_alpha)
+    _check_bootstrap_memory(args.resamples, points)
     exponents, local = asymptotics.long_horizon_tables(
         points, args.resamples, args.confidence, args.seed, args.c_alpha, args.near
     )
+    markdown = asymptotics.exponents_markdown(exponents, local)  # before any write: all or nothing
     fields = dict(
         points=sources,
         resamples=args.resamples,
@@ -601,7 +619,7 @@ def cmd_asymptotics_table(args) -> None:
         args.exponents,
         provenance.record(table="asymptotics-exponents", **fields),
     )
-    storage.write_text(args.markdown, asymptotics.exponents_markdown(exponents, local))
+    storage.write_text(args.markdown, markdown)
 
 
 def cmd_asymptotics_figure(args) -> None:

@@ -70,6 +70,11 @@ def curves_table(points: pd.DataFrame, regrets: dict) -> pd.DataFrame:
     for scenario, values in horizons.items():
         if len(values) != 1:
             raise FieldError(f"scenario {scenario}: the point files hold several horizons {sorted(values.tolist())}")
+    for scenario, part in points.groupby("scenario"):
+        runs = part.groupby("algorithm")["run"].nunique()
+        if runs.nunique() > 1:
+            counts = ", ".join(f"{a} {n}" for a, n in runs.items())
+            raise FieldError(f"scenario {scenario}: the algorithms have different numbers of runs ({counts})")
     frames = []
     for scenario, kinds in regrets.items():
         part = points[points["scenario"] == scenario]

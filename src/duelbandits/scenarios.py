@@ -24,11 +24,11 @@ from . import winners
 BENCHMARKS = {
     "arithmetic": (
         "arithmetic.csv",
-        "Komiyama et al. (COLT 2015), RMED experiments: X[i, j] = 0.5 + 0.05 (j - i); arm 1 the Condorcet winner",
+        "Komiyama et al. (COLT 2015), RMED experiments: X[i, j] = 0.5 + 0.05 (j - i); action 0 the Condorcet winner",
     ),
     "mslr5": (
         "mslr5.csv",
-        "Wu & Liu (NeurIPS 2016), DTS experiments: 5 MSLR rankers with a Condorcet winner (ranker 1)",
+        "Wu & Liu (NeurIPS 2016), DTS experiments: 5 MSLR rankers, action 0 (the first ranker) the Condorcet winner",
     ),
 }
 """Published benchmark matrices: name -> (file in ``duelbandits/data``, one-line source). Each file's

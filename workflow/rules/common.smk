@@ -156,6 +156,16 @@ def check_sweep_config():
         check_ts_borda_alpha(shortest, "sweeps (the shortest sweep horizon)")
 
 
+BEYOND_THE_PAPER = ("sweeps", "field", "asymptotics")
+"""Config sections of the targets beyond the paper: they change none of the paper's results."""
+
+
+def paper_config():
+    """The config without the sections beyond the paper, as the manifest records it: editing those
+    sections neither reruns the paper's manifest nor moves it away from the committed reference."""
+    return {key: value for key, value in config.items() if key not in BEYOND_THE_PAPER}
+
+
 def check_report_matches_results():
     """`snakemake --report` captions take A, T and the runs from the config: refuse to describe
     results in results/ that the manifest says were made with another config."""
@@ -163,8 +173,8 @@ def check_report_matches_results():
     if not any(arg == "--report" or arg.startswith("--report=") for arg in sys.argv) or not made_path.is_file():
         return
     made = json.loads(duelbandits.manifest.read(made_path)[0].get("config", "{}"))
-    here = json.loads(json.dumps(config))
-    for key in ("memory_limit_gb", "runs_per_job"):  # how the results were computed, not what they are
+    here = json.loads(json.dumps(paper_config()))
+    for key in ("memory_limit_gb", "runs_per_job", *BEYOND_THE_PAPER):  # not what the paper's results are
         made.pop(key, None), here.pop(key, None)
     differing = [
         f"{key}: {made.get(key)!r} there, {here.get(key)!r} here"
@@ -500,7 +510,7 @@ def check_field_config():
             raise ValueError(f"config: field/scenarios: {err}") from None
     check_job_memory(
         f"a field run of horizon {FIELD['horizon']} at A = {widest}",
-        duelbandits.limits.simulate_bytes(1, FIELD["horizon"], widest),
+        duelbandits.limits.sweep_point_bytes(FIELD["horizon"], widest),
         "field/horizon",
     )
     if "ts-borda" in FIELD["algorithms"]:
@@ -516,6 +526,24 @@ def field_scenario_args(wildcards):
     if wildcards.scenario == "file":
         args += f" --matrix-file {shlex.quote(config['matrix_file'])}"
     return args
+
+
+def field_actions_of(wildcards):
+    """A of a field point's matrix (a benchmark's own size)."""
+    return field_scenario(wildcards.scenario).matrix.shape[0]
+
+
+def field_runtime(wildcards, attempt):
+    """Minutes of wall time to request (Slurm `runtime`) for one field job, as for the asymptotics jobs."""
+    first, last = FIELD_CHUNKS[int(wildcards.chunk)]
+    return duelbandits.limits.sweep_point_runtime_minutes(
+        wildcards.algorithm, last - first + 1, FIELD["horizon"], field_actions_of(wildcards), attempt
+    )
+
+
+def field_mem_mb(wildcards):
+    """MB of memory to request (Slurm `mem_mb`) for one field job: one run of the horizon at a time."""
+    return -(-duelbandits.limits.sweep_point_bytes(FIELD["horizon"], field_actions_of(wildcards)) // 10**6)
 
 
 def field_chunk_runs(wildcards):

@@ -45,8 +45,8 @@ rule field_point:
         "benchmarks/field/points/{scenario}/{algorithm}/chunk-{chunk}.tsv"
     threads: 1
     resources:
-        mem_mb=1000,
-        runtime=30,
+        mem_mb=field_mem_mb,
+        runtime=field_runtime,
     shell:
         "python -m duelbandits --ledger .duelbandits/written"
         " sweep-point --scenario {wildcards.scenario} --algorithm {wildcards.algorithm}"

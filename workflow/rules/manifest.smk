@@ -1,5 +1,6 @@
 # The manifest: sha256 of every result and figure of the paper experiment,
-# with the Python and dependency versions and the config. Check a tree with
+# with the Python and dependency versions and the config (without the sections beyond
+# the paper: sweeps, field, asymptotics). Check a tree with
 # `duelbandits manifest verify results/MANIFEST.sha256`.
 
 
@@ -12,7 +13,7 @@ rule manifest:
         "results/MANIFEST.sha256",
     params:
         code=code_digest(),
-        config=json.dumps(config, sort_keys=True),
+        config=json.dumps(paper_config(), sort_keys=True),
     log:
         "logs/manifest.log",
     threads: 1
