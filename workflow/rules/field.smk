@@ -87,7 +87,13 @@ rule figure_field:
         curves="results/field/curves.parquet",
     output:
         pdf="figures/field/{scenario}.pdf",
-        png="figures/field/{scenario}.png",
+        png=report(
+            "figures/field/{scenario}.png",
+            caption="../report/field.rst",
+            category="Beyond the paper",
+            subcategory="figures",
+            labels={"figure": "the field", "scenario": "{scenario}"},
+        ),
     params:
         code=code_digest("plotting"),
     log:
