@@ -22,6 +22,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 
 def _key_numba_cache_by_source() -> None:
     """Put numba's on-disk cache in a folder named by the hash of every kernel source.
@@ -50,6 +52,19 @@ _key_numba_cache_by_source()
 
 class AlgorithmError(ValueError):
     """An algorithm's name or hyper-parameters are invalid."""
+
+
+def check_alpha(slug: str, alpha) -> float:
+    """A confidence parameter ``alpha`` (DTS, RUCB, RCS, CCB) as a float; anything but a finite number
+    > 0 raises AlgorithmError naming ``slug`` (the analyses need alpha > 1/2; smaller is allowed)."""
+    if (
+        isinstance(alpha, bool)
+        or not isinstance(alpha, (int, float, np.number))
+        or not np.isfinite(alpha)
+        or alpha <= 0
+    ):
+        raise AlgorithmError(f"{slug}: alpha must be a finite number > 0, got {alpha!r}")
+    return float(alpha)
 
 
 @dataclass(frozen=True)

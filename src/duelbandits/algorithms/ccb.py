@@ -87,7 +87,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from . import AlgorithmError
+from . import check_alpha
 from ._sampling import duel
 
 _INF = np.inf
@@ -441,25 +441,14 @@ def select_pairs(W, t, B, B_sets, rng, n=1, alpha=0.51):
     return out[0], out[1]
 
 
-def _check_alpha(alpha) -> float:
-    if (
-        isinstance(alpha, bool)
-        or not isinstance(alpha, (int, float, np.number))
-        or not np.isfinite(alpha)
-        or alpha <= 0
-    ):
-        raise AlgorithmError(f"ccb: alpha must be a finite number > 0, got {alpha!r}")
-    return float(alpha)
-
-
 def run(matrix, horizon, rng, record=None, *, alpha=0.51):
     """One CCB run; CCB has no mixed strategy, so ``strategies`` is empty."""
-    alpha = _check_alpha(alpha)
+    alpha = check_alpha("ccb", alpha)
     I, J, outcomes, _ = _kernel(np.ascontiguousarray(matrix, dtype=np.float64), int(horizon), rng, alpha)
     return I, J, outcomes, {}
 
 
 def hypothesis_updates(matrix, horizon, rng, alpha=0.51) -> int:
     """Number of steps at which one run recomputes scores and hypotheses (for benchmarks)."""
-    _, _, _, n = _kernel(np.ascontiguousarray(matrix, dtype=np.float64), int(horizon), rng, _check_alpha(alpha))
+    _, _, _, n = _kernel(np.ascontiguousarray(matrix, dtype=np.float64), int(horizon), rng, check_alpha("ccb", alpha))
     return int(n)

@@ -20,7 +20,8 @@ horizon ``T`` known in advance. ``gamma >= 1`` exactly when ``T <= K log K``
 
 This is the same update as the paper's Partial Monitoring forecaster (Alg. 4,
 eqs. 4-6); only the tuning differs (``eta ~ T^(-2/3)``, ``gamma ~ T^(-1/3)``
-here against ``T^(-3/4)`` and ``T^(-1/4)`` there).
+here against ``T^(-3/4)`` and ``T^(-1/4)`` there), so a run is that
+forecaster's kernel (:mod:`.partial_monitoring`) with this tuning.
 
 Choices the paper leaves open: ``q_1`` is uniform (``S_0 = 0``); the recorded
 strategy ``p`` at step ``t`` is ``q_t``, the law both actions of step ``t``
@@ -32,12 +33,12 @@ from __future__ import annotations
 
 import math
 
-import numba as nb
 import numpy as np
 
 from ..theorems import _clipped_gamma
 from . import AlgorithmError
-from ._sampling import duel, mixed_strategy, sample_discrete
+from .partial_monitoring import _kernel, step
+from .partial_monitoring import estimate as estimate  # eq. (6) is the estimate s~_t above
 
 
 def hyperparameters(K: int, T: int) -> dict:
@@ -47,54 +48,9 @@ def hyperparameters(K: int, T: int) -> dict:
     return {"eta": eta, "gamma": _clipped_gamma(gamma, "dexp3", "2 of Saha et al. (2021)", K, T, ", needs T > K log K")}
 
 
-@nb.njit(cache=True)
-def estimate(q, x, y, o, out):
-    """``out[i] = 1(x = i) o / (K q(x) q(y))``, the unbiased estimate of the shifted Borda score."""
-    K = q.shape[0]
-    for i in range(K):
-        out[i] = 0.0
-    out[x] = o / (K * q[x] * q[y])
-
-
-@nb.njit(cache=True)
-def _update(S, q, x, y, o, eta, gamma):
-    """``S += eta s~_t`` and ``q <- q_{t+1}``, in place; ``S`` holds the log-weights ``eta sum s~``.
-
-    Only ``s~_t(x_t)`` can be non-zero, and it is zero when ``x_t`` lost: then
-    ``S`` and so ``q`` stay as they are, and no exponential is computed.
-    """
-    if o == 1:
-        S[x] += eta / (q.shape[0] * q[x] * q[y])
-        mixed_strategy(S, gamma, q)
-
-
-@nb.njit(cache=True)
-def _kernel(matrix, horizon, rng, record, eta, gamma):
-    K = matrix.shape[0]
-    I = np.empty(horizon, dtype=np.int64)
-    J = np.empty(horizon, dtype=np.int64)
-    outcomes = np.empty(horizon, dtype=np.int8)
-    q_rec = np.empty((record.shape[0], K))
-    S = np.zeros(K)  # eta times the summed estimates: the log-weights
-    q = np.full(K, 1.0 / K)  # q_1 uniform
-    k = 0
-    for t in range(horizon):
-        if k < record.shape[0] and record[k] == t + 1:
-            q_rec[k] = q
-            k += 1
-        x = sample_discrete(q, rng)
-        y = sample_discrete(q, rng)
-        o = duel(matrix, x, y, rng)
-        I[t] = x
-        J[t] = y
-        outcomes[t] = o
-        _update(S, q, x, y, o, eta, gamma)
-    return I, J, outcomes, q_rec
-
-
 def update(S, q, x, y, o, eta, gamma):
     """One step's update of the log-weights ``S`` and the strategy ``q`` (float arrays, in place), for tests."""
-    _update(S, q, int(x), int(y), int(o), float(eta), float(gamma))
+    step(S, q, np.empty_like(q), int(x), int(y), int(o), float(eta), float(gamma))
 
 
 def _check(name, value, low_open) -> float:

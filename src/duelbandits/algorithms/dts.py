@@ -42,7 +42,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from . import AlgorithmError
+from . import check_alpha
 from ._sampling import duel
 
 _INF = np.inf
@@ -264,25 +264,16 @@ def candidates(B, t, alpha=0.51):
     return _candidate_set(np.ascontiguousarray(B, dtype=np.float64), int(t), float(alpha))
 
 
-def _check_alpha(alpha) -> float:
-    if (
-        isinstance(alpha, bool)
-        or not isinstance(alpha, (int, float, np.number))
-        or not np.isfinite(alpha)
-        or alpha <= 0
-    ):
-        raise AlgorithmError(f"dts: alpha must be a finite number > 0, got {alpha!r}")
-    return float(alpha)
-
-
 def run(matrix, horizon, rng, record=None, *, alpha=0.51):
     """One DTS run; DTS has no mixed strategy, so ``strategies`` is empty."""
-    alpha = _check_alpha(alpha)
+    alpha = check_alpha("dts", alpha)
     I, J, outcomes, _ = _kernel(np.ascontiguousarray(matrix, dtype=np.float64), int(horizon), rng, alpha)
     return I, J, outcomes, {}
 
 
 def beta_draws(matrix, horizon, rng, alpha=0.51) -> int:
     """Number of Beta variates one run draws (the run :func:`run` makes with ``rng``), for benchmarks."""
-    _, _, _, draws = _kernel(np.ascontiguousarray(matrix, dtype=np.float64), int(horizon), rng, _check_alpha(alpha))
+    _, _, _, draws = _kernel(
+        np.ascontiguousarray(matrix, dtype=np.float64), int(horizon), rng, check_alpha("dts", alpha)
+    )
     return int(draws)

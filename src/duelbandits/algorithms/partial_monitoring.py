@@ -29,6 +29,16 @@ def estimate(p, I, J, o, out):
 
 
 @nb.njit(cache=True)
+def step(log_w, p, g, I, J, o, eta, gamma):
+    """Eqs. (6), (4), (5) after the duel ``(I, J)`` with outcome ``o``, in place: ``g <- g~_t``,
+    ``log w += eta g~`` (only ``g~(I)`` is non-zero) and ``p <- p_{t+1} = (1 - gamma) w / W + gamma / A``."""
+    estimate(p, I, J, float(o), g)
+    for a in range(log_w.shape[0]):
+        log_w[a] += eta * g[a]
+    mixed_strategy(log_w, gamma, p)
+
+
+@nb.njit(cache=True)
 def _kernel(matrix, horizon, rng, record, eta, gamma):
     A = matrix.shape[0]
     I = np.empty(horizon, dtype=np.int64)
@@ -50,12 +60,7 @@ def _kernel(matrix, horizon, rng, record, eta, gamma):
         I[t] = i
         J[t] = j
         outcomes[t] = o
-        # eqs. (6) and (4): log w += eta g~ (only g~(I_t) is non-zero)
-        estimate(p, i, j, float(o), g)
-        for a in range(A):
-            log_w[a] += eta * g[a]
-        # eq. (5): p_{t+1} = (1 - gamma) w / W + gamma / A
-        mixed_strategy(log_w, gamma, p)
+        step(log_w, p, g, i, j, o, eta, gamma)
     return I, J, outcomes, p_rec
 
 

@@ -41,8 +41,9 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from . import check_alpha
 from ._sampling import duel
-from .rucb import challenger, check_alpha, new_state, observe
+from .rucb import challenger, new_state, observe
 
 
 @nb.njit(cache=True)

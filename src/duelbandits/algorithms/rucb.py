@@ -49,7 +49,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from . import AlgorithmError
+from . import check_alpha
 from ._sampling import duel
 
 _INF = np.inf
@@ -254,18 +254,6 @@ def replay(A, I, J, outcomes, alpha=0.51):
     I, J = (np.ascontiguousarray(a, dtype=np.int64) for a in (I, J))
     o = np.ascontiguousarray(outcomes, dtype=np.int8)
     return _replay(int(A), I, J, o, float(alpha))
-
-
-def check_alpha(slug, alpha) -> float:
-    """``alpha`` as a float; anything but a finite number > 0 raises AlgorithmError naming ``slug``."""
-    if (
-        isinstance(alpha, bool)
-        or not isinstance(alpha, (int, float, np.number))
-        or not np.isfinite(alpha)
-        or alpha <= 0
-    ):
-        raise AlgorithmError(f"{slug}: alpha must be a finite number > 0, got {alpha!r}")
-    return float(alpha)
 
 
 def run(matrix, horizon, rng, record=None, *, alpha=0.51):
