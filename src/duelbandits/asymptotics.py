@@ -153,20 +153,11 @@ def bootstrap_local_slopes(
     finite resampled values (NaN if none is finite). ``seed`` is anything
     ``numpy.random.default_rng`` accepts.
     """
-    if not 0 < confidence < 1:
-        raise sweeps.SweepError(f"confidence must lie in (0, 1), got {confidence}")
-    if resamples < 1:
-        raise sweeps.SweepError(f"resamples must be >= 1, got {resamples}")
+    sweeps.check_bootstrap(resamples, confidence)
     x = np.log(np.asarray(horizons, dtype=float))
     if np.any(np.diff(x) <= 0):
         raise sweeps.SweepError(f"horizons must increase, got {list(horizons)}")
-    rng = np.random.default_rng(seed)
-    logs = np.empty((resamples, x.size))
-    for h, values in enumerate(finals):
-        values = np.asarray(values, dtype=float)
-        means = values[rng.integers(0, values.size, size=(resamples, values.size))].mean(axis=1)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            logs[:, h] = np.where(means > 0, np.log(np.where(means > 0, means, 1.0)), np.nan)
+    logs = sweeps.resampled_log_means(finals, resamples, seed)
     slopes = np.diff(logs, axis=1) / np.diff(x)
     low, high = np.full(x.size - 1, np.nan), np.full(x.size - 1, np.nan)
     for k in range(x.size - 1):

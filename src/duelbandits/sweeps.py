@@ -156,6 +156,27 @@ def fit_power_law(horizons, means) -> tuple[float, float]:
     return rho, float(y.mean() - rho * x.mean())
 
 
+def check_bootstrap(resamples: int, confidence: float) -> None:
+    """A bootstrap needs at least one resample and a level in (0, 1)."""
+    if not 0 < confidence < 1:
+        raise SweepError(f"confidence must lie in (0, 1), got {confidence}")
+    if resamples < 1:
+        raise SweepError(f"resamples must be >= 1, got {resamples}")
+
+
+def resampled_log_means(finals, resamples: int, seed) -> np.ndarray:
+    """``(resamples, len(finals))`` logs of bootstrap means: resample ``h`` draws the runs of
+    ``finals[h]`` with replacement (within that horizon); NaN where a mean is not positive."""
+    rng = np.random.default_rng(seed)
+    logs = np.empty((resamples, len(finals)))
+    for h, values in enumerate(finals):
+        values = np.asarray(values, dtype=float)
+        means = values[rng.integers(0, values.size, size=(resamples, values.size))].mean(axis=1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            logs[:, h] = np.where(means > 0, np.log(np.where(means > 0, means, 1.0)), np.nan)
+    return logs
+
+
 def bootstrap_exponent(
     horizons, finals, resamples: int = 1000, confidence: float = 0.95, seed=0
 ) -> tuple[float, float]:
@@ -167,20 +188,11 @@ def bootstrap_exponent(
     ``(1 - confidence) / 2`` and ``(1 + confidence) / 2`` quantiles of the
     refitted rhos. ``seed`` is anything ``numpy.random.default_rng`` accepts.
     """
-    if not 0 < confidence < 1:
-        raise SweepError(f"confidence must lie in (0, 1), got {confidence}")
-    if resamples < 1:
-        raise SweepError(f"resamples must be >= 1, got {resamples}")
+    check_bootstrap(resamples, confidence)
     x = np.log(np.asarray(horizons, dtype=float))
     if np.unique(x).size < 2:
         return float("nan"), float("nan")
-    rng = np.random.default_rng(seed)
-    logs = np.empty((resamples, x.size))
-    for h, values in enumerate(finals):
-        values = np.asarray(values, dtype=float)
-        means = values[rng.integers(0, values.size, size=(resamples, values.size))].mean(axis=1)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            logs[:, h] = np.where(means > 0, np.log(np.where(means > 0, means, 1.0)), np.nan)
+    logs = resampled_log_means(finals, resamples, seed)
     xc = x - x.mean()
     rhos = ((logs - logs.mean(axis=1, keepdims=True)) * xc).sum(axis=1) / (xc**2).sum()
     rhos = rhos[np.isfinite(rhos)]
