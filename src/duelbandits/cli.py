@@ -439,10 +439,11 @@ def _progress_line(label: str):
 
 
 def _read_points(paths):
-    """The sweep point files as one DataFrame, and the digests of their provenance."""
+    """The sweep point files as one DataFrame, the sorted digests of their provenance, and the
+    provenance records themselves (one per path, in order)."""
     import pyarrow as pa
 
-    tables, sources = [], []
+    tables, records = [], []
     for path in paths:
         table = storage.read_table(path)
         if not table.schema.equals(storage.POINT_SCHEMA):
@@ -450,8 +451,8 @@ def _read_points(paths):
         prov = storage.read_provenance(path)
         provenance.check(path, prov, table="sweep-point")
         tables.append(table)
-        sources.append(prov["config_sha256"])
-    return pa.concat_tables(tables).to_pandas(), sorted(sources)
+        records.append(prov)
+    return pa.concat_tables(tables).to_pandas(), sorted(p["config_sha256"] for p in records), records
 
 
 def _check_bootstrap_memory(resamples: int, points) -> None:
@@ -467,7 +468,7 @@ def cmd_sweep_horizon(args) -> None:
 
     if not 0 < args.confidence < 1:
         raise UsageError(f"--confidence must lie in (0, 1), got {args.confidence}")
-    points, sources = _read_points(args.points)
+    points, sources, _ = _read_points(args.points)
     _check_bootstrap_memory(args.resamples, points)
     prov = provenance.record(
         table="sweep-horizon", points=sources, resamples=args.resamples, confidence=args.confidence, seed=args.seed
@@ -482,7 +483,7 @@ def cmd_sweep_horizon(args) -> None:
 def cmd_sweep_actions(args) -> None:
     from . import tables
 
-    points, sources = _read_points(args.points)
+    points, sources, _ = _read_points(args.points)
     table = sweeps.actions_table(points, args.c_alpha)
     prov = provenance.record(table="sweep-actions", points=sources, c_alpha=args.c_alpha)
     storage.write_frame(table, storage.ACTIONS_SCHEMA, args.table, prov)
@@ -516,8 +517,7 @@ def cmd_sweep_figure(args) -> None:
 def cmd_field_table(args) -> None:
     from . import field, tables
 
-    points, sources = _read_points(args.points)
-    simulated = [storage.read_provenance(path) for path in args.points]
+    points, sources, simulated = _read_points(args.points)
     seeds = sorted({prov["seed"] for prov in simulated})
     if len(seeds) > 1:
         raise UsageError(f"the point files were simulated with different base seeds {seeds}; the field compares "
@@ -570,11 +570,10 @@ def _asymptotic_points(paths, c_alpha: float):
     together: one base seed, one matrix per scenario, TS-Borda run with ``c_alpha`` (its bound uses it)."""
     import math
 
-    points, sources = _read_points(paths)
+    points, sources, records = _read_points(paths)
     default_c = algorithms.ALGORITHMS["ts-borda"].defaults["c_alpha"]
     seeds, matrices = {}, {}
-    for path in paths:
-        prov = storage.read_provenance(path)
+    for path, prov in zip(paths, records):
         seeds.setdefault(prov.get("seed"), path)
         matrices.setdefault(prov.get("scenario"), {}).setdefault(prov.get("matrix_sha256"), path)
         if prov.get("algorithm") == "ts-borda":
@@ -910,7 +909,7 @@ def build_parser() -> argparse.ArgumentParser:
         "asymptotics-table",
         help="long-horizon points -> local exponents with bootstrap CIs, verdicts, R_T / bound (Parquet, Markdown)",
     )
-    p.add_argument("points", nargs="+", help="sweep point files (duelbandits sweep-point) at three or more horizons")
+    p.add_argument("points", nargs="+", help="sweep point files (duelbandits sweep-point) at two or more horizons")
     p.add_argument("--resamples", type=_positive_int, default=1000, help="bootstrap resamples (default 1000)")
     p.add_argument("--confidence", type=float, default=0.95, help="CI level (default 0.95)")
     p.add_argument("--seed", type=_seed, default=0, help="base seed of the bootstrap")
