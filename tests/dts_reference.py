@@ -1,4 +1,4 @@
-"""Plain-Python Double Thompson Sampling: the SPEC.md rules written out literally.
+"""Plain-Python Double Thompson Sampling: the docs/paper.md rules written out literally.
 
 A per-step numpy transcription with no tricks: it forms ``U`` and ``L`` from
 their formulas every step and draws the full ``theta`` and ``theta2``. It is
@@ -13,7 +13,7 @@ import numpy as np
 
 
 def bounds(B, t, alpha=0.51):
-    """``(U, L)`` of SPEC.md at the 1-based step ``t``."""
+    """``(U, L)`` of docs/paper.md at the 1-based step ``t``."""
     N = B + B.T
     with np.errstate(divide="ignore", invalid="ignore"):
         mean = B / N

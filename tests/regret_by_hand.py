@@ -17,7 +17,7 @@ def condorcet_winner(X):
 
 
 def per_step_regrets(X, I, J):
-    """``{kind: array}`` of the expected regret of each step (I[t], J[t]), kind as in SPEC.md."""
+    """``{kind: array}`` of the expected regret of each step (I[t], J[t]), kind as in docs/paper.md."""
     X = [list(map(float, row)) for row in np.asarray(X)]
     A = len(X)
     star = condorcet_winner(X)

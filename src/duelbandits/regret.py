@@ -1,4 +1,4 @@
-"""Expected per-step regrets of SPEC.md as pure functions of (X, I, J).
+"""Expected per-step regrets of docs/paper.md as pure functions of (X, I, J).
 
 The theorems bound the expected regret, and given the selections the
 expectation of ``X_t`` is ``X``; so each function takes the matrix and the

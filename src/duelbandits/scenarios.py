@@ -41,7 +41,7 @@ GENERATED = ("condorcet", "borda", "cyclic")
 """Scenarios generated from a seed and :data:`DEFAULTS` (``file`` reads its matrix instead)."""
 
 DEFAULT_ACTIONS = 10
-"""A of a generated scenario when ``actions`` is not given (SPEC.md)."""
+"""A of a generated scenario when ``actions`` is not given (docs/paper.md)."""
 
 CYCLIC = {
     "copeland_beats_maximin": 0.6,
@@ -57,7 +57,7 @@ CYCLIC_MIN_ACTIONS = 5
 """The cyclic construction needs the three winners and at least two other actions."""
 
 DEFAULTS = {"utility_max": 3.0, "margin": 0.5, "borda_strength": 0.95}
-"""Scenario parameters and their paper values (SPEC.md)."""
+"""Scenario parameters and their paper values (docs/paper.md)."""
 
 MATRIX_ATOL = 1e-12
 """Tolerance of the preference-matrix identities (``X + X^T = 1``, diagonal 1/2) of computed matrices."""

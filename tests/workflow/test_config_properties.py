@@ -10,7 +10,7 @@ import duelbandits
 
 
 def _paper_scenarios_build(seed: int) -> bool:
-    """About 8% of seeds give no valid borda matrix at A = 10 (SPEC.md: an error that says so)."""
+    """About 8% of seeds give no valid borda matrix at A = 10 (docs/paper.md: an error that says so)."""
     try:
         duelbandits.make_scenario("borda", actions=10, seed=seed)
     except duelbandits.ScenarioError:

@@ -271,7 +271,7 @@ def paper_results():
 
 
 def all_figures():
-    """The 14 figures of SPEC.md (at the paper config), PDF and PNG."""
+    """The 14 figures of docs/paper.md (at the paper config), PDF and PNG."""
     return expand("figures/main/{scenario}.{ext}", scenario=SCENARIOS, ext=["pdf", "png"]) + expand(
         "figures/appendix/{scenario}-{algorithm}.{ext}",
         scenario=SCENARIOS,

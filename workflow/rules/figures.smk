@@ -1,4 +1,4 @@
-# The 14 figures of SPEC.md, each as PDF and PNG. Plotting code:
+# The 14 figures of docs/paper.md, each as PDF and PNG. Plotting code:
 # duelbandits.plotting.main_figure and duelbandits.plotting.appendix_figure.
 
 

@@ -1,4 +1,4 @@
-"""Double Thompson Sampling (Wu & Liu 2016), as SPEC.md fixes it.
+"""Double Thompson Sampling (Wu & Liu 2016), as docs/paper.md fixes it.
 
 ``B[i, j]`` counts wins of ``i`` over ``j``, ``N = B + B^T``, and with ``t`` the
 1-based step::
@@ -210,7 +210,7 @@ def _kernel(matrix, horizon, rng, alpha):
         outcomes[t] = o
         # A self-duel is a fair coin between identical actions: it says nothing
         # about X, and B[i, i] is never read (U[i, i] = L[i, i] = 1/2), so it
-        # leaves B unchanged (SPEC.md is silent; Wu & Liu's B[i, i] is unused too).
+        # leaves B unchanged (docs/paper.md leaves it open; Wu & Liu's B[i, i] is unused too).
         if a1 != a2:
             if o == 1:
                 B[a1, a2] += 1.0

@@ -7,7 +7,7 @@
     U[i, i] = 1/2                       (line 5)
 
 The paper's ``x/0 := 1`` applies to both element-wise quotients, so an
-unplayed pair has ``U = 1 + sqrt(1) = 2`` (DTS's SPEC.md sets 1 instead;
+unplayed pair has ``U = 1 + sqrt(1) = 2`` (DTS in docs/paper.md sets 1 instead;
 only the challenger's argmax can tell the two apart). Each step:
 
 - candidates ``C = {c : U[c, j] >= 1/2 for all j}`` (line 6);
