@@ -5,7 +5,7 @@ from regret_by_hand import per_step_regrets
 
 from duelbandits import make_scenario, run_seed, simulate, storage
 from duelbandits.aggregate import aggregate_scenario, bounds_table, summary_grid
-from duelbandits.simulate import recorded_steps
+from duelbandits.simulation import recorded_steps
 
 
 @pytest.mark.parametrize("horizon", [1, 2, 300, 40_000])

@@ -6,9 +6,21 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
-from duelbandits import asymptotics, cli, limits, manifest, provenance, storage, sweeps, theorems
+from duelbandits import (
+    asymptotics,
+    cli,
+    limits,
+    manifest,
+    provenance,
+    schemas,
+    storage,
+    sweeps,
+    tables,
+    theorems,
+)
+from duelbandits import points as pointlib
 from duelbandits.plotting.asymptotics import asymptotics_figure
-from duelbandits.simulate import name_seed
+from duelbandits.simulation import name_seed
 
 HORIZONS = np.array([1_000, 3_000, 10_000, 30_000])
 
@@ -27,7 +39,7 @@ def synthetic_points(rng, cases, horizons=HORIZONS, runs=10, scenario="borda", a
             for run, value in enumerate(finals):
                 rows.append((scenario, algorithm, actions, int(T), run, kind, 1, 0.5))
                 rows.append((scenario, algorithm, actions, int(T), run, kind, int(T), float(value)))
-    return pd.DataFrame(rows, columns=storage.POINT_SCHEMA.names)
+    return pd.DataFrame(rows, columns=schemas.POINT_SCHEMA.names)
 
 
 # --- Local slopes and their bootstrap ---------------------------------------------------------
@@ -37,7 +49,7 @@ def test_local_slopes_of_a_broken_power_law_are_each_regimes_exponent():
     # T^0.9 up to 10^4, then T^0.6: the local slopes are 0.9, 0.9, 0.6 (a global fit averages them)
     means = np.where(HORIZONS <= 10_000, HORIZONS**0.9, 10_000**0.3 * HORIZONS**0.6)
     np.testing.assert_allclose(asymptotics.local_slopes(HORIZONS, means), [0.9, 0.9, 0.6], atol=1e-12)
-    rho, _ = sweeps.fit_power_law(HORIZONS, means)
+    rho, _ = pointlib.fit_power_law(HORIZONS, means)
     assert 0.6 < rho < 0.9
 
 
@@ -80,9 +92,9 @@ def test_bootstrap_is_reproducible_from_its_seed_and_checks_its_arguments():
     c = asymptotics.bootstrap_local_slopes(HORIZONS, finals, resamples=100, seed=4)
     np.testing.assert_array_equal(a, b)
     assert not np.array_equal(a, c)
-    with pytest.raises(sweeps.SweepError, match="confidence"):
+    with pytest.raises(pointlib.PointError, match="confidence"):
         asymptotics.bootstrap_local_slopes(HORIZONS, finals, confidence=1.0)
-    with pytest.raises(sweeps.SweepError, match="increase"):
+    with pytest.raises(pointlib.PointError, match="increase"):
         asymptotics.bootstrap_local_slopes(HORIZONS[::-1], finals)
 
 
@@ -164,8 +176,8 @@ def test_tables_hold_local_slopes_global_fit_bounds_and_verdicts():
     horizons = np.array([100, 1_000, 3_000, 10_000])  # PM's Theorem 4.4 needs T > 165.4 at A = 10
     points = synthetic_points(np.random.default_rng(1), CASES, horizons=horizons, runs=12)
     exponents, local = asymptotics.long_horizon_tables(points, resamples=100, confidence=0.9, base_seed=7)
-    assert list(exponents.columns) == storage.ASYMPTOTIC_EXPONENT_SCHEMA.names
-    assert list(local.columns) == storage.ASYMPTOTIC_LOCAL_SCHEMA.names
+    assert list(exponents.columns) == schemas.ASYMPTOTIC_EXPONENT_SCHEMA.names
+    assert list(local.columns) == schemas.ASYMPTOTIC_LOCAL_SCHEMA.names
     assert len(exponents) == len(CASES) and len(local) == len(CASES) * horizons.size
     finals = points[points["t"] == points["horizon"]]
     for algorithm, kind, _ in CASES:
@@ -187,7 +199,7 @@ def test_tables_hold_local_slopes_global_fit_bounds_and_verdicts():
         row = exponents[(exponents["algorithm"] == algorithm) & (exponents["regret"] == kind)].iloc[0]
         assert row["last_slope"] == pytest.approx(slopes[-1]) and row["prev_slope"] == pytest.approx(slopes[-2])
         assert (row["prev_from"], row["last_from"], row["last_horizon"]) == (1_000, 3_000, 10_000)
-        rho, log_c = sweeps.fit_power_law(means.index, means.to_numpy())
+        rho, log_c = pointlib.fit_power_law(means.index, means.to_numpy())
         assert row["rho"] == pytest.approx(rho) and row["log_c"] == pytest.approx(log_c)
         # the global interval is the one sweep-horizon gives for the same points and seed
         sweep = sweeps.exponent_table(part, resamples=100, confidence=0.9, base_seed=7).iloc[0]
@@ -211,18 +223,18 @@ def test_tables_hold_local_slopes_global_fit_bounds_and_verdicts():
 
 def test_tables_need_two_horizons_per_point():
     points = synthetic_points(np.random.default_rng(1), CASES[:1], horizons=HORIZONS[:1])
-    with pytest.raises(sweeps.SweepError, match="at least two horizons"):
+    with pytest.raises(pointlib.PointError, match="at least two horizons"):
         asymptotics.long_horizon_tables(points)
 
 
 def test_markdown_lists_the_theorems_regret_first_with_ratios_at_every_horizon():
     points = synthetic_points(np.random.default_rng(2), CASES)
     exponents, local = asymptotics.long_horizon_tables(points, resamples=50, base_seed=1)
-    md = asymptotics.exponents_markdown(exponents, local)
+    md = tables.asymptotics_markdown(exponents, local)
     lines = md.splitlines()
     header = next(line for line in lines if line.startswith("| scenario | algorithm | regret | theorem"))
     assert "local 3x10^3-10^4" in header and "local 10^4-3x10^4" in header
-    assert [f"R_T/bound {asymptotics.horizon_label(T)}" in header for T in HORIZONS] == [True] * 4
+    assert [f"R_T/bound {tables.horizon_label(T)}" in header for T in HORIZONS] == [True] * 4
     rows = [line for line in lines if line.startswith("| borda | ts-maximin |")]
     # the first table: Maximin (Theorem 4.1's) before the figures' Borda regret, then the every-interval table
     assert rows[0].startswith("| borda | ts-maximin | Maximin (theorem's) | 1/2 (Thm 4.1) |")
@@ -237,7 +249,7 @@ def test_markdown_lists_the_theorems_regret_first_with_ratios_at_every_horizon()
     "T, label", [(1000, "10^3"), (3000, "3x10^3"), (10_000_000, "10^7"), (2000, "2,000"), (200, "200")]
 )
 def test_horizon_labels(T, label):
-    assert asymptotics.horizon_label(T) == label
+    assert tables.horizon_label(T) == label
 
 
 def test_lower_bounds_apply_by_regret_and_need_a_condorcet_winner_for_the_maximin_regret():
@@ -301,8 +313,8 @@ def test_sweep_point_logs_one_progress_line_per_run(tmp_path, capsys):
 def test_cli_table_and_figure_write_schemas_provenance_and_digest(tmp_path, point_files):
     assert cli.main(table_args(tmp_path, point_files, "--seed", "9", "--confidence", "0.8")) == 0
     local_path, exponents_path = tmp_path / "out-local", tmp_path / "out-exponents"
-    assert pq.read_schema(local_path).remove_metadata().equals(storage.ASYMPTOTIC_LOCAL_SCHEMA)
-    assert pq.read_schema(exponents_path).remove_metadata().equals(storage.ASYMPTOTIC_EXPONENT_SCHEMA)
+    assert pq.read_schema(local_path).remove_metadata().equals(schemas.ASYMPTOTIC_LOCAL_SCHEMA)
+    assert pq.read_schema(exponents_path).remove_metadata().equals(schemas.ASYMPTOTIC_EXPONENT_SCHEMA)
     prov = storage.read_provenance(exponents_path)
     sources = sorted(storage.read_provenance(p)["config_sha256"] for p in point_files)
     provenance.check(exponents_path, prov, table="asymptotics-exponents", points=sources, seed=9, confidence=0.8)

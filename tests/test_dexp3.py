@@ -10,7 +10,7 @@ import duelbandits
 from duelbandits import regret, simulate, winners
 from duelbandits.algorithms import AlgorithmError, dexp3
 from duelbandits.algorithms import partial_monitoring as pm
-from duelbandits.simulate import recorded_steps
+from duelbandits.simulation import recorded_steps
 
 NO_RECORD = np.zeros(0, dtype=np.int64)
 

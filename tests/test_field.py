@@ -7,7 +7,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
-from duelbandits import cli, field, make_scenario, regret, run_seed, simulate, storage, tables
+from duelbandits import cli, field, make_scenario, regret, run_seed, schemas, simulate, storage, tables
 from duelbandits.plotting import field_figure
 
 
@@ -58,7 +58,7 @@ def test_condorcet_regret_is_the_maximin_column_where_a_condorcet_winner_exists(
 
 def test_curves_average_runs_per_step_and_tag_families(points):
     curves = field.curves_table(points, {"condorcet": ["condorcet"], "borda": ["condorcet", "borda"]})
-    assert curves.columns.tolist() == storage.FIELD_CURVES_SCHEMA.names
+    assert curves.columns.tolist() == schemas.FIELD_CURVES_SCHEMA.names
     at_T = curves[(curves["t"] == 100)].set_index(["scenario", "regret", "algorithm"])
     assert at_T.loc[("condorcet", "condorcet", "dts"), "mean"] == pytest.approx(15.0)
     assert at_T.loc[("condorcet", "condorcet", "rucb"), "std"] == pytest.approx(np.std([30, 50], ddof=1))
@@ -73,7 +73,7 @@ def test_curves_average_runs_per_step_and_tag_families(points):
 def test_ranks_are_one_for_the_lowest_mean_and_shared_on_ties(points):
     curves = field.curves_table(points, {"condorcet": ["condorcet"], "borda": ["condorcet", "borda"]})
     table = field.final_table(curves, order=["borda", "condorcet"])
-    assert table.columns.tolist() == storage.FIELD_TABLE_SCHEMA.names
+    assert table.columns.tolist() == schemas.FIELD_TABLE_SCHEMA.names
     assert table["scenario"].tolist()[0] == "borda"  # the given order
     ranks = table.set_index(["scenario", "regret", "algorithm"])["rank"]
     assert ranks[("condorcet", "condorcet", "dts")] == 1

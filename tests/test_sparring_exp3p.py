@@ -9,7 +9,7 @@ from montecarlo import assert_pairs_follow, pooled_runs, separation
 import duelbandits
 from duelbandits import regret, winners
 from duelbandits.algorithms import sparring_exp3p as exp3p
-from duelbandits.simulate import recorded_steps
+from duelbandits.simulation import recorded_steps
 
 NO_RECORD = np.zeros(0, dtype=np.int64)
 

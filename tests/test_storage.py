@@ -4,13 +4,13 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from duelbandits import storage
+from duelbandits import files, storage
 
 
 def test_atomic_write_leaves_nothing_when_the_writer_fails(tmp_path):
     target = tmp_path / "out.parquet"
     with pytest.raises(RuntimeError):
-        with storage.atomic_write(target) as tmp:
+        with files.atomic_write(target) as tmp:
             tmp.write_bytes(b"half a file")
             raise RuntimeError("crash mid-write")
     assert list(tmp_path.iterdir()) == []
@@ -20,7 +20,7 @@ def test_atomic_write_replaces_and_clears_temporaries_of_killed_writers(tmp_path
     target = tmp_path / "out.txt"
     stale = tmp_path / ".out.txt.abc123.tmp"  # what a SIGKILLed writer leaves
     stale.write_text("partial")
-    with storage.atomic_write(target) as tmp:
+    with files.atomic_write(target) as tmp:
         tmp.write_text("done")
     assert target.read_text() == "done"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.txt"]

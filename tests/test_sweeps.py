@@ -8,9 +8,22 @@ import pyarrow.parquet as pq
 import pytest
 from summaries import summary_rows
 
-from duelbandits import cli, make_scenario, provenance, regret, run_seed, simulate, storage, sweeps, theorems, winners
+from duelbandits import (
+    cli,
+    make_scenario,
+    provenance,
+    regret,
+    run_seed,
+    schemas,
+    simulate,
+    storage,
+    sweeps,
+    theorems,
+    winners,
+)
+from duelbandits import points as pointlib
 from duelbandits.plotting import actions_sweep_figure, horizon_sweep_figure
-from duelbandits.simulate import name_seed
+from duelbandits.simulation import name_seed
 
 HORIZONS = np.array([1_000, 3_000, 10_000, 30_000, 100_000])
 
@@ -21,20 +34,20 @@ def synthetic_finals(rng, horizons, runs, rho, c=2.0, sigma=0.3):
 
 
 def test_fit_power_law_recovers_an_exact_power_law():
-    rho, log_c = sweeps.fit_power_law(HORIZONS, 3.0 * HORIZONS**0.7)
+    rho, log_c = pointlib.fit_power_law(HORIZONS, 3.0 * HORIZONS**0.7)
     assert rho == pytest.approx(0.7, abs=1e-12)
     assert log_c == pytest.approx(np.log(3.0), abs=1e-10)
 
 
 def test_fit_power_law_is_nan_without_two_horizons_or_with_non_positive_means():
-    assert np.isnan(sweeps.fit_power_law([1000, 1000], [1.0, 2.0])[0])
-    assert np.isnan(sweeps.fit_power_law([1000, 2000], [0.0, 2.0])[0])
+    assert np.isnan(pointlib.fit_power_law([1000, 1000], [1.0, 2.0])[0])
+    assert np.isnan(pointlib.fit_power_law([1000, 2000], [0.0, 2.0])[0])
 
 
 def test_fit_recovers_rho_from_noisy_runs():
     rng = np.random.default_rng(1)
     finals = synthetic_finals(rng, HORIZONS, runs=40, rho=2 / 3)
-    rho, _ = sweeps.fit_power_law(HORIZONS, [f.mean() for f in finals])
+    rho, _ = pointlib.fit_power_law(HORIZONS, [f.mean() for f in finals])
     # SE of a log mean: sqrt(exp(0.09) - 1) / sqrt(40) = 0.0485; the slope's SE is that over
     # sqrt(sum (log T - mean)^2) = 3.64, i.e. 0.013. 0.06 is 4.5 SE.
     assert rho == pytest.approx(2 / 3, abs=0.06)
@@ -64,7 +77,7 @@ def test_bootstrap_interval_has_the_width_and_coverage_of_its_level():
     datasets, runs, resamples, covered, ratios = 2000, 50, 400, 0, []
     for k in range(datasets):
         finals = synthetic_finals(rng, horizons, runs=runs, rho=0.75, sigma=0.1)
-        low, high = sweeps.bootstrap_exponent(horizons, finals, resamples=resamples, confidence=0.95, seed=k)
+        low, high = pointlib.bootstrap_exponent(horizons, finals, resamples=resamples, confidence=0.95, seed=k)
         covered += low <= 0.75 <= high
         v = np.array([f.var() / (runs * f.mean() ** 2) for f in finals])
         se = np.sqrt((xc**2 * v).sum()) / (xc**2).sum()
@@ -78,43 +91,43 @@ def test_bootstrap_resamples_runs_within_each_horizon():
     # Identical runs at every horizon: any within-horizon resample has the same mean, so the
     # interval collapses onto the point estimate (resampling across horizons would not).
     finals = [np.full(10, 5.0 * T**0.6) for T in HORIZONS]
-    low, high = sweeps.bootstrap_exponent(HORIZONS, finals, resamples=200, seed=3)
+    low, high = pointlib.bootstrap_exponent(HORIZONS, finals, resamples=200, seed=3)
     assert low == pytest.approx(0.6, abs=1e-9) and high == pytest.approx(0.6, abs=1e-9)
 
 
 def test_bootstrap_is_reproducible_from_its_seed():
     finals = synthetic_finals(np.random.default_rng(4), HORIZONS, runs=20, rho=0.5)
-    a = sweeps.bootstrap_exponent(HORIZONS, finals, seed=name_seed(7, "borda", "iss"))
-    b = sweeps.bootstrap_exponent(HORIZONS, finals, seed=name_seed(7, "borda", "iss"))
-    c = sweeps.bootstrap_exponent(HORIZONS, finals, seed=name_seed(7, "borda", "dts"))
+    a = pointlib.bootstrap_exponent(HORIZONS, finals, seed=name_seed(7, "borda", "iss"))
+    b = pointlib.bootstrap_exponent(HORIZONS, finals, seed=name_seed(7, "borda", "iss"))
+    c = pointlib.bootstrap_exponent(HORIZONS, finals, seed=name_seed(7, "borda", "dts"))
     assert a == b and a != c
 
 
 def test_bootstrap_rejects_bad_levels():
-    with pytest.raises(sweeps.SweepError, match="confidence"):
-        sweeps.bootstrap_exponent(HORIZONS, [np.ones(3)] * 5, confidence=1.0)
+    with pytest.raises(pointlib.PointError, match="confidence"):
+        pointlib.bootstrap_exponent(HORIZONS, [np.ones(3)] * 5, confidence=1.0)
 
 
 def test_thin_grid_is_log_spaced_and_ends_at_the_horizon():
-    grid = sweeps.thin_grid(100_000, 20)
+    grid = pointlib.thin_grid(100_000, 20)
     assert grid[0] == 1 and grid[-1] == 100_000 and len(grid) <= 20
     assert np.all(np.diff(grid) > 0)
-    assert sweeps.thin_grid(5, 20).tolist() == [1, 2, 3, 4, 5]
+    assert pointlib.thin_grid(5, 20).tolist() == [1, 2, 3, 4, 5]
 
 
 def test_chunk_ranges_cover_every_run_once():
-    assert sweeps.chunk_ranges(10, 4) == [(0, 3), (4, 7), (8, 9)]
-    with pytest.raises(sweeps.SweepError):
-        sweeps.chunk_ranges(0, 4)
+    assert pointlib.chunk_ranges(10, 4) == [(0, 3), (4, 7), (8, 9)]
+    with pytest.raises(pointlib.PointError):
+        pointlib.chunk_ranges(0, 4)
 
 
 def test_sweep_point_runs_are_the_runs_simulate_gives():
     sc = make_scenario("borda", actions=6, seed=1)
-    table = sweeps.simulate_point(sc.matrix, "borda", "ts-borda", 500, [1, 2], 5, points=8).to_pandas()
-    assert table.columns.tolist() == storage.POINT_SCHEMA.names
+    table = pointlib.simulate_point(sc.matrix, "borda", "ts-borda", 500, [1, 2], 5, points=8).to_pandas()
+    assert table.columns.tolist() == schemas.POINT_SCHEMA.names
     assert set(table["regret"]) == set(regret.REGRETS) and sorted(table["run"].unique()) == [1, 2]
     res = simulate(sc.matrix, "ts-borda", 500, run_seed(5, "borda", "ts-borda", 2))
-    grid = sweeps.thin_grid(500, 8)
+    grid = pointlib.thin_grid(500, 8)
     for kind in regret.REGRETS:
         rows = table[(table["run"] == 2) & (table["regret"] == kind)]
         np.testing.assert_array_equal(rows["t"], grid)
@@ -129,25 +142,25 @@ def synthetic_points(algorithms, actions, horizons, runs=5, rho=0.7, scenario="b
     for algorithm in algorithms:
         for A in actions:
             for T in horizons:
-                grid = sweeps.thin_grid(T, 5)
+                grid = pointlib.thin_grid(T, 5)
                 for run in range(runs):
                     for kind in regret.REGRETS:
                         for t in grid:
                             rows.append((scenario, algorithm, A, T, run, kind, t, t**rho * (1 + run / 100)))
-    return pd.DataFrame(rows, columns=storage.POINT_SCHEMA.names)
+    return pd.DataFrame(rows, columns=schemas.POINT_SCHEMA.names)
 
 
 def test_exponent_table_fits_every_algorithm_and_regret():
     points = synthetic_points(["ts-borda", "iss"], [10], [1000, 4000, 16000], rho=0.7)
     ex = sweeps.exponent_table(points, resamples=100, base_seed=1)
-    assert ex.columns.tolist() == storage.EXPONENT_SCHEMA.names
+    assert ex.columns.tolist() == schemas.EXPONENT_SCHEMA.names
     assert len(ex) == 2 * len(regret.REGRETS)
     np.testing.assert_allclose(ex["rho"], 0.7, atol=1e-9)
     row = ex[(ex["algorithm"] == "ts-borda") & (ex["regret"] == "borda")].iloc[0]
     assert row["paper"] and row["theorem"] == "4.2" and row["theorem_exponent"] == pytest.approx(2 / 3)
     assert ex[ex["algorithm"] == "iss"]["theorem"].isna().all()
     horizon = sweeps.horizon_table(points)
-    assert horizon.columns.tolist() == storage.HORIZON_SCHEMA.names
+    assert horizon.columns.tolist() == schemas.HORIZON_SCHEMA.names
     final = horizon[(horizon["t"] == horizon["horizon"]) & (horizon["regret"] == "borda")]
     np.testing.assert_allclose(final["mean"], final["horizon"] ** 0.7 * 1.02)
 
@@ -167,10 +180,10 @@ def test_actions_table_divides_by_the_bound_only_where_a_theorem_holds():
 
 def test_check_points_rejects_missing_and_duplicate_runs():
     points = synthetic_points(["dts"], [10], [100, 200], runs=3)
-    with pytest.raises(sweeps.SweepError, match="expected 0..1"):
-        sweeps.check_points(points[points["run"] != 0])
-    with pytest.raises(sweeps.SweepError, match="more than one point file"):
-        sweeps.check_points(pd.concat([points, points[points["run"] == 1]]))
+    with pytest.raises(pointlib.PointError, match="expected 0..1"):
+        pointlib.check_points(points[points["run"] != 0])
+    with pytest.raises(pointlib.PointError, match="more than one point file"):
+        pointlib.check_points(pd.concat([points, points[points["run"] == 1]]))
 
 
 def test_reduced_horizon_sweep_on_the_borda_scenario_orders_the_exponents():
@@ -190,7 +203,7 @@ def test_reduced_horizon_sweep_on_the_borda_scenario_orders_the_exponents():
         warnings.simplefilter("ignore")
         points = pd.concat(
             [
-                sweeps.simulate_point(sc.matrix, "borda", algorithm, T, range(20), 20191114, points=4).to_pandas()
+                pointlib.simulate_point(sc.matrix, "borda", algorithm, T, range(20), 20191114, points=4).to_pandas()
                 for algorithm in ("iss", "dts", "ts-borda")
                 for T in (1_000, 3_000, 10_000, 30_000)
             ],
@@ -223,7 +236,7 @@ def test_sweep_figures_draw_every_algorithm_and_theorem(tmp_path):
 def test_cli_table_and_sweep_commands_write_their_outputs(tmp_path):
     summary = tmp_path / "summary.parquet"
     # as the `summary` command writes it: the table refuses a file without that provenance
-    storage.write_frame(summary_rows(), storage.SUMMARY_SCHEMA, summary, provenance.record(table="summary"))
+    storage.write_frame(summary_rows(), schemas.SUMMARY_SCHEMA, summary, provenance.record(table="summary"))
     assert (
         cli.main(
             [
@@ -361,6 +374,6 @@ def test_a_sweep_point_below_a_theorems_horizon_warns_once_not_once_per_run():
     sc = make_scenario("borda", actions=10, seed=20191114)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        sweeps.simulate_point(sc.matrix, "borda", "partial-monitoring", 100, range(3), 7, points=4)
+        pointlib.simulate_point(sc.matrix, "borda", "partial-monitoring", 100, range(3), 7, points=4)
     messages = [str(w.message) for w in caught]
     assert len(messages) == 1 and "too short for Theorem 4.4" in messages[0]

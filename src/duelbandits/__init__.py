@@ -1,22 +1,39 @@
-"""Dueling-bandit simulations of 'Simple Algorithms for Dueling Bandits' (Lekang & Lamperski)."""
+"""Dueling-bandit simulations of 'Simple Algorithms for Dueling Bandits' (Lekang & Lamperski).
 
-from .algorithms import ALGORITHMS, AlgorithmError
-from .regret import REGRETS
-from .scenarios import SCENARIOS, MatrixError, Scenario, ScenarioError, make_scenario, validate_matrix
-from .simulate import SimulationError, SimulationResult, run_seed, simulate
+The names below are the package's public API. They are loaded on first use, not when the
+package is imported: every command runs ``python -m duelbandits``, which imports this file,
+and a command must load (and its rerun trigger cover) only the modules it runs.
+"""
 
-__all__ = [
-    "ALGORITHMS",
-    "REGRETS",
-    "SCENARIOS",
-    "AlgorithmError",
-    "MatrixError",
-    "Scenario",
-    "ScenarioError",
-    "SimulationError",
-    "SimulationResult",
-    "make_scenario",
-    "run_seed",
-    "simulate",
-    "validate_matrix",
-]
+import importlib
+
+_EXPORTS = {
+    "ALGORITHMS": "algorithms",
+    "AlgorithmError": "errors",
+    "InputError": "errors",
+    "REGRETS": "regret",
+    "SCENARIOS": "scenarios",
+    "MatrixError": "scenarios",
+    "Scenario": "scenarios",
+    "ScenarioError": "scenarios",
+    "make_scenario": "scenarios",
+    "validate_matrix": "scenarios",
+    "SimulationError": "simulation",
+    "SimulationResult": "simulation",
+    "run_seed": "simulation",
+    "simulate": "simulation",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str):
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'duelbandits' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_EXPORTS))

@@ -9,7 +9,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from . import regret, storage, theorems
+from . import files, regret, schemas, storage, theorems
+from .regret import sample_std
 
 SUMMARY_POINTS = 1000
 """Steps at which the summary table reports the cumulative regret."""
@@ -40,7 +41,7 @@ def load_algorithm_runs(paths, horizon: int, actions: int, runs: int) -> tuple[p
     df = pd.concat(frames, ignore_index=True).sort_values(["run", "t"], kind="stable", ignore_index=True)
     found = np.unique(df["run"].to_numpy())
     if not np.array_equal(found, np.arange(runs)) or len(df) != runs * horizon:
-        raise storage.StorageError(
+        raise files.StorageError(
             f"chunks {', '.join(map(str, paths))} hold runs {found.tolist()} in {len(df) // horizon} run(s) "
             f"of {horizon} steps, expected runs 0..{runs - 1} once each"
         )
@@ -51,20 +52,12 @@ def load_algorithm_runs(paths, horizon: int, actions: int, runs: int) -> tuple[p
     return df, strat
 
 
-def sample_std(values):
-    """Sample standard deviation over runs (axis 0, ``ddof = 1``); 0 for a single run."""
-    values = np.asarray(values, dtype=float)
-    if values.shape[0] < 2:
-        return np.zeros(values.shape[1:]) if values.ndim > 1 else 0.0
-    return values.std(axis=0, ddof=1)
-
-
 def _strategy_rows(algorithm: str, recorded: pd.DataFrame, actions: int, runs: int) -> list[pd.DataFrame]:
     """Mean and std over runs of each player's recorded strategy, per (step, action)."""
     rows = []
     steps = np.unique(recorded["t"].to_numpy())
     for player in ("p", "q"):
-        cols = storage.strategy_columns(player, actions)
+        cols = schemas.strategy_columns(player, actions)
         if cols[0] not in recorded.columns:
             continue
         probs = recorded[cols].to_numpy().reshape(runs, len(steps), actions)
@@ -111,11 +104,11 @@ def aggregate_scenario(
     grid = summary_grid(horizon, points)
     summary, strategies = [], []
     prov = provenance or {}
-    with storage.atomic_write(outputs["traces"]) as tmp_traces:
+    with files.atomic_write(outputs["traces"]) as tmp_traces:
         with pq.ParquetWriter(
             tmp_traces,
-            storage.with_provenance(storage.TRACE_SCHEMA, prov.get("traces")),
-            **storage.write_options(storage.TRACE_SCHEMA.names),
+            storage.with_provenance(schemas.TRACE_SCHEMA, prov.get("traces")),
+            **storage.write_options(schemas.TRACE_SCHEMA.names),
         ) as writer:
             for algorithm, paths in chunks.items():
                 df, recorded = load_algorithm_runs(paths, horizon, actions, runs)
@@ -153,24 +146,24 @@ def aggregate_scenario(
                                 "regret": r,
                                 "cumulative_regret": cum.ravel().astype(np.float32),
                             },
-                            schema=storage.TRACE_SCHEMA,
+                            schema=schemas.TRACE_SCHEMA,
                         )
                         writer.write_table(trace, row_group_size=1 << 20)
                 if recorded is not None:
                     strategies.extend(_strategy_rows(algorithm, recorded, actions, runs))
     summary_df = pd.concat(summary, ignore_index=True)
     storage.write_table(
-        pa.Table.from_pandas(summary_df, schema=storage.SUMMARY_SCHEMA, preserve_index=False),
+        pa.Table.from_pandas(summary_df, schema=schemas.SUMMARY_SCHEMA, preserve_index=False),
         outputs["summary"],
         prov.get("summary"),
     )
     strategy_df = (
         pd.concat(strategies, ignore_index=True)
         if strategies
-        else pd.DataFrame({f.name: [] for f in storage.STRATEGY_SCHEMA})
+        else pd.DataFrame({f.name: [] for f in schemas.STRATEGY_SCHEMA})
     )
     storage.write_table(
-        pa.Table.from_pandas(strategy_df, schema=storage.STRATEGY_SCHEMA, preserve_index=False),
+        pa.Table.from_pandas(strategy_df, schema=schemas.STRATEGY_SCHEMA, preserve_index=False),
         outputs["strategies"],
         prov.get("strategies"),
     )
@@ -212,7 +205,7 @@ def bounds_table(
                 }
             )
         )
-    columns = [f.name for f in storage.BOUND_SCHEMA]
+    columns = [f.name for f in schemas.BOUND_SCHEMA]
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame({c: [] for c in columns})
 
 
@@ -221,4 +214,4 @@ def join_summary(summaries: list[pd.DataFrame], bounds_df: pd.DataFrame) -> pd.D
     df = pd.concat(summaries, ignore_index=True).drop(columns="bound")
     keyed = bounds_df[["algorithm", "regret", "t", "bound"]]
     df = df.merge(keyed, on=["algorithm", "regret", "t"], how="left", validate="many_to_one")
-    return df[[f.name for f in storage.SUMMARY_SCHEMA]]
+    return df[[f.name for f in schemas.SUMMARY_SCHEMA]]

@@ -10,9 +10,9 @@ horizons ``T_{k-1} < T_k``,
 
 shows whether the rate settles, and where. Its interval is a percentile
 bootstrap that resamples the runs within each horizon (as
-:func:`duelbandits.sweeps.bootstrap_exponent` does for the global fit).
+:func:`duelbandits.points.bootstrap_exponent` does for the global fit).
 
-The points are sweep points (:func:`duelbandits.sweeps.simulate_point`, the
+The points are sweep points (:func:`duelbandits.points.simulate_point`, the
 ``sweep-point`` command): run ``r`` at horizon ``T`` has the seed of
 ``duelbandits simulate --run r`` at that ``T``. A point's runs are split into
 jobs of ``max(1, steps_per_job // T)`` runs (:func:`job_ranges`), so that
@@ -30,20 +30,28 @@ with interval ``[lo, hi]``:
   falling) and ``lo - e <= near`` (the interval's low end within ``near`` of ``e``);
 - ``above``: otherwise (the whole interval above ``e``, not converging).
 
-pandas is imported inside the table functions only, as in :mod:`.sweeps`.
+pandas is imported inside the table functions only, as in :mod:`.points`.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from . import regret, storage, sweeps, theorems
-from .aggregate import sample_std
-from .simulate import name_seed
+from . import regret, schemas, theorems
+from .points import (
+    PointError,
+    bootstrap_exponent,
+    check_bootstrap,
+    check_points,
+    chunk_ranges,
+    fit_power_law,
+    resampled_log_means,
+)
+from .regret import sample_std
+from .simulation import name_seed
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -125,7 +133,7 @@ def runs_per_job(horizon: int, steps_per_job: int) -> int:
 
 def job_ranges(runs: int, horizon: int, steps_per_job: int) -> list[tuple[int, int]]:
     """``(first, last)`` run of each job of a point: ``runs`` runs, :func:`runs_per_job` per job."""
-    return sweeps.chunk_ranges(int(runs), runs_per_job(horizon, steps_per_job))
+    return chunk_ranges(int(runs), runs_per_job(horizon, steps_per_job))
 
 
 # --- Local exponents -------------------------------------------------------------------------
@@ -153,11 +161,11 @@ def bootstrap_local_slopes(
     finite resampled values (NaN if none is finite). ``seed`` is anything
     ``numpy.random.default_rng`` accepts.
     """
-    sweeps.check_bootstrap(resamples, confidence)
+    check_bootstrap(resamples, confidence)
     x = np.log(np.asarray(horizons, dtype=float))
     if np.any(np.diff(x) <= 0):
-        raise sweeps.SweepError(f"horizons must increase, got {list(horizons)}")
-    logs = sweeps.resampled_log_means(finals, resamples, seed)
+        raise PointError(f"horizons must increase, got {list(horizons)}")
+    logs = resampled_log_means(finals, resamples, seed)
     slopes = np.diff(logs, axis=1) / np.diff(x)
     low, high = np.full(x.size - 1, np.nan), np.full(x.size - 1, np.nan)
     for k in range(x.size - 1):
@@ -209,8 +217,8 @@ def long_horizon_tables(
     the previous horizon with its bootstrap interval (null at the first).
     ``exponents``: one row per (scenario, algorithm, regret, A), with the local
     slopes of the last two intervals, the global fit
-    (:func:`duelbandits.sweeps.fit_power_law`, interval from
-    :func:`duelbandits.sweeps.bootstrap_exponent`), R_T / bound at the largest
+    (:func:`duelbandits.points.fit_power_law`, interval from
+    :func:`duelbandits.points.bootstrap_exponent`), R_T / bound at the largest
     T and the verdict. Streams: the global fit's is the sweeps' own,
     ``name_seed(base_seed, scenario, algorithm, regret, str(A))`` (the same
     horizons give the same interval as ``sweep-horizon``); the local slopes'
@@ -218,7 +226,7 @@ def long_horizon_tables(
     """
     import pandas as pd
 
-    points = sweeps.check_points(points)
+    points = check_points(points)
     finals = points[points["t"] == points["horizon"]]
     exponent_rows, local_rows = [], []
     for (scenario, algorithm, kind, actions), part in finals.groupby(
@@ -226,7 +234,7 @@ def long_horizon_tables(
     ):
         by_T = [(int(T), grp["cumulative_regret"].to_numpy()) for T, grp in part.groupby("horizon", sort=True)]
         if len(by_T) < 2:
-            raise sweeps.SweepError(
+            raise PointError(
                 f"{scenario}/{algorithm} A={actions}: local exponents need at least two horizons, "
                 f"got {[T for T, _ in by_T]}"
             )
@@ -241,8 +249,8 @@ def long_horizon_tables(
             confidence,
             name_seed(base_seed, scenario, algorithm, kind, str(actions), "local"),
         )
-        rho, log_c = sweeps.fit_power_law(horizons, means)
-        rho_low, rho_high = sweeps.bootstrap_exponent(
+        rho, log_c = fit_power_law(horizons, means)
+        rho_low, rho_high = bootstrap_exponent(
             horizons, values, resamples, confidence, name_seed(base_seed, scenario, algorithm, kind, str(actions))
         )
         theorem = theorems.theorem_for(algorithm, kind)
@@ -304,139 +312,6 @@ def long_horizon_tables(
                 "resamples": resamples,
             }
         )
-    exponents = pd.DataFrame(exponent_rows, columns=storage.ASYMPTOTIC_EXPONENT_SCHEMA.names)
-    local = pd.DataFrame(local_rows, columns=storage.ASYMPTOTIC_LOCAL_SCHEMA.names)
+    exponents = pd.DataFrame(exponent_rows, columns=schemas.ASYMPTOTIC_EXPONENT_SCHEMA.names)
+    local = pd.DataFrame(local_rows, columns=schemas.ASYMPTOTIC_LOCAL_SCHEMA.names)
     return exponents, local
-
-
-# --- The readable table (results/asymptotics/exponents.md) ----------------------------------
-
-
-def horizon_label(T: int) -> str:
-    """``10^6``, ``3x10^6``, ``2,000``: a horizon in the table's headers (powers of ten from 10^3, and
-    three times them, as powers; anything else with thousands separators)."""
-    T = int(T)
-    power = int(math.floor(math.log10(T))) if T > 0 else 0
-    lead, rest = divmod(T, 10**power)
-    if power >= 3 and rest == 0 and lead in (1, 3):
-        return f"10^{power}" if lead == 1 else f"3x10^{power}"
-    return f"{T:,}"
-
-
-def _interval(value, low, high) -> str:
-    from .tables import _fmt
-
-    return "-" if not np.isfinite(value) else f"{_fmt(value, 3)} [{_fmt(low, 3)}, {_fmt(high, 3)}]"
-
-
-def _shown(exponents: pd.DataFrame) -> pd.DataFrame:
-    """The rows the Markdown lists: per (scenario, algorithm), :func:`regrets_shown`, in that order."""
-    import pandas as pd
-
-    rows = []
-    for (scenario, algorithm), part in exponents.groupby(["scenario", "algorithm"], sort=False):
-        for kind in regrets_shown(scenario, algorithm):
-            rows.append(part[part["regret"] == kind])
-    return pd.concat(rows, ignore_index=True) if rows else exponents.iloc[:0]
-
-
-def _order(frame: pd.DataFrame) -> pd.DataFrame:
-    """Scenarios as they come, algorithms in the paper's legend order."""
-    from .algorithms import ALGORITHMS
-
-    rank = {slug: i for i, slug in enumerate(ALGORITHMS)}
-    key = frame["algorithm"].map(lambda a: rank.get(a, len(rank)))
-    scen = {s: i for i, s in enumerate(dict.fromkeys(frame["scenario"]))}
-    return (
-        frame.assign(_s=frame["scenario"].map(scen), _a=key)
-        .sort_values(["_s", "_a"], kind="stable")
-        .drop(columns=["_s", "_a"])
-    )
-
-
-def exponents_markdown(exponents: pd.DataFrame, local: pd.DataFrame) -> str:
-    """results/asymptotics/exponents.md: the verdict table with R_T / bound at every horizon, then the
-    local exponent of every interval, then how to read them."""
-    import pandas as pd
-
-    from .tables import _fmt, _fraction, _has, markdown
-
-    shown = _shown(_order(exponents))
-    horizons = sorted(set(local["horizon"]))
-    uniform = shown[["prev_from", "last_from", "last_horizon"]].drop_duplicates()
-    if len(uniform) == 1:
-        a, b, c = uniform.iloc[0]
-        prev_head = f"local {horizon_label(a)}-{horizon_label(b)}" if not pd.isna(a) else "local (previous)"
-        last_head = f"local {horizon_label(b)}-{horizon_label(c)}"
-    else:
-        prev_head, last_head = "local, second-last interval", "local, last interval"
-    header = ["scenario", "algorithm", "regret", "theorem", prev_head, last_head, "global rho", "verdict"]
-    header += [f"R_T/bound {horizon_label(T)}" for T in horizons]
-    ratio = local.set_index(["scenario", "algorithm", "regret", "horizon"])["ratio"]
-    rows = []
-    for r in shown.itertuples():
-        theorem = f"{_fraction(r.theorem_exponent)} (Thm {r.theorem})" if isinstance(r.theorem, str) else "-"
-        label = regret.REGRET_NAMES.get(r.regret, r.regret) + ("" if r.paper else " (theorem's)")
-        cells = [
-            r.scenario,
-            r.algorithm,
-            label,
-            theorem,
-            _interval(r.prev_slope, r.prev_low, r.prev_high),
-            _interval(r.last_slope, r.last_low, r.last_high),
-            _interval(r.rho, r.rho_low, r.rho_high),
-            r.verdict if isinstance(r.verdict, str) else "-",
-        ]
-        for T in horizons:
-            value = ratio.get((r.scenario, r.algorithm, r.regret, T), np.nan)
-            cells.append(_fmt(value, 2))
-        rows.append(cells)
-    main = markdown(header, rows, "llll" + "r" * 3 + "l" + "r" * len(horizons))
-
-    intervals = sorted({(int(f), int(t)) for f, t in zip(local["from_horizon"], local["horizon"]) if _has(f)})
-    slope = local.set_index(["scenario", "algorithm", "regret", "horizon"])
-    header2 = ["scenario", "algorithm", "regret"] + [f"{horizon_label(f)}-{horizon_label(t)}" for f, t in intervals]
-    rows2 = []
-    for r in shown.itertuples():
-        cells = [r.scenario, r.algorithm, regret.REGRET_NAMES.get(r.regret, r.regret)]
-        for f, t in intervals:
-            key = (r.scenario, r.algorithm, r.regret, t)
-            if key in slope.index and slope.loc[key, "from_horizon"] == f:
-                row = slope.loc[key]
-                cells.append(_interval(row["slope"], row["ci_low"], row["ci_high"]))
-            else:
-                cells.append("-")
-        rows2.append(cells)
-    every = markdown(header2, rows2, "lll" + "r" * len(intervals))
-
-    conf = float(exponents["confidence"].iloc[0]) if len(exponents) else 0.95
-    res = int(exponents["resamples"].iloc[0]) if len(exponents) else 0
-    near = float(exponents["near"].iloc[0]) if len(exponents) else NEAR
-    runs = local.groupby("horizon")["runs"].min()
-    usual = int(runs.mode().max()) if len(runs) else 0
-    others = ", ".join(f"{n} at {horizon_label(T)}" for T, n in runs.items() if n != usual)
-    run_text = f"{usual}" + (f" ({others})" if others else "")
-    actions = ", ".join(str(a) for a in sorted(set(local["actions"])))
-    bounds = sorted({(b.rate, b.citation) for b in LOWER_BOUNDS.values()})
-    note = (
-        f"A = {actions}; runs per horizon: {run_text}; every run tuned to its own T. Local exponent: slope of "
-        "log mean R_T between consecutive horizons; global rho: least-squares slope over all horizons. "
-        f"Intervals: {conf:.0%} percentile bootstrap, {res:,} resamples of the runs within each horizon. "
-        "Verdict against the theorem's exponent e, with s the last local exponent and [lo, hi] its interval: "
-        f"'inconclusive' if hi - lo > {2 * near:g} (too wide to tell); else 'at or below' if s <= e; 'consistent' "
-        "if s > e but lo <= e; 'converging' if lo > e, s is below the local exponent before it and lo - e <= "
-        f"{near:g}; 'above' otherwise; '-' where no theorem bounds the regret. R_T/bound: mean R_T over the "
-        "theorem's bound tuned to T ('-' where no theorem bounds that regret or T misses its requirement). "
-        "Worst-case lower bounds (rates only, drawn in the figures): "
-        + "; ".join(f"{rate}, {citation}" for rate, citation in bounds)
-        + "."
-    )
-    return (
-        "# Long horizons: local regret exponents\n\n"
-        + main
-        + "\n## Local exponent of every interval\n\n"
-        + every
-        + "\n"
-        + note
-        + "\n"
-    )

@@ -2,7 +2,7 @@
 
 Every algorithm runs on every field scenario at one horizon, with the run
 seeds of ``duelbandits simulate --run r``; a point file keeps each run's
-cumulative regrets on a thin log-spaced grid (:func:`duelbandits.sweeps.simulate_point`).
+cumulative regrets on a thin log-spaced grid (:func:`duelbandits.points.simulate_point`).
 This module turns those files into the mean regret curves of the figures and
 the final-regret table with ranks.
 
@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from . import algorithms, storage
-from .aggregate import sample_std
-from .sweeps import SweepError, check_points
+from . import algorithms, schemas
+from .points import PointError, check_points
+from .regret import sample_std
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -34,7 +34,7 @@ FIELD_REGRET_NAMES = {"condorcet": "Condorcet", "copeland": "Copeland", "borda":
 """How the field's tables and figures name each regret."""
 
 
-class FieldError(SweepError):
+class FieldError(PointError):
     """The field's point or scenario files are inconsistent."""
 
 
@@ -50,6 +50,26 @@ def family(slug: str) -> str:
     """``paper`` or ``field`` for a registered slug; ``other`` for an unknown one."""
     spec = algorithms.ALGORITHMS.get(slug)
     return spec.family if spec is not None else "other"
+
+
+def scenario_regrets(records, simulated) -> dict:
+    """Scenario -> the regrets the field reports on it (:func:`field_regrets`), in the order of
+    ``records`` (``[(path, scenario record), ...]``), after checking that the point files'
+    provenance ``simulated`` shares one base seed and each scenario's matrix."""
+    seeds = sorted({prov["seed"] for prov in simulated})
+    if len(seeds) > 1:
+        raise FieldError(f"the point files were simulated with different base seeds {seeds}; the field compares "
+                         "algorithms on the same run seeds")  # fmt: skip
+    regrets = {}
+    for path, record in records:
+        name = record["name"]
+        digests = {prov["matrix_sha256"] for prov in simulated if prov["scenario"] == name}
+        if not digests:
+            raise FieldError(f"{path}: no point file of scenario {name} was given")
+        if digests - {record["matrix_sha256"]}:
+            raise FieldError(f"{path}: its matrix is not the one the point files of scenario {name} were simulated on")
+        regrets[name] = field_regrets(name, record["winners"]["condorcet"])
+    return regrets
 
 
 def curves_table(points: pd.DataFrame, regrets: dict) -> pd.DataFrame:
@@ -94,7 +114,7 @@ def curves_table(points: pd.DataFrame, regrets: dict) -> pd.DataFrame:
         raise FieldError("the point files hold none of the field's scenarios")
     table = pd.concat(frames, ignore_index=True)
     table["family"] = [family(a) for a in table["algorithm"]]
-    return table[storage.FIELD_CURVES_SCHEMA.names]
+    return table[schemas.FIELD_CURVES_SCHEMA.names]
 
 
 def final_table(curves: pd.DataFrame, order=None) -> pd.DataFrame:
@@ -113,4 +133,4 @@ def final_table(curves: pd.DataFrame, order=None) -> pd.DataFrame:
     last["_r"] = [list(REGRET_COLUMN).index(r) for r in last["regret"]]
     last["_a"] = [slugs.index(a) if a in slugs else len(slugs) for a in last["algorithm"]]
     last = last.sort_values(["_s", "_r", "_a", "algorithm"], kind="stable", ignore_index=True)
-    return last[storage.FIELD_TABLE_SCHEMA.names]
+    return last[schemas.FIELD_TABLE_SCHEMA.names]

@@ -27,10 +27,10 @@ from pathlib import Path
 import numpy as np
 
 from .algorithms import ALGORITHMS
+from .files import atomic_write
 from .plotting import style
 from .plotting.appendix import regret_winner, selection_window
 from .regret import REGRET_NAMES
-from .storage import atomic_write
 from .theorems import THEOREMS, theorem_for
 
 DEBIAN_PACKAGES = ("latexmk", "texlive-latex-base", "texlive-latex-recommended")

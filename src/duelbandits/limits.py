@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import os
 
+from .errors import InputError
+
 MAX_STEP = 2**31 - 1
 """Largest horizon and run index: the ``t`` and ``run`` columns are int32."""
 
@@ -95,7 +97,7 @@ def sweep_point_bytes(horizon: int, actions: int) -> int:
     return simulate_bytes(1, horizon, actions, players=0) + COMPILE_BYTES
 
 
-class LimitError(ValueError):
+class LimitError(InputError):
     """A request is larger than the formats can store or the machine can hold."""
 
 
@@ -138,3 +140,9 @@ def check_memory(what: str, needed: int, limit: int | None = None, source: str =
         raise LimitError(
             f"{what} needs about {human(needed)} of memory, more than the limit of {human(limit)} ({source})"
         )
+
+
+def bootstrap_bytes(resamples: int, horizons: int, runs: int) -> int:
+    """Memory of a bootstrap over ``horizons`` x ``runs`` final regrets: it holds ``resamples`` x
+    (horizons + runs) floats (8 bytes) a few (4) times over."""
+    return 4 * 8 * resamples * (horizons + runs)

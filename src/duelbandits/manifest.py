@@ -38,6 +38,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .errors import InputError
 from .provenance import canonical_floats, canonical_json, environment, file_sha256
 
 FIGURE_DATA_KEY = "duelbandits-data-sha256"
@@ -48,7 +49,7 @@ STATUSES = (IDENTICAL, SAME_CONTENT, DIFFERS, MISSING)
 """What verification says of one file, from best to worst."""
 
 
-class ManifestError(ValueError):
+class ManifestError(InputError):
     """A manifest is unreadable or names files that cannot be hashed."""
 
 
@@ -138,7 +139,7 @@ def parquet_digest(path) -> str:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from .storage import damaged
+    from .files import DamagedFile
 
     try:
         parquet = pq.ParquetFile(path)
@@ -149,7 +150,7 @@ def parquet_digest(path) -> str:
                 column.update(batch.column(0))
             sha.update(column.digest())
     except (pa.ArrowException, OSError, ValueError) as err:
-        raise damaged(path, f"not a readable Parquet file ({err})") from None
+        raise DamagedFile(path, f"not a readable Parquet file ({err})") from None
     return sha.hexdigest()
 
 
@@ -226,7 +227,7 @@ def figure_data_digest(path) -> str:
 
 def content_digest(path) -> str:
     """The content digest of one file, by its suffix (module docstring); ManifestError if unreadable."""
-    from .storage import StorageError
+    from .files import StorageError
 
     suffix = Path(path).suffix.lower()
     if not Path(path).is_file():

@@ -26,6 +26,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .errors import InputError
+
 PACKAGES = ("duelbandits", "numpy", "numba", "llvmlite", "pandas", "pyarrow", "matplotlib", "seaborn", "snakemake")
 """The package and the dependencies whose versions a file and the manifest record."""
 
@@ -103,7 +105,7 @@ def experiment(prov: dict) -> dict:
     return {k: v for k, v in prov.items() if k not in ENVIRONMENT_KEYS}
 
 
-class ProvenanceError(ValueError):
+class ProvenanceError(InputError):
     """A file's provenance is missing or contradicts how it is used."""
 
 
@@ -125,75 +127,136 @@ def check(path, prov: dict, **expected) -> None:
 
 
 # --- The package's own code, for rerun triggers ---------------------------------------------
+#
+# A unit is one module of the package, by its dotted name relative to the package ("storage",
+# "algorithms.dts", "cli.figures"); "__init__" and "__main__" are the package's own two files. A
+# rule names its command's entry, "cli.figures:figure_main" (a module and the function the command
+# calls), and the modules it loads by name at run time (an algorithm's kernel: the registry imports
+# it with importlib, which no import statement shows). Everything else follows from the import
+# statements: the entry function's own (and those of the functions of its module that it calls),
+# its module's top-level ones, and every import statement of every module reached that way.
 
 
-def _unit(module: str) -> str:
-    """The unit a dotted module name belongs to: a top-level module, or a whole subpackage."""
-    return module.split(".")[0]
+def _unit_file(unit: str) -> Path:
+    """The file of a unit: ``a/b.py`` or the package file ``a/b/__init__.py``."""
+    if unit in ("__init__", "__main__"):
+        return PACKAGE_ROOT / f"{unit}.py"
+    base = PACKAGE_ROOT.joinpath(*unit.split("."))
+    if base.with_suffix(".py").is_file():
+        return base.with_suffix(".py")
+    if (base / "__init__.py").is_file():
+        return base / "__init__.py"
+    raise ValueError(f"duelbandits has no module {unit!r}")
 
 
-def _unit_files(unit: str) -> list[Path]:
-    folder = PACKAGE_ROOT / unit
-    if folder.is_dir():
-        return sorted(folder.rglob("*.py"))
-    path = PACKAGE_ROOT / f"{unit}.py"
-    if not path.is_file():
-        raise ValueError(f"duelbandits has no module {unit!r}")
-    return [path]
+def _is_unit(unit: str) -> bool:
+    try:
+        _unit_file(unit)
+    except ValueError:
+        return False
+    return True
 
 
-def _imported_units(path: Path) -> set[str]:
-    """Package units imported at module level by the file ``path`` (imports inside functions are
-    the lazy ones a command makes for itself; its entry modules name them)."""
-    tree = ast.parse(path.read_text(), filename=str(path))
-    package = path.relative_to(PACKAGE_ROOT).parent.parts
+def _packages(unit: str) -> list[str]:
+    """The packages whose ``__init__`` runs before ``unit``: ``a.b.c`` -> ``a``, ``a.b``."""
+    parts = unit.split(".")
+    return [".".join(parts[:i]) for i in range(1, len(parts)) if _is_unit(".".join(parts[:i]))]
+
+
+def _is_type_checking(node) -> bool:
+    return isinstance(node, ast.If) and getattr(node.test, "id", getattr(node.test, "attr", None)) == "TYPE_CHECKING"
+
+
+def _import_statements(nodes):
+    """Every import statement under ``nodes``, skipping ``if TYPE_CHECKING:`` blocks (never run)."""
+    todo = list(nodes)
+    while todo:
+        node = todo.pop()
+        if _is_type_checking(node):
+            todo.extend(node.orelse)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            yield node
+        else:
+            todo.extend(ast.iter_child_nodes(node))
+
+
+def _imported_units(unit: str, statements) -> set[str]:
+    """Package units named by ``statements`` of the module ``unit``."""
+    package = unit.split(".")[:-1] if _unit_file(unit).name != "__init__.py" else unit.split(".")
+    if unit in ("__init__", "__main__"):
+        package = []
     units = set()
-    for node in tree.body:
+    for node in statements:
         if isinstance(node, ast.Import):
-            names = [alias.name for alias in node.names]
-            units |= {_unit(n.split(".", 1)[1]) for n in names if n.startswith("duelbandits.")}
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = list(package[: len(package) - (node.level - 1)])
-            elif (node.module or "").startswith("duelbandits"):
-                base = []
-                node = ast.ImportFrom(module=node.module.partition(".")[2] or None, names=node.names, level=1)
-            else:
-                continue
-            if node.module:
-                units.add(_unit(".".join([*base, node.module])))
-            elif base:
-                units.add(base[0])
-            else:
-                units |= {_unit(alias.name) for alias in node.names}
+            names = [alias.name.split(".", 1)[1] for alias in node.names if alias.name.startswith("duelbandits.")]
+        elif node.level:
+            base = package[: len(package) - (node.level - 1)]
+            module = ".".join([*base, *([node.module] if node.module else [])])
+            names = [module] if module else []
+            names += [f"{module}.{alias.name}" if module else alias.name for alias in node.names]
+        elif (node.module or "").split(".")[0] == "duelbandits":
+            module = node.module.partition(".")[2]
+            names = [module] if module else []
+            names += [f"{module}.{alias.name}" if module else alias.name for alias in node.names]
+        else:
+            continue
+        units |= {name for name in names if _is_unit(name)}
     return units
 
 
-def code_units(*modules: str) -> list[str]:
-    """``modules``, the package's ``__init__`` and ``__main__`` (``python -m duelbandits``) and
-    every package unit they import at module level, transitively, sorted."""
-    seen, todo = set(), ["__init__", "__main__", *(_unit(m) for m in modules)]
+def _parse(unit: str) -> ast.Module:
+    path = _unit_file(unit)
+    return ast.parse(path.read_text(), filename=str(path))
+
+
+def _entry_statements(unit: str, function: str) -> list:
+    """The top-level statements of ``unit`` but its functions, ``function`` and the module's functions it
+    calls, transitively: what ``python -m duelbandits`` runs of that module for one command."""
+    tree = _parse(unit)
+    functions = {n.name: n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    if function not in functions:
+        raise ValueError(f"duelbandits.{unit} has no function {function!r}")
+    kept, todo = set(), [function]
+    while todo:
+        name = todo.pop()
+        if name in kept:
+            continue
+        kept.add(name)
+        todo += [n.id for n in ast.walk(functions[name]) if isinstance(n, ast.Name) and n.id in functions]
+    return [n for n in tree.body if n not in functions.values()] + [functions[name] for name in sorted(kept)]
+
+
+def code_units(*entries: str) -> list[str]:
+    """The units behind ``entries`` (``"module"`` or ``"module:function"``): the package's ``__init__``
+    and ``__main__`` (``python -m duelbandits``), the entries, and every unit they import, transitively."""
+    seen, todo = set(), ["__init__", "__main__"]
+    for entry in entries:
+        unit, _, function = entry.partition(":")
+        _unit_file(unit)
+        if function:
+            seen.add(unit)
+            statements = _import_statements(_entry_statements(unit, function))
+            todo += _packages(unit) + sorted(_imported_units(unit, statements))
+        else:
+            todo.append(unit)
     while todo:
         unit = todo.pop()
         if unit in seen:
             continue
         seen.add(unit)
-        for path in _unit_files(unit):
-            todo.extend(_imported_units(path) - seen)
+        todo += _packages(unit) + sorted(_imported_units(unit, _import_statements([_parse(unit)])) - seen)
     return sorted(seen)
 
 
 @cache
-def code_digest(*modules: str) -> str:
-    """sha256 of the sources behind ``modules`` (names relative to the package, e.g. ``"cli"``).
+def code_digest(*entries: str) -> str:
+    """sha256 of the sources of :func:`code_units` of ``entries``: the rerun trigger of a rule.
 
-    A change to any of those files changes the digest; a change elsewhere in
-    the package does not. The workflow passes it as a rule param, so an edit
-    reruns the jobs whose code it touches; the CLI's own module-level imports
-    count for every command.
+    A change to any of those files changes the digest; a change elsewhere in the package does not.
+    The workflow passes it as a rule param, so an edit reruns the jobs whose code it touches.
     """
     sha = hashlib.sha256()
-    for unit in code_units(*modules):
-        for path in _unit_files(unit):
-            sha.update(path.relative_to(PACKAGE_ROOT).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    for unit in code_units(*entries):
+        path = _unit_file(unit)
+        sha.update(path.relative_to(PACKAGE_ROOT).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     return sha.hexdigest()

@@ -117,3 +117,11 @@ def per_step(kind: str, matrix, I, J) -> np.ndarray:
 def cumulative(kind: str, matrix, I, J) -> np.ndarray:
     """Cumulative regret ``R_t = sum_{s <= t} r_s`` of the named kind."""
     return np.cumsum(per_step(kind, matrix, I, J))
+
+
+def sample_std(values):
+    """Sample standard deviation over runs (axis 0, ``ddof = 1``); 0 for a single run."""
+    values = np.asarray(values, dtype=float)
+    if values.shape[0] < 2:
+        return np.zeros(values.shape[1:]) if values.ndim > 1 else 0.0
+    return values.std(axis=0, ddof=1)

@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from . import winners
+from .errors import InputError
 
 BENCHMARKS = {
     "arithmetic": (
@@ -69,11 +70,11 @@ within this tolerance but not within :data:`MATRIX_ATOL` is then symmetrised
 (``X <- (X + 1 - X^T) / 2``, diagonal 1/2), so every algorithm sees a preference matrix."""
 
 
-class ScenarioError(ValueError):
+class ScenarioError(InputError):
     """A scenario's name or parameters are invalid."""
 
 
-class MatrixError(ValueError):
+class MatrixError(InputError):
     """An array is not a preference matrix; ``position`` is the ``(i, j)`` entry at fault, if one is."""
 
     def __init__(self, message: str, position: tuple[int, int] | None = None):

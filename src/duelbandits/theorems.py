@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .algorithms import AlgorithmError
+from .errors import AlgorithmError
 
 E_MINUS_2 = np.e - 2.0
 """``e - 2``, the constant of Theorem 4.4 (and of Exp3's analysis)."""

@@ -16,7 +16,7 @@ import pytest
 import yaml
 from workflow_helpers import REPO, TINY, assert_figure_pair, snakemake_command
 
-from duelbandits import asymptotics, limits, make_scenario, manifest, regret, run_seed, simulate, storage
+from duelbandits import asymptotics, limits, make_scenario, manifest, regret, run_seed, schemas, simulate, storage
 
 ASYMPTOTICS_TINY = TINY.with_name("asymptotics_tiny.yaml")
 PAPER = yaml.safe_load((REPO / "config.yaml").read_text())
@@ -76,9 +76,9 @@ def test_points_are_split_into_jobs_by_steps_and_hold_every_run(asymptotics_run)
 
 def test_tables_are_the_local_slopes_of_the_points(asymptotics_run):
     results = asymptotics_run / "results/asymptotics"
-    assert pq.read_schema(results / "local.parquet").remove_metadata().equals(storage.ASYMPTOTIC_LOCAL_SCHEMA)
+    assert pq.read_schema(results / "local.parquet").remove_metadata().equals(schemas.ASYMPTOTIC_LOCAL_SCHEMA)
     exponents = pq.read_table(results / "exponents.parquet")
-    assert exponents.schema.remove_metadata().equals(storage.ASYMPTOTIC_EXPONENT_SCHEMA)
+    assert exponents.schema.remove_metadata().equals(schemas.ASYMPTOTIC_EXPONENT_SCHEMA)
     ex = exponents.to_pandas()
     local = pq.read_table(results / "local.parquet").to_pandas()
     df = pd.concat([pq.read_table(p).to_pandas() for p in point_files(asymptotics_run)], ignore_index=True)

@@ -17,7 +17,8 @@ import pytest
 import yaml
 from workflow_helpers import REPO, TINY, assert_figure_pair, snakemake, snakemake_command
 
-from duelbandits import make_scenario, manifest, regret, run_seed, simulate, storage, sweeps, theorems
+from duelbandits import make_scenario, manifest, regret, run_seed, schemas, simulate, theorems
+from duelbandits import points as pointlib
 
 SWEEP_TINY = TINY.with_name("sweep_tiny.yaml")
 PAPER = yaml.safe_load((REPO / "config.yaml").read_text())
@@ -71,7 +72,7 @@ def test_default_target_runs_no_sweep_and_the_sweeps_target_plans_every_point(tm
     assert result.returncode == 0, result.stderr
     counts = dict(re.findall(r"^(\w+)\s+(\d+)$", result.stdout + result.stderr, re.M))
     sw = PAPER["sweeps"]
-    chunks = len(sweeps.chunk_ranges(sw["runs"], sw["runs_per_job"]))
+    chunks = len(pointlib.chunk_ranges(sw["runs"], sw["runs_per_job"]))
     per_scenario = len(sw["horizon"]["horizons"]) * len(sw["horizon"]["scenarios"]) + len(
         sw["actions"]["actions"]
     ) * len(sw["actions"]["scenarios"])
@@ -132,7 +133,7 @@ def test_sweep_points_hold_every_run_and_reproduce_simulate(sweep_run):
 
 def test_exponents_are_the_least_squares_slopes_of_the_point_means(sweep_run):
     table = pq.read_table(sweep_run / "results/sweeps/exponents.parquet")
-    assert table.schema.equals(storage.EXPONENT_SCHEMA)
+    assert table.schema.equals(schemas.EXPONENT_SCHEMA)
     ex = table.to_pandas()
     df = points(sweep_run)
     finals = df[(df["scenario"] == "file") & (df["t"] == df["horizon"])]
@@ -158,12 +159,12 @@ def test_exponents_are_the_least_squares_slopes_of_the_point_means(sweep_run):
     for algorithm in CFG["algorithms"]:
         assert f"| file | {algorithm} |" in md
     horizon = pq.read_table(sweep_run / "results/sweeps/horizon.parquet")
-    assert horizon.schema.equals(storage.HORIZON_SCHEMA)
+    assert horizon.schema.equals(schemas.HORIZON_SCHEMA)
 
 
 def test_actions_table_ratios_are_mean_over_theorem_bound(sweep_run):
     table = pq.read_table(sweep_run / "results/sweeps/actions.parquet")
-    assert table.schema.equals(storage.ACTIONS_SCHEMA)
+    assert table.schema.equals(schemas.ACTIONS_SCHEMA)
     df = table.to_pandas()
     T = SWEEP["actions"]["horizon"]
     assert sorted(df["actions"].unique()) == SWEEP["actions"]["actions"] and set(df["horizon"]) == {T}

@@ -13,7 +13,7 @@ import yaml
 from regret_by_hand import per_step_regrets
 from workflow_helpers import REPO, TINY, assert_figure_pair, snakemake
 
-from duelbandits import manifest, regret, storage
+from duelbandits import manifest, regret, schemas
 from duelbandits.plotting import style
 
 PAPER = yaml.safe_load((REPO / "config.yaml").read_text())
@@ -104,7 +104,7 @@ def test_traces_regret_matches_a_hand_computation_from_the_matrix(tiny_run):
     for scenario in TINY_CFG["scenarios"]:
         X = matrix(tiny_run, scenario)
         table = pq.read_table(tiny_run / f"results/traces/{scenario}.parquet")
-        assert table.schema.equals(storage.TRACE_SCHEMA)
+        assert table.schema.equals(schemas.TRACE_SCHEMA)
         df = table.to_pandas()
         assert set(df["algorithm"]) == set(TINY_CFG["algorithms"])
         for algorithm, rows in df.groupby("algorithm"):
@@ -121,7 +121,7 @@ def test_traces_regret_matches_a_hand_computation_from_the_matrix(tiny_run):
 
 def test_summary_has_its_schema_runs_horizon_and_theorem_bounds(tiny_run):
     table = pq.read_table(tiny_run / "results/summary.parquet")
-    assert table.schema.equals(storage.SUMMARY_SCHEMA)
+    assert table.schema.equals(schemas.SUMMARY_SCHEMA)
     df = table.to_pandas()
     assert set(df["runs"]) == {TINY_CFG["runs"]}
     assert df["t"].max() == TINY_CFG["horizon"]
@@ -171,7 +171,7 @@ def test_strategies_are_the_mean_and_std_over_runs_of_the_recorded_laws(tiny_run
             recorded = recorded.sort_values(["run", "t"])
             assert sorted(recorded["run"].unique()) == list(range(runs))
             assert recorded[recorded["run"] == 0]["t"].tolist() == steps
-            laws = recorded[storage.strategy_columns(player, A)].to_numpy().reshape(runs, len(steps), A)
+            laws = recorded[schemas.strategy_columns(player, A)].to_numpy().reshape(runs, len(steps), A)
             np.testing.assert_allclose(laws.sum(axis=2), 1.0, atol=1e-12)
             assert rows["t"].tolist() == np.repeat(steps, A).tolist()
             np.testing.assert_allclose(rows["mean"], laws.mean(axis=0).ravel(), rtol=1e-12, atol=1e-15)

@@ -24,6 +24,8 @@ from pathlib import Path
 
 import numpy as np
 
+from ..errors import AlgorithmError
+
 
 def _key_numba_cache_by_source() -> None:
     """Put numba's on-disk cache in a folder named by the hash of every kernel source.
@@ -48,10 +50,6 @@ def _key_numba_cache_by_source() -> None:
 
 
 _key_numba_cache_by_source()
-
-
-class AlgorithmError(ValueError):
-    """An algorithm's name or hyper-parameters are invalid."""
 
 
 def check_alpha(slug: str, alpha) -> float:

@@ -9,22 +9,33 @@ are plain ``matplotlib.figure.Figure`` objects styled by ``style.RC``.
 the width its subfigure has in the paper (figures/panels/), with the same
 drawing function as the composite. Beyond the paper, ``horizon_sweep_figure``
 and ``actions_sweep_figure`` draw the regret-exponent and scaling-in-A figures
-of the sweeps, and ``field_figure`` the field's regret curves.
+of the sweeps, ``field_figure`` the field's regret curves and ``asymptotics_figure`` the
+local exponents at long horizons.
+
+Each figure family's module is loaded on first use, so that a figure job loads, and its rerun
+trigger covers, only the module that draws it.
 """
 
-from .appendix import appendix_figure, appendix_panel
-from .field import field_figure
-from .main import main_figure, main_panel
-from .style import ALGORITHM_COLORS
-from .sweeps import actions_sweep_figure, horizon_sweep_figure
+import importlib
 
-__all__ = [
-    "ALGORITHM_COLORS",
-    "actions_sweep_figure",
-    "appendix_figure",
-    "appendix_panel",
-    "field_figure",
-    "horizon_sweep_figure",
-    "main_figure",
-    "main_panel",
-]
+_EXPORTS = {
+    "ALGORITHM_COLORS": "style",
+    "actions_sweep_figure": "sweeps",
+    "appendix_figure": "appendix",
+    "appendix_panel": "appendix",
+    "asymptotics_figure": "asymptotics",
+    "field_figure": "field",
+    "horizon_sweep_figure": "sweeps",
+    "main_figure": "main",
+    "main_panel": "main",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str):
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'duelbandits.plotting' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
+    globals()[name] = value
+    return value

@@ -16,8 +16,8 @@ import matplotlib as mpl
 import numpy as np
 
 from ..algorithms import ALGORITHMS
+from ..files import atomic_write
 from ..manifest import FIGURE_DATA_KEY
-from ..storage import atomic_write
 
 # Colours: the first six of seaborn's 'colorblind' palette (Okabe-Ito based),
 # hard-coded so the figures do not change with a seaborn release.

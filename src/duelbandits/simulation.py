@@ -7,13 +7,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import algorithms
+from .errors import InputError
 from .scenarios import validate_matrix
 
 DEFAULT_STRIDE = 40
 """Record strategies every this many steps (1,000 points at T = 40,000)."""
 
 
-class SimulationError(ValueError):
+class SimulationError(InputError):
     """A simulation's horizon, stride or seed is invalid."""
 
 

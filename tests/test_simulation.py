@@ -9,7 +9,7 @@ import pytest
 
 from duelbandits import ALGORITHMS, SimulationError, make_scenario, run_seed, simulate
 from duelbandits.scenarios import SCENARIOS
-from duelbandits.simulate import recorded_steps
+from duelbandits.simulation import recorded_steps
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,69 @@
+"""Command line: ``duelbandits COMMAND``, one command per pipeline step (``duelbandits --help`` lists them).
+
+Each Snakemake rule is a single call of one command. The commands live in one module per
+family (:data:`FAMILIES`), which this module loads by name to build the parser: a command's
+module imports what it runs inside the command, so that a job loads, and its rerun trigger
+covers, only that code. Bad input exits with status 2 and one line naming the problem;
+outputs are written atomically, so a failed call leaves no file behind. With ``--ledger DIR``
+(the workflow sets it) every output is recorded in the ledger once the command succeeds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from pathlib import Path
+
+from ..errors import InputError
+from ..files import DamagedFile, check_output, record_written
+
+FAMILIES = ("simulation", "paper", "figures", "points", "latex", "reproducibility")
+"""The command modules of this package, in the order ``duelbandits --help`` lists their commands."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="duelbandits", description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--ledger",
+        metavar="DIR",
+        help="record the sha256 of every file written as DIR/<path>.sha256 (the workflow sets it, "
+        "so that 'manifest write' refuses a file changed after its job)",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for family in FAMILIES:
+        importlib.import_module(f"{__name__}.{family}").add_commands(sub)
+    return parser
+
+
+def _outputs(args) -> list[str]:
+    """The output paths the command was given (its ``outputs`` arguments that are set)."""
+    paths = []
+    for name in getattr(args, "outputs", ()):
+        value = getattr(args, name, None)
+        paths += [p for p in (value if isinstance(value, list) else [value]) if p is not None]
+    return paths
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    outputs = _outputs(args)
+    try:
+        for path in outputs:
+            check_output(path)
+        status = args.func(args) or 0
+        if args.ledger:
+            for path in outputs:
+                if Path(path).is_file():
+                    record_written(args.ledger, path)
+        return status
+    except DamagedFile as err:
+        repair = f"; rebuild it with: snakemake --cores all --forcerun {err.path}" if args.ledger else ""
+        print(f"duelbandits {args.command}: error: {err}{repair}", file=sys.stderr)
+        return 2
+    except InputError as err:
+        print(f"duelbandits {args.command}: error: {err}", file=sys.stderr)
+        return 2
+    except OSError as err:  # the machine, not the code: a full disk, a file vanished mid-read
+        print(f"duelbandits {args.command}: error: {err.filename or ''}: {err.strerror or err}", file=sys.stderr)
+        return 2

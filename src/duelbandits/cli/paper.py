@@ -1,0 +1,168 @@
+"""Commands of the paper run's results: ``aggregate`` (one scenario's run chunks into traces,
+strategies and summary), ``bounds`` (the theorem curves), ``summary`` (both joined) and
+``table`` (the final regrets)."""
+
+from __future__ import annotations
+
+import sys
+
+from .. import limits, provenance, storage
+from .args import UsageError, actions, json_arg, positive_float, positive_int
+
+
+def cmd_aggregate(args) -> None:
+    import numpy as np
+
+    from .. import algorithms
+    from ..aggregate import aggregate_scenario
+
+    record = storage.read_scenario(args.scenario_file)
+    chunks: dict[str, list[str]] = {}
+    for item in args.chunk:
+        slug, sep, path = item.partition("=")
+        if not sep:
+            raise UsageError(f"--chunk must look like ALGORITHM=PATH, got {item!r}")
+        algorithms.get(slug)
+        chunks.setdefault(slug, []).append(path)
+    size = len(record["matrix"])
+    limits.check_memory(
+        f"--horizon {args.horizon} x --runs {args.runs} at A = {size}",
+        limits.aggregate_bytes(args.runs, args.horizon, size),
+    )
+    matrix_sha = provenance.matrix_sha256(record["matrix"])
+    sources = {}
+    for slug, paths in chunks.items():
+        for path in paths:
+            prov = storage.read_provenance(
+                path,
+                table="runs",
+                scenario=record["name"],
+                algorithm=slug,
+                horizon=args.horizon,
+                matrix_sha256=matrix_sha,
+                seed=record.get("seed"),
+            )
+            sources.setdefault(slug, []).append(prov["config_sha256"])
+    outputs = {"traces": args.traces, "strategies": args.strategies, "summary": args.summary}
+    fields = dict(
+        actions=size,
+        scenario=record["name"],
+        algorithms=list(chunks),
+        runs=args.runs,
+        horizon=args.horizon,
+        seed=record.get("seed"),
+        matrix_sha256=matrix_sha,
+        points=args.points,
+        chunks=sources,
+    )
+    tables = {"traces": "traces", "strategies": "strategies", "summary": "scenario-summary"}
+    prov = {name: provenance.record(table=tables[name], **fields) for name in outputs}
+    aggregate_scenario(
+        record["name"], np.array(record["matrix"]), chunks, args.horizon, args.runs, outputs, points=args.points,
+        provenance=prov,
+    )  # fmt: skip
+
+
+def cmd_bounds(args) -> None:
+    import warnings
+
+    from .. import algorithms, schemas
+    from ..aggregate import bounds_table
+
+    for slug in args.algorithms:
+        algorithms.get(slug)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        df = bounds_table(args.algorithms, args.actions, args.horizon, args.points, args.c_alpha)
+    for w in caught:
+        print(f"warning: {w.message}", file=sys.stderr)
+    prov = provenance.record(
+        table="bounds",
+        algorithms=args.algorithms,
+        actions=args.actions,
+        horizon=args.horizon,
+        points=args.points,
+        c_alpha=args.c_alpha,
+    )
+    storage.write_frame(df, schemas.BOUND_SCHEMA, args.out, prov)
+
+
+def cmd_summary(args) -> None:
+    from .. import schemas
+    from ..aggregate import join_summary
+
+    bounds_prov = storage.read_provenance(args.bounds, table="bounds")
+    matrices, slugs = {}, []
+    for path in args.summaries:
+        prov = storage.read_provenance(
+            path, table="scenario-summary", horizon=bounds_prov["horizon"], actions=bounds_prov["actions"]
+        )
+        missing = sorted(set(prov["algorithms"]) - set(bounds_prov["algorithms"]))
+        if missing:
+            raise UsageError(f"{args.bounds}: has no bounds for algorithm(s) {', '.join(missing)} of {path}")
+        if prov["scenario"] in matrices:
+            raise UsageError(f"{path}: a second summary of scenario {prov['scenario']!r}")
+        matrices[prov["scenario"]] = prov["matrix_sha256"]
+        slugs += [a for a in prov["algorithms"] if a not in slugs]
+    summaries = [storage.read_table(p).to_pandas() for p in args.summaries]
+    df = join_summary(summaries, storage.read_table(args.bounds).to_pandas())
+    prov = provenance.record(
+        table="summary",
+        scenarios=list(matrices),
+        algorithms=slugs,
+        horizon=bounds_prov["horizon"],
+        matrix_sha256=matrices,
+        bounds=bounds_prov["config_sha256"],
+    )
+    storage.write_frame(df, schemas.SUMMARY_SCHEMA, args.out, prov)
+
+
+def cmd_table(args) -> None:
+    from .. import files
+    from ..tables import config_html
+    from ..tables import paper as tables
+
+    table = tables.final_regret_table(storage.read_frame(args.summary, table="summary"))
+    files.write_text(args.markdown, tables.final_regret_markdown(table))
+    if args.html:
+        files.write_text(args.html, tables.final_regret_html(table))
+    if args.config_html:
+        if args.config_json is None:
+            raise UsageError("--config-html needs --config-json")
+        files.write_text(args.config_html, config_html(json_arg(args.config_json, "--config-json")))
+
+
+def add_commands(sub) -> None:
+    p = sub.add_parser("aggregate", help="one scenario's run chunks -> traces, strategies, summary")
+    p.add_argument("--scenario-file", required=True, help="scenario JSON from 'duelbandits scenario'")
+    p.add_argument("--chunk", action="append", required=True, metavar="ALGORITHM=PATH", help="a run chunk")
+    p.add_argument("--horizon", type=positive_int, required=True)
+    p.add_argument("--runs", type=positive_int, required=True, help="runs per algorithm (checked)")
+    p.add_argument("--points", type=positive_int, default=1000, help="summary steps (default 1000)")
+    p.add_argument("--traces", required=True)
+    p.add_argument("--strategies", required=True)
+    p.add_argument("--summary", required=True)
+    p.set_defaults(func=cmd_aggregate, outputs=("traces", "strategies", "summary"))
+
+    p = sub.add_parser("bounds", help="theorem bound curves as Parquet")
+    p.add_argument("--algorithms", nargs="+", required=True)
+    p.add_argument("--actions", type=actions, required=True)
+    p.add_argument("--horizon", type=positive_int, required=True)
+    p.add_argument("--points", type=positive_int, default=1000)
+    p.add_argument("--c-alpha", type=positive_float, default=1.0, help="TS-Borda's c (Theorem 4.2)")
+    p.add_argument("--out", required=True)
+    p.set_defaults(func=cmd_bounds, outputs=("out",))
+
+    p = sub.add_parser("summary", help="join per-scenario summaries with the bounds")
+    p.add_argument("summaries", nargs="+")
+    p.add_argument("--bounds", required=True)
+    p.add_argument("--out", required=True)
+    p.set_defaults(func=cmd_summary, outputs=("out",))
+
+    p = sub.add_parser("table", help="final regret per scenario and algorithm with the bound at T (Markdown, HTML)")
+    p.add_argument("--summary", required=True, help="results/summary.parquet")
+    p.add_argument("--markdown", required=True, help="output .md")
+    p.add_argument("--html", help="output .html (the same table)")
+    p.add_argument("--config-json", help="the effective config, as JSON (for --config-html)")
+    p.add_argument("--config-html", help="output: the config as an HTML table")
+    p.set_defaults(func=cmd_table, outputs=("markdown", "html", "config_html"))

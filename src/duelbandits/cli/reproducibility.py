@@ -1,0 +1,75 @@
+"""Commands that say what a tree holds: ``manifest write`` and ``manifest verify`` (the
+checksums and content digests of the paper run's results against a manifest) and
+``provenance`` (what made a file)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from .. import files, manifest
+from .args import UsageError, json_arg
+
+
+def cmd_manifest_write(args) -> None:
+    config = json_arg(args.config_json, "--config-json")
+    files.write_text(args.out, manifest.build(args.root, args.files, config, ledger=args.ledger))
+
+
+def cmd_manifest_verify(args) -> int:
+    if not Path(args.root).is_dir():
+        raise UsageError(f"--root {args.root}: not a directory")
+    status = manifest.verify(args.manifest, args.root)
+    if all(state == manifest.MISSING for state in status.values()):
+        print(
+            f"none of the {len(status)} files is under {Path(args.root).resolve()}: run from the folder the "
+            "manifest's paths are relative to (where snakemake ran), or pass --root",
+            file=sys.stderr,
+        )
+    width = max(map(len, manifest.STATUSES))
+    for rel, state in status.items():
+        print(f"{state:{width}}  {rel}")
+    differences = manifest.environment_differences(args.manifest)
+    if differences:
+        print("environment differs from the manifest's: " + ", ".join(differences), file=sys.stderr)
+    counts = {state: sum(s == state for s in status.values()) for state in manifest.STATUSES}
+    summary = ", ".join(f"{n} {state}" for state, n in counts.items())
+    bad = counts[manifest.DIFFERS] + counts[manifest.MISSING]
+    verdict = "FAILED" if bad else ("identical" if counts[manifest.IDENTICAL] == len(status) else "same content")
+    print(f"{verdict}: {len(status)} files: {summary} (against {args.manifest})")
+    return 1 if bad else 0
+
+
+def cmd_provenance(args) -> None:
+    from .. import storage
+
+    for path in args.files:
+        if Path(path).suffix.lower() in (".png", ".pdf"):
+            info = {manifest.FIGURE_DATA_KEY: manifest.figure_data_digest(path)}
+        else:
+            info = storage.read_provenance(path)
+        print(f"{path}: {json.dumps(info, indent=1, sort_keys=True)}")
+
+
+def add_commands(sub) -> None:
+    p = sub.add_parser("manifest", help="write or verify a checksum manifest of results and figures")
+    msub = p.add_subparsers(dest="action", required=True, metavar="ACTION")
+    w = msub.add_parser("write", help="hash FILES (relative to --root) into --out")
+    w.add_argument("files", nargs="+")
+    w.add_argument("--config-json", required=True, help="the config used, as JSON")
+    w.add_argument("--root", default=".", help="folder the paths are relative to (default .)")
+    w.add_argument("--out", required=True)
+    w.set_defaults(func=cmd_manifest_write, outputs=("out",))
+    v = msub.add_parser(
+        "verify",
+        help="check a tree against a manifest: identical bytes, same content, differs, "
+        "missing; exit 1 if any file differs in content or is missing",
+    )
+    v.add_argument("manifest")
+    v.add_argument("--root", default=".", help="folder the paths are relative to (default .)")
+    v.set_defaults(func=cmd_manifest_verify)
+
+    p = sub.add_parser("provenance", help="print what made a result (Parquet) or the data digest of a figure")
+    p.add_argument("files", nargs="+", help="Parquet files, or PNG/PDF figures")
+    p.set_defaults(func=cmd_provenance)

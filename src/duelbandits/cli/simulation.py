@@ -1,0 +1,222 @@
+"""Commands that build scenarios and simulate runs: ``list``, ``matrix``, ``scenario``,
+``simulate`` (the paper's run chunks) and ``sweep-point`` (a point of the targets beyond the
+paper: thin regret curves only)."""
+
+from __future__ import annotations
+
+import sys
+
+from .. import limits, scenarios
+from .args import UsageError, actions, key_values, non_negative_int, parquet_out, positive_int, run_range, seed
+
+
+def add_scenario_args(p) -> None:
+    p.add_argument("--scenario", required=True, help=f"scenario name: {', '.join(scenarios.SCENARIOS)}")
+    p.add_argument(
+        "--actions",
+        type=actions,
+        default=None,
+        help="number of actions A (default 10; the file scenario and the benchmark matrices "
+        f"{', '.join(scenarios.BENCHMARKS)} take A from their matrix, and --actions must equal it)",
+    )
+    p.add_argument("--seed", type=seed, default=0, help="base seed (default 0)")
+    p.add_argument(
+        "--scenario-param",
+        action="append",
+        metavar="NAME=VALUE",
+        help=f"scenario parameter override; names: {', '.join(scenarios.DEFAULTS)}",
+    )
+    p.add_argument(
+        "--matrix-file", metavar="CSV", help="the file scenario's preference matrix: one row per line, comma-separated"
+    )
+
+
+def scenario_of(args):
+    """The scenario the scenario arguments name."""
+    if args.matrix_file is not None and args.scenario != "file":
+        raise UsageError(f"--matrix-file applies only to --scenario file, not {args.scenario!r}")
+    if args.scenario == "file" and args.matrix_file is None:
+        raise UsageError("--scenario file needs --matrix-file PATH (a CSV preference matrix)")
+    path = {"path": args.matrix_file} if args.scenario == "file" else {}
+    if args.actions is not None:
+        limits.check_memory(f"--actions {args.actions}", limits.matrix_bytes(args.actions))
+    return scenarios.make_scenario(
+        args.scenario,
+        actions=args.actions,
+        seed=args.seed,
+        **path,
+        **key_values(args.scenario_param, "--scenario-param"),
+    )
+
+
+def cmd_list(args) -> None:
+    from .. import algorithms, regret
+
+    print("algorithms:")
+    for a in algorithms.ALGORITHMS.values():
+        params = ", ".join(f"{k}={v}" for k, v in a.defaults.items()) or "-"
+        print(f"  {a.slug:20s} {a.label:20s} params: {params}")
+    print("scenarios:")
+    for name in scenarios.SCENARIOS:
+        if name in scenarios.BENCHMARKS:  # a published matrix: its size and where it comes from
+            size = scenarios.benchmark_matrix(name).shape[0]
+            print(f"  {name:12s} A = {size:<3d} {scenarios.BENCHMARKS[name][1]}")
+        else:
+            print(f"  {name}")
+    print("  parameters: " + ", ".join(f"{k}={v}" for k, v in scenarios.DEFAULTS.items()))
+    print("regrets:")
+    for name, fn in regret.REGRETS.items():
+        print(f"  {name:10s} {fn.__doc__.splitlines()[0]}")
+
+
+def cmd_matrix(args) -> None:
+    for row in scenario_of(args).matrix:
+        print(",".join(repr(float(v)) for v in row))
+
+
+def cmd_scenario(args) -> None:
+    from .. import storage
+
+    storage.write_scenario(args.out, scenario_of(args), args.seed)
+
+
+def runs_provenance(table: str, args, sc, runs, params: dict, **extra) -> dict:
+    """The provenance of a file of simulated runs (``simulate``, ``sweep-point``)."""
+    from .. import provenance
+
+    return provenance.record(
+        table=table,
+        scenario=args.scenario,
+        algorithm=args.algorithm,
+        runs=f"{runs[0]}-{runs[-1]}",
+        horizon=args.horizon,
+        seed=args.seed,
+        scenario_params=sc.params,
+        params=params,
+        matrix_sha256=provenance.matrix_sha256(sc.matrix),
+        **extra,
+    )
+
+
+def cmd_simulate(args) -> None:
+    from .. import algorithms, storage
+    from ..simulation import run_seed, simulate
+
+    if args.run is not None and args.runs is not None:
+        raise UsageError("give either --run or --runs, not both")
+    if args.run is None and args.runs is None:
+        raise UsageError("one of --run R or --runs FIRST-LAST is required")
+    runs = range(args.run, args.run + 1) if args.run is not None else run_range(args.runs)
+    parquet_out(args.out)
+    sc = scenario_of(args)
+    params = key_values(args.param, "--param")
+    size, players = sc.matrix.shape[0], len(algorithms.get(args.algorithm).strategies)
+    limits.check_memory(
+        f"--horizon {args.horizon} x {len(runs)} run(s) at A = {size}",
+        limits.simulate_bytes(len(runs), args.horizon, size, players),
+    )
+    results = []
+    for run in runs:
+        run_seeds = run_seed(args.seed, args.scenario, args.algorithm, run)
+        results.append(
+            (run, simulate(sc.matrix, args.algorithm, args.horizon, run_seeds, stride=args.stride, **params))
+        )
+    prov = runs_provenance("runs", args, sc, runs, results[0][1].params, stride=args.stride)
+    storage.write_table(storage.run_table(results, size), args.out, prov)
+
+
+def progress_line(label: str):
+    """A ``progress(done, total)`` that prints one line per finished run to stderr (the job's log):
+    runs done, elapsed time and projected end. The clock is read for the log only, never for results."""
+    import time
+
+    start = time.monotonic()
+
+    def report(done: int, total: int) -> None:
+        elapsed = time.monotonic() - start
+        left = elapsed / done * (total - done)
+        end = time.strftime("%H:%M:%S", time.localtime(time.time() + left))
+        print(
+            f"{label}: {done}/{total} runs done, elapsed {elapsed:.1f} s, projected end {end} (in {left:.1f} s)",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    return report
+
+
+def cmd_sweep_point(args) -> None:
+    from .. import algorithms, points, storage
+
+    parquet_out(args.out)
+    sc = scenario_of(args)
+    params = key_values(args.param, "--param")
+    algorithms.get(args.algorithm).hyperparameters(**params)
+    runs = run_range(args.runs)
+    limits.check_memory(
+        f"--horizon {args.horizon} at A = {sc.matrix.shape[0]}",
+        limits.sweep_point_bytes(args.horizon, sc.matrix.shape[0]),
+    )
+    label = f"sweep-point {args.scenario}/{args.algorithm} T={args.horizon} runs {runs[0]}-{runs[-1]}"
+    table = points.simulate_point(
+        sc.matrix,
+        args.scenario,
+        args.algorithm,
+        args.horizon,
+        runs,
+        args.seed,
+        args.points,
+        progress=progress_line(label),
+        **params,
+    )
+    prov = runs_provenance("sweep-point", args, sc, runs, params, points=args.points)
+    storage.write_table(table, args.out, prov)
+
+
+def add_commands(sub) -> None:
+    from ..algorithms import ALGORITHMS
+    from ..simulation import DEFAULT_STRIDE
+
+    slugs = f"algorithm slug: {', '.join(ALGORITHMS)}"
+
+    p = sub.add_parser("list", help="list algorithms, scenarios and regrets")
+    p.set_defaults(func=cmd_list)
+
+    p = sub.add_parser("matrix", help="print a scenario's preference matrix as CSV")
+    add_scenario_args(p)
+    p.set_defaults(func=cmd_matrix)
+
+    p = sub.add_parser("scenario", help="write a scenario (matrix, utilities, winners) as JSON")
+    add_scenario_args(p)
+    p.add_argument("--out", required=True, help="output .json file")
+    p.set_defaults(func=cmd_scenario, outputs=("out",))
+
+    p = sub.add_parser("simulate", help="simulate runs of one algorithm into a Parquet file")
+    add_scenario_args(p)
+    p.add_argument("--algorithm", required=True, help=slugs)
+    p.add_argument("--horizon", type=positive_int, required=True, help="number of steps T")
+    p.add_argument(
+        "--run", type=non_negative_int, help="run index R (its seed derives from seed, scenario, algorithm, R)"
+    )
+    p.add_argument("--runs", help="a range of runs FIRST-LAST, one file (each run as with --run)")
+    p.add_argument(
+        "--stride",
+        type=positive_int,
+        default=DEFAULT_STRIDE,
+        help=f"record strategies every STRIDE steps (default {DEFAULT_STRIDE})",
+    )
+    p.add_argument("--param", action="append", metavar="NAME=VALUE", help="algorithm hyper-parameter override")
+    p.add_argument("--out", required=True, help="output .parquet file")
+    p.set_defaults(func=cmd_simulate, outputs=("out",))
+
+    p = sub.add_parser("sweep-point", help="simulate runs of one point (sweeps, field, asymptotics): thin curves only")
+    add_scenario_args(p)
+    p.add_argument("--algorithm", required=True, help=slugs)
+    p.add_argument(
+        "--horizon", type=positive_int, required=True, help="number of steps T (hyper-parameters tuned to it)"
+    )
+    p.add_argument("--runs", required=True, help="runs FIRST-LAST (run R has the seed of 'simulate --run R')")
+    p.add_argument("--points", type=positive_int, default=20, help="log-spaced steps kept per run (default 20)")
+    p.add_argument("--param", action="append", metavar="NAME=VALUE", help="algorithm hyper-parameter override")
+    p.add_argument("--out", required=True, help="output .parquet file")
+    p.set_defaults(func=cmd_sweep_point, outputs=("out",))

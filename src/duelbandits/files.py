@@ -1,0 +1,100 @@
+"""Writing files safely: every output goes through :func:`atomic_write`, so an interrupted job
+never leaves a partial file that a rerun would take as done; and the ledger, in which the
+workflow's jobs record what they wrote, so that the manifest never blesses a file changed
+after the job that made it.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+
+from .errors import InputError
+from .provenance import file_sha256
+
+
+class StorageError(InputError):
+    """A results file is missing, unreadable or not what the pipeline wrote, or cannot be written."""
+
+
+class DamagedFile(StorageError):
+    """An input file that is not what the pipeline wrote (the workflow's repair: rebuild it)."""
+
+    def __init__(self, path, problem: str):
+        super().__init__(f"{path}: {problem}")
+        self.path = str(path)
+
+
+def ledger_record(ledger, path) -> Path:
+    """Where the ledger folder ``ledger`` keeps the sha256 of ``path`` (a path as the jobs write it)."""
+    rel = Path(os.path.normpath(path))
+    return Path(ledger) / f"{rel.relative_to(rel.anchor) if rel.is_absolute() else rel}.sha256"
+
+
+def record_written(ledger, path) -> None:
+    """Record the sha256 of the file ``path`` in the ledger folder ``ledger``."""
+    record = ledger_record(ledger, path)
+    try:
+        record.parent.mkdir(parents=True, exist_ok=True)
+        with atomic_write(record) as tmp:
+            tmp.write_text(file_sha256(path) + "\n")
+    except OSError as err:
+        raise StorageError(f"{record}: cannot write ({err.strerror or err})") from None
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def check_output(path) -> None:
+    """Raise StorageError unless ``path`` can be written: not a directory, in a folder that
+    exists or can be made, and that this user may write in."""
+    path = Path(path)
+    if path.is_dir():
+        raise StorageError(f"{path}: is a directory, not a file to write")
+    folder = path.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not folder.is_dir():
+        raise StorageError(f"{path}: cannot write there, {folder} is not a directory")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise StorageError(f"{path}: cannot write there, no permission to write in {folder}")
+
+
+@contextmanager
+def atomic_write(path):
+    """Yield a temporary path beside ``path``; rename it onto ``path`` only on success.
+
+    A crash or an exception never leaves a partial file at ``path``, and the
+    temporary file is removed either way (one left by a killed process is
+    removed by the next write of the same path).
+    """
+    final = Path(path)
+    try:
+        final.parent.mkdir(parents=True, exist_ok=True)
+        for stale in final.parent.glob(f".{final.name}.*.tmp"):
+            stale.unlink(missing_ok=True)  # left by a writer killed with SIGKILL
+        fd, name = tempfile.mkstemp(prefix=f".{final.name}.", suffix=".tmp", dir=final.parent)
+        os.close(fd)
+    except OSError as err:
+        raise StorageError(f"{final}: cannot write ({err.strerror or err})") from None
+    tmp = Path(name)
+    try:
+        yield tmp
+        os.chmod(tmp, 0o666 & ~_umask())
+        try:
+            os.replace(tmp, final)
+        except OSError as err:
+            raise StorageError(f"{final}: cannot write ({err.strerror or err})") from None
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def write_text(path, text: str) -> None:
+    """Write a text file atomically (Markdown, HTML, JSON, the manifest)."""
+    with atomic_write(path) as tmp:
+        tmp.write_text(text)

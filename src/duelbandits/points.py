@@ -1,0 +1,220 @@
+"""Points: the unit of the targets beyond the paper (sweeps, field, asymptotics).
+
+A point is one (scenario, A, T, algorithm) with its runs, each tuned to its own horizon T. A
+point file keeps, per run and for every regret kind, the cumulative regret on a thin
+log-spaced grid of steps (always ending at T), never the full trace; run ``r`` has the seed of
+``duelbandits simulate --run r``, so any run can be rebuilt in full. This module simulates a
+point, splits its runs into jobs, reads and checks point files, and holds the statistics the
+exponent fits of the sweeps and the asymptotics share (power-law fit, bootstrap of log means).
+pandas is imported inside the functions that need it, so a job that only simulates does not
+pay for it.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pyarrow as pa
+
+from . import regret, schemas, storage
+from .errors import InputError
+from .simulation import run_seed, simulate
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+
+class PointError(InputError):
+    """Point files, or the settings of a points target, are invalid."""
+
+
+def thin_grid(horizon: int, points: int) -> np.ndarray:
+    """At most ``points`` log-spaced 1-based steps in ``1..horizon``, always ending at ``horizon``."""
+    grid = np.geomspace(1, horizon, max(int(points), 2)).round().astype(np.int64)
+    return np.unique(np.r_[grid, horizon])
+
+
+def chunk_ranges(runs: int, runs_per_job: int) -> list[tuple[int, int]]:
+    """``(first, last)`` run index of each job: ``runs`` runs, ``runs_per_job`` per job."""
+    if runs < 1 or runs_per_job < 1:
+        raise PointError(f"runs and runs_per_job must be >= 1, got {runs} and {runs_per_job}")
+    return [(first, min(first + runs_per_job, runs) - 1) for first in range(0, runs, runs_per_job)]
+
+
+def simulate_point(
+    matrix,
+    scenario: str,
+    algorithm: str,
+    horizon: int,
+    runs,
+    base_seed: int,
+    points: int = 20,
+    progress=None,
+    **params,
+) -> pa.Table:
+    """Simulate ``runs`` of one sweep point and keep only their thin regret curves.
+
+    Run ``r`` uses ``run_seed(base_seed, scenario, algorithm, r)``, the seed of
+    ``duelbandits simulate --run r`` at the same horizon, so any point's run
+    can be rebuilt in full with that command. Hyper-parameters that depend on
+    the horizon (TS-Borda's alpha, Exp3.P's and PM's beta, eta, gamma) are
+    tuned to ``horizon`` by the algorithms themselves. ``progress``, if given,
+    is called as ``progress(done, total)`` after each run (the CLI logs it).
+    """
+    X = np.asarray(matrix, dtype=float)
+    grid = thin_grid(horizon, points)
+    kinds = list(regret.REGRETS)
+    runs = list(runs)
+    values = np.empty((len(runs), len(kinds), grid.size))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", UserWarning)  # gamma clipping, once per run: reported once below
+        for n, run in enumerate(runs):
+            res = simulate(
+                X, algorithm, horizon, run_seed(base_seed, scenario, algorithm, run), stride=horizon, **params
+            )
+            for k, kind in enumerate(kinds):
+                values[n, k] = np.cumsum(regret.per_step(kind, X, res.I, res.J))[grid - 1]
+            if progress is not None:
+                progress(n + 1, len(runs))
+    for message in dict.fromkeys(str(w.message) for w in caught):
+        warnings.warn(message, UserWarning, stacklevel=2)
+    shape = values.shape
+    rows = values.size
+    return pa.table(
+        {
+            "scenario": pa.array([scenario] * rows, pa.string()),
+            "algorithm": pa.array([algorithm] * rows, pa.string()),
+            "actions": np.full(rows, X.shape[0], np.int16),
+            "horizon": np.full(rows, horizon, np.int32),
+            "run": np.repeat(np.asarray(runs, np.int32), shape[1] * shape[2]),
+            "regret": pa.array(np.tile(np.repeat(kinds, shape[2]), shape[0]).tolist(), pa.string()),
+            "t": np.tile(grid.astype(np.int32), shape[0] * shape[1]),
+            "cumulative_regret": values.ravel(),
+        },
+        schema=schemas.POINT_SCHEMA,
+    )
+
+
+def check_points(points: pd.DataFrame) -> pd.DataFrame:
+    """Check that every (scenario, algorithm, A, T) has the same runs at every step; return sorted rows."""
+
+    if points.empty:
+        raise PointError("no point files given")
+    points = points.sort_values(
+        ["scenario", "algorithm", "actions", "horizon", "regret", "run", "t"], kind="stable", ignore_index=True
+    )
+    dup = points.duplicated(["scenario", "algorithm", "actions", "horizon", "regret", "run", "t"])
+    if dup.any():
+        row = points[dup].iloc[0]
+        raise PointError(
+            f"run {row['run']} of {row['scenario']}/{row['algorithm']} A={row['actions']} "
+            f"T={row['horizon']} appears in more than one point file"
+        )
+    for key, part in points.groupby(["scenario", "algorithm", "actions", "horizon"], sort=False):
+        runs = np.unique(part["run"].to_numpy())
+        if not np.array_equal(runs, np.arange(runs.size)):
+            raise PointError(
+                f"sweep point {'/'.join(map(str, key))} holds runs {runs.tolist()}, expected 0..{runs.size - 1}"
+            )
+        if len(part) % runs.size or part.groupby(["regret", "run"]).size().nunique() != 1:
+            raise PointError(f"sweep point {'/'.join(map(str, key))} has runs of unequal length")
+    return points
+
+
+def read_points(paths) -> tuple[pd.DataFrame, list[str], list[dict]]:
+    """The point files as one DataFrame, the sorted digests of their provenance, and the provenance
+    records themselves (one per path, in order)."""
+    tables, records = [], []
+    for path in paths:
+        table = storage.read_table(path)
+        if not table.schema.equals(schemas.POINT_SCHEMA):
+            raise storage.StorageError(f"{path}: not a sweep point file (columns {', '.join(table.column_names)})")
+        records.append(storage.read_provenance(path, table="sweep-point"))
+        tables.append(table)
+    return pa.concat_tables(tables).to_pandas(), sorted(p["config_sha256"] for p in records), records
+
+
+def check_together(paths, records, c_alpha: float | None = None) -> None:
+    """Point files belong together: one base seed, one matrix per scenario and, with ``c_alpha``,
+    TS-Borda run with that c_alpha (its bound uses it)."""
+    from .algorithms import ALGORITHMS
+
+    default_c = ALGORITHMS["ts-borda"].defaults["c_alpha"]
+    seeds, matrices = {}, {}
+    for path, prov in zip(paths, records):
+        seeds.setdefault(prov.get("seed"), path)
+        matrices.setdefault(prov.get("scenario"), {}).setdefault(prov.get("matrix_sha256"), path)
+        if c_alpha is not None and prov.get("algorithm") == "ts-borda":
+            used = float((prov.get("params") or {}).get("c_alpha", default_c))
+            if not math.isclose(used, c_alpha, rel_tol=1e-12):
+                raise PointError(f"{path}: TS-Borda ran with c_alpha = {used:g}, but --c-alpha is {c_alpha:g}")
+    if len(seeds) > 1:
+        (a, first), (b, second) = list(seeds.items())[:2]
+        raise PointError(f"the points come from different seeds: {a} ({first}) and {b} ({second})")
+    for scenario, digests in matrices.items():
+        if len(digests) > 1:
+            first, second = list(digests.values())[:2]
+            raise PointError(f"the points of scenario {scenario!r} hold different matrices: {first} and {second}")
+
+
+def fit_power_law(horizons, means) -> tuple[float, float]:
+    """Least squares of ``log mean`` on ``log T``: ``(rho, log_c)`` with ``mean ~ exp(log_c) T^rho``.
+
+    NaN if fewer than two distinct horizons or any mean is not positive.
+    """
+    x = np.log(np.asarray(horizons, dtype=float))
+    means = np.asarray(means, dtype=float)
+    if np.unique(x).size < 2 or not np.all(means > 0):
+        return float("nan"), float("nan")
+    y = np.log(means)
+    rho = float(((x - x.mean()) * (y - y.mean())).sum() / ((x - x.mean()) ** 2).sum())
+    return rho, float(y.mean() - rho * x.mean())
+
+
+def check_bootstrap(resamples: int, confidence: float) -> None:
+    """A bootstrap needs at least one resample and a level in (0, 1)."""
+    if not 0 < confidence < 1:
+        raise PointError(f"confidence must lie in (0, 1), got {confidence}")
+    if resamples < 1:
+        raise PointError(f"resamples must be >= 1, got {resamples}")
+
+
+def resampled_log_means(finals, resamples: int, seed) -> np.ndarray:
+    """``(resamples, len(finals))`` logs of bootstrap means: resample ``h`` draws the runs of
+    ``finals[h]`` with replacement (within that horizon); NaN where a mean is not positive."""
+    rng = np.random.default_rng(seed)
+    logs = np.empty((resamples, len(finals)))
+    for h, values in enumerate(finals):
+        values = np.asarray(values, dtype=float)
+        means = values[rng.integers(0, values.size, size=(resamples, values.size))].mean(axis=1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            logs[:, h] = np.where(means > 0, np.log(np.where(means > 0, means, 1.0)), np.nan)
+    return logs
+
+
+def bootstrap_exponent(
+    horizons, finals, resamples: int = 1000, confidence: float = 0.95, seed=0
+) -> tuple[float, float]:
+    """Percentile bootstrap interval of the fitted exponent rho.
+
+    ``finals[h]`` holds the final regrets R_T of the runs at ``horizons[h]``.
+    Each resample draws the runs of every horizon with replacement, within
+    that horizon, and refits rho on the resampled means; the interval is the
+    ``(1 - confidence) / 2`` and ``(1 + confidence) / 2`` quantiles of the
+    refitted rhos. ``seed`` is anything ``numpy.random.default_rng`` accepts.
+    """
+    check_bootstrap(resamples, confidence)
+    x = np.log(np.asarray(horizons, dtype=float))
+    if np.unique(x).size < 2:
+        return float("nan"), float("nan")
+    logs = resampled_log_means(finals, resamples, seed)
+    xc = x - x.mean()
+    rhos = ((logs - logs.mean(axis=1, keepdims=True)) * xc).sum(axis=1) / (xc**2).sum()
+    rhos = rhos[np.isfinite(rhos)]
+    if rhos.size == 0:
+        return float("nan"), float("nan")
+    low, high = np.quantile(rhos, [(1 - confidence) / 2, (1 + confidence) / 2])
+    return float(low), float(high)

@@ -1,0 +1,264 @@
+"""The columns and types of every Parquet table the pipeline writes, in one place, so that the
+CLI, the workflow and the tests agree on them.
+
+- run chunks (``results/runs/{scenario}/{algorithm}/chunk-{k}.parquet``): one row per (run,
+  step); strategy columns ``p_0..p_{A-1}`` (and ``q_*``) are filled only at recorded steps and
+  null elsewhere.
+- traces (``results/traces/{scenario}.parquet``): one row per (algorithm, run, step).
+- strategies (``results/strategies/{scenario}.parquet``): mean/std over runs.
+- summary (``results/summary.parquet``) and bounds (``results/bounds.parquet``).
+- the point files of the targets beyond the paper and their tables (``results/sweeps/``,
+  ``results/field/``, ``results/asymptotics/``).
+"""
+
+from __future__ import annotations
+
+import pyarrow as pa
+
+RUN_COLUMNS = {"run": pa.int32(), "t": pa.int32(), "I": pa.int16(), "J": pa.int16(), "outcome": pa.int8()}
+
+TRACE_SCHEMA = pa.schema(
+    [
+        ("algorithm", pa.string()),
+        ("regret_kind", pa.string()),
+        ("run", pa.int32()),
+        ("t", pa.int32()),
+        ("I", pa.int16()),
+        ("J", pa.int16()),
+        ("outcome", pa.int8()),
+        ("regret", pa.float64()),
+        ("cumulative_regret", pa.float32()),
+    ]
+)
+"""Traces schema. ``cumulative_regret`` is float32 (relative precision 6e-8,
+far below what a plot shows) with byte-stream-split encoding: a float64 sum
+that changes at every step barely compresses and made the traces 7x larger.
+The summary's statistics are computed in float64 before anything is stored."""
+
+STRATEGY_SCHEMA = pa.schema(
+    [
+        ("algorithm", pa.string()),
+        ("player", pa.string()),
+        ("t", pa.int32()),
+        ("action", pa.int16()),
+        ("mean", pa.float64()),
+        ("std", pa.float64()),
+        ("runs", pa.int32()),
+    ]
+)
+
+SUMMARY_SCHEMA = pa.schema(
+    [
+        ("scenario", pa.string()),
+        ("algorithm", pa.string()),
+        ("regret", pa.string()),
+        ("paper", pa.bool_()),
+        ("t", pa.int32()),
+        ("mean", pa.float64()),
+        ("std", pa.float64()),
+        ("runs", pa.int32()),
+        ("bound", pa.float64()),
+    ]
+)
+
+BOUND_SCHEMA = pa.schema(
+    [
+        ("algorithm", pa.string()),
+        ("theorem", pa.string()),
+        ("regret", pa.string()),
+        ("horizon", pa.int32()),
+        ("holds", pa.bool_()),
+        ("t", pa.int32()),
+        ("bound", pa.float64()),
+    ]
+)
+
+# The sweeps (target `sweeps`): results/sweeps/.
+
+POINT_SCHEMA = pa.schema(
+    [
+        ("scenario", pa.string()),
+        ("algorithm", pa.string()),
+        ("actions", pa.int16()),
+        ("horizon", pa.int32()),
+        ("run", pa.int32()),
+        ("regret", pa.string()),
+        ("t", pa.int32()),
+        ("cumulative_regret", pa.float64()),
+    ]
+)
+"""One sweep point file: per run and regret kind, R_t on a thin grid of steps t."""
+
+HORIZON_SCHEMA = pa.schema(
+    [
+        ("scenario", pa.string()),
+        ("algorithm", pa.string()),
+        ("regret", pa.string()),
+        ("paper", pa.bool_()),
+        ("actions", pa.int16()),
+        ("horizon", pa.int32()),
+        ("t", pa.int32()),
+        ("mean", pa.float64()),
+        ("std", pa.float64()),
+        ("runs", pa.int32()),
+    ]
+)
+"""results/sweeps/horizon.parquet: mean and std over runs of R_t; ``t == horizon`` is R_T."""
+
+EXPONENT_SCHEMA = pa.schema(
+    [
+        ("scenario", pa.string()),
+        ("algorithm", pa.string()),
+        ("regret", pa.string()),
+        ("paper", pa.bool_()),
+        ("theorem", pa.string()),
+        ("theorem_exponent", pa.float64()),
+        ("actions", pa.int16()),
+        ("horizons", pa.int16()),
+        ("runs", pa.int32()),
+        ("rho", pa.float64()),
+        ("log_c", pa.float64()),
+        ("ci_low", pa.float64()),
+        ("ci_high", pa.float64()),
+        ("confidence", pa.float64()),
+        ("resamples", pa.int32()),
+    ]
+)
+"""results/sweeps/exponents.parquet: fitted E[R_T] ~ exp(log_c) T^rho with a bootstrap CI.
+
+``theorem`` names the theorem that bounds this (algorithm, regret), null if
+none; ``paper`` marks the regret the scenario's figures show.
+"""
+
+ACTIONS_SCHEMA = pa.schema(
+    [
+        ("scenario", pa.string()),
+        ("algorithm", pa.string()),
+        ("regret", pa.string()),
+        ("paper", pa.bool_()),
+        ("theorem", pa.string()),
+        ("actions", pa.int16()),
+        ("horizon", pa.int32()),
+        ("runs", pa.int32()),
+        ("mean", pa.float64()),
+        ("std", pa.float64()),
+        ("bound", pa.float64()),
+        ("ratio", pa.float64()),
+    ]
+)
+"""results/sweeps/actions.parquet: R_T per number of actions, and mean / theorem bound.
+
+``bound`` and ``ratio`` are null unless the algorithm's theorem bounds this
+regret and its horizon requirement holds at (A, T).
+"""
+
+# Long horizons (target `asymptotics`): results/asymptotics/. Its points are sweep points (POINT_SCHEMA).
+
+ASYMPTOTIC_LOCAL_SCHEMA = pa.schema(
+    [
+        ("scenario", pa.string()),
+        ("algorithm", pa.string()),
+        ("regret", pa.string()),
+        ("paper", pa.bool_()),
+        ("theorem", pa.string()),
+        ("theorem_exponent", pa.float64()),
+        ("actions", pa.int16()),
+        ("horizon", pa.int32()),
+        ("runs", pa.int32()),
+        ("mean", pa.float64()),
+        ("std", pa.float64()),
+        ("bound", pa.float64()),
+        ("ratio", pa.float64()),
+        ("from_horizon", pa.int32()),
+        ("slope", pa.float64()),
+        ("ci_low", pa.float64()),
+        ("ci_high", pa.float64()),
+        ("confidence", pa.float64()),
+        ("resamples", pa.int32()),
+    ]
+)
+"""results/asymptotics/local.parquet: per horizon, R_T (mean, std, runs), the theorem's bound tuned to
+T and R_T / bound (null where no theorem bounds the regret or T misses its requirement), and the local
+exponent ``slope`` from ``from_horizon`` (the previous horizon) to ``horizon`` with its bootstrap
+interval (``from_horizon`` null and the slope NaN at the first horizon)."""
+
+ASYMPTOTIC_EXPONENT_SCHEMA = pa.schema(
+    [
+        ("scenario", pa.string()),
+        ("algorithm", pa.string()),
+        ("regret", pa.string()),
+        ("paper", pa.bool_()),
+        ("theorem", pa.string()),
+        ("theorem_exponent", pa.float64()),
+        ("lower_bound_exponent", pa.float64()),
+        ("actions", pa.int16()),
+        ("horizons", pa.int16()),
+        ("runs", pa.int32()),
+        ("first_horizon", pa.int32()),
+        ("last_horizon", pa.int32()),
+        ("prev_from", pa.int32()),
+        ("prev_slope", pa.float64()),
+        ("prev_low", pa.float64()),
+        ("prev_high", pa.float64()),
+        ("last_from", pa.int32()),
+        ("last_slope", pa.float64()),
+        ("last_low", pa.float64()),
+        ("last_high", pa.float64()),
+        ("rho", pa.float64()),
+        ("log_c", pa.float64()),
+        ("rho_low", pa.float64()),
+        ("rho_high", pa.float64()),
+        ("last_ratio", pa.float64()),
+        ("verdict", pa.string()),
+        ("near", pa.float64()),
+        ("confidence", pa.float64()),
+        ("resamples", pa.int32()),
+    ]
+)
+"""results/asymptotics/exponents.parquet: per (scenario, algorithm, regret, A), the local exponents of
+the last two intervals (``prev_from``-``last_from`` and ``last_from``-``last_horizon``) with their
+bootstrap intervals, the global fit E[R_T] ~ exp(log_c) T^rho over every horizon with its interval,
+R_T / bound at the largest horizon, the worst-case lower bound's exponent where one applies, and the
+verdict against the theorem's exponent (null without a theorem; rules in :mod:`duelbandits.asymptotics`).
+``runs`` is the fewest runs of any horizon."""
+
+
+FIELD_CURVES_SCHEMA = pa.schema(
+    [
+        ("scenario", pa.string()),
+        ("algorithm", pa.string()),
+        ("regret", pa.string()),
+        ("actions", pa.int16()),
+        ("horizon", pa.int32()),
+        ("t", pa.int32()),
+        ("mean", pa.float64()),
+        ("std", pa.float64()),
+        ("runs", pa.int32()),
+        ("family", pa.string()),
+    ]
+)
+"""results/field/curves.parquet: mean and std over runs of each field regret at the thin grid's steps.
+
+``regret`` is ``condorcet`` (where a Condorcet winner exists), ``copeland`` (where none does) or
+``borda``; ``family`` is ``paper`` (the paper's six algorithms) or ``field``.
+"""
+
+FIELD_TABLE_SCHEMA = pa.schema(
+    [
+        ("scenario", pa.string()),
+        ("regret", pa.string()),
+        ("algorithm", pa.string()),
+        ("family", pa.string()),
+        ("actions", pa.int16()),
+        ("horizon", pa.int32()),
+        ("runs", pa.int32()),
+        ("mean", pa.float64()),
+        ("std", pa.float64()),
+        ("rank", pa.int16()),
+    ]
+)
+"""results/field/table.parquet: final regret R_T per (scenario, regret, algorithm) and its rank (1 = lowest mean)."""
+
+
+def strategy_columns(player: str, actions: int) -> list[str]:
+    return [f"{player}_{a}" for a in range(actions)]

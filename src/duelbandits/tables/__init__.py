@@ -1,0 +1,118 @@
+"""Readable tables as Markdown and HTML: the final-regret table of the paper run
+(:mod:`.paper`), and the tables of the targets beyond the paper (:mod:`.sweeps`, :mod:`.field`,
+:mod:`.asymptotics`), one module each, so that a table job loads, and its rerun trigger covers,
+only the module that writes it. This module holds the formatting they share.
+
+Plain string building (no tabulate, no jinja2), so the output is the same bytes for the same
+input on every machine.
+"""
+
+from __future__ import annotations
+
+import html
+import importlib
+import json
+
+import numpy as np
+
+_EXPORTS = {
+    "final_regret_table": "paper",
+    "final_regret_rows": "paper",
+    "final_regret_markdown": "paper",
+    "final_regret_html": "paper",
+    "exponent_rows": "sweeps",
+    "exponent_note": "sweeps",
+    "exponent_markdown": "sweeps",
+    "exponent_html": "sweeps",
+    "actions_rows": "sweeps",
+    "actions_markdown": "sweeps",
+    "actions_html": "sweeps",
+    "field_markdown": "field",
+    "horizon_label": "asymptotics",
+    "asymptotics_markdown": "asymptotics",
+}
+
+
+def __getattr__(name: str):
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'duelbandits.tables' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def fmt(value, digits: int = 1) -> str:
+    """A number with thousands separators, or ``-`` for NaN/None."""
+    if value is None or (isinstance(value, float) and not np.isfinite(value)):
+        return "-"
+    return f"{value:,.{digits}f}"
+
+
+def mean_std(mean, std, digits: int = 1) -> str:
+    return f"{fmt(mean, digits)} ± {fmt(std, digits)}"
+
+
+def markdown(header: list[str], rows: list[list[str]], align: str | None = None) -> str:
+    """A GitHub-flavoured Markdown table; ``align`` is one of ``l``/``r`` per column."""
+    align = align or "l" * len(header)
+    rule = ["---:" if a == "r" else "---" for a in align]
+    lines = ["| " + " | ".join(header) + " |", "| " + " | ".join(rule) + " |"]
+    lines += ["| " + " | ".join(str(c).replace("|", "\\|") for c in row) + " |" for row in rows]
+    return "\n".join(lines) + "\n"
+
+
+HTML_STYLE = (
+    "body{font-family:DejaVu Sans,Helvetica,Arial,sans-serif;font-size:13px;margin:1em}"
+    "table{border-collapse:collapse}th,td{padding:3px 9px;border-bottom:1px solid #ddd}"
+    "th{background:#f3f3f3;text-align:left}td.r{text-align:right}caption{text-align:left;"
+    "font-weight:bold;margin-bottom:.5em}p{max-width:60em}"
+)
+
+
+def html_page(title: str, header: list[str], rows: list[list[str]], align: str | None = None, note: str = "") -> str:
+    """A self-contained HTML page holding one table (for the Snakemake report)."""
+    align = align or "l" * len(header)
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
+    body = "".join(
+        "<tr>" + "".join(f'<td class="{a}">{html.escape(str(c))}</td>' for a, c in zip(align, row)) + "</tr>"
+        for row in rows
+    )
+    note_html = f"<p>{html.escape(note)}</p>" if note else ""
+    return (
+        f'<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
+        f"<style>{HTML_STYLE}</style></head><body><table><caption>{html.escape(title)}</caption>"
+        f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>{note_html}</body></html>\n"
+    )
+
+
+def fraction(x: float) -> str:
+    names = {0.5: "1/2", 2 / 3: "2/3", 0.75: "3/4", 1.0: "1"}
+    for value, name in names.items():
+        if np.isfinite(x) and abs(x - value) < 1e-9:
+            return name
+    return fmt(x, 3)
+
+
+def has(value) -> bool:
+    """Whether a table cell holds a value (not None, not NaN)."""
+    return value is not None and not (isinstance(value, float) and np.isnan(value))
+
+
+def config_html(config: dict) -> str:
+    """The effective configuration (config files and --config overrides merged) as an HTML page."""
+
+    def flatten(value, prefix=""):
+        if isinstance(value, dict):
+            for key, sub in value.items():
+                yield from flatten(sub, f"{prefix}{key}/" if isinstance(sub, dict) else f"{prefix}{key}")
+        else:
+            yield prefix.rstrip("/"), json.dumps(value)
+
+    rows = [[key, value] for key, value in flatten(config)]
+    return html_page(
+        "Effective configuration",
+        ["key", "value"],
+        rows,
+        "ll",
+        "Every key is documented in workflow/schemas/config.schema.yaml.",
+    )
