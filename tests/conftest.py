@@ -11,3 +11,74 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if SLOW_FOLDERS & set(item.path.parent.parts[-1:]) or item.path.name in SLOW_FILES:
             item.add_marker(pytest.mark.slow)
+
+
+# --- Shared fixtures of the algorithm tests --------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def X():
+    """The paper's ``condorcet`` matrix (A = 10, seed 0): the default matrix of the per-algorithm tests."""
+    from duelbandits import make_scenario
+
+    return make_scenario("condorcet", seed=0).matrix
+
+
+@pytest.fixture
+def cyclic4():
+    """0 > 1 > 2 > 0 and everyone > 3, each with probability 0.9: no Condorcet winner (A = 4)."""
+    import numpy as np
+
+    X = np.full((4, 4), 0.5)
+    for w, l in ((0, 1), (1, 2), (2, 0), (0, 3), (1, 3), (2, 3)):
+        X[w, l], X[l, w] = 0.9, 0.1
+    return X
+
+
+@pytest.fixture
+def near_half_matrix():
+    """``near_half_matrix(A, seed, spread)``: a preference matrix whose entries above the diagonal are
+    uniform on ``1/2 +- spread`` (close to 1/2, so that confidence-bound algorithms stay unsure for long)."""
+    import numpy as np
+
+    def build(A, seed, spread):
+        rng = np.random.default_rng(seed)
+        X = np.full((A, A), 0.5)
+        iu = np.triu_indices(A, 1)
+        v = rng.uniform(0.5 - spread, 0.5 + spread, len(iu[0]))
+        X[iu] = v
+        X[iu[1], iu[0]] = 1 - v
+        return X
+
+    return build
+
+
+@pytest.fixture
+def ucb_upper():
+    """``ucb_upper(W, t, alpha=0.51)``: the upper confidence bounds of RUCB and RCS (their line 4-5)
+    literally, ``U = W/N + sqrt(alpha ln t / N)`` with both quotients 1 where ``N = 0``, ``U_ii = 1/2``."""
+    import numpy as np
+
+    def upper(W, t, alpha=0.51):
+        N = W + W.T
+        with np.errstate(divide="ignore", invalid="ignore"):
+            U = np.where(N > 0, W / N, 1.0) + np.sqrt(np.where(N > 0, alpha * np.log(t) / N, 1.0))
+        np.fill_diagonal(U, 0.5)
+        return U
+
+    return upper
+
+
+@pytest.fixture
+def ucb_hand_state():
+    """A = 4 win counts: 0 beat 2 and 1 beat 3 ten to nothing; 0 and 1 split six duels; other pairs unplayed.
+
+    The losers' bounds are ``U[2, 0] = U[3, 1] = sqrt(0.51 ln t / 10)``, below 1/2 while
+    ln t < 10 / (4 * 0.51) = 4.902, i.e. for t <= 134 (ln 134 = 4.898, ln 135 = 4.905).
+    """
+    import numpy as np
+
+    W = np.zeros((4, 4))
+    W[0, 2] = W[1, 3] = 10
+    W[0, 1] = W[1, 0] = 3
+    return W

@@ -7,17 +7,12 @@ import pytest
 from montecarlo import assert_pairs_follow, pooled_runs, separation
 
 import duelbandits
-from duelbandits import regret, simulate, winners
+from duelbandits import regret
 from duelbandits.algorithms import AlgorithmError, dexp3
 from duelbandits.algorithms import partial_monitoring as pm
 from duelbandits.simulation import recorded_steps
 
 NO_RECORD = np.zeros(0, dtype=np.int64)
-
-
-@pytest.fixture(scope="module")
-def X():
-    return duelbandits.make_scenario("condorcet", actions=10, seed=0).matrix
 
 
 def borda_regret(X, T, seeds, **hyper):
@@ -154,37 +149,6 @@ def test_I_and_J_are_drawn_independently_from_q_at_every_step():
     assert separation(s["p"], s["p"], uniform, uniform) > 20
 
 
-def test_strategies_are_distributions_with_the_exploration_floor(X):
-    T = 3000
-    gamma = dexp3.hyperparameters(10, T)["gamma"]
-    _, _, _, s = dexp3.run(X, T, np.random.default_rng(1), np.arange(1, T + 1))
-    assert s["p"].shape == (T, 10)
-    np.testing.assert_allclose(s["p"].sum(axis=1), 1.0, rtol=0, atol=1e-12)
-    assert s["p"].min() >= gamma / 10 * (1 - 1e-12)
-    np.testing.assert_array_equal(s["p"][0], np.full(10, 0.1))
-    assert s["p"][-1].max() > 0.3  # and it moves far from uniform (0.46 on the Borda winner here)
-
-
-def test_recording_does_not_change_the_run(X):
-    full = dexp3.run(X, 500, np.random.default_rng(2), np.arange(1, 501))
-    some = dexp3.run(X, 500, np.random.default_rng(2), np.array([1, 250, 500]))
-    for a, b in zip(full[:3], some[:3]):
-        np.testing.assert_array_equal(a, b)
-    np.testing.assert_array_equal(full[3]["p"][[0, 249, 499]], some[3]["p"])
-
-
-def test_same_seed_same_arrays_other_seed_other_arrays(X):
-    a = simulate(X, "dexp3", 1000, 7, stride=100)
-    b = simulate(X, "dexp3", 1000, 7, stride=100)
-    c = simulate(X, "dexp3", 1000, 8, stride=100)
-    for name in ("I", "J", "outcomes"):
-        np.testing.assert_array_equal(getattr(a, name), getattr(b, name))
-    np.testing.assert_array_equal(a.strategies["p"], b.strategies["p"])
-    assert not np.array_equal(a.I, c.I)
-    assert a.I.dtype == np.int64 and a.J.dtype == np.int64 and a.outcomes.dtype == np.int8
-    assert set(a.strategies) == {"p"} and a.strategies["p"].shape == (len(a.strategy_steps), 10)
-
-
 @pytest.mark.parametrize(
     ("params", "match"),
     [
@@ -199,23 +163,6 @@ def test_same_seed_same_arrays_other_seed_other_arrays(X):
 def test_bad_hyperparameters_raise_naming_the_slug(X, params, match):
     with pytest.raises(AlgorithmError, match=match):
         dexp3.run(X, 100, np.random.default_rng(0), NO_RECORD, **params)
-
-
-def test_the_registry_takes_no_hyperparameters(X):
-    with pytest.raises(AlgorithmError, match="dexp3"):
-        simulate(X, "dexp3", 100, 0, eta=0.1)
-
-
-def test_borda_regret_at_T_2000_is_well_below_uniform_play(X):
-    """Uniform play's expected Borda regret is (max s - mean s) T. At T = 2000 the theorem's tuning
-    explores with gamma = 0.226 (so even a perfect learner keeps a ratio >= 0.226) and learns with
-    eta = 5.1e-3: measured over 10 seeds the ratio is 0.67 with per-run sd 0.039 (mean of 6: sd 0.016).
-    Uniform play gives 1 with per-run sd 0.009. 0.8 is 8 sd of the mean above the former and
-    > 20 sd below the latter, so T = 2000 already separates them (no larger T needed)."""
-    T = 2000
-    s = winners.borda_scores(X)
-    uniform = (s.max() - s.mean()) * T
-    assert borda_regret(X, T, range(6)).mean() < 0.8 * uniform
 
 
 def test_borda_regret_grows_like_T_to_the_two_thirds(X):
@@ -234,3 +181,12 @@ def test_borda_regret_grows_like_T_to_the_two_thirds(X):
     exponent = np.log(R2.mean() / R1.mean()) / np.log(4.0)
     assert abs(exponent - 2 / 3) < 0.05, exponent
     assert 4.0 ** (2 / 3 - 0.05) < R2.mean() / R1.mean() < 4.0 ** (2 / 3 + 0.05)
+
+
+def test_strategy_moves_far_from_uniform_within_3000_steps(X):
+    """The paper's tuning at K = 10, T = 3000: the last step's law puts more than 0.3 on one action
+    (0.46 on the Borda winner here; the contract checks the laws themselves for every A)."""
+    T = 3000
+    _, _, _, s = dexp3.run(X, T, np.random.default_rng(1), np.array([T]))
+    assert s.keys() == {"p"}  # q_t, recorded as "p"
+    assert s["p"][-1].max() > 0.3

@@ -7,16 +7,10 @@ import pytest
 from montecarlo import assert_pairs_follow, pooled_runs, separation
 
 import duelbandits
-from duelbandits import regret, winners
 from duelbandits.algorithms import partial_monitoring as pm
 from duelbandits.simulation import recorded_steps
 
 NO_RECORD = np.zeros(0, dtype=np.int64)
-
-
-@pytest.fixture(scope="module")
-def X():
-    return duelbandits.make_scenario("condorcet", seed=0).matrix
 
 
 def test_hyperparameters_match_theorem_4_4_by_hand():
@@ -81,17 +75,6 @@ def test_I_and_J_are_drawn_independently_from_p_at_every_step():
     assert separation(s["p"], s["p"], uniform, uniform) > 20
 
 
-def test_strategy_is_a_mixed_distribution_with_exploration_floor(X):
-    T = 3000
-    gamma = pm.hyperparameters(10, T)["gamma"]
-    _, _, _, s = pm.run(X, T, np.random.default_rng(1), np.arange(1, T + 1))
-    assert s["p"].shape == (T, 10)
-    np.testing.assert_allclose(s["p"].sum(axis=1), 1.0, rtol=0, atol=1e-12)
-    assert s["p"].min() >= gamma / 10
-    np.testing.assert_array_equal(s["p"][0], np.full(10, 0.1))
-    assert s["p"][-1].max() > 1.5 / 10  # and it moves away from uniform
-
-
 def test_recorded_strategies_are_those_the_history_implies(X):
     """Replay eqs. (5)-(7) in numpy from (I, J, o): p_t at the recorded steps agrees."""
     T, A = 600, 10
@@ -110,35 +93,10 @@ def test_recorded_strategies_are_those_the_history_implies(X):
     assert k == len(record)
 
 
-def test_recording_does_not_change_the_run(X):
-    full = pm.run(X, 500, np.random.default_rng(2), np.arange(1, 501))
-    some = pm.run(X, 500, np.random.default_rng(2), np.array([1, 250, 500]))
-    for a, b in zip(full[:3], some[:3]):
-        np.testing.assert_array_equal(a, b)
-    np.testing.assert_array_equal(full[3]["p"][[0, 249, 499]], some[3]["p"])
-
-
-def test_same_seed_same_arrays_other_seed_other_arrays(X):
-    a = duelbandits.simulate(X, "partial-monitoring", 1000, 7, stride=100)
-    b = duelbandits.simulate(X, "partial-monitoring", 1000, 7, stride=100)
-    c = duelbandits.simulate(X, "partial-monitoring", 1000, 8, stride=100)
-    for name in ("I", "J", "outcomes"):
-        np.testing.assert_array_equal(getattr(a, name), getattr(b, name))
-    np.testing.assert_array_equal(a.strategies["p"], b.strategies["p"])
-    assert not np.array_equal(a.I, c.I)
-    assert a.I.dtype == np.int64 and a.outcomes.dtype == np.int8
-    assert set(a.strategies) == {"p"}
-
-
-def test_regret_at_T_2000_is_below_uniform_play(X):
-    # Uniform play's expected Borda regret is (max s - mean s) per step. At
-    # T = 2000 Theorem 4.4 explores with gamma = 0.536, so even a perfect
-    # learner keeps ratio >= 0.536, and eta = 2.1e-3 learns slowly: measured
-    # over 20 seeds the ratio is 0.90 with per-run sd 0.017 (mean of 6: sd
-    # 0.007). Uniform play itself gives 1.00 with per-run sd 0.010, so 0.95
-    # separates the two by > 5 sd on both sides. (At T = 40,000 the ratio is ~0.7.)
-    T = 2000
-    s = winners.borda_scores(X)
-    uniform = (s.max() - s.mean()) * T
-    R = [regret.cumulative("borda", X, *pm.run(X, T, np.random.default_rng(k), NO_RECORD)[:2])[-1] for k in range(6)]
-    assert np.mean(R) < 0.95 * uniform
+def test_strategy_moves_away_from_uniform_within_3000_steps(X):
+    """Theorem 4.4's tuning at A = 10, T = 3000 explores with gamma = 0.49 and learns slowly, but the
+    last step's law already gives some action more than 1.5 / A (the contract checks the laws themselves)."""
+    T = 3000
+    _, _, _, s = pm.run(X, T, np.random.default_rng(1), np.array([T]))
+    assert s.keys() == {"p"}
+    assert s["p"][-1].max() > 1.5 / 10

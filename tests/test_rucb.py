@@ -2,56 +2,30 @@
 
 import numpy as np
 import pytest
-from montecarlo import uniform_regret
+from montecarlo import close_to_law
 
-import duelbandits
-from duelbandits import regret, winners
+from duelbandits import winners
 from duelbandits.algorithms import rucb
 
 ALPHA = 0.51
 NONE = rucb.NO_ARM
 
 
-@pytest.fixture(scope="module")
-def X():
-    return duelbandits.make_scenario("condorcet", actions=10, seed=0).matrix
-
-
-def upper(W, t, alpha=ALPHA):
-    """Line 4-5 literally: ``U = W/N + sqrt(alpha ln t / N)``, both quotients 1 where ``N = 0``, ``U_ii = 1/2``."""
-    N = W + W.T
-    with np.errstate(divide="ignore", invalid="ignore"):
-        U = np.where(N > 0, W / N, 1.0) + np.sqrt(np.where(N > 0, alpha * np.log(t) / N, 1.0))
-    np.fill_diagonal(U, 0.5)
-    return U
-
-
-def formula_candidates(W, t):
+def formula_candidates(upper, W, t):
+    """Line 6 literally: the arms whose upper bounds against every arm are >= 1/2 (``upper``: conftest's ucb_upper)."""
     return set(np.flatnonzero((upper(W, t) >= 0.5).all(axis=1)).tolist())
 
 
-def _hand_state():
-    """A = 4: 0 beat 2 and 1 beat 3, ten to nothing; 0 and 1 split six duels; other pairs unplayed.
-
-    The losers' bounds are ``U[2, 0] = U[3, 1] = sqrt(0.51 ln t / 10)``, below 1/2
-    while ln t < 10 / (4 * 0.51) = 4.902 (the log-t threshold e^2 / (alpha N) with
-    e = -5, N = 10), i.e. for t <= 134 (ln 134 = 4.898, ln 135 = 4.905): C = {0, 1}
-    at t = 100 and {0, 1, 2, 3} from t = 135 on.
-    """
-    W = np.zeros((4, 4))
-    W[0, 2] = W[1, 3] = 10
-    W[0, 1] = W[1, 0] = 3
-    return W
-
-
-def test_candidate_set_switches_exactly_at_the_log_t_threshold():
-    W = _hand_state()
-    assert formula_candidates(W, 134) == {0, 1} and formula_candidates(W, 135) == {0, 1, 2, 3}
+def test_candidate_set_switches_exactly_at_the_log_t_threshold(ucb_upper, ucb_hand_state):
+    """The hand state (conftest): C = {0, 1} up to t = 134, {0, 1, 2, 3} from t = 135 on (the
+    log-t threshold e^2 / (alpha N) with e = -5, N = 10 is 4.902; ln 134 = 4.898, ln 135 = 4.905)."""
+    W = ucb_hand_state
+    assert formula_candidates(ucb_upper, W, 134) == {0, 1} and formula_candidates(ucb_upper, W, 135) == {0, 1, 2, 3}
     for t, expected in ((100, [0, 1]), (134, [0, 1]), (135, [0, 1, 2, 3]), (1000, [0, 1, 2, 3])):
         assert rucb.candidates(W, t, ALPHA).tolist() == expected, t
 
 
-def test_candidate_set_matches_the_formula_on_random_states():
+def test_candidate_set_matches_the_formula_on_random_states(ucb_upper):
     """Random counts (some pairs unplayed, some exactly even) at many t: thresholds == formula."""
     rng = np.random.default_rng(0)
     A, proper = 6, 0
@@ -62,7 +36,7 @@ def test_candidate_set_matches_the_formula_on_random_states():
         W = np.where(tie, np.maximum(W, W.T), W)
         np.fill_diagonal(W, 0)
         t = int(rng.choice([1, 2, 3, 10, 100, 1000, 40_000]))
-        expected = formula_candidates(W, t)
+        expected = formula_candidates(ucb_upper, W, t)
         assert set(rucb.candidates(W, t, ALPHA).tolist()) == expected, (W, t)
         proper += 0 < len(expected) < A
     assert proper > 50  # the check is not only on trivial candidate sets
@@ -70,12 +44,6 @@ def test_candidate_set_matches_the_formula_on_random_states():
 
 def _frequencies(a, A):
     return np.bincount(a, minlength=A) / len(a)
-
-
-def _close(f, p, n):
-    """Five binomial standard errors per value (false alarm < 6e-7 each)."""
-    p = np.asarray(p, dtype=float)
-    return np.all(np.abs(f - p) <= 5 * np.sqrt(p * (1 - p) / n) + 1e-12)
 
 
 @pytest.mark.parametrize(
@@ -90,11 +58,11 @@ def _close(f, p, n):
         (100, 0, 0, [1 / 2, 1 / 2, 0, 0]),
     ],
 )
-def test_champion_law_with_and_without_a_hypothesis(t, best, new_best, law):
+def test_champion_law_with_and_without_a_hypothesis(t, best, new_best, law, ucb_hand_state):
     n = 40_000
-    c, _, got_best = rucb.select_pairs(_hand_state(), t, np.random.default_rng(1), n=n, alpha=ALPHA, best=best)
+    c, _, got_best = rucb.select_pairs(ucb_hand_state, t, np.random.default_rng(1), n=n, alpha=ALPHA, best=best)
     assert got_best == new_best
-    assert _close(_frequencies(c, 4), law, n), _frequencies(c, 4)
+    assert close_to_law(_frequencies(c, 4), law, n), _frequencies(c, 4)
 
 
 def test_single_candidate_becomes_the_hypothesis_and_empty_c_clears_it():
@@ -113,10 +81,10 @@ def test_single_candidate_becomes_the_hypothesis_and_empty_c_clears_it():
     n = 30_000
     c, _, best = rucb.select_pairs(W, 100, np.random.default_rng(3), n=n, best=0)
     assert best == NONE
-    assert _close(_frequencies(c, 3), [1 / 3] * 3, n)
+    assert close_to_law(_frequencies(c, 3), [1 / 3] * 3, n)
 
 
-def test_challenger_maximises_the_upper_bound_against_the_champion():
+def test_challenger_maximises_the_upper_bound_against_the_champion(ucb_upper, ucb_hand_state):
     """Hand state at t = 100 (ln 100 = 4.605, radius sqrt(0.51 * 4.605 / N)).
 
     Against c = 0: U[1, 0] = 3/6 + sqrt(2.349 / 6) = 1.126, U[2, 0] = 0 + 0.485,
@@ -124,8 +92,8 @@ def test_challenger_maximises_the_upper_bound_against_the_champion():
     U[3, 1] = 0.485: d = 2. At t = 135 against c = 2: U[0, 2] = 1 + 0.520,
     U[1, 2] = U[3, 2] = 2: a tie, d uniform on {1, 3}.
     """
-    W = _hand_state()
-    U = upper(W, 100)
+    W = ucb_hand_state
+    U = ucb_upper(W, 100)
     assert np.allclose(U[:, 0], [0.5, 1.1256, 0.4846, 2.0], atol=1e-4)
     assert np.allclose(U[:, 1], [1.1256, 0.5, 2.0, 0.4846], atol=1e-4)
     c, d, _ = rucb.select_pairs(W, 100, np.random.default_rng(4), n=2000)
@@ -137,14 +105,14 @@ def test_challenger_maximises_the_upper_bound_against_the_champion():
     assert abs(np.mean(on_2 == 1) - 0.5) < 5 * np.sqrt(0.25 / len(on_2))
 
 
-def test_tie_with_the_champion_itself_goes_to_the_other_arm():
+def test_tie_with_the_champion_itself_goes_to_the_other_arm(ucb_upper):
     # U[1, 0] = 1/2 exactly needs W[1,0]/N + sqrt(alpha ln t / N) = 1/2: with W[1, 0] = 0,
     # N = 4 and alpha ln t = 1 (alpha = 1 / ln t), the radius is sqrt(1/4) = 1/2.
     t = 50
     alpha = 1 / np.log(t)
     W = np.zeros((2, 2))
     W[0, 1] = 4
-    assert upper(W, t, alpha)[1, 0] == 0.5
+    assert ucb_upper(W, t, alpha)[1, 0] == 0.5
     c, d, _ = rucb.select_pairs(W, t, np.random.default_rng(6), n=500, alpha=alpha)
     # the candidate set is {0, 1} (U[1, 0] = 1/2 >= 1/2); against c = 0 the tie
     # U[1, 0] = U[0, 0] = 1/2 must give d = 1, against c = 1 U[0, 1] = 3/2 gives d = 0
@@ -168,7 +136,7 @@ _EXPECTED_C = {1: {0, 1, 2}, 3: {0, 1, 2}, 4: {0, 2}, 10: {0, 2}, 11: {0}, 12: {
 _EXPECTED_B = {1: NONE, 10: NONE, 11: 0, 12: 0, 29: 0, 30: NONE}
 
 
-def test_state_after_a_hand_made_sequence_of_duels():
+def test_state_after_a_hand_made_sequence_of_duels(ucb_upper):
     I, J, o = (np.array(x) for x in zip(*_DUELS))
     W, in_c, hypotheses = rucb.replay(3, I, J, o, ALPHA)
     expected_W = np.zeros((3, 3))
@@ -181,21 +149,13 @@ def test_state_after_a_hand_made_sequence_of_duels():
     # every step: the incremental candidate sets equal the formula's on the counts so far
     Wt = np.zeros((3, 3))
     for t, (i, j, x) in enumerate(_DUELS, start=1):
-        assert set(np.flatnonzero(in_c[t - 1]).tolist()) == formula_candidates(Wt, t), t
+        assert set(np.flatnonzero(in_c[t - 1]).tolist()) == formula_candidates(ucb_upper, Wt, t), t
         if i != j:
             Wt[(i, j) if x else (j, i)] += 1
 
 
-def _cyclic_matrix():
-    """0 > 1 > 2 > 0 and everyone > 3, each with probability 0.9: no Condorcet winner."""
-    X = np.full((4, 4), 0.5)
-    for w, l in ((0, 1), (1, 2), (2, 0), (0, 3), (1, 3), (2, 3)):
-        X[w, l], X[l, w] = 0.9, 0.1
-    return X
-
-
 @pytest.mark.parametrize("matrix", ["condorcet", "cyclic"])
-def test_every_step_of_a_run_follows_algorithm_1(matrix, X):
+def test_every_step_of_a_run_follows_algorithm_1(matrix, X, cyclic4, ucb_upper):
     """Replay a run against the literal formulas: c in C (or C empty), B's rules, d's argmax.
 
     The hypothesis B is recomputed here from the formula's C. Among the steps
@@ -203,7 +163,7 @@ def test_every_step_of_a_run_follows_algorithm_1(matrix, X):
     the count is checked within 5 binomial standard errors (seed 9 gives 345
     such steps on condorcet; on the cycle C is empty at 1429 of 1500 steps).
     """
-    X = X if matrix == "condorcet" else _cyclic_matrix()
+    X = X if matrix == "condorcet" else cyclic4
     T, A = (3000, X.shape[0]) if matrix == "condorcet" else (1500, 4)
     I, J, o, _ = rucb.run(X, T, np.random.default_rng(9), None)
     W = np.zeros((A, A))
@@ -211,7 +171,7 @@ def test_every_step_of_a_run_follows_algorithm_1(matrix, X):
     on_b = with_b = empty = self_duels = 0
     for t in range(1, T + 1):
         c, d = I[t - 1], J[t - 1]
-        U = upper(W, t)
+        U = ucb_upper(W, t)
         C = np.flatnonzero((U >= 0.5).all(axis=1))
         B = B if B in C else NONE
         if len(C) == 1:
@@ -237,34 +197,6 @@ def test_every_step_of_a_run_follows_algorithm_1(matrix, X):
         assert self_duels > 100  # the Condorcet winner is confidently best and duels itself
     else:
         assert empty > T // 2  # the cycle empties C: the uniform branch of line 7 is exercised
-
-
-def test_same_seed_same_arrays_other_seed_other_arrays(X):
-    a = duelbandits.simulate(X, "rucb", 1000, 7)
-    b = duelbandits.simulate(X, "rucb", 1000, 7)
-    c = duelbandits.simulate(X, "rucb", 1000, 8)
-    for name in ("I", "J", "outcomes"):
-        np.testing.assert_array_equal(getattr(a, name), getattr(b, name))
-    assert not np.array_equal(a.outcomes, c.outcomes)
-    assert a.I.dtype == np.int64 and a.J.dtype == np.int64 and a.outcomes.dtype == np.int8
-    assert a.strategies == {}
-
-
-@pytest.mark.parametrize("alpha", [0, -1.0, float("nan"), float("inf"), "0.5", True])
-def test_invalid_alpha_is_rejected_naming_the_algorithm(alpha, X):
-    with pytest.raises(duelbandits.AlgorithmError, match=r"^rucb: alpha"):
-        duelbandits.simulate(X, "rucb", 10, 0, alpha=alpha)
-
-
-def test_regret_at_T_2000_is_well_below_uniform_play(X):
-    # Uniform play's expected maximin (Condorcet) regret is the mean per-step regret over all
-    # A^2 pairs, times T (585 at T = 2000 here). Measured over 30 seeds: RUCB's ratio to it is
-    # 0.36 with per-run sd 0.05, so the mean of 6 runs has sd 0.02 and the bound 0.5 sits
-    # 7 sd above the expected ratio (and uniform play itself is 25 sd away).
-    T = 2000
-    uniform = uniform_regret("maximin", X, T)
-    R = [regret.cumulative("maximin", X, *rucb.run(X, T, np.random.default_rng(s), None)[:2])[-1] for s in range(6)]
-    assert np.mean(R) < 0.5 * uniform
 
 
 def test_play_concentrates_on_the_condorcet_winner_as_T_grows(X):

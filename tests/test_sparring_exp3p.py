@@ -7,16 +7,10 @@ import pytest
 from montecarlo import assert_pairs_follow, pooled_runs, separation
 
 import duelbandits
-from duelbandits import regret, winners
 from duelbandits.algorithms import sparring_exp3p as exp3p
 from duelbandits.simulation import recorded_steps
 
 NO_RECORD = np.zeros(0, dtype=np.int64)
-
-
-@pytest.fixture(scope="module")
-def X():
-    return duelbandits.make_scenario("condorcet", seed=0).matrix
 
 
 @pytest.fixture(scope="module")
@@ -106,19 +100,6 @@ def test_I_is_drawn_from_p_and_J_from_q_independently_at_every_step():
     assert separation(s["p"], s["q"], s["q"], s["q"]) > 20
 
 
-def test_strategies_are_mixed_distributions_with_exploration_floor(X):
-    T = 3000
-    gamma = exp3p.hyperparameters(10, T)["gamma"]
-    _, _, _, s = exp3p.run(X, T, np.random.default_rng(1), np.arange(1, T + 1))
-    for name in ("p", "q"):
-        assert s[name].shape == (T, 10)
-        np.testing.assert_allclose(s[name].sum(axis=1), 1.0, rtol=0, atol=1e-12)
-        assert s[name].min() >= gamma / 10
-    np.testing.assert_array_equal(s["p"][0], np.full(10, 0.1))  # p_1 = q_1 = 1/A
-    np.testing.assert_array_equal(s["q"][0], np.full(10, 0.1))
-    assert s["p"][-1].max() > 0.5  # and it does move away from uniform
-
-
 def test_recorded_strategies_are_those_the_history_implies(X):
     """Replay eqs. (1)-(3) in numpy from (I, J, o): p_t, q_t at the recorded steps agree."""
     T, A = 400, 10
@@ -143,35 +124,10 @@ def test_recorded_strategies_are_those_the_history_implies(X):
     assert k == len(record)
 
 
-def test_recording_does_not_change_the_run(X):
-    full = exp3p.run(X, 500, np.random.default_rng(2), np.arange(1, 501))
-    some = exp3p.run(X, 500, np.random.default_rng(2), np.array([1, 250, 500]))
-    for a, b in zip(full[:3], some[:3]):
-        np.testing.assert_array_equal(a, b)
-    np.testing.assert_array_equal(full[3]["p"][[0, 249, 499]], some[3]["p"])
-
-
-def test_same_seed_same_arrays_other_seed_other_arrays(X):
-    a = duelbandits.simulate(X, "sparring-exp3p", 1000, 7, stride=100)
-    b = duelbandits.simulate(X, "sparring-exp3p", 1000, 7, stride=100)
-    c = duelbandits.simulate(X, "sparring-exp3p", 1000, 8, stride=100)
-    for name in ("I", "J", "outcomes"):
-        np.testing.assert_array_equal(getattr(a, name), getattr(b, name))
-    np.testing.assert_array_equal(a.strategies["p"], b.strategies["p"])
-    np.testing.assert_array_equal(a.strategies["q"], b.strategies["q"])
-    assert not np.array_equal(a.I, c.I)
-    assert a.I.dtype == np.int64 and a.outcomes.dtype == np.int8
-    assert a.strategies["p"].shape == (len(a.strategy_steps), 10)
-
-
-def test_regret_at_T_2000_is_well_below_uniform_play(X):
-    # Uniform play's expected exp3p regret is (mean_k X[i*, k] - 1/2) per step.
-    # Measured over 20 seeds at T = 2000 with Theorem 4.3's tuning
-    # (gamma = 0.113): ratio to uniform 0.60, per-run sd 0.048, so the mean of
-    # 6 runs has sd 0.020 and the threshold 0.7 sits 5 sd above it. A player
-    # that does not learn has ratio ~1 (and gamma alone costs 0.113).
-    T = 2000
-    star = winners.maximin_winners(X)[0]
-    uniform = (X[star].mean() - 0.5) * T
-    R = [regret.cumulative("exp3p", X, *exp3p.run(X, T, np.random.default_rng(s), NO_RECORD)[:2])[-1] for s in range(6)]
-    assert np.mean(R) < 0.7 * uniform
+def test_both_players_learn_within_3000_steps(X):
+    """Theorem 4.3's tuning at A = 10, T = 3000: by the last step each player puts more than half its
+    mass on one action (the contract checks the laws themselves for every A)."""
+    T = 3000
+    _, _, _, s = exp3p.run(X, T, np.random.default_rng(1), np.array([T]))
+    assert s.keys() == {"p", "q"}
+    assert s["p"][-1].max() > 0.5 and s["q"][-1].max() > 0.5

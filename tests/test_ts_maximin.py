@@ -2,10 +2,9 @@
 
 import numpy as np
 import pytest
-from montecarlo import N_MC, assert_same_frequencies, full_theta_choices, random_counts, uniform_regret
+from montecarlo import N_MC, assert_same_frequencies, full_theta_choices, random_counts
 
 import duelbandits
-from duelbandits import regret, simulate
 from duelbandits.algorithms import ts_maximin
 from duelbandits.algorithms._posterior import (
     SCORE,
@@ -90,36 +89,6 @@ def test_tie_prone_state_really_ties():
     full = full_theta_choices(tie_prone_counts(), N_MC, np.random.default_rng(5), np.min)
     f = np.bincount(full, minlength=5) / N_MC
     assert abs(f[0] - 0.5) < 0.02 and abs(f[1] - 0.5) < 0.02
-
-
-def test_same_seed_same_arrays_other_seed_other_arrays():
-    X = duelbandits.make_scenario("condorcet", seed=1).matrix
-    a = simulate(X, "ts-maximin", 1000, 7)
-    b = simulate(X, "ts-maximin", 1000, 7)
-    c = simulate(X, "ts-maximin", 1000, 8)
-    for name in ("I", "J", "outcomes"):
-        np.testing.assert_array_equal(getattr(a, name), getattr(b, name))
-    assert not all(np.array_equal(getattr(a, k), getattr(c, k)) for k in ("I", "J", "outcomes"))
-
-
-def test_regret_at_T_2000_is_below_half_of_uniform_play():
-    X = duelbandits.make_scenario("condorcet", seed=0).matrix
-    T = 2000
-    uniform = uniform_regret("maximin", X, T)
-    runs = [simulate(X, "ts-maximin", T, s) for s in range(4)]
-    mean = np.mean([regret.cumulative("maximin", X, r.I, r.J)[-1] for r in runs])
-    assert mean < 0.5 * uniform, (mean, uniform)
-
-
-@pytest.mark.parametrize("A", [2, 5])
-def test_run_returns_in_range_int64_actions_and_int8_outcomes(A):
-    X = duelbandits.make_scenario("condorcet", actions=A, seed=2).matrix
-    I, J, outcomes, strategies = ts_maximin.run(X, 300, np.random.default_rng(0), np.zeros(0, np.int64))
-    assert strategies == {}
-    for arr, dtype in ((I, np.int64), (J, np.int64), (outcomes, np.int8)):
-        assert arr.dtype == dtype and arr.shape == (300,)
-    assert I.min() >= 0 and J.min() >= 0 and I.max() < A and J.max() < A
-    assert set(np.unique(outcomes)) <= {0, 1}
 
 
 def test_steps_draw_under_60_percent_of_two_full_thetas():
