@@ -1,0 +1,257 @@
+"""duelbandits.limits: the format limits, the memory and runtime estimates, the memory check and
+human(), each against a hand computation written here from the documented constants (not by
+calling the function under test), off the paper's A = 10 and at each rule's boundary."""
+
+import math
+import os
+
+import numpy as np
+import pytest
+
+from duelbandits import ALGORITHMS, limits
+
+# The documented constants, written out by hand (limits.py's docstrings):
+MIB = 2**20
+BASE = 300 * MIB  # a job before its data: Python, numpy, pyarrow, the kernels = 314,572,800 B
+PER_STEP = 64  # per run and step while simulating
+PER_STEP_ACTION_PLAYER = 24  # per run, step and action for each player with a strategy
+AGGREGATE_PER_STEP = 240  # per run and step while aggregating
+MATRIX = 16 * 8  # 16 copies of an A x A float64 array: 128 B per entry
+COMPILE = 128 * MIB  # a job that compiles the kernels = 134,217,728 B
+GIB = 2**30
+
+ACTIONS = [5, 8, 10, 13, 1000]
+SIZES = [(1, 1), (25, 40_000), (3, 1_000_000)]  # (runs, horizon)
+
+
+def test_the_format_limits_are_the_largest_int32_and_int16():
+    assert limits.MAX_STEP == np.iinfo(np.int32).max == 2_147_483_647
+    assert limits.MAX_ACTIONS == np.iinfo(np.int16).max == 32_767
+
+
+# --- Memory estimates -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("runs", "horizon", "actions", "players", "expected"),
+    [
+        # 314,572,800 + 25 * 40,000 * (64 + 2 * 10 * 24 = 544) + 128 * 100 = 314,572,800 + 544,000,000 + 12,800
+        (25, 40_000, 10, 2, 858_585_600),
+        # the same at A = 1000: 64 + 48,000 = 48,064 per step -> 48,064,000,000; 128 * 10^6 = 128,000,000
+        (25, 40_000, 1000, 2, 48_506_572_800),
+        # one player, A = 5: 64 + 120 = 184 per step -> 184,000,000; 128 * 25 = 3,200
+        (25, 40_000, 5, 1, 498_576_000),
+        # no strategies, A = 13: 3 * 10^6 * 64 = 192,000,000; 128 * 169 = 21,632
+        (3, 1_000_000, 13, 0, 506_594_432),
+    ],
+)
+def test_simulate_bytes_at_hand_computed_points(runs, horizon, actions, players, expected):
+    assert limits.simulate_bytes(runs, horizon, actions, players=players) == expected
+
+
+@pytest.mark.parametrize("actions", ACTIONS)
+@pytest.mark.parametrize(("runs", "horizon"), SIZES)
+def test_simulate_bytes_is_base_plus_steps_plus_strategies_plus_the_matrix(runs, horizon, actions):
+    for players in (0, 1, 2):
+        per_step = PER_STEP + players * actions * PER_STEP_ACTION_PLAYER
+        expected = BASE + runs * horizon * per_step + MATRIX * actions**2
+        assert limits.simulate_bytes(runs, horizon, actions, players=players) == expected, players
+    assert limits.simulate_bytes(runs, horizon, actions) == limits.simulate_bytes(runs, horizon, actions, players=2)
+
+
+@pytest.mark.parametrize("actions", ACTIONS)
+def test_the_strategies_cost_grows_with_A_per_player(actions):
+    """Two players' strategies cost 2 x 24 x A bytes per run and step more than none: the factor A that
+    makes A = 1000 need 48 GB for 25 runs of 40,000 steps."""
+    runs, horizon = 25, 40_000
+    extra = limits.simulate_bytes(runs, horizon, actions, players=2) - limits.simulate_bytes(runs, horizon, actions, 0)
+    assert extra == runs * horizon * 2 * 24 * actions
+
+
+def test_a_thousand_actions_with_strategies_exceed_24_gib_where_ten_fit():
+    limit = 24 * GIB  # this project's machines
+    limits.check_memory("A = 10", limits.simulate_bytes(25, 40_000, 10), limit=limit)
+    with pytest.raises(limits.LimitError, match=r"^A = 1000 needs about 45\.2 GiB of memory"):
+        limits.check_memory("A = 1000", limits.simulate_bytes(25, 40_000, 1000), limit=limit)  # 48,506,572,800 B
+
+
+@pytest.mark.parametrize(
+    ("runs", "horizon", "actions", "expected"),
+    [
+        # 314,572,800 + 100 * 40,000 * 240 (= 960,000,000) + 128 * 100
+        (100, 40_000, 10, 1_274_585_600),
+        # A = 13: 128 * 169 = 21,632; 4 * 1,000 * 240 = 960,000
+        (4, 1_000, 13, 315_554_432),
+        # A = 1000: 128,000,000 for the matrices; 1 * 1 * 240
+        (1, 1, 1000, 442_573_040),
+    ],
+)
+def test_aggregate_bytes_at_hand_computed_points(runs, horizon, actions, expected):
+    assert limits.aggregate_bytes(runs, horizon, actions) == expected
+
+
+@pytest.mark.parametrize("actions", ACTIONS)
+@pytest.mark.parametrize(("runs", "horizon"), SIZES)
+def test_aggregate_bytes_is_base_plus_240_per_run_and_step_plus_the_matrix(runs, horizon, actions):
+    expected = BASE + runs * horizon * AGGREGATE_PER_STEP + MATRIX * actions**2
+    assert limits.aggregate_bytes(runs, horizon, actions) == expected
+
+
+@pytest.mark.parametrize(
+    ("actions", "expected"),
+    # 314,572,800 + 128 A^2: 3,200, 8,192, 12,800, 21,632 and 128,000,000
+    [(5, 314_576_000), (8, 314_580_992), (10, 314_585_600), (13, 314_594_432), (1000, 442_572_800)],
+)
+def test_matrix_bytes_is_base_plus_16_float64_copies_of_the_matrix(actions, expected):
+    assert limits.matrix_bytes(actions) == expected == BASE + MATRIX * actions**2
+
+
+def test_matrix_bytes_of_30000_actions_is_107_6_gib():
+    # 314,572,800 + 128 * 9 * 10^8 = 115,514,572,800 B = 107.58 GiB
+    assert limits.matrix_bytes(30_000) == 115_514_572_800
+    assert limits.human(115_514_572_800) == "107.6 GiB"
+
+
+@pytest.mark.parametrize("actions", ACTIONS)
+@pytest.mark.parametrize("horizon", [1, 40_000, 10**7])
+def test_sweep_point_bytes_is_one_run_without_strategies_plus_compiling(horizon, actions):
+    assert limits.sweep_point_bytes(horizon, actions) == BASE + horizon * PER_STEP + MATRIX * actions**2 + COMPILE
+
+
+def test_sweep_point_bytes_at_ten_million_steps_is_the_documented_1_1_gb():
+    # 314,572,800 + 10^7 * 64 + 12,800 + 134,217,728 = 1,088,803,328 B
+    assert limits.sweep_point_bytes(10**7, 10) == 1_088_803_328
+
+
+@pytest.mark.skipif(not hasattr(limits, "bootstrap_bytes"), reason="limits.bootstrap_bytes is newer than this tree")
+@pytest.mark.parametrize(
+    ("resamples", "horizons", "runs", "expected"),
+    [(1000, 4, 20, 768_000), (10_000, 7, 400, 130_240_000), (1, 2, 1, 96)],  # 4 x 8 B x resamples x (h + r)
+)
+def test_bootstrap_bytes_is_four_copies_of_resamples_by_horizons_plus_runs_floats(resamples, horizons, runs, expected):
+    assert limits.bootstrap_bytes(resamples, horizons, runs) == expected
+
+
+# --- Runtime estimate -----------------------------------------------------------------------------
+
+
+def test_every_algorithm_has_a_measured_cost_per_step():
+    assert set(limits.SWEEP_STEP_SECONDS) == set(ALGORITHMS)
+    assert all(0 < s < limits.DEFAULT_STEP_SECONDS for s in limits.SWEEP_STEP_SECONDS.values())
+
+
+@pytest.mark.parametrize(
+    ("actions", "seconds", "minutes"),
+    [
+        # TS-Maximin, 0.8 us a step, 100 runs of 10^6 steps: 80 s at A <= 10 (the factor is max(1, (A/10)^2) = 1),
+        # so 60 + 3 * 80 = 300 s = 5 min exactly
+        (5, 80.0, 5),
+        (8, 80.0, 5),
+        (10, 80.0, 5),
+        # (11/10)^2 = 1.21: 96.8 s, 60 + 290.4 = 350.4 s -> 6 min
+        (11, 96.8, 6),
+        # (13/10)^2 = 1.69: 135.2 s, 60 + 405.6 = 465.6 s -> 8 min
+        (13, 135.2, 8),
+        # (20/10)^2 = 4: 320 s, 60 + 960 = 1020 s = 17 min
+        (20, 320.0, 17),
+    ],
+)
+def test_sweep_point_runtime_scales_with_A_squared_above_10_only(actions, seconds, minutes):
+    assert limits.sweep_point_seconds("ts-maximin", 100, 10**6, actions) == pytest.approx(seconds, rel=1e-12)
+    assert limits.sweep_point_runtime_minutes("ts-maximin", 100, 10**6, actions) == minutes
+
+
+@pytest.mark.parametrize(("attempt", "factor"), [(1, 1), (2, 2), (3, 3), (0, 1), (-1, 1)])
+@pytest.mark.parametrize(("actions", "minutes"), [(5, 5), (8, 5), (10, 5), (20, 17)])
+def test_a_retry_requests_the_attempt_times_the_first_runtime(actions, minutes, attempt, factor):
+    runtime = limits.sweep_point_runtime_minutes("ts-maximin", 100, 10**6, actions, attempt=attempt)
+    assert runtime == minutes * factor
+
+
+def test_runtime_rounds_up_to_the_next_minute_from_the_first_second_past_one():
+    # 300 s exactly is 5 min; one more step of 100 runs (80.00008 s simulated, 300.00024 s in all) is 6 min
+    assert limits.sweep_point_runtime_minutes("ts-maximin", 100, 10**6, 10) == 5
+    assert limits.sweep_point_runtime_minutes("ts-maximin", 100, 10**6 + 1, 10) == 6
+    # the start alone: 60 s + 3 * (1 step * 0.8 us) -> 2 min
+    assert limits.sweep_point_runtime_minutes("ts-maximin", 1, 1, 10) == 2
+
+
+@pytest.mark.parametrize("algorithm", ["ts-borda", "dexp3", "rcs"])
+def test_runtime_uses_each_algorithms_own_cost_per_step(algorithm):
+    per_step = {"ts-borda": 1.4e-6, "dexp3": 0.25e-6, "rcs": 1.1e-6}[algorithm]  # the table in limits.py
+    seconds = 20 * 500_000 * per_step * (13 / 10) ** 2  # A = 13
+    assert limits.sweep_point_seconds(algorithm, 20, 500_000, 13) == pytest.approx(seconds, rel=1e-12)
+    assert limits.sweep_point_runtime_minutes(algorithm, 20, 500_000, 13) == math.ceil((60 + 3 * seconds) / 60)
+
+
+def test_an_algorithm_without_a_measured_cost_is_charged_3_us_a_step():
+    # 40 runs x 10^6 steps x 3 us = 120 s; 60 + 360 = 420 s = 7 min
+    assert limits.sweep_point_seconds("not-measured", 40, 10**6, 10) == pytest.approx(120.0, rel=1e-12)
+    assert limits.sweep_point_runtime_minutes("not-measured", 40, 10**6, 10) == 7
+
+
+# --- The memory check and human() ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("limit", [1, 1024, 24 * GIB, 25_276_510_208])
+def test_check_memory_accepts_exactly_the_limit_and_refuses_one_byte_more(limit):
+    limits.check_memory("x", limit, limit=limit)  # the last valid value
+    with pytest.raises(limits.LimitError):
+        limits.check_memory("x", limit + 1, limit=limit)  # the first invalid one
+
+
+def test_check_memory_message_names_what_the_sizes_and_the_source():
+    with pytest.raises(limits.LimitError) as err:
+        limits.check_memory("--horizon 2000000000 x 10000 run(s)", 24 * GIB + 1, limit=24 * GIB)
+    assert str(err.value) == (
+        "--horizon 2000000000 x 10000 run(s) needs about 24.0 GiB of memory, more than the limit of 24.0 GiB "
+        "(this machine's memory)"
+    )
+    with pytest.raises(limits.LimitError) as err:
+        limits.check_memory("a sweep point", 3 * GIB // 2, limit=GIB, source="the cluster's mem_mb")
+    assert str(err.value) == (
+        "a sweep point needs about 1.5 GiB of memory, more than the limit of 1.0 GiB (the cluster's mem_mb)"
+    )
+    assert issubclass(limits.LimitError, ValueError)
+
+
+def test_check_memory_defaults_to_the_machines_memory(monkeypatch):
+    monkeypatch.setattr(limits, "physical_memory", lambda: 1000)
+    limits.check_memory("a", 1000)
+    with pytest.raises(limits.LimitError, match=r"^a needs about 1001 B of memory, more than the limit of 1000 B \("):
+        limits.check_memory("a", 1001)
+
+
+def test_physical_memory_is_pages_times_page_size_or_unbounded_without_sysconf(monkeypatch):
+    assert limits.physical_memory() == os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") > 0
+
+    def no_sysconf(name):
+        raise ValueError(name)
+
+    monkeypatch.setattr(os, "sysconf", no_sysconf)
+    assert limits.physical_memory() == 2**62
+
+
+@pytest.mark.parametrize(
+    ("n", "text"),
+    [
+        (0, "0 B"),
+        (1023, "1023 B"),  # the last byte count shown in B
+        (1024, "1.0 KiB"),  # the first in KiB
+        (1536, "1.5 KiB"),
+        (512.4, "512 B"),
+        (2**20, "1.0 MiB"),
+        (int(7.3 * 2**40), "7.3 TiB"),
+        (3 * GIB // 2, "1.5 GiB"),
+        (2**50, "1.0 PiB"),
+        (int(1.3 * 2**50), "1.3 PiB"),
+        (1023 * 2**50, "1023.0 PiB"),
+    ],
+)
+def test_human_uses_binary_units_with_one_decimal_above_bytes(n, text):
+    assert limits.human(n) == text
+
+
+def test_human_stays_in_pib_beyond_1024_pib():
+    assert limits.human(2**60) == "1024.0 PiB"  # 1024 PiB: there is no larger unit
+    assert limits.human(5 * 2**60) == "5120.0 PiB"
