@@ -50,17 +50,17 @@ rule table:
 
 rule sweeps:
     input:
-        checked_sweep_targets,
+        checked_outputs("sweeps"),
 
 
 rule field:
     input:
-        checked_field_targets,
+        checked_outputs("field"),
 
 
 rule asymptotics:
     input:
-        checked_asymptotics_targets,
+        checked_outputs("asymptotics"),
 
 
 rule panels:

@@ -54,7 +54,7 @@ def test_points_are_split_into_jobs_by_steps_and_hold_every_run(asymptotics_run)
             runs = asymptotics.point_runs(TINY_SECTION["runs"], TINY_SECTION["runs_at"], T)
             jobs = asymptotics.job_ranges(runs, T, TINY_SECTION["steps_per_job"])
             for algorithm in TINY_SECTION["algorithms"][scenario]:
-                folder = asymptotics_run / f"results/asymptotics/points/{scenario}/T{T}/{algorithm}"
+                folder = asymptotics_run / f"results/asymptotics/points/{scenario}/A{PAPER['actions']}-T{T}/{algorithm}"
                 assert sorted(p.name for p in folder.iterdir()) == [f"chunk-{k}.parquet" for k in range(len(jobs))]
                 part = df[(df["scenario"] == scenario) & (df["algorithm"] == algorithm) & (df["horizon"] == T)]
                 assert sorted(part["run"].unique()) == list(range(runs))
@@ -121,10 +121,11 @@ def test_every_point_job_logs_one_progress_line_per_run(asymptotics_run):
 
 
 def planned_jobs(text):
-    """``{(scenario, T, algorithm, chunk): (runtime, mem_mb)}`` of every asymptotics_point job a dry run prints."""
+    """``{(scenario, T, algorithm, chunk): (runtime, mem_mb)}`` of every asymptotics point job a dry run prints."""
     jobs = {}
-    for block in text.split("rule asymptotics_point:")[1:]:
+    for block in text.split("rule point:")[1:]:
         wildcards = dict(re.findall(r"(\w+)=([\w.-]+)", re.search(r"wildcards: (.*)", block).group(1)))
+        assert wildcards["target"] == "asymptotics", wildcards
         resources = re.search(r"resources: (.*)", block).group(1)
         key = (wildcards["scenario"], int(wildcards["horizon"]), wildcards["algorithm"], int(wildcards["chunk"]))
         runtime, mem = (int(re.search(rf"{name}=(\d+)", resources).group(1)) for name in ("runtime", "mem_mb"))

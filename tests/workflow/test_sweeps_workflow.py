@@ -76,7 +76,7 @@ def test_default_target_runs_no_sweep_and_the_sweeps_target_plans_every_point(tm
     per_scenario = len(sw["horizon"]["horizons"]) * len(sw["horizon"]["scenarios"]) + len(
         sw["actions"]["actions"]
     ) * len(sw["actions"]["scenarios"])
-    assert int(counts["sweep_point"]) == per_scenario * len(PAPER["algorithms"]) * chunks
+    assert int(counts["point"]) == per_scenario * len(PAPER["algorithms"]) * chunks
     assert "simulate" not in counts and "aggregate" not in counts
 
 

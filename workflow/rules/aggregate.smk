@@ -14,7 +14,7 @@ rule aggregate:
         strategies="results/strategies/{scenario}.parquet",
         summary="results/summary/{scenario}.parquet",
     params:
-        code=code_digest("aggregate"),
+        code=code("cli.paper:cmd_aggregate"),
         chunks=chunk_args,
         horizon=config["horizon"],
         runs=config["runs"],
@@ -28,8 +28,7 @@ rule aggregate:
         mem_mb=2000,
         runtime=30,
     shell:
-        "python -m duelbandits --ledger .duelbandits/written"
-        " aggregate --scenario-file {input.scenario} {params.chunks}"
+        "{DUELBANDITS} aggregate --scenario-file {input.scenario} {params.chunks}"
         " --horizon {params.horizon} --runs {params.runs} --points {params.points}"
         " --traces {output.traces} --strategies {output.strategies} --summary {output.summary}"
         " > {log} 2>&1 || (cat {log} >&2; exit 1)"
@@ -43,7 +42,7 @@ rule summary:
     output:
         "results/summary.parquet",
     params:
-        code=code_digest("aggregate"),
+        code=code("cli.paper:cmd_summary"),
     log:
         "logs/summary.log",
     threads: 1
@@ -51,6 +50,5 @@ rule summary:
         mem_mb=1000,
         runtime=10,
     shell:
-        "python -m duelbandits --ledger .duelbandits/written"
-        " summary {input.summaries} --bounds {input.bounds} --out {output}"
+        "{DUELBANDITS} summary {input.summaries} --bounds {input.bounds} --out {output}"
         " > {log} 2>&1 || (cat {log} >&2; exit 1)"

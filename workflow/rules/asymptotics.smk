@@ -2,60 +2,27 @@
 # exponents appear at long horizons? Each scenario's `asymptotics/algorithms` at every
 # horizon of `asymptotics/horizons`, each run tuned to its T, at A = `actions`; a point
 # keeps per run only a thin regret curve (`duelbandits sweep-point`: run R has the seed
-# of `duelbandits simulate --run R` at that T). A point of horizon T is split into jobs of
-# max(1, steps_per_job // T) runs, so every job does about the same work; each job's
-# Slurm runtime and memory are computed from its runs and T (duelbandits.limits). The
-# functions these rules use are at the end of common.smk ("Long horizons").
-
-
-wildcard_constraints:
-    horizon=r"\d+",
-
-
-# results/asymptotics/points/{scenario}/T{horizon}/{algorithm}/chunk-{chunk}.parquet: per run and
-# regret kind, R_t on a thin log-spaced grid of steps; one line per finished run in the log.
-rule asymptotics_point:
-    input:
-        matrix_input,
-    output:
-        ASYMPTOTICS_POINT,
-    params:
-        code=code_digest("sweeps"),
-        runs=asymptotics_chunk_runs,
-        scenario=scenario_args,
-        algorithm=algorithm_args,
-        points=ASYMPTOTICS["points"],
-    log:
-        "logs/asymptotics/points/{scenario}/T{horizon}/{algorithm}/chunk-{chunk}.log",
-    benchmark:
-        "benchmarks/asymptotics/points/{scenario}/T{horizon}/{algorithm}/chunk-{chunk}.tsv"
-    threads: 1
-    resources:
-        mem_mb=asymptotics_mem_mb,
-        runtime=asymptotics_runtime,
-    shell:
-        "python -m duelbandits --ledger .duelbandits/written"
-        " sweep-point --scenario {wildcards.scenario} --algorithm {wildcards.algorithm}"
-        " --horizon {wildcards.horizon} --runs {params.runs} --points {params.points}"
-        " {params.scenario} {params.algorithm} --out {output} > {log} 2>&1 || (cat {log} >&2; exit 1)"
+# of `duelbandits simulate --run R` at that T). The points come from the shared `point` rule
+# (simulate.smk) with target=asymptotics; a point of horizon T is split into jobs of
+# max(1, steps_per_job // T) runs (duelbandits.plan), so every job does about the same work.
 
 
 # results/asymptotics/{exponents,local}.parquet and exponents.md: local exponents with bootstrap
 # intervals, the global fit, R_T / bound per horizon and the verdicts.
 rule asymptotics_table:
     input:
-        asymptotics_points(),
+        point_files("asymptotics"),
     output:
         exponents="results/asymptotics/exponents.parquet",
         local="results/asymptotics/local.parquet",
         markdown="results/asymptotics/exponents.md",
     params:
-        code=code_digest("asymptotics", "tables"),
-        resamples=ASYMPTOTICS["bootstrap"],
-        confidence=ASYMPTOTICS["confidence"],
-        near=ASYMPTOTICS["near"],
+        code=code("cli.points:cmd_asymptotics_table"),
+        resamples=config["asymptotics"]["bootstrap"],
+        confidence=config["asymptotics"]["confidence"],
+        near=config["asymptotics"]["near"],
         seed=config["seed"],
-        c_alpha=ts_borda_c_alpha(),
+        c_alpha=C_ALPHA,
     log:
         "logs/asymptotics/table.log",
     benchmark:
@@ -65,8 +32,7 @@ rule asymptotics_table:
         mem_mb=1000,
         runtime=10,
     shell:
-        "python -m duelbandits --ledger .duelbandits/written"
-        " asymptotics-table {input} --resamples {params.resamples} --confidence {params.confidence}"
+        "{DUELBANDITS} asymptotics-table {input} --resamples {params.resamples} --confidence {params.confidence}"
         " --near {params.near} --seed {params.seed} --c-alpha {params.c_alpha} --exponents {output.exponents}"
         " --local {output.local} --markdown {output.markdown} > {log} 2>&1 || (cat {log} >&2; exit 1)"
 
@@ -87,7 +53,7 @@ rule figure_asymptotics:
             labels={"figure": "long horizons", "scenario": "{scenario}"},
         ),
     params:
-        code=code_digest("plotting"),
+        code=code("cli.figures:cmd_asymptotics_figure"),
     log:
         "logs/figures/asymptotics/{scenario}.log",
     benchmark:
@@ -97,6 +63,5 @@ rule figure_asymptotics:
         mem_mb=1000,
         runtime=10,
     shell:
-        "python -m duelbandits --ledger .duelbandits/written"
-        " asymptotics-figure --scenario {wildcards.scenario} --local {input.local}"
+        "{DUELBANDITS} asymptotics-figure --scenario {wildcards.scenario} --local {input.local}"
         " --exponents {input.exponents} --out {output.pdf} {output.png} > {log} 2>&1 || (cat {log} >&2; exit 1)"

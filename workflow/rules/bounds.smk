@@ -7,12 +7,12 @@ rule bounds:
     output:
         "results/bounds.parquet",
     params:
-        code=code_digest("aggregate"),
+        code=code("cli.paper:cmd_bounds"),
         algorithms=" ".join(ALGORITHMS),
         actions=config["actions"],
         horizon=config["horizon"],
         points=config["summary_points"],
-        c_alpha=ts_borda_c_alpha(),
+        c_alpha=C_ALPHA,
     log:
         "logs/bounds.log",
     threads: 1
@@ -20,7 +20,6 @@ rule bounds:
         mem_mb=500,
         runtime=5,
     shell:
-        "python -m duelbandits --ledger .duelbandits/written"
-        " bounds --algorithms {params.algorithms} --actions {params.actions}"
+        "{DUELBANDITS} bounds --algorithms {params.algorithms} --actions {params.actions}"
         " --horizon {params.horizon} --points {params.points} --c-alpha {params.c_alpha}"
         " --out {output} > {log} 2>&1 || (cat {log} >&2; exit 1)"

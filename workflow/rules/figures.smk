@@ -17,8 +17,8 @@ rule figure_main:
             labels={"figure": "main", "scenario": "{scenario}"},
         ),
     params:
-        code=code_digest("plotting"),
-        c_alpha=ts_borda_c_alpha(),
+        code=code("cli.figures:cmd_figure_main"),
+        c_alpha=C_ALPHA,
     log:
         "logs/figures/main/{scenario}.log",
     benchmark:
@@ -28,8 +28,7 @@ rule figure_main:
         mem_mb=1000,
         runtime=10,
     shell:
-        "python -m duelbandits --ledger .duelbandits/written"
-        " figure main --scenario-file {input.scenario} --summary {input.summary} --c-alpha {params.c_alpha}"
+        "{DUELBANDITS} figure main --scenario-file {input.scenario} --summary {input.summary} --c-alpha {params.c_alpha}"
         " --out {output.pdf} {output.png} > {log} 2>&1 || (cat {log} >&2; exit 1)"
 
 
@@ -49,7 +48,7 @@ rule figure_appendix:
             labels={"figure": "appendix", "scenario": "{scenario}", "algorithm": "{algorithm}"},
         ),
     params:
-        code=code_digest("plotting"),
+        code=code("cli.figures:cmd_figure_appendix"),
     log:
         "logs/figures/appendix/{scenario}-{algorithm}.log",
     benchmark:
@@ -59,7 +58,6 @@ rule figure_appendix:
         mem_mb=2000,
         runtime=10,
     shell:
-        "python -m duelbandits --ledger .duelbandits/written"
-        " figure appendix --scenario {wildcards.scenario} --algorithm {wildcards.algorithm}"
+        "{DUELBANDITS} figure appendix --scenario {wildcards.scenario} --algorithm {wildcards.algorithm}"
         " --scenario-file {input.scenario} --traces {input.traces} --strategies {input.strategies}"
         " --out {output.pdf} {output.png} > {log} 2>&1 || (cat {log} >&2; exit 1)"

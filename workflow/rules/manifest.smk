@@ -12,8 +12,8 @@ rule manifest:
     output:
         "results/MANIFEST.sha256",
     params:
-        code=code_digest(),
-        config=json.dumps(paper_config(), sort_keys=True),
+        code=code("cli.reproducibility:cmd_manifest_write"),
+        config=PAPER_CONFIG,
     log:
         "logs/manifest.log",
     threads: 1
@@ -21,6 +21,5 @@ rule manifest:
         mem_mb=500,
         runtime=10,
     shell:
-        "python -m duelbandits --ledger .duelbandits/written"
-        " manifest write {input} --config-json {params.config:q} --out {output}"
+        "{DUELBANDITS} manifest write {input} --config-json {params.config:q} --out {output}"
         " > {log} 2>&1 || (cat {log} >&2; exit 1)"

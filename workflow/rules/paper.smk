@@ -19,8 +19,8 @@ rule panel_main:
         pdf="figures/panels/main-{scenario}/{panel}.pdf",
         png="figures/panels/main-{scenario}/{panel}.png",
     params:
-        code=code_digest("plotting"),
-        c_alpha=ts_borda_c_alpha(),
+        code=code("cli.figures:cmd_figure_main"),
+        c_alpha=C_ALPHA,
     log:
         "logs/figures/panels/main-{scenario}/{panel}.log",
     benchmark:
@@ -30,8 +30,7 @@ rule panel_main:
         mem_mb=1000,
         runtime=10,
     shell:
-        "python -m duelbandits --ledger .duelbandits/written"
-        " figure main --panel {wildcards.panel} --scenario-file {input.scenario} --summary {input.summary}"
+        "{DUELBANDITS} figure main --panel {wildcards.panel} --scenario-file {input.scenario} --summary {input.summary}"
         " --c-alpha {params.c_alpha} --out {output.pdf} {output.png} > {log} 2>&1 || (cat {log} >&2; exit 1)"
 
 
@@ -45,7 +44,7 @@ rule panel_appendix:
         pdf="figures/panels/appendix-{scenario}-{algorithm}/{panel}.pdf",
         png="figures/panels/appendix-{scenario}-{algorithm}/{panel}.png",
     params:
-        code=code_digest("plotting"),
+        code=code("cli.figures:cmd_figure_appendix"),
     log:
         "logs/figures/panels/appendix-{scenario}-{algorithm}/{panel}.log",
     benchmark:
@@ -55,8 +54,7 @@ rule panel_appendix:
         mem_mb=2000,
         runtime=10,
     shell:
-        "python -m duelbandits --ledger .duelbandits/written"
-        " figure appendix --panel {wildcards.panel} --scenario {wildcards.scenario} --algorithm {wildcards.algorithm}"
+        "{DUELBANDITS} figure appendix --panel {wildcards.panel} --scenario {wildcards.scenario} --algorithm {wildcards.algorithm}"
         " --scenario-file {input.scenario} --traces {input.traces} --strategies {input.strategies}"
         " --out {output.pdf} {output.png} > {log} 2>&1 || (cat {log} >&2; exit 1)"
 
@@ -69,9 +67,9 @@ rule figures_tex:
     output:
         "figures/figures.tex",
     params:
-        code=code_digest("latex"),
+        code=code("cli.latex:cmd_latex_figures"),
         scenarios=scenario_file_args,
-        c_alpha=ts_borda_c_alpha(),
+        c_alpha=C_ALPHA,
     log:
         "logs/figures/figures-tex.log",
     threads: 1
@@ -79,8 +77,7 @@ rule figures_tex:
         mem_mb=500,
         runtime=5,
     shell:
-        "python -m duelbandits --ledger .duelbandits/written"
-        " latex figures {params.scenarios} --summary {input.summary} --c-alpha {params.c_alpha}"
+        "{DUELBANDITS} latex figures {params.scenarios} --summary {input.summary} --c-alpha {params.c_alpha}"
         " --out {output} > {log} 2>&1 || (cat {log} >&2; exit 1)"
 
 
@@ -94,7 +91,7 @@ rule figures_pdf:
     output:
         "figures/figures.pdf",
     params:
-        code=code_digest("latex"),
+        code=code("cli.latex:cmd_latex_build"),
     log:
         "logs/figures/figures-pdf.log",
     benchmark:
@@ -104,5 +101,4 @@ rule figures_pdf:
         mem_mb=1000,
         runtime=10,
     shell:
-        "python -m duelbandits --ledger .duelbandits/written"
-        " latex build {input.document:q} --out {output} > {log} 2>&1 || (cat {log} >&2; exit 1)"
+        "{DUELBANDITS} latex build {input.document:q} --out {output} > {log} 2>&1 || (cat {log} >&2; exit 1)"

@@ -23,8 +23,8 @@ rule final_table:
             labels={"table": "effective configuration"},
         ),
     params:
-        code=code_digest("tables"),
-        config=json.dumps(config, sort_keys=True),
+        code=code("cli.paper:cmd_table"),
+        config=PAPER_CONFIG,
     log:
         "logs/table.log",
     threads: 1
@@ -32,6 +32,5 @@ rule final_table:
         mem_mb=500,
         runtime=5,
     shell:
-        "python -m duelbandits --ledger .duelbandits/written"
-        " table --summary {input} --markdown {output.markdown} --html {output.html}"
+        "{DUELBANDITS} table --summary {input} --markdown {output.markdown} --html {output.html}"
         " --config-json {params.config:q} --config-html {output.config} > {log} 2>&1 || (cat {log} >&2; exit 1)"

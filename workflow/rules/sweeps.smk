@@ -1,41 +1,6 @@
-# Beyond the paper (target `sweeps`, not in the default target): every
-# algorithm at several horizons T, each tuned to its T, and at several numbers
-# of actions A. A sweep point keeps per run only a thin regret curve (about 20
-# steps, ending at T), never the full trace. Run R of a point has the seed of
-# `duelbandits simulate --run R` at the same (scenario, A, T, algorithm).
-
-
-wildcard_constraints:
-    actions=r"\d+",
-    horizon=r"\d+",
-
-
-# results/sweeps/points/{scenario}/A{actions}-T{horizon}/{algorithm}/chunk-{chunk}.parquet:
-# per run and regret kind, R_t on a thin log-spaced grid of steps.
-rule sweep_point:
-    input:
-        matrix_input,
-    output:
-        SWEEP_POINT,
-    params:
-        code=code_digest("sweeps"),
-        runs=sweep_chunk_runs,
-        scenario=sweep_scenario_args,
-        algorithm=algorithm_args,
-        points=config["sweeps"]["points"],
-    log:
-        "logs/sweeps/points/{scenario}/A{actions}-T{horizon}/{algorithm}/chunk-{chunk}.log",
-    benchmark:
-        "benchmarks/sweeps/points/{scenario}/A{actions}-T{horizon}/{algorithm}/chunk-{chunk}.tsv"
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=30,
-    shell:
-        "python -m duelbandits --ledger .duelbandits/written"
-        " sweep-point --scenario {wildcards.scenario} --algorithm {wildcards.algorithm}"
-        " --horizon {wildcards.horizon} --runs {params.runs} --points {params.points}"
-        " {params.scenario} {params.algorithm} --out {output} > {log} 2>&1 || (cat {log} >&2; exit 1)"
+# Beyond the paper (target `sweeps`, not in the default target): every algorithm at several
+# horizons T, each tuned to its T, and at several numbers of actions A. The points come from the
+# shared `point` rule (simulate.smk) with target=sweeps.
 
 
 # results/sweeps/horizon.parquet (R_t per horizon), results/sweeps/exponents.{parquet,md,html}:
@@ -55,7 +20,7 @@ rule sweep_horizon:
             labels={"table": "regret exponents"},
         ),
     params:
-        code=code_digest("sweeps", "tables"),
+        code=code("cli.points:cmd_sweep_horizon"),
         resamples=config["sweeps"]["bootstrap"],
         confidence=config["sweeps"]["confidence"],
         seed=config["seed"],
@@ -68,8 +33,7 @@ rule sweep_horizon:
         mem_mb=1000,
         runtime=10,
     shell:
-        "python -m duelbandits --ledger .duelbandits/written"
-        " sweep-horizon {input} --resamples {params.resamples} --confidence {params.confidence}"
+        "{DUELBANDITS} sweep-horizon {input} --resamples {params.resamples} --confidence {params.confidence}"
         " --seed {params.seed} --table {output.table} --exponents {output.exponents}"
         " --markdown {output.markdown} --html {output.html} > {log} 2>&1 || (cat {log} >&2; exit 1)"
 
@@ -89,8 +53,8 @@ rule sweep_actions:
             labels={"table": "scaling in A"},
         ),
     params:
-        code=code_digest("sweeps", "tables"),
-        c_alpha=ts_borda_c_alpha(),
+        code=code("cli.points:cmd_sweep_actions"),
+        c_alpha=C_ALPHA,
     log:
         "logs/sweeps/actions.log",
     benchmark:
@@ -100,8 +64,7 @@ rule sweep_actions:
         mem_mb=1000,
         runtime=10,
     shell:
-        "python -m duelbandits --ledger .duelbandits/written"
-        " sweep-actions {input} --c-alpha {params.c_alpha} --table {output.table}"
+        "{DUELBANDITS} sweep-actions {input} --c-alpha {params.c_alpha} --table {output.table}"
         " --markdown {output.markdown} --html {output.html} > {log} 2>&1 || (cat {log} >&2; exit 1)"
 
 
@@ -121,7 +84,7 @@ rule figure_sweep_horizon:
             labels={"figure": "regret exponents", "scenario": "{scenario}"},
         ),
     params:
-        code=code_digest("plotting"),
+        code=code("cli.figures:cmd_sweep_figure"),
     log:
         "logs/figures/sweeps/horizon-{scenario}.log",
     benchmark:
@@ -131,8 +94,7 @@ rule figure_sweep_horizon:
         mem_mb=1000,
         runtime=10,
     shell:
-        "python -m duelbandits --ledger .duelbandits/written"
-        " sweep-figure horizon --scenario {wildcards.scenario} --table {input.table}"
+        "{DUELBANDITS} sweep-figure horizon --scenario {wildcards.scenario} --table {input.table}"
         " --exponents {input.exponents} --out {output.pdf} {output.png} > {log} 2>&1 || (cat {log} >&2; exit 1)"
 
 
@@ -151,7 +113,7 @@ rule figure_sweep_actions:
             labels={"figure": "scaling in A", "scenario": "{scenario}"},
         ),
     params:
-        code=code_digest("plotting"),
+        code=code("cli.figures:cmd_sweep_figure"),
     log:
         "logs/figures/sweeps/actions-{scenario}.log",
     benchmark:
@@ -161,6 +123,5 @@ rule figure_sweep_actions:
         mem_mb=1000,
         runtime=10,
     shell:
-        "python -m duelbandits --ledger .duelbandits/written"
-        " sweep-figure actions --scenario {wildcards.scenario} --table {input.table}"
+        "{DUELBANDITS} sweep-figure actions --scenario {wildcards.scenario} --table {input.table}"
         " --out {output.pdf} {output.png} > {log} 2>&1 || (cat {log} >&2; exit 1)"

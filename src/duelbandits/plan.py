@@ -1,0 +1,270 @@
+"""What a config asks the workflow for: its checks, and the jobs it plans.
+
+The workflow (``workflow/rules/common.smk``) calls these functions with the validated config;
+so can a test, without a Snakemake process. One path serves every target:
+
+- :func:`check_paper` checks what the default target needs at parse time;
+  :func:`check_target` checks a target beyond the paper (``sweeps``, ``field``, ``asymptotics``)
+  when that target is planned, so a setting only it uses never stops the paper run. Both raise
+  :class:`ConfigError` naming the key.
+- :func:`jobs` lists the simulation jobs of a target: the paper's run chunks or a target's
+  points, each with its scenario, A, T, algorithm and run range, all from one chunking rule
+  (:func:`duelbandits.points.chunk_ranges`).
+- :func:`c_alpha` is TS-Borda's c_alpha, resolved in this one place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import limits, scenarios, theorems
+from .errors import AlgorithmError, InputError
+from .points import chunk_ranges
+
+BEYOND_THE_PAPER = ("sweeps", "field", "asymptotics")
+"""Config sections of the targets beyond the paper: they change none of the paper's results."""
+
+POINT_TARGETS = BEYOND_THE_PAPER
+"""Targets whose jobs are points (``duelbandits sweep-point``); the paper's are run chunks."""
+
+
+class ConfigError(InputError):
+    """A config value the schema cannot check is invalid; the message starts with ``config: KEY:``."""
+
+
+@dataclass(frozen=True)
+class Job:
+    """One simulation job: runs ``first..last`` of one (scenario, A, T, algorithm)."""
+
+    target: str
+    scenario: str
+    actions: int
+    horizon: int
+    algorithm: str
+    chunk: int
+    first: int
+    last: int
+
+    @property
+    def runs(self) -> int:
+        return self.last - self.first + 1
+
+
+def c_alpha(config: dict) -> float:
+    """TS-Borda's c_alpha: the config's ``algorithm_params/ts-borda/c_alpha``, or the algorithm's default."""
+    from .algorithms import ALGORITHMS
+
+    default = ALGORITHMS["ts-borda"].defaults["c_alpha"]
+    return config["algorithm_params"].get("ts-borda", {}).get("c_alpha", default)
+
+
+def paper_config(config: dict) -> dict:
+    """The config without the sections beyond the paper, as the manifest records it."""
+    return {key: value for key, value in config.items() if key not in BEYOND_THE_PAPER}
+
+
+# --- Scenarios ---------------------------------------------------------------------------------
+
+
+def scenario(config: dict, name: str, actions: int | None = None, own_size: bool = False):
+    """The scenario ``name`` as the config defines it, with A = ``actions`` (default: the config's), or,
+    with ``own_size``, the size of its matrix for the benchmark matrices and the file scenario."""
+    path = {"path": config.get("matrix_file")} if name == "file" else {}
+    size = None if own_size and name not in scenarios.GENERATED else (actions or config["actions"])
+    return scenarios.make_scenario(name, actions=size, seed=config["seed"], **path, **config["scenario_params"])
+
+
+def scenario_args(config: dict, name: str, actions: int) -> str:
+    """The CLI arguments that pin scenario ``name``'s matrix at A = ``actions`` (as :func:`scenario`)."""
+    import shlex
+
+    args = [f"--actions {actions}", f"--seed {config['seed']}"]
+    if name in scenarios.GENERATED:
+        args += [f"--scenario-param {k}={v}" for k, v in config["scenario_params"].items()]
+    if name == "file":
+        args.append(f"--matrix-file {shlex.quote(config['matrix_file'])}")
+    return " ".join(args)
+
+
+# --- Checks ------------------------------------------------------------------------------------
+
+
+def check_integer_keys(schema: dict, values: dict, path: str = "") -> None:
+    """Integers where the schema says integer: JSON Schema accepts 300.0 as an integer, and
+    `--config horizon=300.0` or YAML `horizon: 300.0` give that float, which jobs then reject."""
+    for key, sub in schema.get("properties", {}).items():
+        if key not in values:
+            continue
+        value, name = values[key], f"{path}{key}"
+        items = value if sub.get("type") == "array" and isinstance(value, list) else None
+        wanted = sub.get("items", {}).get("type") if items is not None else sub.get("type")
+        for item in items if items is not None else [value]:
+            if wanted == "integer" and (isinstance(item, bool) or not isinstance(item, int)):
+                raise ConfigError(f"config: {name}: must be an integer, got {item!r}")
+        if sub.get("type") == "object" and isinstance(value, dict):
+            check_integer_keys(sub, value, f"{name}/")
+
+
+def check_memory(config: dict, what: str, needed: int, keys: str) -> None:
+    """Refuse a job estimated to need more than ``memory_limit_gb`` (or this machine's memory)."""
+    limit_gb = config.get("memory_limit_gb")
+    limit = None if limit_gb is None else int(limit_gb * 2**30)
+    source = "this machine's memory; set memory_limit_gb" if limit is None else "memory_limit_gb"
+    try:
+        limits.check_memory(what, needed, limit, source)
+    except limits.LimitError as err:
+        raise ConfigError(f"config: {keys}: {err}") from None
+
+
+def check_ts_borda_alpha(config: dict, horizon: int, key: str) -> None:
+    """Theorem 4.2's alpha = c_alpha T^(-1/3) must be < 1/2 at ``horizon``; the error names ``key``."""
+    try:
+        theorems.ts_borda_alpha(c_alpha(config), horizon)
+    except AlgorithmError as err:
+        raise ConfigError(f"config: {key}: {err}") from None
+
+
+def _check_scenarios(config: dict, names, key: str, actions=(None,), own_size: bool = False) -> None:
+    """Every scenario of ``names`` (at each A of ``actions``) builds."""
+    if "file" in names and not config.get("matrix_file"):
+        raise ConfigError(f"config: matrix_file: required when {key} include file")
+    for name in names:
+        for size in actions:
+            try:
+                scenario(config, name, size, own_size)
+            except scenarios.ScenarioError as err:
+                raise ConfigError(f"config: {key}: {err}") from None
+
+
+def check_paper(config: dict, schema: dict) -> None:
+    """Checks of the paper run the schema cannot express; fail before any job, naming the key."""
+    check_integer_keys(schema, config)
+    T, A, runs = config["horizon"], config["actions"], config["runs"]
+    per_job = min(config["runs_per_job"], runs)
+    keys = "horizon/runs/runs_per_job/actions"
+    check_memory(
+        config,
+        f"a simulation job of horizon {T} x runs_per_job {per_job} at A = {A}",
+        limits.simulate_bytes(per_job, T, A),
+        keys,
+    )
+    check_memory(config, f"aggregating horizon {T} x runs {runs} at A = {A}", limits.aggregate_bytes(runs, T, A), keys)
+    if "file" in config["scenarios"] and not config.get("matrix_file"):
+        raise ConfigError("config: matrix_file: required when scenarios include file (a CSV preference matrix)")
+    for name in config["scenarios"]:
+        try:
+            scenario(config, name)
+        except scenarios.ScenarioError as err:
+            key = "matrix_file/actions" if name == "file" else "scenarios/seed/scenario_params/actions"
+            raise ConfigError(f"config: {key}: {err}") from None
+    if "ts-borda" in config["algorithms"]:
+        check_ts_borda_alpha(config, T, "algorithm_params/ts-borda/c_alpha")
+
+
+def check_target(config: dict, target: str) -> None:
+    """Checks of a target beyond the paper that the schema cannot express, naming the key: its
+    scenarios build, its largest job fits in memory, TS-Borda's alpha < 1/2 at its shortest horizon."""
+    section = config[target]
+    if target == "sweeps":
+        if "file" in section["actions"]["scenarios"]:
+            raise ConfigError(
+                "config: sweeps/actions/scenarios: the file scenario has a fixed A; it cannot be swept in A"
+            )
+        _check_scenarios(config, section["horizon"]["scenarios"], "sweeps/horizon/scenarios")
+        _check_scenarios(
+            config, section["actions"]["scenarios"], "sweeps/actions/actions", section["actions"]["actions"]
+        )
+    elif target == "asymptotics":
+        missing = [name for name in section["scenarios"] if name not in section["algorithms"]]
+        if missing:
+            raise ConfigError(f"config: asymptotics/algorithms: no algorithms for scenario(s) {', '.join(missing)}")
+        named = [int(item["horizon"]) for item in section.get("runs_at") or ()]
+        for horizon in named:
+            if horizon not in section["horizons"]:
+                raise ConfigError(f"config: asymptotics/runs_at: horizon {horizon} is not one of asymptotics/horizons")
+            if named.count(horizon) > 1:
+                raise ConfigError(f"config: asymptotics/runs_at: horizon {horizon} is given twice")
+        _check_scenarios(config, section["scenarios"], "asymptotics/scenarios")
+    else:
+        _check_scenarios(config, section["scenarios"], "field/scenarios", own_size=True)
+    planned = jobs(config, target)
+    what, memory_key, alpha_key = TARGET_KEYS[target]
+    longest, widest = max(job.horizon for job in planned), max(job.actions for job in planned)
+    check_memory(
+        config,
+        f"{what} of horizon {longest} at A = {widest}",
+        limits.sweep_point_bytes(longest, widest),
+        memory_key,
+    )
+    borda = [job.horizon for job in planned if job.algorithm == "ts-borda"]
+    if borda:
+        check_ts_borda_alpha(config, min(borda), alpha_key)
+
+
+TARGET_KEYS = {
+    "sweeps": ("a sweep run", "sweeps/horizon/horizons/actions", "sweeps (the shortest sweep horizon)"),
+    "field": ("a field run", "field/horizon", "field/horizon"),
+    "asymptotics": ("an asymptotics run", "asymptotics/horizons", "asymptotics/horizons (the shortest)"),
+}
+"""Per target: how its memory error names a run, and the keys its memory and alpha errors name."""
+
+
+# --- Jobs --------------------------------------------------------------------------------------
+
+
+def _points(config: dict, target: str) -> list[tuple[str, int, int, str, list[tuple[int, int]]]]:
+    """``(scenario, A, T, algorithm, run ranges)`` of every point of ``target``."""
+    from .asymptotics import job_ranges, point_runs
+
+    section = config[target]
+    out = []
+    if target == "sweeps":
+        chunks = chunk_ranges(section["runs"], section["runs_per_job"])
+        grid = [
+            (name, config["actions"], T)
+            for name in section["horizon"]["scenarios"]
+            for T in section["horizon"]["horizons"]
+        ]
+        grid += [
+            (name, A, section["actions"]["horizon"])
+            for name in section["actions"]["scenarios"]
+            for A in section["actions"]["actions"]
+        ]
+        seen = set()
+        for name, A, T in grid:
+            for algorithm in config["algorithms"]:
+                if (name, A, T, algorithm) not in seen:
+                    seen.add((name, A, T, algorithm))
+                    out.append((name, A, T, algorithm, chunks))
+    elif target == "field":
+        chunks = chunk_ranges(section["runs"], section["runs_per_job"])
+        for name in section["scenarios"]:
+            size = scenario(config, name, own_size=True).matrix.shape[0]
+            out += [(name, size, section["horizon"], algorithm, chunks) for algorithm in section["algorithms"]]
+    else:
+        for name in section["scenarios"]:
+            for T in section["horizons"]:
+                chunks = job_ranges(point_runs(section["runs"], section.get("runs_at"), T), T, section["steps_per_job"])
+                out += [
+                    (name, config["actions"], T, algorithm, chunks) for algorithm in section["algorithms"].get(name, [])
+                ]
+    return out
+
+
+def jobs(config: dict, target: str = "paper") -> list[Job]:
+    """Every simulation job of ``target``: ``paper`` (run chunks of runs_per_job runs) or a target of
+    :data:`POINT_TARGETS` (its points, split as that section says)."""
+    if target == "paper":
+        chunks = chunk_ranges(config["runs"], config["runs_per_job"])
+        points = [
+            (name, config["actions"], config["horizon"], algorithm, chunks)
+            for name in config["scenarios"]
+            for algorithm in config["algorithms"]
+        ]
+    else:
+        points = _points(config, target)
+    return [
+        Job(target, name, A, T, algorithm, k, first, last)
+        for name, A, T, algorithm, chunks in points
+        for k, (first, last) in enumerate(chunks)
+    ]
