@@ -1,3 +1,6 @@
+import math
+import warnings
+
 import numpy as np
 import pytest
 
@@ -55,3 +58,204 @@ def test_theorem_for_matches_algorithm_and_regret():
     assert theorems.theorem_for("partial-monitoring", "borda").name == "4.4"
     assert theorems.theorem_for("ts-maximin", "borda") is None
     assert theorems.theorem_for("dts", "maximin") is None
+
+
+# --- Off the defaults: several c_alpha and A, each against the paper's formula written with math ------
+
+C_ALPHAS = [0.5, 1.0, 2.0, 3.0]
+ACTIONS = [3, 10, 13]
+E2 = math.e - 2.0
+
+
+def paper_4_1(A, T):
+    return A / math.sqrt(2) * math.sqrt(math.log(A)) * math.sqrt(T)
+
+
+def paper_4_2(A, T, c):
+    return (c + math.sqrt(A / c * math.log(A))) * T ** (2 / 3)
+
+
+def paper_4_3(A, T):
+    return (math.sqrt(A / math.log(A)) + 4.2 * math.sqrt(A * math.log(A))) * math.sqrt(T)
+
+
+def paper_4_4(A, T):
+    return 2 * E2**0.25 * math.sqrt(A * math.sqrt(math.log(A))) * T**0.75
+
+
+@pytest.mark.parametrize(
+    ("A", "c_alpha", "T", "value"),
+    [
+        # (2 + sqrt(3/2 * 1.0986123)) * 1000^(2/3) = (2 + 1.2837128) * 100
+        (3, 2.0, 1000, 328.37128),
+        # (0.5 + sqrt(13/0.5 * 2.5649494 = 66.688684)) * 100 = (0.5 + 8.1663140) * 100; with A * c it would be 458.3
+        (13, 0.5, 1000, 866.63140),
+        # (3 + sqrt(10/3 * 2.3025851 = 7.6752836)) * 40000^(2/3) = 5.7704302 * 1169.6070953
+        (10, 3.0, 40_000, 6749.1361),
+    ],
+)
+def test_theorem_4_2_bound_off_the_defaults_is_the_hand_computed_value(A, c_alpha, T, value):
+    assert theorems.ts_borda(A, T, c_alpha=c_alpha) == pytest.approx(value, rel=1e-7)
+
+
+@pytest.mark.parametrize("A", ACTIONS)
+@pytest.mark.parametrize("c_alpha", C_ALPHAS)
+def test_theorem_4_2_bound_is_the_papers_formula_for_every_c_alpha_and_A(c_alpha, A):
+    """(c + sqrt(A / c log A)) T^(2/3): A / c, not A * c (they agree only at c = 1)."""
+    T = np.array([9.0, 1000.0, 40_000.0, 1e6])
+    expected = [paper_4_2(A, t, c_alpha) for t in T]
+    np.testing.assert_allclose(theorems.ts_borda(A, T, c_alpha), expected, rtol=1e-12)
+    assert theorems.THEOREMS["ts-borda"].bound(A, 1000.0, c_alpha) == pytest.approx(paper_4_2(A, 1000.0, c_alpha))
+
+
+@pytest.mark.parametrize(
+    ("theorem", "A", "T", "value"),
+    [
+        # 3 / sqrt 2 * sqrt(1.0986123) * 100 = 2.1213203 * 1.0481471 * 100
+        ("ts-maximin", 3, 10_000, 222.34538),
+        # (sqrt(13 / 2.5649494) + 4.2 sqrt(13 * 2.5649494)) * 100 = (2.2512943 + 4.2 * 5.7744560) * 100
+        ("sparring-exp3p", 13, 10_000, 2650.4010),
+        # 2 * 0.7182818^(1/4) * sqrt(3 sqrt(1.0986123)) * 10^3 = 2 * 0.9206058 * 1.7732573 * 1000
+        ("partial-monitoring", 3, 10_000, 3264.9415),
+    ],
+)
+def test_theorems_4_1_4_3_4_4_bounds_off_the_defaults_are_the_hand_computed_values(theorem, A, T, value):
+    assert theorems.THEOREMS[theorem].bound(A, T) == pytest.approx(value, rel=1e-6)
+
+
+@pytest.mark.parametrize("A", ACTIONS)
+@pytest.mark.parametrize(
+    ("theorem", "formula"),
+    [("ts-maximin", paper_4_1), ("sparring-exp3p", paper_4_3), ("partial-monitoring", paper_4_4)],
+)
+def test_bounds_without_c_alpha_are_the_papers_formulas_and_ignore_c_alpha(theorem, formula, A):
+    T = np.array([1.0, 200.0, 40_000.0, 1e6])
+    expected = [formula(A, t) for t in T]
+    bound = theorems.THEOREMS[theorem].bound
+    np.testing.assert_allclose(bound(A, T), expected, rtol=1e-12)
+    for c_alpha in C_ALPHAS:
+        np.testing.assert_array_equal(bound(A, T, c_alpha), bound(A, T))
+
+
+@pytest.mark.parametrize("T", [9, 1000, 40_000, 10**6])
+@pytest.mark.parametrize("c_alpha", C_ALPHAS)
+def test_ts_borda_alpha_is_c_alpha_times_T_to_the_minus_one_third(c_alpha, T):
+    if c_alpha * T ** (-1 / 3) >= 0.5:  # c = 2, 3 at T = 9: (2c)^3 = 64, 216 >= T
+        with pytest.raises(theorems.AlgorithmError, match=r"^ts-borda: alpha = c_alpha \* T\^\(-1/3\)"):
+            theorems.ts_borda_alpha(c_alpha, T)
+    else:
+        assert theorems.ts_borda_alpha(c_alpha, T) == pytest.approx(c_alpha / T ** (1 / 3), rel=1e-12)
+
+
+@pytest.mark.parametrize(("c_alpha", "T"), [(0.5, 1), (1.0, 8), (1.5, 27), (2.0, 64), (3.0, 216)])
+def test_ts_borda_alpha_refuses_one_half_and_accepts_just_below(c_alpha, T):
+    """alpha = c T^(-1/3) = 1/2 exactly at T = (2c)^3 (the floats give 0.5 here): refused; c_alpha
+    smaller by a factor 1 - 1e-12 (alpha = 1/2 - 5e-13) and the next horizon pass."""
+    with pytest.raises(theorems.AlgorithmError, match=rf"{T}\^\(-1/3\) = 0\.5 must be < 1/2; lower c_alpha below"):
+        theorems.ts_borda_alpha(c_alpha, T)
+    assert theorems.ts_borda_alpha(c_alpha * (1 - 1e-12), T) == pytest.approx(0.5 * (1 - 1e-12), rel=1e-14)
+    assert theorems.ts_borda_alpha(c_alpha, T + 1) == pytest.approx(c_alpha * (T + 1) ** (-1 / 3), rel=1e-12)
+
+
+@pytest.mark.parametrize("c_alpha", [0, -1.0, math.nan, math.inf, "1", True, None], ids=repr)
+def test_ts_borda_alpha_refuses_a_c_alpha_that_is_not_a_positive_finite_number(c_alpha):
+    with pytest.raises(theorems.AlgorithmError, match=r"^ts-borda: c_alpha must be"):
+        theorems.ts_borda_alpha(c_alpha, 10**6)
+
+
+@pytest.mark.parametrize("A", ACTIONS)
+@pytest.mark.parametrize("c_alpha", C_ALPHAS)
+def test_ts_borda_requirement_is_where_its_alpha_is_accepted(c_alpha, A):
+    """Theorem 4.2 holds for T > (2c)^3, exactly the horizons whose alpha ts_borda_alpha accepts."""
+    theorem = theorems.THEOREMS["ts-borda"]
+    T_min, strict = theorem.requirement(A, c_alpha)
+    assert T_min == pytest.approx((2 * c_alpha) ** 3, rel=1e-12) and strict
+    edge = round((2 * c_alpha) ** 3)
+    for T in (edge - 1, edge, edge + 1, edge + 2):
+        if T < 1:
+            continue
+        try:
+            theorems.ts_borda_alpha(c_alpha, T)
+            accepted = True
+        except theorems.AlgorithmError:
+            accepted = False
+        assert bool(theorem.holds(A, T, c_alpha)) == accepted == (T > edge), T
+
+
+@pytest.mark.parametrize(
+    ("A", "T_min", "last_invalid"),
+    [
+        # max(4.41 * 3 * 1.0986123 = 14.534, 0.9025 * 1.0986123 / (0.01 * 3) = 33.050): the second term
+        (3, 33.049920, 33),
+        # max(4.41 * 10 * 2.3025851 = 101.544, 0.9025 * 2.3025851 / 0.1 = 20.781)
+        (10, 101.544003, 101),
+        # max(4.41 * 13 * 2.5649494 = 147.049, 0.9025 * 2.5649494 / 0.13 = 17.807)
+        (13, 147.048547, 147),
+    ],
+)
+def test_theorem_4_3_requirement_off_the_defaults(A, T_min, last_invalid):
+    theorem = theorems.THEOREMS["sparring-exp3p"]
+    assert theorem.requirement(A) == (pytest.approx(T_min, rel=1e-7), False)
+    assert not theorem.holds(A, last_invalid) and theorem.holds(A, last_invalid + 1)
+
+
+@pytest.mark.parametrize(
+    ("A", "T_min", "last_invalid"),
+    # (e - 2) A^2 log A: 0.7182818 * 9 * 1.0986123 = 7.102; * 100 * 2.3025851 = 165.391; * 169 * 2.5649494 = 311.358
+    [(3, 7.102019, 7), (10, 165.390503, 165), (13, 311.358251, 311)],
+)
+def test_theorem_4_4_requirement_off_the_defaults(A, T_min, last_invalid):
+    theorem = theorems.THEOREMS["partial-monitoring"]
+    assert theorem.requirement(A) == (pytest.approx(T_min, rel=1e-7), True)
+    assert not theorem.holds(A, last_invalid) and theorem.holds(A, last_invalid + 1)
+    np.testing.assert_array_equal(theorem.holds(A, np.array([last_invalid, last_invalid + 1])), [False, True])
+
+
+@pytest.mark.parametrize("A", ACTIONS)
+@pytest.mark.parametrize("T", [1000, 40_000, 10**6])
+def test_sparring_exp3p_tuning_is_theorem_4_3s(A, T):
+    """beta = sqrt(log A / (A T)), eta = 0.95 beta, gamma = 1.05 sqrt(A log A / T)."""
+    tuning = theorems.sparring_exp3p_tuning(A, T)
+    beta = math.sqrt(math.log(A) / (A * T))
+    assert tuning["beta"] == pytest.approx(beta, rel=1e-12)
+    assert tuning["eta"] == pytest.approx(0.95 * beta, rel=1e-12)
+    assert tuning["gamma"] == pytest.approx(1.05 * math.sqrt(A * math.log(A) / T), rel=1e-12)
+
+
+def test_sparring_exp3p_tuning_at_A_3_T_1000_by_hand():
+    # log 3 / 3000 = 3.6620410e-4, sqrt = 0.019136460 = beta; eta = 0.018179637;
+    # 3 log 3 / 1000 = 3.2958369e-3, sqrt = 0.057409380, x 1.05 = 0.060279849 = gamma
+    tuning = theorems.sparring_exp3p_tuning(3, 1000)
+    assert tuning == pytest.approx({"beta": 0.019136460, "eta": 0.018179637, "gamma": 0.060279849}, rel=1e-7)
+
+
+@pytest.mark.parametrize("A", ACTIONS)
+@pytest.mark.parametrize("T", [1000, 40_000, 10**6])
+def test_partial_monitoring_tuning_is_theorem_4_4s(A, T):
+    """eta = (e-2)^(-1/4) (log A / (A^(2/3) T))^(3/4), gamma = (e-2)^(1/4) (A^2 log A / T)^(1/4)."""
+    assert T > E2 * A**2 * math.log(A)  # gamma < 1: not clipped (the clipping is tested below)
+    tuning = theorems.partial_monitoring_tuning(A, T)
+    assert tuning["eta"] == pytest.approx(E2**-0.25 * (math.log(A) / (A ** (2 / 3) * T)) ** 0.75, rel=1e-12)
+    assert tuning["gamma"] == pytest.approx(E2**0.25 * (A**2 * math.log(A) / T) ** 0.25, rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("tuning", "A", "last_clipped"),
+    [
+        # gamma = 1.05 sqrt(A log A / T) >= 1 <=> T <= 1.1025 A log A: 3.634, 25.386, 36.762
+        (theorems.sparring_exp3p_tuning, 3, 3),
+        (theorems.sparring_exp3p_tuning, 10, 25),
+        (theorems.sparring_exp3p_tuning, 13, 36),
+        # gamma = (e-2)^(1/4) (A^2 log A / T)^(1/4) >= 1 <=> T <= (e-2) A^2 log A: 7.102, 165.391, 311.358
+        (theorems.partial_monitoring_tuning, 3, 7),
+        (theorems.partial_monitoring_tuning, 10, 165),
+        (theorems.partial_monitoring_tuning, 13, 311),
+    ],
+)
+def test_gamma_is_clipped_to_one_with_a_warning_up_to_the_horizon_where_it_reaches_one(tuning, A, last_clipped):
+    with pytest.warns(UserWarning, match=rf"horizon T={last_clipped} is too short for Theorem 4\.[34] with A={A} "):
+        assert tuning(A, last_clipped)["gamma"] == 1.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the first horizon past it: no warning, gamma just below 1
+        gamma = tuning(A, last_clipped + 1)["gamma"]
+    assert 0.9 < gamma < 1.0
