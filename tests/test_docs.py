@@ -1,0 +1,242 @@
+"""The README and docs/ stay true to the repository: links resolve, shown targets plan, no outside pointers.
+
+Quick tier: the planning test runs one ``snakemake -n`` (a few seconds), nothing is simulated.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+README = REPO / "README.md"
+DOCS = sorted((REPO / "docs").glob("*.md"))
+PAGES = [README, *DOCS]
+
+FENCE = re.compile(r"^(```|~~~)")
+LINK = re.compile(r"!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+INLINE_CODE = re.compile(r"(`+)(.+?)\1")
+
+# Snakemake options that take one value, and options that take every following word up to the next option.
+ONE_VALUE = {
+    "--cores", "-c", "--jobs", "-j", "--profile", "--report", "--executor", "-e", "--snakefile", "-s",
+    "--directory", "-d", "--cluster-generic-submit-cmd", "--rerun-triggers", "--latency-wait",
+    "--slurm-status-command", "--local-cores", "--restart-times", "--report-stylesheet",
+}  # fmt: skip
+MANY_VALUES = {
+    "--config", "-C", "--configfile", "--configfiles", "--forcerun", "-R", "--groups", "--group-components",
+    "--default-resources", "--set-resources", "--set-threads", "--until", "-U", "--omit-from", "-O",
+    "--sdm", "--software-deployment-method",
+}  # fmt: skip
+SHELL_STOP = {"&&", "||", "|", ";", "&", ">", ">>", "2>", "2>&1", "<"}
+TARGET = re.compile(r"^[a-z][a-z0-9_]*$")  # a rule name; file targets and placeholders (TARGET) are not checked
+SHELL_LANGUAGES = {"bash", "sh", "shell", "console"}
+LATEX_MISSING = "needs latexmk"
+LATEX_TARGETS = {"paper"}  # figures/figures.pdf: Snakemake refuses to plan it without latexmk
+
+
+def split_code(text: str) -> tuple[list[str], list[tuple[str, str]]]:
+    """``(prose lines, fenced code blocks as (language, text))`` of a Markdown text."""
+    prose, blocks, block, language = [], [], None, ""
+    for line in text.splitlines():
+        if FENCE.match(line.strip()):
+            if block is None:
+                block, language = [], line.strip().lstrip("`~").strip()
+            else:
+                blocks.append((language, "\n".join(block)))
+                block = None
+        elif block is None:
+            prose.append(line)
+        else:
+            block.append(line)
+    return prose, blocks
+
+
+def slug(heading: str) -> str:
+    """GitHub's anchor of a heading: lowercase, spaces to '-', punctuation other than '-' and '_' dropped."""
+    text = heading.strip().lower()
+    return "".join("-" if c == " " else c for c in text if c.isalnum() or c in " -_")
+
+
+def anchors(path: Path) -> set[str]:
+    """The anchors of every heading of a Markdown file, duplicates numbered as GitHub does."""
+    found, seen = set(), {}
+    prose, _ = split_code(path.read_text())
+    for line in prose:
+        match = re.match(r"^#{1,6}\s+(.*?)\s*#*\s*$", line)
+        if match:
+            base = slug(match.group(1))
+            count = seen.get(base, 0)
+            seen[base] = count + 1
+            found.add(base if count == 0 else f"{base}-{count}")
+    return found
+
+
+def relative_links(path: Path) -> list[str]:
+    """Link targets of a Markdown file outside code, without web and mail links."""
+    prose, _ = split_code(path.read_text())
+    text = INLINE_CODE.sub("", "\n".join(prose))
+    return [t for t in LINK.findall(text) if not re.match(r"^(https?:|mailto:)", t)]
+
+
+def test_the_link_helpers_catch_what_they_must():
+    assert slug("Long horizons (target `asymptotics`)") == "long-horizons-target-asymptotics"
+    assert slug("The field: the paper's algorithms against the field's") == (
+        "the-field-the-papers-algorithms-against-the-fields"
+    )
+    assert relative_links(README), "the README links into docs/"
+    assert all(not t.startswith("http") for t in relative_links(README))
+
+
+def link_problems(page: Path, root: Path = REPO) -> list[str]:
+    """What is wrong with the relative links of ``page``: a missing file or folder, a path out of
+    ``root``, an anchor that no heading of the target has."""
+    problems = []
+    for target in relative_links(page):
+        where, _, anchor = target.partition("#")
+        dest = (page.parent / where).resolve() if where else page
+        if not dest.exists():
+            problems.append(f"{target}: no such file or folder")
+        elif root not in dest.parents and dest != root:
+            problems.append(f"{target}: outside the repository")
+        elif anchor and dest.suffix != ".md":
+            problems.append(f"{target}: an anchor into a file that is not Markdown")
+        elif anchor and anchor not in anchors(dest):
+            problems.append(f"{target}: {dest.relative_to(root)} has no heading with anchor #{anchor}")
+    return problems
+
+
+def test_the_link_check_finds_broken_links(tmp_path):
+    (tmp_path / "other.md").write_text("# A heading, with `code`\n\n```\n# not a heading\n```\n")
+    page = tmp_path / "page.md"
+    page.write_text(
+        "[ok](other.md#a-heading-with-code) [gone](missing.md) [bad](other.md#not-a-heading) "
+        "[web](https://example.org) `[code](nowhere.md)` [self](#top)\n\n# Top\n"
+    )
+    assert link_problems(page, tmp_path) == [
+        "missing.md: no such file or folder",
+        "other.md#not-a-heading: other.md has no heading with anchor #not-a-heading",
+    ]
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(REPO)))
+def test_every_relative_link_resolves_to_a_file_and_heading(page):
+    problems = link_problems(page)
+    assert not problems, f"{page.relative_to(REPO)}: " + "; ".join(problems)
+
+
+def commands(text: str) -> list[list[str]]:
+    """The arguments of every snakemake command in Markdown code: shell blocks (one command per
+    logical line, comments dropped, several per line after `&&`) and inline spans that start with
+    snakemake. Other blocks (error messages, YAML) and snakemake in the middle of a sentence are not
+    commands."""
+    prose, blocks = split_code(text)
+    shell = [body for language, body in blocks if language in SHELL_LANGUAGES]
+    lines = [line for body in shell for line in body.replace("\\\n", " ").splitlines()]
+    lines += [span for _, span in INLINE_CODE.findall("\n".join(prose)) if span.startswith("snakemake ")]
+    found = []
+    for line in lines:
+        try:
+            words = shlex.split(line, comments=True)
+        except ValueError:  # an unbalanced quote in a span: fall back to plain words
+            words = line.split()
+        for i, word in enumerate(words):
+            runs = i == 0 or words[i - 1] in SHELL_STOP or (words[i - 1] == "-m" and "python" in words[i - 2])
+            if Path(word).name == "snakemake" and runs:
+                rest = []
+                for w in words[i + 1 :]:
+                    if w in SHELL_STOP:
+                        break
+                    rest.append(w)
+                found.append(rest)
+    return found
+
+
+def targets(words: list[str]) -> list[str]:
+    """The rule names a snakemake command asks for, skipping options and their values."""
+    found, takes = [], 0
+    for word in words:
+        if word.startswith("-"):
+            name = word.split("=", 1)[0]
+            takes = 0 if "=" in word else (1 if name in ONE_VALUE else (-1 if name in MANY_VALUES else 0))
+        elif takes == 1:
+            takes = 0
+        elif takes == -1 or "=" in word:
+            continue
+        elif TARGET.match(word):
+            found.append(word)
+    return found
+
+
+def shown_targets() -> list[str]:
+    found = []
+    for page in PAGES:
+        for words in commands(page.read_text()):
+            found += [t for t in targets(words) if t not in found]
+    return found
+
+
+def test_the_command_parser_skips_options_and_their_values():
+    line = ".venv/bin/snakemake --cores all && x\nsnakemake --cores 2 --config horizon=2 runs=5 --profile p sweeps"
+    words = commands(f"```bash\n{line}\n```\n")
+    assert [targets(w) for w in words] == [[], ["sweeps"]]
+    assert targets(shlex.split("--report report.html all sweeps --forcerun figure_main")) == ["all", "sweeps"]
+    assert commands("`pip install snakemake-executor-plugin-cluster-generic`") == []
+    assert commands("```\nsnakemake --report: the results differ\n```\n`run snakemake from a venv`") == []
+    assert commands("```bash\npython -m snakemake panels\n```") == [["panels"]]
+    assert {"all", "table", "sweeps", "field", "asymptotics", "panels", "paper"} <= set(shown_targets())
+
+
+def plan(names: list[str], workdir: Path) -> subprocess.CompletedProcess:
+    cmd = [sys.executable, "-m", "snakemake", *names, "-s", str(REPO / "Snakefile"), "--directory", str(workdir)]
+    cmd += ["--configfile", str(REPO / "config.yaml"), "-n", "--quiet"]  # targets first: --quiet takes words
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+
+
+def test_every_snakemake_target_shown_plans(tmp_path):
+    """All targets in one `snakemake -n`. Without latexmk, `paper` (figures/figures.pdf) cannot be
+    planned: then the others are planned together, and each target whose planning fails only because
+    latexmk is missing is skipped with a warning; every other target must plan."""
+    names = shown_targets()
+    assert names, "no snakemake target found in README.md and docs/"
+    assert plan(["no_such_target"], tmp_path).returncode != 0, "snakemake -n must refuse an unknown target"
+    first = names if shutil.which("latexmk") else [n for n in names if n not in LATEX_TARGETS]
+    done = plan(first, tmp_path)
+    output = done.stdout + done.stderr
+    if done.returncode != 0 and LATEX_MISSING not in output:
+        pytest.fail(f"snakemake -n {' '.join(first)} failed:\n{output[-4000:]}")
+    # one by one: the targets left out, or all of them if another target also needed latexmk
+    alone = [n for n in names if n not in first] if done.returncode == 0 else names
+    failed, skipped = [], []
+    for name in alone:
+        single = plan([name], tmp_path)
+        output = single.stdout + single.stderr
+        if single.returncode != 0:
+            (skipped if LATEX_MISSING in output else failed).append((name, output[-2000:]))
+    assert not failed, "targets that do not plan: " + "\n".join(f"{n}:\n{out}" for n, out in failed)
+    if skipped:
+        warnings.warn(f"not planned, latexmk is missing: {', '.join(n for n, _ in skipped)}", stacklevel=1)
+
+
+def test_the_readme_is_at_most_300_lines():
+    lines = len(README.read_text().splitlines())
+    assert lines <= 300, f"README.md has {lines} lines; move detail into docs/"
+
+
+def test_nothing_points_outside_the_repository():
+    files = [README, *sorted((REPO / "docs").rglob("*")), REPO / "config.yaml", *sorted((REPO / "workflow").rglob("*"))]
+    offenders = [
+        str(path.relative_to(REPO))
+        for path in files
+        if path.is_file()
+        and "__pycache__" not in path.parts
+        and any(word in path.read_bytes() for word in (b"../shared", b"SPEC.md"))
+    ]
+    assert not offenders, f"mention ../shared or SPEC.md (point to docs/paper.md instead): {offenders}"
