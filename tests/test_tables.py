@@ -2,6 +2,8 @@
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pytest
 from summaries import summary_rows
 
 from duelbandits import tables
@@ -69,7 +71,7 @@ def test_markdown_and_html_escape_their_cells():
 
 
 def exponents():
-    """Fitted exponents as the sweep writes them (the columns the tables read)."""
+    """Fitted exponents as the sweep writes them: every column of the exponents schema."""
     columns = [
         "scenario",
         "algorithm",
@@ -77,20 +79,22 @@ def exponents():
         "paper",
         "theorem",
         "theorem_exponent",
-        "rho",
-        "ci_low",
-        "ci_high",
+        "actions",
         "horizons",
         "runs",
+        "rho",
+        "log_c",
+        "ci_low",
+        "ci_high",
         "confidence",
         "resamples",
     ]
     rows = [
-        ("borda", "ts-borda", "borda", True, "4.2", 2 / 3, 0.7, 0.6, 0.75, 4, 20, 0.95, 1000),
-        ("borda", "ts-borda", "maximin", False, None, np.nan, 0.9, 0.8, 1.0, 4, 20, 0.95, 1000),
-        ("borda", "partial-monitoring", "borda", True, "4.4", 0.75, 0.9, 0.8, 1.02, 4, 20, 0.95, 1000),
-        ("borda", "sparring-exp3p", "exp3p", False, "4.3", 0.5, np.nan, np.nan, np.nan, 4, 20, 0.95, 1000),
-        ("borda", "iss", "borda", True, None, np.nan, 0.95, 0.9, 0.99, 4, 20, 0.95, 1000),
+        ("borda", "ts-borda", "borda", True, "4.2", 2 / 3, 10, 4, 20, 0.7, 1.0, 0.6, 0.75, 0.95, 1000),
+        ("borda", "ts-borda", "maximin", False, None, np.nan, 10, 4, 20, 0.9, 1.0, 0.8, 1.0, 0.95, 1000),
+        ("borda", "partial-monitoring", "borda", True, "4.4", 0.75, 10, 4, 20, 0.9, 1.0, 0.8, 1.02, 0.95, 1000),
+        ("borda", "sparring-exp3p", "exp3p", False, "4.3", 0.5, 10, 4, 20, np.nan, np.nan, np.nan, np.nan, 0.95, 1000),
+        ("borda", "iss", "borda", True, None, np.nan, 10, 4, 20, 0.95, 1.0, 0.9, 0.99, 0.95, 1000),
     ]
     return pd.DataFrame(rows, columns=columns)
 
@@ -157,3 +161,161 @@ def test_config_html_flattens_nested_keys_and_shows_json_values():
     assert '<td class="l">sweeps/runs</td><td class="l">2</td>' in page
     assert '<td class="l">sweeps/grid/horizons</td><td class="l">[10, 30]</td>' in page
     assert '<td class="l">name</td><td class="l">&quot;a&lt;b&quot;</td>' in page
+
+
+# --- Off the defaults: every schema column, other run counts, ties ---------------------------------
+
+try:  # the Parquet schemas of the tables' inputs (in storage before the package redesign)
+    from duelbandits import schemas
+except ImportError:  # pragma: no cover
+    from duelbandits import storage as schemas
+
+
+def field_table(rows):
+    """A hand-made results/field/table.parquet (its schema's columns, in its order)."""
+    return pd.DataFrame(rows, columns=schemas.FIELD_TABLE_SCHEMA.names)
+
+
+@pytest.mark.parametrize(
+    ("name", "frame"),
+    [("SUMMARY_SCHEMA", summary_rows), ("EXPONENT_SCHEMA", exponents), ("ACTIONS_SCHEMA", actions)],
+)
+def test_the_hand_made_inputs_hold_every_column_of_their_schema(name, frame):
+    """The tables are tested on frames with exactly the columns the pipeline writes, of its types."""
+    schema = getattr(schemas, name)
+    assert list(frame().columns) == schema.names
+    pa.Table.from_pandas(frame(), schema=schema, preserve_index=False)  # raises on a type the schema refuses
+
+
+def table_cells(line):
+    """The cells of one Markdown table line."""
+    assert line.startswith("| ") and line.endswith(" |"), line
+    return line[2:-2].split(" | ")
+
+
+def test_final_table_with_other_run_counts_reports_each_and_lists_them_in_numeric_order():
+    """7, 3 and 12 runs (the paper's default is one count): each row its own, the title 3, 7, 12
+    (sorted as numbers, not as text, where 12 would come first)."""
+    summary = summary_rows()
+    summary["runs"] = summary["algorithm"].map({"ts-borda": 7, "partial-monitoring": 3, "iss": 12})
+    table = tables.final_regret_table(summary)
+    assert table.set_index("algorithm")["runs"].to_dict() == {"ts-borda": 7, "partial-monitoring": 3, "iss": 12}
+    assert tables.final_regret_markdown(table).startswith("# Final regret at T = 100 (3, 7, 12 runs)\n")
+
+
+def test_final_table_of_a_single_run_shows_its_std_of_zero():
+    summary = summary_rows().assign(runs=1, std=0.0)
+    table = tables.final_regret_table(summary)
+    assert set(table["runs"]) == {1} and set(table["std"]) == {0.0}
+    assert "| borda | ts-borda | Borda | 40.0 ± 0.0 | 100.0 | yes | 7.0 ± 0.0 |" in tables.final_regret_markdown(table)
+
+
+@pytest.mark.parametrize(
+    ("mean", "below"),
+    [(np.nextafter(100.0, 0.0), "yes"), (100.0, "no"), (np.nextafter(100.0, 200.0), "no"), (0.0, "yes")],
+    ids=["just-below", "tie", "just-above", "zero"],
+)
+def test_below_bound_is_strict_a_mean_equal_to_the_bound_is_not_below(mean, below):
+    summary = summary_rows()
+    last = (summary["t"] == 100) & (summary["algorithm"] == "ts-borda") & (summary["regret"] == "borda")
+    summary.loc[last, "mean"] = mean
+    table = tables.final_regret_table(summary).set_index("algorithm")
+    assert table.loc["ts-borda", "bound"] == 100.0 and table.loc["ts-borda", "below"] == below
+
+
+@pytest.mark.parametrize(
+    ("regret", "column", "value", "cell"),
+    [
+        ("borda", "mean", 4321.5, 3),
+        ("borda", "std", 4321.5, 3),
+        ("borda", "bound", 234.5, 4),  # still below the mean 300: "below" stays "no"
+        ("copeland", "mean", 4321.5, 6),
+        ("copeland", "std", 4321.5, 6),
+    ],
+)
+def test_every_number_of_the_summary_reaches_its_cell(regret, column, value, cell):
+    """Changing one input number of one algorithm changes exactly its cell of that algorithm's row, in the
+    Markdown and the HTML, and every row has one cell per header column."""
+    before = tables.final_regret_markdown(final_table()).splitlines()
+    summary = summary_rows()
+    chosen = (summary["t"] == 100) & (summary["algorithm"] == "partial-monitoring") & (summary["regret"] == regret)
+    summary.loc[chosen, column] = value
+    table = tables.final_regret_table(summary)
+    after = tables.final_regret_markdown(table).splitlines()
+    header = table_cells(after[2])
+    assert len(header) == 7
+    for line in after[4:7]:
+        assert len(table_cells(line)) == len(header)
+    changed = [(i, k) for i in range(4, 7) for k in range(7) if table_cells(before[i])[k] != table_cells(after[i])[k]]
+    assert changed == [(5, cell)], changed  # row 5 is partial-monitoring's
+    text = f"{value:,.1f}"
+    assert text in table_cells(after[5])[cell] and text not in table_cells(before[5])[cell]
+    assert text in tables.final_regret_html(table)
+
+
+def test_exponent_rows_at_the_ties_of_the_theorem_exponent_and_of_one():
+    """ "rho at or below it": ci_low <= exponent (a tie is yes, 1e-12 above is no); "sublinear": ci_high < 1
+    (a tie is no, the float below 1 is yes)."""
+    e = exponents().iloc[[0]].copy()
+    cases = [
+        (2 / 3, np.nextafter(1.0, 0.0), "yes", "yes"),
+        (2 / 3 + 1e-12, 1.0, "no", "no"),
+        (2 / 3 - 1e-12, 1.0 + 1e-12, "yes", "no"),
+    ]
+    for ci_low, ci_high, at_or_below, sublinear in cases:
+        e["ci_low"], e["ci_high"] = ci_low, ci_high
+        row = tables.exponent_rows(e)[0]
+        assert row[6:] == [at_or_below, sublinear], (ci_low, ci_high, row)
+
+
+def test_exponent_note_states_the_fewest_runs_the_most_horizons_and_the_bootstrap_off_the_defaults():
+    e = exponents()
+    e["runs"] = [30, 12, 20, 25, 40]  # the fewest: 12
+    e["horizons"] = [5, 7, 5, 6, 5]
+    e["confidence"] = 0.9
+    e["resamples"] = 2500
+    note = tables.exponent_note(e)
+    assert "over 7 horizons, 12 runs each" in note
+    assert "90% percentile bootstrap (2,500 resamples" in note
+    for text in (tables.exponent_markdown(e), tables.exponent_html(e)):
+        assert "over 7 horizons, 12 runs each" in text
+
+
+def test_every_exponent_and_actions_row_has_one_cell_per_header_column():
+    for text, columns, rows in (
+        (tables.exponent_markdown(exponents()), 8, 4),
+        (tables.actions_markdown(actions()), 8, 3),
+    ):
+        lines = [line for line in text.splitlines() if line.startswith("| ")]
+        assert len(lines) == 2 + rows
+        assert {len(table_cells(line)) for line in lines} == {columns}
+
+
+def test_actions_rows_off_the_defaults_show_A_below_and_above_10_and_large_horizons():
+    a = actions()
+    a.loc[0, ["actions", "horizon", "mean", "bound", "ratio"]] = [3, 1_000_000, 2_500.0, 10_000.0, 0.25]
+    a.loc[2, ["actions", "horizon"]] = [1000, 250_000]
+    rows = tables.actions_rows(a)
+    assert rows[0][3:] == ["3", "1,000,000", "2,500.0 ± 12.0", "10,000.0", "0.2500"]
+    assert rows[1][3:5] == ["1000", "250,000"]
+
+
+def test_field_markdown_shares_ranks_on_ties_averages_known_ranks_and_lists_runs_in_numeric_order():
+    table = field_table(
+        [
+            ("condorcet", "condorcet", "dts", "paper", 10, 40_000, 12, 50.0, 5.0, 1),
+            ("condorcet", "condorcet", "rucb", "field", 10, 40_000, 12, 50.0, 6.0, 1),
+            ("condorcet", "condorcet", "ccb", "field", 10, 40_000, 12, 70.0, 6.0, 3),
+            ("borda", "borda", "dts", "paper", 13, 2_000, 5, 7.5, 0.5, 2),
+            ("borda", "borda", "ccb", "field", 13, 2_000, 5, 3.0, 0.5, 1),
+        ]
+    )
+    lines = tables.field_markdown(table).splitlines()
+    assert lines[0] == "# The field: final regret at T = 2,000, 40,000 (5, 12 runs)"
+    assert table_cells(lines[4]) == ["algorithm", "condorcet (Condorcet)", "borda (Borda)", "mean rank"]
+    glance = {cells[0]: cells[1:] for cells in map(table_cells, lines[6:9])}
+    assert glance == {"DTS": ["1", "2", "1.5"], "RUCB": ["1", "-", "1.0"], "CCB": ["3", "1", "2.0"]}
+    final = [table_cells(line) for line in lines[14:19]]
+    assert final[1] == ["condorcet", "10", "Condorcet", "1", "RUCB", "field", "50.0 ± 6.0"]
+    assert final[3] == ["borda", "13", "Borda", "2", "DTS", "paper", "7.5 ± 0.5"]
+    assert {len(cells) for cells in final} == {7}
