@@ -155,6 +155,24 @@ def test_strategies_are_distributions_that_start_uniform_and_keep_the_exploratio
         assert p.min() >= gamma / A, (player, p.min(), gamma / A)
 
 
+@pytest.mark.parametrize("A", [3, 10, 13])
+@pytest.mark.parametrize("slug", WITH_STRATEGIES)
+def test_a_horizon_too_short_for_the_tuning_clips_gamma_to_one_with_a_warning_and_plays_uniformly(slug, A):
+    """At T = 3 every exploration rate is >= 1 for A >= 3 (SparringExp3.P 1.05 sqrt(A log A / 3) >= 1.10,
+    Partial Monitoring (e-2)^(1/4) (A^2 log A / 3)^(1/4) >= 1.24, Dueling-EXP3 T <= K log K = 3.3): the
+    tuning warns naming T and A and gives gamma = 1, and the run plays the uniform law at every step.
+    (Each algorithm's file tests the horizon where its clipping starts.)"""
+    spec = ALGORITHMS[slug]
+    tuning = importlib.import_module(f"duelbandits.algorithms.{spec.module}").hyperparameters
+    T, warning = 3, rf"horizon T=3 is too short for Theorem .* with A={A} "
+    with pytest.warns(UserWarning, match=warning):
+        assert tuning(A, T)["gamma"] == 1.0
+    with pytest.warns(UserWarning, match=warning):
+        _, _, _, s = spec.run(scenario_matrix("condorcet", A), T, np.random.default_rng(A), np.arange(1, T + 1))
+    for player in spec.strategies:
+        np.testing.assert_allclose(s[player], np.full((T, A), 1 / A), rtol=0, atol=1e-15)
+
+
 @pytest.mark.parametrize(("A", "seed"), [(3, 2), (10, 2), (13, 5)])
 @pytest.mark.parametrize("slug", SLUGS)
 def test_recording_strategies_does_not_change_the_run(slug, A, seed):
