@@ -41,6 +41,7 @@ rule all:
         all_figures(),
         paper_results(),
         "results/MANIFEST.sha256",
+        "results/report/config.html",
 
 
 rule table:

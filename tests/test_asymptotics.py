@@ -11,6 +11,7 @@ from duelbandits import (
     cli,
     limits,
     manifest,
+    plan,
     provenance,
     schemas,
     storage,
@@ -147,7 +148,7 @@ def test_jobs_split_each_point_by_steps_and_cover_every_run_once():
 
 
 def test_slurm_requests_grow_with_the_work_of_a_job():
-    minutes = limits.sweep_point_runtime_minutes
+    minutes = plan.runtime_minutes
     assert minutes("ts-borda", 30, 1_000_000, 10) > minutes("ts-borda", 40, 10_000, 10)
     assert minutes("ts-borda", 3, 10_000_000, 10) > minutes("partial-monitoring", 3, 10_000_000, 10)
     assert minutes("ts-borda", 3, 10_000_000, 10, attempt=2) == 2 * minutes("ts-borda", 3, 10_000_000, 10)

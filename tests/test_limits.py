@@ -8,7 +8,7 @@ import os
 import numpy as np
 import pytest
 
-from duelbandits import ALGORITHMS, limits
+from duelbandits import ALGORITHMS, limits, plan, schemas
 
 # The documented constants, written out by hand (limits.py's docstrings):
 MIB = 2**20
@@ -25,8 +25,8 @@ SIZES = [(1, 1), (25, 40_000), (3, 1_000_000)]  # (runs, horizon)
 
 
 def test_the_format_limits_are_the_largest_int32_and_int16():
-    assert limits.MAX_STEP == np.iinfo(np.int32).max == 2_147_483_647
-    assert limits.MAX_ACTIONS == np.iinfo(np.int16).max == 32_767
+    assert schemas.MAX_STEP == np.iinfo(np.int32).max == 2_147_483_647
+    assert schemas.MAX_ACTIONS == np.iinfo(np.int16).max == 32_767
 
 
 # --- Memory estimates -----------------------------------------------------------------------------
@@ -136,8 +136,8 @@ def test_bootstrap_bytes_is_four_copies_of_resamples_by_horizons_plus_runs_float
 
 
 def test_every_algorithm_has_a_measured_cost_per_step():
-    assert set(limits.SWEEP_STEP_SECONDS) == set(ALGORITHMS)
-    assert all(0 < s < limits.DEFAULT_STEP_SECONDS for s in limits.SWEEP_STEP_SECONDS.values())
+    assert set(plan.SWEEP_STEP_SECONDS) == set(ALGORITHMS)
+    assert all(0 < s < plan.DEFAULT_STEP_SECONDS for s in plan.SWEEP_STEP_SECONDS.values())
 
 
 @pytest.mark.parametrize(
@@ -157,37 +157,37 @@ def test_every_algorithm_has_a_measured_cost_per_step():
     ],
 )
 def test_sweep_point_runtime_scales_with_A_squared_above_10_only(actions, seconds, minutes):
-    assert limits.sweep_point_seconds("ts-maximin", 100, 10**6, actions) == pytest.approx(seconds, rel=1e-12)
-    assert limits.sweep_point_runtime_minutes("ts-maximin", 100, 10**6, actions) == minutes
+    assert plan.job_seconds("ts-maximin", 100, 10**6, actions) == pytest.approx(seconds, rel=1e-12)
+    assert plan.runtime_minutes("ts-maximin", 100, 10**6, actions) == minutes
 
 
 @pytest.mark.parametrize(("attempt", "factor"), [(1, 1), (2, 2), (3, 3), (0, 1), (-1, 1)])
 @pytest.mark.parametrize(("actions", "minutes"), [(5, 5), (8, 5), (10, 5), (20, 17)])
 def test_a_retry_requests_the_attempt_times_the_first_runtime(actions, minutes, attempt, factor):
-    runtime = limits.sweep_point_runtime_minutes("ts-maximin", 100, 10**6, actions, attempt=attempt)
+    runtime = plan.runtime_minutes("ts-maximin", 100, 10**6, actions, attempt=attempt)
     assert runtime == minutes * factor
 
 
 def test_runtime_rounds_up_to_the_next_minute_from_the_first_second_past_one():
     # 300 s exactly is 5 min; one more step of 100 runs (80.00008 s simulated, 300.00024 s in all) is 6 min
-    assert limits.sweep_point_runtime_minutes("ts-maximin", 100, 10**6, 10) == 5
-    assert limits.sweep_point_runtime_minutes("ts-maximin", 100, 10**6 + 1, 10) == 6
+    assert plan.runtime_minutes("ts-maximin", 100, 10**6, 10) == 5
+    assert plan.runtime_minutes("ts-maximin", 100, 10**6 + 1, 10) == 6
     # the start alone: 60 s + 3 * (1 step * 0.8 us) -> 2 min
-    assert limits.sweep_point_runtime_minutes("ts-maximin", 1, 1, 10) == 2
+    assert plan.runtime_minutes("ts-maximin", 1, 1, 10) == 2
 
 
 @pytest.mark.parametrize("algorithm", ["ts-borda", "dexp3", "rcs"])
 def test_runtime_uses_each_algorithms_own_cost_per_step(algorithm):
     per_step = {"ts-borda": 1.4e-6, "dexp3": 0.25e-6, "rcs": 1.1e-6}[algorithm]  # the table in limits.py
     seconds = 20 * 500_000 * per_step * (13 / 10) ** 2  # A = 13
-    assert limits.sweep_point_seconds(algorithm, 20, 500_000, 13) == pytest.approx(seconds, rel=1e-12)
-    assert limits.sweep_point_runtime_minutes(algorithm, 20, 500_000, 13) == math.ceil((60 + 3 * seconds) / 60)
+    assert plan.job_seconds(algorithm, 20, 500_000, 13) == pytest.approx(seconds, rel=1e-12)
+    assert plan.runtime_minutes(algorithm, 20, 500_000, 13) == math.ceil((60 + 3 * seconds) / 60)
 
 
 def test_an_algorithm_without_a_measured_cost_is_charged_3_us_a_step():
     # 40 runs x 10^6 steps x 3 us = 120 s; 60 + 360 = 420 s = 7 min
-    assert limits.sweep_point_seconds("not-measured", 40, 10**6, 10) == pytest.approx(120.0, rel=1e-12)
-    assert limits.sweep_point_runtime_minutes("not-measured", 40, 10**6, 10) == 7
+    assert plan.job_seconds("not-measured", 40, 10**6, 10) == pytest.approx(120.0, rel=1e-12)
+    assert plan.runtime_minutes("not-measured", 40, 10**6, 10) == 7
 
 
 # --- The memory check and human() ------------------------------------------------------------------

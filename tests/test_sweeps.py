@@ -247,14 +247,13 @@ def test_cli_table_and_sweep_commands_write_their_outputs(tmp_path):
                 str(tmp_path / "t.md"),
                 "--html",
                 str(tmp_path / "t.html"),
-                "--config-json",
-                '{"seed": 1, "sweeps": {"runs": 2}}',
-                "--config-html",
-                str(tmp_path / "c.html"),
             ]
         )
         == 0
     )
+    config = ["config-page", "--config-json", '{"seed": 1, "sweeps": {"runs": 2}}', "--out", str(tmp_path / "c.html")]
+    assert cli.main(config) == 0
+    assert cli.main([*config[:2], "{not json", *config[3:]]) == 2
     assert "40.0 ± 4.0" in (tmp_path / "t.md").read_text()
     assert "sweeps/runs" in (tmp_path / "c.html").read_text()
     paths = []

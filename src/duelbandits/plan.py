@@ -209,6 +209,55 @@ TARGET_KEYS = {
 """Per target: how its memory error names a run, and the keys its memory and alpha errors name."""
 
 
+# --- Resources: what a simulation job asks a cluster for ------------------------------------
+
+
+SWEEP_STEP_SECONDS = {
+    "ts-maximin": 0.8e-6,
+    "ts-borda": 1.4e-6,
+    "sparring-exp3p": 0.27e-6,
+    "partial-monitoring": 0.22e-6,
+    "iss": 2.1e-6,
+    "dts": 1.6e-6,
+    "rucb": 0.3e-6,
+    "rcs": 1.1e-6,
+    "rmed1": 0.3e-6,
+    "ccb": 0.35e-6,
+    "winner-stays": 0.25e-6,
+    "dexp3": 0.25e-6,
+}
+"""Seconds per step of one ``sweep-point`` run at A = 10, compiled: the algorithm and the thin curves of
+its four regrets (the slower scenario of condorcet and borda, on this project's 2-core machine; the
+Thompson-sampling kernels at T = 4x10^4, where they are slowest per step, after the tail-label sampler;
+the others from bench/ plus the 0.08 us of regret bookkeeping)."""
+
+DEFAULT_STEP_SECONDS = 3e-6
+"""Seconds per step of an algorithm not in :data:`SWEEP_STEP_SECONDS` (the package's target is 2 us)."""
+
+START_SECONDS = 60.0
+"""A job's fixed time: starting Python, loading (or, on a fresh machine, compiling) the kernels."""
+
+RUNTIME_MARGIN = 3.0
+"""Factor on the measured simulation time in a job's requested runtime: slower or busier nodes."""
+
+
+def job_seconds(algorithm: str, runs: int, horizon: int, actions: int) -> float:
+    """Expected seconds of simulation in one sweep-point job of ``runs`` runs of ``horizon`` steps.
+
+    Per step :data:`SWEEP_STEP_SECONDS` at A = 10, scaled by ``(A / 10)^2`` above A = 10 (the
+    Thompson-sampling kernels do up to O(A^2) work per step; a bound, not a measurement).
+    """
+    per_step = SWEEP_STEP_SECONDS.get(algorithm, DEFAULT_STEP_SECONDS)
+    return runs * horizon * per_step * max(1.0, (actions / 10.0) ** 2)
+
+
+def runtime_minutes(algorithm: str, runs: int, horizon: int, actions: int, attempt: int = 1) -> int:
+    """Wall time to request for a sweep-point job (Slurm ``runtime``, minutes): :data:`START_SECONDS`
+    plus :data:`RUNTIME_MARGIN` times :func:`job_seconds`, times the attempt (a retry gets more)."""
+    seconds = START_SECONDS + RUNTIME_MARGIN * job_seconds(algorithm, runs, horizon, actions)
+    return int(-(-seconds // 60)) * max(1, int(attempt))
+
+
 # --- Jobs --------------------------------------------------------------------------------------
 
 

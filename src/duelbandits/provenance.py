@@ -126,6 +126,12 @@ def check(path, prov: dict, **expected) -> None:
             raise ProvenanceError(f"{path}: was made for {key} {got!r}, but is used as {key} {want!r}")
 
 
+def check_scenario(path, prov: dict, record: dict) -> None:
+    """The provenance ``prov`` of ``path`` (a summary) holds the scenario ``record`` with its matrix."""
+    check(path, prov, scenarios=record["name"])
+    check(path, prov["matrix_sha256"], **{record["name"]: matrix_sha256(record["matrix"])})
+
+
 # --- The package's own code, for rerun triggers ---------------------------------------------
 #
 # A unit is one module of the package, by its dotted name relative to the package ("storage",

@@ -15,6 +15,13 @@ from __future__ import annotations
 
 import pyarrow as pa
 
+MAX_STEP = 2**31 - 1
+"""Largest horizon and run index: the ``t`` and ``run`` columns are int32."""
+
+MAX_ACTIONS = 2**15 - 1
+"""Largest number of actions: the ``I`` and ``J`` columns are int16."""
+
+
 RUN_COLUMNS = {"run": pa.int32(), "t": pa.int32(), "I": pa.int16(), "J": pa.int16(), "outcome": pa.int8()}
 
 TRACE_SCHEMA = pa.schema(

@@ -16,7 +16,7 @@ import pytest
 import yaml
 from workflow_helpers import REPO, TINY, assert_figure_pair, snakemake_command
 
-from duelbandits import asymptotics, limits, make_scenario, manifest, regret, run_seed, schemas, simulate, storage
+from duelbandits import asymptotics, limits, make_scenario, manifest, plan, regret, run_seed, schemas, simulate, storage
 
 ASYMPTOTICS_TINY = TINY.with_name("asymptotics_tiny.yaml")
 PAPER = yaml.safe_load((REPO / "config.yaml").read_text())
@@ -152,7 +152,7 @@ def test_paper_config_plans_jobs_whose_requests_grow_with_the_horizon(tmp_path):
     # every request is the one duelbandits.limits computes from the job's runs and T, and none exceeds 10 min
     for (_, T, algorithm, k), (minutes, mb) in jobs.items():
         first, last = asymptotics.job_ranges(asymptotics.point_runs(40, FULL["runs_at"], T), T, 30_000_000)[k]
-        assert minutes == limits.sweep_point_runtime_minutes(algorithm, last - first + 1, T, PAPER["actions"])
+        assert minutes == plan.runtime_minutes(algorithm, last - first + 1, T, PAPER["actions"])
         assert mb == -(-limits.sweep_point_bytes(T, PAPER["actions"]) // 10**6)
         assert minutes <= 10
     default = run(tmp_path, [REPO / "config.yaml"], "--dry-run", "--quiet", "rules")
@@ -170,9 +170,11 @@ FAKE_SLURM = {
 }
 
 
-def test_sbatch_requests_of_the_slurm_profile_grow_with_the_horizon(tmp_path):
+def test_the_slurm_profile_submits_the_point_jobs_in_groups_that_request_their_members_sum(tmp_path):
     """The Slurm executor with workflow/profiles/slurm submits every point job of the paper config to a fake
-    `sbatch` that records its arguments (nothing runs); the run is then killed."""
+    `sbatch` that records its arguments (nothing runs); the run is then killed. The profile's `point=simulate`
+    group packs 8 jobs per submission: each submission asks for the sum of its members' runtimes and the
+    largest of their memory, so the requests add up to what duelbandits.limits computes for every job."""
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     for name, body in FAKE_SLURM.items():
@@ -187,31 +189,27 @@ def test_sbatch_requests_of_the_slurm_profile_grow_with_the_horizon(tmp_path):
                             "--profile", str(REPO / "workflow/profiles/slurm"), "--default-resources",
                             "slurm_account=test", "slurm_partition=debug", "runtime=15", "mem_mb=1000",
                             "cpus_per_task=1")  # fmt: skip
+    submissions = -(-156 // 8)
     output = tmp_path / "snakemake.out"
     with open(output, "w") as sink:
         proc = subprocess.Popen(cmd, stdout=sink, stderr=subprocess.STDOUT, env=env)
     try:
         deadline = time.monotonic() + 120
-        while len(log.read_text().splitlines()) < 156 and time.monotonic() < deadline and proc.poll() is None:
+        while len(log.read_text().splitlines()) < submissions and time.monotonic() < deadline and proc.poll() is None:
             time.sleep(0.5)
+        time.sleep(2)  # nothing more comes: every point job is in one of those submissions
     finally:
         proc.kill()
         proc.wait(timeout=30)
     calls = log.read_text().splitlines()
-    assert len(calls) == 156, output.read_text()[-3000:]
-    requests = {}
-    for call in calls:
-        comment = re.search(r"--comment '?rule_asymptotics_point_wildcards_(\w+)_(\d+)_([\w-]+)_(\d+)", call)
-        scenario, T, algorithm, chunk = comment.groups()
-        runtime = int(re.search(r" -t '?(\d+)", call).group(1))
-        mem = int(re.search(r" --mem (\d+)", call).group(1))
-        requests[(scenario, int(T), algorithm, int(chunk))] = (runtime, mem)
-    assert requests[("borda", 1_000_000, "ts-borda", 0)][0] > requests[("borda", 10_000, "ts-borda", 0)][0]
-    assert requests[("borda", 10_000_000, "ts-borda", 0)][1] > requests[("borda", 1_000, "ts-borda", 0)][1]
-    assert requests[("borda", 10_000_000, "ts-borda", 0)] == (
-        limits.sweep_point_runtime_minutes("ts-borda", 3, 10_000_000, PAPER["actions"]),
-        -(-limits.sweep_point_bytes(10_000_000, PAPER["actions"]) // 10**6),
-    )
+    assert len(calls) == submissions, output.read_text()[-3000:]
+    runtimes = [int(re.search(r" -t '?(\d+)", call).group(1)) for call in calls]
+    mems = [int(re.search(r" --mem (\d+)", call).group(1)) for call in calls]
+    jobs = plan.jobs(yaml.safe_load((REPO / "config.yaml").read_text()), "asymptotics")
+    assert len(jobs) == 156
+    assert sum(runtimes) == sum(plan.runtime_minutes(job.algorithm, job.runs, job.horizon, job.actions) for job in jobs)
+    assert max(mems) == -(-limits.sweep_point_bytes(max(job.horizon for job in jobs), PAPER["actions"]) // 10**6)
+    assert max(runtimes) <= 8 * 10  # 8 members of at most 10 minutes each
 
 
 @pytest.mark.parametrize(

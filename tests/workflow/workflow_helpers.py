@@ -59,3 +59,8 @@ def assert_figure_pair(pdf, png, size_inches=None, width_inches=None):
     digest = manifest.figure_data_digest(pdf)
     assert manifest.figure_data_digest(png) == digest, (pdf, png)
     return digest
+
+
+def planned_rules(output: str) -> dict:
+    """``{rule: jobs}`` from the job table of ``snakemake --dry-run --quiet rules``."""
+    return {rule: int(n) for rule, n in re.findall(r"^(\w+)\s+(\d+)$", output, re.M) if rule != "total"}

@@ -35,9 +35,6 @@ if not (Path(sys.executable).parent / "python").exists():
     )
 os.environ["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
 
-DUELBANDITS = "python -m duelbandits --ledger .duelbandits/written"
-"""Every job's command: the package's CLI, recording what it writes in the ledger."""
-
 
 def checked(check, *args):
     """``check(*args)``, with a ConfigError turned into the one-line planning error Snakemake prints."""
@@ -178,9 +175,9 @@ def job_runs(wildcards):
 
 def job_runtime(wildcards, attempt):
     """Minutes of wall time to request (Slurm `runtime`): from the job's runs, T, A and algorithm,
-    with a margin (duelbandits.limits.sweep_point_runtime_minutes); a retry asks for more."""
+    with a margin (duelbandits.plan.runtime_minutes); a retry asks for more."""
     job = job_of(wildcards)
-    return limits.sweep_point_runtime_minutes(job.algorithm, job.runs, job.horizon, job.actions, attempt)
+    return plan.runtime_minutes(job.algorithm, job.runs, job.horizon, job.actions, attempt)
 
 
 def job_mem_mb(wildcards):

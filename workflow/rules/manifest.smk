@@ -21,5 +21,5 @@ rule manifest:
         mem_mb=500,
         runtime=10,
     shell:
-        "{DUELBANDITS} manifest write {input} --config-json {params.config:q} --out {output}"
+        "python -m duelbandits --ledger .duelbandits/written manifest write {input} --config-json {params.config:q} --out {output}"
         " > {log} 2>&1 || (cat {log} >&2; exit 1)"

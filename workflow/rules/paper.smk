@@ -30,7 +30,7 @@ rule panel_main:
         mem_mb=1000,
         runtime=10,
     shell:
-        "{DUELBANDITS} figure main --panel {wildcards.panel} --scenario-file {input.scenario} --summary {input.summary}"
+        "python -m duelbandits --ledger .duelbandits/written figure main --panel {wildcards.panel} --scenario-file {input.scenario} --summary {input.summary}"
         " --c-alpha {params.c_alpha} --out {output.pdf} {output.png} > {log} 2>&1 || (cat {log} >&2; exit 1)"
 
 
@@ -54,7 +54,7 @@ rule panel_appendix:
         mem_mb=2000,
         runtime=10,
     shell:
-        "{DUELBANDITS} figure appendix --panel {wildcards.panel} --scenario {wildcards.scenario} --algorithm {wildcards.algorithm}"
+        "python -m duelbandits --ledger .duelbandits/written figure appendix --panel {wildcards.panel} --scenario {wildcards.scenario} --algorithm {wildcards.algorithm}"
         " --scenario-file {input.scenario} --traces {input.traces} --strategies {input.strategies}"
         " --out {output.pdf} {output.png} > {log} 2>&1 || (cat {log} >&2; exit 1)"
 
@@ -77,7 +77,7 @@ rule figures_tex:
         mem_mb=500,
         runtime=5,
     shell:
-        "{DUELBANDITS} latex figures {params.scenarios} --summary {input.summary} --c-alpha {params.c_alpha}"
+        "python -m duelbandits --ledger .duelbandits/written latex figures {params.scenarios} --summary {input.summary} --c-alpha {params.c_alpha}"
         " --out {output} > {log} 2>&1 || (cat {log} >&2; exit 1)"
 
 
@@ -101,4 +101,4 @@ rule figures_pdf:
         mem_mb=1000,
         runtime=10,
     shell:
-        "{DUELBANDITS} latex build {input.document:q} --out {output} > {log} 2>&1 || (cat {log} >&2; exit 1)"
+        "python -m duelbandits --ledger .duelbandits/written latex build {input.document:q} --out {output} > {log} 2>&1 || (cat {log} >&2; exit 1)"

@@ -21,7 +21,7 @@ rule scenario:
         mem_mb=500,
         runtime=5,
     shell:
-        "{DUELBANDITS} scenario --scenario {wildcards.scenario} {params.args} --out {output}"
+        "python -m duelbandits --ledger .duelbandits/written scenario --scenario {wildcards.scenario} {params.args} --out {output}"
         " > {log} 2>&1 || (cat {log} >&2; exit 1)"
 
 
@@ -47,7 +47,7 @@ rule simulate:
         mem_mb=job_mem_mb,
         runtime=job_runtime,
     shell:
-        "{DUELBANDITS} simulate --scenario {wildcards.scenario} --algorithm {wildcards.algorithm}"
+        "python -m duelbandits --ledger .duelbandits/written simulate --scenario {wildcards.scenario} --algorithm {wildcards.algorithm}"
         " --horizon {params.horizon} --runs {params.runs} --stride {params.stride}"
         " {params.scenario} {params.algorithm} --out {output} > {log} 2>&1 || (cat {log} >&2; exit 1)"
 
@@ -75,6 +75,6 @@ rule point:
         mem_mb=job_mem_mb,
         runtime=job_runtime,
     shell:
-        "{DUELBANDITS} sweep-point --scenario {wildcards.scenario} --algorithm {wildcards.algorithm}"
+        "python -m duelbandits --ledger .duelbandits/written sweep-point --scenario {wildcards.scenario} --algorithm {wildcards.algorithm}"
         " --horizon {wildcards.horizon} --runs {params.runs} --points {params.points}"
         " {params.scenario} {params.algorithm} --out {output} > {log} 2>&1 || (cat {log} >&2; exit 1)"

@@ -7,7 +7,7 @@ import argparse
 import json
 
 from ..errors import InputError
-from ..limits import MAX_ACTIONS, MAX_STEP
+from ..schemas import MAX_ACTIONS, MAX_STEP
 
 
 class UsageError(InputError):

@@ -19,12 +19,6 @@ def check_figure_paths(paths) -> None:
             raise UsageError(f"--out {path}: a figure is saved as .pdf, .png or .svg")
 
 
-def check_summary_has(path, prov: dict, record: dict) -> None:
-    """The summary ``prov`` (of ``path``) holds the scenario ``record`` with its matrix."""
-    provenance.check(path, prov, scenarios=record["name"])
-    provenance.check(path, prov["matrix_sha256"], **{record["name"]: provenance.matrix_sha256(record["matrix"])})
-
-
 def scenario_rows(path, scenario: str, **expected):
     """The rows of ``scenario`` in the checked Parquet file ``path``; UsageError if there are none."""
     frame = storage.read_frame(path, filters=[("scenario", "=", scenario)], **expected)
@@ -38,7 +32,7 @@ def cmd_figure_main(args) -> None:
 
     check_figure_paths(args.out)
     record = storage.read_scenario(args.scenario_file)
-    check_summary_has(args.summary, storage.read_provenance(args.summary, table="summary"), record)
+    provenance.check_scenario(args.summary, storage.read_provenance(args.summary, table="summary"), record)
     summary = storage.read_table(args.summary, filters=[("scenario", "=", record["name"])]).to_pandas()
     inputs = {"scenario": args.scenario_file, "summary": args.summary}
     panel = {} if args.panel is None else {"panel": args.panel}

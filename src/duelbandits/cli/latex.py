@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .. import files, storage
+from .. import files, provenance, storage
 from .args import UsageError, positive_float
 
 
 def cmd_latex_figures(args) -> None:
     from .. import latex
-    from .figures import check_summary_has
 
     records = [storage.read_scenario(path) for path in args.scenario_file]
     names = [record["name"] for record in records]
@@ -19,7 +18,7 @@ def cmd_latex_figures(args) -> None:
         raise UsageError(f"--scenario-file: a scenario given twice ({', '.join(names)})")
     prov = storage.read_provenance(args.summary, table="summary")
     for record in records:
-        check_summary_has(args.summary, prov, record)
+        provenance.check_scenario(args.summary, prov, record)
     summary = storage.read_table(args.summary).to_pandas()
     files.write_text(args.out, latex.figures_tex(records, summary, c_alpha=args.c_alpha))
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 
 from .. import limits, provenance, storage
-from .args import UsageError, actions, json_arg, positive_float, positive_int
+from .args import UsageError, actions, positive_float, positive_int
 
 
 def cmd_aggregate(args) -> None:
@@ -119,17 +119,12 @@ def cmd_summary(args) -> None:
 
 def cmd_table(args) -> None:
     from .. import files
-    from ..tables import config_html
     from ..tables import paper as tables
 
     table = tables.final_regret_table(storage.read_frame(args.summary, table="summary"))
     files.write_text(args.markdown, tables.final_regret_markdown(table))
     if args.html:
         files.write_text(args.html, tables.final_regret_html(table))
-    if args.config_html:
-        if args.config_json is None:
-            raise UsageError("--config-html needs --config-json")
-        files.write_text(args.config_html, config_html(json_arg(args.config_json, "--config-json")))
 
 
 def add_commands(sub) -> None:
@@ -163,6 +158,4 @@ def add_commands(sub) -> None:
     p.add_argument("--summary", required=True, help="results/summary.parquet")
     p.add_argument("--markdown", required=True, help="output .md")
     p.add_argument("--html", help="output .html (the same table)")
-    p.add_argument("--config-json", help="the effective config, as JSON (for --config-html)")
-    p.add_argument("--config-html", help="output: the config as an HTML table")
-    p.set_defaults(func=cmd_table, outputs=("markdown", "html", "config_html"))
+    p.set_defaults(func=cmd_table, outputs=("markdown", "html"))

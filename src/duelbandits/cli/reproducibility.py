@@ -1,6 +1,6 @@
-"""Commands that say what a tree holds: ``manifest write`` and ``manifest verify`` (the
-checksums and content digests of the paper run's results against a manifest) and
-``provenance`` (what made a file)."""
+"""Commands that say what a tree holds and what made it: ``manifest write`` and ``manifest verify``
+(the checksums and content digests of the paper run's results against a manifest), ``provenance``
+(what made a file) and ``config-page`` (the effective config, for the report)."""
 
 from __future__ import annotations
 
@@ -52,6 +52,12 @@ def cmd_provenance(args) -> None:
         print(f"{path}: {json.dumps(info, indent=1, sort_keys=True)}")
 
 
+def cmd_config_page(args) -> None:
+    from ..tables import config_html
+
+    files.write_text(args.out, config_html(json_arg(args.config_json, "--config-json")))
+
+
 def add_commands(sub) -> None:
     p = sub.add_parser("manifest", help="write or verify a checksum manifest of results and figures")
     msub = p.add_subparsers(dest="action", required=True, metavar="ACTION")
@@ -73,3 +79,8 @@ def add_commands(sub) -> None:
     p = sub.add_parser("provenance", help="print what made a result (Parquet) or the data digest of a figure")
     p.add_argument("files", nargs="+", help="Parquet files, or PNG/PDF figures")
     p.set_defaults(func=cmd_provenance)
+
+    p = sub.add_parser("config-page", help="the effective config as an HTML table (the report's configuration page)")
+    p.add_argument("--config-json", required=True, help="the config, as JSON")
+    p.add_argument("--out", required=True, help="output .html")
+    p.set_defaults(func=cmd_config_page, outputs=("out",))

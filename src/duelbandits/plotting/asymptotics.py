@@ -21,7 +21,6 @@ from matplotlib.ticker import NullLocator
 from ..asymptotics import lower_bound, regrets_shown
 from ..regret import REGRET_NAMES
 from . import style
-from .sweeps import _fraction, _ordered
 
 PANEL_SIZE = (5.4, 3.1)
 """Width and height in inches of one algorithm's panel; two panels per row."""
@@ -73,7 +72,7 @@ def asymptotics_figure(scenario: str, local, exponents, outputs, *, data_digest=
     exponents = exponents[exponents["scenario"] == scenario]
     if local.empty:
         raise ValueError(f"no long-horizon rows for scenario {scenario!r}")
-    slugs = _ordered(local["algorithm"].unique())
+    slugs = style.ordered_slugs(local["algorithm"].unique())
     horizons = np.sort(local["horizon"].unique())
     runs = sorted(local["runs"].unique())
     actions = sorted(local["actions"].unique())
@@ -107,7 +106,7 @@ def asymptotics_figure(scenario: str, local, exponents, outputs, *, data_digest=
                 e = float(row["theorem_exponent"])
                 ax.axhline(e, color="black", lw=1.6, gid=f"theorem:{slug}")
                 ax.annotate(
-                    f"Thm {row['theorem']}: {_fraction(e)}",
+                    f"Thm {row['theorem']}: {style.exponent_label(e)}",
                     (1.0, e),
                     xycoords=("axes fraction", "data"),
                     xytext=(-3, 3),
@@ -119,7 +118,7 @@ def asymptotics_figure(scenario: str, local, exponents, outputs, *, data_digest=
             if bound is not None:
                 ax.axhline(bound.exponent, color=LOWER_BOUND_COLOR, ls=(0, (1, 1.5)), lw=1.4, gid=f"lower:{slug}")
                 ax.annotate(
-                    f"lower-bound rate {_fraction(bound.exponent)}",
+                    f"lower-bound rate {style.exponent_label(bound.exponent)}",
                     (0.0, bound.exponent),
                     xycoords=("axes fraction", "data"),
                     xytext=(3, -9),

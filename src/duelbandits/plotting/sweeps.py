@@ -16,25 +16,11 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.ticker import FuncFormatter, NullLocator
 
-from ..algorithms import ALGORITHMS
 from ..regret import REGRET_NAMES
 from . import style
 
 SWEEP_SIZE = (11.0, 4.4)
 """Size in inches of each sweep figure (two panels side by side)."""
-
-
-def _ordered(slugs) -> list[str]:
-    """Algorithm slugs in the paper's legend order, unknown ones last."""
-    slugs = set(slugs)
-    return [a for a in ALGORITHMS if a in slugs] + sorted(slugs - set(ALGORITHMS))
-
-
-def _fraction(x: float) -> str:
-    for value, name in ((0.5, "1/2"), (2 / 3, "2/3"), (0.75, "3/4"), (1.0, "1")):
-        if abs(x - value) < 1e-9:
-            return name
-    return f"{x:.2f}"
 
 
 def _minor_label(y, _pos=None) -> str:
@@ -62,7 +48,7 @@ def horizon_sweep_figure(scenario: str, table, exponents, outputs, *, data_diges
     exponents = exponents[exponents["scenario"] == scenario]
     if table.empty or exponents.empty:
         raise ValueError(f"no horizon-sweep rows for scenario {scenario!r}")
-    slugs = _ordered(table["algorithm"].unique())
+    slugs = style.ordered_slugs(table["algorithm"].unique())
     horizons = np.sort(table["horizon"].unique())
     actions = sorted(table["actions"].unique())
     runs = sorted(table["runs"].unique())
@@ -136,7 +122,7 @@ def horizon_sweep_figure(scenario: str, table, exponents, outputs, *, data_diges
                 r = theorem.iloc[0]
                 ax_e.hlines(r["theorem_exponent"], i - 0.38, i + 0.38, color="black", lw=2.2, gid=f"theorem:{slug}")
                 ax_e.annotate(
-                    f"Thm {r['theorem']}: {_fraction(r['theorem_exponent'])}",
+                    f"Thm {r['theorem']}: {style.exponent_label(r['theorem_exponent'])}",
                     (i, r["theorem_exponent"]),
                     xytext=(0, -11),
                     textcoords="offset points",
@@ -202,7 +188,7 @@ def actions_sweep_figure(scenario: str, table, outputs, *, data_digest=None) -> 
     table = table[table["scenario"] == scenario]
     if table.empty:
         raise ValueError(f"no actions-sweep rows for scenario {scenario!r}")
-    slugs = _ordered(table["algorithm"].unique())
+    slugs = style.ordered_slugs(table["algorithm"].unique())
     kinds = {slug: _paper_kind(table, slug) for slug in slugs}
     mixed = len(set(kinds.values())) > 1
     horizons = sorted(table["horizon"].unique())

@@ -1,0 +1,69 @@
+"""The package's floors (docs/architecture.md): every import goes to the same floor or one below,
+and no modules import each other in a loop."""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from duelbandits import provenance
+
+PACKAGE = Path(provenance.PACKAGE_ROOT)
+FLOORS = {
+    "domain core": ["errors", "winners", "scenarios", "regret", "theorems", "algorithms", "simulation", "limits"],
+    "storage": ["schemas", "files", "storage", "provenance", "manifest"],
+    "analyses": ["aggregate", "points", "sweeps", "field", "asymptotics", "plan"],
+    "presentation": ["tables", "plotting", "latex"],
+    "command line": ["cli", "__main__", "__init__"],
+}
+LEVEL = {top: level for level, tops in enumerate(FLOORS.values()) for top in tops}
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE).with_suffix("").parts)
+    if parts[-1] == "__init__" and len(parts) > 1:
+        parts.pop()
+    return ".".join(parts)
+
+
+def floor(module: str) -> int:
+    return LEVEL[module.split(".")[0]]
+
+
+def imports(path: Path) -> set[str]:
+    """The package modules ``path`` imports anywhere (functions included), as duelbandits.provenance reads them."""
+    unit = module_name(path)
+    return provenance._imported_units(unit, provenance._import_statements([ast.parse(path.read_text())]))
+
+
+MODULES = sorted(PACKAGE.rglob("*.py"))
+
+
+def test_every_module_has_a_floor():
+    assert {module_name(p).split(".")[0] for p in MODULES} == set(LEVEL)
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: module_name(p))
+def test_a_module_imports_only_its_own_floor_and_those_below(path):
+    here = module_name(path)
+    above = sorted(m for m in imports(path) if floor(m) > floor(here))
+    assert not above, f"{here} (floor {floor(here)}) imports {above} from a higher floor"
+
+
+def test_no_modules_import_each_other_in_a_loop():
+    graph = {module_name(p): imports(p) - {module_name(p)} for p in MODULES}
+    done, active = set(), []
+
+    def visit(node):
+        if node in active:
+            raise AssertionError(" -> ".join([*active[active.index(node) :], node]))
+        if node in done:
+            return
+        active.append(node)
+        for target in sorted(graph.get(node, ())):
+            visit(target)
+        active.pop()
+        done.add(node)
+
+    for node in sorted(graph):
+        visit(node)
