@@ -1,0 +1,203 @@
+"""The CLI's argument types (cli/args.py) at their boundaries: the last valid and the first invalid
+value of each, the non-numbers (nan, inf, text), and which type each command's option uses.
+
+The limits are the largest values the Parquet columns hold: ``t`` and ``run`` are int32, ``I`` and
+``J`` int16 (numpy's own ``iinfo``, not the package's constants)."""
+
+import argparse
+import sys
+
+import numpy as np
+import pytest
+
+from duelbandits import cli
+from duelbandits.cli import args
+
+INT32_MAX = int(np.iinfo(np.int32).max)  # 2147483647
+INT16_MAX = int(np.iinfo(np.int16).max)  # 32767
+INT64_MAX = int(np.iinfo(np.int64).max)
+FLOAT_MAX = sys.float_info.max
+
+
+def test_the_limits_are_the_largest_values_of_the_int32_and_int16_columns():
+    from duelbandits import schemas
+
+    assert schemas.MAX_STEP == INT32_MAX
+    assert schemas.MAX_ACTIONS == INT16_MAX
+    for name in ("run", "t"):
+        assert schemas.RUN_COLUMNS[name].bit_width == 32
+    for name in ("I", "J"):
+        assert schemas.RUN_COLUMNS[name].bit_width == 16
+
+
+# --- int_in -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("low, high", [(0, 0), (1, 5), (-3, 3), (2, INT16_MAX), (0, INT64_MAX)])
+def test_int_in_accepts_both_ends_and_refuses_one_past_each(low, high):
+    parse = args.int_in(low, high)
+    for value in (low, high, (low + high) // 2):
+        got = parse(str(value))
+        assert got == value and type(got) is int
+    for value in (low - 1, high + 1):
+        with pytest.raises(argparse.ArgumentTypeError, match=rf"must be in \[{low}, {high}\], got {value}"):
+            parse(str(value))
+
+
+@pytest.mark.parametrize("text", ["1.5", "1.0", "1e3", "nan", "inf", "-inf", "", "ten", "0x10", "1-2"])
+def test_int_in_refuses_what_is_not_an_integer(text):
+    with pytest.raises(argparse.ArgumentTypeError, match="must be an integer"):
+        args.int_in(0, 10**6)(text)
+
+
+@pytest.mark.parametrize(
+    "parse, low, high",
+    [
+        (args.positive_int, 1, INT32_MAX),
+        (args.non_negative_int, 0, INT32_MAX),
+        (args.actions, 2, INT16_MAX),
+        (args.seed, 0, INT64_MAX),
+    ],
+    ids=["positive_int", "non_negative_int", "actions", "seed"],
+)
+def test_the_packages_integer_types_have_the_ranges_of_their_columns(parse, low, high):
+    assert parse(str(low)) == low and parse(str(high)) == high
+    for value in (low - 1, high + 1):
+        with pytest.raises(argparse.ArgumentTypeError):
+            parse(str(value))
+
+
+# --- positive_float, non_negative_float --------------------------------------------------------
+
+TINY = 5e-324  # the smallest positive float (subnormal)
+
+
+@pytest.mark.parametrize("text", ["5e-324", "1e-300", "0.5", "1", "1e308", repr(FLOAT_MAX)])
+def test_positive_float_accepts_every_finite_positive_number(text):
+    assert args.positive_float(text) == float(text) > 0
+
+
+@pytest.mark.parametrize("text", ["0", "0.0", "-0.0", "-5e-324", "-1", "nan", "inf", "-inf", "1.8e308", "x", ""])
+def test_positive_float_refuses_zero_negatives_non_finite_and_text(text):
+    with pytest.raises(argparse.ArgumentTypeError):
+        args.positive_float(text)
+
+
+@pytest.mark.parametrize("text", ["0", "0.0", "5e-324", "1", repr(FLOAT_MAX)])
+def test_non_negative_float_accepts_zero_and_every_finite_positive_number(text):
+    assert args.non_negative_float(text) == float(text) >= 0
+
+
+@pytest.mark.parametrize("text", ["-5e-324", "-1", "nan", "-nan", "inf", "-inf", "1.8e308", "x", ""])
+def test_non_negative_float_refuses_negatives_non_finite_and_text(text):
+    with pytest.raises(argparse.ArgumentTypeError):
+        args.non_negative_float(text)
+
+
+# --- run_range ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("0", range(0, 1)),
+        ("0-0", range(0, 1)),
+        ("1", range(1, 2)),
+        ("0-1", range(0, 2)),
+        ("7-9", range(7, 10)),
+        (str(INT32_MAX), range(INT32_MAX, INT32_MAX + 1)),
+        (f"{INT32_MAX - 1}-{INT32_MAX}", range(INT32_MAX - 1, INT32_MAX + 1)),
+        (f"0-{INT32_MAX}", range(0, INT32_MAX + 1)),
+    ],
+)
+def test_run_range_is_first_to_last_inclusive_up_to_the_largest_run_index(text, expected):
+    assert args.run_range(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        str(INT32_MAX + 1),
+        f"0-{INT32_MAX + 1}",
+        f"{INT32_MAX + 1}-{INT32_MAX + 1}",
+        "-1",
+        "-1-3",
+        "5-4",
+        "1-0",
+        "1.5",
+        "0-1.5",
+        "nan",
+        "inf",
+        "0-inf",
+        "a-b",
+        "",
+        "1-2-3",
+    ],
+)
+def test_run_range_refuses_past_the_largest_index_negative_reversed_and_non_integers(text):
+    with pytest.raises(args.UsageError, match="--runs"):
+        args.run_range(text)
+
+
+def test_a_run_range_error_is_a_user_error():
+    from duelbandits.errors import InputError
+
+    assert issubclass(args.UsageError, InputError)
+
+
+# --- The options of the commands: each has the type of its range -------------------------------
+
+
+def parse(argv):
+    return cli.build_parser().parse_args(argv)
+
+
+SIM = ["simulate", "--scenario", "borda", "--algorithm", "dts", "--runs", "0", "--out", "x.parquet"]
+POINT = ["sweep-point", "--scenario", "borda", "--algorithm", "dts", "--runs", "0", "--out", "x.parquet"]
+AGG = ["aggregate", "--scenario-file", "s.json", "--chunk", "dts=c.parquet", "--traces", "t", "--strategies", "s"]
+AGG += ["--summary", "u"]
+BOUNDS = ["bounds", "--algorithms", "dts", "--out", "b.parquet"]
+ASYM = ["asymptotics-table", "p.parquet", "--exponents", "e", "--local", "l", "--markdown", "m"]
+HORIZON = ["sweep-horizon", "p.parquet", "--table", "t", "--exponents", "e", "--markdown", "m", "--html", "h"]
+ACTIONS = ["sweep-actions", "p.parquet", "--table", "t", "--markdown", "m", "--html", "h"]
+FIGURE = ["figure", "main", "--scenario-file", "s.json", "--summary", "u", "--out", "f.png"]
+LATEX = ["latex", "figures", "--scenario-file", "s.json", "--summary", "u", "--out", "f.tex"]
+
+# (command line without the option, option, its values: the last valid ones, then the first invalid ones)
+OPTIONS = [
+    (SIM + ["--horizon", "5"], "--actions", ["2", str(INT16_MAX)], ["1", str(INT16_MAX + 1)]),
+    (SIM + ["--horizon", "5"], "--seed", ["0", str(INT64_MAX)], ["-1", str(INT64_MAX + 1)]),
+    (SIM + ["--horizon", "5"], "--stride", ["1", str(INT32_MAX)], ["0", str(INT32_MAX + 1)]),
+    (SIM, "--horizon", ["1", str(INT32_MAX)], ["0", str(INT32_MAX + 1), "1.5", "nan", "inf"]),
+    (SIM[:-4] + ["--horizon", "5", "--out", "x.parquet"], "--run", ["0", str(INT32_MAX)], ["-1", str(INT32_MAX + 1)]),
+    (POINT, "--horizon", ["1", str(INT32_MAX)], ["0", str(INT32_MAX + 1), "nan", "inf"]),
+    (POINT + ["--horizon", "5"], "--points", ["1", str(INT32_MAX)], ["0", str(INT32_MAX + 1)]),
+    (AGG + ["--runs", "2"], "--horizon", ["1", str(INT32_MAX)], ["0", str(INT32_MAX + 1)]),
+    (AGG + ["--horizon", "5"], "--runs", ["1", str(INT32_MAX)], ["0", str(INT32_MAX + 1)]),
+    (AGG + ["--horizon", "5", "--runs", "2"], "--points", ["1", str(INT32_MAX)], ["0", str(INT32_MAX + 1)]),
+    (BOUNDS + ["--actions", "3"], "--horizon", ["1", str(INT32_MAX)], ["0", str(INT32_MAX + 1)]),
+    (BOUNDS + ["--horizon", "9"], "--actions", ["2", str(INT16_MAX)], ["1", str(INT16_MAX + 1)]),
+    (BOUNDS + ["--horizon", "9", "--actions", "3"], "--c-alpha", ["5e-324", repr(FLOAT_MAX)], ["0", "nan", "inf"]),
+    (ASYM, "--c-alpha", ["5e-324", "0.7", repr(FLOAT_MAX)], ["0", "-0.7", "nan", "inf"]),
+    (ASYM, "--near", ["0", "0.2", repr(FLOAT_MAX)], ["-5e-324", "nan", "inf"]),
+    (ASYM, "--resamples", ["1", str(INT32_MAX)], ["0", str(INT32_MAX + 1)]),
+    (ASYM, "--seed", ["0", str(INT64_MAX)], ["-1", str(INT64_MAX + 1)]),
+    (HORIZON, "--resamples", ["1", str(INT32_MAX)], ["0", str(INT32_MAX + 1)]),
+    (HORIZON, "--seed", ["0", str(INT64_MAX)], ["-1", str(INT64_MAX + 1)]),
+    (ACTIONS, "--c-alpha", ["5e-324", "0.7", repr(FLOAT_MAX)], ["0", "nan", "inf"]),
+    (FIGURE, "--c-alpha", ["5e-324", "2.5"], ["0", "nan", "inf"]),
+    (LATEX, "--c-alpha", ["5e-324", "2.5"], ["0", "nan", "inf"]),
+]
+
+
+@pytest.mark.parametrize("argv, option, valid, invalid", OPTIONS, ids=[f"{a[0]} {a[1]} {o}" for a, o, _, _ in OPTIONS])
+def test_each_option_accepts_its_last_valid_value_and_refuses_the_first_invalid(argv, option, valid, invalid, capsys):
+    dest = option.lstrip("-").replace("-", "_")
+    for text in valid:
+        value = getattr(parse([*argv, option, text]), dest)
+        assert value == (int(text) if isinstance(value, int) else float(text)), (option, text)
+    for text in invalid:
+        with pytest.raises(SystemExit) as exit_:
+            parse([*argv, option, text])
+        assert exit_.value.code == 2, (option, text)
+        assert f"argument {option}" in capsys.readouterr().err
