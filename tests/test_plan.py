@@ -1,0 +1,280 @@
+"""duelbandits.plan off the defaults and at its boundaries, without a Snakemake process: the configs are
+config.yaml with keys changed in Python (each checked against the workflow's schema first).
+
+- TS-Borda's alpha = c_alpha T^(-1/3) must be < 1/2, i.e. T > (2 c_alpha)^3: checked at the SHORTEST
+  horizon a target runs TS-Borda at, wherever that horizon sits in the config's list, for c_alpha off
+  1 (the threshold is an exact float for these c_alpha: alpha is exactly 1/2 there);
+- ``jobs`` plans every (scenario, A, T, algorithm) of a target exactly once, and its run ranges
+  partition 0..runs-1 in chunks of the configured size, for run counts that are and are not
+  multiples of the chunk size, and chunk sizes above the run count.
+"""
+
+import copy
+import math
+from pathlib import Path
+
+import jsonschema
+import pytest
+import yaml
+
+from duelbandits import plan
+
+REPO = Path(__file__).resolve().parents[1]
+SCHEMA = yaml.safe_load((REPO / "workflow/schemas/config.schema.yaml").read_text())
+BASE = yaml.safe_load((REPO / "config.yaml").read_text())
+
+BENCHMARK_SIZES = {"arithmetic": 8, "mslr5": 5}
+"""A of the published matrices (their CSV files), whatever the config's `actions`."""
+
+
+def config_with(**changes):
+    """config.yaml with ``changes`` (``"a/b/c": value``), validated against the workflow's schema."""
+    config = copy.deepcopy(BASE)
+    for key, value in changes.items():
+        *parents, last = key.split("/")
+        node = config
+        for part in parents:
+            node = node.setdefault(part, {})
+        node[last] = value
+    jsonschema.validate(config, SCHEMA)
+    return config
+
+
+# --- TS-Borda's alpha at the shortest horizon ---------------------------------------------------
+
+C_ALPHAS = [1.0, 1.5, 2.0, 2.5, 3.0]
+"""c_alpha whose threshold (2 c_alpha)^3 is an integer at which c_alpha T^(-1/3) is exactly 1/2 in floats."""
+
+
+def threshold(c_alpha):
+    T = round((2 * c_alpha) ** 3)
+    assert c_alpha * T ** (-1 / 3) == 0.5 and c_alpha * (T + 1) ** (-1 / 3) < 0.5  # the premise, by hand
+    return T
+
+
+def arrangements(short):
+    """The short horizon first, in the middle and last of the list, never the longest."""
+    return [[short, 1000, 100_000], [1000, short, 100_000], [100_000, 1000, short]]
+
+
+@pytest.mark.parametrize("c_alpha", C_ALPHAS)
+def test_paper_horizon_at_the_alpha_threshold_is_refused_and_one_above_it_accepted(c_alpha):
+    T = threshold(c_alpha)
+    key = "algorithm_params/ts-borda/c_alpha"
+    with pytest.raises(plan.ConfigError, match=rf"config: algorithm_params/ts-borda/c_alpha: .* {T}\^\(-1/3\)"):
+        plan.check_paper(config_with(horizon=T, **{key: c_alpha}), SCHEMA)
+    plan.check_paper(config_with(horizon=T + 1, **{key: c_alpha}), SCHEMA)
+    # without TS-Borda the horizon is not TS-Borda's business
+    plan.check_paper(config_with(horizon=T, algorithms=["ts-maximin", "dts"], **{key: c_alpha}), SCHEMA)
+
+
+@pytest.mark.parametrize("c_alpha", C_ALPHAS)
+@pytest.mark.parametrize("position", range(3))
+def test_asymptotics_checks_alpha_at_the_shortest_horizon_wherever_it_is_listed(c_alpha, position):
+    T = threshold(c_alpha)
+    key = "algorithm_params/ts-borda/c_alpha"
+    refused = config_with(**{key: c_alpha, "asymptotics/horizons": arrangements(T)[position]})
+    with pytest.raises(plan.ConfigError, match=rf"config: asymptotics/horizons.*: .* {T}\^\(-1/3\)"):
+        plan.check_target(refused, "asymptotics")
+    accepted = config_with(**{key: c_alpha, "asymptotics/horizons": arrangements(T + 1)[position]})
+    plan.check_target(accepted, "asymptotics")
+
+
+@pytest.mark.parametrize("c_alpha", [1.0, 2.5])
+def test_asymptotics_checks_alpha_only_where_ts_borda_runs(c_alpha):
+    T = threshold(c_alpha)
+    common = {"algorithm_params/ts-borda/c_alpha": c_alpha, "asymptotics/horizons": [T, 1000, 10_000]}
+    # TS-Borda listed for a scenario the target does not run: no TS-Borda job, no check
+    plan.check_target(
+        config_with(
+            **common,
+            **{"asymptotics/scenarios": ["condorcet"]},
+            **{"asymptotics/algorithms": {"condorcet": ["ts-maximin"], "borda": ["ts-borda"]}},
+        ),
+        "asymptotics",
+    )
+    # TS-Borda on the condorcet scenario alone: its shortest horizon is checked
+    with pytest.raises(plan.ConfigError, match=rf"{T}\^\(-1/3\)"):
+        plan.check_target(
+            config_with(
+                **common,
+                **{"asymptotics/scenarios": ["condorcet"]},
+                **{"asymptotics/algorithms": {"condorcet": ["ts-borda"], "borda": ["ts-maximin"]}},
+            ),
+            "asymptotics",
+        )
+
+
+@pytest.mark.parametrize("c_alpha", C_ALPHAS)
+@pytest.mark.parametrize("position", range(3))
+def test_sweeps_check_alpha_at_the_shortest_horizon_sweep_horizon(c_alpha, position):
+    T = threshold(c_alpha)
+    key = "algorithm_params/ts-borda/c_alpha"
+    with pytest.raises(plan.ConfigError, match=rf"config: sweeps.*: .* {T}\^\(-1/3\)"):
+        plan.check_target(config_with(**{key: c_alpha, "sweeps/horizon/horizons": arrangements(T)[position]}), "sweeps")
+    plan.check_target(config_with(**{key: c_alpha, "sweeps/horizon/horizons": arrangements(T + 1)[position]}), "sweeps")
+
+
+@pytest.mark.parametrize("c_alpha", C_ALPHAS)
+def test_sweeps_check_alpha_at_the_action_sweeps_horizon_when_it_is_the_shortest(c_alpha):
+    T = threshold(c_alpha)
+    key = "algorithm_params/ts-borda/c_alpha"
+    with pytest.raises(plan.ConfigError, match=rf"config: sweeps.*: .* {T}\^\(-1/3\)"):
+        plan.check_target(config_with(**{key: c_alpha, "sweeps/actions/horizon": T}), "sweeps")
+    plan.check_target(config_with(**{key: c_alpha, "sweeps/actions/horizon": T + 1}), "sweeps")
+    # without TS-Borda in `algorithms`, no sweep runs it
+    plan.check_target(
+        config_with(**{key: c_alpha, "sweeps/actions/horizon": T, "algorithms": ["ts-maximin", "iss"]}), "sweeps"
+    )
+
+
+@pytest.mark.parametrize("c_alpha", C_ALPHAS)
+def test_field_checks_alpha_at_its_horizon_when_it_runs_ts_borda(c_alpha):
+    T = threshold(c_alpha)
+    key = "algorithm_params/ts-borda/c_alpha"
+    with pytest.raises(plan.ConfigError, match=rf"config: field/horizon: .* {T}\^\(-1/3\)"):
+        plan.check_target(config_with(**{key: c_alpha, "field/horizon": T}), "field")
+    plan.check_target(config_with(**{key: c_alpha, "field/horizon": T + 1}), "field")
+    others = [a for a in BASE["field"]["algorithms"] if a != "ts-borda"]
+    plan.check_target(config_with(**{key: c_alpha, "field/horizon": T, "field/algorithms": others}), "field")
+
+
+def test_c_alpha_is_the_configs_or_the_algorithms_default():
+    from duelbandits.algorithms import ALGORITHMS
+
+    assert plan.c_alpha(config_with(**{"algorithm_params/ts-borda/c_alpha": 0.7})) == 0.7
+    assert (
+        plan.c_alpha(config_with(**{"algorithm_params": {"dts": {"alpha": 0.6}}}))
+        == (ALGORITHMS["ts-borda"].defaults["c_alpha"])
+    )
+
+
+# --- jobs: every point once, run ranges that partition the runs ---------------------------------
+
+
+def assert_partition(jobs, per_job, runs_of):
+    """Group ``jobs`` by point; each point's chunks are numbered 0..n-1 and split 0..runs-1 in order into
+    ceil(runs / per_job) ranges of ``per_job`` runs (the last may be shorter). Returns the points."""
+    points = {}
+    for job in jobs:
+        points.setdefault((job.scenario, job.actions, job.horizon, job.algorithm), []).append(job)
+    for key, chunks in points.items():
+        runs, size = runs_of(key), per_job(key)
+        assert [job.chunk for job in chunks] == list(range(len(chunks))), key
+        assert len(chunks) == math.ceil(runs / size), (key, runs, size)
+        covered = [r for job in chunks for r in range(job.first, job.last + 1)]
+        assert covered == list(range(runs)), key  # every run once, in order
+        for job in chunks:
+            assert job.runs == job.last - job.first + 1
+            assert job.runs == (size if job is not chunks[-1] else runs - size * (len(chunks) - 1)), key
+    return set(points)
+
+
+RUN_SPLITS = [(1, 1), (2, 1), (3, 2), (7, 3), (100, 25), (5, 10), (12, 12), (13, 12), (11, 1)]
+"""(runs, runs_per_job): multiples and not, one job, one run per job, runs_per_job above runs."""
+
+
+@pytest.mark.parametrize("runs, per_job", RUN_SPLITS)
+@pytest.mark.parametrize("actions", [3, 10, 13])
+def test_paper_jobs_cover_every_scenario_and_algorithm_once_and_partition_the_runs(runs, per_job, actions):
+    config = config_with(runs=runs, runs_per_job=per_job, actions=actions, horizon=500, scenarios=["cyclic", "borda"])
+    jobs = plan.jobs(config, "paper")
+    assert {job.target for job in jobs} == {"paper"}
+    points = assert_partition(jobs, lambda key: per_job, lambda key: runs)
+    assert points == {(s, actions, 500, a) for s in ["cyclic", "borda"] for a in BASE["algorithms"]}
+
+
+SWEEP_GRIDS = [
+    # (horizon sweep: scenarios, horizons; action sweep: scenarios, actions, horizon)
+    (["borda"], [1000, 3000], ["borda"], [6, 12], 10_000),
+    # the action sweep reaches A = `actions` at a horizon of the horizon sweep: that point is planned once
+    (["borda", "condorcet"], [300, 10_000, 3000], ["borda"], [3, 10, 13], 10_000),
+    (["cyclic"], [500, 50], ["condorcet", "cyclic"], [10, 4], 500),
+]
+
+
+@pytest.mark.parametrize("runs, per_job", [(2, 1), (7, 3), (40, 40), (5, 10), (13, 4)])
+@pytest.mark.parametrize("grid", SWEEP_GRIDS, ids=["disjoint", "overlap", "overlap-two-scenarios"])
+def test_sweep_jobs_cover_both_grids_once_and_partition_the_runs(runs, per_job, grid):
+    h_scen, horizons, a_scen, actions, a_horizon = grid
+    config = config_with(
+        **{
+            "sweeps/runs": runs,
+            "sweeps/runs_per_job": per_job,
+            "sweeps/horizon/scenarios": h_scen,
+            "sweeps/horizon/horizons": horizons,
+            "sweeps/actions/scenarios": a_scen,
+            "sweeps/actions/actions": actions,
+            "sweeps/actions/horizon": a_horizon,
+        }
+    )
+    jobs = plan.jobs(config, "sweeps")
+    assert {job.target for job in jobs} == {"sweeps"}
+    points = assert_partition(jobs, lambda key: per_job, lambda key: runs)
+    grid_points = {(s, BASE["actions"], T) for s in h_scen for T in horizons}
+    grid_points |= {(s, A, a_horizon) for s in a_scen for A in actions}
+    assert points == {(*p, a) for p in grid_points for a in BASE["algorithms"]}
+    assert len({(j.scenario, j.actions, j.horizon, j.algorithm, j.chunk) for j in jobs}) == len(jobs)
+
+
+@pytest.mark.parametrize("runs, per_job", [(2, 1), (7, 3), (50, 50), (5, 10), (9, 4)])
+@pytest.mark.parametrize("actions", [6, 10, 13])
+def test_field_jobs_cover_every_scenario_at_its_own_size_once_and_partition_the_runs(runs, per_job, actions):
+    config = config_with(actions=actions, **{"field/runs": runs, "field/runs_per_job": per_job, "field/horizon": 700})
+    jobs = plan.jobs(config, "field")
+    points = assert_partition(jobs, lambda key: per_job, lambda key: runs)
+    size = {name: BENCHMARK_SIZES.get(name, actions) for name in BASE["field"]["scenarios"]}
+    expected = {(s, size[s], 700, a) for s in BASE["field"]["scenarios"] for a in BASE["field"]["algorithms"]}
+    assert points == expected
+
+
+ASYMPTOTICS = [
+    # (runs, steps_per_job, runs_at): per job max(1, steps_per_job // T) runs
+    (40, 30_000_000, []),
+    (7, 25_000, [{"horizon": 10_000, "runs": 3}]),  # 25 runs/job at T = 1000, 8 at 3000, 2 at 10^4, 1 at 3x10^4
+    (5, 1, []),  # one run per job everywhere
+    (2, 10**9, [{"horizon": 3000, "runs": 9}, {"horizon": 30_000, "runs": 4}]),
+    (13, 30_000, [{"horizon": 1000, "runs": 31}]),  # 30 runs/job at T = 1000: 31 runs in 2 jobs
+]
+
+
+@pytest.mark.parametrize("runs, steps, runs_at", ASYMPTOTICS)
+@pytest.mark.parametrize("order", [[1000, 3000, 10_000, 30_000], [30_000, 1000, 10_000, 3000]])
+def test_asymptotics_jobs_cover_every_point_once_and_split_runs_by_steps(runs, steps, runs_at, order):
+    config = config_with(
+        actions=7,
+        **{
+            "asymptotics/runs": runs,
+            "asymptotics/steps_per_job": steps,
+            "asymptotics/runs_at": runs_at,
+            "asymptotics/horizons": order,
+        },
+    )
+    jobs = plan.jobs(config, "asymptotics")
+    named = {item["horizon"]: item["runs"] for item in runs_at}
+    points = assert_partition(jobs, lambda key: max(1, steps // key[2]), lambda key: named.get(key[2], runs))
+    algorithms = BASE["asymptotics"]["algorithms"]
+    expected = {(s, 7, T, a) for s in BASE["asymptotics"]["scenarios"] for T in order for a in algorithms[s]}
+    assert points == expected
+
+
+def test_the_hand_split_of_one_asymptotics_case():
+    """7 runs, 25,000 steps per job, T = 3000: 8 runs per job, so one job of 7 runs; T = 30,000: 1 per job."""
+    config = config_with(**{"asymptotics/runs": 7, "asymptotics/steps_per_job": 25_000})
+    jobs = [j for j in plan.jobs(config, "asymptotics") if (j.scenario, j.algorithm) == ("borda", "ts-borda")]
+    assert [(j.first, j.last) for j in jobs if j.horizon == 3000] == [(0, 6)]
+    assert [(j.first, j.last) for j in jobs if j.horizon == 30_000] == [(r, r) for r in range(7)]
+    assert [(j.first, j.last) for j in jobs if j.horizon == 10_000] == [(0, 1), (2, 3), (4, 5), (6, 6)]
+
+
+def test_every_target_plans_jobs_of_its_own_name_only():
+    config = config_with(runs=3, runs_per_job=2)
+    for target in ("paper", *plan.POINT_TARGETS):
+        jobs = plan.jobs(config, target)
+        assert jobs and {job.target for job in jobs} == {target}
+    keys = [
+        (job.target, job.scenario, job.actions, job.horizon, job.algorithm, job.chunk)
+        for target in ("paper", *plan.POINT_TARGETS)
+        for job in plan.jobs(config, target)
+    ]
+    assert len(keys) == len(set(keys))
