@@ -1,0 +1,194 @@
+"""Content digests at the edges of the float rule (provenance.canonical_floats, provenance.matrix_sha256,
+manifest's Parquet and JSON digests): -0.0 and 0.0 digest the same, every NaN (sign, payload,
+signalling) the same, in float64 and float32 columns and in nested values; what must still differ does
+(null and NaN, +inf and -inf, NaN and inf, the smallest float32 step, the shape).
+
+The NaNs are built from their bit patterns, and each test first checks that its two inputs really
+differ in their bytes, so that an equal digest is the rule's doing."""
+
+import json
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from duelbandits import manifest, provenance
+
+# numpy warns when it casts a signalling NaN to float32; the cast is the point of these tests
+pytestmark = pytest.mark.filterwarnings("ignore:invalid value encountered in cast:RuntimeWarning")
+
+NAN64_BITS = [
+    0x7FF8000000000000,  # the usual quiet NaN
+    0xFFF8000000000000,  # negative
+    0x7FF8000000000001,  # a payload
+    0x7FF0000000000001,  # signalling
+    0xFFFFFFFFFFFFFFFF,  # every bit
+]
+NAN32_BITS = [0x7FC00000, 0xFFC00000, 0x7FC00001, 0x7F800001, 0xFFFFFFFF]
+
+
+def nan64(bits):
+    return np.array([bits], dtype=np.uint64).view(np.float64)[0]
+
+
+def nan32(bits):
+    return np.array([bits], dtype=np.uint32).view(np.float32)[0]
+
+
+def bits(array):
+    return np.ascontiguousarray(array).tobytes()
+
+
+# --- canonical_floats ---------------------------------------------------------------------------
+
+
+def test_canonical_floats_has_one_zero():
+    out = provenance.canonical_floats([-0.0, 0.0, -1e-50, 1e-50])  # the last two round to (-)0 in float32
+    assert bits(out) == bits(np.zeros(4, dtype="<f4"))
+    assert not np.signbit(out).any()
+
+
+@pytest.mark.parametrize("pattern", NAN64_BITS, ids=hex)
+def test_canonical_floats_has_one_nan_for_every_float64_nan(pattern):
+    value = nan64(pattern)
+    assert np.isnan(value)
+    out = provenance.canonical_floats([value, 1.0])
+    assert out.dtype == np.dtype("<f4")
+    assert bits(out) == bits(provenance.canonical_floats([float("nan"), 1.0]))
+    assert bits(out[:1]) == bits(np.array([0x7FC00000], dtype="<u4"))  # the quiet NaN, positive, no payload
+
+
+@pytest.mark.parametrize("pattern", NAN32_BITS, ids=hex)
+def test_canonical_floats_has_one_nan_for_every_float32_nan(pattern):
+    out = provenance.canonical_floats(np.array([nan32(pattern)], dtype=np.float32))
+    assert bits(out) == bits(np.array([0x7FC00000], dtype="<u4"))
+
+
+def test_canonical_floats_keeps_infinities_signs_and_float32_steps_apart():
+    out = provenance.canonical_floats([np.inf, -np.inf, np.nan, -1.0, 1.0, 1.0 + 2**-23, 1.0 + 2**-25])
+    assert out[0] == np.inf and out[1] == -np.inf and np.isnan(out[2])
+    assert out[3] == -1.0 and np.signbit(out[3])
+    assert out[5] == np.float32(1.0 + 2**-23) != out[4]  # one float32 step apart: different
+    assert out[6] == out[4]  # a quarter step rounds back to 1.0
+
+
+# --- matrix_sha256 ------------------------------------------------------------------------------
+
+
+def test_matrix_digest_is_the_same_for_signed_zeros_and_every_nan():
+    X = np.array([[0.5, 0.0, 0.25], [1.0, 0.5, np.nan]])
+    Y = X.copy()
+    Y[0, 1] = -0.0
+    Y[1, 2] = nan64(0xFFF8000000000001)
+    assert bits(X) != bits(Y)
+    assert provenance.matrix_sha256(X) == provenance.matrix_sha256(Y)
+
+
+def test_matrix_digest_differs_with_the_shape_the_sign_and_a_float32_step():
+    X = np.array([[0.5, 0.25, 0.125], [1.0, 0.5, 0.75]])
+    assert provenance.matrix_sha256(X) != provenance.matrix_sha256(X.reshape(3, 2))
+    assert provenance.matrix_sha256(X) != provenance.matrix_sha256(X * np.array([1, -1, 1]))
+    stepped = X.copy()
+    stepped[1, 1] = np.nextafter(np.float32(0.5), np.float32(1))
+    assert provenance.matrix_sha256(X) != provenance.matrix_sha256(stepped)
+
+
+# --- Parquet content digests --------------------------------------------------------------------
+
+
+def write(path, **columns):
+    pq.write_table(pa.table(columns), path)
+    return path
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_parquet_digest_is_the_same_for_signed_zeros(tmp_path, dtype):
+    a = write(tmp_path / "a.parquet", x=np.array([1.0, 0.0, 2.0, 0.0], dtype))
+    b = write(tmp_path / "b.parquet", x=np.array([1.0, -0.0, 2.0, -0.0], dtype))
+    assert bits(pq.read_table(a).column("x").to_numpy()) != bits(pq.read_table(b).column("x").to_numpy())
+    assert manifest.content_digest(a) == manifest.content_digest(b)
+
+
+@pytest.mark.parametrize("pattern", NAN64_BITS, ids=hex)
+def test_parquet_digest_is_the_same_for_every_float64_nan(tmp_path, pattern):
+    plain = write(tmp_path / "a.parquet", x=np.array([1.0, np.nan, 3.0]))
+    other = write(tmp_path / "b.parquet", x=np.array([1.0, nan64(pattern), 3.0]))
+    assert manifest.content_digest(plain) == manifest.content_digest(other)
+
+
+@pytest.mark.parametrize("pattern", NAN32_BITS, ids=hex)
+def test_parquet_digest_is_the_same_for_every_float32_nan(tmp_path, pattern):
+    plain = write(tmp_path / "a.parquet", x=np.array([1.0, np.nan, 3.0], np.float32))
+    other = write(tmp_path / "b.parquet", x=np.array([1.0, nan32(pattern), 3.0], np.float32))
+    assert manifest.content_digest(plain) == manifest.content_digest(other)
+
+
+def test_parquet_digest_is_the_same_for_signed_zeros_and_nans_in_nested_values(tmp_path):
+    kind = pa.list_(pa.float64())
+    a = tmp_path / "a.parquet"
+    b = tmp_path / "b.parquet"
+    pq.write_table(pa.table({"x": pa.array([[0.0, 1.0], [float("nan")]], kind)}), a)
+    pq.write_table(pa.table({"x": pa.array([[-0.0, 1.0], [nan64(0xFFF8000000000001)]], kind)}), b)
+    assert manifest.content_digest(a) == manifest.content_digest(b)
+
+
+@pytest.mark.parametrize(
+    "left, right",
+    [
+        ([1.0, None], [1.0, np.nan]),  # a null is not a NaN
+        ([1.0, None], [1.0, 0.0]),  # nor a zero
+        ([np.inf, 0.0], [-np.inf, 0.0]),
+        ([np.inf, 0.0], [np.nan, 0.0]),
+        ([1.0, 0.0], [-1.0, 0.0]),
+        ([0.0, 1.0], [1.0, 0.0]),  # the order of the rows
+        ([0.0, 0.0], [float(np.finfo(np.float32).smallest_subnormal), 0.0]),  # the smallest float32 above 0
+    ],
+)
+@pytest.mark.parametrize("dtype", [pa.float64(), pa.float32()])
+def test_parquet_digest_tells_apart_what_the_float_rule_keeps(tmp_path, left, right, dtype):
+    a = tmp_path / "a.parquet"
+    b = tmp_path / "b.parquet"
+    pq.write_table(pa.table({"x": pa.array(left, dtype, from_pandas=False)}), a)
+    pq.write_table(pa.table({"x": pa.array(right, dtype, from_pandas=False)}), b)
+    assert manifest.content_digest(a) != manifest.content_digest(b)
+
+
+def test_parquet_digest_of_integers_and_strings_is_exact(tmp_path):
+    a = write(tmp_path / "a.parquet", n=np.array([0, -1], np.int32), s=pa.array(["0.0", "x"]))
+    b = write(tmp_path / "b.parquet", n=np.array([0, -1], np.int32), s=pa.array(["-0.0", "x"]))
+    c = write(tmp_path / "c.parquet", n=np.array([0, 1], np.int32), s=pa.array(["0.0", "x"]))
+    assert len({manifest.content_digest(p) for p in (a, b, c)}) == 3
+
+
+# --- JSON content digests -----------------------------------------------------------------------
+
+
+def write_json(path, text):
+    path.write_text(text)
+    return path
+
+
+def test_json_digest_is_the_same_for_signed_zeros_at_any_depth(tmp_path):
+    a = write_json(tmp_path / "a.json", '{"m": [[0.0, 0.5], [0.5, 0.0]], "x": 0.0, "d": {"y": [0.0]}}')
+    b = write_json(tmp_path / "b.json", '{"d": {"y": [-0.0]}, "x": -0.0, "m": [[-0.0, 0.5], [0.5, -0.0]]}')
+    assert manifest.content_digest(a) == manifest.content_digest(b)
+
+
+def test_json_digest_tells_apart_signs_infinities_and_nan(tmp_path):
+    texts = ['{"x": 1.0}', '{"x": -1.0}', '{"x": Infinity}', '{"x": -Infinity}', '{"x": NaN}', '{"x": 1e-45}']
+    digests = {manifest.content_digest(write_json(tmp_path / f"{n}.json", t)) for n, t in enumerate(texts)}
+    assert len(digests) == len(texts)
+    assert json.loads(texts[-1])["x"] != 0  # 1e-45 is a float32 subnormal, not zero
+
+
+# --- The manifest: a file rewritten with -0.0 for 0.0 has the same content --------------------------
+
+
+def test_verify_says_same_content_for_a_table_rewritten_with_signed_zeros_and_other_nans(tmp_path):
+    path = write(tmp_path / "t.parquet", mean=np.array([0.0, np.nan, 2.5]), n=np.array([1, 2, 3], np.int32))
+    (tmp_path / "MANIFEST.sha256").write_text(manifest.build(tmp_path, ["t.parquet"], {"seed": 1}))
+    write(path, mean=np.array([-0.0, nan64(0xFFF8000000000002), 2.5]), n=np.array([1, 2, 3], np.int32))
+    assert manifest.verify(tmp_path / "MANIFEST.sha256", tmp_path) == {"t.parquet": manifest.SAME_CONTENT}
+    write(path, mean=np.array([0.0, np.nan, 2.5000005]), n=np.array([1, 2, 3], np.int32))  # two float32 steps
+    assert manifest.verify(tmp_path / "MANIFEST.sha256", tmp_path) == {"t.parquet": manifest.DIFFERS}
