@@ -1,0 +1,302 @@
+"""Every Parquet table the commands write, read back: its columns and types are its schema's
+(src/duelbandits/schemas.py), every schema is written by some command, and the values that the
+commands' arguments set reach the tables, off the defaults (A = 3, 6, 13 and a 5-action benchmark,
+3 runs in uneven chunks, stride 7, 9 summary points, c_alpha 0.5, confidence 0.8, 30 resamples,
+near 0.2, and run counts that differ per horizon and per A).
+
+One small pipeline through ``duelbandits.cli.main`` in a temporary folder (module fixture); each test
+reads its part."""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from duelbandits import cli, schemas, theorems
+
+# partial-monitoring at T = 30 < 46.3 (Theorem 4.4 at A = 6) plays uniformly, with a warning: a point as any other
+pytestmark = pytest.mark.filterwarnings("ignore:partial-monitoring. horizon T=30 is too short:UserWarning")
+
+SEED = "7"
+A = 6  # the paper run's and the asymptotics' number of actions (condorcet and borda build at seed 7)
+T = 60
+STRIDE = 7
+PAPER_ALGORITHMS = ["sparring-exp3p", "partial-monitoring", "ts-borda", "iss"]  # p and q, p only, none, none
+C_ALPHA = "0.5"
+RUNS_AT = {30: 4, 60: 2, 120: 3}  # asymptotics and horizon sweep: the fewest runs at the middle horizon
+RUNS_PER_A = {3: 3, 6: 2, 13: 4}  # action sweep at T = 120
+FIELD = {"condorcet": A, "mslr5": 5}  # the benchmark keeps its own A
+FIELD_ALGORITHMS = ["ts-maximin", "rucb"]
+FIELD_RUNS = 3
+RECORDED = [1, 8, 15, 22, 29, 36, 43, 50, 57, 60]
+"""Steps whose strategies are recorded at stride 7 and T = 60: 1, 1 + stride, ... and T."""
+
+
+def run(*argv):
+    assert cli.main([str(a) for a in argv]) == 0, argv
+
+
+def point(root, name, scenario, algorithm, horizon, runs, actions=A):
+    """A sweep-point file of ``runs`` (TS-Borda at c_alpha 0.5); ``actions`` None: the scenario's own A."""
+    path = root / f"{name}.parquet"
+    params = ["--param", f"c_alpha={C_ALPHA}"] if algorithm == "ts-borda" else []
+    size = ["--actions", actions] if actions is not None else []
+    args = ["--scenario", scenario, "--algorithm", algorithm, "--horizon", horizon, "--runs", runs]
+    run("sweep-point", *args, "--seed", SEED, "--points", 7, *size, *params, "--out", path)
+    return path
+
+
+def outputs(root, **files):
+    """``--name root/file`` for every output."""
+    return [x for name, file in files.items() for x in (f"--{name}", root / file)]
+
+
+@pytest.fixture(scope="module")
+def out(tmp_path_factory):
+    root = tmp_path_factory.mktemp("written")
+    scenario_args = ["--actions", A, "--seed", SEED]
+    # the paper run: scenario files, run chunks of 3 runs in two uneven chunks, aggregate, bounds, summary
+    for scenario in ("condorcet", "borda"):
+        run("scenario", "--scenario", scenario, *scenario_args, "--out", root / f"{scenario}.json")
+        chunks = []
+        for algorithm in PAPER_ALGORITHMS:
+            params = ["--param", f"c_alpha={C_ALPHA}"] if algorithm == "ts-borda" else []
+            for k, runs in enumerate(["0-1", "2"]):
+                path = root / f"runs-{scenario}-{algorithm}-{k}.parquet"
+                args = ["--scenario", scenario, "--algorithm", algorithm, "--horizon", T, "--runs", runs]
+                run("simulate", *args, "--stride", STRIDE, *scenario_args, *params, "--out", path)
+                chunks += ["--chunk", f"{algorithm}={path}"]
+        names = {name: f"{name}-{scenario}.parquet" for name in ("traces", "strategies", "summary")}
+        args = ["--scenario-file", root / f"{scenario}.json", *chunks, "--horizon", T, "--runs", 3, "--points", 9]
+        run("aggregate", *args, *outputs(root, **names))
+    args = ["--algorithms", *PAPER_ALGORITHMS, "--actions", A, "--horizon", T, "--points", 9, "--c-alpha", C_ALPHA]
+    run("bounds", *args, *outputs(root, out="bounds.parquet"))
+    summaries = [root / f"summary-{s}.parquet" for s in ("condorcet", "borda")]
+    run("summary", *summaries, *outputs(root, bounds="bounds.parquet", out="summary.parquet"))
+    # points at three horizons with 4, 2 and 3 runs; the 3 runs of T = 120 in two files
+    horizon_points = []
+    for algorithm in ("ts-borda", "partial-monitoring"):
+        for horizon, runs in RUNS_AT.items():
+            name = f"h-{algorithm}-{horizon}"
+            if horizon == 120:
+                horizon_points.append(point(root, f"{name}-a", "borda", algorithm, horizon, "0"))
+                horizon_points.append(point(root, f"{name}-b", "borda", algorithm, horizon, "1-2"))
+            else:
+                horizon_points.append(point(root, name, "borda", algorithm, horizon, f"0-{runs - 1}"))
+    bootstrap = ["--resamples", 30, "--confidence", 0.8, "--seed", 5]
+    files = outputs(root, table="horizon.parquet", exponents="exponents.parquet", markdown="e.md", html="e.html")
+    run("sweep-horizon", *horizon_points, *bootstrap, *files)
+    files = outputs(root, exponents="asymptotics-exponents.parquet", local="asymptotics-local.parquet", markdown="a.md")
+    run("asymptotics-table", *horizon_points, *bootstrap, "--c-alpha", C_ALPHA, "--near", 0.2, *files)
+    # the action sweep: A = 3, 6, 13 at T = 120 with 3, 2, 4 runs
+    action_points = [
+        point(root, f"a-{algorithm}-{size}", "condorcet", algorithm, 120, f"0-{runs - 1}", actions=size)
+        for algorithm in ("ts-borda", "ts-maximin")
+        for size, runs in RUNS_PER_A.items()
+    ]
+    files = outputs(root, table="actions.parquet", markdown="actions.md", html="actions.html")
+    run("sweep-actions", *action_points, "--c-alpha", C_ALPHA, *files)
+    # the field: condorcet at A = 6 and mslr5 at its own A = 5 (no --actions)
+    field_points, scenario_files = [], []
+    for scenario in FIELD:
+        size = A if scenario == "condorcet" else None
+        own = ["--actions", size] if size is not None else []
+        run("scenario", "--scenario", scenario, *own, "--seed", SEED, "--out", root / f"field-{scenario}.json")
+        scenario_files += ["--scenario-file", root / f"field-{scenario}.json"]
+        for algorithm in FIELD_ALGORITHMS:
+            runs = f"0-{FIELD_RUNS - 1}"
+            field_points.append(point(root, f"f-{scenario}-{algorithm}", scenario, algorithm, 50, runs, size))
+    files = outputs(root, curves="curves.parquet", table="field-table.parquet", markdown="field.md")
+    run("field-table", *field_points, *scenario_files, *files)
+    return root
+
+
+def read(path):
+    return pq.read_table(path).to_pandas()
+
+
+WRITTEN = {
+    "traces-condorcet.parquet": "TRACE_SCHEMA",
+    "strategies-borda.parquet": "STRATEGY_SCHEMA",
+    "summary-condorcet.parquet": "SUMMARY_SCHEMA",
+    "bounds.parquet": "BOUND_SCHEMA",
+    "summary.parquet": "SUMMARY_SCHEMA",
+    "h-ts-borda-30.parquet": "POINT_SCHEMA",
+    "horizon.parquet": "HORIZON_SCHEMA",
+    "exponents.parquet": "EXPONENT_SCHEMA",
+    "actions.parquet": "ACTIONS_SCHEMA",
+    "asymptotics-local.parquet": "ASYMPTOTIC_LOCAL_SCHEMA",
+    "asymptotics-exponents.parquet": "ASYMPTOTIC_EXPONENT_SCHEMA",
+    "curves.parquet": "FIELD_CURVES_SCHEMA",
+    "field-table.parquet": "FIELD_TABLE_SCHEMA",
+}
+
+
+def test_every_schema_of_the_package_is_written_by_a_command():
+    declared = {name for name, value in vars(schemas).items() if isinstance(value, pa.Schema)}
+    assert declared == set(WRITTEN.values())
+
+
+@pytest.mark.parametrize("name, schema", WRITTEN.items())
+def test_every_table_written_has_exactly_its_schemas_columns_and_types(out, name, schema):
+    written = pq.read_schema(out / name).remove_metadata()
+    expected = getattr(schemas, schema)
+    assert written.names == expected.names
+    for field in expected:
+        assert written.field(field.name).type == field.type, (name, field.name)
+
+
+@pytest.mark.parametrize("algorithm", PAPER_ALGORITHMS)
+def test_a_run_chunk_has_the_run_columns_and_one_strategy_column_per_player_and_action(out, algorithm):
+    from duelbandits.algorithms import ALGORITHMS
+
+    written = pq.read_schema(out / f"runs-borda-{algorithm}-0.parquet").remove_metadata()
+    assert written.names[:5] == list(schemas.RUN_COLUMNS)
+    assert {f.name: f.type for f in written}.items() >= schemas.RUN_COLUMNS.items()
+    strategy = {f.name: f.type for f in written if f.name not in schemas.RUN_COLUMNS}
+    players = ALGORITHMS[algorithm].strategies
+    assert strategy == {f"{p}_{a}": pa.float64() for p in players for a in range(A)}
+
+
+def test_a_run_chunk_holds_its_runs_every_step_and_the_strategies_from_step_1_every_stride_and_at_T(out):
+    chunk = read(out / "runs-borda-sparring-exp3p-0.parquet")
+    assert chunk["run"].tolist() == [0] * T + [1] * T
+    assert chunk["t"].tolist() == list(range(1, T + 1)) * 2
+    assert chunk["I"].between(0, A - 1).all() and chunk["J"].between(0, A - 1).all()
+    recorded = chunk.dropna(subset=["p_0"])
+    assert sorted(set(recorded["t"])) == RECORDED
+    np.testing.assert_allclose(recorded[[f"p_{a}" for a in range(A)]].sum(axis=1), 1.0)
+    np.testing.assert_allclose(recorded[[f"q_{a}" for a in range(A)]].sum(axis=1), 1.0)
+    assert read(out / "runs-borda-sparring-exp3p-1.parquet")["run"].tolist() == [2] * T
+
+
+def test_traces_hold_every_step_of_every_run_of_every_algorithm_once(out):
+    traces = read(out / "traces-condorcet.parquet")
+    assert len(traces) == len(PAPER_ALGORITHMS) * 3 * T
+    for algorithm in PAPER_ALGORITHMS:
+        part = traces[traces["algorithm"] == algorithm]
+        assert sorted(set(zip(part["run"], part["t"]))) == [(r, t) for r in range(3) for t in range(1, T + 1)]
+        assert part["regret_kind"].nunique() == 1
+        cumulative = part.sort_values(["run", "t"]).groupby("run")["regret"].cumsum()
+        np.testing.assert_allclose(part.sort_values(["run", "t"])["cumulative_regret"], cumulative, rtol=1e-6)
+
+
+def test_strategies_average_all_runs_at_the_recorded_steps_for_each_player_and_action(out):
+    strategies = read(out / "strategies-borda.parquet")
+    assert set(strategies["algorithm"]) == {"sparring-exp3p", "partial-monitoring"}
+    assert (strategies["runs"] == 3).all()
+    steps = RECORDED
+    for algorithm, players in (("sparring-exp3p", ["p", "q"]), ("partial-monitoring", ["p"])):
+        part = strategies[strategies["algorithm"] == algorithm]
+        assert sorted(set(part["player"])) == players
+        assert sorted(set(part["t"])) == steps
+        assert sorted(set(part["action"])) == list(range(A))
+        assert len(part) == len(players) * len(steps) * A
+
+
+def test_summaries_report_three_runs_at_the_nine_point_grid_ending_at_T(out):
+    from duelbandits.aggregate import summary_grid
+    from duelbandits.regret import REGRETS
+
+    for name in ("summary-condorcet.parquet", "summary.parquet"):
+        summary = read(out / name)
+        assert (summary["runs"] == 3).all()
+        assert sorted(set(summary["t"])) == summary_grid(T, 9).tolist() and summary["t"].max() == T
+        assert set(summary["regret"]) == set(REGRETS) and set(summary["algorithm"]) == set(PAPER_ALGORITHMS)
+    assert set(read(out / "summary.parquet")["scenario"]) == {"condorcet", "borda"}
+
+
+def test_bounds_are_tuned_to_the_c_alpha_given_not_the_default(out):
+    bounds = read(out / "bounds.parquet")
+    assert set(bounds["horizon"]) == {T}
+    borda = bounds[bounds["algorithm"] == "ts-borda"]
+    assert borda["holds"].all() and borda["t"].max() == T
+    at_T = borda.loc[borda["t"] == T, "bound"].item()
+    theorem = theorems.THEOREMS["ts-borda"]
+    assert at_T == pytest.approx(theorem.bound(A, float(T), c_alpha=0.5), rel=1e-12)
+    assert at_T != pytest.approx(theorem.bound(A, float(T), c_alpha=1.0), rel=1e-6)
+
+
+def test_sweep_tables_report_the_runs_of_each_horizon_and_the_fewest_in_the_exponents(out):
+    horizon = read(out / "horizon.parquet")
+    finals = horizon[horizon["t"] == horizon["horizon"]]
+    for T_, runs in RUNS_AT.items():
+        assert (finals.loc[finals["horizon"] == T_, "runs"] == runs).all(), T_
+        assert (horizon.loc[horizon["horizon"] == T_, "runs"] == runs).all(), T_
+    exponents = read(out / "exponents.parquet")
+    assert (exponents["runs"] == min(RUNS_AT.values())).all()
+    assert (exponents["horizons"] == len(RUNS_AT)).all()
+    assert (exponents["confidence"] == 0.8).all() and (exponents["resamples"] == 30).all()
+    assert (exponents["actions"] == A).all()
+
+
+def test_sweep_horizon_means_and_stds_are_those_of_the_point_files(out):
+    frames = [read(path) for path in sorted(out.glob("h-*.parquet"))]
+    points = pd.concat(frames, ignore_index=True)
+    horizon = read(out / "horizon.parquet").set_index(["algorithm", "regret", "horizon", "t"])
+    for (algorithm, kind, T_, t), part in points.groupby(["algorithm", "regret", "horizon", "t"]):
+        values = part["cumulative_regret"].tolist()
+        row = horizon.loc[(algorithm, kind, T_, t)]
+        mean = math.fsum(values) / len(values)
+        std = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (len(values) - 1))
+        assert row["mean"] == pytest.approx(mean, rel=1e-12, abs=1e-12)
+        assert row["std"] == pytest.approx(std, rel=1e-9, abs=1e-12)
+        assert row["runs"] == len(values) == RUNS_AT[T_]
+
+
+def test_asymptotics_local_runs_per_horizon_and_exponents_the_fewest(out):
+    local = read(out / "asymptotics-local.parquet")
+    for T_, runs in RUNS_AT.items():
+        assert (local.loc[local["horizon"] == T_, "runs"] == runs).all(), T_
+    exponents = read(out / "asymptotics-exponents.parquet")
+    assert len(exponents) > 0 and (exponents["runs"] == min(RUNS_AT.values())).all()
+    assert (exponents["first_horizon"] == 30).all() and (exponents["last_horizon"] == 120).all()
+    assert (exponents["prev_from"] == 30).all() and (exponents["last_from"] == 60).all()
+    assert (exponents["horizons"] == 3).all()
+    for table in (local, exponents):
+        assert (table["confidence"] == 0.8).all() and (table["resamples"] == 30).all()
+    assert (exponents["near"] == 0.2).all()
+
+
+def test_asymptotics_bounds_use_the_c_alpha_given(out):
+    local = read(out / "asymptotics-local.parquet")
+    theorem = theorems.THEOREMS["ts-borda"]
+    rows = local[(local["algorithm"] == "ts-borda") & (local["regret"] == theorem.regret)]
+    assert len(rows) == len(RUNS_AT)
+    for row in rows.itertuples():
+        if theorem.holds(A, row.horizon, 0.5):
+            assert row.bound == pytest.approx(theorem.bound(A, float(row.horizon), c_alpha=0.5), rel=1e-12)
+            assert row.ratio == pytest.approx(row.mean / row.bound, rel=1e-12)
+        else:
+            assert np.isnan(row.bound)
+    assert rows["bound"].notna().any()
+
+
+def test_actions_table_reports_each_as_runs_and_bounds_tuned_to_the_c_alpha_given(out):
+    actions = read(out / "actions.parquet")
+    assert sorted(set(actions["actions"])) == sorted(RUNS_PER_A)
+    for size, runs in RUNS_PER_A.items():
+        assert (actions.loc[actions["actions"] == size, "runs"] == runs).all(), size
+    assert (actions["horizon"] == 120).all()
+    theorem = theorems.THEOREMS["ts-borda"]
+    rows = actions[(actions["algorithm"] == "ts-borda") & (actions["regret"] == theorem.regret)]
+    for row in rows.itertuples():
+        expected = theorem.bound(row.actions, 120.0, c_alpha=0.5) if theorem.holds(row.actions, 120, 0.5) else np.nan
+        assert row.bound == pytest.approx(expected, rel=1e-12, nan_ok=True)
+    assert rows["bound"].notna().all()
+
+
+def test_field_tables_hold_each_scenario_at_its_own_size_with_all_runs(out):
+    curves = read(out / "curves.parquet")
+    table = read(out / "field-table.parquet")
+    for frame in (curves, table):
+        assert dict(frame.groupby("scenario")["actions"].unique().map(list)) == {s: [a] for s, a in FIELD.items()}
+        assert (frame["runs"] == FIELD_RUNS).all() and (frame["horizon"] == 50).all()
+        assert set(frame["algorithm"]) == set(FIELD_ALGORITHMS)
+    assert set(table["family"]) == {"paper", "field"}
+    for (scenario, kind), part in table.groupby(["scenario", "regret"]):
+        ranks = part["mean"].rank(method="min").astype(int).tolist()
+        assert part["rank"].tolist() == ranks, (scenario, kind)
