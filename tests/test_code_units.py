@@ -1,0 +1,221 @@
+"""Completeness of the rerun triggers: ``provenance.code_units`` of every command entry the workflow's
+rules name (found in workflow/rules/*.smk, so a new rule is covered without editing this file) holds
+what ``python -m duelbandits COMMAND`` runs.
+
+The expected units are computed here independently of provenance's own code: this file parses the
+command function with ast, resolves its import statements itself, and checks that the set is closed
+under the imports each listed module runs when it is imported (and under their packages'
+``__init__``), and that the simulation rules' kernels (loaded by name, no import statement shows them)
+are in with their own imports."""
+
+import ast
+import re
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+import duelbandits
+from duelbandits import provenance
+from duelbandits.algorithms import ALGORITHMS
+
+REPO = Path(__file__).resolve().parents[1]
+PACKAGE = Path(duelbandits.__file__).resolve().parent
+RULES = sorted((REPO / "workflow/rules").glob("*.smk"))
+
+
+def rule_entries():
+    """``(entry, with_kernel)`` of every ``code("...")`` and ``algorithm_code("...")`` in the rules."""
+    found = set()
+    for path in RULES:
+        text = path.read_text()
+        found |= {(entry, False) for entry in re.findall(r'(?<![\w.])code\("([^"]+)"\)', text)}
+        found |= {(entry, True) for entry in re.findall(r'(?<![\w.])algorithm_code\("([^"]+)"\)', text)}
+    return sorted(found)
+
+
+ENTRIES = rule_entries()
+PLAIN = [entry for entry, kernel in ENTRIES if not kernel]
+WITH_KERNEL = [entry for entry, kernel in ENTRIES if kernel]
+
+
+def test_the_rules_name_entries_of_every_command_family_and_both_simulation_commands():
+    modules = {entry.partition(":")[0] for entry, _ in ENTRIES}
+    assert modules == {
+        f"cli.{family}" for family in ("simulation", "paper", "figures", "points", "latex", "reproducibility")
+    }
+    assert set(WITH_KERNEL) == {"cli.simulation:cmd_simulate", "cli.simulation:cmd_sweep_point"}
+    assert len(ENTRIES) >= 20
+
+
+# --- An independent resolver of the package's import statements -----------------------------------
+
+
+def unit_file(unit):
+    if unit in ("__init__", "__main__"):
+        return PACKAGE / f"{unit}.py"
+    base = PACKAGE.joinpath(*unit.split("."))
+    if base.with_suffix(".py").is_file():
+        return base.with_suffix(".py")
+    if (base / "__init__.py").is_file():
+        return base / "__init__.py"
+    return None
+
+
+def package_of(unit):
+    """The package a module's relative imports start from: its own for a package's __init__."""
+    if unit in ("__init__", "__main__"):
+        return []
+    parts = unit.split(".")
+    return parts if unit_file(unit).name == "__init__.py" else parts[:-1]
+
+
+def parents(unit):
+    """``a.b.c`` -> ``a``, ``a.b`` (the packages whose __init__ Python runs first)."""
+    parts = unit.split(".")
+    return {".".join(parts[:i]) for i in range(1, len(parts))}
+
+
+def resolve(unit, node):
+    """The package modules an import statement of module ``unit`` loads."""
+    if isinstance(node, ast.Import):
+        names = [alias.name[len("duelbandits.") :] for alias in node.names if alias.name.startswith("duelbandits.")]
+    else:
+        if node.level:
+            package = package_of(unit)
+            base = package[: len(package) - node.level + 1]
+        elif (node.module or "").split(".")[0] == "duelbandits":
+            base = []
+        else:
+            return set()
+        module = [*base, *((node.module or "").split(".") if node.module else [])]
+        if not node.level:
+            module = module[1:]  # drop "duelbandits"
+        names = [".".join(module)] if module else []
+        names += [".".join([*module, alias.name]) for alias in node.names]
+    found = {name for name in names if name and unit_file(name) is not None}
+    return found | {p for name in found for p in parents(name)}
+
+
+def executed_imports(body):
+    """Import statements run when ``body`` runs: not inside functions, not under ``if TYPE_CHECKING``."""
+    for node in body:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            yield node
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            continue
+        elif isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            yield from executed_imports(node.orelse)
+        else:
+            yield from executed_imports(ast.iter_child_nodes(node))
+
+
+@cache
+def tree(unit):
+    return ast.parse(unit_file(unit).read_text())
+
+
+@cache
+def module_imports(unit):
+    """The package modules that importing ``unit`` loads directly."""
+    return set().union(*[resolve(unit, node) for node in executed_imports(tree(unit).body)])
+
+
+def command_imports(entry):
+    """The package modules a command's function imports, with those of its module's functions it calls."""
+    unit, _, name = entry.partition(":")
+    module = tree(unit)
+    functions = {n.name: n for n in module.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    assert name in functions, entry
+    todo, seen, found = [name], set(), set()
+    while todo:
+        function = functions[todo.pop()]
+        if function.name in seen:
+            continue
+        seen.add(function.name)
+        for node in ast.walk(function):
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                found |= resolve(unit, node)
+            elif isinstance(node, ast.Name) and node.id in functions:
+                todo.append(node.id)
+    return found
+
+
+def test_the_resolver_reads_relative_absolute_and_package_imports():
+    """The resolver itself, on import statements whose modules are known by hand."""
+
+    def units(unit, source):
+        return set().union(*[resolve(unit, node) for node in ast.parse(source).body])
+
+    assert units("cli.points", "from .. import storage, points") == {"storage", "points"}
+    assert units("cli.points", "from .args import seed") == {"cli", "cli.args"}
+    assert units("cli.points", "from ..tables import sweeps as t") == {"tables", "tables.sweeps"}
+    assert units("cli.figures", "from ..plotting.style import METADATA") == {"plotting", "plotting.style"}
+    assert units("storage", "from .schemas import RUN_COLUMNS") == {"schemas"}
+    assert units("storage", "from . import winners") == {"winners"}
+    assert units("algorithms.dexp3", "from .partial_monitoring import x") == {
+        "algorithms",
+        "algorithms.partial_monitoring",
+    }
+    assert units("algorithms", "from . import _sampling") == {"algorithms", "algorithms._sampling"}
+    assert units("__main__", "from .cli import main") == {"cli"}
+    assert units("x", "import duelbandits.storage") == {"storage"}
+    assert units("x", "from duelbandits.plotting import main") == {"plotting", "plotting.main"}
+    assert units("storage", "import numpy as np\nfrom pathlib import Path") == set()
+
+
+# --- Every command's units -------------------------------------------------------------------------
+
+ALWAYS = {"__init__", "__main__", "cli", "cli.args"}
+"""Every job runs `python -m duelbandits`: the package, its __main__, the CLI package and its argument types."""
+
+
+@pytest.mark.parametrize("entry", sorted({entry for entry, _ in ENTRIES}))
+def test_code_units_hold_the_package_the_cli_the_commands_module_and_what_its_function_imports(entry):
+    units = set(provenance.code_units(entry))
+    module = entry.partition(":")[0]
+    assert ALWAYS <= units, sorted(ALWAYS - units)
+    assert module in units
+    imported = command_imports(entry)
+    assert imported <= units, sorted(imported - units)
+    assert module_imports(module) <= units, sorted(module_imports(module) - units)
+
+
+@pytest.mark.parametrize("entry", sorted({entry for entry, _ in ENTRIES}))
+def test_code_units_are_closed_under_the_imports_and_packages_of_every_unit(entry):
+    units = set(provenance.code_units(entry))
+    for unit in sorted(units):
+        assert unit_file(unit) is not None, unit
+        missing = (module_imports(unit) | parents(unit)) - units
+        assert not missing, f"{entry}: {unit} imports {sorted(missing)}, which are not among its units"
+
+
+@pytest.mark.parametrize("entry", WITH_KERNEL)
+@pytest.mark.parametrize("slug", list(ALGORITHMS))
+def test_simulation_units_hold_the_jobs_kernel_and_everything_it_imports(entry, slug):
+    kernel = f"algorithms.{ALGORITHMS[slug].module}"
+    units = set(provenance.code_units(entry, kernel))
+    assert {kernel, "algorithms"} | ALWAYS | {entry.partition(":")[0]} <= units
+    closure, todo = set(), [kernel]
+    while todo:
+        unit = todo.pop()
+        if unit not in closure:
+            closure.add(unit)
+            todo += sorted(module_imports(unit) | parents(unit))
+    assert closure <= units, sorted(closure - units)
+    assert set(provenance.code_units(entry)) <= units  # the kernel adds, never removes
+
+
+def test_a_kernels_helpers_are_found_through_its_imports():
+    """Hand-known kernel imports: Dueling-EXP3 reuses partial monitoring's kernel, the Thompson samplers
+    share _posterior, and every kernel draws through _sampling."""
+    dexp3 = set(provenance.code_units("cli.simulation:cmd_simulate", "algorithms.dexp3"))
+    assert "algorithms.partial_monitoring" in dexp3
+    ts = set(provenance.code_units("cli.simulation:cmd_sweep_point", "algorithms.ts_maximin"))
+    assert "algorithms._posterior" in ts
+    assert "algorithms._sampling" in module_imports("algorithms.ts_maximin") | ts
+
+
+def test_units_of_several_entries_are_the_union_of_each_entrys():
+    a, b = "cli.paper:cmd_aggregate", "cli.figures:cmd_figure_main"
+    assert set(provenance.code_units(a, b)) == set(provenance.code_units(a)) | set(provenance.code_units(b))
