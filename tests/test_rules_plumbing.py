@@ -1,0 +1,441 @@
+"""The rules' argument plumbing, in the quick tier: ONE ``snakemake --dry-run --printshellcmds
+--forceall`` of every target (the paper's, ``sweeps``, ``field``, ``asymptotics`` and ``panels``; a few
+seconds, nothing runs) with config.yaml, tests/workflow/tiny.yaml and an override off the defaults,
+whose printed shell commands are parsed and checked against the merged config and
+``duelbandits.plan.jobs``: seeds, run ranges, chunks, scenario parameters, c_alpha, hyper-parameter
+overrides, each figure's own scenario file, each table's inputs, bootstrap settings and the configs
+the manifest and the report page record.
+
+The override changes every value a rule passes on, so that a dropped argument (the command's default)
+or a value taken from the wrong key cannot pass: seed 4246 (not config.yaml's, not the CLI's 0),
+scenario parameters off the defaults, c_alpha 0.7 (not 1), DTS alpha 0.6 (not 0.51), and per target
+its own runs, chunking, points and bootstrap."""
+
+import collections
+import copy
+import importlib.util
+import json
+import re
+import shlex
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+
+from duelbandits import plan, scenarios
+
+REPO = Path(__file__).resolve().parents[1]
+_spec = importlib.util.spec_from_file_location("workflow_helpers", REPO / "tests/workflow/workflow_helpers.py")
+workflow_helpers = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(workflow_helpers)
+
+OVERRIDE = """
+seed: 4246
+scenario_params: {utility_max: 2.5, margin: 0.4, borda_strength: 0.9}
+algorithm_params:
+  ts-borda: {c_alpha: 0.7}
+  dts: {alpha: 0.6}
+sweeps:
+  runs: 7
+  runs_per_job: 3
+  points: 9
+  bootstrap: 50
+  confidence: 0.9
+  actions: {scenarios: [borda], actions: [6, 10, 12], horizon: 10000}
+field:
+  runs: 5
+  runs_per_job: 2
+  points: 11
+asymptotics:
+  runs: 5
+  runs_at: [{horizon: 10000000, runs: 3}]
+  steps_per_job: 20000000
+  points: 13
+  bootstrap: 60
+  confidence: 0.85
+  near: 0.15
+"""
+"""Off the defaults. The action sweep reaches A = 10 at T = 10^4, a point of the horizon sweep too (planned
+once); seed 4246 is one at which every scenario of every target builds with these parameters."""
+
+TARGETS = ["all", "sweeps", "field", "asymptotics", "panels"]
+CLI = ["python", "-m", "duelbandits", "--ledger", ".duelbandits/written"]
+RUN_CHUNK = "results/runs/{scenario}/{algorithm}/chunk-{chunk}.parquet"
+POINT = "results/{target}/points/{scenario}/A{actions}-T{horizon}/{algorithm}/chunk-{chunk}.parquet"
+
+
+def merged(*configs):
+    """Config files laid over each other as Snakemake does: nested mappings merged key by key."""
+    out = {}
+    for config in configs:
+        out = _merge(out, config)
+    return out
+
+
+def _merge(base, over):
+    out = copy.deepcopy(base)
+    for key, value in over.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _merge(out[key], value)
+        else:
+            out[key] = copy.deepcopy(value)
+    return out
+
+
+CONFIG = merged(
+    yaml.safe_load((REPO / "config.yaml").read_text()),
+    yaml.safe_load((REPO / "tests/workflow/tiny.yaml").read_text()),
+    yaml.safe_load(OVERRIDE),
+)
+
+
+class Job:
+    """One planned job: its rule, wildcards and parsed shell command (``options``: option -> one list of
+    values per occurrence; ``positional``: the words after the command that belong to no option)."""
+
+    def __init__(self, rule, wildcards, shell):
+        self.rule, self.wildcards, self.shell = rule, wildcards, shell
+        self.command, self.positional, self.options = None, [], {}
+        if shell is None:
+            return
+        tokens = shlex.split(shell.split(" > ", 1)[0])
+        assert tokens[: len(CLI)] == CLI, shell
+        self.command, current = tokens[len(CLI)], None
+        for token in tokens[len(CLI) + 1 :]:
+            if token.startswith("--"):
+                current = token
+                self.options.setdefault(token, []).append([])
+            elif current is None:
+                self.positional.append(token)
+            else:
+                self.options[current][-1].append(token)
+
+    def all(self, option):
+        """Every value of ``option``, over its occurrences."""
+        return [value for values in self.options.get(option, []) for value in values]
+
+    def one(self, option):
+        """The value of an option given once with one value."""
+        assert len(self.options.get(option, [])) == 1 and len(self.options[option][0]) == 1, (self.rule, option)
+        return self.options[option][0][0]
+
+    def pairs(self, option):
+        """``NAME=VALUE`` values of a repeated option, as a dict of floats (each name once)."""
+        items = [value.split("=", 1) for value in self.all(option)]
+        assert len({name for name, _ in items}) == len(items), (self.rule, option, items)
+        return {name: float(value) for name, value in items}
+
+    def __repr__(self):
+        return f"Job({self.rule}, {self.wildcards})"
+
+
+def parse_dry_run(text):
+    jobs, job = [], None
+    for line in text.splitlines():
+        match = re.match(r"^(?:local)?rule (\w+):$", line)
+        if match:
+            job = {"rule": match.group(1), "wildcards": {}, "shell": None}
+            jobs.append(job)
+        elif job is not None and line.strip().startswith("wildcards: "):
+            job["wildcards"] = dict(item.split("=", 1) for item in line.strip()[len("wildcards: ") :].split(", "))
+        elif job is not None and line.startswith("Shell command: "):
+            shell = line[len("Shell command: ") :]
+            job["shell"] = None if shell == "None" else shell  # a target rule: nothing to run
+    return [Job(**job) for job in jobs]
+
+
+@pytest.fixture(scope="module")
+def jobs(tmp_path_factory):
+    """``{rule: [Job, ...]}`` of the one dry run."""
+    workdir = tmp_path_factory.mktemp("plumbing")
+    override = workdir / "override.yaml"
+    override.write_text(OVERRIDE)
+    configs = [REPO / "config.yaml", REPO / "tests/workflow/tiny.yaml", override]
+    args = ["--dry-run", "--printshellcmds", "--forceall", *TARGETS]
+    cmd = workflow_helpers.snakemake_command(workdir / "run", configs, *args)
+    result = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    by_rule = collections.defaultdict(list)
+    for job in parse_dry_run(result.stdout):
+        by_rule[job.rule].append(job)
+    return dict(by_rule)
+
+
+def shell_jobs(jobs):
+    return [job for rule_jobs in jobs.values() for job in rule_jobs if job.shell is not None]
+
+
+def test_the_override_is_valid_and_plans_every_target():
+    """The premise: the merged config passes the schema and every check (so the dry run plans, not fails)."""
+    import jsonschema
+
+    schema = yaml.safe_load((REPO / "workflow/schemas/config.schema.yaml").read_text())
+    jsonschema.validate(CONFIG, schema)
+    plan.check_paper(CONFIG, schema)
+    for target in plan.BEYOND_THE_PAPER:
+        plan.check_target(CONFIG, target)
+    assert CONFIG["algorithm_params"] == {"ts-borda": {"c_alpha": 0.7}, "dts": {"alpha": 0.6}}
+    assert CONFIG["horizon"] == 300 and CONFIG["runs"] == 3 and CONFIG["runs_per_job"] == 2
+
+
+def test_every_job_runs_the_cli_and_each_rule_has_its_expected_number_of_jobs(jobs):
+    assert len(jobs["simulate"]) == len(plan.jobs(CONFIG, "paper"))
+    assert len(jobs["point"]) == sum(len(plan.jobs(CONFIG, t)) for t in plan.POINT_TARGETS)
+    assert len(jobs["aggregate"]) == len(CONFIG["scenarios"])
+    assert len(jobs["figure_main"]) == len(CONFIG["scenarios"])
+    assert len(jobs["figure_appendix"]) == len(CONFIG["scenarios"]) * len(CONFIG["algorithms"])
+    scenario_names = set(CONFIG["scenarios"]) | set(CONFIG["field"]["scenarios"])
+    assert {job.wildcards["scenario"] for job in jobs["scenario"]} == scenario_names
+    for rule in ("all", "sweeps", "field", "asymptotics", "panels"):
+        assert [job.shell for job in jobs[rule]] == [None]  # target rules run nothing
+    assert all(job.command for job in shell_jobs(jobs))
+
+
+# --- Seeds, scenario parameters, hyper-parameters ------------------------------------------------
+
+SEEDED = {"scenario", "simulate", "point", "sweep_horizon", "asymptotics_table"}
+"""Rules whose command takes --seed: the matrices, the runs' streams and the bootstraps."""
+
+
+def test_every_seed_passed_is_the_configs_and_every_seeded_command_gets_it(jobs):
+    seed = str(CONFIG["seed"])
+    for job in shell_jobs(jobs):
+        if job.rule in SEEDED:
+            assert job.one("--seed") == seed, job
+        else:
+            assert "--seed" not in job.options, job
+
+
+def test_generated_scenarios_get_the_configs_parameters_and_benchmarks_none(jobs):
+    expected = {name: float(value) for name, value in CONFIG["scenario_params"].items()}
+    sizes = {"arithmetic": 8, "mslr5": 5}
+    seen = set()
+    for job in jobs["scenario"] + jobs["simulate"] + jobs["point"]:
+        name = job.one("--scenario")
+        seen.add(name)
+        if name in scenarios.GENERATED:
+            assert job.pairs("--scenario-param") == expected, job
+        else:  # a published matrix: no parameter applies (and none may trigger a rerun)
+            assert "--scenario-param" not in job.options, job
+            assert job.one("--actions") == str(sizes[name]), job
+    assert {"condorcet", "borda", "cyclic", "arithmetic", "mslr5"} <= seen
+    for job in shell_jobs(jobs):
+        if job.rule not in ("scenario", "simulate", "point"):
+            assert "--scenario-param" not in job.options, job
+
+
+def test_hyper_parameter_overrides_reach_exactly_their_algorithms_jobs(jobs):
+    dts = []
+    for job in jobs["simulate"] + jobs["point"]:
+        algorithm = job.one("--algorithm")
+        assert algorithm == job.wildcards["algorithm"]
+        expected = {k: float(v) for k, v in CONFIG["algorithm_params"].get(algorithm, {}).items()}
+        assert job.pairs("--param") == expected, job
+        if job.pairs("--param") == {"alpha": 0.6}:
+            dts.append(job)
+    assert dts and {job.one("--algorithm") for job in dts} == {"dts"}
+    planned_dts = [j for t in ("paper", *plan.POINT_TARGETS) for j in plan.jobs(CONFIG, t) if j.algorithm == "dts"]
+    assert len(dts) == len(planned_dts)
+    for job in shell_jobs(jobs):
+        if job.rule not in ("simulate", "point"):
+            assert "--param" not in job.options, job
+
+
+C_ALPHA_RULES = {"bounds", "figure_main", "panel_main", "figures_tex", "sweep_actions", "asymptotics_table"}
+"""Rules whose command takes TS-Borda's c_alpha (its bound, its requirement notes)."""
+
+
+def test_every_command_that_takes_c_alpha_gets_the_configs(jobs):
+    for job in shell_jobs(jobs):
+        if job.rule in C_ALPHA_RULES:
+            assert float(job.one("--c-alpha")) == 0.7, job
+        else:
+            assert "--c-alpha" not in job.options, job
+    assert C_ALPHA_RULES <= set(jobs)
+    ts_borda = [j for j in jobs["simulate"] + jobs["point"] if j.one("--algorithm") == "ts-borda"]
+    assert ts_borda and all(j.pairs("--param") == {"c_alpha": 0.7} for j in ts_borda)
+
+
+# --- The paper run: chunks, aggregate, bounds, summary, figures ----------------------------------
+
+
+def parse_runs(text):
+    first, _, last = text.partition("-")
+    return int(first), int(last or first)
+
+
+def test_simulate_jobs_partition_the_runs_of_every_scenario_and_algorithm_as_planned(jobs):
+    ranges = collections.defaultdict(list)
+    for job in jobs["simulate"]:
+        key = (job.one("--scenario"), job.one("--algorithm"))
+        assert key == (job.wildcards["scenario"], job.wildcards["algorithm"])
+        assert job.one("--horizon") == str(CONFIG["horizon"]) and job.one("--stride") == str(CONFIG["stride"])
+        assert job.one("--actions") == str(CONFIG["actions"])
+        chunk = int(job.wildcards["chunk"])
+        assert job.one("--out") == RUN_CHUNK.format(scenario=key[0], algorithm=key[1], chunk=chunk)
+        ranges[key].append((chunk, parse_runs(job.one("--runs"))))
+    assert set(ranges) == {(s, a) for s in CONFIG["scenarios"] for a in CONFIG["algorithms"]}
+    planned = collections.defaultdict(list)
+    for job in plan.jobs(CONFIG, "paper"):
+        planned[(job.scenario, job.algorithm)].append((job.chunk, (job.first, job.last)))
+    for key, chunks in ranges.items():
+        chunks.sort()
+        runs = [r for _, (first, last) in chunks for r in range(first, last + 1)]
+        assert runs == list(range(CONFIG["runs"])), key
+        assert chunks == sorted(planned[key]), key
+
+
+def test_aggregate_lists_every_chunk_of_every_algorithm_once_with_its_own_scenario(jobs):
+    written = {job.one("--out") for job in jobs["simulate"]}
+    for job in jobs["aggregate"]:
+        scenario = job.wildcards["scenario"]
+        assert job.one("--scenario-file") == f"results/scenarios/{scenario}.json"
+        chunks = [tuple(value.split("=", 1)) for value in job.all("--chunk")]
+        expected = [
+            (j.algorithm, RUN_CHUNK.format(scenario=scenario, algorithm=j.algorithm, chunk=j.chunk))
+            for j in plan.jobs(CONFIG, "paper")
+            if j.scenario == scenario
+        ]
+        assert collections.Counter(chunks) == collections.Counter(expected), job
+        assert {path for _, path in chunks} <= written
+        assert [a for a in dict.fromkeys(a for a, _ in chunks)] == CONFIG["algorithms"]  # legend order
+        assert job.one("--horizon") == str(CONFIG["horizon"]) and job.one("--runs") == str(CONFIG["runs"])
+        assert job.one("--points") == str(CONFIG["summary_points"])
+        for name in ("traces", "strategies", "summary"):
+            assert job.one(f"--{name}") == f"results/{name}/{scenario}.parquet"
+
+
+def test_bounds_and_summary_get_the_papers_algorithms_size_horizon_and_every_scenario(jobs):
+    (bounds,) = jobs["bounds"]
+    assert bounds.all("--algorithms") == CONFIG["algorithms"]
+    assert bounds.one("--actions") == str(CONFIG["actions"]) and bounds.one("--horizon") == str(CONFIG["horizon"])
+    assert bounds.one("--points") == str(CONFIG["summary_points"])
+    (summary,) = jobs["summary"]
+    assert summary.positional == [f"results/summary/{s}.parquet" for s in CONFIG["scenarios"]]
+    assert summary.one("--bounds") == bounds.one("--out")
+    (table,) = jobs["final_table"]
+    assert table.one("--summary") == summary.one("--out")
+
+
+def test_every_figure_command_reads_its_own_scenarios_files(jobs):
+    for job in jobs["figure_main"] + jobs["panel_main"]:
+        scenario = job.wildcards["scenario"]
+        assert job.one("--scenario-file") == f"results/scenarios/{scenario}.json", job
+        assert job.one("--summary") == "results/summary.parquet"
+        if "panel" in job.wildcards:
+            assert job.one("--panel") == job.wildcards["panel"]
+            assert job.all("--out") == [
+                f"figures/panels/main-{scenario}/{job.wildcards['panel']}.{e}" for e in ("pdf", "png")
+            ]
+        else:
+            assert job.all("--out") == [f"figures/main/{scenario}.{e}" for e in ("pdf", "png")]
+    for job in jobs["figure_appendix"] + jobs["panel_appendix"]:
+        scenario, algorithm = job.wildcards["scenario"], job.wildcards["algorithm"]
+        assert (job.one("--scenario"), job.one("--algorithm")) == (scenario, algorithm), job
+        assert job.one("--scenario-file") == f"results/scenarios/{scenario}.json", job
+        assert job.one("--traces") == f"results/traces/{scenario}.parquet"
+        assert job.one("--strategies") == f"results/strategies/{scenario}.parquet"
+        if "panel" in job.wildcards:
+            assert job.one("--panel") == job.wildcards["panel"]
+    (tex,) = jobs["figures_tex"]
+    assert tex.all("--scenario-file") == [f"results/scenarios/{s}.json" for s in CONFIG["scenarios"]]
+    for rule, section in (("figure_field", "field"), ("figure_asymptotics", "asymptotics")):
+        assert sorted(j.one("--scenario") for j in jobs[rule]) == sorted(CONFIG[section]["scenarios"])
+        assert all(j.one("--scenario") == j.wildcards["scenario"] for j in jobs[rule])
+    for rule, grid in (("figure_sweep_horizon", "horizon"), ("figure_sweep_actions", "actions")):
+        assert sorted(j.one("--scenario") for j in jobs[rule]) == sorted(CONFIG["sweeps"][grid]["scenarios"])
+
+
+def test_the_scenario_files_are_built_at_the_configs_size_and_seed(jobs):
+    for job in jobs["scenario"]:
+        name = job.wildcards["scenario"]
+        assert job.one("--scenario") == name and job.one("--out") == f"results/scenarios/{name}.json"
+        if name in scenarios.GENERATED:
+            assert job.one("--actions") == str(CONFIG["actions"])
+
+
+def test_the_manifest_and_the_report_page_record_the_configs_they_should(jobs):
+    (manifest,) = jobs["manifest"]
+    assert json.loads(manifest.one("--config-json")) == plan.paper_config(CONFIG)
+    listed = set(manifest.positional[2:]) if manifest.positional[:1] == ["write"] else set(manifest.positional)
+    outputs = {j.one("--out") for j in jobs["simulate"]}
+    outputs |= {j.one(f"--{n}") for j in jobs["aggregate"] for n in ("traces", "strategies", "summary")}
+    outputs |= {path for j in jobs["figure_main"] + jobs["figure_appendix"] for path in j.all("--out")}
+    assert outputs <= listed, sorted(outputs - listed)[:5]
+    (page,) = jobs["report_config"]
+    assert json.loads(page.one("--config-json")) == CONFIG
+
+
+# --- The points of the targets beyond the paper, and their tables -------------------------------
+
+
+def point_path(job):
+    fields = ("scenario", "actions", "horizon", "algorithm", "chunk")
+    return POINT.format(target=job.target, **{k: getattr(job, k) for k in fields})
+
+
+def test_point_jobs_are_the_planned_jobs_of_each_target_with_its_points(jobs):
+    found = collections.Counter()
+    for job in jobs["point"]:
+        w = job.wildcards
+        target = w["target"]
+        assert job.one("--scenario") == w["scenario"] and job.one("--algorithm") == w["algorithm"]
+        assert job.one("--horizon") == w["horizon"] and job.one("--actions") == w["actions"]
+        assert job.one("--points") == str(CONFIG[target]["points"]), job
+        assert job.one("--out") == POINT.format(**w)
+        first, last = parse_runs(job.one("--runs"))
+        found[
+            (target, w["scenario"], int(w["actions"]), int(w["horizon"]), w["algorithm"], int(w["chunk"]), first, last)
+        ] += 1
+    planned = collections.Counter(
+        (j.target, j.scenario, j.actions, j.horizon, j.algorithm, j.chunk, j.first, j.last)
+        for t in plan.POINT_TARGETS
+        for j in plan.jobs(CONFIG, t)
+    )
+    assert found == planned
+    assert set(found.values()) == {1}
+
+
+def test_each_table_reads_every_point_of_its_grid_once(jobs):
+    sweeps = plan.jobs(CONFIG, "sweeps")
+    horizon_grid = CONFIG["sweeps"]["horizon"]
+    action_grid = CONFIG["sweeps"]["actions"]
+    expected = {
+        "sweep_horizon": [
+            point_path(j)
+            for j in sweeps
+            if j.scenario in horizon_grid["scenarios"]
+            and j.actions == CONFIG["actions"]
+            and j.horizon in horizon_grid["horizons"]
+        ],
+        "sweep_actions": [
+            point_path(j)
+            for j in sweeps
+            if j.scenario in action_grid["scenarios"]
+            and j.horizon == action_grid["horizon"]
+            and j.actions in action_grid["actions"]
+        ],
+        "asymptotics_table": [point_path(j) for j in plan.jobs(CONFIG, "asymptotics")],
+        "field_table": [point_path(j) for j in plan.jobs(CONFIG, "field")],
+    }
+    # the point shared by both sweeps (borda, A = 10, T = 10^4) is read by both tables
+    shared = [p for p in expected["sweep_actions"] if "/A10-T10000/" in p]
+    assert shared and set(shared) <= set(expected["sweep_horizon"])
+    for rule, paths in expected.items():
+        (job,) = jobs[rule]
+        assert collections.Counter(job.positional) == collections.Counter(paths), rule
+        assert len(paths) == len(set(paths))
+
+
+def test_bootstrap_settings_and_the_field_scenario_files_reach_the_tables(jobs):
+    (horizon,) = jobs["sweep_horizon"]
+    assert int(horizon.one("--resamples")) == CONFIG["sweeps"]["bootstrap"]
+    assert float(horizon.one("--confidence")) == CONFIG["sweeps"]["confidence"]
+    (asymptotics,) = jobs["asymptotics_table"]
+    section = CONFIG["asymptotics"]
+    assert int(asymptotics.one("--resamples")) == section["bootstrap"]
+    assert float(asymptotics.one("--confidence")) == section["confidence"]
+    assert float(asymptotics.one("--near")) == section["near"]
+    (field,) = jobs["field_table"]
+    assert field.all("--scenario-file") == [f"results/scenarios/{s}.json" for s in CONFIG["field"]["scenarios"]]
