@@ -11,6 +11,7 @@ config.yaml with keys changed in Python (each checked against the workflow's sch
 
 import copy
 import math
+import re
 from pathlib import Path
 
 import jsonschema
@@ -27,7 +28,7 @@ BENCHMARK_SIZES = {"arithmetic": 8, "mslr5": 5}
 """A of the published matrices (their CSV files), whatever the config's `actions`."""
 
 
-def config_with(**changes):
+def config_with(validate=True, **changes):
     """config.yaml with ``changes`` (``"a/b/c": value``), validated against the workflow's schema."""
     config = copy.deepcopy(BASE)
     for key, value in changes.items():
@@ -36,7 +37,8 @@ def config_with(**changes):
         for part in parents:
             node = node.setdefault(part, {})
         node[last] = value
-    jsonschema.validate(config, SCHEMA)
+    if validate:
+        jsonschema.validate(config, SCHEMA)
     return config
 
 
@@ -278,3 +280,86 @@ def test_every_target_plans_jobs_of_its_own_name_only():
         for job in plan.jobs(config, target)
     ]
     assert len(keys) == len(set(keys))
+
+
+# --- Memory: checked at the largest job, to the byte --------------------------------------------
+
+
+def limit_gb(needed):
+    """memory_limit_gb whose byte limit int(gb * 2^30) is exactly ``needed`` (a power-of-two division: exact)."""
+    gb = needed / 2**30
+    assert int(gb * 2**30) == needed
+    return gb
+
+
+def memory_boundary(config, check, needed, key):
+    """``check`` passes with a limit of exactly ``needed`` bytes and fails, naming ``key``, one byte below."""
+    config["memory_limit_gb"] = limit_gb(needed)
+    check(config)
+    config["memory_limit_gb"] = limit_gb(needed - 1)
+    with pytest.raises(plan.ConfigError, match=f"config: {re.escape(key)}: .*memory_limit_gb"):
+        check(config)
+
+
+@pytest.mark.parametrize("runs, per_job", [(3, 100), (100, 25), (7, 3)])
+@pytest.mark.parametrize("actions", [3, 13])
+def test_paper_memory_is_checked_for_a_chunk_of_at_most_runs_and_for_aggregating_all_runs(runs, per_job, actions):
+    from duelbandits import limits
+
+    config = config_with(runs=runs, runs_per_job=per_job, actions=actions, horizon=40_000, scenarios=["condorcet"])
+    chunk = limits.simulate_bytes(min(runs, per_job), 40_000, actions)  # a chunk never holds more runs than exist
+    needed = max(chunk, limits.aggregate_bytes(runs, 40_000, actions))
+    memory_boundary(config, lambda c: plan.check_paper(c, SCHEMA), needed, "horizon/runs/runs_per_job/actions")
+
+
+@pytest.mark.parametrize("target", ["sweeps", "field", "asymptotics"])
+def test_target_memory_is_checked_at_the_longest_horizon_and_the_widest_matrix_wherever_listed(target):
+    from duelbandits import limits
+
+    changes = {
+        # the longest horizon first, the widest A in the middle: neither is the last item
+        "sweeps": {"sweeps/horizon/horizons": [300_000, 1000, 3000], "sweeps/actions/actions": [6, 48, 12]},
+        # generated scenarios at A = 6: the widest is arithmetic's own 8
+        "field": {"actions": 6, "field/horizon": 50_000},
+        "asymptotics": {"asymptotics/horizons": [10**7, 1000, 3000]},
+    }[target]
+    longest, widest = {"sweeps": (300_000, 48), "field": (50_000, 8), "asymptotics": (10**7, 10)}[target]
+    key = {"sweeps": "sweeps/horizon/horizons/actions", "field": "field/horizon", "asymptotics": "asymptotics/horizons"}
+    config = config_with(**changes)
+    needed = limits.sweep_point_bytes(longest, widest)
+    memory_boundary(config, lambda c: plan.check_target(c, target), needed, key[target])
+
+
+# --- The other checks a schema cannot express -----------------------------------------------------
+
+
+def test_runs_at_must_name_a_horizon_of_the_list_once():
+    horizons = [1000, 3000, 10_000]
+    ok = config_with(**{"asymptotics/horizons": horizons, "asymptotics/runs_at": [{"horizon": 10_000, "runs": 2}]})
+    plan.check_target(ok, "asymptotics")
+    absent = config_with(**{"asymptotics/horizons": horizons, "asymptotics/runs_at": [{"horizon": 10_001, "runs": 2}]})
+    with pytest.raises(plan.ConfigError, match="config: asymptotics/runs_at: horizon 10001 is not one of"):
+        plan.check_target(absent, "asymptotics")
+    twice = [{"horizon": 3000, "runs": 2}, {"horizon": 3000, "runs": 5}]
+    with pytest.raises(plan.ConfigError, match="config: asymptotics/runs_at: horizon 3000 is given twice"):
+        plan.check_target(
+            config_with(**{"asymptotics/horizons": horizons, "asymptotics/runs_at": twice}), "asymptotics"
+        )
+
+
+def test_every_asymptotics_scenario_needs_its_algorithms():
+    config = config_with(
+        **{"asymptotics/scenarios": ["borda", "cyclic"], "asymptotics/algorithms": {"borda": ["ts-borda"]}}
+    )
+    with pytest.raises(plan.ConfigError, match="config: asymptotics/algorithms: no algorithms for scenario.*cyclic"):
+        plan.check_target(config, "asymptotics")
+
+
+def test_the_file_scenario_cannot_be_swept_in_A_and_needs_its_matrix_file():
+    with pytest.raises(plan.ConfigError, match="config: sweeps/actions/scenarios: the file scenario"):
+        # the schema refuses it too; the check stands for a config that skipped the schema
+        plan.check_target(config_with(validate=False, **{"sweeps/actions/scenarios": ["borda", "file"]}), "sweeps")
+    with pytest.raises(plan.ConfigError, match="config: matrix_file: required"):
+        plan.check_target(config_with(**{"field/scenarios": ["borda", "file"]}), "field")
+    with pytest.raises(plan.ConfigError, match="config: matrix_file: required"):
+        plan.check_paper(config_with(scenarios=["file"]), SCHEMA)
