@@ -363,3 +363,26 @@ def test_the_file_scenario_cannot_be_swept_in_A_and_needs_its_matrix_file():
         plan.check_target(config_with(**{"field/scenarios": ["borda", "file"]}), "field")
     with pytest.raises(plan.ConfigError, match="config: matrix_file: required"):
         plan.check_paper(config_with(scenarios=["file"]), SCHEMA)
+
+
+# --- The chunking rule the jobs share ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("runs, per_job", [(0, 1), (1, 0), (0, 0), (-1, 5), (5, -1)])
+def test_chunk_ranges_refuse_no_runs_and_no_runs_per_job(runs, per_job):
+    from duelbandits.points import PointError, chunk_ranges
+
+    with pytest.raises(PointError, match="must be >= 1"):
+        chunk_ranges(runs, per_job)
+
+
+@pytest.mark.parametrize(
+    "horizon, steps, per_job",
+    [(1000, 1000, 1), (1000, 1999, 1), (1000, 2000, 2), (1001, 1000, 1), (10**7, 1, 1), (1, 10**9, 10**9)],
+)
+def test_an_asymptotics_job_runs_steps_per_job_over_T_runs_and_at_least_one(horizon, steps, per_job):
+    from duelbandits.asymptotics import job_ranges, runs_per_job
+
+    assert runs_per_job(horizon, steps) == per_job
+    ranges = job_ranges(5, horizon, steps)
+    assert ranges[0] == (0, min(per_job, 5) - 1) and ranges[-1][1] == 4
