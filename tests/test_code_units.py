@@ -166,13 +166,20 @@ def test_the_resolver_reads_relative_absolute_and_package_imports():
 
 # --- Every command's units -------------------------------------------------------------------------
 
+
+@cache
+def code_units(*entries):
+    """provenance.code_units, computed once per entry for the tests below."""
+    return frozenset(provenance.code_units(*entries))
+
+
 ALWAYS = {"__init__", "__main__", "cli", "cli.args"}
 """Every job runs `python -m duelbandits`: the package, its __main__, the CLI package and its argument types."""
 
 
 @pytest.mark.parametrize("entry", sorted({entry for entry, _ in ENTRIES}))
 def test_code_units_hold_the_package_the_cli_the_commands_module_and_what_its_function_imports(entry):
-    units = set(provenance.code_units(entry))
+    units = code_units(entry)
     module = entry.partition(":")[0]
     assert ALWAYS <= units, sorted(ALWAYS - units)
     assert module in units
@@ -183,7 +190,7 @@ def test_code_units_hold_the_package_the_cli_the_commands_module_and_what_its_fu
 
 @pytest.mark.parametrize("entry", sorted({entry for entry, _ in ENTRIES}))
 def test_code_units_are_closed_under_the_imports_and_packages_of_every_unit(entry):
-    units = set(provenance.code_units(entry))
+    units = code_units(entry)
     for unit in sorted(units):
         assert unit_file(unit) is not None, unit
         missing = (module_imports(unit) | parents(unit)) - units
@@ -194,7 +201,7 @@ def test_code_units_are_closed_under_the_imports_and_packages_of_every_unit(entr
 @pytest.mark.parametrize("slug", list(ALGORITHMS))
 def test_simulation_units_hold_the_jobs_kernel_and_everything_it_imports(entry, slug):
     kernel = f"algorithms.{ALGORITHMS[slug].module}"
-    units = set(provenance.code_units(entry, kernel))
+    units = code_units(entry, kernel)
     assert {kernel, "algorithms"} | ALWAYS | {entry.partition(":")[0]} <= units
     closure, todo = set(), [kernel]
     while todo:
@@ -203,7 +210,7 @@ def test_simulation_units_hold_the_jobs_kernel_and_everything_it_imports(entry, 
             closure.add(unit)
             todo += sorted(module_imports(unit) | parents(unit))
     assert closure <= units, sorted(closure - units)
-    assert set(provenance.code_units(entry)) <= units  # the kernel adds, never removes
+    assert code_units(entry) <= units  # the kernel adds, never removes
 
 
 def test_a_kernels_helpers_are_found_through_its_imports():

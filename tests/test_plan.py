@@ -23,6 +23,7 @@ from duelbandits import plan
 REPO = Path(__file__).resolve().parents[1]
 SCHEMA = yaml.safe_load((REPO / "workflow/schemas/config.schema.yaml").read_text())
 BASE = yaml.safe_load((REPO / "config.yaml").read_text())
+VALIDATOR = jsonschema.validators.validator_for(SCHEMA)(SCHEMA)
 
 BENCHMARK_SIZES = {"arithmetic": 8, "mslr5": 5}
 """A of the published matrices (their CSV files), whatever the config's `actions`."""
@@ -38,7 +39,7 @@ def config_with(validate=True, **changes):
             node = node.setdefault(part, {})
         node[last] = value
     if validate:
-        jsonschema.validate(config, SCHEMA)
+        VALIDATOR.validate(config)
     return config
 
 
