@@ -192,3 +192,22 @@ def test_verify_says_same_content_for_a_table_rewritten_with_signed_zeros_and_ot
     assert manifest.verify(tmp_path / "MANIFEST.sha256", tmp_path) == {"t.parquet": manifest.SAME_CONTENT}
     write(path, mean=np.array([0.0, np.nan, 2.5000005]), n=np.array([1, 2, 3], np.int32))  # two float32 steps
     assert manifest.verify(tmp_path / "MANIFEST.sha256", tmp_path) == {"t.parquet": manifest.DIFFERS}
+
+
+# --- A figure's data digest: keyed by role, not by path ----------------------------------------------
+
+
+def test_a_figures_data_digest_follows_content_and_role_not_the_path(tmp_path):
+    (tmp_path / "x").mkdir()
+    a = write(tmp_path / "summary.parquet", mean=np.array([0.0, 1.5]))
+    b = write(tmp_path / "x" / "elsewhere.parquet", mean=np.array([-0.0, 1.5]))  # the same content
+    c = write(tmp_path / "other.parquet", mean=np.array([0.0, 2.5]))
+    digest = manifest.data_digest({"summary": a}, figure="main")
+    assert manifest.data_digest({"summary": b}, figure="main") == digest
+    assert manifest.data_digest({"summary": c}, figure="main") != digest
+    assert manifest.data_digest({"traces": a}, figure="main") != digest  # another role
+    assert manifest.data_digest({"summary": a}, figure="main", panel="a") != digest  # other arguments
+    assert manifest.data_digest({"summary": a, "scenario": None}, figure="main") == digest  # no file: no role
+    two = manifest.data_digest({"local": a, "exponents": c}, figure="asymptotics")
+    assert manifest.data_digest({"exponents": c, "local": a}, figure="asymptotics") == two  # roles, not order
+    assert manifest.data_digest({"local": c, "exponents": a}, figure="asymptotics") != two  # swapped roles
