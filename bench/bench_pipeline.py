@@ -1,18 +1,26 @@
-"""Time, disk size and peak job memory of a full pipeline run (a benchmark, not a test).
+"""Wall time, CPU and memory of a whole pipeline run from a cold start (a benchmark, not a test).
 
-Runs the workflow with the given config in a fresh folder, then prints the
-wall time, the size of results/ and figures/, and per rule the summed CPU
-seconds and the peak resident memory of its jobs (from Snakemake's
-benchmark files). The targets of the paper run on a 2-core machine: at most
-5 minutes, results/ at most 300 MB, no job above 2 GB.
+Runs the workflow of this checkout (or of ``--repo``) with the given config and targets in a fresh
+folder, with an empty numba cache (as on a fresh clone), then prints:
 
-    python bench/bench_pipeline.py [--cores 2] [--workdir DIR] [--config KEY=VALUE ...]
+- the wall time, and the size of results/ and figures/;
+- per rule: jobs, summed CPU seconds and wall seconds, peak resident memory (Snakemake's benchmark
+  files; rules without a ``benchmark:`` directive are not counted);
+- the bare simulation CPU: the same runs simulated in one process, kernels compiled beforehand,
+  nothing written (``--bare``; the paper run's 1,200 runs by default);
+- the ratio of the pipeline's CPU (summed over the benchmark files) to that bare CPU.
+
+    python bench/bench_pipeline.py [--cores 2] [--repo DIR] [--targets all] [--config KEY=VALUE ...]
+
+Issue 20's goals for the paper run on 2 cores: wall <= 60 s, ratio <= 3; the `paper` target
+(panels, figures.tex, figures.pdf) <= 60 s after it.
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import os
 import subprocess
 import sys
 import tempfile
@@ -22,57 +30,82 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 
+BARE = """
+import sys, time, yaml
+from duelbandits import make_scenario, run_seed, simulate
+config = yaml.safe_load(open(sys.argv[1]))
+for key, value in (item.split("=", 1) for item in sys.argv[2:]):
+    config[key] = yaml.safe_load(value)
+T, A = config["horizon"], config["actions"]
+for algorithm in config["algorithms"]:  # compile (or load) every kernel first: not counted
+    simulate(make_scenario("borda", actions=A, seed=config["seed"]).matrix, algorithm, 10, 0)
+start = time.process_time()
+for scenario in config["scenarios"]:
+    X = make_scenario(scenario, actions=A, seed=config["seed"], **config["scenario_params"]).matrix
+    for algorithm in config["algorithms"]:
+        for run in range(config["runs"]):
+            simulate(X, algorithm, T, run_seed(config["seed"], scenario, algorithm, run), stride=config["stride"])
+print(time.process_time() - start)
+"""
+
 
 def folder_size(path: Path) -> int:
-    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file()) if path.exists() else 0
+
+
+def per_rule(workdir: Path) -> dict:
+    """``{rule: [jobs, cpu s, wall s, peak MB]}`` from the benchmark files."""
+    rules = defaultdict(lambda: [0, 0.0, 0.0, 0.0])
+    for tsv in (workdir / "benchmarks").rglob("*.tsv"):
+        parts = tsv.relative_to(workdir / "benchmarks").parts
+        rule = parts[0] if parts[0] not in ("figures", "sweeps", "field", "asymptotics") else "/".join(parts[:2])
+        row = next(csv.DictReader(tsv.open(), delimiter="\t"))
+        stats = rules[rule]
+        stats[0] += 1
+        stats[1] += float(row.get("cpu_time") or 0)
+        stats[2] += float(row["s"])
+        stats[3] = max(stats[3], float(row["max_rss"] or 0))
+    return rules
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cores", type=int, default=2)
+    parser.add_argument("--repo", type=Path, default=REPO, help="the checkout whose workflow runs (default: this one)")
     parser.add_argument("--workdir", type=Path, help="run here (default: a new temporary folder)")
+    parser.add_argument("--targets", nargs="*", default=[], help="Snakemake targets (default: the default target)")
     parser.add_argument("--config", nargs="*", default=[], help="Snakemake --config overrides")
+    parser.add_argument("--no-bare", action="store_true", help="skip the bare simulation")
     args = parser.parse_args()
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="duelbandits-bench-"))
-    cmd = [
-        sys.executable,
-        "-m",
-        "snakemake",
-        "-s",
-        str(REPO / "Snakefile"),
-        "--directory",
-        str(workdir),
-        "--configfile",
-        str(REPO / "config.yaml"),
-        "--cores",
-        str(args.cores),
-        "--quiet",
-    ]
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(workdir / ".numba-cache"), "PYTHONPATH": str(args.repo / "src")}
+    cmd = [sys.executable, "-m", "snakemake", "-s", str(args.repo / "Snakefile"), "--directory", str(workdir),
+           "--configfile", str(args.repo / "config.yaml"), "--cores", str(args.cores), "--quiet", *args.targets]  # fmt: skip
     if args.config:
         cmd += ["--config", *args.config]
     start = time.perf_counter()
-    result = subprocess.run(cmd)
+    result = subprocess.run(cmd, env=env)
     wall = time.perf_counter() - start
     if result.returncode:
         print(f"snakemake failed with exit code {result.returncode}", file=sys.stderr)
         return result.returncode
-    per_rule = defaultdict(lambda: [0, 0.0, 0.0])  # jobs, CPU-ish seconds, peak MB
-    for tsv in (workdir / "benchmarks").rglob("*.tsv"):
-        rule = tsv.relative_to(workdir / "benchmarks").parts[0]
-        row = next(csv.DictReader(tsv.open(), delimiter="\t"))
-        stats = per_rule[rule]
-        stats[0] += 1
-        stats[1] += float(row["s"])
-        stats[2] = max(stats[2], float(row["max_rss"]))
+    rules = per_rule(workdir)
     print(f"workdir: {workdir}")
-    print(f"wall time with --cores {args.cores}: {wall:.0f} s")
-    print(
-        f"results/: {folder_size(workdir / 'results') / 1e6:.0f} MB, figures/: "
-        f"{folder_size(workdir / 'figures') / 1e6:.1f} MB"
-    )
-    print(f"{'rule':20s} {'jobs':>5s} {'job seconds':>12s} {'peak MB':>8s}")
-    for rule, (jobs, seconds, peak) in sorted(per_rule.items()):
-        print(f"{rule:20s} {jobs:5d} {seconds:12.1f} {peak:8.0f}")
+    print(f"wall time with --cores {args.cores} (cold numba cache): {wall:.1f} s")
+    print(f"results/: {folder_size(workdir / 'results') / 1e6:.0f} MB, figures/: {folder_size(workdir / 'figures') / 1e6:.1f} MB")
+    print(f"{'rule':28s} {'jobs':>5s} {'CPU s':>8s} {'wall s':>8s} {'peak MB':>8s}")
+    for rule, (jobs, cpu, seconds, peak) in sorted(rules.items()):
+        print(f"{rule:28s} {jobs:5d} {cpu:8.1f} {seconds:8.1f} {peak:8.0f}")
+    total = sum(stats[1] for stats in rules.values())
+    print(f"{'total':28s} {sum(s[0] for s in rules.values()):5d} {total:8.1f}")
+    if not args.no_bare:
+        bare = subprocess.run(
+            [sys.executable, "-c", BARE, str(args.repo / "config.yaml"), *args.config],
+            capture_output=True, text=True, env=env, check=True,
+        )  # fmt: skip
+        seconds = float(bare.stdout.split()[-1])
+        print(f"bare simulation CPU (one process, compiled kernels, nothing written): {seconds:.1f} s")
+        print(f"pipeline CPU / bare simulation CPU: {total / seconds:.2f}")
     return 0
 
 

@@ -134,11 +134,6 @@ def test_a_missing_strategy_column_or_a_null_at_a_recorded_step_is_refused(tmp_p
         storage.read_runs(full, horizon=2, actions=A)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="storage.read_runs checks only that the number of p_*/q_* columns is a multiple of A: "
-    "p_0, p_1, q_0, q_1 pass as complete at A = 4, and p_0..p_3 of one player at A = 2",
-)
 @pytest.mark.parametrize(
     "columns, A",
     [

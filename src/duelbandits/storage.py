@@ -191,6 +191,13 @@ def read_runs(path, horizon: int, actions: int):
     if missing:
         raise StorageError(f"{path}: missing column(s) {', '.join(missing)}")
     strategy_cols = [c for c in table.column_names if c[:2] in ("p_", "q_")]
+    players = sorted({c[0] for c in strategy_cols})
+    expected = [c for player in players for c in strategy_columns(player, actions)]
+    if sorted(strategy_cols) != sorted(expected):
+        raise StorageError(
+            f"{path}: strategy columns are incomplete: {', '.join(strategy_cols)} "
+            f"are not p_0..p_{actions - 1} per player"
+        )
     strategies = None
     if strategy_cols:
         recorded = table.filter(pc.is_valid(table.column(strategy_cols[0])))

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .. import manifest, provenance, storage
 from .args import UsageError, positive_float
 
 
@@ -21,6 +20,8 @@ def check_figure_paths(paths) -> None:
 
 def scenario_rows(path, scenario: str, **expected):
     """The rows of ``scenario`` in the checked Parquet file ``path``; UsageError if there are none."""
+    from .. import storage
+
     frame = storage.read_frame(path, filters=[("scenario", "=", scenario)], **expected)
     if frame.empty:
         raise UsageError(f"{path} has no rows for scenario {scenario!r}")
@@ -28,6 +29,7 @@ def scenario_rows(path, scenario: str, **expected):
 
 
 def cmd_figure_main(args) -> None:
+    from .. import manifest, provenance, storage
     from ..plotting import main
 
     check_figure_paths(args.out)
@@ -36,7 +38,7 @@ def cmd_figure_main(args) -> None:
     summary = storage.read_table(args.summary, filters=[("scenario", "=", record["name"])]).to_pandas()
     inputs = {"scenario": args.scenario_file, "summary": args.summary}
     panel = {} if args.panel is None else {"panel": args.panel}
-    digest = manifest.data_digest(inputs, figure="main", **panel)
+    digest = manifest.data_digest(inputs, ledger=args.ledger, figure="main", **panel)
     if args.panel is None:
         main.main_figure(record, summary, args.out, c_alpha=args.c_alpha, data_digest=digest)
     else:
@@ -44,7 +46,7 @@ def cmd_figure_main(args) -> None:
 
 
 def cmd_figure_appendix(args) -> None:
-    from .. import algorithms
+    from .. import algorithms, manifest, provenance, storage
     from ..plotting import appendix, style
 
     check_figure_paths(args.out)
@@ -61,7 +63,9 @@ def cmd_figure_appendix(args) -> None:
     strategies = storage.read_frame(args.strategies, filters=mine, table="strategies", **expected)
     inputs = {"scenario": args.scenario_file, "traces": args.traces, "strategies": args.strategies}
     panel = {} if args.panel is None else {"panel": args.panel}
-    digest = manifest.data_digest(inputs, figure="appendix", scenario=args.scenario, algorithm=args.algorithm, **panel)
+    digest = manifest.data_digest(
+        inputs, ledger=args.ledger, figure="appendix", scenario=args.scenario, algorithm=args.algorithm, **panel
+    )
     draw_args = dict(outputs=args.out, scenario=record, data_digest=digest)
     strategies = strategies if len(strategies) else None
     if args.panel is None:
@@ -71,6 +75,7 @@ def cmd_figure_appendix(args) -> None:
 
 
 def cmd_sweep_figure(args) -> None:
+    from .. import manifest, storage
     from ..plotting import sweeps
 
     check_figure_paths(args.out)
@@ -82,24 +87,31 @@ def cmd_sweep_figure(args) -> None:
     if args.kind == "horizon":
         exponents = storage.read_table(args.exponents, filters=[("scenario", "=", args.scenario)]).to_pandas()
         digest = manifest.data_digest(
-            {"table": args.table, "exponents": args.exponents}, figure="sweep-horizon", scenario=args.scenario
+            {"table": args.table, "exponents": args.exponents},
+            ledger=args.ledger,
+            figure="sweep-horizon",
+            scenario=args.scenario,
         )
         sweeps.horizon_sweep_figure(args.scenario, table, exponents, args.out, data_digest=digest)
     else:
-        digest = manifest.data_digest({"table": args.table}, figure="sweep-actions", scenario=args.scenario)
+        digest = manifest.data_digest(
+            {"table": args.table}, ledger=args.ledger, figure="sweep-actions", scenario=args.scenario
+        )
         sweeps.actions_sweep_figure(args.scenario, table, args.out, data_digest=digest)
 
 
 def cmd_field_figure(args) -> None:
+    from .. import manifest
     from ..plotting import field
 
     check_figure_paths(args.out)
     curves = scenario_rows(args.curves, args.scenario, table="field-curves")
-    digest = manifest.data_digest({"curves": args.curves}, figure="field", scenario=args.scenario)
+    digest = manifest.data_digest({"curves": args.curves}, ledger=args.ledger, figure="field", scenario=args.scenario)
     field.field_figure(args.scenario, curves, args.out, data_digest=digest)
 
 
 def cmd_asymptotics_figure(args) -> None:
+    from .. import manifest, storage
     from ..plotting.asymptotics import asymptotics_figure
 
     check_figure_paths(args.out)
@@ -111,7 +123,10 @@ def cmd_asymptotics_figure(args) -> None:
     local = scenario_rows(args.local, args.scenario)
     exponents = storage.read_table(args.exponents, filters=[("scenario", "=", args.scenario)]).to_pandas()
     digest = manifest.data_digest(
-        {"local": args.local, "exponents": args.exponents}, figure="asymptotics", scenario=args.scenario
+        {"local": args.local, "exponents": args.exponents},
+        ledger=args.ledger,
+        figure="asymptotics",
+        scenario=args.scenario,
     )
     asymptotics_figure(args.scenario, local, exponents, args.out, data_digest=digest)
 

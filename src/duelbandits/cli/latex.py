@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .. import files, provenance, storage
 from .args import UsageError, positive_float
 
 
 def cmd_latex_figures(args) -> None:
-    from .. import latex
+    from .. import files, latex, provenance, storage
 
     records = [storage.read_scenario(path) for path in args.scenario_file]
     names = [record["name"] for record in records]

@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import sys
 
-from .. import limits, provenance, storage
 from .args import UsageError, actions, positive_float, positive_int
 
 
 def cmd_aggregate(args) -> None:
     import numpy as np
 
-    from .. import algorithms
+    from .. import algorithms, limits, provenance, storage
     from ..aggregate import aggregate_scenario
 
     record = storage.read_scenario(args.scenario_file)
@@ -66,7 +65,7 @@ def cmd_aggregate(args) -> None:
 def cmd_bounds(args) -> None:
     import warnings
 
-    from .. import algorithms, schemas
+    from .. import algorithms, provenance, schemas, storage
     from ..aggregate import bounds_table
 
     for slug in args.algorithms:
@@ -88,7 +87,7 @@ def cmd_bounds(args) -> None:
 
 
 def cmd_summary(args) -> None:
-    from .. import schemas
+    from .. import provenance, schemas, storage
     from ..aggregate import join_summary
 
     bounds_prov = storage.read_provenance(args.bounds, table="bounds")
@@ -118,7 +117,7 @@ def cmd_summary(args) -> None:
 
 
 def cmd_table(args) -> None:
-    from .. import files
+    from .. import files, storage
     from ..tables import paper as tables
 
     table = tables.final_regret_table(storage.read_frame(args.summary, table="summary"))

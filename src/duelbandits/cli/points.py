@@ -4,19 +4,20 @@
 
 from __future__ import annotations
 
-from .. import files, limits, points, provenance, schemas, storage
 from .args import check_confidence, non_negative_float, positive_float, positive_int, seed
 
 
 def check_bootstrap_memory(resamples: int, frame) -> None:
     """Refuse a bootstrap larger than memory before it runs (:func:`duelbandits.limits.bootstrap_bytes`)."""
+    from .. import limits
+
     horizons = frame["horizon"].nunique()
     runs = int(frame["run"].max()) + 1 if len(frame) else 1
     limits.check_memory(f"--resamples {resamples}", limits.bootstrap_bytes(resamples, horizons, runs))
 
 
 def cmd_sweep_horizon(args) -> None:
-    from .. import sweeps
+    from .. import files, points, provenance, schemas, storage, sweeps
     from ..tables import sweeps as tables
 
     check_confidence(args.confidence)
@@ -33,7 +34,7 @@ def cmd_sweep_horizon(args) -> None:
 
 
 def cmd_sweep_actions(args) -> None:
-    from .. import sweeps
+    from .. import files, points, provenance, schemas, storage, sweeps
     from ..tables import sweeps as tables
 
     frame, sources, _ = points.read_points(args.points)
@@ -45,7 +46,7 @@ def cmd_sweep_actions(args) -> None:
 
 
 def cmd_field_table(args) -> None:
-    from .. import field
+    from .. import field, files, points, provenance, schemas, storage
     from ..tables.field import field_markdown
 
     frame, sources, simulated = points.read_points(args.points)
@@ -61,7 +62,7 @@ def cmd_field_table(args) -> None:
 
 
 def cmd_asymptotics_table(args) -> None:
-    from .. import asymptotics
+    from .. import asymptotics, files, points, provenance, schemas, storage
     from ..tables.asymptotics import asymptotics_markdown
 
     check_confidence(args.confidence)

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import sys
 
-from .. import limits, scenarios
 from .args import UsageError, actions, key_values, non_negative_int, parquet_out, positive_int, run_range, seed
 
 
 def add_scenario_args(p) -> None:
+    from .. import scenarios
+
     p.add_argument("--scenario", required=True, help=f"scenario name: {', '.join(scenarios.SCENARIOS)}")
     p.add_argument(
         "--actions",
@@ -33,6 +34,8 @@ def add_scenario_args(p) -> None:
 
 def scenario_of(args):
     """The scenario the scenario arguments name."""
+    from .. import limits, scenarios
+
     if args.matrix_file is not None and args.scenario != "file":
         raise UsageError(f"--matrix-file applies only to --scenario file, not {args.scenario!r}")
     if args.scenario == "file" and args.matrix_file is None:
@@ -50,7 +53,7 @@ def scenario_of(args):
 
 
 def cmd_list(args) -> None:
-    from .. import algorithms, regret
+    from .. import algorithms, regret, scenarios
 
     print("algorithms:")
     for a in algorithms.ALGORITHMS.values():
@@ -99,7 +102,7 @@ def runs_provenance(table: str, args, sc, runs, params: dict, **extra) -> dict:
 
 
 def cmd_simulate(args) -> None:
-    from .. import algorithms, storage
+    from .. import algorithms, limits, storage
     from ..simulation import run_seed, simulate
 
     if args.run is not None and args.runs is not None:
@@ -146,7 +149,7 @@ def progress_line(label: str):
 
 
 def cmd_sweep_point(args) -> None:
-    from .. import algorithms, points, storage
+    from .. import algorithms, limits, points, storage
 
     parquet_out(args.out)
     sc = scenario_of(args)
