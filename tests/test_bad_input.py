@@ -97,6 +97,7 @@ def run_cli(*args, cwd):
             ["--out f.jpg: a figure is saved as .pdf, .png or .svg"],
         ),
         (["provenance", "afile"], ["afile: not a readable Parquet file"]),
+        (["provenance", "folder"], ["folder: is a directory"]),
     ],
 )
 def test_a_user_mistake_is_one_line_and_exit_2(tmp_path, args, words):
@@ -166,3 +167,178 @@ def test_a_bad_matrix_file_names_the_line_and_column(tmp_path, capsys, text, wor
     err = capsys.readouterr().err
     for word in words:
         assert word in err, (word, err)
+
+
+# --- manifest verify cannot be fooled (issue 21) ------------------------------------------------------
+
+
+def _tree(root, prov_scenario="condorcet", seed=1):
+    """A tiny results tree: one traces file whose provenance says ``prov_scenario`` and ``seed``, one figure."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import pyarrow as pa
+
+    from duelbandits import storage
+    from duelbandits.plotting import style
+
+    (root / "results/traces").mkdir(parents=True, exist_ok=True)
+    (root / "figures").mkdir(exist_ok=True)
+    prov = {"table": "traces", "scenario": prov_scenario, "seed": seed, "horizon": 300, "runs": 3}
+    table = pa.table({"t": np.arange(1, 4, dtype=np.int32), "x": np.array([0.5, 1.5, 2.5])})
+    storage.write_table(table, root / "results/traces/condorcet.parquet", prov)
+    if not (root / "figures/f.png").exists():
+        fig, ax = plt.subplots(figsize=(2, 2))
+        ax.plot([0, 1], [0, 1])
+        style.save(fig, root / "figures/f.png", data_digest="ab" * 32)
+        plt.close(fig)
+    return ["results/traces/condorcet.parquet", "figures/f.png"]
+
+
+CONFIG = {"seed": 1, "horizon": 300, "runs": 3}
+
+
+def _manifest(root, elsewhere=False):
+    from duelbandits import manifest
+
+    text = manifest.build(root, _tree(root), CONFIG)
+    if elsewhere:  # as if written under other versions than this interpreter's
+        text = text.replace('"numpy": "', '"numpy": "0+')
+    (root / "M.sha256").write_text(text)
+    return root / "M.sha256"
+
+
+def _paint(png):
+    """Paint the top-left quarter of a figure red, keeping its text chunks (its data digest)."""
+    from duelbandits import manifest
+
+    digest = manifest.figure_data_digest(png)
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from duelbandits.plotting import style
+
+    fig, ax = plt.subplots(figsize=(2, 2))
+    ax.plot([0, 1], [0, 1])
+    fig.patches.append(plt.Rectangle((0, 0.5), 0.5, 0.5, color="red", transform=fig.transFigure, figure=fig))
+    style.save(fig, png, data_digest=digest)
+    plt.close(fig)
+    assert manifest.figure_data_digest(png) == digest
+
+
+def test_verify_under_the_manifests_versions_calls_a_painted_figure_differs(tmp_path, capsys):
+    out = _manifest(tmp_path)
+    _paint(tmp_path / "figures/f.png")
+    assert cli.main(["manifest", "verify", str(out), "--root", str(tmp_path)]) == 1
+    captured = capsys.readouterr()
+    assert ["differs", "figures/f.png"] in [line.split() for line in captured.out.splitlines()], captured.out
+    assert "figures/f.png: differs: other bytes under the manifest's own versions" in captured.err
+    assert captured.out.splitlines()[-1].startswith("FAILED: 2 files: 1 identical, 0 same content, 1 differs")
+
+
+def test_verify_under_other_versions_says_a_painted_figure_has_the_same_data_not_the_same_image(tmp_path, capsys):
+    from duelbandits import manifest
+
+    out = _manifest(tmp_path, elsewhere=True)
+    _paint(tmp_path / "figures/f.png")
+    assert manifest.verify(out, tmp_path)["figures/f.png"] == manifest.SAME_DATA != manifest.SAME_CONTENT
+    assert cli.main(["manifest", "verify", str(out), "--root", str(tmp_path)]) == 0
+    summary = capsys.readouterr().out.splitlines()[-1]
+    assert summary.startswith("same content: 2 files: 1 identical, 0 same content, 1 same data (figures: the same data")
+    assert "images not compared" in summary
+
+
+@pytest.mark.parametrize(
+    "scenario, seed, words",
+    [("borda", 1, ["its provenance says scenario 'borda'", "'condorcet'"]), ("condorcet", 7, ["says seed 7"])],
+)
+def test_verify_calls_a_parquet_file_whose_provenance_contradicts_its_path_or_config_differs(
+    tmp_path, capsys, scenario, seed, words
+):
+    from duelbandits import manifest
+
+    for elsewhere in (False, True):
+        out = _manifest(tmp_path, elsewhere)
+        _tree(tmp_path, prov_scenario=scenario, seed=seed)  # the same data, foreign provenance
+        assert manifest.verify(out, tmp_path)["results/traces/condorcet.parquet"] == manifest.DIFFERS
+        assert cli.main(["manifest", "verify", str(out), "--root", str(tmp_path)]) == 1
+        err = capsys.readouterr().err
+        for word in words:
+            assert word in err, (word, err)
+        _tree(tmp_path)
+
+
+@pytest.mark.parametrize(
+    "entry, words",
+    [
+        ("/etc/hostname", [":3: /etc/hostname: not a path inside the tree"]),
+        ("../../etc/passwd", [":3: ../../etc/passwd: not a path inside the tree"]),
+        ("results/a/../../x", [":3: results/a/../../x: not a path inside the tree"]),
+        ("afile", [":3: afile is listed twice (also on line 2)"]),
+    ],
+)
+def test_a_manifest_entry_outside_the_tree_or_listed_twice_is_refused_naming_the_line(tmp_path, capsys, entry, words):
+    (tmp_path / "afile").write_text("x\n")
+    sha = __import__("hashlib").sha256(b"x\n").hexdigest()
+    (tmp_path / "M.sha256").write_text(f"# config: {{}}\n{sha}  afile\n{sha}  {entry}\n")
+    assert cli.main(["manifest", "verify", str(tmp_path / "M.sha256"), "--root", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1
+    for word in words:
+        assert word in err, (word, err)
+
+
+def test_a_missing_ledger_is_one_message_listing_every_file_and_one_repair(tmp_path, capsys):
+    files = _tree(tmp_path)
+    (tmp_path / "results/table.md").write_text("| a |\n")
+    files.append("results/table.md")
+    ledger = tmp_path / ".duelbandits/written"
+    args = ["manifest", "write", *files, "--config-json", "{}", "--root", str(tmp_path), "--out", str(tmp_path / "M")]
+    assert cli.main(["--ledger", str(ledger), *args]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1, err
+    assert f"3 file(s) no job of the pipeline recorded writing (the ledger {ledger} is missing)" in err
+    assert err.endswith("rebuild them all with: snakemake --cores all --forcerun " + " ".join(sorted(files)))
+
+
+# --- OSErrors name their path, and leave nothing behind; provenance of a folder; a closed pipe -------------
+
+
+def test_a_full_disk_names_the_file_and_leaves_no_temporary_file(tmp_path, monkeypatch, capsys):
+    import errno
+    import pathlib
+
+    real, full_for = pathlib.Path.write_text, []
+
+    def full(self, *args, **kwargs):
+        if full_for[-1] in str(self):
+            raise OSError(errno.ENOSPC, "No space left on device")  # as a write on a full disk: no file named
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(pathlib.Path, "write_text", full)
+    out, ledger = tmp_path / "r/config.html", tmp_path / "ledger"
+    for target, named in [("config.html.", f"{out}: cannot write"), (".sha256.", "config.html.sha256: cannot write")]:
+        full_for.append(target)
+        assert cli.main(["--ledger", str(ledger), "config-page", "--config-json", "{}", "--out", str(out)]) == 2
+        err = capsys.readouterr().err.strip()
+        assert named in err and "(No space left on device)" in err and ": : " not in err, err
+        assert not [p for p in tmp_path.rglob("*") if ".tmp" in p.name]
+
+
+def test_provenance_of_a_folder_says_it_is_a_folder(tmp_path):
+    result = run_cli("provenance", str(tmp_path), cwd=tmp_path)
+    assert result.returncode == 2 and f"{tmp_path}: is a directory" in result.stderr, result.stderr
+
+
+def test_provenance_into_a_closed_pipe_stops_quietly_with_141(tmp_path):
+    files = _tree(tmp_path)
+    many = " ".join([files[0]] * 3000)  # far more than a pipe's buffer
+    script = (
+        f"{sys.executable} -m duelbandits provenance {many} | head -c 10 >/dev/null; echo status ${{PIPESTATUS[0]}}"
+    )
+    result = subprocess.run(["bash", "-c", script], capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert result.stderr == "", result.stderr
+    assert result.stdout.strip() == "status 141"

@@ -130,10 +130,15 @@ def test_manifest_lines_are_sha256sum_lines_then_content_lines(tmp_path):
     assert sorted(entries) == sorted(contents) == sorted(files)
 
 
+def elsewhere(text: str) -> str:
+    """A manifest's text as if written under other versions (content is compared only then)."""
+    return text.replace(f'"numpy": "{np.__version__}"', '"numpy": "1.0"')
+
+
 def test_verify_says_identical_same_content_differs_or_missing(tmp_path):
     files = make_tree(tmp_path)
     out = tmp_path / "M.sha256"
-    out.write_text(manifest.build(tmp_path, files, {}))
+    out.write_text(elsewhere(manifest.build(tmp_path, files, {})))
     assert set(manifest.verify(out, tmp_path).values()) == {manifest.IDENTICAL}
     write_parquet(tmp_path / "results/a.parquet", compression="snappy")  # same values, other bytes
     draw(tmp_path / "figures/f.png", "ab" * 32)  # unchanged figure
@@ -159,6 +164,9 @@ def test_verify_cli_prints_each_file_and_one_summary_line(tmp_path, capsys):
     assert lines[-1] == f"identical: 5 files: 5 identical, 0 same content, 0 differs, 0 missing (against {out})"
     assert "identical     results/a.parquet" in lines
     write_parquet(tmp_path / "results/a.parquet", compression="snappy")
+    assert cli.main(["manifest", "verify", str(out), *root]) == 1  # other bytes under the manifest's versions
+    assert capsys.readouterr().out.splitlines()[-1].startswith("FAILED: 5 files: 4 identical, 0 same content, 1")
+    out.write_text(elsewhere(out.read_text()))
     assert cli.main(["manifest", "verify", str(out), *root]) == 0
     assert capsys.readouterr().out.splitlines()[-1].startswith("same content: 5 files: 4 identical, 1 same content")
     write_parquet(tmp_path / "results/a.parquet", values=VALUES + 1)
@@ -237,3 +245,33 @@ def test_matrix_digest_ignores_the_last_bit_of_exp():
     X = np.array([[0.5, 0.8856176608159012], [0.1143823391840988, 0.5]])
     assert provenance.matrix_sha256(X) == provenance.matrix_sha256(np.nextafter(X, 0))
     assert provenance.matrix_sha256(X) != provenance.matrix_sha256(X.T)
+
+
+def test_a_content_digest_is_computed_once_and_kept_in_the_ledger_while_the_bytes_are_the_recorded_ones(
+    tmp_path, monkeypatch
+):
+    from duelbandits import files
+
+    path = tmp_path / "results" / "t.parquet"
+    storage.write_table(pa.table({"x": [1.0, -0.0, 2.5]}), path, provenance.record(table="t"))
+    ledger = tmp_path / "ledger"
+    files.record_written(ledger, path)
+    expected = manifest.content_digest(path)
+    assert manifest.content_digest(path, ledger) == expected
+    record = files.read_record(ledger, path)
+    assert record[0] == manifest.sha256(path) and record[1].endswith(expected)
+    calls = []
+    monkeypatch.setattr(manifest, "_content_digest", lambda p: calls.append(p) or "recomputed")
+    assert manifest.content_digest(path, ledger) == expected and calls == []  # read from the ledger
+    # another version of the digest's code: the kept value is not used
+    files.record_written(ledger, path, sha256=record[0], content=record[1].replace("content ", "content 0", 1))
+    assert manifest.content_digest(path, ledger) == "recomputed" and len(calls) == 1
+    # bytes changed after the job: computed from the file, and the ledger is left as the job wrote it
+    files.record_written(ledger, path)
+    storage.write_table(pa.table({"x": [9.0]}), path, provenance.record(table="t"))
+    assert manifest.content_digest(path, ledger) == "recomputed" and len(calls) == 2
+    assert files.read_record(ledger, path) != [manifest.sha256(path)]
+    # no record at all: computed, nothing written
+    other = tmp_path / "results" / "u.parquet"
+    storage.write_table(pa.table({"x": [1.0]}), other, provenance.record(table="u"))
+    assert manifest.content_digest(other, ledger) == "recomputed" and files.read_record(ledger, other) is None

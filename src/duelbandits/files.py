@@ -28,20 +28,33 @@ class DamagedFile(StorageError):
 
 
 def ledger_record(ledger, path) -> Path:
-    """Where the ledger folder ``ledger`` keeps the sha256 of ``path`` (a path as the jobs write it)."""
+    """Where the ledger folder ``ledger`` keeps the record of ``path`` (a path as the jobs write it)."""
     rel = Path(os.path.normpath(path))
     return Path(ledger) / f"{rel.relative_to(rel.anchor) if rel.is_absolute() else rel}.sha256"
 
 
-def record_written(ledger, path) -> None:
-    """Record the sha256 of the file ``path`` in the ledger folder ``ledger``."""
+def record_written(ledger, path, sha256: str | None = None, content: str | None = None) -> None:
+    """Record in the ledger folder ``ledger`` the sha256 of the file ``path`` (computed unless given)
+    and, optionally, a line about its content (the manifest's cached content digest)."""
     record = ledger_record(ledger, path)
+    lines = [sha256 or file_sha256(path), *([content] if content else [])]
     try:
         record.parent.mkdir(parents=True, exist_ok=True)
         with atomic_write(record) as tmp:
-            tmp.write_text(file_sha256(path) + "\n")
+            tmp.write_text("\n".join(lines) + "\n")
     except OSError as err:
         raise StorageError(f"{record}: cannot write ({err.strerror or err})") from None
+
+
+def read_record(ledger, path) -> list[str] | None:
+    """The lines of the ledger's record of ``path`` (its sha256 first), or None if there is none."""
+    record = ledger_record(ledger, path)
+    try:
+        return record.read_text().splitlines()
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError) as err:
+        raise StorageError(f"{record}: cannot read the ledger's record ({err})") from None
 
 
 def _umask() -> int:
@@ -86,10 +99,9 @@ def atomic_write(path):
     try:
         yield tmp
         os.chmod(tmp, 0o666 & ~_umask())
-        try:
-            os.replace(tmp, final)
-        except OSError as err:
-            raise StorageError(f"{final}: cannot write ({err.strerror or err})") from None
+        os.replace(tmp, final)
+    except OSError as err:  # a full disk, a quota: name the file (the error of a write names none)
+        raise StorageError(f"{final}: cannot write ({err.strerror or err})") from None
     finally:
         tmp.unlink(missing_ok=True)
 

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 import struct
 import zlib
@@ -44,9 +43,13 @@ from .provenance import canonical_floats, canonical_json, environment, file_sha2
 FIGURE_DATA_KEY = "duelbandits-data-sha256"
 """PNG text key (and PDF ``Keywords`` prefix) under which a figure stores the digest of its data."""
 
-IDENTICAL, SAME_CONTENT, DIFFERS, MISSING = "identical", "same content", "differs", "missing"
-STATUSES = (IDENTICAL, SAME_CONTENT, DIFFERS, MISSING)
-"""What verification says of one file, from best to worst."""
+IDENTICAL, SAME_CONTENT, SAME_DATA, DIFFERS, MISSING = "identical", "same content", "same data", "differs", "missing"
+STATUSES = (IDENTICAL, SAME_CONTENT, SAME_DATA, DIFFERS, MISSING)
+"""What verification says of one file, from best to worst. :data:`SAME_DATA` is a figure whose image
+differs, checked under other versions than the manifest's: its data is the same, its image was not
+compared (other matplotlib versions draw other bytes)."""
+
+FIGURE_SUFFIXES = (".png", ".pdf")
 
 
 class ManifestError(InputError):
@@ -225,7 +228,7 @@ def figure_data_digest(path) -> str:
     return value
 
 
-def content_digest(path) -> str:
+def _content_digest(path) -> str:
     """The content digest of one file, by its suffix (module docstring); ManifestError if unreadable."""
     from .files import StorageError
 
@@ -244,18 +247,68 @@ def content_digest(path) -> str:
     return "bytes:" + sha256(path)
 
 
-def data_digest(inputs: dict, **args) -> str:
+def content_digest(path, ledger=None) -> str:
+    """The content digest of one file, by its suffix (module docstring); ManifestError if unreadable.
+
+    With ``ledger`` (the workflow's ledger folder), the digest is computed once per file and kept in
+    the ledger's record of the file, beside the sha256 its job recorded: a later job (a figure, the
+    manifest) reads it from there as long as the file's bytes are still the recorded ones and the
+    digest's code is the same (:func:`duelbandits.provenance.code_digest` of this module).
+    """
+    if ledger is None:
+        return _content_digest(path)
+    from .files import read_record, record_written
+    from .provenance import code_digest
+
+    record = read_record(ledger, path)
+    if not record or record[0] != sha256(path):
+        return _content_digest(path)
+    key = f"content {code_digest('manifest')[:16]} "
+    if len(record) > 1 and record[1].startswith(key):
+        return record[1][len(key) :]
+    content = _content_digest(path)
+    record_written(ledger, path, sha256=record[0], content=key + content)
+    return content
+
+
+def data_digest(inputs: dict, ledger=None, **args) -> str:
     """Digest of a figure's data: the content digests of its input files and its arguments.
 
     ``inputs`` maps a role (``"summary"``) to a file; the role, not the
     path, enters the digest, so a figure drawn from the same data elsewhere
     has the same digest.
     """
-    contents = {role: content_digest(path) for role, path in inputs.items() if path is not None}
+    contents = {role: content_digest(path, ledger) for role, path in inputs.items() if path is not None}
     return hashlib.sha256(canonical_json({"inputs": contents, "args": args}).encode()).hexdigest()
 
 
 # --- The manifest file ----------------------------------------------------------------------
+
+
+def _ledger_problems(ledger, root, unrecorded: list, changed: list) -> str:
+    """One message for every file the ledger does not vouch for, with the one command that rebuilds them."""
+    from .files import ledger_record
+
+    if len(unrecorded) + len(changed) == 1:
+        rel = (unrecorded or changed)[0]
+        record = ledger_record(ledger, root / rel)
+        problem = (
+            f"no job of the pipeline recorded writing it ({record} is missing)"
+            if unrecorded
+            else f"changed since the job that wrote it (its sha256 is not the one recorded in {record})"
+        )
+        return f"{rel}: {problem}; rebuild it with: snakemake --cores all --forcerun {rel}"
+    parts = []
+    if unrecorded:
+        where = f"the ledger {ledger} is missing" if not Path(ledger).is_dir() else f"no record in {ledger}"
+        parts.append(
+            f"{len(unrecorded)} file(s) no job of the pipeline recorded writing ({where}): {' '.join(unrecorded)}"
+        )
+    if changed:
+        parts.append(f"{len(changed)} file(s) changed since the job that wrote them: {' '.join(changed)}")
+    return (
+        "; ".join(parts) + f"; rebuild them all with: snakemake --cores all --forcerun {' '.join(unrecorded + changed)}"
+    )
 
 
 def build(root, files, config: dict, ledger=None) -> str:
@@ -266,21 +319,22 @@ def build(root, files, config: dict, ledger=None) -> str:
     the ones its job wrote is refused, with the command that rebuilds it: the
     manifest never blesses a file changed after the job that made it.
     """
+    from .files import read_record
+
     root = Path(root)
     rels = sorted({Path(f).as_posix() for f in files})
+    unrecorded, changed = [], []
     for rel in rels:
         if not (root / rel).is_file():
             raise ManifestError(f"{root / rel}: not a file, cannot be listed in the manifest")
         if ledger is not None:
-            record = Path(ledger) / f"{os.path.normpath(root / rel)}.sha256"  # as the jobs wrote it
-            repair = f"; rebuild it with: snakemake --cores all --forcerun {rel}"
-            if not record.is_file():
-                raise ManifestError(f"{rel}: no job of the pipeline recorded writing it ({record} is missing){repair}")
-            if record.read_text().strip() != sha256(root / rel):
-                raise ManifestError(
-                    f"{rel}: changed since the job that wrote it (its sha256 is not the one "
-                    f"recorded in {record}){repair}"
-                )
+            record = read_record(ledger, root / rel)  # as the jobs wrote it
+            if record is None:
+                unrecorded.append(rel)
+            elif record[0] != sha256(root / rel):
+                changed.append(rel)
+    if unrecorded or changed:
+        raise ManifestError(_ledger_problems(ledger, root, unrecorded, changed))
     lines = [
         "# duelbandits results manifest: sha256 of every result and figure, then its content digest",
         "# verify with: duelbandits manifest verify results/MANIFEST.sha256 (or sha256sum -c for the bytes)",
@@ -288,60 +342,158 @@ def build(root, files, config: dict, ledger=None) -> str:
         f"# config: {json.dumps(config, sort_keys=True)}",
     ]
     lines += [f"{sha256(root / rel)}  {rel}" for rel in rels]
-    lines += [f"# content: {content_digest(root / rel)}  {rel}" for rel in rels]
+    lines += [f"# content: {content_digest(root / rel, ledger)}  {rel}" for rel in rels]
     return "\n".join(lines) + "\n"
 
 
+def _entry_path(path, number: int, rel: str) -> str:
+    """``rel``, a manifest entry's path, if it is a relative path inside the tree; ManifestError otherwise."""
+    if rel.startswith("/") or re.match(r"^[A-Za-z]:[\\/]", rel) or ".." in re.split(r"[\\/]", rel):
+        raise ManifestError(f"{path}:{number}: {rel}: not a path inside the tree (absolute, or with '..')")
+    return rel
+
+
 def read(path) -> tuple[dict, dict, dict]:
-    """``(header, {path: sha256}, {path: content digest})`` of a manifest file."""
+    """``(header, {path: sha256}, {path: content digest})`` of a manifest file.
+
+    ManifestError, naming the line, for a malformed line, a path outside the tree (absolute or with a
+    ``..`` component) and a path listed twice.
+    """
     path = Path(path)
     try:
         text = path.read_text()
     except (OSError, UnicodeDecodeError) as err:
         raise ManifestError(f"{path}: cannot read manifest ({err})") from None
-    header, entries, contents = {}, {}, {}
+    header, entries, contents, lines = {}, {}, {}, {}
     for number, line in enumerate(text.splitlines(), 1):
         if line.startswith("# content: "):
             digest, sep, rel = line[len("# content: ") :].partition("  ")
             if not sep or not rel:
                 raise ManifestError(f"{path}:{number}: not a '# content: <digest>  <path>' line")
-            contents[rel] = digest
+            target = contents
         elif line.startswith("# ") and ": " in line:
             key, _, value = line[2:].partition(": ")
             header[key] = value
+            continue
         elif line and not line.startswith("#"):
             digest, sep, rel = line.partition("  ")
             if not sep or not re.fullmatch(r"[0-9a-f]{64}", digest) or not rel:
                 raise ManifestError(f"{path}:{number}: not a '<sha256>  <path>' line")
-            entries[rel] = digest
+            target = entries
+        else:
+            continue
+        _entry_path(path, number, rel)
+        seen = lines.setdefault(id(target), {})
+        if rel in seen:
+            raise ManifestError(f"{path}:{number}: {rel} is listed twice (also on line {seen[rel]})")
+        seen[rel] = number
+        target[rel] = digest
     if not entries:
         raise ManifestError(f"{path}: lists no files")
     return header, entries, contents
 
 
-def verify(manifest, root) -> dict[str, str]:
+def _chunk_runs(chunk: int, runs: int, per_job: int) -> str:
+    """The run range ``FIRST-LAST`` of run chunk ``chunk`` (as duelbandits.points.chunk_ranges splits)."""
+    first = chunk * per_job
+    return f"{first}-{min(first + per_job, runs) - 1}"
+
+
+def expected_provenance(rel: str, config: dict) -> dict:
+    """The provenance fields that a paper result's path and the manifest's config determine (empty for
+    a path the paper run does not write): a trace of scenario S says scenario S, the config's seed, ..."""
+    parts = rel.split("/")
+    keys = {"seed": "seed", "horizon": "horizon"}
+    if re.fullmatch(r"results/runs/[^/]+/[^/]+/chunk-\d+\.parquet", rel):
+        expected = {"table": "runs", "scenario": parts[2], "algorithm": parts[3]}
+        keys["stride"] = "stride"
+        if isinstance(config.get("runs"), int) and isinstance(config.get("runs_per_job"), int):
+            chunk = int(parts[4][len("chunk-") : -len(".parquet")])
+            expected["runs"] = _chunk_runs(chunk, config["runs"], min(config["runs_per_job"], config["runs"]))
+    elif re.fullmatch(r"results/(traces|strategies|summary)/[^/]+\.parquet", rel):
+        table = {"summary": "scenario-summary"}.get(parts[1], parts[1])
+        expected = {"table": table, "scenario": parts[2][: -len(".parquet")]}
+        keys.update(runs="runs", algorithms="algorithms", points="summary_points")
+    elif rel == "results/summary.parquet":
+        expected = {"table": "summary"}
+        keys = {"horizon": "horizon", "algorithms": "algorithms", "scenarios": "scenarios"}
+    elif rel == "results/bounds.parquet":
+        expected = {"table": "bounds"}
+        keys = {"horizon": "horizon", "algorithms": "algorithms", "points": "summary_points"}
+    else:
+        return {}
+    return {**expected, **{field: config[key] for field, key in keys.items() if key in config}}
+
+
+def provenance_contradiction(path, rel: str, config: dict) -> str | None:
+    """Why the provenance of the Parquet file ``path`` (listed as ``rel``) contradicts its path or the
+    manifest's ``config``, or None if it does not."""
+    from .files import StorageError
+    from .storage import read_provenance
+
+    expected = expected_provenance(rel, config)
+    if not expected:
+        return None  # not a path of the paper run's results: nothing to compare
+    try:
+        prov = read_provenance(path)
+    except StorageError as err:
+        return str(err)
+    for key, want in expected.items():
+        if prov.get(key) != want:
+            return f"{rel}: its provenance says {key} {prov.get(key)!r}, its path and the manifest's config {want!r}"
+    return None
+
+
+def same_environment(manifest) -> bool:
+    """Whether the manifest was written under this interpreter's versions (its ``# environment:`` line)."""
+    header, _, _ = read(manifest)
+    try:
+        return json.loads(header.get("environment", "null")) == environment()
+    except json.JSONDecodeError:
+        return False
+
+
+def verify(manifest, root, reasons: dict | None = None) -> dict[str, str]:
     """``{path: status}`` for every file of ``manifest`` checked under ``root``.
 
-    The status is :data:`IDENTICAL` (same bytes), :data:`SAME_CONTENT`
-    (other bytes, same content digest), :data:`DIFFERS` (other content, or a
-    damaged file) or :data:`MISSING`. A manifest without content lines (an
-    older one) can only say identical or differs.
+    The status is :data:`IDENTICAL` (same bytes), :data:`SAME_CONTENT` (other bytes, same content
+    digest: only under other versions than the manifest's, since the same versions give the same
+    bytes), :data:`SAME_DATA` (a figure under other versions: other image bytes, the same data),
+    :data:`DIFFERS` (other content, a damaged file, other bytes under the manifest's versions, or a
+    Parquet file whose provenance contradicts its path or the manifest's config) or
+    :data:`MISSING`. A manifest without content lines (an older one) can only say identical or
+    differs. ``reasons``, if given, receives why each file differs.
     """
-    _, entries, contents = read(manifest)
+    header, entries, contents = read(manifest)
+    try:
+        config = json.loads(header.get("config", "{}"))
+    except json.JSONDecodeError:
+        raise ManifestError(f"{manifest}: its config line is not JSON") from None
+    same_versions = same_environment(manifest)
+    reasons = {} if reasons is None else reasons
     root = Path(root)
     status = {}
     for rel, digest in entries.items():
         path = root / rel
         if not path.is_file():
             status[rel] = MISSING
-        elif sha256(path) == digest:
+            continue
+        if path.suffix.lower() == ".parquet":
+            contradiction = provenance_contradiction(path, rel, config if isinstance(config, dict) else {})
+            if contradiction:
+                status[rel], reasons[rel] = DIFFERS, contradiction
+                continue
+        if sha256(path) == digest:
             status[rel] = IDENTICAL
+        elif same_versions:
+            status[rel], reasons[rel] = DIFFERS, "other bytes under the manifest's own versions"
         else:
             try:
                 same = rel in contents and content_digest(path) == contents[rel]
-            except ManifestError:
-                same = False  # a damaged file differs
-            status[rel] = SAME_CONTENT if same else DIFFERS
+            except ManifestError as err:
+                same, reasons[rel] = False, str(err)  # a damaged file differs
+            figure = path.suffix.lower() in FIGURE_SUFFIXES
+            status[rel] = (SAME_DATA if figure else SAME_CONTENT) if same else DIFFERS
     return status
 
 

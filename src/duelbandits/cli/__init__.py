@@ -12,13 +12,15 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
+import signal
 import sys
 from pathlib import Path
 
 from ..errors import InputError
 from ..files import DamagedFile, check_output, record_written
 
-FAMILIES = ("simulation", "paper", "figures", "points", "latex", "reproducibility")
+FAMILIES = ("simulation", "paper", "figures", "points", "latex", "reproducibility", "claims")
 """The command modules of this package, in the order ``duelbandits --help`` lists their commands."""
 
 
@@ -52,11 +54,15 @@ def main(argv=None) -> int:
         for path in outputs:
             check_output(path)
         status = args.func(args) or 0
+        sys.stdout.flush()  # a closed pipe (`| head`) shows here, not at exit
         if args.ledger:
             for path in outputs:
                 if Path(path).is_file():
                     record_written(args.ledger, path)
         return status
+    except BrokenPipeError:  # the reader went away (`duelbandits provenance FILE | head`): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
+        return 128 + signal.SIGPIPE  # 141, as a command killed by SIGPIPE
     except DamagedFile as err:
         repair = f"; rebuild it with: snakemake --cores all --forcerun {err.path}" if args.ledger else ""
         print(f"duelbandits {args.command}: error: {err}{repair}", file=sys.stderr)
@@ -65,5 +71,6 @@ def main(argv=None) -> int:
         print(f"duelbandits {args.command}: error: {err}", file=sys.stderr)
         return 2
     except OSError as err:  # the machine, not the code: a full disk, a file vanished mid-read
-        print(f"duelbandits {args.command}: error: {err.filename or ''}: {err.strerror or err}", file=sys.stderr)
+        where = err.filename or ", ".join(outputs) or "(no file named)"  # a write's own error names no file
+        print(f"duelbandits {args.command}: error: {where}: {err.strerror or err}", file=sys.stderr)
         return 2

@@ -8,19 +8,23 @@ import json
 import sys
 from pathlib import Path
 
-from .. import files, manifest
 from .args import UsageError, json_arg
 
 
 def cmd_manifest_write(args) -> None:
+    from .. import files, manifest
+
     config = json_arg(args.config_json, "--config-json")
     files.write_text(args.out, manifest.build(args.root, args.files, config, ledger=args.ledger))
 
 
 def cmd_manifest_verify(args) -> int:
+    from .. import manifest
+
     if not Path(args.root).is_dir():
         raise UsageError(f"--root {args.root}: not a directory")
-    status = manifest.verify(args.manifest, args.root)
+    reasons = {}
+    status = manifest.verify(args.manifest, args.root, reasons)
     if all(state == manifest.MISSING for state in status.values()):
         print(
             f"none of the {len(status)} files is under {Path(args.root).resolve()}: run from the folder the "
@@ -30,11 +34,22 @@ def cmd_manifest_verify(args) -> int:
     width = max(map(len, manifest.STATUSES))
     for rel, state in status.items():
         print(f"{state:{width}}  {rel}")
+    for rel, reason in reasons.items():
+        print(f"{rel}: differs: {reason}", file=sys.stderr)
     differences = manifest.environment_differences(args.manifest)
     if differences:
         print("environment differs from the manifest's: " + ", ".join(differences), file=sys.stderr)
     counts = {state: sum(s == state for s in status.values()) for state in manifest.STATUSES}
-    summary = ", ".join(f"{n} {state}" for state, n in counts.items())
+    summary = ", ".join(
+        f"{n} {state}"
+        + (
+            " (figures: the same data, their images not compared under other versions)"
+            if state == manifest.SAME_DATA
+            else ""
+        )
+        for state, n in counts.items()
+        if n or state != manifest.SAME_DATA
+    )
     bad = counts[manifest.DIFFERS] + counts[manifest.MISSING]
     verdict = "FAILED" if bad else ("identical" if counts[manifest.IDENTICAL] == len(status) else "same content")
     print(f"{verdict}: {len(status)} files: {summary} (against {args.manifest})")
@@ -42,9 +57,11 @@ def cmd_manifest_verify(args) -> int:
 
 
 def cmd_provenance(args) -> None:
-    from .. import storage
+    from .. import manifest, storage
 
     for path in args.files:
+        if Path(path).is_dir():
+            raise UsageError(f"{path}: is a directory; give Parquet files or PNG/PDF figures")
         if Path(path).suffix.lower() in (".png", ".pdf"):
             info = {manifest.FIGURE_DATA_KEY: manifest.figure_data_digest(path)}
         else:
@@ -53,6 +70,7 @@ def cmd_provenance(args) -> None:
 
 
 def cmd_config_page(args) -> None:
+    from .. import files
     from ..tables import config_html
 
     files.write_text(args.out, config_html(json_arg(args.config_json, "--config-json")))
@@ -69,8 +87,8 @@ def add_commands(sub) -> None:
     w.set_defaults(func=cmd_manifest_write, outputs=("out",))
     v = msub.add_parser(
         "verify",
-        help="check a tree against a manifest: identical bytes, same content, differs, "
-        "missing; exit 1 if any file differs in content or is missing",
+        help="check a tree against a manifest: identical bytes, same content, same data (a figure under "
+        "other versions), differs, missing; exit 1 if any file differs or is missing, 2 on bad input",
     )
     v.add_argument("manifest")
     v.add_argument("--root", default=".", help="folder the paths are relative to (default .)")
