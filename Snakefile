@@ -5,12 +5,30 @@
 # author includes them: one file per panel, figures/figures.tex and its PDF); the last five
 # are not in the default target.
 
+import sys
+
+import yaml
 from snakemake.utils import min_version, validate
+
+import duelbandits.plan
 
 min_version("9.0")
 
 
 configfile: "config.yaml"
+
+
+# Before the schema: a key given twice in a YAML file (YAML keeps the last), and an unknown key named
+# in one line with its source and the closest allowed key (the schema's error prints the whole schema).
+try:
+    duelbandits.plan.check_config_sources(
+        config,
+        yaml.safe_load(open(workflow.source_path("workflow/schemas/config.schema.yaml"))),
+        workflow.configfiles,
+        sys.argv,
+    )
+except duelbandits.plan.ConfigError as err:
+    raise ValueError(str(err)) from None
 
 
 validate(config, "workflow/schemas/config.schema.yaml")

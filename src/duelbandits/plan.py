@@ -105,6 +105,123 @@ def check_integer_keys(schema: dict, values: dict, path: str = "") -> None:
             check_integer_keys(sub, value, f"{name}/")
 
 
+def _strict_yaml(path) -> object:
+    """The YAML (or JSON) file ``path``, refusing a key given twice in one mapping (YAML keeps the last)."""
+    import yaml
+
+    class Strict(yaml.SafeLoader):
+        pass
+
+    def mapping(loader, node, deep=False):
+        seen = {}
+        for key_node, _ in node.value:
+            key = loader.construct_object(key_node, deep=deep)
+            line = key_node.start_mark.line + 1
+            if key in seen:
+                raise ConfigError(
+                    f"config: {path}: key {key!r} is given twice (lines {seen[key]} and {line}); YAML would "
+                    "silently keep the last: remove one"
+                )
+            seen[key] = line
+        return yaml.SafeLoader.construct_mapping(loader, node, deep=deep)
+
+    Strict.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, mapping)
+    with open(path, encoding="utf-8") as handle:
+        return yaml.load(handle, Loader=Strict)
+
+
+def _option_values(argv, names) -> list[str]:
+    """The values given to the options ``names`` on the command line ``argv`` (``--opt A B``, ``--opt=A``)."""
+    values, taking = [], False
+    for arg in argv[1:]:
+        if arg in names:
+            taking = True
+        elif arg.startswith("-"):
+            taking = False
+            values += [arg.partition("=")[2] for name in names if arg.startswith(f"{name}=")]
+        elif taking:
+            values.append(arg)
+    return values
+
+
+def command_line_config(argv) -> dict:
+    """The ``--config KEY=VALUE`` (``-C``) items of a Snakemake command line, parsed as Snakemake parses them
+    (only as far as needed to tell which keys they set)."""
+    import yaml
+
+    parsed = {}
+    for item in _option_values(argv, ("--config", "-C")):
+        key, _, value = item.partition("=")
+        try:
+            parsed[key] = yaml.load(value, Loader=yaml.BaseLoader)
+        except yaml.YAMLError:
+            parsed[key] = value
+    return parsed
+
+
+def _unknown_keys(schema: dict, value, path: tuple = ()):
+    """``(path, allowed keys)`` of every key of ``value`` that ``schema`` does not allow."""
+    if isinstance(value, dict) and ("properties" in schema or "additionalProperties" in schema):
+        properties, extra = schema.get("properties", {}), schema.get("additionalProperties", True)
+        names = schema.get("propertyNames", {}).get("enum")
+        for key, item in value.items():
+            if key in properties:
+                yield from _unknown_keys(properties[key], item, (*path, key))
+            elif extra is False or (names is not None and key not in names):
+                yield (*path, key), list(properties) or list(names or ())
+            elif isinstance(extra, dict):
+                yield from _unknown_keys(extra, item, (*path, key))
+    elif isinstance(value, list) and isinstance(schema.get("items"), dict):
+        for index, item in enumerate(value):
+            yield from _unknown_keys(schema["items"], item, (*path, index))
+
+
+def _holds(value, path: tuple) -> bool:
+    for key in path:
+        if isinstance(value, dict) and key in value:
+            value = value[key]
+        elif isinstance(value, list) and isinstance(key, int) and key < len(value):
+            value = value[key]
+        else:
+            return False
+    return True
+
+
+def check_config_sources(config: dict, schema: dict, configfiles, argv) -> None:
+    """Before the schema validates ``config``: no key given twice in a config file, and no unknown key.
+
+    ``configfiles`` are the YAML files Snakemake merged (``workflow.configfiles``), ``argv`` its
+    command line (for ``--config``). A key given twice in one file is refused naming the file and the
+    lines; an unknown key (a typo) in one short paragraph naming the key, where it came from (the file
+    or ``--config``) and the closest allowed key, instead of the schema's whole text.
+    """
+    import difflib
+
+    import yaml
+
+    configfiles = list(configfiles)  # Snakemake lists the command line's files, then the workflow's own,
+    given = len(_option_values(argv, ("--configfile", "--configfiles")))  # which they override
+    loaded = []
+    for path in configfiles[given:] + configfiles[:given]:
+        try:
+            loaded.append((str(path), _strict_yaml(path)))
+        except (OSError, UnicodeDecodeError, yaml.YAMLError):
+            pass  # Snakemake read it: it is JSON, or what is wrong is Snakemake's to say
+    command_line = command_line_config(argv)
+    for path, allowed in _unknown_keys(schema, config):
+        name = "/".join(map(str, path))
+        if _holds(command_line, path):
+            source = "--config"
+        else:
+            source = next((file for file, values in reversed(loaded) if _holds(values, path)), "the config")
+        close = difflib.get_close_matches(str(path[-1]), allowed, n=1)
+        hint = f"did you mean {close[0]!r}? " if close else ""
+        raise ConfigError(
+            f"config: {name}: unknown key (from {source}); {hint}the keys allowed there are "
+            f"{', '.join(allowed)} (each documented in workflow/schemas/config.schema.yaml)"
+        )
+
+
 def check_memory(config: dict, what: str, needed: int, keys: str) -> None:
     """Refuse a job estimated to need more than ``memory_limit_gb`` (or this machine's memory)."""
     limit_gb = config.get("memory_limit_gb")

@@ -5,7 +5,7 @@ refuses results made with another config."""
 import shutil
 
 import pytest
-from workflow_helpers import REPO, snakemake
+from workflow_helpers import REPO, TINY, snakemake
 
 from duelbandits import manifest
 
@@ -105,3 +105,26 @@ def test_the_report_refuses_results_made_with_another_config(tree):
     result = snakemake(tree, "--report", str(tree / "r.html"))
     assert result.returncode == 0, result.stderr[-3000:]
     assert "T = 300" in (tree / "r.html").read_text(errors="replace")
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["--config", "horizn=300"], ["config: horizn: unknown key (from --config); did you mean 'horizon'?"]),
+        (["--configfile", "TWICE"], ["twice.yaml: key 'runs' is given twice (lines 1 and 2)"]),
+    ],
+)
+def test_an_unknown_or_repeated_config_key_is_one_short_paragraph(tmp_path, args, words):
+    (tmp_path / "twice.yaml").write_text("runs: 2\nruns: 3\n")
+    args = [str(tmp_path / "twice.yaml") if a == "TWICE" else a for a in args]
+    if args[0] == "--configfile":  # after the paper's and the tiny config files
+        result = snakemake(
+            tmp_path, "--dry-run", "--configfile", str(REPO / "config.yaml"), str(TINY), *args[1:], tiny=False
+        )
+    else:
+        result = snakemake(tmp_path, "--dry-run", *args)
+    out = result.stdout + result.stderr
+    assert result.returncode != 0
+    for word in words:
+        assert word in out, (word, out[-2000:])
+    assert len(out.splitlines()) < 10, out[-3000:]  # not the schema's ~1000 lines
