@@ -12,7 +12,7 @@ PACKAGE = Path(provenance.PACKAGE_ROOT)
 FLOORS = {
     "domain core": ["errors", "winners", "scenarios", "regret", "theorems", "algorithms", "simulation", "limits"],
     "storage": ["schemas", "files", "storage", "provenance", "manifest"],
-    "analyses": ["aggregate", "points", "sweeps", "field", "asymptotics", "plan"],
+    "analyses": ["aggregate", "points", "sweeps", "field", "asymptotics", "tail", "claims", "plan"],
     "presentation": ["tables", "plotting", "latex"],
     "command line": ["cli", "__main__", "__init__"],
 }

@@ -59,7 +59,7 @@ asymptotics:
 """Off the defaults. The action sweep reaches A = 10 at T = 10^4, a point of the horizon sweep too (planned
 once); seed 4246 is one at which every scenario of every target builds with these parameters."""
 
-TARGETS = ["all", "sweeps", "field", "asymptotics", "panels"]
+TARGETS = ["all", "sweeps", "field", "asymptotics", "panels", "maximin_tail", "claims"]
 CLI = ["python", "-m", "duelbandits", "--ledger", ".duelbandits/written"]
 RUN_CHUNK = "results/runs/{scenario}/{algorithm}/chunk-{chunk}.parquet"
 POINT = "results/{target}/points/{scenario}/A{actions}-T{horizon}/{algorithm}/chunk-{chunk}.parquet"
@@ -187,14 +187,14 @@ def test_every_job_runs_the_cli_and_each_rule_has_its_expected_number_of_jobs(jo
     assert len(jobs["figure_appendix"]) == len(CONFIG["scenarios"]) * len(CONFIG["algorithms"])
     scenario_names = set(CONFIG["scenarios"]) | set(CONFIG["field"]["scenarios"])
     assert {job.wildcards["scenario"] for job in jobs["scenario"]} == scenario_names
-    for rule in ("all", "sweeps", "field", "asymptotics", "panels"):
+    for rule in ("all", "sweeps", "field", "asymptotics", "panels", "maximin_tail", "claims"):
         assert [job.shell for job in jobs[rule]] == [None]  # target rules run nothing
     assert all(job.command for job in shell_jobs(jobs))
 
 
 # --- Seeds, scenario parameters, hyper-parameters ------------------------------------------------
 
-SEEDED = {"scenario", "simulate", "point", "sweep_horizon", "asymptotics_table"}
+SEEDED = {"scenario", "simulate", "point", "sweep_horizon", "asymptotics_table", "tail_continue", "tail_table"}
 """Rules whose command takes --seed: the matrices, the runs' streams and the bootstraps."""
 
 

@@ -21,7 +21,7 @@ from . import limits, scenarios, theorems
 from .errors import AlgorithmError, InputError
 from .points import chunk_ranges
 
-BEYOND_THE_PAPER = ("sweeps", "field", "asymptotics")
+BEYOND_THE_PAPER = ("sweeps", "field", "asymptotics", "maximin-tail")
 """Config sections of the targets beyond the paper: they change none of the paper's results."""
 
 POINT_TARGETS = BEYOND_THE_PAPER
@@ -302,6 +302,8 @@ def check_target(config: dict, target: str) -> None:
             if named.count(horizon) > 1:
                 raise ConfigError(f"config: asymptotics/runs_at: horizon {horizon} is given twice")
         _check_scenarios(config, section["scenarios"], "asymptotics/scenarios")
+    elif target == "maximin-tail":
+        _check_maximin_tail(config, section)
     else:
         _check_scenarios(config, section["scenarios"], "field/scenarios", own_size=True)
     planned = jobs(config, target)
@@ -318,10 +320,33 @@ def check_target(config: dict, target: str) -> None:
         check_ts_borda_alpha(config, min(borda), alpha_key)
 
 
+def _check_maximin_tail(config: dict, section: dict) -> None:
+    """The tail's horizons in order, its scenario a matrix with a trap (duelbandits.tail.trap)."""
+    from .tail import TailError, trap
+
+    if section["first_horizon"] >= section["horizon"]:
+        raise ConfigError(
+            f"config: maximin-tail/first_horizon: {section['first_horizon']} must be below "
+            f"maximin-tail/horizon ({section['horizon']})"
+        )
+    _check_scenarios(config, [section["scenario"]], "maximin-tail/scenario")
+    try:
+        trap(scenario(config, section["scenario"]).matrix)
+    except TailError as err:
+        raise ConfigError(f"config: maximin-tail/scenario: {err}") from None
+    check_memory(
+        config,
+        f"a maximin-tail run of horizon {section['horizon']} at A = {config['actions']}",
+        limits.sweep_point_bytes(section["horizon"], config["actions"]),
+        "maximin-tail/horizon",
+    )
+
+
 TARGET_KEYS = {
     "sweeps": ("a sweep run", "sweeps/horizon/horizons/actions", "sweeps (the shortest sweep horizon)"),
     "field": ("a field run", "field/horizon", "field/horizon"),
     "asymptotics": ("an asymptotics run", "asymptotics/horizons", "asymptotics/horizons (the shortest)"),
+    "maximin-tail": ("a maximin-tail run", "maximin-tail/horizon", "-"),
 }
 """Per target: how its memory error names a run, and the keys its memory and alpha errors name."""
 
@@ -407,6 +432,9 @@ def _points(config: dict, target: str) -> list[tuple[str, int, int, str, list[tu
         for name in section["scenarios"]:
             size = scenario(config, name, own_size=True).matrix.shape[0]
             out += [(name, size, section["horizon"], algorithm, chunks) for algorithm in section["algorithms"]]
+    elif target == "maximin-tail":  # phase 1 only; phase 2 depends on its results (workflow/rules/tail.smk)
+        chunks = chunk_ranges(section["runs"], section["runs_per_job"])
+        out.append((section["scenario"], config["actions"], section["first_horizon"], "ts-maximin", chunks))
     else:
         for name in section["scenarios"]:
             for T in section["horizons"]:

@@ -267,5 +267,86 @@ FIELD_TABLE_SCHEMA = pa.schema(
 """results/field/table.parquet: final regret R_T per (scenario, regret, algorithm) and its rank (1 = lowest mean)."""
 
 
+TAIL_CURVE_SCHEMA = pa.schema(
+    [
+        ("run", pa.int32()),
+        ("stratum", pa.string()),
+        ("t", pa.int32()),
+        ("cumulative_regret", pa.float64()),
+    ]
+)
+"""results/maximin-tail/continued/chunk-{k}.parquet: phase 2 of the maximin-tail target, TS-Maximin's
+Maximin R_t per continued run on a thin grid ending at the long horizon; ``stratum`` is ``trapped`` or
+``free`` (the run's class at the first horizon, duelbandits.tail)."""
+
+TAIL_STATE_SCHEMA = pa.schema(
+    [
+        ("run", pa.int32()),
+        ("stratum", pa.string()),
+        ("t", pa.int32()),
+        ("cumulative_regret", pa.float64()),
+        ("duels_star_borda", pa.int64()),
+        ("wins_star_borda", pa.int64()),
+        ("never_observed", pa.int16()),
+        ("never_observed_star", pa.int16()),
+        ("fewest_duels_star", pa.int64()),
+        ("p_star", pa.float64()),
+        ("p_duel_borda", pa.float64()),
+        ("p_escape", pa.float64()),
+    ]
+)
+"""results/maximin-tail/continued/state-{k}.parquet: a continued run's posterior state at the first and
+the long horizon: duels and wins of the Maximin winner i* against the Borda winner i2, ordered pairs
+never observed (all, and those of i*'s row), the fewest duels of i* against any j (the entry j_min of i*'s
+row least observed), and under the frozen posterior the probability that one draw picks i*, that a step
+duels i* against i2, and that a step duels i* against j_min (the only duel that can correct that entry)."""
+
+TAIL_ESTIMATE_SCHEMA = pa.schema(
+    [
+        ("source", pa.string()),
+        ("t", pa.int32()),
+        ("runs", pa.int32()),
+        ("trapped_runs", pa.int32()),
+        ("free_runs_continued", pa.int32()),
+        ("mean", pa.float64()),
+        ("se", pa.float64()),
+        ("low", pa.float64()),
+        ("high", pa.float64()),
+        ("trapped", pa.float64()),
+        ("trapped_low", pa.float64()),
+        ("trapped_high", pa.float64()),
+        ("bound", pa.float64()),
+        ("ratio", pa.float64()),
+        ("ratio_low", pa.float64()),
+        ("ratio_high", pa.float64()),
+        ("verdict", pa.string()),
+        ("confidence", pa.float64()),
+    ]
+)
+"""results/maximin-tail/estimates.parquet: per step t, E[R_t] (Maximin) with its interval, the trapped
+fraction (the survival curve) with its interval, Theorem 4.1's bound, R_t / bound and the verdict
+(``exceeded``, ``below``, ``inconclusive``)."""
+
+CLAIM_SCHEMA = pa.schema(
+    [
+        ("claim", pa.string()),
+        ("where", pa.string()),
+        ("statement", pa.string()),
+        ("quantity", pa.string()),
+        ("method", pa.string()),
+        ("value", pa.float64()),
+        ("low", pa.float64()),
+        ("high", pa.float64()),
+        ("threshold", pa.float64()),
+        ("verdict", pa.string()),
+        ("reason", pa.string()),
+        ("figure", pa.string()),
+    ]
+)
+"""results/claims.parquet: one row per claim of the paper (duelbandits.claims): the number measured
+with its interval, the threshold its verdict rule compares it with, and the verdict (``holds``,
+``fails``, ``inconclusive``, ``not tested``) with its reason."""
+
+
 def strategy_columns(player: str, actions: int) -> list[str]:
     return [f"{player}_{a}" for a in range(actions)]

@@ -1,0 +1,186 @@
+"""Commands that check the paper's claims: ``tail-continue`` and ``tail-table`` (target
+``maximin-tail``: Theorem 4.1 far past the paper's horizon) and ``claims`` (the ledger)."""
+
+from __future__ import annotations
+
+from .args import UsageError, check_confidence, non_negative_int, positive_float, positive_int, seed
+
+
+def _tail_phase_one(args):
+    """Phase 1's point files, checked together and against the scenario file: ``(frame, sources, record)``."""
+    from .. import points, storage
+
+    frame, sources, records = points.read_points(args.points)
+    points.check_together(args.points, records)
+    record = storage.read_scenario(args.scenario_file)
+    for path, prov in zip(args.points, records):
+        if prov.get("matrix_sha256") != record["matrix_sha256"] or prov.get("algorithm") != "ts-maximin":
+            raise UsageError(f"{path}: not a TS-Maximin point of the matrix of {args.scenario_file}")
+        if prov.get("seed") != args.seed:
+            raise UsageError(f"{path}: made with seed {prov.get('seed')}, but --seed is {args.seed}")
+    return frame, sources, record
+
+
+def cmd_tail_continue(args) -> None:
+    import numpy as np
+
+    from .. import limits, provenance, schemas, storage, tail
+    from .simulation import progress_line
+
+    if args.job >= args.jobs:
+        raise UsageError(f"--job must be below --jobs ({args.jobs}), got {args.job}")
+    frame, sources, record = _tail_phase_one(args)
+    X = np.asarray(record["matrix"])
+    first = int(frame["horizon"].max())
+    if args.horizon <= first:
+        raise UsageError(f"--horizon {args.horizon} must exceed the points' horizon {first}")
+    limits.check_memory(
+        f"--horizon {args.horizon} at A = {X.shape[0]}", limits.sweep_point_bytes(args.horizon, X.shape[0])
+    )
+    delta = tail.trap(X).delta
+    runs, strata = tail.strata_of(frame, delta, args.share, args.others, args.seed)
+    mine = tail.job_share(np.arange(runs.size), args.jobs, args.job)
+    label = f"tail-continue {record['name']} T={args.horizon} job {args.job}/{args.jobs}"
+    curves, states = tail.continue_runs(
+        X,
+        record["name"],
+        runs[mine],
+        strata[mine],
+        args.horizon,
+        first,
+        args.seed,
+        args.grid_points,
+        args.escape_samples,
+        progress=progress_line(label),
+    )
+    prov = provenance.record(
+        table="tail-curves",
+        points=sources,
+        scenario=record["name"],
+        matrix_sha256=record["matrix_sha256"],
+        seed=args.seed,
+        horizon=args.horizon,
+        first_horizon=first,
+        share=args.share,
+        others=args.others,
+        jobs=args.jobs,
+        job=args.job,
+        points_kept=args.grid_points,
+        escape_samples=args.escape_samples,
+    )
+    if not curves.schema.equals(schemas.TAIL_CURVE_SCHEMA):
+        raise AssertionError("tail curves off their schema")
+    storage.write_table(curves, args.curves, prov)
+    storage.write_table(states, args.states, {**prov, "table": "tail-states"})
+
+
+def cmd_tail_table(args) -> None:
+    import pandas as pd
+    import pyarrow as pa
+
+    from .. import files, provenance, schemas, storage, tail
+    from ..tables.tail import tail_markdown
+
+    check_confidence(args.confidence)
+    frame, sources, record = _tail_phase_one(args)
+    X = record["matrix"]
+    delta = tail.trap(X).delta
+    curve_tables, state_tables, made = [], [], []
+    for path in args.curves:
+        curve_tables.append(storage.read_table(path))
+        made.append(storage.read_provenance(path, table="tail-curves"))
+    for path in args.states:
+        state_tables.append(storage.read_table(path))
+    for path, prov in zip(args.curves, made):
+        if sorted(prov.get("points", [])) != sorted(sources) or prov.get("share") != args.share:
+            raise UsageError(f"{path}: continues other phase-1 points or another --share")
+    curves = pa.concat_tables(curve_tables).to_pandas() if curve_tables else None
+    states = pa.concat_tables(state_tables).to_pandas() if state_tables else pd.DataFrame()
+    expected, _ = tail.strata_of(frame, delta, args.share, made[0]["others"] if made else 0, args.seed)
+    if curves is not None and sorted(curves["run"].unique().tolist()) != sorted(expected.tolist()):
+        raise UsageError("the continued runs are not the runs phase 1 selects: rebuild the tail-continue jobs")
+    table = tail.estimates(frame, curves, len(X), delta, args.share, args.confidence)
+    markdown = tail_markdown(table, states, tail.trap(X), tail.verdict(table), args.confidence)
+    prov = provenance.record(
+        table="tail-estimates", points=sources, share=args.share, confidence=args.confidence, seed=args.seed
+    )
+    storage.write_frame(table, schemas.TAIL_ESTIMATE_SCHEMA, args.estimates, prov)
+    files.write_text(args.markdown, markdown)
+
+
+def add_tail_args(p) -> None:
+    p.add_argument("points", nargs="+", help="phase-1 point files (duelbandits sweep-point, ts-maximin)")
+    p.add_argument("--scenario-file", required=True, help="the scenario's JSON file (duelbandits scenario)")
+    p.add_argument("--seed", type=seed, required=True, help="the base seed the points were simulated with")
+    p.add_argument(
+        "--share",
+        type=positive_float,
+        default=0.5,
+        help="trapped: last interval's mean regret per step >= SHARE * delta (default 0.5)",
+    )
+
+
+def add_commands(sub) -> None:
+    p = sub.add_parser(
+        "tail-continue", help="maximin-tail phase 2: rerun trapped and sampled free TS-Maximin runs to a long horizon"
+    )
+    add_tail_args(p)
+    p.add_argument("--horizon", type=positive_int, required=True, help="the long horizon")
+    p.add_argument("--others", type=non_negative_int, required=True, help="free runs continued (seeded subsample)")
+    p.add_argument("--jobs", type=positive_int, required=True, help="phase-2 jobs")
+    p.add_argument("--job", type=non_negative_int, required=True, help="this job's index, 0..jobs-1")
+    p.add_argument("--grid-points", type=positive_int, default=41, help="log-spaced steps kept per run (default 41)")
+    p.add_argument("--escape-samples", type=positive_int, default=2000, help="posterior draws per state (default 2000)")
+    p.add_argument("--curves", required=True, help="output: R_t per continued run (.parquet)")
+    p.add_argument("--states", required=True, help="output: posterior state per continued run (.parquet)")
+    p.set_defaults(func=cmd_tail_continue, outputs=("curves", "states"))
+
+    p = sub.add_parser(
+        "tail-table", help="maximin-tail: stratified E[R_t] / Theorem 4.1's bound, survival curve, verdict"
+    )
+    add_tail_args(p)
+    p.add_argument("--curves", nargs="*", default=[], help="phase-2 curve files (tail-continue)")
+    p.add_argument("--states", nargs="*", default=[], help="phase-2 state files (tail-continue)")
+    p.add_argument("--confidence", type=float, default=0.95, help="level of the intervals (default 0.95)")
+    p.add_argument("--estimates", required=True, help="output .parquet")
+    p.add_argument("--markdown", required=True, help="output .md")
+    p.set_defaults(func=cmd_tail_table, outputs=("estimates", "markdown"))
+    add_claims_command(sub)
+
+
+def cmd_claims(args) -> None:
+    import os
+
+    from .. import claims, files, provenance, schemas, storage, tail
+    from ..tables.claims import claims_markdown
+
+    check_confidence(args.level)
+    summary = storage.read_table(args.summary).to_pandas()
+    present = {name: path for name, path in (("asymptotics", args.local), ("maximin-tail", args.tail)) if path}
+    present = {name: path for name, path in present.items() if os.path.isfile(path)}
+    local = storage.read_table(present["asymptotics"]).to_pandas() if "asymptotics" in present else None
+    estimates = storage.read_table(present["maximin-tail"]).to_pandas() if "maximin-tail" in present else None
+    verdict = tail.verdict(estimates) if estimates is not None else None
+    table = claims.ledger(summary, local, estimates, verdict, args.level)
+    sources = {
+        "results/asymptotics/local.parquet": local is not None,
+        "results/maximin-tail/estimates.parquet": estimates is not None,
+    }
+    markdown = claims_markdown(table, args.level, sources)  # before any write: all or nothing
+    inputs = [args.summary, *present.values()]
+    prov = provenance.record(
+        table="claims", inputs={path: provenance.file_sha256(path) for path in inputs}, level=args.level
+    )
+    storage.write_frame(table, schemas.CLAIM_SCHEMA, args.table, prov)
+    files.write_text(args.markdown, markdown)
+
+
+def add_claims_command(sub) -> None:
+    p = sub.add_parser("claims", help="the paper's claims, each with its number, interval and verdict")
+    p.add_argument("--summary", required=True, help="results/summary.parquet (the paper run)")
+    p.add_argument("--local", help="results/asymptotics/local.parquet, read if it exists")
+    p.add_argument("--tail", help="results/maximin-tail/estimates.parquet, read if it exists")
+    p.add_argument("--level", type=float, default=0.95, help="level of the one-sided limits (default 0.95)")
+    p.add_argument("--table", required=True, help="output .parquet")
+    p.add_argument("--markdown", required=True, help="output .md")
+    p.set_defaults(func=cmd_claims, outputs=("table", "markdown"))

@@ -1,0 +1,357 @@
+"""Theorem 4.1 on trial: TS-Maximin's Maximin regret far past the paper's horizon (target ``maximin-tail``).
+
+TS-Maximin (Algorithm 1) has no tuning that depends on the horizon, and its kernel draws its
+random numbers step by step, so run ``r`` of horizon ``T2`` begins with run ``r`` of horizon
+``T1 < T2``, step for step (the *prefix property*, tested in ``tests/test_tail.py``). Hence
+``R_t`` of one run is one number whatever horizon the run was simulated to, and Theorem 4.1's
+bound at ``t`` is a bound on ``E[R_t]`` at every ``t``.
+
+The estimate is a two-phase stratified sample:
+
+1. **Phase 1**: ``N`` runs to the first horizon ``T1`` (the shared ``point`` rule); each run is
+   classified at ``T1`` as *trapped* or *free* (:func:`trapped`).
+2. **Phase 2**: every trapped run, and a seeded random subsample of ``others`` free runs,
+   are simulated again from the start to the long horizon ``T2`` (same seed: by the prefix
+   property their first ``T1`` steps are phase 1's).
+3. ``E[R_t]`` for ``t > T1`` is ``sum_h W_h mean_h``, ``W_h = N_h / N`` the strata's shares in
+   phase 1, with the two-phase variance of :func:`stratified_mean`.
+
+*Trapped* is read off the run's state through its regret: on the paper's borda matrix a run is
+caught when it keeps dueling the Borda winner ``i2`` against itself (a self-duel teaches the
+posterior nothing, so the state does not change). Each such step costs exactly ``delta =
+X[i*, i2] - 1/2`` of Maximin regret (``i*`` the Maximin winner), while a run that has found
+``i*`` pays almost nothing per step. A run is trapped at grid step ``t_k`` when its mean
+per-step Maximin regret over the last grid interval ``(t_{k-1}, t_k]`` is at least
+``share * delta`` (default ``share = 1/2``: at least half the interval's steps spent on ``i2``'s
+self-duel, or the equivalent).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+
+from . import regret, schemas, winners
+from .errors import InputError
+from .points import thin_grid
+from .simulation import name_seed, run_seed, simulate
+
+ALGORITHM = "ts-maximin"
+"""The algorithm on trial (Theorem 4.1)."""
+
+
+class TailError(InputError):
+    """The settings or the files of the maximin-tail target are invalid."""
+
+
+@dataclass(frozen=True)
+class Trap:
+    """The winners of the trap and its per-step Maximin regret ``delta = X[i*, i2] - 1/2``."""
+
+    maximin_winner: int
+    borda_winner: int
+    delta: float
+
+
+def trap(matrix) -> Trap:
+    """The trap of ``matrix``: unique Maximin winner ``i*``, unique Borda winner ``i2 != i*``."""
+    X = np.asarray(matrix, dtype=float)
+    star, borda = winners.maximin_winners(X), winners.borda_winners(X)
+    if star.size != 1 or borda.size != 1 or star[0] == borda[0]:
+        raise TailError(
+            "maximin-tail needs a matrix with one Maximin winner and a different, unique Borda winner; "
+            f"got Maximin winners {star.tolist()} and Borda winners {borda.tolist()}"
+        )
+    i, j = int(star[0]), int(borda[0])
+    return Trap(i, j, float(X[i, j] - 0.5))
+
+
+def interval_slopes(t, R) -> np.ndarray:
+    """Mean per-step regret over each grid interval ``(t_{k-1}, t_k]`` (``(0, t_0]`` first);
+    ``R`` is ``(runs, steps)`` or ``(steps,)``."""
+    t = np.asarray(t, dtype=float)
+    R = np.asarray(R, dtype=float)
+    dt = np.diff(np.r_[0.0, t])
+    dR = np.diff(np.concatenate([np.zeros(R.shape[:-1] + (1,)), R], axis=-1), axis=-1)
+    return dR / dt
+
+
+def trapped(t, R, delta: float, share: float = 0.5) -> np.ndarray:
+    """Whether each run is trapped at each grid step: its last interval's mean per-step Maximin
+    regret is at least ``share * delta`` (see the module's docstring)."""
+    return interval_slopes(t, R) >= share * delta
+
+
+def select_continued(trapped_runs, free_runs, others: int, base_seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Phase 2's runs: ``(trapped, sampled free)``, sorted; the free ones a uniform subsample of
+    ``min(others, len(free_runs))`` drawn from ``SeedSequence([seed, "maximin-tail", "others"])``."""
+    free_runs = np.sort(np.asarray(free_runs, dtype=np.int64))
+    rng = np.random.default_rng(name_seed(base_seed, "maximin-tail", "others"))
+    take = min(int(others), free_runs.size)
+    sampled = np.sort(rng.choice(free_runs, size=take, replace=False)) if take else free_runs[:0]
+    return np.sort(np.asarray(trapped_runs, dtype=np.int64)), sampled
+
+
+def job_share(runs, jobs: int, job: int) -> np.ndarray:
+    """The runs of phase-2 job ``job`` of ``jobs``: every ``jobs``-th of ``runs`` from ``job`` on
+    (trapped runs, the slow ones, spread over all jobs)."""
+    return np.asarray(runs)[job::jobs]
+
+
+def stratified_mean(strata) -> tuple[float, float]:
+    """``(estimate, standard error)`` of a population mean from a two-phase stratified sample.
+
+    ``strata`` is a list of ``(N_h, values_h)``: ``N_h`` runs of stratum ``h`` in phase 1,
+    ``values_h`` the ``n_h`` phase-2 values (a simple random subsample of them). The estimate is
+    ``sum_h W_h ybar_h`` with ``W_h = N_h / N``; its variance (double sampling for
+    stratification, Cochran 1977, 12.2) is ``sum_h W_h^2 s_h^2 / n_h (1 - n_h / N_h)`` (phase 2)
+    plus ``S^2 / N`` (phase 1, which drew the strata's shares), with
+    ``S^2 = sum_h W_h s_h^2 + sum_h W_h (ybar_h - ybar)^2``. A stratum with ``N_h = 0`` is
+    skipped; one with ``N_h > 0`` needs ``n_h >= 1`` (``s_h = 0`` when ``n_h = 1``).
+    """
+    strata = [(int(N), np.asarray(v, dtype=float)) for N, v in strata if int(N) > 0]
+    if not strata:
+        raise TailError("no runs in any stratum")
+    N = sum(N_h for N_h, _ in strata)
+    for N_h, v in strata:
+        if v.size == 0 or v.size > N_h:
+            raise TailError(f"a stratum of {N_h} runs needs 1 to {N_h} values, got {v.size}")
+    W = np.array([N_h / N for N_h, _ in strata])
+    means = np.array([v.mean() for _, v in strata])
+    var = np.array([v.var(ddof=1) if v.size > 1 else 0.0 for _, v in strata])
+    n = np.array([v.size for _, v in strata], dtype=float)
+    Nh = np.array([N_h for N_h, _ in strata], dtype=float)
+    estimate = float((W * means).sum())
+    phase2 = (W**2 * var / n * (1 - n / Nh)).sum()
+    S2 = (W * var).sum() + (W * (means - estimate) ** 2).sum()
+    phase1 = S2 / N if N > 1 else 0.0
+    return estimate, float(math.sqrt(phase2 + phase1))
+
+
+def z_value(confidence: float) -> float:
+    """The two-sided normal quantile of ``confidence``."""
+    from statistics import NormalDist
+
+    return NormalDist().inv_cdf((1 + confidence) / 2)
+
+
+# --- Phase 2: one run to the long horizon, with its state -------------------------------------
+
+
+def posterior_counts(actions: int, I, J, outcomes, upto: int) -> np.ndarray:
+    """Algorithm 1's counts after ``upto`` steps: ``wins[i, j]`` = outcomes won by ``i`` against ``j``
+    (a duel ``(I, J)`` with outcome ``o`` adds ``o`` to ``(I, J)`` and ``1 - o`` to ``(J, I)``; self-duels
+    add nothing)."""
+    I, J, o = (np.asarray(a[:upto], dtype=np.int64) for a in (I, J, outcomes))
+    keep = I != J
+    I, J, o = I[keep], J[keep], o[keep]
+    wins = np.zeros((actions, actions), dtype=np.int64)
+    np.add.at(wins, (I, J), o)
+    np.add.at(wins, (J, I), 1 - o)
+    return wins
+
+
+def escape_probabilities(wins, star: int, borda: int, samples: int, rng) -> tuple[float, float, float]:
+    """Under the frozen posterior ``Beta(1 + wins, 1 + wins.T)``: the probability that one draw picks
+    ``i*``, that a step duels ``i*`` against ``i2``, and that a step duels ``i*`` against ``j_min``,
+    the action whose entry ``X[i*, j]`` has the fewest duels (ties: the lowest index).
+
+    One draw picks the argmax of the sampled row minima (ties have probability 0); a step makes two
+    independent draws, so ``P(duel i, j) = 2 p(i) p(j)``.
+    """
+    A = wins.shape[0]
+    a, b = 1.0 + wins, 1.0 + wins.T
+    picks = np.empty(samples, dtype=np.int64)
+    for s in range(samples):
+        theta = rng.beta(a, b)
+        np.fill_diagonal(theta, 0.5)
+        picks[s] = int(np.argmax(theta.min(axis=1)))
+    p = np.bincount(picks, minlength=A) / samples
+    duels = (wins + wins.T)[star].astype(float)
+    duels[star] = np.inf
+    j_min = int(np.argmin(duels))
+    return float(p[star]), float(2 * p[star] * p[borda]), float(2 * p[star] * p[j_min])
+
+
+def continue_runs(
+    matrix,
+    scenario: str,
+    runs,
+    strata,
+    horizon: int,
+    first_horizon: int,
+    base_seed: int,
+    points: int,
+    samples: int = 2000,
+    progress=None,
+) -> tuple[pa.Table, pa.Table]:
+    """Phase 2: each run of ``runs`` (stratum ``strata[k]``) simulated from the start to ``horizon``
+    with the seed of ``duelbandits simulate --run r``; returns ``(curves, states)``: its Maximin
+    ``R_t`` on ``thin_grid(horizon, points)``, and its state at ``first_horizon`` and ``horizon``
+    (duels and wins of ``i*`` against ``i2``, ordered pairs never observed, escape probabilities
+    under the frozen posterior, from ``samples`` posterior draws seeded by
+    ``SeedSequence([seed, "maximin-tail", "escape", run, step])``)."""
+    X = np.asarray(matrix, dtype=float)
+    A = X.shape[0]
+    tr = trap(X)
+    grid = thin_grid(horizon, points)
+    curves, states = [], []
+    for n, (run, stratum) in enumerate(zip(runs, strata)):
+        res = simulate(X, ALGORITHM, horizon, run_seed(base_seed, scenario, ALGORITHM, int(run)), stride=horizon)
+        R = np.cumsum(regret.per_step("maximin", X, res.I, res.J))
+        curves.append((int(run), stratum, R[grid - 1]))
+        for step in sorted({int(first_horizon), int(horizon)}):
+            wins = posterior_counts(A, res.I, res.J, res.outcomes, step)
+            seen = wins + wins.T
+            never = int((seen[~np.eye(A, dtype=bool)] == 0).sum())
+            never_star = int((np.delete(seen[tr.maximin_winner], tr.maximin_winner) == 0).sum())
+            rng = np.random.default_rng(name_seed(base_seed, "maximin-tail", "escape", int(run), step))
+            p_star, p_duel, p_escape = escape_probabilities(wins, tr.maximin_winner, tr.borda_winner, samples, rng)
+            fewest = int(np.delete(seen[tr.maximin_winner], tr.maximin_winner).min())
+            states.append(
+                (
+                    int(run),
+                    stratum,
+                    step,
+                    float(R[step - 1]),
+                    int(seen[tr.maximin_winner, tr.borda_winner]),
+                    int(wins[tr.maximin_winner, tr.borda_winner]),
+                    never,
+                    never_star,
+                    fewest,
+                    p_star,
+                    p_duel,
+                    p_escape,
+                )
+            )
+        if progress is not None:
+            progress(n + 1, len(runs))
+    k = grid.size
+    curve_table = pa.table(
+        {
+            "run": pa.array(np.repeat([c[0] for c in curves], k), pa.int32()),
+            "stratum": pa.array(np.repeat([c[1] for c in curves], k).tolist(), pa.string()),
+            "t": pa.array(np.tile(grid, len(curves)), pa.int32()),
+            "cumulative_regret": pa.array(
+                np.concatenate([c[2] for c in curves]) if curves else np.zeros(0), pa.float64()
+            ),
+        },
+        schema=schemas.TAIL_CURVE_SCHEMA,
+    )
+    columns = list(zip(*states)) if states else [[] for _ in schemas.TAIL_STATE_SCHEMA.names]
+    state_table = pa.table(
+        {
+            name: pa.array(list(col), schemas.TAIL_STATE_SCHEMA.field(name).type)
+            for name, col in zip(schemas.TAIL_STATE_SCHEMA.names, columns)
+        },
+        schema=schemas.TAIL_STATE_SCHEMA,
+    )
+    return curve_table, state_table
+
+
+# --- Phase 1 -> the strata, and the estimates ----------------------------------------------------
+
+
+def phase_one(points_frame, delta: float, share: float):
+    """From phase 1's point rows (regret ``maximin``): ``(t, R, runs, trapped_at_T1)`` with ``R``
+    of shape ``(runs, steps)``."""
+    frame = points_frame[points_frame["regret"] == "maximin"].sort_values(["run", "t"])
+    runs = np.unique(frame["run"].to_numpy())
+    t = np.unique(frame["t"].to_numpy())
+    R = frame["cumulative_regret"].to_numpy().reshape(runs.size, t.size)
+    return t, R, runs, trapped(t, R, delta, share)[:, -1]
+
+
+def strata_of(points_frame, delta: float, share: float, others: int, base_seed: int):
+    """Phase 2's ``(runs, strata)`` (stratum ``trapped`` or ``free`` at the first horizon), in run order."""
+    _, _, runs, caught = phase_one(points_frame, delta, share)
+    held, sampled = select_continued(runs[caught], runs[~caught], others, base_seed)
+    chosen = np.r_[held, sampled]
+    labels = np.array(["trapped"] * held.size + ["free"] * sampled.size)
+    order = np.argsort(chosen, kind="stable")
+    return chosen[order], labels[order]
+
+
+def estimates(points_frame, curves, actions: int, delta: float, share: float, confidence: float):
+    """One row per grid step: mean Maximin ``R_t`` with its interval, the trapped fraction with its
+    interval, Theorem 4.1's bound and the ratio; ``t <= T1`` from all phase-1 runs, ``t > T1``
+    from the stratified phase 2."""
+    import pandas as pd
+
+    from .theorems import ts_maximin
+
+    z = z_value(confidence)
+    t1, R1, runs, caught = phase_one(points_frame, delta, share)
+    N = runs.size
+    N_trapped = int(caught.sum())
+    rows = []
+    stuck1 = trapped(t1, R1, delta, share)
+    for k, t in enumerate(t1):
+        mean = float(R1[:, k].mean())
+        se = float(R1[:, k].std(ddof=1) / math.sqrt(N)) if N > 1 else 0.0
+        frac = float(stuck1[:, k].mean())
+        fse = math.sqrt(frac * (1 - frac) / N)
+        rows.append(("phase 1 (all runs)", int(t), N, N_trapped, 0, mean, se, frac, fse))
+    if curves is not None and len(curves):
+        c = curves.sort_values(["run", "t"])
+        t2 = np.unique(c["t"].to_numpy())
+        cr = c["run"].to_numpy().reshape(-1, t2.size)[:, 0]
+        strat = c["stratum"].to_numpy().reshape(-1, t2.size)[:, 0]
+        R2 = c["cumulative_regret"].to_numpy().reshape(-1, t2.size)
+        stuck2 = trapped(t2, R2, delta, share)
+        held = strat == "trapped"
+        if held.sum() != N_trapped:
+            raise TailError(f"phase 2 holds {int(held.sum())} trapped runs, phase 1 classified {N_trapped}")
+        free_n = int((~held).sum())
+        for k, t in enumerate(t2):
+            if t <= t1[-1]:
+                continue
+            mean, se = stratified_mean([(N_trapped, R2[held, k]), (N - N_trapped, R2[~held, k])])
+            frac, fse = stratified_mean(
+                [(N_trapped, stuck2[held, k].astype(float)), (N - N_trapped, stuck2[~held, k].astype(float))]
+            )
+            rows.append(("phase 2 (stratified)", int(t), N, N_trapped, free_n, mean, se, frac, fse))
+        del cr
+    frame = pd.DataFrame(
+        rows,
+        columns=["source", "t", "runs", "trapped_runs", "free_runs_continued", "mean", "se", "trapped", "trapped_se"],
+    )
+    frame["low"] = frame["mean"] - z * frame["se"]
+    frame["high"] = frame["mean"] + z * frame["se"]
+    frame["trapped_low"] = (frame["trapped"] - z * frame["trapped_se"]).clip(lower=0.0)
+    frame["trapped_high"] = (frame["trapped"] + z * frame["trapped_se"]).clip(upper=1.0)
+    frame["bound"] = ts_maximin(actions, frame["t"].to_numpy(dtype=float))
+    for col in ("mean", "low", "high"):
+        frame[f"ratio_{col}" if col != "mean" else "ratio"] = frame[col] / frame["bound"]
+    frame["verdict"] = np.where(
+        frame["low"] > frame["bound"], "exceeded", np.where(frame["high"] < frame["bound"], "below", "inconclusive")
+    )
+    frame["confidence"] = confidence
+    return frame[[f.name for f in schemas.TAIL_ESTIMATE_SCHEMA]]
+
+
+def _ratio(row) -> str:
+    return f"R_t / bound {row['ratio']:.2f} [{row['ratio_low']:.2f}, {row['ratio_high']:.2f}]"
+
+
+def verdict(frame) -> str:
+    """Theorem 4.1's verdict over the estimates: the first ``t`` whose interval lies above the
+    bound, else the largest ``t`` up to which every interval lies below it, else inconclusive."""
+    over = frame[frame["verdict"] == "exceeded"]
+    if len(over):
+        row = over.sort_values("t").iloc[0]
+        return f"fails: E[R_t] exceeds Theorem 4.1's bound at t = {int(row['t']):,} ({_ratio(row)})"
+    frame = frame.sort_values("t")
+    below = frame["verdict"].eq("below").to_numpy()
+    last = frame.iloc[-1]
+    if below.all():
+        t = int(last["t"])
+        return f"holds up to t = {t:,}: every interval below the bound (at t = {t:,}: {_ratio(last)})"
+    first = frame[~below].iloc[0]
+    return (
+        f"inconclusive from t = {int(first['t']):,}: the interval reaches the bound "
+        f"(at t = {int(last['t']):,}: {_ratio(last)})"
+    )

@@ -1,0 +1,146 @@
+"""The claims ledger's verdict rules, each at its boundary (the last value that holds, the first that
+does not), and the ledger built from a small hand-made summary."""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from duelbandits import claims
+from duelbandits.schemas import CLAIM_SCHEMA
+
+Z = claims.z_one_sided(0.95)
+
+
+def test_one_sided_level_is_1_645():
+    assert Z == pytest.approx(1.6448536, abs=1e-6)
+
+
+def test_below_at_its_boundary():
+    bound = 100.0
+    assert claims.below(90.0, np.nextafter(bound, 0), bound) == claims.HOLDS  # last value that holds
+    assert claims.below(90.0, bound, bound) == claims.INCONCLUSIVE  # high end at the bound: not below it
+    assert claims.below(np.nextafter(bound, 200), 120.0, bound) == claims.FAILS  # first value that fails
+    assert claims.below(bound, 120.0, bound) == claims.INCONCLUSIVE
+    assert claims.below(math.nan, 1.0, bound) == claims.NOT_TESTED
+
+
+def test_theorem_rule_on_a_mean_over_runs():
+    """mean + 1.645 std / sqrt(runs) against the bound: the largest mean that holds, the smallest that fails."""
+    std, runs, bound = 50.0, 100, 1000.0
+    half = Z * std / math.sqrt(runs)
+    holds = np.nextafter(bound - half, 0)
+    assert claims.below(*claims.mean_interval(holds, std, runs), bound) == claims.HOLDS
+    fails = np.nextafter(bound + half, 2 * bound) + 1e-9
+    assert claims.below(*claims.mean_interval(fails, std, runs), bound) == claims.FAILS
+    assert claims.below(*claims.mean_interval(bound, std, runs), bound) == claims.INCONCLUSIVE
+
+
+def test_at_least_at_its_boundary():
+    t = claims.LINEAR
+    assert claims.at_least(t, 1.2, t) == claims.HOLDS  # low end at the threshold: holds
+    assert claims.at_least(np.nextafter(t, 0), 1.2, t) == claims.INCONCLUSIVE
+    assert claims.at_least(0.5, np.nextafter(t, 0), t) == claims.FAILS  # high end just below: fails
+    assert claims.at_least(0.5, t, t) == claims.INCONCLUSIVE
+
+
+def test_linear_growth_rule_on_exact_power_laws():
+    """R_t = c t^rho with tiny noise: slope rho; linear when rho >= 0.9, not when well below."""
+    for rho, verdict in [(1.0, claims.HOLDS), (0.95, claims.HOLDS), (0.6, claims.FAILS)]:
+        slope, low, high = claims.log_slope(4.0 * 4000**rho, 1e-6, 4000, 4.0 * 40000**rho, 1e-6, 40000, 100)
+        assert slope == pytest.approx(rho)
+        assert claims.at_least(low, high, claims.LINEAR) == verdict
+
+
+def test_slope_interval_widens_with_the_spread():
+    _, low_a, high_a = claims.log_slope(100, 10, 1000, 1000, 100, 10000, 100)
+    _, low_b, high_b = claims.log_slope(100, 50, 1000, 1000, 500, 10000, 100)
+    assert high_b - low_b > high_a - low_a
+    assert (high_a - low_a) / 2 == pytest.approx(Z * math.sqrt(2 * 0.1**2 / 100) / math.log(10))
+
+
+def test_smallest_at_its_boundary():
+    others = {"a": (10.0, 12.0), "b": (20.0, 25.0)}
+    assert claims.smallest({**others, "x": (5.0, np.nextafter(10.0, 0))}, ["x"]) == claims.HOLDS
+    assert claims.smallest({**others, "x": (5.0, 10.0)}, ["x"]) == claims.INCONCLUSIVE
+    assert claims.smallest({**others, "x": (np.nextafter(12.0, 20), 14.0)}, ["x"]) == claims.FAILS
+    assert claims.smallest({**others, "x": (12.0, 14.0)}, ["x"]) == claims.INCONCLUSIVE
+
+
+def test_comparable_ratio_rule_at_its_boundary():
+    c = claims.COMPARABLE
+    assert claims.below(1.5, np.nextafter(c, 0), c) == claims.HOLDS
+    assert claims.below(np.nextafter(c, 10), 3.0, c) == claims.FAILS
+
+
+def test_every_is_a_conjunction():
+    assert claims.every([claims.HOLDS, claims.HOLDS]) == claims.HOLDS
+    assert claims.every([claims.HOLDS, claims.INCONCLUSIVE]) == claims.INCONCLUSIVE
+    assert claims.every([claims.INCONCLUSIVE, claims.FAILS]) == claims.FAILS
+    assert claims.every([claims.NOT_TESTED]) == claims.NOT_TESTED
+    assert claims.every([claims.HOLDS, claims.NOT_TESTED]) == claims.INCONCLUSIVE
+
+
+def _summary():
+    """A tiny summary: two scenarios, six algorithms, steps 4,000 and 40,000, known means."""
+    from duelbandits.theorems import THEOREMS
+
+    rows = []
+    shown = {
+        "condorcet": {"ts-maximin": "maximin", "ts-borda": "borda", "sparring-exp3p": "exp3p"},
+        "borda": {},
+    }
+    means = {"ts-maximin": 130, "ts-borda": 450, "sparring-exp3p": 1900, "partial-monitoring": 8700}
+    means |= {"iss": 78, "dts": 69}
+    for scenario in ("condorcet", "borda"):
+        for algorithm, m in means.items():
+            for regret in ("maximin", "borda", "exp3p"):
+                paper = regret == shown[scenario].get(algorithm, "maximin" if scenario == "condorcet" else "borda")
+                if algorithm == "partial-monitoring":
+                    paper = regret == "borda"
+                theorem = THEOREMS.get(algorithm)
+                for t in (4000, 40000):
+                    value = m * (t / 40000) ** (1.0 if algorithm in ("iss", "dts") and scenario == "borda" else 0.5)
+                    bound = (
+                        float(theorem.bound(10, t)) if theorem is not None and theorem.regret == regret else math.nan
+                    )
+                    rows.append((scenario, algorithm, regret, paper, t, value, 0.1 * value, 100, bound))
+    return pd.DataFrame(rows, columns=["scenario", "algorithm", "regret", "paper", "t", "mean", "std", "runs", "bound"])
+
+
+def test_ledger_rows_verdicts_and_schema():
+    table = claims.ledger(_summary())
+    assert list(table.columns) == CLAIM_SCHEMA.names
+    by = table.set_index("claim")
+    assert by.loc["Theorem 4.1 (condorcet)", "verdict"] == claims.HOLDS
+    assert by.loc["S5 borda: ISS's Borda regret linear", "verdict"] == claims.HOLDS
+    assert by.loc["S5 borda: ISS's Borda regret linear", "value"] == pytest.approx(1.0)
+    ultimately = by.loc["S5 borda: SparringExp3.P ultimately linear (T = 40,000)"]
+    assert ultimately["value"] == pytest.approx(0.5) and ultimately["verdict"] == claims.INCONCLUSIVE
+    assert by.loc["S5 condorcet: TS-Borda comparably strong", "verdict"] == claims.FAILS
+    assert by.loc["S5 condorcet: every method beats its bound", "verdict"] == claims.HOLDS
+    assert by.loc["Theorems 4.1-4.4 at long horizons", "verdict"] == claims.NOT_TESTED
+    assert "not built" in by.loc["Theorem 4.1 (borda, past 10^7)", "reason"]
+
+
+def test_tail_row_fails_at_the_first_step_exceeded():
+    estimates = pd.DataFrame(
+        {
+            "t": [10, 100, 1000],
+            "runs": 2000,
+            "trapped_runs": 90,
+            "free_runs_continued": 60,
+            "mean": [5.0, 200.0, 900.0],
+            "low": [4.0, 150.0, 700.0],
+            "high": [6.0, 250.0, 1100.0],
+            "bound": [34.0, 107.0, 339.0],
+            "verdict": ["below", "exceeded", "exceeded"],
+            "confidence": 0.95,
+        }
+    )
+    row = claims.tail_row(estimates, "text")
+    assert row.verdict == claims.FAILS and row.claim == "Theorem 4.1 (borda, t = 100)"
+    estimates["verdict"] = ["below", "below", "inconclusive"]
+    estimates["low"] = [4.0, 50.0, 300.0]
+    assert claims.tail_row(estimates, "text").verdict == claims.INCONCLUSIVE

@@ -1,0 +1,46 @@
+# The paper's claims, each checked (target `claims`, not in the default target; docs/claims.md):
+# results/claims.{md,parquet} from the paper run's summary and, when those targets were built, the
+# long horizons (asymptotics) and the Theorem 4.1 tail (maximin_tail). Those two are optional
+# inputs: read if present, never built by this target; each row says which source it used.
+
+CLAIMS_OPTIONAL = {
+    "local": "results/asymptotics/local.parquet",
+    "tail": "results/maximin-tail/estimates.parquet",
+}
+
+
+def claims_optional(wildcards):
+    """The optional inputs that exist (a change of this set reruns the ledger)."""
+    return {key: path for key, path in CLAIMS_OPTIONAL.items() if os.path.exists(path)}
+
+
+def claims_optional_args(wildcards, input):
+    return " ".join(f"--{key} {shlex.quote(input[key])}" for key in CLAIMS_OPTIONAL if key in input.keys())
+
+
+# results/claims.{parquet,md}: one row per claim, its number, interval, threshold and verdict.
+rule claims_table:
+    input:
+        unpack(claims_optional),
+        summary="results/summary.parquet",
+    output:
+        table="results/claims.parquet",
+        markdown=report(
+            "results/claims.md",
+            caption="../report/claims.rst",
+            category="Claims",
+            labels={"table": "the paper's claims"},
+        ),
+    params:
+        code=code("cli.claims:cmd_claims"),
+        optional=claims_optional_args,
+        level=0.95,
+    log:
+        "logs/claims.log",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    shell:
+        "python -m duelbandits --ledger .duelbandits/written claims --summary {input.summary} {params.optional}"
+        " --level {params.level} --table {output.table} --markdown {output.markdown} > {log} 2>&1 || (cat {log} >&2; exit 1)"

@@ -1,0 +1,93 @@
+# Beyond the paper (target `maximin_tail`, not in the default target): Theorem 4.1 on trial, TS-Maximin's
+# mean Maximin regret on the `maximin-tail` scenario far past the paper's horizon (duelbandits.tail).
+# Phase 1: `runs` runs to `first_horizon`, from the shared `point` rule (target=maximin-tail, planned by
+# duelbandits.plan). Phase 2: every run trapped at `first_horizon` and a seeded subsample of `others`
+# free runs, rerun from the start to `horizon` (TS-Maximin has no horizon tuning: a run's prefix is
+# the same at every horizon), split over `jobs` jobs; each job reads phase 1 and selects the same runs.
+
+TAIL = config["maximin-tail"]
+TAIL_JOBS = list(range(TAIL["jobs"]))
+
+
+def tail_points(wildcards=None):
+    """Phase 1's point files, after duelbandits.plan.check_target."""
+    checked(plan.check_target, config, "maximin-tail")
+    return point_files("maximin-tail")
+
+
+def tail_scenario_file(wildcards=None):
+    return f"results/scenarios/{TAIL['scenario']}.json"
+
+
+# results/maximin-tail/continued/{curves,states}-{job}.parquet: one phase-2 job's runs, written atomically.
+rule tail_continue:
+    input:
+        points=tail_points,
+        scenario=tail_scenario_file,
+    output:
+        curves="results/maximin-tail/continued/curves-{job}.parquet",
+        states="results/maximin-tail/continued/states-{job}.parquet",
+    params:
+        code=provenance.code_digest("cli.claims:cmd_tail_continue", "algorithms.ts_maximin"),
+        seed=config["seed"],
+        share=TAIL["share"],
+        horizon=TAIL["horizon"],
+        others=TAIL["others"],
+        jobs=TAIL["jobs"],
+        points=TAIL["points"],
+        samples=TAIL["escape_samples"],
+    log:
+        "logs/maximin-tail/continue-{job}.log",
+    benchmark:
+        "benchmarks/maximin-tail/continue-{job}.tsv"
+    wildcard_constraints:
+        job=r"\d+",
+    threads: 1
+    resources:
+        mem_mb=-(-limits.sweep_point_bytes(TAIL["horizon"], config["actions"]) // 10**6),
+        runtime=lambda wildcards, attempt: attempt
+        * plan.runtime_minutes(
+            "ts-maximin",
+            -(-(TAIL["others"] + TAIL["runs"] // 10) // TAIL["jobs"]),
+            TAIL["horizon"],
+            config["actions"],
+        ),
+    shell:
+        "python -m duelbandits --ledger .duelbandits/written tail-continue {input.points} --scenario-file {input.scenario}"
+        " --seed {params.seed} --share {params.share} --horizon {params.horizon} --others {params.others}"
+        " --jobs {params.jobs} --job {wildcards.job} --grid-points {params.points} --escape-samples {params.samples}"
+        " --curves {output.curves} --states {output.states} > {log} 2>&1 || (cat {log} >&2; exit 1)"
+
+
+# results/maximin-tail/estimates.parquet and tail.md: E[R_t] / Theorem 4.1's bound with intervals,
+# the trapped fraction (survival curve), the continued runs' states and the verdict.
+rule tail_table:
+    input:
+        points=tail_points,
+        scenario=tail_scenario_file,
+        curves=expand("results/maximin-tail/continued/curves-{job}.parquet", job=TAIL_JOBS),
+        states=expand("results/maximin-tail/continued/states-{job}.parquet", job=TAIL_JOBS),
+    output:
+        estimates="results/maximin-tail/estimates.parquet",
+        markdown=report(
+            "results/maximin-tail/tail.md",
+            caption="../report/claims.rst",
+            category="Claims",
+            labels={"table": "Theorem 4.1 past 10^7"},
+        ),
+    params:
+        code=code("cli.claims:cmd_tail_table"),
+        seed=config["seed"],
+        share=TAIL["share"],
+        confidence=TAIL["confidence"],
+    log:
+        "logs/maximin-tail/table.log",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    shell:
+        "python -m duelbandits --ledger .duelbandits/written tail-table {input.points} --scenario-file {input.scenario}"
+        " --seed {params.seed} --share {params.share} --curves {input.curves} --states {input.states}"
+        " --confidence {params.confidence} --estimates {output.estimates} --markdown {output.markdown}"
+        " > {log} 2>&1 || (cat {log} >&2; exit 1)"
