@@ -88,6 +88,7 @@ rule asymptotics:
 rule maximin_tail:
     input:
         "results/maximin-tail/tail.md",
+        "results/maximin-tail/family.md",
 
 
 # The paper's claims, each with its verdict (docs/claims.md).

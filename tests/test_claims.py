@@ -144,3 +144,26 @@ def test_tail_row_fails_at_the_first_step_exceeded():
     estimates["verdict"] = ["below", "below", "inconclusive"]
     estimates["low"] = [4.0, 50.0, 300.0]
     assert claims.tail_row(estimates, "text").verdict == claims.INCONCLUSIVE
+
+
+def test_family_row_fails_on_the_first_member_exceeded_and_is_not_tested_without_the_table():
+    family = pd.DataFrame(
+        {
+            "actions": [3, 4, 4],
+            "gap": [0.1, 0.1, 0.1],
+            "others_gap": 0.1,
+            "strength": 0.95,
+            "t": [1000, 1000, 5000],
+            "runs": 200,
+            "mean": [50.0, 200.0, 900.0],
+            "se": 1.0,
+            "low": [40.0, 150.0, 700.0],
+            "high": [60.0, 250.0, 1100.0],
+            "bound": [70.0, 105.0, 235.0],
+            "ratio": [0.7, 1.9, 3.8],
+            "verdict": ["below", "exceeded", "exceeded"],
+        }
+    )
+    row = claims.family_row(family)
+    assert row.verdict == claims.FAILS and row.claim.startswith("Theorem 4.1 (A = 4, gap 0.1, t = 1,000)")
+    assert claims.family_row(None).verdict == claims.NOT_TESTED

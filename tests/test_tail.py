@@ -169,3 +169,29 @@ def test_verdict_names_the_first_horizon_exceeded():
     assert tail.verdict(frame).startswith("inconclusive from t = 1,000")
     frame["verdict"] = "below"
     assert tail.verdict(frame).startswith("holds up to t = 1,000")
+
+
+def test_family_member_has_its_trap_exactly_when_the_borda_condition_holds():
+    """Action 1 is the Borda winner iff (A - 2)(strength - 1/2 - others_gap) > 2 gap."""
+    from duelbandits import winners
+
+    for A in (3, 4, 5, 6):
+        for gap in (0.1, 0.2, 0.3, 0.4):
+            X = tail.family_matrix(A, gap, 0.1, 0.95)
+            np.testing.assert_allclose(X + X.T, 1.0)
+            assert winners.condorcet_winner(X) == 0 and winners.maximin_winners(X).tolist() == [0]
+            has_trap = (A - 2) * (0.95 - 0.5 - 0.1) > 2 * gap
+            assert (winners.borda_winners(X).tolist() == [1]) == has_trap, (A, gap)
+
+
+def test_family_search_and_its_first_break():
+    table = tail.family_search([3, 4], [0.1, 0.3], 0.1, 0.95, 6, 400, SEED, 5, 0.95)
+    assert set(table.loc[table["verdict"] == "no trap", "actions"]) == {3}
+    member = table[(table["actions"] == 4) & (table["gap"] == 0.1)]
+    np.testing.assert_allclose(member["bound"], theorems.ts_maximin(4, member["t"].to_numpy(float)))
+    assert member["t"].max() == 400
+    fake = table.copy()
+    fake.loc[fake.index[-1], "verdict"] = "exceeded"
+    A, gap, t, _ = tail.first_break(fake)
+    assert (A, t) == (int(fake["actions"].iloc[-1]), 400)
+    assert tail.first_break(table[table["verdict"] != "exceeded"]) is None

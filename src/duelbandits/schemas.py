@@ -327,6 +327,28 @@ TAIL_ESTIMATE_SCHEMA = pa.schema(
 fraction (the survival curve) with its interval, Theorem 4.1's bound, R_t / bound and the verdict
 (``exceeded``, ``below``, ``inconclusive``)."""
 
+TAIL_FAMILY_SCHEMA = pa.schema(
+    [
+        ("actions", pa.int16()),
+        ("gap", pa.float64()),
+        ("others_gap", pa.float64()),
+        ("strength", pa.float64()),
+        ("t", pa.int32()),
+        ("runs", pa.int32()),
+        ("mean", pa.float64()),
+        ("se", pa.float64()),
+        ("low", pa.float64()),
+        ("high", pa.float64()),
+        ("bound", pa.float64()),
+        ("ratio", pa.float64()),
+        ("verdict", pa.string()),
+    ]
+)
+"""results/maximin-tail/family.parquet: TS-Maximin's mean Maximin R_t on each member (A, gap) of the
+family of duelbandits.tail.family_matrix, its two-sided normal interval, Theorem 4.1's bound and the
+verdict (``exceeded``, ``below``, ``inconclusive``; ``no trap`` for a member whose Borda winner is its
+Condorcet winner, one row with t = 0)."""
+
 CLAIM_SCHEMA = pa.schema(
     [
         ("claim", pa.string()),

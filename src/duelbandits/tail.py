@@ -355,3 +355,97 @@ def verdict(frame) -> str:
         f"inconclusive from t = {int(first['t']):,}: the interval reaches the bound "
         f"(at t = {int(last['t']):,}: {_ratio(last)})"
     )
+
+
+# --- Where the bound breaks first: a small family of trap matrices ------------------------------
+
+
+def family_matrix(actions: int, gap: float, others_gap: float, strength: float) -> np.ndarray:
+    """The family searched for Theorem 4.1's first break: action 0 is the Condorcet winner (``X[0, 1] =
+    1/2 + gap`` against action 1, ``1/2 + others_gap`` against the rest), action 1 beats every other
+    action with ``strength``, all other pairs are ties (1/2). Action 1 is the Borda winner when
+    ``(A - 2)(strength - 1/2 - others_gap) > 2 gap``; then the matrix has the trap of :func:`trap`."""
+    if actions < 3:
+        raise TailError(f"the family needs A >= 3, got {actions}")
+    if not (0 < gap < 0.5 and 0 < others_gap < 0.5 and 0.5 < strength < 1):
+        raise TailError(f"need 0 < gap, others_gap < 1/2 and 1/2 < strength < 1, got {gap}, {others_gap}, {strength}")
+    X = np.full((actions, actions), 0.5)
+    X[0, 2:], X[2:, 0] = 0.5 + others_gap, 0.5 - others_gap
+    X[0, 1], X[1, 0] = 0.5 + gap, 0.5 - gap
+    X[1, 2:], X[2:, 1] = strength, 1 - strength
+    return X
+
+
+def family_search(
+    actions,
+    gaps,
+    others_gap: float,
+    strength: float,
+    runs: int,
+    horizon: int,
+    base_seed: int,
+    points: int,
+    confidence: float,
+    progress=None,
+):
+    """TS-Maximin on every member of the family: mean Maximin ``R_t`` on ``thin_grid(horizon, points)``
+    with its two-sided ``confidence`` normal interval against Theorem 4.1's bound; run ``r`` of member
+    ``(A, gap)`` has the seed ``SeedSequence([seed, "maximin-tail", "family", A, round(1000 gap), r])``.
+    Members without a trap (the Borda winner is the Condorcet winner) get one row, verdict ``no trap``."""
+    import pandas as pd
+
+    from .theorems import ts_maximin
+
+    z = z_value(confidence)
+    grid = thin_grid(horizon, points)
+    rows = []
+    members = [(int(A), float(g)) for A in actions for g in gaps]
+    for n, (A, g) in enumerate(members):
+        X = family_matrix(A, g, others_gap, strength)
+        try:
+            trap(X)
+        except TailError:
+            rows.append((A, g, others_gap, strength, 0, 0, *[math.nan] * 6, "no trap"))
+            continue
+        R = np.empty((runs, grid.size))
+        for r in range(runs):
+            seed = name_seed(base_seed, "maximin-tail", "family", A, int(round(1000 * g)), r)
+            res = simulate(X, ALGORITHM, horizon, seed, stride=horizon)
+            R[r] = np.cumsum(regret.per_step("maximin", X, res.I, res.J))[grid - 1]
+        mean, se = R.mean(axis=0), R.std(axis=0, ddof=1) / math.sqrt(runs)
+        bound = ts_maximin(A, grid.astype(float))
+        for k, t in enumerate(grid):
+            low, high = mean[k] - z * se[k], mean[k] + z * se[k]
+            verdict = "exceeded" if low > bound[k] else ("below" if high < bound[k] else "inconclusive")
+            rows.append(
+                (
+                    A,
+                    g,
+                    others_gap,
+                    strength,
+                    int(t),
+                    runs,
+                    mean[k],
+                    se[k],
+                    low,
+                    high,
+                    bound[k],
+                    mean[k] / bound[k],
+                    verdict,
+                )
+            )
+        if progress is not None:
+            progress(n + 1, len(members))
+    from .schemas import TAIL_FAMILY_SCHEMA
+
+    return pd.DataFrame(rows, columns=TAIL_FAMILY_SCHEMA.names)
+
+
+def first_break(family) -> tuple | None:
+    """``(A, gap, t, row)`` of the member whose interval first lies above the bound (smallest ``t``; ties: smallest
+    A, then gap), or None."""
+    over = family[family["verdict"] == "exceeded"].sort_values(["t", "actions", "gap"])
+    if over.empty:
+        return None
+    row = over.iloc[0]
+    return int(row["actions"]), float(row["gap"]), int(row["t"]), row

@@ -6,6 +6,7 @@
 CLAIMS_OPTIONAL = {
     "local": "results/asymptotics/local.parquet",
     "tail": "results/maximin-tail/estimates.parquet",
+    "family": "results/maximin-tail/family.parquet",
 }
 
 

@@ -91,3 +91,45 @@ rule tail_table:
         " --seed {params.seed} --share {params.share} --curves {input.curves} --states {input.states}"
         " --confidence {params.confidence} --estimates {output.estimates} --markdown {output.markdown}"
         " > {log} 2>&1 || (cat {log} >&2; exit 1)"
+
+
+# results/maximin-tail/family.{parquet,md}: where Theorem 4.1's bound breaks first, on a small family.
+rule tail_family:
+    output:
+        table="results/maximin-tail/family.parquet",
+        markdown=report(
+            "results/maximin-tail/family.md",
+            caption="../report/claims.rst",
+            category="Claims",
+            labels={"table": "Theorem 4.1: where the bound breaks first"},
+        ),
+    params:
+        code=provenance.code_digest("cli.claims:cmd_tail_family", "algorithms.ts_maximin"),
+        actions=" ".join(map(str, TAIL["family"]["actions"])),
+        gaps=" ".join(map(str, TAIL["family"]["gaps"])),
+        others_gap=TAIL["family"]["others_gap"],
+        strength=TAIL["family"]["strength"],
+        runs=TAIL["family"]["runs"],
+        horizon=TAIL["family"]["horizon"],
+        points=TAIL["family"]["points"],
+        seed=config["seed"],
+        confidence=TAIL["confidence"],
+    log:
+        "logs/maximin-tail/family.log",
+    benchmark:
+        "benchmarks/maximin-tail/family.tsv"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=lambda wildcards, attempt: attempt
+        * plan.runtime_minutes(
+            "ts-maximin",
+            TAIL["family"]["runs"] * len(TAIL["family"]["actions"]) * len(TAIL["family"]["gaps"]),
+            TAIL["family"]["horizon"],
+            max(TAIL["family"]["actions"]),
+        ),
+    shell:
+        "python -m duelbandits --ledger .duelbandits/written tail-family --actions {params.actions} --gaps {params.gaps}"
+        " --others-gap {params.others_gap} --strength {params.strength} --runs {params.runs} --horizon {params.horizon}"
+        " --seed {params.seed} --grid-points {params.points} --confidence {params.confidence}"
+        " --table {output.table} --markdown {output.markdown} > {log} 2>&1 || (cat {log} >&2; exit 1)"

@@ -108,6 +108,41 @@ def cmd_tail_table(args) -> None:
     files.write_text(args.markdown, markdown)
 
 
+def cmd_tail_family(args) -> None:
+    from .. import files, provenance, schemas, storage, tail
+    from ..tables.tail import family_markdown
+    from .simulation import progress_line
+
+    check_confidence(args.confidence)
+    table = tail.family_search(
+        args.actions,
+        args.gaps,
+        args.others_gap,
+        args.strength,
+        args.runs,
+        args.horizon,
+        args.seed,
+        args.grid_points,
+        args.confidence,
+        progress=progress_line(f"tail-family T={args.horizon}"),
+    )
+    markdown = family_markdown(table, tail.first_break(table), args.confidence)
+    prov = provenance.record(
+        table="tail-family",
+        actions=args.actions,
+        gaps=args.gaps,
+        others_gap=args.others_gap,
+        strength=args.strength,
+        runs=args.runs,
+        horizon=args.horizon,
+        seed=args.seed,
+        points=args.grid_points,
+        confidence=args.confidence,
+    )
+    storage.write_frame(table, schemas.TAIL_FAMILY_SCHEMA, args.table, prov)
+    files.write_text(args.markdown, markdown)
+
+
 def add_tail_args(p) -> None:
     p.add_argument("points", nargs="+", help="phase-1 point files (duelbandits sweep-point, ts-maximin)")
     p.add_argument("--scenario-file", required=True, help="the scenario's JSON file (duelbandits scenario)")
@@ -145,6 +180,19 @@ def add_commands(sub) -> None:
     p.add_argument("--estimates", required=True, help="output .parquet")
     p.add_argument("--markdown", required=True, help="output .md")
     p.set_defaults(func=cmd_tail_table, outputs=("estimates", "markdown"))
+    p = sub.add_parser("tail-family", help="Theorem 4.1: where its bound breaks first, on a small family of matrices")
+    p.add_argument("--actions", type=positive_int, nargs="+", required=True, help="numbers of actions A (>= 3)")
+    p.add_argument("--gaps", type=positive_float, nargs="+", required=True, help="X[0, 1] - 1/2 of each member")
+    p.add_argument("--others-gap", type=positive_float, required=True, help="X[0, j] - 1/2 for j >= 2")
+    p.add_argument("--strength", type=positive_float, required=True, help="X[1, j] for j >= 2")
+    p.add_argument("--runs", type=positive_int, required=True, help="runs per member")
+    p.add_argument("--horizon", type=positive_int, required=True, help="the horizon")
+    p.add_argument("--seed", type=seed, required=True, help="base seed")
+    p.add_argument("--grid-points", type=positive_int, default=25, help="log-spaced steps kept (default 25)")
+    p.add_argument("--confidence", type=float, default=0.95, help="level of the intervals (default 0.95)")
+    p.add_argument("--table", required=True, help="output .parquet")
+    p.add_argument("--markdown", required=True, help="output .md")
+    p.set_defaults(func=cmd_tail_family, outputs=("table", "markdown"))
     add_claims_command(sub)
 
 
@@ -156,15 +204,18 @@ def cmd_claims(args) -> None:
 
     check_confidence(args.level)
     summary = storage.read_table(args.summary).to_pandas()
-    present = {name: path for name, path in (("asymptotics", args.local), ("maximin-tail", args.tail)) if path}
+    optional = (("asymptotics", args.local), ("maximin-tail", args.tail), ("family", args.family))
+    present = {name: path for name, path in optional if path}
     present = {name: path for name, path in present.items() if os.path.isfile(path)}
     local = storage.read_table(present["asymptotics"]).to_pandas() if "asymptotics" in present else None
     estimates = storage.read_table(present["maximin-tail"]).to_pandas() if "maximin-tail" in present else None
+    family = storage.read_table(present["family"]).to_pandas() if "family" in present else None
     verdict = tail.verdict(estimates) if estimates is not None else None
-    table = claims.ledger(summary, local, estimates, verdict, args.level)
+    table = claims.ledger(summary, local, estimates, verdict, args.level, family)
     sources = {
         "results/asymptotics/local.parquet": local is not None,
         "results/maximin-tail/estimates.parquet": estimates is not None,
+        "results/maximin-tail/family.parquet": family is not None,
     }
     markdown = claims_markdown(table, args.level, sources)  # before any write: all or nothing
     inputs = [args.summary, *present.values()]
@@ -180,6 +231,7 @@ def add_claims_command(sub) -> None:
     p.add_argument("--summary", required=True, help="results/summary.parquet (the paper run)")
     p.add_argument("--local", help="results/asymptotics/local.parquet, read if it exists")
     p.add_argument("--tail", help="results/maximin-tail/estimates.parquet, read if it exists")
+    p.add_argument("--family", help="results/maximin-tail/family.parquet, read if it exists")
     p.add_argument("--level", type=float, default=0.95, help="level of the one-sided limits (default 0.95)")
     p.add_argument("--table", required=True, help="output .parquet")
     p.add_argument("--markdown", required=True, help="output .md")

@@ -99,3 +99,46 @@ def tail_markdown(table, states, trap, verdict: str, confidence: float) -> str:
             ),
         ]
     return "\n".join(text)
+
+
+def family_markdown(table, first, confidence: float) -> str:
+    """Per member of the family: R_t / bound at the horizon, the first t exceeded; and the verdict."""
+    level = f"{100 * confidence:g}%"
+    rows = []
+    for (A, gap), part in table.groupby(["actions", "gap"], sort=True):
+        if (part["verdict"] == "no trap").all():
+            rows.append([str(A), f"{gap:g}", "-", "-", "no trap (the Borda winner is the Condorcet winner)"])
+            continue
+        last = part.sort_values("t").iloc[-1]
+        over = part[part["verdict"] == "exceeded"].sort_values("t")
+        rows.append(
+            [
+                str(A),
+                f"{gap:g}",
+                f"{int(last['t']):,}",
+                f"{last['ratio']:.3f} [{last['low'] / last['bound']:.3f}, {last['high'] / last['bound']:.3f}]",
+                f"{int(over['t'].iloc[0]):,}" if len(over) else "not exceeded",
+            ]
+        )
+    if first is None:
+        horizon = int(table["t"].max())
+        verdict = f"No member's interval lies above Theorem 4.1's bound up to t = {horizon:,}."
+    else:
+        A, gap, t, row = first
+        verdict = (
+            f"Theorem 4.1's bound breaks first on A = {A}, gap = {gap:g}: at t = {t:,}, E[R_t] = {row['mean']:,.0f} "
+            f"[{row['low']:,.0f}, {row['high']:,.0f}] ({level}) against the bound {row['bound']:,.0f}."
+        )
+    one = table[table["verdict"] != "no trap"]
+    others_gap, strength = float(table["others_gap"].iloc[0]), float(table["strength"].iloc[0])
+    runs = int(one["runs"].iloc[0]) if len(one) else 0
+    return "\n".join(
+        [
+            "# Where Theorem 4.1's bound breaks first\n",
+            f"Family (duelbandits.tail.family_matrix): action 0 the Condorcet winner, X[0, 1] = 1/2 + gap, "
+            f"X[0, j] = {0.5 + others_gap:g}; action 1 beats every j >= 2 with {strength:g}; other pairs 1/2. "
+            f"TS-Maximin, {runs} runs per member; two-sided {level} normal intervals.\n",
+            f"**{verdict}**\n",
+            markdown(["A", "gap", "t", "R_t / bound at t", "first t exceeded"], rows, "rrrrl"),
+        ]
+    )
