@@ -45,6 +45,8 @@ rule summary:
         code=code("cli.paper:cmd_summary"),
     log:
         "logs/summary.log",
+    benchmark:
+        "benchmarks/summary.tsv"
     threads: 1
     resources:
         mem_mb=1000,

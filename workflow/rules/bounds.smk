@@ -15,6 +15,8 @@ rule bounds:
         c_alpha=C_ALPHA,
     log:
         "logs/bounds.log",
+    benchmark:
+        "benchmarks/bounds.tsv"
     threads: 1
     resources:
         mem_mb=500,

@@ -16,6 +16,8 @@ rule manifest:
         config=PAPER_CONFIG,
     log:
         "logs/manifest.log",
+    benchmark:
+        "benchmarks/manifest.tsv"
     threads: 1
     resources:
         mem_mb=500,

@@ -20,6 +20,8 @@ rule final_table:
         code=code("cli.paper:cmd_table"),
     log:
         "logs/table.log",
+    benchmark:
+        "benchmarks/table.tsv"
     threads: 1
     resources:
         mem_mb=500,
@@ -44,6 +46,8 @@ rule report_config:
         config=json.dumps(config, sort_keys=True),
     log:
         "logs/report-config.log",
+    benchmark:
+        "benchmarks/report-config.tsv"
     threads: 1
     resources:
         mem_mb=500,

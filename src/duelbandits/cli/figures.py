@@ -59,7 +59,8 @@ def cmd_figure_appendix(args) -> None:
     if record is not None:
         expected["matrix_sha256"] = provenance.matrix_sha256(record["matrix"])
     mine = [("algorithm", "=", args.algorithm)]
-    traces = storage.read_frame(args.traces, filters=mine, table="traces", **expected)
+    columns = list(appendix.TRACE_COLUMNS)  # only what the figure draws: the traces have 24 million rows
+    traces = storage.read_frame(args.traces, columns=columns, filters=mine, table="traces", **expected)
     strategies = storage.read_frame(args.strategies, filters=mine, table="strategies", **expected)
     inputs = {"scenario": args.scenario_file, "traces": args.traces, "strategies": args.strategies}
     panel = {} if args.panel is None else {"panel": args.panel}
