@@ -57,7 +57,7 @@ def per_rule(workdir: Path) -> dict:
     """``{rule: [jobs, cpu s, wall s, peak MB]}`` from the benchmark files."""
     rules = defaultdict(lambda: [0, 0.0, 0.0, 0.0])
     for tsv in (workdir / "benchmarks").rglob("*.tsv"):
-        parts = tsv.relative_to(workdir / "benchmarks").parts
+        parts = tsv.relative_to(workdir / "benchmarks").with_suffix("").parts
         rule = parts[0] if parts[0] not in ("figures", "sweeps", "field", "asymptotics") else "/".join(parts[:2])
         row = next(csv.DictReader(tsv.open(), delimiter="\t"))
         stats = rules[rule]
