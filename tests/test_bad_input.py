@@ -422,3 +422,16 @@ def test_the_paper_config_and_the_test_configs_have_no_unknown_or_repeated_key()
     for path in files:
         config = {**_paper_config(), **yaml.safe_load(path.read_text())}
         plan.check_config_sources(config, _schema(), [str(path)], ["snakemake"])
+
+
+def test_the_report_pages_are_not_in_the_manifest_and_the_docs_say_why():
+    from duelbandits import manifest
+
+    _, entries, _ = manifest.read(REPO / "reference/MANIFEST.sha256")
+    assert not [rel for rel in entries if rel.startswith("results/report/")]
+    for rule in ("final_table", "report_config"):  # ledgered like every output
+        text = (REPO / "workflow/rules/report.smk").read_text()
+        assert "--ledger .duelbandits/written" in text.split(f"rule {rule}:")[1].split("\nrule ")[0]
+    docs = " ".join((REPO / "docs/reproducibility.md").read_text().split())
+    assert "Not `results/report/*.html`, though their jobs record them in the ledger" in docs
+    assert "Neither holds a result of its own." in docs

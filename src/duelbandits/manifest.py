@@ -440,7 +440,33 @@ def provenance_contradiction(path, rel: str, config: dict) -> str | None:
         return str(err)
     for key, want in expected.items():
         if prov.get(key) != want:
-            return f"{rel}: its provenance says {key} {prov.get(key)!r}, its path and the manifest's config {want!r}"
+            return f"{rel}: its provenance says {key} {prov.get(key)!r}, but its path and the config say {want!r}"
+    return None
+
+
+def damaged_inputs(paths, config: dict) -> list[str]:
+    """Why each Parquet file of ``paths`` (inputs that a run will read without rebuilding them) is not
+    what the pipeline wrote for it: unreadable footer, no provenance, or provenance that contradicts its
+    path or ``config``. Reads footers only: cheap enough for every input of a planned run."""
+    problems = []
+    for path in paths:
+        rel = Path(path).as_posix()
+        if rel.endswith(".parquet") and Path(path).is_file():
+            expected = expected_provenance(rel, config)
+            problem = provenance_contradiction(path, rel, config) if expected else _unreadable(path)
+            if problem:
+                problems.append(problem)
+    return problems
+
+
+def _unreadable(path) -> str | None:
+    from .files import StorageError
+    from .storage import read_provenance
+
+    try:
+        read_provenance(path)
+    except StorageError as err:
+        return str(err)
     return None
 
 

@@ -128,3 +128,57 @@ def test_an_unknown_or_repeated_config_key_is_one_short_paragraph(tmp_path, args
     for word in words:
         assert word in out, (word, out[-2000:])
     assert len(out.splitlines()) < 10, out[-3000:]  # not the schema's ~1000 lines
+
+
+def test_a_damaged_swapped_or_foreign_chunk_stops_the_run_before_any_output_is_removed(tree):
+    import pyarrow.parquet as pq
+
+    from duelbandits import storage
+
+    folder = tree / "results/runs/borda/dts"
+    originals = {p.name: p.read_bytes() for p in folder.glob("chunk-*.parquet")}
+
+    def foreign(path):  # the same rows, the provenance of another scenario
+        table = pq.read_table(path)
+        prov = {**storage.read_provenance(path), "scenario": "condorcet"}
+        pq.write_table(storage.with_provenance(table, prov), path)
+
+    damages = {
+        "truncated": lambda: (folder / "chunk-0.parquet").write_bytes(originals["chunk-0.parquet"][:1000]),
+        "swapped": lambda: [
+            (folder / "chunk-0.parquet").write_bytes(originals["chunk-1.parquet"]),
+            (folder / "chunk-1.parquet").write_bytes(originals["chunk-0.parquet"]),
+        ],
+        "foreign": lambda: foreign(folder / "chunk-0.parquet"),
+    }
+    for name, damage in damages.items():
+        damage()
+        result = snakemake(tree, "--cores", "2")
+        assert result.returncode != 0, name
+        assert "inputs of the planned jobs are damaged or not what the pipeline wrote" in result.stderr, name
+        assert "snakemake --cores all --forcerun results/runs/borda/dts/chunk-0.parquet" in result.stderr, name
+        status = verify(tree)  # the manifest survives, and every output built from the chunks is still there
+        assert status["results/runs/borda/dts/chunk-0.parquet"] == manifest.DIFFERS, (name, status)
+        assert {s for rel, s in status.items() if "/dts/chunk-" not in rel} == {manifest.IDENTICAL}, (name, status)
+        for chunk, data in originals.items():
+            (folder / chunk).write_bytes(data)
+
+
+def test_a_new_matrix_file_with_an_older_mtime_reruns_the_jobs_that_read_it(tmp_path):
+    import os
+
+    def csv(step):  # a valid 10 x 10 preference matrix
+        return "".join(",".join(f"{0.5 + step * (i - j):.2f}" for j in range(10)) + "\n" for i in range(10))
+
+    matrix = tmp_path / "m.csv"
+    matrix.write_text(csv(0.05))
+    config = ["--config", "scenarios=[file]", f"matrix_file={matrix}"]
+    target = "results/scenarios/file.json"
+    assert snakemake(tmp_path, "--cores", "1", target, *config).returncode == 0
+    assert "Nothing to be done" in (done := snakemake(tmp_path, "--dry-run", target, *config)).stdout + done.stderr
+    before = matrix.stat()
+    matrix.write_text(csv(0.04))  # another valid matrix, as `cp -p` puts it:
+    os.utime(matrix, ns=(before.st_atime_ns, before.st_mtime_ns - 10**9))  # with an older mtime
+    result = snakemake(tmp_path, "--dry-run", target, *config)
+    out = result.stdout + result.stderr
+    assert result.returncode == 0 and "Nothing to be done" not in out and "scenario" in out, out[-2000:]

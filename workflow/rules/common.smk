@@ -129,6 +129,12 @@ def matrix_input(wildcards):
     return [config["matrix_file"]] if wildcards.scenario == "file" else []
 
 
+def matrix_sha256(wildcards):
+    """The sha256 of the file scenario's CSV, a param of the jobs that read it: a new matrix reruns them
+    even when the file's mtime is older (`cp -p`); empty for the other scenarios."""
+    return provenance.file_sha256(config["matrix_file"]) if wildcards.scenario == "file" else ""
+
+
 def algorithm_args(wildcards):
     """CLI hyper-parameter overrides of one algorithm."""
     params = config["algorithm_params"].get(wildcards.algorithm, {})
@@ -328,3 +334,31 @@ def checked_latex_document(wildcards):
             f"figures/figures.pdf needs latexmk and TeX Live: install them with: {duelbandits.latex.INSTALL}"
         )
     return workflow.source_path("../latex/figures.tex")
+
+
+# --- Before any job runs: the inputs a run reads but does not rebuild are what the pipeline wrote ---
+
+
+def check_planned_inputs():
+    """Refuse to start when an input of a planned job that no planned job rebuilds is damaged or foreign
+    (a truncated chunk, two chunks swapped, another scenario's file): Snakemake removes a job's outputs
+    before the job runs, so a job that then fails on its input would leave the tree worse than before.
+    Reads Parquet footers only (duelbandits.manifest.damaged_inputs)."""
+    import duelbandits.manifest
+
+    planned = list(workflow.dag.needrun_jobs())
+    rebuilt = {str(path) for job in planned for path in job.output}
+    inputs = sorted({str(path) for job in planned for path in job.input} - rebuilt)
+    problems = duelbandits.manifest.damaged_inputs(inputs, plan.paper_config(config))
+    if problems:
+        files = [problem.partition(": ")[0] for problem in problems]
+        raise ValueError(
+            "inputs of the planned jobs are damaged or not what the pipeline wrote; nothing was run or "
+            "removed: "
+            + "; ".join(problems)
+            + f"; rebuild {'it' if len(files) == 1 else 'them'} with: snakemake --cores all --forcerun {' '.join(files)}"
+        )
+
+
+onstart:
+    check_planned_inputs()

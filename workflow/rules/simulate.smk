@@ -13,6 +13,7 @@ rule scenario:
         "results/scenarios/{scenario}.json",
     params:
         code=code("cli.simulation:cmd_scenario"),
+        matrix=matrix_sha256,
         args=scenario_args,
     log:
         "logs/scenario/{scenario}.log",
@@ -33,6 +34,7 @@ rule simulate:
         RUN_CHUNK,
     params:
         code=algorithm_code("cli.simulation:cmd_simulate"),
+        matrix=matrix_sha256,
         runs=job_runs,
         scenario=scenario_args,
         algorithm=algorithm_args,
@@ -62,6 +64,7 @@ rule point:
         POINT,
     params:
         code=algorithm_code("cli.simulation:cmd_sweep_point"),
+        matrix=matrix_sha256,
         runs=job_runs,
         scenario=scenario_args,
         algorithm=algorithm_args,
