@@ -1,7 +1,11 @@
-"""A hand-made results/summary.parquet table, shared by the table tests and the CLI table command test."""
+"""Hand-made tables shared by several test files: a results/summary.parquet table (the table tests and
+the CLI table command test) and point tables as the sweep-point command writes them."""
 
 import numpy as np
 import pandas as pd
+
+from duelbandits import regret, schemas
+from duelbandits.points import thin_grid
 
 
 def summary_rows():
@@ -17,3 +21,17 @@ def summary_rows():
             ("borda", "iss", "copeland", False, t, 6.0, 0.5, 5, np.nan),
         ]
     return pd.DataFrame(rows, columns=["scenario", "algorithm", "regret", "paper", "t", "mean", "std", "runs", "bound"])
+
+
+def synthetic_points(algorithms, actions, horizons, runs=5, rho=0.7, scenario="borda"):
+    """A point table as the sweep writes it, with R_t = t^rho (1 + run / 100) for every regret kind."""
+    rows = []
+    for algorithm in algorithms:
+        for A in actions:
+            for T in horizons:
+                grid = thin_grid(T, 5)
+                for run in range(runs):
+                    for kind in regret.REGRETS:
+                        for t in grid:
+                            rows.append((scenario, algorithm, A, T, run, kind, t, t**rho * (1 + run / 100)))
+    return pd.DataFrame(rows, columns=schemas.POINT_SCHEMA.names)

@@ -1,0 +1,140 @@
+"""Points, the unit of the targets beyond the paper: the thin grid, the chunking, a point's runs
+against ``simulate``, the checks of point files, and the exponent fit and bootstrap they share."""
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from summaries import synthetic_points
+
+from duelbandits import make_scenario, regret, run_seed, schemas, simulate
+from duelbandits import points as pointlib
+from duelbandits.simulation import name_seed
+
+HORIZONS = np.array([1_000, 3_000, 10_000, 30_000, 100_000])
+
+
+def synthetic_finals(rng, horizons, runs, rho, c=2.0, sigma=0.3):
+    """Final regrets R_T = c T^rho exp(sigma Z - sigma^2 / 2): mean exactly c T^rho at every T."""
+    return [c * T**rho * np.exp(sigma * rng.standard_normal(runs) - sigma**2 / 2) for T in horizons]
+
+
+def test_fit_power_law_recovers_an_exact_power_law():
+    rho, log_c = pointlib.fit_power_law(HORIZONS, 3.0 * HORIZONS**0.7)
+    assert rho == pytest.approx(0.7, abs=1e-12)
+    assert log_c == pytest.approx(np.log(3.0), abs=1e-10)
+
+
+def test_fit_power_law_is_nan_without_two_horizons_or_with_non_positive_means():
+    assert np.isnan(pointlib.fit_power_law([1000, 1000], [1.0, 2.0])[0])
+    assert np.isnan(pointlib.fit_power_law([1000, 2000], [0.0, 2.0])[0])
+
+
+def test_fit_recovers_rho_from_noisy_runs():
+    rng = np.random.default_rng(1)
+    finals = synthetic_finals(rng, HORIZONS, runs=40, rho=2 / 3)
+    rho, _ = pointlib.fit_power_law(HORIZONS, [f.mean() for f in finals])
+    # SE of a log mean: sqrt(exp(0.09) - 1) / sqrt(40) = 0.0485; the slope's SE is that over
+    # sqrt(sum (log T - mean)^2) = 3.64, i.e. 0.013. 0.06 is 4.5 SE.
+    assert rho == pytest.approx(2 / 3, abs=0.06)
+
+
+def test_bootstrap_interval_has_the_width_and_coverage_of_its_level():
+    """2,000 synthetic datasets (4 horizons, 50 lognormal runs each, sigma = 0.1), B = 400 resamples.
+
+    Width. With sigma = 0.1 the log of a 50-run mean is normal to within a skewness of 0.04, so the
+    bootstrap rho* is normal with the delta-method plug-in SE of each dataset,
+    SE^2 = sum_h xc_h^2 v_h / Sxx^2, v_h = var_h (ddof 0) / (n mean_h^2): the interval's width over
+    2 z SE (z = 1.96) is 1 up to np.quantile's order statistics. It takes the 2.5% quantile of B draws
+    at 1-based order statistic 1 + 0.025 (B - 1) = 10.975, whose expected normal score is
+    Phi^-1((10.975 - 0.5) / 400) = -1.940: the ratio is 1.940 / 1.960 = 0.990. Each dataset's ratio
+    has sd 0.05 (quantiles of 400 draws), so the median of 2,000 has sd 1.25 * 0.05 / sqrt(2000) =
+    0.0014; the band 0.99 +- 0.03 (20 sd, room for the delta method) excludes the ratio of a 97.5%
+    interval (2.241 / 1.960 = 1.143) and of a 90% one (1.645 / 1.960 = 0.839).
+
+    Coverage. The percentile bootstrap's plug-in variance shrinks the interval by sqrt(49/50):
+    2 Phi(1.960 sqrt(49 / 50)) - 1 = 0.948; the random SE costs about 0.002 (t-like, about 150
+    effective degrees of freedom) and the quantile noise of B = 400 another 0.002: expected 0.944.
+    Over 2,000 datasets the coverage has sd sqrt(0.944 * 0.056 / 2000) = 0.0051; 4 sd = 0.021.
+    """
+    rng = np.random.default_rng(2)
+    horizons = HORIZONS[:4]
+    xc = np.log(horizons) - np.log(horizons).mean()
+    datasets, runs, resamples, covered, ratios = 2000, 50, 400, 0, []
+    for k in range(datasets):
+        finals = synthetic_finals(rng, horizons, runs=runs, rho=0.75, sigma=0.1)
+        low, high = pointlib.bootstrap_exponent(horizons, finals, resamples=resamples, confidence=0.95, seed=k)
+        covered += low <= 0.75 <= high
+        v = np.array([f.var() / (runs * f.mean() ** 2) for f in finals])
+        se = np.sqrt((xc**2 * v).sum()) / (xc**2).sum()
+        ratios.append((high - low) / (2 * 1.959964 * se))
+    assert abs(np.median(ratios) - 0.990) <= 0.03, np.median(ratios)
+    sd = np.sqrt(0.944 * 0.056 / datasets)
+    assert abs(covered / datasets - 0.944) <= 4 * sd, covered / datasets
+
+
+def test_bootstrap_resamples_runs_within_each_horizon():
+    # Identical runs at every horizon: any within-horizon resample has the same mean, so the
+    # interval collapses onto the point estimate (resampling across horizons would not).
+    finals = [np.full(10, 5.0 * T**0.6) for T in HORIZONS]
+    low, high = pointlib.bootstrap_exponent(HORIZONS, finals, resamples=200, seed=3)
+    assert low == pytest.approx(0.6, abs=1e-9) and high == pytest.approx(0.6, abs=1e-9)
+
+
+def test_bootstrap_is_reproducible_from_its_seed():
+    finals = synthetic_finals(np.random.default_rng(4), HORIZONS, runs=20, rho=0.5)
+    a = pointlib.bootstrap_exponent(HORIZONS, finals, seed=name_seed(7, "borda", "iss"))
+    b = pointlib.bootstrap_exponent(HORIZONS, finals, seed=name_seed(7, "borda", "iss"))
+    c = pointlib.bootstrap_exponent(HORIZONS, finals, seed=name_seed(7, "borda", "dts"))
+    assert a == b and a != c
+
+
+def test_bootstrap_rejects_bad_levels():
+    with pytest.raises(pointlib.PointError, match="confidence"):
+        pointlib.bootstrap_exponent(HORIZONS, [np.ones(3)] * 5, confidence=1.0)
+
+
+def test_thin_grid_is_log_spaced_and_ends_at_the_horizon():
+    grid = pointlib.thin_grid(100_000, 20)
+    assert grid[0] == 1 and grid[-1] == 100_000 and len(grid) <= 20
+    assert np.all(np.diff(grid) > 0)
+    assert pointlib.thin_grid(5, 20).tolist() == [1, 2, 3, 4, 5]
+
+
+def test_chunk_ranges_cover_every_run_once():
+    assert pointlib.chunk_ranges(10, 4) == [(0, 3), (4, 7), (8, 9)]
+    with pytest.raises(pointlib.PointError):
+        pointlib.chunk_ranges(0, 4)
+
+
+def test_sweep_point_runs_are_the_runs_simulate_gives():
+    sc = make_scenario("borda", actions=6, seed=1)
+    table = pointlib.simulate_point(sc.matrix, "borda", "ts-borda", 500, [1, 2], 5, points=8).to_pandas()
+    assert table.columns.tolist() == schemas.POINT_SCHEMA.names
+    assert set(table["regret"]) == set(regret.REGRETS) and sorted(table["run"].unique()) == [1, 2]
+    res = simulate(sc.matrix, "ts-borda", 500, run_seed(5, "borda", "ts-borda", 2))
+    grid = pointlib.thin_grid(500, 8)
+    for kind in regret.REGRETS:
+        rows = table[(table["run"] == 2) & (table["regret"] == kind)]
+        np.testing.assert_array_equal(rows["t"], grid)
+        np.testing.assert_allclose(
+            rows["cumulative_regret"], regret.cumulative(kind, sc.matrix, res.I, res.J)[grid - 1], rtol=0, atol=1e-9
+        )
+
+
+def test_check_points_rejects_missing_and_duplicate_runs():
+    points = synthetic_points(["dts"], [10], [100, 200], runs=3)
+    with pytest.raises(pointlib.PointError, match="expected 0..1"):
+        pointlib.check_points(points[points["run"] != 0])
+    with pytest.raises(pointlib.PointError, match="more than one point file"):
+        pointlib.check_points(pd.concat([points, points[points["run"] == 1]]))
+
+
+def test_a_sweep_point_below_a_theorems_horizon_warns_once_not_once_per_run():
+    sc = make_scenario("borda", actions=10, seed=20191114)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        pointlib.simulate_point(sc.matrix, "borda", "partial-monitoring", 100, range(3), 7, points=4)
+    messages = [str(w.message) for w in caught]
+    assert len(messages) == 1 and "too short for Theorem 4.4" in messages[0]
