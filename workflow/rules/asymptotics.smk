@@ -11,7 +11,7 @@
 # intervals, the global fit, R_T / bound per horizon and the verdicts.
 rule asymptotics_table:
     input:
-        point_files("asymptotics"),
+        target_points("asymptotics"),
     output:
         exponents="results/asymptotics/exponents.parquet",
         local="results/asymptotics/local.parquet",

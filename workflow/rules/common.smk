@@ -254,24 +254,28 @@ def all_figures():
     )
 
 
-def horizon_sweep_points():
+def target_points(target, keep=lambda job: True):
+    """The input function of a table rule of ``target``: its point files that ``keep`` accepts, after
+    duelbandits.plan.check_target. A function, so the points are listed only when the table is planned:
+    a config that only a target beyond the paper cannot use never stops the paper run."""
+
+    def points(wildcards):
+        checked(plan.check_target, config, target)
+        return point_files(target, keep)
+
+    return points
+
+
+def in_horizon_sweep(job):
     """The horizon sweep: A = the config's `actions`, T over sweeps/horizon/horizons."""
     sweep = config["sweeps"]["horizon"]
-    return point_files(
-        "sweeps",
-        lambda j: j.scenario in sweep["scenarios"]
-        and j.actions == config["actions"]
-        and j.horizon in sweep["horizons"],
-    )
+    return job.scenario in sweep["scenarios"] and job.actions == config["actions"] and job.horizon in sweep["horizons"]
 
 
-def actions_sweep_points():
+def in_actions_sweep(job):
     """The scaling in A: A over sweeps/actions/actions at T = sweeps/actions/horizon."""
     sweep = config["sweeps"]["actions"]
-    return point_files(
-        "sweeps",
-        lambda j: j.scenario in sweep["scenarios"] and j.horizon == sweep["horizon"] and j.actions in sweep["actions"],
-    )
+    return job.scenario in sweep["scenarios"] and job.horizon == sweep["horizon"] and job.actions in sweep["actions"]
 
 
 def target_outputs(target):

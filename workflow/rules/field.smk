@@ -7,7 +7,7 @@
 # results/field/{curves,table}.parquet and table.md: mean regret curves; final regret and rank.
 rule field_table:
     input:
-        points=point_files("field"),
+        points=target_points("field"),
         scenarios=expand("results/scenarios/{scenario}.json", scenario=config["field"]["scenarios"]),
     output:
         curves="results/field/curves.parquet",

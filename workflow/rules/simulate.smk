@@ -17,6 +17,8 @@ rule scenario:
         args=scenario_args,
     log:
         "logs/scenario/{scenario}.log",
+    benchmark:
+        "benchmarks/scenario/{scenario}.tsv"
     threads: 1
     resources:
         mem_mb=500,

@@ -7,7 +7,7 @@
 # rho in E[R_T] ~ T^rho per (scenario, algorithm, regret) with a bootstrap CI.
 rule sweep_horizon:
     input:
-        horizon_sweep_points(),
+        target_points("sweeps", in_horizon_sweep),
     output:
         table="results/sweeps/horizon.parquet",
         exponents="results/sweeps/exponents.parquet",
@@ -41,7 +41,7 @@ rule sweep_horizon:
 # results/sweeps/actions.{parquet,md,html}: R_T per A, and R_T / theorem bound.
 rule sweep_actions:
     input:
-        actions_sweep_points(),
+        target_points("sweeps", in_actions_sweep),
     output:
         table="results/sweeps/actions.parquet",
         markdown="results/sweeps/actions.md",
