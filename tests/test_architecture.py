@@ -10,7 +10,17 @@ from duelbandits import provenance
 
 PACKAGE = Path(provenance.PACKAGE_ROOT)
 FLOORS = {
-    "domain core": ["errors", "winners", "scenarios", "regret", "theorems", "algorithms", "simulation", "limits"],
+    "domain core": [
+        "errors",
+        "lazy",
+        "winners",
+        "scenarios",
+        "regret",
+        "theorems",
+        "algorithms",
+        "simulation",
+        "limits",
+    ],
     "storage": ["schemas", "files", "storage", "provenance", "manifest"],
     "analyses": ["aggregate", "points", "sweeps", "field", "asymptotics", "tail", "claims", "plan"],
     "presentation": ["tables", "plotting", "latex"],

@@ -5,7 +5,7 @@ package is imported: every command runs ``python -m duelbandits``, which imports
 and a command must load (and its rerun trigger cover) only the modules it runs.
 """
 
-import importlib
+from .lazy import exports
 
 _EXPORTS = {
     "ALGORITHMS": "algorithms",
@@ -24,15 +24,9 @@ _EXPORTS = {
     "simulate": "simulation",
 }
 
+__getattr__ = exports(__name__, _EXPORTS)
+
 __all__ = sorted(_EXPORTS)
-
-
-def __getattr__(name: str):
-    if name not in _EXPORTS:
-        raise AttributeError(f"module 'duelbandits' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
-    globals()[name] = value
-    return value
 
 
 def __dir__():

@@ -16,7 +16,7 @@ Each figure family's module is loaded on first use, so that a figure job loads, 
 trigger covers, only the module that draws it.
 """
 
-import importlib
+from ..lazy import exports
 
 _EXPORTS = {
     "ALGORITHM_COLORS": "style",
@@ -30,12 +30,6 @@ _EXPORTS = {
     "main_panel": "main",
 }
 
+__getattr__ = exports(__name__, _EXPORTS)
+
 __all__ = sorted(_EXPORTS)
-
-
-def __getattr__(name: str):
-    if name not in _EXPORTS:
-        raise AttributeError(f"module 'duelbandits.plotting' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
-    globals()[name] = value
-    return value

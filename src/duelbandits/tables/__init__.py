@@ -10,10 +10,11 @@ input on every machine.
 from __future__ import annotations
 
 import html
-import importlib
 import json
 
 import numpy as np
+
+from ..lazy import exports
 
 _EXPORTS = {
     "final_regret_table": "paper",
@@ -32,13 +33,7 @@ _EXPORTS = {
     "asymptotics_markdown": "asymptotics",
 }
 
-
-def __getattr__(name: str):
-    if name not in _EXPORTS:
-        raise AttributeError(f"module 'duelbandits.tables' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
-    globals()[name] = value
-    return value
+__getattr__ = exports(__name__, _EXPORTS)
 
 
 def fmt(value, digits: int = 1) -> str:
