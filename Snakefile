@@ -89,6 +89,7 @@ rule maximin_tail:
     input:
         "results/maximin-tail/tail.md",
         "results/maximin-tail/family.md",
+        "figures/maximin-tail/tail.png",
 
 
 # The paper's claims, each with its verdict (docs/claims.md).

@@ -472,7 +472,7 @@ def tail_row(estimates, verdict_text: str | None) -> Claim:
             math.nan,
             NOT_TESTED,
             "the maximin-tail target was not built (snakemake --cores 2 maximin_tail)",
-            "results/maximin-tail/tail.md",
+            "figures/maximin-tail/tail.png (a, b); results/maximin-tail/tail.md",
         )
     frame = estimates.sort_values("t")
     exceeded = frame[frame["verdict"] == "exceeded"]
@@ -492,7 +492,7 @@ def tail_row(estimates, verdict_text: str | None) -> Claim:
         float(row["bound"]),
         verdict,
         verdict_text or "",
-        "results/maximin-tail/tail.md",
+        "figures/maximin-tail/tail.png (a, b); results/maximin-tail/tail.md",
     )
 
 
@@ -513,7 +513,7 @@ def family_row(family) -> Claim:
             math.nan,
             NOT_TESTED,
             "the maximin_tail target was not built (snakemake --cores 2 maximin_tail)",
-            "results/maximin-tail/family.md",
+            "figures/maximin-tail/tail.png (b); results/maximin-tail/family.md",
         )
     over = family[family["verdict"] == "exceeded"].sort_values(["t", "actions", "gap"])
     tested = family[family["verdict"] != "no trap"]
@@ -534,7 +534,7 @@ def family_row(family) -> Claim:
         float(row["bound"]),
         verdict,
         f"R_t / bound = {row['ratio']:.2f}",
-        "results/maximin-tail/family.md",
+        "figures/maximin-tail/tail.png (b); results/maximin-tail/family.md",
     )
 
 

@@ -133,3 +133,30 @@ rule tail_family:
         " --others-gap {params.others_gap} --strength {params.strength} --runs {params.runs} --horizon {params.horizon}"
         " --seed {params.seed} --grid-points {params.points} --confidence {params.confidence}"
         " --table {output.table} --markdown {output.markdown} > {log} 2>&1 || (cat {log} >&2; exit 1)"
+
+
+# figures/maximin-tail/tail.{pdf,png}: (a) the survival curve, (b) E[R_t] / Theorem 4.1's bound on the
+# borda matrix and on the family members that exceed it. Plotting code: duelbandits.plotting.tail.
+rule tail_figure:
+    input:
+        estimates="results/maximin-tail/estimates.parquet",
+        family="results/maximin-tail/family.parquet",
+    output:
+        pdf="figures/maximin-tail/tail.pdf",
+        png=report(
+            "figures/maximin-tail/tail.png",
+            caption="../report/claims.rst",
+            category="Claims",
+            labels={"figure": "Theorem 4.1 on trial"},
+        ),
+    params:
+        code=code("cli.claims:cmd_tail_figure"),
+    log:
+        "logs/maximin-tail/figure.log",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    shell:
+        "python -m duelbandits --ledger .duelbandits/written tail-figure --estimates {input.estimates} --family {input.family}"
+        " --out {output.pdf} {output.png} > {log} 2>&1 || (cat {log} >&2; exit 1)"

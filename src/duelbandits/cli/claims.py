@@ -143,6 +143,24 @@ def cmd_tail_family(args) -> None:
     files.write_text(args.markdown, markdown)
 
 
+def cmd_tail_figure(args) -> None:
+    from pathlib import Path
+
+    from .. import manifest, storage
+    from ..plotting.style import METADATA
+    from ..plotting.tail import tail_figure
+
+    for path in args.out:
+        if Path(path).suffix.lower().lstrip(".") not in METADATA:
+            raise UsageError(f"--out {path}: a figure is saved as .pdf, .png or .svg")
+    estimates = storage.read_table(args.estimates).to_pandas()
+    family = storage.read_table(args.family).to_pandas() if args.family else None
+    digest = manifest.data_digest(
+        {"estimates": args.estimates, "family": args.family}, ledger=args.ledger, figure="maximin-tail"
+    )
+    tail_figure(estimates, family, args.out, data_digest=digest)
+
+
 def add_tail_args(p) -> None:
     p.add_argument("points", nargs="+", help="phase-1 point files (duelbandits sweep-point, ts-maximin)")
     p.add_argument("--scenario-file", required=True, help="the scenario's JSON file (duelbandits scenario)")
@@ -193,6 +211,11 @@ def add_commands(sub) -> None:
     p.add_argument("--table", required=True, help="output .parquet")
     p.add_argument("--markdown", required=True, help="output .md")
     p.set_defaults(func=cmd_tail_family, outputs=("table", "markdown"))
+    p = sub.add_parser("tail-figure", help="maximin-tail figure: survival curve, E[R_t] / Theorem 4.1's bound")
+    p.add_argument("--estimates", required=True, help="results/maximin-tail/estimates.parquet")
+    p.add_argument("--family", help="results/maximin-tail/family.parquet (optional)")
+    p.add_argument("--out", nargs="+", required=True, help="output figure files (.pdf, .png)")
+    p.set_defaults(func=cmd_tail_figure, outputs=("out",))
     add_claims_command(sub)
 
 
