@@ -154,6 +154,21 @@ def test_verify_says_identical_same_content_differs_or_missing(tmp_path):
     }
 
 
+def test_the_versions_that_made_the_tree_decide_between_bytes_and_content(tmp_path):
+    """A tree made under other versions (its own results/MANIFEST.sha256 says so) is compared by content
+    even when the verifying interpreter has the manifest's versions; without that record, by bytes."""
+    files = make_tree(tmp_path)
+    reference = tmp_path / "reference.sha256"
+    reference.write_text(manifest.build(tmp_path, files, {}))  # this interpreter's versions
+    write_parquet(tmp_path / "results/a.parquet", compression="snappy")  # same values, other bytes
+    assert manifest.verify(reference, tmp_path)["results/a.parquet"] == manifest.DIFFERS
+    tree = tmp_path / manifest.TREE_MANIFEST
+    tree.write_text(elsewhere(manifest.build(tmp_path, files, {})))  # the tree was made elsewhere
+    assert manifest.verify(reference, tmp_path)["results/a.parquet"] == manifest.SAME_CONTENT
+    tree.write_text(manifest.build(tmp_path, files, {}))  # ... or here: then bytes count
+    assert manifest.verify(reference, tmp_path)["results/a.parquet"] == manifest.DIFFERS
+
+
 def test_verify_cli_prints_each_file_and_one_summary_line(tmp_path, capsys):
     files = make_tree(tmp_path)
     out = tmp_path / "M.sha256"

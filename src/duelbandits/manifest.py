@@ -470,13 +470,26 @@ def _unreadable(path) -> str | None:
     return None
 
 
-def same_environment(manifest) -> bool:
-    """Whether the manifest was written under this interpreter's versions (its ``# environment:`` line)."""
+TREE_MANIFEST = "results/MANIFEST.sha256"
+"""Where a tree made by the pipeline keeps its own manifest (its header names the versions that made it)."""
+
+
+def _recorded_environment(manifest):
     header, _, _ = read(manifest)
     try:
-        return json.loads(header.get("environment", "null")) == environment()
+        return json.loads(header.get("environment", "null"))
     except json.JSONDecodeError:
-        return False
+        return None
+
+
+def same_environment(manifest, root=None) -> bool:
+    """Whether the manifest's ``# environment:`` line names the versions that made the tree under
+    ``root``: those of the tree's own manifest (:data:`TREE_MANIFEST`) when it has one, else this
+    interpreter's. A tree made under other versions is compared by content; one made under the same
+    versions must have the same bytes."""
+    tree = Path(root) / TREE_MANIFEST if root is not None else None
+    made_with = _recorded_environment(tree) if tree is not None and tree.is_file() else environment()
+    return _recorded_environment(manifest) == made_with
 
 
 def verify(manifest, root, reasons: dict | None = None) -> dict[str, str]:
@@ -495,7 +508,7 @@ def verify(manifest, root, reasons: dict | None = None) -> dict[str, str]:
         config = json.loads(header.get("config", "{}"))
     except json.JSONDecodeError:
         raise ManifestError(f"{manifest}: its config line is not JSON") from None
-    same_versions = same_environment(manifest)
+    same_versions = same_environment(manifest, root)
     reasons = {} if reasons is None else reasons
     root = Path(root)
     status = {}
