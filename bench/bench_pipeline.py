@@ -80,7 +80,8 @@ def main() -> int:
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="duelbandits-bench-"))
     env = {**os.environ, "NUMBA_CACHE_DIR": str(workdir / ".numba-cache"), "PYTHONPATH": str(args.repo / "src")}
     cmd = [sys.executable, "-m", "snakemake", "-s", str(args.repo / "Snakefile"), "--directory", str(workdir),
-           "--configfile", str(args.repo / "config.yaml"), "--cores", str(args.cores), "--quiet", *args.targets]  # fmt: skip
+           "--configfile", str(args.repo / "config.yaml"), "--cores", str(args.cores), "--quiet",
+           *args.targets]  # fmt: skip
     if args.config:
         cmd += ["--config", *args.config]
     start = time.perf_counter()
@@ -92,7 +93,8 @@ def main() -> int:
     rules = per_rule(workdir)
     print(f"workdir: {workdir}")
     print(f"wall time with --cores {args.cores} (cold numba cache): {wall:.1f} s")
-    print(f"results/: {folder_size(workdir / 'results') / 1e6:.0f} MB, figures/: {folder_size(workdir / 'figures') / 1e6:.1f} MB")
+    results, figures = folder_size(workdir / "results") / 1e6, folder_size(workdir / "figures") / 1e6
+    print(f"results/: {results:.0f} MB, figures/: {figures:.1f} MB")
     print(f"{'rule':28s} {'jobs':>5s} {'CPU s':>8s} {'wall s':>8s} {'peak MB':>8s}")
     for rule, (jobs, cpu, seconds, peak) in sorted(rules.items()):
         print(f"{rule:28s} {jobs:5d} {cpu:8.1f} {seconds:8.1f} {peak:8.0f}")

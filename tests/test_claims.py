@@ -167,3 +167,7 @@ def test_family_row_fails_on_the_first_member_exceeded_and_is_not_tested_without
     row = claims.family_row(family)
     assert row.verdict == claims.FAILS and row.claim.startswith("Theorem 4.1 (A = 4, gap 0.1, t = 1,000)")
     assert claims.family_row(None).verdict == claims.NOT_TESTED
+    # a family where no member has a trap: not tested, saying why (it crashed on an empty selection)
+    untrapped = family.assign(verdict="no trap", t=0, low=float("nan"), high=float("nan"), bound=float("nan"))
+    row = claims.family_row(untrapped)
+    assert row.verdict == claims.NOT_TESTED and "no member of the family searched has a trap" in row.reason

@@ -111,6 +111,37 @@ def out(tmp_path_factory):
             field_points.append(point(root, f"f-{scenario}-{algorithm}", scenario, algorithm, 50, runs, size))
     files = outputs(root, curves="curves.parquet", table="field-table.parquet", markdown="field.md")
     run("field-table", *field_points, *scenario_files, *files)
+    # Theorem 4.1's tail: 6 TS-Maximin runs on borda to T = 60, two continued to 120; the family search; the
+    # claims ledger from this summary and those tables
+    tail_points = [
+        point(root, "t-0", "borda", "ts-maximin", 60, "0-2"),
+        point(root, "t-1", "borda", "ts-maximin", 60, "3-5"),
+    ]
+    tail = ["--scenario-file", root / "borda.json", "--seed", SEED, "--share", 0.5]
+    files = outputs(root, curves="tail-curves.parquet", states="tail-states.parquet")
+    continued = ["--horizon", 120, "--others", 1, "--jobs", 1, "--job", 0, "--grid-points", 5, "--escape-samples", 5]
+    run("tail-continue", *tail_points, *tail, *continued, *files)
+    files = outputs(root, estimates="tail-estimates.parquet", markdown="tail.md")
+    run("tail-table", *tail_points, *tail, "--curves", root / "tail-curves.parquet", "--states",
+        root / "tail-states.parquet", *files)  # fmt: skip
+    family = ["--actions", 3, "--gaps", 0.2, "--others-gap", 0.1, "--strength", 0.95, "--runs", 2, "--horizon", 60]
+    run(
+        "tail-family",
+        *family,
+        "--seed",
+        SEED,
+        "--grid-points",
+        5,
+        *outputs(root, table="family.parquet", markdown="f.md"),
+    )
+    optional = outputs(root, local="asymptotics-local.parquet", tail="tail-estimates.parquet", family="family.parquet")
+    run(
+        "claims",
+        "--summary",
+        root / "summary.parquet",
+        *optional,
+        *outputs(root, table="claims.parquet", markdown="c.md"),
+    )
     return root
 
 
@@ -132,6 +163,11 @@ WRITTEN = {
     "asymptotics-exponents.parquet": "ASYMPTOTIC_EXPONENT_SCHEMA",
     "curves.parquet": "FIELD_CURVES_SCHEMA",
     "field-table.parquet": "FIELD_TABLE_SCHEMA",
+    "tail-curves.parquet": "TAIL_CURVE_SCHEMA",
+    "tail-states.parquet": "TAIL_STATE_SCHEMA",
+    "tail-estimates.parquet": "TAIL_ESTIMATE_SCHEMA",
+    "family.parquet": "TAIL_FAMILY_SCHEMA",
+    "claims.parquet": "CLAIM_SCHEMA",
 }
 
 

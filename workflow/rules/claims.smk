@@ -3,21 +3,6 @@
 # long horizons (asymptotics) and the Theorem 4.1 tail (maximin_tail). Those two are optional
 # inputs: read if present, never built by this target; each row says which source it used.
 
-CLAIMS_OPTIONAL = {
-    "local": "results/asymptotics/local.parquet",
-    "tail": "results/maximin-tail/estimates.parquet",
-    "family": "results/maximin-tail/family.parquet",
-}
-
-
-def claims_optional(wildcards):
-    """The optional inputs that exist (a change of this set reruns the ledger)."""
-    return {key: path for key, path in CLAIMS_OPTIONAL.items() if os.path.exists(path)}
-
-
-def claims_optional_args(wildcards, input):
-    return " ".join(f"--{key} {shlex.quote(input[key])}" for key in CLAIMS_OPTIONAL if key in input.keys())
-
 
 # results/claims.{parquet,md}: one row per claim, its number, interval, threshold and verdict.
 rule claims_table:

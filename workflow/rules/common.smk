@@ -92,10 +92,11 @@ wildcard_constraints:
 # --- Rerun triggers: the code each command runs -------------------------------------------------
 
 
-def code(entry):
+def code(entry, *modules):
     """A rule's rerun trigger: the digest of the package modules its command ``entry``
-    ("cli.MODULE:FUNCTION") runs (duelbandits.provenance.code_units)."""
-    return provenance.code_digest(entry)
+    ("cli.MODULE:FUNCTION") runs, and of ``modules`` it loads by name (a kernel the registry imports
+    with importlib) (duelbandits.provenance.code_units)."""
+    return provenance.code_digest(entry, *modules)
 
 
 def algorithm_code(entry):
@@ -255,7 +256,7 @@ def all_figures():
 
 
 def target_points(target, keep=lambda job: True):
-    """The input function of a table rule of ``target``: its point files that ``keep`` accepts, after
+    """The input function of the tables of ``target``, its point files that ``keep`` accepts, after
     duelbandits.plan.check_target. A function, so the points are listed only when the table is planned:
     a config that only a target beyond the paper cannot use never stops the paper run."""
 
@@ -364,5 +365,32 @@ def check_planned_inputs():
         )
 
 
-onstart:
-    check_planned_inputs()
+# --- The paper's claims (claims.smk) and Theorem 4.1's tail (tail.smk) ---------------------------------
+
+CLAIMS_OPTIONAL = {
+    "local": "results/asymptotics/local.parquet",
+    "tail": "results/maximin-tail/estimates.parquet",
+    "family": "results/maximin-tail/family.parquet",
+}
+
+
+def claims_optional(wildcards):
+    """The optional inputs that exist (a change of this set reruns the ledger)."""
+    return {key: path for key, path in CLAIMS_OPTIONAL.items() if os.path.exists(path)}
+
+
+def claims_optional_args(wildcards, input):
+    return " ".join(f"--{key} {shlex.quote(input[key])}" for key in CLAIMS_OPTIONAL if key in input.keys())
+
+
+TAIL = config["maximin-tail"]
+TAIL_JOBS = list(range(TAIL["jobs"]))
+
+
+tail_points = target_points("maximin-tail")
+"""Phase 1's point files, after duelbandits.plan.check_target."""
+
+
+def tail_scenario_file(wildcards=None):
+    """The scenario file of the tail's matrix."""
+    return f"results/scenarios/{TAIL['scenario']}.json"

@@ -5,19 +5,6 @@
 # free runs, rerun from the start to `horizon` (TS-Maximin has no horizon tuning: a run's prefix is
 # the same at every horizon), split over `jobs` jobs; each job reads phase 1 and selects the same runs.
 
-TAIL = config["maximin-tail"]
-TAIL_JOBS = list(range(TAIL["jobs"]))
-
-
-def tail_points(wildcards=None):
-    """Phase 1's point files, after duelbandits.plan.check_target."""
-    checked(plan.check_target, config, "maximin-tail")
-    return point_files("maximin-tail")
-
-
-def tail_scenario_file(wildcards=None):
-    return f"results/scenarios/{TAIL['scenario']}.json"
-
 
 # results/maximin-tail/continued/{curves,states}-{job}.parquet: one phase-2 job's runs, written atomically.
 rule tail_continue:
@@ -28,7 +15,7 @@ rule tail_continue:
         curves="results/maximin-tail/continued/curves-{job}.parquet",
         states="results/maximin-tail/continued/states-{job}.parquet",
     params:
-        code=provenance.code_digest("cli.claims:cmd_tail_continue", "algorithms.ts_maximin"),
+        code=code("cli.claims:cmd_tail_continue", "algorithms.ts_maximin"),
         seed=config["seed"],
         share=TAIL["share"],
         horizon=TAIL["horizon"],
@@ -104,7 +91,7 @@ rule tail_family:
             labels={"table": "Theorem 4.1: where the bound breaks first"},
         ),
     params:
-        code=provenance.code_digest("cli.claims:cmd_tail_family", "algorithms.ts_maximin"),
+        code=code("cli.claims:cmd_tail_family", "algorithms.ts_maximin"),
         actions=" ".join(map(str, TAIL["family"]["actions"])),
         gaps=" ".join(map(str, TAIL["family"]["gaps"])),
         others_gap=TAIL["family"]["others_gap"],
