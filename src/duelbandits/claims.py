@@ -500,38 +500,26 @@ def family_row(family) -> Claim:
     """Theorem 4.1 on the small family of duelbandits.tail.family_matrix: the member whose interval first
     lies above the bound (fails), else the largest t searched (or "not tested")."""
     statement = "TS-Maximin's expected Maximin regret is at most A/sqrt(2) sqrt(log A) sqrt(T), for every X and T"
-    if family is None:
+
+    def not_tested(reason: str) -> Claim:
         return Claim(
             "Theorem 4.1 (small family)",
             "Theorem 4.1 (Section 4)",
             statement,
             "mean Maximin regret of TS-Maximin on a small family of trap matrices",
             "results/maximin-tail/family.parquet",
-            math.nan,
-            math.nan,
-            math.nan,
-            math.nan,
+            *[math.nan] * 4,
             NOT_TESTED,
-            "the maximin_tail target was not built (snakemake --cores 2 maximin_tail)",
+            reason,
             "figures/maximin-tail/tail.png (b); results/maximin-tail/family.md",
         )
+
+    if family is None:
+        return not_tested("the maximin_tail target was not built (snakemake --cores 2 maximin_tail)")
     over = family[family["verdict"] == "exceeded"].sort_values(["t", "actions", "gap"])
     tested = family[family["verdict"] != "no trap"]
     if tested.empty:
-        return Claim(
-            "Theorem 4.1 (small family)",
-            "Theorem 4.1 (Section 4)",
-            statement,
-            "mean Maximin regret of TS-Maximin on a small family of trap matrices",
-            "results/maximin-tail/family.parquet",
-            math.nan,
-            math.nan,
-            math.nan,
-            math.nan,
-            NOT_TESTED,
-            "no member of the family searched has a trap (see results/maximin-tail/family.md)",
-            "results/maximin-tail/family.md",
-        )
+        return not_tested("no member of the family searched has a trap (see results/maximin-tail/family.md)")
     row = over.iloc[0] if len(over) else tested.sort_values(["t", "ratio"]).iloc[-1]
     verdict = FAILS if len(over) else below(float(row["low"]), float(row["high"]), float(row["bound"]))
     return Claim(
