@@ -21,7 +21,7 @@ FLOORS = {
         "simulation",
         "limits",
     ],
-    "storage": ["schemas", "files", "storage", "provenance", "manifest"],
+    "storage": ["schemas", "files", "storage", "provenance", "digests", "manifest"],
     "analyses": ["aggregate", "points", "sweeps", "field", "asymptotics", "tail", "claims", "plan"],
     "presentation": ["tables", "plotting", "latex"],
     "command line": ["cli", "__main__", "__init__"],

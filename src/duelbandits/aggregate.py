@@ -9,7 +9,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from . import files, regret, schemas, storage, theorems
+from . import digests, files, regret, schemas, storage, theorems
 from .regret import sample_std
 
 SUMMARY_POINTS = 1000
@@ -104,6 +104,7 @@ def aggregate_scenario(
     grid = summary_grid(horizon, points)
     summary, strategies = [], []
     prov = provenance or {}
+    traces_digest = digests.TableDigest(schemas.TRACE_SCHEMA) if files.noting() else None
     with files.atomic_write(outputs["traces"]) as tmp_traces:
         with pq.ParquetWriter(
             tmp_traces,
@@ -149,8 +150,12 @@ def aggregate_scenario(
                             schema=schemas.TRACE_SCHEMA,
                         )
                         writer.write_table(trace, row_group_size=1 << 20)
+                        if traces_digest is not None:
+                            traces_digest.update(trace)
                 if recorded is not None:
                     strategies.extend(_strategy_rows(algorithm, recorded, actions, runs))
+    if traces_digest is not None:
+        files.note_content(outputs["traces"], digests.ledger_line(traces_digest.content()))
     summary_df = pd.concat(summary, ignore_index=True)
     storage.write_table(
         pa.Table.from_pandas(summary_df, schema=schemas.SUMMARY_SCHEMA, preserve_index=False),

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import tempfile
 from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 
 from .errors import InputError
@@ -55,6 +56,38 @@ def read_record(ledger, path) -> list[str] | None:
         return None
     except (OSError, UnicodeDecodeError) as err:
         raise StorageError(f"{record}: cannot read the ledger's record ({err})") from None
+
+
+_NOTED: ContextVar[dict | None] = ContextVar("noted_contents", default=None)
+
+
+@contextmanager
+def noting_contents():
+    """Collect, while the block runs, the content digests the writers note (:func:`note_content`):
+    a dict from each written path to its ledger line, which the command line records in the ledger."""
+    token = _NOTED.set({})
+    try:
+        yield _NOTED.get()
+    finally:
+        _NOTED.reset(token)
+
+
+def noting() -> bool:
+    """Whether a caller collects content digests: a writer computes one only then."""
+    return _NOTED.get() is not None
+
+
+def note_content(path, content: str) -> None:
+    """Note the ledger's content line of the file just written at ``path``
+    (:func:`duelbandits.digests.ledger_line` of its content digest)."""
+    noted = _NOTED.get()
+    if noted is not None:
+        noted[os.path.normpath(path)] = content
+
+
+def noted_content(noted: dict, path) -> str | None:
+    """The content line noted for ``path`` in what :func:`noting_contents` collected, or None."""
+    return noted.get(os.path.normpath(path))
 
 
 def _umask() -> int:

@@ -7,23 +7,13 @@ too), then one ``# content: <digest>  <path>`` line per file, preceded by
 It holds no timestamps: the same inputs and environment give the same bytes.
 
 The **content digest** ignores what another library version changes without
-changing a result:
-
-- Parquet: the schema (column names and types) and the values, column by
-  column. Integers, booleans and strings exactly, nulls by position; floats
-  rounded to IEEE float32 (round to nearest even, 24 significant bits, a
-  relative 6e-8), with -0.0 as 0.0 and one NaN. Key-value metadata (versions,
-  provenance), row groups, encodings and compression do not count.
-- JSON: the parsed values under the same float rule, keys sorted.
-- Figures (PNG, PDF): the content digest of the data they were drawn from,
-  which the figure carries in its metadata; the file must be whole (a PNG
-  whose chunks all pass their CRC and that ends with its IEND chunk, a PDF
-  that ends in ``%%EOF``).
-- Anything else (Markdown, HTML): its bytes.
-
-Rounding to float32 means two floats that differ only in their last digits
-have the same digest unless they straddle a float32 rounding boundary; for
-values that differ by a relative 1e-15 that happens about once in 10^8.
+changing a result: for Parquet and JSON files, :mod:`duelbandits.digests`
+(values, floats at float32 precision; metadata, encodings and compression do
+not count); for figures (PNG, PDF), the content digest of the data they were
+drawn from, which the figure carries in its metadata, provided the file is
+whole (a PNG whose chunks all pass their CRC and that ends with its IEND
+chunk, a PDF that ends in ``%%EOF``); for anything else (Markdown, HTML), its
+bytes.
 """
 
 from __future__ import annotations
@@ -35,10 +25,9 @@ import struct
 import zlib
 from pathlib import Path
 
-import numpy as np
-
+from .digests import JSON, PARQUET, DigestError, json_digest, ledger_line, parquet_digest
 from .errors import InputError
-from .provenance import canonical_floats, canonical_json, environment, file_sha256
+from .provenance import canonical_json, environment, file_sha256
 
 FIGURE_DATA_KEY = "duelbandits-data-sha256"
 """PNG text key (and PDF ``Keywords`` prefix) under which a figure stores the digest of its data."""
@@ -60,110 +49,6 @@ sha256 = file_sha256
 
 
 # --- Content digests -------------------------------------------------------------------------
-
-
-def _canonical_json_value(value):
-    if isinstance(value, float):
-        return float(canonical_floats(np.array([value]))[0]) if np.isfinite(value) else repr(value)
-    if isinstance(value, list):
-        return [_canonical_json_value(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _canonical_json_value(v) for k, v in value.items()}
-    return value
-
-
-def _arrow_type_name(type_) -> str:
-    """A type name stable across pyarrow versions (``large_string`` reads as ``string``)."""
-    import pyarrow as pa
-
-    if pa.types.is_large_string(type_) or pa.types.is_string(type_):
-        return "string"
-    if pa.types.is_large_binary(type_) or pa.types.is_binary(type_):
-        return "binary"
-    if pa.types.is_dictionary(type_):
-        return _arrow_type_name(type_.value_type)
-    return str(type_)
-
-
-class _ColumnDigest:
-    """Canonical values of one column, fed batch by batch: each part (nulls, values, string
-    lengths, string bytes) has its own running sha256, so batch boundaries do not count and
-    memory holds one batch."""
-
-    def __init__(self, field):
-        self.field, self.rows = field, 0
-        self.parts = {name: hashlib.sha256() for name in ("valid", "values", "lengths", "data")}
-
-    def update(self, array) -> None:
-        import pyarrow as pa
-        import pyarrow.compute as pc
-
-        if pa.types.is_dictionary(array.type):
-            array = array.dictionary_decode()
-        self.rows += len(array)
-        valid = np.asarray(array.is_valid().to_numpy(zero_copy_only=False), dtype=np.uint8)
-        self.parts["valid"].update(valid.tobytes())
-        type_ = array.type
-        if pa.types.is_floating(type_):
-            values = pc.fill_null(array, 0.0).to_numpy(zero_copy_only=False)
-            self.parts["values"].update(canonical_floats(values).tobytes())
-        elif pa.types.is_integer(type_) or pa.types.is_boolean(type_):
-            values = pc.fill_null(array, False if pa.types.is_boolean(type_) else 0)
-            self.parts["values"].update(np.asarray(values.to_numpy(zero_copy_only=False)).astype("<i8").tobytes())
-        elif pa.types.is_string(type_) or pa.types.is_large_string(type_) or pa.types.is_binary(type_):
-            values = pc.fill_null(array.cast(pa.large_binary()), b"")
-            lengths = pc.binary_length(values).to_numpy(zero_copy_only=False).astype("<i8")
-            self.parts["lengths"].update(lengths.tobytes())
-            self.parts["data"].update(_joined(values))
-        else:
-            self.parts["values"].update(canonical_json(_canonical_json_value(array.to_pylist())).encode())
-
-    def digest(self) -> bytes:
-        head = f"{self.field.name}:{_arrow_type_name(self.field.type)}:{self.rows}\0".encode()
-        return hashlib.sha256(head + b"".join(part.digest() for part in self.parts.values())).digest()
-
-
-def _joined(values) -> bytes:
-    """The data bytes of a large_binary array without nulls, in order."""
-    _, offsets, data = values.buffers()
-    if data is None or len(values) == 0:
-        return b""
-    offs = np.frombuffer(offsets, dtype="<i8")[values.offset : values.offset + len(values) + 1]
-    return memoryview(data)[offs[0] : offs[-1]].tobytes()
-
-
-BATCH_ROWS = 1 << 20
-"""Rows per batch when digesting a Parquet file: memory is one batch of one column."""
-
-
-def parquet_digest(path) -> str:
-    """Content digest of a Parquet file: schema and values (module docstring), read one column
-    and one batch at a time (the traces have 24 million rows)."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    from .files import DamagedFile
-
-    try:
-        parquet = pq.ParquetFile(path)
-        sha = hashlib.sha256(b"parquet\0")
-        for field in parquet.schema_arrow:
-            column = _ColumnDigest(field)
-            for batch in parquet.iter_batches(batch_size=BATCH_ROWS, columns=[field.name]):
-                column.update(batch.column(0))
-            sha.update(column.digest())
-    except (pa.ArrowException, OSError, ValueError) as err:
-        raise DamagedFile(path, f"not a readable Parquet file ({err})") from None
-    return sha.hexdigest()
-
-
-def json_digest(path) -> str:
-    """Content digest of a JSON file: its values, floats rounded to float32, keys sorted."""
-    try:
-        value = json.loads(Path(path).read_text())
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise ManifestError(f"{path}: not a readable JSON file ({err})") from None
-    return hashlib.sha256(b"json\0" + canonical_json(_canonical_json_value(value)).encode()).hexdigest()
 
 
 def _png_text(data: bytes) -> dict:
@@ -237,12 +122,12 @@ def _content_digest(path) -> str:
         raise ManifestError(f"{path}: file not found")
     try:
         if suffix == ".parquet":
-            return "parquet:" + parquet_digest(path)
+            return PARQUET + parquet_digest(path)
         if suffix == ".json":
-            return "json:" + json_digest(path)
+            return JSON + json_digest(path)
         if suffix in (".png", ".pdf"):
             return "figure:" + figure_data_digest(path)
-    except StorageError as err:
+    except (StorageError, DigestError) as err:
         raise ManifestError(str(err)) from None
     return "bytes:" + sha256(path)
 
@@ -250,24 +135,24 @@ def _content_digest(path) -> str:
 def content_digest(path, ledger=None) -> str:
     """The content digest of one file, by its suffix (module docstring); ManifestError if unreadable.
 
-    With ``ledger`` (the workflow's ledger folder), the digest is computed once per file and kept in
-    the ledger's record of the file, beside the sha256 its job recorded: a later job (a figure, the
-    manifest) reads it from there as long as the file's bytes are still the recorded ones and the
-    digest's code is the same (:func:`duelbandits.provenance.code_digest` of this module).
+    With ``ledger`` (the workflow's ledger folder), a Parquet or JSON file's digest is read from the
+    ledger's record of the file, beside the sha256 its job recorded, as long as the file's bytes are
+    still the recorded ones and the digest's code is the same (:func:`duelbandits.digests.ledger_line`).
+    The job that wrote a Parquet file put it there (computed from the table in memory); any other is
+    computed once, by the first job that needs it, and kept there for the next (a figure, the manifest).
     """
-    if ledger is None:
+    if ledger is None or Path(path).suffix.lower() not in (".parquet", ".json"):
         return _content_digest(path)
     from .files import read_record, record_written
-    from .provenance import code_digest
 
     record = read_record(ledger, path)
     if not record or record[0] != sha256(path):
         return _content_digest(path)
-    key = f"content {code_digest('manifest')[:16]} "
+    key = ledger_line("")
     if len(record) > 1 and record[1].startswith(key):
         return record[1][len(key) :]
     content = _content_digest(path)
-    record_written(ledger, path, sha256=record[0], content=key + content)
+    record_written(ledger, path, sha256=record[0], content=ledger_line(content))
     return content
 
 

@@ -15,7 +15,8 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from . import winners
-from .files import DamagedFile, StorageError, atomic_write, write_text
+from .digests import ledger_line, table_content
+from .files import DamagedFile, StorageError, atomic_write, note_content, noting, write_text
 from .provenance import METADATA_KEY, canonical_json, check, matrix_sha256
 from .scenarios import MatrixError, validate_matrix
 from .schemas import RUN_COLUMNS, strategy_columns
@@ -52,9 +53,12 @@ def with_provenance(schema_or_table, provenance: dict | None):
 
 
 def write_table(table: pa.Table, path, provenance: dict | None = None, **options) -> None:
-    """Write ``table`` to ``path`` atomically, carrying ``provenance``: a crash never leaves a partial file."""
+    """Write ``table`` to ``path`` atomically, carrying ``provenance``: a crash never leaves a partial file.
+    Its content digest is noted for the ledger (:func:`duelbandits.files.note_content`) when collected."""
     with atomic_write(path) as tmp:
         pq.write_table(with_provenance(table, provenance), tmp, **{**write_options(table.column_names), **options})
+    if noting():
+        note_content(path, ledger_line(table_content(table)))
 
 
 def read_provenance(path, **expected) -> dict:
@@ -97,10 +101,14 @@ def _arrow(values: np.ndarray, type_: pa.DataType, valid: np.ndarray | None = No
 
 
 def run_table(runs: list, actions: int) -> pa.Table:
-    """One chunk's table from ``[(run, SimulationResult), ...]``."""
+    """One chunk's table from ``[(run, SimulationResult), ...]``.
+
+    A strategy column holds a value at the recorded steps and null elsewhere; each is built in
+    place (one array per action over all rows), not run by run: Parquet stores no value for a
+    null, so what the null slots hold does not reach the file.
+    """
     players = next((tuple(res.strategies) for _, res in runs if res.strategies), ())
     columns = {name: [] for name in RUN_COLUMNS}
-    strat = {col: [] for p in players for col in strategy_columns(p, actions)}
     for run, res in runs:
         T = res.horizon
         columns["run"].append(np.full(T, run, dtype=np.int32))
@@ -108,17 +116,19 @@ def run_table(runs: list, actions: int) -> pa.Table:
         columns["I"].append(res.I.astype(np.int16))
         columns["J"].append(res.J.astype(np.int16))
         columns["outcome"].append(res.outcomes.astype(np.int8))
-        for p in players:
-            full = np.full((T, actions), np.nan)
-            full[res.strategy_steps - 1] = res.strategies[p]
-            for a, col in enumerate(strategy_columns(p, actions)):
-                strat[col].append(full[:, a])
     arrays = [_arrow(np.concatenate(columns[n]), t) for n, t in RUN_COLUMNS.items()]
     names = list(RUN_COLUMNS)
-    for col, parts in strat.items():
-        values = np.concatenate(parts)
-        arrays.append(_arrow(values, pa.float64(), valid=~np.isnan(values)))
-        names.append(col)
+    rows = sum(res.horizon for _, res in runs)
+    for p in players:
+        values, recorded, offset = np.zeros((actions, rows)), np.zeros(rows, dtype=bool), 0
+        for _, res in runs:
+            at = offset + res.strategy_steps - 1
+            values[:, at] = res.strategies[p].T
+            recorded[at] = True
+            offset += res.horizon
+        for a, col in enumerate(strategy_columns(p, actions)):
+            arrays.append(_arrow(values[a], pa.float64(), valid=recorded & ~np.isnan(values[a])))
+            names.append(col)
     return pa.Table.from_arrays(arrays, names=names)
 
 

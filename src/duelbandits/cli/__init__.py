@@ -15,10 +15,11 @@ import importlib
 import os
 import signal
 import sys
+from contextlib import nullcontext
 from pathlib import Path
 
 from ..errors import InputError
-from ..files import DamagedFile, check_output, record_written
+from ..files import DamagedFile, check_output, noted_content, noting_contents, record_written
 
 FAMILIES = ("simulation", "paper", "figures", "points", "latex", "reproducibility", "claims")
 """The command modules of this package, in the order ``duelbandits --help`` lists their commands."""
@@ -47,18 +48,24 @@ def _outputs(args) -> list[str]:
     return paths
 
 
+def record_outputs(ledger, outputs, noted: dict) -> None:
+    """Record each output in the ledger: its sha256, and the content digest its writer noted."""
+    for path in outputs:
+        if Path(path).is_file():
+            record_written(ledger, path, content=noted_content(noted, path))
+
+
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     outputs = _outputs(args)
     try:
         for path in outputs:
             check_output(path)
-        status = args.func(args) or 0
+        with noting_contents() if args.ledger else nullcontext({}) as noted:
+            status = args.func(args) or 0
         sys.stdout.flush()  # a closed pipe (`| head`) shows here, not at exit
         if args.ledger:
-            for path in outputs:
-                if Path(path).is_file():
-                    record_written(args.ledger, path)
+            record_outputs(args.ledger, outputs, noted)
         return status
     except BrokenPipeError:  # the reader went away (`duelbandits provenance FILE | head`): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit

@@ -1,0 +1,175 @@
+"""The content digest of a Parquet table or JSON file: what a result holds, not how its bytes lay it out.
+
+- Parquet: the schema (column names and types) and the values, column by column. Integers,
+  booleans and strings exactly, nulls by position; floats rounded to IEEE float32 (round to
+  nearest even, 24 significant bits, a relative 6e-8), with -0.0 as 0.0 and one NaN. Key-value
+  metadata (versions, provenance), row groups, encodings and compression do not count.
+- JSON: the parsed values under the same float rule, keys sorted.
+
+A table's digest is the same whether it is computed from the table a job holds in memory
+(:class:`TableDigest`, fed as the job writes) or read back from its file (:func:`parquet_digest`):
+the writers compute it once, at write time, for the ledger (:func:`ledger_line`,
+:func:`duelbandits.files.note_content`), so that no later job reads a 24-million-row file again to
+digest it.
+:mod:`duelbandits.manifest` uses these digests, and adds those of figures.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import numpy as np
+
+from .errors import InputError
+from .provenance import canonical_floats, canonical_json
+
+
+class DigestError(InputError):
+    """A file whose content cannot be digested (unreadable, not what its suffix says)."""
+
+
+def _canonical_json_value(value):
+    if isinstance(value, float):
+        return float(canonical_floats(np.array([value]))[0]) if np.isfinite(value) else repr(value)
+    if isinstance(value, list):
+        return [_canonical_json_value(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _canonical_json_value(v) for k, v in value.items()}
+    return value
+
+
+def _arrow_type_name(type_) -> str:
+    """A type name stable across pyarrow versions (``large_string`` reads as ``string``)."""
+    import pyarrow as pa
+
+    if pa.types.is_large_string(type_) or pa.types.is_string(type_):
+        return "string"
+    if pa.types.is_large_binary(type_) or pa.types.is_binary(type_):
+        return "binary"
+    if pa.types.is_dictionary(type_):
+        return _arrow_type_name(type_.value_type)
+    return str(type_)
+
+
+class _ColumnDigest:
+    """Canonical values of one column, fed batch by batch: each part (nulls, values, string
+    lengths, string bytes) has its own running sha256, so batch boundaries do not count and
+    memory holds one batch."""
+
+    def __init__(self, field):
+        self.field, self.rows = field, 0
+        self.parts = {name: hashlib.sha256() for name in ("valid", "values", "lengths", "data")}
+
+    def update(self, array) -> None:
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        if pa.types.is_dictionary(array.type):
+            array = array.dictionary_decode()
+        self.rows += len(array)
+        valid = np.asarray(array.is_valid().to_numpy(zero_copy_only=False), dtype=np.uint8)
+        self.parts["valid"].update(valid.tobytes())
+        type_ = array.type
+        if pa.types.is_floating(type_):
+            values = pc.fill_null(array, 0.0).to_numpy(zero_copy_only=False)
+            self.parts["values"].update(canonical_floats(values).tobytes())
+        elif pa.types.is_integer(type_) or pa.types.is_boolean(type_):
+            values = pc.fill_null(array, False if pa.types.is_boolean(type_) else 0)
+            self.parts["values"].update(np.asarray(values.to_numpy(zero_copy_only=False)).astype("<i8").tobytes())
+        elif pa.types.is_string(type_) or pa.types.is_large_string(type_) or pa.types.is_binary(type_):
+            values = pc.fill_null(array.cast(pa.large_binary()), b"")
+            lengths = pc.binary_length(values).to_numpy(zero_copy_only=False).astype("<i8")
+            self.parts["lengths"].update(lengths.tobytes())
+            self.parts["data"].update(_joined(values))
+        else:
+            self.parts["values"].update(canonical_json(_canonical_json_value(array.to_pylist())).encode())
+
+    def digest(self) -> bytes:
+        head = f"{self.field.name}:{_arrow_type_name(self.field.type)}:{self.rows}\0".encode()
+        return hashlib.sha256(head + b"".join(part.digest() for part in self.parts.values())).digest()
+
+
+def _joined(values) -> bytes:
+    """The data bytes of a large_binary array without nulls, in order."""
+    _, offsets, data = values.buffers()
+    if data is None or len(values) == 0:
+        return b""
+    offs = np.frombuffer(offsets, dtype="<i8")[values.offset : values.offset + len(values) + 1]
+    return memoryview(data)[offs[0] : offs[-1]].tobytes()
+
+
+BATCH_ROWS = 1 << 20
+"""Rows per batch when digesting a Parquet file: memory is one batch of one column."""
+
+
+class TableDigest:
+    """The content digest of a table fed in parts: :meth:`update` with each part (an Arrow table or
+    record batch of the schema), as a job writes them; any split into parts gives the same digest."""
+
+    def __init__(self, schema):
+        self.columns = [_ColumnDigest(field) for field in schema]
+
+    def update(self, part) -> None:
+        for column, values in zip(self.columns, part.columns, strict=True):
+            for chunk in getattr(values, "chunks", [values]):
+                column.update(chunk)
+
+    def hexdigest(self) -> str:
+        sha = hashlib.sha256(b"parquet\0")
+        for column in self.columns:
+            sha.update(column.digest())
+        return sha.hexdigest()
+
+    def content(self) -> str:
+        """The digest as :func:`duelbandits.manifest.content_digest` gives it for the written file."""
+        return PARQUET + self.hexdigest()
+
+
+PARQUET = "parquet:"
+"""The prefix of a Parquet file's content digest (``JSON`` for a JSON file's)."""
+JSON = "json:"
+
+
+def ledger_line(content: str) -> str:
+    """The ledger's line for a file's content digest, keyed by the version of this module's code
+    (:func:`duelbandits.provenance.code_digest`), so that a digest an older version kept is not used."""
+    from .provenance import code_digest
+
+    return f"content {code_digest('digests')[:16]} {content}"
+
+
+def table_content(table) -> str:
+    """The content digest of an Arrow table: that of the Parquet file it is written to."""
+    digest = TableDigest(table.schema)
+    digest.update(table)
+    return digest.content()
+
+
+def parquet_digest(path) -> str:
+    """Content digest of a Parquet file: schema and values (module docstring), read one column
+    and one batch at a time (the traces have 24 million rows)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from .files import DamagedFile
+
+    try:
+        parquet = pq.ParquetFile(path)
+        digest = TableDigest(parquet.schema_arrow)
+        for field, column in zip(parquet.schema_arrow, digest.columns, strict=True):
+            for batch in parquet.iter_batches(batch_size=BATCH_ROWS, columns=[field.name]):
+                column.update(batch.column(0))
+    except (pa.ArrowException, OSError, ValueError) as err:
+        raise DamagedFile(path, f"not a readable Parquet file ({err})") from None
+    return digest.hexdigest()
+
+
+def json_digest(path) -> str:
+    """Content digest of a JSON file: its values, floats rounded to float32, keys sorted."""
+    try:
+        value = json.loads(Path(path).read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise DigestError(f"{path}: not a readable JSON file ({err})") from None
+    return hashlib.sha256(b"json\0" + canonical_json(_canonical_json_value(value)).encode()).hexdigest()
