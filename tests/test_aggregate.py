@@ -91,3 +91,27 @@ def test_aggregated_summary_strategies_and_traces_match_a_hand_recomputation_at_
         expected = np.concatenate([per_step_regrets(X, r.I, r.J)[kind] for r in res])
         np.testing.assert_allclose(rows["regret"], expected, rtol=0, atol=1e-15)
         np.testing.assert_array_equal(rows["I"], np.concatenate([r.I for r in res]))
+
+
+@pytest.mark.parametrize("parts", [([3, 4], [0, 1, 2]), ([1, 3], [0, 2, 4]), ([4], [2], [0, 1, 3])])
+def test_aggregate_gives_the_same_bytes_whatever_order_and_split_of_runs_its_chunks_have(tmp_path, parts):
+    """The rows are sorted by (run, t) only when the chunks are not already in that order: chunks
+    out of order or interleaved give the bytes of one chunk in order."""
+    X = make_scenario("condorcet", actions=3, seed=2).matrix
+    T, runs = 30, 5
+    res = {
+        r: simulate(X, "sparring-exp3p", T, run_seed(4, "condorcet", "sparring-exp3p", r), stride=4)
+        for r in range(runs)
+    }
+
+    def outputs_of(split, name):
+        chunks = []
+        for k, part in enumerate(split):
+            path = tmp_path / f"{name}-chunk-{k}.parquet"
+            storage.write_table(storage.run_table([(r, res[r]) for r in part], 3), path)
+            chunks.append(path)
+        outputs = {kind: tmp_path / f"{name}-{kind}.parquet" for kind in ("traces", "strategies", "summary")}
+        aggregate_scenario("condorcet", X, {"sparring-exp3p": chunks}, T, runs, outputs, points=10)
+        return {kind: path.read_bytes() for kind, path in outputs.items()}
+
+    assert outputs_of(parts, "split") == outputs_of([list(range(runs))], "whole")

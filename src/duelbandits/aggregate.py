@@ -38,8 +38,11 @@ def load_algorithm_runs(paths, horizon: int, actions: int, runs: int) -> tuple[p
         frames.append(df)
         if strat is not None:
             strategies.append(strat)
-    df = pd.concat(frames, ignore_index=True).sort_values(["run", "t"], kind="stable", ignore_index=True)
-    found = np.unique(df["run"].to_numpy())
+    df = pd.concat(frames, ignore_index=True)
+    if not _in_run_order(df):  # chunks given out of order (the workflow gives them in order)
+        df = df.sort_values(["run", "t"], kind="stable", ignore_index=True)
+    run = df["run"].to_numpy()
+    found = run[np.r_[True, run[1:] != run[:-1]]] if len(run) else run
     if not np.array_equal(found, np.arange(runs)) or len(df) != runs * horizon:
         raise files.StorageError(
             f"chunks {', '.join(map(str, paths))} hold runs {found.tolist()} in {len(df) // horizon} run(s) "
@@ -50,6 +53,12 @@ def load_algorithm_runs(paths, horizon: int, actions: int, runs: int) -> tuple[p
     else:
         strat = None
     return df, strat
+
+
+def _in_run_order(df: pd.DataFrame) -> bool:
+    """Whether the rows are sorted by (run, t), as sorting them would leave them (then it is skipped)."""
+    run, t = df["run"].to_numpy(), df["t"].to_numpy()
+    return bool(np.all((run[1:] > run[:-1]) | ((run[1:] == run[:-1]) & (t[1:] > t[:-1]))))
 
 
 def _strategy_rows(algorithm: str, recorded: pd.DataFrame, actions: int, runs: int) -> list[pd.DataFrame]:
@@ -78,8 +87,10 @@ def _strategy_rows(algorithm: str, recorded: pd.DataFrame, actions: int, runs: i
 
 
 def _repeated(text: str, n: int) -> pa.Array:
-    """``n`` copies of ``text`` as an Arrow string array, built without Python lists."""
-    return pa.DictionaryArray.from_arrays(np.zeros(n, np.int8), [text]).cast(pa.string())
+    """``n`` copies of ``text`` as an Arrow string array, built from its buffers (no Python list)."""
+    data = text.encode()
+    offsets = np.arange(n + 1, dtype=np.int32) * len(data)
+    return pa.Array.from_buffers(pa.string(), n, [None, pa.py_buffer(offsets), pa.py_buffer(data * n)])
 
 
 def aggregate_scenario(

@@ -64,13 +64,7 @@ def write_table(table: pa.Table, path, provenance: dict | None = None, **options
 def read_provenance(path, **expected) -> dict:
     """The provenance a Parquet file carries, checked against ``expected``
     (:func:`duelbandits.provenance.check`); StorageError if it carries none (not made by duelbandits)."""
-    path = Path(path)
-    if not path.is_file():
-        raise DamagedFile(path, "file not found")
-    try:
-        metadata = pq.read_schema(path).metadata or {}
-    except (pa.ArrowException, OSError, ValueError) as err:
-        raise DamagedFile(path, f"not a readable Parquet file ({err})") from None
+    metadata = read_schema(path).metadata or {}
     if METADATA_KEY not in metadata:
         raise DamagedFile(path, "carries no duelbandits provenance (not written by the pipeline)")
     try:
@@ -187,6 +181,17 @@ def read_table(path, columns=None, filters=None) -> pa.Table:
         raise DamagedFile(path, f"not a readable Parquet file ({err})") from None
 
 
+def read_schema(path) -> pa.Schema:
+    """The Arrow schema of a Parquet file; any failure becomes a StorageError naming the file."""
+    path = Path(path)
+    if not path.is_file():
+        raise DamagedFile(path, "file not found")
+    try:
+        return pq.read_schema(path)
+    except (pa.ArrowException, OSError, ValueError) as err:
+        raise DamagedFile(path, f"not a readable Parquet file ({err})") from None
+
+
 def read_runs(path, horizon: int, actions: int):
     """Read and check one run chunk; return ``(runs, strategies)`` DataFrames.
 
@@ -196,11 +201,11 @@ def read_runs(path, horizon: int, actions: int):
     ``t`` and the ``p_*``/``q_*`` columns), or is None for algorithms without
     strategies; dropping the null rows early keeps memory at one chunk.
     """
-    table = read_table(path)
-    missing = [c for c in RUN_COLUMNS if c not in table.column_names]
+    names = read_schema(path).names
+    missing = [c for c in RUN_COLUMNS if c not in names]
     if missing:
         raise StorageError(f"{path}: missing column(s) {', '.join(missing)}")
-    strategy_cols = [c for c in table.column_names if c[:2] in ("p_", "q_")]
+    strategy_cols = [c for c in names if c[:2] in ("p_", "q_")]
     players = sorted({c[0] for c in strategy_cols})
     expected = [c for player in players for c in strategy_columns(player, actions)]
     if sorted(strategy_cols) != sorted(expected):
@@ -209,12 +214,12 @@ def read_runs(path, horizon: int, actions: int):
             f"are not p_0..p_{actions - 1} per player"
         )
     strategies = None
-    if strategy_cols:
-        recorded = table.filter(pc.is_valid(table.column(strategy_cols[0])))
-        strategies = recorded.select(["run", "t", *strategy_cols]).to_pandas()
+    if strategy_cols:  # only the recorded rows, filtered as they are read: never the whole null-padded columns
+        recorded = read_table(path, columns=["run", "t", *strategy_cols], filters=pc.field(strategy_cols[0]).is_valid())
+        strategies = recorded.to_pandas()
         if strategies[strategy_cols].isna().any().any() or len(strategy_cols) % actions:
             raise StorageError(f"{path}: strategy columns are incomplete")
-    df = table.select(list(RUN_COLUMNS)).to_pandas()
+    df = read_table(path, columns=list(RUN_COLUMNS)).to_pandas()
     runs = np.unique(df["run"].to_numpy())
     if len(df) != len(runs) * horizon:
         raise StorageError(f"{path}: {len(df)} rows for {len(runs)} runs of horizon {horizon}")
