@@ -8,9 +8,13 @@ folder, with an empty numba cache (as on a fresh clone), then prints:
   files; rules without a ``benchmark:`` directive are not counted);
 - the bare simulation CPU: the same runs simulated in one process, kernels compiled beforehand,
   nothing written (``--bare``; the paper run's 1,200 runs by default);
-- the ratio of the pipeline's CPU (summed over the benchmark files) to that bare CPU.
+- the ratio of the pipeline's CPU (summed over the benchmark files) to that bare CPU;
+- the jobs of the dry-run DAG per level (level 0: the jobs ready at once at the start, what
+  ``--cores 16`` can run side by side), counted per rule;
+- with ``--then TARGET ...``: those targets built next in the same folder (e.g. ``paper`` after the
+  paper run), with their own wall time and per-rule CPU.
 
-    python bench/bench_pipeline.py [--cores 2] [--repo DIR] [--targets all] [--config KEY=VALUE ...]
+    python bench/bench_pipeline.py [--cores 2] [--repo DIR] [--targets all] [--config KEY=VALUE ...] [--then paper]
 
 Issue 20's goals for the paper run on 2 cores: wall <= 60 s, ratio <= 3; the `paper` target
 (panels, figures.tex, figures.pdf) <= 60 s after it.
@@ -21,6 +25,7 @@ from __future__ import annotations
 import argparse
 import csv
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -53,10 +58,10 @@ def folder_size(path: Path) -> int:
     return sum(p.stat().st_size for p in path.rglob("*") if p.is_file()) if path.exists() else 0
 
 
-def per_rule(workdir: Path) -> dict:
-    """``{rule: [jobs, cpu s, wall s, peak MB]}`` from the benchmark files."""
+def per_rule(workdir: Path, exclude=frozenset()) -> dict:
+    """``{rule: [jobs, cpu s, wall s, peak MB]}`` from the benchmark files (but those in ``exclude``)."""
     rules = defaultdict(lambda: [0, 0.0, 0.0, 0.0])
-    for tsv in (workdir / "benchmarks").rglob("*.tsv"):
+    for tsv in set((workdir / "benchmarks").rglob("*.tsv")) - set(exclude):
         parts = tsv.relative_to(workdir / "benchmarks").with_suffix("").parts
         rule = parts[0] if parts[0] not in ("figures", "sweeps", "field", "asymptotics") else "/".join(parts[:2])
         row = next(csv.DictReader(tsv.open(), delimiter="\t"))
@@ -68,6 +73,49 @@ def per_rule(workdir: Path) -> dict:
     return rules
 
 
+def print_rules(rules: dict) -> float:
+    """Print the per-rule table; return the summed CPU seconds."""
+    print(f"{'rule':28s} {'jobs':>5s} {'CPU s':>8s} {'wall s':>8s} {'peak MB':>8s}")
+    for rule, (jobs, cpu, seconds, peak) in sorted(rules.items()):
+        print(f"{rule:28s} {jobs:5d} {cpu:8.1f} {seconds:8.1f} {peak:8.0f}")
+    total = sum(stats[1] for stats in rules.values())
+    print(f"{'total':28s} {sum(s[0] for s in rules.values()):5d} {total:8.1f}")
+    return total
+
+
+def dag_levels(cmd: list, env: dict, skip: set) -> list[dict]:
+    """The jobs of the dry-run DAG of ``cmd`` by level (level 0: no input made by another job), each
+    level as ``{rule: jobs}``; the target rules ``skip`` (``all``, ``paper``: no command) left out."""
+    dot = subprocess.run([*cmd, "--dag"], env=env, capture_output=True, text=True, check=True).stdout
+    rules = {n: label.split("\\n")[0] for n, label in re.findall(r"^\s*(\d+)\[label = \"([^\"]*)\"", dot, re.M)}
+    parents = defaultdict(set)
+    for source, target in re.findall(r"^\s*(\d+) -> (\d+)", dot, re.M):
+        parents[target].add(source)
+    level: dict[str, int] = {}
+
+    def depth(node: str) -> int:
+        if node not in level:
+            level[node] = 1 + max((depth(p) for p in parents[node]), default=-1)
+        return level[node]
+
+    levels = defaultdict(lambda: defaultdict(int))
+    for node, rule in rules.items():
+        if rule not in skip:
+            levels[depth(node)][rule] += 1
+    return [dict(levels[k]) for k in sorted(levels)]
+
+
+def run_target(cmd: list, env: dict, workdir: Path, targets: list) -> tuple[float, dict]:
+    """Build ``targets``; return the wall time and the per-rule stats of the jobs it ran."""
+    before = set((workdir / "benchmarks").rglob("*.tsv")) if (workdir / "benchmarks").exists() else set()
+    start = time.perf_counter()
+    result = subprocess.run([*cmd, *targets], env=env)
+    wall = time.perf_counter() - start
+    if result.returncode:
+        raise SystemExit(f"snakemake {' '.join(targets)} failed with exit code {result.returncode}")
+    return wall, per_rule(workdir, exclude=before)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cores", type=int, default=2)
@@ -76,30 +124,24 @@ def main() -> int:
     parser.add_argument("--targets", nargs="*", default=[], help="Snakemake targets (default: the default target)")
     parser.add_argument("--config", nargs="*", default=[], help="Snakemake --config overrides")
     parser.add_argument("--no-bare", action="store_true", help="skip the bare simulation")
+    parser.add_argument("--then", nargs="*", default=[], help="targets built next in the same folder (e.g. paper)")
     args = parser.parse_args()
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="duelbandits-bench-"))
     env = {**os.environ, "NUMBA_CACHE_DIR": str(workdir / ".numba-cache"), "PYTHONPATH": str(args.repo / "src")}
     cmd = [sys.executable, "-m", "snakemake", "-s", str(args.repo / "Snakefile"), "--directory", str(workdir),
-           "--configfile", str(args.repo / "config.yaml"), "--cores", str(args.cores), "--quiet",
-           *args.targets]  # fmt: skip
+           "--configfile", str(args.repo / "config.yaml"), "--cores", str(args.cores), "--quiet"]  # fmt: skip
     if args.config:
-        cmd += ["--config", *args.config]
-    start = time.perf_counter()
-    result = subprocess.run(cmd, env=env)
-    wall = time.perf_counter() - start
-    if result.returncode:
-        print(f"snakemake failed with exit code {result.returncode}", file=sys.stderr)
-        return result.returncode
-    rules = per_rule(workdir)
+        cmd += ["--config", *args.config, "--"]
+    levels = dag_levels([*cmd, *args.targets], env, skip={"all", *args.targets})
+    wall, rules = run_target(cmd, env, workdir, args.targets)
     print(f"workdir: {workdir}")
     print(f"wall time with --cores {args.cores} (cold numba cache): {wall:.1f} s")
     results, figures = folder_size(workdir / "results") / 1e6, folder_size(workdir / "figures") / 1e6
     print(f"results/: {results:.0f} MB, figures/: {figures:.1f} MB")
-    print(f"{'rule':28s} {'jobs':>5s} {'CPU s':>8s} {'wall s':>8s} {'peak MB':>8s}")
-    for rule, (jobs, cpu, seconds, peak) in sorted(rules.items()):
-        print(f"{rule:28s} {jobs:5d} {cpu:8.1f} {seconds:8.1f} {peak:8.0f}")
-    total = sum(stats[1] for stats in rules.values())
-    print(f"{'total':28s} {sum(s[0] for s in rules.values()):5d} {total:8.1f}")
+    total = print_rules(rules)
+    print("jobs of the DAG by level (level 0: ready at once at the start):")
+    for k, jobs in enumerate(levels):
+        print(f"  level {k}: {sum(jobs.values())} ({', '.join(f'{r} {n}' for r, n in sorted(jobs.items()))})")
     if not args.no_bare:
         bare = subprocess.run(
             [sys.executable, "-c", BARE, str(args.repo / "config.yaml"), *args.config],
@@ -108,6 +150,10 @@ def main() -> int:
         seconds = float(bare.stdout.split()[-1])
         print(f"bare simulation CPU (one process, compiled kernels, nothing written): {seconds:.1f} s")
         print(f"pipeline CPU / bare simulation CPU: {total / seconds:.2f}")
+    if args.then:
+        wall, rules = run_target(cmd, env, workdir, args.then)
+        print(f"then {' '.join(args.then)}: wall time with --cores {args.cores}: {wall:.1f} s")
+        print_rules(rules)
     return 0
 
 
