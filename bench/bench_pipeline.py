@@ -84,9 +84,9 @@ def print_rules(rules: dict) -> float:
 
 
 def dag_levels(cmd: list, env: dict, skip: set) -> list[dict]:
-    """The jobs of the dry-run DAG of ``cmd`` by level (level 0: no input made by another job), each
-    level as ``{rule: jobs}``; the target rules ``skip`` (``all``, ``paper``: no command) left out."""
-    dot = subprocess.run([*cmd, "--dag"], env=env, capture_output=True, text=True, check=True).stdout
+    """The jobs of the DAG that ``cmd`` (a Snakemake call with ``--dag``) prints, by level (level 0:
+    no input made by another job), each as ``{rule: jobs}``; the target rules ``skip`` left out."""
+    dot = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True).stdout
     rules = {n: label.split("\\n")[0] for n, label in re.findall(r"^\s*(\d+)\[label = \"([^\"]*)\"", dot, re.M)}
     parents = defaultdict(set)
     for source, target in re.findall(r"^\s*(\d+) -> (\d+)", dot, re.M):
@@ -105,14 +105,14 @@ def dag_levels(cmd: list, env: dict, skip: set) -> list[dict]:
     return [dict(levels[k]) for k in sorted(levels)]
 
 
-def run_target(cmd: list, env: dict, workdir: Path, targets: list) -> tuple[float, dict]:
-    """Build ``targets``; return the wall time and the per-rule stats of the jobs it ran."""
+def run_target(cmd: list, env: dict, workdir: Path) -> tuple[float, dict]:
+    """Run ``cmd`` (a Snakemake call); return its wall time and the per-rule stats of the jobs it ran."""
     before = set((workdir / "benchmarks").rglob("*.tsv")) if (workdir / "benchmarks").exists() else set()
     start = time.perf_counter()
-    result = subprocess.run([*cmd, *targets], env=env)
+    result = subprocess.run(cmd, env=env)
     wall = time.perf_counter() - start
     if result.returncode:
-        raise SystemExit(f"snakemake {' '.join(targets)} failed with exit code {result.returncode}")
+        raise SystemExit(f"{' '.join(cmd)} failed with exit code {result.returncode}")
     return wall, per_rule(workdir, exclude=before)
 
 
@@ -130,10 +130,12 @@ def main() -> int:
     env = {**os.environ, "NUMBA_CACHE_DIR": str(workdir / ".numba-cache"), "PYTHONPATH": str(args.repo / "src")}
     cmd = [sys.executable, "-m", "snakemake", "-s", str(args.repo / "Snakefile"), "--directory", str(workdir),
            "--configfile", str(args.repo / "config.yaml"), "--cores", str(args.cores), "--quiet"]  # fmt: skip
-    if args.config:
-        cmd += ["--config", *args.config, "--"]
-    levels = dag_levels([*cmd, *args.targets], env, skip={"all", *args.targets})
-    wall, rules = run_target(cmd, env, workdir, args.targets)
+
+    def snakemake(*options, targets=()) -> list[str]:
+        return [*cmd, *options, *(["--config", *args.config, "--"] if args.config else []), *targets]
+
+    levels = dag_levels(snakemake("--dag", targets=args.targets), env, skip={"all", *args.targets})
+    wall, rules = run_target(snakemake(targets=args.targets), env, workdir)
     print(f"workdir: {workdir}")
     print(f"wall time with --cores {args.cores} (cold numba cache): {wall:.1f} s")
     results, figures = folder_size(workdir / "results") / 1e6, folder_size(workdir / "figures") / 1e6
@@ -148,10 +150,10 @@ def main() -> int:
             capture_output=True, text=True, env=env, check=True,
         )  # fmt: skip
         seconds = float(bare.stdout.split()[-1])
-        print(f"bare simulation CPU (one process, compiled kernels, nothing written): {seconds:.1f} s")
+        print(f"bare simulation CPU (one process, compiled kernels, nothing written): {seconds:.3f} s")
         print(f"pipeline CPU / bare simulation CPU: {total / seconds:.2f}")
     if args.then:
-        wall, rules = run_target(cmd, env, workdir, args.then)
+        wall, rules = run_target(snakemake(targets=args.then), env, workdir)
         print(f"then {' '.join(args.then)}: wall time with --cores {args.cores}: {wall:.1f} s")
         print_rules(rules)
     return 0

@@ -1,0 +1,62 @@
+"""bench/bench_pipeline.py on the tiny config: it runs the workflow from a cold numba cache and prints
+what issue 20 asks of it (wall time, per-rule CPU, the bare simulation CPU and their ratio, the DAG's
+levels, a second target's own time), each number consistent with the others. The benchmark itself,
+not a timing: no number is compared with a target here."""
+
+import re
+import subprocess
+import sys
+
+import pytest
+from workflow_helpers import REPO
+
+pytestmark = pytest.mark.slow
+
+TINY = ["horizon=300", "runs=3", "runs_per_job=2", "stride=10", "summary_points=100"]
+
+
+@pytest.fixture(scope="module")
+def printed(tmp_path_factory):
+    workdir = tmp_path_factory.mktemp("bench")
+    cmd = [sys.executable, str(REPO / "bench" / "bench_pipeline.py"), "--workdir", str(workdir / "run")]
+    result = subprocess.run([*cmd, "--config", *TINY, "--then", "panels"], capture_output=True, text=True, timeout=1200)
+    assert result.returncode == 0, result.stderr[-3000:]
+    return result.stdout
+
+
+def rule_rows(block: str) -> dict[str, tuple[int, float]]:
+    return {
+        m[0]: (int(m[1]), float(m[2])) for m in re.findall(r"^(\S+)\s+(\d+)\s+([\d.]+)\s+[\d.]+\s+\d+$", block, re.M)
+    }
+
+
+def test_it_prints_the_wall_time_the_rules_cpu_and_the_ratio_to_the_bare_simulation(printed):
+    first = printed.split("then panels")[0]
+    assert re.search(r"wall time with --cores 2 \(cold numba cache\): [\d.]+ s", first)
+    rows = rule_rows(first)
+    # 2 scenarios x 6 algorithms x 2 chunks (3 runs, 2 per job): the tiny config's simulation jobs
+    assert rows["simulate"][0] == 24 and rows["aggregate"][0] == 2
+    total = float(re.search(r"^total\s+\d+\s+([\d.]+)", first, re.M).group(1))
+    assert total == pytest.approx(sum(cpu for _, cpu in rows.values()), abs=0.05 * len(rows))
+    bare = float(re.search(r"bare simulation CPU .*: ([\d.]+) s", first).group(1))
+    ratio = float(re.search(r"pipeline CPU / bare simulation CPU: ([\d.]+)", first).group(1))
+    # both printed rounded (bare to 0.0005 s, the total to 0.05 s, the ratio to 0.005): the ratio must
+    # lie between the quotients of the extremes those roundings allow
+    assert bare > 0.0005
+    assert (total - 0.05) / (bare + 0.0005) - 0.005 <= ratio <= (total + 0.05) / (bare - 0.0005) + 0.005
+
+
+def test_it_prints_the_dags_levels_starting_with_every_job_that_needs_no_other(printed):
+    level0 = re.search(r"level 0: (\d+) \((.*)\)", printed)
+    jobs = dict((name, int(n)) for name, n in re.findall(r"(\w+) (\d+)", level0.group(2)))
+    assert jobs["simulate"] == 24 and jobs["scenario"] == 2 and "aggregate" not in jobs
+    assert int(level0.group(1)) == sum(jobs.values())
+    assert re.search(r"level 1: \d+ \(aggregate 2", printed)
+
+
+def test_then_reports_only_the_jobs_of_the_second_target(printed):
+    then = printed.split("then panels")[1]
+    assert re.search(r": wall time with --cores 2: [\d.]+ s", then)
+    rows = rule_rows(then)
+    assert rows and all(rule.startswith("figures") or rule.startswith("panel") for rule in rows), rows
+    assert "simulate" not in rows and "aggregate" not in rows
