@@ -145,9 +145,14 @@ def check_scenario(path, prov: dict, record: dict) -> None:
 
 def _unit_file(unit: str) -> Path:
     """The file of a unit: ``a/b.py`` or the package file ``a/b/__init__.py``."""
+    return _unit_file_in(PACKAGE_ROOT, unit)
+
+
+@cache
+def _unit_file_in(root: Path, unit: str) -> Path:
     if unit in ("__init__", "__main__"):
-        return PACKAGE_ROOT / f"{unit}.py"
-    base = PACKAGE_ROOT.joinpath(*unit.split("."))
+        return root / f"{unit}.py"
+    base = root.joinpath(*unit.split("."))
     if base.with_suffix(".py").is_file():
         return base.with_suffix(".py")
     if (base / "__init__.py").is_file():
@@ -210,9 +215,31 @@ def _imported_units(unit: str, statements) -> set[str]:
     return units
 
 
+def _stamp(path: Path) -> tuple[int, int]:
+    """What the parse caches are keyed on besides the path: an edit changes it."""
+    stat = path.stat()
+    return stat.st_mtime_ns, stat.st_size
+
+
 def _parse(unit: str) -> ast.Module:
     path = _unit_file(unit)
+    return _parse_file(path, _stamp(path))
+
+
+@cache
+def _parse_file(path: Path, stamp) -> ast.Module:
     return ast.parse(path.read_text(), filename=str(path))
+
+
+def _module_imports(unit: str) -> frozenset[str]:
+    """The units every import statement of the module ``unit`` names (parsed once per version of its file)."""
+    path = _unit_file(unit)
+    return _module_imports_at(unit, path, _stamp(path))
+
+
+@cache
+def _module_imports_at(unit: str, path: Path, stamp) -> frozenset[str]:
+    return frozenset(_imported_units(unit, _import_statements([_parse(unit)])))
 
 
 def _entry_statements(unit: str, function: str) -> list:
@@ -250,7 +277,7 @@ def code_units(*entries: str) -> list[str]:
         if unit in seen:
             continue
         seen.add(unit)
-        todo += _packages(unit) + sorted(_imported_units(unit, _import_statements([_parse(unit)])) - seen)
+        todo += _packages(unit) + sorted(_module_imports(unit) - seen)
     return sorted(seen)
 
 
