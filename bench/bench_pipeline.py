@@ -59,11 +59,15 @@ def folder_size(path: Path) -> int:
 
 
 def per_rule(workdir: Path, exclude=frozenset()) -> dict:
-    """``{rule: [jobs, cpu s, wall s, peak MB]}`` from the benchmark files (but those in ``exclude``)."""
+    """``{rule: [jobs, cpu s, wall s, peak MB]}`` from the benchmark files but those in ``exclude`` (the
+    figures by folder; the panels as figures/panels/main and figures/panels/appendix, by the figure their
+    file is named after)."""
     rules = defaultdict(lambda: [0, 0.0, 0.0, 0.0])
     for tsv in set((workdir / "benchmarks").rglob("*.tsv")) - set(exclude):
         parts = tsv.relative_to(workdir / "benchmarks").with_suffix("").parts
         rule = parts[0] if parts[0] not in ("figures", "sweeps", "field", "asymptotics") else "/".join(parts[:2])
+        if parts[:2] == ("figures", "panels") and len(parts) > 2:
+            rule = f"figures/panels/{parts[2].split('-')[0]}"  # main-borda(.tsv or /a.tsv), appendix-borda-dts...
         row = next(csv.DictReader(tsv.open(), delimiter="\t"))
         stats = rules[rule]
         stats[0] += 1

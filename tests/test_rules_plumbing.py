@@ -24,6 +24,9 @@ import pytest
 import yaml
 
 from duelbandits import plan, scenarios
+from duelbandits.algorithms import ALGORITHMS
+from duelbandits.cli.figures import figure_outputs
+from duelbandits.plotting import style
 
 REPO = Path(__file__).resolve().parents[1]
 _spec = importlib.util.spec_from_file_location("workflow_helpers", REPO / "tests/workflow/workflow_helpers.py")
@@ -94,8 +97,8 @@ class Job:
     """One planned job: its rule, wildcards and parsed shell command (``options``: option -> one list of
     values per occurrence; ``positional``: the words after the command that belong to no option)."""
 
-    def __init__(self, rule, wildcards, shell):
-        self.rule, self.wildcards, self.shell = rule, wildcards, shell
+    def __init__(self, rule, wildcards, shell, output=()):
+        self.rule, self.wildcards, self.shell, self.output = rule, wildcards, shell, list(output)
         self.command, self.positional, self.options = None, [], {}
         if shell is None:
             return
@@ -137,6 +140,8 @@ def parse_dry_run(text):
         if match:
             job = {"rule": match.group(1), "wildcards": {}, "shell": None}
             jobs.append(job)
+        elif job is not None and line.strip().startswith("output: "):
+            job["output"] = line.strip()[len("output: ") :].split(", ")
         elif job is not None and line.strip().startswith("wildcards: "):
             job["wildcards"] = dict(item.split("=", 1) for item in line.strip()[len("wildcards: ") :].split(", "))
         elif job is not None and line.startswith("Shell command: "):
@@ -166,6 +171,20 @@ def shell_jobs(jobs):
     return [job for rule_jobs in jobs.values() for job in rule_jobs if job.shell is not None]
 
 
+def appendix_panel_jobs(jobs):
+    """The jobs of the appendix panel rules, one rule per set of panels (panel_appendix_abc, ...)."""
+    return [job for rule, rule_jobs in jobs.items() if rule.startswith("panel_appendix_") for job in rule_jobs]
+
+
+def out_files(job):
+    """The files a figure command writes: its --out templates expanded over its --algorithm and --panel
+    values by the command's own function."""
+    choices = {"panel": job.all("--panel") or None}
+    if job.rule != "figure_main" and job.rule != "panel_main":
+        choices = {"algorithm": job.all("--algorithm"), **choices}
+    return [path for paths in figure_outputs(job.all("--out"), **choices).values() for path in paths]
+
+
 def test_the_override_is_valid_and_plans_every_target():
     """The premise: the merged config passes the schema and every check (so the dry run plans, not fails)."""
     import jsonschema
@@ -184,7 +203,9 @@ def test_every_job_runs_the_cli_and_each_rule_has_its_expected_number_of_jobs(jo
     assert len(jobs["point"]) == sum(len(plan.jobs(CONFIG, t)) for t in plan.POINT_TARGETS)
     assert len(jobs["aggregate"]) == len(CONFIG["scenarios"])
     assert len(jobs["figure_main"]) == len(CONFIG["scenarios"])
-    assert len(jobs["figure_appendix"]) == len(CONFIG["scenarios"]) * len(CONFIG["algorithms"])
+    assert len(jobs["figure_appendix"]) == len(CONFIG["scenarios"])  # one job per scenario: its six figures
+    assert len(jobs["panel_main"]) == len(CONFIG["scenarios"])  # one job per figure: its panels
+    assert len(appendix_panel_jobs(jobs)) == len(CONFIG["scenarios"]) * len(CONFIG["algorithms"])
     scenario_names = set(CONFIG["scenarios"]) | set(CONFIG["field"]["scenarios"])
     assert {job.wildcards["scenario"] for job in jobs["scenario"]} == scenario_names
     for rule in ("all", "sweeps", "field", "asymptotics", "panels", "maximin_tail", "claims"):
@@ -332,21 +353,40 @@ def test_every_figure_command_reads_its_own_scenarios_files(jobs):
         scenario = job.wildcards["scenario"]
         assert job.one("--scenario-file") == f"results/scenarios/{scenario}.json", job
         assert job.one("--summary") == "results/summary.parquet"
-        if "panel" in job.wildcards:
-            assert job.one("--panel") == job.wildcards["panel"]
-            assert job.all("--out") == [
-                f"figures/panels/main-{scenario}/{job.wildcards['panel']}.{e}" for e in ("pdf", "png")
-            ]
+        if job.rule == "panel_main":
+            assert job.all("--panel") == list("abcd")
+            assert job.all("--out") == [f"figures/panels/main-{scenario}/{{panel}}.{e}" for e in ("pdf", "png")]
         else:
+            assert "--panel" not in job.options
             assert job.all("--out") == [f"figures/main/{scenario}.{e}" for e in ("pdf", "png")]
-    for job in jobs["figure_appendix"] + jobs["panel_appendix"]:
+    for job in jobs["figure_appendix"]:
+        scenario = job.wildcards["scenario"]
+        assert job.one("--scenario") == scenario and job.all("--algorithm") == CONFIG["algorithms"], job
+        assert job.all("--out") == [f"figures/appendix/{scenario}-{{algorithm}}.{e}" for e in ("pdf", "png")]
+        assert "--panel" not in job.options
+    for job in appendix_panel_jobs(jobs):
         scenario, algorithm = job.wildcards["scenario"], job.wildcards["algorithm"]
         assert (job.one("--scenario"), job.one("--algorithm")) == (scenario, algorithm), job
+        letters = style.appendix_panel_letters(ALGORITHMS[algorithm].strategies)
+        assert job.rule == f"panel_appendix_{letters}" and job.all("--panel") == list(letters), job
+    for job in jobs["figure_appendix"] + appendix_panel_jobs(jobs):
+        scenario = job.wildcards["scenario"]
         assert job.one("--scenario-file") == f"results/scenarios/{scenario}.json", job
         assert job.one("--traces") == f"results/traces/{scenario}.parquet"
         assert job.one("--strategies") == f"results/strategies/{scenario}.parquet"
-        if "panel" in job.wildcards:
-            assert job.one("--panel") == job.wildcards["panel"]
+
+
+def test_each_figure_job_writes_exactly_the_files_its_rule_declares(jobs):
+    """The --out templates, expanded as the command expands them, are the job's outputs: no figure that
+    Snakemake waits for is missing, none is written that it does not know (and removes on failure)."""
+    figure_jobs = jobs["figure_main"] + jobs["figure_appendix"] + jobs["panel_main"] + appendix_panel_jobs(jobs)
+    for job in figure_jobs:
+        assert sorted(out_files(job)) == sorted(job.output), job
+    panels = [path for job in jobs["panel_main"] + appendix_panel_jobs(jobs) for path in job.output]
+    assert len(panels) == len(set(panels)) == 2 * (2 * 4 + 2 * (6 * 3 + 2 + 1))  # 50 panels, PDF and PNG
+    appendix = [path for job in jobs["figure_appendix"] for path in job.output]
+    assert len(appendix) == len(set(appendix)) == 2 * len(CONFIG["scenarios"]) * len(CONFIG["algorithms"])
+
     (tex,) = jobs["figures_tex"]
     assert tex.all("--scenario-file") == [f"results/scenarios/{s}.json" for s in CONFIG["scenarios"]]
     for rule, section in (("figure_field", "field"), ("figure_asymptotics", "asymptotics")):
@@ -370,7 +410,7 @@ def test_the_manifest_and_the_report_page_record_the_configs_they_should(jobs):
     listed = set(manifest.positional[2:]) if manifest.positional[:1] == ["write"] else set(manifest.positional)
     outputs = {j.one("--out") for j in jobs["simulate"]}
     outputs |= {j.one(f"--{n}") for j in jobs["aggregate"] for n in ("traces", "strategies", "summary")}
-    outputs |= {path for j in jobs["figure_main"] + jobs["figure_appendix"] for path in j.all("--out")}
+    outputs |= {path for j in jobs["figure_main"] + jobs["figure_appendix"] for path in out_files(j)}
     assert outputs <= listed, sorted(outputs - listed)[:5]
     (page,) = jobs["report_config"]
     assert json.loads(page.one("--config-json")) == CONFIG

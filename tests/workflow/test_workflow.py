@@ -35,7 +35,7 @@ def test_paper_config_dry_run_plans_every_job(tmp_path):
     counts = dict(re.findall(r"^(\w+)\s+(\d+)$", result.stdout + result.stderr, re.M))
     chunks = -(-PAPER["runs"] // PAPER["runs_per_job"])
     assert int(counts["simulate"]) == 2 * 6 * chunks
-    assert int(counts["figure_appendix"]) == 12 and int(counts["figure_main"]) == 2
+    assert int(counts["figure_appendix"]) == 2 and int(counts["figure_main"]) == 2  # one job per scenario
 
 
 def test_lint_is_clean_but_for_the_deliberate_absence_of_conda_environments(tmp_path):

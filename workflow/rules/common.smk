@@ -13,6 +13,7 @@ import yaml
 
 import duelbandits.limits as limits
 import duelbandits.plan as plan
+import duelbandits.plotting.style as style
 import duelbandits.provenance as provenance
 import duelbandits.scenarios as scenarios
 from duelbandits.algorithms import ALGORITHMS as REGISTRY
@@ -309,7 +310,25 @@ def checked_outputs(target):
 
 
 # The figures for the paper (targets `panels` and `paper`, not in the default target).
-# duelbandits.latex (which imports matplotlib) is imported only when they are planned.
+# duelbandits.latex is imported only when they are planned; the panels' letters come from
+# duelbandits.plotting.style (which imports matplotlib, 0.1 s of every parse): the panel jobs' outputs
+# are their letters, and outputs are fixed when the workflow is parsed.
+
+MAIN_PANELS = "".join(style.MAIN_PANELS)
+"""The panels of a main figure, (a) utilities to (d) the bounds."""
+
+
+def appendix_panel_layouts():
+    """``{letters: [algorithm, ...]}``: every algorithm of the package by the panels of its appendix figure
+    (style.appendix_panel_letters: a-c, and d, e for the strategies p_t, q_t it has). One panel rule each
+    in paper.smk, as a rule's outputs cannot depend on its wildcards."""
+    layouts = {}
+    for slug, algorithm in REGISTRY.items():
+        layouts.setdefault(style.appendix_panel_letters(algorithm.strategies), []).append(slug)
+    return layouts
+
+
+APPENDIX_PANELS = appendix_panel_layouts()
 
 
 def paper_panels(wildcards=None, formats=("pdf", "png")):

@@ -6,57 +6,69 @@
 # subfigure layout; and, with TeX Live, figures/figures.pdf to check them.
 
 
-wildcard_constraints:
-    panel="[a-e]",
-
-
-# figures/panels/main-{scenario}/{panel}.{pdf,png}: panel (a)-(d) of a main figure.
+# figures/panels/main-{scenario}/{panel}.{pdf,png}: panels (a)-(d) of a main figure, one job per
+# figure (one Python start for its panels; --out gets templates with {panel}).
 rule panel_main:
     input:
         scenario="results/scenarios/{scenario}.json",
         summary="results/summary.parquet",
     output:
-        pdf="figures/panels/main-{scenario}/{panel}.pdf",
-        png="figures/panels/main-{scenario}/{panel}.png",
+        pdf=expand("figures/panels/main-{{scenario}}/{panel}.pdf", panel=list(MAIN_PANELS)),
+        png=expand("figures/panels/main-{{scenario}}/{panel}.png", panel=list(MAIN_PANELS)),
     params:
         code=code("cli.figures:cmd_figure_main"),
         c_alpha=C_ALPHA,
+        panels=" ".join(MAIN_PANELS),
     log:
-        "logs/figures/panels/main-{scenario}/{panel}.log",
+        "logs/figures/panels/main-{scenario}.log",
     benchmark:
-        "benchmarks/figures/panels/main-{scenario}/{panel}.tsv"
+        "benchmarks/figures/panels/main-{scenario}.tsv"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=10,
     shell:
-        "python -m duelbandits --ledger .duelbandits/written figure main --panel {wildcards.panel} --scenario-file {input.scenario} --summary {input.summary}"
-        " --c-alpha {params.c_alpha} --out {output.pdf} {output.png} > {log} 2>&1 || (cat {log} >&2; exit 1)"
+        "python -m duelbandits --ledger .duelbandits/written figure main --panel {params.panels} --scenario-file {input.scenario} --summary {input.summary}"
+        " --c-alpha {params.c_alpha} --out 'figures/panels/main-{wildcards.scenario}/{{panel}}.pdf' 'figures/panels/main-{wildcards.scenario}/{{panel}}.png'"
+        " > {log} 2>&1 || (cat {log} >&2; exit 1)"
 
 
-# figures/panels/appendix-{scenario}-{algorithm}/{panel}.{pdf,png}: panel (a)-(e) of an appendix figure.
-rule panel_appendix:
-    input:
-        scenario="results/scenarios/{scenario}.json",
-        traces="results/traces/{scenario}.parquet",
-        strategies="results/strategies/{scenario}.parquet",
-    output:
-        pdf="figures/panels/appendix-{scenario}-{algorithm}/{panel}.pdf",
-        png="figures/panels/appendix-{scenario}-{algorithm}/{panel}.png",
-    params:
-        code=code("cli.figures:cmd_figure_appendix"),
-    log:
-        "logs/figures/panels/appendix-{scenario}-{algorithm}/{panel}.log",
-    benchmark:
-        "benchmarks/figures/panels/appendix-{scenario}-{algorithm}/{panel}.tsv"
-    threads: 1
-    resources:
-        mem_mb=2000,
-        runtime=10,
-    shell:
-        "python -m duelbandits --ledger .duelbandits/written figure appendix --panel {wildcards.panel} --scenario {wildcards.scenario} --algorithm {wildcards.algorithm}"
-        " --scenario-file {input.scenario} --traces {input.traces} --strategies {input.strategies}"
-        " --out {output.pdf} {output.png} > {log} 2>&1 || (cat {log} >&2; exit 1)"
+# figures/panels/appendix-{scenario}-{algorithm}/{panel}.{pdf,png}: every panel of an appendix figure,
+# one job per figure. A rule's outputs cannot depend on its wildcards, and the panels of a figure
+# depend on its algorithm ((d) p_t, (e) q_t where it has them): one rule per set of panels,
+# panel_appendix_abc, panel_appendix_abcd and panel_appendix_abcde, each for the algorithms with
+# those panels (common.smk: APPENDIX_PANELS).
+for letters, members in APPENDIX_PANELS.items():
+
+    rule:
+        name:
+            f"panel_appendix_{letters}"
+        input:
+            scenario="results/scenarios/{scenario}.json",
+            traces="results/traces/{scenario}.parquet",
+            strategies="results/strategies/{scenario}.parquet",
+        output:
+            pdf=expand("figures/panels/appendix-{{scenario}}-{{algorithm}}/{panel}.pdf", panel=list(letters)),
+            png=expand("figures/panels/appendix-{{scenario}}-{{algorithm}}/{panel}.png", panel=list(letters)),
+        params:
+            code=code("cli.figures:cmd_figure_appendix"),
+            panels=" ".join(letters),
+        log:
+            "logs/figures/panels/appendix-{scenario}-{algorithm}.log",
+        benchmark:
+            "benchmarks/figures/panels/appendix-{scenario}-{algorithm}.tsv"
+        wildcard_constraints:
+            algorithm="|".join(members),
+        threads: 1
+        resources:
+            mem_mb=2000,
+            runtime=10,
+        shell:
+            "python -m duelbandits --ledger .duelbandits/written figure appendix --panel {params.panels} --scenario {wildcards.scenario} --algorithm {wildcards.algorithm}"
+            " --scenario-file {input.scenario} --traces {input.traces} --strategies {input.strategies}"
+            " --out 'figures/panels/appendix-{wildcards.scenario}-{wildcards.algorithm}/{{panel}}.pdf'"
+            " 'figures/panels/appendix-{wildcards.scenario}-{wildcards.algorithm}/{{panel}}.png'"
+            " > {log} 2>&1 || (cat {log} >&2; exit 1)"
 
 
 # figures/figures.tex: the 14 figure environments, one subfigure per panel, captions with the run's numbers.

@@ -1,12 +1,25 @@
 """Commands that draw figures (PDF and PNG; each carries the digest of the data it was drawn
 from): ``figure main`` and ``figure appendix`` (the paper's), ``sweep-figure``, ``field-figure``
-and ``asymptotics-figure`` (beyond the paper). Each loads only the plotting module it draws with."""
+and ``asymptotics-figure`` (beyond the paper). Each loads only the plotting module it draws with.
+
+``figure main`` draws several panels, and ``figure appendix`` several algorithms' figures (or
+panels), in one call: one process, one start and one import for all of them. Their ``--out`` are
+then path templates, ``{algorithm}`` and ``{panel}`` replaced per figure (:func:`figure_outputs`).
+"""
 
 from __future__ import annotations
 
+import argparse
+import gc
+import itertools
+import string
+from contextlib import contextmanager
 from pathlib import Path
 
 from .args import UsageError, positive_float
+
+PLACEHOLDERS = {"algorithm": "--algorithm", "panel": "--panel"}
+"""The placeholders of an ``--out`` template, and the option whose values replace each."""
 
 
 def check_figure_paths(paths) -> None:
@@ -16,6 +29,80 @@ def check_figure_paths(paths) -> None:
     for path in paths:
         if Path(path).suffix.lower().lstrip(".") not in METADATA:
             raise UsageError(f"--out {path}: a figure is saved as .pdf, .png or .svg")
+
+
+def _placeholders(template: str, allowed) -> set[str]:
+    """The placeholders of the ``--out`` template ``template``; UsageError for one not in ``allowed``."""
+    try:
+        parts = list(string.Formatter().parse(template))
+    except ValueError as err:
+        raise UsageError(f"--out {template}: not a path template ({err}; a literal brace is {{{{ or }}}})") from None
+    names = set()
+    for _, name, spec, conversion in parts:
+        if name is None:
+            continue
+        if name not in allowed or spec or conversion:
+            shown = "{" + name + (f"!{conversion}" if conversion else "") + (f":{spec}" if spec else "") + "}"
+            known = ", ".join("{" + key + "}" for key in allowed) or "none"
+            raise UsageError(f"--out {template}: unknown placeholder {shown} (allowed: {known})")
+        names.add(name)
+    return names
+
+
+def figure_outputs(templates, **choices) -> dict[tuple, list[str]]:
+    """``{(value, ...): [path, ...]}``: the files of each figure a call draws, in drawing order.
+
+    ``choices`` maps each placeholder the command knows (:data:`PLACEHOLDERS`) to the values its
+    option was given, or None when it was not: one figure per combination of values, whose files are
+    the ``templates`` with the figure's values in place of the placeholders. UsageError (before
+    anything is drawn) for a value given twice, an unknown placeholder, a placeholder whose option
+    is not given, a template without the placeholder of an option given several values (the figures
+    would overwrite each other), and a path that two figures would write.
+    """
+    for key, values in choices.items():
+        for value in values or ():
+            if values.count(value) > 1:
+                raise UsageError(f"{PLACEHOLDERS[key]} {value} is given twice")
+    for template in templates:
+        names = _placeholders(template, list(choices))
+        for key, values in choices.items():
+            if values is None and key in names:
+                raise UsageError(f"--out {template}: {{{key}}} needs {PLACEHOLDERS[key]}")
+            if values is not None and len(values) > 1 and key not in names:
+                raise UsageError(
+                    f"--out {template}: {len(values)} values of {PLACEHOLDERS[key]} ({', '.join(values)}) "
+                    f"need {{{key}}} in every --out template"
+                )
+    figures, owner = {}, {}
+    for combo in itertools.product(*(values or [None] for values in choices.values())):
+        values = {key: value for key, value in zip(choices, combo) if value is not None}
+        figures[combo] = [template.format(**values) for template in templates]
+        for path in figures[combo]:
+            if owner.setdefault(path, combo) != combo:
+                raise UsageError(f"--out: {path} would be written by two figures")
+    return figures
+
+
+def _choices(args) -> dict:
+    """The values of the placeholders of ``args``'s command: ``{"panel": [...] or None, ...}``."""
+    return {key: getattr(args, key) for key in PLACEHOLDERS if hasattr(args, key)}
+
+
+class FigureParser(argparse.ArgumentParser):
+    """The parser of ``figure main`` and ``figure appendix``: once every option is parsed, ``out_files``
+    holds the files the ``--out`` templates name, which the command line checks before the command runs
+    and records in the ledger after it (their ``outputs``). Templates with a problem stay as given
+    there: the command names the problem before it draws anything."""
+
+    def parse_known_args(self, args=None, namespace=None):
+        namespace, extras = super().parse_known_args(args, namespace)
+        if getattr(namespace, "out", None) is not None:
+            try:
+                figures = figure_outputs(namespace.out, **_choices(namespace))
+                namespace.out_files = [path for paths in figures.values() for path in paths]
+            except UsageError:
+                namespace.out_files = list(namespace.out)
+        return namespace, extras
 
 
 def scenario_rows(path, scenario: str, **expected):
@@ -28,51 +115,94 @@ def scenario_rows(path, scenario: str, **expected):
     return frame
 
 
+@contextmanager
+def removed_on_failure(figures: dict):
+    """Run the ``with`` block, which draws ``figures`` (:func:`figure_outputs`); if it fails, remove the
+    files of ``figures`` that it wrote, so that a failed call leaves none of its figures behind."""
+    paths = [path for paths in figures.values() for path in paths]
+    before = {path: _stamp(path) for path in paths}
+    try:
+        yield
+    except BaseException:
+        for path in paths:
+            if _stamp(path) != before[path]:
+                Path(path).unlink(missing_ok=True)
+        raise
+
+
+def _stamp(path):
+    """What tells whether ``path`` was written since: its inode, mtime and size (None if absent)."""
+    try:
+        stat = Path(path).stat()
+    except OSError:
+        return None
+    return (stat.st_ino, stat.st_mtime_ns, stat.st_size)
+
+
 def cmd_figure_main(args) -> None:
     from .. import manifest, provenance, storage
     from ..plotting import main
 
-    check_figure_paths(args.out)
+    figures = figure_outputs(args.out, panel=args.panel)
+    check_figure_paths(path for paths in figures.values() for path in paths)
     record = storage.read_scenario(args.scenario_file)
     provenance.check_scenario(args.summary, storage.read_provenance(args.summary, table="summary"), record)
     summary = storage.read_table(args.summary, filters=[("scenario", "=", record["name"])]).to_pandas()
     inputs = {"scenario": args.scenario_file, "summary": args.summary}
-    panel = {} if args.panel is None else {"panel": args.panel}
-    digest = manifest.data_digest(inputs, ledger=args.ledger, figure="main", **panel)
-    if args.panel is None:
-        main.main_figure(record, summary, args.out, c_alpha=args.c_alpha, data_digest=digest)
-    else:
-        main.main_panel(record, summary, args.panel, args.out, c_alpha=args.c_alpha, data_digest=digest)
+    with removed_on_failure(figures):
+        for (panel,), outputs in figures.items():
+            panel_arg = {} if panel is None else {"panel": panel}
+            digest = manifest.data_digest(inputs, ledger=args.ledger, figure="main", **panel_arg)
+            if panel is None:
+                main.main_figure(record, summary, outputs, c_alpha=args.c_alpha, data_digest=digest)
+            else:
+                main.main_panel(record, summary, panel, outputs, c_alpha=args.c_alpha, data_digest=digest)
 
 
 def cmd_figure_appendix(args) -> None:
     from .. import algorithms, manifest, provenance, storage
     from ..plotting import appendix, style
 
-    check_figure_paths(args.out)
-    players = algorithms.get(args.algorithm).strategies
-    if args.panel is not None and args.panel not in style.appendix_panel_letters(players):
-        letters = ", ".join(style.appendix_panel_letters(players))
-        raise UsageError(f"--panel: the appendix figure of {args.algorithm} has panels {letters}, not {args.panel!r}")
+    figures = figure_outputs(args.out, algorithm=args.algorithm, panel=args.panel)
+    for slug in args.algorithm:
+        letters = style.appendix_panel_letters(algorithms.get(slug).strategies)
+        for panel in args.panel or ():
+            if panel not in letters:
+                raise UsageError(
+                    f"--panel: the appendix figure of {slug} has panels {', '.join(letters)}, not {panel!r}"
+                )
+    check_figure_paths(path for paths in figures.values() for path in paths)
     record = storage.read_scenario(args.scenario_file) if args.scenario_file else None
-    expected = {"scenario": args.scenario, "algorithms": args.algorithm}
+    expected = {"scenario": args.scenario}
     if record is not None:
         expected["matrix_sha256"] = provenance.matrix_sha256(record["matrix"])
-    mine = [("algorithm", "=", args.algorithm)]
-    columns = list(appendix.TRACE_COLUMNS)  # only what the figure draws: the traces have 24 million rows
-    traces = storage.read_frame(args.traces, columns=columns, filters=mine, table="traces", **expected)
-    strategies = storage.read_frame(args.strategies, filters=mine, table="strategies", **expected)
+    for slug in args.algorithm:  # every input checked before the first figure is drawn
+        storage.read_provenance(args.traces, table="traces", algorithms=slug, **expected)
+        storage.read_provenance(args.strategies, table="strategies", algorithms=slug, **expected)
     inputs = {"scenario": args.scenario_file, "traces": args.traces, "strategies": args.strategies}
-    panel = {} if args.panel is None else {"panel": args.panel}
-    digest = manifest.data_digest(
-        inputs, ledger=args.ledger, figure="appendix", scenario=args.scenario, algorithm=args.algorithm, **panel
-    )
-    draw_args = dict(outputs=args.out, scenario=record, data_digest=digest)
-    strategies = strategies if len(strategies) else None
-    if args.panel is None:
-        appendix.appendix_figure(args.scenario, args.algorithm, traces, strategies, **draw_args)
-    else:
-        appendix.appendix_panel(args.scenario, args.algorithm, traces, strategies, panel=args.panel, **draw_args)
+    columns = list(appendix.TRACE_COLUMNS)  # only what the figures draw: the traces have 24 million rows
+    with removed_on_failure(figures):
+        for slug in args.algorithm:
+            # One algorithm's rows at a time: the file is written algorithm by algorithm, so each of
+            # its row groups is read once, and only one algorithm's traces are held.
+            mine = [("algorithm", "=", slug)]
+            checked = {"algorithms": slug, **expected}
+            traces = storage.read_frame(args.traces, columns=columns, filters=mine, table="traces", **checked)
+            strategies = storage.read_frame(args.strategies, filters=mine, table="strategies", **checked)
+            strategies = strategies if len(strategies) else None
+            for panel in args.panel or [None]:
+                outputs = figures[(slug, panel)]
+                panel_arg = {} if panel is None else {"panel": panel}
+                digest = manifest.data_digest(
+                    inputs, ledger=args.ledger, figure="appendix", scenario=args.scenario, algorithm=slug, **panel_arg
+                )
+                draw = dict(outputs=outputs, scenario=record, data_digest=digest)
+                if panel is None:
+                    appendix.appendix_figure(args.scenario, slug, traces, strategies, **draw)
+                else:
+                    appendix.appendix_panel(args.scenario, slug, traces, strategies, panel=panel, **draw)
+            del traces, strategies
+            gc.collect()  # a drawn Figure is a reference cycle that holds its arrays: free them now
 
 
 def cmd_sweep_figure(args) -> None:
@@ -134,29 +264,55 @@ def cmd_asymptotics_figure(args) -> None:
 
 def add_commands(sub) -> None:
     p = sub.add_parser("figure", help="render a figure (PDF and PNG): main or appendix")
-    fsub = p.add_subparsers(dest="kind", required=True, metavar="KIND")
+    fsub = p.add_subparsers(dest="kind", required=True, metavar="KIND", parser_class=FigureParser)
     f = fsub.add_parser("main", help="a main-text figure (Figures 1, 2): utilities, matrix, regrets, bounds")
     f.add_argument("--scenario-file", required=True, help="scenario JSON from 'duelbandits scenario'")
     f.add_argument("--summary", required=True, help="results/summary.parquet")
     f.add_argument(
         "--c-alpha", type=positive_float, default=1.0, help="TS-Borda's c (Theorem 4.2's requirement, for notes)"
     )
-    f.add_argument("--panel", choices=list("abcd"), help="draw this panel alone, at its width in the paper")
-    f.add_argument("--out", nargs="+", required=True, help="output files (.pdf, .png)")
-    f.set_defaults(func=cmd_figure_main, outputs=("out",))
-    f = fsub.add_parser("appendix", help="an appendix figure: every run, I_t, J_t, strategies")
+    f.add_argument(
+        "--panel",
+        nargs="+",
+        action="extend",
+        choices=list("abcd"),
+        help="draw these panels alone, each at its width in the paper (one process for all)",
+    )
+    f.add_argument(
+        "--out",
+        nargs="+",
+        required=True,
+        help="output files (.pdf, .png); with several --panel, path templates in which {panel} is replaced by "
+        "each panel's letter, e.g. 'figures/panels/main-borda/{panel}.pdf'",
+    )
+    f.set_defaults(func=cmd_figure_main, outputs=("out_files",))
+    f = fsub.add_parser("appendix", help="appendix figures: every run, I_t, J_t, strategies")
     f.add_argument("--scenario", required=True, help="scenario name")
-    f.add_argument("--algorithm", required=True, help="algorithm slug")
+    f.add_argument(
+        "--algorithm",
+        nargs="+",
+        action="extend",
+        required=True,
+        help="algorithm slug; several (or the option repeated) draw each one's figure in one process",
+    )
     f.add_argument("--traces", required=True, help="the scenario's traces Parquet")
     f.add_argument("--strategies", required=True, help="the scenario's strategies Parquet")
     f.add_argument("--scenario-file", help="scenario JSON (marks the winner)")
     f.add_argument(
         "--panel",
+        nargs="+",
+        action="extend",
         choices=list("abcde"),
-        help="draw this panel alone, at its width in the paper (a-c; d, e where the algorithm has strategies)",
+        help="draw these panels alone, each at its width in the paper (a-c; d, e where the algorithm has strategies)",
     )
-    f.add_argument("--out", nargs="+", required=True, help="output files (.pdf, .png)")
-    f.set_defaults(func=cmd_figure_appendix, outputs=("out",))
+    f.add_argument(
+        "--out",
+        nargs="+",
+        required=True,
+        help="output files (.pdf, .png); with several --algorithm or --panel, path templates in which "
+        "{algorithm} and {panel} are replaced by each figure's, e.g. 'figures/appendix/borda-{algorithm}.pdf'",
+    )
+    f.set_defaults(func=cmd_figure_appendix, outputs=("out_files",))
 
     p = sub.add_parser("sweep-figure", help="render a sweep figure (PDF and PNG)")
     p.add_argument("kind", choices=["horizon", "actions"])
