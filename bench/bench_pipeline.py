@@ -136,7 +136,8 @@ def main() -> int:
            "--configfile", str(args.repo / "config.yaml"), "--cores", str(args.cores), "--quiet"]  # fmt: skip
 
     def snakemake(*options, targets=()) -> list[str]:
-        return [*cmd, *options, *(["--config", *args.config, "--"] if args.config else []), *targets]
+        # "--" ends the options: --config and --quiet take several values, which would eat the targets
+        return [*cmd, *options, *(["--config", *args.config] if args.config else []), "--", *targets]
 
     levels = dag_levels(snakemake("--dag", targets=args.targets), env, skip={"all", *args.targets})
     wall, rules = run_target(snakemake(targets=args.targets), env, workdir)
