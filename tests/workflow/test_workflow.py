@@ -192,3 +192,18 @@ def test_rebuilding_a_chunk_and_rerendering_give_identical_bytes(tiny_copy):
     result = snakemake(tiny_copy, "--cores", "2")
     assert result.returncode == 0, result.stderr[-3000:]
     assert sha256_tree(tiny_copy, "results", "figures") == before
+
+
+def test_every_content_digest_the_jobs_recorded_is_the_one_the_file_gives(tiny_run):
+    """Each job records, beside a Parquet file's sha256, the content digest it computed from the table
+    in memory as it wrote it (duelbandits.digests); the manifest and the figures trust it. Every one
+    must equal the digest computed from the file, and every Parquet result must have one."""
+    from duelbandits import digests, files
+
+    parquets = sorted((tiny_run / "results").rglob("*.parquet"))
+    assert len(parquets) >= 30  # 24 run chunks, traces, strategies and summaries, bounds
+    for path in parquets:
+        rel = path.relative_to(tiny_run)
+        record = files.read_record(tiny_run / ".duelbandits/written", rel)
+        assert record is not None and len(record) == 2, f"{rel}: {record}"
+        assert record[1] == digests.ledger_line(manifest.content_digest(path)), rel
