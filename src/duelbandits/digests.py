@@ -6,6 +6,10 @@
   metadata (versions, provenance), row groups, encodings and compression do not count.
 - JSON: the parsed values under the same float rule, keys sorted.
 
+Rounding to float32 means two floats that differ only in their last digits have the same digest
+unless they straddle a float32 rounding boundary; for values that differ by a relative 1e-15 that
+happens about once in 10^8.
+
 A table's digest is the same whether it is computed from the table a job holds in memory
 (:class:`TableDigest`, fed as the job writes) or read back from its file (:func:`parquet_digest`):
 the writers compute it once, at write time, for the ledger (:func:`ledger_line`,

@@ -238,11 +238,17 @@ def test_report_is_self_contained_with_every_figure_caption_table_and_the_config
     assert "sweeps/horizon/horizons" in config_page and json.dumps(SWEEP["horizon"]["horizons"]) in config_page
     for caption in (
         "Main-text figure of the <strong>borda</strong>",
-        "Appendix figure of <strong>dts</strong>",
+        "Appendix figure of one algorithm (its label and the figure's title name it) on the <strong>borda</strong>",
         "Horizon sweep on the <strong>file</strong>",
         "Scaling in the number of actions on the <strong>cyclic</strong>",
     ):
         assert caption in html.replace("\\n", " ").replace("\n", " ")
+    # one job draws a scenario's appendix figures: each file's labels name its algorithm
+    for scenario in CFG["scenarios"]:
+        for algorithm in CFG["algorithms"]:
+            labels = f'"labels": {{"figure": "appendix", "scenario": "{scenario}", "algorithm": "{algorithm}"}}'
+            entry = re.escape(f'"figures/appendix/{scenario}-{algorithm}.png": {{') + r"[^{}]*" + re.escape(labels)
+            assert re.search(entry, html), labels
 
 
 def test_report_of_the_default_target_has_the_paper_figures_and_tables_only(sweep_run):
