@@ -262,6 +262,12 @@ def cmd_asymptotics_figure(args) -> None:
     asymptotics_figure(args.scenario, local, exponents, args.out, data_digest=digest)
 
 
+def add_panels_and_outputs(parser, letters: str, panel_help: str, template_help: str) -> None:
+    """The ``--panel`` and ``--out`` options of ``figure main`` and ``figure appendix``."""
+    parser.add_argument("--panel", nargs="+", action="extend", choices=list(letters), help=panel_help)
+    parser.add_argument("--out", nargs="+", required=True, help=f"output files (.pdf, .png); {template_help}")
+
+
 def add_commands(sub) -> None:
     p = sub.add_parser("figure", help="render a figure (PDF and PNG): main or appendix")
     fsub = p.add_subparsers(dest="kind", required=True, metavar="KIND", parser_class=FigureParser)
@@ -271,19 +277,12 @@ def add_commands(sub) -> None:
     f.add_argument(
         "--c-alpha", type=positive_float, default=1.0, help="TS-Borda's c (Theorem 4.2's requirement, for notes)"
     )
-    f.add_argument(
-        "--panel",
-        nargs="+",
-        action="extend",
-        choices=list("abcd"),
-        help="draw these panels alone, each at its width in the paper (one process for all)",
-    )
-    f.add_argument(
-        "--out",
-        nargs="+",
-        required=True,
-        help="output files (.pdf, .png); with several --panel, path templates in which {panel} is replaced by "
-        "each panel's letter, e.g. 'figures/panels/main-borda/{panel}.pdf'",
+    add_panels_and_outputs(
+        f,
+        "abcd",
+        "draw these panels alone, each at its width in the paper (one process for all)",
+        "with several --panel, path templates in which {panel} is replaced by each panel's letter, "
+        "e.g. 'figures/panels/main-borda/{panel}.pdf'",
     )
     f.set_defaults(func=cmd_figure_main, outputs=("out_files",))
     f = fsub.add_parser("appendix", help="appendix figures: every run, I_t, J_t, strategies")
@@ -298,19 +297,12 @@ def add_commands(sub) -> None:
     f.add_argument("--traces", required=True, help="the scenario's traces Parquet")
     f.add_argument("--strategies", required=True, help="the scenario's strategies Parquet")
     f.add_argument("--scenario-file", help="scenario JSON (marks the winner)")
-    f.add_argument(
-        "--panel",
-        nargs="+",
-        action="extend",
-        choices=list("abcde"),
-        help="draw these panels alone, each at its width in the paper (a-c; d, e where the algorithm has strategies)",
-    )
-    f.add_argument(
-        "--out",
-        nargs="+",
-        required=True,
-        help="output files (.pdf, .png); with several --algorithm or --panel, path templates in which "
-        "{algorithm} and {panel} are replaced by each figure's, e.g. 'figures/appendix/borda-{algorithm}.pdf'",
+    add_panels_and_outputs(
+        f,
+        "abcde",
+        "draw these panels alone, each at its width in the paper (a-c; d, e where the algorithm has strategies)",
+        "with several --algorithm or --panel, path templates in which {algorithm} and {panel} are replaced "
+        "by each figure's, e.g. 'figures/appendix/borda-{algorithm}.pdf'",
     )
     f.set_defaults(func=cmd_figure_appendix, outputs=("out_files",))
 
