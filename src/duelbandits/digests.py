@@ -74,18 +74,18 @@ class _ColumnDigest:
             array = array.dictionary_decode()
         self.rows += len(array)
         valid = np.asarray(array.is_valid().to_numpy(zero_copy_only=False), dtype=np.uint8)
-        self.parts["valid"].update(valid.tobytes())
+        self.parts["valid"].update(valid)  # numpy arrays hash as their buffers: no copy to bytes
         type_ = array.type
         if pa.types.is_floating(type_):
             values = pc.fill_null(array, 0.0).to_numpy(zero_copy_only=False)
-            self.parts["values"].update(canonical_floats(values).tobytes())
+            self.parts["values"].update(canonical_floats(values))
         elif pa.types.is_integer(type_) or pa.types.is_boolean(type_):
             values = pc.fill_null(array, False if pa.types.is_boolean(type_) else 0)
-            self.parts["values"].update(np.asarray(values.to_numpy(zero_copy_only=False)).astype("<i8").tobytes())
+            self.parts["values"].update(np.asarray(values.to_numpy(zero_copy_only=False)).astype("<i8"))
         elif pa.types.is_string(type_) or pa.types.is_large_string(type_) or pa.types.is_binary(type_):
             values = pc.fill_null(array.cast(pa.large_binary()), b"")
             lengths = pc.binary_length(values).to_numpy(zero_copy_only=False).astype("<i8")
-            self.parts["lengths"].update(lengths.tobytes())
+            self.parts["lengths"].update(lengths)
             self.parts["data"].update(_joined(values))
         else:
             self.parts["values"].update(canonical_json(_canonical_json_value(array.to_pylist())).encode())
