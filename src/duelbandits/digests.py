@@ -95,13 +95,13 @@ class _ColumnDigest:
         return hashlib.sha256(head + b"".join(part.digest() for part in self.parts.values())).digest()
 
 
-def _joined(values) -> bytes:
-    """The data bytes of a large_binary array without nulls, in order."""
+def _joined(values) -> memoryview | bytes:
+    """The data bytes of a large_binary array without nulls, in order (a view: not copied)."""
     _, offsets, data = values.buffers()
     if data is None or len(values) == 0:
         return b""
     offs = np.frombuffer(offsets, dtype="<i8")[values.offset : values.offset + len(values) + 1]
-    return memoryview(data)[offs[0] : offs[-1]].tobytes()
+    return memoryview(data)[offs[0] : offs[-1]]
 
 
 BATCH_ROWS = 1 << 20
