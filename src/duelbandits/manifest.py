@@ -163,7 +163,17 @@ def data_digest(inputs: dict, ledger=None, **args) -> str:
     path, enters the digest, so a figure drawn from the same data elsewhere
     has the same digest.
     """
-    contents = {role: content_digest(path, ledger) for role, path in inputs.items() if path is not None}
+    return figure_digest(input_contents(inputs, ledger), **args)
+
+
+def input_contents(inputs: dict, ledger=None) -> dict:
+    """``{role: content digest}`` of a figure's input files (:func:`data_digest`); a command that
+    draws several figures from the same files computes it once."""
+    return {role: content_digest(path, ledger) for role, path in inputs.items() if path is not None}
+
+
+def figure_digest(contents: dict, **args) -> str:
+    """:func:`data_digest` from the inputs' content digests (:func:`input_contents`)."""
     return hashlib.sha256(canonical_json({"inputs": contents, "args": args}).encode()).hexdigest()
 
 

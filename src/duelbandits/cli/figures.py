@@ -148,11 +148,11 @@ def cmd_figure_main(args) -> None:
     record = storage.read_scenario(args.scenario_file)
     provenance.check_scenario(args.summary, storage.read_provenance(args.summary, table="summary"), record)
     summary = storage.read_table(args.summary, filters=[("scenario", "=", record["name"])]).to_pandas()
-    inputs = {"scenario": args.scenario_file, "summary": args.summary}
+    contents = manifest.input_contents({"scenario": args.scenario_file, "summary": args.summary}, args.ledger)
     with removed_on_failure(figures):
         for (panel,), outputs in figures.items():
             panel_arg = {} if panel is None else {"panel": panel}
-            digest = manifest.data_digest(inputs, ledger=args.ledger, figure="main", **panel_arg)
+            digest = manifest.figure_digest(contents, figure="main", **panel_arg)
             if panel is None:
                 main.main_figure(record, summary, outputs, c_alpha=args.c_alpha, data_digest=digest)
             else:
@@ -176,25 +176,29 @@ def cmd_figure_appendix(args) -> None:
     expected = {"scenario": args.scenario}
     if record is not None:
         expected["matrix_sha256"] = provenance.matrix_sha256(record["matrix"])
-    for slug in args.algorithm:  # every input checked before the first figure is drawn
-        storage.read_provenance(args.traces, table="traces", algorithms=slug, **expected)
-        storage.read_provenance(args.strategies, table="strategies", algorithms=slug, **expected)
+    made = {  # every input checked, for every algorithm, before the first figure is drawn
+        path: storage.read_provenance(path, table=table, **expected)
+        for path, table in ((args.traces, "traces"), (args.strategies, "strategies"))
+    }
+    for slug in args.algorithm:
+        for path, prov in made.items():
+            provenance.check(path, prov, algorithms=slug)
     inputs = {"scenario": args.scenario_file, "traces": args.traces, "strategies": args.strategies}
+    contents = manifest.input_contents(inputs, args.ledger)
     columns = list(appendix.TRACE_COLUMNS)  # only what the figures draw: the traces have 24 million rows
     with removed_on_failure(figures):
         for slug in args.algorithm:
             # One algorithm's rows at a time: the file is written algorithm by algorithm, so each of
             # its row groups is read once, and only one algorithm's traces are held.
             mine = [("algorithm", "=", slug)]
-            checked = {"algorithms": slug, **expected}
-            traces = storage.read_frame(args.traces, columns=columns, filters=mine, table="traces", **checked)
-            strategies = storage.read_frame(args.strategies, filters=mine, table="strategies", **checked)
+            traces = storage.read_table(args.traces, columns=columns, filters=mine).to_pandas()
+            strategies = storage.read_table(args.strategies, filters=mine).to_pandas()
             strategies = strategies if len(strategies) else None
             for panel in args.panel or [None]:
                 outputs = figures[(slug, panel)]
                 panel_arg = {} if panel is None else {"panel": panel}
-                digest = manifest.data_digest(
-                    inputs, ledger=args.ledger, figure="appendix", scenario=args.scenario, algorithm=slug, **panel_arg
+                digest = manifest.figure_digest(
+                    contents, figure="appendix", scenario=args.scenario, algorithm=slug, **panel_arg
                 )
                 draw = dict(outputs=outputs, scenario=record, data_digest=digest)
                 if panel is None:
