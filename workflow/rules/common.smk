@@ -328,7 +328,7 @@ def appendix_panel_layouts():
     return layouts
 
 
-APPENDIX_PANELS = appendix_panel_layouts()
+APPENDIX_LAYOUTS = appendix_panel_layouts()
 
 
 def paper_panels(wildcards=None, formats=("pdf", "png")):

@@ -37,8 +37,8 @@ rule panel_main:
 # one job per figure. A rule's outputs cannot depend on its wildcards, and the panels of a figure
 # depend on its algorithm ((d) p_t, (e) q_t where it has them): one rule per set of panels,
 # panel_appendix_abc, panel_appendix_abcd and panel_appendix_abcde, each for the algorithms with
-# those panels (common.smk: APPENDIX_PANELS).
-for letters, members in APPENDIX_PANELS.items():
+# those panels (common.smk: APPENDIX_LAYOUTS).
+for letters, members in APPENDIX_LAYOUTS.items():
 
     rule:
         name:
