@@ -41,7 +41,7 @@ def test_aggregated_summary_strategies_and_traces_match_a_hand_recomputation_at_
         chunks[algorithm] = []
         for k, part in enumerate(([0, 1, 2], [3, 4])):
             path = tmp_path / f"{algorithm}-{k}.parquet"
-            storage.write_table(storage.run_table([(r, results[algorithm][r]) for r in part], 4), path)
+            storage.write_runs([(r, results[algorithm][r]) for r in part], 4, path)
             chunks[algorithm].append(path)
     outputs = {name: tmp_path / f"{name}.parquet" for name in ("traces", "strategies", "summary")}
     aggregate_scenario("condorcet", X, chunks, T, runs, outputs, points=points)
@@ -108,7 +108,7 @@ def test_aggregate_gives_the_same_bytes_whatever_order_and_split_of_runs_its_chu
         chunks = []
         for k, part in enumerate(split):
             path = tmp_path / f"{name}-chunk-{k}.parquet"
-            storage.write_table(storage.run_table([(r, res[r]) for r in part], 3), path)
+            storage.write_runs([(r, res[r]) for r in part], 3, path)
             chunks.append(path)
         outputs = {kind: tmp_path / f"{name}-{kind}.parquet" for kind in ("traces", "strategies", "summary")}
         aggregate_scenario("condorcet", X, {"sparring-exp3p": chunks}, T, runs, outputs, points=10)

@@ -34,3 +34,70 @@ def test_read_runs_rejects_incomplete_runs_naming_the_file(tmp_path):
     (tmp_path / "bad.parquet").write_bytes(b"PAR1 not really")
     with pytest.raises(storage.StorageError, match="bad.parquet: not a readable Parquet file"):
         storage.read_runs(tmp_path / "bad.parquet", horizon=10, actions=3)
+
+
+def _result(rng, horizon, actions, players, stride):
+    """A SimulationResult of random actions, outcomes and strategies (rows sum to 1), recorded every ``stride``."""
+    from duelbandits.simulation import SimulationResult
+
+    steps = np.unique(np.r_[np.arange(1, horizon + 1, stride), horizon])
+    strategies = {p: rng.dirichlet(np.ones(actions), size=len(steps)) for p in players}
+    return SimulationResult(
+        "test",
+        rng.integers(0, actions, horizon),
+        rng.integers(0, actions, horizon),
+        rng.integers(0, 2, horizon).astype(np.int8),
+        steps,
+        strategies,
+    )
+
+
+def _whole_table(runs, actions):
+    """The chunk's table built whole and dense (what write_runs must write the bytes of)."""
+    columns = {
+        "run": np.concatenate([np.full(res.horizon, run, np.int32) for run, res in runs]),
+        "t": np.concatenate([np.arange(1, res.horizon + 1, dtype=np.int32) for _, res in runs]),
+        "I": np.concatenate([res.I for _, res in runs]).astype(np.int16),
+        "J": np.concatenate([res.J for _, res in runs]).astype(np.int16),
+        "outcome": np.concatenate([res.outcomes for _, res in runs]).astype(np.int8),
+    }
+    for p in next((tuple(res.strategies) for _, res in runs if res.strategies), ()):
+        for a in range(actions):
+            dense = []
+            for _, res in runs:
+                column = np.full(res.horizon, np.nan)
+                column[res.strategy_steps - 1] = res.strategies[p][:, a]
+                dense.append(column)
+            columns[f"{p}_{a}"] = pa.array(np.concatenate(dense), from_pandas=True)  # NaN -> null
+    return pa.table(columns)
+
+
+# Three runs of 400,001 steps are 1,200,003 rows: two row groups (2^20 = 1,048,576 rows), the
+# boundary inside the third run; one run of 7 steps is one short row group.
+@pytest.mark.parametrize(
+    "runs, horizon, actions, players, stride",
+    [(3, 400_001, 3, ("p", "q"), 40), (3, 400_001, 2, ("p",), 7), (2, 400_001, 5, (), 40), (1, 7, 10, ("p",), 3)],
+    ids=["two-players-A3", "one-player-A2", "no-strategies-A5", "one-short-run-A10"],
+)
+def test_write_runs_writes_the_bytes_of_the_whole_table_row_group_by_row_group(
+    tmp_path, runs, horizon, actions, players, stride
+):
+    from duelbandits import digests, files
+
+    rng = np.random.default_rng(7)
+    results = [(run, _result(rng, horizon, actions, players, stride)) for run in range(5, 5 + runs)]
+    if players:  # a NaN in a recorded strategy is a null, in its column only
+        results[-1][1].strategies[players[0]][1, actions - 1] = np.nan
+    provenance = {"kind": "runs", "test": True}
+    with files.noting_contents() as noted:
+        storage.write_runs(results, actions, tmp_path / "rows.parquet", provenance)
+    storage.write_table(_whole_table(results, actions), tmp_path / "whole.parquet", provenance)
+    assert (tmp_path / "rows.parquet").read_bytes() == (tmp_path / "whole.parquet").read_bytes()
+    expected = digests.ledger_line(digests.PARQUET + digests.parquet_digest(tmp_path / "rows.parquet"))
+    assert files.noted_content(noted, tmp_path / "rows.parquet") == expected
+    if players:
+        table = storage.read_table(tmp_path / "rows.parquet")
+        assert (
+            table.column(f"{players[0]}_{actions - 1}").null_count
+            == runs * horizon - runs * len(results[0][1].strategy_steps) + 1
+        )

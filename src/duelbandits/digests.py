@@ -73,13 +73,13 @@ class _ColumnDigest:
         if pa.types.is_dictionary(array.type):
             array = array.dictionary_decode()
         self.rows += len(array)
-        valid = np.asarray(array.is_valid().to_numpy(zero_copy_only=False), dtype=np.uint8)
+        valid = _validity(array)
         self.parts["valid"].update(valid)  # numpy arrays hash as their buffers: no copy to bytes
         type_ = array.type
-        if pa.types.is_floating(type_):
-            values = pc.fill_null(array, 0.0).to_numpy(zero_copy_only=False)
-            self.parts["values"].update(canonical_floats(values))
-        elif pa.types.is_integer(type_) or pa.types.is_boolean(type_):
+        if pa.types.is_floating(type_) or pa.types.is_integer(type_):
+            values = _values(array, valid)
+            self.parts["values"].update(canonical_floats(values) if values.dtype.kind == "f" else values.astype("<i8"))
+        elif pa.types.is_boolean(type_):
             values = pc.fill_null(array, False if pa.types.is_boolean(type_) else 0)
             self.parts["values"].update(np.asarray(values.to_numpy(zero_copy_only=False)).astype("<i8"))
         elif pa.types.is_string(type_) or pa.types.is_large_string(type_) or pa.types.is_binary(type_):
@@ -93,6 +93,24 @@ class _ColumnDigest:
     def digest(self) -> bytes:
         head = f"{self.field.name}:{_arrow_type_name(self.field.type)}:{self.rows}\0".encode()
         return hashlib.sha256(head + b"".join(part.digest() for part in self.parts.values())).digest()
+
+
+def _validity(array) -> np.ndarray:
+    """1 for each non-null entry of a primitive or string array, 0 for each null (uint8), read
+    from its validity bitmap."""
+    bitmap = array.buffers()[0]
+    if array.null_count == 0 or bitmap is None:
+        return np.ones(len(array), dtype=np.uint8)
+    bits = np.unpackbits(np.frombuffer(bitmap, dtype=np.uint8), count=array.offset + len(array), bitorder="little")
+    return bits[array.offset :]
+
+
+def _values(array, valid: np.ndarray) -> np.ndarray:
+    """The values of a fixed-width numeric array as numpy, 0 in its null slots (a view of its
+    buffer when it has no nulls)."""
+    dtype = np.dtype(array.type.to_pandas_dtype())
+    values = np.frombuffer(array.buffers()[1], dtype=dtype, count=len(array), offset=array.offset * dtype.itemsize)
+    return values if array.null_count == 0 else np.where(valid.view(bool), values, dtype.type(0))
 
 
 def _joined(values) -> memoryview | bytes:

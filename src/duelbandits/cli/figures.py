@@ -186,6 +186,7 @@ def cmd_figure_appendix(args) -> None:
     inputs = {"scenario": args.scenario_file, "traces": args.traces, "strategies": args.strategies}
     contents = manifest.input_contents(inputs, args.ledger)
     columns = list(appendix.TRACE_COLUMNS)  # only what the figures draw: the traces have 24 million rows
+    gc.freeze()  # what the job holds now (modules, fonts) lives to its end: the collections below skip it
     with removed_on_failure(figures):
         for slug in args.algorithm:
             # One algorithm's rows at a time: the file is written algorithm by algorithm, so each of

@@ -125,7 +125,7 @@ def cmd_simulate(args) -> None:
             (run, simulate(sc.matrix, args.algorithm, args.horizon, run_seeds, stride=args.stride, **params))
         )
     prov = runs_provenance("runs", args, sc, runs, results[0][1].params, stride=args.stride)
-    storage.write_table(storage.run_table(results, size), args.out, prov)
+    storage.write_runs(results, size, args.out, prov)
 
 
 def progress_line(label: str):
