@@ -1,4 +1,5 @@
 import json
+import os
 import subprocess
 import sys
 
@@ -7,12 +8,13 @@ import pyarrow.parquet as pq
 import pytest
 
 from duelbandits import cli, make_scenario, run_seed, simulate
+from duelbandits.algorithms import ALGORITHMS
 
 
-def run_cli(*args, cwd=None):
+def run_cli(*args, cwd=None, env=None):
     """The CLI in a fresh process, as a user or Snakemake calls it."""
     return subprocess.run(
-        [sys.executable, "-m", "duelbandits", *args], capture_output=True, text=True, cwd=cwd, timeout=300
+        [sys.executable, "-m", "duelbandits", *args], capture_output=True, text=True, cwd=cwd, env=env, timeout=300
     )
 
 
@@ -184,3 +186,38 @@ def test_aggregate_names_a_truncated_run_file(tmp_path, capsys):
     assert code == 2
     assert str(bad) in capsys.readouterr().err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.parquet", "good.parquet", "sc.json"]
+
+
+def test_compile_fills_numba_s_cache_so_that_a_later_simulation_loads_its_kernels(tmp_path):
+    """The workflow's compile job: one process compiles the kernels of a group, the simulations load them."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    later = (  # the kernels' cache hits and misses in a later process: (1, 0) when loaded, (0, 1) when compiled
+        "from duelbandits import simulate\n"
+        "from duelbandits.algorithms import dts, iss\n"
+        "for slug, module in (('iss', iss), ('dts', dts)):\n"
+        "    simulate([[0.5, 0.7], [0.3, 0.5]], slug, 50, 1)\n"
+        "    stats = module._kernel.stats\n"
+        "    print(sum(stats.cache_hits.values()), sum(stats.cache_misses.values()))\n"
+    )
+
+    def loaded():
+        result = subprocess.run([sys.executable, "-c", later], capture_output=True, text=True, env=env, timeout=300)
+        assert result.returncode == 0, result.stderr
+        return result.stdout.split()
+
+    out = tmp_path / "kernels" / "group.done"
+    result = run_cli("compile", "--algorithm", "iss", "--out", str(out), env=env)
+    assert result.returncode == 0, result.stderr
+    assert out.read_text() == "iss: kernels compiled or loaded from numba's cache\n"
+    assert loaded() == ["1", "0", "0", "1"]  # ISS's kernel loaded; DTS's, not compiled by the job, compiled anew
+
+
+@pytest.mark.parametrize("algorithms", [["nope"], ["iss", "nope"]])
+def test_compile_refuses_an_unknown_algorithm_in_one_line_and_writes_nothing(tmp_path, algorithms):
+    out = tmp_path / "group.done"
+    result = run_cli("compile", "--algorithm", *algorithms, "--out", str(out))
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        "duelbandits compile: error: unknown algorithm 'nope'; valid algorithms: " + ", ".join(ALGORITHMS)
+    ]
+    assert not out.exists()

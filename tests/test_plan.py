@@ -387,3 +387,27 @@ def test_an_asymptotics_job_runs_steps_per_job_over_T_runs_and_at_least_one(hori
     assert runs_per_job(horizon, steps) == per_job
     ranges = job_ranges(5, horizon, steps)
     assert ranges[0] == (0, min(per_job, 5) - 1) and ranges[-1][1] == 4
+
+
+@pytest.mark.parametrize("jobs", [1, 2, 3, 6, 7])
+def test_kernel_groups_split_each_family_in_registry_order_into_near_equal_groups(jobs):
+    from duelbandits.algorithms import ALGORITHMS
+
+    groups = plan.kernel_groups(jobs)
+    for family in ("paper", "field"):
+        slugs = [slug for slug, a in ALGORITHMS.items() if a.family == family]
+        mine = [members for name, members in groups.items() if name.startswith(f"{family}-")]
+        assert len(mine) == min(jobs, len(slugs))  # 7 jobs for 6 algorithms: one each, no empty group
+        assert [slug for members in mine for slug in members] == slugs  # each once, in order
+        assert max(map(len, mine)) - min(map(len, mine)) <= 1
+    for slug in ALGORITHMS:
+        assert slug in plan.kernel_groups()[plan.kernel_group(slug)]
+
+
+def test_the_paper_kernels_compile_in_two_groups_of_three():
+    assert plan.kernel_groups() == {
+        "paper-1": ("ts-maximin", "ts-borda", "sparring-exp3p"),
+        "paper-2": ("partial-monitoring", "iss", "dts"),
+        "field-1": ("rucb", "rcs", "rmed1"),
+        "field-2": ("ccb", "winner-stays", "dexp3"),
+    }

@@ -462,3 +462,30 @@ def jobs(config: dict, target: str = "paper") -> list[Job]:
         for name, A, T, algorithm, chunks in points
         for k, (first, last) in enumerate(chunks)
     ]
+
+
+KERNEL_JOBS = 2
+"""Compile jobs per family of algorithms (the paper's, the field's). numba compiles its own helpers
+(array constructors, the random generator's methods) once per process and into every kernel, so
+kernels compiled in one process share them: the paper's six take 15 CPU-s in two processes against
+21.5 in six (one per simulation job of a cold cache). Two jobs keep both cores of a laptop busy."""
+
+
+def kernel_groups(jobs: int = KERNEL_JOBS) -> dict[str, tuple[str, ...]]:
+    """``{"paper-1": algorithms, ...}``: each family's algorithms, in the registry's order, split into
+    ``jobs`` groups whose sizes differ by one at most. Fixed by the registry, not by the config, so that
+    a simulation's compile job (its input) does not change when the config's algorithms do."""
+    from .algorithms import ALGORITHMS
+
+    groups = {}
+    for family in dict.fromkeys(a.family for a in ALGORITHMS.values()):
+        slugs = [slug for slug, a in ALGORITHMS.items() if a.family == family]
+        count = min(jobs, len(slugs))
+        cuts = [i * len(slugs) // count for i in range(count + 1)]
+        groups |= {f"{family}-{i + 1}": tuple(slugs[cuts[i] : cuts[i + 1]]) for i in range(count)}
+    return groups
+
+
+def kernel_group(algorithm: str) -> str:
+    """The name of the group (:func:`kernel_groups`) whose compile job compiles ``algorithm``'s kernels."""
+    return next(name for name, slugs in kernel_groups().items() if algorithm in slugs)

@@ -163,3 +163,22 @@ def test_a_change_to_a_section_beyond_the_paper_plans_no_job_of_the_paper_run(bu
     assert result.returncode == 0, result.stderr[-3000:]
     # only the report's page of the whole config, which shows that section
     assert planned_rules(result.stdout + result.stderr) == {"report_config": 1, "all": 1}
+
+
+def test_an_edited_kernel_reruns_its_own_simulations_not_its_compile_group(built, tmp_path):
+    """The compile job of a group of kernels (paper-2: Partial Monitoring, ISS, DTS) has no rerun trigger
+    and its file is not remade: an edit of ISS's kernel plans ISS's simulations and what reads them, not
+    the compile job and not the simulations of the other two."""
+    src, run = built
+    copy = tmp_path / "src"
+    shutil.copytree(src, copy)
+    kernel = copy / "duelbandits" / "algorithms" / "iss.py"
+    kernel.write_bytes(kernel.read_bytes() + b"\n# an edit\n")
+    result = run("--dry-run", "all", src=copy)
+    assert result.returncode == 0, result.stderr[-3000:]
+    planned = planned_rules(result.stdout + result.stderr)
+    simulated = set(re.findall(r"output: results/runs/\w+/([\w-]+)/chunk-\d+\.parquet", result.stdout))
+    assert "compile_kernels" not in planned and simulated == {"iss"}
+    assert planned["simulate"] == sum(
+        1 for line in result.stdout.splitlines() if "/iss/chunk-" in line and "output:" in line
+    )

@@ -175,6 +175,11 @@ def job_of(wildcards):
     return jobs(target)[key]
 
 
+def kernels(wildcards):
+    """The compile job of the job's algorithm's group (duelbandits.plan.kernel_groups)."""
+    return f".duelbandits/kernels/{plan.kernel_group(wildcards.algorithm)}.done"
+
+
 def job_runs(wildcards):
     """Run range FIRST-LAST of the job."""
     job = job_of(wildcards)
