@@ -49,7 +49,8 @@ rule compile_kernels:
         mem_mb=-(-(limits.BASE_BYTES + limits.COMPILE_BYTES) // 10**6),
         runtime=10,
     shell:
-        "python -m duelbandits compile --algorithm {params.algorithms} --out {output} > {log} 2>&1 || (cat {log} >&2; exit 1)"
+        "python -m duelbandits --ledger .duelbandits/written compile --algorithm {params.algorithms} --out {output}"
+        " > {log} 2>&1 || (cat {log} >&2; exit 1)"
 
 
 # results/runs/{scenario}/{algorithm}/chunk-{chunk}.parquet: one row per (run, step).
