@@ -7,7 +7,6 @@ StorageError naming the file. The tables' columns are in :mod:`duelbandits.schem
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import numpy as np
@@ -21,13 +20,6 @@ from .files import DamagedFile, StorageError, atomic_write, note_content, noting
 from .provenance import METADATA_KEY, canonical_json, check, matrix_sha256
 from .scenarios import MatrixError, validate_matrix
 from .schemas import RUN_COLUMNS, strategy_columns
-
-# Arrow's buffers from the C library's allocator, as numpy's: pyarrow's default (mimalloc) hands
-# freed memory back to the system at once, and a job that reads or writes tables of millions of
-# rows faults it in again and again (aggregate: 1.1-1.6 s of system CPU of a scenario's 7.5 s, on
-# this project's virtual machine; docs/performance.md). A user's ARROW_DEFAULT_MEMORY_POOL wins.
-if not os.environ.get("ARROW_DEFAULT_MEMORY_POOL"):
-    pa.set_memory_pool(pa.system_memory_pool())
 
 # Deterministic, compact Parquet: Parquet stores no timestamps, and the codec
 # and encodings are pinned so equal tables give equal bytes. The step and run
