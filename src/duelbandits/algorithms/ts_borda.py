@@ -28,10 +28,15 @@ from ._sampling import duel
 
 
 @nb.njit(cache=True)
-def _kernel(matrix, horizon, alpha, rng):
-    """The whole run; returns ``(I, J, outcomes, exploration mask, number of Beta draws)``."""
+def _kernel(matrix, horizon, alpha, rng, borda):
+    """The whole run; returns ``(I, J, outcomes, exploration mask, number of Beta draws)``.
+
+    ``borda`` is True: an argument rather than a constant, so that the posterior's helpers compile
+    for a plain bool, once for both TS kernels when one process compiles them (the workflow's
+    ``compile_kernels``: TS-Borda's compile after TS-Maximin's 3.8 -> 2.4 s).
+    """
     A = matrix.shape[0]
-    pair, order = new_state(np.zeros((A, A)), True)
+    pair, order = new_state(np.zeros((A, A)), borda)
     I = np.empty(horizon, dtype=np.int64)
     J = np.empty(horizon, dtype=np.int64)
     outcomes = np.empty(horizon, dtype=np.int8)
@@ -52,7 +57,7 @@ def _kernel(matrix, horizon, alpha, rng):
             j = ts_j
             draws += d_i + d_j
         o = duel(matrix, i, j, rng)
-        observe(pair, order, i, j, o, True)
+        observe(pair, order, i, j, o, borda)
         I[t] = i
         J[t] = j
         outcomes[t] = o
@@ -61,7 +66,7 @@ def _kernel(matrix, horizon, alpha, rng):
 
 def _call(matrix, horizon, rng, c_alpha):
     alpha = exploration_rate(c_alpha, horizon)
-    return _kernel(np.ascontiguousarray(matrix, dtype=np.float64), int(horizon), alpha, rng)
+    return _kernel(np.ascontiguousarray(matrix, dtype=np.float64), int(horizon), alpha, rng, True)
 
 
 def run(matrix, horizon, rng, record=None, *, c_alpha=1.0):
