@@ -91,7 +91,8 @@ def test_write_runs_writes_the_bytes_of_the_whole_table_row_group_by_row_group(
     provenance = {"kind": "runs", "test": True}
     with files.noting_contents() as noted:
         storage.write_runs(results, actions, tmp_path / "rows.parquet", provenance)
-    storage.write_table(_whole_table(results, actions), tmp_path / "whole.parquet", provenance)
+    whole = _whole_table(results, actions)
+    storage.write_table(whole, tmp_path / "whole.parquet", provenance, row_group_size=storage.ROW_GROUP_ROWS)
     assert (tmp_path / "rows.parquet").read_bytes() == (tmp_path / "whole.parquet").read_bytes()
     expected = digests.ledger_line(digests.PARQUET + digests.parquet_digest(tmp_path / "rows.parquet"))
     assert files.noted_content(noted, tmp_path / "rows.parquet") == expected

@@ -80,7 +80,7 @@ class _ColumnDigest:
             values = _values(array, valid)
             self.parts["values"].update(canonical_floats(values) if values.dtype.kind == "f" else values.astype("<i8"))
         elif pa.types.is_boolean(type_):
-            values = pc.fill_null(array, False if pa.types.is_boolean(type_) else 0)
+            values = pc.fill_null(array, False)
             self.parts["values"].update(np.asarray(values.to_numpy(zero_copy_only=False)).astype("<i8"))
         elif pa.types.is_string(type_) or pa.types.is_large_string(type_) or pa.types.is_binary(type_):
             values = pc.fill_null(array.cast(pa.large_binary()), b"")

@@ -98,8 +98,8 @@ def _arrow(values: np.ndarray, type_: pa.DataType, valid: np.ndarray | None = No
 
 
 ROW_GROUP_ROWS = 1 << 20
-"""Rows per row group of a run chunk (pyarrow's default): the chunk is built and written one row
-group at a time, so its strategy columns are never held whole."""
+"""Rows per row group of a run chunk (pyarrow's default since 15, the traces' too): the chunk is
+built and written one row group at a time, so its strategy columns are never held whole."""
 
 
 def write_runs(runs: list, actions: int, path, provenance: dict | None = None) -> None:
@@ -164,6 +164,7 @@ def _run_column(name: str, run: int, res) -> np.ndarray:
 
 
 def _without(valid: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """A copy of the mask ``valid`` with ``rows`` false (a recorded strategy that is NaN: a null)."""
     valid = valid.copy()
     valid[rows] = False
     return valid
