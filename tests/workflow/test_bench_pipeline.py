@@ -47,11 +47,16 @@ def test_it_prints_the_wall_time_the_rules_cpu_and_the_ratio_to_the_bare_simulat
 
 
 def test_it_prints_the_dags_levels_starting_with_every_job_that_needs_no_other(printed):
-    level0 = re.search(r"level 0: (\d+) \((.*)\)", printed)
-    jobs = dict((name, int(n)) for name, n in re.findall(r"(\w+) (\d+)", level0.group(2)))
-    assert jobs["simulate"] == 24 and jobs["scenario"] == 2 and "aggregate" not in jobs
-    assert int(level0.group(1)) == sum(jobs.values())
-    assert re.search(r"level 1: \d+ \(aggregate 2", printed)
+    def level(k):
+        found = re.search(rf"level {k}: (\d+) \((.*)\)", printed)
+        jobs = dict((name, int(n)) for name, n in re.findall(r"(\w+) (\d+)", found.group(2)))
+        assert int(found.group(1)) == sum(jobs.values())
+        return jobs
+
+    # the two compile jobs first, the simulations (which wait for them) next, then the aggregation
+    assert level(0)["compile_kernels"] == 2 and level(0)["scenario"] == 2 and "simulate" not in level(0)
+    assert level(1) == {"simulate": 24}
+    assert level(2) == {"aggregate": 2}
 
 
 def test_then_reports_only_the_jobs_of_the_second_target(printed):
