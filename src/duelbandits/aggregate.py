@@ -160,7 +160,7 @@ def aggregate_scenario(
                             },
                             schema=schemas.TRACE_SCHEMA,
                         )
-                        writer.write_table(trace, row_group_size=1 << 20)
+                        writer.write_table(trace, row_group_size=storage.ROW_GROUP_ROWS)
                         if traces_digest is not None:
                             traces_digest.update(trace)
                 if recorded is not None:

@@ -24,7 +24,8 @@ SIMULATE_BYTES_PER_STEP = 64
 columns of the table (the paper's chunks peak at 0.5 GB for 25 x 40,000 steps with strategies)."""
 
 STRATEGY_BYTES_PER_STEP_ACTION = 24
-"""Per run, step and action for each player with a strategy (the chunk's float64 columns, built dense)."""
+"""Per run, step and action for each player with a strategy (the chunk's float64 columns; built one row
+group at a time since f49a40b, so this over-estimates a chunk of more than 2^20 rows)."""
 
 AGGREGATE_BYTES_PER_STEP = 240
 """Per run and step of one algorithm while aggregating (the paper's aggregation peaks at 0.9 GB for

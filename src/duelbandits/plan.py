@@ -474,7 +474,8 @@ kernels compiled in one process share them: the paper's six take 15 CPU-s in two
 def kernel_groups(jobs: int = KERNEL_JOBS) -> dict[str, tuple[str, ...]]:
     """``{"paper-1": algorithms, ...}``: each family's algorithms, in the registry's order, split into
     ``jobs`` groups whose sizes differ by one at most. Fixed by the registry, not by the config, so that
-    a simulation's compile job (its input) does not change when the config's algorithms do."""
+    a simulation's compile job (its input) does not change when the config's algorithms do (a change
+    of the registry's algorithms does change it, and reruns the group's simulations)."""
     from .algorithms import ALGORITHMS
 
     groups = {}
@@ -488,4 +489,7 @@ def kernel_groups(jobs: int = KERNEL_JOBS) -> dict[str, tuple[str, ...]]:
 
 def kernel_group(algorithm: str) -> str:
     """The name of the group (:func:`kernel_groups`) whose compile job compiles ``algorithm``'s kernels."""
-    return next(name for name, slugs in kernel_groups().items() if algorithm in slugs)
+    for name, slugs in kernel_groups().items():
+        if algorithm in slugs:
+            return name
+    raise ValueError(f"unknown algorithm {algorithm!r}: in no kernel group")

@@ -109,7 +109,7 @@ def write_runs(runs: list, actions: int, path, provenance: dict | None = None) -
     A strategy column holds a value at the recorded steps and null elsewhere. Parquet stores no
     value for a null, so what the null slots hold does not reach the file: a row group's column is
     a zeroed buffer with its recorded values put in place. Built row group by row group, a chunk of
-    SparringExp3.P's 20 strategy columns peaks at a fifth of the memory of the whole table (fresh
+    SparringExp3.P's 20 strategy columns peaks at half the memory of the whole table (fresh
     memory is what a job pays most for on a virtual machine), and the bytes are those of writing
     the whole table at once.
     """

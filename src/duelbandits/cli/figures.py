@@ -187,27 +187,30 @@ def cmd_figure_appendix(args) -> None:
     contents = manifest.input_contents(inputs, args.ledger)
     columns = list(appendix.TRACE_COLUMNS)  # only what the figures draw: the traces have 24 million rows
     gc.freeze()  # what the job holds now (modules, fonts) lives to its end: the collections below skip it
-    with removed_on_failure(figures):
-        for slug in args.algorithm:
-            # One algorithm's rows at a time: the file is written algorithm by algorithm, so each of
-            # its row groups is read once, and only one algorithm's traces are held.
-            mine = [("algorithm", "=", slug)]
-            traces = storage.read_table(args.traces, columns=columns, filters=mine).to_pandas()
-            strategies = storage.read_table(args.strategies, filters=mine).to_pandas()
-            strategies = strategies if len(strategies) else None
-            for panel in args.panel or [None]:
-                outputs = figures[(slug, panel)]
-                panel_arg = {} if panel is None else {"panel": panel}
-                digest = manifest.figure_digest(
-                    contents, figure="appendix", scenario=args.scenario, algorithm=slug, **panel_arg
-                )
-                draw = dict(outputs=outputs, scenario=record, data_digest=digest)
-                if panel is None:
-                    appendix.appendix_figure(args.scenario, slug, traces, strategies, **draw)
-                else:
-                    appendix.appendix_panel(args.scenario, slug, traces, strategies, panel=panel, **draw)
-            del traces, strategies
-            gc.collect()  # a drawn Figure is a reference cycle that holds its arrays: free them now
+    try:
+        with removed_on_failure(figures):
+            for slug in args.algorithm:
+                # One algorithm's rows at a time: the file is written algorithm by algorithm, so each of
+                # its row groups is read once, and only one algorithm's traces are held.
+                mine = [("algorithm", "=", slug)]
+                traces = storage.read_table(args.traces, columns=columns, filters=mine).to_pandas()
+                strategies = storage.read_table(args.strategies, filters=mine).to_pandas()
+                strategies = strategies if len(strategies) else None
+                for panel in args.panel or [None]:
+                    outputs = figures[(slug, panel)]
+                    panel_arg = {} if panel is None else {"panel": panel}
+                    digest = manifest.figure_digest(
+                        contents, figure="appendix", scenario=args.scenario, algorithm=slug, **panel_arg
+                    )
+                    draw = dict(outputs=outputs, scenario=record, data_digest=digest)
+                    if panel is None:
+                        appendix.appendix_figure(args.scenario, slug, traces, strategies, **draw)
+                    else:
+                        appendix.appendix_panel(args.scenario, slug, traces, strategies, panel=panel, **draw)
+                del traces, strategies
+                gc.collect()  # a drawn Figure is a reference cycle that holds its arrays: free them now
+    finally:
+        gc.unfreeze()  # a caller in the same process (the tests) gets its collector back
 
 
 def cmd_sweep_figure(args) -> None:
