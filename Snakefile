@@ -7,10 +7,9 @@
 
 import sys
 
-import yaml
-from snakemake.utils import min_version, validate
+from snakemake.utils import min_version
 
-import duelbandits.plan
+import duelbandits.errors
 
 min_version("9.0")
 
@@ -18,20 +17,18 @@ min_version("9.0")
 configfile: "config.yaml"
 
 
-# Before the schema: a key given twice in a YAML file (YAML keeps the last), and an unknown key named
-# in one line with its source and the closest allowed key (the schema's error prints the whole schema).
+# The schema, completed with the registries' scenarios, algorithms and hyper-parameters (plugins
+# included). Before it validates: a key given twice in a YAML file (YAML keeps the last), and an
+# unknown key named in one line with its source and the closest allowed key; then each wrong value
+# in one line naming its key.
 try:
-    duelbandits.plan.check_config_sources(
-        config,
-        yaml.safe_load(open(workflow.source_path("workflow/schemas/config.schema.yaml"))),
-        workflow.configfiles,
-        sys.argv,
-    )
-except duelbandits.plan.ConfigError as err:
+    import duelbandits.plan  # loads the registries: an unusable plugin stops here, in one line
+
+    CONFIG_SCHEMA = duelbandits.plan.config_schema(workflow.source_path("workflow/schemas/config.schema.yaml"))
+    duelbandits.plan.check_config_sources(config, CONFIG_SCHEMA, workflow.configfiles, sys.argv)
+    duelbandits.plan.validate_config(config, CONFIG_SCHEMA)
+except duelbandits.errors.InputError as err:
     raise ValueError(str(err)) from None
-
-
-validate(config, "workflow/schemas/config.schema.yaml")
 
 
 report: "workflow/report/workflow.rst"

@@ -52,7 +52,7 @@ def load(slug):
     """``(Algorithm, module)`` or ``(Algorithm, None)`` when the module is not available."""
     spec = algorithms.ALGORITHMS[slug]
     try:
-        return spec, importlib.import_module(f"duelbandits.algorithms.{spec.module}")
+        return spec, importlib.import_module(spec.module)
     except ImportError:
         return spec, None
 

@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 from montecarlo import uniform_regret
 
-from duelbandits import ALGORITHMS, AlgorithmError, make_scenario, regret, run_seed, simulate
+from duelbandits import ALGORITHMS, AlgorithmError, algorithms, make_scenario, regret, run_seed, simulate
 
 SLUGS = list(ALGORITHMS)
 WITH_STRATEGIES = [slug for slug in SLUGS if ALGORITHMS[slug].strategies]
@@ -143,7 +143,7 @@ def test_strategies_are_distributions_that_start_uniform_and_keep_the_exploratio
     module's tuning (``hyperparameters(A, T)``). The floor holds exactly: the kernels add gamma / A
     to a non-negative term, and rounding is monotone."""
     spec = ALGORITHMS[slug]
-    gamma = importlib.import_module(f"duelbandits.algorithms.{spec.module}").hyperparameters(A, 3000)["gamma"]
+    gamma = importlib.import_module(spec.module).hyperparameters(A, 3000)["gamma"]
     assert 0 < gamma < 1
     X = scenario_matrix("condorcet", A)
     _, _, _, s = spec.run(X, 3000, np.random.default_rng(1), np.arange(1, 3001))
@@ -163,7 +163,7 @@ def test_a_horizon_too_short_for_the_tuning_clips_gamma_to_one_with_a_warning_an
     tuning warns naming T and A and gives gamma = 1, and the run plays the uniform law at every step.
     (Each algorithm's file tests the horizon where its clipping starts.)"""
     spec = ALGORITHMS[slug]
-    tuning = importlib.import_module(f"duelbandits.algorithms.{spec.module}").hyperparameters
+    tuning = importlib.import_module(spec.module).hyperparameters
     T, warning = 3, rf"horizon T=3 is too short for Theorem .* with A={A} "
     with pytest.warns(UserWarning, match=warning):
         assert tuning(A, T)["gamma"] == 1.0
@@ -299,7 +299,7 @@ def test_every_algorithm_has_a_measured_regret_bound():
 def test_regret_at_T_2000_is_well_below_uniform_play(slug, A):
     X = scenario_matrix("condorcet", A)
     T = 2000
-    kind = regret.paper_regret("condorcet", slug)
+    kind = algorithms.paper_regret("condorcet", slug)
     uniform = uniform_regret(kind, X, T)
     finals = []
     for seed in range(RUNS):

@@ -13,6 +13,7 @@ FLOORS = {
     "domain core": [
         "errors",
         "lazy",
+        "plugins",
         "winners",
         "scenarios",
         "regret",

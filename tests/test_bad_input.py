@@ -351,9 +351,9 @@ def test_provenance_into_a_closed_pipe_stops_quietly_with_141(tmp_path):
 
 
 def _schema():
-    import yaml
+    from duelbandits import plan
 
-    return yaml.safe_load((REPO / "workflow/schemas/config.schema.yaml").read_text())
+    return plan.config_schema(REPO / "workflow/schemas/config.schema.yaml")
 
 
 def _paper_config(**extra):

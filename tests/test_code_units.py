@@ -200,7 +200,7 @@ def test_code_units_are_closed_under_the_imports_and_packages_of_every_unit(entr
 @pytest.mark.parametrize("entry", WITH_KERNEL)
 @pytest.mark.parametrize("slug", list(ALGORITHMS))
 def test_simulation_units_hold_the_jobs_kernel_and_everything_it_imports(entry, slug):
-    kernel = f"algorithms.{ALGORITHMS[slug].module}"
+    kernel = ALGORITHMS[slug].module.removeprefix("duelbandits.")
     units = code_units(entry, kernel)
     assert {kernel, "algorithms"} | ALWAYS | {entry.partition(":")[0]} <= units
     closure, todo = set(), [kernel]

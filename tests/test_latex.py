@@ -14,10 +14,8 @@ import pytest
 
 from duelbandits import latex, make_scenario, storage
 from duelbandits import winners as W
-from duelbandits.algorithms import PAPER_ALGORITHMS
+from duelbandits.algorithms import PAPER_ALGORITHMS, PAPER_REGRET, theorem_for
 from duelbandits.plotting import style
-from duelbandits.regret import PAPER_REGRET
-from duelbandits.theorems import theorem_for
 
 A, T, RUNS = 10, 40_000, 100
 

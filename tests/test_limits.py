@@ -135,9 +135,25 @@ def test_bootstrap_bytes_is_four_copies_of_resamples_by_horizons_plus_runs_float
 # --- Runtime estimate -----------------------------------------------------------------------------
 
 
-def test_every_algorithm_has_a_measured_cost_per_step():
-    assert set(plan.SWEEP_STEP_SECONDS) == set(ALGORITHMS)
-    assert all(0 < s < plan.DEFAULT_STEP_SECONDS for s in plan.SWEEP_STEP_SECONDS.values())
+def test_every_builtin_algorithm_has_a_measured_cost_per_step_below_the_default():
+    from duelbandits.algorithms import BUILTINS
+
+    assert all(0 < a.step_seconds < plan.DEFAULT_STEP_SECONDS for a in BUILTINS.values())
+
+
+def test_an_algorithm_without_a_measured_cost_is_planned_at_the_default_cost():
+    """A plugin entry with step_seconds None: 10 runs x 1,000 steps at A = 10 take 10^4 x 3 us = 0.03 s."""
+    import dataclasses
+
+    from duelbandits import algorithms
+
+    spec = dataclasses.replace(ALGORITHMS["iss"], slug="unmeasured", step_seconds=None)
+    algorithms.ALGORITHMS["unmeasured"] = spec
+    try:
+        assert plan.job_seconds("unmeasured", 10, 1000, 10) == pytest.approx(10 * 1000 * plan.DEFAULT_STEP_SECONDS)
+        assert plan.job_seconds("iss", 10, 1000, 10) == pytest.approx(10 * 1000 * 2.1e-6)  # ISS's entry: 2.1 us
+    finally:
+        del algorithms.ALGORITHMS["unmeasured"]
 
 
 @pytest.mark.parametrize(

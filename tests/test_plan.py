@@ -21,7 +21,7 @@ import yaml
 from duelbandits import plan
 
 REPO = Path(__file__).resolve().parents[1]
-SCHEMA = yaml.safe_load((REPO / "workflow/schemas/config.schema.yaml").read_text())
+SCHEMA = plan.config_schema(REPO / "workflow/schemas/config.schema.yaml")
 BASE = yaml.safe_load((REPO / "config.yaml").read_text())
 VALIDATOR = jsonschema.validators.validator_for(SCHEMA)(SCHEMA)
 

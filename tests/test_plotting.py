@@ -12,10 +12,8 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 
 from duelbandits import ALGORITHMS, make_scenario
 from duelbandits import winners as W
-from duelbandits.algorithms import PAPER_ALGORITHMS
+from duelbandits.algorithms import PAPER_ALGORITHMS, PAPER_REGRET, THEOREMS, theorem_for
 from duelbandits.plotting import appendix_figure, appendix_panel, main_figure, main_panel, style
-from duelbandits.regret import PAPER_REGRET
-from duelbandits.theorems import THEOREMS, theorem_for
 
 A, T, RUNS = 4, 500, 5
 

@@ -117,7 +117,7 @@ def test_initial_phase_duels_every_pair_once_in_lexicographic_order(X):
 def test_a_negative_f_coefficient_is_rejected_by_name(f_coefficient, X):
     """f(K) = c K^e must be >= 0: the first invalid value is the largest negative float (the contract,
     tests/test_algorithm_contract.py, refuses non-numbers and non-finite values of both parameters)."""
-    with pytest.raises(duelbandits.AlgorithmError, match=r"^rmed1: f_coefficient must be >= 0"):
+    with pytest.raises(duelbandits.AlgorithmError, match=r"^rmed1: f_coefficient must be a finite number >= 0"):
         duelbandits.simulate(X, "rmed1", 10, 0, f_coefficient=f_coefficient)
 
 

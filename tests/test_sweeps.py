@@ -9,6 +9,7 @@ import pytest
 from summaries import summary_rows, synthetic_points
 
 from duelbandits import (
+    algorithms,
     cli,
     make_scenario,
     provenance,
@@ -232,8 +233,8 @@ def test_every_algorithm_runs_on_the_new_scenarios(tmp_path, scenario, algorithm
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         res = simulate(matrix, algorithm, 400, run_seed(0, scenario, algorithm, 0))
-    kind = regret.paper_regret(scenario, algorithm)
-    theorem = theorems.THEOREMS.get(algorithm)
+    kind = algorithms.paper_regret(scenario, algorithm)
+    theorem = algorithms.THEOREMS.get(algorithm)
     if theorem is not None:
         assert kind == theorem.regret  # the paper's algorithms: the regret their theorem bounds
     else:

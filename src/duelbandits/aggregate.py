@@ -9,7 +9,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from . import digests, files, regret, schemas, storage, theorems
+from . import digests, files, regret, schemas, storage
+from .algorithms import THEOREMS, paper_regret
 from .regret import sample_std
 
 SUMMARY_POINTS = 1000
@@ -125,7 +126,7 @@ def aggregate_scenario(
             for algorithm, paths in chunks.items():
                 df, recorded = load_algorithm_runs(paths, horizon, actions, runs)
                 I, J = df["I"].to_numpy(np.int64), df["J"].to_numpy(np.int64)
-                paper_kind = regret.paper_regret(scenario, algorithm)
+                paper_kind = paper_regret(scenario, algorithm)
                 for kind in regret.REGRETS:
                     r = regret.per_step(kind, X, I, J)
                     cum = np.cumsum(r.reshape(runs, horizon), axis=1)
@@ -196,7 +197,7 @@ def bounds_table(
     grid = summary_grid(horizon, points)
     frames = []
     for algorithm in algorithms:
-        theorem = theorems.THEOREMS.get(algorithm)
+        theorem = THEOREMS.get(algorithm)
         if theorem is None:
             continue
         holds = bool(theorem.holds(actions, horizon, c_alpha))

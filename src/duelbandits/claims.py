@@ -16,6 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .algorithms import ALGORITHMS
+
 HOLDS, FAILS, INCONCLUSIVE, NOT_TESTED = "holds", "fails", "inconclusive", "not tested"
 
 LEVEL = 0.95
@@ -157,14 +159,8 @@ def all_below(parts, claim, where, statement, quantity, method, figure) -> Claim
 
 SEEDS = "runs 0-{last}, run r's stream SeedSequence([seed, scenario, algorithm, r])"
 
-LABELS = {
-    "ts-maximin": "TS-Maximin",
-    "ts-borda": "TS-Borda",
-    "sparring-exp3p": "SparringExp3.P",
-    "partial-monitoring": "Partial Monitoring",
-    "iss": "ISS",
-    "dts": "DTS",
-}
+LABELS = {slug: a.label for slug, a in ALGORITHMS.items() if a.family == "paper"}
+"""The paper's six algorithms, whose claims the ledger checks, by their labels (from the registry)."""
 
 
 def _final(summary, scenario: str, algorithm: str, regret: str, t: int | None = None):
@@ -184,7 +180,7 @@ def _shown(summary, scenario: str, algorithm: str):
 
 def theorem_rows(summary, level: float = LEVEL) -> list[Claim]:
     """Theorems 4.1-4.4 on the paper run's own results at its horizon, on both scenarios."""
-    from .theorems import THEOREMS
+    from .algorithms import THEOREMS
 
     rows = []
     z = z_one_sided(level)

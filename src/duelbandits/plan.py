@@ -89,6 +89,69 @@ def scenario_args(config: dict, name: str, actions: int) -> str:
 # --- Checks ------------------------------------------------------------------------------------
 
 
+def config_schema(path) -> dict:
+    """The config schema of the YAML file ``path``, with its ``$defs`` lists of scenarios and algorithms
+    and the hyper-parameters of ``algorithm_params`` filled in from the registries (plugins included),
+    and every ``$ref`` to them inlined, so that the schema is complete for each key it checks."""
+    import yaml
+
+    from .algorithms import ALGORITHMS
+
+    with open(path, encoding="utf-8") as handle:
+        schema = yaml.safe_load(handle)
+    defs = schema.pop("$defs")
+    at_actions = [*scenarios.GENERATED, *(name for name in scenarios.SCENARIOS if name == "file")]
+    for name, values in (
+        ("scenario", scenarios.SCENARIOS),
+        ("scenario_at_actions", at_actions),
+        ("generated_scenario", scenarios.GENERATED),
+        ("algorithm", tuple(ALGORITHMS)),
+    ):
+        defs[name] = {**defs[name], "enum": list(values)}
+    schema["properties"]["algorithm_params"]["properties"] = {
+        slug: {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {name: param.schema() for name, param in spec.params.items()},
+        }
+        for slug, spec in ALGORITHMS.items()
+        if spec.params
+    }
+
+    def inline(node):
+        if isinstance(node, dict):
+            ref = node.get("$ref", "")
+            if ref.startswith("#/$defs/"):
+                rest = {k: v for k, v in node.items() if k != "$ref"}
+                return inline({**defs[ref.rpartition("/")[2]], **rest})
+            return {key: inline(value) for key, value in node.items()}
+        if isinstance(node, list):
+            return [inline(item) for item in node]
+        return node
+
+    return inline(schema)
+
+
+def validate_config(config: dict, schema: dict) -> None:
+    """``config`` against ``schema`` (:func:`config_schema`): the first error as one ConfigError line
+    naming the key, the value and what is allowed (not the schema's text)."""
+    import jsonschema
+
+    validator = jsonschema.Draft202012Validator(schema)
+    errors = sorted(validator.iter_errors(config), key=lambda e: (list(map(str, e.absolute_path)), e.validator))
+    if not errors:
+        return
+    error = errors[0]
+    key = "/".join(map(str, error.absolute_path)) or "(top level)"
+    if error.validator == "enum":
+        message = f"{error.instance!r} is not one of {', '.join(map(str, error.validator_value))}"
+    elif error.validator == "required":
+        message = error.message.replace("is a required property", "is required here")
+    else:
+        message = error.message
+    raise ConfigError(f"config: {key}: {message} (each key is documented in workflow/schemas/config.schema.yaml)")
+
+
 def check_integer_keys(schema: dict, values: dict, path: str = "") -> None:
     """Integers where the schema says integer: JSON Schema accepts 300.0 as an integer, and
     `--config horizon=300.0` or YAML `horizon: 300.0` give that float, which jobs then reject."""
@@ -354,27 +417,13 @@ TARGET_KEYS = {
 # --- Resources: what a simulation job asks a cluster for ------------------------------------
 
 
-SWEEP_STEP_SECONDS = {
-    "ts-maximin": 0.8e-6,
-    "ts-borda": 1.4e-6,
-    "sparring-exp3p": 0.27e-6,
-    "partial-monitoring": 0.22e-6,
-    "iss": 2.1e-6,
-    "dts": 1.6e-6,
-    "rucb": 0.3e-6,
-    "rcs": 1.1e-6,
-    "rmed1": 0.3e-6,
-    "ccb": 0.35e-6,
-    "winner-stays": 0.25e-6,
-    "dexp3": 0.25e-6,
-}
-"""Seconds per step of one ``sweep-point`` run at A = 10, compiled: the algorithm and the thin curves of
-its four regrets (the slower scenario of condorcet and borda, on this project's 2-core machine; the
-Thompson-sampling kernels at T = 4x10^4, where they are slowest per step, after the tail-label sampler;
-the others from bench/ plus the 0.08 us of regret bookkeeping)."""
-
 DEFAULT_STEP_SECONDS = 3e-6
-"""Seconds per step of an algorithm not in :data:`SWEEP_STEP_SECONDS` (the package's target is 2 us)."""
+"""Seconds per step of an algorithm whose entry has no measured ``step_seconds`` (the package's target is
+2 us). A registry entry's ``step_seconds`` is the time of one ``sweep-point`` run per step at A = 10,
+compiled: the algorithm and the thin curves of its four regrets (the slower scenario of condorcet and
+borda, on this project's 2-core machine; the Thompson-sampling kernels at T = 4x10^4, where they are
+slowest per step, after the tail-label sampler; the others from bench/ plus the 0.08 us of regret
+bookkeeping)."""
 
 START_SECONDS = 60.0
 """A job's fixed time: starting Python, loading (or, on a fresh machine, compiling) the kernels."""
@@ -386,10 +435,14 @@ RUNTIME_MARGIN = 3.0
 def job_seconds(algorithm: str, runs: int, horizon: int, actions: int) -> float:
     """Expected seconds of simulation in one sweep-point job of ``runs`` runs of ``horizon`` steps.
 
-    Per step :data:`SWEEP_STEP_SECONDS` at A = 10, scaled by ``(A / 10)^2`` above A = 10 (the
-    Thompson-sampling kernels do up to O(A^2) work per step; a bound, not a measurement).
+    Per step the entry's ``step_seconds`` (or :data:`DEFAULT_STEP_SECONDS`) at A = 10, scaled by
+    ``(A / 10)^2`` above A = 10 (the Thompson-sampling kernels do up to O(A^2) work per step; a bound,
+    not a measurement).
     """
-    per_step = SWEEP_STEP_SECONDS.get(algorithm, DEFAULT_STEP_SECONDS)
+    from .algorithms import ALGORITHMS
+
+    spec = ALGORITHMS.get(algorithm)
+    per_step = spec.step_seconds if spec is not None and spec.step_seconds else DEFAULT_STEP_SECONDS
     return runs * horizon * per_step * max(1.0, (actions / 10.0) ** 2)
 
 
@@ -472,24 +525,30 @@ kernels compiled in one process share them: the paper's six take 15 CPU-s in two
 
 
 def kernel_groups(jobs: int = KERNEL_JOBS) -> dict[str, tuple[str, ...]]:
-    """``{"paper-1": algorithms, ...}``: each family's algorithms, in the registry's order, split into
-    ``jobs`` groups whose sizes differ by one at most. Fixed by the registry, not by the config, so that
-    a simulation's compile job (its input) does not change when the config's algorithms do (a change
-    of the registry's algorithms does change it, and reruns the group's simulations)."""
-    from .algorithms import ALGORITHMS
+    """``{"paper-1": algorithms, ...}``: each family's built-in algorithms, in the registry's order, split
+    into ``jobs`` groups whose sizes differ by one at most. Fixed by the built-ins, not by the config or
+    the installed plugins, so that a simulation's compile job (its input) does not change when the
+    config's algorithms do (a change of the built-ins does change it, and reruns the group's
+    simulations). A plugin's algorithm has no compile job: its first simulation compiles it, if at all."""
+    from .algorithms import BUILTINS
 
     groups = {}
-    for family in dict.fromkeys(a.family for a in ALGORITHMS.values()):
-        slugs = [slug for slug, a in ALGORITHMS.items() if a.family == family]
+    for family in dict.fromkeys(a.family for a in BUILTINS.values()):
+        slugs = [slug for slug, a in BUILTINS.items() if a.family == family]
         count = min(jobs, len(slugs))
         cuts = [i * len(slugs) // count for i in range(count + 1)]
         groups |= {f"{family}-{i + 1}": tuple(slugs[cuts[i] : cuts[i + 1]]) for i in range(count)}
     return groups
 
 
-def kernel_group(algorithm: str) -> str:
-    """The name of the group (:func:`kernel_groups`) whose compile job compiles ``algorithm``'s kernels."""
+def kernel_group(algorithm: str) -> str | None:
+    """The name of the group (:func:`kernel_groups`) whose compile job compiles ``algorithm``'s kernels;
+    None for a plugin's algorithm."""
+    from .algorithms import ALGORITHMS
+
     for name, slugs in kernel_groups().items():
         if algorithm in slugs:
             return name
+    if algorithm in ALGORITHMS:
+        return None
     raise ValueError(f"unknown algorithm {algorithm!r}: in no kernel group")

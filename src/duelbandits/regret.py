@@ -54,58 +54,6 @@ REGRETS = {"maximin": maximin, "borda": borda, "exp3p": exp3p, "copeland": copel
 REGRET_NAMES = {"maximin": "Maximin", "borda": "Borda", "exp3p": "Exp3.P", "copeland": "Copeland"}
 """How tables and figures name each regret kind."""
 
-PAPER_REGRET = {
-    "condorcet": {
-        "ts-maximin": "maximin",
-        "iss": "maximin",
-        "dts": "maximin",
-        "ts-borda": "borda",
-        "partial-monitoring": "borda",
-        "sparring-exp3p": "exp3p",
-    },
-    "borda": dict.fromkeys(("ts-maximin", "ts-borda", "sparring-exp3p", "partial-monitoring", "iss", "dts"), "borda"),
-}
-"""The regret each figure of Section 5 shows, by scenario and algorithm."""
-
-OWN_TARGET_REGRET = {
-    "ts-maximin": "maximin",
-    "ts-borda": "borda",
-    "sparring-exp3p": "exp3p",
-    "partial-monitoring": "borda",
-    "iss": "copeland",
-    "dts": "copeland",
-    "rucb": "copeland",
-    "rcs": "copeland",
-    "rmed1": "copeland",
-    "ccb": "copeland",
-    "winner-stays": "copeland",
-    "dexp3": "borda",
-}
-"""Beyond the paper: each algorithm against the winner it is built to find.
-
-Used where no Condorcet winner need exist (``cyclic``, ``file``, the benchmark
-matrices): the paper's four algorithms get the regret of their theorem; ISS,
-DTS and the field's Condorcet and Copeland algorithms get the Copeland regret,
-the usual extension of the Condorcet winner (Wu & Liu 2016 define DTS's regret
-by it; CCB targets it); Dueling-EXP3 the Borda regret of its theorem.
-"""
-
-for _name in ("cyclic", "arithmetic", "mslr5", "file"):
-    PAPER_REGRET[_name] = dict(OWN_TARGET_REGRET)
-# The field's algorithms in the paper's two scenarios, as the paper would draw them: the Condorcet
-# (= Maximin) regret in the condorcet figure, except for Dueling-EXP3 (Borda), and Borda in the borda one.
-PAPER_REGRET["condorcet"].update({slug: "maximin" for slug in ("rucb", "rcs", "rmed1", "ccb", "winner-stays")})
-PAPER_REGRET["condorcet"]["dexp3"] = "borda"
-PAPER_REGRET["borda"].update(dict.fromkeys(("rucb", "rcs", "rmed1", "ccb", "winner-stays", "dexp3"), "borda"))
-
-
-def paper_regret(scenario: str, algorithm: str) -> str:
-    """Regret kind the paper plots for ``algorithm`` in ``scenario`` (Section 5)."""
-    try:
-        return PAPER_REGRET[scenario][algorithm]
-    except KeyError:
-        raise ValueError(f"no paper regret for scenario {scenario!r} and algorithm {algorithm!r}") from None
-
 
 def per_step(kind: str, matrix, I, J) -> np.ndarray:
     """Per-step expected regret of the named kind."""

@@ -8,18 +8,22 @@ matrix so that no Condorcet winner exists and the Copeland, Maximin and Borda
 winners are three different actions; ``arithmetic`` and ``mslr5`` are the
 field's published benchmark matrices (:data:`BENCHMARKS`), shipped as package
 data; and ``file`` reads a user's matrix from a CSV file.
+
+Each scenario is one :class:`ScenarioEntry` of :data:`REGISTRY` (its slug, label, citation, how its
+matrix is made, which regret view its figures take); a plugin package adds generated scenarios
+through the ``duelbandits.scenarios`` entry-point group (:mod:`duelbandits.plugins`).
 """
 
 from __future__ import annotations
 
 import csv
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 
 import numpy as np
 
-from . import winners
+from . import plugins, winners
 from .errors import InputError
 
 BENCHMARKS = {
@@ -34,12 +38,6 @@ BENCHMARKS = {
 }
 """Published benchmark matrices: name -> (file in ``duelbandits/data``, one-line source). Each file's
 ``#`` header cites the publication and the repository, path and commit its numbers come from."""
-
-SCENARIOS = ("condorcet", "borda", "cyclic", *BENCHMARKS, "file")
-"""Scenario names accepted by :func:`make_scenario`."""
-
-GENERATED = ("condorcet", "borda", "cyclic")
-"""Scenarios generated from a seed and :data:`DEFAULTS` (``file`` reads its matrix instead)."""
 
 DEFAULT_ACTIONS = 10
 """A of a generated scenario when ``actions`` is not given (docs/paper.md)."""
@@ -80,6 +78,78 @@ class MatrixError(InputError):
     def __init__(self, message: str, position: tuple[int, int] | None = None):
         super().__init__(message)
         self.position = position
+
+
+KINDS = ("utility", "generated", "benchmark", "file")
+"""How a scenario's matrix is made: ``utility`` from the seed and :data:`DEFAULTS` (the paper's
+logistic construction and its modifications), ``generated`` by a plugin's ``make(actions, rng)``,
+``benchmark`` a published matrix of the package data, ``file`` a user's CSV."""
+
+
+@dataclass(frozen=True)
+class ScenarioEntry:
+    """One scenario: slug, label, citation, ``kind`` (:data:`KINDS`), ``view`` (the regret each
+    algorithm is measured by on it: ``condorcet``, ``borda`` or ``target``, see
+    ``duelbandits.algorithms.REGRET_VIEWS``), the smallest A it is built for, and, for a plugin's
+    ``generated`` scenario, ``make``: ``"module:function"`` of ``make(actions, rng) -> matrix``
+    (the generator is seeded from the config's seed and the slug)."""
+
+    slug: str
+    label: str
+    citation: str
+    kind: str = "generated"
+    view: str = "target"
+    make: str | None = None
+    min_actions: int = 2
+    source: plugins.Source | None = None
+
+    def check(self) -> None:
+        where = f"scenario {self.slug!r}"
+        for name in ("slug", "label", "citation"):
+            if not isinstance(getattr(self, name), str) or not getattr(self, name).strip():
+                raise ScenarioError(f"{where}: {name} must be a non-empty string")
+        if self.kind not in KINDS:
+            raise ScenarioError(f"{where}: kind must be one of {', '.join(KINDS)}")
+        if self.view not in ("condorcet", "borda", "target"):
+            raise ScenarioError(f"{where}: view must be condorcet, borda or target")
+        if self.kind == "generated" and (not isinstance(self.make, str) or ":" not in self.make):
+            raise ScenarioError(f"{where}: a generated scenario needs make = 'module:function'")
+        if isinstance(self.min_actions, bool) or not isinstance(self.min_actions, int) or self.min_actions < 2:
+            raise ScenarioError(f"{where}: min_actions must be an integer >= 2")
+
+    def with_source(self, source: plugins.Source) -> ScenarioEntry:
+        if self.kind != "generated":
+            raise ScenarioError(f"scenario {self.slug!r}: a plugin's scenario is of kind generated")
+        return replace(self, source=source)
+
+    @property
+    def module(self) -> str | None:
+        return self.make.partition(":")[0] if self.make else None
+
+
+BUILTINS = {
+    e.slug: e
+    for e in (
+        ScenarioEntry("condorcet", "Condorcet", "Lekang & Lamperski 2019, Section 5", "utility", "condorcet"),
+        ScenarioEntry("borda", "Borda", "Lekang & Lamperski 2019, Section 5", "utility", "borda"),
+        ScenarioEntry("cyclic", "Cyclic", "this project (docs/beyond-the-paper.md)", "utility", "target", None, 5),
+        *(ScenarioEntry(name, name, source, "benchmark", "target") for name, (_, source) in BENCHMARKS.items()),
+        ScenarioEntry("file", "File", "a user's CSV matrix (config matrix_file)", "file", "target"),
+    )
+}
+"""The package's own scenarios."""
+
+REGISTRY = {**BUILTINS, **plugins.load(plugins.SCENARIO_GROUP, ScenarioEntry, BUILTINS)}
+"""Scenarios by slug: the built-ins, then every installed plugin's."""
+
+SCENARIOS = tuple(REGISTRY)
+"""Scenario names accepted by :func:`make_scenario`."""
+
+GENERATED = tuple(slug for slug, e in REGISTRY.items() if e.kind in ("utility", "generated"))
+"""Scenarios generated from a seed at the config's A (``file`` and the benchmarks have their own A)."""
+
+PARAMETERISED = tuple(slug for slug, e in REGISTRY.items() if e.kind == "utility")
+"""Scenarios built from :data:`DEFAULTS` (the config's ``scenario_params``)."""
 
 
 @dataclass(frozen=True)
@@ -188,6 +258,8 @@ def make_scenario(name: str, actions: int | None = None, seed=0, *, path=None, *
         raise ScenarioError(f"path applies only to the file scenario, not to {name!r}")
     if actions is None:
         actions = DEFAULT_ACTIONS
+    if name in REGISTRY and REGISTRY[name].kind == "generated":
+        return generated_scenario(REGISTRY[name], actions, seed, params)
     merged = _check_params(name, actions, params)
     if name == "cyclic" and actions < CYCLIC_MIN_ACTIONS:
         raise ScenarioError(f"cyclic scenario needs at least {CYCLIC_MIN_ACTIONS} actions, got {actions}")
@@ -377,3 +449,34 @@ def borda_modification(matrix: np.ndarray, utilities: np.ndarray, strength: floa
             "increase margin or utility_max"
         )
     return X
+
+
+def generated_scenario(entry: ScenarioEntry, actions, seed, params: dict) -> Scenario:
+    """A plugin's generated scenario: ``make(actions, rng)`` with ``rng`` seeded from (``seed``, slug),
+    its matrix validated; utilities fitted (:func:`fitted_utilities`) as for a file's matrix."""
+    import importlib
+
+    if params:
+        raise ScenarioError(f"scenario {entry.slug} takes no scenario parameters, got {', '.join(sorted(params))}")
+    if isinstance(actions, bool) or not isinstance(actions, (int, np.integer)) or actions < entry.min_actions:
+        raise ScenarioError(
+            f"scenario {entry.slug} needs an integer number of actions >= {entry.min_actions}, got {actions!r}"
+        )
+    module, _, function = entry.make.partition(":")
+    try:
+        make = getattr(importlib.import_module(module), function)
+    except (ImportError, AttributeError) as err:
+        raise ScenarioError(f"scenario {entry.slug}: cannot load {entry.make}: {err}") from None
+    if isinstance(seed, np.random.SeedSequence):
+        rng = np.random.default_rng(seed)
+    else:
+        rng = np.random.default_rng(np.random.SeedSequence([int(seed), int.from_bytes(entry.slug.encode(), "little")]))
+    try:
+        X = validate_matrix(make(int(actions), rng))
+    except MatrixError as err:
+        raise ScenarioError(f"scenario {entry.slug} ({entry.make}): {err}") from None
+    if X.shape[0] != actions:
+        raise ScenarioError(
+            f"scenario {entry.slug}: make({actions}, rng) returned a {X.shape[0]} x {X.shape[0]} matrix"
+        )
+    return Scenario(name=entry.slug, matrix=X, utilities=fitted_utilities(X), params={"actions": int(actions)})

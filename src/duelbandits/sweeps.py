@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from . import regret, schemas, theorems
+from . import algorithms, schemas
 from .points import bootstrap_exponent, check_points, fit_power_law
 from .regret import sample_std
 from .simulation import name_seed
@@ -38,7 +38,7 @@ def horizon_table(points: pd.DataFrame) -> pd.DataFrame:
         points.groupby(keys, sort=True)["cumulative_regret"].agg(mean="mean", std=sample_std, runs="size").reset_index()
     )
     table["paper"] = [
-        regret.PAPER_REGRET.get(s, {}).get(a) == r
+        algorithms.PAPER_REGRET.get(s, {}).get(a) == r
         for s, a, r in zip(table["scenario"], table["algorithm"], table["regret"])
     ]
     return table[schemas.HORIZON_SCHEMA.names]
@@ -66,13 +66,13 @@ def exponent_table(
         rho, log_c = fit_power_law(horizons, [v.mean() for _, v in by_T])
         seed = name_seed(base_seed, scenario, algorithm, kind, str(actions))
         low, high = bootstrap_exponent(horizons, [v for _, v in by_T], resamples, confidence, seed)
-        theorem = theorems.theorem_for(algorithm, kind)
+        theorem = algorithms.theorem_for(algorithm, kind)
         rows.append(
             {
                 "scenario": scenario,
                 "algorithm": algorithm,
                 "regret": kind,
-                "paper": regret.PAPER_REGRET.get(scenario, {}).get(algorithm) == kind,
+                "paper": algorithms.PAPER_REGRET.get(scenario, {}).get(algorithm) == kind,
                 "theorem": theorem.name if theorem else None,
                 "theorem_exponent": theorem.exponent if theorem else np.nan,
                 "actions": actions,
@@ -102,10 +102,10 @@ def actions_table(points: pd.DataFrame, c_alpha: float = 1.0) -> pd.DataFrame:
     table = (
         finals.groupby(keys, sort=True)["cumulative_regret"].agg(mean="mean", std=sample_std, runs="size").reset_index()
     )
-    bounding = [theorems.theorem_for(a, r) for a, r in zip(table["algorithm"], table["regret"])]
+    bounding = [algorithms.theorem_for(a, r) for a, r in zip(table["algorithm"], table["regret"])]
     table["theorem"] = [th.name if th else None for th in bounding]
     table["paper"] = [
-        regret.PAPER_REGRET.get(s, {}).get(a) == r
+        algorithms.PAPER_REGRET.get(s, {}).get(a) == r
         for s, a, r in zip(table["scenario"], table["algorithm"], table["regret"])
     ]
     table["bound"] = [

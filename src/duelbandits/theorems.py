@@ -112,25 +112,39 @@ def partial_monitoring(A: int, t, c_alpha: float | None = None):
     return 2.0 * E_MINUS_2**0.25 * np.sqrt(A * np.sqrt(np.log(A))) * np.power(t, 0.75)
 
 
+def _any_horizon(A: int, c_alpha: float) -> tuple[float, bool]:
+    return 1.0, False
+
+
+def _sparring_exp3p_horizon(A: int, c_alpha: float) -> tuple[float, bool]:
+    logA = np.log(A)
+    return max(4.41 * A * logA, 0.95**2 * logA / (0.1**2 * A)), False
+
+
+def _partial_monitoring_horizon(A: int, c_alpha: float) -> tuple[float, bool]:
+    return E_MINUS_2 * A**2 * np.log(A), True
+
+
+def _ts_borda_horizon(A: int, c_alpha: float) -> tuple[float, bool]:
+    # alpha = c T^(-1/3) < 1/2  <=>  T > (2 c)^3 (ts_borda_alpha)
+    return (2.0 * c_alpha) ** 3, True
+
+
 @dataclass(frozen=True)
 class Theorem:
+    """A regret bound: its name, the regret kind it bounds, ``bound(A, t, c_alpha)``, the exponent of
+    ``t`` in it, and ``horizon(A, c_alpha) -> (T_min, strict)``, the horizons where it holds. An
+    algorithm's registry entry names its theorem (``duelbandits.algorithms.Algorithm.theorem``)."""
+
     name: str
-    algorithm: str
     regret: str
     bound: object
     exponent: float
+    horizon: object = _any_horizon
 
     def requirement(self, A: int, c_alpha: float = 1.0) -> tuple[float, bool]:
         """``(T_min, strict)``: the theorem holds for ``T >= T_min`` (``T > T_min`` if strict)."""
-        logA = np.log(A)
-        if self.algorithm == "sparring-exp3p":
-            return max(4.41 * A * logA, 0.95**2 * logA / (0.1**2 * A)), False
-        if self.algorithm == "partial-monitoring":
-            return E_MINUS_2 * A**2 * logA, True
-        if self.algorithm == "ts-borda":
-            # alpha = c T^(-1/3) < 1/2  <=>  T > (2 c)^3 (ts_borda_alpha)
-            return (2.0 * c_alpha) ** 3, True
-        return 1.0, False
+        return self.horizon(A, c_alpha)
 
     def holds(self, A: int, T, c_alpha: float = 1.0):
         """Whether the theorem's horizon requirement is met at ``T``."""
@@ -139,16 +153,9 @@ class Theorem:
         return T > T_min if strict else T >= T_min
 
 
-THEOREMS = {
-    "ts-maximin": Theorem("4.1", "ts-maximin", "maximin", ts_maximin, 0.5),
-    "ts-borda": Theorem("4.2", "ts-borda", "borda", ts_borda, 2.0 / 3.0),
-    "sparring-exp3p": Theorem("4.3", "sparring-exp3p", "exp3p", sparring_exp3p, 0.5),
-    "partial-monitoring": Theorem("4.4", "partial-monitoring", "borda", partial_monitoring, 0.75),
-}
-"""The paper's theorems by the algorithm they bound."""
-
-
-def theorem_for(algorithm: str, regret: str) -> Theorem | None:
-    """The theorem bounding ``algorithm`` under ``regret``, or None."""
-    theorem = THEOREMS.get(algorithm)
-    return theorem if theorem is not None and theorem.regret == regret else None
+THEOREM_4_1 = Theorem("4.1", "maximin", ts_maximin, 0.5)
+THEOREM_4_2 = Theorem("4.2", "borda", ts_borda, 2.0 / 3.0, _ts_borda_horizon)
+THEOREM_4_3 = Theorem("4.3", "exp3p", sparring_exp3p, 0.5, _sparring_exp3p_horizon)
+THEOREM_4_4 = Theorem("4.4", "borda", partial_monitoring, 0.75, _partial_monitoring_horizon)
+"""The paper's four theorems; the registry entries of TS-Maximin, TS-Borda, SparringExp3.P and
+Partial Monitoring name them."""

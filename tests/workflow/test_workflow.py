@@ -13,7 +13,7 @@ import yaml
 from regret_by_hand import per_step_regrets
 from workflow_helpers import REPO, TINY, assert_figure_pair, snakemake
 
-from duelbandits import manifest, regret, schemas
+from duelbandits import algorithms, manifest, schemas
 from duelbandits.plotting import style
 
 PAPER = yaml.safe_load((REPO / "config.yaml").read_text())
@@ -108,7 +108,7 @@ def test_traces_regret_matches_a_hand_computation_from_the_matrix(tiny_run):
         df = table.to_pandas()
         assert set(df["algorithm"]) == set(TINY_CFG["algorithms"])
         for algorithm, rows in df.groupby("algorithm"):
-            kind = regret.paper_regret(scenario, algorithm)
+            kind = algorithms.paper_regret(scenario, algorithm)
             assert set(rows["regret_kind"]) == {kind}
             assert sorted(rows["run"].unique()) == list(range(runs))
             for _, run in rows.groupby("run"):

@@ -70,7 +70,7 @@ def check_report_matches_results():
         )
 
 
-checked(plan.check_paper, config, yaml.safe_load(open(workflow.source_path("../schemas/config.schema.yaml"))))
+checked(plan.check_paper, config, CONFIG_SCHEMA)
 check_report_matches_results()
 
 SCENARIOS = config["scenarios"]
@@ -101,11 +101,12 @@ def code(entry, *modules):
 
 
 def algorithm_code(entry):
-    """The rerun trigger of a simulation rule: ``entry`` and the kernel module of the job's algorithm,
-    which the registry loads by name (so an edit to one kernel reruns only its simulations)."""
+    """The rerun trigger of a simulation rule: ``entry`` and the job's algorithm's own code (its kernel
+    module, or a plugin's package: duelbandits.provenance.algorithm_code_digest), so that an edit to
+    one algorithm reruns only its simulations."""
 
     def digest(wildcards):
-        return provenance.code_digest(entry, f"algorithms.{REGISTRY[wildcards.algorithm].module}")
+        return provenance.algorithm_code_digest(entry, wildcards.algorithm)
 
     return digest
 
@@ -132,9 +133,9 @@ def matrix_input(wildcards):
 
 
 def matrix_sha256(wildcards):
-    """The sha256 of the file scenario's CSV, a param of the jobs that read it: a new matrix reruns them
-    even when the file's mtime is older (`cp -p`); empty for the other scenarios."""
-    return provenance.file_sha256(config["matrix_file"]) if wildcards.scenario == "file" else ""
+    """A param of the jobs that build the job's matrix: the sha256 of the file scenario's CSV, a plugin
+    scenario's version and digest, empty for the package's own (duelbandits.provenance.scenario_source_digest)."""
+    return provenance.scenario_source_digest(wildcards.scenario, config.get("matrix_file"))
 
 
 def algorithm_args(wildcards):
@@ -176,8 +177,9 @@ def job_of(wildcards):
 
 
 def kernels(wildcards):
-    """The compile job of the job's algorithm's group (duelbandits.plan.kernel_groups)."""
-    return f".duelbandits/kernels/{plan.kernel_group(wildcards.algorithm)}.done"
+    """The compile job of the job's algorithm's group (duelbandits.plan.kernel_groups); none for a plugin's."""
+    group = plan.kernel_group(wildcards.algorithm)
+    return [] if group is None else [f".duelbandits/kernels/{group}.done"]
 
 
 def job_runs(wildcards):

@@ -1,6 +1,13 @@
-"""The dueling-bandit algorithms, by slug: the paper's six and the field's baselines.
+"""The dueling-bandit algorithms, by slug: the paper's six, the field's, and those of installed plugins.
 
-Every algorithm module exposes one function with the same contract::
+Each algorithm is one self-describing :class:`Algorithm` entry: slug, label, citation, how it runs,
+its hyper-parameters (:class:`Param`: default, type, range), the regret it targets on each kind of
+scenario, its theorem, its colour and its measured cost per step. Every other table of the package
+(plot colours, step costs, regret maps, the config schema's enums and parameters, the docs' tables)
+is derived from the entries. A plugin package adds entries through the ``duelbandits.algorithms``
+entry-point group (:mod:`duelbandits.plugins`, docs/extending.md).
+
+An algorithm runs either as a compiled kernel, one function with the contract::
 
     run(matrix, horizon, rng, record, **hyper) -> (I, J, outcomes, strategies)
 
@@ -10,7 +17,9 @@ Every algorithm module exposes one function with the same contract::
 It returns 0-based actions ``I`` and ``J`` (int64, length ``horizon``), the
 outcomes (int8, 1 when ``I`` won) and a dict of strategy arrays, each of
 shape ``(len(record), A)``: the distribution the step's actions were drawn
-from. The hot loops are numba kernels compiled once and cached on disk.
+from (the built-ins' hot loops are numba kernels compiled once and cached on disk), or as a
+plain-Python :class:`DuelingAlgorithm` subclass (``select``, ``update``) that :func:`python_run`
+turns into that function, for prototyping.
 """
 
 from __future__ import annotations
@@ -19,12 +28,14 @@ import hashlib
 import importlib
 import os
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 
+from .. import plugins, scenarios, theorems
 from ..errors import AlgorithmError
+from ..regret import REGRETS
 
 
 def _key_numba_cache_by_source() -> None:
@@ -66,47 +77,408 @@ def check_alpha(slug: str, alpha) -> float:
 
 
 @dataclass(frozen=True)
+class Param:
+    """One hyper-parameter: its default, what it sets, and its range (bounds ``None`` when open)."""
+
+    default: float
+    description: str
+    minimum: float | None = None
+    maximum: float | None = None
+    exclusive_minimum: bool = False
+    exclusive_maximum: bool = False
+    integer: bool = False
+
+    def range_text(self) -> str:
+        """What a valid value is, as a reader writes it: ``a finite number > 0``, ``a finite integer >= 1 and <= 9``."""
+        low = None if self.minimum is None else (">" if self.exclusive_minimum else ">=") + f" {self.minimum:g}"
+        high = None if self.maximum is None else ("<" if self.exclusive_maximum else "<=") + f" {self.maximum:g}"
+        bounds = " and ".join(x for x in (low, high) if x)
+        return f"a finite {'integer' if self.integer else 'number'}" + (f" {bounds}" if bounds else "")
+
+    def check(self, where: str, value):
+        """``value`` itself if it is a finite number in range (NaN fails every comparison, so it is
+        refused by name), else AlgorithmError naming ``where`` and the range."""
+        number = isinstance(value, (int, float, np.number)) and not isinstance(value, bool)
+        below = above = False
+        if number and np.isfinite(value):
+            below = self.minimum is not None and (
+                value <= self.minimum if self.exclusive_minimum else value < self.minimum
+            )
+            above = self.maximum is not None and (
+                value >= self.maximum if self.exclusive_maximum else value > self.maximum
+            )
+        if not number or not np.isfinite(value) or (self.integer and int(value) != value) or below or above:
+            raise AlgorithmError(f"{where} must be {self.range_text()}, got {value!r}")
+        return value
+
+    def schema(self) -> dict:
+        """The JSON-schema fragment of this parameter (the config schema's algorithm_params)."""
+        out = {"description": self.description, "type": "integer" if self.integer else "number"}
+        if self.minimum is not None:
+            out["exclusiveMinimum" if self.exclusive_minimum else "minimum"] = self.minimum
+        if self.maximum is not None:
+            out["exclusiveMaximum" if self.exclusive_maximum else "maximum"] = self.maximum
+        return out
+
+
+REGRET_VIEWS = ("condorcet", "borda", "target")
+"""The kinds of scenario an algorithm's regret is chosen for (``Algorithm.regrets``): ``condorcet``
+(the paper's Figure 1), ``borda`` (Figure 2), and ``target``: any other scenario, where an algorithm
+is measured against the winner it is built to find. Each scenario entry says which view it takes."""
+
+REGRET_KINDS = tuple(REGRETS)
+"""The regret kinds an entry may name (:data:`duelbandits.regret.REGRETS`)."""
+
+FAMILIES = ("paper", "field", "plugin")
+"""``paper``: the paper's four algorithms and its two baselines; ``field``: the field's algorithms
+beyond the paper (target ``field``); ``plugin``: an installed plugin's."""
+
+
+class DuelingAlgorithm:
+    """Base class of a plain-Python algorithm (for prototyping; the built-ins are numba kernels).
+
+    ``__init__(actions, horizon, rng, **hyper)`` gets the number of actions, the horizon (use it only
+    if the algorithm is tuned to it, and set ``horizon_tuned=True`` in its entry), the run's one
+    random generator (every draw of the algorithm comes from it) and the hyper-parameters.
+    Each step, ``select()`` returns the duel ``(i, j)`` (0-based; ``i == j`` is allowed), and
+    ``update(i, j, outcome)`` learns its result (1 when ``i`` won). An algorithm with strategies
+    (the entry's ``strategies``, e.g. ``("p",)``) returns them from ``strategies()`` after
+    ``select()``: ``{player: probabilities over the actions}``, the law the duel was drawn from.
+    """
+
+    def __init__(self, actions: int, horizon: int, rng: np.random.Generator, **hyper):
+        self.actions, self.horizon, self.rng = actions, horizon, rng
+
+    def select(self) -> tuple[int, int]:  # pragma: no cover - the subclass's
+        raise NotImplementedError
+
+    def update(self, i: int, j: int, outcome: int) -> None:  # pragma: no cover - the subclass's
+        raise NotImplementedError
+
+    def strategies(self) -> dict:
+        return {}
+
+
+def python_run(cls: type[DuelingAlgorithm], slug: str, players: tuple[str, ...]):
+    """The kernel-contract ``run`` of the plain-Python algorithm ``cls``: the same outcomes draw as the
+    kernels (``rng.random() < X[i, j]``, after the algorithm's own draws of the step), the same
+    outputs; an action outside ``[0, A)`` or a wrong strategy raises AlgorithmError naming ``slug``."""
+
+    def run(matrix, horizon, rng, record=None, **hyper):
+        X = np.asarray(matrix, dtype=np.float64)
+        A = X.shape[0]
+        record = np.zeros(0, np.int64) if record is None else np.asarray(record, dtype=np.int64)
+        I = np.empty(horizon, dtype=np.int64)
+        J = np.empty(horizon, dtype=np.int64)
+        outcomes = np.empty(horizon, dtype=np.int8)
+        kept = {p: np.empty((len(record), A)) for p in players}
+        algorithm = cls(A, horizon, rng, **hyper)
+        k = 0
+        for t in range(horizon):
+            duel = algorithm.select()
+            try:
+                i, j = (int(a) for a in duel)
+            except (TypeError, ValueError):
+                raise AlgorithmError(f"{slug}: select() returned {duel!r} at step {t + 1}, not two actions") from None
+            if not (0 <= i < A and 0 <= j < A):
+                raise AlgorithmError(f"{slug}: select() returned the duel ({i}, {j}) at step {t + 1}, outside [0, {A})")
+            if k < len(record) and record[k] == t + 1:
+                laws = algorithm.strategies()
+                for p in players:
+                    law = np.asarray(laws.get(p, ()), dtype=np.float64)
+                    if law.shape != (A,):
+                        raise AlgorithmError(f"{slug}: strategies()[{p!r}] at step {t + 1} is not {A} probabilities")
+                    kept[p][k] = law
+                k += 1
+            o = 1 if rng.random() < X[i, j] else 0
+            algorithm.update(i, j, o)
+            I[t], J[t], outcomes[t] = i, j, o
+        return I, J, outcomes, kept
+
+    return run
+
+
+@dataclass(frozen=True)
 class Algorithm:
+    """Everything the pipeline knows about one algorithm.
+
+    ``implementation`` is ``"module:name"``: a kernel-contract ``run`` function or a
+    :class:`DuelingAlgorithm` subclass, imported on first use. ``regrets`` maps each of
+    :data:`REGRET_VIEWS` to a regret kind; ``theorem`` is its bound, if it has one (its regret
+    kind is one of ``regrets``); ``step_seconds`` its measured cost per step (cluster runtimes),
+    None when not measured; ``horizon_tuned`` whether it uses the horizon (then a run is not a
+    prefix of a longer one).
+    """
+
     slug: str
     label: str
-    module: str
-    defaults: dict = field(default_factory=dict)
+    citation: str
+    implementation: str
+    regrets: dict
+    color: str
+    params: dict = field(default_factory=dict)
     strategies: tuple[str, ...] = ()
-    family: str = "paper"
-    """``paper``: the paper's four algorithms and its two baselines; ``field``: the field's
-    algorithms beyond the paper (target ``field``)."""
+    theorem: theorems.Theorem | None = None
+    step_seconds: float | None = None
+    horizon_tuned: bool = False
+    family: str = "plugin"
+    source: plugins.Source | None = None
+
+    def check(self) -> None:
+        """Refuse an incomplete or inconsistent entry (AlgorithmError naming the field)."""
+        where = f"algorithm {self.slug!r}"
+        for name in ("slug", "label", "citation", "implementation", "color"):
+            if not isinstance(getattr(self, name), str) or not getattr(self, name).strip():
+                raise AlgorithmError(f"{where}: {name} must be a non-empty string")
+        if not all(c.islower() or c.isdigit() or c == "-" for c in self.slug) or not self.slug[0].isalpha():
+            raise AlgorithmError(f"{where}: a slug is lower-case letters, digits and '-', starting with a letter")
+        if ":" not in self.implementation:
+            raise AlgorithmError(f"{where}: implementation must be 'module:name', got {self.implementation!r}")
+        if not isinstance(self.regrets, dict) or sorted(self.regrets) != sorted(REGRET_VIEWS):
+            raise AlgorithmError(f"{where}: regrets must map each of {', '.join(REGRET_VIEWS)} to a regret kind")
+        bad = sorted(v for v in self.regrets.values() if v not in REGRET_KINDS)
+        if bad:
+            raise AlgorithmError(
+                f"{where}: unknown regret kind(s) {', '.join(map(str, bad))}; kinds: {', '.join(REGRET_KINDS)}"
+            )
+        if not isinstance(self.params, dict) or not all(isinstance(p, Param) for p in self.params.values()):
+            raise AlgorithmError(f"{where}: params must map each name to a duelbandits.algorithms.Param")
+        for name, param in self.params.items():
+            param.check(f"{where}: the default of {name}", param.default)
+        if self.theorem is not None and not isinstance(self.theorem, theorems.Theorem):
+            raise AlgorithmError(f"{where}: theorem must be a duelbandits.theorems.Theorem or None")
+        if self.theorem is not None and self.theorem.regret not in self.regrets.values():
+            raise AlgorithmError(
+                f"{where}: its theorem bounds the {self.theorem.regret} regret, which it targets nowhere"
+            )
+        if self.step_seconds is not None and not (isinstance(self.step_seconds, float) and self.step_seconds > 0):
+            raise AlgorithmError(f"{where}: step_seconds must be a float > 0 or None")
+        if self.family not in FAMILIES:
+            raise AlgorithmError(f"{where}: family must be one of {', '.join(FAMILIES)}")
+        if not isinstance(self.strategies, tuple) or not all(p in ("p", "q") for p in self.strategies):
+            raise AlgorithmError(f"{where}: strategies must be a tuple of 'p' and 'q' (the players' laws)")
+
+    def with_source(self, source: plugins.Source) -> Algorithm:
+        return replace(self, family="plugin", source=source)
+
+    @property
+    def defaults(self) -> dict:
+        """``{name: default}`` of the hyper-parameters."""
+        return {name: p.default for name, p in self.params.items()}
+
+    @property
+    def module(self) -> str:
+        """The module of the implementation, as imported."""
+        return self.implementation.partition(":")[0]
+
+    def load(self):
+        """The implementation object: a kernel ``run`` or a :class:`DuelingAlgorithm` subclass."""
+        module, _, name = self.implementation.partition(":")
+        try:
+            return getattr(importlib.import_module(module), name)
+        except (ImportError, AttributeError) as err:
+            raise AlgorithmError(f"algorithm {self.slug}: cannot load {self.implementation}: {err}") from None
+
+    @property
+    def compiled(self) -> bool:
+        """Whether it runs as a kernel (False: a plain-Python :class:`DuelingAlgorithm`)."""
+        impl = self.load()
+        return not (isinstance(impl, type) and issubclass(impl, DuelingAlgorithm))
 
     @property
     def run(self):
-        return importlib.import_module(f"{__name__}.{self.module}").run
+        impl = self.load()
+        if isinstance(impl, type) and issubclass(impl, DuelingAlgorithm):
+            return python_run(impl, self.slug, self.strategies)
+        return impl
 
     def hyperparameters(self, **params) -> dict:
-        """Defaults overridden by ``params``; unknown names raise AlgorithmError."""
-        unknown = sorted(set(params) - set(self.defaults))
+        """Defaults overridden by ``params``, each checked against its range; unknown names raise
+        AlgorithmError."""
+        unknown = sorted(set(params) - set(self.params))
         if unknown:
-            allowed = ", ".join(self.defaults) or "none"
+            allowed = ", ".join(self.params) or "none"
             raise AlgorithmError(f"algorithm {self.slug} has no parameter(s) {', '.join(unknown)}; allowed: {allowed}")
-        return {**self.defaults, **params}
+        given = {name: self.params[name].check(f"{self.slug}: {name}", value) for name, value in params.items()}
+        return {**self.defaults, **given}
+
+    def regret(self, view: str) -> str:
+        """The regret kind this algorithm is measured by on a scenario of the ``view`` kind."""
+        return self.regrets[view]
 
 
-ALGORITHMS = {
+_ALPHA = "confidence-bound parameter alpha (> 0.5 in the algorithm's analysis)"
+_CONDORCET = {"condorcet": "maximin", "borda": "borda", "target": "copeland"}
+"""The regrets of an algorithm built for the Condorcet (or Copeland) winner."""
+
+
+def _builtin(slug, label, citation, module, regrets, color, step_seconds, **more) -> Algorithm:
+    return Algorithm(
+        slug, label, citation, f"{__name__}.{module}:run", regrets, color, step_seconds=step_seconds, **more
+    )
+
+
+BUILTINS = {
     a.slug: a
     for a in (
-        Algorithm("ts-maximin", "TS-Maximin", "ts_maximin"),
-        Algorithm("ts-borda", "TS-Borda", "ts_borda", {"c_alpha": 1.0}),
-        Algorithm("sparring-exp3p", "SparringExp3.P", "sparring_exp3p", strategies=("p", "q")),
-        Algorithm("partial-monitoring", "Partial Monitoring", "partial_monitoring", strategies=("p",)),
-        Algorithm("iss", "ISS", "iss"),
-        Algorithm("dts", "DTS", "dts", {"alpha": 0.51}),
-        Algorithm("rucb", "RUCB", "rucb", {"alpha": 0.51}, family="field"),
-        Algorithm("rcs", "RCS", "rcs", {"alpha": 0.51}, family="field"),
-        Algorithm("rmed1", "RMED1", "rmed1", {"f_coefficient": 0.3, "f_exponent": 1.01}, family="field"),
-        Algorithm("ccb", "CCB", "ccb", {"alpha": 0.51}, family="field"),
-        Algorithm("winner-stays", "Winner Stays", "winner_stays", family="field"),
-        Algorithm("dexp3", "Dueling-EXP3", "dexp3", strategies=("p",), family="field"),
+        _builtin(
+            "ts-maximin",
+            "TS-Maximin",
+            "Lekang & Lamperski 2019, Algorithm 1",
+            "ts_maximin",
+            {"condorcet": "maximin", "borda": "borda", "target": "maximin"},
+            "#0173b2",
+            0.8e-6,
+            theorem=theorems.THEOREM_4_1,
+            family="paper",
+        ),
+        _builtin(
+            "ts-borda",
+            "TS-Borda",
+            "Lekang & Lamperski 2019, Algorithm 2",
+            "ts_borda",
+            {"condorcet": "borda", "borda": "borda", "target": "borda"},
+            "#de8f05",
+            1.4e-6,
+            params={
+                "c_alpha": Param(
+                    1.0,
+                    "alpha = c_alpha * T^(-1/3) (Theorem 4.2); alpha must be < 1/2.",
+                    minimum=0.0,
+                    exclusive_minimum=True,
+                )
+            },
+            theorem=theorems.THEOREM_4_2,
+            horizon_tuned=True,
+            family="paper",
+        ),
+        _builtin(
+            "sparring-exp3p",
+            "SparringExp3.P",
+            "Lekang & Lamperski 2019, Algorithm 3",
+            "sparring_exp3p",
+            {"condorcet": "exp3p", "borda": "borda", "target": "exp3p"},
+            "#029e73",
+            0.27e-6,
+            strategies=("p", "q"),
+            theorem=theorems.THEOREM_4_3,
+            horizon_tuned=True,
+            family="paper",
+        ),
+        _builtin(
+            "partial-monitoring",
+            "Partial Monitoring",
+            "Lekang & Lamperski 2019, Algorithm 4",
+            "partial_monitoring",
+            {"condorcet": "borda", "borda": "borda", "target": "borda"},
+            "#cc78bc",
+            0.22e-6,
+            strategies=("p",),
+            theorem=theorems.THEOREM_4_4,
+            horizon_tuned=True,
+            family="paper",
+        ),
+        _builtin(
+            "iss",
+            "ISS",
+            "Sui, Zhuang, Burdick & Yue, UAI 2017 (Independent Self-Sparring)",
+            "iss",
+            _CONDORCET,
+            "#ca9161",
+            2.1e-6,
+            family="paper",
+        ),
+        _builtin(
+            "dts",
+            "DTS",
+            "Wu & Liu, NeurIPS 2016 (Double Thompson Sampling)",
+            "dts",
+            _CONDORCET,
+            "#333333",
+            1.6e-6,
+            params={"alpha": Param(0.51, "DTS " + _ALPHA + ".", minimum=0.0, exclusive_minimum=True)},
+            family="paper",
+        ),
+        _builtin(
+            "rucb",
+            "RUCB",
+            "Zoghi, Whiteson, Munos & de Rijke, ICML 2014, Algorithm 1",
+            "rucb",
+            _CONDORCET,
+            "#56b4e9",
+            0.3e-6,
+            params={"alpha": Param(0.51, "RUCB " + _ALPHA + ".", minimum=0.0, exclusive_minimum=True)},
+            family="field",
+        ),
+        _builtin(
+            "rcs",
+            "RCS",
+            "Zoghi, Whiteson, de Rijke & Munos, WSDM 2014, Algorithm 1",
+            "rcs",
+            _CONDORCET,
+            "#d55e00",
+            1.1e-6,
+            params={"alpha": Param(0.51, "RCS " + _ALPHA + " of the challenger.", minimum=0.0, exclusive_minimum=True)},
+            family="field",
+        ),
+        _builtin(
+            "rmed1",
+            "RMED1",
+            "Komiyama, Honda, Kashima & Nakagawa, COLT 2015",
+            "rmed1",
+            _CONDORCET,
+            "#7b3294",
+            0.3e-6,
+            params={
+                "f_coefficient": Param(
+                    0.3, "RMED1's f(K) = f_coefficient * K^f_exponent (Komiyama et al. use 0.3).", minimum=0.0
+                ),
+                "f_exponent": Param(1.01, "The exponent of f(K) (Komiyama et al. use 1.01)."),
+            },
+            family="field",
+        ),
+        _builtin(
+            "ccb",
+            "CCB",
+            "Zoghi, Karnin, Whiteson & de Rijke, NeurIPS 2015, Algorithm 1",
+            "ccb",
+            _CONDORCET,
+            "#949494",
+            0.35e-6,
+            params={"alpha": Param(0.51, "CCB " + _ALPHA + ".", minimum=0.0, exclusive_minimum=True)},
+            family="field",
+        ),
+        _builtin(
+            "winner-stays",
+            "Winner Stays",
+            "Chen & Frazier, ICML 2017, Algorithm 1 (WS-W)",
+            "winner_stays",
+            _CONDORCET,
+            "#a6761d",
+            0.25e-6,
+            family="field",
+        ),
+        _builtin(
+            "dexp3",
+            "Dueling-EXP3",
+            "Saha, Koren & Mansour, ICML 2021, Algorithm 1",
+            "dexp3",
+            {"condorcet": "borda", "borda": "borda", "target": "borda"},
+            "#e7298a",
+            0.25e-6,
+            strategies=("p",),
+            horizon_tuned=True,
+            family="field",
+        ),
     )
 }
-"""Algorithms by slug: the paper's six in its order, then the field's."""
+"""The package's own algorithms: the paper's six in its order, then the field's."""
+
+for _entry in BUILTINS.values():
+    _entry.check()
+
+ALGORITHMS = {**BUILTINS, **plugins.load(plugins.ALGORITHM_GROUP, Algorithm, BUILTINS)}
+"""Algorithms by slug: the built-ins, then every installed plugin's (sorted by slug)."""
 
 PAPER_ALGORITHMS = tuple(slug for slug, a in ALGORITHMS.items() if a.family == "paper")
 FIELD_ALGORITHMS = tuple(slug for slug, a in ALGORITHMS.items() if a.family == "field")
@@ -118,3 +490,36 @@ def get(slug: str) -> Algorithm:
         return ALGORITHMS[slug]
     except (KeyError, TypeError):
         raise AlgorithmError(f"unknown algorithm {slug!r}; valid algorithms: {', '.join(ALGORITHMS)}") from None
+
+
+PAPER_REGRET = {
+    name: {slug: spec.regrets[entry.view] for slug, spec in ALGORITHMS.items()}
+    for name, entry in scenarios.REGISTRY.items()
+}
+"""``{scenario: {algorithm: regret kind}}``: the regret each figure shows (Section 5), each algorithm
+entry's ``regrets`` by the view its scenario entry takes (:data:`REGRET_VIEWS`)."""
+
+OWN_TARGET_REGRET = {slug: spec.regrets["target"] for slug, spec in ALGORITHMS.items()}
+"""Beyond the paper: each algorithm against the winner it is built to find, used where no Condorcet
+winner need exist (``cyclic``, ``file``, the benchmark matrices, a plugin's scenario): the paper's four
+algorithms get the regret of their theorem; ISS, DTS and the field's Condorcet and Copeland algorithms
+the Copeland regret, the usual extension of the Condorcet winner (Wu & Liu 2016 define DTS's regret by
+it; CCB targets it); Dueling-EXP3 the Borda regret of its theorem."""
+
+
+def paper_regret(scenario: str, algorithm: str) -> str:
+    """Regret kind the paper plots for ``algorithm`` in ``scenario`` (Section 5)."""
+    try:
+        return PAPER_REGRET[scenario][algorithm]
+    except KeyError:
+        raise ValueError(f"no paper regret for scenario {scenario!r} and algorithm {algorithm!r}") from None
+
+
+THEOREMS = {slug: spec.theorem for slug, spec in ALGORITHMS.items() if spec.theorem is not None}
+"""``{algorithm slug: Theorem}`` of every registered algorithm that has one."""
+
+
+def theorem_for(algorithm: str, regret: str) -> theorems.Theorem | None:
+    """The theorem bounding ``algorithm`` under ``regret``, or None."""
+    theorem = THEOREMS.get(algorithm)
+    return theorem if theorem is not None and theorem.regret == regret else None

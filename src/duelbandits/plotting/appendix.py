@@ -26,8 +26,8 @@ from matplotlib.collections import LineCollection
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
-from ..algorithms import ALGORITHMS
-from ..regret import PAPER_REGRET, REGRET_NAMES
+from ..algorithms import ALGORITHMS, PAPER_REGRET
+from ..regret import REGRET_NAMES
 from . import style
 
 TRACE_COLUMNS = ("run", "t", "I", "J", "cumulative_regret")

@@ -19,24 +19,15 @@ from ..algorithms import ALGORITHMS
 from ..files import atomic_write
 from ..manifest import FIGURE_DATA_KEY
 
-# Colours: the first six of seaborn's 'colorblind' palette (Okabe-Ito based),
-# hard-coded so the figures do not change with a seaborn release.
-ALGORITHM_COLORS = {
-    **dict(zip(ALGORITHMS, ("#0173b2", "#de8f05", "#029e73", "#cc78bc", "#ca9161", "#333333"))),
-    "rucb": "#56b4e9",
-    "rcs": "#d55e00",
-    "rmed1": "#7b3294",
-    "ccb": "#949494",
-    "winner-stays": "#a6761d",
-    "dexp3": "#e7298a",
-}
-"""Fixed colour per algorithm slug, in the paper's algorithm order.
+ALGORITHM_COLORS = {slug: a.color for slug, a in ALGORITHMS.items()}
+"""Fixed colour per algorithm slug, from its registry entry (``duelbandits.algorithms``).
 
-The paper's four algorithms get the strong hues (blue, orange, green, pink),
-the two state-of-the-art baselines the muted ones (ISS brown, DTS near-black);
-orange and vermillion are not both used in the paper's figures, as they are
-hard to tell apart. The field's algorithms (target ``field`` only, where they
-are drawn dashed beside the paper's solid lines) get six further hues.
+The paper's six take the first six of seaborn's 'colorblind' palette (Okabe-Ito based), written out
+so the figures do not change with a seaborn release: the paper's four algorithms the strong hues
+(blue, orange, green, pink), the two state-of-the-art baselines the muted ones (ISS brown, DTS
+near-black); orange and vermillion are not both used in the paper's figures, as they are hard to
+tell apart. The field's algorithms (target ``field`` only, drawn dashed beside the paper's solid
+lines) get six further hues; a plugin brings its own.
 """
 
 NEUTRAL = "#4d4d4d"

@@ -1,0 +1,116 @@
+"""Algorithms and scenarios from other packages, through Python entry points.
+
+A package registers its entries under two entry-point groups (docs/extending.md):
+
+- ``duelbandits.algorithms``: each entry point's name is an algorithm slug and its object a
+  :class:`duelbandits.algorithms.Algorithm`;
+- ``duelbandits.scenarios``: each name a scenario slug and its object a
+  :class:`duelbandits.scenarios.ScenarioEntry`.
+
+They are loaded once, when the registries are first built, and checked there: an entry point that
+fails to import, is not an entry, names another slug, clashes with a built-in or another plugin, or
+is incomplete stops everything with one :class:`PluginError` line naming the distribution, the
+entry point and the problem. A loaded entry carries its :class:`Source`: the distribution's name
+and version and a digest of its package's files, which provenance records and which the rerun
+triggers of its jobs include.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+
+from .errors import InputError
+
+ALGORITHM_GROUP = "duelbandits.algorithms"
+SCENARIO_GROUP = "duelbandits.scenarios"
+GROUPS = (ALGORITHM_GROUP, SCENARIO_GROUP)
+"""The entry-point groups a plugin registers its algorithms and scenarios under."""
+
+
+class PluginError(InputError):
+    """An installed plugin cannot be used; the message names the distribution and the problem."""
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a plugin entry comes from: its distribution, version and a digest of its package's files."""
+
+    distribution: str
+    version: str
+    package: str
+    digest: str
+
+    def as_dict(self) -> dict:
+        return {"distribution": self.distribution, "version": self.version, "digest": self.digest}
+
+
+def package_files(module: str) -> dict[str, Path]:
+    """The source files of ``module``'s top-level package (every ``*.py`` under it, by its path there),
+    or its one file."""
+    import importlib.util
+
+    spec = importlib.util.find_spec(module.partition(".")[0])
+    if spec is None or spec.origin is None:
+        return {}
+    if spec.submodule_search_locations:
+        return {
+            path.relative_to(root).as_posix(): path
+            for root in map(Path, spec.submodule_search_locations)
+            for path in sorted(root.rglob("*.py"))
+        }
+    return {Path(spec.origin).name: Path(spec.origin)}
+
+
+def files_digest(module: str) -> str:
+    """sha256 over the names and bytes of :func:`package_files` of ``module`` (its first 16 hex digits)."""
+    sha = hashlib.sha256()
+    for name, path in sorted(package_files(module).items()):
+        sha.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return sha.hexdigest()[:16]
+
+
+def _where(point) -> str:
+    dist = getattr(point, "dist", None)
+    name = f"{dist.name} {dist.version}" if dist is not None else "an unknown distribution"
+    return f"plugin {name}, entry point {point.name!r} = {point.value!r} in group {point.group!r}"
+
+
+def load(group: str, kind: type, builtins: dict) -> dict:
+    """The entries of ``group`` as ``{slug: entry}``, each checked and given its :class:`Source`.
+
+    ``kind`` is the entry class (it has ``slug``, ``check()`` and ``with_source()``), ``builtins`` the
+    package's own entries, whose slugs a plugin may not take.
+    """
+    loaded: dict = {}
+    for point in sorted(metadata.entry_points(group=group), key=lambda p: (p.name, p.value)):
+        where = _where(point)
+        try:
+            entry = point.load()
+        except Exception as err:  # noqa: BLE001 - any failure of a foreign import is the plugin's
+            raise PluginError(f"{where}: fails to import: {type(err).__name__}: {err}") from None
+        if not isinstance(entry, kind):
+            raise PluginError(f"{where}: is a {type(entry).__name__}, not a {kind.__module__}.{kind.__name__}")
+        if entry.slug != point.name:
+            raise PluginError(f"{where}: the entry's slug is {entry.slug!r}; the entry point must be named by it")
+        if entry.slug in builtins:
+            raise PluginError(f"{where}: slug {entry.slug!r} is a built-in {kind.__name__.lower()}'s; choose another")
+        if entry.slug in loaded:
+            other = loaded[entry.slug].source.distribution
+            raise PluginError(f"{where}: slug {entry.slug!r} is also registered by plugin {other}")
+        try:
+            entry.check()
+        except InputError as err:
+            raise PluginError(f"{where}: incomplete entry: {err}") from None
+        dist = point.dist
+        module = point.value.partition(":")[0].strip()
+        source = Source(
+            distribution=dist.name if dist is not None else module,
+            version=dist.version if dist is not None else "unknown",
+            package=module.partition(".")[0],
+            digest=files_digest(module),
+        )
+        loaded[entry.slug] = entry.with_source(source)
+    return loaded
