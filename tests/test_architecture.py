@@ -20,6 +20,7 @@ FLOORS = {
         "theorems",
         "algorithms",
         "simulation",
+        "contract",
         "limits",
     ],
     "storage": ["schemas", "files", "storage", "provenance", "digests", "manifest"],

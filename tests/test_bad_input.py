@@ -11,7 +11,7 @@ from duelbandits import cli, limits
 
 REPO = Path(__file__).resolve().parents[1]
 
-SIM = ["simulate", "--scenario", "condorcet", "--algorithm", "dts"]
+SIM = ["simulate", "--scenario", "condorcet", "--algorithm", "dts", "--seed", "0", "--stride", "40"]
 
 
 def run_cli(*args, cwd):
@@ -41,11 +41,14 @@ def run_cli(*args, cwd):
             [*SIM, "--horizon", "50", "--run", "99999999999999999999", "--out", "o.parquet"],
             ["--run", "[0, 2147483647]"],
         ),
-        (["matrix", "--scenario", "condorcet", "--actions", "1000000"], ["--actions", "[2, 32767]"]),
+        (["matrix", "--scenario", "condorcet", "--seed", "0", "--actions", "1000000"], ["--actions", "[2, 32767]"]),
         ([*SIM, "--horizon", "50", "--runs", "0-1", "--out", "folder"], ["folder: is a directory"]),
         ([*SIM, "--horizon", "50", "--runs", "0-1", "--out", "afile/o.parquet"], ["afile is not a directory"]),
-        (["scenario", "--scenario", "borda", "--out", "folder"], ["folder: is a directory"]),
-        (["scenario", "--scenario", "borda", "--out", "/proc/duelbandits-test/s.json"], ["cannot write"]),
+        (["scenario", "--scenario", "borda", "--seed", "0", "--out", "folder"], ["folder: is a directory"]),
+        (
+            ["scenario", "--scenario", "borda", "--seed", "0", "--out", "/proc/duelbandits-test/s.json"],
+            ["cannot write"],
+        ),
         (
             ["bounds", "--algorithms", "dts", "--actions", "5", "--horizon", "50", "--out", "afile/b.parquet"],
             ["afile is not a directory"],
@@ -120,7 +123,7 @@ def test_a_user_mistake_is_one_line_and_exit_2(tmp_path, args, words):
 
 def test_a_matrix_too_large_for_the_memory_limit_is_refused_before_it_is_built(monkeypatch, capsys):
     monkeypatch.setattr(limits, "physical_memory", lambda: 24 * 2**30)  # this project's machines
-    assert cli.main(["matrix", "--scenario", "condorcet", "--actions", "30000"]) == 2
+    assert cli.main(["matrix", "--scenario", "condorcet", "--seed", "0", "--actions", "30000"]) == 2
     err = capsys.readouterr().err.strip()
     assert err == (
         "duelbandits matrix: error: --actions 30000 needs about 107.6 GiB of memory, more than the limit "
@@ -151,7 +154,8 @@ def test_matrix_files_as_spreadsheets_write_them_are_accepted(tmp_path, capsys):
         ("0.5,0.333333\n0.666666,0.5\n", "utf-8"),
         ("0.5,0.25\r\n0.75,0.5\r\n", "utf-8-sig"),
     ]:
-        assert cli.main(["matrix", "--scenario", "file", "--matrix-file", csv_matrix(tmp_path, text, encoding)]) == 0
+        path = csv_matrix(tmp_path, text, encoding)
+        assert cli.main(["matrix", "--scenario", "file", "--seed", "0", "--matrix-file", path]) == 0
         X = np.array([[float(v) for v in row.split(",")] for row in capsys.readouterr().out.split()])
         np.testing.assert_array_equal(X + X.T, np.ones((2, 2)))  # symmetrised: an exact preference matrix
 
@@ -166,7 +170,7 @@ def test_matrix_files_as_spreadsheets_write_them_are_accepted(tmp_path, capsys):
     ],
 )
 def test_a_bad_matrix_file_names_the_line_and_column(tmp_path, capsys, text, words):
-    assert cli.main(["matrix", "--scenario", "file", "--matrix-file", csv_matrix(tmp_path, text)]) == 2
+    assert cli.main(["matrix", "--scenario", "file", "--seed", "0", "--matrix-file", csv_matrix(tmp_path, text)]) == 2
     err = capsys.readouterr().err
     for word in words:
         assert word in err, (word, err)

@@ -123,7 +123,7 @@ def test_a_benchmark_scenario_returns_a_fresh_matrix():
 
 
 def test_cli_matrix_prints_a_benchmark(capsys):
-    assert cli.main(["matrix", "--scenario", "arithmetic"]) == 0
+    assert cli.main(["matrix", "--scenario", "arithmetic", "--seed", "0"]) == 0
     rows = capsys.readouterr().out.strip().splitlines()
     X = np.array([[float(v) for v in row.split(",")] for row in rows])
     np.testing.assert_array_equal(X, make_scenario("arithmetic").matrix)
@@ -131,7 +131,7 @@ def test_cli_matrix_prints_a_benchmark(capsys):
 
 @pytest.mark.parametrize(("name", "asked"), [("arithmetic", "10"), ("mslr5", "6")])
 def test_cli_wrong_actions_exits_2_with_one_line_naming_both_sizes(capsys, name, asked):
-    assert cli.main(["matrix", "--scenario", name, "--actions", asked]) == 2
+    assert cli.main(["matrix", "--scenario", name, "--seed", "0", "--actions", asked]) == 2
     captured = capsys.readouterr()
     assert captured.out == ""
     lines = captured.err.strip().splitlines()
@@ -151,7 +151,7 @@ def test_cli_scenario_json_of_a_benchmark_round_trips(tmp_path):
     from duelbandits import storage
 
     out = tmp_path / "mslr5.json"
-    assert cli.main(["scenario", "--scenario", "mslr5", "--out", str(out)]) == 0
+    assert cli.main(["scenario", "--scenario", "mslr5", "--seed", "0", "--out", str(out)]) == 0
     record = storage.read_scenario(out)
     np.testing.assert_array_equal(record["matrix"], make_scenario("mslr5").matrix)
     assert record["winners"]["condorcet"] == 0 and record["params"]["source"] == BENCHMARKS["mslr5"][1]

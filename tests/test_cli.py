@@ -76,6 +76,7 @@ def test_simulate_writes_the_runs_the_api_gives(tmp_path):
 
 def test_a_run_is_the_same_alone_or_in_a_range(tmp_path):
     common = ["simulate", "--scenario", "borda", "--algorithm", "dts", "--horizon", "200"]
+    common += ["--seed", "0", "--stride", "40"]
     assert cli.main([*common, "--run", "1", "--out", str(tmp_path / "one.parquet")]) == 0
     assert cli.main([*common, "--runs", "0-2", "--out", str(tmp_path / "all.parquet")]) == 0
     one = pq.read_table(tmp_path / "one.parquet").to_pandas()
@@ -85,7 +86,7 @@ def test_a_run_is_the_same_alone_or_in_a_range(tmp_path):
 
 def test_scenario_json_round_trips(tmp_path):
     out = tmp_path / "sc.json"
-    assert cli.main(["scenario", "--scenario", "borda", "--out", str(out)]) == 0
+    assert cli.main(["scenario", "--scenario", "borda", "--seed", "0", "--out", str(out)]) == 0
     record = json.loads(out.read_text())
     sc = make_scenario("borda")
     np.testing.assert_array_equal(np.array(record["matrix"]), sc.matrix)
@@ -110,6 +111,7 @@ def test_scenario_json_round_trips(tmp_path):
 def test_simulate_bad_input_exits_nonzero_and_leaves_no_file(tmp_path, args, message):
     out = tmp_path / "out.parquet"
     base = {"--scenario": "condorcet", "--algorithm": "dts", "--horizon": "50", "--runs": "0-1"}
+    base |= {"--seed": "0", "--stride": "40"}
     for flag, value in zip(args[::2], args[1::2]):
         base[flag] = value
     argv = ["simulate"] + [x for kv in base.items() for x in kv] + ["--out", str(out)]
@@ -130,6 +132,10 @@ def test_simulate_needs_run_or_runs(tmp_path, capsys):
             "iss",
             "--horizon",
             "5",
+            "--seed",
+            "0",
+            "--stride",
+            "40",
             "--out",
             str(tmp_path / "x.parquet"),
         ]
@@ -152,13 +158,17 @@ def test_aggregate_names_a_truncated_run_file(tmp_path, capsys):
                 "100",
                 "--runs",
                 "0-1",
+                "--seed",
+                "0",
+                "--stride",
+                "40",
                 "--out",
                 str(good),
             ]
         )
         == 0
     )
-    assert cli.main(["scenario", "--scenario", "condorcet", "--out", str(tmp_path / "sc.json")]) == 0
+    assert cli.main(["scenario", "--scenario", "condorcet", "--seed", "0", "--out", str(tmp_path / "sc.json")]) == 0
     bad = tmp_path / "bad.parquet"
     bad.write_bytes(good.read_bytes()[:-100])
     outs = [

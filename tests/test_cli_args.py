@@ -163,15 +163,22 @@ ACTIONS = ["sweep-actions", "p.parquet", "--table", "t", "--markdown", "m", "--h
 FIGURE = ["figure", "main", "--scenario-file", "s.json", "--summary", "u", "--out", "f.png"]
 LATEX = ["latex", "figures", "--scenario-file", "s.json", "--summary", "u", "--out", "f.tex"]
 
+SEED, STRIDE, POINTS = ["--seed", "0"], ["--stride", "40"], ["--points", "20"]  # the required ones, old defaults
+
 # (command line without the option, option, its values: the last valid ones, then the first invalid ones)
 OPTIONS = [
-    (SIM + ["--horizon", "5"], "--actions", ["2", str(INT16_MAX)], ["1", str(INT16_MAX + 1)]),
-    (SIM + ["--horizon", "5"], "--seed", ["0", str(INT64_MAX)], ["-1", str(INT64_MAX + 1)]),
-    (SIM + ["--horizon", "5"], "--stride", ["1", str(INT32_MAX)], ["0", str(INT32_MAX + 1)]),
-    (SIM, "--horizon", ["1", str(INT32_MAX)], ["0", str(INT32_MAX + 1), "1.5", "nan", "inf"]),
-    (SIM[:-4] + ["--horizon", "5", "--out", "x.parquet"], "--run", ["0", str(INT32_MAX)], ["-1", str(INT32_MAX + 1)]),
-    (POINT, "--horizon", ["1", str(INT32_MAX)], ["0", str(INT32_MAX + 1), "nan", "inf"]),
-    (POINT + ["--horizon", "5"], "--points", ["1", str(INT32_MAX)], ["0", str(INT32_MAX + 1)]),
+    (SIM + SEED + STRIDE + ["--horizon", "5"], "--actions", ["2", str(INT16_MAX)], ["1", str(INT16_MAX + 1)]),
+    (SIM + STRIDE + ["--horizon", "5"], "--seed", ["0", str(INT64_MAX)], ["-1", str(INT64_MAX + 1)]),
+    (SIM + SEED + ["--horizon", "5"], "--stride", ["1", str(INT32_MAX)], ["0", str(INT32_MAX + 1)]),
+    (SIM + SEED + STRIDE, "--horizon", ["1", str(INT32_MAX)], ["0", str(INT32_MAX + 1), "1.5", "nan", "inf"]),
+    (
+        SIM[:-4] + SEED + STRIDE + ["--horizon", "5", "--out", "x.parquet"],
+        "--run",
+        ["0", str(INT32_MAX)],
+        ["-1", str(INT32_MAX + 1)],
+    ),
+    (POINT + SEED + POINTS, "--horizon", ["1", str(INT32_MAX)], ["0", str(INT32_MAX + 1), "nan", "inf"]),
+    (POINT + SEED + ["--horizon", "5"], "--points", ["1", str(INT32_MAX)], ["0", str(INT32_MAX + 1)]),
     (AGG + ["--runs", "2"], "--horizon", ["1", str(INT32_MAX)], ["0", str(INT32_MAX + 1)]),
     (AGG + ["--horizon", "5"], "--runs", ["1", str(INT32_MAX)], ["0", str(INT32_MAX + 1)]),
     (AGG + ["--horizon", "5", "--runs", "2"], "--points", ["1", str(INT32_MAX)], ["0", str(INT32_MAX + 1)]),
@@ -201,3 +208,24 @@ def test_each_option_accepts_its_last_valid_value_and_refuses_the_first_invalid(
             parse([*argv, option, text])
         assert exit_.value.code == 2, (option, text)
         assert f"argument {option}" in capsys.readouterr().err
+
+
+# (a complete command line, the required option to leave out of it)
+REQUIRED = [
+    (SIM + SEED + STRIDE + ["--horizon", "5"], "--seed"),
+    (SIM + SEED + STRIDE + ["--horizon", "5"], "--stride"),
+    (POINT + SEED + POINTS + ["--horizon", "5"], "--points"),
+]
+
+
+@pytest.mark.parametrize("argv, option", REQUIRED, ids=[f"{a[0]} {o}" for a, o in REQUIRED])
+def test_seed_stride_and_points_are_required(argv, option, capsys):
+    """No default that could disagree with config.yaml: a command line without one of them is refused."""
+    assert parse(argv).command == argv[0]  # the whole command line is valid
+    i = argv.index(option)
+    without = argv[:i] + argv[i + 2 :]
+    with pytest.raises(SystemExit) as exit_:
+        parse(without)
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert err.splitlines()[-1].endswith(f"error: the following arguments are required: {option}"), err

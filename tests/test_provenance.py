@@ -21,6 +21,7 @@ def files(tmp_path_factory):
         for algorithm in ("dts", "iss"):
             out = root / f"{scenario}-{algorithm}.parquet"
             args = ["simulate", "--scenario", scenario, "--algorithm", algorithm, "--horizon", "50", "--runs", "0-1"]
+            args += ["--stride", "40"]
             assert cli.main([*args, *COMMON, "--out", str(out)]) == 0
     return root
 
@@ -111,6 +112,8 @@ def test_aggregate_refuses_a_chunk_of_another_matrix_or_horizon_or_without_prove
         "5",
         "--seed",
         "8",
+        "--stride",
+        "40",
         "--out",
         str(other),
     ]

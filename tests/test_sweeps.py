@@ -198,6 +198,10 @@ def test_cli_sweep_commands_reject_bad_input(tmp_path, capsys):
                 "10",
                 "--runs",
                 "0-1",
+                "--seed",
+                "0",
+                "--points",
+                "20",
                 "--out",
                 str(tmp_path / "x.parquet"),
             ]
@@ -212,13 +216,13 @@ def test_cli_file_scenario_needs_and_uses_the_matrix_file(tmp_path, capsys):
     X = make_scenario("condorcet", actions=4, seed=2).matrix
     path = tmp_path / "m.csv"
     np.savetxt(path, X, delimiter=",", fmt="%.17g")
-    assert cli.main(["matrix", "--scenario", "file", "--matrix-file", str(path)]) == 0
+    assert cli.main(["matrix", "--scenario", "file", "--seed", "0", "--matrix-file", str(path)]) == 0
     rows = capsys.readouterr().out.strip().splitlines()
     np.testing.assert_array_equal(np.array([[float(v) for v in r.split(",")] for r in rows]), X)
-    assert cli.main(["matrix", "--scenario", "file"]) == 2
+    assert cli.main(["matrix", "--scenario", "file", "--seed", "0"]) == 2
     assert "--matrix-file" in capsys.readouterr().err
-    assert cli.main(["matrix", "--scenario", "borda", "--matrix-file", str(path)]) == 2
-    assert cli.main(["matrix", "--scenario", "file", "--matrix-file", str(path), "--actions", "5"]) == 2
+    assert cli.main(["matrix", "--scenario", "borda", "--seed", "0", "--matrix-file", str(path)]) == 2
+    assert cli.main(["matrix", "--scenario", "file", "--seed", "0", "--matrix-file", str(path), "--actions", "5"]) == 2
     assert str(path) in capsys.readouterr().err
 
 

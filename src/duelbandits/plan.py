@@ -71,7 +71,8 @@ def scenario(config: dict, name: str, actions: int | None = None, own_size: bool
     with ``own_size``, the size of its matrix for the benchmark matrices and the file scenario."""
     path = {"path": config.get("matrix_file")} if name == "file" else {}
     size = None if own_size and name not in scenarios.GENERATED else (actions or config["actions"])
-    return scenarios.make_scenario(name, actions=size, seed=config["seed"], **path, **config["scenario_params"])
+    params = config["scenario_params"] if name in scenarios.PARAMETERISED or name not in scenarios.GENERATED else {}
+    return scenarios.make_scenario(name, actions=size, seed=config["seed"], **path, **params)
 
 
 def scenario_args(config: dict, name: str, actions: int) -> str:
@@ -79,7 +80,7 @@ def scenario_args(config: dict, name: str, actions: int) -> str:
     import shlex
 
     args = [f"--actions {actions}", f"--seed {config['seed']}"]
-    if name in scenarios.GENERATED:
+    if name in scenarios.PARAMETERISED:
         args += [f"--scenario-param {k}={v}" for k, v in config["scenario_params"].items()]
     if name == "file":
         args.append(f"--matrix-file {shlex.quote(config['matrix_file'])}")
@@ -316,6 +317,24 @@ def _check_scenarios(config: dict, names, key: str, actions=(None,), own_size: b
                 raise ConfigError(f"config: {key}: {err}") from None
 
 
+def check_plugins(config: dict, slugs, key: str) -> None:
+    """Each plugin algorithm of ``slugs`` keeps the outputs' contract on a small run at the config's A
+    (duelbandits.contract.smoke): a broken plugin stops the run here, named, not inside a job."""
+    from .algorithms import ALGORITHMS
+    from .contract import smoke
+
+    for slug in slugs:
+        spec = ALGORITHMS[slug]
+        if spec.source is None:
+            continue
+        problems = smoke(slug, config["actions"])
+        if problems:
+            raise ConfigError(
+                f"config: {key}: {slug} (plugin {spec.source.distribution} {spec.source.version}) breaks the "
+                f"algorithm contract: {problems[0]} (duelbandits check-algorithm {slug} lists every problem)"
+            )
+
+
 def check_paper(config: dict, schema: dict) -> None:
     """Checks of the paper run the schema cannot express; fail before any job, naming the key."""
     check_integer_keys(schema, config)
@@ -339,6 +358,7 @@ def check_paper(config: dict, schema: dict) -> None:
             raise ConfigError(f"config: {key}: {err}") from None
     if "ts-borda" in config["algorithms"]:
         check_ts_borda_alpha(config, T, "algorithm_params/ts-borda/c_alpha")
+    check_plugins(config, config["algorithms"], "algorithms")
 
 
 def check_target(config: dict, target: str) -> None:
@@ -370,6 +390,7 @@ def check_target(config: dict, target: str) -> None:
     else:
         _check_scenarios(config, section["scenarios"], "field/scenarios", own_size=True)
     planned = jobs(config, target)
+    check_plugins(config, sorted({job.algorithm for job in planned}), f"{target}/algorithms")
     what, memory_key, alpha_key = TARGET_KEYS[target]
     longest, widest = max(job.horizon for job in planned), max(job.actions for job in planned)
     check_memory(

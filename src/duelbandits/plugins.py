@@ -114,3 +114,31 @@ def load(group: str, kind: type, builtins: dict) -> dict:
         )
         loaded[entry.slug] = entry.with_source(source)
     return loaded
+
+
+class LazyRegistry:
+    """A module's registries, built by ``build()`` on first use and then set as the module's globals.
+
+    The registries include the plugins, whose modules import ``duelbandits.algorithms`` and
+    ``duelbandits.scenarios`` for the entry classes: building them when those modules are first
+    imported would import a plugin from inside them, half-initialised. So each module builds its
+    registries on the first access to one of ``names`` (its ``__getattr__``), once both modules exist.
+    """
+
+    def __init__(self, module: str, names: tuple[str, ...], build):
+        self.module, self.names, self.build, self.building = module, names, build, False
+
+    def get(self, name: str):
+        import sys
+
+        if name not in self.names:
+            raise AttributeError(f"module {self.module!r} has no attribute {name!r}")
+        if self.building:
+            raise PluginError(f"{self.module}.{name} was used while the plugins were being loaded (by a plugin?)")
+        self.building = True
+        try:
+            values = self.build()
+        finally:
+            self.building = False
+        vars(sys.modules[self.module]).update(values)
+        return values[name]

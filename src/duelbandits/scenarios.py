@@ -139,17 +139,32 @@ BUILTINS = {
 }
 """The package's own scenarios."""
 
-REGISTRY = {**BUILTINS, **plugins.load(plugins.SCENARIO_GROUP, ScenarioEntry, BUILTINS)}
-"""Scenarios by slug: the built-ins, then every installed plugin's."""
 
-SCENARIOS = tuple(REGISTRY)
-"""Scenario names accepted by :func:`make_scenario`."""
+def _registries() -> dict:
+    entries = {**BUILTINS, **plugins.load(plugins.SCENARIO_GROUP, ScenarioEntry, BUILTINS)}
+    return {
+        "REGISTRY": entries,
+        "SCENARIOS": tuple(entries),
+        "GENERATED": tuple(slug for slug, e in entries.items() if e.kind in ("utility", "generated")),
+        "PARAMETERISED": tuple(slug for slug, e in entries.items() if e.kind == "utility"),
+    }
 
-GENERATED = tuple(slug for slug, e in REGISTRY.items() if e.kind in ("utility", "generated"))
-"""Scenarios generated from a seed at the config's A (``file`` and the benchmarks have their own A)."""
 
-PARAMETERISED = tuple(slug for slug, e in REGISTRY.items() if e.kind == "utility")
-"""Scenarios built from :data:`DEFAULTS` (the config's ``scenario_params``)."""
+_LAZY = plugins.LazyRegistry(__name__, ("REGISTRY", "SCENARIOS", "GENERATED", "PARAMETERISED"), _registries)
+
+
+def __getattr__(name):
+    """The registries, built on first use (:class:`duelbandits.plugins.LazyRegistry`): ``REGISTRY``,
+    scenario entries by slug, the built-ins then every installed plugin's; ``SCENARIOS``, their slugs
+    (the names :func:`make_scenario` accepts); ``GENERATED``, those generated from a seed at the
+    config's A (``file`` and the benchmarks have their own A); ``PARAMETERISED``, those built from
+    :data:`DEFAULTS` (the config's ``scenario_params``)."""
+    return _LAZY.get(name)
+
+
+def registry() -> dict:
+    """``REGISTRY`` (for this module's own functions, whose global names skip ``__getattr__``)."""
+    return _LAZY.get("REGISTRY")
 
 
 @dataclass(frozen=True)
@@ -216,8 +231,8 @@ def condorcet_utilities(actions: int, rng: np.random.Generator, utility_max: flo
 
 
 def _check_params(name: str, actions, params: dict) -> dict:
-    if name not in SCENARIOS:
-        raise ScenarioError(f"unknown scenario {name!r}; valid scenarios: {', '.join(SCENARIOS)}")
+    if name not in registry():
+        raise ScenarioError(f"unknown scenario {name!r}; valid scenarios: {', '.join(registry())}")
     unknown = sorted(set(params) - set(DEFAULTS))
     if unknown:
         raise ScenarioError(f"unknown scenario parameter(s) {', '.join(unknown)}; valid: {', '.join(DEFAULTS)}")
@@ -258,8 +273,9 @@ def make_scenario(name: str, actions: int | None = None, seed=0, *, path=None, *
         raise ScenarioError(f"path applies only to the file scenario, not to {name!r}")
     if actions is None:
         actions = DEFAULT_ACTIONS
-    if name in REGISTRY and REGISTRY[name].kind == "generated":
-        return generated_scenario(REGISTRY[name], actions, seed, params)
+    entry = registry().get(name)
+    if entry is not None and entry.kind == "generated":
+        return generated_scenario(entry, actions, seed, params)
     merged = _check_params(name, actions, params)
     if name == "cyclic" and actions < CYCLIC_MIN_ACTIONS:
         raise ScenarioError(f"cyclic scenario needs at least {CYCLIC_MIN_ACTIONS} actions, got {actions}")

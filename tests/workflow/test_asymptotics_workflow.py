@@ -232,7 +232,7 @@ def test_a_killed_point_job_leaves_no_file_and_its_rerun_writes_every_run(tmp_pa
     out = tmp_path / "points" / "chunk-0.parquet"
     args = [sys.executable, "-m", "duelbandits", "sweep-point", "--scenario", "borda", "--actions", "10",
             "--seed", str(PAPER["seed"]), "--algorithm", "ts-borda", "--horizon", "100000", "--runs", "0-5",
-            "--out", str(out)]  # fmt: skip
+            "--points", "20", "--out", str(out)]  # fmt: skip
     proc = subprocess.Popen(args, stderr=subprocess.PIPE, text=True)
     try:
         first = proc.stderr.readline()

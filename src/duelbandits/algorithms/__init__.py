@@ -33,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import plugins, scenarios, theorems
+from .. import plugins, theorems
 from ..errors import AlgorithmError
 from ..regret import REGRETS
 
@@ -109,7 +109,7 @@ class Param:
             )
         if not number or not np.isfinite(value) or (self.integer and int(value) != value) or below or above:
             raise AlgorithmError(f"{where} must be {self.range_text()}, got {value!r}")
-        return value
+        return int(value) if self.integer else value
 
     def schema(self) -> dict:
         """The JSON-schema fragment of this parameter (the config schema's algorithm_params)."""
@@ -477,49 +477,72 @@ BUILTINS = {
 for _entry in BUILTINS.values():
     _entry.check()
 
-ALGORITHMS = {**BUILTINS, **plugins.load(plugins.ALGORITHM_GROUP, Algorithm, BUILTINS)}
-"""Algorithms by slug: the built-ins, then every installed plugin's (sorted by slug)."""
 
-PAPER_ALGORITHMS = tuple(slug for slug, a in ALGORITHMS.items() if a.family == "paper")
-FIELD_ALGORITHMS = tuple(slug for slug, a in ALGORITHMS.items() if a.family == "field")
+def _registries() -> dict:
+    from .. import scenarios
+
+    algorithms = {**BUILTINS, **plugins.load(plugins.ALGORITHM_GROUP, Algorithm, BUILTINS)}
+    return {
+        "ALGORITHMS": algorithms,
+        "PAPER_ALGORITHMS": tuple(slug for slug, a in algorithms.items() if a.family == "paper"),
+        "FIELD_ALGORITHMS": tuple(slug for slug, a in algorithms.items() if a.family == "field"),
+        "PAPER_REGRET": {
+            name: {slug: spec.regrets[entry.view] for slug, spec in algorithms.items()}
+            for name, entry in scenarios.registry().items()
+        },
+        "OWN_TARGET_REGRET": {slug: spec.regrets["target"] for slug, spec in algorithms.items()},
+        "THEOREMS": {slug: spec.theorem for slug, spec in algorithms.items() if spec.theorem is not None},
+    }
+
+
+_LAZY = plugins.LazyRegistry(
+    __name__,
+    ("ALGORITHMS", "PAPER_ALGORITHMS", "FIELD_ALGORITHMS", "PAPER_REGRET", "OWN_TARGET_REGRET", "THEOREMS"),
+    _registries,
+)
+
+
+def __getattr__(name):
+    """The registries, built on first use (:class:`duelbandits.plugins.LazyRegistry`):
+
+    - ``ALGORITHMS``: algorithms by slug, the built-ins then every installed plugin's;
+    - ``PAPER_ALGORITHMS``, ``FIELD_ALGORITHMS``: the slugs of the paper's and the field's;
+    - ``PAPER_REGRET``: ``{scenario: {algorithm: regret kind}}``, the regret each figure shows
+      (Section 5): each algorithm entry's ``regrets`` by the view its scenario entry takes
+      (:data:`REGRET_VIEWS`);
+    - ``OWN_TARGET_REGRET``: each algorithm against the winner it is built to find, used where no
+      Condorcet winner need exist (``cyclic``, ``file``, the benchmarks, a plugin's scenario): the
+      paper's four get the regret of their theorem; ISS, DTS and the field's Condorcet and Copeland
+      algorithms the Copeland regret, the usual extension of the Condorcet winner (Wu & Liu 2016
+      define DTS's regret by it; CCB targets it); Dueling-EXP3 the Borda regret of its theorem;
+    - ``THEOREMS``: ``{slug: Theorem}`` of every algorithm that has one.
+    """
+    return _LAZY.get(name)
+
+
+def registry() -> dict:
+    """``ALGORITHMS`` (for this module's own functions, whose global names skip ``__getattr__``)."""
+    return _LAZY.get("ALGORITHMS")
 
 
 def get(slug: str) -> Algorithm:
     """The algorithm named ``slug``; an unknown name raises AlgorithmError listing the valid ones."""
+    algorithms = registry()
     try:
-        return ALGORITHMS[slug]
+        return algorithms[slug]
     except (KeyError, TypeError):
-        raise AlgorithmError(f"unknown algorithm {slug!r}; valid algorithms: {', '.join(ALGORITHMS)}") from None
-
-
-PAPER_REGRET = {
-    name: {slug: spec.regrets[entry.view] for slug, spec in ALGORITHMS.items()}
-    for name, entry in scenarios.REGISTRY.items()
-}
-"""``{scenario: {algorithm: regret kind}}``: the regret each figure shows (Section 5), each algorithm
-entry's ``regrets`` by the view its scenario entry takes (:data:`REGRET_VIEWS`)."""
-
-OWN_TARGET_REGRET = {slug: spec.regrets["target"] for slug, spec in ALGORITHMS.items()}
-"""Beyond the paper: each algorithm against the winner it is built to find, used where no Condorcet
-winner need exist (``cyclic``, ``file``, the benchmark matrices, a plugin's scenario): the paper's four
-algorithms get the regret of their theorem; ISS, DTS and the field's Condorcet and Copeland algorithms
-the Copeland regret, the usual extension of the Condorcet winner (Wu & Liu 2016 define DTS's regret by
-it; CCB targets it); Dueling-EXP3 the Borda regret of its theorem."""
+        raise AlgorithmError(f"unknown algorithm {slug!r}; valid algorithms: {', '.join(algorithms)}") from None
 
 
 def paper_regret(scenario: str, algorithm: str) -> str:
     """Regret kind the paper plots for ``algorithm`` in ``scenario`` (Section 5)."""
     try:
-        return PAPER_REGRET[scenario][algorithm]
+        return _LAZY.get("PAPER_REGRET")[scenario][algorithm]
     except KeyError:
         raise ValueError(f"no paper regret for scenario {scenario!r} and algorithm {algorithm!r}") from None
 
 
-THEOREMS = {slug: spec.theorem for slug, spec in ALGORITHMS.items() if spec.theorem is not None}
-"""``{algorithm slug: Theorem}`` of every registered algorithm that has one."""
-
-
 def theorem_for(algorithm: str, regret: str) -> theorems.Theorem | None:
     """The theorem bounding ``algorithm`` under ``regret``, or None."""
-    theorem = THEOREMS.get(algorithm)
+    theorem = _LAZY.get("THEOREMS").get(algorithm)
     return theorem if theorem is not None and theorem.regret == regret else None

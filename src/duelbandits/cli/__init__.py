@@ -56,7 +56,12 @@ def record_outputs(ledger, outputs, noted: dict) -> None:
 
 
 def main(argv=None) -> int:
-    args = build_parser().parse_args(argv)
+    try:
+        parser = build_parser()  # loads the registries: an unusable plugin is named here, in one line
+    except InputError as err:
+        print(f"duelbandits: error: {err}", file=sys.stderr)
+        return 2
+    args = parser.parse_args(argv)
     outputs = _outputs(args)
     try:
         for path in outputs:

@@ -20,7 +20,9 @@ def add_scenario_args(p) -> None:
         help="number of actions A (default 10; the file scenario and the benchmark matrices "
         f"{', '.join(scenarios.BENCHMARKS)} take A from their matrix, and --actions must equal it)",
     )
-    p.add_argument("--seed", type=seed, default=0, help="base seed (default 0)")
+    p.add_argument(
+        "--seed", type=seed, required=True, help="base seed (config.yaml's `seed`; the paper run's is 20191114)"
+    )
     p.add_argument(
         "--scenario-param",
         action="append",
@@ -57,19 +59,38 @@ def cmd_list(args) -> None:
 
     print("algorithms:")
     for a in algorithms.ALGORITHMS.values():
-        params = ", ".join(f"{k}={v}" for k, v in a.defaults.items()) or "-"
-        print(f"  {a.slug:20s} {a.label:20s} params: {params}")
+        origin = "built-in" if a.source is None else f"plugin {a.source.distribution} {a.source.version}"
+        print(f"  {a.slug:20s} {a.label:20s} {a.family:7s} {origin}; {a.citation}")
+        for name, param in a.params.items():
+            print(f"  {'':20s} {name} = {param.default!r}: {param.range_text()}")
     print("scenarios:")
-    for name in scenarios.SCENARIOS:
-        if name in scenarios.BENCHMARKS:  # a published matrix: its size and where it comes from
+    for name, entry in scenarios.REGISTRY.items():
+        if entry.kind == "benchmark":  # a published matrix: its size and where it comes from
             size = scenarios.benchmark_matrix(name).shape[0]
-            print(f"  {name:12s} A = {size:<3d} {scenarios.BENCHMARKS[name][1]}")
+            print(f"  {name:12s} A = {size:<3d} {entry.citation}")
+        elif entry.source is not None:
+            print(f"  {name:12s} plugin {entry.source.distribution} {entry.source.version}; {entry.citation}")
         else:
             print(f"  {name}")
     print("  parameters: " + ", ".join(f"{k}={v}" for k, v in scenarios.DEFAULTS.items()))
     print("regrets:")
     for name, fn in regret.REGRETS.items():
         print(f"  {name:10s} {fn.__doc__.splitlines()[0]}")
+
+
+def cmd_check_algorithm(args) -> int:
+    """Run the contract (duelbandits.contract) on one algorithm: one line per problem, exit 1 if any."""
+    from .. import algorithms
+    from ..contract import check_algorithm
+
+    spec = algorithms.get(args.slug)
+    problems = check_algorithm(spec.slug)
+    for problem in problems:
+        print(f"{spec.slug}: {problem}", file=sys.stderr)
+    if problems:
+        return 1
+    print(f"{spec.slug}: keeps the contract (outputs, seeding, no shared state, prefix, regrets)")
+    return 0
 
 
 def cmd_matrix(args) -> None:
@@ -84,8 +105,20 @@ def cmd_scenario(args) -> None:
 
 
 def runs_provenance(table: str, args, sc, runs, params: dict, **extra) -> dict:
-    """The provenance of a file of simulated runs (``simulate``, ``sweep-point``)."""
-    from .. import provenance
+    """The provenance of a file of simulated runs (``simulate``, ``sweep-point``): with, for a plugin's
+    algorithm or scenario, its distribution, version and package digest (``plugins``)."""
+    from .. import algorithms, provenance, scenarios
+
+    sources = {
+        slug: entry.source.as_dict()
+        for slug, entry in (
+            (args.algorithm, algorithms.get(args.algorithm)),
+            (args.scenario, scenarios.REGISTRY[args.scenario]),
+        )
+        if entry.source is not None
+    }
+    if sources:
+        extra["plugins"] = sources
 
     return provenance.record(
         table=table,
@@ -197,12 +230,15 @@ def cmd_compile(args) -> None:
 
 def add_commands(sub) -> None:
     from ..algorithms import ALGORITHMS
-    from ..simulation import DEFAULT_STRIDE
 
     slugs = f"algorithm slug: {', '.join(ALGORITHMS)}"
 
-    p = sub.add_parser("list", help="list algorithms, scenarios and regrets")
+    p = sub.add_parser("list", help="list algorithms (with their hyper-parameters), scenarios and regrets")
     p.set_defaults(func=cmd_list)
+
+    p = sub.add_parser("check-algorithm", help="check that an algorithm keeps the contract every algorithm keeps")
+    p.add_argument("slug", help=slugs)
+    p.set_defaults(func=cmd_check_algorithm)
 
     p = sub.add_parser("matrix", help="print a scenario's preference matrix as CSV")
     add_scenario_args(p)
@@ -222,10 +258,7 @@ def add_commands(sub) -> None:
     )
     p.add_argument("--runs", help="a range of runs FIRST-LAST, one file (each run as with --run)")
     p.add_argument(
-        "--stride",
-        type=positive_int,
-        default=DEFAULT_STRIDE,
-        help=f"record strategies every STRIDE steps (default {DEFAULT_STRIDE})",
+        "--stride", type=positive_int, required=True, help="record strategies every STRIDE steps (config `stride`)"
     )
     p.add_argument("--param", action="append", metavar="NAME=VALUE", help="algorithm hyper-parameter override")
     p.add_argument("--out", required=True, help="output .parquet file")
@@ -243,7 +276,9 @@ def add_commands(sub) -> None:
         "--horizon", type=positive_int, required=True, help="number of steps T (hyper-parameters tuned to it)"
     )
     p.add_argument("--runs", required=True, help="runs FIRST-LAST (run R has the seed of 'simulate --run R')")
-    p.add_argument("--points", type=positive_int, default=20, help="log-spaced steps kept per run (default 20)")
+    p.add_argument(
+        "--points", type=positive_int, required=True, help="log-spaced steps kept per run (the target's `points`)"
+    )
     p.add_argument("--param", action="append", metavar="NAME=VALUE", help="algorithm hyper-parameter override")
     p.add_argument("--out", required=True, help="output .parquet file")
     p.set_defaults(func=cmd_sweep_point, outputs=("out",))
