@@ -36,7 +36,8 @@ class PluginError(InputError):
 
 @dataclass(frozen=True)
 class Source:
-    """Where a plugin entry comes from: its distribution, version and a digest of its package's files."""
+    """Where a plugin entry comes from: its distribution, its version, and a digest of its entry and of
+    the files of its implementation (:func:`files_digest`)."""
 
     distribution: str
     version: str
@@ -47,28 +48,50 @@ class Source:
         return {"distribution": self.distribution, "version": self.version, "digest": self.digest}
 
 
-def package_files(module: str) -> dict[str, Path]:
-    """The source files of ``module``'s top-level package (every ``*.py`` under it, by its path there),
-    or its one file."""
+def module_files(module: str) -> dict[str, Path]:
+    """The file of ``module`` and of every module of its own top-level package that it imports, directly
+    or through another (read from the sources, not by importing), by module name. The package's
+    ``__init__`` files are not followed: a plugin's ``__init__`` typically gathers all its entries, and
+    an edit to one entry's module must rerun that entry's jobs alone."""
+    import ast
     import importlib.util
 
-    spec = importlib.util.find_spec(module.partition(".")[0])
-    if spec is None or spec.origin is None:
-        return {}
-    if spec.submodule_search_locations:
-        return {
-            path.relative_to(root).as_posix(): path
-            for root in map(Path, spec.submodule_search_locations)
-            for path in sorted(root.rglob("*.py"))
-        }
-    return {Path(spec.origin).name: Path(spec.origin)}
+    top, found, todo = module.partition(".")[0], {}, [module]
+    while todo:
+        name = todo.pop()
+        if name in found:
+            continue
+        try:
+            spec = importlib.util.find_spec(name)
+        except (ImportError, ValueError):
+            spec = None
+        if spec is None or not spec.origin or not spec.origin.endswith(".py"):
+            continue
+        found[name] = Path(spec.origin)
+        package = name if spec.submodule_search_locations else name.rpartition(".")[0]
+        for node in ast.walk(ast.parse(found[name].read_bytes())):
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    parts = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                    base = ".".join([*parts, *([node.module] if node.module else [])])
+                targets = [base, *(f"{base}.{alias.name}" for alias in node.names)]
+            else:
+                continue
+            todo += [t for t in targets if t.partition(".")[0] == top and t != top]
+    return found
 
 
-def files_digest(module: str) -> str:
-    """sha256 over the names and bytes of :func:`package_files` of ``module`` (its first 16 hex digits)."""
+def files_digest(module: str, entry=None) -> str:
+    """sha256 over the names and bytes of :func:`module_files` of ``module`` and the ``repr`` of the
+    registry ``entry`` (its label, parameters, defaults...), first 16 hex digits."""
     sha = hashlib.sha256()
-    for name, path in sorted(package_files(module).items()):
+    for name, path in sorted(module_files(module).items()):
         sha.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
+    if entry is not None:
+        sha.update(entry.identity().encode())
     return sha.hexdigest()[:16]
 
 
@@ -105,12 +128,12 @@ def load(group: str, kind: type, builtins: dict) -> dict:
         except InputError as err:
             raise PluginError(f"{where}: incomplete entry: {err}") from None
         dist = point.dist
-        module = point.value.partition(":")[0].strip()
+        module = entry.module or point.value.partition(":")[0].strip()
         source = Source(
             distribution=dist.name if dist is not None else module,
             version=dist.version if dist is not None else "unknown",
             package=module.partition(".")[0],
-            digest=files_digest(module),
+            digest=files_digest(module, entry),
         )
         loaded[entry.slug] = entry.with_source(source)
     return loaded

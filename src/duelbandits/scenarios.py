@@ -117,6 +117,10 @@ class ScenarioEntry:
         if isinstance(self.min_actions, bool) or not isinstance(self.min_actions, int) or self.min_actions < 2:
             raise ScenarioError(f"{where}: min_actions must be an integer >= 2")
 
+    def identity(self) -> str:
+        """The entry's fields as text: part of a plugin's digest (``duelbandits.plugins.files_digest``)."""
+        return repr(sorted({**vars(self), "source": None}.items()))
+
     def with_source(self, source: plugins.Source) -> ScenarioEntry:
         if self.kind != "generated":
             raise ScenarioError(f"scenario {self.slug!r}: a plugin's scenario is of kind generated")

@@ -258,6 +258,13 @@ class Algorithm:
         if not isinstance(self.strategies, tuple) or not all(p in ("p", "q") for p in self.strategies):
             raise AlgorithmError(f"{where}: strategies must be a tuple of 'p' and 'q' (the players' laws)")
 
+    def identity(self) -> str:
+        """The entry's fields as text, the same in every process (a theorem by its name and formula's
+        name): part of a plugin's digest, so that editing its entry reruns its jobs."""
+        theorem = None if self.theorem is None else (self.theorem.name, self.theorem.regret, self.theorem.exponent)
+        fields = {**vars(self), "theorem": theorem, "source": None}
+        return repr(sorted(fields.items()))
+
     def with_source(self, source: plugins.Source) -> Algorithm:
         return replace(self, family="plugin", source=source)
 
