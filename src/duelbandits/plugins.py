@@ -149,13 +149,15 @@ class LazyRegistry:
     """
 
     def __init__(self, module: str, names: tuple[str, ...], build):
-        self.module, self.names, self.build, self.building = module, names, build, False
+        self.module, self.names, self.build, self.building, self.values = module, names, build, False, None
 
     def get(self, name: str):
         import sys
 
         if name not in self.names:
             raise AttributeError(f"module {self.module!r} has no attribute {name!r}")
+        if self.values is not None:
+            return self.values[name]
         if self.building:
             raise PluginError(f"{self.module}.{name} was used while the plugins were being loaded (by a plugin?)")
         self.building = True
@@ -163,5 +165,6 @@ class LazyRegistry:
             values = self.build()
         finally:
             self.building = False
+        self.values = values
         vars(sys.modules[self.module]).update(values)
         return values[name]

@@ -6,6 +6,7 @@ identity is in the provenance of what it made, and editing its algorithm reruns 
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -15,18 +16,9 @@ from workflow_helpers import REPO, TINY, assert_figure_pair
 
 PLUGIN = REPO / "examples/duelbandits-mergerucb"
 
-SNAKEFILE = f"""configfile: "config.yaml"
-
-
-module duelbandits:
-    snakefile:
-        "{REPO / "Snakefile"}"
-    config:
-        config
-
-
-use rule * from duelbandits
-"""
+EXTENDING = (REPO / "docs/extending.md").read_text()
+SNAKEFILE = re.search(r"^```snakemake\n(.*?)^```", EXTENDING, flags=re.S | re.M).group(1)
+"""The project Snakefile of docs/extending.md, with this checkout in place of the pinned tag."""
 
 
 def merged_config() -> dict:
@@ -42,13 +34,18 @@ def merged_config() -> dict:
 @pytest.fixture(scope="module")
 def project(tmp_path_factory):
     root = tmp_path_factory.mktemp("project")
-    site = root / "site"
+    site, source = root / "site", root / "plugin-source"
+    # a copy: pip builds in the source folder, and build metadata there would register the plugin in
+    # every process that imports from examples/ (the example's own tests do)
+    shutil.copytree(PLUGIN, source, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
     install = subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(site), str(PLUGIN)],
+        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(site), str(source)],
         capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     assert install.returncode == 0, install.stderr[-2000:]
-    (root / "Snakefile").write_text(SNAKEFILE)
+    pinned = re.search(r'github\("[^"]*", path="Snakefile", tag="[^"]*"\)', SNAKEFILE)
+    assert pinned, SNAKEFILE
+    (root / "Snakefile").write_text(SNAKEFILE.replace(pinned.group(0), f'"{REPO / "Snakefile"}"'))
     (root / "config.yaml").write_text(yaml.safe_dump(merged_config(), sort_keys=False))
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")])}
     done = run(root, env, "--cores", "2", "all", "field")

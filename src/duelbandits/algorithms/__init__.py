@@ -532,6 +532,33 @@ def registry() -> dict:
     return _LAZY.get("ALGORITHMS")
 
 
+def register(entry: Algorithm) -> Algorithm:
+    """Add ``entry`` to this process's registry, for a prototype in a notebook or a script: ``simulate``
+    and the contract check then run it by its slug. The workflow's jobs are other processes: they see
+    the built-ins and the installed plugins only (docs/extending.md)."""
+    if not isinstance(entry, Algorithm):
+        raise AlgorithmError(f"register takes a duelbandits.algorithms.Algorithm, not a {type(entry).__name__}")
+    entry.check()
+    algorithms = registry()
+    if entry.slug in algorithms:
+        raise AlgorithmError(f"algorithm {entry.slug!r} is already registered; choose another slug")
+    entry = replace(entry, family="plugin")
+    algorithms[entry.slug] = entry
+    for name, view in _LAZY.get("PAPER_REGRET").items():
+        view[entry.slug] = entry.regrets[scenarios_view(name)]
+    _LAZY.get("OWN_TARGET_REGRET")[entry.slug] = entry.regrets["target"]
+    if entry.theorem is not None:
+        _LAZY.get("THEOREMS")[entry.slug] = entry.theorem
+    return entry
+
+
+def scenarios_view(name: str) -> str:
+    """The regret view of scenario ``name`` (its entry's ``view``)."""
+    from .. import scenarios
+
+    return scenarios.registry()[name].view
+
+
 def get(slug: str) -> Algorithm:
     """The algorithm named ``slug``; an unknown name raises AlgorithmError listing the valid ones."""
     algorithms = registry()

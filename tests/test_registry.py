@@ -1,0 +1,124 @@
+"""One entry per algorithm and per scenario: the other tables are derived from the registries, and no
+file but an algorithm's own module and its entry names a field algorithm's slug."""
+
+import re
+import subprocess
+from pathlib import Path
+
+import yaml
+
+from duelbandits import plan, scenarios
+from duelbandits.algorithms import ALGORITHMS, BUILTINS, PAPER_REGRET
+from duelbandits.plotting import style
+
+REPO = Path(__file__).resolve().parents[1]
+SCHEMA_FILE = REPO / "workflow/schemas/config.schema.yaml"
+
+PAPER_SLUGS_ALSO_IN = {
+    "ts-maximin": {"src/duelbandits/plan.py", "src/duelbandits/tail.py", "src/duelbandits/cli/claims.py",
+                   "workflow/rules/tail.smk", "bench/bench_algorithms.py"},  # Theorem 4.1's tail study
+    "ts-borda": {"src/duelbandits/plan.py", "src/duelbandits/points.py", "src/duelbandits/claims.py",
+                 "src/duelbandits/theorems.py", "bench/bench_algorithms.py"},  # c_alpha of Theorem 4.2; claims
+    "sparring-exp3p": {"src/duelbandits/claims.py", "src/duelbandits/theorems.py"},
+    "partial-monitoring": {"src/duelbandits/theorems.py"},
+    "iss": {"src/duelbandits/claims.py"},
+    "dts": {"src/duelbandits/claims.py", "src/duelbandits/provenance.py", "bench/bench_algorithms.py"},
+}  # fmt: skip
+"""The paper's six are named where the paper's claims and theorems are checked, and nowhere else."""
+
+
+def files_naming(slug: str) -> set[str]:
+    """Tracked files outside tests, docs, examples, the reference and the experiment's config naming ``slug``."""
+    tracked = subprocess.run(["git", "ls-files"], cwd=REPO, capture_output=True, text=True, check=True).stdout.split()
+    skip = re.compile(r"^(tests|docs|examples|reference)/|^(CHANGELOG\.md|README\.md|config\.yaml)$")
+    word = re.compile(rf"(^|[^a-z0-9-]){re.escape(slug)}([^a-z0-9-]|$)")
+    out = set()
+    for name in tracked:
+        path = REPO / name
+        if skip.search(name) or path.suffix in {".png", ".pdf", ".csv", ".lock"} or not path.is_file():
+            continue
+        if word.search(path.read_text(errors="replace")):
+            out.add(name)
+    return out
+
+
+def test_a_field_algorithm_is_named_only_by_the_algorithm_modules():
+    for slug, spec in BUILTINS.items():
+        if spec.family != "field":
+            continue
+        named = files_naming(slug)
+        assert "src/duelbandits/algorithms/__init__.py" in named  # its entry (the test's premise)
+        outside = {name for name in named if not name.startswith("src/duelbandits/algorithms/")}
+        assert not outside, (slug, sorted(outside))
+
+
+def test_the_papers_algorithms_are_named_only_where_the_papers_claims_and_theorems_are():
+    for slug, allowed in PAPER_SLUGS_ALSO_IN.items():
+        outside = {name for name in files_naming(slug) if not name.startswith("src/duelbandits/algorithms/")}
+        assert outside <= allowed, (slug, sorted(outside - allowed))
+
+
+def test_the_schema_file_names_no_algorithm_or_scenario_and_the_completed_schema_lists_the_registries():
+    text = SCHEMA_FILE.read_text()
+    for slug in [*ALGORITHMS, *scenarios.SCENARIOS]:
+        assert not re.search(rf"\[[^\]]*\b{re.escape(slug)}\b[^\]]*\]", text), slug  # no enum lists a slug
+    schema = plan.config_schema(SCHEMA_FILE)
+    props = schema["properties"]
+    assert props["algorithms"]["items"]["enum"] == list(ALGORITHMS)
+    assert props["scenarios"]["items"]["enum"] == list(scenarios.SCENARIOS)
+    assert props["sweeps"]["properties"]["actions"]["properties"]["scenarios"]["items"]["enum"] == list(
+        scenarios.GENERATED
+    )
+    assert props["field"]["properties"]["algorithms"]["items"]["enum"] == list(ALGORITHMS)
+    assert props["maximin-tail"]["properties"]["scenario"]["enum"] == [*scenarios.GENERATED, "file"]
+    params = props["algorithm_params"]["properties"]
+    assert set(params) == {slug for slug, a in ALGORITHMS.items() if a.params}
+    assert params["ts-borda"]["properties"]["c_alpha"] == {
+        "description": ALGORITHMS["ts-borda"].params["c_alpha"].description,
+        "type": "number",
+        "exclusiveMinimum": 0.0,
+    }
+    assert "$defs" not in schema and "$ref" not in yaml.safe_dump(schema)
+
+
+def test_the_documented_hyper_parameter_defaults_are_the_entries():
+    """The defaults every run of these algorithms uses, from the papers (docs/paper.md): a change of an
+    entry's default changes every run, so it is pinned here by value, not recomputed."""
+    assert {slug: a.defaults for slug, a in BUILTINS.items() if a.params} == {
+        "ts-borda": {"c_alpha": 1.0},
+        "dts": {"alpha": 0.51},
+        "rucb": {"alpha": 0.51},
+        "rcs": {"alpha": 0.51},
+        "rmed1": {"f_coefficient": 0.3, "f_exponent": 1.01},
+        "ccb": {"alpha": 0.51},
+    }
+    config = yaml.safe_load((REPO / "config.yaml").read_text())
+    for slug, values in config["algorithm_params"].items():
+        assert values == ALGORITHMS[slug].defaults, slug  # the paper run's config repeats the defaults
+
+
+def test_colours_and_regret_views_come_from_the_entries():
+    assert style.ALGORITHM_COLORS == {slug: a.color for slug, a in ALGORITHMS.items()}
+    assert len(set(style.ALGORITHM_COLORS.values())) == len(ALGORITHMS)  # every algorithm its own colour
+    # Section 5: condorcet shows each algorithm's own winner, borda the Borda regret for all
+    assert PAPER_REGRET["condorcet"]["sparring-exp3p"] == "exp3p" and PAPER_REGRET["condorcet"]["iss"] == "maximin"
+    assert set(PAPER_REGRET["borda"].values()) == {"borda"}
+    assert PAPER_REGRET["cyclic"]["dts"] == "copeland" and PAPER_REGRET["mslr5"]["ts-maximin"] == "maximin"
+
+
+def test_param_ranges_refuse_nan_and_the_first_value_past_each_bound():
+    from duelbandits.algorithms import AlgorithmError, Param
+
+    positive = Param(1.0, "x", minimum=0.0, exclusive_minimum=True)
+    unit = Param(0.5, "x", minimum=0.0, maximum=1.0)
+    count = Param(4, "x", minimum=2, integer=True)
+    assert positive.check("w", 5e-324) == 5e-324 and unit.check("w", 0.0) == 0.0 and unit.check("w", 1.0) == 1.0
+    assert count.check("w", 2.0) == 2 and isinstance(count.check("w", 2.0), int)
+    for param, bad in ((positive, 0.0), (positive, float("nan")), (unit, -5e-324), (unit, 1.0000000000000002),
+                       (unit, float("inf")), (count, 1), (count, 2.5), (positive, True), (positive, "1")):  # fmt: skip
+        try:
+            param.check("algo: name", bad)
+        except AlgorithmError as err:
+            assert str(err).startswith("algo: name must be a finite"), err
+        else:
+            raise AssertionError(f"{bad!r} accepted by {param}")
