@@ -240,3 +240,35 @@ def test_nothing_points_outside_the_repository():
         and any(word in path.read_bytes() for word in (b"../shared", b"SPEC.md"))
     ]
     assert not offenders, f"mention ../shared or SPEC.md (point to docs/paper.md instead): {offenders}"
+
+
+def test_every_python_block_of_the_readme_runs(tmp_path):
+    blocks = re.findall(r"^```python\n(.*?)^```", (REPO / "README.md").read_text(), flags=re.S | re.M)
+    assert blocks
+    for code in blocks:
+        (tmp_path / "block.py").write_text(code)
+        done = subprocess.run([sys.executable, "block.py"], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_the_readmes_simulate_command_gives_run_7_of_the_paper_run(tmp_path):
+    """The README's promise: its `duelbandits simulate ... --run 7` command line is run 7 of the paper's
+    experiment (config.yaml's seed, horizon, stride and the condorcet matrix), row for row."""
+    import numpy as np
+    import pyarrow.parquet as pq
+    import yaml
+
+    from duelbandits import plan, run_seed, simulate
+
+    shown = re.search(r"`(duelbandits simulate [^`]*--run 7[^`]*)`", (REPO / "README.md").read_text()).group(1)
+    args = shlex.split(shown)[1:]
+    done = subprocess.run([sys.executable, "-m", "duelbandits", *args], cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    config = yaml.safe_load((REPO / "config.yaml").read_text())
+    matrix = plan.scenario(config, "condorcet").matrix
+    expected = simulate(matrix, "dts", config["horizon"], run_seed(config["seed"], "condorcet", "dts", 7),
+                        stride=config["stride"], **config["algorithm_params"]["dts"])  # fmt: skip
+    table = pq.read_table(tmp_path / "run7.parquet").to_pandas()
+    assert (table["run"] == 7).all() and len(table) == config["horizon"]
+    np.testing.assert_array_equal(table["I"].to_numpy(), expected.I)
+    np.testing.assert_array_equal(table["J"].to_numpy(), expected.J)

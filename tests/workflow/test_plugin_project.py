@@ -48,7 +48,7 @@ def project(tmp_path_factory):
     (root / "Snakefile").write_text(SNAKEFILE.replace(pinned.group(0), f'"{REPO / "Snakefile"}"'))
     (root / "config.yaml").write_text(yaml.safe_dump(merged_config(), sort_keys=False))
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")])}
-    done = run(root, env, "--cores", "2", "all", "field")
+    done = run(root, env, "--cores", "2", "all", "field", "claims", "panels")
     assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
     return root, site, env
 
@@ -94,6 +94,18 @@ def test_every_file_the_plugin_made_records_its_distribution_version_and_digest_
         )
     verified = duelbandits(env, "manifest", "verify", "results/MANIFEST.sha256", cwd=root)
     assert verified.returncode == 0 and "identical: " in verified.stdout, verified.stdout[-2000:]
+    assert re.search(
+        r"^plugin merge-rucb: duelbandits-mergerucb 0\.1\.0 \(digest [0-9a-f]{16}\)$", verified.stdout, re.M
+    )
+    assert re.search(r"^plugin thurstone: duelbandits-mergerucb 0\.1\.0 ", verified.stdout, re.M)
+
+
+def test_the_claims_and_the_panels_cover_the_plugins_scenario_and_algorithm(project):
+    root, _, _ = project
+    claims = (root / "results/claims.md").read_text()
+    assert "| Theorem 4.1 (thurstone) |" in claims  # TS-Maximin's theorem, tested on the plugin's matrix too
+    for name in ("appendix-thurstone-merge-rucb", "main-thurstone"):
+        assert {p.name for p in (root / "figures/panels" / name).iterdir()} >= {"a.pdf", "a.png", "c.pdf"}, name
 
 
 def test_editing_the_plugins_algorithm_reruns_its_simulations_only(project):
@@ -109,3 +121,5 @@ def test_editing_the_plugins_algorithm_reruns_its_simulations_only(project):
     assert len([s for s in simulations if s[0] == "simulate"]) == 4  # 2 scenarios x 2 chunks (runs 3, 2 per job)
     assert len([s for s in simulations if s[0] == "point"]) == 2  # the field's 2 scenarios, one chunk each
     assert "rule scenario:" not in out  # the scenario's own module did not change
+    verified = duelbandits(env, "manifest", "verify", "results/MANIFEST.sha256", cwd=root)
+    assert "plugin differs from the manifest's: merge-rucb: made by duelbandits-mergerucb 0.1.0" in verified.stderr

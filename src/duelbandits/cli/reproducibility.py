@@ -39,6 +39,11 @@ def cmd_manifest_verify(args) -> int:
     differences = manifest.environment_differences(args.manifest)
     if differences:
         print("environment differs from the manifest's: " + ", ".join(differences), file=sys.stderr)
+    recorded, changed = manifest.plugin_differences(args.manifest)
+    for slug, made in sorted(recorded.items()):
+        print(f"plugin {slug}: {made['distribution']} {made['version']} (digest {made['digest']})")
+    for line in changed:
+        print(f"plugin differs from the manifest's: {line}", file=sys.stderr)
     counts = {state: sum(s == state for s in status.values()) for state in manifest.STATUSES}
     summary = ", ".join(
         f"{n} {state}"
