@@ -1,0 +1,127 @@
+"""duelbandits.contract: every built-in keeps the contract, and each way of breaking it is named.
+
+The broken algorithms are plain-Python ``DuelingAlgorithm`` subclasses registered in this process
+only (the fixture removes them again), each breaking one property on purpose.
+"""
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from duelbandits import algorithms, contract
+from duelbandits.algorithms import BUILTINS, Algorithm, DuelingAlgorithm
+
+REGRETS = {"condorcet": "maximin", "borda": "borda", "target": "copeland"}
+
+
+@pytest.mark.parametrize("slug", list(BUILTINS))
+def test_every_builtin_keeps_the_contract(slug):
+    assert contract.check_algorithm(slug) == []
+
+
+class Fine(DuelingAlgorithm):
+    def select(self):
+        return int(self.rng.integers(self.actions)), int(self.rng.integers(self.actions))
+
+    def update(self, i, j, outcome):
+        pass
+
+
+class OutOfRange(Fine):
+    def select(self):
+        i, j = super().select()
+        return (self.actions, j) if self.horizon > 0 and self.rng.random() < 0.05 else (i, j)
+
+
+class GlobalRandom(Fine):
+    def select(self):
+        return int(np.random.randint(self.actions)), int(np.random.randint(self.actions))
+
+
+class OwnGenerator(Fine):
+    """Draws from a generator of its own, seeded once: the same duels whatever the run's seed."""
+
+    def __init__(self, actions, horizon, rng):
+        super().__init__(actions, horizon, np.random.default_rng(0))
+
+
+SHARED = []
+
+
+class SharedState(Fine):
+    """Its first action cycles through a list that every instance shares: runs depend on earlier runs."""
+
+    def select(self):
+        SHARED.append(0)
+        return len(SHARED) % self.actions, int(self.rng.integers(self.actions))
+
+
+class UsesHorizon(Fine):
+    """Plays among the first T / 100 actions: a run of T / 2 steps is not the start of one of T."""
+
+    def select(self):
+        width = max(1, min(self.actions, self.horizon // 100))
+        return int(self.rng.integers(width)), int(self.rng.integers(width))
+
+
+class BadLaw(Fine):
+    def strategies(self):
+        return {"p": np.full(self.actions, 1.0)}
+
+
+def entry(slug, cls, **more):
+    return Algorithm(slug, slug, "tests/test_contract.py", f"{__name__}:{cls.__name__}", REGRETS, "#000000", **more)
+
+
+@pytest.fixture
+def registered():
+    added = []
+
+    def add(spec):
+        added.append(algorithms.register(spec).slug)
+        return spec.slug
+
+    yield add
+    for slug in added:
+        for table in (algorithms.ALGORITHMS, algorithms.OWN_TARGET_REGRET, algorithms.THEOREMS):
+            table.pop(slug, None)
+        for view in algorithms.PAPER_REGRET.values():
+            view.pop(slug, None)
+
+
+@pytest.mark.parametrize(
+    ("cls", "more", "words"),
+    [
+        (Fine, {}, None),
+        (OutOfRange, {}, "select() returned the duel (3, "),
+        (GlobalRandom, {}, "the same seed gave other arrays"),
+        (OwnGenerator, {}, "another seed gave the same duels"),
+        (SharedState, {}, "the same seed gave other arrays after a run with another seed"),
+        (UsesHorizon, {}, "a run of T/2 steps is not the first half of a run of T"),
+        (UsesHorizon, {"horizon_tuned": True}, None),  # declared: no prefix property asked
+        (BadLaw, {"strategies": ("p",)}, "strategy 'p' is not a probability distribution"),
+    ],
+)
+def test_each_broken_property_is_named_and_a_good_algorithm_passes(registered, cls, more, words):
+    slug = registered(entry(f"toy-{cls.__name__.lower()}-{len(more)}", cls, **more))
+    problems = contract.check_algorithm(slug)
+    if words is None:
+        assert problems == []
+    else:
+        assert any(words in p for p in problems), problems
+
+
+def test_smoke_reports_the_first_out_of_range_duel_at_the_configs_size(registered):
+    slug = registered(entry("toy-smoke", OutOfRange))
+    assert contract.smoke(slug, actions=9)[0].startswith(f"{slug}: select() returned the duel (9, ")
+    assert contract.smoke("dts", actions=9) == []
+
+
+def test_register_refuses_a_taken_slug_and_an_incomplete_entry(registered):
+    with pytest.raises(algorithms.AlgorithmError, match="'dts' is already registered"):
+        algorithms.register(dataclasses.replace(entry("x", Fine), slug="dts"))
+    with pytest.raises(algorithms.AlgorithmError, match="regrets must map each of condorcet, borda, target"):
+        algorithms.register(dataclasses.replace(entry("toy-regrets", Fine), regrets={"condorcet": "maximin"}))
+    with pytest.raises(algorithms.AlgorithmError, match="a slug is lower-case letters"):
+        algorithms.register(entry("Toy_Bad", Fine))
