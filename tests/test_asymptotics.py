@@ -7,7 +7,6 @@ import pyarrow.parquet as pq
 import pytest
 
 from duelbandits import (
-    algorithms,
     asymptotics,
     cli,
     limits,
@@ -18,6 +17,7 @@ from duelbandits import (
     storage,
     sweeps,
     tables,
+    theorems,
 )
 from duelbandits import points as pointlib
 from duelbandits.plotting.asymptotics import asymptotics_figure
@@ -190,7 +190,7 @@ def test_tables_hold_local_slopes_global_fit_bounds_and_verdicts():
         np.testing.assert_allclose(rows["slope"].to_numpy()[1:], slopes)
         assert np.isnan(rows["slope"].iloc[0]) and pd.isna(rows["from_horizon"].iloc[0])
         assert rows["from_horizon"].iloc[1:].tolist() == horizons[:-1].tolist()
-        theorem = algorithms.theorem_for(algorithm, kind)
+        theorem = theorems.theorem_for(algorithm, kind)
         for r in rows.itertuples():
             if theorem is not None and theorem.holds(10, r.horizon):
                 assert r.bound == pytest.approx(theorem.bound(10, float(r.horizon)))

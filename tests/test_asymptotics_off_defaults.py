@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from duelbandits import algorithms, asymptotics, schemas, sweeps
+from duelbandits import asymptotics, schemas, sweeps, theorems
 from duelbandits import points as pointlib
 from duelbandits.tables.asymptotics import asymptotics_markdown
 
@@ -117,7 +117,7 @@ def test_local_rows_hold_each_horizons_runs_mean_and_std_and_exponents_the_fewes
     local = local.sort_values("horizon")
     assert local["horizon"].tolist() == HORIZONS
     assert local["runs"].tolist() == list(runs)
-    theorem = algorithms.THEOREMS["ts-borda"]
+    theorem = theorems.THEOREMS["ts-borda"]
     for row in local.itertuples():
         mean, std = hand_mean_std(row.horizon, row.runs)
         assert row.mean == pytest.approx(mean, rel=1e-12) and row.std == pytest.approx(std, rel=1e-12)

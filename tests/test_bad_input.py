@@ -59,7 +59,10 @@ def run_cli(*args, cwd):
             ["figure", "main", "--scenario-file", "s.json", "--summary", "absent.parquet", "--out", "afile/f.png"],
             ["afile is not a directory"],
         ),
-        (["manifest", "write", "afile", "--config-json", "{}", "--out", "folder"], ["folder: is a directory"]),
+        (
+            ["manifest", "write", "afile", "--config-json", "{}", "--plugins-json", "{}", "--out", "folder"],
+            ["folder: is a directory"],
+        ),
         (["manifest", "verify", "M.sha256", "--root", "/nonexistent"], ["--root /nonexistent: not a directory"]),
         # a range the size of the int32 run column: refused by its size, before any list is built
         (
@@ -303,7 +306,8 @@ def test_a_missing_ledger_is_one_message_listing_every_file_and_one_repair(tmp_p
     (tmp_path / "results/table.md").write_text("| a |\n")
     files.append("results/table.md")
     ledger = tmp_path / ".duelbandits/written"
-    args = ["manifest", "write", *files, "--config-json", "{}", "--root", str(tmp_path), "--out", str(tmp_path / "M")]
+    args = ["manifest", "write", *files, "--config-json", "{}", "--plugins-json", "{}", "--root", str(tmp_path)]
+    args += ["--out", str(tmp_path / "M")]
     assert cli.main(["--ledger", str(ledger), *args]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1, err

@@ -84,7 +84,7 @@ def test_every_is_a_conjunction():
 
 def _summary():
     """A tiny summary: two scenarios, six algorithms, steps 4,000 and 40,000, known means."""
-    from duelbandits.algorithms import THEOREMS
+    from duelbandits.theorems import THEOREMS
 
     rows = []
     shown = {

@@ -84,7 +84,7 @@ def registered():
 
     yield add
     for slug in added:
-        for table in (algorithms.ALGORITHMS, algorithms.OWN_TARGET_REGRET, algorithms.THEOREMS):
+        for table in (algorithms.ALGORITHMS, algorithms.OWN_TARGET_REGRET):
             table.pop(slug, None)
         for view in algorithms.PAPER_REGRET.values():
             view.pop(slug, None)

@@ -14,8 +14,9 @@ import pytest
 
 from duelbandits import latex, make_scenario, storage
 from duelbandits import winners as W
-from duelbandits.algorithms import PAPER_ALGORITHMS, PAPER_REGRET, theorem_for
+from duelbandits.algorithms import PAPER_ALGORITHMS, PAPER_REGRET
 from duelbandits.plotting import style
+from duelbandits.theorems import theorem_for
 
 A, T, RUNS = 10, 40_000, 100
 

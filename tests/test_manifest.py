@@ -173,7 +173,10 @@ def test_verify_cli_prints_each_file_and_one_summary_line(tmp_path, capsys):
     files = make_tree(tmp_path)
     out = tmp_path / "M.sha256"
     root = ["--root", str(tmp_path)]
-    assert cli.main(["manifest", "write", *files, "--config-json", "{}", "--out", str(out), *root]) == 0
+    assert (
+        cli.main(["manifest", "write", *files, "--config-json", "{}", "--plugins-json", "{}", "--out", str(out), *root])
+        == 0
+    )
     assert cli.main(["manifest", "verify", str(out), *root]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[-1] == f"identical: 5 files: 5 identical, 0 same content, 0 differs, 0 missing (against {out})"
@@ -223,6 +226,8 @@ def test_malformed_manifests_and_bad_inputs_are_named(tmp_path, capsys):
                 "missing.txt",
                 "--config-json",
                 "{}",
+                "--plugins-json",
+                "{}",
                 "--out",
                 str(tmp_path / "o.sha256"),
                 "--root",
@@ -241,6 +246,8 @@ def test_malformed_manifests_and_bad_inputs_are_named(tmp_path, capsys):
                 "write",
                 "foreign.png",
                 "--config-json",
+                "{}",
+                "--plugins-json",
                 "{}",
                 "--out",
                 str(tmp_path / "o.sha256"),

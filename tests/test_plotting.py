@@ -12,8 +12,9 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 
 from duelbandits import ALGORITHMS, make_scenario
 from duelbandits import winners as W
-from duelbandits.algorithms import PAPER_ALGORITHMS, PAPER_REGRET, THEOREMS, theorem_for
+from duelbandits.algorithms import PAPER_ALGORITHMS, PAPER_REGRET
 from duelbandits.plotting import appendix_figure, appendix_panel, main_figure, main_panel, style
+from duelbandits.theorems import THEOREMS, theorem_for
 
 A, T, RUNS = 4, 500, 5
 

@@ -122,3 +122,14 @@ def test_param_ranges_refuse_nan_and_the_first_value_past_each_bound():
             assert str(err).startswith("algo: name must be a finite"), err
         else:
             raise AssertionError(f"{bad!r} accepted by {param}")
+
+
+def test_the_regret_kinds_an_entry_may_name_are_the_regrets_and_every_theorem_name_resolves():
+    from duelbandits import algorithms, regret, theorems
+
+    assert algorithms.REGRET_KINDS == tuple(regret.REGRETS)
+    named = {slug: a.theorem for slug, a in BUILTINS.items() if a.theorem is not None}
+    assert named == {"ts-maximin": "4.1", "ts-borda": "4.2", "sparring-exp3p": "4.3", "partial-monitoring": "4.4"}
+    for slug, name in named.items():
+        theorem = theorems.THEOREMS[slug]
+        assert theorem is theorems.PAPER_THEOREMS[name] and theorem.regret in BUILTINS[slug].regrets.values()

@@ -238,7 +238,7 @@ def test_every_algorithm_runs_on_the_new_scenarios(tmp_path, scenario, algorithm
         warnings.simplefilter("ignore")
         res = simulate(matrix, algorithm, 400, run_seed(0, scenario, algorithm, 0))
     kind = algorithms.paper_regret(scenario, algorithm)
-    theorem = algorithms.THEOREMS.get(algorithm)
+    theorem = theorems.THEOREMS.get(algorithm)
     if theorem is not None:
         assert kind == theorem.regret  # the paper's algorithms: the regret their theorem bounds
     else:

@@ -4,7 +4,7 @@ import warnings
 import numpy as np
 import pytest
 
-from duelbandits import algorithms, theorems
+from duelbandits import theorems
 
 A, T = 10, 40_000
 LOG_A = np.log(A)  # 2.302585092994046
@@ -32,32 +32,32 @@ def test_theorem_4_4_bound_at_A_10_T_40000_is_the_hand_computed_value():
 
 def test_bounds_accept_arrays_and_grow_with_t():
     t = np.array([1.0, 10.0, 100.0])
-    for theorem in algorithms.THEOREMS.values():
+    for theorem in theorems.THEOREMS.values():
         values = theorem.bound(A, t)
         assert values.shape == (3,) and np.all(np.diff(values) > 0)
 
 
 def test_each_theorem_holds_from_the_first_horizon_past_its_requirement():
-    exp3p = algorithms.THEOREMS["sparring-exp3p"]
+    exp3p = theorems.THEOREMS["sparring-exp3p"]
     T_min, strict = exp3p.requirement(A)
     assert T_min == pytest.approx(4.41 * A * LOG_A) and not strict  # 101.54 > 0.95^2 log A / (0.01 A)
     assert exp3p.holds(A, 102) and not exp3p.holds(A, 101)
-    pm = algorithms.THEOREMS["partial-monitoring"]
+    pm = theorems.THEOREMS["partial-monitoring"]
     T_min, strict = pm.requirement(A)
     assert T_min == pytest.approx((np.e - 2) * 100 * LOG_A) and strict  # 165.39
     assert pm.holds(A, 166) and not pm.holds(A, 165)
     # A = 2: the second term of 4.3 dominates: 0.9025 * 0.6931 / 0.02 = 31.28 > 4.41 * 2 * 0.6931 = 6.11
-    assert algorithms.THEOREMS["sparring-exp3p"].requirement(2)[0] == pytest.approx(0.95**2 * np.log(2) / 0.02)
-    ts_borda = algorithms.THEOREMS["ts-borda"]
+    assert theorems.THEOREMS["sparring-exp3p"].requirement(2)[0] == pytest.approx(0.95**2 * np.log(2) / 0.02)
+    ts_borda = theorems.THEOREMS["ts-borda"]
     assert ts_borda.holds(A, 9) and not ts_borda.holds(A, 8)  # alpha = T^(-1/3) < 1/2 <=> T > 8
-    assert algorithms.THEOREMS["ts-maximin"].holds(A, 1)
+    assert theorems.THEOREMS["ts-maximin"].holds(A, 1)
 
 
 def test_theorem_for_matches_algorithm_and_regret():
-    assert algorithms.theorem_for("ts-maximin", "maximin").name == "4.1"
-    assert algorithms.theorem_for("partial-monitoring", "borda").name == "4.4"
-    assert algorithms.theorem_for("ts-maximin", "borda") is None
-    assert algorithms.theorem_for("dts", "maximin") is None
+    assert theorems.theorem_for("ts-maximin", "maximin").name == "4.1"
+    assert theorems.theorem_for("partial-monitoring", "borda").name == "4.4"
+    assert theorems.theorem_for("ts-maximin", "borda") is None
+    assert theorems.theorem_for("dts", "maximin") is None
 
 
 # --- Off the defaults: several c_alpha and A, each against the paper's formula written with math ------
@@ -105,7 +105,7 @@ def test_theorem_4_2_bound_is_the_papers_formula_for_every_c_alpha_and_A(c_alpha
     T = np.array([9.0, 1000.0, 40_000.0, 1e6])
     expected = [paper_4_2(A, t, c_alpha) for t in T]
     np.testing.assert_allclose(theorems.ts_borda(A, T, c_alpha), expected, rtol=1e-12)
-    assert algorithms.THEOREMS["ts-borda"].bound(A, 1000.0, c_alpha) == pytest.approx(paper_4_2(A, 1000.0, c_alpha))
+    assert theorems.THEOREMS["ts-borda"].bound(A, 1000.0, c_alpha) == pytest.approx(paper_4_2(A, 1000.0, c_alpha))
 
 
 @pytest.mark.parametrize(
@@ -120,7 +120,7 @@ def test_theorem_4_2_bound_is_the_papers_formula_for_every_c_alpha_and_A(c_alpha
     ],
 )
 def test_theorems_4_1_4_3_4_4_bounds_off_the_defaults_are_the_hand_computed_values(theorem, A, T, value):
-    assert algorithms.THEOREMS[theorem].bound(A, T) == pytest.approx(value, rel=1e-6)
+    assert theorems.THEOREMS[theorem].bound(A, T) == pytest.approx(value, rel=1e-6)
 
 
 @pytest.mark.parametrize("A", ACTIONS)
@@ -131,7 +131,7 @@ def test_theorems_4_1_4_3_4_4_bounds_off_the_defaults_are_the_hand_computed_valu
 def test_bounds_without_c_alpha_are_the_papers_formulas_and_ignore_c_alpha(theorem, formula, A):
     T = np.array([1.0, 200.0, 40_000.0, 1e6])
     expected = [formula(A, t) for t in T]
-    bound = algorithms.THEOREMS[theorem].bound
+    bound = theorems.THEOREMS[theorem].bound
     np.testing.assert_allclose(bound(A, T), expected, rtol=1e-12)
     for c_alpha in C_ALPHAS:
         np.testing.assert_array_equal(bound(A, T, c_alpha), bound(A, T))
@@ -167,7 +167,7 @@ def test_ts_borda_alpha_refuses_a_c_alpha_that_is_not_a_positive_finite_number(c
 @pytest.mark.parametrize("c_alpha", C_ALPHAS)
 def test_ts_borda_requirement_is_where_its_alpha_is_accepted(c_alpha, A):
     """Theorem 4.2 holds for T > (2c)^3, exactly the horizons whose alpha ts_borda_alpha accepts."""
-    theorem = algorithms.THEOREMS["ts-borda"]
+    theorem = theorems.THEOREMS["ts-borda"]
     T_min, strict = theorem.requirement(A, c_alpha)
     assert T_min == pytest.approx((2 * c_alpha) ** 3, rel=1e-12) and strict
     edge = round((2 * c_alpha) ** 3)
@@ -194,7 +194,7 @@ def test_ts_borda_requirement_is_where_its_alpha_is_accepted(c_alpha, A):
     ],
 )
 def test_theorem_4_3_requirement_off_the_defaults(A, T_min, last_invalid):
-    theorem = algorithms.THEOREMS["sparring-exp3p"]
+    theorem = theorems.THEOREMS["sparring-exp3p"]
     assert theorem.requirement(A) == (pytest.approx(T_min, rel=1e-7), False)
     assert not theorem.holds(A, last_invalid) and theorem.holds(A, last_invalid + 1)
 
@@ -205,7 +205,7 @@ def test_theorem_4_3_requirement_off_the_defaults(A, T_min, last_invalid):
     [(3, 7.102019, 7), (10, 165.390503, 165), (13, 311.358251, 311)],
 )
 def test_theorem_4_4_requirement_off_the_defaults(A, T_min, last_invalid):
-    theorem = algorithms.THEOREMS["partial-monitoring"]
+    theorem = theorems.THEOREMS["partial-monitoring"]
     assert theorem.requirement(A) == (pytest.approx(T_min, rel=1e-7), True)
     assert not theorem.holds(A, last_invalid) and theorem.holds(A, last_invalid + 1)
     np.testing.assert_array_equal(theorem.holds(A, np.array([last_invalid, last_invalid + 1])), [False, True])

@@ -15,7 +15,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from duelbandits import algorithms, cli, schemas
+from duelbandits import cli, schemas, theorems
 
 # partial-monitoring at T = 30 < 46.3 (Theorem 4.4 at A = 6) plays uniformly, with a warning: a point as any other
 pytestmark = pytest.mark.filterwarnings("ignore:partial-monitoring. horizon T=30 is too short:UserWarning")
@@ -251,7 +251,7 @@ def test_bounds_are_tuned_to_the_c_alpha_given_not_the_default(out):
     borda = bounds[bounds["algorithm"] == "ts-borda"]
     assert borda["holds"].all() and borda["t"].max() == T
     at_T = borda.loc[borda["t"] == T, "bound"].item()
-    theorem = algorithms.THEOREMS["ts-borda"]
+    theorem = theorems.THEOREMS["ts-borda"]
     assert at_T == pytest.approx(theorem.bound(A, float(T), c_alpha=0.5), rel=1e-12)
     assert at_T != pytest.approx(theorem.bound(A, float(T), c_alpha=1.0), rel=1e-6)
 
@@ -299,7 +299,7 @@ def test_asymptotics_local_runs_per_horizon_and_exponents_the_fewest(out):
 
 def test_asymptotics_bounds_use_the_c_alpha_given(out):
     local = read(out / "asymptotics-local.parquet")
-    theorem = algorithms.THEOREMS["ts-borda"]
+    theorem = theorems.THEOREMS["ts-borda"]
     rows = local[(local["algorithm"] == "ts-borda") & (local["regret"] == theorem.regret)]
     assert len(rows) == len(RUNS_AT)
     for row in rows.itertuples():
@@ -317,7 +317,7 @@ def test_actions_table_reports_each_as_runs_and_bounds_tuned_to_the_c_alpha_give
     for size, runs in RUNS_PER_A.items():
         assert (actions.loc[actions["actions"] == size, "runs"] == runs).all(), size
     assert (actions["horizon"] == 120).all()
-    theorem = algorithms.THEOREMS["ts-borda"]
+    theorem = theorems.THEOREMS["ts-borda"]
     rows = actions[(actions["algorithm"] == "ts-borda") & (actions["regret"] == theorem.regret)]
     for row in rows.itertuples():
         expected = theorem.bound(row.actions, 120.0, c_alpha=0.5) if theorem.holds(row.actions, 120, 0.5) else np.nan

@@ -10,8 +10,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from . import digests, files, regret, schemas, storage
-from .algorithms import THEOREMS, paper_regret
+from .algorithms import paper_regret
 from .regret import sample_std
+from .theorems import THEOREMS
 
 SUMMARY_POINTS = 1000
 """Steps at which the summary table reports the cumulative regret."""

@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from . import algorithms, schemas
+from . import algorithms, schemas, theorems
 from .points import (
     PointError,
     bootstrap_exponent,
@@ -110,7 +110,7 @@ def regrets_shown(scenario: str, algorithm: str) -> list[str]:
     """The regrets reported for ``algorithm`` in ``scenario``: the one its theorem bounds (or, with no
     theorem, the one the scenario's figures show), then the figures' regret where that differs."""
     paper = algorithms.PAPER_REGRET.get(scenario, {}).get(algorithm) or algorithms.OWN_TARGET_REGRET.get(algorithm)
-    theorem = algorithms.THEOREMS.get(algorithm)
+    theorem = theorems.THEOREMS.get(algorithm)
     kinds = [theorem.regret] if theorem is not None else []
     return kinds + [k for k in [paper] if k is not None and k not in kinds]
 
@@ -253,7 +253,7 @@ def long_horizon_tables(
         rho_low, rho_high = bootstrap_exponent(
             horizons, values, resamples, confidence, name_seed(base_seed, scenario, algorithm, kind, str(actions))
         )
-        theorem = algorithms.theorem_for(algorithm, kind)
+        theorem = theorems.theorem_for(algorithm, kind)
         exponent = theorem.exponent if theorem else np.nan
         bounds = np.array([_bound(theorem, actions, T, c_alpha) for T in horizons])
         common = {

@@ -180,7 +180,7 @@ def _shown(summary, scenario: str, algorithm: str):
 
 def theorem_rows(summary, level: float = LEVEL) -> list[Claim]:
     """Theorems 4.1-4.4 on the paper run's own results at its horizon, on both scenarios."""
-    from .algorithms import THEOREMS
+    from .theorems import THEOREMS
 
     rows = []
     z = z_one_sided(level)

@@ -26,11 +26,12 @@ from pathlib import Path
 
 import numpy as np
 
-from .algorithms import ALGORITHMS, THEOREMS, theorem_for
+from .algorithms import ALGORITHMS
 from .files import atomic_write
 from .plotting import style
 from .plotting.appendix import regret_winner, selection_window
 from .regret import REGRET_NAMES
+from .theorems import THEOREMS, theorem_for
 
 DEBIAN_PACKAGES = ("latexmk", "texlive-latex-base", "texlive-latex-recommended")
 """What the PDF needs from Debian: latexmk, pdfLaTeX with graphicx and geometry (latex-base), caption

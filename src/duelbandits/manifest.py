@@ -206,8 +206,9 @@ def _ledger_problems(ledger, root, unrecorded: list, changed: list) -> str:
     )
 
 
-def build(root, files, config: dict, ledger=None) -> str:
-    """Manifest text for ``files`` (paths relative to ``root``).
+def build(root, files, config: dict, ledger=None, plugins: dict | None = None) -> str:
+    """Manifest text for ``files`` (paths relative to ``root``); ``plugins``, the plugin entries the run
+    used (``duelbandits.plan.plugins_used``), are recorded on a ``# plugins:`` line.
 
     With ``ledger`` (the folder where the pipeline's jobs recorded the sha256
     of what they wrote, ``duelbandits --ledger``), a file whose bytes are not
@@ -236,46 +237,19 @@ def build(root, files, config: dict, ledger=None) -> str:
         f"# environment: {json.dumps(environment(), sort_keys=True)}",
         f"# config: {json.dumps(config, sort_keys=True)}",
     ]
-    used = plugins_used(config)
-    if used:
-        lines.append(f"# plugins: {json.dumps(used, sort_keys=True)}")
+    if plugins:
+        lines.append(f"# plugins: {json.dumps(plugins, sort_keys=True)}")
     lines += [f"{sha256(root / rel)}  {rel}" for rel in rels]
     lines += [f"# content: {content_digest(root / rel, ledger)}  {rel}" for rel in rels]
     return "\n".join(lines) + "\n"
 
 
-def plugins_used(config: dict) -> dict:
-    """``{slug: {distribution, version, digest}}`` of the plugin algorithms and scenarios ``config`` runs."""
-    from .algorithms import ALGORITHMS
-    from .scenarios import REGISTRY
-
-    entries = [ALGORITHMS.get(slug) for slug in config.get("algorithms", ())]
-    entries += [REGISTRY.get(slug) for slug in config.get("scenarios", ())]
-    return {e.slug: e.source.as_dict() for e in entries if e is not None and e.source is not None}
-
-
-def plugin_differences(manifest) -> tuple[dict, list[str]]:
-    """The manifest's ``# plugins:`` record, and how the installed plugins differ from it (not installed,
-    another version, another digest of their code), one line each."""
-    from .algorithms import ALGORITHMS
-    from .scenarios import REGISTRY
-
+def recorded_plugins(manifest) -> dict:
+    """The manifest's ``# plugins:`` record: ``{slug: {distribution, version, digest}}`` (empty without one)."""
     try:
-        recorded = json.loads(read(manifest)[0].get("plugins", "{}"))
+        return json.loads(read(manifest)[0].get("plugins", "{}"))
     except (ManifestError, ValueError):
-        return {}, []
-    lines = []
-    for slug, made in sorted(recorded.items()):
-        entry = ALGORITHMS.get(slug) or REGISTRY.get(slug)
-        here = entry.source.as_dict() if entry is not None and entry.source is not None else None
-        if here is None:
-            lines.append(f"{slug}: made by plugin {made['distribution']} {made['version']}, not installed here")
-        elif here != made:
-            lines.append(
-                f"{slug}: made by {made['distribution']} {made['version']} (digest {made['digest']}), installed: "
-                f"{here['distribution']} {here['version']} (digest {here['digest']})"
-            )
-    return recorded, lines
+        return {}
 
 
 def _entry_path(path, number: int, rel: str) -> str:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import limits, scenarios, theorems
+from . import limits, provenance, scenarios, theorems
 from .errors import AlgorithmError, InputError
 from .points import chunk_ranges
 
@@ -85,6 +85,42 @@ def scenario_args(config: dict, name: str, actions: int) -> str:
     if name == "file":
         args.append(f"--matrix-file {shlex.quote(config['matrix_file'])}")
     return " ".join(args)
+
+
+# --- Rerun triggers: the code and matrix a job's results depend on ----------------------------
+
+
+def algorithm_code_digest(entry: str, slug: str) -> str:
+    """The rerun trigger of a simulation command ``entry`` for algorithm ``slug``: the command's code and
+    the algorithm's own, a built-in's kernel module (loaded by name, so no import names it) or a
+    plugin's distribution, version and package digest (so that editing a plugin reruns its jobs only)."""
+    from .algorithms import get
+
+    spec = get(slug)
+    if spec.source is None:
+        return provenance.code_digest(entry, spec.module.removeprefix("duelbandits."))
+    return f"{provenance.code_digest(entry)}+{spec.source.distribution}=={spec.source.version}:{spec.source.digest}"
+
+
+def scenario_source_digest(name: str, matrix_file=None) -> str:
+    """What a scenario's matrix comes from beyond its parameters: the sha256 of the ``file`` scenario's
+    CSV (so a new matrix reruns its jobs even when the file's mtime is older), a plugin scenario's
+    distribution, version and package digest, and nothing for the package's own scenarios."""
+    if name == "file":
+        return provenance.file_sha256(matrix_file)
+    entry = scenarios.REGISTRY.get(name)
+    source = entry.source if entry is not None else None
+    return "" if source is None else f"{source.distribution}=={source.version}:{source.digest}"
+
+
+def plugins_used(config: dict) -> dict:
+    """``{slug: {distribution, version, digest}}`` of the plugin algorithms and scenarios ``config``'s
+    paper run uses: what the manifest records (``# plugins:``)."""
+    from .algorithms import ALGORITHMS
+
+    entries = [ALGORITHMS.get(slug) for slug in config["algorithms"]]
+    entries += [scenarios.REGISTRY.get(slug) for slug in config["scenarios"]]
+    return {e.slug: e.source.as_dict() for e in entries if e is not None and e.source is not None}
 
 
 # --- Checks ------------------------------------------------------------------------------------

@@ -293,27 +293,3 @@ def code_digest(*entries: str) -> str:
         path = _unit_file(unit)
         sha.update(path.relative_to(PACKAGE_ROOT).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     return sha.hexdigest()
-
-
-def algorithm_code_digest(entry: str, slug: str) -> str:
-    """The rerun trigger of a simulation command ``entry`` for algorithm ``slug``: the command's code and
-    the algorithm's own, a built-in's kernel module (loaded by name, so no import names it) or a
-    plugin's distribution, version and package digest (so that editing a plugin reruns its jobs only)."""
-    from .algorithms import get
-
-    spec = get(slug)
-    if spec.source is None:
-        return code_digest(entry, spec.module.removeprefix("duelbandits."))
-    return f"{code_digest(entry)}+{spec.source.distribution}=={spec.source.version}:{spec.source.digest}"
-
-
-def scenario_source_digest(name: str, matrix_file=None) -> str:
-    """What a scenario's matrix comes from beyond its parameters: the sha256 of the ``file`` scenario's
-    CSV (so a new matrix reruns its jobs even when the file's mtime is older), a plugin scenario's
-    distribution, version and package digest, and nothing for the package's own scenarios."""
-    from .scenarios import REGISTRY
-
-    if name == "file":
-        return file_sha256(matrix_file)
-    source = REGISTRY[name].source if name in REGISTRY else None
-    return "" if source is None else f"{source.distribution}=={source.version}:{source.digest}"

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from . import algorithms, schemas
+from . import algorithms, schemas, theorems
 from .points import bootstrap_exponent, check_points, fit_power_law
 from .regret import sample_std
 from .simulation import name_seed
@@ -66,7 +66,7 @@ def exponent_table(
         rho, log_c = fit_power_law(horizons, [v.mean() for _, v in by_T])
         seed = name_seed(base_seed, scenario, algorithm, kind, str(actions))
         low, high = bootstrap_exponent(horizons, [v for _, v in by_T], resamples, confidence, seed)
-        theorem = algorithms.theorem_for(algorithm, kind)
+        theorem = theorems.theorem_for(algorithm, kind)
         rows.append(
             {
                 "scenario": scenario,
@@ -102,7 +102,7 @@ def actions_table(points: pd.DataFrame, c_alpha: float = 1.0) -> pd.DataFrame:
     table = (
         finals.groupby(keys, sort=True)["cumulative_regret"].agg(mean="mean", std=sample_std, runs="size").reset_index()
     )
-    bounding = [algorithms.theorem_for(a, r) for a, r in zip(table["algorithm"], table["regret"])]
+    bounding = [theorems.theorem_for(a, r) for a, r in zip(table["algorithm"], table["regret"])]
     table["theorem"] = [th.name if th else None for th in bounding]
     table["paper"] = [
         algorithms.PAPER_REGRET.get(s, {}).get(a) == r

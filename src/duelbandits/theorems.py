@@ -153,9 +153,41 @@ class Theorem:
         return T > T_min if strict else T >= T_min
 
 
-THEOREM_4_1 = Theorem("4.1", "maximin", ts_maximin, 0.5)
-THEOREM_4_2 = Theorem("4.2", "borda", ts_borda, 2.0 / 3.0, _ts_borda_horizon)
-THEOREM_4_3 = Theorem("4.3", "exp3p", sparring_exp3p, 0.5, _sparring_exp3p_horizon)
-THEOREM_4_4 = Theorem("4.4", "borda", partial_monitoring, 0.75, _partial_monitoring_horizon)
-"""The paper's four theorems; the registry entries of TS-Maximin, TS-Borda, SparringExp3.P and
-Partial Monitoring name them."""
+PAPER_THEOREMS = {
+    t.name: t
+    for t in (
+        Theorem("4.1", "maximin", ts_maximin, 0.5),
+        Theorem("4.2", "borda", ts_borda, 2.0 / 3.0, _ts_borda_horizon),
+        Theorem("4.3", "exp3p", sparring_exp3p, 0.5, _sparring_exp3p_horizon),
+        Theorem("4.4", "borda", partial_monitoring, 0.75, _partial_monitoring_horizon),
+    )
+}
+"""The paper's four theorems by name; the registry entries of TS-Maximin, TS-Borda, SparringExp3.P
+and Partial Monitoring name them (``Algorithm.theorem``), a plugin's entry may bring its own."""
+
+
+def theorem_of(spec) -> Theorem | None:
+    """The theorem of the registry entry ``spec``: a paper theorem by name, or the plugin's own object."""
+    if spec.theorem is None or not isinstance(spec.theorem, str):
+        return spec.theorem
+    return PAPER_THEOREMS[spec.theorem]
+
+
+def __getattr__(name):
+    """``THEOREMS``: ``{algorithm slug: Theorem}`` of every registered algorithm that has one (plugins
+    included), built from the registry on first use; the registry names the theorems, so that an edit
+    of a bound here reruns no simulation of an algorithm that does not use its tuning."""
+    if name == "THEOREMS":
+        from .algorithms import ALGORITHMS
+
+        return {slug: theorem_of(spec) for slug, spec in ALGORITHMS.items() if spec.theorem is not None}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def theorem_for(algorithm: str, regret: str) -> Theorem | None:
+    """The theorem bounding ``algorithm`` under ``regret``, or None."""
+    from .algorithms import ALGORITHMS
+
+    spec = ALGORITHMS.get(algorithm)
+    theorem = theorem_of(spec) if spec is not None else None
+    return theorem if theorem is not None and theorem.regret == regret else None

@@ -17,7 +17,7 @@ import pytest
 import yaml
 from workflow_helpers import REPO, TINY, assert_figure_pair, snakemake, snakemake_command
 
-from duelbandits import algorithms, make_scenario, manifest, regret, run_seed, schemas, simulate
+from duelbandits import algorithms, make_scenario, manifest, regret, run_seed, schemas, simulate, theorems
 from duelbandits import points as pointlib
 
 SWEEP_TINY = TINY.with_name("sweep_tiny.yaml")
@@ -153,7 +153,7 @@ def test_exponents_are_the_least_squares_slopes_of_the_point_means(sweep_run):
             slope = np.polyfit(np.log(means.index.to_numpy(float)), np.log(means.to_numpy()), 1)[0]
             assert row["rho"] == pytest.approx(slope, abs=1e-9)
         assert np.isnan(row["rho"]) or row["ci_low"] <= row["ci_high"]
-        theorem = algorithms.theorem_for(algorithm, kind)
+        theorem = theorems.theorem_for(algorithm, kind)
         assert (row["theorem"] == theorem.name) if theorem else pd.isna(row["theorem"])
     md = (sweep_run / "results/sweeps/exponents.md").read_text()
     for algorithm in CFG["algorithms"]:
@@ -168,7 +168,7 @@ def test_actions_table_ratios_are_mean_over_theorem_bound(sweep_run):
     df = table.to_pandas()
     T = SWEEP["actions"]["horizon"]
     assert sorted(df["actions"].unique()) == SWEEP["actions"]["actions"] and set(df["horizon"]) == {T}
-    for algorithm, theorem in algorithms.THEOREMS.items():
+    for algorithm, theorem in theorems.THEOREMS.items():
         rows = df[(df["algorithm"] == algorithm) & (df["regret"] == theorem.regret)]
         for r in rows.itertuples():
             if theorem.holds(r.actions, T):

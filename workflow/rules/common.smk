@@ -78,6 +78,7 @@ ALGORITHMS = config["algorithms"]
 C_ALPHA = plan.c_alpha(config)
 CHUNKS = sorted({job.chunk for job in plan.jobs(config)})
 PAPER_CONFIG = json.dumps(plan.paper_config(config), sort_keys=True)
+PLUGINS_USED = json.dumps(plan.plugins_used(config), sort_keys=True)
 
 
 # Every scenario and algorithm the package knows: each target picks its own from the config.
@@ -102,11 +103,11 @@ def code(entry, *modules):
 
 def algorithm_code(entry):
     """The rerun trigger of a simulation rule: ``entry`` and the job's algorithm's own code (its kernel
-    module, or a plugin's package: duelbandits.provenance.algorithm_code_digest), so that an edit to
+    module, or a plugin's package: duelbandits.plan.algorithm_code_digest), so that an edit to
     one algorithm reruns only its simulations."""
 
     def digest(wildcards):
-        return provenance.algorithm_code_digest(entry, wildcards.algorithm)
+        return plan.algorithm_code_digest(entry, wildcards.algorithm)
 
     return digest
 
@@ -134,8 +135,8 @@ def matrix_input(wildcards):
 
 def matrix_sha256(wildcards):
     """A param of the jobs that build the job's matrix: the sha256 of the file scenario's CSV, a plugin
-    scenario's version and digest, empty for the package's own (duelbandits.provenance.scenario_source_digest)."""
-    return provenance.scenario_source_digest(wildcards.scenario, config.get("matrix_file"))
+    scenario's version and digest, empty for the package's own (duelbandits.plan.scenario_source_digest)."""
+    return plan.scenario_source_digest(wildcards.scenario, config.get("matrix_file"))
 
 
 def algorithm_args(wildcards):

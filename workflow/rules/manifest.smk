@@ -14,6 +14,7 @@ rule manifest:
     params:
         code=code("cli.reproducibility:cmd_manifest_write"),
         config=PAPER_CONFIG,
+        plugins=PLUGINS_USED,
     log:
         "logs/manifest.log",
     benchmark:
@@ -23,5 +24,6 @@ rule manifest:
         mem_mb=500,
         runtime=10,
     shell:
-        "python -m duelbandits --ledger .duelbandits/written manifest write {input} --config-json {params.config:q} --out {output}"
+        "python -m duelbandits --ledger .duelbandits/written manifest write {input} --config-json {params.config:q}"
+        " --plugins-json {params.plugins:q} --out {output}"
         " > {log} 2>&1 || (cat {log} >&2; exit 1)"

@@ -33,9 +33,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import plugins, theorems
+from .. import plugins
 from ..errors import AlgorithmError
-from ..regret import REGRETS
 
 
 def _key_numba_cache_by_source() -> None:
@@ -126,8 +125,9 @@ REGRET_VIEWS = ("condorcet", "borda", "target")
 (the paper's Figure 1), ``borda`` (Figure 2), and ``target``: any other scenario, where an algorithm
 is measured against the winner it is built to find. Each scenario entry says which view it takes."""
 
-REGRET_KINDS = tuple(REGRETS)
-"""The regret kinds an entry may name (:data:`duelbandits.regret.REGRETS`)."""
+REGRET_KINDS = ("maximin", "borda", "exp3p", "copeland")
+"""The regret kinds an entry may name: the keys of :data:`duelbandits.regret.REGRETS` (a test keeps them
+equal; not imported, so that an edit of the regrets reruns no simulation)."""
 
 FAMILIES = ("paper", "field", "plugin")
 """``paper``: the paper's four algorithms and its two baselines; ``field``: the field's algorithms
@@ -218,7 +218,7 @@ class Algorithm:
     color: str
     params: dict = field(default_factory=dict)
     strategies: tuple[str, ...] = ()
-    theorem: theorems.Theorem | None = None
+    theorem: object = None
     step_seconds: float | None = None
     horizon_tuned: bool = False
     family: str = "plugin"
@@ -245,12 +245,13 @@ class Algorithm:
             raise AlgorithmError(f"{where}: params must map each name to a duelbandits.algorithms.Param")
         for name, param in self.params.items():
             param.check(f"{where}: the default of {name}", param.default)
-        if self.theorem is not None and not isinstance(self.theorem, theorems.Theorem):
-            raise AlgorithmError(f"{where}: theorem must be a duelbandits.theorems.Theorem or None")
-        if self.theorem is not None and self.theorem.regret not in self.regrets.values():
-            raise AlgorithmError(
-                f"{where}: its theorem bounds the {self.theorem.regret} regret, which it targets nowhere"
-            )
+        if self.theorem is not None and not isinstance(self.theorem, str):
+            if not all(hasattr(self.theorem, name) for name in ("name", "regret", "bound", "exponent", "holds")):
+                raise AlgorithmError(f"{where}: theorem must be a paper theorem's name or a theorems.Theorem")
+            if self.theorem.regret not in self.regrets.values():
+                raise AlgorithmError(
+                    f"{where}: its theorem bounds the {self.theorem.regret} regret, which it targets nowhere"
+                )
         if self.step_seconds is not None and not (isinstance(self.step_seconds, float) and self.step_seconds > 0):
             raise AlgorithmError(f"{where}: step_seconds must be a float > 0 or None")
         if self.family not in FAMILIES:
@@ -261,7 +262,11 @@ class Algorithm:
     def identity(self) -> str:
         """The entry's fields as text, the same in every process (a theorem by its name and formula's
         name): part of a plugin's digest, so that editing its entry reruns its jobs."""
-        theorem = None if self.theorem is None else (self.theorem.name, self.theorem.regret, self.theorem.exponent)
+        theorem = (
+            self.theorem
+            if self.theorem is None or isinstance(self.theorem, str)
+            else (self.theorem.name, self.theorem.regret, self.theorem.exponent)
+        )
         fields = {**vars(self), "theorem": theorem, "source": None}
         return repr(sorted(fields.items()))
 
@@ -336,7 +341,7 @@ BUILTINS = {
             {"condorcet": "maximin", "borda": "borda", "target": "maximin"},
             "#0173b2",
             0.8e-6,
-            theorem=theorems.THEOREM_4_1,
+            theorem="4.1",
             family="paper",
         ),
         _builtin(
@@ -355,7 +360,7 @@ BUILTINS = {
                     exclusive_minimum=True,
                 )
             },
-            theorem=theorems.THEOREM_4_2,
+            theorem="4.2",
             horizon_tuned=True,
             family="paper",
         ),
@@ -368,7 +373,7 @@ BUILTINS = {
             "#029e73",
             0.27e-6,
             strategies=("p", "q"),
-            theorem=theorems.THEOREM_4_3,
+            theorem="4.3",
             horizon_tuned=True,
             family="paper",
         ),
@@ -381,7 +386,7 @@ BUILTINS = {
             "#cc78bc",
             0.22e-6,
             strategies=("p",),
-            theorem=theorems.THEOREM_4_4,
+            theorem="4.4",
             horizon_tuned=True,
             family="paper",
         ),
@@ -498,13 +503,12 @@ def _registries() -> dict:
             for name, entry in scenarios.registry().items()
         },
         "OWN_TARGET_REGRET": {slug: spec.regrets["target"] for slug, spec in algorithms.items()},
-        "THEOREMS": {slug: spec.theorem for slug, spec in algorithms.items() if spec.theorem is not None},
     }
 
 
 _LAZY = plugins.LazyRegistry(
     __name__,
-    ("ALGORITHMS", "PAPER_ALGORITHMS", "FIELD_ALGORITHMS", "PAPER_REGRET", "OWN_TARGET_REGRET", "THEOREMS"),
+    ("ALGORITHMS", "PAPER_ALGORITHMS", "FIELD_ALGORITHMS", "PAPER_REGRET", "OWN_TARGET_REGRET"),
     _registries,
 )
 
@@ -521,8 +525,9 @@ def __getattr__(name):
       Condorcet winner need exist (``cyclic``, ``file``, the benchmarks, a plugin's scenario): the
       paper's four get the regret of their theorem; ISS, DTS and the field's Condorcet and Copeland
       algorithms the Copeland regret, the usual extension of the Condorcet winner (Wu & Liu 2016
-      define DTS's regret by it; CCB targets it); Dueling-EXP3 the Borda regret of its theorem;
-    - ``THEOREMS``: ``{slug: Theorem}`` of every algorithm that has one.
+      define DTS's regret by it; CCB targets it); Dueling-EXP3 the Borda regret of its theorem.
+
+    The theorems by algorithm are ``duelbandits.theorems.THEOREMS``.
     """
     return _LAZY.get(name)
 
@@ -547,8 +552,6 @@ def register(entry: Algorithm) -> Algorithm:
     for name, view in _LAZY.get("PAPER_REGRET").items():
         view[entry.slug] = entry.regrets[scenarios_view(name)]
     _LAZY.get("OWN_TARGET_REGRET")[entry.slug] = entry.regrets["target"]
-    if entry.theorem is not None:
-        _LAZY.get("THEOREMS")[entry.slug] = entry.theorem
     return entry
 
 
@@ -574,9 +577,3 @@ def paper_regret(scenario: str, algorithm: str) -> str:
         return _LAZY.get("PAPER_REGRET")[scenario][algorithm]
     except KeyError:
         raise ValueError(f"no paper regret for scenario {scenario!r} and algorithm {algorithm!r}") from None
-
-
-def theorem_for(algorithm: str, regret: str) -> theorems.Theorem | None:
-    """The theorem bounding ``algorithm`` under ``regret``, or None."""
-    theorem = _LAZY.get("THEOREMS").get(algorithm)
-    return theorem if theorem is not None and theorem.regret == regret else None

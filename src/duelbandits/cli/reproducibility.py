@@ -15,7 +15,17 @@ def cmd_manifest_write(args) -> None:
     from .. import files, manifest
 
     config = json_arg(args.config_json, "--config-json")
-    files.write_text(args.out, manifest.build(args.root, args.files, config, ledger=args.ledger))
+    plugins = json_arg(args.plugins_json, "--plugins-json")
+    files.write_text(args.out, manifest.build(args.root, args.files, config, ledger=args.ledger, plugins=plugins))
+
+
+def installed_source(slug: str) -> dict | None:
+    """The installed plugin entry ``slug``'s ``{distribution, version, digest}``, or None."""
+    from ..algorithms import ALGORITHMS
+    from ..scenarios import REGISTRY
+
+    entry = ALGORITHMS.get(slug) or REGISTRY.get(slug)
+    return entry.source.as_dict() if entry is not None and entry.source is not None else None
 
 
 def cmd_manifest_verify(args) -> int:
@@ -39,11 +49,20 @@ def cmd_manifest_verify(args) -> int:
     differences = manifest.environment_differences(args.manifest)
     if differences:
         print("environment differs from the manifest's: " + ", ".join(differences), file=sys.stderr)
-    recorded, changed = manifest.plugin_differences(args.manifest)
-    for slug, made in sorted(recorded.items()):
+    for slug, made in sorted(manifest.recorded_plugins(args.manifest).items()):
         print(f"plugin {slug}: {made['distribution']} {made['version']} (digest {made['digest']})")
-    for line in changed:
-        print(f"plugin differs from the manifest's: {line}", file=sys.stderr)
+        installed = installed_source(slug)
+        if installed != made:
+            here = (
+                "not installed here"
+                if installed is None
+                else (f"installed: {installed['distribution']} {installed['version']} (digest {installed['digest']})")
+            )
+            print(
+                f"plugin differs from the manifest's: {slug}: made by {made['distribution']} {made['version']} "
+                f"(digest {made['digest']}), {here}",
+                file=sys.stderr,
+            )
     counts = {state: sum(s == state for s in status.values()) for state in manifest.STATUSES}
     summary = ", ".join(
         f"{n} {state}"
@@ -87,6 +106,7 @@ def add_commands(sub) -> None:
     w = msub.add_parser("write", help="hash FILES (relative to --root) into --out")
     w.add_argument("files", nargs="+")
     w.add_argument("--config-json", required=True, help="the config used, as JSON")
+    w.add_argument("--plugins-json", required=True, help="the plugin entries the run used, as JSON ({} for none)")
     w.add_argument("--root", default=".", help="folder the paths are relative to (default .)")
     w.add_argument("--out", required=True)
     w.set_defaults(func=cmd_manifest_write, outputs=("out",))

@@ -22,8 +22,9 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
-from ..algorithms import ALGORITHMS, PAPER_REGRET, THEOREMS, theorem_for
+from ..algorithms import ALGORITHMS, PAPER_REGRET
 from ..regret import REGRET_NAMES
+from ..theorems import THEOREMS, theorem_for
 from . import style
 
 SUMMARY_COLUMNS = ("scenario", "algorithm", "regret", "t", "mean", "std", "runs", "bound")
