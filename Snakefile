@@ -26,7 +26,7 @@ try:
 
     CONFIG_SCHEMA = duelbandits.plan.config_schema(workflow.source_path("workflow/schemas/config.schema.yaml"))
     duelbandits.plan.check_config_sources(config, CONFIG_SCHEMA, workflow.configfiles, sys.argv)
-    duelbandits.plan.validate_config(config, CONFIG_SCHEMA)
+    duelbandits.plan.validate_config(config, CONFIG_SCHEMA, workflow.configfiles, sys.argv)
 except duelbandits.errors.InputError as err:
     raise ValueError(str(err)) from None
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from . import limits, provenance, scenarios, theorems
 from .errors import AlgorithmError, InputError
 from .points import chunk_ranges
+from .schemas import MAX_STEP
 
 BEYOND_THE_PAPER = ("sweeps", "field", "asymptotics", "maximin-tail")
 """Config sections of the targets beyond the paper: they change none of the paper's results."""
@@ -75,15 +76,20 @@ def scenario(config: dict, name: str, actions: int | None = None, own_size: bool
     return scenarios.make_scenario(name, actions=size, seed=config["seed"], **path, **params)
 
 
+MATRIX_COPY = "results/scenarios/file.csv"
+"""The file scenario's matrix as every job reads it: a validated copy of the config's ``matrix_file``
+(rule ``matrix_file``), so that the jobs' arguments do not name the user's path, and moving or
+renaming that file with the same content reruns nothing."""
+
+
 def scenario_args(config: dict, name: str, actions: int) -> str:
     """The CLI arguments that pin scenario ``name``'s matrix at A = ``actions`` (as :func:`scenario`)."""
-    import shlex
 
     args = [f"--actions {actions}", f"--seed {config['seed']}"]
     if name in scenarios.PARAMETERISED:
         args += [f"--scenario-param {k}={v}" for k, v in config["scenario_params"].items()]
     if name == "file":
-        args.append(f"--matrix-file {shlex.quote(config['matrix_file'])}")
+        args.append(f"--matrix-file {MATRIX_COPY}")
     return " ".join(args)
 
 
@@ -166,14 +172,61 @@ def config_schema(path) -> dict:
             return [inline(item) for item in node]
         return node
 
-    return inline(schema)
+    def limit_integers(node):
+        """Every integer the schema leaves unbounded above gets the command line's bound (the step and
+        run columns are int32), so that no value passes planning that a job's command refuses."""
+        if isinstance(node, dict):
+            if node.get("type") == "integer" and "maximum" not in node:
+                node["maximum"] = MAX_STEP
+            for value in node.values():
+                limit_integers(value)
+        elif isinstance(node, list):
+            for item in node:
+                limit_integers(item)
+
+    schema = inline(schema)
+    limit_integers(schema)
+    return schema
 
 
-def validate_config(config: dict, schema: dict) -> None:
-    """``config`` against ``schema`` (:func:`config_schema`): the first error as one ConfigError line
-    naming the key, the value and what is allowed (not the schema's text)."""
+def _non_finite(value, path=()):
+    """``(path, value)`` of the first NaN or infinite number in ``value``, or None: JSON Schema's bounds
+    let NaN through (every comparison with it is false)."""
+    import math
+
+    if isinstance(value, float) and not math.isfinite(value):
+        return path, value
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        found = _non_finite(item, (*path, key))
+        if found:
+            return found
+    return None
+
+
+def validate_config(config: dict, schema: dict, configfiles=(), argv=()) -> None:
+    """``config`` against ``schema`` (:func:`config_schema`), after refusing NaN and infinities: the
+    first error as one ConfigError line naming the key, where it was set (``configfiles``, the
+    command line ``argv``), the value and what is allowed (not the schema's text). Top-level keys
+    missing altogether get one paragraph on where the config is read from."""
     import jsonschema
 
+    missing = [key for key in schema.get("required", ()) if key not in config]
+    if missing:
+        raise ConfigError(
+            f"config: {', '.join(missing)}: required, and set by no config file; the workflow reads "
+            "config.yaml from the folder Snakemake runs in and then each --configfile in order (a later "
+            "file overrides keys of an earlier one, and a file need not give every key). Running from "
+            "another folder, give the complete config first: --configfile /path/to/checkout/config.yaml "
+            "your.yaml"
+        )
+    found = _non_finite(config)
+    if found:
+        path, value = found
+        key = "/".join(map(str, path))
+        raise ConfigError(
+            f"config: {key}: must be a finite number, got {value!r} (from {source_of(path, configfiles, argv)})"
+        )
     validator = jsonschema.Draft202012Validator(schema)
     errors = sorted(validator.iter_errors(config), key=lambda e: (list(map(str, e.absolute_path)), e.validator))
     if not errors:
@@ -186,7 +239,10 @@ def validate_config(config: dict, schema: dict) -> None:
         message = error.message.replace("is a required property", "is required here")
     else:
         message = error.message
-    raise ConfigError(f"config: {key}: {message} (each key is documented in workflow/schemas/config.schema.yaml)")
+    where = f"from {source_of(tuple(error.absolute_path), configfiles, argv)}; " if error.absolute_path else ""
+    raise ConfigError(
+        f"config: {key}: {message} ({where}each key is documented in workflow/schemas/config.schema.yaml)"
+    )
 
 
 def check_integer_keys(schema: dict, values: dict, path: str = "") -> None:
@@ -287,16 +343,8 @@ def _holds(value, path: tuple) -> bool:
     return True
 
 
-def check_config_sources(config: dict, schema: dict, configfiles, argv) -> None:
-    """Before the schema validates ``config``: no key given twice in a config file, and no unknown key.
-
-    ``configfiles`` are the YAML files Snakemake merged (``workflow.configfiles``), ``argv`` its
-    command line (for ``--config``). A key given twice in one file is refused naming the file and the
-    lines; an unknown key (a typo) in one short paragraph naming the key, where it came from (the file
-    or ``--config``) and the closest allowed key, instead of the schema's whole text.
-    """
-    import difflib
-
+def _loaded_configfiles(configfiles, argv) -> list[tuple[str, object]]:
+    """``(path, values)`` of the YAML files Snakemake merged, in the order they override each other."""
     import yaml
 
     configfiles = list(configfiles)  # Snakemake lists the command line's files, then the workflow's own,
@@ -307,13 +355,32 @@ def check_config_sources(config: dict, schema: dict, configfiles, argv) -> None:
             loaded.append((str(path), _strict_yaml(path)))
         except (OSError, UnicodeDecodeError, yaml.YAMLError):
             pass  # Snakemake read it: it is JSON, or what is wrong is Snakemake's to say
-    command_line = command_line_config(argv)
+    return loaded
+
+
+def source_of(path: tuple, configfiles, argv) -> str:
+    """Where the config key at ``path`` was set: ``--config``, the last config file that sets it, or
+    ``the config`` when neither says."""
+    if _holds(command_line_config(argv), path):
+        return "--config"
+    loaded = _loaded_configfiles(configfiles, argv)
+    return next((file for file, values in reversed(loaded) if _holds(values, path)), "the config")
+
+
+def check_config_sources(config: dict, schema: dict, configfiles, argv) -> None:
+    """Before the schema validates ``config``: no key given twice in a config file, and no unknown key.
+
+    ``configfiles`` are the YAML files Snakemake merged (``workflow.configfiles``), ``argv`` its
+    command line (for ``--config``). A key given twice in one file is refused naming the file and the
+    lines; an unknown key (a typo) in one short paragraph naming the key, where it came from (the file
+    or ``--config``) and the closest allowed key, instead of the schema's whole text.
+    """
+    import difflib
+
+    _loaded_configfiles(configfiles, argv)  # reading each file refuses a key given twice
     for path, allowed in _unknown_keys(schema, config):
         name = "/".join(map(str, path))
-        if _holds(command_line, path):
-            source = "--config"
-        else:
-            source = next((file for file, values in reversed(loaded) if _holds(values, path)), "the config")
+        source = source_of(path, configfiles, argv)
         close = difflib.get_close_matches(str(path[-1]), allowed, n=1)
         hint = f"did you mean {close[0]!r}? " if close else ""
         raise ConfigError(

@@ -419,7 +419,9 @@ def file_scenario(path, actions=None, params=None) -> Scenario:
     if actions is not None and not isinstance(actions, bool) and actions != A:
         raise ScenarioError(f"matrix file {path}: has {A} actions, but actions = {actions} was asked for")
     _check_params("file", A if actions is None else actions, dict(params or {}))
-    return Scenario(name="file", matrix=X, utilities=fitted_utilities(X), params={"actions": A, "path": str(path)})
+    # the path is not recorded: the results are keyed by the matrix's content (its sha256 is in every
+    # file's provenance), so the same matrix under another name gives the same results
+    return Scenario(name="file", matrix=X, utilities=fitted_utilities(X), params={"actions": A})
 
 
 def benchmark_matrix(name: str) -> np.ndarray:

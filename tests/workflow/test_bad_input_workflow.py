@@ -182,3 +182,24 @@ def test_a_new_matrix_file_with_an_older_mtime_reruns_the_jobs_that_read_it(tmp_
     result = snakemake(tmp_path, "--dry-run", target, *config)
     out = result.stdout + result.stderr
     assert result.returncode == 0 and "Nothing to be done" not in out and "scenario" in out, out[-2000:]
+
+
+def test_the_same_matrix_under_another_name_or_spelling_reruns_nothing_and_gives_the_same_results(tmp_path):
+    """Results are keyed by the matrix's content: the jobs read a validated copy
+    (results/scenarios/file.csv) whose trigger is the content, and no result records the path."""
+    text = "".join(",".join(f"{0.5 + 0.05 * (i - j):.2f}" for j in range(6)) + "\n" for i in range(6))
+    first, second = tmp_path / "a", tmp_path / "b"
+    (first / "in").mkdir(parents=True)
+    (first / "in" / "m.csv").write_text(text)
+    config = ["--config", "scenarios=[file]", "algorithms=[dts]", "actions=6"]
+    targets = ["results/scenarios/file.json", "results/runs/file/dts/chunk-0.parquet"]
+    assert snakemake(first, "--cores", "1", *targets, *config, "matrix_file=in/m.csv").returncode == 0
+    (first / "elsewhere").mkdir()
+    (first / "in" / "m.csv").rename(first / "elsewhere" / "renamed.csv")
+    moved = snakemake(first, "--dry-run", *targets, *config, "matrix_file=./elsewhere/../elsewhere/renamed.csv")
+    assert moved.returncode == 0 and "Nothing to be done" in moved.stdout + moved.stderr, moved.stdout[-2000:]
+    second.mkdir()
+    (second / "other.csv").write_text(text)
+    assert snakemake(second, "--cores", "1", *targets, *config, "matrix_file=other.csv").returncode == 0
+    for target in targets:
+        assert (first / target).read_bytes() == (second / target).read_bytes(), target

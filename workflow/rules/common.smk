@@ -47,11 +47,25 @@ def checked(check, *args):
 
 def check_report_matches_results():
     """`snakemake --report` captions take A, T and the runs from the config: refuse to describe
-    results in results/ that the manifest says were made with another config."""
+    results in results/ that the manifest says were made with another config, and results that have
+    no manifest to say which config made them (rather than caption them from this one)."""
     import duelbandits.manifest
 
     made_path = Path("results/MANIFEST.sha256")
-    if not any(arg == "--report" or arg.startswith("--report=") for arg in sys.argv) or not made_path.is_file():
+    if not any(arg == "--report" or arg.startswith("--report=") for arg in sys.argv):
+        return
+    if not made_path.is_file():
+        runs = Path("results/runs")
+        made_any = Path("results/table.md").is_file() or (
+            runs.is_dir() and any(path.is_file() for path in runs.rglob("*"))
+        )
+        if made_any:
+            raise ValueError(
+                "snakemake --report: results/ holds results but no results/MANIFEST.sha256, which records the "
+                "config they were made with; build it with the config of the run that made them (snakemake "
+                "--cores all results/MANIFEST.sha256, with that run's --config/--configfile) and give --report "
+                "the same config"
+            )
         return
     made = json.loads(duelbandits.manifest.read(made_path)[0].get("config", "{}"))
     here = json.loads(json.dumps(plan.paper_config(config)))
@@ -129,8 +143,13 @@ def scenario_args(wildcards):
 
 
 def matrix_input(wildcards):
-    """The file scenario's CSV (an input, so an edit reruns its jobs); nothing for the others."""
-    return [config["matrix_file"]] if wildcards.scenario == "file" else []
+    """The file scenario's validated copy of its CSV (duelbandits.plan.MATRIX_COPY); nothing for the others."""
+    return [plan.MATRIX_COPY] if wildcards.scenario == "file" else []
+
+
+def matrix_file_sha256(wildcards):
+    """The sha256 of the config's matrix_file: the rerun trigger of its copy (its content, not its name)."""
+    return plan.scenario_source_digest("file", config["matrix_file"])
 
 
 def matrix_sha256(wildcards):

@@ -5,6 +5,26 @@
 # chunking and `duelbandits simulate --run R` rebuilds any run alone.
 
 
+# results/scenarios/file.csv: the file scenario's matrix (config `matrix_file`), validated and copied
+# under one name that every job reads: its trigger is the file's content, so moving or renaming
+# the file with the same content reruns nothing (the path is in the command, not a param).
+rule matrix_file:
+    output:
+        "results/scenarios/file.csv",
+    params:
+        matrix=matrix_file_sha256,
+        code=code("cli.simulation:cmd_matrix"),
+    log:
+        "logs/scenario/file-csv.log",
+    threads: 1
+    resources:
+        mem_mb=500,
+        runtime=5,
+    shell:
+        "python -m duelbandits --ledger .duelbandits/written matrix --scenario file --seed {config[seed]}"
+        " --matrix-file {config[matrix_file]:q} --out {output} > {log} 2>&1 || (cat {log} >&2; exit 1)"
+
+
 # results/scenarios/{scenario}.json: utilities, matrix, winners.
 rule scenario:
     input:

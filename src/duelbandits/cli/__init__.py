@@ -20,6 +20,7 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..files import DamagedFile, check_output, noted_content, noting_contents, record_written
+from .args import UsageError
 
 FAMILIES = ("simulation", "paper", "figures", "points", "latex", "reproducibility", "claims")
 """The command modules of this package, in the order ``duelbandits --help`` lists their commands."""
@@ -48,6 +49,30 @@ def _outputs(args) -> list[str]:
     return paths
 
 
+def check_outputs_are_not_inputs(args, outputs) -> None:
+    """Refuse an output that is also one of the command's other file arguments (after resolving paths:
+    ``./x`` and ``x`` are one file), so that no command overwrites what it reads. A value
+    ``NAME=PATH`` (``--chunk``) counts by its path."""
+    targets = {Path(path).resolve(): path for path in outputs}
+    skip = {"func", "outputs", "command", "ledger", *getattr(args, "outputs", ())}
+    for name, value in vars(args).items():
+        if name in skip:
+            continue
+        for item in value if isinstance(value, list) else [value]:
+            if not isinstance(item, str) or not item:
+                continue
+            for path in {item, item.partition("=")[2]} - {""}:
+                try:
+                    resolved = Path(path).resolve()
+                except (OSError, ValueError):
+                    continue
+                if resolved in targets:
+                    flag = "the file arguments" if name in ("files", "inputs") else f"--{name.replace('_', '-')}"
+                    raise UsageError(
+                        f"{targets[resolved]}: the output is also an input ({flag} {path}); write it elsewhere"
+                    )
+
+
 def record_outputs(ledger, outputs, noted: dict) -> None:
     """Record each output in the ledger: its sha256, and the content digest its writer noted."""
     for path in outputs:
@@ -64,6 +89,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     outputs = _outputs(args)
     try:
+        check_outputs_are_not_inputs(args, outputs)
         for path in outputs:
             check_output(path)
         with noting_contents() if args.ledger else nullcontext({}) as noted:

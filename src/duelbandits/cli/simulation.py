@@ -94,8 +94,14 @@ def cmd_check_algorithm(args) -> int:
 
 
 def cmd_matrix(args) -> None:
-    for row in scenario_of(args).matrix:
-        print(",".join(repr(float(v)) for v in row))
+    """The scenario's matrix as CSV (each entry's shortest exact repr), to stdout or ``--out``."""
+    text = "".join(",".join(repr(float(v)) for v in row) + "\n" for row in scenario_of(args).matrix)
+    if args.out is None:
+        print(text, end="")
+    else:
+        from ..files import write_text
+
+        write_text(args.out, text)
 
 
 def cmd_scenario(args) -> None:
@@ -240,9 +246,10 @@ def add_commands(sub) -> None:
     p.add_argument("slug", help=slugs)
     p.set_defaults(func=cmd_check_algorithm)
 
-    p = sub.add_parser("matrix", help="print a scenario's preference matrix as CSV")
+    p = sub.add_parser("matrix", help="print a scenario's preference matrix as CSV (or write it to --out)")
     add_scenario_args(p)
-    p.set_defaults(func=cmd_matrix)
+    p.add_argument("--out", help="write the CSV here instead of printing it")
+    p.set_defaults(func=cmd_matrix, outputs=("out",))
 
     p = sub.add_parser("scenario", help="write a scenario (matrix, utilities, winners) as JSON")
     add_scenario_args(p)

@@ -1,0 +1,102 @@
+"""One validation of every config value at planning (plan.validate_config): NaN and infinities
+refused by key, integers bounded as the command line bounds them, the key's source named, and a
+partial config explained in one paragraph."""
+
+import copy
+import math
+from pathlib import Path
+
+import pytest
+import yaml
+
+from duelbandits import plan
+from duelbandits.schemas import MAX_STEP
+
+REPO = Path(__file__).resolve().parents[1]
+SCHEMA = plan.config_schema(REPO / "workflow/schemas/config.schema.yaml")
+BASE = yaml.safe_load((REPO / "config.yaml").read_text())
+
+
+def number_paths(value, path=()):
+    """Every path of a float or int leaf of the config (bools excluded)."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from number_paths(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from number_paths(item, (*path, index))
+    elif isinstance(value, (int, float)) and not isinstance(value, bool):
+        yield path
+
+
+def set_at(config, path, value):
+    node = config
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+
+
+NUMBER_PATHS = list(number_paths(BASE))
+
+
+def test_the_paper_config_is_valid():
+    plan.validate_config(BASE, SCHEMA)
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf])
+@pytest.mark.parametrize("path", NUMBER_PATHS, ids=lambda p: "/".join(map(str, p)))
+def test_a_non_finite_number_anywhere_is_refused_naming_its_key(path, bad):
+    config = copy.deepcopy(BASE)
+    set_at(config, path, bad)
+    key = "/".join(map(str, path))
+    with pytest.raises(plan.ConfigError, match=rf"^config: {key}: must be a finite number, got {bad!r}"):
+        plan.validate_config(config, SCHEMA)
+
+
+def test_nan_for_a_key_with_an_open_range_is_refused_too():
+    """memory_limit_gb (exclusiveMinimum 0, null allowed) and an algorithm's hyper-parameter are the
+    probes that passed the schema before: NaN compares false with every bound."""
+    for path in (("memory_limit_gb",), ("algorithm_params", "dts", "alpha")):
+        config = copy.deepcopy(BASE)
+        set_at(config, path, math.nan)
+        with pytest.raises(plan.ConfigError, match="must be a finite number, got nan"):
+            plan.validate_config(config, SCHEMA)
+
+
+@pytest.mark.parametrize(
+    "path", [("stride",), ("summary_points",), ("runs_per_job",), ("sweeps", "bootstrap"), ("field", "points")]
+)
+def test_integers_unbounded_in_the_schema_file_stop_at_the_command_lines_int32_limit(path):
+    config = copy.deepcopy(BASE)
+    set_at(config, path, MAX_STEP)  # the last valid value
+    plan.validate_config(config, SCHEMA)
+    set_at(config, path, MAX_STEP + 1)  # the first invalid one
+    key = "/".join(path)
+    with pytest.raises(
+        plan.ConfigError, match=rf"^config: {key}: {MAX_STEP + 1} is greater than the maximum of {MAX_STEP}"
+    ):
+        plan.validate_config(config, SCHEMA)
+    assert MAX_STEP == 2**31 - 1  # the step and run columns are int32 (docs/outputs.md)
+
+
+def test_a_bad_value_names_the_file_or_the_command_line_that_set_it(tmp_path):
+    mine = tmp_path / "mine.yaml"
+    mine.write_text("stride: 0\n")
+    config = {**copy.deepcopy(BASE), "stride": 0}
+    files = [str(REPO / "config.yaml"), str(mine)]
+    argv = ["snakemake", "--configfile", *files]
+    with pytest.raises(plan.ConfigError, match=rf"config: stride: 0 is less than the minimum of 1 \(from {mine}; "):
+        plan.validate_config(config, SCHEMA, files, argv)
+    argv = ["snakemake", "--configfile", str(REPO / "config.yaml"), "--config", "stride=0"]
+    with pytest.raises(plan.ConfigError, match=r"config: stride: 0 is less than the minimum of 1 \(from --config; "):
+        plan.validate_config(config, SCHEMA, [str(REPO / "config.yaml")], argv)
+
+
+def test_a_partial_config_gets_one_paragraph_on_where_the_config_is_read_from():
+    partial = {"horizon": 300, "runs": 3}
+    with pytest.raises(plan.ConfigError) as err:
+        plan.validate_config(partial, SCHEMA)
+    message = str(err.value)
+    assert message.startswith("config: seed, runs_per_job, actions,") and "\n" not in message
+    assert "reads config.yaml from the folder Snakemake runs in" in message
+    assert "--configfile /path/to/checkout/config.yaml your.yaml" in message
