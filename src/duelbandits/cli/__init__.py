@@ -54,7 +54,7 @@ def check_outputs_are_not_inputs(args, outputs) -> None:
     ``./x`` and ``x`` are one file), so that no command overwrites what it reads. A value
     ``NAME=PATH`` (``--chunk``) counts by its path."""
     targets = {Path(path).resolve(): path for path in outputs}
-    skip = {"func", "outputs", "command", "ledger", *getattr(args, "outputs", ())}
+    skip = {"func", "outputs", "command", "ledger", "out", *getattr(args, "outputs", ())}  # out: templates
     for name, value in vars(args).items():
         if name in skip:
             continue
