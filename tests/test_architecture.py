@@ -23,7 +23,7 @@ FLOORS = {
         "contract",
         "limits",
     ],
-    "storage": ["schemas", "files", "storage", "provenance", "digests", "manifest"],
+    "storage": ["schemas", "files", "storage", "provenance", "digests", "integrity", "manifest"],
     "analyses": ["aggregate", "points", "sweeps", "field", "asymptotics", "tail", "claims", "plan"],
     "presentation": ["tables", "plotting", "latex"],
     "command line": ["cli", "__main__", "__init__"],

@@ -135,7 +135,7 @@ def test_a_matrix_too_large_for_the_memory_limit_is_refused_before_it_is_built(m
 
 
 def test_verify_from_the_wrong_folder_says_to_use_root(tmp_path, capsys):
-    (tmp_path / "M.sha256").write_text(f"{'0' * 64}  results/a.parquet\n{'1' * 64}  figures/b.png\n")
+    (tmp_path / "M.sha256").write_text(f"{'0' * 64}  results/a.parquet\n{'1' * 64}  figures/b.png\n# end: 2 entries\n")
     assert cli.main(["manifest", "verify", str(tmp_path / "M.sha256"), "--root", str(tmp_path)]) == 1
     captured = capsys.readouterr()
     assert "none of the 2 files is under" in captured.err and "--root" in captured.err

@@ -171,3 +171,171 @@ def test_family_row_fails_on_the_first_member_exceeded_and_is_not_tested_without
     untrapped = family.assign(verdict="no trap", t=0, low=float("nan"), high=float("nan"), bound=float("nan"))
     row = claims.family_row(untrapped)
     assert row.verdict == claims.NOT_TESTED and "no member of the family searched has a trap" in row.reason
+
+
+# --- Saying only what the runs know: one run, methods not run --------------------------------------
+
+SUMMARY_ROWS = 16
+"""Rows of the ledger computed from the summary with all six methods on both scenarios: 8 theorem rows and
+8 Section 5 rows."""
+
+Z95 = 1.6448536269514722
+"""The one-sided 0.95 normal quantile, written out (not taken from duelbandits.claims)."""
+
+
+def _runs(summary, runs):
+    return summary.assign(runs=runs)
+
+
+def test_one_run_gives_no_interval_and_no_verdict():
+    table = claims.ledger(_runs(_summary(), 1))
+    rows = table.iloc[:SUMMARY_ROWS]
+    assert (rows["verdict"] == claims.NOT_TESTED).all()
+    assert (rows["reason"] == "one run: no interval").all(), rows["reason"].tolist()
+    assert rows["low"].isna().all() and rows["high"].isna().all()
+    by = table.set_index("claim")
+    assert by.loc["Theorem 4.1 (condorcet)", "value"] == 130.0  # the number stands: TS-Maximin's mean
+    assert by.loc["S5 condorcet: state of the art very strong", "value"] == 78.0  # ISS, the weaker of the two
+    assert by.loc["S5 condorcet: every method beats its bound", "verdict"] == claims.NOT_TESTED
+
+
+def test_two_runs_give_an_interval_and_a_verdict():
+    """The boundary: two runs, mean -+ 1.645 std / sqrt(2), and the verdicts of the 100-run ledger."""
+    table = claims.ledger(_runs(_summary(), 2))
+    assert not table.iloc[:SUMMARY_ROWS]["reason"].str.startswith("one run").any()
+    by = table.set_index("claim")
+    theorem = by.loc["Theorem 4.1 (condorcet)"]
+    half = Z95 * 13.0 / math.sqrt(2)  # TS-Maximin: mean 130, std 13
+    assert (theorem["low"], theorem["high"]) == pytest.approx((130.0 - half, 130.0 + half), rel=1e-12)
+    assert theorem["verdict"] == claims.HOLDS
+    sota = by.loc["S5 condorcet: state of the art very strong"]
+    half = Z95 * 7.8 / math.sqrt(2)  # ISS: mean 78, std 7.8; TS-Maximin's low end 130 - 15.1 is above 78 + 9.1
+    assert (sota["value"], sota["low"], sota["high"]) == pytest.approx((78.0, 78.0 - half, 78.0 + half), rel=1e-12)
+    assert sota["verdict"] == claims.HOLDS
+    assert by.loc["S5 condorcet: TS-Borda comparably strong", "verdict"] == claims.FAILS
+    assert by.loc["S5 condorcet: every method beats its bound", "verdict"] == claims.HOLDS
+
+
+def test_a_row_from_one_run_shows_no_interval_in_the_markdown():
+    from duelbandits.tables.claims import claims_markdown
+
+    text = claims_markdown(claims.ledger(_runs(_summary(), 1)), 0.95, {})
+    line = next(x for x in text.splitlines() if x.startswith("| 2 | Theorem 4.1 (condorcet) |"))
+    assert "| 130 [-] | 2,146 | **not tested** (one run: no interval) |" in line, line
+    text = claims_markdown(claims.ledger(_runs(_summary(), 2)), 0.95, {})
+    line = next(x for x in text.splitlines() if x.startswith("| 2 | Theorem 4.1 (condorcet) |"))
+    assert "| 130 [115, 145] | 2,146 | **holds** (R_T / bound = 0.061) |" in line, line
+
+
+def test_the_tail_and_the_family_from_one_run_are_not_tested():
+    one = {"mean": 50.0, "low": 40.0, "high": 60.0, "bound": 70.0, "ratio": 0.7, "t": 1000, "runs": 1}
+    family = pd.DataFrame([{"actions": 3, "gap": 0.1, "verdict": "exceeded", **one}])
+    row = claims.family_row(family)
+    assert (row.verdict, row.reason) == (claims.NOT_TESTED, "one run: no interval")
+    assert math.isnan(row.low) and math.isnan(row.high) and row.value == 50.0
+    estimates = pd.DataFrame(
+        [{**one, "trapped_runs": 0, "free_runs_continued": 0, "confidence": 0.95, "verdict": "below"}]
+    )
+    row = claims.tail_row(estimates, "text")
+    assert row.verdict == claims.NOT_TESTED and row.reason.startswith("one run: no interval")
+
+
+def _without(*algorithms):
+    summary = _summary()
+    return claims.ledger(summary[~summary["algorithm"].isin(algorithms)]).set_index("claim")
+
+
+@pytest.mark.parametrize("missing, label", [("iss", "ISS"), ("dts", "DTS")])
+def test_a_claim_about_iss_and_dts_names_the_one_not_run(missing, label):
+    by = _without(missing)
+    for claim in ("S5 condorcet: state of the art very strong", "S5 condorcet: TS-Borda comparably strong"):
+        row = by.loc[claim]
+        assert (row["verdict"], row["reason"]) == (claims.NOT_TESTED, f"{label} not run"), claim
+        assert math.isnan(row["value"]) and math.isnan(row["low"]) and math.isnan(row["high"])
+    assert (by.loc["S5 borda: Thompson Sampling shines", "reason"]) == f"{label} not run"  # against every method
+    assert by.loc[f"S5 borda: {label}'s Borda regret linear", "reason"] == f"{label} not run"
+    # a claim that does not name it is decided as before
+    assert by.loc["S5 condorcet: every method beats its bound", "verdict"] == claims.HOLDS
+    assert by.loc["Theorem 4.1 (condorcet)", "verdict"] == claims.HOLDS
+
+
+def test_both_iss_and_dts_run_leave_the_verdicts_as_they_were():
+    by = claims.ledger(_summary()).set_index("claim")
+    sota = by.loc["S5 condorcet: state of the art very strong"]
+    assert sota["verdict"] == claims.HOLDS and (sota["value"], sota["threshold"]) == (78.0, 130.0)
+    assert sota["reason"] == "largest of ISS, DTS 78.0; smallest of the others 130.0"
+    ratio = by.loc["S5 condorcet: TS-Borda comparably strong"]
+    assert ratio["verdict"] == claims.FAILS and ratio["value"] == pytest.approx(450 / 69)  # over DTS, the best
+    assert not (by["reason"].str.contains("not run")).any()
+
+
+def test_the_two_methods_the_paper_run_in_the_issue_name_every_method_missing():
+    """algorithms [ts-maximin, dts]: the ISS-and-DTS claim no longer compares DTS alone."""
+    by = _without("ts-borda", "sparring-exp3p", "partial-monitoring", "iss")
+    assert by.loc["S5 condorcet: state of the art very strong", "reason"] == (
+        "TS-Borda, SparringExp3.P, Partial Monitoring and ISS not run"
+    )
+    assert by.loc["S5 condorcet: TS-Borda comparably strong", "reason"] == "TS-Borda and ISS not run"
+    assert by.loc["Theorem 4.2 (condorcet)", "reason"] == "TS-Borda not run"
+    assert by.loc["Theorem 4.1 (condorcet)", "verdict"] == claims.HOLDS
+    assert by.loc["S5 borda: DTS's Borda regret linear", "verdict"] == claims.HOLDS
+
+
+@pytest.mark.parametrize(
+    "missing, label", [("ts-maximin", "TS-Maximin"), ("sparring-exp3p", "SparringExp3.P"), ("ts-borda", "TS-Borda")]
+)
+def test_every_method_beats_its_bound_names_the_theorem_algorithm_not_run(missing, label):
+    by = _without(missing)
+    row = by.loc["S5 condorcet: every method beats its bound"]
+    assert (row["verdict"], row["reason"]) == (claims.NOT_TESTED, f"{label} not run")
+    assert math.isnan(row["value"])
+    borda = by.loc["S5 borda: Borda methods beat their bounds"]  # TS-Borda and Partial Monitoring only
+    if missing == "ts-borda":
+        assert (borda["verdict"], borda["reason"]) == (claims.NOT_TESTED, "TS-Borda not run")
+    else:
+        assert borda["verdict"] == claims.HOLDS
+
+
+def test_a_claim_about_the_methods_run_is_decided_when_others_are_missing():
+    """tests/summaries.py: borda only, TS-Borda (40 at T = 100, std 4), Partial Monitoring (300, std 9, bound
+    200) and ISS, 5 runs. The two Borda methods were run: their conjunction is decided (Partial Monitoring's
+    low end 300 - 1.645 * 9 / sqrt(5) = 293.4 is above its bound: fails); "shines" names the three not run."""
+    from summaries import summary_rows
+
+    by = claims.ledger(summary_rows()).set_index("claim")
+    theorem = by.loc["Theorem 4.4 (borda)"]
+    assert theorem["verdict"] == claims.FAILS
+    assert theorem["low"] == pytest.approx(300.0 - Z95 * 9.0 / math.sqrt(5), rel=1e-12)
+    both = by.loc["S5 borda: Borda methods beat their bounds"]
+    assert both["verdict"] == claims.FAILS and both["value"] == pytest.approx(1.5)
+    assert by.loc["S5 borda: Thompson Sampling shines", "reason"] == "TS-Maximin, SparringExp3.P and DTS not run"
+    assert by.loc["Theorem 4.1 (borda)", "reason"] == "TS-Maximin not run"
+    assert "S5 condorcet: every method beats its bound" not in by.index  # no condorcet scenario in it
+    one = claims.ledger(summary_rows().assign(runs=1)).set_index("claim")
+    assert one.loc["S5 borda: Borda methods beat their bounds", "reason"] == "one run: no interval"
+
+
+# --- The report: captions only from a recorded config ----------------------------------------------
+
+
+@pytest.mark.parametrize("made", ["results/table.md", "results/runs/borda/dts/chunk-0.parquet"])
+def test_the_report_refuses_results_without_a_manifest(tmp_path, made):
+    """`snakemake --report` captions with the config; with results but no results/MANIFEST.sha256 nothing
+    says which config made them, so the report is refused at planning (about 2 s: the Snakefile is parsed,
+    nothing runs). With the manifest, tests/workflow/test_bad_input_workflow.py (slow tier)."""
+    import importlib.util
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parents[1]
+    spec = importlib.util.spec_from_file_location("workflow_helpers", repo / "tests/workflow/workflow_helpers.py")
+    helpers = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(helpers)
+    (tmp_path / made).parent.mkdir(parents=True)
+    (tmp_path / made).write_text("made by another config\n")
+    result = helpers.snakemake(tmp_path, "--report", str(tmp_path / "r.html"), timeout=120)
+    out = result.stdout + result.stderr
+    assert result.returncode != 0
+    assert "results/ holds results but no results/MANIFEST.sha256" in out, out[-2000:]
+    assert "snakemake --cores all results/MANIFEST.sha256" in out
+    assert len([line for line in out.splitlines() if "MANIFEST" in line]) == 1  # one line
+    assert not (tmp_path / "r.html").exists()

@@ -154,19 +154,194 @@ def test_verify_says_identical_same_content_differs_or_missing(tmp_path):
     }
 
 
-def test_the_versions_that_made_the_tree_decide_between_bytes_and_content(tmp_path):
-    """A tree made under other versions (its own results/MANIFEST.sha256 says so) is compared by content
-    even when the verifying interpreter has the manifest's versions; without that record, by bytes."""
+def paint(path):
+    """Redraw a figure with another image but the data digest it carries (a figure painted over)."""
+    digest = manifest.figure_data_digest(path)
+    fig, ax = plt.subplots(figsize=(2, 2))
+    ax.plot([0, 1], [1, 0], color="red")
+    style.save(fig, path, data_digest=digest)
+    plt.close(fig)
+    assert manifest.figure_data_digest(path) == digest
+
+
+def test_an_edited_tree_manifest_does_not_loosen_the_check(tmp_path, capsys):
+    """The tree's own results/MANIFEST.sha256, its environment line edited to other versions, does not turn
+    a painted figure into `same data` nor a rewritten Parquet file into `same content`: under the
+    reference's versions they differ (exit 1). The same tree against a reference made elsewhere: content."""
     files = make_tree(tmp_path)
+    write_parquet(tmp_path / "results/a.parquet", prov=provenance.record(table="t"))  # made here, says so
     reference = tmp_path / "reference.sha256"
     reference.write_text(manifest.build(tmp_path, files, {}))  # this interpreter's versions
-    write_parquet(tmp_path / "results/a.parquet", compression="snappy")  # same values, other bytes
+    tree = tmp_path / "results/MANIFEST.sha256"
+    edited = manifest.build(tmp_path, files, {})
+    for name, version in provenance.environment().items():  # every version edited
+        edited = edited.replace(f'"{name}": "{version}"', f'"{name}": "0+{version}"')
+    assert edited != manifest.build(tmp_path, files, {})
+    tree.write_text(edited)
+    paint(tmp_path / "figures/f.png")
+    paint(tmp_path / "figures/f.pdf")
+    write_parquet(tmp_path / "results/a.parquet", compression="snappy", prov=provenance.record(table="t"))
+    reasons = {}
+    status = manifest.verify(reference, tmp_path, reasons)
+    assert status == {
+        "figures/f.pdf": manifest.DIFFERS,
+        "figures/f.png": manifest.DIFFERS,
+        "results/a.parquet": manifest.DIFFERS,
+        "results/s.json": manifest.IDENTICAL,
+        "results/table.md": manifest.IDENTICAL,
+    }
+    assert "those its provenance records" in reasons["results/a.parquet"]
+    assert "those the tree's Parquet files record" in reasons["figures/f.png"]  # the run that made it: here
+    assert cli.main(["manifest", "verify", str(reference), "--root", str(tmp_path)]) == 1
+    assert (
+        capsys.readouterr().out.splitlines()[-1].startswith("FAILED: 5 files: 2 identical, 0 same content, 3 differs")
+    )
+    # the control: a reference made under other versions compares content (and a figure's data)
+    reference.write_text(elsewhere(reference.read_text()))
+    assert manifest.verify(reference, tmp_path) == {
+        **status,
+        "figures/f.pdf": manifest.SAME_DATA,
+        "figures/f.png": manifest.SAME_DATA,
+        "results/a.parquet": manifest.SAME_CONTENT,
+    }
+    assert cli.main(["manifest", "verify", str(reference), "--root", str(tmp_path)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.splitlines()[-1].startswith("same content: 5 files: 2 identical, 1 same content, 2 same data")
+    assert "compared by content, not bytes: 3 file(s)" in captured.err
+
+
+def test_a_parquet_file_made_under_other_versions_says_so_in_its_own_provenance(tmp_path, capsys):
+    """The verifier has the reference's versions; a Parquet file whose provenance records other versions
+    was made elsewhere: its content is compared. A figure records none: it was drawn by the run that
+    wrote the tree's Parquet files (the versions they all record), so its data is compared; with no such
+    agreement, it is taken as made by this interpreter, and its bytes are compared."""
+    files = make_tree(tmp_path)
+    here = provenance.record(table="t")
+    write_parquet(tmp_path / "results/a.parquet", prov=here)
+    reference = tmp_path / "reference.sha256"
+    reference.write_text(manifest.build(tmp_path, files, {}))
+    there = {**here, "versions": {**here["versions"], "numpy": "1.0"}}
+    write_parquet(tmp_path / "results/a.parquet", prov=there)  # other versions: other bytes, same values
+    paint(tmp_path / "figures/f.png")
+    reasons, compared = {}, {}
+    status = manifest.verify(reference, tmp_path, reasons, compared)
+    assert status["results/a.parquet"] == manifest.SAME_CONTENT
+    assert compared["results/a.parquet"] == (manifest.CONTENT, manifest.PROVENANCE)
+    assert status["figures/f.png"] == manifest.SAME_DATA  # painted, the same data: the tree was made elsewhere
+    assert compared["figures/f.png"] == (manifest.CONTENT, manifest.TREE)
+    write_parquet(tmp_path / "results/b.parquet", prov=here)  # the tree's Parquet files disagree: no tree versions
+    assert manifest.tree_versions([tmp_path / "results/a.parquet", tmp_path / "results/b.parquet"]) is None
+    assert manifest.made_with(tmp_path / "figures/f.png") == (provenance.environment(), manifest.INTERPRETER)
+    (tmp_path / "results/b.parquet").unlink()
+    write_parquet(tmp_path / "results/a.parquet", values=VALUES + 1, prov=there)  # ... and other values
+    status = manifest.verify(reference, tmp_path, reasons)
+    assert status["results/a.parquet"] == manifest.DIFFERS
+    assert reasons["results/a.parquet"] == "another content than the manifest's (its content digest differs)"
+    # a provenance that says the reference's versions: bytes, whatever the verifying interpreter
+    write_parquet(tmp_path / "results/a.parquet", compression="snappy", prov=here)
+    assert manifest.made_with(tmp_path / "results/a.parquet") == (here["versions"], manifest.PROVENANCE)
     assert manifest.verify(reference, tmp_path)["results/a.parquet"] == manifest.DIFFERS
-    tree = tmp_path / manifest.TREE_MANIFEST
-    tree.write_text(elsewhere(manifest.build(tmp_path, files, {})))  # the tree was made elsewhere
+
+
+@pytest.mark.parametrize(
+    "damage",
+    ["", "not a manifest\n", "# environment: {not json\n", "CUT", "\xff\xfe binary"],
+    ids=["missing", "not-a-manifest", "environment-not-json", "cut", "binary"],
+)
+def test_a_damaged_or_missing_tree_manifest_does_not_block_verifying_another_manifest(tmp_path, capsys, damage):
+    files = make_tree(tmp_path)
+    reference = tmp_path / "reference.sha256"
+    reference.write_text(manifest.build(tmp_path, files, {}))
+    tree = tmp_path / "results/MANIFEST.sha256"
+    if damage == "CUT":
+        tree.write_text(reference.read_text()[:300])
+    elif damage:
+        tree.write_bytes(damage.encode("latin-1"))
+    if damage:
+        with pytest.raises(manifest.ManifestError):
+            manifest.read(tree)
+    else:
+        assert not tree.exists()
+    assert set(manifest.verify(reference, tmp_path).values()) == {manifest.IDENTICAL}
+    assert cli.main(["manifest", "verify", str(reference), "--root", str(tmp_path)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith("identical: 5 files: 5 identical")
+    # a file with other bytes, against a manifest made under other versions: its content is compared
+    reference.write_text(elsewhere(reference.read_text()))
+    write_parquet(tmp_path / "results/a.parquet", compression="snappy")
     assert manifest.verify(reference, tmp_path)["results/a.parquet"] == manifest.SAME_CONTENT
-    tree.write_text(manifest.build(tmp_path, files, {}))  # ... or here: then bytes count
-    assert manifest.verify(reference, tmp_path)["results/a.parquet"] == manifest.DIFFERS
+    assert cli.main(["manifest", "verify", str(reference), "--root", str(tmp_path)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith("same content: 5 files: 4 identical, 1 same content")
+
+
+def test_build_closes_the_manifest_with_its_number_of_entries(tmp_path):
+    files = make_tree(tmp_path)
+    lines = manifest.build(tmp_path, files, {}).splitlines()
+    assert lines[-1] == "# end: 5 entries"
+    assert sum(not line.startswith("#") for line in lines) == 5
+
+
+def test_a_manifest_cut_at_any_line_end_is_refused_naming_truncation(tmp_path, capsys):
+    files = make_tree(tmp_path)
+    text = manifest.build(tmp_path, files, {})
+    cut = tmp_path / "cut.sha256"
+    ends = [i + 1 for i, char in enumerate(text) if char == "\n"]
+    assert len(ends) == 15 and ends[-1] == len(text)
+    for end in [0, *ends[:-1]]:
+        cut.write_text(text[:end])
+        with pytest.raises(manifest.ManifestError, match=r"cut\.sha256: truncated or damaged manifest: no closing"):
+            manifest.read(cut)
+        assert cli.main(["manifest", "verify", str(cut), "--root", str(tmp_path)]) == 2
+        err = capsys.readouterr().err.strip()
+        assert len(err.splitlines()) == 1 and "truncated or damaged manifest" in err, (end, err)
+    # and inside a line: every byte but the last newline
+    for end in range(len(text) - 1):
+        cut.write_text(text[:end])
+        with pytest.raises(manifest.ManifestError, match="truncated or damaged manifest"):
+            manifest.read(cut)
+    cut.write_text(text[:-1])  # only the last newline gone: the manifest is whole
+    assert len(manifest.read(cut)[1]) == 5
+    cut.write_text(text)
+    assert cli.main(["manifest", "verify", str(cut), "--root", str(tmp_path)]) == 0
+
+
+@pytest.mark.parametrize("count", [4, 6, 0, 50])
+def test_a_closing_count_that_disagrees_is_refused(tmp_path, capsys, count):
+    files = make_tree(tmp_path)
+    text = manifest.build(tmp_path, files, {})
+    bad = tmp_path / "M.sha256"
+    bad.write_text(text.replace("# end: 5 entries", f"# end: {count} entries"))
+    with pytest.raises(
+        manifest.ManifestError, match=rf"truncated or damaged manifest: .* says {count} entries, it lists 5"
+    ):
+        manifest.read(bad)
+    assert cli.main(["manifest", "verify", str(bad), "--root", str(tmp_path)]) == 2
+    assert "truncated or damaged manifest" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "edit, words",
+    [
+        (lambda t: t + "# more: x\n", "line 16 follows the closing line (line 15)"),
+        (lambda t: t.replace("# end: 5 entries", "# end: five entries"), "line 15 is not a closing"),
+        (lambda t: "".join(l for l in t.splitlines(True) if "  results/table.md" not in l or "# content" in l)
+         .replace("# end: 5", "# end: 4"), "content lines and its sha256 lines list other files (results/table.md)"),
+    ],
+)  # fmt: skip
+def test_lines_after_the_closing_line_or_a_lost_line_are_refused(tmp_path, edit, words):
+    files = make_tree(tmp_path)
+    bad = tmp_path / "M.sha256"
+    bad.write_text(edit(manifest.build(tmp_path, files, {})))
+    with pytest.raises(manifest.ManifestError, match="truncated or damaged manifest") as err:
+        manifest.read(bad)
+    assert words in str(err.value)
+
+
+def test_the_reference_manifest_ends_with_the_closing_line_build_writes(tmp_path):
+    from pathlib import Path
+
+    reference = Path(__file__).resolve().parents[1] / "reference/MANIFEST.sha256"
+    _, entries, contents = manifest.read(reference)
+    assert reference.read_text().endswith(f"\n# end: {len(entries)} entries\n") and len(contents) == len(entries)
 
 
 def test_verify_cli_prints_each_file_and_one_summary_line(tmp_path, capsys):

@@ -3,8 +3,18 @@
 The manifest lists one line per result and figure, sorted by path, in the
 format of ``sha256sum`` (``<sha256>  <path>``, so ``sha256sum -c`` reads it
 too), then one ``# content: <digest>  <path>`` line per file, preceded by
-``#`` lines that record the Python and dependency versions and the config.
+``#`` lines that record the Python and dependency versions and the config,
+and closed by ``# end: N entries`` (N files): :func:`read` refuses a manifest
+without it or whose count disagrees, so a manifest cut short never verifies.
 It holds no timestamps: the same inputs and environment give the same bytes.
+
+:func:`verify` compares a file's bytes when the versions that made it are the
+manifest's (the same versions give the same bytes), its content otherwise. It
+takes those versions from what it can check: the manifest's own
+``# environment:`` line, a Parquet file's own provenance (``versions``), and,
+for a file that records none (a figure, JSON, Markdown), this interpreter's.
+Nothing else in the verified tree (its own ``results/MANIFEST.sha256`` in
+particular) has a say.
 
 The **content digest** ignores what another library version changes without
 changing a result: for Parquet and JSON files, :mod:`duelbandits.digests`
@@ -39,6 +49,11 @@ differs, checked under other versions than the manifest's: its data is the same,
 compared (other matplotlib versions draw other bytes)."""
 
 FIGURE_SUFFIXES = (".png", ".pdf")
+
+END = "# end: "
+"""How a manifest's closing line opens: ``# end: N entries``, N the number of files it lists."""
+
+_END_LINE = re.compile(r"# end: (0|[1-9][0-9]*) entries")
 
 
 class ManifestError(InputError):
@@ -241,6 +256,7 @@ def build(root, files, config: dict, ledger=None, plugins: dict | None = None) -
         lines.append(f"# plugins: {json.dumps(plugins, sort_keys=True)}")
     lines += [f"{sha256(root / rel)}  {rel}" for rel in rels]
     lines += [f"# content: {content_digest(root / rel, ledger)}  {rel}" for rel in rels]
+    lines.append(f"{END}{len(rels)} entries")
     return "\n".join(lines) + "\n"
 
 
@@ -259,41 +275,76 @@ def _entry_path(path, number: int, rel: str) -> str:
     return rel
 
 
+def _damaged(path, why: str) -> ManifestError:
+    return ManifestError(f"{path}: truncated or damaged manifest: {why}")
+
+
 def read(path) -> tuple[dict, dict, dict]:
     """``(header, {path: sha256}, {path: content digest})`` of a manifest file.
 
     ManifestError, naming the line, for a malformed line, a path outside the tree (absolute or with a
-    ``..`` component) and a path listed twice.
+    ``..`` component) and a path listed twice; ``PATH: truncated or damaged manifest: ...`` for a
+    manifest without its closing ``# end: N entries`` line (cut short), with lines after it, or whose
+    count is not the number of files it lists.
     """
     path = Path(path)
     try:
         text = path.read_text()
     except (OSError, UnicodeDecodeError) as err:
         raise ManifestError(f"{path}: cannot read manifest ({err})") from None
+    numbered = list(enumerate(text.splitlines(), 1))
+    cut = bool(text) and not text.endswith("\n")  # ends inside a line
     header, entries, contents, lines = {}, {}, {}, {}
-    for number, line in enumerate(text.splitlines(), 1):
-        if line.startswith("# content: "):
-            digest, sep, rel = line[len("# content: ") :].partition("  ")
-            if not sep or not rel:
-                raise ManifestError(f"{path}:{number}: not a '# content: <digest>  <path>' line")
-            target = contents
-        elif line.startswith("# ") and ": " in line:
-            key, _, value = line[2:].partition(": ")
-            header[key] = value
+    closing = None  # (line number, count)
+    for number, line in numbered:
+        if closing is not None:
+            if line.strip():
+                raise _damaged(path, f"line {number} follows the closing line (line {closing[0]})")
             continue
-        elif line and not line.startswith("#"):
-            digest, sep, rel = line.partition("  ")
-            if not sep or not re.fullmatch(r"[0-9a-f]{64}", digest) or not rel:
-                raise ManifestError(f"{path}:{number}: not a '<sha256>  <path>' line")
-            target = entries
-        else:
-            continue
-        _entry_path(path, number, rel)
-        seen = lines.setdefault(id(target), {})
-        if rel in seen:
-            raise ManifestError(f"{path}:{number}: {rel} is listed twice (also on line {seen[rel]})")
+        try:
+            if line.startswith(END.rstrip()):
+                match = _END_LINE.fullmatch(line)
+                if match is None:
+                    raise _damaged(path, f"line {number} is not a closing '# end: N entries' line")
+                closing = (number, int(match.group(1)))
+                continue
+            if line.startswith("# content: "):
+                digest, sep, rel = line[len("# content: ") :].partition("  ")
+                if not sep or not rel:
+                    raise ManifestError(f"{path}:{number}: not a '# content: <digest>  <path>' line")
+                target = contents
+            elif line.startswith("# ") and ": " in line:
+                key, _, value = line[2:].partition(": ")
+                header[key] = value
+                continue
+            elif line and not line.startswith("#"):
+                digest, sep, rel = line.partition("  ")
+                if not sep or not re.fullmatch(r"[0-9a-f]{64}", digest) or not rel:
+                    raise ManifestError(f"{path}:{number}: not a '<sha256>  <path>' line")
+                target = entries
+            else:
+                continue
+            _entry_path(path, number, rel)
+            seen = lines.setdefault(id(target), {})
+            if rel in seen:
+                raise ManifestError(f"{path}:{number}: {rel} is listed twice (also on line {seen[rel]})")
+        except ManifestError:
+            if cut and number == len(numbered):  # the last line, cut inside: the file was cut short
+                raise _damaged(path, f"its last line (line {number}) is cut short") from None
+            raise
         seen[rel] = number
         target[rel] = digest
+    if closing is None:
+        where = "it is empty" if not numbered else f"it ends at line {len(numbered)}"
+        raise _damaged(
+            path,
+            f"no closing '# end: N entries' line ({where}): cut short, or not written by duelbandits manifest write",
+        )
+    if closing[1] != len(entries):
+        raise _damaged(path, f"its closing line (line {closing[0]}) says {closing[1]} entries, it lists {len(entries)}")
+    if contents and set(contents) != set(entries):
+        lacking = sorted(set(entries) - set(contents)) or sorted(set(contents) - set(entries))
+        raise _damaged(path, f"its content lines and its sha256 lines list other files ({lacking[0]})")
     if not entries:
         raise ManifestError(f"{path}: lists no files")
     return header, entries, contents
@@ -376,48 +427,106 @@ def _unreadable(path) -> str | None:
     return None
 
 
-TREE_MANIFEST = "results/MANIFEST.sha256"
-"""Where a tree made by the pipeline keeps its own manifest (its header names the versions that made it)."""
-
-
-def _recorded_environment(manifest):
-    header, _, _ = read(manifest)
-    try:
-        return json.loads(header.get("environment", "null"))
-    except json.JSONDecodeError:
+def manifest_versions(manifest, header: dict | None = None) -> dict | None:
+    """The versions the manifest's ``# environment:`` line records (those that made the files it
+    lists), or None if it has none; ManifestError if the line is not a JSON object."""
+    header = read(manifest)[0] if header is None else header
+    if "environment" not in header:
         return None
+    try:
+        versions = json.loads(header["environment"])
+    except json.JSONDecodeError:
+        versions = None
+    if not isinstance(versions, dict):
+        raise ManifestError(f"{manifest}: its environment line is not a JSON object")
+    return versions
 
 
-def same_environment(manifest, root=None) -> bool:
-    """Whether the manifest's ``# environment:`` line names the versions that made the tree under
-    ``root``: those of the tree's own manifest (:data:`TREE_MANIFEST`) when it has one, else this
-    interpreter's. A tree made under other versions is compared by content; one made under the same
-    versions must have the same bytes."""
-    tree = Path(root) / TREE_MANIFEST if root is not None else None
-    made_with = _recorded_environment(tree) if tree is not None and tree.is_file() else environment()
-    return _recorded_environment(manifest) == made_with
+PROVENANCE, INTERPRETER = "provenance", "interpreter"
+"""Where :func:`made_with` found the versions that made a file."""
 
 
-def verify(manifest, root, reasons: dict | None = None) -> dict[str, str]:
+TREE = "the tree's Parquet provenance"
+"""Where :func:`made_with` found the versions that made a file that records none: the versions every
+Parquet file of the verified tree records, when they all agree (one run made them all)."""
+
+
+def tree_versions(paths) -> dict | None:
+    """The versions that every Parquet file of ``paths`` with readable provenance records, if they
+    agree and there is at least one; else None."""
+    from .files import StorageError
+    from .storage import read_provenance
+
+    found = set()
+    for path in paths:
+        if Path(path).suffix.lower() == ".parquet" and Path(path).is_file():
+            try:
+                versions = read_provenance(path).get("versions")
+            except StorageError:
+                continue
+            if isinstance(versions, dict):
+                found.add(json.dumps(versions, sort_keys=True))
+    return json.loads(found.pop()) if len(found) == 1 else None
+
+
+def made_with(path, tree: dict | None = None) -> tuple[dict, str]:
+    """``(versions, source)``: the versions that made the file at ``path``, from what can be checked.
+
+    A Parquet file records them in its own provenance (``versions``, :func:`duelbandits.provenance.record`):
+    source :data:`PROVENANCE`. Any other file (a figure, JSON, Markdown), and a Parquet file whose
+    provenance cannot be read or records none, was made by the run that wrote the tree's Parquet
+    files: ``tree``, the versions they all record (:func:`tree_versions`), source :data:`TREE`; or, when
+    they do not agree or there are none, by this interpreter (source :data:`INTERPRETER`). The
+    tree's own manifest is never consulted.
+    """
+    if Path(path).suffix.lower() == ".parquet":
+        from .files import StorageError
+        from .storage import read_provenance
+
+        try:
+            versions = read_provenance(path).get("versions")
+        except StorageError:
+            versions = None
+        if isinstance(versions, dict):
+            return versions, PROVENANCE
+    if tree is not None:  # a figure or JSON file: drawn by the run that wrote the tree's Parquet files
+        return tree, TREE
+    return environment(), INTERPRETER
+
+
+BYTES, CONTENT = "bytes", "content"
+"""How :func:`verify` compared a file whose bytes are not the manifest's."""
+
+
+def verify(manifest, root, reasons: dict | None = None, compared: dict | None = None) -> dict[str, str]:
     """``{path: status}`` for every file of ``manifest`` checked under ``root``.
 
     The status is :data:`IDENTICAL` (same bytes), :data:`SAME_CONTENT` (other bytes, same content
-    digest: only under other versions than the manifest's, since the same versions give the same
-    bytes), :data:`SAME_DATA` (a figure under other versions: other image bytes, the same data),
-    :data:`DIFFERS` (other content, a damaged file, other bytes under the manifest's versions, or a
-    Parquet file whose provenance contradicts its path or the manifest's config) or
+    digest: only for a file made under other versions than the manifest's, since the same versions give
+    the same bytes), :data:`SAME_DATA` (such a figure: other image bytes, the same data),
+    :data:`DIFFERS` (other content, a damaged file, other bytes though made under the manifest's
+    versions, or a Parquet file whose provenance contradicts its path or the manifest's config) or
     :data:`MISSING`. A manifest without content lines (an older one) can only say identical or
-    differs. ``reasons``, if given, receives why each file differs.
+    differs; one without an ``# environment:`` line, only by bytes.
+
+    The versions that made a file are :func:`made_with`'s (its own provenance, else this
+    interpreter's), compared with the manifest's ``# environment:`` line: nothing else in the tree
+    under ``root`` (its own ``results/MANIFEST.sha256`` in particular) decides how strict the check
+    is. ``reasons``, if given, receives why each file differs; ``compared``, for every file whose
+    bytes are not the manifest's, ``(BYTES or CONTENT, PROVENANCE or INTERPRETER)``: how it was
+    compared and where the versions that decided it came from.
     """
     header, entries, contents = read(manifest)
     try:
         config = json.loads(header.get("config", "{}"))
     except json.JSONDecodeError:
         raise ManifestError(f"{manifest}: its config line is not JSON") from None
-    same_versions = same_environment(manifest, root)
+    reference = manifest_versions(manifest, header)
     reasons = {} if reasons is None else reasons
+    compared = {} if compared is None else compared
     root = Path(root)
     status = {}
+    tree = tree_versions(root / rel for rel in entries)
     for rel, digest in entries.items():
         path = root / rel
         if not path.is_file():
@@ -430,16 +539,42 @@ def verify(manifest, root, reasons: dict | None = None) -> dict[str, str]:
                 continue
         if sha256(path) == digest:
             status[rel] = IDENTICAL
-        elif same_versions:
-            status[rel], reasons[rel] = DIFFERS, "other bytes under the manifest's own versions"
-        else:
-            try:
-                same = rel in contents and content_digest(path) == contents[rel]
-            except ManifestError as err:
-                same, reasons[rel] = False, str(err)  # a damaged file differs
-            figure = path.suffix.lower() in FIGURE_SUFFIXES
-            status[rel] = (SAME_DATA if figure else SAME_CONTENT) if same else DIFFERS
+            continue
+        versions, source = made_with(path, tree)
+        if reference is None or versions == reference:
+            compared[rel] = (BYTES, source)
+            status[rel], reasons[rel] = DIFFERS, _bytes_reason(reference, source)
+            continue
+        compared[rel] = (CONTENT, source)
+        try:
+            same = rel in contents and content_digest(path) == contents[rel]
+        except ManifestError as err:
+            same, reasons[rel] = False, str(err)  # a damaged file differs
+        figure = path.suffix.lower() in FIGURE_SUFFIXES
+        if not same and rel not in reasons:
+            reasons[rel] = (
+                "other bytes, and the manifest has no content line to compare"
+                if rel not in contents
+                else "drawn from other data than the manifest's (its data digest differs)"
+                if figure
+                else "another content than the manifest's (its content digest differs)"
+            )
+        status[rel] = (SAME_DATA if figure else SAME_CONTENT) if same else DIFFERS
     return status
+
+
+def _bytes_reason(reference, source: str) -> str:
+    """Why a file whose bytes are not the manifest's differs, though its content was not compared."""
+    if reference is None:
+        return "other bytes (the manifest records no versions, so only bytes are compared)"
+    if source == PROVENANCE:
+        return "other bytes under the manifest's own versions (those its provenance records)"
+    if source == TREE:
+        return "other bytes under the manifest's own versions (those the tree's Parquet files record)"
+    return (
+        "other bytes under the manifest's own versions (this interpreter's: the file records none, so it is "
+        "taken as made here; if it was made under other versions, verify with the interpreter that made it)"
+    )
 
 
 def environment_differences(manifest) -> list[str]:

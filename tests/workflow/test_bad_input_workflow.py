@@ -1,6 +1,6 @@
 """Bad configs fail at planning naming the key; damaged or missing results are rebuilt or reported
 with the command that repairs them; the manifest blesses nothing a job did not write; the report
-refuses results made with another config."""
+refuses results made with another config, or with no manifest to say which."""
 
 import shutil
 
@@ -105,6 +105,13 @@ def test_the_report_refuses_results_made_with_another_config(tree):
     result = snakemake(tree, "--report", str(tree / "r.html"))
     assert result.returncode == 0, result.stderr[-3000:]
     assert "T = 300" in (tree / "r.html").read_text(errors="replace")
+    # without the manifest nothing says which config made the results: refused, not captioned from this config
+    (tree / "results/MANIFEST.sha256").unlink()
+    result = snakemake(tree, "--report", str(tree / "r2.html"))
+    assert result.returncode != 0
+    assert "results/ holds results but no results/MANIFEST.sha256" in result.stderr, result.stderr[-3000:]
+    assert "snakemake --cores all results/MANIFEST.sha256" in result.stderr
+    assert not (tree / "r2.html").exists()
 
 
 @pytest.mark.parametrize(
@@ -138,6 +145,18 @@ def test_a_damaged_swapped_or_foreign_chunk_stops_the_run_before_any_output_is_r
     folder = tree / "results/runs/borda/dts"
     originals = {p.name: p.read_bytes() for p in folder.glob("chunk-*.parquet")}
 
+    def changed_row(path):  # one outcome flipped, the provenance and every other row as the job wrote them
+        import pyarrow as pa
+
+        before = storage.read_provenance(path)
+        table = pq.read_table(path)
+        outcomes = table.column("outcome").to_numpy().copy()
+        outcomes[0] = 1 - outcomes[0]
+        index = table.schema.get_field_index("outcome")
+        field = table.schema.field(index)
+        pq.write_table(table.set_column(index, field, pa.array(outcomes, field.type)), path)
+        assert storage.read_provenance(path) == before  # the footer check alone would pass it
+
     def foreign(path):  # the same rows, the provenance of another scenario
         table = pq.read_table(path)
         prov = {**storage.read_provenance(path), "scenario": "condorcet"}
@@ -150,6 +169,7 @@ def test_a_damaged_swapped_or_foreign_chunk_stops_the_run_before_any_output_is_r
             (folder / "chunk-1.parquet").write_bytes(originals["chunk-0.parquet"]),
         ],
         "foreign": lambda: foreign(folder / "chunk-0.parquet"),
+        "changed row": lambda: changed_row(folder / "chunk-0.parquet"),  # its footer intact: the ledger tells
     }
     for name, damage in damages.items():
         damage()
@@ -203,3 +223,31 @@ def test_the_same_matrix_under_another_name_or_spelling_reruns_nothing_and_gives
     assert snakemake(second, "--cores", "1", *targets, *config, "matrix_file=other.csv").returncode == 0
     for target in targets:
         assert (first / target).read_bytes() == (second / target).read_bytes(), target
+
+
+def test_an_edited_scenario_file_stops_the_run_naming_it_and_nothing_is_removed(tree):
+    path = tree / "results/scenarios/borda.json"
+    path.write_text(path.read_text().replace("0.95", "0.96", 1))
+    result = snakemake(tree, "--cores", "2")
+    assert result.returncode != 0
+    assert "results/scenarios/borda.json: changed since the job that wrote it" in result.stderr, result.stderr[-2000:]
+    assert "--forcerun results/scenarios/borda.json" in result.stderr
+    status = verify(tree)
+    assert status["results/scenarios/borda.json"] == manifest.DIFFERS
+    assert {s for rel, s in status.items() if rel != "results/scenarios/borda.json"} == {manifest.IDENTICAL}
+
+
+def test_a_job_refuses_an_input_changed_after_planning(tmp_path):
+    """The same check inside a command run with --ledger: a recorded file with other bytes is refused,
+    exit 2, with the command that rebuilds it."""
+    import subprocess
+    import sys
+
+    ledger, scenario = tmp_path / "ledger", tmp_path / "results/scenarios/condorcet.json"
+    run = ["--scenario", "condorcet", "--actions", "4", "--seed", "1"]
+    base = [sys.executable, "-m", "duelbandits", "--ledger", str(ledger)]
+    assert subprocess.run([*base, "scenario", *run, "--out", str(scenario)], cwd=tmp_path).returncode == 0
+    scenario.write_text(scenario.read_text().replace("0.", "0.1", 1))
+    done = subprocess.run([*base, "provenance", str(scenario)], cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 2 and f"{scenario}: changed since the job that wrote it" in done.stderr, done.stderr
+    assert f"--forcerun {scenario}" in done.stderr and done.stdout == ""

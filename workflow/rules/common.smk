@@ -92,6 +92,8 @@ ALGORITHMS = config["algorithms"]
 C_ALPHA = plan.c_alpha(config)
 CHUNKS = sorted({job.chunk for job in plan.jobs(config)})
 PAPER_CONFIG = json.dumps(plan.paper_config(config), sort_keys=True)
+LEDGER = ".duelbandits/written"
+"""Where every job records the sha256 of what it wrote (`--ledger` in each rule's command)."""
 PLUGINS_USED = json.dumps(plan.plugins_used(config), sort_keys=True)
 
 
@@ -391,18 +393,21 @@ def checked_latex_document(wildcards):
 
 
 def check_planned_inputs():
-    """Refuse to start when an input of a planned job that no planned job rebuilds is damaged or foreign
-    (a truncated chunk, two chunks swapped, another scenario's file): Snakemake removes a job's outputs
-    before the job runs, so a job that then fails on its input would leave the tree worse than before.
-    Reads Parquet footers only (duelbandits.manifest.damaged_inputs)."""
+    """Refuse to start when an input of a planned job that no planned job rebuilds is not what the
+    pipeline wrote: changed since its job recorded its sha256 in the ledger, or never recorded
+    (duelbandits.integrity), or damaged or foreign by its Parquet footer (a truncated chunk, two chunks
+    swapped, another scenario's file: duelbandits.manifest.damaged_inputs). Snakemake removes a job's
+    outputs before the job runs, so a job that then failed on its input would leave the tree worse."""
+    import duelbandits.integrity
     import duelbandits.manifest
 
     planned = list(workflow.dag.needrun_jobs())
     rebuilt = {str(path) for job in planned for path in job.output}
     inputs = sorted({str(path) for job in planned for path in job.input} - rebuilt)
-    problems = duelbandits.manifest.damaged_inputs(inputs, plan.paper_config(config))
+    problems = duelbandits.integrity.planned_input_problems(inputs, LEDGER)
+    problems += duelbandits.manifest.damaged_inputs(inputs, plan.paper_config(config))
     if problems:
-        files = [problem.partition(": ")[0] for problem in problems]
+        files = list(dict.fromkeys(problem.partition(": ")[0] for problem in problems))
         raise ValueError(
             "inputs of the planned jobs are damaged or not what the pipeline wrote; nothing was run or "
             "removed: "

@@ -49,28 +49,32 @@ def _outputs(args) -> list[str]:
     return paths
 
 
-def check_outputs_are_not_inputs(args, outputs) -> None:
-    """Refuse an output that is also one of the command's other file arguments (after resolving paths:
-    ``./x`` and ``x`` are one file), so that no command overwrites what it reads. A value
-    ``NAME=PATH`` (``--chunk``) counts by its path."""
-    targets = {Path(path).resolve(): path for path in outputs}
+def file_arguments(args) -> list[tuple[str, str]]:
+    """``(flag, path)`` of every argument of the command but its outputs that could name a file: each
+    string value, and the path of a ``NAME=PATH`` value (``--chunk``)."""
     skip = {"func", "outputs", "command", "ledger", "out", *getattr(args, "outputs", ())}  # out: templates
+    found = []
     for name, value in vars(args).items():
         if name in skip:
             continue
+        flag = "the file arguments" if name in ("files", "inputs") else f"--{name.replace('_', '-')}"
         for item in value if isinstance(value, list) else [value]:
-            if not isinstance(item, str) or not item:
-                continue
-            for path in {item, item.partition("=")[2]} - {""}:
-                try:
-                    resolved = Path(path).resolve()
-                except (OSError, ValueError):
-                    continue
-                if resolved in targets:
-                    flag = "the file arguments" if name in ("files", "inputs") else f"--{name.replace('_', '-')}"
-                    raise UsageError(
-                        f"{targets[resolved]}: the output is also an input ({flag} {path}); write it elsewhere"
-                    )
+            if isinstance(item, str) and item:
+                found += [(flag, path) for path in dict.fromkeys((item, item.partition("=")[2])) if path]
+    return found
+
+
+def check_outputs_are_not_inputs(inputs, outputs) -> None:
+    """Refuse an output that is also one of the command's other file arguments (after resolving paths:
+    ``./x`` and ``x`` are one file), so that no command overwrites what it reads."""
+    targets = {Path(path).resolve(): path for path in outputs}
+    for flag, path in inputs:
+        try:
+            resolved = Path(path).resolve()
+        except (OSError, ValueError):
+            continue
+        if resolved in targets:
+            raise UsageError(f"{targets[resolved]}: the output is also an input ({flag} {path}); write it elsewhere")
 
 
 def record_outputs(ledger, outputs, noted: dict) -> None:
@@ -89,9 +93,14 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     outputs = _outputs(args)
     try:
-        check_outputs_are_not_inputs(args, outputs)
+        inputs = file_arguments(args)
+        check_outputs_are_not_inputs(inputs, outputs)
         for path in outputs:
             check_output(path)
+        if args.ledger:  # the workflow's jobs: what they read is what the pipeline wrote
+            from ..integrity import check_inputs
+
+            check_inputs([path for _, path in inputs], args.ledger)
         with noting_contents() if args.ledger else nullcontext({}) as noted:
             status = args.func(args) or 0
         sys.stdout.flush()  # a closed pipe (`| head`) shows here, not at exit

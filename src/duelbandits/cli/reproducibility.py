@@ -33,8 +33,8 @@ def cmd_manifest_verify(args) -> int:
 
     if not Path(args.root).is_dir():
         raise UsageError(f"--root {args.root}: not a directory")
-    reasons = {}
-    status = manifest.verify(args.manifest, args.root, reasons)
+    reasons, compared = {}, {}
+    status = manifest.verify(args.manifest, args.root, reasons, compared)
     if all(state == manifest.MISSING for state in status.values()):
         print(
             f"none of the {len(status)} files is under {Path(args.root).resolve()}: run from the folder the "
@@ -49,6 +49,21 @@ def cmd_manifest_verify(args) -> int:
     differences = manifest.environment_differences(args.manifest)
     if differences:
         print("environment differs from the manifest's: " + ", ".join(differences), file=sys.stderr)
+    by_content = [source for how, source in compared.values() if how == manifest.CONTENT]
+    if by_content:
+        sources = {
+            manifest.PROVENANCE: "by their own provenance",
+            manifest.TREE: "by the versions the tree's Parquet files record (the files record none)",
+            manifest.INTERPRETER: "by this interpreter's versions (the files record none)",
+        }
+        print(
+            f"compared by content, not bytes: {len(by_content)} file(s) made under other versions than the "
+            "manifest's, "
+            + ", ".join(
+                f"{by_content.count(source)} {text}" for source, text in sources.items() if source in by_content
+            ),
+            file=sys.stderr,
+        )
     for slug, made in sorted(manifest.recorded_plugins(args.manifest).items()):
         print(f"plugin {slug}: {made['distribution']} {made['version']} (digest {made['digest']})")
         installed = installed_source(slug)

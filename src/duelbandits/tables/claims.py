@@ -14,12 +14,16 @@ def _number(value: float) -> str:
 
 
 def claims_markdown(table, level: float, sources: dict) -> str:
-    """One row per claim (the number, its interval, the threshold, the verdict), then each row's method."""
+    """One row per claim (the number, its interval or `[-]` without one, the threshold, the verdict), then each
+    row's method."""
     rows, methods = [], []
     for n, row in enumerate(table.itertuples(), start=1):
-        interval = (
-            "-" if not math.isfinite(row.value) else f"{_number(row.value)} [{_number(row.low)}, {_number(row.high)}]"
-        )
+        if not math.isfinite(row.value):
+            interval = "-"
+        elif not (math.isfinite(row.low) or math.isfinite(row.high)):
+            interval = f"{_number(row.value)} [-]"  # no interval: fewer than two runs (duelbandits.claims.ONE_RUN)
+        else:
+            interval = f"{_number(row.value)} [{_number(row.low)}, {_number(row.high)}]"
         rows.append(
             [
                 str(n),
