@@ -100,3 +100,24 @@ def test_a_partial_config_gets_one_paragraph_on_where_the_config_is_read_from():
     assert message.startswith("config: seed, runs_per_job, actions,") and "\n" not in message
     assert "reads config.yaml from the folder Snakemake runs in" in message
     assert "--configfile /path/to/checkout/config.yaml your.yaml" in message
+
+
+@pytest.mark.parametrize("kind", ["directory", "not-utf8", "missing"])
+def test_a_matrix_file_that_cannot_be_read_stops_planning_naming_the_cause(tmp_path, kind):
+    import os
+
+    path = {"directory": tmp_path / "m.csv", "missing": tmp_path / "none.csv"}.get(kind)
+    if kind == "directory":
+        path.mkdir()
+    if kind == "not-utf8":
+        path = os.fsdecode(os.fsencode(str(tmp_path)) + b"/\xff.csv")
+        with open(os.fsencode(path), "w") as handle:
+            handle.write("0.5,0.5\n0.5,0.5\n")
+    config = {**copy.deepcopy(BASE), "scenarios": ["file"], "matrix_file": str(path)}
+    cause = {
+        "directory": "is a directory, not a file",
+        "not-utf8": "its name is not valid UTF-8",
+        "missing": "file not found",
+    }
+    with pytest.raises(plan.ConfigError, match=rf"^config: matrix_file/actions: matrix file .*: {cause[kind]}"):
+        plan.check_paper(config, SCHEMA)

@@ -27,3 +27,31 @@ def test_atomic_write_replaces_and_clears_temporaries_of_killed_writers(tmp_path
     mask = os.umask(0)
     os.umask(mask)
     assert target.stat().st_mode & 0o777 == 0o666 & ~mask
+
+
+def test_why_unreadable_names_the_real_cause(tmp_path):
+    import os
+
+    from duelbandits.files import why_unreadable
+
+    (tmp_path / "ok.csv").write_text("0.5\n")
+    (tmp_path / "folder").mkdir()
+    os.mkfifo(tmp_path / "pipe")
+    odd = os.fsdecode(os.fsencode(str(tmp_path)) + b"/\xff.csv")  # a name that is not UTF-8
+    with open(os.fsencode(odd), "w") as handle:
+        handle.write("0.5\n")
+    assert why_unreadable(tmp_path / "ok.csv") is None
+    assert why_unreadable(tmp_path / "missing.csv") == "file not found"
+    assert why_unreadable(tmp_path / "ok.csv" / "x") == "file not found (a part of its path is a file, not a folder)"
+    assert why_unreadable(tmp_path / "folder") == "is a directory, not a file"
+    assert why_unreadable(tmp_path / "pipe") == "is not a regular file"
+    assert why_unreadable(odd) == "its name is not valid UTF-8 (rename the file)"
+
+
+def test_a_matrix_file_that_is_a_directory_is_named_as_one(tmp_path, capsys):
+    from duelbandits import cli
+
+    (tmp_path / "m.csv").mkdir()
+    args = ["matrix", "--scenario", "file", "--seed", "0", "--matrix-file", str(tmp_path / "m.csv")]
+    assert cli.main(args) == 2
+    assert f"matrix file {tmp_path / 'm.csv'}: is a directory, not a file" in capsys.readouterr().err

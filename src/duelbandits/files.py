@@ -28,6 +28,32 @@ class DamagedFile(StorageError):
         self.path = str(path)
 
 
+def why_unreadable(path) -> str | None:
+    """Why ``path`` cannot be read as a file, naming the real cause (not found, a directory, not a
+    regular file, not readable, a name that is not valid UTF-8), or None if it can be."""
+    import stat
+
+    try:
+        str(path).encode("utf-8")
+    except UnicodeEncodeError:
+        return "its name is not valid UTF-8 (rename the file)"
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return "file not found"
+    except NotADirectoryError:
+        return "file not found (a part of its path is a file, not a folder)"
+    except OSError as err:
+        return f"cannot be read ({err.strerror or err})"
+    if stat.S_ISDIR(mode):
+        return "is a directory, not a file"
+    if not stat.S_ISREG(mode):
+        return "is not a regular file"
+    if not os.access(path, os.R_OK):
+        return "is not readable (permission denied)"
+    return None
+
+
 def ledger_record(ledger, path) -> Path:
     """Where the ledger folder ``ledger`` keeps the record of ``path`` (a path as the jobs write it)."""
     rel = Path(os.path.normpath(path))

@@ -130,11 +130,12 @@ def figure_data_digest(path) -> str:
 
 def _content_digest(path) -> str:
     """The content digest of one file, by its suffix (module docstring); ManifestError if unreadable."""
-    from .files import StorageError
+    from .files import StorageError, why_unreadable
 
     suffix = Path(path).suffix.lower()
-    if not Path(path).is_file():
-        raise ManifestError(f"{path}: file not found")
+    problem = why_unreadable(path)
+    if problem:
+        raise ManifestError(f"{path}: {problem}")
     try:
         if suffix == ".parquet":
             return PARQUET + parquet_digest(path)

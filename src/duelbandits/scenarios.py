@@ -358,11 +358,14 @@ def read_matrix_file(path) -> np.ndarray:
     """
     if path is None:
         raise ScenarioError("the file scenario needs the path of a CSV matrix file")
+    from .files import why_unreadable
+
     path = Path(path)
+    problem = why_unreadable(path)
+    if problem:
+        raise ScenarioError(f"matrix file {path}: {problem}")
     try:
         text = path.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise ScenarioError(f"matrix file {path}: file not found") from None
     except (OSError, UnicodeDecodeError) as err:
         raise ScenarioError(f"matrix file {path}: cannot be read ({err})") from None
     rows, lines = [], []

@@ -16,7 +16,7 @@ import pyarrow.parquet as pq
 
 from . import winners
 from .digests import TableDigest, ledger_line, table_content
-from .files import DamagedFile, StorageError, atomic_write, note_content, noting, write_text
+from .files import DamagedFile, StorageError, atomic_write, note_content, noting, why_unreadable, write_text
 from .provenance import METADATA_KEY, canonical_json, check, matrix_sha256
 from .scenarios import MatrixError, validate_matrix
 from .schemas import RUN_COLUMNS, strategy_columns
@@ -203,12 +203,13 @@ def write_scenario(path, sc, seed: int) -> None:
 def read_scenario(path) -> dict:
     """Load a scenario file written by :func:`write_scenario` and check its matrix."""
     path = Path(path)
+    problem = why_unreadable(path)
+    if problem:
+        raise DamagedFile(path, problem)
     try:
         record = json.loads(path.read_text())
         record["matrix"] = validate_matrix(record["matrix"]).tolist()
         record["name"]
-    except FileNotFoundError:
-        raise DamagedFile(path, "file not found") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError, MatrixError) as err:
         raise DamagedFile(path, f"not a scenario file ({err})") from None
     return record
@@ -217,8 +218,9 @@ def read_scenario(path) -> dict:
 def read_table(path, columns=None, filters=None) -> pa.Table:
     """Read a Parquet file; any failure becomes a StorageError naming the file."""
     path = Path(path)
-    if not path.is_file():
-        raise DamagedFile(path, "file not found")
+    problem = why_unreadable(path)
+    if problem:
+        raise DamagedFile(path, problem)
     try:
         return pq.read_table(path, columns=columns, filters=filters)
     except (pa.ArrowException, OSError, ValueError) as err:
@@ -228,8 +230,9 @@ def read_table(path, columns=None, filters=None) -> pa.Table:
 def read_schema(path) -> pa.Schema:
     """The Arrow schema of a Parquet file; any failure becomes a StorageError naming the file."""
     path = Path(path)
-    if not path.is_file():
-        raise DamagedFile(path, "file not found")
+    problem = why_unreadable(path)
+    if problem:
+        raise DamagedFile(path, problem)
     try:
         return pq.read_schema(path)
     except (pa.ArrowException, OSError, ValueError) as err:
