@@ -288,7 +288,8 @@ def sweep_point(path, T, algorithm="partial-monitoring", seed=1, runs="0-2", ext
 
 def table_args(tmp_path, points, *extra):
     outs = [a for k in ("exponents", "local", "markdown") for a in (f"--{k}", str(tmp_path / f"out-{k}"))]
-    return ["asymptotics-table", *map(str, points), "--resamples", "40", *extra, *outs]
+    defaults = ["--resamples", "40", "--confidence", "0.95", "--seed", "0", "--c-alpha", "1.0", "--near", "0.1"]
+    return ["asymptotics-table", *map(str, points), *defaults, *extra, *outs]  # extra: a later value wins
 
 
 @pytest.fixture

@@ -12,6 +12,8 @@ from duelbandits import cli, limits
 REPO = Path(__file__).resolve().parents[1]
 
 SIM = ["simulate", "--scenario", "condorcet", "--algorithm", "dts", "--seed", "0", "--stride", "40"]
+BOUNDS = ["--points", "1000", "--c-alpha", "1.0"]  # required: the workflow passes them (old defaults)
+MAIN = ["figure", "main", "--scenario-file", "s.json"]
 
 
 def run_cli(*args, cwd):
@@ -50,13 +52,13 @@ def run_cli(*args, cwd):
             ["cannot write"],
         ),
         (
-            ["bounds", "--algorithms", "dts", "--actions", "5", "--horizon", "50", "--out", "afile/b.parquet"],
+            ["bounds", "--algorithms", "dts", "--actions", "5", "--horizon", "50", *BOUNDS, "--out", "afile/b.parquet"],
             ["afile is not a directory"],
         ),
         (["table", "--summary", "absent.parquet", "--markdown", "folder"], ["folder: is a directory"]),
         (["table", "--summary", "absent.parquet", "--markdown", "t.md"], ["absent.parquet: file not found"]),
         (
-            ["figure", "main", "--scenario-file", "s.json", "--summary", "absent.parquet", "--out", "afile/f.png"],
+            [*MAIN, "--summary", "absent.parquet", "--c-alpha", "1.0", "--out", "afile/f.png"],
             ["afile is not a directory"],
         ),
         (
@@ -78,6 +80,8 @@ def run_cli(*args, cwd):
                 "5",
                 "--horizon",
                 "50",
+                "--points",
+                "1000",
                 "--c-alpha",
                 "0",
                 "--out",
@@ -94,6 +98,8 @@ def run_cli(*args, cwd):
                 "5",
                 "--horizon",
                 "50",
+                "--points",
+                "1000",
                 "--c-alpha",
                 "nan",
                 "--out",
@@ -102,7 +108,7 @@ def run_cli(*args, cwd):
             ["--c-alpha", "must be a finite number > 0"],
         ),
         (
-            ["figure", "main", "--scenario-file", "s.json", "--summary", "x.parquet", "--out", "f.jpg"],
+            [*MAIN, "--summary", "x.parquet", "--c-alpha", "1.0", "--out", "f.jpg"],
             ["--out f.jpg: a figure is saved as .pdf, .png or .svg"],
         ),
         (["provenance", "afile"], ["afile: not a readable Parquet file"]),

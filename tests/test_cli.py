@@ -190,6 +190,8 @@ def test_aggregate_names_a_truncated_run_file(tmp_path, capsys):
             "100",
             "--runs",
             "2",
+            "--points",
+            "1000",
             *outs,
         ]
     )

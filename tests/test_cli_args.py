@@ -162,8 +162,26 @@ HORIZON = ["sweep-horizon", "p.parquet", "--table", "t", "--exponents", "e", "--
 ACTIONS = ["sweep-actions", "p.parquet", "--table", "t", "--markdown", "m", "--html", "h"]
 FIGURE = ["figure", "main", "--scenario-file", "s.json", "--summary", "u", "--out", "f.png"]
 LATEX = ["latex", "figures", "--scenario-file", "s.json", "--summary", "u", "--out", "f.tex"]
+TAIL = ["p.parquet", "--scenario-file", "s.json", "--seed", "0", "--share", "0.5"]
+CONTINUE = ["tail-continue", *TAIL, "--horizon", "9", "--others", "1", "--jobs", "1", "--job", "0"]
+CONTINUE += ["--grid-points", "41", "--escape-samples", "2000", "--curves", "c", "--states", "s"]
+TAIL_TABLE = ["tail-table", *TAIL, "--curves", "c", "--states", "s", "--confidence", "0.95"]
+TAIL_TABLE += ["--estimates", "e", "--markdown", "m"]
+FAMILY = ["tail-family", "--actions", "3", "--gaps", "0.1", "--others-gap", "0.1", "--strength", "0.9"]
+FAMILY += ["--runs", "2", "--horizon", "9", "--seed", "0", "--grid-points", "25", "--confidence", "0.95"]
+FAMILY += ["--table", "t", "--markdown", "m"]
+CLAIMS = ["claims", "--summary", "u", "--level", "0.95", "--table", "t", "--markdown", "m"]
 
 SEED, STRIDE, POINTS = ["--seed", "0"], ["--stride", "40"], ["--points", "20"]  # the required ones, old defaults
+C_ALPHA = ["--c-alpha", "1.0"]  # required where the workflow passes it: its old default
+BOOTSTRAP = ["--resamples", "1000", "--confidence", "0.95", "--seed", "0"]  # likewise, the old defaults
+AGG += ["--points", "1000"]
+BOUNDS += ["--points", "1000"]
+ASYM += [*BOOTSTRAP, *C_ALPHA, "--near", "0.1"]
+HORIZON += BOOTSTRAP
+ACTIONS += C_ALPHA
+FIGURE += C_ALPHA
+LATEX += C_ALPHA
 
 # (command line without the option, option, its values: the last valid ones, then the first invalid ones)
 OPTIONS = [
@@ -182,9 +200,14 @@ OPTIONS = [
     (AGG + ["--runs", "2"], "--horizon", ["1", str(INT32_MAX)], ["0", str(INT32_MAX + 1)]),
     (AGG + ["--horizon", "5"], "--runs", ["1", str(INT32_MAX)], ["0", str(INT32_MAX + 1)]),
     (AGG + ["--horizon", "5", "--runs", "2"], "--points", ["1", str(INT32_MAX)], ["0", str(INT32_MAX + 1)]),
-    (BOUNDS + ["--actions", "3"], "--horizon", ["1", str(INT32_MAX)], ["0", str(INT32_MAX + 1)]),
-    (BOUNDS + ["--horizon", "9"], "--actions", ["2", str(INT16_MAX)], ["1", str(INT16_MAX + 1)]),
-    (BOUNDS + ["--horizon", "9", "--actions", "3"], "--c-alpha", ["5e-324", repr(FLOAT_MAX)], ["0", "nan", "inf"]),
+    (BOUNDS + C_ALPHA + ["--actions", "3"], "--horizon", ["1", str(INT32_MAX)], ["0", str(INT32_MAX + 1)]),
+    (BOUNDS + C_ALPHA + ["--horizon", "9"], "--actions", ["2", str(INT16_MAX)], ["1", str(INT16_MAX + 1)]),
+    (
+        BOUNDS + C_ALPHA + ["--horizon", "9", "--actions", "3"],
+        "--c-alpha",
+        ["5e-324", repr(FLOAT_MAX)],
+        ["0", "nan", "inf"],
+    ),
     (ASYM, "--c-alpha", ["5e-324", "0.7", repr(FLOAT_MAX)], ["0", "-0.7", "nan", "inf"]),
     (ASYM, "--near", ["0", "0.2", repr(FLOAT_MAX)], ["-5e-324", "nan", "inf"]),
     (ASYM, "--resamples", ["1", str(INT32_MAX)], ["0", str(INT32_MAX + 1)]),
@@ -224,6 +247,40 @@ def test_seed_stride_and_points_are_required(argv, option, capsys):
     assert parse(argv).command == argv[0]  # the whole command line is valid
     i = argv.index(option)
     without = argv[:i] + argv[i + 2 :]
+    with pytest.raises(SystemExit) as exit_:
+        parse(without)
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert err.splitlines()[-1].endswith(f"error: the following arguments are required: {option}"), err
+
+
+# (a complete command line of each command the workflow runs, the options every rule that runs it passes)
+WORKFLOW_PASSES = [
+    (AGG + ["--horizon", "5", "--runs", "2"], ["--points"]),
+    (BOUNDS + C_ALPHA + ["--horizon", "9", "--actions", "3"], ["--points", "--c-alpha"]),
+    (HORIZON, ["--resamples", "--confidence", "--seed"]),
+    (ASYM, ["--resamples", "--confidence", "--seed", "--c-alpha", "--near"]),
+    (ACTIONS, ["--c-alpha"]),
+    (FIGURE, ["--c-alpha"]),
+    (LATEX, ["--c-alpha"]),
+    (CONTINUE, ["--share", "--grid-points", "--escape-samples"]),
+    (TAIL_TABLE, ["--share", "--curves", "--states", "--confidence"]),
+    (FAMILY, ["--grid-points", "--confidence"]),
+    (CLAIMS, ["--level"]),
+]
+PASSED = [(argv, option) for argv, options in WORKFLOW_PASSES for option in options]
+
+
+@pytest.mark.parametrize("argv, option", PASSED, ids=[f"{' '.join(a[:2])} {o}" for a, o in PASSED])
+def test_what_the_workflow_always_passes_is_required(argv, option, capsys):
+    """One home for each default: an option that every rule running the command passes (from config.yaml,
+    or claims.smk's --level) has none of its own, so a command line without it is refused."""
+    assert parse(argv).command == argv[0]  # the whole command line is valid
+    i = argv.index(option)
+    end = i + 1
+    while end < len(argv) and not argv[end].startswith("--"):  # its values (several for --curves, --states)
+        end += 1
+    without = argv[:i] + argv[end:]
     with pytest.raises(SystemExit) as exit_:
         parse(without)
     assert exit_.value.code == 2

@@ -39,7 +39,7 @@ def data(tmp_path_factory):
     aggregate = [f"--{name}={root / f'{name}-borda.parquet'}" for name in names]
     args = ["--scenario-file", root / "borda.json", *chunks, "--horizon", 200, "--runs", 2, "--points", 20]
     assert run("aggregate", *args, *aggregate) == 0
-    bounds = ["--algorithms", *ALGORITHMS, "--actions", 5, "--horizon", 200, "--points", 20]
+    bounds = ["--algorithms", *ALGORITHMS, "--actions", 5, "--horizon", 200, "--points", 20, "--c-alpha", 1.0]
     assert run("bounds", *bounds, "--out", root / "bounds.parquet") == 0
     summary = [root / "summary-borda.parquet", "--bounds", root / "bounds.parquet", "--out", root / "summary.parquet"]
     assert run("summary", *summary) == 0

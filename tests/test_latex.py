@@ -189,7 +189,7 @@ def test_latex_figures_refuses_a_scenario_given_twice(tmp_path, scenarios):
         paths.append(path)
     result = run_cli(
         "latex", "figures", "--scenario-file", str(paths[0]), "--scenario-file", str(paths[0]),
-        "--summary", str(tmp_path / "summary.parquet"), "--out", str(tmp_path / "figures.tex"),
+        "--summary", str(tmp_path / "summary.parquet"), "--c-alpha", "1.0", "--out", str(tmp_path / "figures.tex"),
     )  # fmt: skip
     assert result.returncode == 2 and result.stderr.count("\n") == 1
     assert "a scenario given twice" in result.stderr

@@ -227,7 +227,7 @@ def test_code_digest_changes_with_the_code_a_command_runs_and_nothing_else(tmp_p
 
 def test_summary_refuses_bounds_for_another_number_of_actions_or_without_its_algorithms(files, tmp_path, capsys):
     assert aggregate(files, "borda.json", [("dts", "borda-dts.parquet")], tmp_path) == 0
-    bounds = ["bounds", "--horizon", "50", "--points", "10"]
+    bounds = ["bounds", "--horizon", "50", "--points", "10", "--c-alpha", "1.0"]
     assert cli.main([*bounds, "--algorithms", "dts", "--actions", "50", "--out", str(tmp_path / "b50.parquet")]) == 0
     assert cli.main([*bounds, "--algorithms", "iss", "--actions", "5", "--out", str(tmp_path / "b-iss.parquet")]) == 0
     summary = ["summary", str(tmp_path / "summary.parquet"), "--out", str(tmp_path / "s.parquet"), "--bounds"]
@@ -246,6 +246,7 @@ def test_summary_refuses_bounds_for_another_number_of_actions_or_without_its_alg
 def test_aggregate_refuses_a_run_given_twice(files, tmp_path, capsys):
     chunks = [("dts", "borda-dts.parquet"), ("dts", "borda-dts.parquet")]
     args = ["aggregate", "--scenario-file", str(files / "borda.json"), "--horizon", "50", "--runs", "2"]
+    args += ["--points", "1000"]
     args += [x for algorithm, chunk in chunks for x in ("--chunk", f"{algorithm}={files / chunk}")]
     args += [x for name in ("traces", "strategies", "summary") for x in (f"--{name}", str(tmp_path / name))]
     assert cli.main(args) == 2

@@ -166,6 +166,8 @@ def test_cli_table_and_sweep_commands_write_their_outputs(tmp_path):
                 *map(str, paths),
                 "--resamples",
                 "50",
+                "--confidence",
+                "0.95",
                 "--seed",
                 "3",
                 *[a for k, v in outs.items() for a in (f"--{k}", v)],
@@ -184,7 +186,8 @@ def test_cli_sweep_commands_reject_bad_input(tmp_path, capsys):
     bad = tmp_path / "bad.parquet"
     summary_rows().to_parquet(bad)
     outs = [a for k in ("table", "exponents", "markdown", "html") for a in (f"--{k}", str(tmp_path / k))]
-    assert cli.main(["sweep-horizon", str(bad), *outs]) == 2
+    bootstrap = ["--resamples", "1000", "--confidence", "0.95", "--seed", "0"]
+    assert cli.main(["sweep-horizon", str(bad), *bootstrap, *outs]) == 2
     assert "not a sweep point file" in capsys.readouterr().err
     assert (
         cli.main(

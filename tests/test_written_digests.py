@@ -98,6 +98,7 @@ def test_the_jobs_record_the_content_digest_of_what_they_wrote(tmp_path, actions
     assert cli.main(["scenario", *scenario_args, "--out", str(scenario)]) == 0
     outs = {name: tmp_path / f"{name}.parquet" for name in ("traces", "strategies", "summary")}
     aggregate = ["aggregate", "--scenario-file", str(scenario), *chunks, "--horizon", "120", "--runs", str(count)]
+    aggregate += ["--points", "1000"]
     aggregate += [arg for name, path in outs.items() for arg in (f"--{name}", str(path))]
     assert cli.main(["--ledger", str(ledger), *aggregate]) == 0
     for path in outs.values():

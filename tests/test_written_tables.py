@@ -123,7 +123,7 @@ def out(tmp_path_factory):
     run("tail-continue", *tail_points, *tail, *continued, *files)
     files = outputs(root, estimates="tail-estimates.parquet", markdown="tail.md")
     run("tail-table", *tail_points, *tail, "--curves", root / "tail-curves.parquet", "--states",
-        root / "tail-states.parquet", *files)  # fmt: skip
+        root / "tail-states.parquet", "--confidence", 0.95, *files)  # fmt: skip
     family = ["--actions", 3, "--gaps", 0.2, "--others-gap", 0.1, "--strength", 0.95, "--runs", 2, "--horizon", 60]
     run(
         "tail-family",
@@ -132,6 +132,8 @@ def out(tmp_path_factory):
         SEED,
         "--grid-points",
         5,
+        "--confidence",
+        0.95,
         *outputs(root, table="family.parquet", markdown="f.md"),
     )
     optional = outputs(root, local="asymptotics-local.parquet", tail="tail-estimates.parquet", family="family.parquet")
@@ -140,6 +142,8 @@ def out(tmp_path_factory):
         "--summary",
         root / "summary.parquet",
         *optional,
+        "--level",
+        0.95,
         *outputs(root, table="claims.parquet", markdown="c.md"),
     )
     return root

@@ -168,8 +168,8 @@ def add_tail_args(p) -> None:
     p.add_argument(
         "--share",
         type=positive_float,
-        default=0.5,
-        help="trapped: last interval's mean regret per step >= SHARE * delta (default 0.5)",
+        required=True,
+        help="trapped: last interval's mean regret per step >= SHARE * delta (config `maximin-tail/share`)",
     )
 
 
@@ -182,8 +182,18 @@ def add_commands(sub) -> None:
     p.add_argument("--others", type=non_negative_int, required=True, help="free runs continued (seeded subsample)")
     p.add_argument("--jobs", type=positive_int, required=True, help="phase-2 jobs")
     p.add_argument("--job", type=non_negative_int, required=True, help="this job's index, 0..jobs-1")
-    p.add_argument("--grid-points", type=positive_int, default=41, help="log-spaced steps kept per run (default 41)")
-    p.add_argument("--escape-samples", type=positive_int, default=2000, help="posterior draws per state (default 2000)")
+    p.add_argument(
+        "--grid-points",
+        type=positive_int,
+        required=True,
+        help="log-spaced steps kept per run (config `maximin-tail/points`)",
+    )
+    p.add_argument(
+        "--escape-samples",
+        type=positive_int,
+        required=True,
+        help="posterior draws per state (config `maximin-tail/escape_samples`)",
+    )
     p.add_argument("--curves", required=True, help="output: R_t per continued run (.parquet)")
     p.add_argument("--states", required=True, help="output: posterior state per continued run (.parquet)")
     p.set_defaults(func=cmd_tail_continue, outputs=("curves", "states"))
@@ -192,9 +202,22 @@ def add_commands(sub) -> None:
         "tail-table", help="maximin-tail: stratified E[R_t] / Theorem 4.1's bound, survival curve, verdict"
     )
     add_tail_args(p)
-    p.add_argument("--curves", nargs="*", default=[], help="phase-2 curve files (tail-continue)")
-    p.add_argument("--states", nargs="*", default=[], help="phase-2 state files (tail-continue)")
-    p.add_argument("--confidence", type=float, default=0.95, help="level of the intervals (default 0.95)")
+    p.add_argument(
+        "--curves",
+        nargs="*",
+        required=True,
+        help="phase-2 curve files (tail-continue; the workflow passes one per job of config `maximin-tail/jobs`; "
+        "none: phase 1 alone)",
+    )
+    p.add_argument(
+        "--states",
+        nargs="*",
+        required=True,
+        help="phase-2 state files (tail-continue; the workflow passes one per job; none: phase 1 alone)",
+    )
+    p.add_argument(
+        "--confidence", type=float, required=True, help="level of the intervals (config `maximin-tail/confidence`)"
+    )
     p.add_argument("--estimates", required=True, help="output .parquet")
     p.add_argument("--markdown", required=True, help="output .md")
     p.set_defaults(func=cmd_tail_table, outputs=("estimates", "markdown"))
@@ -206,8 +229,15 @@ def add_commands(sub) -> None:
     p.add_argument("--runs", type=positive_int, required=True, help="runs per member")
     p.add_argument("--horizon", type=positive_int, required=True, help="the horizon")
     p.add_argument("--seed", type=seed, required=True, help="base seed")
-    p.add_argument("--grid-points", type=positive_int, default=25, help="log-spaced steps kept (default 25)")
-    p.add_argument("--confidence", type=float, default=0.95, help="level of the intervals (default 0.95)")
+    p.add_argument(
+        "--grid-points",
+        type=positive_int,
+        required=True,
+        help="log-spaced steps kept (config `maximin-tail/family/points`)",
+    )
+    p.add_argument(
+        "--confidence", type=float, required=True, help="level of the intervals (config `maximin-tail/confidence`)"
+    )
     p.add_argument("--table", required=True, help="output .parquet")
     p.add_argument("--markdown", required=True, help="output .md")
     p.set_defaults(func=cmd_tail_family, outputs=("table", "markdown"))
@@ -255,7 +285,12 @@ def add_claims_command(sub) -> None:
     p.add_argument("--local", help="results/asymptotics/local.parquet, read if it exists")
     p.add_argument("--tail", help="results/maximin-tail/estimates.parquet, read if it exists")
     p.add_argument("--family", help="results/maximin-tail/family.parquet, read if it exists")
-    p.add_argument("--level", type=float, default=0.95, help="level of the one-sided limits (default 0.95)")
+    p.add_argument(
+        "--level",
+        type=float,
+        required=True,
+        help="level of the one-sided limits (the workflow passes 0.95: workflow/rules/claims.smk)",
+    )
     p.add_argument("--table", required=True, help="output .parquet")
     p.add_argument("--markdown", required=True, help="output .md")
     p.set_defaults(func=cmd_claims, outputs=("table", "markdown"))

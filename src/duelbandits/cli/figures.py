@@ -283,7 +283,11 @@ def add_commands(sub) -> None:
     f.add_argument("--scenario-file", required=True, help="scenario JSON from 'duelbandits scenario'")
     f.add_argument("--summary", required=True, help="results/summary.parquet")
     f.add_argument(
-        "--c-alpha", type=positive_float, default=1.0, help="TS-Borda's c (Theorem 4.2's requirement, for notes)"
+        "--c-alpha",
+        type=positive_float,
+        required=True,
+        help="TS-Borda's c (Theorem 4.2's requirement, for notes; "
+        "config `algorithm_params/ts-borda/c_alpha`, else TS-Borda's default)",
     )
     add_panels_and_outputs(
         f,

@@ -44,7 +44,11 @@ def add_commands(sub) -> None:
     )
     x.add_argument("--summary", required=True, help="results/summary.parquet")
     x.add_argument(
-        "--c-alpha", type=positive_float, default=1.0, help="TS-Borda's c (Theorem 4.2's requirement, for notes)"
+        "--c-alpha",
+        type=positive_float,
+        required=True,
+        help="TS-Borda's c (Theorem 4.2's requirement, for notes; "
+        "config `algorithm_params/ts-borda/c_alpha`, else TS-Borda's default)",
     )
     x.add_argument("--out", required=True, help="output .tex file")
     x.set_defaults(func=cmd_latex_figures, outputs=("out",))

@@ -132,7 +132,7 @@ def add_commands(sub) -> None:
     p.add_argument("--chunk", action="append", required=True, metavar="ALGORITHM=PATH", help="a run chunk")
     p.add_argument("--horizon", type=positive_int, required=True)
     p.add_argument("--runs", type=positive_int, required=True, help="runs per algorithm (checked)")
-    p.add_argument("--points", type=positive_int, default=1000, help="summary steps (default 1000)")
+    p.add_argument("--points", type=positive_int, required=True, help="summary steps (config `summary_points`)")
     p.add_argument("--traces", required=True)
     p.add_argument("--strategies", required=True)
     p.add_argument("--summary", required=True)
@@ -142,8 +142,13 @@ def add_commands(sub) -> None:
     p.add_argument("--algorithms", nargs="+", required=True)
     p.add_argument("--actions", type=actions, required=True)
     p.add_argument("--horizon", type=positive_int, required=True)
-    p.add_argument("--points", type=positive_int, default=1000)
-    p.add_argument("--c-alpha", type=positive_float, default=1.0, help="TS-Borda's c (Theorem 4.2)")
+    p.add_argument("--points", type=positive_int, required=True, help="bound steps (config `summary_points`)")
+    p.add_argument(
+        "--c-alpha",
+        type=positive_float,
+        required=True,
+        help="TS-Borda's c (Theorem 4.2; config `algorithm_params/ts-borda/c_alpha`, else TS-Borda's default)",
+    )
     p.add_argument("--out", required=True)
     p.set_defaults(func=cmd_bounds, outputs=("out",))
 

@@ -88,16 +88,20 @@ def cmd_asymptotics_table(args) -> None:
     files.write_text(args.markdown, markdown)
 
 
-def add_bootstrap_args(p) -> None:
+def add_bootstrap_args(p, section: str) -> None:
+    """The point files and the bootstrap's options; ``section`` is the config section the workflow takes
+    them from (``sweeps``, ``asymptotics``)."""
     p.add_argument("points", nargs="+", help="point files (duelbandits sweep-point)")
-    p.add_argument("--resamples", type=positive_int, default=1000, help="bootstrap resamples (default 1000)")
-    p.add_argument("--confidence", type=float, default=0.95, help="CI level (default 0.95)")
-    p.add_argument("--seed", type=seed, default=0, help="base seed of the bootstrap")
+    p.add_argument(
+        "--resamples", type=positive_int, required=True, help=f"bootstrap resamples (config `{section}/bootstrap`)"
+    )
+    p.add_argument("--confidence", type=float, required=True, help=f"CI level (config `{section}/confidence`)")
+    p.add_argument("--seed", type=seed, required=True, help="base seed of the bootstrap (config `seed`)")
 
 
 def add_commands(sub) -> None:
     p = sub.add_parser("sweep-horizon", help="horizon-sweep points -> R_T table, fitted exponents with bootstrap CIs")
-    add_bootstrap_args(p)
+    add_bootstrap_args(p, "sweeps")
     p.add_argument("--table", required=True, help="output: R_t mean/std per horizon (.parquet)")
     p.add_argument("--exponents", required=True, help="output: fitted exponents (.parquet)")
     p.add_argument("--markdown", required=True, help="output: exponents table (.md)")
@@ -106,7 +110,12 @@ def add_commands(sub) -> None:
 
     p = sub.add_parser("sweep-actions", help="action-count sweep points -> R_T and R_T / bound per A")
     p.add_argument("points", nargs="+", help="point files (duelbandits sweep-point)")
-    p.add_argument("--c-alpha", type=positive_float, default=1.0, help="TS-Borda's c (Theorem 4.2)")
+    p.add_argument(
+        "--c-alpha",
+        type=positive_float,
+        required=True,
+        help="TS-Borda's c (Theorem 4.2; config `algorithm_params/ts-borda/c_alpha`, else TS-Borda's default)",
+    )
     p.add_argument("--table", required=True, help="output .parquet")
     p.add_argument("--markdown", required=True, help="output .md")
     p.add_argument("--html", required=True, help="output .html")
@@ -126,13 +135,19 @@ def add_commands(sub) -> None:
         "asymptotics-table",
         help="long-horizon points -> local exponents with bootstrap CIs, verdicts, R_T / bound (Parquet, Markdown)",
     )
-    add_bootstrap_args(p)
-    p.add_argument("--c-alpha", type=positive_float, default=1.0, help="TS-Borda's c (Theorem 4.2's bound)")
+    add_bootstrap_args(p, "asymptotics")
+    p.add_argument(
+        "--c-alpha",
+        type=positive_float,
+        required=True,
+        help="TS-Borda's c (Theorem 4.2's bound; config `algorithm_params/ts-borda/c_alpha`, else TS-Borda's default)",
+    )
     p.add_argument(
         "--near",
         type=non_negative_float,
-        default=0.1,
-        help="verdict 'converging': the last interval's low end at most NEAR above the theorem exponent (default 0.1)",
+        required=True,
+        help="verdict 'converging': the last interval's low end at most NEAR above the theorem exponent "
+        "(config `asymptotics/near`)",
     )
     p.add_argument("--exponents", required=True, help="output: one row per (scenario, algorithm, regret) (.parquet)")
     p.add_argument("--local", required=True, help="output: R_T, R_T / bound and local exponent per horizon (.parquet)")
