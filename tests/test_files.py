@@ -32,7 +32,7 @@ def test_atomic_write_replaces_and_clears_temporaries_of_killed_writers(tmp_path
 def test_why_unreadable_names_the_real_cause(tmp_path):
     import os
 
-    from duelbandits.files import why_unreadable
+    from duelbandits.errors import why_unreadable
 
     (tmp_path / "ok.csv").write_text("0.5\n")
     (tmp_path / "folder").mkdir()

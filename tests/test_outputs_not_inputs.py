@@ -41,6 +41,8 @@ from duelbandits import cli
             "10",
             "--runs",
             "1",
+            "--points",
+            "1000",
             "--traces",
             "{dot}",
             "--strategies",

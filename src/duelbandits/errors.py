@@ -5,6 +5,8 @@ allowed. The command line prints such an error as one line and exits 2; any othe
 is a bug in this package and keeps its traceback.
 """
 
+import os
+
 
 class InputError(ValueError):
     """Bad input: an argument, a config value or a file that is not what the pipeline wrote."""
@@ -13,3 +15,30 @@ class InputError(ValueError):
 class AlgorithmError(InputError):
     """An algorithm's name or hyper-parameters are invalid (here, not in ``algorithms``, so that
     ``theorems``, which checks the tunings, sits below the algorithms that use them)."""
+
+
+def why_unreadable(path) -> str | None:
+    """Why ``path`` cannot be read as a file, naming the real cause (not found, a directory, not a
+    regular file, not readable, a name that is not valid UTF-8), or None if it can be: the one wording
+    of every reader's error (here, below every module that reads a file)."""
+    import stat
+
+    try:
+        str(path).encode("utf-8")
+    except UnicodeEncodeError:
+        return "its name is not valid UTF-8 (rename the file)"
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return "file not found"
+    except NotADirectoryError:
+        return "file not found (a part of its path is a file, not a folder)"
+    except OSError as err:
+        return f"cannot be read ({err.strerror or err})"
+    if stat.S_ISDIR(mode):
+        return "is a directory, not a file"
+    if not stat.S_ISREG(mode):
+        return "is not a regular file"
+    if not os.access(path, os.R_OK):
+        return "is not readable (permission denied)"
+    return None

@@ -28,32 +28,6 @@ class DamagedFile(StorageError):
         self.path = str(path)
 
 
-def why_unreadable(path) -> str | None:
-    """Why ``path`` cannot be read as a file, naming the real cause (not found, a directory, not a
-    regular file, not readable, a name that is not valid UTF-8), or None if it can be."""
-    import stat
-
-    try:
-        str(path).encode("utf-8")
-    except UnicodeEncodeError:
-        return "its name is not valid UTF-8 (rename the file)"
-    try:
-        mode = os.stat(path).st_mode
-    except FileNotFoundError:
-        return "file not found"
-    except NotADirectoryError:
-        return "file not found (a part of its path is a file, not a folder)"
-    except OSError as err:
-        return f"cannot be read ({err.strerror or err})"
-    if stat.S_ISDIR(mode):
-        return "is a directory, not a file"
-    if not stat.S_ISREG(mode):
-        return "is not a regular file"
-    if not os.access(path, os.R_OK):
-        return "is not readable (permission denied)"
-    return None
-
-
 def ledger_record(ledger, path) -> Path:
     """Where the ledger folder ``ledger`` keeps the record of ``path`` (a path as the jobs write it)."""
     rel = Path(os.path.normpath(path))
@@ -82,6 +56,31 @@ def read_record(ledger, path) -> list[str] | None:
         return None
     except (OSError, UnicodeDecodeError) as err:
         raise StorageError(f"{record}: cannot read the ledger's record ({err})") from None
+
+
+CHANGED = "changed since the job that wrote it (its sha256 is not the one the job recorded)"
+UNRECORDED = "no job of the pipeline recorded writing it"
+
+
+def ledger_problem(path, ledger) -> str | None:
+    """Why ``path`` is not the file its job wrote according to the ledger folder ``ledger``, or None."""
+    record = read_record(ledger, path)
+    if record is None:
+        return UNRECORDED
+    return CHANGED if file_sha256(path) != record[0] else None
+
+
+def check_recorded_inputs(paths, ledger) -> None:
+    """DamagedFile for the first of ``paths`` that the ledger records with another sha256: a job's
+    input changed since the job that wrote it (a file it does not record is the command's own to
+    check). Run by every command that the workflow starts (``--ledger``)."""
+    for path in paths:
+        try:
+            recorded = Path(path).is_file() and read_record(ledger, path) is not None
+        except (OSError, ValueError):  # not a path at all (a JSON argument, a name too long for one)
+            continue
+        if recorded and ledger_problem(path, ledger):
+            raise DamagedFile(path, CHANGED)
 
 
 _NOTED: ContextVar[dict | None] = ContextVar("noted_contents", default=None)

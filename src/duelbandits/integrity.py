@@ -1,44 +1,35 @@
-"""The read boundary: is a file the one the pipeline's job wrote?
+"""The read boundary: is a file the one the pipeline's job wrote, for the run that reads it?
 
-Every job runs with ``--ledger DIR`` and records there the sha256 of each file it writes
-(:mod:`duelbandits.files`). Two checks compare a file with its record before it is read:
+One interface, :func:`planned_input_problems`, run by the workflow before any job (its
+``onstart``): every input of the planned jobs that no planned job rebuilds must be
 
-- :func:`planned_input_problems`, before any job runs (the workflow's ``onstart``): every input of
-  the planned jobs that no planned job rebuilds and that lies under the pipeline's folders must be
-  recorded and unchanged; otherwise the run stops before Snakemake removes any output.
-- :func:`check_inputs`, when a command runs with ``--ledger``: every file argument that the ledger
-  records must still have the recorded sha256 (a file changed after planning, or by hand while
-  the workflow is not looking).
+- recorded in the ledger with its sha256, if it lies under the pipeline's folders (every job runs
+  with ``--ledger DIR`` and records there what it wrote: :mod:`duelbandits.files`);
+- for a Parquet result, a file whose provenance footer agrees with its path and the config
+  (:func:`provenance_contradiction`, which ``manifest verify`` uses too).
 
-Both cost one sha256 of each file read (about 1 GB/s).
+Otherwise the run stops before Snakemake removes any output. A job itself checks, when it starts,
+that its recorded inputs still have their sha256 (``files.check_recorded_inputs``, kept in
+``files`` so that every command does not load this module). The cost is one sha256 of each input
+(about 1 GB/s) and one footer read per Parquet input (docs/performance.md#the-read-boundary).
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
-from .files import DamagedFile, read_record
-from .provenance import file_sha256
+from .files import ledger_problem
 
 PIPELINE_FOLDERS = ("results", "figures", ".duelbandits/kernels")
 """The folders whose files the pipeline's jobs write: an input there must be in the ledger."""
 
-CHANGED = "changed since the job that wrote it (its sha256 is not the one the job recorded)"
-UNRECORDED = "no job of the pipeline recorded writing it"
 
-
-def ledger_problem(path, ledger) -> str | None:
-    """Why ``path`` is not the file its job wrote according to the ledger folder ``ledger``, or None."""
-    record = read_record(ledger, path)
-    if record is None:
-        return UNRECORDED
-    return CHANGED if file_sha256(path) != record[0] else None
-
-
-def planned_input_problems(paths, ledger) -> list[str]:
+def planned_input_problems(paths, ledger, config: dict) -> list[str]:
     """``"PATH: problem"`` for each file of ``paths`` under :data:`PIPELINE_FOLDERS` that the ledger
     does not record as written by the pipeline, unchanged (files outside them, such as the LaTeX
-    document of the ``paper`` target, are the repository's, not results)."""
+    document of the ``paper`` target, are the repository's, not results), then for each Parquet file
+    whose footer is damaged or contradicts its path or ``config`` (:func:`damaged_inputs`)."""
     problems = []
     for path in paths:
         rel = Path(path)
@@ -47,16 +38,81 @@ def planned_input_problems(paths, ledger) -> list[str]:
             problem = ledger_problem(rel, ledger)
             if problem:
                 problems.append(f"{rel.as_posix()}: {problem}")
+    return problems + damaged_inputs(paths, config)
+
+
+def _chunk_runs(chunk: int, runs: int, per_job: int) -> str:
+    """The run range ``FIRST-LAST`` of run chunk ``chunk`` (as duelbandits.points.chunk_ranges splits)."""
+    first = chunk * per_job
+    return f"{first}-{min(first + per_job, runs) - 1}"
+
+
+def expected_provenance(rel: str, config: dict) -> dict:
+    """The provenance fields that a paper result's path and the manifest's config determine (empty for
+    a path the paper run does not write): a trace of scenario S says scenario S, the config's seed, ..."""
+    parts = rel.split("/")
+    keys = {"seed": "seed", "horizon": "horizon"}
+    if re.fullmatch(r"results/runs/[^/]+/[^/]+/chunk-\d+\.parquet", rel):
+        expected = {"table": "runs", "scenario": parts[2], "algorithm": parts[3]}
+        keys["stride"] = "stride"
+        if isinstance(config.get("runs"), int) and isinstance(config.get("runs_per_job"), int):
+            chunk = int(parts[4][len("chunk-") : -len(".parquet")])
+            expected["runs"] = _chunk_runs(chunk, config["runs"], min(config["runs_per_job"], config["runs"]))
+    elif re.fullmatch(r"results/(traces|strategies|summary)/[^/]+\.parquet", rel):
+        table = {"summary": "scenario-summary"}.get(parts[1], parts[1])
+        expected = {"table": table, "scenario": parts[2][: -len(".parquet")]}
+        keys.update(runs="runs", algorithms="algorithms", points="summary_points")
+    elif rel == "results/summary.parquet":
+        expected = {"table": "summary"}
+        keys = {"horizon": "horizon", "algorithms": "algorithms", "scenarios": "scenarios"}
+    elif rel == "results/bounds.parquet":
+        expected = {"table": "bounds"}
+        keys = {"horizon": "horizon", "algorithms": "algorithms", "points": "summary_points"}
+    else:
+        return {}
+    return {**expected, **{field: config[key] for field, key in keys.items() if key in config}}
+
+
+def provenance_contradiction(path, rel: str, config: dict) -> str | None:
+    """Why the provenance of the Parquet file ``path`` (listed as ``rel``) contradicts its path or the
+    manifest's ``config``, or None if it does not."""
+    from .files import StorageError
+    from .storage import read_provenance
+
+    expected = expected_provenance(rel, config)
+    if not expected:
+        return None  # not a path of the paper run's results: nothing to compare
+    try:
+        prov = read_provenance(path)
+    except StorageError as err:
+        return str(err)
+    for key, want in expected.items():
+        if prov.get(key) != want:
+            return f"{rel}: its provenance says {key} {prov.get(key)!r}, but its path and the config say {want!r}"
+    return None
+
+
+def damaged_inputs(paths, config: dict) -> list[str]:
+    """Why each Parquet file of ``paths`` (inputs that a run will read without rebuilding them) is not
+    what the pipeline wrote for it: unreadable footer, no provenance, or provenance that contradicts its
+    path or ``config``. Reads footers only: cheap enough for every input of a planned run."""
+    problems = []
+    for path in paths:
+        rel = Path(path).as_posix()
+        if rel.endswith(".parquet") and Path(path).is_file():
+            expected = expected_provenance(rel, config)
+            problem = provenance_contradiction(path, rel, config) if expected else _unreadable(path)
+            if problem:
+                problems.append(problem)
     return problems
 
 
-def check_inputs(paths, ledger) -> None:
-    """DamagedFile for the first of ``paths`` that the ledger records with another sha256 (a file it
-    does not record is not the pipeline's, and is the command's own to check)."""
-    for path in paths:
-        try:
-            recorded = Path(path).is_file() and read_record(ledger, path) is not None
-        except (OSError, ValueError):  # not a path at all (a JSON argument, a name too long for one)
-            continue
-        if recorded and ledger_problem(path, ledger):
-            raise DamagedFile(path, CHANGED)
+def _unreadable(path) -> str | None:
+    from .files import StorageError
+    from .storage import read_provenance
+
+    try:
+        read_provenance(path)
+    except StorageError as err:
+        return str(err)
+    return None

@@ -37,6 +37,7 @@ from pathlib import Path
 
 from .digests import JSON, PARQUET, DigestError, json_digest, ledger_line, parquet_digest
 from .errors import InputError
+from .integrity import provenance_contradiction
 from .provenance import canonical_json, environment, file_sha256
 
 FIGURE_DATA_KEY = "duelbandits-data-sha256"
@@ -130,7 +131,8 @@ def figure_data_digest(path) -> str:
 
 def _content_digest(path) -> str:
     """The content digest of one file, by its suffix (module docstring); ManifestError if unreadable."""
-    from .files import StorageError, why_unreadable
+    from .errors import why_unreadable
+    from .files import StorageError
 
     suffix = Path(path).suffix.lower()
     problem = why_unreadable(path)
@@ -349,83 +351,6 @@ def read(path) -> tuple[dict, dict, dict]:
     if not entries:
         raise ManifestError(f"{path}: lists no files")
     return header, entries, contents
-
-
-def _chunk_runs(chunk: int, runs: int, per_job: int) -> str:
-    """The run range ``FIRST-LAST`` of run chunk ``chunk`` (as duelbandits.points.chunk_ranges splits)."""
-    first = chunk * per_job
-    return f"{first}-{min(first + per_job, runs) - 1}"
-
-
-def expected_provenance(rel: str, config: dict) -> dict:
-    """The provenance fields that a paper result's path and the manifest's config determine (empty for
-    a path the paper run does not write): a trace of scenario S says scenario S, the config's seed, ..."""
-    parts = rel.split("/")
-    keys = {"seed": "seed", "horizon": "horizon"}
-    if re.fullmatch(r"results/runs/[^/]+/[^/]+/chunk-\d+\.parquet", rel):
-        expected = {"table": "runs", "scenario": parts[2], "algorithm": parts[3]}
-        keys["stride"] = "stride"
-        if isinstance(config.get("runs"), int) and isinstance(config.get("runs_per_job"), int):
-            chunk = int(parts[4][len("chunk-") : -len(".parquet")])
-            expected["runs"] = _chunk_runs(chunk, config["runs"], min(config["runs_per_job"], config["runs"]))
-    elif re.fullmatch(r"results/(traces|strategies|summary)/[^/]+\.parquet", rel):
-        table = {"summary": "scenario-summary"}.get(parts[1], parts[1])
-        expected = {"table": table, "scenario": parts[2][: -len(".parquet")]}
-        keys.update(runs="runs", algorithms="algorithms", points="summary_points")
-    elif rel == "results/summary.parquet":
-        expected = {"table": "summary"}
-        keys = {"horizon": "horizon", "algorithms": "algorithms", "scenarios": "scenarios"}
-    elif rel == "results/bounds.parquet":
-        expected = {"table": "bounds"}
-        keys = {"horizon": "horizon", "algorithms": "algorithms", "points": "summary_points"}
-    else:
-        return {}
-    return {**expected, **{field: config[key] for field, key in keys.items() if key in config}}
-
-
-def provenance_contradiction(path, rel: str, config: dict) -> str | None:
-    """Why the provenance of the Parquet file ``path`` (listed as ``rel``) contradicts its path or the
-    manifest's ``config``, or None if it does not."""
-    from .files import StorageError
-    from .storage import read_provenance
-
-    expected = expected_provenance(rel, config)
-    if not expected:
-        return None  # not a path of the paper run's results: nothing to compare
-    try:
-        prov = read_provenance(path)
-    except StorageError as err:
-        return str(err)
-    for key, want in expected.items():
-        if prov.get(key) != want:
-            return f"{rel}: its provenance says {key} {prov.get(key)!r}, but its path and the config say {want!r}"
-    return None
-
-
-def damaged_inputs(paths, config: dict) -> list[str]:
-    """Why each Parquet file of ``paths`` (inputs that a run will read without rebuilding them) is not
-    what the pipeline wrote for it: unreadable footer, no provenance, or provenance that contradicts its
-    path or ``config``. Reads footers only: cheap enough for every input of a planned run."""
-    problems = []
-    for path in paths:
-        rel = Path(path).as_posix()
-        if rel.endswith(".parquet") and Path(path).is_file():
-            expected = expected_provenance(rel, config)
-            problem = provenance_contradiction(path, rel, config) if expected else _unreadable(path)
-            if problem:
-                problems.append(problem)
-    return problems
-
-
-def _unreadable(path) -> str | None:
-    from .files import StorageError
-    from .storage import read_provenance
-
-    try:
-        read_provenance(path)
-    except StorageError as err:
-        return str(err)
-    return None
 
 
 def manifest_versions(manifest, header: dict | None = None) -> dict | None:

@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from . import plugins, winners
-from .errors import InputError
+from .errors import InputError, why_unreadable
 
 BENCHMARKS = {
     "arithmetic": (
@@ -358,8 +358,6 @@ def read_matrix_file(path) -> np.ndarray:
     """
     if path is None:
         raise ScenarioError("the file scenario needs the path of a CSV matrix file")
-    from .files import why_unreadable
-
     path = Path(path)
     problem = why_unreadable(path)
     if problem:

@@ -16,7 +16,8 @@ import pyarrow.parquet as pq
 
 from . import winners
 from .digests import TableDigest, ledger_line, table_content
-from .files import DamagedFile, StorageError, atomic_write, note_content, noting, why_unreadable, write_text
+from .errors import why_unreadable
+from .files import DamagedFile, StorageError, atomic_write, note_content, noting, write_text
 from .provenance import METADATA_KEY, canonical_json, check, matrix_sha256
 from .scenarios import MatrixError, validate_matrix
 from .schemas import RUN_COLUMNS, strategy_columns

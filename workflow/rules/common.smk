@@ -396,16 +396,14 @@ def check_planned_inputs():
     """Refuse to start when an input of a planned job that no planned job rebuilds is not what the
     pipeline wrote: changed since its job recorded its sha256 in the ledger, or never recorded
     (duelbandits.integrity), or damaged or foreign by its Parquet footer (a truncated chunk, two chunks
-    swapped, another scenario's file: duelbandits.manifest.damaged_inputs). Snakemake removes a job's
+    swapped, another scenario's file). Snakemake removes a job's
     outputs before the job runs, so a job that then failed on its input would leave the tree worse."""
     import duelbandits.integrity
-    import duelbandits.manifest
 
     planned = list(workflow.dag.needrun_jobs())
     rebuilt = {str(path) for job in planned for path in job.output}
     inputs = sorted({str(path) for job in planned for path in job.input} - rebuilt)
-    problems = duelbandits.integrity.planned_input_problems(inputs, LEDGER)
-    problems += duelbandits.manifest.damaged_inputs(inputs, plan.paper_config(config))
+    problems = duelbandits.integrity.planned_input_problems(inputs, LEDGER, plan.paper_config(config))
     if problems:
         files = list(dict.fromkeys(problem.partition(": ")[0] for problem in problems))
         raise ValueError(

@@ -19,7 +19,14 @@ from contextlib import nullcontext
 from pathlib import Path
 
 from ..errors import InputError
-from ..files import DamagedFile, check_output, noted_content, noting_contents, record_written
+from ..files import (
+    DamagedFile,
+    check_output,
+    check_recorded_inputs,
+    noted_content,
+    noting_contents,
+    record_written,
+)
 from .args import UsageError
 
 FAMILIES = ("simulation", "paper", "figures", "points", "latex", "reproducibility", "claims")
@@ -98,9 +105,7 @@ def main(argv=None) -> int:
         for path in outputs:
             check_output(path)
         if args.ledger:  # the workflow's jobs: what they read is what the pipeline wrote
-            from ..integrity import check_inputs
-
-            check_inputs([path for _, path in inputs], args.ledger)
+            check_recorded_inputs([path for _, path in inputs], args.ledger)
         with noting_contents() if args.ledger else nullcontext({}) as noted:
             status = args.func(args) or 0
         sys.stdout.flush()  # a closed pipe (`| head`) shows here, not at exit

@@ -287,7 +287,7 @@ def add_commands(sub) -> None:
         type=positive_float,
         required=True,
         help="TS-Borda's c (Theorem 4.2's requirement, for notes; "
-        "config `algorithm_params/ts-borda/c_alpha`, else TS-Borda's default)",
+        "TS-Borda's c_alpha in config `algorithm_params`, else its default)",
     )
     add_panels_and_outputs(
         f,

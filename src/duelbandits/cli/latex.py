@@ -48,7 +48,7 @@ def add_commands(sub) -> None:
         type=positive_float,
         required=True,
         help="TS-Borda's c (Theorem 4.2's requirement, for notes; "
-        "config `algorithm_params/ts-borda/c_alpha`, else TS-Borda's default)",
+        "TS-Borda's c_alpha in config `algorithm_params`, else its default)",
     )
     x.add_argument("--out", required=True, help="output .tex file")
     x.set_defaults(func=cmd_latex_figures, outputs=("out",))

@@ -147,7 +147,7 @@ def add_commands(sub) -> None:
         "--c-alpha",
         type=positive_float,
         required=True,
-        help="TS-Borda's c (Theorem 4.2; config `algorithm_params/ts-borda/c_alpha`, else TS-Borda's default)",
+        help="TS-Borda's c (Theorem 4.2; TS-Borda's c_alpha in config `algorithm_params`, else its default)",
     )
     p.add_argument("--out", required=True)
     p.set_defaults(func=cmd_bounds, outputs=("out",))

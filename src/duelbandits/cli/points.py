@@ -114,7 +114,7 @@ def add_commands(sub) -> None:
         "--c-alpha",
         type=positive_float,
         required=True,
-        help="TS-Borda's c (Theorem 4.2; config `algorithm_params/ts-borda/c_alpha`, else TS-Borda's default)",
+        help="TS-Borda's c (Theorem 4.2; TS-Borda's c_alpha in config `algorithm_params`, else its default)",
     )
     p.add_argument("--table", required=True, help="output .parquet")
     p.add_argument("--markdown", required=True, help="output .md")
@@ -140,7 +140,7 @@ def add_commands(sub) -> None:
         "--c-alpha",
         type=positive_float,
         required=True,
-        help="TS-Borda's c (Theorem 4.2's bound; config `algorithm_params/ts-borda/c_alpha`, else TS-Borda's default)",
+        help="TS-Borda's c (Theorem 4.2's bound; TS-Borda's c_alpha in config `algorithm_params`, else its default)",
     )
     p.add_argument(
         "--near",
