@@ -24,7 +24,7 @@ FLOORS = {
         "limits",
     ],
     "storage": ["schemas", "files", "storage", "provenance", "digests", "integrity", "manifest"],
-    "analyses": ["aggregate", "points", "sweeps", "field", "asymptotics", "tail", "claims", "plan"],
+    "analyses": ["aggregate", "points", "sweeps", "field", "asymptotics", "tail", "bayes", "claims", "plan"],
     "presentation": ["tables", "plotting", "latex"],
     "command line": ["cli", "__main__", "__init__"],
 }

@@ -349,6 +349,41 @@ family of duelbandits.tail.family_matrix, its two-sided normal interval, Theorem
 verdict (``exceeded``, ``below``, ``inconclusive``; ``no trap`` for a member whose Borda winner is its
 Condorcet winner, one row with t = 0)."""
 
+BAYES_RUN_SCHEMA = pa.schema(
+    [
+        ("actions", pa.int16()),
+        ("matrix", pa.int32()),
+        ("run", pa.int32()),
+        ("horizon", pa.int32()),
+        ("regret", pa.float64()),
+        ("bound", pa.float64()),
+        ("ratio", pa.float64()),
+    ]
+)
+"""results/maximin-bayes/runs-A{A}-{job}.parquet: TS-Maximin's Maximin R_T on matrices drawn from the prior
+of duelbandits.bayes, one row per (matrix, run), with Theorem 4.1's bound and R_T / bound."""
+
+BAYES_ESTIMATE_SCHEMA = pa.schema(
+    [
+        ("actions", pa.int16()),
+        ("horizon", pa.int32()),
+        ("matrices", pa.int32()),
+        ("runs_per_matrix", pa.int32()),
+        ("ratio", pa.float64()),
+        ("se", pa.float64()),
+        ("low", pa.float64()),
+        ("high", pa.float64()),
+        ("share_above", pa.float64()),
+        ("share_low", pa.float64()),
+        ("share_high", pa.float64()),
+        ("confidence", pa.float64()),
+        ("verdict", pa.string()),
+    ]
+)
+"""results/maximin-bayes/estimates.parquet: per A, E[R_T] / Theorem 4.1's bound over the prior with its
+two-sided normal interval, the share of matrices whose mean R_T exceeds the bound with its interval, and
+the verdict (``holds``, ``fails``, ``inconclusive``; duelbandits.bayes.estimate)."""
+
 CLAIM_SCHEMA = pa.schema(
     [
         ("claim", pa.string()),

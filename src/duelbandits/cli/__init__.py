@@ -29,7 +29,7 @@ from ..files import (
 )
 from .args import UsageError
 
-FAMILIES = ("simulation", "paper", "figures", "points", "latex", "reproducibility", "claims")
+FAMILIES = ("simulation", "paper", "figures", "points", "latex", "reproducibility", "claims", "bayes")
 """The command modules of this package, in the order ``duelbandits --help`` lists their commands."""
 
 

@@ -1,0 +1,219 @@
+"""Theorem 4.1 under its Bayesian reading (target ``maximin-bayes``).
+
+The theorem's proof (Russo and Van Roy's information ratio, ending in the prior entropy of the
+Maximin winner) bounds the *Bayesian* regret ``E_X[E[R_T | X]]``, the expectation over a prior on
+preference matrices. This module draws matrices from a stated prior and measures TS-Maximin's
+Maximin regret on them at horizon ``T`` with the project's own ``simulate`` and regret code.
+
+**The prior** (:data:`PRIOR`, :func:`draw_matrix`): for ``i < j`` independently
+``X[i, j] ~ Uniform(0, 1)``, ``X[j, i] = 1 - X[i, j]``, ``X[i, i] = 1/2``. Every draw is a valid
+preference matrix, and every off-diagonal entry's marginal is Beta(1, 1), Algorithm 1's prior on
+each entry. Algorithm 1 samples ``X(i, j)`` and ``X(j, i)`` as independent Beta parameters, so it
+is not exact Thompson sampling for any prior over valid matrices; this prior is the valid one with
+the same marginals.
+
+**The estimate**: per A, ``M`` matrices, ``r`` runs each; ``R_T / bound`` per run; the per-matrix
+mean; ``E[R_T] / bound`` over the prior is the mean of the ``M`` matrix means, its interval the
+two-sided normal interval from their spread (:func:`estimates`).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from . import regret
+from .errors import InputError
+from .simulation import name_seed, simulate
+from .theorems import PAPER_THEOREMS
+
+ALGORITHM = "ts-maximin"
+"""The algorithm of Theorem 4.1."""
+
+PRIOR = "uniform antisymmetric"
+"""The prior's name in the tables and the ledger: ``X[i, j] ~ U(0, 1)`` for ``i < j``, ``X[j, i] = 1 - X[i, j]``."""
+
+TARGET = "maximin-bayes"
+"""The target's name, the first name of every seed it uses."""
+
+RUN_COLUMNS = ["actions", "matrix", "run", "horizon", "regret", "bound", "ratio"]
+"""One row per run: its Maximin ``R_T``, Theorem 4.1's bound at ``(A, T)`` and their ratio."""
+
+ESTIMATE_COLUMNS = [
+    "actions",
+    "horizon",
+    "matrices",
+    "runs_per_matrix",
+    "ratio",
+    "se",
+    "low",
+    "high",
+    "share_above",
+    "share_low",
+    "share_high",
+    "confidence",
+    "verdict",
+]
+"""One row per A: ``E[R_T] / bound`` over the prior with its interval, the share of matrices whose
+mean ``R_T`` exceeds the bound with its interval, and the verdict."""
+
+
+class BayesError(InputError):
+    """The settings or the files of the maximin-bayes target are invalid."""
+
+
+def draw_matrix(actions: int, rng) -> np.ndarray:
+    """One draw of the prior (module docstring): the upper triangle's entries, row by row, are
+    ``rng.uniform(size=A (A - 1) / 2)``."""
+    if actions < 2:
+        raise BayesError(f"a preference matrix needs A >= 2, got {actions}")
+    upper = np.triu_indices(actions, 1)
+    u = rng.uniform(size=upper[0].size)
+    X = np.full((actions, actions), 0.5)
+    X[upper] = u
+    X[upper[1], upper[0]] = 1.0 - u
+    return X
+
+
+def matrix_seed(base_seed: int, actions: int, matrix: int) -> np.random.SeedSequence:
+    """Matrix ``matrix`` at A: ``SeedSequence([seed, "maximin-bayes", "matrix", A, matrix])`` (names as
+    :func:`duelbandits.simulation.name_seed` turns them into integers)."""
+    return name_seed(base_seed, TARGET, "matrix", int(actions), int(matrix))
+
+
+def run_seed(base_seed: int, actions: int, matrix: int, run: int) -> np.random.SeedSequence:
+    """Run ``run`` on matrix ``matrix`` at A: ``SeedSequence([seed, "maximin-bayes", "run", A, matrix, run])``."""
+    return name_seed(base_seed, TARGET, "run", int(actions), int(matrix), int(run))
+
+
+def prior_matrix(base_seed: int, actions: int, matrix: int) -> np.ndarray:
+    """Matrix ``matrix`` of the prior at A, from its own stream."""
+    return draw_matrix(actions, np.random.default_rng(matrix_seed(base_seed, actions, matrix)))
+
+
+def bound(actions: int, horizon: int) -> float:
+    """Theorem 4.1's bound at ``(A, T)``."""
+    return float(PAPER_THEOREMS["4.1"].bound(actions, float(horizon)))
+
+
+def matrix_indices(matrices: int, jobs: int, job: int) -> range:
+    """The matrices of job ``job`` of ``jobs``: every ``jobs``-th from ``job`` on."""
+    if not 0 <= job < jobs:
+        raise BayesError(f"job {job} is not one of 0..{jobs - 1}")
+    return range(job, matrices, jobs)
+
+
+def measure(actions: int, matrices, runs: int, horizon: int, base_seed: int, progress=None):
+    """TS-Maximin's Maximin ``R_T`` on each matrix of ``matrices`` (indices) at A, ``runs`` runs each:
+    a DataFrame with :data:`RUN_COLUMNS`."""
+    import pandas as pd
+
+    b = bound(actions, horizon)
+    rows = []
+    matrices = list(matrices)
+    for n, m in enumerate(matrices):
+        X = prior_matrix(base_seed, actions, m)
+        for r in range(runs):
+            res = simulate(X, ALGORITHM, horizon, run_seed(base_seed, actions, m, r), stride=horizon)
+            R = float(regret.per_step("maximin", X, res.I, res.J).sum())
+            rows.append((int(actions), int(m), r, int(horizon), R, b, R / b))
+        if progress is not None:
+            progress(n + 1, len(matrices))
+    return pd.DataFrame(rows, columns=RUN_COLUMNS)
+
+
+def z_value(confidence: float) -> float:
+    """The two-sided normal quantile of ``confidence``."""
+    from statistics import NormalDist
+
+    return NormalDist().inv_cdf((1 + confidence) / 2)
+
+
+def verdict(low: float, high: float) -> str:
+    """Theorem 4.1 as a Bayesian bound, from the interval on ``E[R_T] / bound``: ``holds`` when the
+    interval lies below 1, ``fails`` when it lies above 1, else ``inconclusive`` (1 inside or on an end)."""
+    if high < 1.0:
+        return "holds"
+    if low > 1.0:
+        return "fails"
+    return "inconclusive"
+
+
+def estimate(ratios, confidence: float) -> tuple[float, float, float, float, float, float, float]:
+    """From ``ratios`` of shape ``(M, r)`` (run ``R_T / bound`` per matrix and run): ``(mean, se, low, high,
+    share, share_low, share_high)``.
+
+    The mean over the prior is the mean of the ``M`` matrix means; each matrix mean is an independent
+    draw of one random variable (a matrix from the prior, then ``r`` runs on it), so the standard error
+    is their standard deviation over ``sqrt(M)``, and the interval is the two-sided normal one (``M`` is
+    hundreds in the default config, where the t and normal quantiles agree to 1%; the tiny test
+    configs only smoke-test it). ``share`` is the fraction of matrix means above 1 (the matrices that
+    are themselves counterexamples, up to their own run noise), with the normal interval
+    ``p +- z sqrt(p (1 - p) / M)`` clipped to [0, 1].
+    """
+    ratios = np.asarray(ratios, dtype=float)
+    if ratios.ndim != 2 or ratios.shape[0] < 2 or ratios.shape[1] < 1:
+        raise BayesError(f"need at least 2 matrices and 1 run each, got shape {ratios.shape}")
+    M = ratios.shape[0]
+    means = ratios.mean(axis=1)
+    z = z_value(confidence)
+    mean = float(means.mean())
+    se = float(means.std(ddof=1) / math.sqrt(M))
+    share = float((means > 1.0).mean())
+    share_se = math.sqrt(share * (1 - share) / M)
+    return (
+        mean,
+        se,
+        mean - z * se,
+        mean + z * se,
+        share,
+        max(0.0, share - z * share_se),
+        min(1.0, share + z * share_se),
+    )
+
+
+def estimates(runs_frame, confidence: float):
+    """One row per A of the runs (:data:`ESTIMATE_COLUMNS`); every matrix of an A needs the same runs."""
+    import pandas as pd
+
+    rows = []
+    for (A, T), group in runs_frame.groupby(["actions", "horizon"], sort=True):
+        table = group.pivot_table(index="matrix", columns="run", values="ratio", aggfunc="first")
+        if table.isna().any().any():
+            raise BayesError(f"A = {A}: the matrices do not all have the same runs")
+        mean, se, low, high, share, share_low, share_high = estimate(table.to_numpy(), confidence)
+        rows.append(
+            (
+                int(A),
+                int(T),
+                table.shape[0],
+                table.shape[1],
+                mean,
+                se,
+                low,
+                high,
+                share,
+                share_low,
+                share_high,
+                confidence,
+                verdict(low, high),
+            )
+        )
+    return pd.DataFrame(rows, columns=ESTIMATE_COLUMNS)
+
+
+def overall_verdict(frame) -> str:
+    """One sentence over every A: ``fails`` if any A fails, ``holds`` if every A holds, else inconclusive."""
+    if frame.empty:
+        return "inconclusive: no estimates"
+    verdicts = frame["verdict"].tolist()
+    T = ", ".join(f"{t:,}" for t in sorted(set(frame["horizon"])))
+    As = ", ".join(str(a) for a in frame["actions"])
+    if "fails" in verdicts:
+        bad = ", ".join(str(a) for a, v in zip(frame["actions"], verdicts) if v == "fails")
+        return f"fails as a Bayesian bound (prior: {PRIOR}) at A = {bad}, T = {T}"
+    if all(v == "holds" for v in verdicts):
+        return f"holds as a Bayesian bound (prior: {PRIOR}) at A = {As}, T = {T}"
+    open_ = ", ".join(str(a) for a, v in zip(frame["actions"], verdicts) if v != "holds")
+    return f"inconclusive at A = {open_}, T = {T} (prior: {PRIOR})"
