@@ -4,7 +4,7 @@ The workflow (``workflow/rules/common.smk``) calls these functions with the vali
 so can a test, without a Snakemake process. One path serves every target:
 
 - :func:`check_paper` checks what the default target needs at parse time;
-  :func:`check_target` checks a target beyond the paper (``sweeps``, ``field``, ``asymptotics``)
+  :func:`check_target` checks a target beyond the paper (``sweeps``, ``field``, ``asymptotics``, ...)
   when that target is planned, so a setting only it uses never stops the paper run. Both raise
   :class:`ConfigError` naming the key.
 - :func:`jobs` lists the simulation jobs of a target: the paper's run chunks or a target's
@@ -22,10 +22,10 @@ from .errors import AlgorithmError, InputError
 from .points import chunk_ranges
 from .schemas import MAX_STEP
 
-BEYOND_THE_PAPER = ("sweeps", "field", "asymptotics", "maximin-tail")
+BEYOND_THE_PAPER = ("sweeps", "field", "asymptotics", "maximin-tail", "maximin-bayes")
 """Config sections of the targets beyond the paper: they change none of the paper's results."""
 
-POINT_TARGETS = BEYOND_THE_PAPER
+POINT_TARGETS = ("sweeps", "field", "asymptotics", "maximin-tail")
 """Targets whose jobs are points (``duelbandits sweep-point``); the paper's are run chunks."""
 
 
@@ -468,6 +468,9 @@ def check_target(config: dict, target: str) -> None:
     """Checks of a target beyond the paper that the schema cannot express, naming the key: its
     scenarios build, its largest job fits in memory, TS-Borda's alpha < 1/2 at its shortest horizon."""
     section = config[target]
+    if target == "maximin-bayes":  # no point jobs: its own rules (workflow/rules/bayes.smk)
+        _check_maximin_bayes(config, section)
+        return
     if target == "sweeps":
         if "file" in section["actions"]["scenarios"]:
             raise ConfigError(
@@ -526,6 +529,23 @@ def _check_maximin_tail(config: dict, section: dict) -> None:
         f"a maximin-tail run of horizon {section['horizon']} at A = {config['actions']}",
         limits.sweep_point_bytes(section["horizon"], config["actions"]),
         "maximin-tail/horizon",
+    )
+
+
+def _check_maximin_bayes(config: dict, section: dict) -> None:
+    """Each A's matrices cover its jobs, and one run of the longest kind fits in memory."""
+    if section["jobs"] > section["matrices"]:
+        raise ConfigError(
+            f"config: maximin-bayes/jobs: {section['jobs']} jobs per A for {section['matrices']} matrices "
+            "(maximin-bayes/matrices): a job would have no matrix"
+        )
+    if len(set(section["actions"])) != len(section["actions"]):
+        raise ConfigError(f"config: maximin-bayes/actions: an A is given twice: {section['actions']}")
+    check_memory(
+        config,
+        f"a maximin-bayes run of horizon {section['horizon']} at A = {max(section['actions'])}",
+        limits.sweep_point_bytes(section["horizon"], max(section["actions"])),
+        "maximin-bayes/horizon",
     )
 
 

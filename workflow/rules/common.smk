@@ -319,6 +319,8 @@ def target_outputs(target):
             *expand("figures/sweeps/horizon-{s}.{ext}", s=section["horizon"]["scenarios"], ext=["pdf", "png"]),
             *expand("figures/sweeps/actions-{s}.{ext}", s=section["actions"]["scenarios"], ext=["pdf", "png"]),
         ]
+    if target == "maximin-bayes":
+        return ["results/maximin-bayes/bayes.md"]
     table = {"field": "results/field/table.md", "asymptotics": "results/asymptotics/exponents.md"}[target]
     return [table, *expand(f"figures/{target}/{{s}}.{{ext}}", s=section["scenarios"], ext=["pdf", "png"])]
 
@@ -443,3 +445,12 @@ tail_points = target_points("maximin-tail")
 def tail_scenario_file(wildcards=None):
     """The scenario file of the tail's matrix."""
     return f"results/scenarios/{TAIL['scenario']}.json"
+
+
+BAYES = config["maximin-bayes"]
+
+
+def bayes_runs(wildcards):
+    """The maximin-bayes run files, one per (A, job), after duelbandits.plan.check_target."""
+    checked(plan.check_target, config, "maximin-bayes")
+    return expand("results/maximin-bayes/runs/A{a}-{job}.parquet", a=BAYES["actions"], job=range(BAYES["jobs"]))

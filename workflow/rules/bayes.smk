@@ -1,0 +1,64 @@
+# Beyond the paper (target `maximin_bayes`, not in the default target): Theorem 4.1 as a Bayesian bound,
+# TS-Maximin's Maximin regret at `horizon` on matrices drawn from the prior of duelbandits.bayes. Each A's
+# `matrices` are split over `jobs` jobs (matrix k in job k mod jobs); each matrix and run has its own seed.
+
+
+# results/maximin-bayes/runs/A{actions}-{job}.parquet: one job's matrices at A, `runs` runs each.
+rule bayes_runs:
+    output:
+        "results/maximin-bayes/runs/A{actions}-{job}.parquet",
+    params:
+        code=code("cli.bayes:cmd_bayes_runs", "algorithms.ts_maximin"),
+        seed=config["seed"],
+        matrices=BAYES["matrices"],
+        runs=BAYES["runs"],
+        horizon=BAYES["horizon"],
+        jobs=BAYES["jobs"],
+    log:
+        "logs/maximin-bayes/runs-A{actions}-{job}.log",
+    benchmark:
+        "benchmarks/maximin-bayes/runs-A{actions}-{job}.tsv"
+    wildcard_constraints:
+        actions=r"\d+",
+        job=r"\d+",
+    threads: 1
+    resources:
+        mem_mb=lambda wildcards: -(-limits.sweep_point_bytes(BAYES["horizon"], int(wildcards.actions)) // 10**6),
+        runtime=lambda wildcards, attempt: attempt
+        * plan.runtime_minutes(
+            "ts-maximin",
+            -(-BAYES["matrices"] // BAYES["jobs"]) * BAYES["runs"],
+            BAYES["horizon"],
+            int(wildcards.actions),
+        ),
+    shell:
+        "python -m duelbandits --ledger .duelbandits/written bayes-runs --actions {wildcards.actions}"
+        " --matrices {params.matrices} --runs {params.runs} --horizon {params.horizon} --seed {params.seed}"
+        " --jobs {params.jobs} --job {wildcards.job} --out {output} > {log} 2>&1 || (cat {log} >&2; exit 1)"
+
+
+# results/maximin-bayes/estimates.parquet and bayes.md: per A, E[R_T] / Theorem 4.1's bound over the
+# prior with its interval, the share of drawn matrices above the bound, and the verdict.
+rule bayes_table:
+    input:
+        bayes_runs,
+    output:
+        estimates="results/maximin-bayes/estimates.parquet",
+        markdown=report(
+            "results/maximin-bayes/bayes.md",
+            caption="../report/claims.rst",
+            category="Claims",
+            labels={"table": "Theorem 4.1 as a Bayesian bound"},
+        ),
+    params:
+        code=code("cli.bayes:cmd_bayes_table"),
+        confidence=BAYES["confidence"],
+    log:
+        "logs/maximin-bayes/table.log",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    shell:
+        "python -m duelbandits --ledger .duelbandits/written bayes-table {input} --confidence {params.confidence}"
+        " --estimates {output.estimates} --markdown {output.markdown} > {log} 2>&1 || (cat {log} >&2; exit 1)"
