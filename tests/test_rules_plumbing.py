@@ -62,7 +62,7 @@ asymptotics:
 """Off the defaults. The action sweep reaches A = 10 at T = 10^4, a point of the horizon sweep too (planned
 once); seed 4246 is one at which every scenario of every target builds with these parameters."""
 
-TARGETS = ["all", "sweeps", "field", "asymptotics", "panels", "maximin_tail", "claims"]
+TARGETS = ["all", "sweeps", "field", "asymptotics", "panels", "maximin_tail", "maximin_bayes", "claims"]
 CLI = ["python", "-m", "duelbandits", "--ledger", ".duelbandits/written"]
 RUN_CHUNK = "results/runs/{scenario}/{algorithm}/chunk-{chunk}.parquet"
 POINT = "results/{target}/points/{scenario}/A{actions}-T{horizon}/{algorithm}/chunk-{chunk}.parquet"
@@ -208,7 +208,12 @@ def test_every_job_runs_the_cli_and_each_rule_has_its_expected_number_of_jobs(jo
     assert len(appendix_panel_jobs(jobs)) == len(CONFIG["scenarios"]) * len(CONFIG["algorithms"])
     scenario_names = set(CONFIG["scenarios"]) | set(CONFIG["field"]["scenarios"])
     assert {job.wildcards["scenario"] for job in jobs["scenario"]} == scenario_names
-    for rule in ("all", "sweeps", "field", "asymptotics", "panels", "maximin_tail", "claims"):
+    bayes = CONFIG["maximin-bayes"]
+    assert len(jobs["bayes_runs"]) == len(bayes["actions"]) * bayes["jobs"]
+    assert {(job.one("--actions"), job.one("--job")) for job in jobs["bayes_runs"]} == {
+        (str(a), str(j)) for a in bayes["actions"] for j in range(bayes["jobs"])
+    }
+    for rule in ("all", "sweeps", "field", "asymptotics", "panels", "maximin_tail", "maximin_bayes", "claims"):
         assert [job.shell for job in jobs[rule]] == [None]  # target rules run nothing
     assert all(job.command for job in shell_jobs(jobs))
 
@@ -224,6 +229,7 @@ SEEDED = {
     "tail_continue",
     "tail_table",
     "tail_family",
+    "bayes_runs",
 }
 """Rules whose command takes --seed: the matrices, the runs' streams and the bootstraps."""
 

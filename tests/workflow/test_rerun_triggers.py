@@ -3,8 +3,8 @@ exactly the jobs docs/rerun-triggers.md lists for it, and a change to a config s
 beyond the paper plans no job of the paper run.
 
 One tiny build of every target but `panels` and `paper` (the paper run, sweeps, field with all twelve
-algorithms, asymptotics, maximin_tail, claims), then one `snakemake --summary` per module with that module
-changed by a comment. A job is *triggered* when its own rerun trigger
+algorithms, asymptotics, maximin_tail, maximin_bayes, claims), then one `snakemake --summary` per module
+with that module changed by a comment. A job is *triggered* when its own rerun trigger
 (its rule's ``code`` param) changed, as ``snakemake --summary`` marks them; the jobs
 downstream of a triggered one run after it, as they must, and are not listed in the table.
 """
@@ -20,7 +20,7 @@ import pytest
 from workflow_helpers import REPO, TINY, planned_rules, snakemake_command
 
 TABLE = REPO / "docs" / "rerun-triggers.md"
-TARGETS = ("all", "sweeps", "field", "asymptotics", "maximin_tail", "claims")
+TARGETS = ("all", "sweeps", "field", "asymptotics", "maximin_tail", "maximin_bayes", "claims")
 UNBUILT = {
     "matrix_file",  # only for the file scenario, which the tiny config does not run
     "panel_main",
@@ -40,6 +40,7 @@ field: {scenarios: [borda, arithmetic], horizon: 200, runs: 2, runs_per_job: 2, 
 asymptotics: {horizons: [200, 300, 400], runs: 2, steps_per_job: 1000, points: 4, bootstrap: 20}
 maximin-tail: {runs: 6, runs_per_job: 3, first_horizon: 200, horizon: 400, others: 2, jobs: 2, points: 5,
                escape_samples: 10, family: {actions: [4], gaps: [0.1], runs: 2, horizon: 200, points: 4}}
+maximin-bayes: {actions: [3, 4], horizon: 200, matrices: 2, runs: 1, jobs: 2}
 """
 
 

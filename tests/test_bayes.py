@@ -1,0 +1,185 @@
+"""The maximin-bayes target (duelbandits.bayes): the prior's draws, the documented seed streams, the
+estimator on a hand-computed case, the verdict at its boundaries, and the config section's checks."""
+
+import copy
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+import yaml
+
+from duelbandits import bayes, plan, winners
+from duelbandits.plan import ConfigError
+
+REPO = Path(__file__).resolve().parents[1]
+BASE = yaml.safe_load((REPO / "config.yaml").read_text())
+SCHEMA = plan.config_schema(REPO / "workflow/schemas/config.schema.yaml")
+
+
+def test_every_draw_is_a_valid_preference_matrix():
+    rng = np.random.default_rng(0)
+    for A in (2, 3, 5, 10):
+        for _ in range(20):
+            X = bayes.draw_matrix(A, rng)
+            assert X.shape == (A, A)
+            assert np.all(np.diag(X) == 0.5)
+            assert np.allclose(X + X.T, 1.0)
+            assert np.all((X > 0) & (X < 1))
+
+
+def test_each_off_diagonal_entry_is_uniform_and_the_pairs_are_independent():
+    """n = 4,000 draws at A = 4 (fixed seed). Each entry (i, j), i != j, should be U(0, 1): mean 1/2 with
+    standard error sqrt(1/12 / n) = 0.0046, variance 1/12 with standard error sqrt((mu4 - sigma^4) / n) =
+    sqrt((1/80 - 1/144) / n) = 0.0012 (mu4 = 1/80 the uniform's fourth central moment), and the
+    Kolmogorov-Smirnov distance to the uniform CDF below 1.63 / sqrt(n) = 0.026 (its 1% critical value).
+    Two different pairs' entries should be uncorrelated: the sample correlation has standard error
+    1 / sqrt(n) = 0.016. Tolerances: 5 standard errors (and the KS 1% value), so a correct prior fails
+    with a probability far below 1% at any seed; at this seed the test is deterministic."""
+    n, A = 4000, 4
+    rng = np.random.default_rng(20261126)
+    draws = np.stack([bayes.draw_matrix(A, rng) for _ in range(n)])
+    grid = np.arange(1, n + 1) / n
+    for i in range(A):
+        for j in range(A):
+            if i == j:
+                continue
+            x = draws[:, i, j]
+            assert abs(x.mean() - 0.5) < 5 * math.sqrt(1 / 12 / n)
+            assert abs(x.var(ddof=1) - 1 / 12) < 5 * math.sqrt((1 / 80 - 1 / 144) / n)
+            s = np.sort(x)
+            ks = max(np.max(grid - s), np.max(s - (grid - 1 / n)))
+            assert ks < 1.63 / math.sqrt(n)
+    assert abs(np.corrcoef(draws[:, 0, 1], draws[:, 2, 3])[0, 1]) < 5 / math.sqrt(n)
+    assert abs(np.corrcoef(draws[:, 0, 1], draws[:, 0, 2])[0, 1]) < 5 / math.sqrt(n)
+
+
+def test_the_seeds_are_the_documented_streams():
+    """Golden values, computed once from the documented definition and committed: with
+    k(s) = int.from_bytes(s.encode("utf-8"), "little") (k("maximin-bayes") = 9142643415037131472805805187437,
+    k("matrix") = 132394287128941, k("run") = 7239026), matrix 7 at A = 3, seed 12345, is the upper triangle
+    (row by row) np.random.default_rng(SeedSequence([12345, k("maximin-bayes"), k("matrix"), 3, 7]))
+    .uniform(size=3), and run 1 on it the stream SeedSequence([12345, k("maximin-bayes"), k("run"), 3, 7, 1]),
+    whose first two uniforms are below."""
+    X = bayes.prior_matrix(12345, 3, 7)
+    assert X[np.triu_indices(3, 1)].tolist() == [0.4634680698621364, 0.2870623694895654, 0.6725874197069953]
+    first = np.random.default_rng(bayes.run_seed(12345, 3, 7, 1)).uniform(size=2).tolist()
+    assert first == [0.21269791132995763, 0.1791634811262659]
+
+
+def test_a_job_takes_every_jobs_th_matrix_and_the_jobs_cover_them_once():
+    parts = [list(bayes.matrix_indices(10, 3, job)) for job in range(3)]
+    assert parts == [[0, 3, 6, 9], [1, 4, 7], [2, 5, 8]]
+    with pytest.raises(bayes.BayesError):
+        bayes.matrix_indices(10, 3, 3)
+
+
+def test_the_estimator_on_a_hand_computed_case():
+    """Ratios of 3 matrices x 2 runs: matrix means 1.0, 2.0, 0.5; their mean 7/6; deviations -1/6, 5/6,
+    -2/3, squares summing to 42/36, sample variance 21/36, so se = sqrt(21/36 / 3) = sqrt(7) / 6. Matrix
+    means above 1 (strictly): only 2.0, share 1/3 with standard error sqrt(1/3 * 2/3 / 3) = sqrt(2/27)."""
+    ratios = [[0.5, 1.5], [2.0, 2.0], [0.0, 1.0]]
+    mean, se, low, high, share, share_low, share_high = bayes.estimate(ratios, 0.95)
+    z = bayes.z_value(0.95)
+    assert mean == pytest.approx(7 / 6)
+    assert se == pytest.approx(math.sqrt(7) / 6)
+    assert (low, high) == pytest.approx((7 / 6 - z * math.sqrt(7) / 6, 7 / 6 + z * math.sqrt(7) / 6))
+    assert share == pytest.approx(1 / 3)
+    assert share_low == pytest.approx(max(0.0, 1 / 3 - z * math.sqrt(2 / 27)))
+    assert share_high == pytest.approx(1 / 3 + z * math.sqrt(2 / 27))
+    with pytest.raises(bayes.BayesError):
+        bayes.estimate([[1.0, 2.0]], 0.95)
+
+
+def test_estimates_per_actions_from_run_rows():
+    rows = [
+        (A, m, r, 100, ratio * bayes.bound(A, 100), bayes.bound(A, 100), ratio)
+        for A, table in ((3, [[0.5, 1.5], [2.0, 2.0], [0.0, 1.0]]), (4, [[0.1], [0.3]]))
+        for m, runs in enumerate(table)
+        for r, ratio in enumerate(runs)
+    ]
+    frame = bayes.estimates(pd.DataFrame(rows, columns=bayes.RUN_COLUMNS), 0.95)
+    assert frame["actions"].tolist() == [3, 4]
+    assert frame["ratio"].tolist() == pytest.approx([7 / 6, 0.2])
+    assert frame[["matrices", "runs_per_matrix"]].values.tolist() == [[3, 2], [2, 1]]
+    assert frame["verdict"].tolist() == ["inconclusive", "holds"]
+    assert bayes.overall_verdict(frame).startswith("inconclusive at A = 3, T = 100")
+    missing = pd.DataFrame(rows[:-1], columns=bayes.RUN_COLUMNS)
+    with pytest.raises(bayes.BayesError, match="same runs"):
+        bayes.estimates(missing.iloc[[0, 1, 2, 3, 4]], 0.95)
+
+
+@pytest.mark.parametrize(
+    ("low", "high", "expected"),
+    [
+        (0.2, 0.999, "holds"),
+        (0.2, 1.0, "inconclusive"),  # the bound on the interval's end: not below it
+        (0.9, 1.1, "inconclusive"),
+        (1.0, 1.5, "inconclusive"),
+        (1.001, 1.5, "fails"),
+    ],
+)
+def test_the_verdict_at_its_boundaries(low, high, expected):
+    assert bayes.verdict(low, high) == expected
+
+
+def test_the_overall_verdict_names_the_reading_and_the_prior():
+    frame = pd.DataFrame({"actions": [3, 4], "horizon": [10, 10], "verdict": ["holds", "holds"]})
+    assert bayes.overall_verdict(frame) == (
+        "holds as a Bayesian bound (prior: uniform antisymmetric) at A = 3, 4, T = 10"
+    )
+    frame["verdict"] = ["holds", "fails"]
+    assert bayes.overall_verdict(frame).startswith("fails as a Bayesian bound (prior: uniform antisymmetric) at A = 4")
+
+
+def test_measure_is_reproducible_and_reports_the_bound():
+    a = bayes.measure(3, range(2), 2, 200, 1)
+    b = bayes.measure(3, [1], 2, 200, 1)
+    assert len(a) == 4 and np.all(a["bound"] == bayes.bound(3, 200))
+    assert np.allclose(a["ratio"], a["regret"] / a["bound"])
+    assert a[a["matrix"] == 1]["regret"].tolist() == b["regret"].tolist()  # a matrix's runs: its own streams
+    X = bayes.prior_matrix(1, 3, 0)
+    assert winners.maximin_winners(X).size == 1
+
+
+def test_the_default_section_is_valid_and_checked():
+    plan.validate_config(BASE, SCHEMA)
+    plan.check_target(BASE, "maximin-bayes")
+    assert "maximin-bayes" in plan.BEYOND_THE_PAPER and "maximin-bayes" not in plan.POINT_TARGETS
+    assert "maximin-bayes" not in plan.paper_config(BASE)
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("actions", [1, 3]),
+        ("actions", []),
+        ("horizon", 1),
+        ("matrices", 1),
+        ("runs", 0),
+        ("jobs", 0),
+        ("confidence", 1.0),
+        ("confidence", 0),
+    ],
+)
+def test_a_bad_value_is_refused_naming_its_key(key, value):
+    config = copy.deepcopy(BASE)
+    config["maximin-bayes"][key] = value
+    with pytest.raises(ConfigError, match=rf"^config: maximin-bayes/{key}"):
+        plan.validate_config(config, SCHEMA)
+
+
+def test_the_target_check_names_its_key():
+    config = copy.deepcopy(BASE)
+    config["maximin-bayes"].update(matrices=3, jobs=4)
+    with pytest.raises(ConfigError, match="^config: maximin-bayes/jobs: 4 jobs per A for 3 matrices"):
+        plan.check_target(config, "maximin-bayes")
+    config = copy.deepcopy(BASE)
+    config["maximin-bayes"]["actions"] = [3, 3]
+    with pytest.raises(ConfigError, match="^config: maximin-bayes/actions: an A is given twice"):
+        plan.check_target(config, "maximin-bayes")
+    config = copy.deepcopy(BASE)
+    config["memory_limit_gb"] = 0.001
+    with pytest.raises(ConfigError, match="^config: maximin-bayes/horizon: "):
+        plan.check_target(config, "maximin-bayes")

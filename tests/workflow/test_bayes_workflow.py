@@ -1,0 +1,45 @@
+"""End to end: `snakemake maximin_bayes` on a toy config (tests/workflow/bayes_tiny.yaml): the jobs' files
+hold the runs duelbandits.bayes makes, and the table is their estimate."""
+
+import subprocess
+
+import pyarrow.parquet as pq
+import pytest
+import yaml
+from workflow_helpers import REPO, snakemake_command
+
+from duelbandits import bayes
+
+BAYES_TINY = REPO / "tests" / "workflow" / "bayes_tiny.yaml"
+BAYES = yaml.safe_load(BAYES_TINY.read_text())["maximin-bayes"]
+SEED = yaml.safe_load((REPO / "config.yaml").read_text())["seed"]
+
+
+@pytest.fixture(scope="module")
+def bayes_run(tmp_path_factory):
+    workdir = tmp_path_factory.mktemp("bayes")
+    cmd = snakemake_command(workdir, [REPO / "config.yaml", BAYES_TINY], "--cores", "2", "maximin_bayes")
+    result = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr[-5000:]
+    return workdir
+
+
+def test_the_runs_are_the_modules_and_the_table_their_estimate(bayes_run):
+    folder = bayes_run / "results" / "maximin-bayes"
+    files = sorted((folder / "runs").glob("*.parquet"))
+    assert [f.name for f in files] == [f"A{a}-{j}.parquet" for a in BAYES["actions"] for j in range(BAYES["jobs"])]
+    import pandas as pd
+
+    runs = pd.concat([pq.read_table(f).to_pandas() for f in files], ignore_index=True)
+    assert len(runs) == len(BAYES["actions"]) * BAYES["matrices"] * BAYES["runs"]
+    for A in BAYES["actions"]:
+        expected = bayes.measure(A, range(BAYES["matrices"]), BAYES["runs"], BAYES["horizon"], SEED)
+        got = runs[runs["actions"] == A].sort_values(["matrix", "run"])
+        assert got["regret"].tolist() == pytest.approx(expected["regret"].tolist())
+    table = pq.read_table(folder / "estimates.parquet").to_pandas()
+    expected = bayes.estimates(runs, BAYES["confidence"])
+    assert table["verdict"].tolist() == expected["verdict"].tolist()
+    for column in ("ratio", "low", "high", "share_above", "matrices", "runs_per_matrix"):
+        assert table[column].tolist() == pytest.approx(expected[column].tolist()), column
+    text = (folder / "bayes.md").read_text()
+    assert "Theorem 4.1 as a Bayesian bound" in text and bayes.overall_verdict(table) in text
