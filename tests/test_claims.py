@@ -10,6 +10,9 @@ import pytest
 from duelbandits import claims
 from duelbandits.schemas import CLAIM_SCHEMA
 
+FIXED_HOLDS = "holds on this fixed matrix"
+"""A Theorem 4.1 row on a fixed matrix says which reading of the theorem it tests (claims.READINGS)."""
+
 Z = claims.z_one_sided(0.95)
 
 
@@ -113,7 +116,7 @@ def test_ledger_rows_verdicts_and_schema():
     table = claims.ledger(_summary())
     assert list(table.columns) == CLAIM_SCHEMA.names
     by = table.set_index("claim")
-    assert by.loc["Theorem 4.1 (condorcet)", "verdict"] == claims.HOLDS
+    assert by.loc["Theorem 4.1 (condorcet)", "verdict"] == FIXED_HOLDS
     assert by.loc["S5 borda: ISS's Borda regret linear", "verdict"] == claims.HOLDS
     assert by.loc["S5 borda: ISS's Borda regret linear", "value"] == pytest.approx(1.0)
     ultimately = by.loc["S5 borda: SparringExp3.P ultimately linear (T = 40,000)"]
@@ -207,7 +210,7 @@ def test_two_runs_give_an_interval_and_a_verdict():
     theorem = by.loc["Theorem 4.1 (condorcet)"]
     half = Z95 * 13.0 / math.sqrt(2)  # TS-Maximin: mean 130, std 13
     assert (theorem["low"], theorem["high"]) == pytest.approx((130.0 - half, 130.0 + half), rel=1e-12)
-    assert theorem["verdict"] == claims.HOLDS
+    assert theorem["verdict"] == FIXED_HOLDS
     sota = by.loc["S5 condorcet: state of the art very strong"]
     half = Z95 * 7.8 / math.sqrt(2)  # ISS: mean 78, std 7.8; TS-Maximin's low end 130 - 15.1 is above 78 + 9.1
     assert (sota["value"], sota["low"], sota["high"]) == pytest.approx((78.0, 78.0 - half, 78.0 + half), rel=1e-12)
@@ -224,7 +227,7 @@ def test_a_row_from_one_run_shows_no_interval_in_the_markdown():
     assert "| 130 [-] | 2,146 | **not tested** (one run: no interval) |" in line, line
     text = claims_markdown(claims.ledger(_runs(_summary(), 2)), 0.95, {})
     line = next(x for x in text.splitlines() if x.startswith("| 2 | Theorem 4.1 (condorcet) |"))
-    assert "| 130 [115, 145] | 2,146 | **holds** (R_T / bound = 0.061) |" in line, line
+    assert "| 130 [115, 145] | 2,146 | **holds on this fixed matrix** (R_T / bound = 0.061) |" in line, line
 
 
 def test_the_tail_and_the_family_from_one_run_are_not_tested():
@@ -256,7 +259,7 @@ def test_a_claim_about_iss_and_dts_names_the_one_not_run(missing, label):
     assert by.loc[f"S5 borda: {label}'s Borda regret linear", "reason"] == f"{label} not run"
     # a claim that does not name it is decided as before
     assert by.loc["S5 condorcet: every method beats its bound", "verdict"] == claims.HOLDS
-    assert by.loc["Theorem 4.1 (condorcet)", "verdict"] == claims.HOLDS
+    assert by.loc["Theorem 4.1 (condorcet)", "verdict"] == FIXED_HOLDS
 
 
 def test_both_iss_and_dts_run_leave_the_verdicts_as_they_were():
@@ -277,7 +280,7 @@ def test_the_two_methods_the_paper_run_in_the_issue_name_every_method_missing():
     )
     assert by.loc["S5 condorcet: TS-Borda comparably strong", "reason"] == "TS-Borda and ISS not run"
     assert by.loc["Theorem 4.2 (condorcet)", "reason"] == "TS-Borda not run"
-    assert by.loc["Theorem 4.1 (condorcet)", "verdict"] == claims.HOLDS
+    assert by.loc["Theorem 4.1 (condorcet)", "verdict"] == FIXED_HOLDS
     assert by.loc["S5 borda: DTS's Borda regret linear", "verdict"] == claims.HOLDS
 
 
@@ -339,3 +342,52 @@ def test_the_report_refuses_results_without_a_manifest(tmp_path, made):
     assert "snakemake --cores all results/MANIFEST.sha256" in out
     assert len([line for line in out.splitlines() if "MANIFEST" in line]) == 1  # one line
     assert not (tmp_path / "r.html").exists()
+
+
+def _bayes(verdicts, lows, highs):
+    return pd.DataFrame(
+        {
+            "actions": [3, 4, 5][: len(verdicts)],
+            "horizon": 100000,
+            "matrices": 400,
+            "runs_per_matrix": 2,
+            "ratio": [(lo + hi) / 2 for lo, hi in zip(lows, highs)],
+            "se": 0.1,
+            "low": lows,
+            "high": highs,
+            "share_above": 0.125,
+            "share_low": 0.1,
+            "share_high": 0.15,
+            "confidence": 0.95,
+            "verdict": verdicts,
+        }
+    )
+
+
+def test_the_bayesian_row_reads_the_target_and_names_its_reading():
+    holds = _bayes(["holds", "holds"], [-0.1, -0.2], [0.5, 0.3])
+    by = claims.ledger(_summary(), bayes=holds, bayes_verdict="holds as ...").set_index("claim")
+    row = by.loc["Theorem 4.1 (Bayesian, prior: uniform antisymmetric) (A = 3, T = 100,000)"]
+    assert row["verdict"] == "holds as a Bayesian bound (prior: uniform antisymmetric)"
+    assert (row["value"], row["low"], row["high"], row["threshold"]) == pytest.approx((0.2, -0.1, 0.5, 1.0))
+    assert row["reason"] == "holds as ...; 12.5% of the drawn matrices above the bound"
+    fails = claims.bayes_row(_bayes(["holds", "fails", "inconclusive"], [0.1, 1.01, 0.9], [0.5, 1.4, 1.2]))
+    assert fails.verdict == claims.FAILS and "(A = 4," in fails.claim
+    assert claims.reading(fails).verdict == "fails as a Bayesian bound (prior: uniform antisymmetric)"
+    open_ = claims.bayes_row(_bayes(["holds", "inconclusive"], [0.1, 0.9], [0.5, 1.2]))
+    assert open_.verdict == claims.INCONCLUSIVE and "(A = 4," in open_.claim
+    assert claims.reading(open_).verdict == claims.INCONCLUSIVE
+
+
+def test_without_the_bayesian_target_its_row_is_not_tested_and_the_other_rows_unchanged():
+    plain = claims.ledger(_summary())
+    row = plain.set_index("claim").loc["Theorem 4.1 (Bayesian, prior: uniform antisymmetric)"]
+    assert row["verdict"] == claims.NOT_TESTED and "snakemake --cores 2 maximin_bayes" in row["reason"]
+    with_bayes = claims.ledger(_summary(), bayes=_bayes(["holds"], [0.1], [0.5]))
+    pd.testing.assert_frame_equal(plain.iloc[:-1], with_bayes.iloc[:-1])
+    fixed = plain[plain["claim"].str.startswith("Theorem 4.1 (") & ~plain["claim"].str.contains("Bayesian")]
+    assert set(fixed["verdict"]) <= {FIXED_HOLDS, "fails as a bound on a fixed matrix", "inconclusive", "not tested"}
+    assert (
+        not (plain["verdict"] == "fails").any()
+        or not plain.loc[plain["verdict"] == "fails", "claim"].str.startswith("Theorem 4.1 (").any()
+    )

@@ -402,7 +402,8 @@ CLAIM_SCHEMA = pa.schema(
 )
 """results/claims.parquet: one row per claim of the paper (duelbandits.claims): the number measured
 with its interval, the threshold its verdict rule compares it with, and the verdict (``holds``,
-``fails``, ``inconclusive``, ``not tested``) with its reason."""
+``fails``, ``inconclusive``, ``not tested``; a Theorem 4.1 row's ``holds`` and ``fails`` name the reading
+it tests, duelbandits.claims.READINGS) with its reason."""
 
 
 def strategy_columns(player: str, actions: int) -> list[str]:

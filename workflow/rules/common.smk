@@ -422,6 +422,7 @@ CLAIMS_OPTIONAL = {
     "local": "results/asymptotics/local.parquet",
     "tail": "results/maximin-tail/estimates.parquet",
     "family": "results/maximin-tail/family.parquet",
+    "bayes": "results/maximin-bayes/estimates.parquet",
 }
 
 

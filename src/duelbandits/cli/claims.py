@@ -252,23 +252,31 @@ def add_commands(sub) -> None:
 def cmd_claims(args) -> None:
     import os
 
-    from .. import claims, files, provenance, schemas, storage, tail
+    from .. import bayes, claims, files, provenance, schemas, storage, tail
     from ..tables.claims import claims_markdown
 
     check_confidence(args.level)
     summary = storage.read_table(args.summary).to_pandas()
-    optional = (("asymptotics", args.local), ("maximin-tail", args.tail), ("family", args.family))
+    optional = (
+        ("asymptotics", args.local),
+        ("maximin-tail", args.tail),
+        ("family", args.family),
+        ("maximin-bayes", args.bayes),
+    )
     present = {name: path for name, path in optional if path}
     present = {name: path for name, path in present.items() if os.path.isfile(path)}
     local = storage.read_table(present["asymptotics"]).to_pandas() if "asymptotics" in present else None
     estimates = storage.read_table(present["maximin-tail"]).to_pandas() if "maximin-tail" in present else None
     family = storage.read_table(present["family"]).to_pandas() if "family" in present else None
+    bayes_table = storage.read_table(present["maximin-bayes"]).to_pandas() if "maximin-bayes" in present else None
     verdict = tail.verdict(estimates) if estimates is not None else None
-    table = claims.ledger(summary, local, estimates, verdict, args.level, family)
+    bayes_verdict = bayes.overall_verdict(bayes_table) if bayes_table is not None else None
+    table = claims.ledger(summary, local, estimates, verdict, args.level, family, bayes_table, bayes_verdict)
     sources = {
         "results/asymptotics/local.parquet": local is not None,
         "results/maximin-tail/estimates.parquet": estimates is not None,
         "results/maximin-tail/family.parquet": family is not None,
+        "results/maximin-bayes/estimates.parquet": bayes_table is not None,
     }
     markdown = claims_markdown(table, args.level, sources)  # before any write: all or nothing
     inputs = [args.summary, *present.values()]
@@ -285,6 +293,7 @@ def add_claims_command(sub) -> None:
     p.add_argument("--local", help="results/asymptotics/local.parquet, read if it exists")
     p.add_argument("--tail", help="results/maximin-tail/estimates.parquet, read if it exists")
     p.add_argument("--family", help="results/maximin-tail/family.parquet, read if it exists")
+    p.add_argument("--bayes", help="results/maximin-bayes/estimates.parquet, read if it exists")
     p.add_argument(
         "--level",
         type=float,
