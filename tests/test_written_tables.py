@@ -136,7 +136,23 @@ def out(tmp_path_factory):
         0.95,
         *outputs(root, table="family.parquet", markdown="f.md"),
     )
-    optional = outputs(root, local="asymptotics-local.parquet", tail="tail-estimates.parquet", family="family.parquet")
+    # Theorem 4.1 as a Bayesian bound: 2 matrices x 1 run at A = 3, T = 60, one job; its table
+    bayes = ["--actions", 3, "--matrices", 2, "--runs", 1, "--horizon", 60, "--seed", SEED, "--jobs", 1, "--job", 0]
+    run("bayes-runs", *bayes, *outputs(root, out="bayes-runs.parquet"))
+    run(
+        "bayes-table",
+        root / "bayes-runs.parquet",
+        "--confidence",
+        0.95,
+        *outputs(root, estimates="bayes-estimates.parquet", markdown="b.md"),
+    )
+    optional = outputs(
+        root,
+        local="asymptotics-local.parquet",
+        tail="tail-estimates.parquet",
+        family="family.parquet",
+        bayes="bayes-estimates.parquet",
+    )
     run(
         "claims",
         "--summary",
@@ -171,6 +187,8 @@ WRITTEN = {
     "tail-states.parquet": "TAIL_STATE_SCHEMA",
     "tail-estimates.parquet": "TAIL_ESTIMATE_SCHEMA",
     "family.parquet": "TAIL_FAMILY_SCHEMA",
+    "bayes-runs.parquet": "BAYES_RUN_SCHEMA",
+    "bayes-estimates.parquet": "BAYES_ESTIMATE_SCHEMA",
     "claims.parquet": "CLAIM_SCHEMA",
 }
 
