@@ -40,12 +40,19 @@ def test_paper_config_dry_run_plans_every_job(tmp_path):
 
 def test_lint_is_clean_but_for_the_deliberate_absence_of_conda_environments(tmp_path):
     """Jobs run in the locked environment that runs Snakemake, not in per-rule conda
-    environments (README, "Conda"), so that is the one lint left, once per rule."""
+    environments (README, "Conda"), so that is the one lint left, once per rule; and the rule
+    matrix_file names the config's matrix_file in its command, not as a param, on purpose: a param is
+    a rerun trigger, and moving or renaming the matrix with the same content must rerun nothing (its
+    content's sha256 is the param)."""
     result = snakemake(tmp_path, "--lint", tiny=False)
     out = result.stdout + result.stderr
-    lints = re.findall(r"^\s+\* (.+?):$", out, re.M)
-    rules = re.findall(r"^Lints for rule (\w+)", out, re.M)
-    assert lints == ["Specify a conda environment or container for each rule."] * len(rules), out
+    conda = "Specify a conda environment or container for each rule."
+    by_rule = dict(re.findall(r"^Lints for rule (\w+).*?\n(.*?)(?=^Lints for|\Z)", out, re.M | re.S))
+    assert by_rule, out
+    for rule, text in by_rule.items():
+        lints = re.findall(r"^\s+\* (.+?):$", text, re.M)
+        shell_config = ["Shell command directly uses variable config from outside of the rule"] * 2
+        assert lints == [conda] + (shell_config if rule == "matrix_file" else []), (rule, lints)
     assert "Lints for snakefile" not in out, out
 
 
