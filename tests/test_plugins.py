@@ -112,7 +112,7 @@ BAD = {
     "regrets": ["plugin fakeplugin 0.1", "incomplete entry", "regrets must map each of condorcet, borda, target"],
     "name": ["plugin fakeplugin 0.1", "the entry's slug is 'uniform'; the entry point must be named by it"],
     "object": ["plugin fakeplugin 0.1", "is a dict, not a duelbandits.algorithms.Algorithm"],
-    "scenario-clash": ["plugin fakeplugin 0.1", "slug 'borda' is a built-in scenarioentry's"],
+    "scenario-clash": ["plugin fakeplugin 0.1", "slug 'borda' is a built-in scenario's"],
 }
 """Each kind of unusable plugin, and the words of its one line."""
 

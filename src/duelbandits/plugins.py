@@ -11,8 +11,8 @@ They are loaded once, when the registries are first built, and checked there: an
 fails to import, is not an entry, names another slug, clashes with a built-in or another plugin, or
 is incomplete stops everything with one :class:`PluginError` line naming the distribution, the
 entry point and the problem. A loaded entry carries its :class:`Source`: the distribution's name
-and version and a digest of its package's files, which provenance records and which the rerun
-triggers of its jobs include.
+and version and a digest of its entry and its implementation's modules, which provenance records
+and which the rerun triggers of its jobs include.
 """
 
 from __future__ import annotations
@@ -119,7 +119,8 @@ def load(group: str, kind: type, builtins: dict) -> dict:
         if entry.slug != point.name:
             raise PluginError(f"{where}: the entry's slug is {entry.slug!r}; the entry point must be named by it")
         if entry.slug in builtins:
-            raise PluginError(f"{where}: slug {entry.slug!r} is a built-in {kind.__name__.lower()}'s; choose another")
+            noun = "scenario" if kind.__name__ == "ScenarioEntry" else kind.__name__.lower()
+            raise PluginError(f"{where}: slug {entry.slug!r} is a built-in {noun}'s; choose another")
         if entry.slug in loaded:
             other = loaded[entry.slug].source.distribution
             raise PluginError(f"{where}: slug {entry.slug!r} is also registered by plugin {other}")
