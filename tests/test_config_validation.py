@@ -121,3 +121,25 @@ def test_a_matrix_file_that_cannot_be_read_stops_planning_naming_the_cause(tmp_p
     }
     with pytest.raises(plan.ConfigError, match=rf"^config: matrix_file/actions: matrix file .*: {cause[kind]}"):
         plan.check_paper(config, SCHEMA)
+
+
+@pytest.mark.parametrize("section", ["sweeps", "asymptotics", "maximin-tail", "maximin-bayes"])
+@pytest.mark.parametrize("value", [0.0, 5e-324, 0.5, 1 - 2**-53, 1.0])
+def test_the_schema_and_the_command_line_agree_on_every_confidence_level(section, value):
+    """A confidence the config accepts is one the commands accept and the other way round: the last valid
+    and the first invalid value at each end of (0, 1)."""
+    from duelbandits.cli.args import UsageError, check_confidence
+
+    config = copy.deepcopy(BASE)
+    config[section]["confidence"] = value
+    try:
+        plan.validate_config(config, SCHEMA)
+        schema_accepts = True
+    except plan.ConfigError:
+        schema_accepts = False
+    try:
+        check_confidence(value)
+        cli_accepts = True
+    except UsageError:
+        cli_accepts = False
+    assert schema_accepts == cli_accepts == (0 < value < 1), (section, value)
