@@ -162,10 +162,15 @@ def not_run(missing) -> str:
     return f"{', '.join(names[:-1])} and {names[-1]} not run" if len(names) > 1 else f"{names[0]} not run"
 
 
-def untested(claim, where, statement, quantity, method, figure, missing) -> Claim:
-    """A claim about methods of which ``missing`` were not run: no number, ``not tested`` naming them."""
+def not_tested(claim, where, statement, quantity, method, figure, reason: str) -> Claim:
+    """A claim that could not be tested: no number, no interval, ``not tested`` and why."""
     nan = math.nan
-    return Claim(claim, where, statement, quantity, method, nan, nan, nan, nan, NOT_TESTED, not_run(missing), figure)
+    return Claim(claim, where, statement, quantity, method, nan, nan, nan, nan, NOT_TESTED, reason, figure)
+
+
+def untested(claim, where, statement, quantity, method, figure, missing) -> Claim:
+    """A claim about methods of which ``missing`` were not run: ``not tested`` naming them."""
+    return not_tested(claim, where, statement, quantity, method, figure, not_run(missing))
 
 
 def all_below(parts, claim, where, statement, quantity, method, figure) -> Claim:
@@ -493,19 +498,14 @@ def long_horizon_rows(local, level: float = LEVEL) -> list[Claim]:
     regret's last local exponent; one "not tested" row when that target was not built."""
     if local is None:
         return [
-            Claim(
+            not_tested(
                 "Theorems 4.1-4.4 at long horizons",
                 "Theorems 4.1-4.4 (Section 4)",
                 "each bound holds at every horizon",
                 "mean regret at the asymptotics target's longest horizon",
                 "results/asymptotics/local.parquet",
-                math.nan,
-                math.nan,
-                math.nan,
-                math.nan,
-                NOT_TESTED,
-                "the asymptotics target was not built (snakemake --cores 2 asymptotics)",
                 "figures/asymptotics/{scenario}.png",
+                "the asymptotics target was not built (snakemake --cores 2 asymptotics)",
             )
         ]
     rows = []
@@ -554,19 +554,14 @@ def long_horizon_rows(local, level: float = LEVEL) -> list[Claim]:
 def tail_row(estimates, verdict_text: str | None) -> Claim:
     """Theorem 4.1 past the paper's horizon, from the maximin-tail target (or "not tested")."""
     if estimates is None:
-        return Claim(
+        return not_tested(
             "Theorem 4.1 (borda, past 10^7)",
             "Theorem 4.1 (Section 4)",
             "TS-Maximin's expected Maximin regret is at most A/sqrt(2) sqrt(log A) sqrt(T), for every X and T",
             "stratified E[R_t] of TS-Maximin on the borda matrix far past the paper's horizon",
             "results/maximin-tail/estimates.parquet",
-            math.nan,
-            math.nan,
-            math.nan,
-            math.nan,
-            NOT_TESTED,
-            "the maximin-tail target was not built (snakemake --cores 2 maximin_tail)",
             "figures/maximin-tail/tail.png (a, b); results/maximin-tail/tail.md",
+            "the maximin-tail target was not built (snakemake --cores 2 maximin_tail)",
         )
     frame = estimates.sort_values("t")
     exceeded = frame[frame["verdict"] == "exceeded"]
@@ -596,25 +591,23 @@ def family_row(family) -> Claim:
     lies above the bound (fails), else the largest t searched (or "not tested")."""
     statement = "TS-Maximin's expected Maximin regret is at most A/sqrt(2) sqrt(log A) sqrt(T), for every X and T"
 
-    def not_tested(reason: str) -> Claim:
-        return Claim(
+    def family_not_tested(reason: str) -> Claim:
+        return not_tested(
             "Theorem 4.1 (small family)",
             "Theorem 4.1 (Section 4)",
             statement,
             "mean Maximin regret of TS-Maximin on a small family of trap matrices",
             "results/maximin-tail/family.parquet",
-            *[math.nan] * 4,
-            NOT_TESTED,
-            reason,
             "figures/maximin-tail/tail.png (b); results/maximin-tail/family.md",
+            reason,
         )
 
     if family is None:
-        return not_tested("the maximin_tail target was not built (snakemake --cores 2 maximin_tail)")
+        return family_not_tested("the maximin_tail target was not built (snakemake --cores 2 maximin_tail)")
     over = family[family["verdict"] == "exceeded"].sort_values(["t", "actions", "gap"])
     tested = family[family["verdict"] != "no trap"]
     if tested.empty:
-        return not_tested("no member of the family searched has a trap (see results/maximin-tail/family.md)")
+        return family_not_tested("no member of the family searched has a trap (see results/maximin-tail/family.md)")
     row = over.iloc[0] if len(over) else tested.sort_values(["t", "ratio"]).iloc[-1]
     verdict = FAILS if len(over) else below(float(row["low"]), float(row["high"]), float(row["bound"]))
     claim = Claim(
@@ -647,16 +640,14 @@ def bayes_row(estimates, verdict_text: str | None = None) -> Claim:
     statement = "TS-Maximin's Bayesian Maximin regret (X drawn from the prior) is at most A/sqrt(2) sqrt(log A) sqrt(T)"
     figure = "results/maximin-bayes/bayes.md"
     if estimates is None or estimates.empty:
-        return Claim(
+        return not_tested(
             claim,
             "Theorem 4.1 (Section 4; its proof)",
             statement,
             "E[R_T] / bound over matrices drawn from the prior",
             "results/maximin-bayes/estimates.parquet",
-            *[math.nan] * 4,
-            NOT_TESTED,
-            "the maximin_bayes target was not built (snakemake --cores 2 maximin_bayes)",
             figure,
+            "the maximin_bayes target was not built (snakemake --cores 2 maximin_bayes)",
         )
     failing = estimates[estimates["verdict"] == FAILS].sort_values("actions")
     row = failing.iloc[0] if len(failing) else estimates.sort_values(["high", "actions"]).iloc[-1]

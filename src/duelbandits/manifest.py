@@ -33,6 +33,7 @@ import json
 import re
 import struct
 import zlib
+from functools import cache
 from pathlib import Path
 
 from .digests import JSON, PARQUET, DigestError, json_digest, ledger_line, parquet_digest
@@ -452,7 +453,7 @@ def verify(manifest, root, reasons: dict | None = None, compared: dict | None = 
     compared = {} if compared is None else compared
     root = Path(root)
     status = {}
-    tree = tree_versions(root / rel for rel in entries)
+    tree = cache(lambda: tree_versions(root / rel for rel in entries))  # read only if a file's bytes differ
     for rel, digest in entries.items():
         path = root / rel
         if not path.is_file():
@@ -466,7 +467,7 @@ def verify(manifest, root, reasons: dict | None = None, compared: dict | None = 
         if sha256(path) == digest:
             status[rel] = IDENTICAL
             continue
-        versions, source = made_with(path, tree)
+        versions, source = made_with(path, tree())
         if reference is None or versions == reference:
             compared[rel] = (BYTES, source)
             status[rel], reasons[rel] = DIFFERS, _bytes_reason(reference, source)

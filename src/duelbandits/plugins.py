@@ -41,7 +41,6 @@ class Source:
 
     distribution: str
     version: str
-    package: str
     digest: str
 
     def as_dict(self) -> dict:
@@ -133,7 +132,6 @@ def load(group: str, kind: type, builtins: dict) -> dict:
         source = Source(
             distribution=dist.name if dist is not None else module,
             version=dist.version if dist is not None else "unknown",
-            package=module.partition(".")[0],
             digest=files_digest(module, entry),
         )
         loaded[entry.slug] = entry.with_source(source)

@@ -319,7 +319,13 @@ class Algorithm:
         return self.regrets[view]
 
 
-_ALPHA = "confidence-bound parameter alpha (> 0.5 in the algorithm's analysis)"
+def _alpha(label: str, role: str = "") -> dict:
+    """The confidence-bound parameter alpha of DTS, RUCB, RCS and CCB: 0.51 by default (their analyses
+    need alpha > 1/2), any number > 0 allowed (the kernels' ``check_alpha`` range)."""
+    description = f"{label} confidence-bound parameter alpha{role} (> 0.5 in the algorithm's analysis)."
+    return {"alpha": Param(0.51, description, minimum=0.0, exclusive_minimum=True)}
+
+
 _CONDORCET = {"condorcet": "maximin", "borda": "borda", "target": "copeland"}
 """The regrets of an algorithm built for the Condorcet (or Copeland) winner."""
 
@@ -408,7 +414,7 @@ BUILTINS = {
             _CONDORCET,
             "#333333",
             1.6e-6,
-            params={"alpha": Param(0.51, "DTS " + _ALPHA + ".", minimum=0.0, exclusive_minimum=True)},
+            params=_alpha("DTS"),
             family="paper",
         ),
         _builtin(
@@ -419,7 +425,7 @@ BUILTINS = {
             _CONDORCET,
             "#56b4e9",
             0.3e-6,
-            params={"alpha": Param(0.51, "RUCB " + _ALPHA + ".", minimum=0.0, exclusive_minimum=True)},
+            params=_alpha("RUCB"),
             family="field",
         ),
         _builtin(
@@ -430,7 +436,7 @@ BUILTINS = {
             _CONDORCET,
             "#d55e00",
             1.1e-6,
-            params={"alpha": Param(0.51, "RCS " + _ALPHA + " of the challenger.", minimum=0.0, exclusive_minimum=True)},
+            params=_alpha("RCS", " of the challenger"),
             family="field",
         ),
         _builtin(
@@ -457,7 +463,7 @@ BUILTINS = {
             _CONDORCET,
             "#949494",
             0.35e-6,
-            params={"alpha": Param(0.51, "CCB " + _ALPHA + ".", minimum=0.0, exclusive_minimum=True)},
+            params=_alpha("CCB"),
             family="field",
         ),
         _builtin(
