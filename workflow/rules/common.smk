@@ -11,6 +11,7 @@ from pathlib import Path
 
 import yaml
 
+import duelbandits.claims
 import duelbandits.limits as limits
 import duelbandits.plan as plan
 import duelbandits.plotting.style as style
