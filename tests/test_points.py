@@ -170,3 +170,37 @@ def test_thin_grid_of_one_point_still_spans_one_to_the_horizon():
     assert pointlib.thin_grid(50, 1).tolist() == [1, 50]
     assert pointlib.thin_grid(50, 2).tolist() == [1, 50]
     assert pointlib.thin_grid(1, 5).tolist() == [1]
+
+
+TOGETHER = [
+    {"seed": 5, "scenario": "borda", "matrix_sha256": "m1", "algorithm": "ts-borda", "params": {"c_alpha": 2.0}},
+    {"seed": 5, "scenario": "borda", "matrix_sha256": "m1", "algorithm": "dts", "params": {}},
+    {"seed": 5, "scenario": "condorcet", "matrix_sha256": "m2", "algorithm": "ts-borda", "params": {"c_alpha": 2.0}},
+]
+"""Three point files' provenance that belong together (TS-Borda at c_alpha = 2)."""
+
+
+@pytest.mark.parametrize(
+    "index, change, message",
+    [
+        (1, {"seed": 6}, "the points come from different seeds: 5 (p0) and 6 (p1)"),
+        (2, {"seed": 6}, "the points come from different seeds: 5 (p0) and 6 (p2)"),
+        (1, {"matrix_sha256": "m3"}, "the points of scenario 'borda' hold different matrices: p0 and p1"),
+        (0, {"params": {"c_alpha": 1.5}}, "p0: TS-Borda ran with c_alpha = 1.5, but --c-alpha is 2"),
+        (2, {"params": {}}, "p2: TS-Borda ran with c_alpha = 1, but --c-alpha is 2"),  # the default, 1
+    ],
+)
+def test_points_together_refuse_each_mismatch_on_its_own_among_matching_files(index, change, message):
+    """One file of three differs in one field only; the others agree."""
+    paths = ["p0", "p1", "p2"]
+    pointlib.check_together(paths, TOGETHER, c_alpha=2.0)  # all agree
+    records = [dict(r) for r in TOGETHER]
+    records[index].update(change)
+    with pytest.raises(pointlib.PointError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        pointlib.check_together(paths, records, c_alpha=2.0)
+
+
+def test_points_together_without_c_alpha_ignore_ts_bordas_and_a_matrix_per_scenario_may_differ():
+    pointlib.check_together(["p0", "p1", "p2"], [{**TOGETHER[0], "params": {"c_alpha": 9.0}}, *TOGETHER[1:]])
+    assert TOGETHER[0]["matrix_sha256"] != TOGETHER[2]["matrix_sha256"]  # two scenarios, two matrices: fine
+    pointlib.check_together(["p0", "p1", "p2"], TOGETHER, c_alpha=2.0 * (1 + 1e-13))  # within rel_tol 1e-12
