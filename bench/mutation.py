@@ -124,14 +124,19 @@ def run_module(module: str, mutmut: str, children: int, diffs: bool) -> tuple[di
     return status, shown
 
 
-def main(argv=None) -> int:
+def parser() -> argparse.ArgumentParser:
+    """The command line (docs/testing.md shows it)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("modules", nargs="*", help="modules of src/duelbandits, e.g. regret theorems")
     parser.add_argument("--changed", metavar="BASE", help="also every module changed since git revision BASE")
     parser.add_argument("--children", type=int, default=2, help="mutants tested at once (default 2)")
     parser.add_argument("--diffs", action="store_true", help="print the diff of each live mutant")
     parser.add_argument("--target", type=float, default=90.0, help="the score a module must reach, in %%")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv=None) -> int:
+    args = parser().parse_args(argv)
     modules = list(dict.fromkeys(args.modules + (changed_modules(args.changed) if args.changed else [])))
     unknown = [m for m in modules if not (REPO / "src/duelbandits" / f"{m}.py").is_file()]
     if unknown:
