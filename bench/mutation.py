@@ -52,7 +52,14 @@ TESTS = {
 """The fast tests of each module: the tests mutmut runs against its mutants (a module not listed here
 gets ``tests/test_MODULE.py``)."""
 
-EQUIVALENT: dict[str, str] = {}
+EQUIVALENT: dict[str, str] = {
+    "duelbandits.regret.x_copeland__mutmut_7": "X.shape[1] for X.shape[0]: a preference matrix is square",
+    "duelbandits.regret.x_per_step__mutmut_6": "dtype=None for float: every regret is float arithmetic already",
+    "duelbandits.regret.x_per_step__mutmut_8": "dtype dropped: as mutmut_6",
+    "duelbandits.regret.x_sample_std__mutmut_3": "dtype=None for float: numpy's std of integers is float64",
+    "duelbandits.regret.x_sample_std__mutmut_5": "dtype dropped: as mutmut_3",
+    "duelbandits.winners.x_condorcet_winner__mutmut_9": "matrix.shape[1] for shape[0]: a preference matrix is square",
+}
 """Mutants no test can kill, by mutmut's name, with the reason (the numbers change when the function
 changes: rerun and recheck them then)."""
 

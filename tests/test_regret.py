@@ -119,6 +119,7 @@ def test_sample_std_by_hand_and_over_one_run():
     """ddof = 1: the values 1 and 3 have mean 2 and sample variance ((1)^2 + (1)^2) / 1 = 2."""
     assert regret.sample_std([1.0, 3.0]) == pytest.approx(math.sqrt(2.0))
     np.testing.assert_allclose(regret.sample_std([[1.0, 0.0], [3.0, 0.0], [2.0, 0.0]]), [1.0, 0.0])
-    assert regret.sample_std([5.0]) == 0.0  # one run: no spread
+    one_run = regret.sample_std([5.0])
+    assert one_run == 0.0 and type(one_run) is float  # one run: no spread, a plain number
     one = regret.sample_std([[5.0, 7.0, 9.0]])
     assert one.shape == (3,) and not one.any()
