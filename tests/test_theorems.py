@@ -1,5 +1,7 @@
 import math
+import re
 import warnings
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -259,3 +261,62 @@ def test_gamma_is_clipped_to_one_with_a_warning_up_to_the_horizon_where_it_reach
         warnings.simplefilter("error")  # the first horizon past it: no warning, gamma just below 1
         gamma = tuning(A, last_clipped + 1)["gamma"]
     assert 0.9 < gamma < 1.0
+
+
+# --- Messages, defaults and the registry look-up (issue 33: mutants these left alive) ---------------
+
+
+def test_ts_borda_alphas_refusal_names_the_largest_c_alpha_the_horizon_accepts():
+    # alpha = 6 * 1000^(-1/3) = 0.6 >= 1/2; the largest accepted c_alpha is 0.5 * 1000^(1/3) = 5
+    message = "ts-borda: alpha = c_alpha * T^(-1/3) = 6 * 1000^(-1/3) = 0.6 must be < 1/2; lower c_alpha below 5 "
+    with pytest.raises(theorems.AlgorithmError, match="^" + re.escape(message + "or raise the horizon") + "$"):
+        theorems.ts_borda_alpha(6.0, 1000)
+
+
+def test_sparring_exp3p_clipping_warning_names_algorithm_theorem_and_gamma():
+    # gamma = 1.05 sqrt(10 * 2.3025851 / 25) = 1.05 * 0.9597050 = 1.0076903 -> "1.01"
+    message = (
+        "sparring-exp3p: horizon T=25 is too short for Theorem 4.3 with A=10 (gamma = 1.01 >= 1); "
+        "clipping gamma to 1, i.e. uniform play"
+    )
+    with pytest.warns(UserWarning, match="^" + re.escape(message) + "$"):
+        theorems.sparring_exp3p_tuning(10, 25)
+
+
+def test_partial_monitoring_clipping_warning_names_the_horizon_the_theorem_needs():
+    # gamma = (e-2)^(1/4) (100 * 2.3025851 / 165)^(1/4) = 0.9206058 * 1.0868836 = 1.0005890 -> "1";
+    # needs T > (e-2) * 10^2 * log 10 = 0.7182818 * 230.25851 = 165.39 -> "165.4"
+    message = (
+        "partial-monitoring: horizon T=165 is too short for Theorem 4.4 with A=10 "
+        "(gamma = 1 >= 1, needs T > 165.4); clipping gamma to 1, i.e. uniform play"
+    )
+    with pytest.warns(UserWarning, match="^" + re.escape(message) + "$"):
+        theorems.partial_monitoring_tuning(10, 165)
+
+
+def test_a_gamma_of_exactly_one_is_clipped_with_the_warning():
+    """The theorems need gamma < 1: gamma = 1 itself is already uniform play and is warned about."""
+    with pytest.warns(UserWarning, match=r"^x: horizon T=5 is too short for Theorem 4\.3 with A=2 \(gamma = 1 >= 1\)"):
+        assert theorems._clipped_gamma(1.0, "x", "4.3", 2, 5) == 1.0
+
+
+def test_c_alpha_defaults_to_one():
+    # (1 + sqrt(3 * 1.0986123 = 3.2958369)) * 1000^(2/3) = (1 + 1.8154440) * 100; T_min = (2 * 1)^3 = 8
+    assert theorems.ts_borda(3, 1000) == pytest.approx(281.54440, rel=1e-7)
+    assert theorems.THEOREMS["ts-borda"].requirement(3) == (pytest.approx(8.0, rel=1e-12), True)
+
+
+def test_a_plugins_own_theorem_object_is_its_theorem():
+    own = theorems.Theorem("P.1", "borda", theorems.ts_borda, 2.0 / 3.0)
+    assert theorems.theorem_of(SimpleNamespace(theorem=own)) is own
+    assert theorems.theorem_of(SimpleNamespace(theorem="4.3")) is theorems.PAPER_THEOREMS["4.3"]
+    assert theorems.theorem_of(SimpleNamespace(theorem=None)) is None
+
+
+def test_theorem_for_an_unknown_algorithm_is_none():
+    assert theorems.theorem_for("no-such-algorithm", "borda") is None
+
+
+def test_only_THEOREMS_is_a_lazy_attribute():
+    with pytest.raises(AttributeError, match=r"^module 'duelbandits\.theorems' has no attribute 'THEOREM'$"):
+        theorems.THEOREM  # noqa: B018
