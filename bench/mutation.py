@@ -60,6 +60,29 @@ TESTS = {
 gets ``tests/test_MODULE.py``)."""
 
 EQUIVALENT: dict[str, str] = {
+    "duelbandits.digests.xǁ_ColumnDigestǁupdate__mutmut_43": "zero_copy_only=None for False: None is false",
+    "duelbandits.digests.xǁ_ColumnDigestǁupdate__mutmut_61": "zero_copy_only=None on the lengths: as mutmut_43",
+    "duelbandits.digests.xǁ_ColumnDigestǁupdate__mutmut_63": (
+        "zero_copy_only=True on the string lengths: after fill_null they are int64 without nulls, so numpy "
+        "views them without a copy either way"
+    ),
+    "duelbandits.digests.x__validity__mutmut_3": (
+        "`and` for `or`: with no nulls a bitmap, when pyarrow keeps one, is all ones, and reading it gives the "
+        "same ones"
+    ),
+    "duelbandits.digests.x__values__mutmut_14": "np.where with no nulls too: the same values",
+    "duelbandits.digests.x__joined__mutmut_2": (
+        "`and` for `or`: pyarrow gives an array with rows a data buffer (empty, not None, when every string is "
+        "empty), and with no rows both return no bytes"
+    ),
+    "duelbandits.digests.x_parquet_digest__mutmut_7": (
+        "zip(strict=None) of the file's schema and the digest's columns: both come from the same schema"
+    ),
+    "duelbandits.digests.x_parquet_digest__mutmut_10": "zip without strict: as mutmut_7",
+    "duelbandits.digests.x_parquet_digest__mutmut_11": "zip(strict=False): as mutmut_7",
+    "duelbandits.digests.x_parquet_digest__mutmut_14": (
+        "pyarrow's default batch size for BATCH_ROWS: memory only, the digest does not depend on the split (tested)"
+    ),
     "duelbandits.regret.x_copeland__mutmut_7": "X.shape[1] for X.shape[0]: a preference matrix is square",
     "duelbandits.regret.x_per_step__mutmut_6": "dtype=None for float: every regret is float arithmetic already",
     "duelbandits.regret.x_per_step__mutmut_8": "dtype dropped: as mutmut_6",

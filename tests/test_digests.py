@@ -6,14 +6,17 @@ signalling) the same, in float64 and float32 columns and in nested values; what 
 The NaNs are built from their bit patterns, and each test first checks that its two inputs really
 differ in their bytes, so that an equal digest is the rule's doing."""
 
+import hashlib
 import json
+import re
+import struct
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from duelbandits import manifest, provenance
+from duelbandits import digests, files, manifest, provenance
 
 # numpy warns when it casts a signalling NaN to float32; the cast is the point of these tests
 pytestmark = pytest.mark.filterwarnings("ignore:invalid value encountered in cast:RuntimeWarning")
@@ -212,3 +215,106 @@ def test_a_figures_data_digest_follows_content_and_role_not_the_path(tmp_path):
     two = manifest.data_digest({"local": a, "exponents": c}, figure="asymptotics")
     assert manifest.data_digest({"exponents": c, "local": a}, figure="asymptotics") == two  # roles, not order
     assert manifest.data_digest({"local": c, "exponents": a}, figure="asymptotics") != two  # swapped roles
+
+
+# --- The digest's layout, pinned: a change of it changes every recorded digest ------------------------
+
+
+def sha(data: bytes) -> bytes:
+    return hashlib.sha256(data).digest()
+
+
+def column_digest(head: str, valid: bytes, values=b"", lengths=b"", data=b"") -> bytes:
+    """The documented layout of one column: sha256 of ``name:type:rows\\0`` and the sha256 of each part
+    (validity bytes, values, string lengths, string bytes; an unused part is the sha256 of nothing)."""
+    return sha(head.encode() + b"\0" + sha(valid) + sha(values) + sha(lengths) + sha(data))
+
+
+def test_a_small_tables_digest_is_the_documented_layout_computed_by_hand(tmp_path):
+    """Each column kind with a null, derived by hand from the layout: integers as little-endian int64
+    and floats as little-endian float32 (0 in a null's slot, -0.0 as 0.0, NaN as 0x7FC00000), booleans
+    as int64 with a null as 0, strings as their UTF-8 lengths (int64) and joined bytes, a dictionary as
+    its strings, a list as canonical JSON; the table's digest is the sha256 of ``parquet\\0`` and the
+    column digests in order."""
+    table = pa.table(
+        {
+            "n": pa.array([3, -1, None, 7], pa.int32()),
+            "x": pa.array([0.5, -0.0, float("nan"), None], pa.float64(), from_pandas=False),
+            "flag": pa.array([True, None, False, True], pa.bool_()),
+            "s": pa.array(["ab", None, "é", ""], pa.string()),
+            "cat": pa.array(["b", "a", "b", None], pa.string()).dictionary_encode(),
+            "l": pa.array([[1.0, -0.0], [], None, [0.25]], pa.list_(pa.float64())),
+        }
+    )
+    columns = [
+        column_digest("n:int32:4", b"\1\1\0\1", struct.pack("<4q", 3, -1, 0, 7)),
+        column_digest("x:double:4", b"\1\1\1\0", bytes.fromhex("0000003f000000000000c07f00000000")),
+        column_digest("flag:bool:4", b"\1\0\1\1", struct.pack("<4q", 1, 0, 0, 1)),
+        column_digest("s:string:4", b"\1\0\1\1", lengths=struct.pack("<4q", 2, 0, 2, 0), data=b"ab\xc3\xa9"),
+        column_digest("cat:string:4", b"\1\1\1\0", lengths=struct.pack("<4q", 1, 1, 1, 0), data=b"bab"),
+        column_digest("l:list<item: double>:4", b"\1\1\0\1", b"[[1.0,0.0],[],null,[0.25]]"),
+    ]
+    expected = hashlib.sha256(b"parquet\0" + b"".join(columns)).hexdigest()
+    assert digests.table_content(table) == "parquet:" + expected
+    # read back from Parquet, a list's item is named "element": the pipeline writes no list column
+    pq.write_table(table.drop_columns(["l"]), tmp_path / "t.parquet")
+    without_list = hashlib.sha256(b"parquet\0" + b"".join(columns[:-1])).hexdigest()
+    assert digests.parquet_digest(tmp_path / "t.parquet") == without_list
+
+
+def test_a_json_files_digest_is_the_documented_layout_computed_by_hand(tmp_path):
+    # float32(0.1) = 13421773 * 2^-27 = 0.100000001490116119384765625, which Python prints as 0.10000000149011612;
+    # -0.0 is 0.0; NaN and infinities are kept as their names; keys sorted, no spaces
+    path = write_json(tmp_path / "a.json", '{"b": [1, -0.0, {"z": NaN, "y": -Infinity}], "a": 0.1, "c": "t"}')
+    text = '{"a":0.10000000149011612,"b":[1,0.0,{"y":"-inf","z":"nan"}],"c":"t"}'
+    assert digests.json_digest(path) == hashlib.sha256(b"json\0" + text.encode()).hexdigest()
+
+
+def test_a_file_that_cannot_be_digested_is_refused_naming_it(tmp_path):
+    broken = write_json(tmp_path / "a.json", '{"a": ')
+    with pytest.raises(digests.DigestError, match=rf"^{re.escape(str(broken))}: not a readable JSON file \("):
+        digests.json_digest(broken)
+    (tmp_path / "b.parquet").write_bytes(b"PAR1 not really")
+    damaged = re.escape(str(tmp_path / "b.parquet"))
+    with pytest.raises(files.DamagedFile, match=rf"^{damaged}: not a readable Parquet file \("):
+        digests.parquet_digest(tmp_path / "b.parquet")
+
+
+@pytest.mark.parametrize(
+    ("kind", "name"),
+    [
+        (pa.string(), "string"),
+        (pa.large_string(), "string"),  # the module docstring: large_string reads as string
+        (pa.binary(), "binary"),
+        (pa.large_binary(), "binary"),
+        (pa.dictionary(pa.int32(), pa.string()), "string"),
+        (pa.int16(), "int16"),
+        (pa.float32(), "float"),
+    ],
+    ids=str,
+)
+def test_type_names_are_stable_across_string_and_binary_widths(kind, name):
+    assert digests._arrow_type_name(kind) == name
+
+
+def test_a_large_string_column_digests_as_a_string_column_whole_and_in_parts():
+    words = ["ab", "", "é", "xyz", "ab"]
+    plain = pa.table({"s": pa.array(words, pa.string())})
+    large = pa.table({"s": pa.array(words, pa.large_string())})
+    assert digests.table_content(large) == digests.table_content(plain)
+    parts = digests.TableDigest(large.schema)
+    for start, stop in [(0, 1), (1, 3), (3, 5)]:  # slices of one buffer: offsets that do not start at 0
+        parts.update(large.slice(start, stop - start))
+    assert parts.content() == digests.table_content(plain)
+
+
+def test_a_part_with_other_columns_than_the_schema_is_refused():
+    digest = digests.TableDigest(pa.schema([("a", pa.int64())]))
+    with pytest.raises(ValueError):
+        digest.update(pa.table({"a": [1], "b": [2]}))
+
+
+def test_a_ledger_line_is_the_content_keyed_by_sixteen_hex_digits_of_the_digest_code():
+    key = provenance.code_digest("digests")
+    assert re.fullmatch(r"[0-9a-f]{64}", key)
+    assert digests.ledger_line("parquet:abc") == f"content {key[:16]} parquet:abc"
