@@ -21,7 +21,10 @@ def tool():
 def test_each_module_of_the_table_and_its_tests_exist(tool):
     for module, tests in tool.TESTS.items():
         assert (REPO / "src" / "duelbandits" / f"{module}.py").is_file(), module
-        assert all((REPO / test).is_file() for test in tests), module
+        for test in tests:  # a file, or one test of it (file::name)
+            path, _, name = test.partition("::")
+            assert (REPO / path).is_file(), test
+            assert not name or f"def {name}(" in (REPO / path).read_text(encoding="utf-8"), test
 
 
 def test_the_config_mutates_one_module_and_runs_its_tests_only(tool):
