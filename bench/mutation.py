@@ -50,7 +50,7 @@ TESTS = {
     "plan": ["tests/test_plan.py", "tests/test_limits.py"],
     "points": ["tests/test_points.py"],
     "regret": ["tests/test_regret.py"],
-    "scenarios": ["tests/test_scenarios.py"],
+    "scenarios": ["tests/test_scenarios.py", "tests/test_scenarios_edges.py", "tests/test_benchmarks.py"],
     "storage": ["tests/test_storage.py", "tests/test_read_runs.py"],
     "tail": ["tests/test_tail.py"],
     "theorems": ["tests/test_theorems.py"],
@@ -88,6 +88,26 @@ EQUIVALENT: dict[str, str] = {
     "duelbandits.regret.x_per_step__mutmut_8": "dtype dropped: as mutmut_6",
     "duelbandits.regret.x_sample_std__mutmut_3": "dtype=None for float: numpy's std of integers is float64",
     "duelbandits.regret.x_sample_std__mutmut_5": "dtype dropped: as mutmut_3",
+    "duelbandits.scenarios.x_validate_matrix__mutmut_14": "shape[1] for shape[0]: checked square before",
+    "duelbandits.scenarios.x_validate_matrix__mutmut_18": "shape[1] for shape[0]: checked square before",
+    "duelbandits.scenarios.x_logistic_matrix__mutmut_3": "dtype=None: exp of the differences is float",
+    "duelbandits.scenarios.x_logistic_matrix__mutmut_5": "dtype dropped: as mutmut_3",
+    "duelbandits.scenarios.x_cyclic_modification__mutmut_4": (
+        "argsort kind: the utilities are continuous uniform draws below utility_max, without ties, so every "
+        "sort kind gives the same order"
+    ),
+    "duelbandits.scenarios.x_cyclic_modification__mutmut_6": "argsort kind dropped: as mutmut_4",
+    "duelbandits.scenarios.x_cyclic_modification__mutmut_8": "kind 'STABLE': numpy ignores its case",
+    "duelbandits.scenarios.x_cyclic_modification__mutmut_103": "message of the unreachable branch (no cover)",
+    "duelbandits.scenarios.x_cyclic_modification__mutmut_104": "as mutmut_103",
+    "duelbandits.scenarios.x_cyclic_modification__mutmut_105": "as mutmut_103",
+    "duelbandits.scenarios.x_cyclic_modification__mutmut_106": "as mutmut_103",
+    "duelbandits.scenarios.x_borda_modification__mutmut_3": "argsort kind: as cyclic_modification mutmut_4",
+    "duelbandits.scenarios.x_borda_modification__mutmut_5": "argsort kind dropped: as cyclic_modification mutmut_4",
+    "duelbandits.scenarios.x_borda_modification__mutmut_7": "argsort kind 'STABLE': as cyclic_modification mutmut_8",
+    "duelbandits.scenarios.x_borda_modification__mutmut_18": "shape[1] for shape[0]: checked square before",
+    "duelbandits.scenarios.x_file_scenario__mutmut_4": "shape[1] for shape[0]: checked square before",
+    "duelbandits.scenarios.x_read_matrix_file__mutmut_14": "'UTF-8-SIG': codec names ignore case",
     "duelbandits.theorems.x__clipped_gamma__mutmut_7": (
         "the warning's stacklevel (3, the tuning's caller) dropped: mutmut's trampolines add frames, so a test of "
         "the frame it names fails on the unmutated code under mutmut (the frames all lie in the mutated file)"
@@ -150,13 +170,15 @@ def run_module(module: str, mutmut: str, children: int, diffs: bool) -> tuple[di
         scratch_copy(folder)
         with open(folder / "pyproject.toml", "a", encoding="utf-8") as handle:
             handle.write(mutmut_config(module, tests))
-        subprocess.run(
+        run = subprocess.run(
             [mutmut, "run", "--max-children", str(children)], cwd=folder, capture_output=True, text=True, check=False
         )
         out = subprocess.run(
             [mutmut, "results", "--all", "true"], cwd=folder, capture_output=True, text=True, check=False
         ).stdout
         status = {m.group(1): m.group(2).strip() for m in map(STATUS.match, out.splitlines()) if m}
+        if status and all(s == "not checked" for s in status.values()):  # the run stopped before the mutants
+            print(f"mutation: mutmut checked no mutant of {module}:", *run.stdout.splitlines()[-5:], sep="\n    ")
         live = [name for name, s in status.items() if s != "killed" and name not in EQUIVALENT]
         shown = live_diffs(folder, module, live) if diffs and live else {}
     return status, shown

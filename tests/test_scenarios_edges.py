@@ -1,0 +1,277 @@
+"""scenarios at its edges (issue 33's mutation run): the matrix checks at their tolerance's last valid and
+first invalid value with the entry they name, a file's symmetrisation and where its errors point, the
+cyclic construction's fixed entries, the borda modification's two refusals, the registries built from
+scratch, and a plugin's entry and generated scenario in-process (tests/test_plugins.py runs them in
+subprocesses, which a mutation tool does not see)."""
+
+import re
+import sys
+import types
+
+import numpy as np
+import pytest
+
+from duelbandits import MatrixError, ScenarioError, make_scenario, plugins, scenarios, validate_matrix
+
+# --- validate_matrix ----------------------------------------------------------------------------------
+
+ATOL = 0.125
+SLACK = ATOL * (1 + 1e-9)  # the largest accepted deviation; 0.5 + SLACK - 0.5 == SLACK exactly in floats
+
+
+def test_the_slack_is_exact_in_floats():
+    assert (0.5 + SLACK) - 0.5 == SLACK and (0.5 + (0.5 + SLACK)) - 1.0 == SLACK
+
+
+def test_a_diagonal_off_by_the_tolerance_is_accepted_and_the_next_float_refused_naming_its_entry():
+    X = np.array([[0.5, 0.3, 0.5], [0.7, 0.5 + SLACK, 0.5], [0.5, 0.5, 0.5]])
+    validate_matrix(X, atol=ATOL)
+    X[1, 1] = np.nextafter(0.5 + SLACK, 1.0)
+    with pytest.raises(
+        MatrixError, match=rf"^preference matrix diagonal must be 1/2, X\[1, 1\] = {float(X[1, 1])!r}$"
+    ) as err:
+        validate_matrix(X, atol=ATOL)
+    assert err.value.position == (1, 1)
+
+
+def test_a_pair_off_by_the_tolerance_is_accepted_and_the_next_float_refused_naming_the_pair():
+    X = np.full((3, 3), 0.5)
+    X[2, 1] = 0.5 + SLACK
+    validate_matrix(X, atol=ATOL)
+    X[2, 1] = np.nextafter(np.nextafter(0.5 + SLACK, 1.0), 1.0)  # one float of the sum 1.125 (two of 0.625)
+    assert (0.5 + X[2, 1]) - 1.0 > SLACK
+    message = (
+        "preference matrix must satisfy X[i, j] + X[j, i] = 1 (tolerance 0.125); "
+        f"X[1, 2] + X[2, 1] = 0.5 + {float(X[2, 1])!r} = {0.5 + float(X[2, 1])!r}"
+    )
+    with pytest.raises(MatrixError, match="^" + re.escape(message) + "$") as err:
+        validate_matrix(X, atol=ATOL)
+    assert err.value.position == (1, 2)
+
+
+def test_entries_of_exactly_0_and_1_are_valid():
+    validate_matrix([[0.5, 1.0, 0.0], [0.0, 0.5, 1.0], [1.0, 0.0, 0.5]])
+
+
+@pytest.mark.parametrize(
+    ("X", "message", "position"),
+    [
+        ([[0.5, 2.0], [-1.0, 0.5]], r"entries must lie in \[0, 1\], X\[0, 1\] = 2\.0$", (0, 1)),
+        ([[0.5, 0.5], [-0.5, 0.5]], r"entries must lie in \[0, 1\], X\[1, 0\] = -0\.5$", (1, 0)),
+        ([[0.5, np.inf], [np.nan, 0.5]], r"non-finite entry, X\[0, 1\] = inf$", (0, 1)),
+    ],
+)
+def test_the_first_bad_entry_is_named_with_its_position(X, message, position):
+    with pytest.raises(MatrixError, match=message) as err:
+        validate_matrix(X)
+    assert err.value.position == position
+
+
+# --- read_matrix_file ---------------------------------------------------------------------------------
+
+
+def write(path, text, encoding="utf-8"):
+    path.write_text(text, encoding=encoding)
+    return path
+
+
+def test_a_file_within_its_tolerance_is_symmetrised_by_hand_values(tmp_path):
+    # off by 4e-7 and 3e-7 (< FILE_ATOL = 1e-6): X <- (X + 1 - X^T) / 2 with a diagonal of 1/2:
+    # X[0, 1] = (0.6000004 + 1 - 0.4) / 2 = 0.6000002, X[1, 0] = (0.4 + 1 - 0.6000004) / 2 = 0.3999998
+    X = scenarios.read_matrix_file(write(tmp_path / "m.csv", "0.5000003,0.6000004\n0.4,0.5\n"))
+    np.testing.assert_allclose(X, [[0.5, 0.6000002], [0.3999998, 0.5]], rtol=0, atol=1e-15)
+    assert X[0, 0] == X[1, 1] == 0.5
+
+
+def test_a_files_error_names_the_line_and_column_past_comments(tmp_path):
+    path = write(tmp_path / "m.csv", "# a comment\n  # an indented one\n\n0.5,0.6,0.5\n0.5,0.5,0.5\n0.5,0.5,0.5\n")
+    with pytest.raises(ScenarioError, match=r"= 1\.1 \(line 4, column 2\)$"):
+        scenarios.read_matrix_file(path)
+
+
+def test_a_files_error_without_an_entry_names_none(tmp_path):
+    path = write(tmp_path / "m.csv", "0.5\n")
+    message = f"matrix file {path}: preference matrix needs at least 2 actions, got 1"
+    with pytest.raises(ScenarioError, match="^" + re.escape(message) + "$"):
+        scenarios.read_matrix_file(path)
+
+
+def test_a_byte_order_mark_is_ignored_and_bytes_that_are_not_utf8_are_refused(tmp_path):
+    X = scenarios.read_matrix_file(write(tmp_path / "bom.csv", "\ufeff0.5,0.25\n0.75,0.5\n"))
+    np.testing.assert_array_equal(X, [[0.5, 0.25], [0.75, 0.5]])
+    bad = tmp_path / "latin.csv"
+    bad.write_bytes(b"0.5,0.5\n0.5,0.5 \xe9\n")
+    with pytest.raises(ScenarioError, match=rf"^matrix file {re.escape(str(bad))}: cannot be read \("):
+        scenarios.read_matrix_file(bad)
+
+
+def test_the_file_scenario_without_a_path_says_so():
+    with pytest.raises(ScenarioError, match="^the file scenario needs the path of a CSV matrix file$"):
+        scenarios.read_matrix_file(None)
+
+
+def test_the_file_scenario_is_named_file_and_checks_its_actions_and_parameters(tmp_path):
+    path = write(tmp_path / "m.csv", "0.5,0.25\n0.75,0.5\n")
+    assert make_scenario("file", path=path).name == "file"
+    with pytest.raises(ScenarioError, match=r"^actions must be an integer >= 2, got True$"):
+        make_scenario("file", actions=True, path=path)
+    with pytest.raises(ScenarioError, match=r"^unknown scenario parameter\(s\) typo; valid: "):
+        make_scenario("file", path=path, typo=1.0)
+
+
+def test_fitted_utilities_clip_zero_and_one():
+    # clipped to [0.001, 0.999]: logit(0.999) = ln 999 = 6.9067548; row 0: (0 + 6.9068) / 2, row 1: (-6.9068 + 0) / 2
+    u = scenarios.fitted_utilities([[0.5, 1.0], [0.0, 0.5]])
+    np.testing.assert_allclose(u, [6.9067548, 0.0], rtol=1e-7)
+    np.testing.assert_allclose(scenarios.fitted_utilities([[0, 1], [0, 0]]), [6.9067548, 0.0], rtol=1e-7)
+
+
+# --- the generated scenarios' utilities, the cyclic and borda constructions ------------------------------
+
+
+def test_condorcet_utilities_of_the_others_fill_zero_to_max_minus_margin():
+    u = scenarios.condorcet_utilities(1000, np.random.default_rng(1), 3.0, 0.5)
+    others = np.sort(u)[:-1]
+    assert np.sort(u)[-1] == 3.0
+    # 999 uniform draws on [0, 2.5]: P(none below 0.05) = 0.98^999 < 1e-8, the same above 2.45
+    assert 0 <= others[0] < 0.05 and 2.45 < others[-1] <= 2.5
+
+
+def test_the_cyclic_scenario_has_the_documented_fixed_entries():
+    sc = make_scenario("cyclic", actions=7, seed=2)
+    order = np.argsort(sc.utilities)[::-1]
+    a, b, c, others = order[0], order[1], order[2], order[3:]
+    X = sc.matrix
+    assert (X[a, b], X[b, c], X[c, a]) == (0.6, 0.7, 0.8)
+    assert all(X[a, o] == 0.65 and X[b, o] == 0.45 for o in others)
+    assert X[c, others[-1]] == 0.45  # loses narrowly to the weakest
+    assert all(X[c, o] == 0.95 for o in others[:-1])  # crushes the rest with borda_strength
+
+
+def test_the_borda_modification_refuses_a_second_action_that_is_not_the_borda_winner():
+    X = scenarios.logistic_matrix(np.array([2.0, 1.0, 0.0]))
+    message = (
+        "borda scenario: action 1 (second-largest utility) is not the unique Borda winner (Borda winners: [0]); "
+        "raise borda_strength or the number of actions, or choose another seed"
+    )
+    with pytest.raises(ScenarioError, match="^" + re.escape(message) + "$"):
+        scenarios.borda_modification(X, np.array([2.0, 1.0, 0.0]), 0.51)
+
+
+def test_the_borda_modification_refuses_a_top_action_that_is_only_the_maximin_winner():
+    """Action 0 loses to action 2 (no Condorcet winner) but keeps the largest row minimum (0.45)."""
+    X = np.array([[0.5, 0.6, 0.45, 0.6], [0.4, 0.5, 0.5, 0.5], [0.55, 0.5, 0.5, 0.6], [0.4, 0.5, 0.4, 0.5]])
+    message = (
+        "borda scenario: action 0 is no longer the unique Condorcet and Maximin winner; increase margin or utility_max"
+    )
+    with pytest.raises(ScenarioError, match="^" + re.escape(message) + "$"):
+        scenarios.borda_modification(X, np.array([3.0, 2.0, 1.0, 0.0]), 0.95)
+
+
+# --- the registries, a plugin's entry and its generated scenario -----------------------------------------
+
+BUILT_IN = ("condorcet", "borda", "cyclic", "arithmetic", "mslr5", "file")
+
+
+def test_the_registries_built_from_scratch_are_the_documented_ones():
+    built = scenarios._registries()
+    assert tuple(built["REGISTRY"]) == built["SCENARIOS"] == BUILT_IN  # no plugin is installed here
+    assert built["REGISTRY"]["borda"] is scenarios.BUILTINS["borda"]
+    assert built["GENERATED"] == built["PARAMETERISED"] == ("condorcet", "borda", "cyclic")
+    assert scenarios.SCENARIOS == BUILT_IN and scenarios.GENERATED == ("condorcet", "borda", "cyclic")
+
+
+def entry(**changes):
+    fields = {"slug": "s", "label": "L", "citation": "c", "kind": "generated", "view": "target", "make": "m:f"}
+    return scenarios.ScenarioEntry(**{**fields, **changes})
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"slug": ""}, "scenario '': slug must be a non-empty string"),
+        ({"label": "  "}, "scenario 's': label must be a non-empty string"),
+        ({"citation": 3}, "scenario 's': citation must be a non-empty string"),
+        ({"kind": "other"}, "scenario 's': kind must be one of utility, generated, benchmark, file"),
+        ({"view": "copeland"}, "scenario 's': view must be condorcet, borda or target"),
+        ({"make": None}, "scenario 's': a generated scenario needs make = 'module:function'"),
+        ({"make": "module.function"}, "scenario 's': a generated scenario needs make = 'module:function'"),
+        ({"min_actions": 1}, "scenario 's': min_actions must be an integer >= 2"),
+        ({"min_actions": True}, "scenario 's': min_actions must be an integer >= 2"),
+        ({"min_actions": 2.0}, "scenario 's': min_actions must be an integer >= 2"),
+    ],
+)
+def test_a_plugin_entry_is_checked_field_by_field(changes, message):
+    entry().check()
+    with pytest.raises(ScenarioError, match="^" + re.escape(message) + "$"):
+        entry(**changes).check()
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [{"min_actions": 2}, {"kind": "utility", "make": None}, {"view": "condorcet"}, {"view": "borda"}, {}],
+)
+def test_a_good_plugin_entry_passes(changes):
+    entry(**changes).check()
+
+
+def test_a_plugin_entrys_source_and_identity():
+    source = plugins.Source("dist", "0.1", "abc")
+    assert entry().with_source(source).source == source
+    assert entry().with_source(source).identity() == entry().identity()  # the source is not part of it
+    expected = (
+        "[('citation', 'c'), ('kind', 'generated'), ('label', 'L'), ('make', 'm:f'), ('min_actions', 2), "
+        "('slug', 's'), ('source', None), ('view', 'target')]"
+    )
+    assert entry().identity() == expected
+    assert entry().module == "m" and entry(kind="utility", make=None).module is None
+    with pytest.raises(ScenarioError, match=r"^scenario 's': a plugin's scenario is of kind generated$"):
+        entry(kind="utility").with_source(source)
+
+
+@pytest.fixture
+def maker(monkeypatch):
+    """A plugin module ``fake_maker`` in sys.modules: ``make`` records the first draw of its rng."""
+    module = types.ModuleType("fake_maker")
+    module.draws = []
+
+    def make(actions, rng):
+        module.draws.append(rng.random())
+        return scenarios.logistic_matrix(np.arange(actions, dtype=float))
+
+    module.make = make
+    module.bad = lambda actions, rng: np.full((actions, actions), 0.7)
+    module.small = lambda actions, rng: np.full((actions - 1, actions - 1), 0.5)
+    monkeypatch.setitem(sys.modules, "fake_maker", module)
+    return module
+
+
+def test_a_generated_scenario_is_made_from_its_seed_and_slug(maker):
+    sc = scenarios.generated_scenario(entry(slug="sorted", make="fake_maker:make", min_actions=3), 3, 7, {})
+    assert sc.name == "sorted" and sc.params == {"actions": 3}
+    np.testing.assert_allclose(sc.matrix, scenarios.logistic_matrix(np.arange(3.0)), rtol=1e-15)
+    np.testing.assert_allclose(sc.utilities, [0.0, 1.0, 2.0], atol=1e-12)  # fitted: logistic, shifted to 0
+    # the documented stream: SeedSequence([seed, the slug's bytes as a little-endian integer])
+    stream = np.random.SeedSequence([7, int.from_bytes(b"sorted", "little")])
+    assert maker.draws == [np.random.default_rng(stream).random()]
+    given = np.random.SeedSequence(11)
+    scenarios.generated_scenario(entry(make="fake_maker:make"), 2, given, {})
+    assert maker.draws[1] == np.random.default_rng(np.random.SeedSequence(11)).random()
+
+
+@pytest.mark.parametrize(
+    ("make", "actions", "params", "message"),
+    [
+        ("fake_maker:make", 3, {"b": 1, "a": 2}, "scenario s takes no scenario parameters, got a, b"),
+        ("fake_maker:make", 2, {}, "scenario s needs an integer number of actions >= 3, got 2"),
+        ("fake_maker:make", True, {}, "scenario s needs an integer number of actions >= 3, got True"),
+        ("fake_maker:make", 3.0, {}, "scenario s needs an integer number of actions >= 3, got 3.0"),
+        ("fake_maker:missing", 3, {}, "scenario s: cannot load fake_maker:missing: "),
+        ("fake_maker:bad", 3, {}, "scenario s (fake_maker:bad): preference matrix diagonal must be 1/2"),
+        ("fake_maker:small", 3, {}, "scenario s: make(3, rng) returned a 2 x 2 matrix"),
+    ],
+)
+def test_a_generated_scenario_refuses_with_the_reason(maker, make, actions, params, message):
+    with pytest.raises(ScenarioError, match="^" + re.escape(message)):
+        scenarios.generated_scenario(entry(make=make, min_actions=3), actions, 0, params)
+    assert scenarios.generated_scenario(entry(make="fake_maker:make", min_actions=3), 3, 0, {}).matrix.shape == (3, 3)
