@@ -273,25 +273,30 @@ def test_ts_borda_alphas_refusal_names_the_largest_c_alpha_the_horizon_accepts()
         theorems.ts_borda_alpha(6.0, 1000)
 
 
-def test_sparring_exp3p_clipping_warning_names_algorithm_theorem_and_gamma():
-    # gamma = 1.05 sqrt(10 * 2.3025851 / 25) = 1.05 * 0.9597050 = 1.0076903 -> "1.01"
-    message = (
-        "sparring-exp3p: horizon T=25 is too short for Theorem 4.3 with A=10 (gamma = 1.01 >= 1); "
-        "clipping gamma to 1, i.e. uniform play"
-    )
-    with pytest.warns(UserWarning, match="^" + re.escape(message) + "$"):
-        theorems.sparring_exp3p_tuning(10, 25)
-
-
-def test_partial_monitoring_clipping_warning_names_the_horizon_the_theorem_needs():
-    # gamma = (e-2)^(1/4) (100 * 2.3025851 / 165)^(1/4) = 0.9206058 * 1.0868836 = 1.0005890 -> "1";
-    # needs T > (e-2) * 10^2 * log 10 = 0.7182818 * 230.25851 = 165.39 -> "165.4"
-    message = (
-        "partial-monitoring: horizon T=165 is too short for Theorem 4.4 with A=10 "
-        "(gamma = 1 >= 1, needs T > 165.4); clipping gamma to 1, i.e. uniform play"
-    )
-    with pytest.warns(UserWarning, match="^" + re.escape(message) + "$"):
-        theorems.partial_monitoring_tuning(10, 165)
+@pytest.mark.parametrize(
+    ("tuning", "A", "T", "message"),
+    [
+        # gamma = 1.05 sqrt(10 * 2.3025851 / 25) = 1.05 * 0.9597050 = 1.0076903 -> "1.01"
+        (
+            theorems.sparring_exp3p_tuning,
+            10,
+            25,
+            "sparring-exp3p: horizon T=25 is too short for Theorem 4.3 with A=10 (gamma = 1.01 >= 1); ",
+        ),
+        # gamma = (e-2)^(1/4) (100 * 2.3025851 / 165)^(1/4) = 0.9206058 * 1.0868836 = 1.0005890 -> "1";
+        # needs T > (e-2) * 10^2 * log 10 = 0.7182818 * 230.25851 = 165.39 -> "165.4"
+        (
+            theorems.partial_monitoring_tuning,
+            10,
+            165,
+            "partial-monitoring: horizon T=165 is too short for Theorem 4.4 with A=10 "
+            "(gamma = 1 >= 1, needs T > 165.4); ",
+        ),
+    ],
+)
+def test_the_clipping_warning_names_algorithm_theorem_gamma_and_need(tuning, A, T, message):
+    with pytest.warns(UserWarning, match="^" + re.escape(message + "clipping gamma to 1, i.e. uniform play") + "$"):
+        tuning(A, T)
 
 
 def test_a_gamma_of_exactly_one_is_clipped_with_the_warning():
