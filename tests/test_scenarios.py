@@ -71,6 +71,7 @@ def test_borda_scenario_that_breaks_its_winners_fails():
     ],
 )
 def test_bad_scenario_arguments_raise_named_errors(kwargs, message):
+    kwargs = dict(kwargs)  # not the parameter itself: a second run in the same process (mutmut's) sees it again
     name = kwargs.pop("name", "condorcet")
     with pytest.raises(ScenarioError, match=message):
         make_scenario(name, **kwargs)
