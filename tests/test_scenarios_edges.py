@@ -275,3 +275,49 @@ def test_a_generated_scenario_refuses_with_the_reason(maker, make, actions, para
     with pytest.raises(ScenarioError, match="^" + re.escape(message)):
         scenarios.generated_scenario(entry(make=make, min_actions=3), actions, 0, params)
     assert scenarios.generated_scenario(entry(make="fake_maker:make", min_actions=3), 3, 0, {}).matrix.shape == (3, 3)
+
+
+# --- make_scenario's parameters at their bounds, its defaults, and a plugin's scenario through it -----------
+
+
+@pytest.mark.parametrize(
+    "params",
+    [{"utility_max": 0.5, "margin": 0.0}, {"margin": 0.0}, {"borda_strength": 1.0}, {"utility_max": 1e-9, "margin": 0}],
+)
+def test_the_last_valid_scenario_parameters_are_accepted(params):
+    assert make_scenario("condorcet", actions=3, seed=1, **params).params["actions"] == 3
+
+
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        ({"utility_max": 0.0}, "utility_max must be > 0, got 0"),
+        ({"margin": -1e-9}, "margin must lie in [0, utility_max) = [0, 3), got -1e-09"),
+        ({"margin": 3.0}, "margin must lie in [0, utility_max) = [0, 3), got 3"),
+        ({"borda_strength": 0.5}, "borda_strength must lie in (0.5, 1], got 0.5"),
+        ({"borda_strength": 1.0000001}, "borda_strength must lie in (0.5, 1], got 1"),
+        ({"margin": "0.5"}, "scenario parameter margin must be a finite number, got '0.5'"),
+        ({"b": 1, "a": 2}, "unknown scenario parameter(s) a, b; valid: utility_max, margin, borda_strength"),
+    ],
+)
+def test_the_first_invalid_scenario_parameters_are_refused_in_full(params, message):
+    with pytest.raises(ScenarioError, match="^" + re.escape(message) + "$"):
+        make_scenario("condorcet", actions=3, **params)
+
+
+def test_a_scenario_is_named_and_records_its_actions_and_the_paper_parameters():
+    sc = make_scenario("borda", actions=5, seed=1)
+    assert sc.name == "borda"
+    assert sc.params == {"actions": 5, "utility_max": 3.0, "margin": 0.5, "borda_strength": 0.95}
+    np.testing.assert_array_equal(make_scenario("condorcet").matrix, make_scenario("condorcet", seed=0).matrix)
+
+
+def test_make_scenario_builds_a_plugins_generated_scenario(maker, monkeypatch):
+    plugin = entry(slug="sorted", make="fake_maker:make", min_actions=3)
+    monkeypatch.setattr(scenarios, "registry", lambda: {**scenarios.BUILTINS, "sorted": plugin})
+    sc = make_scenario("sorted", actions=3, seed=7)
+    assert sc.name == "sorted" and sc.params == {"actions": 3}
+    stream = np.random.SeedSequence([7, int.from_bytes(b"sorted", "little")])
+    assert maker.draws == [np.random.default_rng(stream).random()]
+    with pytest.raises(ScenarioError, match=r"^scenario sorted takes no scenario parameters, got margin$"):
+        make_scenario("sorted", actions=3, margin=0.1)
