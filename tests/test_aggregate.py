@@ -1,3 +1,5 @@
+import re
+
 import numpy as np
 import pyarrow.parquet as pq
 import pytest
@@ -25,6 +27,40 @@ def test_bounds_table_leaves_out_theorems_whose_horizon_requirement_fails():
     exp3p = df[df["algorithm"] == "sparring-exp3p"]
     assert exp3p["holds"].all() and exp3p["bound"].notna().all()
     assert "dts" not in set(df["algorithm"])
+
+
+def test_a_bounds_table_off_the_defaults_is_theorem_4_2_by_hand_on_the_grid():
+    # summary_grid(1000, 10): linspace(1, 1000, 10) rounded, and geomspace(1, 1000, 2) = {1, 1000}
+    df = bounds_table(["ts-borda", "dts"], actions=3, horizon=1000, points=10, c_alpha=2.0)
+    assert list(df.columns) == ["algorithm", "theorem", "regret", "horizon", "holds", "t", "bound"]
+    assert df["t"].tolist() == [1, 112, 223, 334, 445, 556, 667, 778, 889, 1000] and df["t"].dtype == np.int32
+    assert set(df["algorithm"]) == {"ts-borda"} and set(df["theorem"]) == {"4.2"} and set(df["regret"]) == {"borda"}
+    assert df["horizon"].dtype == np.int32 and set(df["horizon"]) == {1000} and df["holds"].all()
+    # (c + sqrt(A / c log A)) t^(2/3) with c = 2, A = 3: (2 + 1.2837128) at t = 1, x 100 at t = 1000
+    assert df["bound"].iloc[0] == pytest.approx(3.2837128, rel=1e-7)
+    assert df["bound"].iloc[-1] == pytest.approx(328.37128, rel=1e-7)
+
+
+@pytest.mark.parametrize(
+    ("algorithm", "actions", "horizon", "c_alpha", "message"),
+    [
+        ("partial-monitoring", 10, 150, 1.0, "Theorem 4.4 (partial-monitoring) needs T > 165.4 at A = 10; T = 150"),
+        ("sparring-exp3p", 10, 101, 1.0, "Theorem 4.3 (sparring-exp3p) needs T >= 101.5 at A = 10; T = 101"),
+        ("ts-borda", 3, 216, 3.0, "Theorem 4.2 (ts-borda) needs T > 216.0 at A = 3; T = 216"),  # (2 c)^3 = 216
+    ],
+)
+def test_a_bound_whose_requirement_fails_is_left_out_with_the_full_warning(
+    algorithm, actions, horizon, c_alpha, message
+):
+    full = message + " does not meet it, so its bound curve is left out"
+    with pytest.warns(UserWarning, match="^" + re.escape(full) + "$"):
+        df = bounds_table([algorithm], actions=actions, horizon=horizon, points=5, c_alpha=c_alpha)
+    assert not df["holds"].any() and df["bound"].isna().all() and len(df) > 0
+
+
+def test_a_bounds_table_without_a_theorem_is_empty_with_the_schemas_columns():
+    df = bounds_table(["dts", "rmed1"], actions=3, horizon=100)
+    assert df.empty and list(df.columns) == ["algorithm", "theorem", "regret", "horizon", "holds", "t", "bound"]
 
 
 def test_aggregated_summary_strategies_and_traces_match_a_hand_recomputation_at_every_step(tmp_path):
