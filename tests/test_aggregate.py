@@ -1,12 +1,14 @@
 import re
 
 import numpy as np
+import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 from regret_by_hand import per_step_regrets
 
-from duelbandits import make_scenario, run_seed, simulate, storage
+from duelbandits import aggregate, make_scenario, run_seed, simulate, storage
 from duelbandits.aggregate import aggregate_scenario, bounds_table, summary_grid
+from duelbandits.files import StorageError
 from duelbandits.simulation import recorded_steps
 
 
@@ -61,6 +63,38 @@ def test_a_bound_whose_requirement_fails_is_left_out_with_the_full_warning(
 def test_a_bounds_table_without_a_theorem_is_empty_with_the_schemas_columns():
     df = bounds_table(["dts", "rmed1"], actions=3, horizon=100)
     assert df.empty and list(df.columns) == ["algorithm", "theorem", "regret", "horizon", "holds", "t", "bound"]
+
+
+@pytest.mark.parametrize(
+    ("run", "t", "ordered"),
+    [
+        ([0, 0, 1, 1], [1, 2, 1, 2], True),
+        ([0, 1, 2], [5, 1, 3], True),  # a later run may start at any step
+        ([0, 0, 1, 1], [1, 1, 1, 2], False),  # a step twice
+        ([0, 1, 1], [1, 3, 2], False),  # steps back within a run
+        ([0, 0, 0], [2, 1, 3], False),
+        ([1, 0, 2], [1, 2, 3], False),  # runs back
+        ([0, 1, 0], [1, 1, 2], False),
+    ],
+)
+def test_rows_are_in_run_order_when_runs_rise_and_steps_rise_within_each(run, t, ordered):
+    assert aggregate._in_run_order(pd.DataFrame({"run": run, "t": t})) is ordered
+
+
+def test_chunks_that_repeat_or_miss_a_run_are_refused_naming_them(tmp_path):
+    X = make_scenario("condorcet", actions=3, seed=2).matrix
+    res = {r: simulate(X, "sparring-exp3p", 10, run_seed(4, "condorcet", "sparring-exp3p", r)) for r in range(3)}
+    a, b = tmp_path / "a.parquet", tmp_path / "b.parquet"
+    storage.write_runs([(0, res[0]), (1, res[1])], 3, a)
+    storage.write_runs([(1, res[1]), (2, res[2])], 3, b)
+    message = f"chunks {a}, {b} hold runs [0, 1, 2] in 4 run(s) of 10 steps, expected runs 0..2 once each"
+    with pytest.raises(StorageError, match="^" + re.escape(message) + "$"):
+        aggregate.load_algorithm_runs([a, b], 10, 3, 3)
+    message = f"chunks {a} hold runs [0, 1] in 2 run(s) of 10 steps, expected runs 0..2 once each"
+    with pytest.raises(StorageError, match="^" + re.escape(message) + "$"):
+        aggregate.load_algorithm_runs([a], 10, 3, 3)
+    df, _ = aggregate.load_algorithm_runs([a], 10, 3, 2)
+    assert df.index.equals(pd.RangeIndex(20)) and df["run"].tolist() == [0] * 10 + [1] * 10
 
 
 def test_aggregated_summary_strategies_and_traces_match_a_hand_recomputation_at_every_step(tmp_path):
