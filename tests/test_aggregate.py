@@ -237,3 +237,23 @@ def test_the_paper_summary_has_the_documented_steps():
     assert grid.size == 1156
     assert grid[:8].tolist() == [1, 2, 3, 4, 5, 6, 7, 8]  # log-spaced: 40,000^(k/199) rounds to 1..8 first
     assert summary_grid(10, 1000).tolist() == list(range(1, 11))  # T below the points: every step
+
+
+def test_join_summary_fills_the_bound_of_each_algorithm_regret_and_step_and_keeps_the_schemas_order():
+    def summary(scenario, algorithm):
+        return pd.DataFrame(
+            {"bound": np.nan, "scenario": scenario, "algorithm": algorithm, "regret": ["borda", "borda", "maximin"]}
+            | {"paper": [True, True, False], "t": [1, 10, 1], "mean": [0.5, 2.0, 0.25], "std": 0.1, "runs": 3}
+        )
+
+    bounds = pd.DataFrame(
+        {"algorithm": "ts-borda", "theorem": "4.2", "regret": "borda", "horizon": 10, "holds": True}
+        | {"t": [1, 10], "bound": [3.0, 14.0]}
+    )
+    joined = aggregate.join_summary([summary("condorcet", "ts-borda"), summary("borda", "dts")], bounds)
+    assert list(joined.columns) == ["scenario", "algorithm", "regret", "paper", "t", "mean", "std", "runs", "bound"]
+    assert joined["scenario"].tolist() == ["condorcet"] * 3 + ["borda"] * 3
+    assert joined["bound"].tolist()[:2] == [3.0, 14.0] and joined["bound"].iloc[2:].isna().all()
+    assert joined["mean"].tolist() == [0.5, 2.0, 0.25] * 2
+    with pytest.raises(pd.errors.MergeError):  # one bound per (algorithm, regret, t)
+        aggregate.join_summary([summary("condorcet", "ts-borda")], pd.concat([bounds, bounds]))
