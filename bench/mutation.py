@@ -108,6 +108,12 @@ EQUIVALENT: dict[str, str] = {
     "duelbandits.scenarios.x_borda_modification__mutmut_18": "shape[1] for shape[0]: checked square before",
     "duelbandits.scenarios.x_file_scenario__mutmut_4": "shape[1] for shape[0]: checked square before",
     "duelbandits.scenarios.x_read_matrix_file__mutmut_14": "'UTF-8-SIG': codec names ignore case",
+    "duelbandits.scenarios.x_fitted_utilities__mutmut_10": "dtype=None: np.clip to float bounds gives floats",
+    "duelbandits.scenarios.x_fitted_utilities__mutmut_12": "dtype dropped: as mutmut_10",
+    "duelbandits.scenarios.x_benchmark_scenario__mutmut_4": "shape[1] for shape[0]: checked square before",
+    "duelbandits.scenarios.x_generated_scenario__mutmut_41": "shape[1] for shape[0]: checked square before",
+    "duelbandits.scenarios.x_generated_scenario__mutmut_44": "shape[1] in the message: checked square before",
+    "duelbandits.scenarios.x_generated_scenario__mutmut_45": "shape[1] in the message: checked square before",
     "duelbandits.theorems.x__clipped_gamma__mutmut_7": (
         "the warning's stacklevel (3, the tuning's caller) dropped: mutmut's trampolines add frames, so a test of "
         "the frame it names fails on the unmutated code under mutmut (the frames all lie in the mutated file)"

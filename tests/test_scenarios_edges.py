@@ -321,3 +321,27 @@ def test_make_scenario_builds_a_plugins_generated_scenario(maker, monkeypatch):
     assert maker.draws == [np.random.default_rng(stream).random()]
     with pytest.raises(ScenarioError, match=r"^scenario sorted takes no scenario parameters, got margin$"):
         make_scenario("sorted", actions=3, margin=0.1)
+
+
+def test_the_registries_take_a_plugins_generated_scenario_from_the_scenario_group(monkeypatch):
+    plugin = entry(slug="sorted", make="fake_maker:make")
+    calls = []
+
+    def load(group, kind, builtins):
+        calls.append((group, kind, builtins))
+        return {"sorted": plugin}
+
+    monkeypatch.setattr(plugins, "load", load)
+    built = scenarios._registries()
+    assert calls == [(plugins.SCENARIO_GROUP, scenarios.ScenarioEntry, scenarios.BUILTINS)]
+    assert built["SCENARIOS"] == (*BUILT_IN, "sorted") and built["REGISTRY"]["sorted"] is plugin
+    assert built["GENERATED"] == ("condorcet", "borda", "cyclic", "sorted")
+    assert built["PARAMETERISED"] == ("condorcet", "borda", "cyclic")
+
+
+def test_an_unknown_benchmark_and_a_make_with_two_colons_are_refused(maker):
+    with pytest.raises(ScenarioError, match=r"^unknown benchmark matrix 'nope'; benchmarks: arithmetic, mslr5$"):
+        scenarios.benchmark_matrix("nope")
+    # module:function splits at the first colon: the function's name is "make:x"
+    with pytest.raises(ScenarioError, match=r"cannot load fake_maker:make:x: .*'make:x'"):
+        scenarios.generated_scenario(entry(make="fake_maker:make:x"), 3, 0, {})
