@@ -124,6 +124,48 @@ EQUIVALENT: dict[str, str] = {
 """Mutants no test can kill, by mutmut's name, with the reason (the numbers change when the function
 changes: rerun and recheck them then)."""
 
+_AGGREGATE = {
+    "sort kind: pandas applies kind only when sorting by one column, and these sort by (run, t)": (
+        "load_algorithm_runs",
+        [22, 25, 31, 32, 66, 69, 80, 81],
+    ),
+    "the index of a frame written with preserve_index=False: never read": (
+        "aggregate_scenario",
+        [176, 178, 179, 202, 204, 205],
+    ),
+    "the index of the concatenated summaries: merge gives a new one": ("join_summary", [4, 6, 7]),
+    "preserve_index None/True with a schema: the columns written are the schema's (a RangeIndex is pandas metadata)": (
+        "aggregate_scenario",
+        [188, 191, 192, 215, 218, 219],
+    ),
+    "a dtype dropped before pa.table's schema casts the column to its type": (
+        "aggregate_scenario",
+        [43, 46, 89, 122, 127, 132, 137, 142, 149],
+    ),
+    "a dtype dropped before the strategy schema casts the column (integral floats)": ("_strategy_rows", [33, 40]),
+    "grid.astype(None): int64 steps in, the same float bounds out": ("bounds_table", [42]),
+    "the trace's schema dropped: the types of the columns as built are the schema's": (
+        "aggregate_scenario",
+        [105, 107],
+    ),
+    "row_group_size None: pyarrow's default is 1024 * 1024 rows, storage.ROW_GROUP_ROWS": (
+        "aggregate_scenario",
+        [151, 153],
+    ),
+    "merge on the common columns: after dropping bound they are algorithm, regret and t": ("join_summary", [21, 25]),
+    "the warning's stacklevel: as theorems' _clipped_gamma mutmut_7": ("bounds_table", [29, 34]),
+    "shape[1] for shape[0]: a preference matrix is square": ("aggregate_scenario", [4]),
+    "cols[1] for cols[0]: a recorded player has a column for each of A >= 2 actions": ("_strategy_rows", [15]),
+    "n + 2 offsets: an array of n strings reads only the first n + 1": ("_repeated", [9]),
+}
+EQUIVALENT.update(
+    {
+        f"duelbandits.aggregate.x_{function}__mutmut_{n}": reason
+        for reason, (function, ns) in _AGGREGATE.items()
+        for n in ns
+    }
+)
+
 STATUS = re.compile(r"^\s*(duelbandits\.\S+): (.+)$")
 
 

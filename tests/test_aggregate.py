@@ -33,7 +33,7 @@ def test_bounds_table_leaves_out_theorems_whose_horizon_requirement_fails():
 
 def test_a_bounds_table_off_the_defaults_is_theorem_4_2_by_hand_on_the_grid():
     # summary_grid(1000, 10): linspace(1, 1000, 10) rounded, and geomspace(1, 1000, 2) = {1, 1000}
-    df = bounds_table(["ts-borda", "dts"], actions=3, horizon=1000, points=10, c_alpha=2.0)
+    df = bounds_table(["dts", "ts-borda"], actions=3, horizon=1000, points=10, c_alpha=2.0)  # dts: no theorem
     assert list(df.columns) == ["algorithm", "theorem", "regret", "horizon", "holds", "t", "bound"]
     assert df["t"].tolist() == [1, 112, 223, 334, 445, 556, 667, 778, 889, 1000] and df["t"].dtype == np.int32
     assert set(df["algorithm"]) == {"ts-borda"} and set(df["theorem"]) == {"4.2"} and set(df["regret"]) == {"borda"}
@@ -41,6 +41,10 @@ def test_a_bounds_table_off_the_defaults_is_theorem_4_2_by_hand_on_the_grid():
     # (c + sqrt(A / c log A)) t^(2/3) with c = 2, A = 3: (2 + 1.2837128) at t = 1, x 100 at t = 1000
     assert df["bound"].iloc[0] == pytest.approx(3.2837128, rel=1e-7)
     assert df["bound"].iloc[-1] == pytest.approx(328.37128, rel=1e-7)
+    # c_alpha = 1 by default: (1 + sqrt(3 * 1.0986123 = 3.2958369)) * 100 = 281.54440 at t = 1000
+    default = bounds_table(["ts-borda", "ts-maximin"], actions=3, horizon=1000, points=10)
+    assert default["bound"].iloc[9] == pytest.approx(281.54440, rel=1e-7)
+    assert default.index.equals(pd.RangeIndex(20)) and default["algorithm"].iloc[10] == "ts-maximin"
 
 
 @pytest.mark.parametrize(
@@ -93,8 +97,12 @@ def test_chunks_that_repeat_or_miss_a_run_are_refused_naming_them(tmp_path):
     message = f"chunks {a} hold runs [0, 1] in 2 run(s) of 10 steps, expected runs 0..2 once each"
     with pytest.raises(StorageError, match="^" + re.escape(message) + "$"):
         aggregate.load_algorithm_runs([a], 10, 3, 3)
-    df, _ = aggregate.load_algorithm_runs([a], 10, 3, 2)
-    assert df.index.equals(pd.RangeIndex(20)) and df["run"].tolist() == [0] * 10 + [1] * 10
+    c = tmp_path / "c.parquet"
+    storage.write_runs([(2, res[2])], 3, c)
+    for chunks in ([a, c], [c, a]):  # in order, and out of order (sorted)
+        df, strategies = aggregate.load_algorithm_runs(chunks, 10, 3, 3)
+        assert df.index.equals(pd.RangeIndex(30)) and df["run"].tolist() == [0] * 10 + [1] * 10 + [2] * 10
+        assert strategies.index.equals(pd.RangeIndex(len(strategies))) and strategies["run"].is_monotonic_increasing
 
 
 def test_each_output_has_its_schema_its_own_provenance_and_the_traces_digest_noted(tmp_path, monkeypatch):
