@@ -55,7 +55,12 @@ TESTS = {
     "points": ["tests/test_points.py"],
     "regret": ["tests/test_regret.py"],
     "scenarios": ["tests/test_scenarios.py", "tests/test_scenarios_edges.py", "tests/test_benchmarks.py"],
-    "storage": ["tests/test_storage.py", "tests/test_read_runs.py"],
+    "storage": [
+        "tests/test_storage.py",
+        "tests/test_read_runs.py",
+        "tests/test_provenance.py",
+        "tests/test_benchmarks.py",
+    ],
     "tail": ["tests/test_tail.py"],
     "theorems": ["tests/test_theorems.py"],
     "winners": ["tests/test_winners.py"],
