@@ -13,6 +13,7 @@ import sys
 import warnings
 from pathlib import Path
 
+import docblocks
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
@@ -242,13 +243,150 @@ def test_nothing_points_outside_the_repository():
     assert not offenders, f"mention ../shared or SPEC.md (point to docs/paper.md instead): {offenders}"
 
 
-def test_every_python_block_of_the_readme_runs(tmp_path):
-    blocks = re.findall(r"^```python\n(.*?)^```", (REPO / "README.md").read_text(), flags=re.S | re.M)
-    assert blocks
-    for code in blocks:
-        (tmp_path / "block.py").write_text(code)
-        done = subprocess.run([sys.executable, "block.py"], cwd=tmp_path, capture_output=True, text=True, timeout=300)
-        assert done.returncode == 0, done.stderr[-2000:]
+# --- every code block runs (tests/docblocks.py says how each kind of block is run or marked) ---------------
+
+BLOCKS = docblocks.every_block()
+RUNNERS = {"snakemake", "duelbandits"}
+
+
+def block_problem(block: docblocks.Block) -> str | None:
+    """Why ``block`` is neither run by this module nor marked, or None."""
+    if block.marker:
+        kind, value = block.marker
+        if not value:
+            return f"'{kind}:' gives no {'path' if kind == 'run by' else 'reason'}"
+        if kind == "run by":
+            runner = REPO / value
+            if not runner.is_file():
+                return f"run by {value}: no such file"
+            if block.page.name not in runner.read_text():
+                return f"run by {value}: that file never names {block.page.name}"
+        return None
+    if block.language in ("python", docblocks.OUTPUT):
+        return None
+    if block.language in docblocks.SHELL:
+        others = [" ".join(w) for w in docblocks.shell_commands(block.text) if docblocks.program(w) not in RUNNERS]
+        return f"runs {others[0]!r}, neither snakemake nor duelbandits" if others else None
+    if block.language == "yaml":
+        if not [w for w in docblocks.shell_commands(block.text, True) if docblocks.program(w) == "snakemake"]:
+            return "a yaml block with no '# snakemake ...' line saying how it is used"
+        return None
+    return f"a '{block.language or 'bare'}' block: give it a language this test runs, or a marker"
+
+
+def test_every_block_is_run_or_marked():
+    assert len(BLOCKS) >= 30, "the parser lost blocks"
+    problems = [f"{b.where}: {p}" for b in BLOCKS if (p := block_problem(b))]
+    assert not problems, "\n".join(problems) + "\n(tests/docblocks.py lists the markers)"
+
+
+def test_the_block_check_refuses_what_it_must(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text(
+        "```bash\nsnakemake --cores 2 sweeps && duelbandits list\n```\n\n```bash\nrm -rf results\n```\n"
+        "<!-- not run: it installs a package -->\n```bash\npip install x\n```\n\n```\nplain\n```\n"
+        "<!-- run by: tests/conftest.py -->\n```toml\n[a]\n```\n<!-- not run: -->\n```bash\nls\n```\n"
+        "```yaml\nruns: 2\n```\n"
+        "```yaml\n# snakemake --cores 2 sweeps --configfile config.yaml this.yaml\nruns: 2\n```\n"
+    )
+    found = [block_problem(b) for b in docblocks.blocks(page)]
+    assert found == [
+        None,
+        "runs 'rm -rf results', neither snakemake nor duelbandits",
+        None,
+        "a 'bare' block: give it a language this test runs, or a marker",
+        "run by tests/conftest.py: that file never names page.md",
+        "'not run:' gives no reason",
+        "a yaml block with no '# snakemake ...' line saying how it is used",
+        None,
+    ]
+    assert docblocks.dry_run_arguments(shlex.split(".venv/bin/snakemake --cores=all --report r.html all sweeps")) == [
+        "all", "sweeps"
+    ]  # fmt: skip
+    assert docblocks.dry_run_arguments(["python", "-m", "snakemake", "-c", "2", "panels"]) == ["panels"]
+
+
+PYTHON_BLOCKS = [b for b in BLOCKS if b.language == "python" and not b.marker]
+
+
+@pytest.mark.parametrize("block", PYTHON_BLOCKS, ids=lambda b: b.where)
+def test_each_python_block_runs_as_a_script(tmp_path, block):
+    (tmp_path / "block.py").write_text(block.text)
+    done = subprocess.run([sys.executable, "block.py"], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, f"{block.where}:\n{done.stderr[-2000:]}"
+
+
+def repository_folder(root: Path) -> Path:
+    """A folder laid out as the repository, for shown commands run from its root: the Snakefile,
+    workflow/ and config.yaml linked in, and the user's own files of docblocks.FIXTURES."""
+    root.mkdir(parents=True, exist_ok=True)
+    for name in ("Snakefile", "workflow", "config.yaml"):
+        (root / name).symlink_to(REPO / name)
+    for name, text in docblocks.FIXTURES.items():
+        (root / name).write_text(text)
+    return root
+
+
+def shown_runs() -> tuple[dict[tuple[str, ...], set[str]], list[tuple[docblocks.Block, list[str]]]]:
+    """The dry runs of every unmarked shell and yaml block, commands that differ only in their
+    targets merged into one run (options -> targets, 'all' for none), and the duelbandits commands."""
+    dry, real = {}, []
+    for block in BLOCKS:
+        if block.marker or block.language not in docblocks.SHELL | {"yaml"}:
+            continue
+        for words in docblocks.shell_commands(block.text, comments_only=block.language == "yaml"):
+            if docblocks.program(words) == "duelbandits":
+                real.append((block, words))
+            elif docblocks.program(words) == "snakemake":
+                args = docblocks.dry_run_arguments(words)
+                names = targets(args)
+                options = tuple(w for w in args if w not in names)
+                if block.language == "yaml":
+                    options += (f"block:{block.where}",)
+                dry.setdefault(options, set()).update(names or ["all"])
+    return dry, real
+
+
+def test_every_shown_snakemake_command_dry_runs(tmp_path):
+    """Quick tier: one `snakemake -n` per distinct set of options, two at a time (about 10 s each
+    on the loaded 2-core machine). Without latexmk, `paper` is left out with a warning (its PDF rule
+    refuses to plan; tests/test_latex.py builds it when DUELBANDITS_LATEX_TEST is set)."""
+    dry, _ = shown_runs()
+    assert len(dry) >= 5, dry
+    blocks_by_name = {b.where: b for b in BLOCKS}
+    jobs = []
+    for number, (options, names) in enumerate(sorted(dry.items(), key=str)):
+        folder = repository_folder(tmp_path / f"run{number}")
+        args = [o for o in options if not o.startswith("block:")]
+        for option in options:
+            if option.startswith("block:"):
+                (folder / "this.yaml").write_text(blocks_by_name[option[6:]].text)
+        if not shutil.which("latexmk") and LATEX_TARGETS & names:
+            warnings.warn(f"not planned, latexmk is missing: {sorted(LATEX_TARGETS & names)}", stacklevel=1)
+            names = (names - LATEX_TARGETS) or {"all"}
+        jobs.append((folder, [*sorted(names), *args]))
+    failed = []
+    for pair in range(0, len(jobs), 2):
+        started = [
+            (args, subprocess.Popen([sys.executable, "-m", "snakemake", *args, "-n", "--quiet"], cwd=folder,
+                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
+            for folder, args in jobs[pair : pair + 2]
+        ]  # fmt: skip
+        for args, process in started:
+            output, _ = process.communicate(timeout=600)
+            if process.returncode != 0:
+                failed.append(f"snakemake -n {' '.join(args)}:\n{output[-1500:]}")
+    assert not failed, "\n\n".join(failed)
+
+
+@pytest.mark.slow
+def test_every_shown_duelbandits_command_runs(tmp_path):
+    _, real = shown_runs()
+    folder = repository_folder(tmp_path)
+    for block, words in real:
+        done = subprocess.run([sys.executable, "-m", "duelbandits", *words[1:]], cwd=folder, capture_output=True,
+                              text=True, timeout=600)  # fmt: skip
+        assert done.returncode == 0, f"{block.where}: {' '.join(words)}:\n{done.stderr[-2000:]}"
 
 
 def test_the_readmes_simulate_command_gives_run_7_of_the_paper_run(tmp_path):
