@@ -1,6 +1,8 @@
-"""The README and docs/ stay true to the repository: links resolve, shown targets plan, no outside pointers.
+"""The README and docs/ stay true to the repository: links resolve, every code block runs or says why
+not (tests/docblocks.py), every fact shown has one source it is compared with, no outside pointers.
 
-Quick tier: the planning test runs one ``snakemake -n`` (a few seconds), nothing is simulated.
+Quick tier: the shown snakemake commands are dry-run (about ten `snakemake -n`, two at a time), the
+Python blocks run; the duelbandits commands of the blocks run in the slow tier.
 """
 
 from __future__ import annotations
@@ -195,37 +197,6 @@ def test_the_command_parser_skips_options_and_their_values():
     assert {"all", "table", "sweeps", "field", "asymptotics", "panels", "paper"} <= set(shown_targets())
 
 
-def plan(names: list[str], workdir: Path) -> subprocess.CompletedProcess:
-    cmd = [sys.executable, "-m", "snakemake", *names, "-s", str(REPO / "Snakefile"), "--directory", str(workdir)]
-    cmd += ["--configfile", str(REPO / "config.yaml"), "-n", "--quiet"]  # targets first: --quiet takes words
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=600)
-
-
-def test_every_snakemake_target_shown_plans(tmp_path):
-    """All targets in one `snakemake -n`. Without latexmk, `paper` (figures/figures.pdf) cannot be
-    planned: then the others are planned together, and each target whose planning fails only because
-    latexmk is missing is skipped with a warning; every other target must plan."""
-    names = shown_targets()
-    assert names, "no snakemake target found in README.md and docs/"
-    assert plan(["no_such_target"], tmp_path).returncode != 0, "snakemake -n must refuse an unknown target"
-    first = names if shutil.which("latexmk") else [n for n in names if n not in LATEX_TARGETS]
-    done = plan(first, tmp_path)
-    output = done.stdout + done.stderr
-    if done.returncode != 0 and LATEX_MISSING not in output:
-        pytest.fail(f"snakemake -n {' '.join(first)} failed:\n{output[-4000:]}")
-    # one by one: the targets left out, or all of them if another target also needed latexmk
-    alone = [n for n in names if n not in first] if done.returncode == 0 else names
-    failed, skipped = [], []
-    for name in alone:
-        single = plan([name], tmp_path)
-        output = single.stdout + single.stderr
-        if single.returncode != 0:
-            (skipped if LATEX_MISSING in output else failed).append((name, output[-2000:]))
-    assert not failed, "targets that do not plan: " + "\n".join(f"{n}:\n{out}" for n, out in failed)
-    if skipped:
-        warnings.warn(f"not planned, latexmk is missing: {', '.join(n for n, _ in skipped)}", stacklevel=1)
-
-
 def test_the_readme_is_at_most_300_lines():
     lines = len(README.read_text().splitlines())
     assert lines <= 300, f"README.md has {lines} lines; move detail into docs/"
@@ -328,8 +299,9 @@ def repository_folder(root: Path) -> Path:
 
 
 def shown_runs() -> tuple[dict[tuple[str, ...], set[str]], list[tuple[docblocks.Block, list[str]]]]:
-    """The dry runs of every unmarked shell and yaml block, commands that differ only in their
-    targets merged into one run (options -> targets, 'all' for none), and the duelbandits commands."""
+    """The dry runs of every unmarked shell and yaml block and of the prose's `snakemake ...` spans,
+    commands that differ only in their targets merged into one run (options -> targets, 'all' for
+    none), and the duelbandits commands of the blocks."""
     dry, real = {}, []
     for block in BLOCKS:
         if block.marker or block.language not in docblocks.SHELL | {"yaml"}:
@@ -344,6 +316,7 @@ def shown_runs() -> tuple[dict[tuple[str, ...], set[str]], list[tuple[docblocks.
                 if block.language == "yaml":
                     options += (f"block:{block.where}",)
                 dry.setdefault(options, set()).update(names or ["all"])
+    dry.setdefault((), set()).update(shown_targets())  # and the rule names of the prose's `snakemake ...`
     return dry, real
 
 
@@ -352,7 +325,7 @@ def test_every_shown_snakemake_command_dry_runs(tmp_path):
     on the loaded 2-core machine). Without latexmk, `paper` is left out with a warning (its PDF rule
     refuses to plan; tests/test_latex.py builds it when DUELBANDITS_LATEX_TEST is set)."""
     dry, _ = shown_runs()
-    assert len(dry) >= 5, dry
+    assert len(dry) >= 5 and {"all", "sweeps", "maximin_tail", "claims"} <= dry[()], dry
     blocks_by_name = {b.where: b for b in BLOCKS}
     jobs = []
     for number, (options, names) in enumerate(sorted(dry.items(), key=str)):
@@ -410,3 +383,122 @@ def test_the_readmes_simulate_command_gives_run_7_of_the_paper_run(tmp_path):
     assert (table["run"] == 7).all() and len(table) == config["horizon"]
     np.testing.assert_array_equal(table["I"].to_numpy(), expected.I)
     np.testing.assert_array_equal(table["J"].to_numpy(), expected.J)
+
+
+# --- one source for each fact: the prose against the code and config.yaml it repeats ---------------------
+
+
+def markdown_table(text: str, header: str) -> list[list[str]]:
+    """The body rows (cells stripped) of the Markdown table whose header row starts with ``header``."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(header))
+    rows = []
+    for line in lines[start + 2 :]:
+        if not line.startswith("|"):
+            break
+        rows.append([cell.strip() for cell in line.strip().strip("|").split("|")])
+    return rows
+
+
+def snakefile_targets() -> set[str]:
+    """The targets: the rules of the Snakefile itself (the workflow's jobs are in workflow/rules/)."""
+    return set(re.findall(r"^rule (\w+):", (REPO / "Snakefile").read_text(), flags=re.M))
+
+
+def test_the_readmes_target_table_is_the_snakefiles_targets():
+    rows = markdown_table(README.read_text(), "| target | command |")
+    shown = {re.search(r"`([^`]+)`", row[0]).group(1) for row in rows} - {"--report"}
+    assert shown == snakefile_targets()
+    for row in rows:  # each row's command asks for its own target
+        name, command = re.search(r"`([^`]+)`", row[0]).group(1), row[1].strip("`")
+        assert name in command.split() or (name == "all" and targets(shlex.split(command)[1:]) == []), row
+
+
+def test_config_yaml_and_the_snakefile_header_name_only_real_targets():
+    """config.yaml's comments say `snakemake --cores 2 TARGET`; the Snakefile's header names none (its
+    targets are its own rules, listed in the README's table above)."""
+    shown = [t for span in re.findall(r"`(snakemake [^`]*)`", (REPO / "config.yaml").read_text())
+             for t in targets(shlex.split(span)[1:])]  # fmt: skip
+    assert shown and set(shown) <= snakefile_targets(), set(shown) - snakefile_targets()
+    assert "maximin-tail`" not in (REPO / "config.yaml").read_text().replace("maximin-tail:", "")
+
+
+def test_the_readmes_config_table_is_config_yaml():
+    """Every key of config.yaml has a row, and the defaults the rows quote are config.yaml's values."""
+    import yaml
+
+    config = yaml.safe_load((REPO / "config.yaml").read_text())
+    rows = markdown_table(README.read_text(), "| key | default |")
+    keys = [k for row in rows for k in re.findall(r"`([^`]+)`", row[0])]
+    assert sorted(keys) == sorted(config), "README's config table against config.yaml's keys"
+    for row in rows:
+        key, default = re.findall(r"`([^`]+)`", row[0])[0], row[1]
+        value = config[key]
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            assert float(default.replace(",", "")) == value, row
+        elif value is None:
+            assert default.split()[0] == "null", row
+        elif key == "scenarios":
+            assert [s.strip() for s in default.split(",")] == value, row
+        elif key == "algorithms":
+            from duelbandits.algorithms import PAPER_ALGORITHMS
+
+            assert default == "the paper's six" and tuple(value) == PAPER_ALGORITHMS, row
+        elif key in ("scenario_params", "algorithm_params"):
+            flat = value if key == "scenario_params" else {k: v for p in value.values() for k, v in p.items()}
+            quoted = dict(pair.split(": ") for pair in re.findall(r"`(\w+: [^`]+)`", default))
+            assert quoted and {k: float(v) for k, v in quoted.items()} == flat, row
+
+
+def test_the_readmes_results_table_is_the_reference_runs_table():
+    """The README's results table is results/table.md of the reference run without its Copeland column:
+    each row's other cells equal the cells of the reference's table, whose sha256 the reference manifest
+    holds (docs/images keeps that file: the README's table cannot drift from the reference's bytes)."""
+    import hashlib
+
+    reference = REPO / "docs/images/table.md"
+    entries = dict(
+        line.split()[::-1] for line in (REPO / "reference/MANIFEST.sha256").read_text().splitlines()
+        if line and not line.startswith("#")
+    )  # fmt: skip
+    assert hashlib.sha256(reference.read_bytes()).hexdigest() == entries["results/table.md"]
+    header = reference.read_text().splitlines()[0]
+    columns = [c.strip() for c in header.strip("|").split("|")]
+    full = markdown_table(reference.read_text(), header[:20])
+    shown = markdown_table(README.read_text(), "| scenario | algorithm |")
+    kept = [columns.index(c) for c in ("scenario", "algorithm")]
+    assert [[row[i] for i in kept] for row in full] == [row[:2] for row in shown]
+    for mine, theirs in zip(shown, full):
+        assert set(mine) <= set(theirs), (mine, theirs)
+
+
+def test_the_docs_index_lists_every_page():
+    index = (REPO / "docs/README.md").read_text()
+    listed = {t for t in relative_links(REPO / "docs/README.md") if not t.startswith("..")}
+    assert listed == {p.name for p in DOCS} - {"README.md"}, index
+
+
+def test_the_registrys_step_costs_are_the_ones_performance_md_quotes():
+    from duelbandits.algorithms import ALGORITHMS
+
+    rows = markdown_table((REPO / "docs/performance.md").read_text(), "| algorithm | entry's `step_seconds`")
+    labels = {a.label: a for a in ALGORITHMS.values() if a.step_seconds is not None}
+    assert {row[0] for row in rows} == set(labels)
+    for row in rows:
+        assert float(row[1].strip("*")) == pytest.approx(labels[row[0]].step_seconds * 1e6), row
+
+
+def test_every_declared_runtime_dependency_is_imported():
+    """A dependency nothing imports is not a dependency (seaborn was one until this test:
+    docs/reproducibility.md#dependencies). snakemake is imported by the Snakefile."""
+    import tomllib
+
+    from packaging.requirements import Requirement
+
+    declared = [
+        Requirement(r).name for r in tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["dependencies"]
+    ]
+    sources = [*sorted((REPO / "src").rglob("*.py")), REPO / "Snakefile", *sorted((REPO / "workflow").rglob("*.smk"))]
+    text = "\n".join(p.read_text() for p in sources)
+    unused = [n for n in declared if not re.search(rf"^\s*(import|from) {re.escape(n)}\b", text, flags=re.M)]
+    assert not unused, f"declared in pyproject.toml, imported nowhere: {unused}"
