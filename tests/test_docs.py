@@ -439,7 +439,10 @@ def test_the_readmes_config_table_is_config_yaml():
         elif value is None:
             assert default.split()[0] == "null", row
         elif key == "scenarios":
+            from duelbandits.scenarios import SCENARIOS
+
             assert [s.strip() for s in default.split(",")] == value, row
+            assert set(re.findall(r"`(\w+)`", row[2])) <= set(SCENARIOS), row  # the others it names
         elif key == "algorithms":
             from duelbandits.algorithms import PAPER_ALGORITHMS
 
