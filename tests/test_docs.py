@@ -352,14 +352,39 @@ def test_every_shown_snakemake_command_dry_runs(tmp_path):
     assert not failed, "\n\n".join(failed)
 
 
+def complete_commands() -> list[tuple[str, list[str]]]:
+    """The prose's `duelbandits ...` spans that are whole commands, as (page, words): no placeholder
+    (an upper-case word such as FILE or SLUG, `...`, a bracketed option) and no file of a run already
+    made (results/, figures/: the workflow tests run those on a tiny run). A bare subcommand is run with
+    --help."""
+    found = []
+    for page in PAGES:
+        prose, _ = split_code(page.read_text())
+        for _, span in INLINE_CODE.findall("\n".join(prose)):
+            if not span.startswith("duelbandits ") or re.search(r"\b[A-Z]{2,}\b|\.\.\.|\[|results/|figures/", span):
+                continue
+            words = shlex.split(span)
+            if words[-1].startswith("--") and words[-1] != "--help" or len(words) > 1 and words[-2] == "--run":
+                continue  # a flag named in a sentence (`--run r`), not a command
+            if not any(w.startswith("-") for w in words):
+                words.append("--help")  # a command named in a sentence (`duelbandits sweep-point`): it exists
+            if (str(page.relative_to(REPO)), words) not in found:
+                found.append((str(page.relative_to(REPO)), words))
+    return found
+
+
 @pytest.mark.slow
 def test_every_shown_duelbandits_command_runs(tmp_path):
+    """The duelbandits commands of the blocks and the whole ones of the prose, run in a folder laid out
+    as the repository (the README's `simulate ... --run 7` among them; its rows are checked below)."""
     _, real = shown_runs()
+    commands = [(block.where, words) for block, words in real] + complete_commands()
+    assert {"list", "matrix", "simulate", "sweep-point"} <= {words[1] for _, words in commands}, commands
     folder = repository_folder(tmp_path)
-    for block, words in real:
+    for where, words in commands:
         done = subprocess.run([sys.executable, "-m", "duelbandits", *words[1:]], cwd=folder, capture_output=True,
                               text=True, timeout=600)  # fmt: skip
-        assert done.returncode == 0, f"{block.where}: {' '.join(words)}:\n{done.stderr[-2000:]}"
+        assert done.returncode == 0, f"{where}: {' '.join(words)}:\n{done.stderr[-2000:]}"
 
 
 def test_the_readmes_simulate_command_gives_run_7_of_the_paper_run(tmp_path):
