@@ -216,6 +216,7 @@ def mutmut_config(module: str, tests: list[str]) -> str:
         f'only_mutate = ["src/duelbandits/{module}.py"]\n'
         f"pytest_add_cli_args_test_selection = [{quoted}]\n"
         'pytest_add_cli_args = ["-p", "no:cacheprovider", "-q", "-x"]\n'
+        'also_copy = ["docs"]\n'  # tests that check a number against the docs read them beside tests/
     )
 
 
