@@ -1,5 +1,6 @@
 """Every user mistake at the CLI: exit 2, one line naming the problem, no traceback, nothing left behind."""
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -113,9 +114,23 @@ def run_cli(*args, cwd):
         ),
         (["provenance", "afile"], ["afile: not a readable Parquet file"]),
         (["provenance", "folder"], ["folder: is a directory"]),
+        # each file argument is checked for what it is before it is read, naming the real cause
+        (["manifest", "verify", "fifo"], ["fifo: is not a regular file"]),  # read, it would block
+        (["manifest", "verify", "folder"], ["folder: is a directory"]),
+        (
+            ["manifest", "write", "folder", "--config-json", "{}", "--plugins-json", "{}", "--out", "M"],
+            ["folder: is a directory, not a file, cannot be listed"],
+        ),
+        (["provenance", "dangling"], ["dangling: is a symbolic link to nowhere, which does not exist"]),
+        (["provenance", "loop"], ["loop: is a symbolic link that leads back to itself (a loop)"]),
+        # the ledger is checked with the outputs: no output is made whose record cannot be written
+        (["--ledger", "afile", "config-page", "--config-json", "{}", "--out", "c.html"], ["--ledger afile:"]),
     ],
 )
 def test_a_user_mistake_is_one_line_and_exit_2(tmp_path, args, words):
+    os.mkfifo(tmp_path / "fifo")
+    (tmp_path / "dangling").symlink_to("nowhere")
+    (tmp_path / "loop").symlink_to("loop")
     (tmp_path / "folder").mkdir()
     (tmp_path / "afile").write_text("not a folder\n")
     (tmp_path / "M.sha256").write_text(f"{'0' * 64}  afile\n")
