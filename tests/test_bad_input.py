@@ -125,6 +125,11 @@ def run_cli(*args, cwd):
         (["provenance", "loop"], ["loop: is a symbolic link that leads back to itself (a loop)"]),
         # the ledger is checked with the outputs: no output is made whose record cannot be written
         (["--ledger", "afile", "config-page", "--config-json", "{}", "--out", "c.html"], ["--ledger afile:"]),
+        # a range error names the flag given (the claims' level is --level, not --confidence)
+        (
+            ["claims", "--summary", "absent.parquet", "--level", "1.0", "--table", "c.parquet", "--markdown", "c.md"],
+            ["--level must lie in (0, 1), got 1.0"],
+        ),
     ],
 )
 def test_a_user_mistake_is_one_line_and_exit_2(tmp_path, args, words):

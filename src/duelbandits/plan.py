@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from . import limits, provenance, scenarios, theorems
 from .errors import AlgorithmError, InputError
 from .points import chunk_ranges
-from .schemas import MAX_STEP
+from .schemas import MAX_STEP, RANGES
 
 BEYOND_THE_PAPER = ("sweeps", "field", "asymptotics", "maximin-tail", "maximin-bayes")
 """Config sections of the targets beyond the paper: they change none of the paper's results."""
@@ -151,6 +151,8 @@ def config_schema(path) -> dict:
         ("algorithm", tuple(ALGORITHMS)),
     ):
         defs[name] = {**defs[name], "enum": list(values)}
+    for name, bounds in RANGES.items():  # the command line checks the same ranges (cli.args.check_range)
+        defs[name] = {**defs[name], **bounds}
     schema["properties"]["algorithm_params"]["properties"] = {
         slug: {
             "type": "object",
