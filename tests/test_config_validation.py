@@ -177,3 +177,23 @@ def test_the_schema_file_writes_no_range_of_its_own_for_a_ranged_key():
         node = raw["properties"][section]["properties"][key]
         assert node.get("$ref") == f"#/$defs/{key}", (section, key)
         assert not {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"} & set(node), (section, key)
+
+
+def test_memory_limit_gb_stops_where_a_byte_count_stops():
+    """2^33 GiB = 2^63 bytes, the last valid value; above it (1e308 GiB is infinite bytes) planning once
+    ended in 'cannot convert float infinity to integer'."""
+    config = copy.deepcopy(BASE)
+    config["memory_limit_gb"] = 2**33
+    plan.validate_config(config, SCHEMA)
+    for bad in (2**33 + 1, 1e308):
+        config["memory_limit_gb"] = bad
+        with pytest.raises(plan.ConfigError, match=r"^config: memory_limit_gb: .* is greater than the maximum"):
+            plan.validate_config(config, SCHEMA)
+
+
+def test_asymptotics_algorithms_for_a_scenario_it_does_not_run_are_refused():
+    """An entry that would never run is a mistake (a scenario left out of asymptotics/scenarios)."""
+    config = copy.deepcopy(BASE)
+    config["asymptotics"]["algorithms"]["cyclic"] = ["dts"]
+    with pytest.raises(plan.ConfigError, match=r"^config: asymptotics/algorithms/cyclic: cyclic is not one of"):
+        plan.check_target(config, "asymptotics")
