@@ -469,3 +469,37 @@ def test_the_report_pages_are_not_in_the_manifest_and_the_docs_say_why():
     docs = " ".join((REPO / "docs/reproducibility.md").read_text().split())
     assert "Not `results/report/*.html`, though their jobs record them in the ledger" in docs
     assert "Neither holds a result of its own." in docs
+
+
+def test_traces_whose_rows_are_not_the_runs_their_footer_lists_are_never_drawn(tmp_path, monkeypatch, capsys):
+    """A traces file cut to one run (or with a run's rows repeated in place of another's) under its
+    intact provenance footer: the appendix figure refuses it, naming the file, and writes nothing."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    monkeypatch.chdir(tmp_path)
+    common = ["--scenario", "borda", "--actions", "5", "--seed", "7"]  # as tests/test_figure_batches.py
+    assert cli.main(["scenario", *common, "--out", "s.json"]) == 0
+    sim = ["--algorithm", "dts", "--horizon", "50", "--runs", "0-1", "--stride", "10", "--out", "c.parquet"]
+    assert cli.main(["simulate", *common, *sim]) == 0
+    outputs = ["--traces", "t.parquet", "--strategies", "p.parquet", "--summary", "u.parquet"]
+    aggregate = ["--scenario-file", "s.json", "--chunk", "dts=c.parquet", "--horizon", "50", "--runs", "2"]
+    assert cli.main(["aggregate", *aggregate, "--points", "10", *outputs]) == 0
+    whole = pq.read_table("t.parquet")
+    figure = ["figure", "appendix", "--scenario", "borda", "--algorithm", "dts", "--scenario-file", "s.json"]
+    figure += ["--traces", "t.parquet", "--strategies", "p.parquet", "--out", "f.png"]
+    assert cli.main(figure) == 0  # the intact file is drawn
+    first = whole.filter(pc.equal(whole["run"], 0))
+    twice = pa.concat_tables([first, first])  # 100 rows, as many as the footer's, all of run 0
+    for rows, words in (
+        (first, "dts has 50 rows, but its provenance lists 2 run(s) of 50 steps (100 rows)"),
+        (twice, "dts lacks some (run, step) rows of the 2 run(s) its provenance lists"),
+    ):
+        pq.write_table(rows.replace_schema_metadata(whole.schema.metadata), "t.parquet")
+        Path("f.png").unlink(missing_ok=True)
+        capsys.readouterr()
+        assert cli.main(figure) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and err[0].startswith("duelbandits figure: error: t.parquet: ") and words in err[0], err
+        assert not Path("f.png").exists()
