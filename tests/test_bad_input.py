@@ -503,3 +503,27 @@ def test_traces_whose_rows_are_not_the_runs_their_footer_lists_are_never_drawn(t
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and err[0].startswith("duelbandits figure: error: t.parquet: ") and words in err[0], err
         assert not Path("f.png").exists()
+
+
+def test_a_chunk_cut_under_its_footer_is_refused_before_any_job_even_with_its_ledger_record_forged(
+    tmp_path, monkeypatch
+):
+    """Rows cut from a run chunk whose footer was kept and whose ledger record was edited to the new
+    sha256: the start-up check compares the file's row count with what its own footer lists (one row
+    per run and step), so the run still stops before Snakemake removes anything."""
+    import pyarrow.parquet as pq
+
+    from duelbandits import files, integrity
+
+    monkeypatch.chdir(tmp_path)
+    rel = "results/runs/borda/dts/chunk-0.parquet"
+    sim = ["--algorithm", "dts", "--horizon", "50", "--runs", "0-1", "--stride", "10", "--out", rel]
+    assert cli.main(["--ledger", "L", "simulate", "--scenario", "borda", "--actions", "5", "--seed", "7", *sim]) == 0
+    config = {"seed": 7, "horizon": 50, "stride": 10, "runs": 2, "runs_per_job": 2}
+    assert integrity.planned_input_problems([rel], "L", config) == []
+    whole = pq.read_table(rel)
+    pq.write_table(whole.slice(0, 50).replace_schema_metadata(whole.schema.metadata), rel)
+    files.record_written("L", rel)  # the ledger forged to match the cut file
+    assert integrity.planned_input_problems([rel], "L", config) == [
+        f"{rel}: has 50 rows, but its provenance lists runs 0-1 of 50 steps (100 rows)"
+    ]

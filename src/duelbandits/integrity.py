@@ -91,6 +91,29 @@ def provenance_contradiction(path, rel: str, config: dict) -> str | None:
     for key, want in expected.items():
         if prov.get(key) != want:
             return f"{rel}: its provenance says {key} {prov.get(key)!r}, but its path and the config say {want!r}"
+    return _rows_contradiction(path, rel, prov)
+
+
+def _rows_contradiction(path, rel: str, prov: dict) -> str | None:
+    """Why the number of rows of a run chunk or a traces file (one row per run and step, and per
+    algorithm in the traces) is not the one its own footer implies, or None: rows cut from a file
+    whose footer was kept, even with its ledger record edited to match. Reads the Parquet footer's
+    row count only."""
+    import pyarrow.parquet as pq
+
+    horizon, runs = prov.get("horizon"), prov.get("runs")
+    if prov.get("table") == "runs" and isinstance(runs, str) and re.fullmatch(r"\d+-\d+", runs):
+        first, last = map(int, runs.split("-"))
+        count, what = last - first + 1, f"runs {runs}"
+    elif prov.get("table") == "traces" and isinstance(runs, int) and isinstance(prov.get("algorithms"), list):
+        count, what = runs * len(prov["algorithms"]), f"{runs} run(s) of {len(prov['algorithms'])} algorithm(s)"
+    else:
+        return None
+    if not isinstance(horizon, int):
+        return None
+    rows = pq.read_metadata(path).num_rows
+    if rows != count * horizon:
+        return f"{rel}: has {rows} rows, but its provenance lists {what} of {horizon} steps ({count * horizon} rows)"
     return None
 
 
