@@ -390,7 +390,7 @@ def test_an_asymptotics_job_runs_steps_per_job_over_T_runs_and_at_least_one(hori
 
 
 @pytest.mark.parametrize("jobs", [1, 2, 3, 6, 7])
-def test_kernel_groups_split_each_family_in_registry_order_into_near_equal_groups(jobs):
+def test_kernel_groups_cut_each_family_in_registry_order_into_consecutive_groups(jobs):
     from duelbandits.algorithms import ALGORITHMS
 
     groups = plan.kernel_groups(jobs)
@@ -398,16 +398,110 @@ def test_kernel_groups_split_each_family_in_registry_order_into_near_equal_group
         slugs = [slug for slug, a in ALGORITHMS.items() if a.family == family]
         mine = [members for name, members in groups.items() if name.startswith(f"{family}-")]
         assert len(mine) == min(jobs, len(slugs))  # 7 jobs for 6 algorithms: one each, no empty group
+        assert all(mine)
         assert [slug for members in mine for slug in members] == slugs  # each once, in order
-        assert max(map(len, mine)) - min(map(len, mine)) <= 1
     for slug in ALGORITHMS:
         assert slug in plan.kernel_groups()[plan.kernel_group(slug)]
 
 
-def test_the_paper_kernels_compile_in_two_groups_of_three():
+@pytest.mark.parametrize(
+    "seconds, jobs, sizes",
+    [
+        ([5.0, 1.0, 1.0, 1.0, 1.0, 1.0], 2, [1, 5]),  # 5 | 5: the heavy first kernel alone
+        ([3.0, 3.0, 3.0, 3.0], 2, [2, 2]),  # 6 | 6
+        ([1.0, 1.0, 1.0, 1.0, 4.0], 2, [4, 1]),  # 4 | 4: the heavy last kernel alone
+        ([2.0, 2.0, 2.0], 2, [1, 2]),  # 2 | 4 and 4 | 2 tie at 4: the first cut
+        ([1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 6.0], 3, [1, 5, 1]),  # no cut below 6; 1 | 5 | 6 is the first at 6
+        ([4.0, 1.0], 3, [1, 1]),  # more jobs than kernels: one each
+    ],
+)
+def test_kernel_groups_balance_the_compile_seconds_by_hand(monkeypatch, seconds, jobs, sizes):
+    """The cut with the smallest largest group, worked out by hand for each list of compile times."""
+    import dataclasses
+
+    from duelbandits import algorithms
+
+    base = algorithms.BUILTINS["iss"]
+    fake = {
+        f"k{i}": dataclasses.replace(base, slug=f"k{i}", compile_seconds=s, family="paper")
+        for i, s in enumerate(seconds)
+    }
+    monkeypatch.setattr(algorithms, "BUILTINS", fake)
+    assert [len(members) for members in plan.kernel_groups(jobs).values()] == sizes
+
+
+def test_the_paper_kernels_compile_in_two_groups_of_near_equal_compile_time():
+    """TS-Maximin and TS-Borda (which share the posterior's helpers: 6.8 + 4.1 = 10.9 CPU-s) against the
+    other four (4.4 + 0.95 + 1.4 + 3.2 = 9.95), not three and three (15.3 against 5.55)."""
     assert plan.kernel_groups() == {
-        "paper-1": ("ts-maximin", "ts-borda", "sparring-exp3p"),
-        "paper-2": ("partial-monitoring", "iss", "dts"),
+        "paper-1": ("ts-maximin", "ts-borda"),
+        "paper-2": ("sparring-exp3p", "partial-monitoring", "iss", "dts"),
         "field-1": ("rucb", "rcs", "rmed1"),
         "field-2": ("ccb", "winner-stays", "dexp3"),
     }
+
+
+def test_every_built_in_has_its_measured_compile_seconds():
+    from duelbandits.algorithms import BUILTINS
+
+    assert all(isinstance(a.compile_seconds, float) and a.compile_seconds > 0 for a in BUILTINS.values())
+
+
+# --- The workflow's resource requests and params, computed by hand -----------------------------
+# BASE_BYTES 300 MiB = 314,572,800; COMPILE_BYTES 128 MiB = 134,217,728; a matrix 16 x 8 x A^2 bytes
+# (12,800 at A = 10); per run and step 64 bytes plus 24 per action per player with strategies;
+# TS-Maximin 0.8 us per step, 60 s to start, a margin of 3 (duelbandits.limits, duelbandits.plan).
+
+
+def test_megabytes_round_up_to_the_next_whole_mb():
+    assert [plan.megabytes(n) for n in (0, 1, 10**6, 10**6 + 1)] == [0, 1, 1, 2]
+
+
+@pytest.mark.parametrize(
+    "job, mb",
+    [
+        # 25 x 40,000 x (64 + 2 x 10 x 24) = 544,000,000 + base + matrix + compile = 992,803,328 bytes
+        (plan.Job("paper", "condorcet", 10, 40_000, "sparring-exp3p", 0, 0, 24), 993),
+        # no strategies: 25 x 40,000 x 64 = 64,000,000 + 448,803,328 = 512,803,328 bytes
+        (plan.Job("paper", "condorcet", 10, 40_000, "ts-maximin", 3, 75, 99), 513),
+        # a point: one run of 10^7 steps, 640,000,000 + 448,803,328 bytes, whatever its runs
+        (plan.Job("asymptotics", "borda", 10, 10**7, "ts-borda", 0, 0, 19), 1089),
+    ],
+)
+def test_a_simulation_jobs_memory_request_by_hand(job, mb):
+    assert plan.job_mem_mb(job) == mb
+
+
+def test_a_compile_job_asks_for_the_base_and_the_compile():
+    assert plan.COMPILE_MEM_MB == 449  # (314,572,800 + 134,217,728) / 10^6 = 448.8, rounded up
+
+
+def test_a_simulation_jobs_runtime_grows_with_each_retry():
+    """20 runs of 10^6 TS-Maximin steps: 60 + 3 x 16 s = 108 s -> 2 minutes, then 4, 6."""
+    job = plan.Job("asymptotics", "borda", 10, 10**6, "ts-maximin", 0, 0, 19)
+    assert [plan.job_runtime(job, attempt) for attempt in (1, 2, 3)] == [2, 4, 6]
+
+
+def test_the_bayes_jobs_resources_by_hand():
+    """10 matrices over 3 jobs: ceil(10/3) = 4 matrices of 4 runs = 16 runs of 10^7 steps. At A = 10:
+    60 + 3 x 16 x 10^7 x 0.8e-6 = 444 s -> 8 minutes; at A = 20, (20/10)^2 = 4 times the steps' time:
+    60 + 1,536 = 1,596 s -> 27 minutes. Memory: one run of 10^7 steps at A = 10, 1,088,803,328 bytes."""
+    section = {"matrices": 10, "jobs": 3, "runs": 4, "horizon": 10**7}
+    assert plan.bayes_runtime(section, "10") == 8 and plan.bayes_runtime(section, 10, attempt=3) == 24
+    assert plan.bayes_runtime(section, 20) == 27
+    assert plan.bayes_mem_mb(section, "10") == 1089
+
+
+def test_the_tail_continue_jobs_resources_by_hand():
+    """others 30 and one trapped run in 10 of 200: ceil((30 + 20) / 4) = 13 runs of 10^7 steps per
+    job: 60 + 3 x 13 x 8 = 372 s -> 7 minutes, 14 on the second attempt."""
+    config = {"actions": 10, "maximin-tail": {"others": 30, "runs": 200, "jobs": 4, "horizon": 10**7}}
+    assert plan.tail_continue_runtime(config) == 7 and plan.tail_continue_runtime(config, 2) == 14
+    assert plan.tail_continue_mem_mb(config) == 1089
+
+
+def test_algorithm_args_give_each_override_in_the_configs_order():
+    config = {"algorithm_params": {"dts": {"alpha": 0.6}, "rmed1": {"f_coefficient": 0.2, "f_exponent": 1.05}}}
+    assert plan.algorithm_args(config, "rmed1") == "--param f_coefficient=0.2 --param f_exponent=1.05"
+    assert plan.algorithm_args(config, "dts") == "--param alpha=0.6"
+    assert plan.algorithm_args(config, "iss") == "" and plan.algorithm_args({}, "dts") == ""
