@@ -527,3 +527,24 @@ def test_a_chunk_cut_under_its_footer_is_refused_before_any_job_even_with_its_le
     assert integrity.planned_input_problems([rel], "L", config) == [
         f"{rel}: has 50 rows, but its provenance lists runs 0-1 of 50 steps (100 rows)"
     ]
+
+
+def test_the_config_a_result_records_keys_the_matrix_file_by_its_content(tmp_path):
+    """The manifest and the report's config page record the config: the matrix file by its sha256, so
+    that the same matrix under another name or spelling changes neither (nor reruns their jobs)."""
+    import hashlib
+
+    from duelbandits import plan
+
+    text = "0.5,0.6\n0.4,0.5\n"
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "a.csv").write_text(text)
+    (tmp_path / "sub" / "b.csv").write_text(text)
+    (tmp_path / "c.csv").write_text("0.5,0.7\n0.3,0.5\n")
+    recorded = [plan.paper_config({"seed": 1, "matrix_file": str(tmp_path / name)}) for name in ("a.csv", "sub/b.csv")]
+    assert (
+        recorded[0] == recorded[1] == {"seed": 1, "matrix_file": f"sha256:{hashlib.sha256(text.encode()).hexdigest()}"}
+    )
+    assert plan.paper_config({"seed": 1, "matrix_file": str(tmp_path / "c.csv")}) != recorded[0]
+    assert plan.paper_config({"seed": 1, "matrix_file": None}) == {"seed": 1, "matrix_file": None}
+    assert plan.keyed_by_content({"matrix_file": "absent.csv"}) == {"matrix_file": "absent.csv"}  # planning names it
