@@ -139,6 +139,17 @@ def test_the_report_refuses_results_made_with_another_config(tree):
     assert not (tree / "r2.html").exists()
 
 
+def test_the_report_reads_the_config_from_the_results_not_only_from_an_editable_manifest(tree):
+    """The manifest's config line edited to say T = 40,000 over a T = 300 tree: --report under the
+    config the edited line names is refused by the results' own footers, not captioned T = 40,000."""
+    path = tree / "results/MANIFEST.sha256"
+    path.write_text(path.read_text().replace('"horizon": 300', '"horizon": 40000', 1))
+    result = snakemake(tree, "--report", str(tree / "r.html"), "--config", "horizon=40000")
+    assert result.returncode != 0 and not (tree / "r.html").exists()
+    assert "the results in results/ do not match this config (results/" in result.stderr, result.stderr[-3000:]
+    assert "its provenance says horizon 300, but its path and the config say 40000" in result.stderr
+
+
 @pytest.mark.parametrize(
     "args, words",
     [
