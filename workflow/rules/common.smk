@@ -67,17 +67,6 @@ def check_report_matches_results():
                 "the same config"
             )
         return
-    # The results' own footers first: a manifest's config line can be edited, their provenance is
-    # what the jobs wrote (duelbandits.integrity, the start-up check's comparison).
-    import duelbandits.integrity
-
-    parquet = sorted(str(path) for path in Path("results").rglob("*.parquet"))
-    contradictions = duelbandits.integrity.damaged_inputs(parquet, plan.paper_config(config))
-    if contradictions:
-        raise ValueError(
-            f"snakemake --report: the results in results/ do not match this config ({contradictions[0]}); give "
-            "--report the --config/--configfile of the run that made them"
-        )
     made = json.loads(duelbandits.manifest.read(made_path)[0].get("config", "{}"))
     here = json.loads(json.dumps(plan.paper_config(config)))
     for key in ("memory_limit_gb", "runs_per_job", *plan.BEYOND_THE_PAPER):  # not what the paper's results are
@@ -92,6 +81,17 @@ def check_report_matches_results():
             "snakemake --report: the results in results/ were made with another config ("
             + "; ".join(differing)
             + "); give --report the --config/--configfile of the run that made them"
+        )
+    # Then the results' own footers: a manifest's config line can be edited, their provenance is
+    # what the jobs wrote (duelbandits.integrity, the start-up check's comparison).
+    import duelbandits.integrity
+
+    parquet = sorted(str(path) for path in Path("results").rglob("*.parquet"))
+    contradictions = duelbandits.integrity.damaged_inputs(parquet, plan.paper_config(config))
+    if contradictions:
+        raise ValueError(
+            f"snakemake --report: the results in results/ do not match this config ({contradictions[0]}); give "
+            "--report the --config/--configfile of the run that made them"
         )
 
 
