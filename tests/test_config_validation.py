@@ -189,11 +189,3 @@ def test_memory_limit_gb_stops_where_a_byte_count_stops():
         config["memory_limit_gb"] = bad
         with pytest.raises(plan.ConfigError, match=r"^config: memory_limit_gb: .* is greater than the maximum"):
             plan.validate_config(config, SCHEMA)
-
-
-def test_asymptotics_algorithms_for_a_scenario_it_does_not_run_are_refused():
-    """An entry that would never run is a mistake (a scenario left out of asymptotics/scenarios)."""
-    config = copy.deepcopy(BASE)
-    config["asymptotics"]["algorithms"]["cyclic"] = ["dts"]
-    with pytest.raises(plan.ConfigError, match=r"^config: asymptotics/algorithms/cyclic: cyclic is not one of"):
-        plan.check_target(config, "asymptotics")
