@@ -21,6 +21,37 @@ MAX_STEP = 2**31 - 1
 MAX_ACTIONS = 2**15 - 1
 """Largest number of actions: the ``I`` and ``J`` columns are int16."""
 
+RANGES = {
+    "confidence": {"exclusiveMinimum": 0, "exclusiveMaximum": 1},
+    "share": {"exclusiveMinimum": 0, "maximum": 1},
+    "near": {"minimum": 0},
+}
+"""The allowed values of the numbers that both the config and the command line set, as JSON Schema
+bounds: the schema's ``$defs`` of these names take them (``plan.config_schema``), and the command
+line checks its flags against them (``cli.args.check_range``), so the two cannot disagree. A level
+of an interval (``confidence``, the claims' ``--level``) lies in (0, 1); the share of delta that
+marks a trapped run in (0, 1]; the verdicts' ``near`` is at least 0."""
+
+
+def out_of_range(name: str, value: float) -> str | None:
+    """``"must lie in (0, 1)"`` (the range of :data:`RANGES` ``name``) if ``value`` is not a finite
+    number in it, None if it is."""
+    import math
+
+    bounds = RANGES[name]
+    low = bounds.get("exclusiveMinimum", bounds.get("minimum", -math.inf))
+    high = bounds.get("exclusiveMaximum", bounds.get("maximum", math.inf))
+    text = (
+        f"{'(' if 'exclusiveMinimum' in bounds or low == -math.inf else '['}{low:g}, "
+        f"{high:g}{')' if 'exclusiveMaximum' in bounds or high == math.inf else ']'}"
+    )
+    fits = (
+        math.isfinite(value)
+        and (low < value if "exclusiveMinimum" in bounds else low <= value)
+        and (value < high if "exclusiveMaximum" in bounds else value <= high)
+    )
+    return None if fits else f"must lie in {text}"
+
 
 RUN_COLUMNS = {"run": pa.int32(), "t": pa.int32(), "I": pa.int16(), "J": pa.int16(), "outcome": pa.int8()}
 

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from .args import UsageError, check_confidence, non_negative_int, positive_float, positive_int, seed
+from .args import UsageError, check_confidence, check_range, non_negative_int, positive_float, positive_int, seed
 
 
 def _tail_phase_one(args):
@@ -29,6 +29,7 @@ def cmd_tail_continue(args) -> None:
 
     if args.job >= args.jobs:
         raise UsageError(f"--job must be below --jobs ({args.jobs}), got {args.job}")
+    check_range("share", args.share, "--share")
     frame, sources, record = _tail_phase_one(args)
     X = np.asarray(record["matrix"])
     first = int(frame["horizon"].max())
@@ -82,6 +83,7 @@ def cmd_tail_table(args) -> None:
     from ..tables.tail import tail_markdown
 
     check_confidence(args.confidence)
+    check_range("share", args.share, "--share")
     frame, sources, record = _tail_phase_one(args)
     X = record["matrix"]
     delta = tail.trap(X).delta
@@ -255,7 +257,7 @@ def cmd_claims(args) -> None:
     from .. import bayes, claims, files, provenance, schemas, storage, tail
     from ..tables.claims import claims_markdown
 
-    check_confidence(args.level)
+    check_confidence(args.level, "--level")
     summary = storage.read_table(args.summary).to_pandas()
     optional = (
         ("asymptotics", args.local),
