@@ -143,3 +143,22 @@ def test_the_schema_and_the_command_line_agree_on_every_confidence_level(section
     except UsageError:
         cli_accepts = False
     assert schema_accepts == cli_accepts == (0 < value < 1), (section, value)
+
+
+@pytest.mark.parametrize("value, valid", [(1, True), (0, False), (1.5, False)])
+def test_the_familys_bootstrap_resamples_take_a_positive_integer(value, valid):
+    """maximin-tail/family/bootstrap: the last valid value (1) and the first invalid ones (0, a fraction)."""
+    config = copy.deepcopy(BASE)
+    config["maximin-tail"]["family"]["bootstrap"] = value
+    if valid:
+        plan.validate_config(config, SCHEMA)
+    else:
+        with pytest.raises(plan.ConfigError, match="bootstrap"):
+            plan.validate_config(config, SCHEMA)
+
+
+def test_the_familys_bootstrap_is_required():
+    config = copy.deepcopy(BASE)
+    del config["maximin-tail"]["family"]["bootstrap"]
+    with pytest.raises(plan.ConfigError, match="bootstrap"):
+        plan.validate_config(config, SCHEMA)

@@ -134,6 +134,8 @@ def out(tmp_path_factory):
         5,
         "--confidence",
         0.95,
+        "--bootstrap",
+        20,
         *outputs(root, table="family.parquet", markdown="f.md"),
     )
     # Theorem 4.1 as a Bayesian bound: 2 matrices x 1 run at A = 3, T = 60, one job; its table

@@ -624,10 +624,29 @@ def family_row(family) -> Claim:
         float(row["high"]),
         float(row["bound"]),
         verdict,
-        f"R_t / bound = {row['ratio']:.2f}",
+        f"R_t / bound = {row['ratio']:.2f}{family_sharpened(family, row)}",
         "figures/maximin-tail/tail.png (b); results/maximin-tail/family.md",
     )
     return one_run(claim) if int(row["runs"]) < 2 else claim
+
+
+def family_sharpened(family, row) -> str:
+    """The family row's crossing, growth exponent and reach (smallest A, largest gap failing), as a clause."""
+    from .tail import family_extremes
+
+    parts = []
+    if "crossing" in row.index and not math.isnan(row["crossing"]):
+        high = "beyond the grid" if math.isnan(row["crossing_high"]) else f"{row['crossing_high']:,.0f}"
+        parts.append(f"E[R_t] crosses the bound at t = {row['crossing']:,.0f} [{row['crossing_low']:,.0f}, {high}]")
+        if not math.isnan(row["exponent"]):
+            parts.append(
+                f"grows like t^{row['exponent']:.2f} [{row['exponent_low']:.2f}, {row['exponent_high']:.2f}] past it"
+            )
+    extremes = family_extremes(family)
+    if extremes is not None:
+        (small, _), (large, _) = extremes
+        parts.append(f"within the grid, fails down to A = {small} and up to gap {large:g}")
+    return "; " + "; ".join(parts) if parts else ""
 
 
 def bayes_row(estimates, verdict_text: str | None = None) -> Claim:
