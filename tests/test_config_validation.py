@@ -162,3 +162,18 @@ def test_the_familys_bootstrap_is_required():
     del config["maximin-tail"]["family"]["bootstrap"]
     with pytest.raises(plan.ConfigError, match="bootstrap"):
         plan.validate_config(config, SCHEMA)
+
+
+@pytest.mark.parametrize("overlay", sorted((REPO / "config").glob("*.yaml")), ids=lambda p: p.name)
+def test_every_overlay_in_config_is_valid_on_top_of_the_paper_config(overlay):
+    """config/ holds the documented non-default runs (docs/architecture.md): each, merged over config.yaml
+    as `--configfile config.yaml config/NAME.yaml` merges it, validates and plans the target it names."""
+    from snakemake.utils import update_config
+
+    config = copy.deepcopy(BASE)
+    extra = yaml.safe_load(overlay.read_text())
+    update_config(config, extra)
+    plan.validate_config(config, SCHEMA)
+    for section in extra:
+        plan.check_target(config, section)
+    assert config["maximin-tail"]["family"] == BASE["maximin-tail"]["family"]  # merged, not replaced
