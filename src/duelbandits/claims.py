@@ -653,9 +653,9 @@ def bayes_row(estimates, verdict_text: str | None = None) -> Claim:
     """Theorem 4.1 read as a Bayesian bound, from the maximin-bayes target (or "not tested"): the A whose
     interval on ``E[R_T] / bound`` first lies above 1 (fails), else the one with the highest upper end; the
     verdict ``every`` of the per-A verdicts."""
-    from .bayes import PRIOR
+    from .bayes import PRIOR, prior_name
 
-    claim = f"Theorem 4.1 (Bayesian, prior: {PRIOR})"
+    claim = f"Theorem 4.1 (Bayesian, prior: {PRIOR if estimates is None else prior_name(estimates)})"
     statement = "TS-Maximin's Bayesian Maximin regret (X drawn from the prior) is at most A/sqrt(2) sqrt(log A) sqrt(T)"
     figure = "results/maximin-bayes/bayes.md"
     if estimates is None or estimates.empty:
@@ -701,13 +701,12 @@ stay as they are."""
 
 def reading(row: Claim) -> Claim:
     """``row`` with its verdict qualified by the reading of Theorem 4.1 it tests (:data:`READINGS`)."""
-    from .bayes import PRIOR
-
     if not row.claim.startswith("Theorem 4.1 ("):
         return row
     kind = "bayes" if row.claim.startswith("Theorem 4.1 (Bayesian") else "fixed"
     text = READINGS[kind].get(row.verdict)
-    return replace(row, verdict=text.format(prior=PRIOR)) if text else row
+    prior = row.claim.partition("prior: ")[2].partition(")")[0]  # the Bayesian row names its prior
+    return replace(row, verdict=text.format(prior=prior)) if text else row
 
 
 def ledger(

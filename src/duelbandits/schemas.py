@@ -387,6 +387,7 @@ BAYES_ESTIMATE_SCHEMA = pa.schema(
         ("share_high", pa.float64()),
         ("confidence", pa.float64()),
         ("verdict", pa.string()),
+        ("prior", pa.string()),
     ]
 )
 """results/maximin-bayes/estimates.parquet: per A, E[R_T] / Theorem 4.1's bound over the prior with its
