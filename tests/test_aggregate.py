@@ -115,3 +115,24 @@ def test_aggregate_gives_the_same_bytes_whatever_order_and_split_of_runs_its_chu
         return {kind: path.read_bytes() for kind, path in outputs.items()}
 
     assert outputs_of(parts, "split") == outputs_of([list(range(runs))], "whole")
+
+
+def test_summary_grid_by_value_with_its_log_spaced_steps():
+    """25 even steps 1 + 999 k / 24 (rounded half to even: 167.5 -> 168) and 25 // 5 = 5 log-spaced
+    ones round(1000^(k/4)) = 1, 6, 32, 178, 1000: 28 distinct steps (derived by hand)."""
+    assert summary_grid(1000, 25).tolist() == [
+        1, 6, 32, 43, 84, 126, 168, 178, 209, 251, 292, 334, 376, 417, 459, 500, 542, 584, 625, 667, 709, 750, 792,
+        834, 875, 917, 958, 1000,
+    ]  # fmt: skip
+
+
+def test_the_paper_summary_has_the_documented_steps():
+    """docs/outputs.md: 1,000 evenly spaced steps and 200 log-spaced ones at T = 40,000: 1,156
+    distinct steps (the union of round(1 + 39,999 k / 999) and round(40,000^(k/199)), counted once)."""
+    from duelbandits.aggregate import SUMMARY_POINTS
+
+    assert SUMMARY_POINTS == 1000
+    grid = summary_grid(40_000)
+    assert grid.size == 1156
+    assert grid[:8].tolist() == [1, 2, 3, 4, 5, 6, 7, 8]  # log-spaced: 40,000^(k/199) rounds to 1..8 first
+    assert summary_grid(10, 1000).tolist() == list(range(1, 11))  # T below the points: every step

@@ -391,3 +391,24 @@ def test_without_the_bayesian_target_its_row_is_not_tested_and_the_other_rows_un
         not (plain["verdict"] == "fails").any()
         or not plain.loc[plain["verdict"] == "fails", "claim"].str.startswith("Theorem 4.1 (").any()
     )
+
+
+def test_the_levels_and_thresholds_are_the_documented_numbers():
+    """docs/claims.md: one-sided limits at 95% (z = 1.645), "linear" from a local slope of 0.9,
+    "comparably strong" below a ratio of 2; pinned by value, and the docs' own sentences checked."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "claims.md").read_text(encoding="utf-8")
+    assert claims.LEVEL == 0.95 and "every one-sided limit is 95% (`z = 1.645`" in text
+    assert claims.LINEAR == 0.9 and "low end of the local slope `>= 0.9` | high end `< 0.9`" in text
+    assert claims.COMPARABLE == 2.0 and "upper limit of the ratio `< 2` | lower limit `> 2`" in text
+    assert claims.z_one_sided() == pytest.approx(1.6448536, abs=1e-6)  # the default level is 0.95
+
+
+@pytest.mark.parametrize("rho, verdict", [(0.9001, claims.HOLDS), (0.8999, claims.FAILS), (0.5, claims.FAILS)])
+def test_a_slope_just_above_and_just_below_the_documented_0_9(rho, verdict):
+    """A noise-free power law R_t = t^rho: std 0 makes the slope's interval the point rho, so the verdict
+    is the side of 0.9 (docs/claims.md) rho lies on: 0.9001 holds, 0.8999 fails."""
+    slope, low, high = claims.log_slope(4000**rho, 0.0, 4000, 40000**rho, 0.0, 40000, 100)
+    assert slope == pytest.approx(rho, abs=1e-12) and low == high == slope
+    assert claims.at_least(low, high, claims.LINEAR) == verdict

@@ -202,3 +202,20 @@ def test_field_table_refuses_a_scenario_without_points_other_seeds_and_unequal_r
     assert cli.main(field_table_args(files, tmp_path)) == 2
     assert "different numbers of runs (dts 3, iss 3, rucb 1)" in capsys.readouterr().err
     assert not any((tmp_path / name).exists() for name in ("curves.parquet", "table.parquet", "table.md"))
+
+
+def test_the_final_table_follows_the_given_scenarios_the_regrets_then_the_registry_order():
+    """Rows: scenarios in ``order``, then Condorcet, Copeland, Borda, then the registry's order (TS-Maximin,
+    the paper's first, before DTS and RUCB though it sorts after them by name), unknown slugs last by name."""
+    rows = []
+    for scenario in ("condorcet", "borda"):
+        for slug in ("rucb", "zz-plugin", "dts", "aa-plugin", "ts-maximin"):
+            rows += point_rows(scenario, slug, [10.0, 20.0])
+    curves = field.curves_table(pd.DataFrame(rows), {"condorcet": ["condorcet"], "borda": ["borda", "condorcet"]})
+    table = field.final_table(curves, order=["borda", "condorcet"])
+    slugs = ["ts-maximin", "dts", "rucb", "aa-plugin", "zz-plugin"]
+    expected = [("borda", kind, slug) for kind in ("condorcet", "borda") for slug in slugs]
+    expected += [("condorcet", "condorcet", slug) for slug in slugs]
+    assert list(zip(table["scenario"], table["regret"], table["algorithm"])) == expected
+    # without an order: the scenarios as the curves list them
+    assert field.final_table(curves)["scenario"].tolist()[0] == curves["scenario"].iloc[0]

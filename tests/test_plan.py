@@ -411,3 +411,63 @@ def test_the_paper_kernels_compile_in_two_groups_of_three():
         "field-1": ("rucb", "rcs", "rmed1"),
         "field-2": ("ccb", "winner-stays", "dexp3"),
     }
+
+
+# --- The workflow's resource requests and params, computed by hand -----------------------------
+# BASE_BYTES 300 MiB = 314,572,800; COMPILE_BYTES 128 MiB = 134,217,728; a matrix 16 x 8 x A^2 bytes
+# (12,800 at A = 10); per run and step 64 bytes plus 24 per action per player with strategies;
+# TS-Maximin 0.8 us per step, 60 s to start, a margin of 3 (duelbandits.limits, duelbandits.plan).
+
+
+def test_megabytes_round_up_to_the_next_whole_mb():
+    assert [plan.megabytes(n) for n in (0, 1, 10**6, 10**6 + 1)] == [0, 1, 1, 2]
+
+
+@pytest.mark.parametrize(
+    "job, mb",
+    [
+        # 25 x 40,000 x (64 + 2 x 10 x 24) = 544,000,000 + base + matrix + compile = 992,803,328 bytes
+        (plan.Job("paper", "condorcet", 10, 40_000, "sparring-exp3p", 0, 0, 24), 993),
+        # no strategies: 25 x 40,000 x 64 = 64,000,000 + 448,803,328 = 512,803,328 bytes
+        (plan.Job("paper", "condorcet", 10, 40_000, "ts-maximin", 3, 75, 99), 513),
+        # a point: one run of 10^7 steps, 640,000,000 + 448,803,328 bytes, whatever its runs
+        (plan.Job("asymptotics", "borda", 10, 10**7, "ts-borda", 0, 0, 19), 1089),
+    ],
+)
+def test_a_simulation_jobs_memory_request_by_hand(job, mb):
+    assert plan.job_mem_mb(job) == mb
+
+
+def test_a_compile_job_asks_for_the_base_and_the_compile():
+    assert plan.COMPILE_MEM_MB == 449  # (314,572,800 + 134,217,728) / 10^6 = 448.8, rounded up
+
+
+def test_a_simulation_jobs_runtime_grows_with_each_retry():
+    """20 runs of 10^6 TS-Maximin steps: 60 + 3 x 16 s = 108 s -> 2 minutes, then 4, 6."""
+    job = plan.Job("asymptotics", "borda", 10, 10**6, "ts-maximin", 0, 0, 19)
+    assert [plan.job_runtime(job, attempt) for attempt in (1, 2, 3)] == [2, 4, 6]
+
+
+def test_the_bayes_jobs_resources_by_hand():
+    """10 matrices over 3 jobs: ceil(10/3) = 4 matrices of 4 runs = 16 runs of 10^7 steps. At A = 10:
+    60 + 3 x 16 x 10^7 x 0.8e-6 = 444 s -> 8 minutes; at A = 20, (20/10)^2 = 4 times the steps' time:
+    60 + 1,536 = 1,596 s -> 27 minutes. Memory: one run of 10^7 steps at A = 10, 1,088,803,328 bytes."""
+    section = {"matrices": 10, "jobs": 3, "runs": 4, "horizon": 10**7}
+    assert plan.bayes_runtime(section, "10") == 8 and plan.bayes_runtime(section, 10, attempt=3) == 24
+    assert plan.bayes_runtime(section, 20) == 27
+    assert plan.bayes_mem_mb(section, "10") == 1089
+
+
+def test_the_tail_continue_jobs_resources_by_hand():
+    """others 30 and one trapped run in 10 of 200: ceil((30 + 20) / 4) = 13 runs of 10^7 steps per
+    job: 60 + 3 x 13 x 8 = 372 s -> 7 minutes, 14 on the second attempt."""
+    config = {"actions": 10, "maximin-tail": {"others": 30, "runs": 200, "jobs": 4, "horizon": 10**7}}
+    assert plan.tail_continue_runtime(config) == 7 and plan.tail_continue_runtime(config, 2) == 14
+    assert plan.tail_continue_mem_mb(config) == 1089
+
+
+def test_algorithm_args_give_each_override_in_the_configs_order():
+    config = {"algorithm_params": {"dts": {"alpha": 0.6}, "rmed1": {"f_coefficient": 0.2, "f_exponent": 1.05}}}
+    assert plan.algorithm_args(config, "rmed1") == "--param f_coefficient=0.2 --param f_exponent=1.05"
+    assert plan.algorithm_args(config, "dts") == "--param alpha=0.6"
+    assert plan.algorithm_args(config, "iss") == "" and plan.algorithm_args({}, "dts") == ""

@@ -138,3 +138,69 @@ def test_a_sweep_point_below_a_theorems_horizon_warns_once_not_once_per_run():
         pointlib.simulate_point(sc.matrix, "borda", "partial-monitoring", 100, range(3), 7, points=4)
     messages = [str(w.message) for w in caught]
     assert len(messages) == 1 and "too short for Theorem 4.4" in messages[0]
+
+
+def test_thin_grid_is_the_documented_log_spaced_grid_by_value():
+    """``round(T^(k / (points - 1)))``, k = 0..points-1, duplicates merged (derived once from that
+    definition, written out here): at T = 10^5 and 20 points, round(10^(5k/19))."""
+    assert pointlib.thin_grid(100_000, 20).tolist() == [
+        1, 2, 3, 6, 11, 21, 38, 70, 127, 234, 428, 785, 1438, 2637, 4833, 8859, 16238, 29764, 54556, 100000,
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "horizon, points, size, before_last",
+    [
+        (40_000, 60, 55, 33_424),  # the field (config.yaml field/points): 1 and 2 each twice, ... 55 steps
+        (1_000_000, 41, 40, 707_946),  # maximin-tail at first_horizon: 10^(6 * 39/40); 1 twice
+        (10_000_000, 41, 40, 6_683_439),  # maximin-tail at horizon: 10^(7 * 39/40)
+        (1_000, 20, 19, 695),  # the sweeps' shortest horizon: 10^(3 * 18/19); 1 twice
+        (10_000_000, 20, 20, 4_281_332),  # the asymptotics' longest: 10^(7 * 18/19)
+    ],
+)
+def test_thin_grid_sizes_of_the_documented_configs(horizon, points, size, before_last):
+    """Each size counts the distinct values of round(T^(k / (points - 1))) (derived once, by hand
+    from the definition); the step before T sets the last interval of the trapped rule."""
+    grid = pointlib.thin_grid(horizon, points)
+    assert grid.size == size and grid[-2] == before_last and grid[-1] == horizon
+
+
+def test_thin_grid_of_one_point_still_spans_one_to_the_horizon():
+    """Fewer than two points are taken as two: the grid is 1 and T."""
+    assert pointlib.thin_grid(50, 1).tolist() == [1, 50]
+    assert pointlib.thin_grid(50, 2).tolist() == [1, 50]
+    assert pointlib.thin_grid(1, 5).tolist() == [1]
+
+
+TOGETHER = [
+    {"seed": 5, "scenario": "borda", "matrix_sha256": "m1", "algorithm": "ts-borda", "params": {"c_alpha": 2.0}},
+    {"seed": 5, "scenario": "borda", "matrix_sha256": "m1", "algorithm": "dts", "params": {}},
+    {"seed": 5, "scenario": "condorcet", "matrix_sha256": "m2", "algorithm": "ts-borda", "params": {"c_alpha": 2.0}},
+]
+"""Three point files' provenance that belong together (TS-Borda at c_alpha = 2)."""
+
+
+@pytest.mark.parametrize(
+    "index, change, message",
+    [
+        (1, {"seed": 6}, "the points come from different seeds: 5 (p0) and 6 (p1)"),
+        (2, {"seed": 6}, "the points come from different seeds: 5 (p0) and 6 (p2)"),
+        (1, {"matrix_sha256": "m3"}, "the points of scenario 'borda' hold different matrices: p0 and p1"),
+        (0, {"params": {"c_alpha": 1.5}}, "p0: TS-Borda ran with c_alpha = 1.5, but --c-alpha is 2"),
+        (2, {"params": {}}, "p2: TS-Borda ran with c_alpha = 1, but --c-alpha is 2"),  # the default, 1
+    ],
+)
+def test_points_together_refuse_each_mismatch_on_its_own_among_matching_files(index, change, message):
+    """One file of three differs in one field only; the others agree."""
+    paths = ["p0", "p1", "p2"]
+    pointlib.check_together(paths, TOGETHER, c_alpha=2.0)  # all agree
+    records = [dict(r) for r in TOGETHER]
+    records[index].update(change)
+    with pytest.raises(pointlib.PointError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        pointlib.check_together(paths, records, c_alpha=2.0)
+
+
+def test_points_together_without_c_alpha_ignore_ts_bordas_and_a_matrix_per_scenario_may_differ():
+    pointlib.check_together(["p0", "p1", "p2"], [{**TOGETHER[0], "params": {"c_alpha": 9.0}}, *TOGETHER[1:]])
+    assert TOGETHER[0]["matrix_sha256"] != TOGETHER[2]["matrix_sha256"]  # two scenarios, two matrices: fine
+    pointlib.check_together(["p0", "p1", "p2"], TOGETHER, c_alpha=2.0 * (1 + 1e-13))  # within rel_tol 1e-12

@@ -251,3 +251,29 @@ def test_aggregate_refuses_a_run_given_twice(files, tmp_path, capsys):
     args += [x for name in ("traces", "strategies", "summary") for x in (f"--{name}", str(tmp_path / name))]
     assert cli.main(args) == 2
     assert "in 4 run(s) of 50 steps, expected runs 0..1 once each" in capsys.readouterr().err
+
+
+RECORD = {"table": "run-chunk", "scenario": "borda", "algorithm": "dts", "horizon": 500, "seed": 7, "stride": 50}
+"""A chunk's provenance, every field of which a check may ask for."""
+
+
+@pytest.mark.parametrize("key", sorted(RECORD))
+def test_a_check_of_several_fields_refuses_each_field_wrong_on_its_own(key):
+    """All six fields asked for at once; one wrong at a time (the others right) is refused naming it,
+    and so is its absence."""
+    provenance.check("f.parquet", RECORD, **RECORD)  # all right
+    wrong = {**RECORD, key: 999 if isinstance(RECORD[key], int) else "other"}
+    with pytest.raises(provenance.ProvenanceError, match=f"f.parquet: was made for {key} "):
+        provenance.check("f.parquet", RECORD, **wrong)
+    without = {k: v for k, v in RECORD.items() if k != key}
+    with pytest.raises(provenance.ProvenanceError, match=f"f.parquet: its provenance has no '{key}'"):
+        provenance.check("f.parquet", without, **RECORD)
+
+
+def test_a_list_valued_field_must_hold_the_value_asked_for():
+    prov = {"algorithms": ["dts", "rucb"], "scenario": "borda"}
+    provenance.check("s.parquet", prov, algorithms="rucb", scenario="borda")
+    with pytest.raises(provenance.ProvenanceError, match=r"s.parquet: holds algorithms \['dts', 'rucb'\], not 'iss'"):
+        provenance.check("s.parquet", prov, algorithms="iss", scenario="borda")
+    with pytest.raises(provenance.ProvenanceError, match="was made for algorithms"):
+        provenance.check("s.parquet", prov, algorithms=["dts"])  # a list asked for: equal lists only

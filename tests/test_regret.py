@@ -1,3 +1,5 @@
+import math
+
 import numpy as np
 import pytest
 
@@ -84,3 +86,40 @@ def test_every_registered_algorithm_has_a_figure_regret_in_every_scenario():
     for scenario in SCENARIOS:
         for slug in ALGORITHMS:
             assert algorithms.paper_regret(scenario, slug) in regret.REGRETS, (scenario, slug)
+
+
+# The winners at the last index, and each notion a different action. Row minima 0.3, 0.1, 0.4 ->
+# Maximin winner 2; row sums 1.7, 1.2, 1.6 -> Borda winner 0 (s = 1.7/3, 1.2/3, 1.6/3); Copeland
+# scores (entries > 1/2) 1, 1, 1, so every Copeland regret is 0. X[2, 0] = 0.7, X[2, 1] = 0.4.
+LAST = np.array([[0.5, 0.9, 0.3], [0.1, 0.5, 0.6], [0.7, 0.4, 0.5]])
+
+
+@pytest.mark.parametrize(
+    "kind, I, J, expected",
+    [
+        ("maximin", 2, 2, 0.0),  # (0.5 + 0.5 - 1) / 2: the Maximin winner is action 2, the last
+        ("maximin", 0, 1, 0.05),  # (X[2, 0] + X[2, 1] - 1) / 2 = (0.7 + 0.4 - 1) / 2
+        ("maximin", 0, 0, 0.2),  # (0.7 + 0.7 - 1) / 2
+        ("exp3p", 0, 1, 0.05),  # (X[2, 1] - X[0, 1] + X[2, 0] - X[1, 0]) / 2 = (0.4 - 0.9 + 0.7 - 0.1) / 2
+        ("borda", 2, 2, 0.1 / 3),  # (2 * 1.7/3 - 2 * 1.6/3) / 2: the Borda winner is action 0
+        ("borda", 0, 0, 0.0),
+        ("copeland", 1, 2, 0.0),
+    ],
+)
+def test_regrets_find_a_winner_at_the_last_index_and_each_its_own(kind, I, J, expected):
+    assert regret.per_step(kind, LAST, I, J) == pytest.approx(expected, abs=1e-12)
+
+
+def test_per_step_of_integer_actions_is_a_float_array():
+    per = regret.per_step("copeland", LAST, np.array([0, 1]), np.array([2, 2]))
+    assert per.dtype == np.float64 and per.tolist() == [0.0, 0.0]
+
+
+def test_sample_std_by_hand_and_over_one_run():
+    """ddof = 1: the values 1 and 3 have mean 2 and sample variance ((1)^2 + (1)^2) / 1 = 2."""
+    assert regret.sample_std([1.0, 3.0]) == pytest.approx(math.sqrt(2.0))
+    np.testing.assert_allclose(regret.sample_std([[1.0, 0.0], [3.0, 0.0], [2.0, 0.0]]), [1.0, 0.0])
+    one_run = regret.sample_std([5.0])
+    assert one_run == 0.0 and type(one_run) is float  # one run: no spread, a plain number
+    one = regret.sample_std([[5.0, 7.0, 9.0]])
+    assert one.shape == (3,) and not one.any()

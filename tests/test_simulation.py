@@ -101,3 +101,34 @@ def test_simulation_error_is_a_value_error_and_numpy_integers_are_accepted(X):
 def test_recorded_steps_start_at_1_step_by_stride_and_end_at_the_horizon(horizon, stride, expected):
     steps = recorded_steps(horizon, stride)
     assert steps.tolist() == expected and steps.dtype == np.int64
+
+
+def _key(name: str) -> int:
+    """A name's integer in a documented seed: its UTF-8 bytes read little-endian (docs/reproducibility.md)."""
+    return int.from_bytes(name.encode("utf-8"), "little")
+
+
+def test_run_seed_is_the_documented_seed_sequence_with_golden_first_draws():
+    """Run r's stream is SeedSequence([seed, scenario, algorithm, r]) (claims.SEEDS, the docs): its entropy
+    written out, and the first three uniform draws of its generator, taken once from
+    numpy.random.default_rng(SeedSequence([20191114, 'condorcet', 'ts-maximin', 3])), so that a seed that
+    loses or reorders a component changes them."""
+    seed = run_seed(20191114, "condorcet", "ts-maximin", 3)
+    assert _key("condorcet") == 2147128121393584959331
+    assert seed.entropy == [20191114, 2147128121393584959331, _key("ts-maximin"), 3]
+    draws = np.random.default_rng(seed).random(3)
+    np.testing.assert_array_equal(draws, [0.38609154780098665, 0.5847208229712227, 0.14372784663257576])
+
+
+def test_the_bayes_and_tail_streams_are_their_documented_seed_sequences():
+    from duelbandits import bayes, tail
+
+    matrix = bayes.matrix_seed(7, 5, 2)
+    assert matrix.entropy == [7, _key("maximin-bayes"), _key("matrix"), 5, 2]
+    assert np.random.default_rng(matrix).random(2).tolist() == [0.9767609254038578, 0.803592193006612]
+    run = bayes.run_seed(7, 5, 2, 1)
+    assert run.entropy == [7, _key("maximin-bayes"), _key("run"), 5, 2, 1]
+    assert np.random.default_rng(run).random(2).tolist() == [0.7530667176859828, 0.43629909438801007]
+    # phase 2's free runs: 5 of 0..19 drawn from SeedSequence([seed, "maximin-tail", "others"]) (golden)
+    held, sampled = tail.select_continued([11, 4], list(range(20)), 5, 20191114)
+    assert held.tolist() == [4, 11] and sampled.tolist() == [5, 9, 12, 14, 18]

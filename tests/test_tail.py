@@ -324,3 +324,47 @@ def test_family_search_carries_each_members_crossing_and_exponent():
         first = int(np.flatnonzero(ratio >= 1)[0])
         assert table["t"].iloc[max(first - 1, 0)] <= row["crossing"] <= table["t"].iloc[first]
         assert row["crossing_low"] <= row["crossing"]
+
+
+def _phase_one_rows():
+    """Runs 0-3 at t = 1, 2 (delta 1, share 1/2: trapped at t = 2 when R_2 - R_1 >= 1/2): runs 0 (slope 1)
+    and 1 (slope 1/2, the boundary) trapped, runs 2 (0.1) and 3 (0) free."""
+    R = {0: [0.0, 1.0], 1: [0.0, 0.5], 2: [0.0, 0.1], 3: [0.0, 0.0]}
+    rows = [(run, "maximin", t, r) for run, values in R.items() for t, r in zip((1, 2), values)]
+    rows += [(run, "borda", t, 9.0) for run in R for t in (1, 2)]  # another regret: ignored
+    return pd.DataFrame(rows, columns=["run", "regret", "t", "cumulative_regret"])
+
+
+def _phase_two_curves(strata=("trapped", "trapped", "free")):
+    """Phase 2 of runs 0, 1 (trapped) and 2 (free) on t = 1, 2, 4; at t = 4: 3, 1.5 and 0.1."""
+    R = {0: [0.0, 1.0, 3.0], 1: [0.0, 0.5, 1.5], 2: [0.0, 0.1, 0.1]}
+    rows = [
+        (run, stratum, t, r) for (run, values), stratum in zip(R.items(), strata) for t, r in zip((1, 2, 4), values)
+    ]
+    return pd.DataFrame(rows, columns=["run", "stratum", "t", "cumulative_regret"])
+
+
+def test_phase_two_estimate_by_hand():
+    """At t = 4 > T1 = 2, strata W = 2/4, 2/4: trapped values 3, 1.5 (mean 2.25, s^2 = 1.125, all of
+    the stratum: no phase-2 term), free value 0.1 (one of two). Estimate 0.5 * 2.25 + 0.5 * 0.1 = 1.175;
+    S^2 = 0.5 * 1.125 + 0.5 * 1.075^2 + 0.5 * 1.075^2 = 1.718125, se = sqrt(S^2 / 4). The trapped
+    fraction: slopes over (2, 4] are 1, 1/2 (trapped) and 0: estimate 1/2, S^2 = 0.25, se = 1/4."""
+    table = tail.estimates(_phase_one_rows(), _phase_two_curves(), 10, 1.0, 0.5, 0.95)
+    one = table[table["source"] == "phase 1 (all runs)"]
+    assert one["t"].tolist() == [1, 2] and one["mean"].tolist() == pytest.approx([0.0, 0.4])
+    assert one["trapped"].tolist() == [0.0, 0.5]
+    two = table[table["source"] == "phase 2 (stratified)"]
+    assert two["t"].tolist() == [4]  # steps up to T1 come from phase 1 only
+    row = two.iloc[0]
+    assert (row["runs"], row["trapped_runs"], row["free_runs_continued"]) == (4, 2, 1)
+    assert row["mean"] == pytest.approx(1.175)
+    z = 1.959963984540054  # the two-sided 0.95 normal quantile, written out
+    assert row["trapped"] == pytest.approx(0.5) and row["trapped_low"] == pytest.approx(0.5 - z * 0.25)
+    assert row["low"] == pytest.approx(1.175 - z * math.sqrt(1.718125 / 4))
+    assert row["high"] == pytest.approx(1.175 + z * math.sqrt(1.718125 / 4))
+    assert row["bound"] == pytest.approx(float(theorems.ts_maximin(10, 4.0)))
+
+
+def test_phase_two_must_hold_every_trapped_run_of_phase_one():
+    with pytest.raises(tail.TailError, match="phase 2 holds 1 trapped runs, phase 1 classified 2"):
+        tail.estimates(_phase_one_rows(), _phase_two_curves(("trapped", "free", "free")), 10, 1.0, 0.5, 0.95)

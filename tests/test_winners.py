@@ -60,3 +60,38 @@ def test_borda_winner_can_differ_from_the_condorcet_winner():
 def test_nested_lists_are_accepted():
     assert winners.condorcet_winner(CONDORCET.tolist()) == 0
     assert winners.borda_winners(TIED.tolist()).tolist() == [0, 1]
+
+
+# Action 3, the last, beats every other: a Condorcet winner at the last index. Row minima 0.2, 0.3,
+# 0.1, 0.5; row sums 2.0, 1.8, 1.3, 2.9; Copeland scores 2, 1, 0, 3.
+LAST = np.array([[0.5, 0.6, 0.7, 0.2], [0.4, 0.5, 0.6, 0.3], [0.3, 0.4, 0.5, 0.1], [0.8, 0.7, 0.9, 0.5]])
+
+# The notions differ. Copeland scores (entries > 1/2 per row): 2, 1, 2, 1 -> {0, 2}; row minima
+# 0.35, 0.45, 0.1, 0.15 -> Maximin winner 1; row sums 2.3, 2.0, 2.0, 1.7 -> Borda winner 0; no
+# action beats all three others.
+DIFFER = np.array([[0.5, 0.55, 0.9, 0.35], [0.45, 0.5, 0.45, 0.6], [0.1, 0.55, 0.5, 0.85], [0.65, 0.4, 0.15, 0.5]])
+
+
+def test_a_winner_at_the_last_index_is_found_by_every_notion():
+    assert winners.condorcet_winner(LAST) == 3
+    assert winners.copeland_winners(LAST).tolist() == [3]
+    assert winners.maximin_winners(LAST).tolist() == [3]
+    assert winners.borda_winners(LAST).tolist() == [3]
+
+
+def test_the_notions_differ_on_a_matrix_without_condorcet_winner():
+    assert winners.condorcet_winner(DIFFER) is None
+    np.testing.assert_array_equal(winners.copeland_scores(DIFFER), [2, 1, 2, 1])
+    assert winners.copeland_winners(DIFFER).tolist() == [0, 2]
+    assert winners.maximin_winners(DIFFER).tolist() == [1]
+    assert winners.borda_winners(DIFFER).tolist() == [0]
+
+
+def test_ties_for_the_maximum_after_a_lower_tie_are_the_winners():
+    """Scores 1, 1 (a lower tie) before 2, 2: the winners are the later pair, and only it."""
+    X = np.array([[0.5, 0.6, 0.4, 0.4], [0.4, 0.5, 0.4, 0.45], [0.6, 0.6, 0.5, 0.5], [0.6, 0.55, 0.5, 0.5]])
+    np.testing.assert_array_equal(winners.copeland_scores(X), [1, 0, 2, 2])
+    assert winners.copeland_winners(X).tolist() == [2, 3]
+    np.testing.assert_allclose(winners.maximin_scores(X), [0.4, 0.4, 0.5, 0.5])
+    assert winners.maximin_winners(X).tolist() == [2, 3]
+    assert winners.condorcet_winner(X) is None  # 2 and 3 tie: neither beats the other

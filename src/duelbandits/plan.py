@@ -597,6 +597,71 @@ def runtime_minutes(algorithm: str, runs: int, horizon: int, actions: int, attem
     return int(-(-seconds // 60)) * max(1, int(attempt))
 
 
+def megabytes(needed: int) -> int:
+    """``needed`` bytes in whole MB (10^6 bytes) rounded up: a Slurm ``mem_mb`` request."""
+    return -(-int(needed) // 10**6)
+
+
+def job_mem_mb(job: Job) -> int:
+    """MB of memory a simulation job requests (Slurm ``mem_mb``): a run chunk holds all its runs (and its
+    algorithm's strategies) plus a compile; a point holds one run at a time (:func:`limits.sweep_point_bytes`)."""
+    if job.target == "paper":
+        from .algorithms import ALGORITHMS
+
+        players = len(ALGORITHMS[job.algorithm].strategies)
+        return megabytes(limits.simulate_bytes(job.runs, job.horizon, job.actions, players) + limits.COMPILE_BYTES)
+    return megabytes(limits.sweep_point_bytes(job.horizon, job.actions))
+
+
+def job_runtime(job: Job, attempt: int = 1) -> int:
+    """Minutes of wall time a simulation job requests (Slurm ``runtime``; :func:`runtime_minutes`)."""
+    return runtime_minutes(job.algorithm, job.runs, job.horizon, job.actions, attempt)
+
+
+COMPILE_MEM_MB = megabytes(limits.BASE_BYTES + limits.COMPILE_BYTES)
+"""MB of memory a compile job requests: a job's base and the compile's extra."""
+
+
+def bayes_mem_mb(section: dict, actions: int) -> int:
+    """MB of memory of one ``bayes_runs`` job at A = ``actions``: one run at a time, as a point."""
+    return megabytes(limits.sweep_point_bytes(section["horizon"], int(actions)))
+
+
+def bayes_runtime(section: dict, actions: int, attempt: int = 1) -> int:
+    """Minutes of one ``bayes_runs`` job: its share of the matrices (``ceil(matrices / jobs)``), ``runs``
+    TS-Maximin runs each to ``horizon``, at A = ``actions``; a retry asks for ``attempt`` times that."""
+    from .bayes import ALGORITHM
+
+    runs = -(-section["matrices"] // section["jobs"]) * section["runs"]
+    return runtime_minutes(ALGORITHM, runs, section["horizon"], int(actions), attempt)
+
+
+TAIL_TRAPPED_SHARE = 10
+"""The tail's phase-2 jobs are sized for one trapped run in ``TAIL_TRAPPED_SHARE`` of phase 1's runs (an
+allowance: the paper's borda matrix traps fewer), besides its ``others`` free ones."""
+
+
+def tail_continue_mem_mb(config: dict) -> int:
+    """MB of memory of one ``tail_continue`` job: one run at a time to the tail's ``horizon``."""
+    return megabytes(limits.sweep_point_bytes(config["maximin-tail"]["horizon"], config["actions"]))
+
+
+def tail_continue_runtime(config: dict, attempt: int = 1) -> int:
+    """Minutes of one ``tail_continue`` job: its share of ``others`` free runs and the trapped ones
+    allowed for (:data:`TAIL_TRAPPED_SHARE`), to the tail's ``horizon``; a retry asks for more."""
+    from .tail import ALGORITHM
+
+    section = config["maximin-tail"]
+    runs = -(-(section["others"] + section["runs"] // TAIL_TRAPPED_SHARE) // section["jobs"])
+    return runtime_minutes(ALGORITHM, runs, section["horizon"], config["actions"], attempt)
+
+
+def algorithm_args(config: dict, algorithm: str) -> str:
+    """The CLI's hyper-parameter overrides of ``algorithm`` from ``algorithm_params``: ``--param k=v ...``."""
+    params = config.get("algorithm_params", {}).get(algorithm, {})
+    return " ".join(f"--param {k}={v}" for k, v in params.items())
+
+
 # --- Jobs --------------------------------------------------------------------------------------
 
 

@@ -24,14 +24,8 @@ rule bayes_runs:
         job=r"\d+",
     threads: 1
     resources:
-        mem_mb=lambda wildcards: -(-limits.sweep_point_bytes(BAYES["horizon"], int(wildcards.actions)) // 10**6),
-        runtime=lambda wildcards, attempt: attempt
-        * plan.runtime_minutes(
-            "ts-maximin",
-            -(-BAYES["matrices"] // BAYES["jobs"]) * BAYES["runs"],
-            BAYES["horizon"],
-            int(wildcards.actions),
-        ),
+        mem_mb=lambda wildcards: plan.bayes_mem_mb(BAYES, wildcards.actions),
+        runtime=lambda wildcards, attempt: plan.bayes_runtime(BAYES, wildcards.actions, attempt),
     shell:
         "python -m duelbandits --ledger .duelbandits/written bayes-runs --actions {wildcards.actions}"
         " --matrices {params.matrices} --runs {params.runs} --horizon {params.horizon} --seed {params.seed}"

@@ -21,7 +21,7 @@ rule claims_table:
     params:
         code=code("cli.claims:cmd_claims"),
         optional=claims_optional_args,
-        level=0.95,
+        level=duelbandits.claims.LEVEL,
     log:
         "logs/claims.log",
     threads: 1

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import yaml
 
-import duelbandits.limits as limits
+import duelbandits.claims
 import duelbandits.plan as plan
 import duelbandits.plotting.style as style
 import duelbandits.provenance as provenance
@@ -161,9 +161,8 @@ def matrix_sha256(wildcards):
 
 
 def algorithm_args(wildcards):
-    """CLI hyper-parameter overrides of one algorithm."""
-    params = config["algorithm_params"].get(wildcards.algorithm, {})
-    return " ".join(f"--param {k}={v}" for k, v in params.items())
+    """CLI hyper-parameter overrides of one algorithm (duelbandits.plan.algorithm_args)."""
+    return plan.algorithm_args(config, wildcards.algorithm)
 
 
 def scenario_file_args(wildcards, input):
@@ -212,20 +211,13 @@ def job_runs(wildcards):
 
 def job_runtime(wildcards, attempt):
     """Minutes of wall time to request (Slurm `runtime`): from the job's runs, T, A and algorithm,
-    with a margin (duelbandits.plan.runtime_minutes); a retry asks for more."""
-    job = job_of(wildcards)
-    return plan.runtime_minutes(job.algorithm, job.runs, job.horizon, job.actions, attempt)
+    with a margin (duelbandits.plan.job_runtime); a retry asks for more."""
+    return plan.job_runtime(job_of(wildcards), attempt)
 
 
 def job_mem_mb(wildcards):
-    """MB of memory to request (Slurm `mem_mb`): a run chunk holds its runs, a point one run at a time."""
-    job = job_of(wildcards)
-    if job.target == "paper":
-        players = len(REGISTRY[job.algorithm].strategies)
-        needed = limits.simulate_bytes(job.runs, job.horizon, job.actions, players) + limits.COMPILE_BYTES
-    else:
-        needed = limits.sweep_point_bytes(job.horizon, job.actions)
-    return -(-needed // 10**6)
+    """MB of memory to request (Slurm `mem_mb`; duelbandits.plan.job_mem_mb)."""
+    return plan.job_mem_mb(job_of(wildcards))
 
 
 def point_files(target, keep=lambda job: True):

@@ -31,14 +31,8 @@ rule tail_continue:
         job=r"\d+",
     threads: 1
     resources:
-        mem_mb=-(-limits.sweep_point_bytes(TAIL["horizon"], config["actions"]) // 10**6),
-        runtime=lambda wildcards, attempt: attempt
-        * plan.runtime_minutes(
-            "ts-maximin",
-            -(-(TAIL["others"] + TAIL["runs"] // 10) // TAIL["jobs"]),
-            TAIL["horizon"],
-            config["actions"],
-        ),
+        mem_mb=plan.tail_continue_mem_mb(config),
+        runtime=lambda wildcards, attempt: plan.tail_continue_runtime(config, attempt),
     shell:
         "python -m duelbandits --ledger .duelbandits/written tail-continue {input.points} --scenario-file {input.scenario}"
         " --seed {params.seed} --share {params.share} --horizon {params.horizon} --others {params.others}"

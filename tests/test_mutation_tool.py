@@ -1,0 +1,49 @@
+"""bench/mutation.py, the opt-in mutation-score command (docs/testing.md): its parts that need no
+mutmut, and the command the docs show parsed by it."""
+
+import importlib.util
+import shlex
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def tool():
+    spec = importlib.util.spec_from_file_location("mutation", REPO / "bench" / "mutation.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_each_module_of_the_table_and_its_tests_exist(tool):
+    for module, tests in tool.TESTS.items():
+        assert (REPO / "src" / "duelbandits" / f"{module}.py").is_file(), module
+        assert all((REPO / test).is_file() for test in tests), module
+
+
+def test_the_config_mutates_one_module_and_runs_its_tests_only(tool):
+    text = tool.mutmut_config("tail", ["tests/test_tail.py"])
+    assert 'only_mutate = ["src/duelbandits/tail.py"]' in text
+    assert 'pytest_add_cli_args_test_selection = ["tests/test_tail.py"]' in text
+
+
+def test_changed_modules_since_head_are_package_modules(tool):
+    assert set(tool.changed_modules("HEAD")) <= {path.stem for path in (REPO / "src" / "duelbandits").glob("*.py")}
+
+
+def test_an_unknown_module_is_refused_in_one_line(tool, capsys):
+    assert tool.main(["no_such_module"]) == 2
+    assert capsys.readouterr().err.strip() == "mutation: no module src/duelbandits/no_such_module.py"
+
+
+def test_the_command_of_docs_testing_md_parses(tool):
+    text = (REPO / "docs" / "testing.md").read_text(encoding="utf-8")
+    lines = [line for line in text.splitlines() if "bench/mutation.py" in line and line.startswith("nice ")]
+    assert lines, "docs/testing.md shows no bench/mutation.py command"
+    for line in lines:
+        words = shlex.split(line)
+        args = tool.parser().parse_args(words[words.index("bench/mutation.py") + 1 :])
+        assert args.modules or args.changed
