@@ -113,6 +113,11 @@ def run_cli(*args, cwd):
         ),
         (["provenance", "afile"], ["afile: not a readable Parquet file"]),
         (["provenance", "folder"], ["folder: is a directory"]),
+        (
+            ["bayes-runs", "--actions", "3", "--matrices", "2", "--runs", "1", "--horizon", "50", "--seed", "0"]
+            + ["--jobs", "1", "--job", "0", "--prior", "beta", "--out", "o.parquet"],
+            ["unknown prior 'beta'; the priors are uniform, projected"],
+        ),
     ],
 )
 def test_a_user_mistake_is_one_line_and_exit_2(tmp_path, args, words):
