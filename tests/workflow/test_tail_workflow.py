@@ -2,12 +2,10 @@
 table is duelbandits.tail.family_search's, each member's crossing and growth exponent on all its rows,
 and its markdown says where the bound is crossed and the smallest A / largest gap that fail."""
 
-import subprocess
-
 import pyarrow.parquet as pq
 import pytest
 import yaml
-from workflow_helpers import REPO, snakemake_command
+from workflow_helpers import REPO, build_target
 
 from duelbandits import tail
 
@@ -19,11 +17,7 @@ SEED = CONFIG["seed"]
 
 @pytest.fixture(scope="module")
 def tail_run(tmp_path_factory):
-    workdir = tmp_path_factory.mktemp("tail")
-    cmd = snakemake_command(workdir, [REPO / "config.yaml", TAIL_TINY], "--cores", "2", "maximin_tail")
-    result = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
-    assert result.returncode == 0, result.stderr[-5000:]
-    return workdir
+    return build_target(tmp_path_factory.mktemp("tail"), TAIL_TINY, "maximin_tail")
 
 
 def test_the_familys_table_is_the_modules_with_its_crossings_and_exponents(tail_run):
