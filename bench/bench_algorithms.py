@@ -15,19 +15,28 @@ run that loads or compiles the numba kernels, and reports
    horizon, compared per step);
 4. with ``--ts-horizons``, microseconds and Beta variates per step of
    TS-Borda and TS-Maximin at the given horizons (their pruned samplers get
-   cheaper as the posterior concentrates; the asymptotics runs go to 10^7).
+   cheaper as the posterior concentrates; the asymptotics runs go to 10^7);
+5. with ``--compile``, only the CPU seconds numba takes to compile each built-in's kernels, a
+   family at a time in one fresh process with an empty cache, in the registry's order (so each
+   figure is the kernel's cost after the entries before it, as in a compile job), against the
+   entry's ``compile_seconds``, which balances the workflow's compile jobs.
 
 A module that is missing or fails to import is reported "not available".
 
     python bench/bench_algorithms.py [--horizon 40000] [--repeats 5] [--quick] [--ts-horizons 40000 1000000]
+    python bench/bench_algorithms.py --compile
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import json
+import os
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 import warnings
 from pathlib import Path
@@ -116,6 +125,37 @@ def ts_horizons(scenarios, loaded, horizons, repeats):
     table(header, rows)
 
 
+COMPILE = """
+import json, sys, time, warnings
+from duelbandits import simulate
+warnings.simplefilter("ignore")
+times = {}
+for slug in sys.argv[1:]:  # the compile job's call: the types of a real job
+    start = time.process_time()
+    simulate([[0.5, 0.6, 0.7], [0.4, 0.5, 0.6], [0.3, 0.4, 0.5]], slug, 64, 0, stride=8)
+    times[slug] = time.process_time() - start
+print(json.dumps(times))
+"""
+
+
+def compile_times() -> None:
+    """Print each built-in's compile CPU seconds, measured a family at a time, against its entry."""
+    families = {}
+    for slug, spec in algorithms.BUILTINS.items():
+        families.setdefault(spec.family, []).append(slug)
+    rows = []
+    for family, slugs in families.items():
+        with tempfile.TemporaryDirectory() as cache:
+            env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+            out = subprocess.run([sys.executable, "-c", COMPILE, *slugs], env=env, capture_output=True, text=True)
+        if out.returncode:
+            sys.exit(f"compiling the {family} family failed: {out.stderr.strip().splitlines()[-1]}")
+        for slug, seconds in json.loads(out.stdout).items():
+            rows.append([slug, family, f"{seconds:.2f}", f"{algorithms.BUILTINS[slug].compile_seconds:g}"])
+    print("CPU seconds to compile each built-in's kernels after its family's entries before it (empty cache)\n")
+    table(["algorithm", "family", "measured s", "entry's compile_seconds"], rows)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--horizon", type=int, default=PAPER_T, help="steps per run (default 40000)")
@@ -124,10 +164,13 @@ def main(argv=None):
         "--reference-horizon", type=int, default=2000, help="steps of the plain-Python DTS run (default 2000)"
     )
     parser.add_argument("--quick", action="store_true", help="smoke run: horizon 2000, 2 repeats, reference 200 steps")
+    parser.add_argument("--compile", action="store_true", help="only the compile time of each built-in's kernels")
     parser.add_argument(
         "--ts-horizons", type=int, nargs="*", default=[], help="also time TS-Borda and TS-Maximin at these horizons"
     )
     args = parser.parse_args(argv)
+    if args.compile:
+        return compile_times()
     if args.quick:
         args.horizon, args.repeats, args.reference_horizon = 2000, 2, 200
     T = args.horizon

@@ -734,18 +734,26 @@ kernels compiled in one process share them: the paper's six take 15 CPU-s in two
 
 
 def kernel_groups(jobs: int = KERNEL_JOBS) -> dict[str, tuple[str, ...]]:
-    """``{"paper-1": algorithms, ...}``: each family's built-in algorithms, in the registry's order, split
-    into ``jobs`` groups whose sizes differ by one at most. Fixed by the built-ins, not by the config or
-    the installed plugins, so that a simulation's compile job (its input) does not change when the
-    config's algorithms do (a change of the built-ins does change it, and reruns the group's
-    simulations). A plugin's algorithm has no compile job: its first simulation compiles it, if at all."""
+    """``{"paper-1": algorithms, ...}``: each family's built-in algorithms, in the registry's order, cut
+    into ``jobs`` runs of consecutive entries whose summed ``compile_seconds`` has the smallest maximum
+    (the compile jobs take about as long as each other; among equal maxima, the first cut). Fixed by
+    the built-ins, not by the config or the installed plugins, so that a simulation's compile job (its
+    input) does not change when the config's algorithms do (a change of the built-ins does change it,
+    and reruns the group's simulations). A plugin's algorithm has no compile job: its first simulation
+    compiles it, if at all."""
+    from itertools import accumulate, combinations
+
     from .algorithms import BUILTINS
 
     groups = {}
     for family in dict.fromkeys(a.family for a in BUILTINS.values()):
         slugs = [slug for slug, a in BUILTINS.items() if a.family == family]
+        total = [0.0, *accumulate(BUILTINS[slug].compile_seconds for slug in slugs)]
         count = min(jobs, len(slugs))
-        cuts = [i * len(slugs) // count for i in range(count + 1)]
+        cuts = min(
+            ((0, *inner, len(slugs)) for inner in combinations(range(1, len(slugs)), count - 1)),
+            key=lambda cut: max(total[b] - total[a] for a, b in zip(cut, cut[1:])),
+        )
         groups |= {f"{family}-{i + 1}": tuple(slugs[cuts[i] : cuts[i + 1]]) for i in range(count)}
     return groups
 

@@ -169,9 +169,9 @@ def test_a_change_to_a_section_beyond_the_paper_plans_no_job_of_the_paper_run(bu
 
 
 def test_an_edited_kernel_reruns_its_own_simulations_not_its_compile_group(built, tmp_path):
-    """The compile job of a group of kernels (paper-2: Partial Monitoring, ISS, DTS) has no rerun trigger
-    and its file is not remade: an edit of ISS's kernel plans ISS's simulations and what reads them, not
-    the compile job and not the simulations of the other two."""
+    """The compile job of a group of kernels (paper-2: SparringExp3.P, Partial Monitoring, ISS, DTS) has no
+    rerun trigger and its file is not remade: an edit of ISS's kernel plans ISS's simulations and what reads
+    them, not the compile job and not the simulations of the other three."""
     src, run = built
     copy = tmp_path / "src"
     shutil.copytree(src, copy)

@@ -48,8 +48,8 @@ rule scenario:
         " > {log} 2>&1 || (cat {log} >&2; exit 1)"
 
 
-# .duelbandits/kernels/{group}.done: the numba kernels of a group of algorithms (paper-1: the
-# paper's first three, ...: duelbandits.plan.kernel_groups) compiled in one process into numba's
+# .duelbandits/kernels/{group}.done: the numba kernels of a group of algorithms (paper-1: the two
+# TS kernels, ...: duelbandits.plan.kernel_groups, balanced by compile time) compiled in one process into numba's
 # cache before their simulations, which then load them: 15 CPU-s for the paper's six against 21.5
 # when each simulation's first job compiles its own. It has no code trigger: made once, it reruns
 # (and its group's simulations with it) only when its file is gone or the rule or the registry's

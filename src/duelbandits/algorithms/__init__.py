@@ -206,8 +206,10 @@ class Algorithm:
     :class:`DuelingAlgorithm` subclass, imported on first use. ``regrets`` maps each of
     :data:`REGRET_VIEWS` to a regret kind; ``theorem`` is its bound, if it has one (its regret
     kind is one of ``regrets``); ``step_seconds`` its measured cost per step (cluster runtimes),
-    None when not measured; ``horizon_tuned`` whether it uses the horizon (then a run is not a
-    prefix of a longer one).
+    None when not measured; ``compile_seconds`` the measured CPU seconds numba takes to compile its
+    kernels after its family's entries before it in one process (the workflow's compile jobs are
+    balanced by it: :func:`duelbandits.plan.kernel_groups`), None for a plugin's (no compile job);
+    ``horizon_tuned`` whether it uses the horizon (then a run is not a prefix of a longer one).
     """
 
     slug: str
@@ -220,6 +222,7 @@ class Algorithm:
     strategies: tuple[str, ...] = ()
     theorem: object = None
     step_seconds: float | None = None
+    compile_seconds: float | None = None
     horizon_tuned: bool = False
     family: str = "plugin"
     source: plugins.Source | None = None
@@ -252,8 +255,10 @@ class Algorithm:
                 raise AlgorithmError(
                     f"{where}: its theorem bounds the {self.theorem.regret} regret, which it targets nowhere"
                 )
-        if self.step_seconds is not None and not (isinstance(self.step_seconds, float) and self.step_seconds > 0):
-            raise AlgorithmError(f"{where}: step_seconds must be a float > 0 or None")
+        for name in ("step_seconds", "compile_seconds"):
+            value = getattr(self, name)
+            if value is not None and not (isinstance(value, float) and value > 0):
+                raise AlgorithmError(f"{where}: {name} must be a float > 0 or None")
         if self.family not in FAMILIES:
             raise AlgorithmError(f"{where}: family must be one of {', '.join(FAMILIES)}")
         if not isinstance(self.strategies, tuple) or not all(p in ("p", "q") for p in self.strategies):
@@ -348,6 +353,7 @@ BUILTINS = {
             "#0173b2",
             0.8e-6,
             theorem="4.1",
+            compile_seconds=6.8,
             family="paper",
         ),
         _builtin(
@@ -368,6 +374,7 @@ BUILTINS = {
             },
             theorem="4.2",
             horizon_tuned=True,
+            compile_seconds=4.1,
             family="paper",
         ),
         _builtin(
@@ -381,6 +388,7 @@ BUILTINS = {
             strategies=("p", "q"),
             theorem="4.3",
             horizon_tuned=True,
+            compile_seconds=4.4,
             family="paper",
         ),
         _builtin(
@@ -394,6 +402,7 @@ BUILTINS = {
             strategies=("p",),
             theorem="4.4",
             horizon_tuned=True,
+            compile_seconds=0.95,
             family="paper",
         ),
         _builtin(
@@ -404,6 +413,7 @@ BUILTINS = {
             _CONDORCET,
             "#ca9161",
             2.1e-6,
+            compile_seconds=1.4,
             family="paper",
         ),
         _builtin(
@@ -415,6 +425,7 @@ BUILTINS = {
             "#333333",
             1.6e-6,
             params=_alpha("DTS"),
+            compile_seconds=3.2,
             family="paper",
         ),
         _builtin(
@@ -426,6 +437,7 @@ BUILTINS = {
             "#56b4e9",
             0.3e-6,
             params=_alpha("RUCB"),
+            compile_seconds=3.6,
             family="field",
         ),
         _builtin(
@@ -437,6 +449,7 @@ BUILTINS = {
             "#d55e00",
             1.1e-6,
             params=_alpha("RCS", " of the challenger"),
+            compile_seconds=3.0,
             family="field",
         ),
         _builtin(
@@ -453,6 +466,7 @@ BUILTINS = {
                 ),
                 "f_exponent": Param(1.01, "The exponent of f(K) (Komiyama et al. use 1.01)."),
             },
+            compile_seconds=2.9,
             family="field",
         ),
         _builtin(
@@ -464,6 +478,7 @@ BUILTINS = {
             "#949494",
             0.35e-6,
             params=_alpha("CCB"),
+            compile_seconds=5.3,
             family="field",
         ),
         _builtin(
@@ -474,6 +489,7 @@ BUILTINS = {
             _CONDORCET,
             "#a6761d",
             0.25e-6,
+            compile_seconds=2.1,
             family="field",
         ),
         _builtin(
@@ -486,6 +502,7 @@ BUILTINS = {
             0.25e-6,
             strategies=("p",),
             horizon_tuned=True,
+            compile_seconds=3.5,
             family="field",
         ),
     )
