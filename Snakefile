@@ -1,9 +1,7 @@
 # Reproduction of "Simple Algorithms for Dueling Bandits" (Lekang & Lamperski).
-# Table of contents: configuration, validation, the stages in pipeline order,
-# and the targets: the default (every figure of the paper), `table`, `sweeps`,
-# `field` and `asymptotics` (beyond the paper), and `panels` and `paper` (the figures as an
-# author includes them: one file per panel, figures/figures.tex and its PDF); the last five
-# are not in the default target.
+# Table of contents: configuration, validation, the stages in pipeline order, and
+# the targets, the rules of this file (the README's table of targets lists the same, a test
+# keeps them in step): the default `all` is every result and figure of the paper.
 
 import sys
 

@@ -1,6 +1,8 @@
-"""The README and docs/ stay true to the repository: links resolve, shown targets plan, no outside pointers.
+"""The README and docs/ stay true to the repository: links resolve, every code block runs or says why
+not (tests/docblocks.py), every fact shown has one source it is compared with, no outside pointers.
 
-Quick tier: the planning test runs one ``snakemake -n`` (a few seconds), nothing is simulated.
+Quick tier: the shown snakemake commands are dry-run (about ten `snakemake -n`, two at a time), the
+Python blocks run; the duelbandits commands of the blocks run in the slow tier.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import sys
 import warnings
 from pathlib import Path
 
+import docblocks
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
@@ -194,37 +197,6 @@ def test_the_command_parser_skips_options_and_their_values():
     assert {"all", "table", "sweeps", "field", "asymptotics", "panels", "paper"} <= set(shown_targets())
 
 
-def plan(names: list[str], workdir: Path) -> subprocess.CompletedProcess:
-    cmd = [sys.executable, "-m", "snakemake", *names, "-s", str(REPO / "Snakefile"), "--directory", str(workdir)]
-    cmd += ["--configfile", str(REPO / "config.yaml"), "-n", "--quiet"]  # targets first: --quiet takes words
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=600)
-
-
-def test_every_snakemake_target_shown_plans(tmp_path):
-    """All targets in one `snakemake -n`. Without latexmk, `paper` (figures/figures.pdf) cannot be
-    planned: then the others are planned together, and each target whose planning fails only because
-    latexmk is missing is skipped with a warning; every other target must plan."""
-    names = shown_targets()
-    assert names, "no snakemake target found in README.md and docs/"
-    assert plan(["no_such_target"], tmp_path).returncode != 0, "snakemake -n must refuse an unknown target"
-    first = names if shutil.which("latexmk") else [n for n in names if n not in LATEX_TARGETS]
-    done = plan(first, tmp_path)
-    output = done.stdout + done.stderr
-    if done.returncode != 0 and LATEX_MISSING not in output:
-        pytest.fail(f"snakemake -n {' '.join(first)} failed:\n{output[-4000:]}")
-    # one by one: the targets left out, or all of them if another target also needed latexmk
-    alone = [n for n in names if n not in first] if done.returncode == 0 else names
-    failed, skipped = [], []
-    for name in alone:
-        single = plan([name], tmp_path)
-        output = single.stdout + single.stderr
-        if single.returncode != 0:
-            (skipped if LATEX_MISSING in output else failed).append((name, output[-2000:]))
-    assert not failed, "targets that do not plan: " + "\n".join(f"{n}:\n{out}" for n, out in failed)
-    if skipped:
-        warnings.warn(f"not planned, latexmk is missing: {', '.join(n for n, _ in skipped)}", stacklevel=1)
-
-
 def test_the_readme_is_at_most_300_lines():
     lines = len(README.read_text().splitlines())
     assert lines <= 300, f"README.md has {lines} lines; move detail into docs/"
@@ -242,13 +214,177 @@ def test_nothing_points_outside_the_repository():
     assert not offenders, f"mention ../shared or SPEC.md (point to docs/paper.md instead): {offenders}"
 
 
-def test_every_python_block_of_the_readme_runs(tmp_path):
-    blocks = re.findall(r"^```python\n(.*?)^```", (REPO / "README.md").read_text(), flags=re.S | re.M)
-    assert blocks
-    for code in blocks:
-        (tmp_path / "block.py").write_text(code)
-        done = subprocess.run([sys.executable, "block.py"], cwd=tmp_path, capture_output=True, text=True, timeout=300)
-        assert done.returncode == 0, done.stderr[-2000:]
+# --- every code block runs (tests/docblocks.py says how each kind of block is run or marked) ---------------
+
+BLOCKS = docblocks.every_block()
+RUNNERS = {"snakemake", "duelbandits"}
+
+
+def block_problem(block: docblocks.Block) -> str | None:
+    """Why ``block`` is neither run by this module nor marked, or None."""
+    if block.marker:
+        kind, value = block.marker
+        if not value:
+            return f"'{kind}:' gives no {'path' if kind == 'run by' else 'reason'}"
+        if kind == "run by":
+            runner = REPO / value
+            if not runner.is_file():
+                return f"run by {value}: no such file"
+            if block.page.name not in runner.read_text():
+                return f"run by {value}: that file never names {block.page.name}"
+        return None
+    if block.language in ("python", docblocks.OUTPUT):
+        return None
+    if block.language in docblocks.SHELL:
+        others = [" ".join(w) for w in docblocks.shell_commands(block.text) if docblocks.program(w) not in RUNNERS]
+        return f"runs {others[0]!r}, neither snakemake nor duelbandits" if others else None
+    if block.language == "yaml":
+        if not [w for w in docblocks.shell_commands(block.text, True) if docblocks.program(w) == "snakemake"]:
+            return "a yaml block with no '# snakemake ...' line saying how it is used"
+        return None
+    return f"a '{block.language or 'bare'}' block: give it a language this test runs, or a marker"
+
+
+def test_every_block_is_run_or_marked():
+    assert len(BLOCKS) >= 30, "the parser lost blocks"
+    problems = [f"{b.where}: {p}" for b in BLOCKS if (p := block_problem(b))]
+    assert not problems, "\n".join(problems) + "\n(tests/docblocks.py lists the markers)"
+
+
+def test_the_block_check_refuses_what_it_must(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text(
+        "```bash\nsnakemake --cores 2 sweeps && duelbandits list\n```\n\n```bash\nrm -rf results\n```\n"
+        "<!-- not run: it installs a package -->\n```bash\npip install x\n```\n\n```\nplain\n```\n"
+        "<!-- run by: tests/conftest.py -->\n```toml\n[a]\n```\n<!-- not run: -->\n```bash\nls\n```\n"
+        "```yaml\nruns: 2\n```\n"
+        "```yaml\n# snakemake --cores 2 sweeps --configfile config.yaml this.yaml\nruns: 2\n```\n"
+    )
+    found = [block_problem(b) for b in docblocks.blocks(page)]
+    assert found == [
+        None,
+        "runs 'rm -rf results', neither snakemake nor duelbandits",
+        None,
+        "a 'bare' block: give it a language this test runs, or a marker",
+        "run by tests/conftest.py: that file never names page.md",
+        "'not run:' gives no reason",
+        "a yaml block with no '# snakemake ...' line saying how it is used",
+        None,
+    ]
+    assert docblocks.dry_run_arguments(shlex.split(".venv/bin/snakemake --cores=all --report r.html all sweeps")) == [
+        "all", "sweeps"
+    ]  # fmt: skip
+    assert docblocks.dry_run_arguments(["python", "-m", "snakemake", "-c", "2", "panels"]) == ["panels"]
+
+
+PYTHON_BLOCKS = [b for b in BLOCKS if b.language == "python" and not b.marker]
+
+
+@pytest.mark.parametrize("block", PYTHON_BLOCKS, ids=lambda b: b.where)
+def test_each_python_block_runs_as_a_script(tmp_path, block):
+    (tmp_path / "block.py").write_text(block.text)
+    done = subprocess.run([sys.executable, "block.py"], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, f"{block.where}:\n{done.stderr[-2000:]}"
+
+
+def repository_folder(root: Path) -> Path:
+    """A folder laid out as the repository, for shown commands run from its root: the Snakefile,
+    workflow/ and config.yaml linked in, and the user's own files of docblocks.FIXTURES."""
+    root.mkdir(parents=True, exist_ok=True)
+    for name in ("Snakefile", "workflow", "config.yaml"):
+        (root / name).symlink_to(REPO / name)
+    for name, text in docblocks.FIXTURES.items():
+        (root / name).write_text(text)
+    return root
+
+
+def shown_runs() -> tuple[dict[tuple[str, ...], set[str]], list[tuple[docblocks.Block, list[str]]]]:
+    """The dry runs of every unmarked shell and yaml block and of the prose's `snakemake ...` spans,
+    commands that differ only in their targets merged into one run (options -> targets, 'all' for
+    none), and the duelbandits commands of the blocks."""
+    dry, real = {}, []
+    for block in BLOCKS:
+        if block.marker or block.language not in docblocks.SHELL | {"yaml"}:
+            continue
+        for words in docblocks.shell_commands(block.text, comments_only=block.language == "yaml"):
+            if docblocks.program(words) == "duelbandits":
+                real.append((block, words))
+            elif docblocks.program(words) == "snakemake":
+                args = docblocks.dry_run_arguments(words)
+                names = targets(args)
+                options = tuple(w for w in args if w not in names)
+                if block.language == "yaml":
+                    options += (f"block:{block.where}",)
+                dry.setdefault(options, set()).update(names or ["all"])
+    dry.setdefault((), set()).update(shown_targets())  # and the rule names of the prose's `snakemake ...`
+    return dry, real
+
+
+def test_every_shown_snakemake_command_dry_runs(tmp_path):
+    """Quick tier: one `snakemake -n` per distinct set of options, two at a time (about 10 s each
+    on the loaded 2-core machine). Without latexmk, `paper` is left out with a warning (its PDF rule
+    refuses to plan; tests/test_latex.py builds it when DUELBANDITS_LATEX_TEST is set)."""
+    dry, _ = shown_runs()
+    assert len(dry) >= 5 and {"all", "sweeps", "maximin_tail", "claims"} <= dry[()], dry
+    blocks_by_name = {b.where: b for b in BLOCKS}
+    jobs = []
+    for number, (options, names) in enumerate(sorted(dry.items(), key=str)):
+        folder = repository_folder(tmp_path / f"run{number}")
+        args = [o for o in options if not o.startswith("block:")]
+        for option in options:
+            if option.startswith("block:"):
+                (folder / "this.yaml").write_text(blocks_by_name[option[6:]].text)
+        if not shutil.which("latexmk") and LATEX_TARGETS & names:
+            warnings.warn(f"not planned, latexmk is missing: {sorted(LATEX_TARGETS & names)}", stacklevel=1)
+            names = (names - LATEX_TARGETS) or {"all"}
+        jobs.append((folder, [*sorted(names), *args]))
+    failed = []
+    for pair in range(0, len(jobs), 2):
+        started = [
+            (args, subprocess.Popen([sys.executable, "-m", "snakemake", *args, "-n", "--quiet"], cwd=folder,
+                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
+            for folder, args in jobs[pair : pair + 2]
+        ]  # fmt: skip
+        for args, process in started:
+            output, _ = process.communicate(timeout=600)
+            if process.returncode != 0:
+                failed.append(f"snakemake -n {' '.join(args)}:\n{output[-1500:]}")
+    assert not failed, "\n\n".join(failed)
+
+
+def complete_commands() -> list[tuple[str, list[str]]]:
+    """The prose's `duelbandits ...` spans that are whole commands, as (page, words): no placeholder
+    (an upper-case word such as FILE or SLUG, `...`, a bracketed option) and no file of a run already
+    made (results/, figures/: the workflow tests run those on a tiny run). A bare subcommand is run with
+    --help."""
+    found = []
+    for page in PAGES:
+        prose, _ = split_code(page.read_text())
+        for _, span in INLINE_CODE.findall("\n".join(prose)):
+            if not span.startswith("duelbandits ") or re.search(r"\b[A-Z]{2,}\b|\.\.\.|\[|results/|figures/", span):
+                continue
+            words = shlex.split(span)
+            if words[-1].startswith("--") and words[-1] != "--help" or len(words) > 1 and words[-2] == "--run":
+                continue  # a flag named in a sentence (`--run r`), not a command
+            if not any(w.startswith("-") for w in words):
+                words.append("--help")  # a command named in a sentence (`duelbandits sweep-point`): it exists
+            if (str(page.relative_to(REPO)), words) not in found:
+                found.append((str(page.relative_to(REPO)), words))
+    return found
+
+
+@pytest.mark.slow
+def test_every_shown_duelbandits_command_runs(tmp_path):
+    """The duelbandits commands of the blocks and the whole ones of the prose, run in a folder laid out
+    as the repository (the README's `simulate ... --run 7` among them; its rows are checked below)."""
+    _, real = shown_runs()
+    commands = [(block.where, words) for block, words in real] + complete_commands()
+    assert {"list", "matrix", "simulate", "sweep-point"} <= {words[1] for _, words in commands}, commands
+    folder = repository_folder(tmp_path)
+    for where, words in commands:
+        done = subprocess.run([sys.executable, "-m", "duelbandits", *words[1:]], cwd=folder, capture_output=True,
+                              text=True, timeout=600)  # fmt: skip
+        assert done.returncode == 0, f"{where}: {' '.join(words)}:\n{done.stderr[-2000:]}"
 
 
 def test_the_readmes_simulate_command_gives_run_7_of_the_paper_run(tmp_path):
@@ -272,3 +408,125 @@ def test_the_readmes_simulate_command_gives_run_7_of_the_paper_run(tmp_path):
     assert (table["run"] == 7).all() and len(table) == config["horizon"]
     np.testing.assert_array_equal(table["I"].to_numpy(), expected.I)
     np.testing.assert_array_equal(table["J"].to_numpy(), expected.J)
+
+
+# --- one source for each fact: the prose against the code and config.yaml it repeats ---------------------
+
+
+def markdown_table(text: str, header: str) -> list[list[str]]:
+    """The body rows (cells stripped) of the Markdown table whose header row starts with ``header``."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(header))
+    rows = []
+    for line in lines[start + 2 :]:
+        if not line.startswith("|"):
+            break
+        rows.append([cell.strip() for cell in line.strip().strip("|").split("|")])
+    return rows
+
+
+def snakefile_targets() -> set[str]:
+    """The targets: the rules of the Snakefile itself (the workflow's jobs are in workflow/rules/)."""
+    return set(re.findall(r"^rule (\w+):", (REPO / "Snakefile").read_text(), flags=re.M))
+
+
+def test_the_readmes_target_table_is_the_snakefiles_targets():
+    rows = markdown_table(README.read_text(), "| target | command |")
+    shown = {re.search(r"`([^`]+)`", row[0]).group(1) for row in rows} - {"--report"}
+    assert shown == snakefile_targets()
+    for row in rows:  # each row's command asks for its own target
+        name, command = re.search(r"`([^`]+)`", row[0]).group(1), row[1].strip("`")
+        assert name in command.split() or (name == "all" and targets(shlex.split(command)[1:]) == []), row
+
+
+def test_config_yaml_and_the_snakefile_header_name_only_real_targets():
+    """config.yaml's comments say `snakemake --cores 2 TARGET`; the Snakefile's header names none (its
+    targets are its own rules, listed in the README's table above)."""
+    shown = [t for span in re.findall(r"`(snakemake [^`]*)`", (REPO / "config.yaml").read_text())
+             for t in targets(shlex.split(span)[1:])]  # fmt: skip
+    assert shown and set(shown) <= snakefile_targets(), set(shown) - snakefile_targets()
+    assert "maximin-tail`" not in (REPO / "config.yaml").read_text().replace("maximin-tail:", "")
+
+
+def test_the_readmes_config_table_is_config_yaml():
+    """Every key of config.yaml has a row, and the defaults the rows quote are config.yaml's values."""
+    import yaml
+
+    config = yaml.safe_load((REPO / "config.yaml").read_text())
+    rows = markdown_table(README.read_text(), "| key | default |")
+    keys = [k for row in rows for k in re.findall(r"`([^`]+)`", row[0])]
+    assert sorted(keys) == sorted(config), "README's config table against config.yaml's keys"
+    for row in rows:
+        key, default = re.findall(r"`([^`]+)`", row[0])[0], row[1]
+        value = config[key]
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            assert float(default.replace(",", "")) == value, row
+        elif value is None:
+            assert default.split()[0] == "null", row
+        elif key == "scenarios":
+            from duelbandits.scenarios import SCENARIOS
+
+            assert [s.strip() for s in default.split(",")] == value, row
+            assert set(re.findall(r"`(\w+)`", row[2])) <= set(SCENARIOS), row  # the others it names
+        elif key == "algorithms":
+            from duelbandits.algorithms import PAPER_ALGORITHMS
+
+            assert default == "the paper's six" and tuple(value) == PAPER_ALGORITHMS, row
+        elif key in ("scenario_params", "algorithm_params"):
+            flat = value if key == "scenario_params" else {k: v for p in value.values() for k, v in p.items()}
+            quoted = dict(pair.split(": ") for pair in re.findall(r"`(\w+: [^`]+)`", default))
+            assert quoted and {k: float(v) for k, v in quoted.items()} == flat, row
+
+
+def test_the_readmes_results_table_is_the_reference_runs_table():
+    """The README's results table is results/table.md of the reference run without its Copeland column:
+    each row's other cells equal the cells of the reference's table, whose sha256 the reference manifest
+    holds (docs/images keeps that file: the README's table cannot drift from the reference's bytes)."""
+    import hashlib
+
+    reference = REPO / "docs/images/table.md"
+    entries = dict(
+        line.split()[::-1] for line in (REPO / "reference/MANIFEST.sha256").read_text().splitlines()
+        if line and not line.startswith("#")
+    )  # fmt: skip
+    assert hashlib.sha256(reference.read_bytes()).hexdigest() == entries["results/table.md"]
+    header = next(line for line in reference.read_text().splitlines() if line.startswith("|"))
+    columns = [c.strip() for c in header.strip("|").split("|")]
+    full = markdown_table(reference.read_text(), header[:20])
+    shown = markdown_table(README.read_text(), "| scenario | algorithm |")
+    kept = [columns.index(c) for c in ("scenario", "algorithm")]
+    assert [[row[i] for i in kept] for row in full] == [row[:2] for row in shown]
+    for mine, theirs in zip(shown, full):
+        assert set(mine) <= set(theirs), (mine, theirs)
+
+
+def test_the_docs_index_lists_every_page():
+    index = (REPO / "docs/README.md").read_text()
+    listed = {t for t in relative_links(REPO / "docs/README.md") if not t.startswith("..")}
+    assert listed == {p.name for p in DOCS} - {"README.md"}, index
+
+
+def test_the_registrys_step_costs_are_the_ones_performance_md_quotes():
+    from duelbandits.algorithms import ALGORITHMS
+
+    rows = markdown_table((REPO / "docs/performance.md").read_text(), "| algorithm | entry's `step_seconds`")
+    labels = {a.label: a for a in ALGORITHMS.values() if a.step_seconds is not None}
+    assert {row[0] for row in rows} == set(labels)
+    for row in rows:
+        assert float(row[1].strip("*")) == pytest.approx(labels[row[0]].step_seconds * 1e6), row
+
+
+def test_every_declared_runtime_dependency_is_imported():
+    """A dependency nothing imports is not a dependency (seaborn was one until this test:
+    docs/reproducibility.md#dependencies). snakemake is imported by the Snakefile."""
+    import tomllib
+
+    from packaging.requirements import Requirement
+
+    declared = [
+        Requirement(r).name for r in tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["dependencies"]
+    ]
+    sources = [*sorted((REPO / "src").rglob("*.py")), REPO / "Snakefile", *sorted((REPO / "workflow").rglob("*.smk"))]
+    text = "\n".join(p.read_text() for p in sources)
+    unused = [n for n in declared if not re.search(rf"^\s*(import|from) {re.escape(n)}\b", text, flags=re.M)]
+    assert not unused, f"declared in pyproject.toml, imported nowhere: {unused}"

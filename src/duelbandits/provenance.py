@@ -28,7 +28,7 @@ import numpy as np
 
 from .errors import InputError
 
-PACKAGES = ("duelbandits", "numpy", "numba", "llvmlite", "pandas", "pyarrow", "matplotlib", "seaborn", "snakemake")
+PACKAGES = ("duelbandits", "numpy", "numba", "llvmlite", "pandas", "pyarrow", "matplotlib", "snakemake")
 """The package and the dependencies whose versions a file and the manifest record."""
 
 METADATA_KEY = b"duelbandits"

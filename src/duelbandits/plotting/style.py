@@ -23,7 +23,7 @@ ALGORITHM_COLORS = {slug: a.color for slug, a in ALGORITHMS.items()}
 """Fixed colour per algorithm slug, from its registry entry (``duelbandits.algorithms``).
 
 The paper's six take the first six of seaborn's 'colorblind' palette (Okabe-Ito based), written out
-so the figures do not change with a seaborn release: the paper's four algorithms the strong hues
+(seaborn is not a dependency: docs/reproducibility.md): the paper's four algorithms the strong hues
 (blue, orange, green, pink), the two state-of-the-art baselines the muted ones (ISS brown, DTS
 near-black); orange and vermillion are not both used in the paper's figures, as they are hard to
 tell apart. The field's algorithms (target ``field`` only, drawn dashed beside the paper's solid
