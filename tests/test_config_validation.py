@@ -183,9 +183,58 @@ def test_memory_limit_gb_stops_where_a_byte_count_stops():
     """2^33 GiB = 2^63 bytes, the last valid value; above it (1e308 GiB is infinite bytes) planning once
     ended in 'cannot convert float infinity to integer'."""
     config = copy.deepcopy(BASE)
+<<<<<<< HEAD
     config["memory_limit_gb"] = 2**33
     plan.validate_config(config, SCHEMA)
     for bad in (2**33 + 1, 1e308):
         config["memory_limit_gb"] = bad
         with pytest.raises(plan.ConfigError, match=r"^config: memory_limit_gb: .* is greater than the maximum"):
             plan.validate_config(config, SCHEMA)
+=======
+    config[section]["confidence"] = value
+    try:
+        plan.validate_config(config, SCHEMA)
+        schema_accepts = True
+    except plan.ConfigError:
+        schema_accepts = False
+    try:
+        check_confidence(value)
+        cli_accepts = True
+    except UsageError:
+        cli_accepts = False
+    assert schema_accepts == cli_accepts == (0 < value < 1), (section, value)
+
+
+@pytest.mark.parametrize("value, valid", [(1, True), (0, False), (1.5, False)])
+def test_the_familys_bootstrap_resamples_take_a_positive_integer(value, valid):
+    """maximin-tail/family/bootstrap: the last valid value (1) and the first invalid ones (0, a fraction)."""
+    config = copy.deepcopy(BASE)
+    config["maximin-tail"]["family"]["bootstrap"] = value
+    if valid:
+        plan.validate_config(config, SCHEMA)
+    else:
+        with pytest.raises(plan.ConfigError, match="bootstrap"):
+            plan.validate_config(config, SCHEMA)
+
+
+def test_the_familys_bootstrap_is_required():
+    config = copy.deepcopy(BASE)
+    del config["maximin-tail"]["family"]["bootstrap"]
+    with pytest.raises(plan.ConfigError, match="bootstrap"):
+        plan.validate_config(config, SCHEMA)
+
+
+@pytest.mark.parametrize("overlay", sorted((REPO / "config").glob("*.yaml")), ids=lambda p: p.name)
+def test_every_overlay_in_config_is_valid_on_top_of_the_paper_config(overlay):
+    """config/ holds the documented non-default runs (docs/architecture.md): each, merged over config.yaml
+    as `--configfile config.yaml config/NAME.yaml` merges it, validates and plans the target it names."""
+    from snakemake.utils import update_config
+
+    config = copy.deepcopy(BASE)
+    extra = yaml.safe_load(overlay.read_text())
+    update_config(config, extra)
+    plan.validate_config(config, SCHEMA)
+    for section in extra:
+        plan.check_target(config, section)
+    assert config["maximin-tail"]["family"] == BASE["maximin-tail"]["family"]  # merged, not replaced
+>>>>>>> issue31

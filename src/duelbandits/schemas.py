@@ -373,12 +373,21 @@ TAIL_FAMILY_SCHEMA = pa.schema(
         ("bound", pa.float64()),
         ("ratio", pa.float64()),
         ("verdict", pa.string()),
+        ("crossing", pa.float64()),
+        ("crossing_low", pa.float64()),
+        ("crossing_high", pa.float64()),
+        ("exponent", pa.float64()),
+        ("exponent_low", pa.float64()),
+        ("exponent_high", pa.float64()),
     ]
 )
 """results/maximin-tail/family.parquet: TS-Maximin's mean Maximin R_t on each member (A, gap) of the
 family of duelbandits.tail.family_matrix, its two-sided normal interval, Theorem 4.1's bound and the
 verdict (``exceeded``, ``below``, ``inconclusive``; ``no trap`` for a member whose Borda winner is its
-Condorcet winner, one row with t = 0)."""
+Condorcet winner, one row with t = 0). The last six columns are the member's, repeated on each of its rows:
+where E[R_t] first reaches the bound with its interval (duelbandits.tail.crossing; NaN: not within the grid)
+and the growth exponent of E[R_t] past that crossing with its bootstrap interval
+(duelbandits.tail.growth_exponent)."""
 
 BAYES_RUN_SCHEMA = pa.schema(
     [
@@ -409,6 +418,7 @@ BAYES_ESTIMATE_SCHEMA = pa.schema(
         ("share_high", pa.float64()),
         ("confidence", pa.float64()),
         ("verdict", pa.string()),
+        ("prior", pa.string()),
     ]
 )
 """results/maximin-bayes/estimates.parquet: per A, E[R_T] / Theorem 4.1's bound over the prior with its

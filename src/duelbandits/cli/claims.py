@@ -126,9 +126,10 @@ def cmd_tail_family(args) -> None:
         args.seed,
         args.grid_points,
         args.confidence,
+        args.bootstrap,
         progress=progress_line(f"tail-family T={args.horizon}"),
     )
-    markdown = family_markdown(table, tail.first_break(table), args.confidence)
+    markdown = family_markdown(table, tail.first_break(table), tail.family_extremes(table), args.confidence)
     prov = provenance.record(
         table="tail-family",
         actions=args.actions,
@@ -140,6 +141,7 @@ def cmd_tail_family(args) -> None:
         seed=args.seed,
         points=args.grid_points,
         confidence=args.confidence,
+        bootstrap=args.bootstrap,
     )
     storage.write_frame(table, schemas.TAIL_FAMILY_SCHEMA, args.table, prov)
     files.write_text(args.markdown, markdown)
@@ -239,6 +241,12 @@ def add_commands(sub) -> None:
     )
     p.add_argument(
         "--confidence", type=float, required=True, help="level of the intervals (config `maximin-tail/confidence`)"
+    )
+    p.add_argument(
+        "--bootstrap",
+        type=positive_int,
+        required=True,
+        help="resamples of the growth exponent's interval (config `maximin-tail/family/bootstrap`)",
     )
     p.add_argument("--table", required=True, help="output .parquet")
     p.add_argument("--markdown", required=True, help="output .md")
