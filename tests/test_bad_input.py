@@ -114,7 +114,6 @@ def run_cli(*args, cwd):
         ),
         (["provenance", "afile"], ["afile: not a readable Parquet file"]),
         (["provenance", "folder"], ["folder: is a directory"]),
-<<<<<<< HEAD
         # each file argument is checked for what it is before it is read, naming the real cause
         (["manifest", "verify", "fifo"], ["fifo: is not a regular file"]),  # read, it would block
         (["manifest", "verify", "folder"], ["folder: is a directory"]),
@@ -130,12 +129,11 @@ def run_cli(*args, cwd):
         (
             ["claims", "--summary", "absent.parquet", "--level", "1.0", "--table", "c.parquet", "--markdown", "c.md"],
             ["--level must lie in (0, 1), got 1.0"],
-=======
+        ),
         (
             ["bayes-runs", "--actions", "3", "--matrices", "2", "--runs", "1", "--horizon", "50", "--seed", "0"]
             + ["--jobs", "1", "--job", "0", "--prior", "beta", "--out", "o.parquet"],
             ["unknown prior 'beta'; the priors are uniform, projected"],
->>>>>>> issue31
         ),
     ],
 )

@@ -183,26 +183,12 @@ def test_memory_limit_gb_stops_where_a_byte_count_stops():
     """2^33 GiB = 2^63 bytes, the last valid value; above it (1e308 GiB is infinite bytes) planning once
     ended in 'cannot convert float infinity to integer'."""
     config = copy.deepcopy(BASE)
-<<<<<<< HEAD
     config["memory_limit_gb"] = 2**33
     plan.validate_config(config, SCHEMA)
     for bad in (2**33 + 1, 1e308):
         config["memory_limit_gb"] = bad
         with pytest.raises(plan.ConfigError, match=r"^config: memory_limit_gb: .* is greater than the maximum"):
             plan.validate_config(config, SCHEMA)
-=======
-    config[section]["confidence"] = value
-    try:
-        plan.validate_config(config, SCHEMA)
-        schema_accepts = True
-    except plan.ConfigError:
-        schema_accepts = False
-    try:
-        check_confidence(value)
-        cli_accepts = True
-    except UsageError:
-        cli_accepts = False
-    assert schema_accepts == cli_accepts == (0 < value < 1), (section, value)
 
 
 @pytest.mark.parametrize("value, valid", [(1, True), (0, False), (1.5, False)])
@@ -237,4 +223,3 @@ def test_every_overlay_in_config_is_valid_on_top_of_the_paper_config(overlay):
     for section in extra:
         plan.check_target(config, section)
     assert config["maximin-tail"]["family"] == BASE["maximin-tail"]["family"]  # merged, not replaced
->>>>>>> issue31
