@@ -1,4 +1,4 @@
-"""Test tiers: ``pytest -m "not slow"`` is the quick edit-test loop (about a minute); the
+"""Test tiers: ``pytest -m "not slow" -n auto`` is the quick edit-test loop (about a minute); the
 end-to-end runs (``tests/workflow``, ``tests/slurm``) and the 10^6-step runs are ``slow``."""
 
 import pytest

@@ -1,5 +1,6 @@
 """Every user mistake at the CLI: exit 2, one line naming the problem, no traceback, nothing left behind."""
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -113,9 +114,33 @@ def run_cli(*args, cwd):
         ),
         (["provenance", "afile"], ["afile: not a readable Parquet file"]),
         (["provenance", "folder"], ["folder: is a directory"]),
+        # each file argument is checked for what it is before it is read, naming the real cause
+        (["manifest", "verify", "fifo"], ["fifo: is not a regular file"]),  # read, it would block
+        (["manifest", "verify", "folder"], ["folder: is a directory"]),
+        (
+            ["manifest", "write", "folder", "--config-json", "{}", "--plugins-json", "{}", "--out", "M"],
+            ["folder: is a directory, not a file, cannot be listed"],
+        ),
+        (["provenance", "dangling"], ["dangling: is a symbolic link to nowhere, which does not exist"]),
+        (["provenance", "loop"], ["loop: is a symbolic link that leads back to itself (a loop)"]),
+        # the ledger is checked with the outputs: no output is made whose record cannot be written
+        (["--ledger", "afile", "config-page", "--config-json", "{}", "--out", "c.html"], ["--ledger afile:"]),
+        # a range error names the flag given (the claims' level is --level, not --confidence)
+        (
+            ["claims", "--summary", "absent.parquet", "--level", "1.0", "--table", "c.parquet", "--markdown", "c.md"],
+            ["--level must lie in (0, 1), got 1.0"],
+        ),
+        (
+            ["bayes-runs", "--actions", "3", "--matrices", "2", "--runs", "1", "--horizon", "50", "--seed", "0"]
+            + ["--jobs", "1", "--job", "0", "--prior", "beta", "--out", "o.parquet"],
+            ["unknown prior 'beta'; the priors are uniform, projected"],
+        ),
     ],
 )
 def test_a_user_mistake_is_one_line_and_exit_2(tmp_path, args, words):
+    os.mkfifo(tmp_path / "fifo")
+    (tmp_path / "dangling").symlink_to("nowhere")
+    (tmp_path / "loop").symlink_to("loop")
     (tmp_path / "folder").mkdir()
     (tmp_path / "afile").write_text("not a folder\n")
     (tmp_path / "M.sha256").write_text(f"{'0' * 64}  afile\n")
@@ -449,3 +474,92 @@ def test_the_report_pages_are_not_in_the_manifest_and_the_docs_say_why():
     docs = " ".join((REPO / "docs/reproducibility.md").read_text().split())
     assert "Not `results/report/*.html`, though their jobs record them in the ledger" in docs
     assert "Neither holds a result of its own." in docs
+
+
+def test_traces_whose_rows_are_not_the_runs_their_footer_lists_are_never_drawn(tmp_path, monkeypatch, capsys):
+    """A traces file cut to one run (or with a run's rows repeated in place of another's) under its
+    intact provenance footer: the appendix figure refuses it, naming the file, and writes nothing."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    monkeypatch.chdir(tmp_path)
+    common = ["--scenario", "borda", "--actions", "5", "--seed", "7"]  # as tests/test_figure_batches.py
+    assert cli.main(["scenario", *common, "--out", "s.json"]) == 0
+    sim = ["--algorithm", "dts", "--horizon", "50", "--runs", "0-1", "--stride", "10", "--out", "c.parquet"]
+    assert cli.main(["simulate", *common, *sim]) == 0
+    outputs = ["--traces", "t.parquet", "--strategies", "p.parquet", "--summary", "u.parquet"]
+    aggregate = ["--scenario-file", "s.json", "--chunk", "dts=c.parquet", "--horizon", "50", "--runs", "2"]
+    assert cli.main(["aggregate", *aggregate, "--points", "10", *outputs]) == 0
+    whole = pq.read_table("t.parquet")
+    figure = ["figure", "appendix", "--scenario", "borda", "--algorithm", "dts", "--scenario-file", "s.json"]
+    figure += ["--traces", "t.parquet", "--strategies", "p.parquet", "--out", "f.png"]
+    assert cli.main(figure) == 0  # the intact file is drawn
+    first = whole.filter(pc.equal(whole["run"], 0))
+    twice = pa.concat_tables([first, first])  # 100 rows, as many as the footer's, all of run 0
+    for rows, words in (
+        (first, "dts has 50 rows, but its provenance lists 2 run(s) of 50 steps (100 rows)"),
+        (twice, "dts lacks some (run, step) rows of the 2 run(s) its provenance lists"),
+    ):
+        pq.write_table(rows.replace_schema_metadata(whole.schema.metadata), "t.parquet")
+        Path("f.png").unlink(missing_ok=True)
+        capsys.readouterr()
+        assert cli.main(figure) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and err[0].startswith("duelbandits figure: error: t.parquet: ") and words in err[0], err
+        assert not Path("f.png").exists()
+
+
+def test_a_chunk_cut_under_its_footer_is_refused_before_any_job_even_with_its_ledger_record_forged(
+    tmp_path, monkeypatch
+):
+    """Rows cut from a run chunk whose footer was kept and whose ledger record was edited to the new
+    sha256: the start-up check compares the file's row count with what its own footer lists (one row
+    per run and step), so the run still stops before Snakemake removes anything."""
+    import pyarrow.parquet as pq
+
+    from duelbandits import files, integrity
+
+    monkeypatch.chdir(tmp_path)
+    rel = "results/runs/borda/dts/chunk-0.parquet"
+    sim = ["--algorithm", "dts", "--horizon", "50", "--runs", "0-1", "--stride", "10", "--out", rel]
+    assert cli.main(["--ledger", "L", "simulate", "--scenario", "borda", "--actions", "5", "--seed", "7", *sim]) == 0
+    config = {"seed": 7, "horizon": 50, "stride": 10, "runs": 2, "runs_per_job": 2}
+    assert integrity.planned_input_problems([rel], "L", config) == []
+    whole = pq.read_table(rel)
+    pq.write_table(whole.slice(0, 50).replace_schema_metadata(whole.schema.metadata), rel)
+    files.record_written("L", rel)  # the ledger forged to match the cut file
+    assert integrity.planned_input_problems([rel], "L", config) == [
+        f"{rel}: has 50 rows, but its provenance lists runs 0-1 of 50 steps (100 rows)"
+    ]
+
+
+def test_the_config_a_result_records_keys_the_matrix_file_by_its_content(tmp_path):
+    """The manifest and the report's config page record the config: the matrix file by its sha256, so
+    that the same matrix under another name or spelling changes neither (nor reruns their jobs)."""
+    import hashlib
+
+    from duelbandits import plan
+
+    text = "0.5,0.6\n0.4,0.5\n"
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "a.csv").write_text(text)
+    (tmp_path / "sub" / "b.csv").write_text(text)
+    (tmp_path / "c.csv").write_text("0.5,0.7\n0.3,0.5\n")
+    recorded = [plan.paper_config({"seed": 1, "matrix_file": str(tmp_path / name)}) for name in ("a.csv", "sub/b.csv")]
+    assert (
+        recorded[0] == recorded[1] == {"seed": 1, "matrix_file": f"sha256:{hashlib.sha256(text.encode()).hexdigest()}"}
+    )
+    assert plan.paper_config({"seed": 1, "matrix_file": str(tmp_path / "c.csv")}) != recorded[0]
+    assert plan.paper_config({"seed": 1, "matrix_file": None}) == {"seed": 1, "matrix_file": None}
+    assert plan.keyed_by_content({"matrix_file": "absent.csv"}) == {"matrix_file": "absent.csv"}  # planning names it
+
+
+def test_a_table_over_one_run_shows_no_spread_rather_than_a_std_of_zero():
+    """One run has no spread: the std column says '-' (as for a missing number), not '± 0.0'; two runs
+    show their sample std (here by hand: 1.5 and 2.5 give sqrt(0.5) = 0.7)."""
+    from duelbandits.tables import mean_std
+
+    assert mean_std(53.44, 0.0, runs=1) == "53.4 ± -"
+    assert mean_std(2.0, 0.5**0.5, runs=2) == "2.0 ± 0.7"
+    assert mean_std(2.0, 0.0) == "2.0 ± 0.0"  # a table without a runs column: as before

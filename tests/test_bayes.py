@@ -161,6 +161,8 @@ def test_the_default_section_is_valid_and_checked():
         ("jobs", 0),
         ("confidence", 1.0),
         ("confidence", 0),
+        ("prior", "Uniform"),
+        ("prior", "beta"),
     ],
 )
 def test_a_bad_value_is_refused_naming_its_key(key, value):
@@ -183,3 +185,43 @@ def test_the_target_check_names_its_key():
     config["memory_limit_gb"] = 0.001
     with pytest.raises(ConfigError, match="^config: maximin-bayes/horizon: "):
         plan.check_target(config, "maximin-bayes")
+
+
+def test_the_projected_prior_is_the_mean_of_two_independent_opinions_triangular_on_0_1():
+    """prior `projected`: X[i, j] = (a + 1 - b) / 2 with a, b ~ U(0, 1) independent, so X[i, j] is
+    triangular on [0, 1] with mode 1/2: mean 1/2, variance (1/12 + 1/12) / 4 = 1/24, CDF 2 x^2 below
+    1/2. n = 4,000 draws at A = 4 (fixed seed): mean within 5 standard errors (sqrt(1/24 / n) = 0.0032),
+    variance within 5 x sqrt((mu4 - sigma^4) / n) with mu4 = 1/240 (the triangular's fourth central
+    moment, (b - a)^4 / 240 for a symmetric triangular on [a, b]: 1/240), and the Kolmogorov-Smirnov
+    distance to 2 x^2 / 1 - 2 (1 - x)^2 below its 1% critical value 1.63 / sqrt(n). Every draw is valid,
+    and matrix m's first uniforms are the uniform prior's: X_projected = (X_uniform + 1 - v) / 2."""
+    n, A = 4000, 4
+    rng = np.random.default_rng(20261127)
+    draws = np.stack([bayes.draw_matrix(A, rng, "projected") for _ in range(n)])
+    assert np.allclose(draws + draws.transpose(0, 2, 1), 1.0) and np.all(draws[:, range(A), range(A)] == 0.5)
+    x = np.sort(draws[:, 0, 1])
+    assert abs(x.mean() - 0.5) < 5 * math.sqrt(1 / 24 / n)
+    assert abs(x.var(ddof=1) - 1 / 24) < 5 * math.sqrt((1 / 240 - (1 / 24) ** 2) / n)
+    cdf = np.where(x < 0.5, 2 * x**2, 1 - 2 * (1 - x) ** 2)
+    grid = np.arange(1, n + 1) / n
+    assert max(np.max(grid - cdf), np.max(cdf - (grid - 1 / n))) < 1.63 / math.sqrt(n)
+    uniform = bayes.prior_matrix(7, 5, 3, "uniform")
+    projected = bayes.prior_matrix(7, 5, 3, "projected")
+    v = 1 + uniform - 2 * projected  # v = 1 + u - 2 x: the second uniforms, each in (0, 1)
+    upper = np.triu_indices(5, 1)
+    assert np.all((v[upper] > 0) & (v[upper] < 1))
+
+
+def test_an_unknown_prior_is_refused_in_one_line_and_the_tables_name_the_prior():
+    with pytest.raises(bayes.BayesError, match="unknown prior 'beta'; the priors are uniform, projected"):
+        bayes.draw_matrix(3, np.random.default_rng(0), "beta")
+    runs = bayes.measure(3, range(3), 1, 100, 1, prior="projected")
+    table = bayes.estimates(runs, 0.95, "projected")
+    assert set(table["prior"]) == {"independent entries, projected"}
+    assert "(prior: independent entries, projected)" in bayes.overall_verdict(table)
+    from duelbandits import claims
+
+    row = claims.reading(claims.bayes_row(table))
+    assert row.claim.startswith("Theorem 4.1 (Bayesian, prior: independent entries, projected)")
+    if row.verdict.startswith(("holds", "fails")):
+        assert row.verdict.endswith("(prior: independent entries, projected)")

@@ -169,7 +169,7 @@ TAIL_TABLE = ["tail-table", *TAIL, "--curves", "c", "--states", "s", "--confiden
 TAIL_TABLE += ["--estimates", "e", "--markdown", "m"]
 FAMILY = ["tail-family", "--actions", "3", "--gaps", "0.1", "--others-gap", "0.1", "--strength", "0.9"]
 FAMILY += ["--runs", "2", "--horizon", "9", "--seed", "0", "--grid-points", "25", "--confidence", "0.95"]
-FAMILY += ["--table", "t", "--markdown", "m"]
+FAMILY += ["--bootstrap", "1000", "--table", "t", "--markdown", "m"]
 CLAIMS = ["claims", "--summary", "u", "--level", "0.95", "--table", "t", "--markdown", "m"]
 
 SEED, STRIDE, POINTS = ["--seed", "0"], ["--stride", "40"], ["--points", "20"]  # the required ones, old defaults
@@ -217,6 +217,7 @@ OPTIONS = [
     (ACTIONS, "--c-alpha", ["5e-324", "0.7", repr(FLOAT_MAX)], ["0", "nan", "inf"]),
     (FIGURE, "--c-alpha", ["5e-324", "2.5"], ["0", "nan", "inf"]),
     (LATEX, "--c-alpha", ["5e-324", "2.5"], ["0", "nan", "inf"]),
+    (FAMILY, "--bootstrap", ["1", str(INT32_MAX)], ["0", str(INT32_MAX + 1)]),
 ]
 
 
@@ -265,7 +266,7 @@ WORKFLOW_PASSES = [
     (LATEX, ["--c-alpha"]),
     (CONTINUE, ["--share", "--grid-points", "--escape-samples"]),
     (TAIL_TABLE, ["--share", "--curves", "--states", "--confidence"]),
-    (FAMILY, ["--grid-points", "--confidence"]),
+    (FAMILY, ["--grid-points", "--confidence", "--bootstrap"]),
     (CLAIMS, ["--level"]),
 ]
 PASSED = [(argv, option) for argv, options in WORKFLOW_PASSES for option in options]

@@ -123,23 +123,103 @@ def test_a_matrix_file_that_cannot_be_read_stops_planning_naming_the_cause(tmp_p
         plan.check_paper(config, SCHEMA)
 
 
-@pytest.mark.parametrize("section", ["sweeps", "asymptotics", "maximin-tail", "maximin-bayes"])
-@pytest.mark.parametrize("value", [0.0, 5e-324, 0.5, 1 - 2**-53, 1.0])
-def test_the_schema_and_the_command_line_agree_on_every_confidence_level(section, value):
-    """A confidence the config accepts is one the commands accept and the other way round: the last valid
-    and the first invalid value at each end of (0, 1)."""
-    from duelbandits.cli.args import UsageError, check_confidence
+RANGED_KEYS = [
+    ("sweeps", "confidence"),
+    ("asymptotics", "confidence"),
+    ("maximin-tail", "confidence"),
+    ("maximin-bayes", "confidence"),
+    ("maximin-tail", "share"),
+    ("asymptotics", "near"),
+]
+"""The config keys whose range the command line checks too (by the flag of the same name)."""
+
+
+def edge_values(name):
+    """The last valid and the first invalid value at each finite end of RANGES[name] (hand-derived from
+    its bounds: the bound itself and the next double towards the inside), and a value inside."""
+    from duelbandits.schemas import RANGES
+
+    values = [0.5]
+    for key, bound in RANGES[name].items():
+        inside = math.inf if "Minimum" in key else -math.inf
+        values += [bound, math.nextafter(bound, inside), math.nextafter(bound, -inside)]
+    return values
+
+
+@pytest.mark.parametrize("section, key", RANGED_KEYS, ids=lambda v: str(v))
+def test_the_schema_and_the_command_line_agree_on_every_ranged_value(section, key):
+    """A value the config accepts is one the commands accept and the other way round, at both ends of
+    each range: both read the one table, duelbandits.schemas.RANGES."""
+    from duelbandits.cli.args import UsageError, check_range
+
+    expected = {"confidence": lambda v: 0 < v < 1, "share": lambda v: 0 < v <= 1, "near": lambda v: v >= 0}[key]
+    for value in edge_values(key):
+        config = copy.deepcopy(BASE)
+        config[section][key] = value
+        try:
+            plan.validate_config(config, SCHEMA)
+            schema_accepts = True
+        except plan.ConfigError:
+            schema_accepts = False
+        try:
+            check_range(key, value, f"--{key}")
+            cli_accepts = True
+        except UsageError:
+            cli_accepts = False
+        assert schema_accepts == cli_accepts == expected(value), (section, key, value)
+
+
+def test_the_schema_file_writes_no_range_of_its_own_for_a_ranged_key():
+    """One home: the YAML schema refers to the table's $defs; a bound written beside the $ref would be a
+    second copy that could drift."""
+    raw = yaml.safe_load((REPO / "workflow/schemas/config.schema.yaml").read_text())
+    for section, key in RANGED_KEYS:
+        node = raw["properties"][section]["properties"][key]
+        assert node.get("$ref") == f"#/$defs/{key}", (section, key)
+        assert not {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"} & set(node), (section, key)
+
+
+def test_memory_limit_gb_stops_where_a_byte_count_stops():
+    """2^33 GiB = 2^63 bytes, the last valid value; above it (1e308 GiB is infinite bytes) planning once
+    ended in 'cannot convert float infinity to integer'."""
+    config = copy.deepcopy(BASE)
+    config["memory_limit_gb"] = 2**33
+    plan.validate_config(config, SCHEMA)
+    for bad in (2**33 + 1, 1e308):
+        config["memory_limit_gb"] = bad
+        with pytest.raises(plan.ConfigError, match=r"^config: memory_limit_gb: .* is greater than the maximum"):
+            plan.validate_config(config, SCHEMA)
+
+
+@pytest.mark.parametrize("value, valid", [(1, True), (0, False), (1.5, False)])
+def test_the_familys_bootstrap_resamples_take_a_positive_integer(value, valid):
+    """maximin-tail/family/bootstrap: the last valid value (1) and the first invalid ones (0, a fraction)."""
+    config = copy.deepcopy(BASE)
+    config["maximin-tail"]["family"]["bootstrap"] = value
+    if valid:
+        plan.validate_config(config, SCHEMA)
+    else:
+        with pytest.raises(plan.ConfigError, match="bootstrap"):
+            plan.validate_config(config, SCHEMA)
+
+
+def test_the_familys_bootstrap_is_required():
+    config = copy.deepcopy(BASE)
+    del config["maximin-tail"]["family"]["bootstrap"]
+    with pytest.raises(plan.ConfigError, match="bootstrap"):
+        plan.validate_config(config, SCHEMA)
+
+
+@pytest.mark.parametrize("overlay", sorted((REPO / "config").glob("*.yaml")), ids=lambda p: p.name)
+def test_every_overlay_in_config_is_valid_on_top_of_the_paper_config(overlay):
+    """config/ holds the documented non-default runs (docs/architecture.md): each, merged over config.yaml
+    as `--configfile config.yaml config/NAME.yaml` merges it, validates and plans the target it names."""
+    from snakemake.utils import update_config
 
     config = copy.deepcopy(BASE)
-    config[section]["confidence"] = value
-    try:
-        plan.validate_config(config, SCHEMA)
-        schema_accepts = True
-    except plan.ConfigError:
-        schema_accepts = False
-    try:
-        check_confidence(value)
-        cli_accepts = True
-    except UsageError:
-        cli_accepts = False
-    assert schema_accepts == cli_accepts == (0 < value < 1), (section, value)
+    extra = yaml.safe_load(overlay.read_text())
+    update_config(config, extra)
+    plan.validate_config(config, SCHEMA)
+    for section in extra:
+        plan.check_target(config, section)
+    assert config["maximin-tail"]["family"] == BASE["maximin-tail"]["family"]  # merged, not replaced

@@ -289,9 +289,10 @@ def test_each_python_block_runs_as_a_script(tmp_path, block):
 
 def repository_folder(root: Path) -> Path:
     """A folder laid out as the repository, for shown commands run from its root: the Snakefile,
-    workflow/ and config.yaml linked in, and the user's own files of docblocks.FIXTURES."""
+    workflow/, config.yaml and config/ (the non-default overlays) linked in, and the user's own files of
+    docblocks.FIXTURES."""
     root.mkdir(parents=True, exist_ok=True)
-    for name in ("Snakefile", "workflow", "config.yaml"):
+    for name in ("Snakefile", "workflow", "config.yaml", "config"):
         (root / name).symlink_to(REPO / name)
     for name, text in docblocks.FIXTURES.items():
         (root / name).write_text(text)

@@ -203,11 +203,12 @@ def test_final_table_with_other_run_counts_reports_each_and_lists_them_in_numeri
     assert tables.final_regret_markdown(table).startswith("# Final regret at T = 100 (3, 7, 12 runs)\n")
 
 
-def test_final_table_of_a_single_run_shows_its_std_of_zero():
+def test_final_table_of_a_single_run_stores_a_std_of_zero_and_shows_none():
+    """One run has no spread (issue 30): the table's data keeps the stored 0.0, its text says '-'."""
     summary = summary_rows().assign(runs=1, std=0.0)
     table = tables.final_regret_table(summary)
     assert set(table["runs"]) == {1} and set(table["std"]) == {0.0}
-    assert "| borda | ts-borda | Borda | 40.0 ± 0.0 | 100.0 | yes | 7.0 ± 0.0 |" in tables.final_regret_markdown(table)
+    assert "| borda | ts-borda | Borda | 40.0 ± - | 100.0 | yes | 7.0 ± - |" in tables.final_regret_markdown(table)
 
 
 @pytest.mark.parametrize(

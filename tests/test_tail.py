@@ -224,6 +224,108 @@ def test_plan_checks_the_tail_section_naming_its_key():
         plan.check_target(bad, "maximin-tail")
 
 
+# --- The family, sharpened: the crossing, the growth exponent past it, the smallest A / largest gap ------
+
+
+def test_crossing_on_a_hand_built_curve_interpolates_in_log_t():
+    """ratio 0.5 -> 2.0 between t = 100 and 1000 reaches 1 a third of the way in log t: 10^(2 + 1/3);
+    the upper end (x 1.5: 0.75 -> 3.0) a ninth of the way, 10^(2 + 1/9); the lower end (x 0.5) reaches 1
+    exactly at the grid step 1000."""
+    t = np.array([10, 100, 1000, 10000])
+    ratio = np.array([0.1, 0.5, 2.0, 4.0])
+    cross, low, high = tail.crossing(t, ratio, 0.5 * ratio, 1.5 * ratio)
+    assert cross == pytest.approx(10 ** (2 + 1 / 3), rel=1e-12)
+    assert low == pytest.approx(10 ** (2 + 1 / 9), rel=1e-12)
+    assert high == pytest.approx(1000, rel=1e-12)
+    assert low < cross < high
+
+
+def test_crossing_boundaries_no_crossing_on_the_grid_and_a_crossing_at_the_first_step():
+    t = np.array([10, 100, 1000])
+    below = np.array([0.2, 0.5, 0.99])
+    assert all(math.isnan(v) for v in tail.crossing(t, below, below / 2, below * 1.001))
+    # the upper end reaches 1 at the last step only (0.99 x 1.02 > 1), the mean never: crossing NaN
+    cross, low, high = tail.crossing(t, below, below / 2, below * 1.02)
+    assert math.isnan(cross) and math.isnan(high) and 100 < low <= 1000
+    # already above at the first step: the first step itself, never before it
+    above = np.array([1.0, 1.5, 3.0])
+    cross, low, high = tail.crossing(t, above, above / 2, above * 2)
+    assert (cross, low) == (10.0, 10.0)
+    assert high == pytest.approx(10 ** (2 + 1 / 3), rel=1e-12)  # lower end 0.75 -> 1.5 between 100 and 1000
+    # crossed, not yet shown exceeded: the lower end never reaches 1 on the grid
+    cross, low, high = tail.crossing(t, np.array([0.5, 1.2, 1.5]), np.array([0.1, 0.5, 0.9]), np.array([0.9, 2, 2]))
+    assert 10 < low < cross < 100 and math.isnan(high)
+
+
+def test_growth_exponent_recovers_a_known_slope_past_the_start():
+    """Each run is c_r t^0.5 up to t = 1000 and c_r 1000^0.5 (t / 1000)^1.5 past it: the mean curve has
+    slope exactly 1.5 over t >= 1000, and every bootstrap resample of the runs too (the c_r rescale it)."""
+    t = np.geomspace(10, 10**5, 21)
+    c = np.array([1.0, 2.0, 5.0, 0.5, 3.0])[:, None]
+    R = c * np.where(t <= 1000, t**0.5, 1000**0.5 * (t / 1000) ** 1.5)
+    rho, low, high = tail.growth_exponent(t, R, 1000.0, 200, 0.95, 1)
+    assert rho == pytest.approx(1.5, abs=1e-9)
+    assert low == pytest.approx(1.5, abs=1e-9) and high == pytest.approx(1.5, abs=1e-9)
+    # from the start of the grid the fit mixes both slopes: strictly between 0.5 and 1.5
+    assert 0.5 < tail.growth_exponent(t, R, 10.0, 10, 0.95, 1)[0] < 1.5
+
+
+def test_growth_exponent_interval_brackets_the_slope_of_noisy_runs_and_is_seeded():
+    """Runs t^0.9 times a per-run factor exp(N(0, 0.5)) constant in t, plus a per-run, per-step factor
+    exp(N(0, 0.05)): the mean's slope is 0.9 up to the per-step noise averaged over 50 runs (sd about
+    0.05 / sqrt(50) per log-mean, about 0.003 on a slope over 2 decades), so 0.9 +- 0.02; the interval
+    is not empty and holds the fitted slope; the same seed gives the same interval, another a different one."""
+    rng = np.random.default_rng(5)
+    t = np.geomspace(100, 10**4, 15)
+    R = t**0.9 * np.exp(rng.normal(0, 0.5, size=(50, 1))) * np.exp(rng.normal(0, 0.05, size=(50, t.size)))
+    rho, low, high = tail.growth_exponent(t, R, 100.0, 500, 0.95, 7)
+    assert rho == pytest.approx(0.9, abs=0.02)
+    assert low < rho < high and high - low < 0.05
+    assert tail.growth_exponent(t, R, 100.0, 500, 0.95, 7) == (rho, low, high)
+    assert tail.growth_exponent(t, R, 100.0, 500, 0.95, 8) != (rho, low, high)
+
+
+def test_growth_exponent_needs_a_crossing_and_two_steps_past_it():
+    t = np.array([10.0, 100.0, 1000.0])
+    R = np.array([[1.0, 10.0, 100.0], [2.0, 20.0, 200.0]])
+    assert all(math.isnan(v) for v in tail.growth_exponent(t, R, math.nan, 10, 0.95, 0))
+    assert all(math.isnan(v) for v in tail.growth_exponent(t, R, 101.0, 10, 0.95, 0))  # one step past it
+    assert tail.growth_exponent(t, R, 100.0, 10, 0.95, 0)[0] == pytest.approx(1.0)  # the last two steps
+    with pytest.raises(Exception, match="resamples must be >= 1"):
+        tail.growth_exponent(t, R, 100.0, 0, 0.95, 0)
+
+
+def test_family_extremes_within_the_grid():
+    rows = [
+        (3, 0.1, "below"),
+        (4, 0.1, "exceeded"),
+        (4, 0.2, "inconclusive"),
+        (4, 0.3, "exceeded"),
+        (5, 0.3, "exceeded"),
+        (5, 0.4, "below"),
+        (6, 0.1, "no trap"),
+    ]
+    family = pd.DataFrame(rows, columns=["actions", "gap", "verdict"])
+    assert tail.family_extremes(family) == ((4, [0.1, 0.3]), (0.3, [4, 5]))
+    assert tail.family_extremes(family.assign(verdict="below")) is None
+
+
+def test_family_search_carries_each_members_crossing_and_exponent():
+    """A = 5, gap 0.1 (the member that fails first in the default run): over 30 runs to 3,000 its mean
+    crosses the bound; the crossing and the exponent are the member's, the same on each of its rows."""
+    table = tail.family_search([5], [0.1], 0.1, 0.95, 30, 3000, SEED, 40, 0.95, resamples=50)
+    for col in ("crossing", "crossing_low", "crossing_high", "exponent", "exponent_low", "exponent_high"):
+        assert table[col].nunique(dropna=False) == 1, col
+    row = table.iloc[-1]
+    ratio = (table["mean"] / table["bound"]).to_numpy()
+    if np.isnan(row["crossing"]):
+        assert (ratio < 1).all()
+    else:
+        first = int(np.flatnonzero(ratio >= 1)[0])
+        assert table["t"].iloc[max(first - 1, 0)] <= row["crossing"] <= table["t"].iloc[first]
+        assert row["crossing_low"] <= row["crossing"]
+
+
 def _phase_one_rows():
     """Runs 0-3 at t = 1, 2 (delta 1, share 1/2: trapped at t = 2 when R_2 - R_1 >= 1/2): runs 0 (slope 1)
     and 1 (slope 1/2, the boundary) trapped, runs 2 (0.1) and 3 (0) free."""

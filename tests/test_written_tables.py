@@ -134,10 +134,13 @@ def out(tmp_path_factory):
         5,
         "--confidence",
         0.95,
+        "--bootstrap",
+        20,
         *outputs(root, table="family.parquet", markdown="f.md"),
     )
     # Theorem 4.1 as a Bayesian bound: 2 matrices x 1 run at A = 3, T = 60, one job; its table
     bayes = ["--actions", 3, "--matrices", 2, "--runs", 1, "--horizon", 60, "--seed", SEED, "--jobs", 1, "--job", 0]
+    bayes += ["--prior", "uniform"]
     run("bayes-runs", *bayes, *outputs(root, out="bayes-runs.parquet"))
     run(
         "bayes-table",

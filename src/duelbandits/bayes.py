@@ -5,12 +5,19 @@ Maximin winner) bounds the *Bayesian* regret ``E_X[E[R_T | X]]``, the expectatio
 preference matrices. This module draws matrices from a stated prior and measures TS-Maximin's
 Maximin regret on them at horizon ``T`` with the project's own ``simulate`` and regret code.
 
-**The prior** (:data:`PRIOR`, :func:`draw_matrix`): for ``i < j`` independently
-``X[i, j] ~ Uniform(0, 1)``, ``X[j, i] = 1 - X[i, j]``, ``X[i, i] = 1/2``. Every draw is a valid
-preference matrix, and every off-diagonal entry's marginal is Beta(1, 1), Algorithm 1's prior on
-each entry. Algorithm 1 samples ``X(i, j)`` and ``X(j, i)`` as independent Beta parameters, so it
-is not exact Thompson sampling for any prior over valid matrices; this prior is the valid one with
-the same marginals.
+**The priors** (:data:`PRIORS`, :func:`draw_matrix`, config ``maximin-bayes/prior``). Algorithm 1
+samples ``X(i, j)`` and ``X(j, i)`` as independent Beta parameters, so it is not exact Thompson
+sampling for any prior over valid matrices; which prior the check draws from is a choice:
+
+- ``uniform`` (the default, "uniform antisymmetric"): for ``i < j`` independently
+  ``X[i, j] ~ Uniform(0, 1)``, ``X[j, i] = 1 - X[i, j]``, ``X[i, i] = 1/2``. Every draw is a valid
+  preference matrix, and every off-diagonal entry's marginal is Beta(1, 1), Algorithm 1's prior on
+  each entry: the valid prior with the same marginals.
+- ``projected`` ("independent entries, projected"): Algorithm 1's own prior, ``a = X(i, j)`` and
+  ``b = X(j, i)`` independent ``Uniform(0, 1)``, projected orthogonally onto the valid pairs
+  ``{p + q = 1}``: ``X[i, j] = (a + 1 - b) / 2``, the mean of the two independent opinions on the
+  same probability. Its entries are triangular on ``[0, 1]`` with mode 1/2 (variance 1/24, half the
+  uniform's): gaps are smaller, matrices closer to ties.
 
 **The estimate**: per A, ``M`` matrices, ``r`` runs each; ``R_T / bound`` per run; the per-matrix
 mean; ``E[R_T] / bound`` over the prior is the mean of the ``M`` matrix means, its interval the
@@ -31,8 +38,17 @@ from .theorems import PAPER_THEOREMS
 ALGORITHM = "ts-maximin"
 """The algorithm of Theorem 4.1."""
 
-PRIOR = "uniform antisymmetric"
-"""The prior's name in the tables and the ledger: ``X[i, j] ~ U(0, 1)`` for ``i < j``, ``X[j, i] = 1 - X[i, j]``."""
+PRIORS = {"uniform": "uniform antisymmetric", "projected": "independent entries, projected"}
+"""The priors (config ``maximin-bayes/prior``, module docstring) and their names in the tables and the ledger."""
+
+DRAWS = {
+    "uniform": "X[i, j] ~ U(0, 1) for i < j, X[j, i] = 1 - X[i, j]",
+    "projected": "X[i, j] = (a + 1 - b) / 2 with a, b ~ U(0, 1) independent for i < j, X[j, i] = 1 - X[i, j]",
+}
+"""How each prior draws a matrix, in the tables."""
+
+PRIOR = PRIORS["uniform"]
+"""The default prior's name: ``X[i, j] ~ U(0, 1)`` for ``i < j``, ``X[j, i] = 1 - X[i, j]``."""
 
 TARGET = "maximin-bayes"
 """The target's name, the first name of every seed it uses."""
@@ -54,6 +70,7 @@ ESTIMATE_COLUMNS = [
     "share_high",
     "confidence",
     "verdict",
+    "prior",
 ]
 """One row per A: ``E[R_T] / bound`` over the prior with its interval, the share of matrices whose
 mean ``R_T`` exceeds the bound with its interval, and the verdict."""
@@ -63,13 +80,24 @@ class BayesError(InputError):
     """The settings or the files of the maximin-bayes target are invalid."""
 
 
-def draw_matrix(actions: int, rng) -> np.ndarray:
-    """One draw of the prior (module docstring): the upper triangle's entries, row by row, are
-    ``rng.uniform(size=A (A - 1) / 2)``."""
+def check_prior(prior: str) -> str:
+    """``prior`` if it is one of :data:`PRIORS`, else one line naming the choices."""
+    if prior not in PRIORS:
+        raise BayesError(f"unknown prior {prior!r}; the priors are {', '.join(PRIORS)}")
+    return prior
+
+
+def draw_matrix(actions: int, rng, prior: str = "uniform") -> np.ndarray:
+    """One draw of ``prior`` (module docstring). ``uniform``: the upper triangle's entries, row by row,
+    are ``u = rng.uniform(size=A (A - 1) / 2)``; ``projected``: ``(u + 1 - v) / 2`` with ``v`` the next
+    ``A (A - 1) / 2`` uniforms (so matrix ``m`` of both priors starts from the same ``u``)."""
+    check_prior(prior)
     if actions < 2:
         raise BayesError(f"a preference matrix needs A >= 2, got {actions}")
     upper = np.triu_indices(actions, 1)
     u = rng.uniform(size=upper[0].size)
+    if prior == "projected":
+        u = (u + 1.0 - rng.uniform(size=upper[0].size)) / 2.0
     X = np.full((actions, actions), 0.5)
     X[upper] = u
     X[upper[1], upper[0]] = 1.0 - u
@@ -87,9 +115,9 @@ def run_seed(base_seed: int, actions: int, matrix: int, run: int) -> np.random.S
     return name_seed(base_seed, TARGET, "run", int(actions), int(matrix), int(run))
 
 
-def prior_matrix(base_seed: int, actions: int, matrix: int) -> np.ndarray:
-    """Matrix ``matrix`` of the prior at A, from its own stream."""
-    return draw_matrix(actions, np.random.default_rng(matrix_seed(base_seed, actions, matrix)))
+def prior_matrix(base_seed: int, actions: int, matrix: int, prior: str = "uniform") -> np.ndarray:
+    """Matrix ``matrix`` of ``prior`` at A, from its own stream."""
+    return draw_matrix(actions, np.random.default_rng(matrix_seed(base_seed, actions, matrix)), prior)
 
 
 def bound(actions: int, horizon: int) -> float:
@@ -104,16 +132,16 @@ def matrix_indices(matrices: int, jobs: int, job: int) -> range:
     return range(job, matrices, jobs)
 
 
-def measure(actions: int, matrices, runs: int, horizon: int, base_seed: int, progress=None):
-    """TS-Maximin's Maximin ``R_T`` on each matrix of ``matrices`` (indices) at A, ``runs`` runs each:
-    a DataFrame with :data:`RUN_COLUMNS`."""
+def measure(actions: int, matrices, runs: int, horizon: int, base_seed: int, progress=None, prior: str = "uniform"):
+    """TS-Maximin's Maximin ``R_T`` on each matrix of ``matrices`` (indices) of ``prior`` at A, ``runs`` runs
+    each: a DataFrame with :data:`RUN_COLUMNS`."""
     import pandas as pd
 
     b = bound(actions, horizon)
     rows = []
     matrices = list(matrices)
     for n, m in enumerate(matrices):
-        X = prior_matrix(base_seed, actions, m)
+        X = prior_matrix(base_seed, actions, m, prior)
         for r in range(runs):
             res = simulate(X, ALGORITHM, horizon, run_seed(base_seed, actions, m, r), stride=horizon)
             R = float(regret.per_step("maximin", X, res.I, res.J).sum())
@@ -173,8 +201,9 @@ def estimate(ratios, confidence: float) -> tuple[float, float, float, float, flo
     )
 
 
-def estimates(runs_frame, confidence: float):
-    """One row per A of the runs (:data:`ESTIMATE_COLUMNS`); every matrix of an A needs the same runs."""
+def estimates(runs_frame, confidence: float, prior: str = "uniform"):
+    """One row per A of the runs of ``prior`` (:data:`ESTIMATE_COLUMNS`); every matrix of an A needs the
+    same runs."""
     import pandas as pd
 
     rows = []
@@ -198,6 +227,7 @@ def estimates(runs_frame, confidence: float):
                 share_high,
                 confidence,
                 verdict(low, high),
+                PRIORS[check_prior(prior)],
             )
         )
     return pd.DataFrame(rows, columns=ESTIMATE_COLUMNS)
@@ -208,12 +238,20 @@ def overall_verdict(frame) -> str:
     if frame.empty:
         return "inconclusive: no estimates"
     verdicts = frame["verdict"].tolist()
+    prior = prior_name(frame)
     T = ", ".join(f"{t:,}" for t in sorted(set(frame["horizon"])))
     As = ", ".join(str(a) for a in frame["actions"])
     if "fails" in verdicts:
         bad = ", ".join(str(a) for a, v in zip(frame["actions"], verdicts) if v == "fails")
-        return f"fails as a Bayesian bound (prior: {PRIOR}) at A = {bad}, T = {T}"
+        return f"fails as a Bayesian bound (prior: {prior}) at A = {bad}, T = {T}"
     if all(v == "holds" for v in verdicts):
-        return f"holds as a Bayesian bound (prior: {PRIOR}) at A = {As}, T = {T}"
+        return f"holds as a Bayesian bound (prior: {prior}) at A = {As}, T = {T}"
     open_ = ", ".join(str(a) for a, v in zip(frame["actions"], verdicts) if v != "holds")
-    return f"inconclusive at A = {open_}, T = {T} (prior: {PRIOR})"
+    return f"inconclusive at A = {open_}, T = {T} (prior: {prior})"
+
+
+def prior_name(frame) -> str:
+    """The name of the prior an estimates table was drawn from (:data:`PRIOR` for one without the column)."""
+    if "prior" not in frame or frame.empty:
+        return PRIOR
+    return str(frame["prior"].iloc[0])

@@ -624,19 +624,38 @@ def family_row(family) -> Claim:
         float(row["high"]),
         float(row["bound"]),
         verdict,
-        f"R_t / bound = {row['ratio']:.2f}",
+        f"R_t / bound = {row['ratio']:.2f}{family_sharpened(family, row)}",
         "figures/maximin-tail/tail.png (b); results/maximin-tail/family.md",
     )
     return one_run(claim) if int(row["runs"]) < 2 else claim
+
+
+def family_sharpened(family, row) -> str:
+    """The family row's crossing, growth exponent and reach (smallest A, largest gap failing), as a clause."""
+    from .tail import family_extremes
+
+    parts = []
+    if "crossing" in row.index and not math.isnan(row["crossing"]):
+        high = "beyond the grid" if math.isnan(row["crossing_high"]) else f"{row['crossing_high']:,.0f}"
+        parts.append(f"E[R_t] crosses the bound at t = {row['crossing']:,.0f} [{row['crossing_low']:,.0f}, {high}]")
+        if not math.isnan(row["exponent"]):
+            parts.append(
+                f"grows like t^{row['exponent']:.2f} [{row['exponent_low']:.2f}, {row['exponent_high']:.2f}] past it"
+            )
+    extremes = family_extremes(family)
+    if extremes is not None:
+        (small, _), (large, _) = extremes
+        parts.append(f"within the grid, fails down to A = {small} and up to gap {large:g}")
+    return "; " + "; ".join(parts) if parts else ""
 
 
 def bayes_row(estimates, verdict_text: str | None = None) -> Claim:
     """Theorem 4.1 read as a Bayesian bound, from the maximin-bayes target (or "not tested"): the A whose
     interval on ``E[R_T] / bound`` first lies above 1 (fails), else the one with the highest upper end; the
     verdict ``every`` of the per-A verdicts."""
-    from .bayes import PRIOR
+    from .bayes import PRIOR, prior_name
 
-    claim = f"Theorem 4.1 (Bayesian, prior: {PRIOR})"
+    claim = f"Theorem 4.1 (Bayesian, prior: {PRIOR if estimates is None else prior_name(estimates)})"
     statement = "TS-Maximin's Bayesian Maximin regret (X drawn from the prior) is at most A/sqrt(2) sqrt(log A) sqrt(T)"
     figure = "results/maximin-bayes/bayes.md"
     if estimates is None or estimates.empty:
@@ -682,13 +701,12 @@ stay as they are."""
 
 def reading(row: Claim) -> Claim:
     """``row`` with its verdict qualified by the reading of Theorem 4.1 it tests (:data:`READINGS`)."""
-    from .bayes import PRIOR
-
     if not row.claim.startswith("Theorem 4.1 ("):
         return row
     kind = "bayes" if row.claim.startswith("Theorem 4.1 (Bayesian") else "fixed"
     text = READINGS[kind].get(row.verdict)
-    return replace(row, verdict=text.format(prior=PRIOR)) if text else row
+    prior = row.claim.partition("prior: ")[2].partition(")")[0]  # the Bayesian row names its prior
+    return replace(row, verdict=text.format(prior=prior)) if text else row
 
 
 def ledger(

@@ -5,6 +5,7 @@ allowed. The command line prints such an error as one line and exits 2; any othe
 is a bug in this package and keeps its traceback.
 """
 
+import errno
 import os
 
 
@@ -19,8 +20,9 @@ class AlgorithmError(InputError):
 
 def why_unreadable(path) -> str | None:
     """Why ``path`` cannot be read as a file, naming the real cause (not found, a directory, not a
-    regular file, not readable, a name that is not valid UTF-8), or None if it can be: the one wording
-    of every reader's error (here, below every module that reads a file)."""
+    regular file, not readable, a name that is not valid UTF-8, a dangling or looping symbolic link),
+    or None if it can be: the one wording of every reader's error (here, below every module that
+    reads a file)."""
     import stat
 
     try:
@@ -30,10 +32,14 @@ def why_unreadable(path) -> str | None:
     try:
         mode = os.stat(path).st_mode
     except FileNotFoundError:
+        if os.path.islink(path):
+            return f"is a symbolic link to {os.readlink(path)}, which does not exist"
         return "file not found"
     except NotADirectoryError:
         return "file not found (a part of its path is a file, not a folder)"
     except OSError as err:
+        if err.errno == errno.ELOOP:
+            return "is a symbolic link that leads back to itself (a loop)"
         return f"cannot be read ({err.strerror or err})"
     if stat.S_ISDIR(mode):
         return "is a directory, not a file"

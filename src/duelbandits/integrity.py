@@ -8,7 +8,9 @@ One interface, :func:`planned_input_problems`, run by the workflow before any jo
 - for a Parquet result, a file whose provenance footer agrees with its path and the config
   (:func:`provenance_contradiction`, which ``manifest verify`` uses too).
 
-Otherwise the run stops before Snakemake removes any output. A job itself checks, when it starts,
+Otherwise the run stops before Snakemake removes any output. A command that draws from the traces
+checks their rows against their own provenance as it reads them (:func:`trace_runs_problem`): a
+footer kept over rows cut or filtered out is refused, whoever edited the ledger. A job itself checks, when it starts,
 that its recorded inputs still have their sha256 (``files.check_recorded_inputs``, kept in
 ``files`` so that every command does not load this module). The cost is one sha256 of each input
 (about 1 GB/s) and one footer read per Parquet input (docs/performance.md#the-read-boundary).
@@ -89,6 +91,29 @@ def provenance_contradiction(path, rel: str, config: dict) -> str | None:
     for key, want in expected.items():
         if prov.get(key) != want:
             return f"{rel}: its provenance says {key} {prov.get(key)!r}, but its path and the config say {want!r}"
+    return _rows_contradiction(path, rel, prov)
+
+
+def _rows_contradiction(path, rel: str, prov: dict) -> str | None:
+    """Why the number of rows of a run chunk or a traces file (one row per run and step, and per
+    algorithm in the traces) is not the one its own footer implies, or None: rows cut from a file
+    whose footer was kept, even with its ledger record edited to match. Reads the Parquet footer's
+    row count only."""
+    import pyarrow.parquet as pq
+
+    horizon, runs = prov.get("horizon"), prov.get("runs")
+    if prov.get("table") == "runs" and isinstance(runs, str) and re.fullmatch(r"\d+-\d+", runs):
+        first, last = map(int, runs.split("-"))
+        count, what = last - first + 1, f"runs {runs}"
+    elif prov.get("table") == "traces" and isinstance(runs, int) and isinstance(prov.get("algorithms"), list):
+        count, what = runs * len(prov["algorithms"]), f"{runs} run(s) of {len(prov['algorithms'])} algorithm(s)"
+    else:
+        return None
+    if not isinstance(horizon, int):
+        return None
+    rows = pq.read_metadata(path).num_rows
+    if rows != count * horizon:
+        return f"{rel}: has {rows} rows, but its provenance lists {what} of {horizon} steps ({count * horizon} rows)"
     return None
 
 
@@ -115,4 +140,29 @@ def _unreadable(path) -> str | None:
         read_provenance(path)
     except StorageError as err:
         return str(err)
+    return None
+
+
+def trace_runs_problem(frame, provenance: dict, algorithm: str) -> str | None:
+    """Why the rows of ``algorithm`` in a traces table ``frame`` (columns ``run`` and ``t``) are not the
+    runs its ``provenance`` lists: runs 0 to ``runs`` - 1, each with one row per step 1 to ``horizon``;
+    None if they are. One pass over two integer columns the reader loads anyway."""
+    import numpy as np
+
+    runs, horizon = provenance.get("runs"), provenance.get("horizon")
+    if not isinstance(runs, int) or not isinstance(horizon, int):
+        return "its provenance lists no runs and horizon"
+    run = np.asarray(frame["run"], dtype=np.int64)
+    step = np.asarray(frame["t"], dtype=np.int64)
+    if run.size != runs * horizon:
+        return (
+            f"{algorithm} has {run.size} rows, but its provenance lists {runs} run(s) of {horizon} steps "
+            f"({runs * horizon} rows)"
+        )
+    if run.size and (run.min() < 0 or run.max() >= runs or step.min() < 1 or step.max() > horizon):
+        return f"{algorithm} has rows outside runs 0..{runs - 1} or steps 1..{horizon}, which its provenance lists"
+    cells = np.zeros(runs * horizon, dtype=bool)
+    cells[run * horizon + step - 1] = True
+    if not cells.all():
+        return f"{algorithm} lacks some (run, step) rows of the {runs} run(s) its provenance lists, repeating others"
     return None

@@ -37,7 +37,7 @@ from functools import cache
 from pathlib import Path
 
 from .digests import JSON, PARQUET, DigestError, json_digest, ledger_line, parquet_digest
-from .errors import InputError
+from .errors import InputError, why_unreadable
 from .integrity import provenance_contradiction
 from .provenance import canonical_json, environment, file_sha256
 
@@ -132,7 +132,6 @@ def figure_data_digest(path) -> str:
 
 def _content_digest(path) -> str:
     """The content digest of one file, by its suffix (module docstring); ManifestError if unreadable."""
-    from .errors import why_unreadable
     from .files import StorageError
 
     suffix = Path(path).suffix.lower()
@@ -240,8 +239,9 @@ def build(root, files, config: dict, ledger=None, plugins: dict | None = None) -
     rels = sorted({Path(f).as_posix() for f in files})
     unrecorded, changed = [], []
     for rel in rels:
-        if not (root / rel).is_file():
-            raise ManifestError(f"{root / rel}: not a file, cannot be listed in the manifest")
+        problem = why_unreadable(root / rel)
+        if problem:
+            raise ManifestError(f"{root / rel}: {problem}, cannot be listed in the manifest")
         if ledger is not None:
             record = read_record(ledger, root / rel)  # as the jobs wrote it
             if record is None:
@@ -292,6 +292,9 @@ def read(path) -> tuple[dict, dict, dict]:
     count is not the number of files it lists.
     """
     path = Path(path)
+    problem = why_unreadable(path)  # a FIFO would block the read, a directory name the wrong cause
+    if problem:
+        raise ManifestError(f"{path}: {problem}")
     try:
         text = path.read_text()
     except (OSError, UnicodeDecodeError) as err:

@@ -18,9 +18,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import limits, provenance, scenarios, theorems
-from .errors import AlgorithmError, InputError
+from .errors import AlgorithmError, InputError, why_unreadable
 from .points import chunk_ranges
-from .schemas import MAX_STEP
+from .schemas import MAX_STEP, RANGES
 
 BEYOND_THE_PAPER = ("sweeps", "field", "asymptotics", "maximin-tail", "maximin-bayes")
 """Config sections of the targets beyond the paper: they change none of the paper's results."""
@@ -59,9 +59,20 @@ def c_alpha(config: dict) -> float:
     return config["algorithm_params"].get("ts-borda", {}).get("c_alpha", default)
 
 
+def keyed_by_content(config: dict) -> dict:
+    """``config`` with ``matrix_file`` given by its content, ``sha256:<hex>`` of the file, as every result
+    records it (the manifest, the report's config page): the same matrix under another name or path
+    changes no file and reruns nothing. A path that cannot be read stays as given (planning names it)."""
+    path = config.get("matrix_file")
+    if not path or why_unreadable(path):
+        return dict(config)
+    return {**config, "matrix_file": f"sha256:{provenance.file_sha256(path)}"}
+
+
 def paper_config(config: dict) -> dict:
-    """The config without the sections beyond the paper, as the manifest records it."""
-    return {key: value for key, value in config.items() if key not in BEYOND_THE_PAPER}
+    """The config without the sections beyond the paper, as the manifest records it (the matrix file
+    by its content: :func:`keyed_by_content`)."""
+    return {key: value for key, value in keyed_by_content(config).items() if key not in BEYOND_THE_PAPER}
 
 
 # --- Scenarios ---------------------------------------------------------------------------------
@@ -151,6 +162,8 @@ def config_schema(path) -> dict:
         ("algorithm", tuple(ALGORITHMS)),
     ):
         defs[name] = {**defs[name], "enum": list(values)}
+    for name, bounds in RANGES.items():  # the command line checks the same ranges (cli.args.check_range)
+        defs[name] = {**defs[name], **bounds}
     schema["properties"]["algorithm_params"]["properties"] = {
         slug: {
             "type": "object",

@@ -21,6 +21,37 @@ MAX_STEP = 2**31 - 1
 MAX_ACTIONS = 2**15 - 1
 """Largest number of actions: the ``I`` and ``J`` columns are int16."""
 
+RANGES = {
+    "confidence": {"exclusiveMinimum": 0, "exclusiveMaximum": 1},
+    "share": {"exclusiveMinimum": 0, "maximum": 1},
+    "near": {"minimum": 0},
+}
+"""The allowed values of the numbers that both the config and the command line set, as JSON Schema
+bounds: the schema's ``$defs`` of these names take them (``plan.config_schema``), and the command
+line checks its flags against them (``cli.args.check_range``), so the two cannot disagree. A level
+of an interval (``confidence``, the claims' ``--level``) lies in (0, 1); the share of delta that
+marks a trapped run in (0, 1]; the verdicts' ``near`` is at least 0."""
+
+
+def out_of_range(name: str, value: float) -> str | None:
+    """``"must lie in (0, 1)"`` (the range of :data:`RANGES` ``name``) if ``value`` is not a finite
+    number in it, None if it is."""
+    import math
+
+    bounds = RANGES[name]
+    low = bounds.get("exclusiveMinimum", bounds.get("minimum", -math.inf))
+    high = bounds.get("exclusiveMaximum", bounds.get("maximum", math.inf))
+    text = (
+        f"{'(' if 'exclusiveMinimum' in bounds or low == -math.inf else '['}{low:g}, "
+        f"{high:g}{')' if 'exclusiveMaximum' in bounds or high == math.inf else ']'}"
+    )
+    fits = (
+        math.isfinite(value)
+        and (low < value if "exclusiveMinimum" in bounds else low <= value)
+        and (value < high if "exclusiveMaximum" in bounds else value <= high)
+    )
+    return None if fits else f"must lie in {text}"
+
 
 RUN_COLUMNS = {"run": pa.int32(), "t": pa.int32(), "I": pa.int16(), "J": pa.int16(), "outcome": pa.int8()}
 
@@ -342,12 +373,21 @@ TAIL_FAMILY_SCHEMA = pa.schema(
         ("bound", pa.float64()),
         ("ratio", pa.float64()),
         ("verdict", pa.string()),
+        ("crossing", pa.float64()),
+        ("crossing_low", pa.float64()),
+        ("crossing_high", pa.float64()),
+        ("exponent", pa.float64()),
+        ("exponent_low", pa.float64()),
+        ("exponent_high", pa.float64()),
     ]
 )
 """results/maximin-tail/family.parquet: TS-Maximin's mean Maximin R_t on each member (A, gap) of the
 family of duelbandits.tail.family_matrix, its two-sided normal interval, Theorem 4.1's bound and the
 verdict (``exceeded``, ``below``, ``inconclusive``; ``no trap`` for a member whose Borda winner is its
-Condorcet winner, one row with t = 0)."""
+Condorcet winner, one row with t = 0). The last six columns are the member's, repeated on each of its rows:
+where E[R_t] first reaches the bound with its interval (duelbandits.tail.crossing; NaN: not within the grid)
+and the growth exponent of E[R_t] past that crossing with its bootstrap interval
+(duelbandits.tail.growth_exponent)."""
 
 BAYES_RUN_SCHEMA = pa.schema(
     [
@@ -378,6 +418,7 @@ BAYES_ESTIMATE_SCHEMA = pa.schema(
         ("share_high", pa.float64()),
         ("confidence", pa.float64()),
         ("verdict", pa.string()),
+        ("prior", pa.string()),
     ]
 )
 """results/maximin-bayes/estimates.parquet: per A, E[R_T] / Theorem 4.1's bound over the prior with its

@@ -386,12 +386,16 @@ def family_search(
     base_seed: int,
     points: int,
     confidence: float,
+    resamples: int = 1000,
     progress=None,
 ):
     """TS-Maximin on every member of the family: mean Maximin ``R_t`` on ``thin_grid(horizon, points)``
     with its two-sided ``confidence`` normal interval against Theorem 4.1's bound; run ``r`` of member
     ``(A, gap)`` has the seed ``SeedSequence([seed, "maximin-tail", "family", A, round(1000 gap), r])``.
-    Members without a trap (the Borda winner is the Condorcet winner) get one row, verdict ``no trap``."""
+    Each member's rows also carry its :func:`crossing` and, past the crossing, its :func:`growth_exponent`
+    (``resamples`` bootstrap resamples of the runs, seeded by ``SeedSequence([seed, "maximin-tail",
+    "family", "bootstrap", A, round(1000 gap)])``). Members without a trap (the Borda winner is the
+    Condorcet winner) get one row, verdict ``no trap``."""
     import pandas as pd
 
     from .theorems import ts_maximin
@@ -405,7 +409,7 @@ def family_search(
         try:
             trap(X)
         except TailError:
-            rows.append((A, g, others_gap, strength, 0, 0, *[math.nan] * 6, "no trap"))
+            rows.append((A, g, others_gap, strength, 0, 0, *[math.nan] * 6, "no trap", *[math.nan] * 6))
             continue
         R = np.empty((runs, grid.size))
         for r in range(runs):
@@ -414,6 +418,15 @@ def family_search(
             R[r] = np.cumsum(regret.per_step("maximin", X, res.I, res.J))[grid - 1]
         mean, se = R.mean(axis=0), R.std(axis=0, ddof=1) / math.sqrt(runs)
         bound = ts_maximin(A, grid.astype(float))
+        cross = crossing(grid, mean / bound, (mean - z * se) / bound, (mean + z * se) / bound)
+        slope = growth_exponent(
+            grid,
+            R,
+            cross[0],
+            resamples,
+            confidence,
+            name_seed(base_seed, "maximin-tail", "family", "bootstrap", A, int(round(1000 * g))),
+        )
         for k, t in enumerate(grid):
             low, high = mean[k] - z * se[k], mean[k] + z * se[k]
             verdict = "exceeded" if low > bound[k] else ("below" if high < bound[k] else "inconclusive")
@@ -432,6 +445,8 @@ def family_search(
                     bound[k],
                     mean[k] / bound[k],
                     verdict,
+                    *cross,
+                    *slope,
                 )
             )
         if progress is not None:
@@ -449,3 +464,77 @@ def first_break(family) -> tuple | None:
         return None
     row = over.iloc[0]
     return int(row["actions"]), float(row["gap"]), int(row["t"]), row
+
+
+def _first_reach(t, ratio) -> float:
+    """The first ``t`` at which ``ratio`` reaches 1, linear in ``log t`` between the grid steps around
+    it (the first step itself if ``ratio`` starts at or above 1); NaN if it never does."""
+    t = np.asarray(t, dtype=float)
+    ratio = np.asarray(ratio, dtype=float)
+    above = np.flatnonzero(ratio >= 1)
+    if above.size == 0:
+        return math.nan
+    k = int(above[0])
+    if k == 0:
+        return float(t[0])
+    x0, x1 = math.log(t[k - 1]), math.log(t[k])
+    r0, r1 = ratio[k - 1], ratio[k]
+    return float(math.exp(x0 + (1 - r0) / (r1 - r0) * (x1 - x0)))
+
+
+def crossing(t, ratio, low, high) -> tuple[float, float, float]:
+    """Where ``E[R_t]`` first reaches Theorem 4.1's bound on the grid ``t``: ``(t_cross, t_low, t_high)``.
+
+    ``ratio``, ``low`` and ``high`` are the mean and the ends of its interval over the bound. ``t_cross`` is
+    where ``ratio`` first reaches 1; the interval runs from where the upper end first reaches 1 (before it,
+    every interval lies below the bound) to where the lower end does (from there the bound is exceeded
+    with confidence). Each is interpolated linearly in ``log t`` between the grid steps around it, and
+    is the first step if the curve starts at or above 1; NaN where it never reaches 1 on the grid
+    (``t_high`` NaN with ``t_cross`` finite: crossed, not yet shown exceeded)."""
+    return _first_reach(t, ratio), _first_reach(t, high), _first_reach(t, low)
+
+
+def growth_exponent(t, R, start: float, resamples: int, confidence: float, seed) -> tuple[float, float, float]:
+    """``(rho, low, high)``: the least-squares slope of ``log E[R_t]`` on ``log t`` over the grid steps
+    ``t >= start`` (``R`` is ``(runs, len(t))``, the runs' curves; :func:`duelbandits.points.fit_power_law`),
+    and its percentile bootstrap interval at ``confidence``: each of ``resamples`` resamples draws
+    the runs with replacement (a run keeps its whole curve, so the steps stay paired) and refits.
+    NaN where ``start`` is NaN, fewer than two steps lie past it, or a mean is not positive."""
+    from .points import check_bootstrap, fit_power_law
+
+    check_bootstrap(resamples, confidence)
+    t = np.asarray(t, dtype=float)
+    R = np.asarray(R, dtype=float)
+    past = t >= start if not math.isnan(start) else np.zeros(t.size, dtype=bool)
+    rho, _ = fit_power_law(t[past], R[:, past].mean(axis=0)) if past.sum() >= 2 else (math.nan, math.nan)
+    if math.isnan(rho):
+        return math.nan, math.nan, math.nan
+    runs = R.shape[0]
+    rng = np.random.default_rng(seed)
+    picks = rng.integers(0, runs, size=(resamples, runs)) + runs * np.arange(resamples)[:, None]
+    counts = np.bincount(picks.ravel(), minlength=resamples * runs).reshape(resamples, runs)
+    means = counts @ R[:, past] / runs
+    x = np.log(t[past])
+    xc = x - x.mean()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        y = np.where(means > 0, np.log(np.where(means > 0, means, 1.0)), np.nan)
+    rhos = ((y - y.mean(axis=1, keepdims=True)) * xc).sum(axis=1) / (xc**2).sum()
+    rhos = rhos[np.isfinite(rhos)]
+    if rhos.size == 0:
+        return rho, math.nan, math.nan
+    low, high = np.quantile(rhos, [(1 - confidence) / 2, (1 + confidence) / 2])
+    return rho, float(low), float(high)
+
+
+def family_extremes(family) -> tuple[tuple[int, list[float]], tuple[float, list[int]]] | None:
+    """Over the members whose interval lies above the bound at some ``t`` of the grid searched:
+    ``((smallest A, its gaps that fail), (largest gap, the A's that fail at it))``, or None if none fails.
+    Both are "within the grid": a smaller A or a larger gap than those searched is not ruled out."""
+    failing = family.loc[family["verdict"] == "exceeded", ["actions", "gap"]].drop_duplicates()
+    if failing.empty:
+        return None
+    smallest = int(failing["actions"].min())
+    largest = float(failing["gap"].max())
+    gaps = sorted(float(g) for g in failing.loc[failing["actions"] == smallest, "gap"])
+    actions = sorted(int(a) for a in failing.loc[failing["gap"] == largest, "actions"])
+    return (smallest, gaps), (largest, actions)

@@ -3,9 +3,10 @@ with the command that repairs them; the manifest blesses nothing a job did not w
 refuses results made with another config, or with no manifest to say which."""
 
 import shutil
+import subprocess
 
 import pytest
-from workflow_helpers import REPO, TINY, snakemake
+from workflow_helpers import REPO, TINY, snakemake, snakemake_command
 
 from duelbandits import manifest
 
@@ -36,6 +37,30 @@ def test_a_bad_config_fails_at_planning_naming_the_key(tmp_path, override, words
     for word in words:
         assert word in out, (word, out[-2000:])
     assert not (tmp_path / "results").exists()
+
+
+@pytest.mark.parametrize(
+    "target, section, words",
+    [
+        (
+            "asymptotics",
+            "asymptotics: {runs_at: [{horizon: 999, runs: 5}]}",
+            ["config: asymptotics/runs_at: horizon 999"],
+        ),
+        ("maximin_tail", "maximin-tail: {first_horizon: 1000, horizon: 1000}", ["config: maximin-tail/first_horizon"]),
+        ("maximin_bayes", "maximin-bayes: {matrices: 4, jobs: 5}", ["config: maximin-bayes/jobs: 5 jobs per A"]),
+    ],
+)
+def test_a_target_named_on_the_command_line_is_checked_when_the_workflow_is_parsed(tmp_path, target, section, words):
+    """A check the schema cannot express fails in one paragraph, not inside an input function (where
+    Snakemake prints its traceback)."""
+    (tmp_path / "mine.yaml").write_text(section + "\n")
+    command = snakemake_command(tmp_path, [REPO / "config.yaml", TINY, tmp_path / "mine.yaml"], "--dry-run", target)
+    result = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    out = result.stdout + result.stderr
+    assert result.returncode != 0 and "Traceback" not in out and "InputFunctionException" not in out, out[-2000:]
+    for word in words:
+        assert word in out, (word, out[-2000:])
 
 
 def test_a_float_for_an_integer_key_in_a_yaml_file_names_the_key(tmp_path):
@@ -112,6 +137,17 @@ def test_the_report_refuses_results_made_with_another_config(tree):
     assert "results/ holds results but no results/MANIFEST.sha256" in result.stderr, result.stderr[-3000:]
     assert "snakemake --cores all results/MANIFEST.sha256" in result.stderr
     assert not (tree / "r2.html").exists()
+
+
+def test_the_report_reads_the_config_from_the_results_not_only_from_an_editable_manifest(tree):
+    """The manifest's config line edited to say T = 40,000 over a T = 300 tree: --report under the
+    config the edited line names is refused by the results' own footers, not captioned T = 40,000."""
+    path = tree / "results/MANIFEST.sha256"
+    path.write_text(path.read_text().replace('"horizon": 300', '"horizon": 40000', 1))
+    result = snakemake(tree, "--report", str(tree / "r.html"), "--config", "horizon=40000")
+    assert result.returncode != 0 and not (tree / "r.html").exists()
+    assert "the results in results/ do not match this config (results/" in result.stderr, result.stderr[-3000:]
+    assert "its provenance says horizon 300, but its path and the config say 40000" in result.stderr
 
 
 @pytest.mark.parametrize(

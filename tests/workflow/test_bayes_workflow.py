@@ -1,12 +1,10 @@
 """End to end: `snakemake maximin_bayes` on a toy config (tests/workflow/bayes_tiny.yaml): the jobs' files
 hold the runs duelbandits.bayes makes, and the table is their estimate."""
 
-import subprocess
-
 import pyarrow.parquet as pq
 import pytest
 import yaml
-from workflow_helpers import REPO, snakemake_command
+from workflow_helpers import REPO, build_target
 
 from duelbandits import bayes
 
@@ -17,11 +15,7 @@ SEED = yaml.safe_load((REPO / "config.yaml").read_text())["seed"]
 
 @pytest.fixture(scope="module")
 def bayes_run(tmp_path_factory):
-    workdir = tmp_path_factory.mktemp("bayes")
-    cmd = snakemake_command(workdir, [REPO / "config.yaml", BAYES_TINY], "--cores", "2", "maximin_bayes")
-    result = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
-    assert result.returncode == 0, result.stderr[-5000:]
-    return workdir
+    return build_target(tmp_path_factory.mktemp("bayes"), BAYES_TINY, "maximin_bayes", timeout=600)
 
 
 def test_the_runs_are_the_modules_and_the_table_their_estimate(bayes_run):

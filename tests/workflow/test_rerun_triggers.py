@@ -39,7 +39,8 @@ sweeps: {runs: 2, runs_per_job: 2, points: 4, bootstrap: 20,
 field: {scenarios: [borda, arithmetic], horizon: 200, runs: 2, runs_per_job: 2, points: 4}
 asymptotics: {horizons: [200, 300, 400], runs: 2, steps_per_job: 1000, points: 4, bootstrap: 20}
 maximin-tail: {runs: 6, runs_per_job: 3, first_horizon: 200, horizon: 400, others: 2, jobs: 2, points: 5,
-               escape_samples: 10, family: {actions: [4], gaps: [0.1], runs: 2, horizon: 200, points: 4}}
+               escape_samples: 10, family: {actions: [4], gaps: [0.1], runs: 2, horizon: 200, points: 4,
+               bootstrap: 5}}
 maximin-bayes: {actions: [3, 4], horizon: 200, matrices: 2, runs: 1, jobs: 2}
 """
 

@@ -19,6 +19,15 @@ def snakemake_command(workdir, configfiles, *args) -> list[str]:
             "--configfile", *configs, *args]  # fmt: skip
 
 
+def build_target(workdir, overlay, target, timeout=900):
+    """Build ``target`` in ``workdir`` with the paper config and the toy ``overlay`` on 2 cores; the
+    workdir, after asserting the build succeeded."""
+    cmd = snakemake_command(workdir, [REPO / "config.yaml", overlay], "--cores", "2", target)
+    result = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    assert result.returncode == 0, result.stderr[-5000:]
+    return workdir
+
+
 def snakemake(workdir, *args, tiny=True, timeout=1200, env=None):
     """Run the repo's workflow in ``workdir`` with the paper config (plus the tiny one) and ``args``."""
     configs = [REPO / "config.yaml", *([TINY] if tiny else [])]

@@ -14,6 +14,7 @@ rule bayes_runs:
         runs=BAYES["runs"],
         horizon=BAYES["horizon"],
         jobs=BAYES["jobs"],
+        prior=BAYES["prior"],
     log:
         "logs/maximin-bayes/runs-A{actions}-{job}.log",
     benchmark:
@@ -28,7 +29,7 @@ rule bayes_runs:
     shell:
         "python -m duelbandits --ledger .duelbandits/written bayes-runs --actions {wildcards.actions}"
         " --matrices {params.matrices} --runs {params.runs} --horizon {params.horizon} --seed {params.seed}"
-        " --jobs {params.jobs} --job {wildcards.job} --out {output} > {log} 2>&1 || (cat {log} >&2; exit 1)"
+        " --jobs {params.jobs} --job {wildcards.job} --prior {params.prior} --out {output} > {log} 2>&1 || (cat {log} >&2; exit 1)"
 
 
 # results/maximin-bayes/estimates.parquet and bayes.md: per A, E[R_T] / Theorem 4.1's bound over the

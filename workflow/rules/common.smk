@@ -82,10 +82,41 @@ def check_report_matches_results():
             + "; ".join(differing)
             + "); give --report the --config/--configfile of the run that made them"
         )
+    # Then the results' own footers: a manifest's config line can be edited, their provenance is
+    # what the jobs wrote (duelbandits.integrity, the start-up check's comparison).
+    import duelbandits.integrity
+
+    parquet = sorted(str(path) for path in Path("results").rglob("*.parquet"))
+    contradictions = duelbandits.integrity.damaged_inputs(parquet, plan.paper_config(config))
+    if contradictions:
+        raise ValueError(
+            f"snakemake --report: the results in results/ do not match this config ({contradictions[0]}); give "
+            "--report the --config/--configfile of the run that made them"
+        )
 
 
 checked(plan.check_paper, config, CONFIG_SCHEMA)
 check_report_matches_results()
+
+
+def command_line_targets():
+    """The targets named on Snakemake's command line, read by Snakemake's own parser (its modules are
+    loaded: 10 ms); none if Snakemake was started another way (its API)."""
+    try:
+        from snakemake.cli import get_argument_parser
+
+        return set(get_argument_parser().parse_args(sys.argv[1:]).targets or ())
+    except (Exception, SystemExit):
+        return set()
+
+
+# The targets beyond the paper named on the command line (`snakemake --cores 2 asymptotics`) are
+# checked now, while the workflow is parsed, so that a bad value is one line; a target reached by a
+# file name is checked by its input function (checked_outputs), where Snakemake adds its traceback.
+NAMED_TARGETS = command_line_targets()
+for target in plan.BEYOND_THE_PAPER:
+    if target.replace("-", "_") in NAMED_TARGETS:
+        checked(plan.check_target, config, target)
 
 SCENARIOS = config["scenarios"]
 ALGORITHMS = config["algorithms"]

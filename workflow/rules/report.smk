@@ -43,7 +43,7 @@ rule report_config:
         ),
     params:
         code=code("cli.reproducibility:cmd_config_page"),
-        config=json.dumps(config, sort_keys=True),
+        config=json.dumps(plan.keyed_by_content(config), sort_keys=True),
     log:
         "logs/report-config.log",
     benchmark:

@@ -93,6 +93,7 @@ rule tail_family:
         runs=TAIL["family"]["runs"],
         horizon=TAIL["family"]["horizon"],
         points=TAIL["family"]["points"],
+        bootstrap=TAIL["family"]["bootstrap"],
         seed=config["seed"],
         confidence=TAIL["confidence"],
     log:
@@ -112,7 +113,7 @@ rule tail_family:
     shell:
         "python -m duelbandits --ledger .duelbandits/written tail-family --actions {params.actions} --gaps {params.gaps}"
         " --others-gap {params.others_gap} --strength {params.strength} --runs {params.runs} --horizon {params.horizon}"
-        " --seed {params.seed} --grid-points {params.points} --confidence {params.confidence}"
+        " --seed {params.seed} --grid-points {params.points} --confidence {params.confidence} --bootstrap {params.bootstrap}"
         " --table {output.table} --markdown {output.markdown} > {log} 2>&1 || (cat {log} >&2; exit 1)"
 
 

@@ -23,6 +23,7 @@ from ..files import (
     DamagedFile,
     check_output,
     check_recorded_inputs,
+    ledger_record,
     noted_content,
     noting_contents,
     record_written,
@@ -58,8 +59,10 @@ def _outputs(args) -> list[str]:
 
 def file_arguments(args) -> list[tuple[str, str]]:
     """``(flag, path)`` of every argument of the command but its outputs that could name a file: each
-    string value, and the path of a ``NAME=PATH`` value (``--chunk``)."""
-    skip = {"func", "outputs", "command", "ledger", "out", *getattr(args, "outputs", ())}  # out: templates
+    string value, and the path of a ``NAME=PATH`` value (``--chunk``). The arguments a command names
+    in its ``rooted`` default are paths relative to its ``--root`` (``manifest write``): given joined."""
+    skip = {"func", "outputs", "rooted", "command", "ledger", "out", *getattr(args, "outputs", ())}  # out: templates
+    rooted = getattr(args, "rooted", ())
     found = []
     for name, value in vars(args).items():
         if name in skip:
@@ -67,19 +70,33 @@ def file_arguments(args) -> list[tuple[str, str]]:
         flag = "the file arguments" if name in ("files", "inputs") else f"--{name.replace('_', '-')}"
         for item in value if isinstance(value, list) else [value]:
             if isinstance(item, str) and item:
-                found += [(flag, path) for path in dict.fromkeys((item, item.partition("=")[2])) if path]
+                paths = [path for path in dict.fromkeys((item, item.partition("=")[2])) if path]
+                found += [(flag, os.path.join(args.root, path) if name in rooted else path) for path in paths]
     return found
 
 
+def _resolved(path) -> Path | None:
+    """``path`` with its symbolic links and ``..`` resolved, or None if it cannot be (a symbolic link
+    loop, a name the system refuses): such a path is not a file any other argument names."""
+    try:
+        return Path(path).resolve()
+    except (OSError, ValueError, RuntimeError):  # RuntimeError: a symbolic link loop (Python < 3.13)
+        return None
+
+
 def check_outputs_are_not_inputs(inputs, outputs) -> None:
-    """Refuse an output that is also one of the command's other file arguments (after resolving paths:
-    ``./x`` and ``x`` are one file), so that no command overwrites what it reads."""
-    targets = {Path(path).resolve(): path for path in outputs}
+    """Refuse an output that is also one of the command's other file arguments, or another of its
+    outputs (after resolving paths: ``./x``, ``x`` and a symbolic link to ``x`` are one file), so that
+    no command overwrites what it reads or writes one file twice."""
+    targets = {}
+    for path in outputs:
+        resolved = _resolved(path)
+        if resolved in targets:
+            raise UsageError(f"{path}: the same file as the output {targets[resolved]}; give each output its own file")
+        if resolved is not None:
+            targets[resolved] = path
     for flag, path in inputs:
-        try:
-            resolved = Path(path).resolve()
-        except (OSError, ValueError):
-            continue
+        resolved = _resolved(path)
         if resolved in targets:
             raise UsageError(f"{targets[resolved]}: the output is also an input ({flag} {path}); write it elsewhere")
 
@@ -104,6 +121,11 @@ def main(argv=None) -> int:
         check_outputs_are_not_inputs(inputs, outputs)
         for path in outputs:
             check_output(path)
+            if args.ledger:  # its record too: an output whose record cannot be written must not be made
+                try:
+                    check_output(ledger_record(args.ledger, path))
+                except InputError as err:
+                    raise UsageError(f"--ledger {args.ledger}: {err}") from None
         if args.ledger:  # the workflow's jobs: what they read is what the pipeline wrote
             check_recorded_inputs([path for _, path in inputs], args.ledger)
         with noting_contents() if args.ledger else nullcontext({}) as noted:

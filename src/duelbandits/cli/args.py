@@ -7,7 +7,7 @@ import argparse
 import json
 
 from ..errors import InputError
-from ..schemas import MAX_ACTIONS, MAX_STEP
+from ..schemas import MAX_ACTIONS, MAX_STEP, out_of_range
 
 
 class UsageError(InputError):
@@ -86,9 +86,16 @@ def json_arg(text: str, flag: str):
         raise UsageError(f"{flag} is not JSON: {err}") from None
 
 
-def check_confidence(confidence: float) -> None:
-    if not 0 < confidence < 1:
-        raise UsageError(f"--confidence must lie in (0, 1), got {confidence}")
+def check_range(name: str, value: float, flag: str) -> None:
+    """UsageError naming ``flag`` unless ``value`` lies in the range :data:`duelbandits.schemas.RANGES`
+    gives ``name`` (the config schema's range of the same value)."""
+    problem = out_of_range(name, value)
+    if problem:
+        raise UsageError(f"{flag} {problem}, got {value}")
+
+
+def check_confidence(confidence: float, flag: str = "--confidence") -> None:
+    check_range("confidence", confidence, flag)
 
 
 def parquet_out(path) -> None:

@@ -12,6 +12,7 @@ def cmd_bayes_runs(args) -> None:
 
     if args.job >= args.jobs:
         raise UsageError(f"--job {args.job} must be below --jobs {args.jobs}")
+    bayes.check_prior(args.prior)
     frame = bayes.measure(
         args.actions,
         bayes.matrix_indices(args.matrices, args.jobs, args.job),
@@ -19,10 +20,11 @@ def cmd_bayes_runs(args) -> None:
         args.horizon,
         args.seed,
         progress=progress_line(f"bayes-runs A={args.actions} T={args.horizon} job {args.job}/{args.jobs}"),
+        prior=args.prior,
     )
     prov = provenance.record(
         table="bayes-runs",
-        prior=bayes.PRIOR,
+        prior=args.prior,
         actions=args.actions,
         matrices=args.matrices,
         runs=args.runs,
@@ -48,21 +50,34 @@ def cmd_bayes_table(args) -> None:
     seeds = {r["seed"] for r in records}
     if len(seeds) > 1:
         raise UsageError(f"the run files were made with different seeds: {sorted(seeds)}")
+    priors = {bayes_prior(r) for r in records}
+    if len(priors) > 1:
+        raise UsageError(f"the run files were drawn from different priors: {', '.join(sorted(priors))}")
+    (prior,) = priors
     runs = pd.concat(frames, ignore_index=True)
     if runs.duplicated(["actions", "matrix", "run"]).any():
         raise UsageError("a (A, matrix, run) appears twice: the run files overlap")
-    table = bayes.estimates(runs, args.confidence)
+    table = bayes.estimates(runs, args.confidence, prior)
     verdict = bayes.overall_verdict(table)
-    markdown = bayes_markdown(table, verdict, bayes.PRIOR)
+    markdown = bayes_markdown(table, verdict, prior)
     prov = provenance.record(
         table="bayes-estimates",
-        prior=bayes.PRIOR,
+        prior=prior,
         inputs={path: provenance.file_sha256(path) for path in args.files},
         confidence=args.confidence,
         verdict=verdict,
     )
     storage.write_frame(table, schemas.BAYES_ESTIMATE_SCHEMA, args.estimates, prov)
     files.write_text(args.markdown, markdown)
+
+
+def bayes_prior(record) -> str:
+    """The prior a run file was drawn from, by its provenance (files written before the choice existed
+    record the default's name)."""
+    from .. import bayes
+
+    prior = record.get("prior", "uniform")
+    return {name: key for key, name in bayes.PRIORS.items()}.get(prior, prior)
 
 
 def add_commands(sub) -> None:
@@ -74,6 +89,7 @@ def add_commands(sub) -> None:
     p.add_argument("--seed", type=seed, required=True, help="the config's base seed")
     p.add_argument("--jobs", type=positive_int, required=True, help="jobs the matrices of one A are split over")
     p.add_argument("--job", type=int_in(0, 2**31 - 1), required=True, help="this job, 0..jobs-1")
+    p.add_argument("--prior", required=True, help="the prior: uniform or projected (config `maximin-bayes/prior`)")
     p.add_argument("--out", required=True, help="output .parquet")
     p.set_defaults(func=cmd_bayes_runs, outputs=("out",))
     p = sub.add_parser("bayes-table", help="maximin-bayes: E[R_T] / Theorem 4.1's bound over the prior, verdict")

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from .args import UsageError, check_confidence, non_negative_int, positive_float, positive_int, seed
+from .args import UsageError, check_confidence, check_range, non_negative_int, positive_float, positive_int, seed
 
 
 def _tail_phase_one(args):
@@ -29,6 +29,7 @@ def cmd_tail_continue(args) -> None:
 
     if args.job >= args.jobs:
         raise UsageError(f"--job must be below --jobs ({args.jobs}), got {args.job}")
+    check_range("share", args.share, "--share")
     frame, sources, record = _tail_phase_one(args)
     X = np.asarray(record["matrix"])
     first = int(frame["horizon"].max())
@@ -82,6 +83,7 @@ def cmd_tail_table(args) -> None:
     from ..tables.tail import tail_markdown
 
     check_confidence(args.confidence)
+    check_range("share", args.share, "--share")
     frame, sources, record = _tail_phase_one(args)
     X = record["matrix"]
     delta = tail.trap(X).delta
@@ -124,9 +126,10 @@ def cmd_tail_family(args) -> None:
         args.seed,
         args.grid_points,
         args.confidence,
+        args.bootstrap,
         progress=progress_line(f"tail-family T={args.horizon}"),
     )
-    markdown = family_markdown(table, tail.first_break(table), args.confidence)
+    markdown = family_markdown(table, tail.first_break(table), tail.family_extremes(table), args.confidence)
     prov = provenance.record(
         table="tail-family",
         actions=args.actions,
@@ -138,6 +141,7 @@ def cmd_tail_family(args) -> None:
         seed=args.seed,
         points=args.grid_points,
         confidence=args.confidence,
+        bootstrap=args.bootstrap,
     )
     storage.write_frame(table, schemas.TAIL_FAMILY_SCHEMA, args.table, prov)
     files.write_text(args.markdown, markdown)
@@ -238,6 +242,12 @@ def add_commands(sub) -> None:
     p.add_argument(
         "--confidence", type=float, required=True, help="level of the intervals (config `maximin-tail/confidence`)"
     )
+    p.add_argument(
+        "--bootstrap",
+        type=positive_int,
+        required=True,
+        help="resamples of the growth exponent's interval (config `maximin-tail/family/bootstrap`)",
+    )
     p.add_argument("--table", required=True, help="output .parquet")
     p.add_argument("--markdown", required=True, help="output .md")
     p.set_defaults(func=cmd_tail_family, outputs=("table", "markdown"))
@@ -255,7 +265,7 @@ def cmd_claims(args) -> None:
     from .. import bayes, claims, files, provenance, schemas, storage, tail
     from ..tables.claims import claims_markdown
 
-    check_confidence(args.level)
+    check_confidence(args.level, "--level")
     summary = storage.read_table(args.summary).to_pandas()
     optional = (
         ("asymptotics", args.local),

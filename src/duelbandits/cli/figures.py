@@ -160,7 +160,8 @@ def cmd_figure_main(args) -> None:
 
 
 def cmd_figure_appendix(args) -> None:
-    from .. import algorithms, manifest, provenance, storage
+    from .. import algorithms, integrity, manifest, provenance, storage
+    from ..files import DamagedFile
     from ..plotting import appendix, style
 
     figures = figure_outputs(args.out, algorithm=args.algorithm, panel=args.panel)
@@ -194,6 +195,9 @@ def cmd_figure_appendix(args) -> None:
                 # its row groups is read once, and only one algorithm's traces are held.
                 mine = [("algorithm", "=", slug)]
                 traces = storage.read_table(args.traces, columns=columns, filters=mine).to_pandas()
+                problem = integrity.trace_runs_problem(traces, made[args.traces], slug)
+                if problem:  # a footer kept over rows cut or filtered out: never drawn from
+                    raise DamagedFile(args.traces, problem)
                 strategies = storage.read_table(args.strategies, filters=mine).to_pandas()
                 strategies = strategies if len(strategies) else None
                 for panel in args.panel or [None]:

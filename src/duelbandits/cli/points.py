@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from .args import check_confidence, non_negative_float, positive_float, positive_int, seed
+from .args import check_confidence, check_range, non_negative_float, positive_float, positive_int, seed
 
 
 def check_bootstrap_memory(resamples: int, frame) -> None:
@@ -66,6 +66,7 @@ def cmd_asymptotics_table(args) -> None:
     from ..tables.asymptotics import asymptotics_markdown
 
     check_confidence(args.confidence)
+    check_range("near", args.near, "--near")
     frame, sources, records = points.read_points(args.points)
     points.check_together(args.points, records, c_alpha=args.c_alpha)
     check_bootstrap_memory(args.resamples, frame)

@@ -124,7 +124,7 @@ def add_commands(sub) -> None:
     w.add_argument("--plugins-json", required=True, help="the plugin entries the run used, as JSON ({} for none)")
     w.add_argument("--root", default=".", help="folder the paths are relative to (default .)")
     w.add_argument("--out", required=True)
-    w.set_defaults(func=cmd_manifest_write, outputs=("out",))
+    w.set_defaults(func=cmd_manifest_write, outputs=("out",), rooted=("files",))
     v = msub.add_parser(
         "verify",
         help="check a tree against a manifest: identical bytes, same content, same data (a figure under "

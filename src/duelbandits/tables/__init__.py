@@ -43,8 +43,10 @@ def fmt(value, digits: int = 1) -> str:
     return f"{value:,.{digits}f}"
 
 
-def mean_std(mean, std, digits: int = 1) -> str:
-    return f"{fmt(mean, digits)} ± {fmt(std, digits)}"
+def mean_std(mean, std, digits: int = 1, runs: int | None = None) -> str:
+    """``mean ± std``; the std as ``-`` over fewer than two ``runs``: one run has no spread to show (its
+    stored std is 0), and ``± 0.0`` would say the result is exact."""
+    return f"{fmt(mean, digits)} ± {fmt(None if runs is not None and runs < 2 else std, digits)}"
 
 
 def markdown(header: list[str], rows: list[list[str]], align: str | None = None) -> str:

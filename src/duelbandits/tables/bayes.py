@@ -6,7 +6,10 @@ from . import fmt, markdown
 
 
 def bayes_markdown(table, verdict: str, prior: str) -> str:
-    """Per A: E[R_T] / bound over the prior, the share of drawn matrices above the bound, the verdict."""
+    """Per A: E[R_T] / bound over the prior (``prior``, a key of duelbandits.bayes.PRIORS), the share of drawn
+    matrices above the bound, the verdict."""
+    from ..bayes import DRAWS, PRIORS
+
     level = f"{100 * float(table['confidence'].iloc[0]):g}%" if len(table) else "-"
     rows = [
         [
@@ -22,8 +25,8 @@ def bayes_markdown(table, verdict: str, prior: str) -> str:
     return "\n".join(
         [
             "# Theorem 4.1 as a Bayesian bound\n",
-            f"TS-Maximin on matrices drawn from the prior `{prior}` (duelbandits.bayes: X[i, j] ~ U(0, 1) for "
-            "i < j, X[j, i] = 1 - X[i, j]). E[R_T] / bound is the mean over matrices of each matrix's mean "
+            f"TS-Maximin on matrices drawn from the prior `{PRIORS[prior]}` (duelbandits.bayes: {DRAWS[prior]}). "
+            "E[R_T] / bound is the mean over matrices of each matrix's mean "
             f"Maximin R_T / bound, with the two-sided {level} normal interval from the spread of the matrix "
             "means; 'matrices above' is the share of matrices whose mean R_T exceeds the bound.\n",
             f"**{verdict}.**\n",

@@ -44,7 +44,7 @@ def field_markdown(table: pd.DataFrame) -> str:
             str(int(r.rank)),
             label(r.algorithm),
             r.family,
-            mean_std(r.mean, r.std),
+            mean_std(r.mean, r.std, runs=getattr(r, "runs", None)),
         ]
         for r in table.itertuples()
     ]

@@ -71,10 +71,10 @@ def final_regret_rows(table: pd.DataFrame) -> list[list[str]]:
             r.scenario,
             r.algorithm,
             REGRET_NAMES.get(r.regret, r.regret),
-            mean_std(r.mean, r.std),
+            mean_std(r.mean, r.std, runs=getattr(r, "runs", None)),
             fmt(r.bound),
             r.below,
-            mean_std(r.copeland_mean, r.copeland_std),
+            mean_std(r.copeland_mean, r.copeland_std, runs=getattr(r, "runs", None)),
         ]
         for r in table.itertuples()
     ]

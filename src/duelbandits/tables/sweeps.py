@@ -95,7 +95,7 @@ def actions_rows(table: pd.DataFrame) -> list[list[str]]:
             REGRET_NAMES.get(r.regret, r.regret) + ("" if r.paper else " (theorem's)"),
             str(r.actions),
             f"{r.horizon:,}",
-            mean_std(r.mean, r.std),
+            mean_std(r.mean, r.std, runs=getattr(r, "runs", None)),
             fmt(r.bound),
             fmt(r.ratio, 4),
         ]

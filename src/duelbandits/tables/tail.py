@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from . import fmt, markdown
@@ -101,16 +103,34 @@ def tail_markdown(table, states, trap, verdict: str, confidence: float) -> str:
     return "\n".join(text)
 
 
-def family_markdown(table, first, confidence: float) -> str:
-    """Per member of the family: R_t / bound at the horizon, the first t exceeded; and the verdict."""
+def _t_or(value: float, missing: str) -> str:
+    return missing if math.isnan(value) else f"{value:,.0f}"
+
+
+def family_markdown(table, first, extremes, confidence: float) -> str:
+    """Per member of the family: R_t / bound at the horizon, the first grid t exceeded, where E[R_t] crosses
+    the bound (with its interval) and its growth exponent past the crossing; the first break, the smallest
+    A and the largest gap that fail (within the grid searched)."""
     level = f"{100 * confidence:g}%"
     rows = []
+    horizon = int(table["t"].max())
     for (A, gap), part in table.groupby(["actions", "gap"], sort=True):
         if (part["verdict"] == "no trap").all():
-            rows.append([str(A), f"{gap:g}", "-", "-", "no trap (the Borda winner is the Condorcet winner)"])
+            rows.append([str(A), f"{gap:g}", "-", "-", "no trap (the Borda winner is the Condorcet winner)", "-", "-"])
             continue
         last = part.sort_values("t").iloc[-1]
         over = part[part["verdict"] == "exceeded"].sort_values("t")
+        if math.isnan(last["crossing"]):
+            cross = f"not within t <= {horizon:,}"
+        else:
+            cross = (
+                f"{last['crossing']:,.0f} [{_t_or(last['crossing_low'], '-')}, "
+                f"{_t_or(last['crossing_high'], f'> {horizon:,}')}]"
+            )
+        if math.isnan(last["exponent"]):
+            slope = "-" if math.isnan(last["crossing"]) else "fewer than 2 grid steps past the crossing"
+        else:
+            slope = f"{last['exponent']:.2f} [{last['exponent_low']:.2f}, {last['exponent_high']:.2f}]"
         rows.append(
             [
                 str(A),
@@ -118,16 +138,30 @@ def family_markdown(table, first, confidence: float) -> str:
                 f"{int(last['t']):,}",
                 f"{last['ratio']:.3f} [{last['low'] / last['bound']:.3f}, {last['high'] / last['bound']:.3f}]",
                 f"{int(over['t'].iloc[0]):,}" if len(over) else "not exceeded",
+                cross,
+                slope,
             ]
         )
     if first is None:
-        horizon = int(table["t"].max())
         verdict = f"No member's interval lies above Theorem 4.1's bound up to t = {horizon:,}."
     else:
         A, gap, t, row = first
         verdict = (
             f"Theorem 4.1's bound breaks first on A = {A}, gap = {gap:g}: at t = {t:,}, E[R_t] = {row['mean']:,.0f} "
             f"[{row['low']:,.0f}, {row['high']:,.0f}] ({level}) against the bound {row['bound']:,.0f}."
+        )
+    searched = (
+        f"A in {{{', '.join(str(a) for a in sorted(table['actions'].unique()))}}}, "
+        f"gap in {{{', '.join(f'{g:g}' for g in sorted(table['gap'].unique()))}}}"
+    )
+    if extremes is None:
+        reach = f"Within the grid searched ({searched}), no member fails."
+    else:
+        (small, gaps), (large, actions) = extremes
+        reach = (
+            f"Within the grid searched ({searched}): the smallest A that fails is {small} "
+            f"(gap {', '.join(f'{g:g}' for g in gaps)}), the largest gap that fails is {large:g} "
+            f"(A = {', '.join(map(str, actions))})."
         )
     one = table[table["verdict"] != "no trap"]
     others_gap, strength = float(table["others_gap"].iloc[0]), float(table["strength"].iloc[0])
@@ -137,8 +171,17 @@ def family_markdown(table, first, confidence: float) -> str:
             "# Where Theorem 4.1's bound breaks first\n",
             f"Family (duelbandits.tail.family_matrix): action 0 the Condorcet winner, X[0, 1] = 1/2 + gap, "
             f"X[0, j] = {0.5 + others_gap:g}; action 1 beats every j >= 2 with {strength:g}; other pairs 1/2. "
-            f"TS-Maximin, {runs} runs per member; two-sided {level} normal intervals.\n",
+            f"TS-Maximin, {runs} runs per member; two-sided {level} normal intervals. A member fails when its "
+            "interval lies above the bound at some t of the grid. Crossing: where the mean first reaches the bound, "
+            "from where the interval's upper end first does (before it, every interval lies below the bound) to "
+            "where its lower end does (log-linear between grid steps). Exponent: least-squares slope of log E[R_t] "
+            f"on log t over the grid steps past the crossing, {level} percentile bootstrap interval over the runs.\n",
             f"**{verdict}**\n",
-            markdown(["A", "gap", "t", "R_t / bound at t", "first t exceeded"], rows, "rrrrl"),
+            f"**{reach}**\n",
+            markdown(
+                ["A", "gap", "t", "R_t / bound at t", "first t exceeded", "crossing t [interval]", "exponent past it"],
+                rows,
+                "rrrrlll",
+            ),
         ]
     )
