@@ -150,6 +150,16 @@ def test_the_report_reads_the_config_from_the_results_not_only_from_an_editable_
     assert "its provenance says horizon 300, but its path and the config say 40000" in result.stderr
 
 
+def test_the_report_reads_only_the_results_its_manifest_lists_as_the_chunking_that_made_them(tree):
+    """A chunk left behind by an earlier runs_per_job is no result: the report's footer check reads the
+    files the manifest lists, with the runs_per_job that made them, so a valid tree is not refused."""
+    stale = tree / "results/runs/borda/dts/chunk-7.parquet"
+    stale.write_bytes((tree / "results/runs/borda/dts/chunk-0.parquet").read_bytes())
+    result = snakemake(tree, "--report", str(tree / "r.html"), "--config", "runs_per_job=1")
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "T = 300" in (tree / "r.html").read_text(errors="replace")
+
+
 @pytest.mark.parametrize(
     "args, words",
     [

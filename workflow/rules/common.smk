@@ -67,7 +67,9 @@ def check_report_matches_results():
                 "the same config"
             )
         return
-    made = json.loads(duelbandits.manifest.read(made_path)[0].get("config", "{}"))
+    header, listed, _ = duelbandits.manifest.read(made_path)
+    made = json.loads(header.get("config", "{}"))
+    made_runs_per_job = made.get("runs_per_job", config["runs_per_job"])
     here = json.loads(json.dumps(plan.paper_config(config)))
     for key in ("memory_limit_gb", "runs_per_job", *plan.BEYOND_THE_PAPER):  # not what the paper's results are
         made.pop(key, None), here.pop(key, None)
@@ -83,11 +85,14 @@ def check_report_matches_results():
             + "); give --report the --config/--configfile of the run that made them"
         )
     # Then the results' own footers: a manifest's config line can be edited, their provenance is
-    # what the jobs wrote (duelbandits.integrity, the start-up check's comparison).
+    # what the jobs wrote (duelbandits.integrity, the start-up check's comparison). Only the files the
+    # manifest lists (a chunk left by an earlier runs_per_job is no result), read with the chunking that
+    # made them: runs_per_job changes how runs are split into files, not what they are.
     import duelbandits.integrity
 
-    parquet = sorted(str(path) for path in Path("results").rglob("*.parquet"))
-    contradictions = duelbandits.integrity.damaged_inputs(parquet, plan.paper_config(config))
+    parquet = sorted(path for path in listed if path.endswith(".parquet") and Path(path).is_file())
+    made_with = {**plan.paper_config(config), "runs_per_job": made_runs_per_job}
+    contradictions = duelbandits.integrity.damaged_inputs(parquet, made_with)
     if contradictions:
         raise ValueError(
             f"snakemake --report: the results in results/ do not match this config ({contradictions[0]}); give "
