@@ -7,7 +7,7 @@ equivalents), where a mutant that survives, times out or that no test reaches co
 and :data:`EQUIVALENT` lists the mutants that no test can kill, each with its reason. The work tree
 itself is never touched (mutmut writes its ``mutants/`` folder in the scratch copy). It exits 1
 when a module scores below ``--target`` (90% by default), listing its live mutants for
-``mutmut show``.
+``mutmut show``, and 2 when mutmut fails or lists no mutant for a module (no score is printed for it).
 
 mutmut is not in requirements.lock (CI does not run it); install it into the venv first:
 
@@ -178,17 +178,18 @@ EQUIVALENT.update(
 STATUS = re.compile(r"^\s*(duelbandits\.\S+): (.+)$")
 
 
-def changed_modules(base: str) -> list[str]:
-    """The package's top-level modules changed since ``base`` (committed or not), by name."""
-    out = subprocess.run(
-        ["git", "diff", "--name-only", base, "--", "src/duelbandits/*.py"],
-        cwd=REPO,
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
-    names = [Path(line).stem for line in out.split() if Path(line).parent == Path("src/duelbandits")]
-    return [name for name in names if not name.startswith("_")]
+def changed_modules(base: str, repo: Path = REPO) -> list[str]:
+    """The package's top-level modules changed since ``base`` (committed or not) or new and not yet
+    tracked, by name, in the order git lists them."""
+    pattern = "src/duelbandits/*.py"
+    git = ["git", "-C", str(repo)]
+    changed = subprocess.run([*git, "diff", "--name-only", base, "--", pattern], check=True, capture_output=True)
+    new = subprocess.run(
+        [*git, "ls-files", "--others", "--exclude-standard", "--", pattern], check=True, capture_output=True
+    )
+    paths = (changed.stdout + new.stdout).decode().split()
+    names = [Path(line).stem for line in paths if Path(line).parent == Path("src/duelbandits")]
+    return [name for name in dict.fromkeys(names) if not name.startswith("_")]
 
 
 def scratch_copy(folder: Path) -> None:
@@ -220,8 +221,9 @@ def mutmut_config(module: str, tests: list[str]) -> str:
     )
 
 
-def run_module(module: str, mutmut: str, children: int, diffs: bool) -> tuple[dict[str, str], dict[str, str]]:
-    """``{mutant: status}`` of one module's mutmut run, and with ``diffs`` the diff of each live one."""
+def run_module(module: str, mutmut: str, children: int, diffs: bool) -> tuple[dict[str, str], dict[str, str]] | None:
+    """``{mutant: status}`` of one module's mutmut run, and with ``diffs`` the diff of each live one; None
+    (said on stderr) when mutmut failed or listed no mutant, which must not read as a score of 100%."""
     tests = TESTS.get(module, [f"tests/test_{module}.py"])
     with tempfile.TemporaryDirectory(prefix=f"mutation-{module}-") as scratch:
         folder = Path(scratch)
@@ -235,6 +237,11 @@ def run_module(module: str, mutmut: str, children: int, diffs: bool) -> tuple[di
             [mutmut, "results", "--all", "true"], cwd=folder, capture_output=True, text=True, check=False
         ).stdout
         status = {m.group(1): m.group(2).strip() for m in map(STATUS.match, out.splitlines()) if m}
+        if run.returncode or not status:
+            why = f"mutmut run exited {run.returncode}" if run.returncode else "mutmut listed no mutant"
+            tail = (run.stdout + run.stderr).splitlines()[-5:]
+            print(f"mutation: {module}: {why}:", *tail, sep="\n    ", file=sys.stderr)
+            return None
         if status and all(s == "not checked" for s in status.values()):  # the run stopped before the mutants
             print(f"mutation: mutmut checked no mutant of {module}:", *run.stdout.splitlines()[-5:], sep="\n    ")
         live = [name for name, s in status.items() if s != "killed" and name not in EQUIVALENT]
@@ -289,10 +296,14 @@ def main(argv=None) -> int:
     if not modules:
         print("mutation: no module to mutate")
         return 0
-    below = False
+    below = failed = False
     print(f"{'module':<12} {'mutants':>7} {'killed':>6} {'equiv':>5} {'live':>4} {'score':>6}")
     for module in modules:
-        status, shown = run_module(module, mutmut, args.children, args.diffs)
+        result = run_module(module, mutmut, args.children, args.diffs)
+        if result is None:
+            failed = True
+            continue
+        status, shown = result
         equivalent = [name for name in status if name in EQUIVALENT]
         live = [name for name, s in status.items() if s != "killed" and name not in EQUIVALENT]
         counted = len(status) - len(equivalent)
@@ -305,7 +316,7 @@ def main(argv=None) -> int:
                 if line.startswith(("+", "-")) and not line.startswith(("+++", "---")):
                     print(f"        {line}")
         below |= score < args.target
-    return 1 if below else 0
+    return 2 if failed else 1 if below else 0
 
 
 if __name__ == "__main__":

@@ -33,8 +33,27 @@ def test_the_config_mutates_one_module_and_runs_its_tests_only(tool):
     assert 'pytest_add_cli_args_test_selection = ["tests/test_tail.py"]' in text
 
 
-def test_changed_modules_since_head_are_package_modules(tool):
-    assert set(tool.changed_modules("HEAD")) <= {path.stem for path in (REPO / "src" / "duelbandits").glob("*.py")}
+def test_changed_modules_are_the_packages_edited_and_new_modules(tool, tmp_path):
+    """In a small repository: an edited module and a new untracked one are listed; an untouched module,
+    a private one, a subpackage's module and a file outside the package are not."""
+    import subprocess
+
+    def git(*args):
+        subprocess.run(["git", "-C", str(tmp_path), *args], check=True, capture_output=True)
+
+    package = tmp_path / "src" / "duelbandits"
+    (package / "plotting").mkdir(parents=True)
+    for name in ("edited.py", "same.py", "_private.py", "plotting/style.py"):
+        (package / name).write_text("x = 1\n")
+    (tmp_path / "other.py").write_text("x = 1\n")
+    git("init", "-q")
+    git("add", ".")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "base")
+    for name in ("edited.py", "_private.py", "plotting/style.py"):
+        (package / name).write_text("x = 2\n")
+    (package / "new.py").write_text("x = 3\n")
+    (tmp_path / "other.py").write_text("x = 2\n")
+    assert sorted(tool.changed_modules("HEAD", repo=tmp_path)) == ["edited", "new"]
 
 
 def test_an_unknown_module_is_refused_in_one_line(tool, capsys):
