@@ -223,3 +223,14 @@ def test_every_overlay_in_config_is_valid_on_top_of_the_paper_config(overlay):
     for section in extra:
         plan.check_target(config, section)
     assert config["maximin-tail"]["family"] == BASE["maximin-tail"]["family"]  # merged, not replaced
+
+
+def test_the_priors_the_config_accepts_are_the_bayes_modules():
+    """One home: the schema's prior enum is filled from duelbandits.bayes.PRIORS, none written in the YAML."""
+    from duelbandits.bayes import PRIORS
+
+    assert SCHEMA["properties"]["maximin-bayes"]["properties"]["prior"]["enum"] == list(PRIORS)
+    raw = yaml.safe_load((REPO / "workflow/schemas/config.schema.yaml").read_text())
+    assert (
+        "enum" not in raw["$defs"]["prior"] and "enum" not in raw["properties"]["maximin-bayes"]["properties"]["prior"]
+    )

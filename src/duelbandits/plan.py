@@ -144,12 +144,13 @@ def plugins_used(config: dict) -> dict:
 
 
 def config_schema(path) -> dict:
-    """The config schema of the YAML file ``path``, with its ``$defs`` lists of scenarios and algorithms
+    """The config schema of the YAML file ``path``, with its ``$defs`` lists of scenarios, algorithms and priors
     and the hyper-parameters of ``algorithm_params`` filled in from the registries (plugins included),
     and every ``$ref`` to them inlined, so that the schema is complete for each key it checks."""
     import yaml
 
     from .algorithms import ALGORITHMS
+    from .bayes import PRIORS
 
     with open(path, encoding="utf-8") as handle:
         schema = yaml.safe_load(handle)
@@ -160,6 +161,7 @@ def config_schema(path) -> dict:
         ("scenario_at_actions", at_actions),
         ("generated_scenario", scenarios.GENERATED),
         ("algorithm", tuple(ALGORITHMS)),
+        ("prior", tuple(PRIORS)),
     ):
         defs[name] = {**defs[name], "enum": list(values)}
     for name, bounds in RANGES.items():  # the command line checks the same ranges (cli.args.check_range)

@@ -89,7 +89,9 @@ def add_commands(sub) -> None:
     p.add_argument("--seed", type=seed, required=True, help="the config's base seed")
     p.add_argument("--jobs", type=positive_int, required=True, help="jobs the matrices of one A are split over")
     p.add_argument("--job", type=int_in(0, 2**31 - 1), required=True, help="this job, 0..jobs-1")
-    p.add_argument("--prior", required=True, help="the prior: uniform or projected (config `maximin-bayes/prior`)")
+    p.add_argument(
+        "--prior", required=True, help="the prior, a key of duelbandits.bayes.PRIORS (config `maximin-bayes/prior`)"
+    )
     p.add_argument("--out", required=True, help="output .parquet")
     p.set_defaults(func=cmd_bayes_runs, outputs=("out",))
     p = sub.add_parser("bayes-table", help="maximin-bayes: E[R_T] / Theorem 4.1's bound over the prior, verdict")
