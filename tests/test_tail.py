@@ -311,7 +311,7 @@ def test_family_extremes_within_the_grid():
 
 
 def test_family_search_carries_each_members_crossing_and_exponent():
-    """A = 5, gap 0.1 (the member that fails first in the default run): over 30 runs to 3,000 its mean
+    """A = 5, gap 0.1 (the family's first member to fail on the earlier 25-point grid): over 30 runs to 3,000 its mean
     crosses the bound; the crossing and the exponent are the member's, the same on each of its rows."""
     table = tail.family_search([5], [0.1], 0.1, 0.95, 30, 3000, SEED, 40, 0.95, resamples=50)
     for col in ("crossing", "crossing_low", "crossing_high", "exponent", "exponent_low", "exponent_high"):

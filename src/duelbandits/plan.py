@@ -744,8 +744,8 @@ def jobs(config: dict, target: str = "paper") -> list[Job]:
 KERNEL_JOBS = 2
 """Compile jobs per family of algorithms (the paper's, the field's). numba compiles its own helpers
 (array constructors, the random generator's methods) once per process and into every kernel, so
-kernels compiled in one process share them: the paper's six take 15 CPU-s in two processes against
-21.5 in six (one per simulation job of a cold cache). Two jobs keep both cores of a laptop busy."""
+kernels compiled in one process share them (what each group costs: docs/performance.md). Two jobs
+keep both cores of a laptop busy."""
 
 
 def kernel_groups(jobs: int = KERNEL_JOBS) -> dict[str, tuple[str, ...]]:

@@ -50,8 +50,8 @@ rule scenario:
 
 # .duelbandits/kernels/{group}.done: the numba kernels of a group of algorithms (paper-1: the two
 # TS kernels, ...: duelbandits.plan.kernel_groups, balanced by compile time) compiled in one process into numba's
-# cache before their simulations, which then load them: 15 CPU-s for the paper's six against 21.5
-# when each simulation's first job compiles its own. It has no code trigger: made once, it reruns
+# cache before their simulations, which then load them (less CPU than when each simulation's first
+# job compiles its own: docs/performance.md). It has no code trigger: made once, it reruns
 # (and its group's simulations with it) only when its file is gone or the rule or the registry's
 # groups change; an edited kernel is compiled by the simulations the edit reruns.
 rule compile_kernels:
