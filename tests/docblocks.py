@@ -86,6 +86,8 @@ def shell_commands(text: str, comments_only: bool = False) -> list[list[str]]:
             if not line.startswith("#"):
                 continue
             line = line.lstrip("#").strip()
+            if not line.startswith(("snakemake", "python", "duelbandits")):  # prose, maybe with an apostrophe
+                continue
         words, command = shlex.split(line, comments=True), []
         for word in [*words, "&&"]:
             if word in CHAIN:
