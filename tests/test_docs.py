@@ -536,7 +536,11 @@ def test_every_declared_runtime_dependency_is_imported():
 def test_a_yaml_blocks_usage_line_is_read_past_prose_comments():
     """A YAML block's comments may be prose ("Algorithm 1's prior", an apostrophe shlex cannot split):
     only comment lines that are commands are read as commands."""
-    text = "# Algorithm 1's own prior\n# snakemake --cores 2 maximin_bayes --configfile config.yaml x.yaml\nprior: projected"
+    text = (
+        "# Algorithm 1's own prior\n"
+        "# snakemake --cores 2 maximin_bayes --configfile config.yaml x.yaml\n"
+        "prior: projected"
+    )
     assert docblocks.shell_commands(text, comments_only=True) == [
         ["snakemake", "--cores", "2", "maximin_bayes", "--configfile", "config.yaml", "x.yaml"]
     ]

@@ -368,3 +368,14 @@ def test_phase_two_estimate_by_hand():
 def test_phase_two_must_hold_every_trapped_run_of_phase_one():
     with pytest.raises(tail.TailError, match="phase 2 holds 1 trapped runs, phase 1 classified 2"):
         tail.estimates(_phase_one_rows(), _phase_two_curves(("trapped", "free", "free")), 10, 1.0, 0.5, 0.95)
+
+
+def test_growth_exponent_interval_is_nan_when_a_resample_mean_is_not_positive():
+    """Two runs, R = 10 t and -9 t: the mean 0.5 t has slope 1, but a resample drawing the second run
+    twice has a negative mean (probability 1/4 each; some of 50 resamples does, but for (3/4)^50 < 1e-6):
+    its slope is undefined, so the interval is NaN rather than narrowed by dropping it."""
+    t = np.array([10.0, 100.0, 1000.0])
+    R = np.vstack([10 * t, -9 * t])
+    rho, low, high = tail.growth_exponent(t, R, 10.0, 50, 0.95, 0)
+    assert rho == pytest.approx(1.0)
+    assert math.isnan(low) and math.isnan(high)

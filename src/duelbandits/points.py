@@ -175,9 +175,12 @@ def fit_power_law(horizons, means) -> tuple[float, float]:
 
 
 def check_bootstrap(resamples: int, confidence: float) -> None:
-    """A bootstrap needs at least one resample and a level in (0, 1)."""
-    if not 0 < confidence < 1:
-        raise PointError(f"confidence must lie in (0, 1), got {confidence}")
+    """A bootstrap needs at least one resample and a level in the range of :data:`schemas.RANGES`."""
+    from .schemas import out_of_range
+
+    problem = out_of_range("confidence", confidence)
+    if problem:
+        raise PointError(f"confidence {problem}, got {confidence}")
     if resamples < 1:
         raise PointError(f"resamples must be >= 1, got {resamples}")
 

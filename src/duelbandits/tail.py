@@ -499,7 +499,8 @@ def growth_exponent(t, R, start: float, resamples: int, confidence: float, seed)
     ``t >= start`` (``R`` is ``(runs, len(t))``, the runs' curves; :func:`duelbandits.points.fit_power_law`),
     and its percentile bootstrap interval at ``confidence``: each of ``resamples`` resamples draws
     the runs with replacement (a run keeps its whole curve, so the steps stay paired) and refits.
-    NaN where ``start`` is NaN, fewer than two steps lie past it, or a mean is not positive."""
+    NaN where ``start`` is NaN or fewer than two steps lie past it; the interval NaN as well when a
+    resample's mean is not positive at some step (dropping such resamples would narrow it)."""
     from .points import check_bootstrap, fit_power_law
 
     check_bootstrap(resamples, confidence)
@@ -519,8 +520,7 @@ def growth_exponent(t, R, start: float, resamples: int, confidence: float, seed)
     with np.errstate(divide="ignore", invalid="ignore"):
         y = np.where(means > 0, np.log(np.where(means > 0, means, 1.0)), np.nan)
     rhos = ((y - y.mean(axis=1, keepdims=True)) * xc).sum(axis=1) / (xc**2).sum()
-    rhos = rhos[np.isfinite(rhos)]
-    if rhos.size == 0:
+    if not np.all(np.isfinite(rhos)):
         return rho, math.nan, math.nan
     low, high = np.quantile(rhos, [(1 - confidence) / 2, (1 + confidence) / 2])
     return rho, float(low), float(high)
