@@ -252,14 +252,12 @@ def test_a_small_tables_digest_is_the_documented_layout_computed_by_hand(tmp_pat
         column_digest("flag:bool:4", b"\1\0\1\1", struct.pack("<4q", 1, 0, 0, 1)),
         column_digest("s:string:4", b"\1\0\1\1", lengths=struct.pack("<4q", 2, 0, 2, 0), data=b"ab\xc3\xa9"),
         column_digest("cat:string:4", b"\1\1\1\0", lengths=struct.pack("<4q", 1, 1, 1, 0), data=b"bab"),
-        column_digest("l:list<item: double>:4", b"\1\1\0\1", b"[[1.0,0.0],[],null,[0.25]]"),
+        column_digest("l:list<double>:4", b"\1\1\0\1", b"[[1.0,0.0],[],null,[0.25]]"),
     ]
     expected = hashlib.sha256(b"parquet\0" + b"".join(columns)).hexdigest()
     assert digests.table_content(table) == "parquet:" + expected
-    # read back from Parquet, a list's item is named "element": the pipeline writes no list column
-    pq.write_table(table.drop_columns(["l"]), tmp_path / "t.parquet")
-    without_list = hashlib.sha256(b"parquet\0" + b"".join(columns[:-1])).hexdigest()
-    assert digests.parquet_digest(tmp_path / "t.parquet") == without_list
+    pq.write_table(table, tmp_path / "t.parquet")  # read back, the list's item is named "element"
+    assert digests.parquet_digest(tmp_path / "t.parquet") == expected
 
 
 def test_a_json_files_digest_is_the_documented_layout_computed_by_hand(tmp_path):
@@ -306,6 +304,28 @@ def test_a_large_string_column_digests_as_a_string_column_whole_and_in_parts():
     for start, stop in [(0, 1), (1, 3), (3, 5)]:  # slices of one buffer: offsets that do not start at 0
         parts.update(large.slice(start, stop - start))
     assert parts.content() == digests.table_content(plain)
+
+
+def test_a_large_binary_column_digests_as_a_binary_column_and_as_its_written_file(tmp_path):
+    """Both widths take the string layout (lengths, then bytes); a large_binary column once fell to
+    the JSON branch, which cannot encode bytes."""
+    values = [b"ab", b"", b"\xff\x00", None]
+    plain = pa.table({"b": pa.array(values, pa.binary())})
+    large = pa.table({"b": pa.array(values, pa.large_binary())})
+    assert digests.table_content(large) == digests.table_content(plain)
+    pq.write_table(large, tmp_path / "b.parquet")
+    assert digests.PARQUET + digests.parquet_digest(tmp_path / "b.parquet") == digests.table_content(large)
+
+
+@pytest.mark.parametrize("kind", [pa.list_(pa.float64()), pa.large_list(pa.float64())], ids=str)
+def test_a_list_column_digests_the_same_in_memory_and_written(tmp_path, kind):
+    """Arrow names a list's item field 'item', a Parquet file read back 'element': the digest of the
+    table a job writes must be the digest of the file it wrote (the type name is list<double>)."""
+    table = pa.table({"x": pa.array([[1.0, -0.0], [], None, [3.5]], kind)})
+    pq.write_table(table, tmp_path / "l.parquet")
+    assert str(pq.read_schema(tmp_path / "l.parquet").field("x").type) != str(table.schema.field("x").type)
+    assert digests.PARQUET + digests.parquet_digest(tmp_path / "l.parquet") == digests.table_content(table)
+    assert digests._arrow_type_name(kind) == "list<double>"
 
 
 def test_a_part_with_other_columns_than_the_schema_is_refused():

@@ -45,7 +45,9 @@ def _canonical_json_value(value):
 
 
 def _arrow_type_name(type_) -> str:
-    """A type name stable across pyarrow versions (``large_string`` reads as ``string``)."""
+    """A type name stable across pyarrow versions and writers: ``large_string`` reads as ``string``,
+    and a list is ``list<ITEM>`` whatever its item field is called (Arrow names it ``item``, a Parquet
+    file read back ``element``), so a table digests the same in memory and written."""
     import pyarrow as pa
 
     if pa.types.is_large_string(type_) or pa.types.is_string(type_):
@@ -54,6 +56,8 @@ def _arrow_type_name(type_) -> str:
         return "binary"
     if pa.types.is_dictionary(type_):
         return _arrow_type_name(type_.value_type)
+    if pa.types.is_list(type_) or pa.types.is_large_list(type_):
+        return f"list<{_arrow_type_name(type_.value_type)}>"
     return str(type_)
 
 
@@ -82,7 +86,7 @@ class _ColumnDigest:
         elif pa.types.is_boolean(type_):
             values = pc.fill_null(array, False)
             self.parts["values"].update(np.asarray(values.to_numpy(zero_copy_only=False)).astype("<i8"))
-        elif pa.types.is_string(type_) or pa.types.is_large_string(type_) or pa.types.is_binary(type_):
+        elif _arrow_type_name(type_) in ("string", "binary"):  # any width: one layout
             values = pc.fill_null(array.cast(pa.large_binary()), b"")
             lengths = pc.binary_length(values).to_numpy(zero_copy_only=False).astype("<i8")
             self.parts["lengths"].update(lengths)
