@@ -2,6 +2,7 @@
 does not), and the ledger built from a small hand-made summary."""
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -916,3 +917,418 @@ def test_long_horizon_row_of_a_method_outside_the_paper_names_its_slug():
     local.loc[local["algorithm"] == "ts-maximin", "algorithm"] = "my-method"
     row = {r.claim: r for r in claims.long_horizon_rows(local)}["Theorem 4.1 (condorcet, T = 100,000)"]
     assert row.statement == "my-method's expected maximin regret is at most the theorem's bound"
+
+
+def _estimates(verdicts, runs=2000):
+    """A maximin-tail estimates table, its steps out of order (t = 1,000, 10, 100)."""
+    return pd.DataFrame(
+        {
+            "t": [1000, 10, 100],
+            "runs": runs,
+            "trapped_runs": 90,
+            "free_runs_continued": 60,
+            "mean": [300.0, 5.0, 200.0],
+            "low": [250.0, 4.0, 150.0],
+            "high": [350.0, 6.0, 250.0],
+            "bound": [339.0, 34.0, 107.0],
+            "verdict": verdicts,
+            "confidence": 0.95,
+        }
+    )
+
+
+def test_tail_row_every_field_at_the_first_step_exceeded():
+    """Exceeded at t = 100 and 1,000: the row is t = 100's (the first after sorting by t), and fails."""
+    statement = "TS-Maximin's expected Maximin regret is at most A/sqrt(2) sqrt(log A) sqrt(T), for every X and T"
+    row = claims.tail_row(_estimates(["exceeded", "below", "exceeded"]), "exceeded at t = 100")
+    expected = (
+        "Theorem 4.1 (borda, t = 100)",
+        "Theorem 4.1 (Section 4)",
+        statement,
+        "E[R_t] of TS-Maximin on the borda matrix at t = 100 (first t exceeded, else the last)",
+        "maximin-tail: 2,000 runs to the first horizon, 90 trapped and 60 free continued; two-phase stratified "
+        "mean, two-sided 0.95 normal interval",
+        200.0,
+        150.0,
+        250.0,
+        107.0,
+        claims.FAILS,
+        "exceeded at t = 100",
+        "figures/maximin-tail/tail.png (a, b); results/maximin-tail/tail.md",
+    )
+    _assert_row(row, expected)
+
+
+def test_tail_row_without_an_exceeded_step_takes_the_last_and_decides_on_its_interval():
+    """No step exceeded: the last t (1,000), 300 [250, 350] against 339, inconclusive; with its high end
+    below the bound it holds; two runs are enough for an interval; no verdict text gives no reason."""
+    row = claims.tail_row(_estimates(["below", "below", "inconclusive"]), None)
+    assert (row.claim, row.verdict, row.reason, row.threshold) == (
+        "Theorem 4.1 (borda, t = 1,000)",
+        claims.INCONCLUSIVE,
+        "",
+        339.0,
+    )
+    below = _estimates(["below", "below", "below"]).assign(high=[338.0, 6.0, 250.0])
+    assert claims.tail_row(below, "t").verdict == claims.HOLDS
+    two = claims.tail_row(_estimates(["below", "below", "below"], runs=2).assign(high=338.0), "t")
+    assert (two.verdict, two.low, two.high) == (claims.HOLDS, 250.0, 338.0)
+
+
+def _family(crossing=True):
+    """A family table in no particular order: A = 6 and A = 5 (gaps 0.2 and 0.1) exceeded first at t = 1,000,
+    A = 4 (gap 0.1) at t = 5,000; A = 3 (gap 0.1) never; A = 3 (gap 0.3) no trap. With the member columns of
+    the crossing and the growth exponent (NaN: not within the grid) when ``crossing``."""
+    rows = [
+        (6, 0.1, 1000, 0.0, 200, 90.0, 80.0, 100.0, 50.0, 1.8, "exceeded", 500.0, 400.0, 700.0, 0.9, 0.8, 1.0),
+        (5, 0.2, 1000, 0.0, 200, 80.0, 70.0, 95.0, 50.0, 1.6, "exceeded", 600.0, 500.0, 800.0, 0.85, 0.8, 0.9),
+        (5, 0.1, 1000, 0.0, 200, 85.0, 75.0, 95.0, 50.0, 1.7, "exceeded", 700.4, 600.0, NAN, NAN, NAN, NAN),
+        (4, 0.1, 1000, 0.0, 200, 40.0, 30.0, 55.0, 50.0, 0.8, "inconclusive", 2000.0, 1500.0, 3000.0, 0.86, 0.82, 0.89),
+        (
+            4,
+            0.1,
+            5000,
+            0.0,
+            200,
+            160.0,
+            130.0,
+            190.0,
+            110.0,
+            1.45,
+            "exceeded",
+            2000.0,
+            1500.0,
+            3000.0,
+            0.86,
+            0.82,
+            0.89,
+        ),
+        (3, 0.1, 1000, 0.0, 200, 20.0, 10.0, 30.0, 50.0, 0.4, "below", NAN, NAN, NAN, NAN, NAN, NAN),
+        (3, 0.1, 5000, 0.0, 200, 60.0, 40.0, 80.0, 110.0, 0.55, "below", NAN, NAN, NAN, NAN, NAN, NAN),
+        (3, 0.3, 0, 0.0, 200, NAN, NAN, NAN, NAN, NAN, "no trap", NAN, NAN, NAN, NAN, NAN, NAN),
+    ]
+    columns = ["actions", "gap", "t", "se", "runs", "mean", "low", "high", "bound", "ratio", "verdict"]
+    columns += ["crossing", "crossing_low", "crossing_high", "exponent", "exponent_low", "exponent_high"]
+    frame = pd.DataFrame(rows, columns=columns)
+    return frame if crossing else frame.drop(columns=columns[-6:])
+
+
+def test_family_row_every_field_of_the_first_member_exceeded():
+    """Three members exceed at t = 1,000: sorted by (t, actions, gap) the first is A = 5, gap 0.1; its
+    crossing's high end is beyond the grid and it has no exponent; the smallest A failing is 4 and the
+    largest gap 0.2 (tail.family_extremes); five members with a trap, searched up to t = 5,000."""
+    statement = "TS-Maximin's expected Maximin regret is at most A/sqrt(2) sqrt(log A) sqrt(T), for every X and T"
+    expected = (
+        "Theorem 4.1 (A = 5, gap 0.1, t = 1,000)",
+        "Theorem 4.1 (Section 4)",
+        statement,
+        "mean Maximin regret of TS-Maximin on the family member whose interval first lies above the bound "
+        "(else the largest ratio at the last t)",
+        "200 runs per member, seed stream SeedSequence([seed, 'maximin-tail', 'family', A, 1000 gap, run]); "
+        "two-sided 0.95 normal interval; 5 members with a trap searched up to t = 5,000",
+        85.0,
+        75.0,
+        95.0,
+        50.0,
+        claims.FAILS,
+        "R_t / bound = 1.70; E[R_t] crosses the bound at t = 700 [600, beyond the grid]; within the grid, fails "
+        "down to A = 4 and up to gap 0.2",
+        "figures/maximin-tail/tail.png (b); results/maximin-tail/family.md",
+    )
+    _assert_row(claims.family_row(_family()), expected)
+
+
+def test_family_sharpened_names_the_crossing_the_exponent_and_the_reach():
+    family = _family()
+    member = family.iloc[4]  # A = 4, gap 0.1 at t = 5,000: crossing and exponent both known
+    assert claims.family_sharpened(family, member) == (
+        "; E[R_t] crosses the bound at t = 2,000 [1,500, 3,000]; grows like t^0.86 [0.82, 0.89] past it; "
+        "within the grid, fails down to A = 4 and up to gap 0.2"
+    )
+    assert claims.family_sharpened(family, family.iloc[5]) == "; within the grid, fails down to A = 4 and up to gap 0.2"
+    quiet = family.assign(verdict=family["verdict"].replace("exceeded", "inconclusive"))
+    assert claims.family_sharpened(quiet, quiet.iloc[5]) == ""  # no crossing, nothing fails: no clause
+    plain = _family(crossing=False)  # a table written before the member columns: no crossing to name
+    assert claims.family_sharpened(plain, plain.iloc[4]) == "; within the grid, fails down to A = 4 and up to gap 0.2"
+
+
+def test_family_row_without_an_exceeded_member_takes_the_largest_ratio_at_the_last_t():
+    """Nothing exceeded: of the rows at the last t (5,000) the one with the largest ratio, A = 4 (0.78 over
+    A = 3's 0.55), decided on its interval 160 [130, 190] against 205: holds."""
+    family = _family(crossing=False)
+    family["verdict"] = family["verdict"].replace("exceeded", "below")
+    family.loc[4, ["bound", "ratio"]] = [205.0, 0.78]
+    row = claims.family_row(family)
+    assert (row.claim, row.value, row.threshold, row.verdict) == (
+        "Theorem 4.1 (A = 4, gap 0.1, t = 5,000)",
+        160.0,
+        205.0,
+        claims.HOLDS,
+    )
+    assert row.reason == "R_t / bound = 0.78"
+    family.loc[4, "bound"] = 150.0  # 150 inside [130, 190]
+    assert claims.family_row(family).verdict == claims.INCONCLUSIVE
+    family["runs"] = 2  # the boundary: two runs per member have an interval
+    assert claims.family_row(family).verdict == claims.INCONCLUSIVE
+
+
+def test_bayes_row_every_field_and_the_prior_it_names():
+    """Verdicts holds at A = 5 and 3, inconclusive at A = 4 (rows out of order): no A fails, so the row is
+    the A with the highest upper end, A = 4 (1.2); the verdict is the conjunction, inconclusive. The
+    table's prior column names the prior."""
+    estimates = _bayes(["holds", "inconclusive", "holds"], [0.1, 0.9, -0.2], [0.5, 1.2, 0.3])
+    estimates["actions"] = [5, 4, 3]
+    estimates["prior"] = "independent entries, projected"
+    row = claims.bayes_row(estimates, "inconclusive as ...")
+    expected = (
+        "Theorem 4.1 (Bayesian, prior: independent entries, projected) (A = 4, T = 100,000)",
+        "Theorem 4.1 (Section 4; its proof)",
+        "TS-Maximin's Bayesian Maximin regret (X drawn from the prior) is at most A/sqrt(2) sqrt(log A) sqrt(T)",
+        "E[R_T] / bound of TS-Maximin over the prior at A = 4 (the first A above 1, else the highest upper end)",
+        "maximin-bayes: A = 5, 4, 3, 400 matrices x 2 runs each; mean of the matrix means, two-sided 0.95 normal "
+        "interval from their spread",
+        1.05,
+        0.9,
+        1.2,
+        1.0,
+        claims.INCONCLUSIVE,
+        "inconclusive as ...; 12.5% of the drawn matrices above the bound",
+        "results/maximin-bayes/bayes.md",
+    )
+    _assert_row(row, expected)
+    assert claims.reading(row).verdict == claims.INCONCLUSIVE
+
+
+def test_bayes_row_picks_the_smallest_failing_a_and_breaks_ties_of_the_upper_end_by_a():
+    fails = _bayes(["holds", "fails", "fails"], [0.1, 1.1, 1.01], [0.5, 1.3, 1.4])
+    fails["actions"] = [3, 5, 4]
+    row = claims.bayes_row(fails)
+    assert (row.claim, row.value, row.verdict) == (
+        "Theorem 4.1 (Bayesian, prior: uniform antisymmetric) (A = 4, T = 100,000)",
+        pytest.approx(1.205),
+        claims.FAILS,
+    )
+    assert row.reason == "; 12.5% of the drawn matrices above the bound"  # no verdict text
+    tied = _bayes(["holds", "holds"], [0.1, 0.2], [0.5, 0.5])
+    tied["actions"] = [4, 3]
+    assert "(A = 4, T = 100,000)" in claims.bayes_row(tied).claim  # equal high ends: the larger A, sorted last
+    empty = claims.bayes_row(_bayes([], [], []))
+    assert (empty.claim, empty.verdict) == ("Theorem 4.1 (Bayesian, prior: uniform antisymmetric)", claims.NOT_TESTED)
+
+
+def test_reading_names_the_reading_only_on_theorem_4_1_rows():
+    """holds/fails on a fixed matrix, or as a Bayesian bound naming the prior; inconclusive and not tested as
+    they are; other theorems' rows and Section 5's untouched."""
+    fixed = _row("Theorem 4.1 (borda, t = 100)", claims.FAILS)
+    assert claims.reading(fixed).verdict == "fails as a bound on a fixed matrix"
+    assert claims.reading(replace(fixed, verdict=claims.HOLDS)).verdict == "holds on this fixed matrix"
+    assert claims.reading(replace(fixed, verdict=claims.INCONCLUSIVE)).verdict == claims.INCONCLUSIVE
+    bayes = _row("Theorem 4.1 (Bayesian, prior: some prior) (A = 3, T = 100)", claims.HOLDS)
+    assert claims.reading(bayes).verdict == "holds as a Bayesian bound (prior: some prior)"
+    assert (
+        claims.reading(replace(bayes, verdict=claims.FAILS)).verdict == "fails as a Bayesian bound (prior: some prior)"
+    )
+    assert claims.reading(replace(bayes, verdict=claims.NOT_TESTED)).verdict == claims.NOT_TESTED
+    for other in ("Theorem 4.2 (borda)", "S5 borda: Thompson Sampling shines", "theorem 4.1 (borda)"):
+        assert claims.reading(_row(other, claims.FAILS)).verdict == claims.FAILS
+    assert claims.reading(fixed).reason == "r"  # nothing else changes
+
+
+def test_every_field_of_the_rows_about_methods_not_run():
+    """TS-Borda and DTS left out of _summary(): each row that needs one of them is not tested, names them
+    in the registry's order, and keeps its texts; the rows about the others are decided."""
+    by = _without("ts-borda", "dts")
+    seeds = f"paper run, 100 runs ({SEEDS_100})"
+    no_run = "paper run: the summary holds no run of it"
+    expected = {
+        "Theorem 4.2 (borda)": (
+            "Theorem 4.2 (Section 4)",
+            "TS-Borda's expected borda regret is at most the bound, for every X",
+            "mean borda regret of TS-Borda at T on the borda matrix",
+            no_run,
+            "TS-Borda not run",
+            "figures/main/borda.png (d); figures/appendix/borda-ts-borda.png (a)",
+        ),
+        "Theorem 4.2 (condorcet)": (
+            "Theorem 4.2 (Section 4)",
+            "TS-Borda's expected borda regret is at most the bound, for every X",
+            "mean borda regret of TS-Borda at T on the condorcet matrix",
+            no_run,
+            "TS-Borda not run",
+            "figures/main/condorcet.png (d); figures/appendix/condorcet-ts-borda.png (a)",
+        ),
+        "S5 condorcet: state of the art very strong": (
+            "Section 5.2, Condorcet scenario",
+            "both state-of-the-art methods (ISS, DTS) show very strong regret performance",
+            "mean final regret of the figure's regret (all coincide here up to the winner's definitions), "
+            "ISS and DTS against the paper's four",
+            f"{seeds}; holds when ISS's and DTS's one-sided 0.95 upper limits are below every other method's lower "
+            "limit",
+            "TS-Borda and DTS not run",
+            "figures/main/condorcet.png (c)",
+        ),
+        "S5 condorcet: TS-Borda comparably strong": (
+            "Section 5.2, Condorcet scenario",
+            "TS-Borda shows comparably strong performance (to ISS and DTS)",
+            "TS-Borda's mean final Borda regret over the smaller of ISS's and DTS's mean final Maximin regrets",
+            f"{seeds}; delta-method one-sided 0.95 limits of the ratio; comparable when the ratio is at most 2",
+            "TS-Borda and DTS not run",
+            "figures/main/condorcet.png (c)",
+        ),
+        "S5 condorcet: every method beats its bound": (
+            "Section 5.2, Condorcet scenario",
+            "all methods beat the regret upper bounds proposed in their respective theorems",
+            "the four theorem rows on the condorcet matrix (largest R_T / bound reported)",
+            "conjunction of the rows Theorem 4.1-4.4 (condorcet)",
+            "TS-Borda not run",
+            "figures/main/condorcet.png (d)",
+        ),
+        "S5 borda: DTS's Borda regret linear": (
+            "Section 5.2, Borda scenario",
+            "both state-of-the-art methods struggle with Borda winners, and so their Borda regret grows linearly",
+            "local slope of log mean borda regret on log t of DTS (borda)",
+            no_run,
+            "DTS not run",
+            "figures/main/borda.png (c); figures/appendix/borda-dts.png (a)",
+        ),
+        "S5 borda: Thompson Sampling shines": (
+            "Section 5.2, Borda scenario",
+            "Thompson Sampling (TS-Borda) shines in the Borda scenario",
+            "TS-Borda's mean final Borda regret against every other method's",
+            f"{seeds}; holds when TS-Borda's one-sided 0.95 upper limit is below every other method's lower limit",
+            "TS-Borda and DTS not run",
+            "figures/main/borda.png (c)",
+        ),
+        "S5 borda: Borda methods beat their bounds": (
+            "Section 5.2, Borda scenario",
+            "both methods that focus on Borda winners (TS-Borda, Partial Monitoring) beat their regret upper bounds",
+            "the rows Theorem 4.2 and 4.4 on the borda matrix (largest R_T / bound reported)",
+            "conjunction of the rows Theorem 4.2 (borda) and Theorem 4.4 (borda)",
+            "TS-Borda not run",
+            "figures/main/borda.png (d)",
+        ),
+    }
+    for claim, (where, statement, quantity, method, reason, figure) in expected.items():
+        row = (claim, where, statement, quantity, method, NAN, NAN, NAN, NAN, claims.NOT_TESTED, reason, figure)
+        _assert_row(by.reset_index().set_index("claim", drop=False).loc[claim], row)
+    decided = by.iloc[:SUMMARY_ROWS][~by.index[:SUMMARY_ROWS].isin(list(expected))]
+    assert len(decided) == 8 and not (decided["verdict"] == claims.NOT_TESTED).any(), decided["verdict"]
+    assert by.loc["S5 borda: ISS's Borda regret linear", "verdict"] == claims.HOLDS
+
+
+def test_the_four_of_the_paper_that_were_run_and_the_runs_of_one_method():
+    """Partial Monitoring not run: TS-Borda's ratio row names the best of the paper's four *that were run*.
+    Partial Monitoring with one run: the rows comparing it (the ordering rows, its theorem's conjunction)
+    are one-run rows; the ratio of TS-Borda over DTS and the method text's 100 runs (the paper run's) stand."""
+    by = _without("partial-monitoring")
+    assert by.loc["S5 condorcet: TS-Borda comparably strong", "reason"] == (
+        "TS-Borda 450.0 vs DTS 69.0, comparable only for a factor >= 6.7; the best of the paper's four that were "
+        "run is TS-Maximin"
+    )
+    summary = _summary()
+    summary.loc[summary["algorithm"] == "partial-monitoring", "runs"] = 1
+    by = claims.ledger(summary).set_index("claim")
+    for claim in (
+        "S5 condorcet: state of the art very strong",
+        "S5 borda: Thompson Sampling shines",
+        "S5 condorcet: every method beats its bound",
+        "S5 borda: Borda methods beat their bounds",
+        "Theorem 4.4 (borda)",
+    ):
+        assert (by.loc[claim, "verdict"], by.loc[claim, "reason"]) == (claims.NOT_TESTED, "one run: no interval")
+    ratio = by.loc["S5 condorcet: TS-Borda comparably strong"]
+    assert ratio["verdict"] == claims.FAILS
+    assert ratio["high"] == pytest.approx(450 / 69 * math.exp(Z95 * math.sqrt(2 * 0.1**2 / 100)), rel=1e-12)
+    assert ratio["method"].startswith(f"paper run, 100 runs ({SEEDS_100});")
+    assert by.loc["S5 borda: ISS's Borda regret linear", "verdict"] == claims.HOLDS
+
+
+def test_the_figure_s_regret_decides_the_orderings():
+    """The regrets a figure does not show made ten times larger: the ordering rows read the shown regret
+    (_summary's paper column), so their numbers do not move; a theorem row reads its theorem's regret
+    (TS-Maximin's Maximin regret, not shown on borda: 1,300)."""
+    summary = _summary()
+    hidden = ~summary["paper"]
+    summary.loc[hidden, ["mean", "std"]] *= 10
+    by = claims.ledger(summary).set_index("claim")
+    assert tuple(by.loc["S5 condorcet: state of the art very strong", ["value", "threshold"]]) == (78.0, 130.0)
+    assert tuple(by.loc["S5 borda: Thompson Sampling shines", ["value", "threshold"]]) == (450.0, 69.0)
+    assert by.loc["Theorem 4.1 (borda)", "value"] == 1300.0
+    assert by.loc["Theorem 4.1 (condorcet)", "value"] == 130.0
+
+
+def test_a_theorem_row_without_its_regret_or_without_a_bound():
+    """TS-Maximin's Maximin regret missing on borda: no Theorem 4.1 (borda) row. TS-Borda's bound null (T
+    misses the requirement): its rows are not tested, saying so, and the conjunction is inconclusive."""
+    summary = _summary()
+    drop = (summary["scenario"] == "borda") & (summary["algorithm"] == "ts-maximin") & (summary["regret"] == "maximin")
+    by = claims.ledger(summary[~drop]).set_index("claim")
+    assert "Theorem 4.1 (borda)" not in by.index and "Theorem 4.1 (condorcet)" in by.index
+    summary.loc[summary["algorithm"] == "ts-borda", "bound"] = NAN
+    by = claims.ledger(summary).set_index("claim")
+    row = by.loc["Theorem 4.2 (condorcet)"]
+    assert (row["verdict"], row["reason"]) == (claims.NOT_TESTED, "T = 40,000 misses Theorem 4.2's horizon requirement")
+    assert row["method"].endswith("against the bound nan") and row["value"] == 450.0
+    every = by.loc["S5 condorcet: every method beats its bound"]
+    assert every["verdict"] == claims.INCONCLUSIVE
+    assert every["reason"] == "Theorem 4.1: holds, Theorem 4.2: not tested, Theorem 4.3: holds, Theorem 4.4: holds"
+    one = claims.ledger(summary.assign(runs=1)).set_index("claim").loc["Theorem 4.2 (condorcet)", "reason"]
+    assert one == "one run: no interval; T = 40,000 misses Theorem 4.2's horizon requirement"
+
+
+def test_the_level_reaches_every_interval_and_its_text():
+    """At level 0.975 (z = 1.959964): the theorem rows' limits and text, the slopes', the ratio's."""
+    by = claims.ledger(_summary(), level=0.975).set_index("claim")
+    z = 1.959964
+    theorem = by.loc["Theorem 4.1 (condorcet)"]
+    assert theorem["low"] == pytest.approx(130.0 - z * 1.3, rel=1e-6)
+    assert "one-sided 0.975 limits mean -+ 1.960 std/sqrt(100)" in theorem["method"]
+    slope = by.loc["S5 borda: ISS's Borda regret linear"]
+    assert slope["low"] == pytest.approx(1.0 - z * math.sqrt(2 * 0.1**2 / 100) / math.log(10), rel=1e-6)
+    assert "delta-method one-sided 0.975 limits" in slope["method"]
+    ratio = by.loc["S5 condorcet: TS-Borda comparably strong"]
+    assert ratio["high"] == pytest.approx(450 / 69 * math.exp(z * math.sqrt(2 * 0.1**2 / 100)), rel=1e-6)
+    assert "one-sided 0.975 limits of the ratio" in ratio["method"]
+    sota = by.loc["S5 condorcet: state of the art very strong"]
+    assert sota["low"] == pytest.approx(78.0 - z * 0.78, rel=1e-6) and "one-sided 0.975 upper" in sota["method"]
+    shines = by.loc["S5 borda: Thompson Sampling shines"]
+    assert shines["high"] == pytest.approx(450.0 + z * 4.5, rel=1e-6) and "one-sided 0.975 upper" in shines["method"]
+    assert by.loc["S5 borda: SparringExp3.P ultimately linear (T = 40,000)", "method"].count("0.975") == 1
+
+
+def test_a_condorcet_only_summary_has_no_borda_rows():
+    summary = _summary()
+    by = claims.ledger(summary[summary["scenario"] == "condorcet"]).set_index("claim")
+    assert not by.index.str.startswith("S5 borda").any() and not by.index.str.contains(r"\(borda\)").any()
+    assert by.loc["S5 condorcet: every method beats its bound", "verdict"] == claims.HOLDS
+
+
+def _steps_summary():
+    """Summary rows of ISS on borda at steps 100, 3,980, 4,005 and 40,000 (T / 10 = 4,000 is not a step:
+    4,005 is the nearest), its Borda regret 100 -> 1,000 from 4,005 on and its Maximin regret ten times
+    larger; DTS on borda and ISS on condorcet with a step at exactly 4,000 and other means."""
+    rows = [("borda", "iss", "borda", t, m) for t, m in [(100, 1.0), (3980, 90.0), (4005, 100.0), (40000, 1000.0)]]
+    rows += [("borda", "iss", "maximin", t, 10 * m) for _, _, _, t, m in rows]
+    rows += [("borda", "dts", "borda", t, 7.0) for t in (4000, 40000)]
+    rows += [("condorcet", "iss", "borda", t, 5.0) for t in (4000, 40000)]
+    frame = pd.DataFrame(rows, columns=["scenario", "algorithm", "regret", "t", "mean"])
+    return frame.assign(std=0.1 * frame["mean"], runs=100, paper=True, bound=NAN)
+
+
+def test_slope_claim_starts_at_the_step_nearest_a_tenth_of_the_horizon():
+    """log(1,000 / 100) / log(40,000 / 4,005), standard error sqrt(2 * 0.1^2 / 100) over the same log;
+    "ultimately" with a slope that holds keeps its verdict and adds no clause."""
+    width = math.log(40000 / 4005)
+    se = math.sqrt(2 * 0.1**2 / 100) / width
+    slope = math.log(10) / width
+    row = claims.slope_claim(_steps_summary(), "borda", "iss", "borda", "n", "w", "s", ultimately=True)
+    assert row.quantity == "local slope of log mean borda regret on log t of ISS, t = 4,005 to 40,000 (borda)"
+    assert (row.value, row.low, row.high) == pytest.approx((slope, slope - Z95 * se, slope + Z95 * se), rel=1e-12)
+    assert (row.verdict, row.reason) == (claims.HOLDS, "R_T / T = 0.0250")  # 1,000 / 40,000
+    assert (row.claim, row.where, row.statement, row.threshold) == ("n", "w", "s", 0.9)
+    assert row.figure == "figures/main/borda.png (c); figures/appendix/borda-iss.png (a)"
+    assert claims.slope_claim(_steps_summary(), "borda", "iss", "borda", "n", "w", "s").verdict == claims.HOLDS
+    one = claims.slope_claim(_steps_summary().assign(runs=1), "borda", "iss", "borda", "n", "w", "s")
+    assert (one.verdict, one.reason, one.value) == (claims.NOT_TESTED, "one run: no interval", pytest.approx(slope))
+    two = claims.slope_claim(_steps_summary().assign(runs=2), "borda", "iss", "borda", "n", "w", "s")
+    assert two.method.startswith("paper run, 2 runs (runs 0-1, run r's stream") and two.verdict == claims.HOLDS
