@@ -1332,3 +1332,100 @@ def test_slope_claim_starts_at_the_step_nearest_a_tenth_of_the_horizon():
     assert (one.verdict, one.reason, one.value) == (claims.NOT_TESTED, "one run: no interval", pytest.approx(slope))
     two = claims.slope_claim(_steps_summary().assign(runs=2), "borda", "iss", "borda", "n", "w", "s")
     assert two.method.startswith("paper run, 2 runs (runs 0-1, run r's stream") and two.verdict == claims.HOLDS
+
+
+def test_slope_claim_starts_at_the_step_nearest_t_over_10_when_t_is_not_a_multiple_of_10():
+    """docs/claims.md: the summary step nearest T/10. T = 40,005: T/10 = 4,000.5, so of the steps 3,998 and
+    4,002 (equally near 4,000) it is 4,002, 1.5 away against 2.5."""
+    rows = [("borda", "iss", "borda", t, m) for t, m in [(3998, 100.0), (4002, 100.0), (40005, 1000.0)]]
+    frame = pd.DataFrame(rows, columns=["scenario", "algorithm", "regret", "t", "mean"])
+    summary = frame.assign(std=10.0, runs=100, paper=True, bound=NAN)
+    row = claims.slope_claim(summary, "borda", "iss", "borda", "n", "w", "s")
+    assert row.quantity == "local slope of log mean borda regret on log t of ISS, t = 4,002 to 40,005 (borda)"
+
+
+def test_slope_claim_that_fails_is_not_inconclusive_unless_the_claim_is_ultimate():
+    """DTS's Borda regret is flat (7 at t = 4,000 and 40,000): slope 0, fails; only an "ultimately" claim
+    turns that into inconclusive, with its clause."""
+    row = claims.slope_claim(_steps_summary(), "borda", "dts", "borda", "n", "w", "s")
+    assert (row.value, row.verdict, row.reason) == (0.0, claims.FAILS, "R_T / T = 0.0002")  # 7 / 40,000
+    row = claims.slope_claim(_steps_summary(), "borda", "dts", "borda", "n", "w", "s", ultimately=True)
+    assert row.verdict == claims.INCONCLUSIVE
+    assert row.reason == "R_T / T = 0.0002; not linear yet at the paper's horizon, which 'ultimately' allows"
+
+
+def test_the_weaker_and_the_better_of_iss_and_dts_are_chosen_by_their_means():
+    """DTS made worse than ISS (90 against 78): the ordering row reports DTS, the weaker; the ratio row
+    divides by ISS, now the better."""
+    summary = _summary()
+    dts = summary["algorithm"] == "dts"
+    summary.loc[dts, ["mean", "std"]] *= 90 / 69
+    by = claims.ledger(summary).set_index("claim")
+    sota = by.loc["S5 condorcet: state of the art very strong"]
+    assert (
+        sota["value"] == pytest.approx(90.0)
+        and sota["reason"] == "largest of ISS, DTS 90.0; smallest of the others 130.0"
+    )
+    ratio = by.loc["S5 condorcet: TS-Borda comparably strong"]
+    assert ratio["value"] == pytest.approx(450 / 78) and ratio["reason"].startswith("TS-Borda 450.0 vs ISS 78.0,")
+    assert ratio["quantity"].startswith("TS-Borda's mean final Borda regret over ISS's mean final Maximin regret")
+
+
+def test_a_summary_of_one_step_decides_the_orderings_and_has_no_decade_for_the_slopes():
+    """Only t = 40,000: the step nearest T/10 is T itself, so a slope has no width (not tested); the
+    orderings and the theorems are decided as with two steps."""
+    summary = _summary()
+    by = claims.ledger(summary[summary["t"] == 40000]).set_index("claim")
+    assert by.loc["S5 condorcet: state of the art very strong", "verdict"] == claims.HOLDS
+    assert by.loc["S5 borda: Thompson Sampling shines", "verdict"] == claims.FAILS
+    slope = by.loc["S5 borda: ISS's Borda regret linear"]
+    assert slope["verdict"] == claims.NOT_TESTED and math.isnan(slope["value"])
+    assert by.loc["Theorem 4.2 (condorcet)", "verdict"] == claims.HOLDS
+
+
+def test_two_runs_decide_the_borda_orderings_and_the_long_horizon_exponent():
+    """The boundary of :data:`claims.ONE_RUN` on the rows test_two_runs_give_an_interval_and_a_verdict does not
+    read: TS-Borda's ordering on borda, and the exponent whose lower end rests on two runs."""
+    by = claims.ledger(_runs(_summary(), 2)).set_index("claim")
+    shines = by.loc["S5 borda: Thompson Sampling shines"]
+    assert shines["verdict"] == claims.FAILS and shines["low"] == pytest.approx(450 - Z95 * 45 / math.sqrt(2))
+    rows = {r.claim: r for r in claims.long_horizon_rows(_local(runs_at_10000=2))}
+    assert rows["S5 borda: SparringExp3.P ultimately linear (T = 100,000)"].verdict == claims.HOLDS
+
+
+def test_a_prior_named_with_prior_in_it_is_named_whole():
+    row = _row("Theorem 4.1 (Bayesian, prior: a prior: of sorts) (A = 3, T = 100)", claims.HOLDS)
+    assert claims.reading(row).verdict == "holds as a Bayesian bound (prior: a prior: of sorts)"
+
+
+def test_the_ledger_reads_every_optional_table_at_its_level():
+    """With the asymptotics table, the tail's estimates (and its verdict text), the family and the Bayesian
+    estimates, each adds its rows after the paper run's, at the ledger's level; the Theorem 4.1 rows name
+    their reading."""
+    table = claims.ledger(
+        _summary(),
+        local=_local(),
+        estimates=_estimates(["exceeded", "below", "exceeded"]),
+        tail_verdict="tail text",
+        level=0.975,
+        family=_family(),
+        bayes=_bayes(["holds"], [0.1], [0.5]),
+        bayes_verdict="bayes text",
+    )
+    assert table["claim"].tolist()[SUMMARY_ROWS:] == [
+        "S5 borda: SparringExp3.P ultimately linear (T = 100,000)",
+        "Theorem 4.3 (borda, T = 100,000)",
+        "Theorem 4.1 (condorcet, T = 100,000)",
+        "Theorem 4.1 (borda, t = 100)",
+        "Theorem 4.1 (A = 5, gap 0.1, t = 1,000)",
+        "Theorem 4.1 (Bayesian, prior: uniform antisymmetric) (A = 3, T = 100,000)",
+    ]
+    by = table.set_index("claim")
+    long = by.loc["Theorem 4.1 (condorcet, T = 100,000)"]
+    assert long["low"] == pytest.approx(300.0 - 1.959964 * 100 / math.sqrt(40), rel=1e-6)
+    assert long["verdict"] == FIXED_HOLDS
+    tail = by.loc["Theorem 4.1 (borda, t = 100)"]
+    assert (tail["verdict"], tail["reason"]) == ("fails as a bound on a fixed matrix", "tail text")
+    assert by.loc["Theorem 4.1 (A = 5, gap 0.1, t = 1,000)", "verdict"] == "fails as a bound on a fixed matrix"
+    bayes = by.loc["Theorem 4.1 (Bayesian, prior: uniform antisymmetric) (A = 3, T = 100,000)"]
+    assert bayes["reason"] == "bayes text; 12.5% of the drawn matrices above the bound"
