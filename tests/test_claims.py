@@ -1225,6 +1225,8 @@ def test_the_four_of_the_paper_that_were_run_and_the_runs_of_one_method():
         "TS-Borda 450.0 vs DTS 69.0, comparable only for a factor >= 6.7; the best of the paper's four that were "
         "run is TS-Maximin"
     )
+    for claim in ("S5 condorcet: every method beats its bound", "S5 borda: Borda methods beat their bounds"):
+        assert by.loc[claim, "reason"] == "Partial Monitoring not run"  # Theorem 4.4's method
     summary = _summary()
     summary.loc[summary["algorithm"] == "partial-monitoring", "runs"] = 1
     by = claims.ledger(summary).set_index("claim")
@@ -1429,3 +1431,12 @@ def test_the_ledger_reads_every_optional_table_at_its_level():
     assert by.loc["Theorem 4.1 (A = 5, gap 0.1, t = 1,000)", "verdict"] == "fails as a bound on a fixed matrix"
     bayes = by.loc["Theorem 4.1 (Bayesian, prior: uniform antisymmetric) (A = 3, T = 100,000)"]
     assert bayes["reason"] == "bayes text; 12.5% of the drawn matrices above the bound"
+
+
+@pytest.mark.parametrize("one", ["ts-borda", "dts"])
+def test_the_ratio_of_ts_borda_over_dts_has_no_interval_when_either_has_one_run(one):
+    summary = _summary()
+    summary.loc[summary["algorithm"] == one, "runs"] = 1
+    row = claims.ledger(summary).set_index("claim").loc["S5 condorcet: TS-Borda comparably strong"]
+    assert (row["verdict"], row["reason"]) == (claims.NOT_TESTED, "one run: no interval")
+    assert row["value"] == pytest.approx(450 / 69) and math.isnan(row["low"])
