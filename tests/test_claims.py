@@ -1100,7 +1100,8 @@ def test_bayes_row_every_field_and_the_prior_it_names():
 
 
 def test_bayes_row_picks_the_smallest_failing_a_and_breaks_ties_of_the_upper_end_by_a():
-    fails = _bayes(["holds", "fails", "fails"], [0.1, 1.1, 1.01], [0.5, 1.3, 1.4])
+    # A = 5 and 4 fail, A = 3 (inconclusive) has the highest upper end: the row is the smallest A failing, 4
+    fails = _bayes(["inconclusive", "fails", "fails"], [0.9, 1.1, 1.01], [1.8, 1.3, 1.4])
     fails["actions"] = [3, 5, 4]
     row = claims.bayes_row(fails)
     assert (row.claim, row.value, row.verdict) == (
