@@ -284,7 +284,7 @@ def slope_claim(
         )
     end = _final(summary, scenario, algorithm, regret)
     T = int(end["t"])
-    start = _final(summary, scenario, algorithm, regret, T // 10)
+    start = _final(summary, scenario, algorithm, regret, T / 10)  # the step nearest T/10 (docs/claims.md)
     runs = int(end["runs"])
     slope, low, high = log_slope(start["mean"], start["std"], int(start["t"]), end["mean"], end["std"], T, runs, level)
     verdict = at_least(low, high, LINEAR)
