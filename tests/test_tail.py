@@ -379,3 +379,177 @@ def test_growth_exponent_interval_is_nan_when_a_resample_mean_is_not_positive():
     rho, low, high = tail.growth_exponent(t, R, 10.0, 50, 0.95, 0)
     assert rho == pytest.approx(1.0)
     assert math.isnan(low) and math.isnan(high)
+
+
+# --- The parts by hand (issue 33's mutation run of the module) -------------------------------------
+
+FAMILY_4 = [
+    [0.5, 0.6, 0.6, 0.6],
+    [0.4, 0.5, 0.95, 0.95],
+    [0.4, 0.05, 0.5, 0.5],
+    [0.4, 0.05, 0.5, 0.5],
+]
+"""family_matrix(4, gap=0.1, others_gap=0.1, strength=0.95), written out: row minima (diagonal 1/2
+included) 0.5, 0.4, 0.05, 0.05, so action 0 is the Maximin winner; row sums 2.3, 2.8, 1.45, 1.45, so
+action 1 is the Borda winner; delta = X[0, 1] - 1/2 = 0.1."""
+
+
+def test_family_matrix_by_value_and_its_trap():
+    np.testing.assert_allclose(tail.family_matrix(4, 0.1, 0.1, 0.95), FAMILY_4, rtol=0, atol=1e-15)
+    trap = tail.trap(FAMILY_4)
+    assert (trap.maximin_winner, trap.borda_winner) == (0, 1)
+    assert trap.delta == pytest.approx(0.1, abs=1e-15)
+
+
+@pytest.mark.parametrize(
+    "matrix, message",
+    [
+        # two Maximin winners (rows 0 and 1 both have minimum 1/2), Borda winner 0
+        ([[0.5, 0.5, 0.9], [0.5, 0.5, 0.6], [0.1, 0.4, 0.5]], r"Maximin winners \[0, 1\] and Borda winners \[0\]"),
+        # one Maximin winner (0), two Borda winners (1 and 2: row sums 1.8, 1.8)
+        (
+            [[0.5, 0.55, 0.55], [0.45, 0.5, 0.85], [0.45, 0.85, 0.5]],
+            r"Maximin winners \[0\] and Borda winners \[1, 2\]",
+        ),
+    ],
+)
+def test_a_matrix_with_tied_winners_has_no_trap(matrix, message):
+    with pytest.raises(
+        tail.TailError,
+        match="^maximin-tail needs a matrix with one Maximin winner and a different, unique Borda winner; got "
+        + message
+        + "$",
+    ):
+        tail.trap(matrix)
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        ((2, 0.1, 0.1, 0.9), "the family needs A >= 3, got 2"),
+        ((3, 0.0, 0.1, 0.9), "got 0.0, 0.1, 0.9"),
+        ((3, 0.5, 0.1, 0.9), "got 0.5, 0.1, 0.9"),
+        ((3, 0.1, 0.0, 0.9), "got 0.1, 0.0, 0.9"),
+        ((3, 0.1, 0.5, 0.9), "got 0.1, 0.5, 0.9"),
+        ((3, 0.1, 0.1, 0.5), "got 0.1, 0.1, 0.5"),
+        ((3, 0.1, 0.1, 1.0), "got 0.1, 0.1, 1.0"),
+    ],
+)
+def test_family_matrix_refuses_each_parameter_at_its_open_end(args, message):
+    with pytest.raises(tail.TailError, match=message):
+        tail.family_matrix(*args)
+
+
+def test_family_matrix_takes_values_just_inside_its_ranges():
+    X = tail.family_matrix(3, 0.499, 0.001, 0.501)
+    np.testing.assert_allclose(X, [[0.5, 0.999, 0.501], [0.001, 0.5, 0.501], [0.499, 0.499, 0.5]], atol=1e-15)
+    with pytest.raises(tail.TailError, match=r"^need 0 < gap, others_gap < 1/2 and 1/2 < strength < 1, got "):
+        tail.family_matrix(3, 0.1, 0.1, 1.0)
+
+
+def test_interval_slopes_by_hand_for_one_run_and_for_several():
+    """t = 2, 5, 10: intervals (0, 2], (2, 5], (5, 10] of lengths 2, 3, 5."""
+    t = [2, 5, 10]
+    np.testing.assert_allclose(tail.interval_slopes(t, [1.0, 4.0, 4.0]), [0.5, 1.0, 0.0])
+    np.testing.assert_allclose(tail.interval_slopes(t, [[1.0, 4.0, 4.0], [2.0, 2.0, 7.0]]), [[0.5, 1, 0], [1, 0, 1]])
+
+
+def test_trapped_by_default_at_half_of_delta():
+    """share defaults to 1/2: one interval of length 10 with regret 1 has slope 0.1 = delta / 2 at delta 0.2."""
+    assert tail.trapped([10], [[1.0]], 0.2).tolist() == [[True]]
+    assert tail.trapped([10], [[0.99]], 0.2).tolist() == [[False]]
+    assert tail.trapped([10], [[0.99]], 0.2, share=0.49).tolist() == [[True]]
+
+
+def test_selection_draws_the_documented_seeded_subsample():
+    """The free runs 10..29, 4 of them: rng = default_rng(SeedSequence([SEED, int.from_bytes(b"maximin-tail",
+    "little"), int.from_bytes(b"others", "little")])) and rng.choice(runs, 4, replace=False), sorted: 16, 20,
+    25, 29 (derived once from that definition with numpy alone). Asking for all of them, or more, gives
+    each once."""
+    held, sampled = tail.select_continued([7, 3], np.arange(10, 30), 4, SEED)
+    assert held.tolist() == [3, 7] and sampled.tolist() == [16, 20, 25, 29]
+    assert held.dtype == np.int64 and sampled.dtype == np.int64
+    assert tail.select_continued([], np.arange(10, 30), 20, SEED)[1].tolist() == list(range(10, 30))
+    assert tail.select_continued([], np.arange(10, 30), 99, SEED)[1].tolist() == list(range(10, 30))
+    held, sampled = tail.select_continued([1], np.arange(10, 30), 0, SEED)
+    assert held.tolist() == [1] and sampled.tolist() == [] and sampled.dtype == np.int64
+
+
+def test_job_shares_are_every_jobs_th_run_from_the_job_on():
+    runs = np.arange(10)
+    assert [tail.job_share(runs, 4, k).tolist() for k in range(4)] == [[0, 4, 8], [1, 5, 9], [2, 6], [3, 7]]
+    assert tail.job_share(runs, 1, 0).tolist() == list(range(10))
+
+
+def test_stratified_mean_by_hand():
+    """Strata (N_h, values): (4, [1, 3]), (0, []) skipped, (2, [6]). N = 6, W = 2/3, 1/3; means 2, 6;
+    s^2 = 2, 0 (one value). Estimate 2/3 * 2 + 1/3 * 6 = 10/3. Phase 2: (2/3)^2 * 2 / 2 * (1 - 2/4) = 2/9
+    (the second stratum adds 0). S^2 = 2/3 * 2 + 2/3 * (2 - 10/3)^2 + 1/3 * (6 - 10/3)^2 = 4/3 + 32/9 = 44/9,
+    phase 1 S^2 / N = 22/27. Variance 6/27 + 22/27 = 28/27."""
+    estimate, se = tail.stratified_mean([(4, [1.0, 3.0]), (0, []), (2, [6.0])])
+    assert estimate == pytest.approx(10 / 3, rel=1e-12)
+    assert se == pytest.approx(math.sqrt(28 / 27), rel=1e-12)
+
+
+def test_stratified_mean_of_one_stratum_has_only_phase_ones_term():
+    """(2, [1, 3]): every run continued, so phase 2 adds 0; S^2 = s^2 = 2, se = sqrt(2 / 2) = 1. One run:
+    no spread, se 0."""
+    assert tail.stratified_mean([(2, [1.0, 3.0])]) == pytest.approx((2.0, 1.0), rel=1e-12)
+    assert tail.stratified_mean([(1, [7.0])]) == (7.0, 0.0)
+
+
+def test_stratified_mean_refuses_strata_it_cannot_estimate_naming_them():
+    with pytest.raises(tail.TailError, match="^no runs in any stratum$"):
+        tail.stratified_mean([(0, []), (0, [1.0])])
+    with pytest.raises(tail.TailError, match="^a stratum of 3 runs needs 1 to 3 values, got 4$"):
+        tail.stratified_mean([(3, [1.0, 2.0, 3.0, 4.0])])
+    with pytest.raises(tail.TailError, match="^a stratum of 2 runs needs 1 to 2 values, got 0$"):
+        tail.stratified_mean([(5, [1.0]), (2, [])])
+
+
+def test_z_value_is_the_two_sided_normal_quantile():
+    """Tabulated: 1.959964 at 95%, 1.644854 at 90%, 2.575829 at 99%."""
+    assert tail.z_value(0.95) == pytest.approx(1.959964, abs=1e-6)
+    assert tail.z_value(0.90) == pytest.approx(1.644854, abs=1e-6)
+    assert tail.z_value(0.99) == pytest.approx(2.575829, abs=1e-6)
+
+
+def test_posterior_counts_by_hand():
+    """Steps (I, J, outcome): (0, 1, 1) gives wins[0, 1] += 1; (1, 1, 0) a self-duel, nothing; (2, 0, 1)
+    wins[2, 0] += 1; (0, 2, 0) wins[2, 0] += 1; the fifth step (1, 0, 1), wins[1, 0] += 1, lies past upto = 4."""
+    I, J, o = [0, 1, 2, 0, 1], [1, 1, 0, 2, 0], [1, 0, 1, 0, 1]
+    assert tail.posterior_counts(3, I, J, o, 4).tolist() == [[0, 1, 0], [0, 0, 0], [2, 0, 0]]
+    assert tail.posterior_counts(3, I, J, o, 5).tolist() == [[0, 1, 0], [1, 0, 0], [2, 0, 0]]
+    assert tail.posterior_counts(2, I, J, o, 0).tolist() == [[0, 0], [0, 0]]
+
+
+def test_escape_probabilities_on_a_posterior_with_a_known_answer():
+    """Action 2 lost 10^6 duels to each of 0 and 1, which never met: its row minimum is about 0, and rows
+    0 and 1 have min(1/2, U) with U uniform (Beta(1, 1)), independent. The argmax takes the lower index on
+    a tie, so 0 is picked when both U > 1/2 (1/4) or U_0 > U_1 otherwise (1/2 - 1/8): p = 5/8, 3/8, 0.
+    With i* = 0, i2 = 2: P(duel 0, 2) = 0; the fewest duels of row 0 are with action 1 (0 against 10^6),
+    so P(escape) = 2 * 5/8 * 3/8 = 15/32. 2,000 draws: sd of p(0) 0.011, so 0.045 is 4.2 sd."""
+    wins = np.zeros((3, 3), dtype=np.int64)
+    wins[0, 2] = wins[1, 2] = 10**6
+    p_star, p_duel, p_escape = tail.escape_probabilities(wins, 0, 2, 2000, np.random.default_rng(3))
+    assert p_star == pytest.approx(5 / 8, abs=0.045)
+    assert p_duel == 0.0
+    assert p_escape == pytest.approx(15 / 32, abs=0.045)
+    # i* = 1 against i2 = 0: both 2 * 3/8 * 5/8; the fewest duels of row 1 are with 0 again
+    p_star, p_duel, p_escape = tail.escape_probabilities(wins, 1, 0, 2000, np.random.default_rng(4))
+    assert p_star == pytest.approx(3 / 8, abs=0.045)
+    assert p_duel == pytest.approx(15 / 32, abs=0.045) and p_escape == p_duel
+
+
+def test_escape_takes_the_lowest_index_among_the_fewest_duels():
+    """Action 0 lost 10^6 duels to each of 1 and 2 (p = 0, 5/8, 3/8 as above, shifted): row 1's duels are
+    10^6 with 0 and 0 with 2, so j_min = 2; with no duel at all, row 0's fewest are 1 and 2 (0 each): 1."""
+    wins = np.zeros((3, 3), dtype=np.int64)
+    wins[1, 0] = wins[2, 0] = 10**6
+    p_star, p_duel, p_escape = tail.escape_probabilities(wins, 1, 0, 2000, np.random.default_rng(5))
+    assert p_star == pytest.approx(5 / 8, abs=0.045) and p_duel == 0.0
+    assert p_escape == pytest.approx(15 / 32, abs=0.045)
+    # all uniform: no closed form needed, p_escape is p_duel with i2 = 1, the lowest of the tied
+    none = np.zeros((3, 3), dtype=np.int64)
+    _, p_duel, p_escape = tail.escape_probabilities(none, 0, 1, 500, np.random.default_rng(6))
+    assert p_escape == p_duel > 0
