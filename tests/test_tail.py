@@ -8,9 +8,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from duelbandits import regret, scenarios, tail, theorems
+from duelbandits import regret, scenarios, schemas, tail, theorems
 from duelbandits.points import simulate_point
-from duelbandits.simulation import run_seed, simulate
+from duelbandits.simulation import name_seed, run_seed, simulate
 
 SEED = 20191114
 
@@ -553,3 +553,242 @@ def test_escape_takes_the_lowest_index_among_the_fewest_duels():
     none = np.zeros((3, 3), dtype=np.int64)
     _, p_duel, p_escape = tail.escape_probabilities(none, 0, 1, 500, np.random.default_rng(6))
     assert p_escape == p_duel > 0
+
+
+def _by_hand(I, J, outcomes, step, actions):
+    """Algorithm 1's counts after ``step`` steps, counted one duel at a time (self-duels skipped)."""
+    wins = [[0] * actions for _ in range(actions)]
+    for i, j, o in zip(I[:step], J[:step], outcomes[:step]):
+        if i != j:
+            wins[i][j] += int(o)
+            wins[j][i] += 1 - int(o)
+    return np.array(wins)
+
+
+def test_continue_runs_states_counted_by_hand(borda):
+    """Runs 4 (trapped) and 1 (free), in that order, to T2 = 300 with T1 = 100: each curve is the run's
+    Maximin R_t at thin_grid(300, 5) = 1, 4, 17, 72, 300 (round(300^(k/4))); each state row counts the
+    duels of the run's first t steps, and its escape probabilities are those of the documented seed
+    SeedSequence([seed, "maximin-tail", "escape", run, t]) on those counts."""
+    trap = tail.trap(borda)
+    star, i2 = trap.maximin_winner, trap.borda_winner
+    calls = []
+    curves, states = tail.continue_runs(
+        borda, "borda", [4, 1], ["trapped", "free"], 300, 100, SEED, 5, 30, progress=lambda *a: calls.append(a)
+    )
+    assert calls == [(1, 2), (2, 2)]
+    curves, states = curves.to_pandas(), states.to_pandas()
+    assert curves["run"].tolist() == [4] * 5 + [1] * 5
+    assert curves["stratum"].tolist() == ["trapped"] * 5 + ["free"] * 5
+    assert curves["t"].tolist() == [1, 4, 17, 72, 300] * 2
+    assert states[["run", "stratum", "t"]].values.tolist() == [
+        [4, "trapped", 100],
+        [4, "trapped", 300],
+        [1, "free", 100],
+        [1, "free", 300],
+    ]
+    for run in (4, 1):
+        res = simulate(borda, "ts-maximin", 300, run_seed(SEED, "borda", "ts-maximin", run), stride=300)
+        R = np.cumsum(regret.per_step("maximin", borda, res.I, res.J))
+        np.testing.assert_array_equal(curves.loc[curves["run"] == run, "cumulative_regret"], R[[0, 3, 16, 71, 299]])
+        for _, row in states[states["run"] == run].iterrows():
+            t = int(row["t"])
+            wins = _by_hand(res.I, res.J, res.outcomes, t, 10)
+            seen = wins + wins.T
+            others = [j for j in range(10) if j != star]
+            assert row["cumulative_regret"] == R[t - 1]
+            assert row["duels_star_borda"] == seen[star, i2] and row["wins_star_borda"] == wins[star, i2]
+            assert row["never_observed"] == sum(seen[i, j] == 0 for i in range(10) for j in range(10) if i != j)
+            assert row["never_observed_star"] == sum(seen[star, j] == 0 for j in others)
+            assert row["fewest_duels_star"] == min(seen[star, j] for j in others)
+            rng = np.random.default_rng(name_seed(SEED, "maximin-tail", "escape", run, t))
+            expected = tail.escape_probabilities(wins, star, i2, 30, rng)  # tested above on known answers
+            assert (row["p_star"], row["p_duel_borda"], row["p_escape"]) == expected
+
+
+def test_continue_runs_to_the_first_horizon_itself_records_one_state_and_none_for_no_runs(borda):
+    curves, states = tail.continue_runs(borda, "borda", [2], ["free"], 50, 50, SEED, 3, 5)
+    assert states["t"].to_pylist() == [50] and curves["t"].to_pylist() == [1, 7, 50]
+    curves, states = tail.continue_runs(borda, "borda", [], [], 50, 20, SEED, 3, 5)
+    assert curves.num_rows == 0 and states.num_rows == 0
+    assert curves.schema.equals(schemas.TAIL_CURVE_SCHEMA) and states.schema.equals(schemas.TAIL_STATE_SCHEMA)
+
+
+def _rows(R, ts=(1, 2)):
+    """Phase-1 point rows of Maximin regret ``R[run]`` at the steps ``ts`` (and Borda rows, ignored)."""
+    rows = [(run, "maximin", t, r) for run, values in R.items() for t, r in zip(ts, values)]
+    rows += [(run, "borda", t, 99.0) for run in R for t in ts]
+    return pd.DataFrame(rows, columns=["run", "regret", "t", "cumulative_regret"])
+
+
+def test_strata_are_in_run_order_with_their_labels():
+    """Runs 1 and 3 trapped at t = 2 (slope 1 >= 1/2), 0 and 2 free: all four continued with others = 2;
+    with others = 1 one free run, 2 (the documented seed's draw from [0, 2], derived once with numpy)."""
+    frame = _rows({0: [0.0, 0.0], 1: [0.0, 1.0], 2: [0.0, 0.2], 3: [0.0, 1.0]})
+    runs, labels = tail.strata_of(frame, 1.0, 0.5, 2, SEED)
+    assert runs.tolist() == [0, 1, 2, 3] and labels.tolist() == ["free", "trapped", "free", "trapped"]
+    runs, labels = tail.strata_of(frame, 1.0, 0.5, 1, SEED)
+    assert runs.tolist() == [1, 2, 3] and labels.tolist() == ["trapped", "free", "trapped"]
+    t, R, all_runs, caught = tail.phase_one(frame, 1.0, 0.5)
+    assert t.tolist() == [1, 2] and all_runs.tolist() == [0, 1, 2, 3] and caught.tolist() == [False, True, False, True]
+    assert R.tolist() == [[0.0, 0.0], [0.0, 1.0], [0.0, 0.2], [0.0, 1.0]]
+
+
+def test_phase_one_estimates_by_hand_with_each_verdict_and_the_clipped_trapped_interval():
+    """Four runs at t = 1, 4, 9 (A = 10, bound 10 / sqrt(2) sqrt(log 10) sqrt(t) = 10.730, 21.460, 32.189):
+    t = 1: R = 20 each, se 0, above the bound: exceeded; every slope 20 >= 1/2: trapped 1, se 0.
+    t = 4: R = 21, 21.6, 22, 22.4, mean 21.75, s^2 = 1.07 / 3, se s / 2: the interval holds the bound,
+    inconclusive; slopes 1/3, 0.53, 0.67, 0.8: 3 trapped, 0.75 + z sqrt(0.75 * 0.25 / 4) > 1 clipped to 1.
+    t = 9: R = 24.5, 23, 24, 24, mean 23.875, s^2 = 1.1875 / 3: below; slopes 0.7, 0.28, 0.4, 0.32:
+    one trapped, 0.25 - z sqrt(0.25 * 0.75 / 4) < 0 clipped to 0."""
+    R = {0: [20.0, 21.0, 24.5], 1: [20.0, 21.6, 23.0], 2: [20.0, 22.0, 24.0], 3: [20.0, 22.4, 24.0]}
+    table = tail.estimates(_rows(R, (1, 4, 9)), None, 10, 1.0, 0.5, 0.9)
+    z = 1.6448536269514722  # the two-sided 0.90 normal quantile, written out
+    bound = np.array([10.72983013, 21.45966026, 32.18949039])
+    mean = np.array([20.0, 21.75, 23.875])
+    se = np.array([0.0, math.sqrt(1.07 / 3) / 2, math.sqrt(1.1875 / 3) / 2])
+    assert table["source"].tolist() == ["phase 1 (all runs)"] * 3 and table["t"].tolist() == [1, 4, 9]
+    assert table[["runs", "trapped_runs", "free_runs_continued"]].values.tolist() == [[4, 1, 0]] * 3
+    np.testing.assert_allclose(table["mean"], mean, rtol=1e-12)
+    np.testing.assert_allclose(table["se"], se, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(table["low"], mean - z * se, rtol=1e-12)
+    np.testing.assert_allclose(table["high"], mean + z * se, rtol=1e-12)
+    np.testing.assert_allclose(table["bound"], bound, rtol=1e-9)
+    np.testing.assert_allclose(table["ratio"], mean / bound, rtol=1e-9)
+    np.testing.assert_allclose(table["ratio_low"], (mean - z * se) / bound, rtol=1e-9)
+    np.testing.assert_allclose(table["ratio_high"], (mean + z * se) / bound, rtol=1e-9)
+    assert table["verdict"].tolist() == ["exceeded", "inconclusive", "below"]
+    assert table["trapped"].tolist() == [1.0, 0.75, 0.25]
+    fse = np.array([0.0, math.sqrt(0.75 * 0.25 / 4), math.sqrt(0.25 * 0.75 / 4)])
+    np.testing.assert_allclose(table["trapped_low"], [1.0, 0.75 - z * fse[1], 0.0], rtol=1e-12)
+    np.testing.assert_allclose(table["trapped_high"], [1.0, 1.0, 0.25 + z * fse[2]], rtol=1e-12)
+    assert (table["confidence"] == 0.9).all()
+    assert table.columns.tolist() == schemas.TAIL_ESTIMATE_SCHEMA.names
+
+
+def test_phase_one_estimates_of_a_single_run_have_no_spread():
+    table = tail.estimates(_rows({0: [0.0, 3.0]}), None, 10, 1.0, 0.5, 0.95)
+    assert table["se"].tolist() == [0.0, 0.0] and table["trapped"].tolist() == [0.0, 1.0]
+    assert table["trapped_low"].tolist() == [0.0, 1.0] and table["trapped_high"].tolist() == [0.0, 1.0]
+
+
+def test_phase_two_estimate_by_hand_every_column():
+    """The case of test_phase_two_estimate_by_hand at t = 4: se sqrt(1.718125 / 4), trapped 1/2 with se
+    1/4, far below the bound (21.460); the phase-1 rows: at t = 2, R = 1, 0.5, 0.1, 0 (mean 0.4, squares
+    of deviations 0.62, se sqrt(0.62 / 3) / 2), two of four trapped."""
+    table = tail.estimates(_phase_one_rows(), _phase_two_curves(), 10, 1.0, 0.5, 0.95)
+    z = 1.959963984540054
+    se = math.sqrt(1.718125 / 4)
+    assert table["se"].tolist() == pytest.approx([0.0, math.sqrt(0.62 / 3) / 2, se], rel=1e-12)
+    assert table["trapped_low"].tolist() == pytest.approx([0.0, 0.5 - z * 0.25, 0.5 - z * 0.25], rel=1e-12)
+    assert table["trapped_high"].tolist() == pytest.approx([0.0, 0.5 + z * 0.25, 0.5 + z * 0.25], rel=1e-12)
+    row = table.iloc[-1]
+    assert row["ratio"] == pytest.approx(1.175 / 21.45966026, rel=1e-9)
+    assert row["ratio_low"] == pytest.approx((1.175 - z * se) / 21.45966026, rel=1e-9)
+    assert row["ratio_high"] == pytest.approx((1.175 + z * se) / 21.45966026, rel=1e-9)
+    assert table["verdict"].tolist() == ["below"] * 3 and (table["confidence"] == 0.95).all()
+    assert table[["runs", "trapped_runs", "free_runs_continued"]].values.tolist() == [[4, 2, 0], [4, 2, 0], [4, 2, 1]]
+
+
+def test_verdict_messages_in_full_from_unsorted_rows():
+    frame = pd.DataFrame(
+        {
+            "t": [1000, 10, 100],
+            "verdict": ["exceeded", "below", "exceeded"],
+            "ratio": [1.5, 0.5, 1.2],
+            "ratio_low": [1.2, 0.4, 1.1],
+            "ratio_high": [1.8, 0.6, 1.3],
+        }
+    )
+    assert tail.verdict(frame) == "fails: E[R_t] exceeds Theorem 4.1's bound at t = 100 (R_t / bound 1.20 [1.10, 1.30])"
+    frame["verdict"] = ["inconclusive", "below", "inconclusive"]
+    assert tail.verdict(frame) == (
+        "inconclusive from t = 100: the interval reaches the bound (at t = 1,000: R_t / bound 1.50 [1.20, 1.80])"
+    )
+    frame["verdict"] = ["below", "below", "below"]
+    assert tail.verdict(frame) == (
+        "holds up to t = 1,000: every interval below the bound (at t = 1,000: R_t / bound 1.50 [1.20, 1.80])"
+    )
+
+
+def test_first_break_takes_the_smallest_t_then_actions_then_gap():
+    rows = [
+        (5, 0.1, 100, "exceeded"),
+        (4, 0.3, 100, "exceeded"),
+        (4, 0.2, 100, "exceeded"),
+        (3, 0.1, 1000, "exceeded"),
+        (3, 0.1, 10, "below"),
+    ]
+    family = pd.DataFrame(rows, columns=["actions", "gap", "t", "verdict"])
+    A, gap, t, row = tail.first_break(family)
+    assert (A, gap, t) == (4, 0.2, 100) and row["verdict"] == "exceeded"
+    assert isinstance(A, int) and isinstance(t, int)
+
+
+def test_family_search_rows_from_curves_known_by_hand(monkeypatch):
+    """simulate replaced by a stand-in whose runs are known: with others_gap 0.01 and strength 0.99, member
+    (A = 3, gap 0.2) has its trap ((3 - 2)(0.99 - 0.5 - 0.01) = 0.48 > 0.4) and gap 0.3 has none (0.48 < 0.6).
+    Even runs duel the Borda winner against itself at every step (Maximin regret gap = 0.2 each step),
+    odd runs for the first 50 steps only (then the Maximin winner against itself, regret 0). Each run gets
+    the seed SeedSequence([seed, "maximin-tail", "family", A, round(1000 gap), r]); the rows are the mean of
+    the curves with its normal interval against Theorem 4.1's bound, and carry tail.crossing of them and
+    tail.growth_exponent past it with the seed SeedSequence([seed, "maximin-tail", "family", "bootstrap",
+    A, round(1000 gap)]) (both tested above on known answers)."""
+    seeds = []
+
+    def stand_in(X, algorithm, horizon, seed, stride):
+        assert (algorithm, stride) == ("ts-maximin", horizon)
+        seeds.append(seed.entropy)
+        trapped = horizon if len(seeds) % 2 else 50
+        I = np.where(np.arange(horizon) < trapped, 1, 0)
+        return type("Result", (), {"I": I, "J": I})
+
+    monkeypatch.setattr(tail, "simulate", stand_in)
+    table = tail.family_search([3], [0.2, 0.3], 0.01, 0.99, 4, 2000, SEED, 6, 0.9, resamples=40)
+    assert seeds == [name_seed(SEED, "maximin-tail", "family", 3, 200, r).entropy for r in range(4)]
+    assert table.columns.tolist() == schemas.TAIL_FAMILY_SCHEMA.names
+    none = table[table["gap"] == 0.3]
+    assert len(none) == 1 and none["verdict"].iloc[0] == "no trap"
+    assert none[["actions", "others_gap", "strength", "t", "runs"]].values.tolist() == [[3, 0.01, 0.99, 0, 0]]
+    assert none.drop(columns=["actions", "gap", "others_gap", "strength", "t", "runs", "verdict"]).isna().all(axis=None)
+    member = table[table["gap"] == 0.2]
+    t = np.array([1, 5, 21, 96, 437, 2000])  # thin_grid(2000, 6): round(2000^(k/5))
+    R = np.array([0.2 * np.minimum(t, m) for m in (2000, 50, 2000, 50)])
+    mean, se = R.mean(axis=0), R.std(axis=0, ddof=1) / 2
+    z = 1.6448536269514722
+    bound = 3 / math.sqrt(2) * math.sqrt(math.log(3)) * np.sqrt(t)
+    assert member["t"].tolist() == t.tolist() and (member["runs"] == 4).all()
+    assert (member[["actions", "others_gap", "strength"]].values.tolist()) == [[3, 0.01, 0.99]] * 6
+    np.testing.assert_allclose(member["mean"], mean, rtol=1e-12)
+    np.testing.assert_allclose(member["se"], se, rtol=1e-12)
+    np.testing.assert_allclose(member["low"], mean - z * se, rtol=1e-12)
+    np.testing.assert_allclose(member["high"], mean + z * se, rtol=1e-12)
+    np.testing.assert_allclose(member["bound"], bound, rtol=1e-12)
+    np.testing.assert_allclose(member["ratio"], mean / bound, rtol=1e-12)
+    verdicts = np.where(mean - z * se > bound, "exceeded", np.where(mean + z * se < bound, "below", "inconclusive"))
+    assert member["verdict"].tolist() == verdicts.tolist()
+    assert set(verdicts) == {"below", "inconclusive"}  # the mean crosses between t = 96 and 437
+    cross = tail.crossing(t, mean / bound, (mean - z * se) / bound, (mean + z * se) / bound)
+    assert 96 < cross[0] < 437
+    slope = tail.growth_exponent(
+        t, R, cross[0], 40, 0.9, name_seed(SEED, "maximin-tail", "family", "bootstrap", 3, 200)
+    )
+    assert not math.isnan(slope[1])
+    for col, value in zip(
+        ["crossing", "crossing_low", "crossing_high", "exponent", "exponent_low", "exponent_high"], [*cross, *slope]
+    ):
+        np.testing.assert_allclose(member[col], value, rtol=1e-9, err_msg=col)
+
+
+def test_family_search_reports_its_progress_per_member_with_a_trap(monkeypatch):
+    """Gap 0.3 has no trap (as above), so progress is called once, after the second member of two."""
+    monkeypatch.setattr(
+        tail,
+        "simulate",
+        lambda X, a, horizon, s, stride: type("R", (), {"I": np.zeros(horizon, int), "J": np.zeros(horizon, int)}),
+    )
+    calls = []
+    tail.family_search(
+        [3], [0.3, 0.2], 0.01, 0.99, 2, 20, SEED, 3, 0.9, resamples=5, progress=lambda *a: calls.append(a)
+    )
+    assert calls == [(2, 2)]
