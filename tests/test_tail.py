@@ -549,10 +549,16 @@ def test_escape_takes_the_lowest_index_among_the_fewest_duels():
     p_star, p_duel, p_escape = tail.escape_probabilities(wins, 1, 0, 2000, np.random.default_rng(5))
     assert p_star == pytest.approx(5 / 8, abs=0.045) and p_duel == 0.0
     assert p_escape == pytest.approx(15 / 32, abs=0.045)
-    # all uniform: no closed form needed, p_escape is p_duel with i2 = 1, the lowest of the tied
+    # no duel at all: row 0's fewest are 1 and 2 (0 each), the lower index wins, so p_escape is p_duel with i2 = 1
     none = np.zeros((3, 3), dtype=np.int64)
-    _, p_duel, p_escape = tail.escape_probabilities(none, 0, 1, 500, np.random.default_rng(6))
+    _, p_duel, p_escape = tail.escape_probabilities(none, 0, 1, 300, np.random.default_rng(6))
     assert p_escape == p_duel > 0
+    # duels count both directions: 0 beat 1 three times and lost to 2 five times, so j_min = 1 (3 < 5)
+    some = np.zeros((3, 3), dtype=np.int64)
+    some[0, 1], some[2, 0] = 3, 5
+    _, p_duel, p_escape = tail.escape_probabilities(some, 0, 1, 300, np.random.default_rng(7))
+    _, p_other, _ = tail.escape_probabilities(some, 0, 2, 300, np.random.default_rng(7))
+    assert p_escape == p_duel != p_other
 
 
 def _by_hand(I, J, outcomes, step, actions):
@@ -565,18 +571,26 @@ def _by_hand(I, J, outcomes, step, actions):
     return np.array(wins)
 
 
-def test_continue_runs_states_counted_by_hand(borda):
+def test_continue_runs_states_counted_by_hand(borda, monkeypatch):
     """Runs 4 (trapped) and 1 (free), in that order, to T2 = 300 with T1 = 100: each curve is the run's
     Maximin R_t at thin_grid(300, 5) = 1, 4, 17, 72, 300 (round(300^(k/4))); each state row counts the
     duels of the run's first t steps, and its escape probabilities are those of the documented seed
-    SeedSequence([seed, "maximin-tail", "escape", run, t]) on those counts."""
+    SeedSequence([seed, "maximin-tail", "escape", run, t]) on those counts. Each run records its
+    strategies at one step only (stride = horizon: memory)."""
     trap = tail.trap(borda)
     star, i2 = trap.maximin_winner, trap.borda_winner
+    strides = []
+
+    def spy(*args, stride, **kwargs):
+        strides.append((args[2], stride))
+        return simulate(*args, stride=stride, **kwargs)
+
+    monkeypatch.setattr(tail, "simulate", spy)
     calls = []
     curves, states = tail.continue_runs(
         borda, "borda", [4, 1], ["trapped", "free"], 300, 100, SEED, 5, 30, progress=lambda *a: calls.append(a)
     )
-    assert calls == [(1, 2), (2, 2)]
+    assert calls == [(1, 2), (2, 2)] and strides == [(300, 300), (300, 300)]
     curves, states = curves.to_pandas(), states.to_pandas()
     assert curves["run"].tolist() == [4] * 5 + [1] * 5
     assert curves["stratum"].tolist() == ["trapped"] * 5 + ["free"] * 5
@@ -607,8 +621,12 @@ def test_continue_runs_states_counted_by_hand(borda):
 
 
 def test_continue_runs_to_the_first_horizon_itself_records_one_state_and_none_for_no_runs(borda):
-    curves, states = tail.continue_runs(borda, "borda", [2], ["free"], 50, 50, SEED, 3, 5)
-    assert states["t"].to_pylist() == [50] and curves["t"].to_pylist() == [1, 7, 50]
+    """T2 = T1 = 30: one state row. Its escape probabilities come from 2,000 posterior draws by default:
+    multiples of 1/2000 (here strictly between 0 and 1, so not of 1/1999 or 1/2001)."""
+    curves, states = tail.continue_runs(FAMILY_4, "family", [2], ["free"], 30, 30, SEED, 3)
+    assert states["t"].to_pylist() == [30] and curves["t"].to_pylist() == [1, 5, 30]
+    p_star = states["p_star"][0].as_py()
+    assert 0 < p_star < 1 and p_star * 2000 == pytest.approx(round(p_star * 2000), abs=1e-9)
     curves, states = tail.continue_runs(borda, "borda", [], [], 50, 20, SEED, 3, 5)
     assert curves.num_rows == 0 and states.num_rows == 0
     assert curves.schema.equals(schemas.TAIL_CURVE_SCHEMA) and states.schema.equals(schemas.TAIL_STATE_SCHEMA)
@@ -744,7 +762,7 @@ def test_family_search_rows_from_curves_known_by_hand(monkeypatch):
         return type("Result", (), {"I": I, "J": I})
 
     monkeypatch.setattr(tail, "simulate", stand_in)
-    table = tail.family_search([3], [0.2, 0.3], 0.01, 0.99, 4, 2000, SEED, 6, 0.9, resamples=40)
+    table = tail.family_search([3], [0.2, 0.3], 0.01, 0.99, 4, 2000, SEED, 6, 0.9)  # 1,000 resamples by default
     assert seeds == [name_seed(SEED, "maximin-tail", "family", 3, 200, r).entropy for r in range(4)]
     assert table.columns.tolist() == schemas.TAIL_FAMILY_SCHEMA.names
     none = table[table["gap"] == 0.3]
@@ -771,7 +789,7 @@ def test_family_search_rows_from_curves_known_by_hand(monkeypatch):
     cross = tail.crossing(t, mean / bound, (mean - z * se) / bound, (mean + z * se) / bound)
     assert 96 < cross[0] < 437
     slope = tail.growth_exponent(
-        t, R, cross[0], 40, 0.9, name_seed(SEED, "maximin-tail", "family", "bootstrap", 3, 200)
+        t, R, cross[0], 1000, 0.9, name_seed(SEED, "maximin-tail", "family", "bootstrap", 3, 200)
     )
     assert not math.isnan(slope[1])
     for col, value in zip(
@@ -792,3 +810,67 @@ def test_family_search_reports_its_progress_per_member_with_a_trap(monkeypatch):
         [3], [0.3, 0.2], 0.01, 0.99, 2, 20, SEED, 3, 0.9, resamples=5, progress=lambda *a: calls.append(a)
     )
     assert calls == [(2, 2)]
+
+
+def test_family_verdict_at_the_bound_itself_is_inconclusive(monkeypatch):
+    """Identical runs (se 0) that duel the Borda winner against itself at every step: R_t = gap t exactly
+    for gap 1/4 (member A = 4: (4 - 2)(0.99 - 0.5 - 0.01) = 0.96 > 0.5, a trap). With Theorem 4.1's bound
+    replaced by exactly 0.25 t, the interval touches the bound at every step: neither above nor below."""
+    from duelbandits import theorems as theorems_module
+
+    def trapped_run(X, algorithm, horizon, seed, stride):
+        return type("Result", (), {"I": np.ones(horizon, int), "J": np.ones(horizon, int)})
+
+    monkeypatch.setattr(tail, "simulate", trapped_run)
+    monkeypatch.setattr(theorems_module, "ts_maximin", lambda A, t: 0.25 * np.asarray(t))
+    table = tail.family_search([4], [0.25], 0.01, 0.99, 3, 100, SEED, 4, 0.95, resamples=5)
+    assert table["mean"].tolist() == [0.25 * t for t in table["t"]] and (table["se"] == 0).all()
+    assert set(table["verdict"]) == {"inconclusive"}
+
+
+def test_estimates_at_the_bound_itself_are_inconclusive():
+    """Every run at exactly Theorem 4.1's bound at t = 1 (se 0): the interval touches the bound."""
+    at = float(theorems.ts_maximin(10, 1.0))
+    table = tail.estimates(_rows({0: [at, at], 1: [at, at]}), None, 10, 1.0, 0.5, 0.95)
+    assert table["low"].iloc[0] == table["bound"].iloc[0] == table["high"].iloc[0]
+    assert table["verdict"].iloc[0] == "inconclusive"
+
+
+def test_estimates_trap_at_share_times_delta_in_both_phases():
+    """delta 2 and share 1/4 put the threshold at 1/2, as delta 1 and share 1/2 do: the trapped fractions
+    of test_phase_two_estimate_by_hand (0, 1/2 in phase 1; 1/2 at t = 4) are unchanged."""
+    table = tail.estimates(_phase_one_rows(), _phase_two_curves(), 10, 2.0, 0.25, 0.95)
+    assert table["trapped"].tolist() == [0.0, 0.5, 0.5] and table["mean"].tolist() == pytest.approx([0, 0.4, 1.175])
+
+
+def test_phase_two_rows_start_after_the_last_phase_one_step():
+    """Phase 1 at t = 1, 2, 3, phase 2 at t = 1, 2, 3, 6: only t = 6 comes from phase 2 (two runs, both
+    continued, one trapped at t = 3 with slope 1 >= 1/2)."""
+    one = _rows({0: [0.0, 1.0, 2.0], 1: [0.0, 0.0, 0.0]}, (1, 2, 3))
+    rows = [(0, "trapped", t, r) for t, r in zip((1, 2, 3, 6), (0.0, 1.0, 2.0, 5.0))]
+    rows += [(1, "free", t, 0.0) for t in (1, 2, 3, 6)]
+    two = pd.DataFrame(rows, columns=["run", "stratum", "t", "cumulative_regret"])
+    table = tail.estimates(one, two, 10, 1.0, 0.5, 0.95)
+    assert table["source"].tolist() == ["phase 1 (all runs)"] * 3 + ["phase 2 (stratified)"]
+    assert table["t"].tolist() == [1, 2, 3, 6] and table["mean"].iloc[-1] == pytest.approx(2.5)
+
+
+def test_growth_exponent_interval_by_hand_from_the_documented_draws():
+    """Two runs, R = (0.1, 1) and (0.1, 10) at t = 10, 100: the mean curve (0.1, 5.5) has slope
+    r = log10(55) = 1.740. default_rng(3).integers(0, 2, size=(4, 2)) is [[1, 0], [0, 0], [0, 1], [1, 1]]
+    (numpy's stream, derived once with numpy alone): resamples of slope r, 1 (run 0 twice), r, 2 (run 1
+    twice). numpy's linear quantiles at 0.25 and 0.75 of (1, r, r, 2): 1 + 0.75 (r - 1) and
+    r + 0.25 (2 - r). Means below 1 keep their logarithm (only a mean <= 0 has none)."""
+    t = np.array([10.0, 100.0])
+    rho, low, high = tail.growth_exponent(t, np.array([[0.1, 1.0], [0.1, 10.0]]), 10.0, 4, 0.5, 3)
+    r = math.log10(55)
+    assert rho == pytest.approx(r, rel=1e-12)
+    assert low == pytest.approx(1 + 0.75 * (r - 1), rel=1e-12)
+    assert high == pytest.approx(r + 0.25 * (2 - r), rel=1e-12)
+
+
+def test_growth_exponent_interval_is_nan_when_a_resample_mean_is_zero():
+    """Runs R = (0, 0) and (1, 10): the mean (0.5, 5) has slope 1, but a resample of run 0 twice
+    (probability 1/4; among 50 resamples but for (3/4)^50 < 1e-6) has mean 0, whose log is undefined."""
+    rho, low, high = tail.growth_exponent([10.0, 100.0], np.array([[0.0, 0.0], [1.0, 10.0]]), 10.0, 50, 0.95, 0)
+    assert rho == pytest.approx(1.0, rel=1e-12) and math.isnan(low) and math.isnan(high)
