@@ -375,3 +375,31 @@ def test_read_points_refuses_another_table_naming_its_columns_or_its_provenance(
 def test_points_together_refuse_c_alpha_just_outside_the_tolerance():
     with pytest.raises(pointlib.PointError, match="but --c-alpha is 2"):
         pointlib.check_together(["p0", "p1", "p2"], TOGETHER, c_alpha=2.0 * (1 + 1e-11))
+
+
+def test_sweep_point_columns_by_value_in_run_regret_step_order():
+    """Runs 3 and 1 (in that order) of TS-Borda with c_alpha = 1.5 on a 6-action matrix to T = 40 on
+    thin_grid(40, 4) = 1, 3, 12, 40 (round(40^(k/3))): the rows are run by run, in each the regret
+    kinds in regret.REGRETS' order, in each the grid; every value is that of ``simulate`` with the run's
+    seed and the same hyper-parameter, and progress is called after each run."""
+    sc = make_scenario("borda", actions=6, seed=1)
+    calls = []
+    table = pointlib.simulate_point(
+        sc.matrix, "borda", "ts-borda", 40, [3, 1], 5, points=4, progress=lambda *a: calls.append(a), c_alpha=1.5
+    ).to_pandas()
+    assert calls == [(1, 2), (2, 2)]
+    kinds = list(regret.REGRETS)
+    assert len(table) == 2 * len(kinds) * 4
+    assert set(table["scenario"]) == {"borda"} and set(table["algorithm"]) == {"ts-borda"}
+    assert set(table["actions"]) == {6} and set(table["horizon"]) == {40}
+    assert table["run"].tolist() == [3] * (4 * len(kinds)) + [1] * (4 * len(kinds))
+    assert table["regret"].tolist() == [k for k in kinds for _ in range(4)] * 2
+    assert table["t"].tolist() == [1, 3, 12, 40] * (2 * len(kinds))
+    for run in (3, 1):
+        res = simulate(sc.matrix, "ts-borda", 40, run_seed(5, "borda", "ts-borda", run), c_alpha=1.5)
+        for kind in kinds:
+            rows = table[(table["run"] == run) & (table["regret"] == kind)]
+            R = regret.cumulative(kind, sc.matrix, res.I, res.J)
+            np.testing.assert_array_equal(rows["cumulative_regret"], R[[0, 2, 11, 39]])
+    default = simulate(sc.matrix, "ts-borda", 40, run_seed(5, "borda", "ts-borda", 1))
+    assert not np.array_equal(default.I, res.I) or not np.array_equal(default.J, res.J)  # c_alpha mattered
