@@ -127,6 +127,54 @@ EQUIVALENT: dict[str, str] = {
     "duelbandits.scenarios.x_generated_scenario__mutmut_41": "shape[1] for shape[0]: checked square before",
     "duelbandits.scenarios.x_generated_scenario__mutmut_44": "shape[1] in the message: checked square before",
     "duelbandits.scenarios.x_generated_scenario__mutmut_45": "shape[1] in the message: checked square before",
+    "duelbandits.tail.x__first_reach__mutmut_3": "dtype=None for float: the steps go through math.log and float()",
+    "duelbandits.tail.x__first_reach__mutmut_5": "dtype dropped: as mutmut_3",
+    "duelbandits.tail.x__first_reach__mutmut_8": "dtype=None for float: integer ratios divide to the same floats",
+    "duelbandits.tail.x__first_reach__mutmut_10": "dtype dropped: as mutmut_8",
+    "duelbandits.tail.x_continue_runs__mutmut_4": (
+        "dtype=None for float: a valid preference matrix (X + X.T = 1 to 1e-12, 1/2 on the diagonal) is float64 "
+        "already, and a float32 one is refused by simulate either way"
+    ),
+    "duelbandits.tail.x_continue_runs__mutmut_6": "dtype dropped: as mutmut_4",
+    "duelbandits.tail.x_continue_runs__mutmut_8": "X.shape[1] for X.shape[0]: a preference matrix is square",
+    "duelbandits.tail.x_family_search__mutmut_99": "grid.astype(None): numpy's default type is float64",
+    "duelbandits.tail.x_growth_exponent__mutmut_7": (
+        "dtype=None for float: integer steps compare to start and go through np.log to the same floats"
+    ),
+    "duelbandits.tail.x_growth_exponent__mutmut_9": "dtype dropped: as mutmut_7",
+    "duelbandits.tail.x_growth_exponent__mutmut_12": (
+        "dtype=None for float: integer regrets give the same float means (mean, and counts @ R / runs)"
+    ),
+    "duelbandits.tail.x_growth_exponent__mutmut_14": "dtype dropped: as mutmut_12",
+    "duelbandits.tail.x_growth_exponent__mutmut_17": "`or True`: t >= NaN is all False, the zeros of the other branch",
+    "duelbandits.tail.x_growth_exponent__mutmut_22": (
+        "dtype of the zeros (start NaN): past.sum() < 2 skips the fit, and rho NaN returns before past is used again"
+    ),
+    "duelbandits.tail.x_growth_exponent__mutmut_24": "dtype dropped: as mutmut_22",
+    "duelbandits.tail.x_growth_exponent__mutmut_27": "`or True`: fit_power_law of fewer than two steps is NaN already",
+    "duelbandits.tail.x_growth_exponent__mutmut_46": "integers(runs) is integers(0, runs): low alone is the bound",
+    "duelbandits.tail.x_growth_exponent__mutmut_63": (
+        "* runs for / runs: every resample mean scaled by runs^2 > 0, same signs, logs shifted by a constant the "
+        "centring removes"
+    ),
+    "duelbandits.tail.x_growth_exponent__mutmut_68": (
+        "errstate divide: np.log is taken only of positive values (np.where(means > 0, means, 1.0)), no error to hide"
+    ),
+    "duelbandits.tail.x_growth_exponent__mutmut_69": "errstate invalid: as mutmut_68",
+    "duelbandits.tail.x_growth_exponent__mutmut_70": "errstate divide dropped: as mutmut_68",
+    "duelbandits.tail.x_growth_exponent__mutmut_71": "errstate invalid dropped: as mutmut_68",
+    "duelbandits.tail.x_growth_exponent__mutmut_92": (
+        "means >= 0 inside: log(0) = -inf (its warning ignored) where the outer np.where puts NaN anyway"
+    ),
+    "duelbandits.tail.x_growth_exponent__mutmut_94": "2.0 for 1.0 inside: where the outer np.where puts NaN anyway",
+    "duelbandits.tail.x_growth_exponent__mutmut_99": (
+        "y + its row mean: the centred log steps xc sum to 0, so a constant per row leaves the slope (to rounding)"
+    ),
+    "duelbandits.tail.x_growth_exponent__mutmut_100": (
+        "y's overall mean for the row's: as mutmut_99; a NaN row makes every slope NaN, but one NaN already gives a "
+        "NaN interval"
+    ),
+    "duelbandits.tail.x_growth_exponent__mutmut_102": "axis dropped: as mutmut_100",
     "duelbandits.theorems.x__clipped_gamma__mutmut_7": (
         "the warning's stacklevel (3, the tuning's caller) dropped: mutmut's trampolines add frames, so a test of "
         "the frame it names fails on the unmutated code under mutmut (the frames all lie in the mutated file)"
