@@ -403,3 +403,12 @@ def test_sweep_point_columns_by_value_in_run_regret_step_order():
             np.testing.assert_array_equal(rows["cumulative_regret"], R[[0, 2, 11, 39]])
     default = simulate(sc.matrix, "ts-borda", 40, run_seed(5, "borda", "ts-borda", 1))
     assert not np.array_equal(default.I, res.I) or not np.array_equal(default.J, res.J)  # c_alpha mattered
+
+
+def test_sweep_point_keeps_twenty_grid_points_by_default():
+    """points defaults to 20: at T = 40 the distinct round(40^(k/19)), k = 0..19 (by hand from the
+    definition: 1.21, 1.47, ... round to 1, 1, 1, 2, 2, 3, ...), 16 steps."""
+    sc = make_scenario("borda", actions=6, seed=1)
+    table = pointlib.simulate_point(sc.matrix, "borda", "ts-borda", 40, [0], 5).to_pandas()
+    steps = table.loc[table["regret"] == "maximin", "t"].tolist()
+    assert steps == [1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 15, 18, 22, 27, 33, 40]
