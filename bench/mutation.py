@@ -137,6 +137,27 @@ EQUIVALENT: dict[str, str] = {
     ),
     "duelbandits.tail.x_continue_runs__mutmut_6": "dtype dropped: as mutmut_4",
     "duelbandits.tail.x_continue_runs__mutmut_8": "X.shape[1] for X.shape[0]: a preference matrix is square",
+    "duelbandits.tail.x_continue_runs__mutmut_142": "curve schema dropped: each column has its type",
+    "duelbandits.tail.x_continue_runs__mutmut_144": "schema dropped: as mutmut_142",
+    "duelbandits.tail.x_continue_runs__mutmut_148": "a column type None: pa.table casts it to the schema",
+    "duelbandits.tail.x_continue_runs__mutmut_150": "a column's type dropped: as mutmut_148",
+    "duelbandits.tail.x_continue_runs__mutmut_159": "a column type None: as mutmut_148 (null, when empty, too)",
+    "duelbandits.tail.x_continue_runs__mutmut_161": "a column's type dropped: as mutmut_159",
+    "duelbandits.tail.x_continue_runs__mutmut_170": "a column's type None: as mutmut_148",
+    "duelbandits.tail.x_continue_runs__mutmut_172": "a column's type dropped: as mutmut_148",
+    "duelbandits.tail.x_continue_runs__mutmut_180": "a column's type None: as mutmut_148",
+    "duelbandits.tail.x_continue_runs__mutmut_182": "a column's type dropped: as mutmut_148",
+    "duelbandits.tail.x_continue_runs__mutmut_195": "the state table's schema dropped: as mutmut_142",
+    "duelbandits.tail.x_continue_runs__mutmut_197": "schema dropped: as mutmut_142",
+    "duelbandits.tail.x_continue_runs__mutmut_199": "the state columns' types None: as mutmut_159",
+    "duelbandits.tail.x_continue_runs__mutmut_201": "the state columns' types dropped: as mutmut_159",
+    "duelbandits.tail.x_escape_probabilities__mutmut_2": "wins.shape[1] for shape[0]: the counts are square",
+    "duelbandits.tail.x_escape_probabilities__mutmut_36": "astype(None): numpy's default type is float64",
+    "duelbandits.tail.x_estimates__mutmut_70": "reshape(-2, n): numpy 2 takes any negative size as the unknown one",
+    "duelbandits.tail.x_estimates__mutmut_80": "reshape(-2, n): as mutmut_70",
+    "duelbandits.tail.x_estimates__mutmut_111": "astype(None) of the trapped flags: numpy's default type is float64",
+    "duelbandits.tail.x_estimates__mutmut_113": "astype(None): as mutmut_111",
+    "duelbandits.tail.x_estimates__mutmut_189": "to_numpy(dtype=None): sqrt of int32 steps is float64",
     "duelbandits.tail.x_family_search__mutmut_99": "grid.astype(None): numpy's default type is float64",
     "duelbandits.tail.x_growth_exponent__mutmut_7": (
         "dtype=None for float: integer steps compare to start and go through np.log to the same floats"
@@ -175,6 +196,18 @@ EQUIVALENT: dict[str, str] = {
         "NaN interval"
     ),
     "duelbandits.tail.x_growth_exponent__mutmut_102": "axis dropped: as mutmut_100",
+    "duelbandits.tail.x_interval_slopes__mutmut_3": "dtype=None for float: np.r_[0.0, t] makes the steps float",
+    "duelbandits.tail.x_select_continued__mutmut_27": (
+        "`or True`: with take = 0 rng.choice draws no run and gives free_runs' empty int64 array, as free_runs[:0] "
+        "(the generator is local)"
+    ),
+    "duelbandits.tail.x_select_continued__mutmut_31": "replace=None for False: None is false",
+    "duelbandits.tail.x_strata_of__mutmut_30": (
+        "argsort kind: the chosen runs are distinct (a run is trapped or free, and the free ones are drawn "
+        "without replacement), so every sort kind gives the same order"
+    ),
+    "duelbandits.tail.x_strata_of__mutmut_32": "argsort kind dropped: as mutmut_30",
+    "duelbandits.tail.x_strata_of__mutmut_34": "kind 'STABLE': numpy ignores its case",
     "duelbandits.theorems.x__clipped_gamma__mutmut_7": (
         "the warning's stacklevel (3, the tuning's caller) dropped: mutmut's trampolines add frames, so a test of "
         "the frame it names fails on the unmutated code under mutmut (the frames all lie in the mutated file)"

@@ -473,6 +473,8 @@ def test_selection_draws_the_documented_seeded_subsample():
     assert tail.select_continued([], np.arange(10, 30), 99, SEED)[1].tolist() == list(range(10, 30))
     held, sampled = tail.select_continued([1], np.arange(10, 30), 0, SEED)
     assert held.tolist() == [1] and sampled.tolist() == [] and sampled.dtype == np.int64
+    held, sampled = tail.select_continued([], [], 5, SEED)  # run numbers stay integers when there are none
+    assert held.dtype == np.int64 and sampled.dtype == np.int64 and held.size == sampled.size == 0
 
 
 def test_job_shares_are_every_jobs_th_run_from_the_job_on():
@@ -521,6 +523,7 @@ def test_posterior_counts_by_hand():
     assert tail.posterior_counts(3, I, J, o, 4).tolist() == [[0, 1, 0], [0, 0, 0], [2, 0, 0]]
     assert tail.posterior_counts(3, I, J, o, 5).tolist() == [[0, 1, 0], [1, 0, 0], [2, 0, 0]]
     assert tail.posterior_counts(2, I, J, o, 0).tolist() == [[0, 0], [0, 0]]
+    assert tail.posterior_counts(3, I, J, o, 5).dtype == np.int64  # counts
 
 
 def test_escape_probabilities_on_a_posterior_with_a_known_answer():
@@ -687,6 +690,8 @@ def test_phase_one_estimates_by_hand_with_each_verdict_and_the_clipped_trapped_i
 def test_phase_one_estimates_of_a_single_run_have_no_spread():
     table = tail.estimates(_rows({0: [0.0, 3.0]}), None, 10, 1.0, 0.5, 0.95)
     assert table["se"].tolist() == [0.0, 0.0] and table["trapped"].tolist() == [0.0, 1.0]
+    # two runs already have a spread: R_2 = 1, 3, s = sqrt(2), se = s / sqrt(2) = 1
+    assert tail.estimates(_rows({0: [0.0, 1.0], 1: [0.0, 3.0]}), None, 10, 1.0, 0.5, 0.95)["se"].tolist() == [0, 1]
     assert table["trapped_low"].tolist() == [0.0, 1.0] and table["trapped_high"].tolist() == [0.0, 1.0]
 
 
@@ -839,10 +844,20 @@ def test_estimates_at_the_bound_itself_are_inconclusive():
 
 
 def test_estimates_trap_at_share_times_delta_in_both_phases():
-    """delta 2 and share 1/4 put the threshold at 1/2, as delta 1 and share 1/2 do: the trapped fractions
-    of test_phase_two_estimate_by_hand (0, 1/2 in phase 1; 1/2 at t = 4) are unchanged."""
-    table = tail.estimates(_phase_one_rows(), _phase_two_curves(), 10, 2.0, 0.25, 0.95)
-    assert table["trapped"].tolist() == [0.0, 0.5, 0.5] and table["mean"].tolist() == pytest.approx([0, 0.4, 1.175])
+    """delta 2 and share 1/4 put the threshold at 1/2, as delta 1 and share 1/2 do, in phase 1 (trapped 0, 1/2
+    as in test_phase_two_estimate_by_hand) and in phase 2: with the free run 2 at R_4 = 0.7 (slope 0.3 over
+    (2, 4]) only the trapped stratum is trapped at t = 4, estimate 1/2 (mean 0.5 * 2.25 + 0.5 * 0.7)."""
+    curves = _phase_two_curves()
+    curves.loc[(curves["run"] == 2) & (curves["t"] == 4), "cumulative_regret"] = 0.7
+    table = tail.estimates(_phase_one_rows(), curves, 10, 2.0, 0.25, 0.95)
+    assert table["trapped"].tolist() == [0.0, 0.5, 0.5] and table["mean"].tolist() == pytest.approx([0, 0.4, 1.475])
+
+
+def test_phase_two_curves_of_one_step_each():
+    """Curves holding only t = 4 (each run's stratum on its one row): the estimate at t = 4 as by hand."""
+    curves = _phase_two_curves()
+    table = tail.estimates(_phase_one_rows(), curves[curves["t"] == 4], 10, 1.0, 0.5, 0.95)
+    assert table["t"].tolist() == [1, 2, 4] and table["mean"].iloc[-1] == pytest.approx(1.175)
 
 
 def test_phase_two_rows_start_after_the_last_phase_one_step():
