@@ -197,6 +197,10 @@ EQUIVALENT: dict[str, str] = {
     ),
     "duelbandits.tail.x_growth_exponent__mutmut_102": "axis dropped: as mutmut_100",
     "duelbandits.tail.x_interval_slopes__mutmut_3": "dtype=None for float: np.r_[0.0, t] makes the steps float",
+    "duelbandits.tail.x_interval_slopes__mutmut_5": "dtype dropped: as mutmut_3",
+    "duelbandits.tail.x_interval_slopes__mutmut_8": "dtype=None for float: the float zeros joined to R make it float",
+    "duelbandits.tail.x_interval_slopes__mutmut_10": "dtype dropped: as mutmut_8",
+    "duelbandits.tail.x_interval_slopes__mutmut_18": "np.diff's axis dropped: its default is the last axis, -1",
     "duelbandits.tail.x_select_continued__mutmut_27": (
         "`or True`: with take = 0 rng.choice draws no run and gives free_runs' empty int64 array, as free_runs[:0] "
         "(the generator is local)"
@@ -208,6 +212,18 @@ EQUIVALENT: dict[str, str] = {
     ),
     "duelbandits.tail.x_strata_of__mutmut_32": "argsort kind dropped: as mutmut_30",
     "duelbandits.tail.x_strata_of__mutmut_34": "kind 'STABLE': numpy ignores its case",
+    "duelbandits.tail.x_stratified_mean__mutmut_4": "dtype=None for float: mean and var of ints or bools are float",
+    "duelbandits.tail.x_stratified_mean__mutmut_6": "dtype dropped: as mutmut_4",
+    "duelbandits.tail.x_stratified_mean__mutmut_37": "dtype=None for float: n only divides (true division)",
+    "duelbandits.tail.x_stratified_mean__mutmut_39": "dtype dropped: as mutmut_37",
+    "duelbandits.tail.x_stratified_mean__mutmut_42": "dtype=None for float: N_h only divides, as mutmut_37",
+    "duelbandits.tail.x_stratified_mean__mutmut_44": "dtype dropped: as mutmut_37",
+    "duelbandits.tail.x_stratified_mean__mutmut_66": (
+        "`or True`: N = 1 is one stratum of one value, whose s^2 and deviation from the estimate are 0: S^2 / N = 0"
+    ),
+    "duelbandits.tail.x_stratified_mean__mutmut_68": "N >= 1: as mutmut_66 (N >= 1 always)",
+    "duelbandits.tail.x_trap__mutmut_3": "dtype=None for float: integer entries give the same winners and delta",
+    "duelbandits.tail.x_trap__mutmut_5": "dtype dropped: as mutmut_3",
     "duelbandits.theorems.x__clipped_gamma__mutmut_7": (
         "the warning's stacklevel (3, the tuning's caller) dropped: mutmut's trampolines add frames, so a test of "
         "the frame it names fails on the unmutated code under mutmut (the frames all lie in the mutated file)"
