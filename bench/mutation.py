@@ -96,6 +96,90 @@ EQUIVALENT: dict[str, str] = {
     "duelbandits.digests.x_parquet_digest__mutmut_14": (
         "pyarrow's default batch size for BATCH_ROWS: memory only, the digest does not depend on the split (tested)"
     ),
+    "duelbandits.points.x_bootstrap_exponent__mutmut_11": "dtype=None for float: np.log of integer horizons is float",
+    "duelbandits.points.x_bootstrap_exponent__mutmut_13": "dtype dropped: as mutmut_11",
+    "duelbandits.points.x_bootstrap_exponent__mutmut_19": "float('NAN') is NaN: float() ignores the case",
+    "duelbandits.points.x_bootstrap_exponent__mutmut_22": "as mutmut_19",
+    "duelbandits.points.x_bootstrap_exponent__mutmut_36": (
+        "logs + their row mean: the centred log horizons xc sum to 0, so a constant per row leaves the slope (to "
+        "rounding); a NaN row stays NaN"
+    ),
+    "duelbandits.points.x_bootstrap_exponent__mutmut_52": "as mutmut_19",
+    "duelbandits.points.x_bootstrap_exponent__mutmut_55": "as mutmut_19",
+    "duelbandits.points.x_check_points__mutmut_6": (
+        "sort kind: pandas applies kind only when sorting by one column, and this sorts by seven"
+    ),
+    "duelbandits.points.x_check_points__mutmut_9": "sort kind dropped: as mutmut_6",
+    "duelbandits.points.x_check_points__mutmut_25": (
+        "sort kind 'XXstableXX': as mutmut_6 (pandas does not even check it)"
+    ),
+    "duelbandits.points.x_check_points__mutmut_26": "sort kind 'STABLE': as mutmut_25",
+    "duelbandits.points.x_check_points__mutmut_58": (
+        "groupby sort=None: the rows are sorted by these keys already, so the groups come in the same order"
+    ),
+    "duelbandits.points.x_check_points__mutmut_60": "groupby sort dropped: as mutmut_58",
+    "duelbandits.points.x_check_points__mutmut_69": "groupby sort=True: as mutmut_58",
+    "duelbandits.points.x_fit_power_law__mutmut_4": "dtype=None for float: np.log of integer horizons is float",
+    "duelbandits.points.x_fit_power_law__mutmut_6": "dtype dropped: as mutmut_4",
+    "duelbandits.points.x_fit_power_law__mutmut_9": (
+        "dtype=None for float: integer means compare and go through np.log the same"
+    ),
+    "duelbandits.points.x_fit_power_law__mutmut_11": "dtype dropped: as mutmut_9",
+    "duelbandits.points.x_fit_power_law__mutmut_22": "float('NAN') is NaN: float() ignores the case",
+    "duelbandits.points.x_fit_power_law__mutmut_25": "as mutmut_22",
+    "duelbandits.points.x_fit_power_law__mutmut_32": (
+        "x + its mean in the numerator: the deviations of y sum to 0, so the constant drops out (to rounding)"
+    ),
+    "duelbandits.points.x_fit_power_law__mutmut_33": (
+        "y + its mean in the numerator: the deviations of x sum to 0, as mutmut_32"
+    ),
+    "duelbandits.points.x_resampled_log_means__mutmut_8": (
+        "dtype=None for float: the means of integer regrets are float"
+    ),
+    "duelbandits.points.x_resampled_log_means__mutmut_10": "dtype dropped: as mutmut_8",
+    "duelbandits.points.x_resampled_log_means__mutmut_16": "integers(n) is integers(0, n): low alone is the bound",
+    "duelbandits.points.x_resampled_log_means__mutmut_21": (
+        "errstate divide: np.log is taken only of positive values (np.where(means > 0, means, 1.0)), no error to hide"
+    ),
+    "duelbandits.points.x_resampled_log_means__mutmut_22": "errstate invalid: as mutmut_21",
+    "duelbandits.points.x_resampled_log_means__mutmut_23": "errstate divide dropped: as mutmut_21",
+    "duelbandits.points.x_resampled_log_means__mutmut_24": "errstate invalid dropped: as mutmut_21",
+    "duelbandits.points.x_resampled_log_means__mutmut_32": (
+        "None for np.nan: numpy stores None in the float logs as NaN"
+    ),
+    "duelbandits.points.x_resampled_log_means__mutmut_45": (
+        "means >= 0 inside: log(0) = -inf (its warning ignored) where the outer np.where puts NaN anyway"
+    ),
+    "duelbandits.points.x_resampled_log_means__mutmut_47": (
+        "2.0 for 1.0 inside: where the outer np.where puts NaN anyway"
+    ),
+    "duelbandits.points.x_simulate_point__mutmut_4": (
+        "dtype=None for float: a valid preference matrix (X + X.T = 1 to 1e-12, 1/2 on the diagonal) is float64 "
+        "already, and a float32 one is refused by simulate either way"
+    ),
+    "duelbandits.points.x_simulate_point__mutmut_6": "dtype dropped: as mutmut_4",
+    "duelbandits.points.x_simulate_point__mutmut_70": "warn's category None: the default category is UserWarning",
+    "duelbandits.points.x_simulate_point__mutmut_73": "warn's category dropped: as mutmut_70",
+    "duelbandits.points.x_simulate_point__mutmut_74": "the warning's stacklevel: as theorems' _clipped_gamma mutmut_7",
+    "duelbandits.points.x_simulate_point__mutmut_75": "the warning's stacklevel: as theorems' _clipped_gamma mutmut_7",
+    "duelbandits.points.x_simulate_point__mutmut_79": "the schema dropped: each column is built with the schema's type",
+    "duelbandits.points.x_simulate_point__mutmut_81": "the schema dropped: as mutmut_79",
+    "duelbandits.points.x_simulate_point__mutmut_85": "a column's type None: pa.table casts it to the schema's",
+    "duelbandits.points.x_simulate_point__mutmut_87": "a column's type dropped: as mutmut_85",
+    "duelbandits.points.x_simulate_point__mutmut_92": "as mutmut_85",
+    "duelbandits.points.x_simulate_point__mutmut_94": "as mutmut_85",
+    "duelbandits.points.x_simulate_point__mutmut_100": "int64 actions for int16: as mutmut_85",
+    "duelbandits.points.x_simulate_point__mutmut_103": "as mutmut_100",
+    "duelbandits.points.x_simulate_point__mutmut_104": "X.shape[1] for X.shape[0]: a preference matrix is square",
+    "duelbandits.points.x_simulate_point__mutmut_109": "int64 horizons for int32: as mutmut_85",
+    "duelbandits.points.x_simulate_point__mutmut_112": "as mutmut_109",
+    "duelbandits.points.x_simulate_point__mutmut_120": "int64 runs for int32: as mutmut_85",
+    "duelbandits.points.x_simulate_point__mutmut_122": "as mutmut_120",
+    "duelbandits.points.x_simulate_point__mutmut_129": "as mutmut_85",
+    "duelbandits.points.x_simulate_point__mutmut_131": "as mutmut_85",
+    "duelbandits.points.x_simulate_point__mutmut_148": (
+        "float64 steps for int32: pa.table casts the integral floats to the schema's int32"
+    ),
     "duelbandits.regret.x_copeland__mutmut_7": "X.shape[1] for X.shape[0]: a preference matrix is square",
     "duelbandits.regret.x_per_step__mutmut_6": "dtype=None for float: every regret is float arithmetic already",
     "duelbandits.regret.x_per_step__mutmut_8": "dtype dropped: as mutmut_6",

@@ -227,6 +227,14 @@ def test_fit_power_law_of_two_horizons_and_of_a_negative_mean():
     assert all(np.isnan(pointlib.fit_power_law([10], [1.0])))
 
 
+def test_fit_power_law_gives_nan_quietly():
+    """Refused inputs never reach the logarithm or the division: no numpy warning (here an error)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert all(np.isnan(pointlib.fit_power_law([1000, 1000], [1.0, 2.0])))
+        assert all(np.isnan(pointlib.fit_power_law([1000, 2000], [0.0, 2.0])))
+
+
 def test_check_bootstrap_takes_one_resample_and_refuses_none_naming_the_value():
     pointlib.check_bootstrap(1, 0.95)
     with pytest.raises(pointlib.PointError, match="^resamples must be >= 1, got 0$"):
@@ -244,8 +252,8 @@ def test_resampled_log_means_draw_runs_within_each_horizon_as_documented():
 
 
 def test_resampled_log_means_are_nan_where_a_mean_is_not_positive():
-    logs = pointlib.resampled_log_means([[0.0, 0.0], [-1.0, -2.0], [1.0, 1.0]], 2, 0)
-    assert np.isnan(logs[:, :2]).all() and logs[:, 2].tolist() == [0.0, 0.0]
+    logs = pointlib.resampled_log_means([[0.0, 0.0], [-1.0, -2.0], [0.5, 0.5]], 2, 0)
+    assert np.isnan(logs[:, :2]).all() and logs[:, 2].tolist() == [np.log(0.5)] * 2
 
 
 def test_bootstrap_exponent_by_hand_from_the_documented_draws():
@@ -319,6 +327,10 @@ def test_check_points_messages_name_the_run_and_the_point():
         pointlib.PointError, match="^run 0 of borda/dts A=10 T=100 appears in more than one point file$"
     ):
         pointlib.check_points(_point_rows(twice))
+    other = _point_rows(twice)
+    other.loc[1, "cumulative_regret"] = 11.0  # the same run and step from another file: a duplicate whatever R_t
+    with pytest.raises(pointlib.PointError, match="appears in more than one point file$"):
+        pointlib.check_points(other)
     gap = [("borda", "dts", 10, 100, 0, "borda", 10), ("borda", "dts", 10, 100, 2, "borda", 10)]
     with pytest.raises(pointlib.PointError, match=r"^sweep point borda/dts/10/100 holds runs \[0, 2\], expected 0..1$"):
         pointlib.check_points(_point_rows(gap))
@@ -412,3 +424,34 @@ def test_sweep_point_keeps_twenty_grid_points_by_default():
     table = pointlib.simulate_point(sc.matrix, "borda", "ts-borda", 40, [0], 5).to_pandas()
     steps = table.loc[table["regret"] == "maximin", "t"].tolist()
     assert steps == [1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 15, 18, 22, 27, 33, 40]
+
+
+def test_points_together_name_the_first_two_of_three_seeds_or_matrices():
+    records = [{**r, "seed": seed} for r, seed in zip(TOGETHER, (5, 6, 7))]
+    with pytest.raises(pointlib.PointError, match=r"different seeds: 5 \(p0\) and 6 \(p1\)$"):
+        pointlib.check_together(["p0", "p1", "p2"], records)
+    records = [{**r, "scenario": "borda", "matrix_sha256": m} for r, m in zip(TOGETHER, ("m1", "m2", "m3"))]
+    with pytest.raises(pointlib.PointError, match="'borda' hold different matrices: p0 and p1$"):
+        pointlib.check_together(["p0", "p1", "p2"], records)
+
+
+def test_sweep_point_records_strategies_at_one_step_and_forces_only_user_warnings(monkeypatch):
+    """Each run is simulated with stride = horizon (strategies at one step: memory). The UserWarnings of the
+    runs (gamma clipping) are collected and reported once; a warning of another category follows the
+    caller's filters (here: RuntimeWarnings ignored)."""
+    sc = make_scenario("borda", actions=6, seed=1)
+    strides = []
+
+    def spy(*args, stride, **kwargs):
+        strides.append((args[2], stride))
+        warnings.warn("a numeric oddity", RuntimeWarning, stacklevel=2)
+        warnings.warn("gamma clipped", UserWarning, stacklevel=2)
+        return simulate(*args, stride=stride, **kwargs)
+
+    monkeypatch.setattr(pointlib, "simulate", spy)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        warnings.simplefilter("ignore", RuntimeWarning)
+        pointlib.simulate_point(sc.matrix, "borda", "ts-borda", 30, [0, 1], 5, points=3)
+    assert strides == [(30, 30), (30, 30)]
+    assert [(w.category, str(w.message)) for w in caught] == [(UserWarning, "gamma clipped")]
