@@ -96,8 +96,6 @@ EQUIVALENT: dict[str, str] = {
     "duelbandits.digests.x_parquet_digest__mutmut_14": (
         "pyarrow's default batch size for BATCH_ROWS: memory only, the digest does not depend on the split (tested)"
     ),
-    "duelbandits.points.x_bootstrap_exponent__mutmut_11": "dtype=None for float: np.log of integer horizons is float",
-    "duelbandits.points.x_bootstrap_exponent__mutmut_13": "dtype dropped: as mutmut_11",
     "duelbandits.points.x_bootstrap_exponent__mutmut_19": "float('NAN') is NaN: float() ignores the case",
     "duelbandits.points.x_bootstrap_exponent__mutmut_22": "as mutmut_19",
     "duelbandits.points.x_bootstrap_exponent__mutmut_36": (
@@ -119,12 +117,6 @@ EQUIVALENT: dict[str, str] = {
     ),
     "duelbandits.points.x_check_points__mutmut_60": "groupby sort dropped: as mutmut_58",
     "duelbandits.points.x_check_points__mutmut_69": "groupby sort=True: as mutmut_58",
-    "duelbandits.points.x_fit_power_law__mutmut_4": "dtype=None for float: np.log of integer horizons is float",
-    "duelbandits.points.x_fit_power_law__mutmut_6": "dtype dropped: as mutmut_4",
-    "duelbandits.points.x_fit_power_law__mutmut_9": (
-        "dtype=None for float: integer means compare and go through np.log the same"
-    ),
-    "duelbandits.points.x_fit_power_law__mutmut_11": "dtype dropped: as mutmut_9",
     "duelbandits.points.x_fit_power_law__mutmut_22": "float('NAN') is NaN: float() ignores the case",
     "duelbandits.points.x_fit_power_law__mutmut_25": "as mutmut_22",
     "duelbandits.points.x_fit_power_law__mutmut_32": (
@@ -133,10 +125,6 @@ EQUIVALENT: dict[str, str] = {
     "duelbandits.points.x_fit_power_law__mutmut_33": (
         "y + its mean in the numerator: the deviations of x sum to 0, as mutmut_32"
     ),
-    "duelbandits.points.x_resampled_log_means__mutmut_8": (
-        "dtype=None for float: the means of integer regrets are float"
-    ),
-    "duelbandits.points.x_resampled_log_means__mutmut_10": "dtype dropped: as mutmut_8",
     "duelbandits.points.x_resampled_log_means__mutmut_16": "integers(n) is integers(0, n): low alone is the bound",
     "duelbandits.points.x_resampled_log_means__mutmut_21": (
         "errstate divide: np.log is taken only of positive values (np.where(means > 0, means, 1.0)), no error to hide"
@@ -153,11 +141,6 @@ EQUIVALENT: dict[str, str] = {
     "duelbandits.points.x_resampled_log_means__mutmut_47": (
         "2.0 for 1.0 inside: where the outer np.where puts NaN anyway"
     ),
-    "duelbandits.points.x_simulate_point__mutmut_4": (
-        "dtype=None for float: a valid preference matrix (X + X.T = 1 to 1e-12, 1/2 on the diagonal) is float64 "
-        "already, and a float32 one is refused by simulate either way"
-    ),
-    "duelbandits.points.x_simulate_point__mutmut_6": "dtype dropped: as mutmut_4",
     "duelbandits.points.x_simulate_point__mutmut_70": "warn's category None: the default category is UserWarning",
     "duelbandits.points.x_simulate_point__mutmut_73": "warn's category dropped: as mutmut_70",
     "duelbandits.points.x_simulate_point__mutmut_74": "the warning's stacklevel: as theorems' _clipped_gamma mutmut_7",
@@ -211,15 +194,8 @@ EQUIVALENT: dict[str, str] = {
     "duelbandits.scenarios.x_generated_scenario__mutmut_41": "shape[1] for shape[0]: checked square before",
     "duelbandits.scenarios.x_generated_scenario__mutmut_44": "shape[1] in the message: checked square before",
     "duelbandits.scenarios.x_generated_scenario__mutmut_45": "shape[1] in the message: checked square before",
-    "duelbandits.tail.x__first_reach__mutmut_3": "dtype=None for float: the steps go through math.log and float()",
+    "duelbandits.tail.x__first_reach__mutmut_3": "dtype=None: math.log and float() take a step at its double value",
     "duelbandits.tail.x__first_reach__mutmut_5": "dtype dropped: as mutmut_3",
-    "duelbandits.tail.x__first_reach__mutmut_8": "dtype=None for float: integer ratios divide to the same floats",
-    "duelbandits.tail.x__first_reach__mutmut_10": "dtype dropped: as mutmut_8",
-    "duelbandits.tail.x_continue_runs__mutmut_4": (
-        "dtype=None for float: a valid preference matrix (X + X.T = 1 to 1e-12, 1/2 on the diagonal) is float64 "
-        "already, and a float32 one is refused by simulate either way"
-    ),
-    "duelbandits.tail.x_continue_runs__mutmut_6": "dtype dropped: as mutmut_4",
     "duelbandits.tail.x_continue_runs__mutmut_8": "X.shape[1] for X.shape[0]: a preference matrix is square",
     "duelbandits.tail.x_continue_runs__mutmut_142": "curve schema dropped: each column has its type",
     "duelbandits.tail.x_continue_runs__mutmut_144": "schema dropped: as mutmut_142",
@@ -243,14 +219,6 @@ EQUIVALENT: dict[str, str] = {
     "duelbandits.tail.x_estimates__mutmut_113": "astype(None): as mutmut_111",
     "duelbandits.tail.x_estimates__mutmut_189": "to_numpy(dtype=None): sqrt of int32 steps is float64",
     "duelbandits.tail.x_family_search__mutmut_99": "grid.astype(None): numpy's default type is float64",
-    "duelbandits.tail.x_growth_exponent__mutmut_7": (
-        "dtype=None for float: integer steps compare to start and go through np.log to the same floats"
-    ),
-    "duelbandits.tail.x_growth_exponent__mutmut_9": "dtype dropped: as mutmut_7",
-    "duelbandits.tail.x_growth_exponent__mutmut_12": (
-        "dtype=None for float: integer regrets give the same float means (mean, and counts @ R / runs)"
-    ),
-    "duelbandits.tail.x_growth_exponent__mutmut_14": "dtype dropped: as mutmut_12",
     "duelbandits.tail.x_growth_exponent__mutmut_17": "`or True`: t >= NaN is all False, the zeros of the other branch",
     "duelbandits.tail.x_growth_exponent__mutmut_22": (
         "dtype of the zeros (start NaN): past.sum() < 2 skips the fit, and rho NaN returns before past is used again"
@@ -260,7 +228,7 @@ EQUIVALENT: dict[str, str] = {
     "duelbandits.tail.x_growth_exponent__mutmut_46": "integers(runs) is integers(0, runs): low alone is the bound",
     "duelbandits.tail.x_growth_exponent__mutmut_63": (
         "* runs for / runs: every resample mean scaled by runs^2 > 0, same signs, logs shifted by a constant the "
-        "centring removes"
+        "centring removes (to rounding)"
     ),
     "duelbandits.tail.x_growth_exponent__mutmut_68": (
         "errstate divide: np.log is taken only of positive values (np.where(means > 0, means, 1.0)), no error to hide"
@@ -280,9 +248,7 @@ EQUIVALENT: dict[str, str] = {
         "NaN interval"
     ),
     "duelbandits.tail.x_growth_exponent__mutmut_102": "axis dropped: as mutmut_100",
-    "duelbandits.tail.x_interval_slopes__mutmut_3": "dtype=None for float: np.r_[0.0, t] makes the steps float",
-    "duelbandits.tail.x_interval_slopes__mutmut_5": "dtype dropped: as mutmut_3",
-    "duelbandits.tail.x_interval_slopes__mutmut_8": "dtype=None for float: the float zeros joined to R make it float",
+    "duelbandits.tail.x_interval_slopes__mutmut_8": "dtype=None: the float64 zeros joined to R make it float64",
     "duelbandits.tail.x_interval_slopes__mutmut_10": "dtype dropped: as mutmut_8",
     "duelbandits.tail.x_interval_slopes__mutmut_18": "np.diff's axis dropped: its default is the last axis, -1",
     "duelbandits.tail.x_select_continued__mutmut_27": (
@@ -296,8 +262,6 @@ EQUIVALENT: dict[str, str] = {
     ),
     "duelbandits.tail.x_strata_of__mutmut_32": "argsort kind dropped: as mutmut_30",
     "duelbandits.tail.x_strata_of__mutmut_34": "kind 'STABLE': numpy ignores its case",
-    "duelbandits.tail.x_stratified_mean__mutmut_4": "dtype=None for float: mean and var of ints or bools are float",
-    "duelbandits.tail.x_stratified_mean__mutmut_6": "dtype dropped: as mutmut_4",
     "duelbandits.tail.x_stratified_mean__mutmut_37": "dtype=None for float: n only divides (true division)",
     "duelbandits.tail.x_stratified_mean__mutmut_39": "dtype dropped: as mutmut_37",
     "duelbandits.tail.x_stratified_mean__mutmut_42": "dtype=None for float: N_h only divides, as mutmut_37",
@@ -306,8 +270,6 @@ EQUIVALENT: dict[str, str] = {
         "`or True`: N = 1 is one stratum of one value, whose s^2 and deviation from the estimate are 0: S^2 / N = 0"
     ),
     "duelbandits.tail.x_stratified_mean__mutmut_68": "N >= 1: as mutmut_66 (N >= 1 always)",
-    "duelbandits.tail.x_trap__mutmut_3": "dtype=None for float: integer entries give the same winners and delta",
-    "duelbandits.tail.x_trap__mutmut_5": "dtype dropped: as mutmut_3",
     "duelbandits.theorems.x__clipped_gamma__mutmut_7": (
         "the warning's stacklevel (3, the tuning's caller) dropped: mutmut's trampolines add frames, so a test of "
         "the frame it names fails on the unmutated code under mutmut (the frames all lie in the mutated file)"

@@ -455,3 +455,36 @@ def test_sweep_point_records_strategies_at_one_step_and_forces_only_user_warning
         pointlib.simulate_point(sc.matrix, "borda", "ts-borda", 30, [0, 1], 5, points=3)
     assert strides == [(30, 30), (30, 30)]
     assert [(w.category, str(w.message)) for w in caught] == [(UserWarning, "gamma clipped")]
+
+
+def test_sweep_point_of_a_float32_matrix_has_double_precision_regrets():
+    """A valid float32 matrix (each X[j, i] = 1 - X[i, j] exactly in float32, entries 0.6 and 0.7 in the Maximin
+    winner's row, whose float32 sum rounds): the regrets are those of its values in double precision."""
+    X = np.array([[0.5, 0.6, 0.7, 0.7], [0.4, 0.5, 0.95, 0.95], [0.3, 0.05, 0.5, 0.5], [0.3, 0.05, 0.5, 0.5]])
+    X32 = X.astype(np.float32)
+    upper = np.triu_indices(4, 1)
+    X32.T[upper] = np.float32(1) - X32[upper]
+    table = pointlib.simulate_point(X32, "family", "ts-maximin", 40, [0], 5, points=3).to_pandas()
+    res = simulate(X32, "ts-maximin", 40, run_seed(5, "family", "ts-maximin", 0))
+    double = regret.per_step("maximin", X32.astype(float), res.I, res.J)
+    assert not np.array_equal(double, regret.per_step("maximin", X32, res.I, res.J))  # float32 would differ
+    rows = table[table["regret"] == "maximin"]
+    np.testing.assert_array_equal(rows["cumulative_regret"].to_numpy(), np.cumsum(double)[[0, 5, 39]])
+
+
+def test_float32_inputs_are_computed_in_double_precision():
+    """Horizons, means and final regrets given in float32 are taken at their exact double values and computed in
+    double precision (the closed forms of the hand tests above, on the float32 values)."""
+    f = np.float32
+    # a power law through (10, 2) and (1000, 20): rho = 1/2, log_c = log 2 - log(10) / 2
+    rho, log_c = pointlib.fit_power_law(np.array([10, 1000], f), np.array([2, 20], f))
+    assert rho == pytest.approx(0.5, rel=1e-12) and log_c == pytest.approx(np.log(2) - np.log(10) / 2, rel=1e-12)
+    # default_rng(0) draws runs 2, 1, 1 / 0, 0, 0 / 0, 0, 0 of three (see the hand test above)
+    v = np.array([0.1, 0.2, 0.4], f)
+    logs = pointlib.resampled_log_means([v], 3, 0)
+    first = (float(v[2]) + 2 * float(v[1])) / 3
+    np.testing.assert_allclose(logs[:, 0], np.log([first, float(v[0]), float(v[0])]), rtol=1e-12)
+    # the bootstrap of the hand test with float32 horizons
+    low, high = pointlib.bootstrap_exponent(np.array([10, 100], f), [[1.0, 2.0, 4.0], [10.0]], 3, 0.5, 0)
+    assert low == pytest.approx((1 - np.log(8 / 3) / np.log(10) + 1) / 2, rel=1e-12)
+    assert high == pytest.approx(1.0, rel=1e-12)

@@ -891,3 +891,56 @@ def test_growth_exponent_interval_is_nan_when_a_resample_mean_is_zero():
     (probability 1/4; among 50 resamples but for (3/4)^50 < 1e-6) has mean 0, whose log is undefined."""
     rho, low, high = tail.growth_exponent([10.0, 100.0], np.array([[0.0, 0.0], [1.0, 10.0]]), 10.0, 50, 0.95, 0)
     assert rho == pytest.approx(1.0, rel=1e-12) and math.isnan(low) and math.isnan(high)
+
+
+def _float32_family():
+    """family_matrix(4, 0.1, 0.2, 0.95) in float32, each X[j, i] = 1 - X[i, j] computed exactly in float32, so it
+    is a valid preference matrix; 0.6 + 0.7 in float32 rounds, where double precision does not."""
+    X = tail.family_matrix(4, 0.1, 0.2, 0.95).astype(np.float32)
+    upper = np.triu_indices(4, 1)
+    X.T[upper] = np.float32(1) - X[upper]
+    return X
+
+
+def test_continue_runs_of_a_float32_matrix_computes_its_regrets_in_double_precision():
+    X32 = _float32_family()
+    curves, _ = tail.continue_runs(X32, "family", [0], ["free"], 40, 40, SEED, 3, 5)
+    res = simulate(X32, "ts-maximin", 40, run_seed(SEED, "family", "ts-maximin", 0), stride=40)
+    double = regret.per_step("maximin", X32.astype(float), res.I, res.J)
+    assert not np.array_equal(double, regret.per_step("maximin", X32, res.I, res.J))  # float32 would differ
+    np.testing.assert_array_equal(curves["cumulative_regret"].to_numpy(), np.cumsum(double)[[0, 5, 39]])
+
+
+def test_trap_delta_is_in_double_precision_for_a_float32_matrix():
+    """A matrix whose Maximin winner 0 (row minima 0.2, 0.1, 0.1, 0.1) loses to the Borda winner 1 (row sums
+    1.14, 2.3, 2.28, 2.28): delta = 0.2 - 1/2, which float32 rounds (0.2 < 1/4)."""
+    A = np.array([[0.5, 0.2, 0.22, 0.22], [0.8, 0.5, 0.1, 0.9], [0.78, 0.9, 0.5, 0.1], [0.78, 0.1, 0.9, 0.5]])
+    A32 = A.astype(np.float32)
+    trap = tail.trap(A32)
+    assert (trap.maximin_winner, trap.borda_winner) == (0, 1)
+    assert trap.delta == float(A32[0, 1]) - 0.5 != float(A32[0, 1] - np.float32(0.5))
+
+
+def test_float32_inputs_are_computed_in_double_precision():
+    """Steps, regrets and values given in float32 are taken at their exact double values, and the arithmetic is
+    done in double precision (each expectation below is the closed form of its function's hand test, on the
+    float32 values): float32 arithmetic would round each of these differently."""
+    f = np.float32
+    # stratified_mean: one stratum, every run continued: the plain mean of 0.1, 0.2, 0.7 in float32
+    values = np.array([0.1, 0.2, 0.7], f)
+    assert tail.stratified_mean([(3, values)])[0] == sum(float(v) for v in values) / 3
+    # interval_slopes: 1 and 30,000,000 are exact in float32, their difference 29,999,999 is not
+    np.testing.assert_array_equal(tail.interval_slopes(np.array([1, 30_000_000], f), [0.0, 29_999_999.0]), [0, 1])
+    # _first_reach: ratio 0.5 -> 2.0 between t = 100 and 1000 reaches 1 a third of the way in log t
+    t = np.array([10, 100, 1000, 10000], f)
+    ratio = np.array([0.1, 0.5, 2.0, 4.0], f)
+    assert tail.crossing(t, ratio, ratio / 2, ratio * 2)[0] == pytest.approx(10 ** (2 + 1 / 3), rel=1e-12)
+    # growth_exponent: runs (0.1, 1) and (0.2, 10) at t = 10, 100; the draws of default_rng(3) as in the hand
+    # test: resamples of slopes m (the mean curve's), s (run 0 twice), m, b (run 1 twice), sorted s, m, m, b
+    a, c = float(f(0.1)), float(f(0.2))
+    m, s, b = math.log10(5.5 / ((a + c) / 2)), math.log10(1 / a), math.log10(10 / c)
+    rho, low, high = tail.growth_exponent(
+        np.array([10, 100], f), np.array([[0.1, 1.0], [0.2, 10.0]], f), 10.0, 4, 0.5, 3
+    )
+    assert rho == pytest.approx(m, rel=1e-12)
+    assert low == pytest.approx(s + 0.75 * (m - s), rel=1e-12) and high == pytest.approx(m + 0.25 * (b - m), rel=1e-12)
