@@ -61,7 +61,11 @@ TESTS = {
         "tests/test_provenance.py",
         "tests/test_benchmarks.py",
     ],
-    "tail": ["tests/test_tail.py"],
+    "tail": [
+        "tests/test_tail.py",
+        # reads config.yaml beside tests/, which mutmut's copy (src/, tests/, docs/) does not hold; it tests plan
+        "--deselect=tests/test_tail.py::test_plan_checks_the_tail_section_naming_its_key",
+    ],
     "theorems": ["tests/test_theorems.py"],
     "winners": ["tests/test_winners.py"],
 }
@@ -110,6 +114,73 @@ EQUIVALENT: dict[str, str] = {
     "duelbandits.digests.x_parquet_digest__mutmut_14": (
         "pyarrow's default batch size for BATCH_ROWS: memory only, the digest does not depend on the split (tested)"
     ),
+    "duelbandits.points.x_bootstrap_exponent__mutmut_19": "float('NAN') is NaN: float() ignores the case",
+    "duelbandits.points.x_bootstrap_exponent__mutmut_22": "as mutmut_19",
+    "duelbandits.points.x_bootstrap_exponent__mutmut_36": (
+        "logs + their row mean: the centred log horizons xc sum to 0, so a constant per row leaves the slope (to "
+        "rounding); a NaN row stays NaN"
+    ),
+    "duelbandits.points.x_bootstrap_exponent__mutmut_52": "as mutmut_19",
+    "duelbandits.points.x_bootstrap_exponent__mutmut_55": "as mutmut_19",
+    "duelbandits.points.x_check_points__mutmut_6": (
+        "sort kind: pandas applies kind only when sorting by one column, and this sorts by seven"
+    ),
+    "duelbandits.points.x_check_points__mutmut_9": "sort kind dropped: as mutmut_6",
+    "duelbandits.points.x_check_points__mutmut_25": (
+        "sort kind 'XXstableXX': as mutmut_6 (pandas does not even check it)"
+    ),
+    "duelbandits.points.x_check_points__mutmut_26": "sort kind 'STABLE': as mutmut_25",
+    "duelbandits.points.x_check_points__mutmut_58": (
+        "groupby sort=None: the rows are sorted by these keys already, so the groups come in the same order"
+    ),
+    "duelbandits.points.x_check_points__mutmut_60": "groupby sort dropped: as mutmut_58",
+    "duelbandits.points.x_check_points__mutmut_69": "groupby sort=True: as mutmut_58",
+    "duelbandits.points.x_fit_power_law__mutmut_22": "float('NAN') is NaN: float() ignores the case",
+    "duelbandits.points.x_fit_power_law__mutmut_25": "as mutmut_22",
+    "duelbandits.points.x_fit_power_law__mutmut_32": (
+        "x + its mean in the numerator: the deviations of y sum to 0, so the constant drops out (to rounding)"
+    ),
+    "duelbandits.points.x_fit_power_law__mutmut_33": (
+        "y + its mean in the numerator: the deviations of x sum to 0, as mutmut_32"
+    ),
+    "duelbandits.points.x_resampled_log_means__mutmut_16": "integers(n) is integers(0, n): low alone is the bound",
+    "duelbandits.points.x_resampled_log_means__mutmut_21": (
+        "errstate divide: np.log is taken only of positive values (np.where(means > 0, means, 1.0)), no error to hide"
+    ),
+    "duelbandits.points.x_resampled_log_means__mutmut_22": "errstate invalid: as mutmut_21",
+    "duelbandits.points.x_resampled_log_means__mutmut_23": "errstate divide dropped: as mutmut_21",
+    "duelbandits.points.x_resampled_log_means__mutmut_24": "errstate invalid dropped: as mutmut_21",
+    "duelbandits.points.x_resampled_log_means__mutmut_32": (
+        "None for np.nan: numpy stores None in the float logs as NaN"
+    ),
+    "duelbandits.points.x_resampled_log_means__mutmut_45": (
+        "means >= 0 inside: log(0) = -inf (its warning ignored) where the outer np.where puts NaN anyway"
+    ),
+    "duelbandits.points.x_resampled_log_means__mutmut_47": (
+        "2.0 for 1.0 inside: where the outer np.where puts NaN anyway"
+    ),
+    "duelbandits.points.x_simulate_point__mutmut_70": "warn's category None: the default category is UserWarning",
+    "duelbandits.points.x_simulate_point__mutmut_73": "warn's category dropped: as mutmut_70",
+    "duelbandits.points.x_simulate_point__mutmut_74": "the warning's stacklevel: as theorems' _clipped_gamma mutmut_7",
+    "duelbandits.points.x_simulate_point__mutmut_75": "the warning's stacklevel: as theorems' _clipped_gamma mutmut_7",
+    "duelbandits.points.x_simulate_point__mutmut_79": "the schema dropped: each column is built with the schema's type",
+    "duelbandits.points.x_simulate_point__mutmut_81": "the schema dropped: as mutmut_79",
+    "duelbandits.points.x_simulate_point__mutmut_85": "a column's type None: pa.table casts it to the schema's",
+    "duelbandits.points.x_simulate_point__mutmut_87": "a column's type dropped: as mutmut_85",
+    "duelbandits.points.x_simulate_point__mutmut_92": "as mutmut_85",
+    "duelbandits.points.x_simulate_point__mutmut_94": "as mutmut_85",
+    "duelbandits.points.x_simulate_point__mutmut_100": "int64 actions for int16: as mutmut_85",
+    "duelbandits.points.x_simulate_point__mutmut_103": "as mutmut_100",
+    "duelbandits.points.x_simulate_point__mutmut_104": "X.shape[1] for X.shape[0]: a preference matrix is square",
+    "duelbandits.points.x_simulate_point__mutmut_109": "int64 horizons for int32: as mutmut_85",
+    "duelbandits.points.x_simulate_point__mutmut_112": "as mutmut_109",
+    "duelbandits.points.x_simulate_point__mutmut_120": "int64 runs for int32: as mutmut_85",
+    "duelbandits.points.x_simulate_point__mutmut_122": "as mutmut_120",
+    "duelbandits.points.x_simulate_point__mutmut_129": "as mutmut_85",
+    "duelbandits.points.x_simulate_point__mutmut_131": "as mutmut_85",
+    "duelbandits.points.x_simulate_point__mutmut_148": (
+        "float64 steps for int32: pa.table casts the integral floats to the schema's int32"
+    ),
     "duelbandits.regret.x_copeland__mutmut_7": "X.shape[1] for X.shape[0]: a preference matrix is square",
     "duelbandits.regret.x_per_step__mutmut_6": "dtype=None for float: every regret is float arithmetic already",
     "duelbandits.regret.x_per_step__mutmut_8": "dtype dropped: as mutmut_6",
@@ -141,6 +212,82 @@ EQUIVALENT: dict[str, str] = {
     "duelbandits.scenarios.x_generated_scenario__mutmut_41": "shape[1] for shape[0]: checked square before",
     "duelbandits.scenarios.x_generated_scenario__mutmut_44": "shape[1] in the message: checked square before",
     "duelbandits.scenarios.x_generated_scenario__mutmut_45": "shape[1] in the message: checked square before",
+    "duelbandits.tail.x__first_reach__mutmut_3": "dtype=None: math.log and float() take a step at its double value",
+    "duelbandits.tail.x__first_reach__mutmut_5": "dtype dropped: as mutmut_3",
+    "duelbandits.tail.x_continue_runs__mutmut_8": "X.shape[1] for X.shape[0]: a preference matrix is square",
+    "duelbandits.tail.x_continue_runs__mutmut_142": "curve schema dropped: each column has its type",
+    "duelbandits.tail.x_continue_runs__mutmut_144": "schema dropped: as mutmut_142",
+    "duelbandits.tail.x_continue_runs__mutmut_148": "a column type None: pa.table casts it to the schema",
+    "duelbandits.tail.x_continue_runs__mutmut_150": "a column's type dropped: as mutmut_148",
+    "duelbandits.tail.x_continue_runs__mutmut_159": "a column type None: as mutmut_148 (null, when empty, too)",
+    "duelbandits.tail.x_continue_runs__mutmut_161": "a column's type dropped: as mutmut_159",
+    "duelbandits.tail.x_continue_runs__mutmut_170": "a column's type None: as mutmut_148",
+    "duelbandits.tail.x_continue_runs__mutmut_172": "a column's type dropped: as mutmut_148",
+    "duelbandits.tail.x_continue_runs__mutmut_180": "a column's type None: as mutmut_148",
+    "duelbandits.tail.x_continue_runs__mutmut_182": "a column's type dropped: as mutmut_148",
+    "duelbandits.tail.x_continue_runs__mutmut_195": "the state table's schema dropped: as mutmut_142",
+    "duelbandits.tail.x_continue_runs__mutmut_197": "schema dropped: as mutmut_142",
+    "duelbandits.tail.x_continue_runs__mutmut_199": "the state columns' types None: as mutmut_159",
+    "duelbandits.tail.x_continue_runs__mutmut_201": "the state columns' types dropped: as mutmut_159",
+    "duelbandits.tail.x_escape_probabilities__mutmut_2": "wins.shape[1] for shape[0]: the counts are square",
+    "duelbandits.tail.x_escape_probabilities__mutmut_36": "astype(None): numpy's default type is float64",
+    "duelbandits.tail.x_estimates__mutmut_70": "reshape(-2, n): numpy 2 takes any negative size as the unknown one",
+    "duelbandits.tail.x_estimates__mutmut_80": "reshape(-2, n): as mutmut_70",
+    "duelbandits.tail.x_estimates__mutmut_111": "astype(None) of the trapped flags: numpy's default type is float64",
+    "duelbandits.tail.x_estimates__mutmut_113": "astype(None): as mutmut_111",
+    "duelbandits.tail.x_estimates__mutmut_189": "to_numpy(dtype=None): sqrt of int32 steps is float64",
+    "duelbandits.tail.x_family_search__mutmut_99": "grid.astype(None): numpy's default type is float64",
+    "duelbandits.tail.x_growth_exponent__mutmut_17": "`or True`: t >= NaN is all False, the zeros of the other branch",
+    "duelbandits.tail.x_growth_exponent__mutmut_22": (
+        "dtype of the zeros (start NaN): past.sum() < 2 skips the fit, and rho NaN returns before past is used again"
+    ),
+    "duelbandits.tail.x_growth_exponent__mutmut_24": "dtype dropped: as mutmut_22",
+    "duelbandits.tail.x_growth_exponent__mutmut_27": "`or True`: fit_power_law of fewer than two steps is NaN already",
+    "duelbandits.tail.x_growth_exponent__mutmut_46": "integers(runs) is integers(0, runs): low alone is the bound",
+    "duelbandits.tail.x_growth_exponent__mutmut_63": (
+        "* runs for / runs: every resample mean scaled by runs^2 > 0, same signs, logs shifted by a constant the "
+        "centring removes (to rounding)"
+    ),
+    "duelbandits.tail.x_growth_exponent__mutmut_68": (
+        "errstate divide: np.log is taken only of positive values (np.where(means > 0, means, 1.0)), no error to hide"
+    ),
+    "duelbandits.tail.x_growth_exponent__mutmut_69": "errstate invalid: as mutmut_68",
+    "duelbandits.tail.x_growth_exponent__mutmut_70": "errstate divide dropped: as mutmut_68",
+    "duelbandits.tail.x_growth_exponent__mutmut_71": "errstate invalid dropped: as mutmut_68",
+    "duelbandits.tail.x_growth_exponent__mutmut_92": (
+        "means >= 0 inside: log(0) = -inf (its warning ignored) where the outer np.where puts NaN anyway"
+    ),
+    "duelbandits.tail.x_growth_exponent__mutmut_94": "2.0 for 1.0 inside: where the outer np.where puts NaN anyway",
+    "duelbandits.tail.x_growth_exponent__mutmut_99": (
+        "y + its row mean: the centred log steps xc sum to 0, so a constant per row leaves the slope (to rounding)"
+    ),
+    "duelbandits.tail.x_growth_exponent__mutmut_100": (
+        "y's overall mean for the row's: as mutmut_99; a NaN row makes every slope NaN, but one NaN already gives a "
+        "NaN interval"
+    ),
+    "duelbandits.tail.x_growth_exponent__mutmut_102": "axis dropped: as mutmut_100",
+    "duelbandits.tail.x_interval_slopes__mutmut_8": "dtype=None: the float64 zeros joined to R make it float64",
+    "duelbandits.tail.x_interval_slopes__mutmut_10": "dtype dropped: as mutmut_8",
+    "duelbandits.tail.x_interval_slopes__mutmut_18": "np.diff's axis dropped: its default is the last axis, -1",
+    "duelbandits.tail.x_select_continued__mutmut_27": (
+        "`or True`: with take = 0 rng.choice draws no run and gives free_runs' empty int64 array, as free_runs[:0] "
+        "(the generator is local)"
+    ),
+    "duelbandits.tail.x_select_continued__mutmut_31": "replace=None for False: None is false",
+    "duelbandits.tail.x_strata_of__mutmut_30": (
+        "argsort kind: the chosen runs are distinct (a run is trapped or free, and the free ones are drawn "
+        "without replacement), so every sort kind gives the same order"
+    ),
+    "duelbandits.tail.x_strata_of__mutmut_32": "argsort kind dropped: as mutmut_30",
+    "duelbandits.tail.x_strata_of__mutmut_34": "kind 'STABLE': numpy ignores its case",
+    "duelbandits.tail.x_stratified_mean__mutmut_37": "dtype=None for float: n only divides (true division)",
+    "duelbandits.tail.x_stratified_mean__mutmut_39": "dtype dropped: as mutmut_37",
+    "duelbandits.tail.x_stratified_mean__mutmut_42": "dtype=None for float: N_h only divides, as mutmut_37",
+    "duelbandits.tail.x_stratified_mean__mutmut_44": "dtype dropped: as mutmut_37",
+    "duelbandits.tail.x_stratified_mean__mutmut_66": (
+        "`or True`: N = 1 is one stratum of one value, whose s^2 and deviation from the estimate are 0: S^2 / N = 0"
+    ),
+    "duelbandits.tail.x_stratified_mean__mutmut_68": "N >= 1: as mutmut_66 (N >= 1 always)",
     "duelbandits.theorems.x__clipped_gamma__mutmut_7": (
         "the warning's stacklevel (3, the tuning's caller) dropped: mutmut's trampolines add frames, so a test of "
         "the frame it names fails on the unmutated code under mutmut (the frames all lie in the mutated file)"

@@ -5,6 +5,7 @@ import warnings
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import pytest
 from summaries import synthetic_points
 
@@ -204,3 +205,286 @@ def test_points_together_without_c_alpha_ignore_ts_bordas_and_a_matrix_per_scena
     pointlib.check_together(["p0", "p1", "p2"], [{**TOGETHER[0], "params": {"c_alpha": 9.0}}, *TOGETHER[1:]])
     assert TOGETHER[0]["matrix_sha256"] != TOGETHER[2]["matrix_sha256"]  # two scenarios, two matrices: fine
     pointlib.check_together(["p0", "p1", "p2"], TOGETHER, c_alpha=2.0 * (1 + 1e-13))  # within rel_tol 1e-12
+
+
+# --- The parts by hand (issue 33's mutation run of the module) -------------------------------------
+
+
+def test_chunk_ranges_of_one_run_and_the_message_of_a_bad_count():
+    assert pointlib.chunk_ranges(1, 1) == [(0, 0)]
+    assert pointlib.chunk_ranges(3, 5) == [(0, 2)]
+    with pytest.raises(pointlib.PointError, match="^runs and runs_per_job must be >= 1, got 0 and 4$"):
+        pointlib.chunk_ranges(0, 4)
+    with pytest.raises(pointlib.PointError, match="^runs and runs_per_job must be >= 1, got 3 and 0$"):
+        pointlib.chunk_ranges(3, 0)
+
+
+def test_fit_power_law_of_two_horizons_and_of_a_negative_mean():
+    """Two horizons suffice: 1 at T = 10 and 10 at T = 100 is mean = T / 10, rho 1, log_c = log(1/10)."""
+    rho, log_c = pointlib.fit_power_law([10, 100], [1.0, 10.0])
+    assert rho == pytest.approx(1.0, abs=1e-12) and log_c == pytest.approx(np.log(0.1), abs=1e-12)
+    assert all(np.isnan(pointlib.fit_power_law([10, 100], [-1.0, 10.0])))
+    assert all(np.isnan(pointlib.fit_power_law([10], [1.0])))
+
+
+def test_fit_power_law_gives_nan_quietly():
+    """Refused inputs never reach the logarithm or the division: no numpy warning (here an error)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert all(np.isnan(pointlib.fit_power_law([1000, 1000], [1.0, 2.0])))
+        assert all(np.isnan(pointlib.fit_power_law([1000, 2000], [0.0, 2.0])))
+
+
+def test_check_bootstrap_takes_one_resample_and_refuses_none_naming_the_value():
+    pointlib.check_bootstrap(1, 0.95)
+    with pytest.raises(pointlib.PointError, match="^resamples must be >= 1, got 0$"):
+        pointlib.check_bootstrap(0, 0.95)
+    with pytest.raises(pointlib.PointError, match=r"^confidence .*, got 0\.0$"):
+        pointlib.check_bootstrap(10, 0.0)
+
+
+def test_resampled_log_means_draw_runs_within_each_horizon_as_documented():
+    """default_rng(0).integers(0, 3, size=(3, 3)) is [[2, 1, 1], [0, 0, 0], [0, 0, 0]] (numpy's documented
+    stream, derived once with numpy alone), so the runs 1, 2, 4 give means 8/3, 1, 1; the one run 10 gives
+    10 each time."""
+    logs = pointlib.resampled_log_means([[1.0, 2.0, 4.0], [10.0]], 3, 0)
+    np.testing.assert_allclose(logs, np.log([[8 / 3, 10.0], [1.0, 10.0], [1.0, 10.0]]), rtol=1e-12)
+
+
+def test_resampled_log_means_are_nan_where_a_mean_is_not_positive():
+    logs = pointlib.resampled_log_means([[0.0, 0.0], [-1.0, -2.0], [0.5, 0.5]], 2, 0)
+    assert np.isnan(logs[:, :2]).all() and logs[:, 2].tolist() == [np.log(0.5)] * 2
+
+
+def test_bootstrap_exponent_by_hand_from_the_documented_draws():
+    """The draws of the test above on horizons 10 and 100: the refitted rhos are (log 10 - log m) / log 10
+    for the first horizon's means m = 8/3, 1, 1, i.e. 1 - log(8/3) / log(10), 1, 1; numpy's linear
+    quantiles at 0.25 and 0.75 of these three sit halfway between the first two, and at 1."""
+    low, high = pointlib.bootstrap_exponent([10, 100], [[1.0, 2.0, 4.0], [10.0]], resamples=3, confidence=0.5, seed=0)
+    assert low == pytest.approx((1 - np.log(8 / 3) / np.log(10) + 1) / 2, rel=1e-12)
+    assert high == pytest.approx(1.0, rel=1e-12)
+
+
+def test_bootstrap_exponent_is_nan_without_two_horizons_or_any_positive_resample():
+    assert all(np.isnan(pointlib.bootstrap_exponent([10, 10], [[1.0], [2.0]], resamples=5)))
+    assert all(np.isnan(pointlib.bootstrap_exponent([10, 100], [[-1.0], [2.0]], resamples=5)))
+
+
+def test_bootstrap_exponent_drops_the_resamples_whose_mean_is_not_positive():
+    """Runs 1 and -3 at T = 10 (a resample's mean is 1, -1 or -3: only the all-ones one is kept), 10 at
+    T = 100: every kept rho is 1, so the interval is [1, 1] (default_rng(0) draws it: see above)."""
+    low, high = pointlib.bootstrap_exponent([10, 100], [[1.0, -3.0], [10.0]], resamples=50, seed=0)
+    assert (low, high) == pytest.approx((1.0, 1.0), rel=1e-12)
+
+
+def test_bootstrap_exponent_defaults_are_the_documented_ones():
+    """resamples 1000, confidence 0.95, seed 0."""
+    finals = synthetic_finals(np.random.default_rng(8), HORIZONS[:3], runs=5, rho=0.5)
+    assert pointlib.bootstrap_exponent(HORIZONS[:3], finals) == pointlib.bootstrap_exponent(
+        HORIZONS[:3], finals, resamples=1000, confidence=0.95, seed=0
+    )
+
+
+def _point_rows(rows):
+    """Point rows ``(scenario, algorithm, A, T, run, regret, t)`` with R_t = t."""
+    return pd.DataFrame([(*r, float(r[-1])) for r in rows], columns=schemas.POINT_SCHEMA.names)
+
+
+def test_check_points_sorts_by_point_regret_run_and_step_with_a_fresh_index():
+    rows = [
+        ("borda", "dts", 10, 100, 1, "maximin", 50),
+        ("borda", "dts", 10, 100, 0, "maximin", 50),
+        ("borda", "dts", 10, 100, 1, "borda", 50),
+        ("borda", "dts", 10, 100, 0, "borda", 50),
+        ("borda", "dts", 10, 100, 0, "borda", 10),
+        ("borda", "dts", 10, 100, 1, "borda", 10),
+        ("borda", "dts", 10, 100, 0, "maximin", 10),
+        ("borda", "dts", 10, 100, 1, "maximin", 10),
+        ("borda", "dts", 5, 100, 0, "borda", 10),
+        ("borda", "ccb", 10, 100, 0, "borda", 10),
+    ]
+    out = pointlib.check_points(_point_rows(rows))
+    assert out.index.tolist() == list(range(10))
+    assert out[["algorithm", "actions", "regret", "run", "t"]].values.tolist() == [
+        ["ccb", 10, "borda", 0, 10],
+        ["dts", 5, "borda", 0, 10],
+        ["dts", 10, "borda", 0, 10],
+        ["dts", 10, "borda", 0, 50],
+        ["dts", 10, "borda", 1, 10],
+        ["dts", 10, "borda", 1, 50],
+        ["dts", 10, "maximin", 0, 10],
+        ["dts", 10, "maximin", 0, 50],
+        ["dts", 10, "maximin", 1, 10],
+        ["dts", 10, "maximin", 1, 50],
+    ]
+
+
+def test_check_points_messages_name_the_run_and_the_point():
+    with pytest.raises(pointlib.PointError, match="^no point files given$"):
+        pointlib.check_points(_point_rows([]))
+    twice = [("borda", "dts", 10, 100, 0, "borda", 10), ("borda", "dts", 10, 100, 0, "borda", 10)]
+    with pytest.raises(
+        pointlib.PointError, match="^run 0 of borda/dts A=10 T=100 appears in more than one point file$"
+    ):
+        pointlib.check_points(_point_rows(twice))
+    other = _point_rows(twice)
+    other.loc[1, "cumulative_regret"] = 11.0  # the same run and step from another file: a duplicate whatever R_t
+    with pytest.raises(pointlib.PointError, match="appears in more than one point file$"):
+        pointlib.check_points(other)
+    gap = [("borda", "dts", 10, 100, 0, "borda", 10), ("borda", "dts", 10, 100, 2, "borda", 10)]
+    with pytest.raises(pointlib.PointError, match=r"^sweep point borda/dts/10/100 holds runs \[0, 2\], expected 0..1$"):
+        pointlib.check_points(_point_rows(gap))
+
+
+@pytest.mark.parametrize(
+    "rows",
+    [
+        # run 1 has one step fewer (3 rows over 2 runs)
+        [(0, "borda", 10), (0, "borda", 50), (1, "borda", 10)],
+        # as many rows as a multiple of the runs, but run 0 has 3 steps and run 1 one
+        [(0, "borda", 10), (0, "borda", 50), (0, "borda", 70), (1, "borda", 10)],
+        # each run has two rows, but of two regrets for run 0 and one for run 1
+        [(0, "borda", 10), (0, "maximin", 10), (1, "borda", 10), (1, "borda", 50)],
+    ],
+)
+def test_check_points_refuses_runs_of_unequal_length(rows):
+    full = [("borda", "dts", 10, 100, *r) for r in rows]
+    with pytest.raises(pointlib.PointError, match="^sweep point borda/dts/10/100 has runs of unequal length$"):
+        pointlib.check_points(_point_rows(full))
+
+
+def _point_file(path, table, config):
+    from duelbandits import storage
+
+    storage.write_table(table, path, provenance={"table": "sweep-point", "config_sha256": config})
+    return path
+
+
+def test_read_points_concatenates_in_order_with_sorted_digests_and_the_records(tmp_path):
+    one = pa.Table.from_pandas(_point_rows([("borda", "dts", 10, 100, 0, "borda", 10)]), schemas.POINT_SCHEMA)
+    two = pa.Table.from_pandas(_point_rows([("borda", "dts", 10, 100, 1, "borda", 10)]), schemas.POINT_SCHEMA)
+    paths = [_point_file(tmp_path / "a.parquet", one, "zz"), _point_file(tmp_path / "b.parquet", two, "aa")]
+    frame, digests, records = pointlib.read_points(paths)
+    assert frame["run"].tolist() == [0, 1] and frame.columns.tolist() == schemas.POINT_SCHEMA.names
+    assert digests == ["aa", "zz"]
+    assert [r["config_sha256"] for r in records] == ["zz", "aa"]
+
+
+def test_read_points_refuses_another_table_naming_its_columns_or_its_provenance(tmp_path):
+    from duelbandits import provenance, storage
+
+    other = pa.table({"run": pa.array([0], pa.int32()), "t": pa.array([1], pa.int32())})
+    path = _point_file(tmp_path / "other.parquet", other, "x")
+    with pytest.raises(storage.StorageError, match=r"other\.parquet: not a sweep point file \(columns run, t\)$"):
+        pointlib.read_points([path])
+    table = pa.Table.from_pandas(_point_rows([("borda", "dts", 10, 100, 0, "borda", 10)]), schemas.POINT_SCHEMA)
+    path = tmp_path / "runs.parquet"
+    storage.write_table(table, path, provenance={"table": "simulate", "config_sha256": "x"})
+    with pytest.raises(provenance.ProvenanceError, match="is used as table 'sweep-point'"):
+        pointlib.read_points([path])
+
+
+def test_points_together_refuse_c_alpha_just_outside_the_tolerance():
+    with pytest.raises(pointlib.PointError, match="but --c-alpha is 2"):
+        pointlib.check_together(["p0", "p1", "p2"], TOGETHER, c_alpha=2.0 * (1 + 1e-11))
+
+
+def test_sweep_point_columns_by_value_in_run_regret_step_order():
+    """Runs 3 and 1 (in that order) of TS-Borda with c_alpha = 1.5 on a 6-action matrix to T = 40 on
+    thin_grid(40, 4) = 1, 3, 12, 40 (round(40^(k/3))): the rows are run by run, in each the regret
+    kinds in regret.REGRETS' order, in each the grid; every value is that of ``simulate`` with the run's
+    seed and the same hyper-parameter, and progress is called after each run."""
+    sc = make_scenario("borda", actions=6, seed=1)
+    calls = []
+    table = pointlib.simulate_point(
+        sc.matrix, "borda", "ts-borda", 40, [3, 1], 5, points=4, progress=lambda *a: calls.append(a), c_alpha=1.5
+    ).to_pandas()
+    assert calls == [(1, 2), (2, 2)]
+    kinds = list(regret.REGRETS)
+    assert len(table) == 2 * len(kinds) * 4
+    assert set(table["scenario"]) == {"borda"} and set(table["algorithm"]) == {"ts-borda"}
+    assert set(table["actions"]) == {6} and set(table["horizon"]) == {40}
+    assert table["run"].tolist() == [3] * (4 * len(kinds)) + [1] * (4 * len(kinds))
+    assert table["regret"].tolist() == [k for k in kinds for _ in range(4)] * 2
+    assert table["t"].tolist() == [1, 3, 12, 40] * (2 * len(kinds))
+    for run in (3, 1):
+        res = simulate(sc.matrix, "ts-borda", 40, run_seed(5, "borda", "ts-borda", run), c_alpha=1.5)
+        for kind in kinds:
+            rows = table[(table["run"] == run) & (table["regret"] == kind)]
+            R = regret.cumulative(kind, sc.matrix, res.I, res.J)
+            np.testing.assert_array_equal(rows["cumulative_regret"], R[[0, 2, 11, 39]])
+    default = simulate(sc.matrix, "ts-borda", 40, run_seed(5, "borda", "ts-borda", 1))
+    assert not np.array_equal(default.I, res.I) or not np.array_equal(default.J, res.J)  # c_alpha mattered
+
+
+def test_sweep_point_keeps_twenty_grid_points_by_default():
+    """points defaults to 20: at T = 40 the distinct round(40^(k/19)), k = 0..19 (by hand from the
+    definition: 1.21, 1.47, ... round to 1, 1, 1, 2, 2, 3, ...), 16 steps."""
+    sc = make_scenario("borda", actions=6, seed=1)
+    table = pointlib.simulate_point(sc.matrix, "borda", "ts-borda", 40, [0], 5).to_pandas()
+    steps = table.loc[table["regret"] == "maximin", "t"].tolist()
+    assert steps == [1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 15, 18, 22, 27, 33, 40]
+
+
+def test_points_together_name_the_first_two_of_three_seeds_or_matrices():
+    records = [{**r, "seed": seed} for r, seed in zip(TOGETHER, (5, 6, 7))]
+    with pytest.raises(pointlib.PointError, match=r"different seeds: 5 \(p0\) and 6 \(p1\)$"):
+        pointlib.check_together(["p0", "p1", "p2"], records)
+    records = [{**r, "scenario": "borda", "matrix_sha256": m} for r, m in zip(TOGETHER, ("m1", "m2", "m3"))]
+    with pytest.raises(pointlib.PointError, match="'borda' hold different matrices: p0 and p1$"):
+        pointlib.check_together(["p0", "p1", "p2"], records)
+
+
+def test_sweep_point_records_strategies_at_one_step_and_forces_only_user_warnings(monkeypatch):
+    """Each run is simulated with stride = horizon (strategies at one step: memory). The UserWarnings of the
+    runs (gamma clipping) are collected and reported once; a warning of another category follows the
+    caller's filters (here: RuntimeWarnings ignored)."""
+    sc = make_scenario("borda", actions=6, seed=1)
+    strides = []
+
+    def spy(*args, stride, **kwargs):
+        strides.append((args[2], stride))
+        warnings.warn("a numeric oddity", RuntimeWarning, stacklevel=2)
+        warnings.warn("gamma clipped", UserWarning, stacklevel=2)
+        return simulate(*args, stride=stride, **kwargs)
+
+    monkeypatch.setattr(pointlib, "simulate", spy)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        warnings.simplefilter("ignore", RuntimeWarning)
+        pointlib.simulate_point(sc.matrix, "borda", "ts-borda", 30, [0, 1], 5, points=3)
+    assert strides == [(30, 30), (30, 30)]
+    assert [(w.category, str(w.message)) for w in caught] == [(UserWarning, "gamma clipped")]
+
+
+def test_sweep_point_of_a_float32_matrix_has_double_precision_regrets():
+    """A valid float32 matrix (each X[j, i] = 1 - X[i, j] exactly in float32, entries 0.6 and 0.7 in the Maximin
+    winner's row, whose float32 sum rounds): the regrets are those of its values in double precision."""
+    X = np.array([[0.5, 0.6, 0.7, 0.7], [0.4, 0.5, 0.95, 0.95], [0.3, 0.05, 0.5, 0.5], [0.3, 0.05, 0.5, 0.5]])
+    X32 = X.astype(np.float32)
+    upper = np.triu_indices(4, 1)
+    X32.T[upper] = np.float32(1) - X32[upper]
+    table = pointlib.simulate_point(X32, "family", "ts-maximin", 40, [0], 5, points=3).to_pandas()
+    res = simulate(X32, "ts-maximin", 40, run_seed(5, "family", "ts-maximin", 0))
+    double = regret.per_step("maximin", X32.astype(float), res.I, res.J)
+    assert not np.array_equal(double, regret.per_step("maximin", X32, res.I, res.J))  # float32 would differ
+    rows = table[table["regret"] == "maximin"]
+    np.testing.assert_array_equal(rows["cumulative_regret"].to_numpy(), np.cumsum(double)[[0, 5, 39]])
+
+
+def test_float32_inputs_are_computed_in_double_precision():
+    """Horizons, means and final regrets given in float32 are taken at their exact double values and computed in
+    double precision (the closed forms of the hand tests above, on the float32 values)."""
+    f = np.float32
+    # a power law through (10, 2) and (1000, 20): rho = 1/2, log_c = log 2 - log(10) / 2
+    rho, log_c = pointlib.fit_power_law(np.array([10, 1000], f), np.array([2, 20], f))
+    assert rho == pytest.approx(0.5, rel=1e-12) and log_c == pytest.approx(np.log(2) - np.log(10) / 2, rel=1e-12)
+    # default_rng(0) draws runs 2, 1, 1 / 0, 0, 0 / 0, 0, 0 of three (see the hand test above)
+    v = np.array([0.1, 0.2, 0.4], f)
+    logs = pointlib.resampled_log_means([v], 3, 0)
+    first = (float(v[2]) + 2 * float(v[1])) / 3
+    np.testing.assert_allclose(logs[:, 0], np.log([first, float(v[0]), float(v[0])]), rtol=1e-12)
+    # the bootstrap of the hand test with float32 horizons
+    low, high = pointlib.bootstrap_exponent(np.array([10, 100], f), [[1.0, 2.0, 4.0], [10.0]], 3, 0.5, 0)
+    assert low == pytest.approx((1 - np.log(8 / 3) / np.log(10) + 1) / 2, rel=1e-12)
+    assert high == pytest.approx(1.0, rel=1e-12)

@@ -8,9 +8,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from duelbandits import regret, scenarios, tail, theorems
+from duelbandits import regret, scenarios, schemas, tail, theorems
 from duelbandits.points import simulate_point
-from duelbandits.simulation import run_seed, simulate
+from duelbandits.simulation import name_seed, run_seed, simulate
 
 SEED = 20191114
 
@@ -379,3 +379,568 @@ def test_growth_exponent_interval_is_nan_when_a_resample_mean_is_not_positive():
     rho, low, high = tail.growth_exponent(t, R, 10.0, 50, 0.95, 0)
     assert rho == pytest.approx(1.0)
     assert math.isnan(low) and math.isnan(high)
+
+
+# --- The parts by hand (issue 33's mutation run of the module) -------------------------------------
+
+FAMILY_4 = [
+    [0.5, 0.6, 0.6, 0.6],
+    [0.4, 0.5, 0.95, 0.95],
+    [0.4, 0.05, 0.5, 0.5],
+    [0.4, 0.05, 0.5, 0.5],
+]
+"""family_matrix(4, gap=0.1, others_gap=0.1, strength=0.95), written out: row minima (diagonal 1/2
+included) 0.5, 0.4, 0.05, 0.05, so action 0 is the Maximin winner; row sums 2.3, 2.8, 1.45, 1.45, so
+action 1 is the Borda winner; delta = X[0, 1] - 1/2 = 0.1."""
+
+
+def test_family_matrix_by_value_and_its_trap():
+    np.testing.assert_allclose(tail.family_matrix(4, 0.1, 0.1, 0.95), FAMILY_4, rtol=0, atol=1e-15)
+    trap = tail.trap(FAMILY_4)
+    assert (trap.maximin_winner, trap.borda_winner) == (0, 1)
+    assert trap.delta == pytest.approx(0.1, abs=1e-15)
+
+
+@pytest.mark.parametrize(
+    "matrix, message",
+    [
+        # two Maximin winners (rows 0 and 1 both have minimum 1/2), Borda winner 0
+        ([[0.5, 0.5, 0.9], [0.5, 0.5, 0.6], [0.1, 0.4, 0.5]], r"Maximin winners \[0, 1\] and Borda winners \[0\]"),
+        # one Maximin winner (0), two Borda winners (1 and 2: row sums 1.8, 1.8)
+        (
+            [[0.5, 0.55, 0.55], [0.45, 0.5, 0.85], [0.45, 0.85, 0.5]],
+            r"Maximin winners \[0\] and Borda winners \[1, 2\]",
+        ),
+    ],
+)
+def test_a_matrix_with_tied_winners_has_no_trap(matrix, message):
+    with pytest.raises(
+        tail.TailError,
+        match="^maximin-tail needs a matrix with one Maximin winner and a different, unique Borda winner; got "
+        + message
+        + "$",
+    ):
+        tail.trap(matrix)
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        ((2, 0.1, 0.1, 0.9), "the family needs A >= 3, got 2"),
+        ((3, 0.0, 0.1, 0.9), "got 0.0, 0.1, 0.9"),
+        ((3, 0.5, 0.1, 0.9), "got 0.5, 0.1, 0.9"),
+        ((3, 0.1, 0.0, 0.9), "got 0.1, 0.0, 0.9"),
+        ((3, 0.1, 0.5, 0.9), "got 0.1, 0.5, 0.9"),
+        ((3, 0.1, 0.1, 0.5), "got 0.1, 0.1, 0.5"),
+        ((3, 0.1, 0.1, 1.0), "got 0.1, 0.1, 1.0"),
+    ],
+)
+def test_family_matrix_refuses_each_parameter_at_its_open_end(args, message):
+    with pytest.raises(tail.TailError, match=message):
+        tail.family_matrix(*args)
+
+
+def test_family_matrix_takes_values_just_inside_its_ranges():
+    X = tail.family_matrix(3, 0.499, 0.001, 0.501)
+    np.testing.assert_allclose(X, [[0.5, 0.999, 0.501], [0.001, 0.5, 0.501], [0.499, 0.499, 0.5]], atol=1e-15)
+    with pytest.raises(tail.TailError, match=r"^need 0 < gap, others_gap < 1/2 and 1/2 < strength < 1, got "):
+        tail.family_matrix(3, 0.1, 0.1, 1.0)
+
+
+def test_interval_slopes_by_hand_for_one_run_and_for_several():
+    """t = 2, 5, 10: intervals (0, 2], (2, 5], (5, 10] of lengths 2, 3, 5."""
+    t = [2, 5, 10]
+    np.testing.assert_allclose(tail.interval_slopes(t, [1.0, 4.0, 4.0]), [0.5, 1.0, 0.0])
+    np.testing.assert_allclose(tail.interval_slopes(t, [[1.0, 4.0, 4.0], [2.0, 2.0, 7.0]]), [[0.5, 1, 0], [1, 0, 1]])
+
+
+def test_trapped_by_default_at_half_of_delta():
+    """share defaults to 1/2: one interval of length 10 with regret 1 has slope 0.1 = delta / 2 at delta 0.2."""
+    assert tail.trapped([10], [[1.0]], 0.2).tolist() == [[True]]
+    assert tail.trapped([10], [[0.99]], 0.2).tolist() == [[False]]
+    assert tail.trapped([10], [[0.99]], 0.2, share=0.49).tolist() == [[True]]
+
+
+def test_selection_draws_the_documented_seeded_subsample():
+    """The free runs 10..29, 4 of them: rng = default_rng(SeedSequence([SEED, int.from_bytes(b"maximin-tail",
+    "little"), int.from_bytes(b"others", "little")])) and rng.choice(runs, 4, replace=False), sorted: 16, 20,
+    25, 29 (derived once from that definition with numpy alone). Asking for all of them, or more, gives
+    each once."""
+    held, sampled = tail.select_continued([7, 3], np.arange(10, 30), 4, SEED)
+    assert held.tolist() == [3, 7] and sampled.tolist() == [16, 20, 25, 29]
+    assert held.dtype == np.int64 and sampled.dtype == np.int64
+    assert tail.select_continued([], np.arange(10, 30), 20, SEED)[1].tolist() == list(range(10, 30))
+    assert tail.select_continued([], np.arange(10, 30), 99, SEED)[1].tolist() == list(range(10, 30))
+    held, sampled = tail.select_continued([1], np.arange(10, 30), 0, SEED)
+    assert held.tolist() == [1] and sampled.tolist() == [] and sampled.dtype == np.int64
+    held, sampled = tail.select_continued([], [], 5, SEED)  # run numbers stay integers when there are none
+    assert held.dtype == np.int64 and sampled.dtype == np.int64 and held.size == sampled.size == 0
+
+
+def test_job_shares_are_every_jobs_th_run_from_the_job_on():
+    runs = np.arange(10)
+    assert [tail.job_share(runs, 4, k).tolist() for k in range(4)] == [[0, 4, 8], [1, 5, 9], [2, 6], [3, 7]]
+    assert tail.job_share(runs, 1, 0).tolist() == list(range(10))
+
+
+def test_stratified_mean_by_hand():
+    """Strata (N_h, values): (4, [1, 3]), (0, []) skipped, (2, [6]). N = 6, W = 2/3, 1/3; means 2, 6;
+    s^2 = 2, 0 (one value). Estimate 2/3 * 2 + 1/3 * 6 = 10/3. Phase 2: (2/3)^2 * 2 / 2 * (1 - 2/4) = 2/9
+    (the second stratum adds 0). S^2 = 2/3 * 2 + 2/3 * (2 - 10/3)^2 + 1/3 * (6 - 10/3)^2 = 4/3 + 32/9 = 44/9,
+    phase 1 S^2 / N = 22/27. Variance 6/27 + 22/27 = 28/27."""
+    estimate, se = tail.stratified_mean([(4, [1.0, 3.0]), (0, []), (2, [6.0])])
+    assert estimate == pytest.approx(10 / 3, rel=1e-12)
+    assert se == pytest.approx(math.sqrt(28 / 27), rel=1e-12)
+
+
+def test_stratified_mean_of_one_stratum_has_only_phase_ones_term():
+    """(2, [1, 3]): every run continued, so phase 2 adds 0; S^2 = s^2 = 2, se = sqrt(2 / 2) = 1. One run:
+    no spread, se 0."""
+    assert tail.stratified_mean([(2, [1.0, 3.0])]) == pytest.approx((2.0, 1.0), rel=1e-12)
+    assert tail.stratified_mean([(1, [7.0])]) == (7.0, 0.0)
+
+
+def test_stratified_mean_refuses_strata_it_cannot_estimate_naming_them():
+    with pytest.raises(tail.TailError, match="^no runs in any stratum$"):
+        tail.stratified_mean([(0, []), (0, [1.0])])
+    with pytest.raises(tail.TailError, match="^a stratum of 3 runs needs 1 to 3 values, got 4$"):
+        tail.stratified_mean([(3, [1.0, 2.0, 3.0, 4.0])])
+    with pytest.raises(tail.TailError, match="^a stratum of 2 runs needs 1 to 2 values, got 0$"):
+        tail.stratified_mean([(5, [1.0]), (2, [])])
+
+
+def test_z_value_is_the_two_sided_normal_quantile():
+    """Tabulated: 1.959964 at 95%, 1.644854 at 90%, 2.575829 at 99%."""
+    assert tail.z_value(0.95) == pytest.approx(1.959964, abs=1e-6)
+    assert tail.z_value(0.90) == pytest.approx(1.644854, abs=1e-6)
+    assert tail.z_value(0.99) == pytest.approx(2.575829, abs=1e-6)
+
+
+def test_posterior_counts_by_hand():
+    """Steps (I, J, outcome): (0, 1, 1) gives wins[0, 1] += 1; (1, 1, 0) a self-duel, nothing; (2, 0, 1)
+    wins[2, 0] += 1; (0, 2, 0) wins[2, 0] += 1; the fifth step (1, 0, 1), wins[1, 0] += 1, lies past upto = 4."""
+    I, J, o = [0, 1, 2, 0, 1], [1, 1, 0, 2, 0], [1, 0, 1, 0, 1]
+    assert tail.posterior_counts(3, I, J, o, 4).tolist() == [[0, 1, 0], [0, 0, 0], [2, 0, 0]]
+    assert tail.posterior_counts(3, I, J, o, 5).tolist() == [[0, 1, 0], [1, 0, 0], [2, 0, 0]]
+    assert tail.posterior_counts(2, I, J, o, 0).tolist() == [[0, 0], [0, 0]]
+    assert tail.posterior_counts(3, I, J, o, 5).dtype == np.int64  # counts
+
+
+def test_escape_probabilities_on_a_posterior_with_a_known_answer():
+    """Action 2 lost 10^6 duels to each of 0 and 1, which never met: its row minimum is about 0, and rows
+    0 and 1 have min(1/2, U) with U uniform (Beta(1, 1)), independent. The argmax takes the lower index on
+    a tie, so 0 is picked when both U > 1/2 (1/4) or U_0 > U_1 otherwise (1/2 - 1/8): p = 5/8, 3/8, 0.
+    With i* = 0, i2 = 2: P(duel 0, 2) = 0; the fewest duels of row 0 are with action 1 (0 against 10^6),
+    so P(escape) = 2 * 5/8 * 3/8 = 15/32. 2,000 draws: sd of p(0) 0.011, so 0.045 is 4.2 sd."""
+    wins = np.zeros((3, 3), dtype=np.int64)
+    wins[0, 2] = wins[1, 2] = 10**6
+    p_star, p_duel, p_escape = tail.escape_probabilities(wins, 0, 2, 2000, np.random.default_rng(3))
+    assert p_star == pytest.approx(5 / 8, abs=0.045)
+    assert p_duel == 0.0
+    assert p_escape == pytest.approx(15 / 32, abs=0.045)
+    # i* = 1 against i2 = 0: both 2 * 3/8 * 5/8; the fewest duels of row 1 are with 0 again
+    p_star, p_duel, p_escape = tail.escape_probabilities(wins, 1, 0, 2000, np.random.default_rng(4))
+    assert p_star == pytest.approx(3 / 8, abs=0.045)
+    assert p_duel == pytest.approx(15 / 32, abs=0.045) and p_escape == p_duel
+
+
+def test_escape_takes_the_lowest_index_among_the_fewest_duels():
+    """Action 0 lost 10^6 duels to each of 1 and 2 (p = 0, 5/8, 3/8 as above, shifted): row 1's duels are
+    10^6 with 0 and 0 with 2, so j_min = 2; with no duel at all, row 0's fewest are 1 and 2 (0 each): 1."""
+    wins = np.zeros((3, 3), dtype=np.int64)
+    wins[1, 0] = wins[2, 0] = 10**6
+    p_star, p_duel, p_escape = tail.escape_probabilities(wins, 1, 0, 2000, np.random.default_rng(5))
+    assert p_star == pytest.approx(5 / 8, abs=0.045) and p_duel == 0.0
+    assert p_escape == pytest.approx(15 / 32, abs=0.045)
+    # no duel at all: row 0's fewest are 1 and 2 (0 each), the lower index wins, so p_escape is p_duel with i2 = 1
+    none = np.zeros((3, 3), dtype=np.int64)
+    _, p_duel, p_escape = tail.escape_probabilities(none, 0, 1, 300, np.random.default_rng(6))
+    assert p_escape == p_duel > 0
+    # duels count both directions: 0 beat 1 three times and lost to 2 five times, so j_min = 1 (3 < 5)
+    some = np.zeros((3, 3), dtype=np.int64)
+    some[0, 1], some[2, 0] = 3, 5
+    _, p_duel, p_escape = tail.escape_probabilities(some, 0, 1, 300, np.random.default_rng(7))
+    _, p_other, _ = tail.escape_probabilities(some, 0, 2, 300, np.random.default_rng(7))
+    assert p_escape == p_duel != p_other
+
+
+def _by_hand(I, J, outcomes, step, actions):
+    """Algorithm 1's counts after ``step`` steps, counted one duel at a time (self-duels skipped)."""
+    wins = [[0] * actions for _ in range(actions)]
+    for i, j, o in zip(I[:step], J[:step], outcomes[:step]):
+        if i != j:
+            wins[i][j] += int(o)
+            wins[j][i] += 1 - int(o)
+    return np.array(wins)
+
+
+def test_continue_runs_states_counted_by_hand(borda, monkeypatch):
+    """Runs 4 (trapped) and 1 (free), in that order, to T2 = 300 with T1 = 100: each curve is the run's
+    Maximin R_t at thin_grid(300, 5) = 1, 4, 17, 72, 300 (round(300^(k/4))); each state row counts the
+    duels of the run's first t steps, and its escape probabilities are those of the documented seed
+    SeedSequence([seed, "maximin-tail", "escape", run, t]) on those counts. Each run records its
+    strategies at one step only (stride = horizon: memory)."""
+    trap = tail.trap(borda)
+    star, i2 = trap.maximin_winner, trap.borda_winner
+    strides = []
+
+    def spy(*args, stride, **kwargs):
+        strides.append((args[2], stride))
+        return simulate(*args, stride=stride, **kwargs)
+
+    monkeypatch.setattr(tail, "simulate", spy)
+    calls = []
+    curves, states = tail.continue_runs(
+        borda, "borda", [4, 1], ["trapped", "free"], 300, 100, SEED, 5, 30, progress=lambda *a: calls.append(a)
+    )
+    assert calls == [(1, 2), (2, 2)] and strides == [(300, 300), (300, 300)]
+    curves, states = curves.to_pandas(), states.to_pandas()
+    assert curves["run"].tolist() == [4] * 5 + [1] * 5
+    assert curves["stratum"].tolist() == ["trapped"] * 5 + ["free"] * 5
+    assert curves["t"].tolist() == [1, 4, 17, 72, 300] * 2
+    assert states[["run", "stratum", "t"]].values.tolist() == [
+        [4, "trapped", 100],
+        [4, "trapped", 300],
+        [1, "free", 100],
+        [1, "free", 300],
+    ]
+    for run in (4, 1):
+        res = simulate(borda, "ts-maximin", 300, run_seed(SEED, "borda", "ts-maximin", run), stride=300)
+        R = np.cumsum(regret.per_step("maximin", borda, res.I, res.J))
+        np.testing.assert_array_equal(curves.loc[curves["run"] == run, "cumulative_regret"], R[[0, 3, 16, 71, 299]])
+        for _, row in states[states["run"] == run].iterrows():
+            t = int(row["t"])
+            wins = _by_hand(res.I, res.J, res.outcomes, t, 10)
+            seen = wins + wins.T
+            others = [j for j in range(10) if j != star]
+            assert row["cumulative_regret"] == R[t - 1]
+            assert row["duels_star_borda"] == seen[star, i2] and row["wins_star_borda"] == wins[star, i2]
+            assert row["never_observed"] == sum(seen[i, j] == 0 for i in range(10) for j in range(10) if i != j)
+            assert row["never_observed_star"] == sum(seen[star, j] == 0 for j in others)
+            assert row["fewest_duels_star"] == min(seen[star, j] for j in others)
+            rng = np.random.default_rng(name_seed(SEED, "maximin-tail", "escape", run, t))
+            expected = tail.escape_probabilities(wins, star, i2, 30, rng)  # tested above on known answers
+            assert (row["p_star"], row["p_duel_borda"], row["p_escape"]) == expected
+
+
+def test_continue_runs_to_the_first_horizon_itself_records_one_state_and_none_for_no_runs(borda):
+    """T2 = T1 = 30: one state row. Its escape probabilities come from 2,000 posterior draws by default:
+    multiples of 1/2000 (here strictly between 0 and 1, so not of 1/1999 or 1/2001)."""
+    curves, states = tail.continue_runs(FAMILY_4, "family", [2], ["free"], 30, 30, SEED, 3)
+    assert states["t"].to_pylist() == [30] and curves["t"].to_pylist() == [1, 5, 30]
+    p_star = states["p_star"][0].as_py()
+    assert 0 < p_star < 1 and p_star * 2000 == pytest.approx(round(p_star * 2000), abs=1e-9)
+    curves, states = tail.continue_runs(borda, "borda", [], [], 50, 20, SEED, 3, 5)
+    assert curves.num_rows == 0 and states.num_rows == 0
+    assert curves.schema.equals(schemas.TAIL_CURVE_SCHEMA) and states.schema.equals(schemas.TAIL_STATE_SCHEMA)
+
+
+def _rows(R, ts=(1, 2)):
+    """Phase-1 point rows of Maximin regret ``R[run]`` at the steps ``ts`` (and Borda rows, ignored)."""
+    rows = [(run, "maximin", t, r) for run, values in R.items() for t, r in zip(ts, values)]
+    rows += [(run, "borda", t, 99.0) for run in R for t in ts]
+    return pd.DataFrame(rows, columns=["run", "regret", "t", "cumulative_regret"])
+
+
+def test_strata_are_in_run_order_with_their_labels():
+    """Runs 1 and 3 trapped at t = 2 (slope 1 >= 1/2), 0 and 2 free: all four continued with others = 2;
+    with others = 1 one free run, 2 (the documented seed's draw from [0, 2], derived once with numpy)."""
+    frame = _rows({0: [0.0, 0.0], 1: [0.0, 1.0], 2: [0.0, 0.2], 3: [0.0, 1.0]})
+    runs, labels = tail.strata_of(frame, 1.0, 0.5, 2, SEED)
+    assert runs.tolist() == [0, 1, 2, 3] and labels.tolist() == ["free", "trapped", "free", "trapped"]
+    runs, labels = tail.strata_of(frame, 1.0, 0.5, 1, SEED)
+    assert runs.tolist() == [1, 2, 3] and labels.tolist() == ["trapped", "free", "trapped"]
+    t, R, all_runs, caught = tail.phase_one(frame, 1.0, 0.5)
+    assert t.tolist() == [1, 2] and all_runs.tolist() == [0, 1, 2, 3] and caught.tolist() == [False, True, False, True]
+    assert R.tolist() == [[0.0, 0.0], [0.0, 1.0], [0.0, 0.2], [0.0, 1.0]]
+
+
+def test_phase_one_estimates_by_hand_with_each_verdict_and_the_clipped_trapped_interval():
+    """Four runs at t = 1, 4, 9 (A = 10, bound 10 / sqrt(2) sqrt(log 10) sqrt(t) = 10.730, 21.460, 32.189):
+    t = 1: R = 20 each, se 0, above the bound: exceeded; every slope 20 >= 1/2: trapped 1, se 0.
+    t = 4: R = 21, 21.6, 22, 22.4, mean 21.75, s^2 = 1.07 / 3, se s / 2: the interval holds the bound,
+    inconclusive; slopes 1/3, 0.53, 0.67, 0.8: 3 trapped, 0.75 + z sqrt(0.75 * 0.25 / 4) > 1 clipped to 1.
+    t = 9: R = 24.5, 23, 24, 24, mean 23.875, s^2 = 1.1875 / 3: below; slopes 0.7, 0.28, 0.4, 0.32:
+    one trapped, 0.25 - z sqrt(0.25 * 0.75 / 4) < 0 clipped to 0."""
+    R = {0: [20.0, 21.0, 24.5], 1: [20.0, 21.6, 23.0], 2: [20.0, 22.0, 24.0], 3: [20.0, 22.4, 24.0]}
+    table = tail.estimates(_rows(R, (1, 4, 9)), None, 10, 1.0, 0.5, 0.9)
+    z = 1.6448536269514722  # the two-sided 0.90 normal quantile, written out
+    bound = np.array([10.72983013, 21.45966026, 32.18949039])
+    mean = np.array([20.0, 21.75, 23.875])
+    se = np.array([0.0, math.sqrt(1.07 / 3) / 2, math.sqrt(1.1875 / 3) / 2])
+    assert table["source"].tolist() == ["phase 1 (all runs)"] * 3 and table["t"].tolist() == [1, 4, 9]
+    assert table[["runs", "trapped_runs", "free_runs_continued"]].values.tolist() == [[4, 1, 0]] * 3
+    np.testing.assert_allclose(table["mean"], mean, rtol=1e-12)
+    np.testing.assert_allclose(table["se"], se, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(table["low"], mean - z * se, rtol=1e-12)
+    np.testing.assert_allclose(table["high"], mean + z * se, rtol=1e-12)
+    np.testing.assert_allclose(table["bound"], bound, rtol=1e-9)
+    np.testing.assert_allclose(table["ratio"], mean / bound, rtol=1e-9)
+    np.testing.assert_allclose(table["ratio_low"], (mean - z * se) / bound, rtol=1e-9)
+    np.testing.assert_allclose(table["ratio_high"], (mean + z * se) / bound, rtol=1e-9)
+    assert table["verdict"].tolist() == ["exceeded", "inconclusive", "below"]
+    assert table["trapped"].tolist() == [1.0, 0.75, 0.25]
+    fse = np.array([0.0, math.sqrt(0.75 * 0.25 / 4), math.sqrt(0.25 * 0.75 / 4)])
+    np.testing.assert_allclose(table["trapped_low"], [1.0, 0.75 - z * fse[1], 0.0], rtol=1e-12)
+    np.testing.assert_allclose(table["trapped_high"], [1.0, 1.0, 0.25 + z * fse[2]], rtol=1e-12)
+    assert (table["confidence"] == 0.9).all()
+    assert table.columns.tolist() == schemas.TAIL_ESTIMATE_SCHEMA.names
+
+
+def test_phase_one_estimates_of_a_single_run_have_no_spread():
+    table = tail.estimates(_rows({0: [0.0, 3.0]}), None, 10, 1.0, 0.5, 0.95)
+    assert table["se"].tolist() == [0.0, 0.0] and table["trapped"].tolist() == [0.0, 1.0]
+    # two runs already have a spread: R_2 = 1, 3, s = sqrt(2), se = s / sqrt(2) = 1
+    assert tail.estimates(_rows({0: [0.0, 1.0], 1: [0.0, 3.0]}), None, 10, 1.0, 0.5, 0.95)["se"].tolist() == [0, 1]
+    assert table["trapped_low"].tolist() == [0.0, 1.0] and table["trapped_high"].tolist() == [0.0, 1.0]
+
+
+def test_phase_two_estimate_by_hand_every_column():
+    """The case of test_phase_two_estimate_by_hand at t = 4: se sqrt(1.718125 / 4), trapped 1/2 with se
+    1/4, far below the bound (21.460); the phase-1 rows: at t = 2, R = 1, 0.5, 0.1, 0 (mean 0.4, squares
+    of deviations 0.62, se sqrt(0.62 / 3) / 2), two of four trapped."""
+    table = tail.estimates(_phase_one_rows(), _phase_two_curves(), 10, 1.0, 0.5, 0.95)
+    z = 1.959963984540054
+    se = math.sqrt(1.718125 / 4)
+    assert table["se"].tolist() == pytest.approx([0.0, math.sqrt(0.62 / 3) / 2, se], rel=1e-12)
+    assert table["trapped_low"].tolist() == pytest.approx([0.0, 0.5 - z * 0.25, 0.5 - z * 0.25], rel=1e-12)
+    assert table["trapped_high"].tolist() == pytest.approx([0.0, 0.5 + z * 0.25, 0.5 + z * 0.25], rel=1e-12)
+    row = table.iloc[-1]
+    assert row["ratio"] == pytest.approx(1.175 / 21.45966026, rel=1e-9)
+    assert row["ratio_low"] == pytest.approx((1.175 - z * se) / 21.45966026, rel=1e-9)
+    assert row["ratio_high"] == pytest.approx((1.175 + z * se) / 21.45966026, rel=1e-9)
+    assert table["verdict"].tolist() == ["below"] * 3 and (table["confidence"] == 0.95).all()
+    assert table[["runs", "trapped_runs", "free_runs_continued"]].values.tolist() == [[4, 2, 0], [4, 2, 0], [4, 2, 1]]
+
+
+def test_verdict_messages_in_full_from_unsorted_rows():
+    frame = pd.DataFrame(
+        {
+            "t": [1000, 10, 100],
+            "verdict": ["exceeded", "below", "exceeded"],
+            "ratio": [1.5, 0.5, 1.2],
+            "ratio_low": [1.2, 0.4, 1.1],
+            "ratio_high": [1.8, 0.6, 1.3],
+        }
+    )
+    assert tail.verdict(frame) == "fails: E[R_t] exceeds Theorem 4.1's bound at t = 100 (R_t / bound 1.20 [1.10, 1.30])"
+    frame["verdict"] = ["inconclusive", "below", "inconclusive"]
+    assert tail.verdict(frame) == (
+        "inconclusive from t = 100: the interval reaches the bound (at t = 1,000: R_t / bound 1.50 [1.20, 1.80])"
+    )
+    frame["verdict"] = ["below", "below", "below"]
+    assert tail.verdict(frame) == (
+        "holds up to t = 1,000: every interval below the bound (at t = 1,000: R_t / bound 1.50 [1.20, 1.80])"
+    )
+
+
+def test_first_break_takes_the_smallest_t_then_actions_then_gap():
+    rows = [
+        (5, 0.1, 100, "exceeded"),
+        (4, 0.3, 100, "exceeded"),
+        (4, 0.2, 100, "exceeded"),
+        (3, 0.1, 1000, "exceeded"),
+        (3, 0.1, 10, "below"),
+    ]
+    family = pd.DataFrame(rows, columns=["actions", "gap", "t", "verdict"])
+    A, gap, t, row = tail.first_break(family)
+    assert (A, gap, t) == (4, 0.2, 100) and row["verdict"] == "exceeded"
+    assert isinstance(A, int) and isinstance(t, int)
+
+
+def test_family_search_rows_from_curves_known_by_hand(monkeypatch):
+    """simulate replaced by a stand-in whose runs are known: with others_gap 0.01 and strength 0.99, member
+    (A = 3, gap 0.2004) has its trap ((3 - 2)(0.99 - 0.5 - 0.01) = 0.48 > 2 gap) and gap 0.3 has none
+    (0.48 < 0.6). Run r duels the Borda winner against itself (Maximin regret gap per step) for its first
+    m_r steps, then the Maximin winner against itself (regret 0): m = 2000 (the horizon) for even r,
+    100, 200, 300, 400 for odd r. Each run gets the seed SeedSequence([seed, "maximin-tail", "family", A,
+    round(1000 gap), r]) (round(200.4) = 200: not round(1001 gap) = 201); the rows are the mean of the
+    curves with its normal interval against Theorem 4.1's bound, and carry tail.crossing of them and
+    tail.growth_exponent past the crossing with the seed SeedSequence([seed, "maximin-tail", "family",
+    "bootstrap", A, round(1000 gap)]) and 1,000 resamples by default (both functions tested above on known
+    answers). On thin_grid(2000, 12) the upper end reaches the bound before the step 126 and the mean after
+    it, so the exponent's start matters."""
+    seeds = []
+    escape = [2000, 100, 2000, 200, 2000, 300, 2000, 400]
+
+    def stand_in(X, algorithm, horizon, seed, stride):
+        assert (algorithm, stride) == ("ts-maximin", horizon)
+        I = np.where(np.arange(horizon) < escape[len(seeds)], 1, 0)
+        seeds.append(seed.entropy)
+        return type("Result", (), {"I": I, "J": I})
+
+    monkeypatch.setattr(tail, "simulate", stand_in)
+    table = tail.family_search([3], [0.2004, 0.3], 0.01, 0.99, 8, 2000, SEED, 12, 0.9)
+    assert seeds == [name_seed(SEED, "maximin-tail", "family", 3, 200, r).entropy for r in range(8)]
+    assert table.columns.tolist() == schemas.TAIL_FAMILY_SCHEMA.names
+    none = table[table["gap"] == 0.3]
+    assert len(none) == 1 and none["verdict"].iloc[0] == "no trap"
+    assert none[["actions", "others_gap", "strength", "t", "runs"]].values.tolist() == [[3, 0.01, 0.99, 0, 0]]
+    assert none.drop(columns=["actions", "gap", "others_gap", "strength", "t", "runs", "verdict"]).isna().all(axis=None)
+    member = table[table["gap"] == 0.2004]
+    t = np.array([1, 2, 4, 8, 16, 32, 63, 126, 252, 502, 1002, 2000])  # round(2000^(k/11))
+    R = np.array([0.2004 * np.minimum(t, m) for m in escape])
+    mean, se = R.mean(axis=0), R.std(axis=0, ddof=1) / math.sqrt(8)
+    z = 1.6448536269514722
+    bound = 3 / math.sqrt(2) * math.sqrt(math.log(3)) * np.sqrt(t)
+    assert member["t"].tolist() == t.tolist() and (member["runs"] == 8).all()
+    assert (member[["actions", "others_gap", "strength"]].values.tolist()) == [[3, 0.01, 0.99]] * 12
+    np.testing.assert_allclose(member["mean"], mean, rtol=1e-12)
+    np.testing.assert_allclose(member["se"], se, rtol=1e-12, atol=1e-12)  # 0 up to rounding where the runs agree
+    np.testing.assert_allclose(member["low"], mean - z * se, rtol=1e-12)
+    np.testing.assert_allclose(member["high"], mean + z * se, rtol=1e-12)
+    np.testing.assert_allclose(member["bound"], bound, rtol=1e-12)
+    np.testing.assert_allclose(member["ratio"], mean / bound, rtol=1e-12)
+    verdicts = np.where(mean - z * se > bound, "exceeded", np.where(mean + z * se < bound, "below", "inconclusive"))
+    assert member["verdict"].tolist() == verdicts.tolist()
+    assert set(verdicts) == {"below", "inconclusive", "exceeded"}
+    cross = tail.crossing(t, mean / bound, (mean - z * se) / bound, (mean + z * se) / bound)
+    assert cross[1] < 126 < cross[0] < 252 and 126 < cross[2] < 252
+    slope = tail.growth_exponent(
+        t, R, cross[0], 1000, 0.9, name_seed(SEED, "maximin-tail", "family", "bootstrap", 3, 200)
+    )
+    for col, value in zip(
+        ["crossing", "crossing_low", "crossing_high", "exponent", "exponent_low", "exponent_high"], [*cross, *slope]
+    ):
+        np.testing.assert_allclose(member[col], value, rtol=1e-9, err_msg=col)
+
+
+def test_family_search_reports_its_progress_per_member_with_a_trap(monkeypatch):
+    """Gap 0.3 has no trap (as above), so progress is called once, after the second member of two."""
+    monkeypatch.setattr(
+        tail,
+        "simulate",
+        lambda X, a, horizon, s, stride: type("R", (), {"I": np.zeros(horizon, int), "J": np.zeros(horizon, int)}),
+    )
+    calls = []
+    tail.family_search(
+        [3], [0.3, 0.2], 0.01, 0.99, 2, 20, SEED, 3, 0.9, resamples=5, progress=lambda *a: calls.append(a)
+    )
+    assert calls == [(2, 2)]
+
+
+def test_family_verdict_at_the_bound_itself_is_inconclusive(monkeypatch):
+    """Identical runs (se 0) that duel the Borda winner against itself at every step: R_t = gap t exactly
+    for gap 1/4 (member A = 4: (4 - 2)(0.99 - 0.5 - 0.01) = 0.96 > 0.5, a trap). With Theorem 4.1's bound
+    replaced by exactly 0.25 t, the interval touches the bound at every step: neither above nor below."""
+    from duelbandits import theorems as theorems_module
+
+    def trapped_run(X, algorithm, horizon, seed, stride):
+        return type("Result", (), {"I": np.ones(horizon, int), "J": np.ones(horizon, int)})
+
+    monkeypatch.setattr(tail, "simulate", trapped_run)
+    monkeypatch.setattr(theorems_module, "ts_maximin", lambda A, t: 0.25 * np.asarray(t))
+    table = tail.family_search([4], [0.25], 0.01, 0.99, 3, 100, SEED, 4, 0.95, resamples=5)
+    assert table["mean"].tolist() == [0.25 * t for t in table["t"]] and (table["se"] == 0).all()
+    assert set(table["verdict"]) == {"inconclusive"}
+
+
+def test_estimates_at_the_bound_itself_are_inconclusive():
+    """Every run at exactly Theorem 4.1's bound at t = 1 (se 0): the interval touches the bound."""
+    at = float(theorems.ts_maximin(10, 1.0))
+    table = tail.estimates(_rows({0: [at, at], 1: [at, at]}), None, 10, 1.0, 0.5, 0.95)
+    assert table["low"].iloc[0] == table["bound"].iloc[0] == table["high"].iloc[0]
+    assert table["verdict"].iloc[0] == "inconclusive"
+
+
+def test_estimates_trap_at_share_times_delta_in_both_phases():
+    """delta 2 and share 1/4 put the threshold at 1/2, as delta 1 and share 1/2 do, in phase 1 (trapped 0, 1/2
+    as in test_phase_two_estimate_by_hand) and in phase 2: with the free run 2 at R_4 = 0.7 (slope 0.3 over
+    (2, 4]) only the trapped stratum is trapped at t = 4, estimate 1/2 (mean 0.5 * 2.25 + 0.5 * 0.7)."""
+    curves = _phase_two_curves()
+    curves.loc[(curves["run"] == 2) & (curves["t"] == 4), "cumulative_regret"] = 0.7
+    table = tail.estimates(_phase_one_rows(), curves, 10, 2.0, 0.25, 0.95)
+    assert table["trapped"].tolist() == [0.0, 0.5, 0.5] and table["mean"].tolist() == pytest.approx([0, 0.4, 1.475])
+
+
+def test_phase_two_curves_of_one_step_each():
+    """Curves holding only t = 4 (each run's stratum on its one row): the estimate at t = 4 as by hand."""
+    curves = _phase_two_curves()
+    table = tail.estimates(_phase_one_rows(), curves[curves["t"] == 4], 10, 1.0, 0.5, 0.95)
+    assert table["t"].tolist() == [1, 2, 4] and table["mean"].iloc[-1] == pytest.approx(1.175)
+
+
+def test_phase_two_rows_start_after_the_last_phase_one_step():
+    """Phase 1 at t = 1, 2, 3, phase 2 at t = 1, 2, 3, 6: only t = 6 comes from phase 2 (two runs, both
+    continued, one trapped at t = 3 with slope 1 >= 1/2)."""
+    one = _rows({0: [0.0, 1.0, 2.0], 1: [0.0, 0.0, 0.0]}, (1, 2, 3))
+    rows = [(0, "trapped", t, r) for t, r in zip((1, 2, 3, 6), (0.0, 1.0, 2.0, 5.0))]
+    rows += [(1, "free", t, 0.0) for t in (1, 2, 3, 6)]
+    two = pd.DataFrame(rows, columns=["run", "stratum", "t", "cumulative_regret"])
+    table = tail.estimates(one, two, 10, 1.0, 0.5, 0.95)
+    assert table["source"].tolist() == ["phase 1 (all runs)"] * 3 + ["phase 2 (stratified)"]
+    assert table["t"].tolist() == [1, 2, 3, 6] and table["mean"].iloc[-1] == pytest.approx(2.5)
+
+
+def test_growth_exponent_interval_by_hand_from_the_documented_draws():
+    """Two runs, R = (0.1, 1) and (0.1, 10) at t = 10, 100: the mean curve (0.1, 5.5) has slope
+    r = log10(55) = 1.740. default_rng(3).integers(0, 2, size=(4, 2)) is [[1, 0], [0, 0], [0, 1], [1, 1]]
+    (numpy's stream, derived once with numpy alone): resamples of slope r, 1 (run 0 twice), r, 2 (run 1
+    twice). numpy's linear quantiles at 0.25 and 0.75 of (1, r, r, 2): 1 + 0.75 (r - 1) and
+    r + 0.25 (2 - r). Means below 1 keep their logarithm (only a mean <= 0 has none)."""
+    t = np.array([10.0, 100.0])
+    rho, low, high = tail.growth_exponent(t, np.array([[0.1, 1.0], [0.1, 10.0]]), 10.0, 4, 0.5, 3)
+    r = math.log10(55)
+    assert rho == pytest.approx(r, rel=1e-12)
+    assert low == pytest.approx(1 + 0.75 * (r - 1), rel=1e-12)
+    assert high == pytest.approx(r + 0.25 * (2 - r), rel=1e-12)
+
+
+def test_growth_exponent_interval_is_nan_when_a_resample_mean_is_zero():
+    """Runs R = (0, 0) and (1, 10): the mean (0.5, 5) has slope 1, but a resample of run 0 twice
+    (probability 1/4; among 50 resamples but for (3/4)^50 < 1e-6) has mean 0, whose log is undefined."""
+    rho, low, high = tail.growth_exponent([10.0, 100.0], np.array([[0.0, 0.0], [1.0, 10.0]]), 10.0, 50, 0.95, 0)
+    assert rho == pytest.approx(1.0, rel=1e-12) and math.isnan(low) and math.isnan(high)
+
+
+def _float32_family():
+    """family_matrix(4, 0.1, 0.2, 0.95) in float32, each X[j, i] = 1 - X[i, j] computed exactly in float32, so it
+    is a valid preference matrix; 0.6 + 0.7 in float32 rounds, where double precision does not."""
+    X = tail.family_matrix(4, 0.1, 0.2, 0.95).astype(np.float32)
+    upper = np.triu_indices(4, 1)
+    X.T[upper] = np.float32(1) - X[upper]
+    return X
+
+
+def test_continue_runs_of_a_float32_matrix_computes_its_regrets_in_double_precision():
+    X32 = _float32_family()
+    curves, _ = tail.continue_runs(X32, "family", [0], ["free"], 40, 40, SEED, 3, 5)
+    res = simulate(X32, "ts-maximin", 40, run_seed(SEED, "family", "ts-maximin", 0), stride=40)
+    double = regret.per_step("maximin", X32.astype(float), res.I, res.J)
+    assert not np.array_equal(double, regret.per_step("maximin", X32, res.I, res.J))  # float32 would differ
+    np.testing.assert_array_equal(curves["cumulative_regret"].to_numpy(), np.cumsum(double)[[0, 5, 39]])
+
+
+def test_trap_delta_is_in_double_precision_for_a_float32_matrix():
+    """A matrix whose Maximin winner 0 (row minima 0.2, 0.1, 0.1, 0.1) loses to the Borda winner 1 (row sums
+    1.14, 2.3, 2.28, 2.28): delta = 0.2 - 1/2, which float32 rounds (0.2 < 1/4)."""
+    A = np.array([[0.5, 0.2, 0.22, 0.22], [0.8, 0.5, 0.1, 0.9], [0.78, 0.9, 0.5, 0.1], [0.78, 0.1, 0.9, 0.5]])
+    A32 = A.astype(np.float32)
+    trap = tail.trap(A32)
+    assert (trap.maximin_winner, trap.borda_winner) == (0, 1)
+    assert trap.delta == float(A32[0, 1]) - 0.5 != float(A32[0, 1] - np.float32(0.5))
+
+
+def test_float32_inputs_are_computed_in_double_precision():
+    """Steps, regrets and values given in float32 are taken at their exact double values, and the arithmetic is
+    done in double precision (each expectation below is the closed form of its function's hand test, on the
+    float32 values): float32 arithmetic would round each of these differently."""
+    f = np.float32
+    # stratified_mean: one stratum, every run continued: the plain mean of 0.1, 0.2, 0.7 in float32
+    values = np.array([0.1, 0.2, 0.7], f)
+    assert tail.stratified_mean([(3, values)])[0] == sum(float(v) for v in values) / 3
+    # interval_slopes: 1 and 30,000,000 are exact in float32, their difference 29,999,999 is not
+    np.testing.assert_array_equal(tail.interval_slopes(np.array([1, 30_000_000], f), [0.0, 29_999_999.0]), [0, 1])
+    # _first_reach: ratio 0.5 -> 2.0 between t = 100 and 1000 reaches 1 a third of the way in log t
+    t = np.array([10, 100, 1000, 10000], f)
+    ratio = np.array([0.1, 0.5, 2.0, 4.0], f)
+    assert tail.crossing(t, ratio, ratio / 2, ratio * 2)[0] == pytest.approx(10 ** (2 + 1 / 3), rel=1e-12)
+    # growth_exponent: runs (0.1, 1) and (0.2, 10) at t = 10, 100; the draws of default_rng(3) as in the hand
+    # test: resamples of slopes m (the mean curve's), s (run 0 twice), m, b (run 1 twice), sorted s, m, m, b
+    a, c = float(f(0.1)), float(f(0.2))
+    m, s, b = math.log10(5.5 / ((a + c) / 2)), math.log10(1 / a), math.log10(10 / c)
+    rho, low, high = tail.growth_exponent(
+        np.array([10, 100], f), np.array([[0.1, 1.0], [0.2, 10.0]], f), 10.0, 4, 0.5, 3
+    )
+    assert rho == pytest.approx(m, rel=1e-12)
+    assert low == pytest.approx(s + 0.75 * (m - s), rel=1e-12) and high == pytest.approx(m + 0.25 * (b - m), rel=1e-12)

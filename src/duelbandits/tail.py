@@ -298,7 +298,6 @@ def estimates(points_frame, curves, actions: int, delta: float, share: float, co
     if curves is not None and len(curves):
         c = curves.sort_values(["run", "t"])
         t2 = np.unique(c["t"].to_numpy())
-        cr = c["run"].to_numpy().reshape(-1, t2.size)[:, 0]
         strat = c["stratum"].to_numpy().reshape(-1, t2.size)[:, 0]
         R2 = c["cumulative_regret"].to_numpy().reshape(-1, t2.size)
         stuck2 = trapped(t2, R2, delta, share)
@@ -314,7 +313,6 @@ def estimates(points_frame, curves, actions: int, delta: float, share: float, co
                 [(N_trapped, stuck2[held, k].astype(float)), (N - N_trapped, stuck2[~held, k].astype(float))]
             )
             rows.append(("phase 2 (stratified)", int(t), N, N_trapped, free_n, mean, se, frac, fse))
-        del cr
     frame = pd.DataFrame(
         rows,
         columns=["source", "t", "runs", "trapped_runs", "free_runs_continued", "mean", "se", "trapped", "trapped_se"],
