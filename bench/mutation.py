@@ -182,10 +182,6 @@ EQUIVALENT: dict[str, str] = {
         "float64 steps for int32: pa.table casts the integral floats to the schema's int32"
     ),
     "duelbandits.regret.x_copeland__mutmut_7": "X.shape[1] for X.shape[0]: a preference matrix is square",
-    "duelbandits.regret.x_per_step__mutmut_6": "dtype=None for float: every regret is float arithmetic already",
-    "duelbandits.regret.x_per_step__mutmut_8": "dtype dropped: as mutmut_6",
-    "duelbandits.regret.x_sample_std__mutmut_3": "dtype=None for float: numpy's std of integers is float64",
-    "duelbandits.regret.x_sample_std__mutmut_5": "dtype dropped: as mutmut_3",
     "duelbandits.scenarios.x_validate_matrix__mutmut_14": "shape[1] for shape[0]: checked square before",
     "duelbandits.scenarios.x_validate_matrix__mutmut_18": "shape[1] for shape[0]: checked square before",
     "duelbandits.scenarios.x_logistic_matrix__mutmut_3": "dtype=None: exp of the differences is float",

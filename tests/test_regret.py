@@ -123,3 +123,15 @@ def test_sample_std_by_hand_and_over_one_run():
     assert one_run == 0.0 and type(one_run) is float  # one run: no spread, a plain number
     one = regret.sample_std([[5.0, 7.0, 9.0]])
     assert one.shape == (3,) and not one.any()
+
+
+def test_a_float32_matrix_gives_float64_regrets_and_std():
+    """A float32 matrix is a valid input (validate_matrix accepts it), and float32 arithmetic stays
+    float32 under numpy 2's promotion rules: the per-step regrets and the std are float64 all the same,
+    so tables and sums downstream see one dtype (mutmut's dtype=None mutants of both are not equivalent)."""
+    X = np.array([[0.5, 0.7], [0.3, 0.5]], dtype=np.float32)
+    r = regret.per_step("maximin", X, np.array([1]), np.array([1]))
+    assert r.dtype == np.float64
+    assert r[0] == pytest.approx(0.2, abs=1e-7)  # (0.7 + 0.7 - 1) / 2, to float32's precision
+    std = regret.sample_std(np.array([[1.0], [2.0]], dtype=np.float32))
+    assert std.dtype == np.float64 and std[0] == pytest.approx(0.7071067811865476, rel=1e-15)
