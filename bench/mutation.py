@@ -92,6 +92,17 @@ EQUIVALENT: dict[str, str] = {
     "duelbandits.digests.x_parquet_digest__mutmut_14": (
         "pyarrow's default batch size for BATCH_ROWS: memory only, the digest does not depend on the split (tested)"
     ),
+    "duelbandits.field.x_curves_table__mutmut_58": "groupby's sort=True dropped: True is its default",
+    "duelbandits.field.x_curves_table__mutmut_80": (
+        "the scenario column inserted at 1, not 0: the table's columns are then taken in the schema's order"
+    ),
+    "duelbandits.field.x_curves_table__mutmut_89": "the regret column inserted at 3, not 2: as mutmut_80",
+    "duelbandits.field.x_final_table__mutmut_65": (
+        "sort kind None: pandas applies kind only when sorting by one column, and this sorts by four"
+    ),
+    "duelbandits.field.x_final_table__mutmut_68": "sort kind dropped: as mutmut_65",
+    "duelbandits.field.x_final_table__mutmut_78": "sort kind 'XXstableXX': as mutmut_65 (not even checked)",
+    "duelbandits.field.x_final_table__mutmut_79": "sort kind 'STABLE': as mutmut_65",
     "duelbandits.regret.x_copeland__mutmut_7": "X.shape[1] for X.shape[0]: a preference matrix is square",
     "duelbandits.regret.x_per_step__mutmut_6": "dtype=None for float: every regret is float arithmetic already",
     "duelbandits.regret.x_per_step__mutmut_8": "dtype dropped: as mutmut_6",
