@@ -190,3 +190,16 @@ def test_tied_counts_take_the_largest_as_usual(runs, usual):
     exponents, local = asymptotics.long_horizon_tables(hand_points(runs, horizons=horizons), resamples=10)
     got, per_horizon = note_runs(asymptotics_markdown(exponents, local), horizons)
     assert got == usual and per_horizon == dict(zip(horizons, runs))
+
+
+def test_the_bound_is_nan_where_c_alpha_breaks_theorem_4_2s_horizon_requirement():
+    """TS-Borda tuned with c_alpha = 2 has alpha = 2 T^(-1/3) < 1/2 only for T > 64: no bound at T = 10, and
+    at T = 100 Theorem 4.2's (c + sqrt(A / c log A)) T^(2/3) with c = 2, A = 7."""
+    exponents, local = asymptotics.long_horizon_tables(
+        hand_points((2, 2), horizons=[10, 100]), resamples=10, c_alpha=2.0
+    )
+    bound = (2.0 + math.sqrt(7 / 2.0 * math.log(7))) * 100 ** (2 / 3)
+    assert np.isnan(local["bound"].iloc[0]) and np.isnan(local["ratio"].iloc[0])
+    assert local["bound"].iloc[1] == pytest.approx(bound, rel=1e-12)
+    mean = hand_mean_std(100, 2)[0]
+    assert exponents["last_ratio"].item() == pytest.approx(mean / bound, rel=1e-12)
