@@ -69,6 +69,32 @@ TESTS = {
 gets ``tests/test_MODULE.py``): files, single tests (``file::name``) or ``--deselect=file::name``."""
 
 EQUIVALENT: dict[str, str] = {
+    "duelbandits.asymptotics.x__bound__mutmut_14": "float('NAN') for float('nan'): Python reads either case",
+    "duelbandits.asymptotics.x_bootstrap_local_slopes__mutmut_32": (
+        "np.diff's axis=1 dropped: its default, the last axis, is axis 1 of the (resamples, horizons) logs"
+    ),
+    "duelbandits.asymptotics.x_local_slopes__mutmut_12": (
+        "errstate divide=None: the log sees only positive means (1.0 for the others), and comparing a NaN "
+        "with 0 does not warn, so nothing in the block warns (checked with -W error)"
+    ),
+    "duelbandits.asymptotics.x_local_slopes__mutmut_13": "errstate invalid=None: as mutmut_12",
+    "duelbandits.asymptotics.x_local_slopes__mutmut_14": "errstate divide dropped: as mutmut_12",
+    "duelbandits.asymptotics.x_local_slopes__mutmut_15": "errstate invalid dropped: as mutmut_12",
+    "duelbandits.asymptotics.x_local_slopes__mutmut_36": (
+        "the inner where's `>= 0`: log(0) = -inf (its warning ignored by the errstate), and the outer where "
+        "puts NaN there anyway"
+    ),
+    "duelbandits.asymptotics.x_local_slopes__mutmut_38": (
+        "2.0 for the inner where's 1.0: the log of a non-positive mean's stand-in is replaced by NaN"
+    ),
+    "duelbandits.asymptotics.x_long_horizon_tables__mutmut_17": "groupby's sort=True dropped: True is its default",
+    "duelbandits.asymptotics.x_long_horizon_tables__mutmut_32": (
+        "the horizons' groupby sort=None: check_points sorts the rows by (scenario, algorithm, actions, "
+        "horizon, ...), so each point's horizons come in increasing order already"
+    ),
+    "duelbandits.asymptotics.x_long_horizon_tables__mutmut_34": "groupby's sort=True dropped: as mutmut_17",
+    "duelbandits.asymptotics.x_long_horizon_tables__mutmut_37": "the horizons' groupby sort=False: as mutmut_32",
+    "duelbandits.asymptotics.x_verdict__mutmut_46": "float('NAN') for float('nan'): Python reads either case",
     "duelbandits.digests.xǁ_ColumnDigestǁupdate__mutmut_43": "zero_copy_only=None for False: None is false",
     "duelbandits.digests.xǁ_ColumnDigestǁupdate__mutmut_61": "zero_copy_only=None on the lengths: as mutmut_43",
     "duelbandits.digests.xǁ_ColumnDigestǁupdate__mutmut_63": (
