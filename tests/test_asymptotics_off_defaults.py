@@ -203,3 +203,15 @@ def test_the_bound_is_nan_where_c_alpha_breaks_theorem_4_2s_horizon_requirement(
     assert local["bound"].iloc[1] == pytest.approx(bound, rel=1e-12)
     mean = hand_mean_std(100, 2)[0]
     assert exponents["last_ratio"].item() == pytest.approx(mean / bound, rel=1e-12)
+
+
+def test_the_tables_verdict_follows_near():
+    """TS-Maximin (e = 1/2) with equal runs (intervals of width 0) and means 10, 40, 40 * 4^(5/8) at T = 100,
+    400, 1600: local slopes 1 then 5/8, falling, lo - e = 1/8: above for near = 0.1, converging for 0.2."""
+    means = {100: 10.0, 400: 40.0, 1600: 40.0 * 4**0.625}
+    rows = [("condorcet", "ts-maximin", 5, T, r, "maximin", T, m) for T, m in means.items() for r in range(3)]
+    points = pd.DataFrame(rows, columns=schemas.POINT_SCHEMA.names)
+    exponents, _ = asymptotics.long_horizon_tables(points, resamples=10)
+    assert exponents["verdict"].item() == "above" and exponents["near"].item() == 0.1
+    exponents, _ = asymptotics.long_horizon_tables(points, resamples=10, near=0.2)
+    assert exponents["verdict"].item() == "converging" and exponents["near"].item() == 0.2
