@@ -318,7 +318,7 @@ def point_frame(groups, scenario="condorcet", algorithm="ts-maximin"):
 
 
 def test_tables_with_the_defaults_against_hand_computed_values():
-    """TS-Maximin on condorcet at A = 5 and 7, T = 100, 400, 1600, with mean 10, 40 and 40 sqrt(2):
+    """TS-Maximin on condorcet at A = 5, T = 100, 400, 1600, with mean 10, 40 and 40 sqrt(2):
     local slopes log 4 / log 4 = 1 and log(sqrt 2) / log 4 = 1/4, and (equally spaced log T) the global
     fit's slope log(4 sqrt 2) / log 16 = 5/8. Maximin (Theorem 4.1's regret, Figure 1's): five equal
     runs, so every resample has the same means and the intervals are the slopes themselves; Borda (no
@@ -327,12 +327,12 @@ def test_tables_with_the_defaults_against_hand_computed_values():
     bootstrap's definition from the seeds the docstring names (five distinct runs, so that another seed
     gives other quantiles; with two, the 2.5% and 97.5% ones are nearly always the extremes)."""
     means = {100: 10.0, 400: 40.0, 1600: 40.0 * math.sqrt(2)}
-    groups = {}
-    for actions in (7, 5):  # listed out of order: the rows come sorted
-        groups[("maximin", actions)] = {T: [m] * 5 for T, m in means.items()}
-        groups[("borda", actions)] = {T: [f * m for f in (0.2, 0.6, 1.0, 1.4, 1.8)] for T, m in means.items()}
+    groups = {
+        ("maximin", 5): {T: [m] * 5 for T, m in means.items()},
+        ("borda", 5): {T: [f * m for f in (0.2, 0.6, 1.0, 1.4, 1.8)] for T, m in means.items()},
+    }
     exponents, local = asymptotics.long_horizon_tables(point_frame(groups))
-    keys = [("borda", 5), ("borda", 7), ("maximin", 5), ("maximin", 7)]  # by (scenario, algorithm, regret, A)
+    keys = [("borda", 5), ("maximin", 5)]
     assert list(zip(exponents["regret"], exponents["actions"])) == keys
     assert list(zip(local["regret"], local["actions"], local["horizon"])) == [
         (kind, actions, T) for kind, actions in keys for T in means
@@ -382,20 +382,24 @@ def test_tables_with_the_defaults_against_hand_computed_values():
         assert row.from_horizon == horizons[k - 1]
         assert row.slope == pytest.approx([1.0, 0.25][k - 1], rel=1e-12)
     # the Borda rows' intervals: the bootstrap of the docstring, seeded with the stream it names
-    for actions in (5, 7):
-        finals = [groups[("borda", actions)][T] for T in horizons]
-        seed = name_seed(0, "condorcet", "ts-maximin", "borda", str(actions), "local")
-        low, high = slope_intervals_by_definition(horizons, finals, 1000, 0.95, seed)
-        rows = local[(local["regret"] == "borda") & (local["actions"] == actions)]
-        np.testing.assert_array_equal(rows["ci_low"].to_numpy()[1:], low)
-        np.testing.assert_array_equal(rows["ci_high"].to_numpy()[1:], high)
-        row = exponents[(exponents["regret"] == "borda") & (exponents["actions"] == actions)].iloc[0]
-        assert (row["prev_low"], row["prev_high"], row["last_low"], row["last_high"]) == (
-            low[0],
-            high[0],
-            low[1],
-            high[1],
-        )
+    finals = [groups[("borda", 5)][T] for T in horizons]
+    low, high = slope_intervals_by_definition(
+        horizons, finals, 1000, 0.95, name_seed(0, "condorcet", "ts-maximin", "borda", "5", "local")
+    )
+    rows = local[local["regret"] == "borda"]
+    np.testing.assert_array_equal(rows["ci_low"].to_numpy()[1:], low)
+    np.testing.assert_array_equal(rows["ci_high"].to_numpy()[1:], high)
+    row = exponents[exponents["regret"] == "borda"].iloc[0]
+    assert (row["prev_low"], row["prev_high"], row["last_low"], row["last_high"]) == (low[0], high[0], low[1], high[1])
+
+
+def test_table_rows_are_sorted_by_regret_before_actions():
+    """The points come sorted by A before the regret (check_points); the tables' rows by the regret first."""
+    groups = {(kind, actions): {100: [1.0], 400: [2.0]} for actions in (7, 5) for kind in ("maximin", "borda")}
+    exponents, local = asymptotics.long_horizon_tables(point_frame(groups), resamples=10)
+    keys = [("borda", 5), ("borda", 7), ("maximin", 5), ("maximin", 7)]
+    assert list(zip(exponents["regret"], exponents["actions"])) == keys
+    assert list(zip(local["regret"], local["actions"])) == [key for key in keys for _ in (100, 400)]
 
 
 def test_tables_of_points_without_a_final_step_are_empty_with_the_schemas_columns():
