@@ -73,6 +73,32 @@ TESTS = {
 gets ``tests/test_MODULE.py``): files, single tests (``file::name``) or ``--deselect=file::name``."""
 
 EQUIVALENT: dict[str, str] = {
+    "duelbandits.asymptotics.x__bound__mutmut_14": "float('NAN') for float('nan'): Python reads either case",
+    "duelbandits.asymptotics.x_bootstrap_local_slopes__mutmut_32": (
+        "np.diff's axis=1 dropped: its default, the last axis, is axis 1 of the (resamples, horizons) logs"
+    ),
+    "duelbandits.asymptotics.x_local_slopes__mutmut_12": (
+        "errstate divide=None: the log sees only positive means (1.0 for the others), and comparing a NaN "
+        "with 0 does not warn, so nothing in the block warns (checked with -W error)"
+    ),
+    "duelbandits.asymptotics.x_local_slopes__mutmut_13": "errstate invalid=None: as mutmut_12",
+    "duelbandits.asymptotics.x_local_slopes__mutmut_14": "errstate divide dropped: as mutmut_12",
+    "duelbandits.asymptotics.x_local_slopes__mutmut_15": "errstate invalid dropped: as mutmut_12",
+    "duelbandits.asymptotics.x_local_slopes__mutmut_36": (
+        "the inner where's `>= 0`: log(0) = -inf (its warning ignored by the errstate), and the outer where "
+        "puts NaN there anyway"
+    ),
+    "duelbandits.asymptotics.x_local_slopes__mutmut_38": (
+        "2.0 for the inner where's 1.0: the log of a non-positive mean's stand-in is replaced by NaN"
+    ),
+    "duelbandits.asymptotics.x_long_horizon_tables__mutmut_17": "groupby's sort=True dropped: True is its default",
+    "duelbandits.asymptotics.x_long_horizon_tables__mutmut_32": (
+        "the horizons' groupby sort=None: check_points sorts the rows by (scenario, algorithm, actions, "
+        "horizon, ...), so each point's horizons come in increasing order already"
+    ),
+    "duelbandits.asymptotics.x_long_horizon_tables__mutmut_34": "groupby's sort=True dropped: as mutmut_17",
+    "duelbandits.asymptotics.x_long_horizon_tables__mutmut_37": "the horizons' groupby sort=False: as mutmut_32",
+    "duelbandits.asymptotics.x_verdict__mutmut_46": "float('NAN') for float('nan'): Python reads either case",
     "duelbandits.claims.x__shown__mutmut_12": (
         "`and False` on `part.empty`: the None branch is unreachable (section5_rows asks only for the paper's "
         "algorithms the summary ran, and aggregate marks one regret of each `paper`); without one both raise"
@@ -114,6 +140,17 @@ EQUIVALENT: dict[str, str] = {
     "duelbandits.digests.x_parquet_digest__mutmut_14": (
         "pyarrow's default batch size for BATCH_ROWS: memory only, the digest does not depend on the split (tested)"
     ),
+    "duelbandits.field.x_curves_table__mutmut_58": "groupby's sort=True dropped: True is its default",
+    "duelbandits.field.x_curves_table__mutmut_80": (
+        "the scenario column inserted at 1, not 0: the table's columns are then taken in the schema's order"
+    ),
+    "duelbandits.field.x_curves_table__mutmut_89": "the regret column inserted at 3, not 2: as mutmut_80",
+    "duelbandits.field.x_final_table__mutmut_65": (
+        "sort kind None: pandas applies kind only when sorting by one column, and this sorts by four"
+    ),
+    "duelbandits.field.x_final_table__mutmut_68": "sort kind dropped: as mutmut_65",
+    "duelbandits.field.x_final_table__mutmut_78": "sort kind 'XXstableXX': as mutmut_65 (not even checked)",
+    "duelbandits.field.x_final_table__mutmut_79": "sort kind 'STABLE': as mutmut_65",
     "duelbandits.points.x_bootstrap_exponent__mutmut_19": "float('NAN') is NaN: float() ignores the case",
     "duelbandits.points.x_bootstrap_exponent__mutmut_22": "as mutmut_19",
     "duelbandits.points.x_bootstrap_exponent__mutmut_36": (

@@ -1,6 +1,8 @@
 """Long horizons (target `asymptotics`): local exponents, their bootstrap, verdicts, tables, the job split,
 the Slurm requests, the figure and the CLI commands."""
 
+import math
+
 import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
@@ -57,6 +59,62 @@ def test_local_slopes_of_a_broken_power_law_are_each_regimes_exponent():
 def test_local_slopes_are_nan_next_to_a_non_positive_mean():
     slopes = asymptotics.local_slopes(HORIZONS, [1.0, -2.0, 4.0, 8.0])
     assert np.isnan(slopes[:2]).all() and slopes[2] == pytest.approx(np.log(2) / np.log(3))
+
+
+def test_local_slopes_of_means_below_one_and_nan_at_a_zero_mean():
+    # means 0.01, 0.1, 1 at T = 10, 100, 1000: slope 1 and 1 (a mean below 1 has a negative log, not none)
+    np.testing.assert_allclose(asymptotics.local_slopes([10, 100, 1000], [0.01, 0.1, 1.0]), [1.0, 1.0], atol=1e-12)
+    # a zero mean has no log: both slopes next to it are NaN
+    assert np.isnan(asymptotics.local_slopes([10, 100, 1000], [1.0, 0.0, 1.0])).all()
+
+
+def test_local_slopes_are_computed_in_double_precision_whatever_the_input_types():
+    """int16 horizons and float32 means (numpy takes their logs in float32, good to ~1e-7): T = 16, 64, 256 and
+    means 1, 4, 16 are exact in both, and the slopes log 4 / log 4 = 1 come out to double precision."""
+    horizons = np.array([16, 64, 256], dtype=np.int16)
+    slopes = asymptotics.local_slopes(horizons, np.array([1, 4, 16], dtype=np.float32))
+    np.testing.assert_allclose(slopes, [1.0, 1.0], rtol=1e-14)
+    finals = [np.full(3, 1.0), np.full(3, 4.0), np.full(3, 16.0)]  # equal runs: each interval is the slope
+    low, high = asymptotics.bootstrap_local_slopes(horizons, finals, resamples=5, seed=0)
+    np.testing.assert_allclose(low, [1.0, 1.0], rtol=1e-14)
+    np.testing.assert_allclose(high, [1.0, 1.0], rtol=1e-14)
+
+
+def slope_intervals_by_definition(horizons, finals, resamples, confidence, seed):
+    """The docstring's definition, computed here: the resampled log means (the draws of
+    :func:`duelbandits.points.resampled_log_means`), their slopes between consecutive horizons, and
+    the (1 -+ confidence) / 2 quantiles of each slope's finite values (NaN where none is)."""
+    logs = pointlib.resampled_log_means(finals, resamples, seed)
+    x = np.log(np.asarray(horizons, dtype=float))
+    low, high = [], []
+    for k in range(len(horizons) - 1):
+        slopes = (logs[:, k + 1] - logs[:, k]) / (x[k + 1] - x[k])
+        finite = slopes[np.isfinite(slopes)]
+        q = np.quantile(finite, [(1 - confidence) / 2, (1 + confidence) / 2]) if finite.size else [np.nan, np.nan]
+        low.append(q[0])
+        high.append(q[1])
+    return np.array(low), np.array(high)
+
+
+def test_bootstrap_defaults_are_1000_resamples_at_95_percent_from_seed_0():
+    finals = synthetic_finals(np.random.default_rng(8), HORIZONS, runs=6, rho=0.7)
+    low, high = asymptotics.bootstrap_local_slopes(HORIZONS, finals)
+    expected = slope_intervals_by_definition(HORIZONS, finals, 1000, 0.95, 0)
+    np.testing.assert_array_equal(low, expected[0])
+    np.testing.assert_array_equal(high, expected[1])
+
+
+def test_bootstrap_interval_uses_only_finite_slopes_and_is_nan_without_one():
+    """Zeros among the runs at 3000 give some resamples a zero mean (a NaN slope), left out of the
+    quantiles; at 30000 every run is 0, so the last slope has no finite value and no interval."""
+    finals = synthetic_finals(np.random.default_rng(9), HORIZONS, runs=5, rho=0.6)
+    finals[1][:2] = 0.0
+    finals[3][:] = 0.0
+    low, high = asymptotics.bootstrap_local_slopes(HORIZONS, finals, resamples=200, confidence=0.8, seed=4)
+    expected_low, expected_high = slope_intervals_by_definition(HORIZONS, finals, 200, 0.8, 4)
+    np.testing.assert_array_equal(low[:2], expected_low[:2])
+    np.testing.assert_array_equal(high[:2], expected_high[:2])
+    assert np.isfinite(low[:2]).all() and np.isnan(low[2]) and np.isnan(high[2])
 
 
 def test_bootstrap_local_intervals_cover_the_true_exponent_at_their_level():
@@ -122,6 +180,26 @@ def test_bootstrap_is_reproducible_from_its_seed_and_checks_its_arguments():
 )
 def test_verdict_rules(slopes, lows, highs, exponent, expected):
     assert asymptotics.verdict(slopes, lows, highs, exponent, near=0.1) == expected
+
+
+@pytest.mark.parametrize(
+    "slopes, lows, highs",
+    [
+        ([0.9, np.nan], [0.8, 0.8], [1.0, 0.9]),  # no last slope
+        ([0.9, 0.85], [0.8, np.nan], [1.0, 0.9]),  # no low end
+        ([0.9, 0.85], [0.8, 0.8], [1.0, np.nan]),  # no high end
+        ([0.9, 0.85], [0.8, 0.8], [1.0, np.inf]),  # an infinite end
+    ],
+)
+def test_verdict_is_none_when_any_of_the_last_slope_and_its_interval_is_not_finite(slopes, lows, highs):
+    # with all three finite these would be "converging" (falling, lo - e = 0.05)
+    assert asymptotics.verdict(slopes, lows, highs, 0.75, near=0.1) is None
+    assert asymptotics.verdict([0.9, 0.85], [0.8, 0.8], [1.0, 0.9], 0.75, near=0.1) == "converging"
+
+
+def test_verdict_is_none_without_an_exponent_or_a_slope():
+    assert asymptotics.verdict([0.8], [0.7], [0.9], None) is None
+    assert asymptotics.verdict([], [], [], 0.5) is None
 
 
 def test_near_sets_how_close_converging_must_be():
@@ -228,6 +306,116 @@ def test_tables_need_two_horizons_per_point():
         asymptotics.long_horizon_tables(points)
 
 
+def point_frame(groups, scenario="condorcet", algorithm="ts-maximin"):
+    """POINT_SCHEMA rows at t = T only: ``groups`` maps (regret, A) to ``{T: final regrets of the runs}``."""
+    rows = [
+        (scenario, algorithm, actions, T, run, kind, T, value)
+        for (kind, actions), finals in groups.items()
+        for T, values in finals.items()
+        for run, value in enumerate(values)
+    ]
+    return pd.DataFrame(rows, columns=schemas.POINT_SCHEMA.names)
+
+
+def test_tables_with_the_defaults_against_hand_computed_values():
+    """TS-Maximin on condorcet at A = 5, T = 100, 400, 1600, with mean 10, 40 and 40 sqrt(2):
+    local slopes log 4 / log 4 = 1 and log(sqrt 2) / log 4 = 1/4, and (equally spaced log T) the global
+    fit's slope log(4 sqrt 2) / log 16 = 5/8. Maximin (Theorem 4.1's regret, Figure 1's): five equal
+    runs, so every resample has the same means and the intervals are the slopes themselves; Borda (no
+    theorem for TS-Maximin, not the figure's): five runs at 0.2, 0.6, 1, 1.4 and 1.8 times the mean,
+    sample std sqrt((0.64 + 0.16 + 0 + 0.16 + 0.64) / 4) = sqrt(0.4) times the mean, and intervals by the
+    bootstrap's definition from the seeds the docstring names (five distinct runs, so that another seed
+    gives other quantiles; with two, the 2.5% and 97.5% ones are nearly always the extremes)."""
+    means = {100: 10.0, 400: 40.0, 1600: 40.0 * math.sqrt(2)}
+    groups = {
+        ("maximin", 5): {T: [m] * 5 for T, m in means.items()},
+        ("borda", 5): {T: [f * m for f in (0.2, 0.6, 1.0, 1.4, 1.8)] for T, m in means.items()},
+    }
+    exponents, local = asymptotics.long_horizon_tables(point_frame(groups))
+    keys = [("borda", 5), ("maximin", 5)]
+    assert list(zip(exponents["regret"], exponents["actions"])) == keys
+    assert list(zip(local["regret"], local["actions"], local["horizon"])) == [
+        (kind, actions, T) for kind, actions in keys for T in means
+    ]
+    horizons = list(means)
+    log_c = math.log(10) + 1.5 * math.log(2) - 0.625 * math.log(400)  # mean log m - rho * mean log T
+    for row in exponents.itertuples():
+        finals = [groups[(row.regret, row.actions)][T] for T in horizons]
+        theorem = row.regret == "maximin"
+        assert (row.scenario, row.algorithm, row.paper) == ("condorcet", "ts-maximin", theorem)
+        assert row.theorem == "4.1" if theorem else pd.isna(row.theorem)
+        assert row.theorem_exponent == 0.5 if theorem else np.isnan(row.theorem_exponent)
+        # Gajane et al.'s sqrt(T) on the Maximin regret where a Condorcet winner exists, Saha et al.'s T^(2/3)
+        assert row.lower_bound_exponent == (0.5 if theorem else pytest.approx(2 / 3))
+        assert (row.horizons, row.runs, row.first_horizon, row.last_horizon) == (3, 5, 100, 1600)
+        assert (row.prev_from, row.last_from) == (100, 400)
+        assert row.prev_slope == pytest.approx(1.0, rel=1e-12) and row.last_slope == pytest.approx(0.25, rel=1e-12)
+        assert row.rho == pytest.approx(0.625, rel=1e-12) and row.log_c == pytest.approx(log_c, rel=1e-12)
+        seed = name_seed(0, "condorcet", "ts-maximin", row.regret, str(row.actions))
+        expected_rho = pointlib.bootstrap_exponent(horizons, finals, 1000, 0.95, seed)
+        assert (row.rho_low, row.rho_high) == expected_rho
+        if theorem:
+            assert (row.prev_low, row.prev_high) == pytest.approx((1.0, 1.0), rel=1e-12)
+            assert (row.last_low, row.last_high) == pytest.approx((0.25, 0.25), rel=1e-12)
+            bound = row.actions / math.sqrt(2) * math.sqrt(math.log(row.actions)) * math.sqrt(1600)  # Theorem 4.1
+            assert row.last_ratio == pytest.approx(means[1600] / bound, rel=1e-12)
+            assert row.verdict == "at or below"  # 1/4 <= 1/2, an interval of width 0
+        else:
+            assert np.isnan(row.last_ratio) and pd.isna(row.verdict)
+        assert (row.near, row.confidence, row.resamples) == (0.1, 0.95, 1000)
+    for row in local.itertuples():
+        finals = groups[(row.regret, row.actions)][row.horizon]
+        k = horizons.index(row.horizon)
+        assert row.runs == len(finals) and row.mean == pytest.approx(means[row.horizon], rel=1e-12)
+        assert row.std == (0.0 if row.regret == "maximin" else pytest.approx(means[row.horizon] * math.sqrt(0.4)))
+        if row.regret == "maximin":
+            bound = row.actions / math.sqrt(2) * math.sqrt(math.log(row.actions)) * math.sqrt(row.horizon)
+            assert row.bound == pytest.approx(bound, rel=1e-12)
+            assert row.ratio == pytest.approx(means[row.horizon] / bound, rel=1e-12)
+        else:
+            assert np.isnan(row.bound) and np.isnan(row.ratio)
+        assert (row.paper, row.theorem_exponent == 0.5) == ((row.regret == "maximin"),) * 2
+        assert (row.confidence, row.resamples) == (0.95, 1000)
+        if k == 0:
+            assert pd.isna(row.from_horizon) and np.isnan([row.slope, row.ci_low, row.ci_high]).all()
+            continue
+        assert row.from_horizon == horizons[k - 1]
+        assert row.slope == pytest.approx([1.0, 0.25][k - 1], rel=1e-12)
+    # the Borda rows' intervals: the bootstrap of the docstring, seeded with the stream it names
+    finals = [groups[("borda", 5)][T] for T in horizons]
+    low, high = slope_intervals_by_definition(
+        horizons, finals, 1000, 0.95, name_seed(0, "condorcet", "ts-maximin", "borda", "5", "local")
+    )
+    rows = local[local["regret"] == "borda"]
+    np.testing.assert_array_equal(rows["ci_low"].to_numpy()[1:], low)
+    np.testing.assert_array_equal(rows["ci_high"].to_numpy()[1:], high)
+    row = exponents[exponents["regret"] == "borda"].iloc[0]
+    assert (row["prev_low"], row["prev_high"], row["last_low"], row["last_high"]) == (low[0], high[0], low[1], high[1])
+
+
+def test_table_rows_are_sorted_by_regret_before_actions():
+    """The points come sorted by A before the regret (check_points); the tables' rows by the regret first."""
+    groups = {(kind, actions): {100: [1.0], 400: [2.0]} for actions in (7, 5) for kind in ("maximin", "borda")}
+    exponents, local = asymptotics.long_horizon_tables(point_frame(groups), resamples=10)
+    keys = [("borda", 5), ("borda", 7), ("maximin", 5), ("maximin", 7)]
+    assert list(zip(exponents["regret"], exponents["actions"])) == keys
+    assert list(zip(local["regret"], local["actions"])) == [key for key in keys for _ in (100, 400)]
+
+
+def test_tables_of_points_without_a_final_step_are_empty_with_the_schemas_columns():
+    points = point_frame({("borda", 5): {100: [1.0], 400: [2.0]}})
+    points["t"] = points["horizon"] // 2  # curves cut before T: no final regret R_T
+    exponents, local = asymptotics.long_horizon_tables(points, resamples=10)
+    assert exponents.empty and list(exponents.columns) == schemas.ASYMPTOTIC_EXPONENT_SCHEMA.names
+    assert local.empty and list(local.columns) == schemas.ASYMPTOTIC_LOCAL_SCHEMA.names
+
+
+def test_a_scenario_without_figures_has_no_paper_regret():
+    points = point_frame({("copeland", 5): {100: [1.0], 400: [2.0]}}, scenario="plugin-scenario", algorithm="dts")
+    exponents, local = asymptotics.long_horizon_tables(points, resamples=10)
+    assert exponents["paper"].tolist() == [False] and local["paper"].tolist() == [False, False]
+
+
 def test_markdown_lists_the_theorems_regret_first_with_ratios_at_every_horizon():
     points = synthetic_points(np.random.default_rng(2), CASES)
     exponents, local = asymptotics.long_horizon_tables(points, resamples=50, base_seed=1)
@@ -251,6 +439,25 @@ def test_markdown_lists_the_theorems_regret_first_with_ratios_at_every_horizon()
 )
 def test_horizon_labels(T, label):
     assert tables.horizon_label(T) == label
+
+
+@pytest.mark.parametrize(
+    "scenario, algorithm, kinds",
+    [
+        ("condorcet", "ts-maximin", ["maximin"]),  # Theorem 4.1's regret is Figure 1's: listed once
+        ("borda", "ts-maximin", ["maximin", "borda"]),  # the theorem's, then Figure 2's
+        ("borda", "sparring-exp3p", ["exp3p", "borda"]),
+        ("condorcet", "dts", ["maximin"]),  # no theorem: the figure's regret
+        ("cyclic", "dts", ["copeland"]),  # no Condorcet winner: the winner DTS is built to find
+        ("no-such-scenario", "dts", ["copeland"]),  # a scenario without figures: the same
+        ("no-such-scenario", "ts-borda", ["borda"]),
+        ("condorcet", "no-such-algorithm", []),
+    ],
+)
+def test_regrets_shown_put_the_theorems_regret_first_then_the_figures(scenario, algorithm, kinds):
+    """The regrets from the registry's documentation: Figure 1 (condorcet) shows Maximin for TS-Maximin, ISS
+    and DTS, Exp3.P for SparringExp3.P; Figure 2 (borda) the Borda regret for all; elsewhere the target's."""
+    assert asymptotics.regrets_shown(scenario, algorithm) == kinds
 
 
 def test_lower_bounds_apply_by_regret_and_need_a_condorcet_winner_for_the_maximin_regret():

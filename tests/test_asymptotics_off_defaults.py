@@ -190,3 +190,28 @@ def test_tied_counts_take_the_largest_as_usual(runs, usual):
     exponents, local = asymptotics.long_horizon_tables(hand_points(runs, horizons=horizons), resamples=10)
     got, per_horizon = note_runs(asymptotics_markdown(exponents, local), horizons)
     assert got == usual and per_horizon == dict(zip(horizons, runs))
+
+
+def test_the_bound_is_nan_where_c_alpha_breaks_theorem_4_2s_horizon_requirement():
+    """TS-Borda tuned with c_alpha = 2 has alpha = 2 T^(-1/3) < 1/2 only for T > 64: no bound at T = 10, and
+    at T = 100 Theorem 4.2's (c + sqrt(A / c log A)) T^(2/3) with c = 2, A = 7."""
+    exponents, local = asymptotics.long_horizon_tables(
+        hand_points((2, 2), horizons=[10, 100]), resamples=10, c_alpha=2.0
+    )
+    bound = (2.0 + math.sqrt(7 / 2.0 * math.log(7))) * 100 ** (2 / 3)
+    assert np.isnan(local["bound"].iloc[0]) and np.isnan(local["ratio"].iloc[0])
+    assert local["bound"].iloc[1] == pytest.approx(bound, rel=1e-12)
+    mean = hand_mean_std(100, 2)[0]
+    assert exponents["last_ratio"].item() == pytest.approx(mean / bound, rel=1e-12)
+
+
+def test_the_tables_verdict_follows_near():
+    """TS-Maximin (e = 1/2) with equal runs (intervals of width 0) and means 10, 40, 40 * 4^(5/8) at T = 100,
+    400, 1600: local slopes 1 then 5/8, falling, lo - e = 1/8: above for near = 0.1, converging for 0.2."""
+    means = {100: 10.0, 400: 40.0, 1600: 40.0 * 4**0.625}
+    rows = [("condorcet", "ts-maximin", 5, T, r, "maximin", T, m) for T, m in means.items() for r in range(3)]
+    points = pd.DataFrame(rows, columns=schemas.POINT_SCHEMA.names)
+    exponents, _ = asymptotics.long_horizon_tables(points, resamples=10)
+    assert exponents["verdict"].item() == "above" and exponents["near"].item() == 0.1
+    exponents, _ = asymptotics.long_horizon_tables(points, resamples=10, near=0.2)
+    assert exponents["verdict"].item() == "converging" and exponents["near"].item() == 0.2

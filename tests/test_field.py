@@ -219,3 +219,127 @@ def test_the_final_table_follows_the_given_scenarios_the_regrets_then_the_regist
     assert list(zip(table["scenario"], table["regret"], table["algorithm"])) == expected
     # without an order: the scenarios as the curves list them
     assert field.final_table(curves)["scenario"].tolist()[0] == curves["scenario"].iloc[0]
+
+
+# --- Direct checks of each function (fast; no simulation) -------------------------------------------
+
+
+def test_family_is_the_registrys_and_other_for_an_unknown_slug():
+    assert field.family("dts") == "paper"  # one of the paper's six
+    assert field.family("rucb") == "field"
+    assert field.family("zz-plugin") == "other"
+
+
+def provenance_of(scenario, digest, seed=2):
+    """The fields of a point file's provenance that scenario_regrets reads."""
+    return {"seed": seed, "scenario": scenario, "matrix_sha256": digest}
+
+
+def scenario_record(name, digest, condorcet):
+    return {"name": name, "matrix_sha256": digest, "winners": {"condorcet": condorcet}}
+
+
+def test_scenario_regrets_follow_the_records_order_and_each_scenarios_winner():
+    """A Condorcet winner at index 0 (falsy, but a winner) gives the Condorcet regret; borda adds Borda."""
+    simulated = [provenance_of("borda", "a" * 64), provenance_of("cyclic", "b" * 64), provenance_of("borda", "a" * 64)]
+    records = [
+        ("cyclic.json", scenario_record("cyclic", "b" * 64, None)),
+        ("borda.json", scenario_record("borda", "a" * 64, 0)),
+    ]
+    regrets = field.scenario_regrets(records, simulated)
+    assert list(regrets.items()) == [("cyclic", ["copeland"]), ("borda", ["condorcet", "borda"])]
+
+
+def test_scenario_regrets_refuse_two_base_seeds_with_the_whole_message():
+    simulated = [provenance_of("cyclic", "b" * 64, seed=7), provenance_of("cyclic", "b" * 64, seed=2)]
+    records = [("cyclic.json", scenario_record("cyclic", "b" * 64, None))]
+    expected = (
+        "the point files were simulated with different base seeds [2, 7]; the field compares algorithms on the "
+        "same run seeds"
+    )
+    with pytest.raises(field.FieldError) as error:
+        field.scenario_regrets(records, simulated)
+    assert str(error.value) == expected
+
+
+def test_scenario_regrets_refuse_a_scenario_without_points_and_a_matrix_the_points_did_not_run_on():
+    simulated = [provenance_of("cyclic", "b" * 64), provenance_of("condorcet", "c" * 64)]
+    no_points = [("borda.json", scenario_record("borda", "a" * 64, 0))]
+    with pytest.raises(field.FieldError) as error:
+        field.scenario_regrets(no_points, simulated)
+    assert str(error.value) == "borda.json: no point file of scenario borda was given"
+    # the other scenario's digest is not this one's: only a point file of cyclic with another matrix is refused
+    assert field.scenario_regrets([("cyclic.json", scenario_record("cyclic", "b" * 64, None))], simulated) == {
+        "cyclic": ["copeland"]
+    }
+    mixed = [*simulated, provenance_of("cyclic", "d" * 64)]
+    with pytest.raises(field.FieldError) as error:
+        field.scenario_regrets([("cyclic.json", scenario_record("cyclic", "b" * 64, None))], mixed)
+    assert (
+        str(error.value)
+        == "cyclic.json: its matrix is not the one the point files of scenario cyclic were simulated on"
+    )
+
+
+def test_curves_name_every_scenario_without_a_file_and_refuse_unequal_runs(points):
+    extra = pd.DataFrame(point_rows("cyclic", "dts", [1.0]) + point_rows("mslr5", "dts", [1.0]))
+    with pytest.raises(field.FieldError) as error:
+        field.curves_table(pd.concat([points, extra], ignore_index=True), {"condorcet": ["condorcet"]})
+    assert str(error.value) == "no scenario file for scenario(s) borda, cyclic, mslr5 of the point files"
+    fewer = pd.concat([points, pd.DataFrame(point_rows("condorcet", "iss", [1.0]))], ignore_index=True)
+    with pytest.raises(field.FieldError) as error:
+        field.curves_table(fewer, {"condorcet": ["condorcet"], "borda": ["condorcet", "borda"]})
+    assert (
+        str(error.value) == "scenario condorcet: the algorithms have different numbers of runs (dts 2, iss 1, rucb 2)"
+    )
+
+
+def test_curves_skip_a_regret_without_rows_and_keep_the_next_one():
+    """Points of borda with only the Borda column: the Condorcet regret (maximin) has no rows and is left out,
+    the Borda one that follows it is still there; with no row for any regret the table is refused."""
+    rows = [row for row in point_rows("borda", "dts", [4.0, 8.0]) if row["regret"] == "borda"]
+    curves = field.curves_table(pd.DataFrame(rows), {"borda": ["condorcet", "borda"]})
+    assert set(curves["regret"]) == {"borda"}
+    # point_rows doubles the Borda column: the mean of 8 and 16 at T
+    assert curves.loc[curves["t"] == 100, "mean"].item() == pytest.approx(12.0)
+    with pytest.raises(field.FieldError) as error:
+        field.curves_table(pd.DataFrame(rows), {"borda": ["condorcet"]})
+    assert str(error.value) == "the point files hold none of the field's scenarios"
+
+
+def test_curves_hold_runs_actions_horizon_and_family_of_an_unknown_slug_with_a_fresh_index(points):
+    more = pd.concat([points, pd.DataFrame(point_rows("condorcet", "zz-plugin", [1.0, 3.0]))], ignore_index=True)
+    curves = field.curves_table(more, {"condorcet": ["condorcet"], "borda": ["condorcet", "borda"]})
+    assert set(curves["runs"]) == {2} and set(curves["actions"]) == {10} and set(curves["horizon"]) == {100}
+    assert set(curves.loc[curves["algorithm"] == "zz-plugin", "family"]) == {"other"}
+    # three (scenario, regret) parts concatenated: one index 0..n-1, not one per part
+    assert curves.index.equals(pd.RangeIndex(len(curves)))
+    # 2 algorithms x 3 steps on condorcet, 2 x 3 x 2 regrets on borda, 3 steps of zz-plugin
+    assert len(curves) == 6 + 12 + 3
+
+
+def test_curves_list_the_steps_in_order_when_runs_were_recorded_on_different_grids():
+    """Run 0 at t = 1, 100 and run 1 at t = 10, 100 (each run as long as the other, so the points pass their
+    check): the curve still goes 1, 10, 100, with one run at the first two steps and both at T."""
+    rows = point_rows("cyclic", "dts", [2.0], grid=(1, 100))
+    rows += [{**row, "run": 1} for row in point_rows("cyclic", "dts", [4.0], grid=(10, 100))]
+    curves = field.curves_table(pd.DataFrame(rows), {"cyclic": ["copeland"]})
+    assert curves["t"].tolist() == [1, 10, 100]
+    assert curves["runs"].tolist() == [1, 1, 2]
+    assert curves["mean"].tolist() == pytest.approx([0.02, 0.4, 3.0])  # 2 t / 100, 4 t / 100, then (2 + 4) / 2
+
+
+def test_final_table_puts_scenarios_missing_from_the_order_after_it_with_int16_ranks_and_a_fresh_index(points):
+    curves = field.curves_table(points, {"condorcet": ["condorcet"], "borda": ["condorcet", "borda"]})
+    table = field.final_table(curves, order=["borda"])
+    assert list(zip(table["scenario"], table["regret"], table["algorithm"])) == [
+        ("borda", "condorcet", "dts"),
+        ("borda", "condorcet", "rucb"),
+        ("borda", "borda", "dts"),
+        ("borda", "borda", "rucb"),
+        ("condorcet", "condorcet", "dts"),
+        ("condorcet", "condorcet", "rucb"),
+    ]
+    assert table["rank"].dtype == np.int16  # FIELD_TABLE_SCHEMA's type
+    assert table["rank"].tolist() == [1, 1, 1, 1, 1, 2]
+    assert table.index.equals(pd.RangeIndex(len(table)))
