@@ -118,8 +118,8 @@ EQUIVALENT: dict[str, str] = {
     ),
     "duelbandits.claims.x_tail_row__mutmut_51": "`and False` on a step exceeded: as family_row mutmut_70",
     "duelbandits.digests.xǁ_ColumnDigestǁupdate__mutmut_43": "zero_copy_only=None for False: None is false",
-    "duelbandits.digests.xǁ_ColumnDigestǁupdate__mutmut_61": "zero_copy_only=None on the lengths: as mutmut_43",
-    "duelbandits.digests.xǁ_ColumnDigestǁupdate__mutmut_63": (
+    "duelbandits.digests.xǁ_ColumnDigestǁupdate__mutmut_62": "zero_copy_only=None on the lengths: as mutmut_43",
+    "duelbandits.digests.xǁ_ColumnDigestǁupdate__mutmut_64": (
         "zero_copy_only=True on the string lengths: after fill_null they are int64 without nulls, so numpy "
         "views them without a copy either way"
     ),
