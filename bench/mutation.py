@@ -221,8 +221,6 @@ EQUIVALENT: dict[str, str] = {
     "duelbandits.regret.x_copeland__mutmut_7": "X.shape[1] for X.shape[0]: a preference matrix is square",
     "duelbandits.scenarios.x_validate_matrix__mutmut_14": "shape[1] for shape[0]: checked square before",
     "duelbandits.scenarios.x_validate_matrix__mutmut_18": "shape[1] for shape[0]: checked square before",
-    "duelbandits.scenarios.x_logistic_matrix__mutmut_3": "dtype=None: exp of the differences is float",
-    "duelbandits.scenarios.x_logistic_matrix__mutmut_5": "dtype dropped: as mutmut_3",
     "duelbandits.scenarios.x_cyclic_modification__mutmut_4": (
         "argsort kind: the utilities are continuous uniform draws below utility_max, without ties, so every "
         "sort kind gives the same order"

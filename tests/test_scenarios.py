@@ -179,3 +179,11 @@ def test_file_scenario_checks_its_size_and_needs_a_path(tmp_path):
         make_scenario("file")
     with pytest.raises(ScenarioError, match="path applies only to the file scenario"):
         make_scenario("borda", path=path)
+
+
+def test_float32_utilities_give_a_float64_matrix():
+    """Utilities of any float width give a float64 matrix (float32 arithmetic would stay float32): with
+    u = (0, 1), X[1, 0] = 1 / (1 + e^-1) = 0.7310585786300049 to double precision."""
+    X = logistic_matrix(np.array([0.0, 1.0], dtype=np.float32))
+    assert X.dtype == np.float64
+    assert X[1, 0] == pytest.approx(0.7310585786300049, rel=1e-15)
