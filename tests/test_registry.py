@@ -98,6 +98,26 @@ def test_the_documented_hyper_parameter_defaults_are_the_entries():
         assert values == ALGORITHMS[slug].defaults, slug  # the paper run's config repeats the defaults
 
 
+def test_every_kernel_default_of_a_hyper_parameter_is_the_entrys():
+    """The registry is the home of each default (runs pass it explicitly); a kernel module's keyword
+    defaults, which direct calls such as ``dts.run(X, T, rng)`` use, are copies and must agree with it."""
+    import importlib
+    import inspect
+
+    checked = 0
+    for entry in BUILTINS.values():
+        module = importlib.import_module(entry.module)
+        for name, obj in vars(module).items():
+            function = getattr(obj, "py_func", obj)  # a numba dispatcher keeps the Python function
+            if not inspect.isfunction(function) or function.__module__ != module.__name__:
+                continue
+            for param in inspect.signature(function).parameters.values():
+                if param.name in entry.defaults and param.default is not inspect.Parameter.empty:
+                    assert param.default == entry.defaults[param.name], f"{entry.module}.{name}({param.name})"
+                    checked += 1
+    assert checked >= 20  # alpha in DTS, RUCB, RCS, CCB; c_alpha in TS-Borda; RMED1's f(K)
+
+
 def test_colours_and_regret_views_come_from_the_entries():
     assert style.ALGORITHM_COLORS == {slug: a.color for slug, a in ALGORITHMS.items()}
     assert len(set(style.ALGORITHM_COLORS.values())) == len(ALGORITHMS)  # every algorithm its own colour
