@@ -123,6 +123,29 @@ EQUIVALENT: dict[str, str] = {
     "duelbandits.scenarios.x_generated_scenario__mutmut_41": "shape[1] for shape[0]: checked square before",
     "duelbandits.scenarios.x_generated_scenario__mutmut_44": "shape[1] in the message: checked square before",
     "duelbandits.scenarios.x_generated_scenario__mutmut_45": "shape[1] in the message: checked square before",
+    "duelbandits.storage.x__arrow__mutmut_32": (
+        "null_count dropped: pyarrow counts the bitmap's zeros when asked, the same count, and the same bytes written"
+    ),
+    "duelbandits.storage.x__run_column__mutmut_6": (
+        "dtype=None for the run number: _arrow converts every column to its Arrow type, so the integers' numpy "
+        "dtype before it does not reach the file"
+    ),
+    "duelbandits.storage.x__run_column__mutmut_9": "dtype dropped: as mutmut_6",
+    "duelbandits.storage.x__run_column__mutmut_15": "dtype=None for the steps: as mutmut_6",
+    "duelbandits.storage.x__run_column__mutmut_18": "dtype dropped: as mutmut_6",
+    "duelbandits.storage.x__run_column__mutmut_22": "astype(None) for I, J, outcome: float64 integers, as mutmut_6",
+    "duelbandits.storage.x__without__mutmut_2": "None for False in a boolean mask: numpy stores None as False",
+    "duelbandits.storage.x_write_frame__mutmut_9": (
+        "preserve_index=None with a schema: the columns written are the schema's, no index (pyarrow adds only a "
+        "column_indexes entry to the pandas metadata, which reading back ignores)"
+    ),
+    "duelbandits.storage.x_write_frame__mutmut_12": "preserve_index dropped: as mutmut_9",
+    "duelbandits.storage.x_write_frame__mutmut_13": "preserve_index=True: as mutmut_9",
+    "duelbandits.storage.x_write_options__mutmut_13": "'ZSTD': pyarrow's codec names ignore case (the same bytes)",
+    "duelbandits.storage.x_write_runs__mutmut_49": (
+        "the digest computed without a collector too: note_content then notes nothing (time only)"
+    ),
+    "duelbandits.storage.x_write_runs__mutmut_115": "_without with no NaN rows: a copy of the same mask",
     "duelbandits.theorems.x__clipped_gamma__mutmut_7": (
         "the warning's stacklevel (3, the tuning's caller) dropped: mutmut's trampolines add frames, so a test of "
         "the frame it names fails on the unmutated code under mutmut (the frames all lie in the mutated file)"
