@@ -2,6 +2,7 @@
 
 import hashlib
 import json
+import re
 
 import matplotlib
 
@@ -472,3 +473,367 @@ def test_a_content_digest_is_computed_once_and_kept_in_the_ledger_while_the_byte
     other = tmp_path / "results" / "u.parquet"
     storage.write_table(pa.table({"x": [1.0]}), other, provenance.record(table="u"))
     assert manifest.content_digest(other, ledger) == "recomputed" and files.read_record(ledger, other) is None
+
+
+# --- Hand-made inputs: small trees, manifests, PNGs and PDFs built byte by byte ---------------
+
+
+def small_tree(root, names=("a.md", "b.md", "c.md")):
+    """Markdown files only (their content digest is their bytes): no figure to draw."""
+    for name in names:
+        (root / name).write_text(f"# {name}\n")
+    return list(names)
+
+
+def sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def record_path(ledger, path) -> str:
+    """Where the ledger keeps the record of the absolute ``path``: the path under the ledger, plus .sha256."""
+    return f"{ledger}/{str(path).lstrip('/')}.sha256"
+
+
+def test_build_names_the_one_file_no_job_recorded_with_the_command_that_rebuilds_it(tmp_path):
+    from duelbandits import files
+
+    small_tree(tmp_path)
+    ledger = tmp_path / "ledger"
+    for name in ("a.md", "c.md"):
+        files.record_written(ledger, tmp_path / name)
+    with pytest.raises(manifest.ManifestError) as err:
+        manifest.build(tmp_path, ["a.md", "b.md", "c.md"], {}, ledger)
+    assert str(err.value) == (
+        f"b.md: no job of the pipeline recorded writing it ({record_path(ledger, tmp_path / 'b.md')} is missing); "
+        "rebuild it with: snakemake --cores all --forcerun b.md"
+    )
+
+
+def test_build_names_the_one_file_changed_since_its_job(tmp_path):
+    from duelbandits import files
+
+    small_tree(tmp_path)
+    ledger = tmp_path / "ledger"
+    for name in ("a.md", "b.md", "c.md"):
+        files.record_written(ledger, tmp_path / name)
+    (tmp_path / "c.md").write_text("edited\n")
+    with pytest.raises(manifest.ManifestError) as err:
+        manifest.build(tmp_path, ["a.md", "b.md", "c.md"], {}, ledger)
+    assert str(err.value) == (
+        "c.md: changed since the job that wrote it (its sha256 is not the one recorded in "
+        f"{record_path(ledger, tmp_path / 'c.md')}); rebuild it with: snakemake --cores all --forcerun c.md"
+    )
+
+
+def test_build_lists_every_file_the_ledger_does_not_vouch_for_in_one_message(tmp_path):
+    from duelbandits import files
+
+    small_tree(tmp_path, ("a.md", "b.md", "c.md", "d.md"))
+    ledger = tmp_path / "ledger"
+    for name in ("a.md", "c.md"):
+        files.record_written(ledger, tmp_path / name)
+    (tmp_path / "c.md").write_text("edited\n")
+    with pytest.raises(manifest.ManifestError) as err:
+        manifest.build(tmp_path, ["d.md", "c.md", "b.md", "a.md"], {}, ledger)
+    assert str(err.value) == (
+        f"2 file(s) no job of the pipeline recorded writing (no record in {ledger}): b.md d.md; "
+        "1 file(s) changed since the job that wrote them: c.md; "
+        "rebuild them all with: snakemake --cores all --forcerun b.md d.md c.md"
+    )
+    with pytest.raises(manifest.ManifestError) as err:
+        manifest.build(tmp_path, ["a.md", "b.md"], {}, tmp_path / "no-ledger")
+    assert str(err.value) == (
+        f"2 file(s) no job of the pipeline recorded writing (the ledger {tmp_path / 'no-ledger'} is missing): "
+        "a.md b.md; rebuild them all with: snakemake --cores all --forcerun a.md b.md"
+    )
+
+
+def test_build_with_a_ledger_that_vouches_for_every_file_lists_them(tmp_path):
+    from duelbandits import files
+
+    small_tree(tmp_path)
+    ledger = tmp_path / "ledger"
+    for name in ("a.md", "b.md", "c.md"):
+        files.record_written(ledger, tmp_path / name)
+    lines = manifest.build(tmp_path, ["c.md", "a.md", "b.md"], {"k": 2}, ledger).splitlines()
+    assert lines[-7:] == [
+        f"{sha(b'# a.md' + bytes([10]))}  a.md",
+        f"{sha(b'# b.md' + bytes([10]))}  b.md",
+        f"{sha(b'# c.md' + bytes([10]))}  c.md",
+        f"# content: bytes:{sha(b'# a.md' + bytes([10]))}  a.md",
+        f"# content: bytes:{sha(b'# b.md' + bytes([10]))}  b.md",
+        f"# content: bytes:{sha(b'# c.md' + bytes([10]))}  c.md",
+        "# end: 3 entries",
+    ]
+    assert lines[3] == '# config: {"k": 2}' and not any(line.startswith("# plugins:") for line in lines)
+
+
+def test_the_plugins_a_run_used_are_recorded_and_read_back(tmp_path):
+    small_tree(tmp_path)
+    plugins = {"zeta": {"version": "1.0", "distribution": "z"}, "alpha": {"version": "2"}}
+    text = manifest.build(tmp_path, ["a.md"], {}, plugins=plugins)
+    assert (
+        '# plugins: {"alpha": {"version": "2"}, "zeta": {"distribution": "z", "version": "1.0"}}' in text.splitlines()
+    )
+    out = tmp_path / "M.sha256"
+    out.write_text(text)
+    assert manifest.recorded_plugins(out) == plugins
+    out.write_text(manifest.build(tmp_path, ["a.md"], {}))
+    assert manifest.recorded_plugins(out) == {}
+    out.write_text(text.replace('# plugins: {"alpha"', "# plugins: {alpha"))
+    assert manifest.recorded_plugins(out) == {}
+    assert manifest.recorded_plugins(tmp_path / "absent.sha256") == {}
+
+
+def a_manifest(tmp_path, *lines, end=None):
+    """A manifest file of ``lines``, closed by its ``# end:`` line (the count of sha256 lines unless ``end``)."""
+    count = sum(1 for line in lines if line and not line.startswith("#")) if end is None else end
+    path = tmp_path / "M.sha256"
+    path.write_text("\n".join([*lines, f"# end: {count} entries"]) + "\n")
+    return path
+
+
+H = "0123456789abcdef" * 4
+"""A well-formed sha256 (64 lowercase hex digits)."""
+
+
+@pytest.mark.parametrize("rel", ["/etc/passwd", "C:\\x.md", "c:/x.md", "a/../b.md", "..\\b.md", ".."])
+def test_read_refuses_a_path_outside_the_tree_naming_its_line(tmp_path, rel):
+    path = a_manifest(tmp_path, "# header: x", f"{H}  ok.md", f"{H}  {rel}")
+    with pytest.raises(manifest.ManifestError) as err:
+        manifest.read(path)
+    assert str(err.value) == f"{path}:3: {rel}: not a path inside the tree (absolute, or with '..')"
+
+
+@pytest.mark.parametrize("rel", ["a..b.md", "..a/b.md", "x/y..", "d:x.md"])
+def test_read_accepts_dots_and_colons_that_do_not_leave_the_tree(tmp_path, rel):
+    assert manifest.read(a_manifest(tmp_path, f"{H}  {rel}"))[1] == {rel: H}
+
+
+def test_read_refuses_a_path_listed_twice_naming_both_lines(tmp_path):
+    path = a_manifest(tmp_path, f"{H}  a.md", f"{H}  b.md", f"{H}  a.md")
+    with pytest.raises(manifest.ManifestError) as err:
+        manifest.read(path)
+    assert str(err.value) == f"{path}:3: a.md is listed twice (also on line 1)"
+    path = a_manifest(tmp_path, f"{H}  a.md", "# content: bytes:x  a.md", "# content: bytes:y  a.md")
+    with pytest.raises(manifest.ManifestError) as err:
+        manifest.read(path)
+    assert str(err.value) == f"{path}:3: a.md is listed twice (also on line 2)"
+
+
+@pytest.mark.parametrize(
+    "line, words",
+    [
+        ("# content: bytes:x", "not a '# content: <digest>  <path>' line"),
+        ("# content: bytes:x  ", "not a '# content: <digest>  <path>' line"),
+        (f"{H.upper()}  a.md", "not a '<sha256>  <path>' line"),
+        (f"{H[:-1]}  a.md", "not a '<sha256>  <path>' line"),
+        (f"{H} a.md", "not a '<sha256>  <path>' line"),
+        (f"{H}  ", "not a '<sha256>  <path>' line"),
+    ],
+)
+def test_read_refuses_a_malformed_line_naming_it(tmp_path, line, words):
+    path = a_manifest(tmp_path, "# header: x", line, end=0)
+    with pytest.raises(manifest.ManifestError) as err:
+        manifest.read(path)
+    assert str(err.value) == f"{path}:2: {words}"
+
+
+def test_read_returns_header_entries_and_contents_and_skips_comments_and_blank_lines(tmp_path):
+    path = a_manifest(
+        tmp_path,
+        "# a comment without a colon",
+        "# environment: {}",
+        "#config: not a header (no space)",
+        "",
+        f"{H}  a.md",
+        "# content: bytes:1  a.md",
+        "# key: value: with a colon",
+    )
+    assert manifest.read(path) == (
+        {"environment": "{}", "key": "value: with a colon"},
+        {"a.md": H},
+        {"a.md": "bytes:1"},
+    )
+
+
+def test_read_refuses_a_manifest_that_lists_no_files_or_cannot_be_read(tmp_path):
+    path = a_manifest(tmp_path, "# header: x")
+    with pytest.raises(manifest.ManifestError) as err:
+        manifest.read(path)
+    assert str(err.value) == f"{path}: lists no files"
+    path.write_bytes(b"\xff\xfe\n")
+    with pytest.raises(manifest.ManifestError, match=rf"^{re.escape(str(path))}: cannot read manifest \("):
+        manifest.read(path)
+    with pytest.raises(manifest.ManifestError) as err:
+        manifest.read(tmp_path)
+    assert str(err.value) == f"{tmp_path}: is a directory, not a file"
+
+
+def test_a_manifest_cut_inside_its_last_line_names_that_line(tmp_path):
+    path = tmp_path / "M.sha256"
+    path.write_text(f"# header: x\n{H}  a.md\n# end: 1 entries\n{H[:10]}")
+    with pytest.raises(manifest.ManifestError) as err:
+        manifest.read(path)
+    assert str(err.value) == f"{path}: truncated or damaged manifest: line 4 follows the closing line (line 3)"
+    path.write_text(f"# header: x\n{H}  a.md\n{H[:10]}")
+    with pytest.raises(manifest.ManifestError) as err:
+        manifest.read(path)
+    assert str(err.value) == f"{path}: truncated or damaged manifest: its last line (line 3) is cut short"
+    path.write_text(f"# header: x\n{H[:10]}\n{H}  a.md\n# end: 1 entries\n")  # a whole bad line: not a cut
+    with pytest.raises(manifest.ManifestError) as err:
+        manifest.read(path)
+    assert str(err.value) == f"{path}:2: not a '<sha256>  <path>' line"
+
+
+def test_a_closing_line_after_blank_lines_only_is_whole(tmp_path):
+    path = tmp_path / "M.sha256"
+    path.write_text(f"{H}  a.md\n# end: 1 entries\n\n   \n")
+    assert manifest.read(path)[1] == {"a.md": H}
+    path.write_text(f"{H}  a.md\n# end: 01 entries\n")
+    with pytest.raises(manifest.ManifestError) as err:
+        manifest.read(path)
+    assert str(err.value) == f"{path}: truncated or damaged manifest: line 2 is not a closing '# end: N entries' line"
+    path.write_text("")
+    with pytest.raises(manifest.ManifestError) as err:
+        manifest.read(path)
+    assert str(err.value) == (
+        f"{path}: truncated or damaged manifest: no closing '# end: N entries' line (it is empty): cut short, "
+        "or not written by duelbandits manifest write"
+    )
+
+
+def test_a_manifest_with_content_lines_for_files_it_does_not_list_is_refused(tmp_path):
+    path = a_manifest(tmp_path, f"{H}  a.md", "# content: bytes:1  a.md", "# content: bytes:2  b.md")
+    with pytest.raises(manifest.ManifestError) as err:
+        manifest.read(path)
+    assert str(err.value) == (
+        f"{path}: truncated or damaged manifest: its content lines and its sha256 lines list other files (b.md)"
+    )
+
+
+def test_manifest_versions_read_the_environment_line(tmp_path):
+    assert manifest.manifest_versions(a_manifest(tmp_path, '# environment: {"numpy": "1.0"}', f"{H}  a.md")) == {
+        "numpy": "1.0"
+    }
+    assert manifest.manifest_versions(a_manifest(tmp_path, f"{H}  a.md")) is None
+    for bad in ("[1, 2]", "{not json"):
+        path = a_manifest(tmp_path, f"# environment: {bad}", f"{H}  a.md")
+        with pytest.raises(manifest.ManifestError) as err:
+            manifest.manifest_versions(path)
+        assert str(err.value) == f"{path}: its environment line is not a JSON object"
+
+
+def test_verify_refuses_a_config_line_that_is_not_json(tmp_path):
+    small_tree(tmp_path)
+    path = a_manifest(tmp_path, "# config: {oops", f"{sha(b'# a.md' + bytes([10]))}  a.md")
+    with pytest.raises(manifest.ManifestError) as err:
+        manifest.verify(path, tmp_path)
+    assert str(err.value) == f"{path}: its config line is not JSON"
+
+
+def test_verify_says_why_other_bytes_differ_under_the_manifests_versions(tmp_path):
+    """Without versions, only bytes are compared; with this interpreter's versions and a tree that records
+    none, a file is taken as made here."""
+    small_tree(tmp_path)
+    here = json.dumps(provenance.environment(), sort_keys=True)
+    old = a_manifest(tmp_path, f"{sha(b'other')}  a.md", "# content: bytes:x  a.md")
+    reasons, compared = {}, {}
+    assert manifest.verify(old, tmp_path, reasons, compared) == {"a.md": manifest.DIFFERS}
+    assert reasons == {"a.md": "other bytes (the manifest records no versions, so only bytes are compared)"}
+    assert compared == {"a.md": (manifest.BYTES, manifest.INTERPRETER)}
+    current = a_manifest(tmp_path, f"# environment: {here}", f"{sha(b'other')}  a.md", "# content: bytes:x  a.md")
+    reasons = {}
+    assert manifest.verify(current, tmp_path, reasons) == {"a.md": manifest.DIFFERS}
+    assert reasons["a.md"] == (
+        "other bytes under the manifest's own versions (this interpreter's: the file records none, so it is "
+        "taken as made here; if it was made under other versions, verify with the interpreter that made it)"
+    )
+
+
+def test_verify_compares_content_and_says_when_there_is_none_to_compare(tmp_path):
+    small_tree(tmp_path)
+    elsewhere_versions = json.dumps({"python": "0.0"})
+    path = a_manifest(
+        tmp_path,
+        f"# environment: {elsewhere_versions}",
+        f"{sha(b'other')}  a.md",
+        f"{sha(b'other')}  b.md",
+        f"{sha(b'# c.md' + bytes([10]))}  c.md",
+        f"{sha(b'x')}  gone.md",
+        f"# content: bytes:{sha(b'# a.md' + bytes([10]))}  a.md",
+        f"# content: bytes:{sha(b'other')}  b.md",
+        "# content: bytes:x  c.md",
+        "# content: bytes:x  gone.md",
+    )
+    reasons, compared = {}, {}
+    assert manifest.verify(path, tmp_path, reasons, compared) == {
+        "a.md": manifest.SAME_CONTENT,
+        "b.md": manifest.DIFFERS,
+        "c.md": manifest.IDENTICAL,
+        "gone.md": manifest.MISSING,
+    }
+    assert reasons == {"b.md": "another content than the manifest's (its content digest differs)"}
+    assert compared == {
+        "a.md": (manifest.CONTENT, manifest.INTERPRETER),
+        "b.md": (manifest.CONTENT, manifest.INTERPRETER),
+    }
+    no_content = a_manifest(tmp_path, f"# environment: {elsewhere_versions}", f"{sha(b'other')}  a.md")
+    reasons = {}
+    assert manifest.verify(no_content, tmp_path, reasons) == {"a.md": manifest.DIFFERS}
+    assert reasons == {"a.md": "other bytes, and the manifest has no content line to compare"}
+
+
+def test_environment_differences_name_each_installed_package_whose_version_differs_in_order(tmp_path):
+    here = provenance.environment()
+    edited = {**here, "python": "0.1", "numpy": "0.2", "not-a-package": "9"}
+    path = a_manifest(tmp_path, f"# environment: {json.dumps(edited)}", f"{H}  a.md")
+    assert manifest.environment_differences(path) == [
+        f"numpy {here['numpy']} (manifest 0.2)",
+        f"python {here['python']} (manifest 0.1)",
+    ]
+    assert manifest.environment_differences(a_manifest(tmp_path, f"{H}  a.md")) == []
+    path = a_manifest(tmp_path, "# environment: {bad", f"{H}  a.md")
+    assert manifest.environment_differences(path) == ["the manifest's environment line is not JSON"]
+
+
+def test_a_figures_data_digest_is_the_sha256_of_its_inputs_content_and_arguments(tmp_path):
+    """By the definition: sha256 of the canonical JSON (sorted keys, no spaces) of
+    ``{"inputs": {role: content digest}, "args": args}``; the role, not the path, enters it."""
+    small_tree(tmp_path)
+    content = "bytes:" + sha(b"# a.md" + bytes([10]))
+    text = '{"args":{"scenario":"borda","x":1},"inputs":{"summary":"' + content + '"}}'
+    expected = sha(text.encode())
+    assert manifest.data_digest({"summary": tmp_path / "a.md", "unused": None}, x=1, scenario="borda") == expected
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub/copy.md").write_bytes((tmp_path / "a.md").read_bytes())
+    assert manifest.data_digest({"summary": tmp_path / "sub/copy.md"}, scenario="borda", x=1) == expected
+    assert manifest.input_contents({"summary": tmp_path / "a.md", "unused": None}) == {"summary": content}
+    assert manifest.figure_digest({"summary": content}, x=1, scenario="borda") == expected
+    assert manifest.data_digest({"other": tmp_path / "a.md"}, x=1, scenario="borda") != expected
+
+
+def test_tree_versions_are_those_every_parquet_file_with_provenance_records(tmp_path):
+    v1, v2 = {"numpy": "1"}, {"numpy": "2"}
+    write_parquet(tmp_path / "a.parquet", prov={"versions": v1})
+    write_parquet(tmp_path / "b.parquet", prov={"versions": v1})
+    write_parquet(tmp_path / "bare.parquet")  # no provenance: not counted
+    write_parquet(tmp_path / "odd.parquet", prov={"versions": "1.0"})  # versions not a mapping: not counted
+    (tmp_path / "x.md").write_text("x")
+    (tmp_path / "x.json").write_text("{}")
+    files = [tmp_path / n for n in ("a.parquet", "b.parquet", "bare.parquet", "odd.parquet", "x.md", "x.json")]
+    assert manifest.tree_versions([*files, tmp_path / "absent.parquet"]) == v1
+    write_parquet(tmp_path / "c.PARQUET", prov={"versions": v2})
+    assert manifest.tree_versions([*files, tmp_path / "c.PARQUET"]) is None
+    assert manifest.tree_versions(files[2:]) is None
+
+
+def test_made_with_reads_a_parquet_files_own_versions_else_the_trees_else_this_interpreters(tmp_path):
+    write_parquet(tmp_path / "a.parquet", prov={"versions": {"numpy": "1"}})
+    write_parquet(tmp_path / "b.parquet", prov={"versions": "1"})
+    write_parquet(tmp_path / "c.parquet")
+    tree = {"numpy": "7"}
+    assert manifest.made_with(tmp_path / "a.parquet", tree) == ({"numpy": "1"}, manifest.PROVENANCE)
+    assert manifest.made_with(tmp_path / "b.parquet", tree) == (tree, manifest.TREE)
+    assert manifest.made_with(tmp_path / "c.parquet", tree) == (tree, manifest.TREE)
+    assert manifest.made_with(tmp_path / "c.parquet") == (provenance.environment(), manifest.INTERPRETER)
