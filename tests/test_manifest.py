@@ -3,6 +3,8 @@
 import hashlib
 import json
 import re
+import struct
+import zlib
 
 import matplotlib
 
@@ -837,3 +839,139 @@ def test_made_with_reads_a_parquet_files_own_versions_else_the_trees_else_this_i
     assert manifest.made_with(tmp_path / "b.parquet", tree) == (tree, manifest.TREE)
     assert manifest.made_with(tmp_path / "c.parquet", tree) == (tree, manifest.TREE)
     assert manifest.made_with(tmp_path / "c.parquet") == (provenance.environment(), manifest.INTERPRETER)
+
+
+SIGNATURE = b"\x89PNG\r\n\x1a\n"
+DIGEST = "0123456789abcdef" * 4
+
+
+def png_chunk(kind: bytes, body: bytes) -> bytes:
+    """One PNG chunk as the PNG specification lays it out: length, type, body, CRC-32 of type and body."""
+    return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+
+IEND = png_chunk(b"IEND", b"")
+TEXTS = png_chunk(b"tEXt", b"k\0v\0w") + png_chunk(b"tEXt", b"caf\xe9\0na\xefve")
+KEYED = png_chunk(b"tEXt", manifest.FIGURE_DATA_KEY.encode() + b"\0" + DIGEST.encode())
+
+
+def test_a_hand_made_png_gives_the_digest_under_its_key_whatever_the_suffixs_case(tmp_path):
+    data = SIGNATURE + TEXTS + KEYED + IEND
+    # a signed read of a CRC would fail a chunk whose CRC has its top bit set: this one has
+    assert zlib.crc32(b"tEXt" + b"k\0v\0w") >= 2**31
+    assert manifest._png_text(data) == {"k": "v\0w", "café": "naïve", manifest.FIGURE_DATA_KEY: DIGEST}
+    (tmp_path / "f.PNG").write_bytes(data)
+    assert manifest.figure_data_digest(tmp_path / "f.PNG") == DIGEST
+    assert manifest.content_digest(tmp_path / "f.PNG") == f"figure:{DIGEST}"
+
+
+@pytest.mark.parametrize(
+    "data, problem",
+    [
+        (b"GIF89a" + TEXTS + IEND, "not a PNG file"),
+        (b"\x89png\r\n\x1a\n" + KEYED + IEND, "not a PNG file"),
+        (SIGNATURE + KEYED, "PNG is truncated (no IEND chunk)"),
+        (SIGNATURE + KEYED + IEND[:5], "PNG is truncated (no IEND chunk)"),  # 5 bytes: not even a chunk header
+        (SIGNATURE + KEYED + IEND[:-2], "PNG is truncated (no IEND chunk)"),  # cut inside the last CRC
+        (SIGNATURE + KEYED[:-3], "PNG is truncated (no IEND chunk)"),
+        (SIGNATURE + KEYED + IEND + b"\0", "PNG has data after its IEND chunk"),
+        (SIGNATURE + KEYED[:-1] + bytes([KEYED[-1] ^ 1]) + IEND, "PNG chunk b'tEXt' fails its CRC"),
+        (SIGNATURE + TEXTS + IEND, f"carries no {manifest.FIGURE_DATA_KEY} (not drawn by duelbandits)"),
+    ],
+    ids=["gif", "lowercase-signature", "no-iend", "cut-in-a-header", "cut-in-a-crc", "cut-in-a-body", "trailing-data",
+         "bad-crc", "no-key"],
+)  # fmt: skip
+def test_a_damaged_or_foreign_png_is_named_with_its_fault(tmp_path, data, problem):
+    path = tmp_path / "f.png"
+    path.write_bytes(data)
+    with pytest.raises(manifest.ManifestError) as err:
+        manifest.figure_data_digest(path)
+    assert str(err.value) == f"{path}: {problem}"
+    with pytest.raises(manifest.ManifestError) as err:
+        manifest.content_digest(path)
+    assert str(err.value) == f"{path}: {problem}"
+
+
+def flate_stream(payload: bytes) -> bytes:
+    return b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(payload) + payload + b"\nendstream\n"
+
+
+def pdf(*objects: bytes, keywords: str | None = DIGEST, xref_shift: int = 0, tail: bytes = b"\n") -> bytes:
+    """A minimal PDF: header, objects, an info dictionary with the figure key in /Keywords, a
+    cross-reference table and ``startxref`` pointing at it (``xref_shift`` bytes off)."""
+    body = b"%PDF-1.4\n" + b"".join(objects)
+    if keywords is not None:
+        body += b"<< /Keywords (" + manifest.FIGURE_DATA_KEY.encode() + b"=" + keywords.encode() + b") >>\n"
+    xref = len(body)
+    return body + b"xref\n0 1\n0000000000 65535 f \ntrailer\n<< >>\nstartxref\n%d\n%%%%EOF" % (xref + xref_shift) + tail
+
+
+def test_a_hand_made_pdf_gives_the_digest_in_its_keywords(tmp_path):
+    path = tmp_path / "f.PDF"
+    path.write_bytes(pdf(flate_stream(zlib.compress(b"0 0 m 1 1 l S")), flate_stream(zlib.compress(b"q Q"))))
+    assert manifest.figure_data_digest(path) == DIGEST
+    assert manifest.content_digest(path) == f"figure:{DIGEST}"
+    path.write_bytes(pdf(tail=b"\n\n \r\n"))  # white space after %%EOF
+    assert manifest.figure_data_digest(path) == DIGEST
+
+
+BAD_STREAM = flate_stream(b"\x78\x9c not deflate data")
+
+
+@pytest.mark.parametrize(
+    "data, problem",
+    [
+        (b"%!PS" + pdf()[4:], "PDF is truncated or not a PDF"),
+        (b"%pdf" + pdf()[4:], "PDF is truncated or not a PDF"),
+        (pdf()[:-2], "PDF is truncated or not a PDF"),
+        (pdf().replace(b"%%EOF", b"%%eof"), "PDF is truncated or not a PDF"),
+        (pdf(xref_shift=1), "PDF's startxref does not point at its cross-reference table"),
+        (pdf().replace(b"startxref", b"STARTXREF"), "PDF's startxref does not point at its cross-reference table"),
+        (pdf().replace(b"\nxref", b"\nXREF"), "PDF's startxref does not point at its cross-reference table"),
+        (pdf(keywords="AB" * 32), f"carries no {manifest.FIGURE_DATA_KEY} (not drawn by duelbandits)"),
+        (pdf(keywords=None), f"carries no {manifest.FIGURE_DATA_KEY} (not drawn by duelbandits)"),
+    ],
+    ids=["not-pdf", "lowercase-header", "cut", "lowercase-eof", "startxref-off", "no-startxref", "no-xref",
+         "uppercase-digest", "no-keywords"],
+)  # fmt: skip
+def test_a_damaged_or_foreign_pdf_is_named_with_its_fault(tmp_path, data, problem):
+    path = tmp_path / "f.pdf"
+    path.write_bytes(data)
+    with pytest.raises(manifest.ManifestError) as err:
+        manifest.figure_data_digest(path)
+    assert str(err.value) == f"{path}: {problem}"
+
+
+def test_a_pdf_stream_that_does_not_inflate_is_named_by_its_offset(tmp_path):
+    good = flate_stream(zlib.compress(b"0 0 m 1 1 l S"))
+    data = pdf(good, BAD_STREAM, good)
+    start = len(b"%PDF-1.4\n") + len(good) + BAD_STREAM.index(b"stream\n") + len(b"stream\n")  # its first data byte
+    path = tmp_path / "f.pdf"
+    path.write_bytes(data)
+    with pytest.raises(manifest.ManifestError, match=rf"^{re.escape(str(path))}: PDF stream at byte {start} does not "):
+        manifest.figure_data_digest(path)
+    path.write_bytes(pdf(good, BAD_STREAM.replace(b"/FlateDecode", b"/DCTDecode")))  # not Flate: not inflated
+    assert manifest.figure_data_digest(path) == DIGEST
+
+
+def test_an_unreadable_figure_is_named(tmp_path):
+    (tmp_path / "d.png").mkdir()
+    with pytest.raises(manifest.ManifestError, match=rf"^{re.escape(str(tmp_path / 'd.png'))}: cannot read \("):
+        manifest.figure_data_digest(tmp_path / "d.png")
+
+
+def test_the_content_digest_goes_by_the_suffix_in_any_case(tmp_path):
+    (tmp_path / "a.json").write_text('{"x": 1}')
+    (tmp_path / "a.JSON").write_text('{"x": 1}')
+    (tmp_path / "a.txt").write_text('{"x": 1}')
+    json_digest = manifest.content_digest(tmp_path / "a.json")
+    assert json_digest.startswith("json:") and manifest.content_digest(tmp_path / "a.JSON") == json_digest
+    assert manifest.content_digest(tmp_path / "a.txt") == "bytes:" + sha(b'{"x": 1}')
+    write_parquet(tmp_path / "a.PARQUET")
+    assert manifest.content_digest(tmp_path / "a.PARQUET").startswith("parquet:")
+    with pytest.raises(manifest.ManifestError) as err:
+        manifest.content_digest(tmp_path / "absent.json")
+    assert str(err.value) == f"{tmp_path / 'absent.json'}: file not found"
+    (tmp_path / "bad.parquet").write_bytes(b"PAR1 not really")
+    with pytest.raises(manifest.ManifestError, match=rf"^{re.escape(str(tmp_path / 'bad.parquet'))}: not a readable"):
+        manifest.content_digest(tmp_path / "bad.parquet")
