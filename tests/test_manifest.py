@@ -530,17 +530,18 @@ def test_build_names_the_one_file_changed_since_its_job(tmp_path):
 def test_build_lists_every_file_the_ledger_does_not_vouch_for_in_one_message(tmp_path):
     from duelbandits import files
 
-    small_tree(tmp_path, ("a.md", "b.md", "c.md", "d.md"))
+    small_tree(tmp_path, ("a.md", "b.md", "c.md", "d.md", "e.md"))
     ledger = tmp_path / "ledger"
-    for name in ("a.md", "c.md"):
+    for name in ("a.md", "c.md", "e.md"):
         files.record_written(ledger, tmp_path / name)
     (tmp_path / "c.md").write_text("edited\n")
+    (tmp_path / "e.md").write_text("edited\n")
     with pytest.raises(manifest.ManifestError) as err:
-        manifest.build(tmp_path, ["d.md", "c.md", "b.md", "a.md"], {}, ledger)
+        manifest.build(tmp_path, ["e.md", "d.md", "c.md", "b.md", "a.md"], {}, ledger)
     assert str(err.value) == (
         f"2 file(s) no job of the pipeline recorded writing (no record in {ledger}): b.md d.md; "
-        "1 file(s) changed since the job that wrote them: c.md; "
-        "rebuild them all with: snakemake --cores all --forcerun b.md d.md c.md"
+        "2 file(s) changed since the job that wrote them: c.md e.md; "
+        "rebuild them all with: snakemake --cores all --forcerun b.md d.md c.md e.md"
     )
     with pytest.raises(manifest.ManifestError) as err:
         manifest.build(tmp_path, ["a.md", "b.md"], {}, tmp_path / "no-ledger")
@@ -739,9 +740,9 @@ def test_verify_says_why_other_bytes_differ_under_the_manifests_versions(tmp_pat
     none, a file is taken as made here."""
     small_tree(tmp_path)
     here = json.dumps(provenance.environment(), sort_keys=True)
-    old = a_manifest(tmp_path, f"{sha(b'other')}  a.md", "# content: bytes:x  a.md")
+    old = a_manifest(tmp_path, f"{sha(b'other')}  a.md", f"{sha(b'# b.md' + bytes([10]))}  b.md")
     reasons, compared = {}, {}
-    assert manifest.verify(old, tmp_path, reasons, compared) == {"a.md": manifest.DIFFERS}
+    assert manifest.verify(old, tmp_path, reasons, compared) == {"a.md": manifest.DIFFERS, "b.md": manifest.IDENTICAL}
     assert reasons == {"a.md": "other bytes (the manifest records no versions, so only bytes are compared)"}
     assert compared == {"a.md": (manifest.BYTES, manifest.INTERPRETER)}
     current = a_manifest(tmp_path, f"# environment: {here}", f"{sha(b'other')}  a.md", "# content: bytes:x  a.md")
@@ -759,10 +760,10 @@ def test_verify_compares_content_and_says_when_there_is_none_to_compare(tmp_path
     path = a_manifest(
         tmp_path,
         f"# environment: {elsewhere_versions}",
+        f"{sha(b'x')}  gone.md",
         f"{sha(b'other')}  a.md",
         f"{sha(b'other')}  b.md",
         f"{sha(b'# c.md' + bytes([10]))}  c.md",
-        f"{sha(b'x')}  gone.md",
         f"# content: bytes:{sha(b'# a.md' + bytes([10]))}  a.md",
         f"# content: bytes:{sha(b'other')}  b.md",
         "# content: bytes:x  c.md",
@@ -816,9 +817,9 @@ def test_a_figures_data_digest_is_the_sha256_of_its_inputs_content_and_arguments
 
 
 def test_tree_versions_are_those_every_parquet_file_with_provenance_records(tmp_path):
-    v1, v2 = {"numpy": "1"}, {"numpy": "2"}
+    v1, v2 = {"numpy": "1", "pandas": "3"}, {"numpy": "2"}
     write_parquet(tmp_path / "a.parquet", prov={"versions": v1})
-    write_parquet(tmp_path / "b.parquet", prov={"versions": v1})
+    write_parquet(tmp_path / "b.parquet", prov={"versions": {"pandas": "3", "numpy": "1"}})  # v1, other order
     write_parquet(tmp_path / "bare.parquet")  # no provenance: not counted
     write_parquet(tmp_path / "odd.parquet", prov={"versions": "1.0"})  # versions not a mapping: not counted
     (tmp_path / "x.md").write_text("x")
@@ -975,3 +976,129 @@ def test_the_content_digest_goes_by_the_suffix_in_any_case(tmp_path):
     (tmp_path / "bad.parquet").write_bytes(b"PAR1 not really")
     with pytest.raises(manifest.ManifestError, match=rf"^{re.escape(str(tmp_path / 'bad.parquet'))}: not a readable"):
         manifest.content_digest(tmp_path / "bad.parquet")
+
+
+def test_build_writes_the_header_lines_with_sorted_keys(tmp_path):
+    """The two fixed lines as in reference/MANIFEST.sha256; the environment, config and plugins as JSON
+    with sorted keys (the same values, the same bytes)."""
+    small_tree(tmp_path)
+    lines = manifest.build(tmp_path, ["a.md"], {"b": 1, "a": {"d": 2, "c": 3}}, plugins={"z": 1, "y": 2}).splitlines()
+    assert lines[:2] == [
+        "# duelbandits results manifest: sha256 of every result and figure, then its content digest",
+        "# verify with: duelbandits manifest verify results/MANIFEST.sha256 (or sha256sum -c for the bytes)",
+    ]
+    environment = json.loads(lines[2][len("# environment: ") :])
+    assert environment == provenance.environment() and list(environment) == sorted(environment)
+    assert lines[3:5] == ['# config: {"a": {"c": 3, "d": 2}, "b": 1}', '# plugins: {"y": 2, "z": 1}']
+
+
+def test_a_figures_inputs_are_read_from_the_ledger_when_it_keeps_their_digest(tmp_path):
+    """``input_contents`` and ``data_digest`` pass the ledger on: a kept content digest (here a made-up
+    one, so that it cannot be the computed one) is the one used."""
+    from duelbandits import digests, files
+
+    path = tmp_path / "results" / "s.json"
+    path.parent.mkdir()
+    path.write_text('{"x": 1}')
+    ledger = tmp_path / "ledger"
+    files.record_written(ledger, path, content=digests.ledger_line("json:kept"))
+    assert manifest.input_contents({"s": path}, ledger) == {"s": "json:kept"}
+    assert manifest.input_contents({"s": path})["s"] != "json:kept"
+    assert manifest.data_digest({"s": path}, ledger) == sha(b'{"args":{},"inputs":{"s":"json:kept"}}')
+
+
+def test_verify_says_whose_versions_decided_a_byte_comparison(tmp_path):
+    """Under the manifest's own versions: a Parquet file's from its provenance, a figure's from the
+    tree's Parquet files."""
+    versions = {"numpy": "1.0"}
+    write_parquet(tmp_path / "a.parquet", prov={"versions": versions})
+    (tmp_path / "f.png").write_bytes(SIGNATURE + KEYED + IEND)
+    path = a_manifest(
+        tmp_path,
+        f"# environment: {json.dumps(versions)}",
+        f"{sha(b'other')}  a.parquet",
+        f"{sha(b'other')}  f.png",
+    )
+    reasons, compared = {}, {}
+    assert manifest.verify(path, tmp_path, reasons, compared) == {
+        "a.parquet": manifest.DIFFERS,
+        "f.png": manifest.DIFFERS,
+    }
+    assert reasons == {
+        "a.parquet": "other bytes under the manifest's own versions (those its provenance records)",
+        "f.png": "other bytes under the manifest's own versions (those the tree's Parquet files record)",
+    }
+    assert compared == {"a.parquet": (manifest.BYTES, manifest.PROVENANCE), "f.png": (manifest.BYTES, manifest.TREE)}
+
+
+def test_verify_compares_a_figures_data_and_a_chunks_provenance_under_other_versions(tmp_path):
+    """Under other versions than the manifest's: a figure with the same data digest is the same data,
+    one with another differs; a run chunk whose provenance contradicts its path differs, whatever the
+    config line holds (a list here: no config fields to compare)."""
+    (tmp_path / "same.png").write_bytes(SIGNATURE + TEXTS + KEYED + IEND)
+    (tmp_path / "other.png").write_bytes(SIGNATURE + KEYED + IEND)
+    (tmp_path / "z.md").write_text("z\n")
+    chunk = "results/runs/borda/dts/chunk-0.parquet"
+    (tmp_path / chunk).parent.mkdir(parents=True)
+    write_parquet(tmp_path / chunk, prov={"table": "runs", "scenario": "condorcet", "algorithm": "dts"})
+    path = a_manifest(
+        tmp_path,
+        '# environment: {"python": "0.0"}',
+        "# config: [1]",
+        f"{sha(b'x')}  0-gone.md",
+        f"{sha(b'x')}  {chunk}",
+        f"{sha(b'x')}  other.png",
+        f"{sha(b'x')}  same.png",
+        f"{sha(b'z' + bytes([10]))}  z.md",
+        "# content: bytes:x  0-gone.md",
+        f"# content: parquet:x  {chunk}",
+        f"# content: figure:{'ff' * 32}  other.png",
+        f"# content: figure:{DIGEST}  same.png",
+        "# content: bytes:x  z.md",
+    )
+    reasons = {}
+    assert manifest.verify(path, tmp_path, reasons) == {
+        "0-gone.md": manifest.MISSING,
+        chunk: manifest.DIFFERS,
+        "other.png": manifest.DIFFERS,
+        "same.png": manifest.SAME_DATA,
+        "z.md": manifest.IDENTICAL,
+    }
+    assert reasons == {
+        chunk: f"{chunk}: its provenance says scenario 'condorcet', but its path and the config say 'borda'",
+        "other.png": "drawn from other data than the manifest's (its data digest differs)",
+    }
+
+
+def test_read_splits_a_line_at_the_first_two_spaces_and_takes_colons_as_part_of_a_path(tmp_path):
+    """A path may hold two spaces or ': ' (sha256sum splits at the first two spaces too)."""
+    path = a_manifest(
+        tmp_path, f"{H}  a  b.md", f"{H}  c: d.md", "# content: bytes:1  a  b.md", "# content: bytes:2  c: d.md"
+    )
+    assert manifest.read(path) == ({}, {"a  b.md": H, "c: d.md": H}, {"a  b.md": "bytes:1", "c: d.md": "bytes:2"})
+
+
+@pytest.mark.parametrize("closing", ["# end:1 entries", "# end: 1 entries.", "# end: 1 entry"])
+def test_a_line_that_opens_like_the_closing_line_must_be_one(tmp_path, closing):
+    path = tmp_path / "M.sha256"
+    path.write_text(f"{H}  a.md\n{closing}\n")
+    with pytest.raises(manifest.ManifestError) as err:
+        manifest.read(path)
+    assert str(err.value) == f"{path}: truncated or damaged manifest: line 2 is not a closing '# end: N entries' line"
+
+
+def test_the_closing_lines_count_and_a_missing_closing_line_are_named_with_their_lines(tmp_path):
+    path = tmp_path / "M.sha256"
+    path.write_text(f"# header: x\n{H}  a.md\n{H}  b.md\n# end: 3 entries\n")
+    with pytest.raises(manifest.ManifestError) as err:
+        manifest.read(path)
+    assert (
+        str(err.value) == f"{path}: truncated or damaged manifest: its closing line (line 4) says 3 entries, it lists 2"
+    )
+    path.write_text(f"# header: x\n{H}  a.md\n")
+    with pytest.raises(manifest.ManifestError) as err:
+        manifest.read(path)
+    assert str(err.value) == (
+        f"{path}: truncated or damaged manifest: no closing '# end: N entries' line (it ends at line 2): cut short, "
+        "or not written by duelbandits manifest write"
+    )
