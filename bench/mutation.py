@@ -96,6 +96,32 @@ EQUIVALENT: dict[str, str] = {
     "duelbandits.digests.x_parquet_digest__mutmut_14": (
         "pyarrow's default batch size for BATCH_ROWS: memory only, the digest does not depend on the split (tested)"
     ),
+    "duelbandits.manifest.x__png_text__mutmut_20": (
+        "a signed chunk length: one of 2 GiB or more reads negative, and a body can never be that long either, "
+        "so both stop as truncated"
+    ),
+    "duelbandits.manifest.x_environment_differences__mutmut_17": (
+        "here.get's default: only names installed here are listed, so it is never used"
+    ),
+    "duelbandits.manifest.x_environment_differences__mutmut_19": "here.get's default dropped: as mutmut_17",
+    "duelbandits.manifest.x_environment_differences__mutmut_20": "here.get's default 'XX...XX': as mutmut_17",
+    "duelbandits.manifest.x_environment_differences__mutmut_21": "here.get's default upper-cased: as mutmut_17",
+    "duelbandits.manifest.x_made_with__mutmut_11": "'' for None after a StorageError: neither is a dict",
+    "duelbandits.manifest.x_manifest_versions__mutmut_3": (
+        "the manifest read again though its header is given: verify passes the header of the same file"
+    ),
+    "duelbandits.manifest.x_manifest_versions__mutmut_14": "'' for None on bad JSON: neither is a dict, the same error",
+    "duelbandits.manifest.x_recorded_plugins__mutmut_10": (
+        "'XX{}XX' for a missing plugins line: not JSON, so {}, as '{}' gives"
+    ),
+    "duelbandits.manifest.x_tree_versions__mutmut_2": (
+        "`or` for `and`: a file that is not Parquet, or a Parquet path that is no file, fails read_provenance with "
+        "a StorageError, which is skipped too"
+    ),
+    "duelbandits.manifest.x_verify__mutmut_15": (
+        "manifest_versions without the header: it reads the same manifest's header again"
+    ),
+    "duelbandits.manifest.x_verify__mutmut_17": "the header argument dropped: as mutmut_15",
     "duelbandits.regret.x_copeland__mutmut_7": "X.shape[1] for X.shape[0]: a preference matrix is square",
     "duelbandits.regret.x_per_step__mutmut_6": "dtype=None for float: every regret is float arithmetic already",
     "duelbandits.regret.x_per_step__mutmut_8": "dtype dropped: as mutmut_6",

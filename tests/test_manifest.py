@@ -693,6 +693,10 @@ def test_a_closing_line_after_blank_lines_only_is_whole(tmp_path):
     path = tmp_path / "M.sha256"
     path.write_text(f"{H}  a.md\n# end: 1 entries\n\n   \n")
     assert manifest.read(path)[1] == {"a.md": H}
+    path.write_text(f"{H}  a.md\n# end: 1 entries\n\n{H}  b.md\n")  # a line after the blank ones: refused
+    with pytest.raises(manifest.ManifestError) as err:
+        manifest.read(path)
+    assert str(err.value) == f"{path}: truncated or damaged manifest: line 4 follows the closing line (line 2)"
     path.write_text(f"{H}  a.md\n# end: 01 entries\n")
     with pytest.raises(manifest.ManifestError) as err:
         manifest.read(path)
@@ -733,6 +737,10 @@ def test_verify_refuses_a_config_line_that_is_not_json(tmp_path):
     with pytest.raises(manifest.ManifestError) as err:
         manifest.verify(path, tmp_path)
     assert str(err.value) == f"{path}: its config line is not JSON"
+    path = a_manifest(tmp_path, "# environment: [1]", f"{sha(b'# a.md' + bytes([10]))}  a.md")
+    with pytest.raises(manifest.ManifestError) as err:
+        manifest.verify(path, tmp_path)
+    assert str(err.value) == f"{path}: its environment line is not a JSON object"
 
 
 def test_verify_says_why_other_bytes_differ_under_the_manifests_versions(tmp_path):
@@ -819,7 +827,9 @@ def test_a_figures_data_digest_is_the_sha256_of_its_inputs_content_and_arguments
 def test_tree_versions_are_those_every_parquet_file_with_provenance_records(tmp_path):
     v1, v2 = {"numpy": "1", "pandas": "3"}, {"numpy": "2"}
     write_parquet(tmp_path / "a.parquet", prov={"versions": v1})
-    write_parquet(tmp_path / "b.parquet", prov={"versions": {"pandas": "3", "numpy": "1"}})  # v1, other order
+    # v1 in another key order (with_provenance would sort the keys: written raw)
+    table = pa.table({"t": [1]}).replace_schema_metadata({b"duelbandits": b'{"versions":{"pandas":"3","numpy":"1"}}'})
+    pq.write_table(table, tmp_path / "b.parquet")
     write_parquet(tmp_path / "bare.parquet")  # no provenance: not counted
     write_parquet(tmp_path / "odd.parquet", prov={"versions": "1.0"})  # versions not a mapping: not counted
     (tmp_path / "x.md").write_text("x")
@@ -1037,6 +1047,7 @@ def test_verify_compares_a_figures_data_and_a_chunks_provenance_under_other_vers
     config line holds (a list here: no config fields to compare)."""
     (tmp_path / "same.png").write_bytes(SIGNATURE + TEXTS + KEYED + IEND)
     (tmp_path / "other.png").write_bytes(SIGNATURE + KEYED + IEND)
+    (tmp_path / "cut.png").write_bytes(SIGNATURE + KEYED)
     (tmp_path / "z.md").write_text("z\n")
     chunk = "results/runs/borda/dts/chunk-0.parquet"
     (tmp_path / chunk).parent.mkdir(parents=True)
@@ -1047,11 +1058,13 @@ def test_verify_compares_a_figures_data_and_a_chunks_provenance_under_other_vers
         "# config: [1]",
         f"{sha(b'x')}  0-gone.md",
         f"{sha(b'x')}  {chunk}",
+        f"{sha(b'x')}  cut.png",
         f"{sha(b'x')}  other.png",
         f"{sha(b'x')}  same.png",
         f"{sha(b'z' + bytes([10]))}  z.md",
         "# content: bytes:x  0-gone.md",
         f"# content: parquet:x  {chunk}",
+        f"# content: figure:{DIGEST}  cut.png",
         f"# content: figure:{'ff' * 32}  other.png",
         f"# content: figure:{DIGEST}  same.png",
         "# content: bytes:x  z.md",
@@ -1060,12 +1073,14 @@ def test_verify_compares_a_figures_data_and_a_chunks_provenance_under_other_vers
     assert manifest.verify(path, tmp_path, reasons) == {
         "0-gone.md": manifest.MISSING,
         chunk: manifest.DIFFERS,
+        "cut.png": manifest.DIFFERS,
         "other.png": manifest.DIFFERS,
         "same.png": manifest.SAME_DATA,
         "z.md": manifest.IDENTICAL,
     }
     assert reasons == {
         chunk: f"{chunk}: its provenance says scenario 'condorcet', but its path and the config say 'borda'",
+        "cut.png": f"{tmp_path / 'cut.png'}: PNG is truncated (no IEND chunk)",
         "other.png": "drawn from other data than the manifest's (its data digest differs)",
     }
 
@@ -1102,3 +1117,15 @@ def test_the_closing_lines_count_and_a_missing_closing_line_are_named_with_their
         f"{path}: truncated or damaged manifest: no closing '# end: N entries' line (it ends at line 2): cut short, "
         "or not written by duelbandits manifest write"
     )
+
+
+def test_a_pdf_stream_that_stops_before_its_end_does_not_inflate(tmp_path):
+    """zlib checks a stream's checksum at its end only: a stream whose data stops short of it (no error,
+    but no end either) is damaged too."""
+    cut = flate_stream(zlib.compress(b"0 0 m 1 1 l S " * 50)[:-6])
+    start = len(b"%PDF-1.4\n") + cut.index(b"stream\n") + len(b"stream\n")
+    path = tmp_path / "f.pdf"
+    path.write_bytes(pdf(cut, flate_stream(zlib.compress(b"q Q"))))
+    with pytest.raises(manifest.ManifestError) as err:
+        manifest.figure_data_digest(path)
+    assert str(err.value) == f"{path}: PDF stream at byte {start} does not inflate (it stops before its end)"
