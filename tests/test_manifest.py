@@ -1129,3 +1129,19 @@ def test_a_pdf_stream_that_stops_before_its_end_does_not_inflate(tmp_path):
     with pytest.raises(manifest.ManifestError) as err:
         manifest.figure_data_digest(path)
     assert str(err.value) == f"{path}: PDF stream at byte {start} does not inflate (it stops before its end)"
+
+
+def test_verify_compares_a_chunks_provenance_with_the_manifests_config(tmp_path):
+    """A run chunk with its own bytes, whose provenance says another seed than the config line: it differs."""
+    chunk = "results/runs/borda/dts/chunk-0.parquet"
+    (tmp_path / chunk).parent.mkdir(parents=True)
+    write_parquet(tmp_path / chunk, prov={"table": "runs", "scenario": "borda", "algorithm": "dts", "seed": 8})
+    listed = f"{manifest.sha256(tmp_path / chunk)}  {chunk}"
+    assert manifest.verify(a_manifest(tmp_path, '# config: {"seed": 8}', listed), tmp_path) == {
+        chunk: manifest.IDENTICAL
+    }
+    reasons = {}
+    assert manifest.verify(a_manifest(tmp_path, '# config: {"seed": 7}', listed), tmp_path, reasons) == {
+        chunk: manifest.DIFFERS
+    }
+    assert reasons == {chunk: f"{chunk}: its provenance says seed 8, but its path and the config say 7"}
