@@ -149,7 +149,7 @@ def test_a_missing_parquet_file_is_named_by_every_reader(tmp_path, reader):
     assert str(err.value) == f"{path}: file not found" and err.value.path == str(path)
 
 
-def test_arrow_arrays_take_the_arrow_type_whatever_the_numpy_dtype(tmp_path):
+def test_arrow_arrays_take_the_arrow_type_whatever_the_numpy_dtype():
     """``_arrow`` converts the values to the type's width before taking the buffer (int64 in, int16 out)."""
     values = np.array([1, -2, 300], dtype=np.int64)
     assert storage._arrow(values, pa.int16()).to_pylist() == [1, -2, 300]
