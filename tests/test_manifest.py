@@ -1145,3 +1145,14 @@ def test_verify_compares_a_chunks_provenance_with_the_manifests_config(tmp_path)
         chunk: manifest.DIFFERS
     }
     assert reasons == {chunk: f"{chunk}: its provenance says seed 8, but its path and the config say 7"}
+
+
+def test_build_takes_a_files_content_digest_from_the_ledger_that_keeps_it(tmp_path):
+    """The content line of a JSON file is the digest the ledger keeps for it (a made-up one here, so that
+    it cannot be the computed one), as long as the file's bytes are the recorded ones."""
+    from duelbandits import digests, files
+
+    (tmp_path / "s.json").write_text('{"x": 1}')
+    ledger = tmp_path / "ledger"
+    files.record_written(ledger, tmp_path / "s.json", content=digests.ledger_line("json:kept"))
+    assert "# content: json:kept  s.json" in manifest.build(tmp_path, ["s.json"], {}, ledger).splitlines()
