@@ -96,6 +96,12 @@ EQUIVALENT: dict[str, str] = {
     "duelbandits.digests.x_parquet_digest__mutmut_14": (
         "pyarrow's default batch size for BATCH_ROWS: memory only, the digest does not depend on the split (tested)"
     ),
+    "duelbandits.manifest.x__png_text__mutmut_68": "'LATIN-1': codec names ignore case",
+    "duelbandits.manifest.x__png_text__mutmut_71": "'LATIN-1': as mutmut_68",
+    "duelbandits.manifest.x_content_digest__mutmut_35": (
+        "sha256=None: record_written computes the file's sha256, equal to record[0] (checked just above)"
+    ),
+    "duelbandits.manifest.x_content_digest__mutmut_39": "sha256 dropped: as mutmut_35",
     "duelbandits.manifest.x__png_text__mutmut_20": (
         "a signed chunk length: one of 2 GiB or more reads negative, and a body can never be that long either, "
         "so both stop as truncated"

@@ -1156,3 +1156,18 @@ def test_build_takes_a_files_content_digest_from_the_ledger_that_keeps_it(tmp_pa
     ledger = tmp_path / "ledger"
     files.record_written(ledger, tmp_path / "s.json", content=digests.ledger_line("json:kept"))
     assert "# content: json:kept  s.json" in manifest.build(tmp_path, ["s.json"], {}, ledger).splitlines()
+
+
+def test_a_png_ends_where_its_iend_chunk_ends_its_length_counted(tmp_path):
+    """An IEND chunk that carries a body (4 bytes here) still closes the file when the file ends with it."""
+    data = SIGNATURE + KEYED + png_chunk(b"IEND", b"\0\0\0\0")
+    assert manifest._png_text(data)[manifest.FIGURE_DATA_KEY] == DIGEST
+    with pytest.raises(manifest.ManifestError, match="PNG has data after its IEND chunk"):
+        manifest._png_text(data + b"\0")
+
+
+def test_a_content_digest_without_a_ledger_record_is_computed_from_the_file(tmp_path):
+    (tmp_path / "s.json").write_text('{"x": 1}')
+    expected = manifest.content_digest(tmp_path / "s.json")
+    assert expected.startswith("json:")
+    assert manifest.content_digest(tmp_path / "s.json", tmp_path / "ledger") == expected
