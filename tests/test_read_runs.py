@@ -4,6 +4,7 @@ run refused), the steps 1..T in order, and the strategy columns ``p_0..p_{A-1}``
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 
 from duelbandits import storage
@@ -147,3 +148,67 @@ def test_strategy_columns_must_be_p_0_to_p_A_minus_1_per_player(tmp_path, column
     path = chunk(tmp_path / "c.parquet", I=[0, 1], J=[1, 0], strategies={name: 0.5 for name in columns})
     with pytest.raises(storage.StorageError, match="strategy columns"):
         storage.read_runs(path, horizon=2, actions=A)
+
+
+def test_missing_run_columns_are_all_named(tmp_path):
+    path = chunk(tmp_path / "c.parquet", I=[0, 1], J=[1, 0])
+    storage.write_table(storage.read_table(path).drop_columns(["I", "J"]), path)
+    with pytest.raises(storage.StorageError, match=r"c\.parquet: missing column\(s\) I, J$"):
+        storage.read_runs(path, horizon=2, actions=2)
+
+
+def test_a_strategy_column_out_of_place_is_named_with_the_columns_expected(tmp_path):
+    columns = {name: 0.25 for name in ("p_0", "p_1", "p_3", "p_4")}  # p_2 missing, p_4 not an action of A = 4
+    path = chunk(tmp_path / "c.parquet", I=[0, 1], J=[1, 0], strategies=columns)
+    message = r"c\.parquet: strategy columns are incomplete: p_0, p_1, p_3, p_4 are not p_0\.\.p_3 per player$"
+    with pytest.raises(storage.StorageError, match=message):
+        storage.read_runs(path, horizon=2, actions=4)
+
+
+def test_the_runs_frame_holds_the_run_columns_only_when_strategies_are_recorded(tmp_path):
+    path = chunk(tmp_path / "c.parquet", I=[0, 1], J=[1, 0], strategies={"p_0": 0.5, "p_1": 0.5})
+    runs, strategies = storage.read_runs(path, horizon=2, actions=2)
+    assert list(runs.columns) == ["run", "t", "I", "J", "outcome"]
+    assert list(strategies.columns) == ["run", "t", "p_0", "p_1"]
+
+
+@pytest.mark.parametrize("column", [1, 2])
+def test_a_null_at_a_recorded_step_is_refused_in_any_strategy_column_after_the_first(tmp_path, column):
+    """A step is recorded when its first strategy column (``p_0``) holds a value; a null in any other
+    column there is an incomplete strategy."""
+    path = chunk(tmp_path / "c.parquet", I=[0, 1], J=[1, 0], strategies={f"p_{a}": 1 / 3 for a in range(3)})
+    table = storage.read_table(path)
+    values = table.column(f"p_{column}").to_numpy().copy()
+    values[0] = np.nan
+    index = table.column_names.index(f"p_{column}")
+    storage.write_table(table.set_column(index, f"p_{column}", pa.array(values, from_pandas=True)), path)
+    with pytest.raises(storage.StorageError, match=r"c\.parquet: strategy columns are incomplete$"):
+        storage.read_runs(path, horizon=2, actions=3)
+
+
+@pytest.mark.parametrize("row_groups", [0, 1], ids=["no-row-group", "an-empty-row-group"])
+def test_a_chunk_without_rows_is_refused_naming_the_file(tmp_path, row_groups):
+    """A chunk of no run (0 rows, in no row group or in one empty one) is a StorageError, not a crash."""
+    from duelbandits.schemas import RUN_COLUMNS
+
+    path = tmp_path / "c.parquet"
+    schema = pa.schema([*RUN_COLUMNS.items(), ("p_0", pa.float64()), ("p_1", pa.float64())])
+    with pq.ParquetWriter(path, schema) as out:
+        if row_groups:
+            out.write_table(schema.empty_table())
+    assert pq.ParquetFile(path).num_row_groups == row_groups
+    with pytest.raises(storage.StorageError, match=r"c\.parquet: 0 rows for 0 runs of horizon 3$"):
+        storage.read_runs(path, horizon=3, actions=2)
+
+
+def test_a_chunk_whose_schema_reads_but_whose_strategies_do_not_is_named(tmp_path):
+    """The recorded strategy rows are read one row group at a time: a damaged data page there is a
+    StorageError naming the file, like any other unreadable Parquet file."""
+    path = chunk(tmp_path / "c.parquet", I=[0, 1] * 50, J=[1, 0] * 50, strategies={"p_0": 0.5, "p_1": 0.5})
+    data = bytearray(path.read_bytes())
+    footer = int.from_bytes(data[-8:-4], "little")
+    data[4 : len(data) - 8 - footer] = b"\xa5" * (len(data) - 12 - footer)  # every data page; the footer kept
+    path.write_bytes(bytes(data))
+    with pytest.raises(storage.DamagedFile, match=r"c\.parquet: not a readable Parquet file \(") as err:
+        storage.read_runs(path, horizon=100, actions=2)
+    assert err.value.path == str(path)

@@ -1,8 +1,13 @@
+import json
+import re
+from types import SimpleNamespace
+
 import numpy as np
 import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 
-from duelbandits import storage
+from duelbandits import provenance, storage
 
 
 def test_write_table_delta_encodes_counters_and_round_trips(tmp_path):
@@ -102,3 +107,157 @@ def test_write_runs_writes_the_bytes_of_the_whole_table_row_group_by_row_group(
             table.column(f"{players[0]}_{actions - 1}").null_count
             == runs * horizon - runs * len(results[0][1].strategy_steps) + 1
         )
+
+
+def _bare_table(path, metadata=None):
+    """A small Parquet file written by pyarrow itself, with ``metadata`` as its schema's key-value metadata."""
+    table = pa.table({"a": np.array([1, 2, 3], np.int64), "b": ["x", "y", "z"]})
+    pq.write_table(table.replace_schema_metadata(metadata), path)
+    return path
+
+
+def test_a_file_without_provenance_is_refused_naming_it(tmp_path):
+    path = _bare_table(tmp_path / "bare.parquet")
+    with pytest.raises(storage.DamagedFile) as err:
+        storage.read_provenance(path)
+    assert str(err.value) == f"{path}: carries no duelbandits provenance (not written by the pipeline)"
+    assert err.value.path == str(path)
+
+
+@pytest.mark.parametrize("value", [b"{not json", b"\xff\xfe"], ids=["not-json", "not-utf8"])
+def test_a_provenance_that_is_not_json_is_refused_naming_the_file(tmp_path, value):
+    path = _bare_table(tmp_path / "odd.parquet", {b"duelbandits": value})
+    with pytest.raises(storage.StorageError, match=rf"^{re.escape(str(path))}: its provenance is not JSON \(.+\)$"):
+        storage.read_provenance(path)
+
+
+def test_read_frame_checks_the_provenance_then_reads_the_columns_and_rows_asked_for(tmp_path):
+    path = tmp_path / "t.parquet"
+    storage.write_table(pa.table({"a": np.array([1, 2, 3], np.int64), "b": ["x", "y", "z"]}), path, {"table": "t"})
+    frame = storage.read_frame(path, columns=["b"], filters=[("a", ">=", 2)], table="t")
+    assert list(frame.columns) == ["b"] and frame["b"].tolist() == ["y", "z"]
+    assert storage.read_frame(path, table="t")["a"].tolist() == [1, 2, 3]
+    with pytest.raises(provenance.ProvenanceError, match="was made for table 't', but is used as table 'u'"):
+        storage.read_frame(path, table="u")
+
+
+@pytest.mark.parametrize("reader", [storage.read_table, storage.read_schema, storage.read_provenance])
+def test_a_missing_parquet_file_is_named_by_every_reader(tmp_path, reader):
+    path = tmp_path / "absent.parquet"
+    with pytest.raises(storage.DamagedFile) as err:
+        reader(path)
+    assert str(err.value) == f"{path}: file not found" and err.value.path == str(path)
+
+
+def test_arrow_arrays_take_the_arrow_type_whatever_the_numpy_dtype():
+    """``_arrow`` converts the values to the type's width before taking the buffer (int64 in, int16 out)."""
+    values = np.array([1, -2, 300], dtype=np.int64)
+    assert storage._arrow(values, pa.int16()).to_pylist() == [1, -2, 300]
+    masked = storage._arrow(values, pa.int16(), valid=np.array([True, False, True]))
+    assert masked.type == pa.int16() and masked.to_pylist() == [1, None, 300] and masked.null_count == 1
+    assert storage._arrow(np.array([0.5, 2.0]), pa.int8()).to_pylist() == [0, 2]
+
+
+def _hand_scenario():
+    """A = 3 by hand: 0 beats 1 and 2 (a Condorcet winner), but 1 has the largest row sum (Borda winner):
+    rows off the diagonal sum to 1.10, 1.44 and 0.46; Copeland wins 2, 1, 0; row minima 0.55, 0.45, 0.01."""
+    X = np.array([[0.5, 0.55, 0.55], [0.45, 0.5, 0.99], [0.45, 0.01, 0.5]])
+    return SimpleNamespace(name="hand", matrix=X, utilities=np.array([3.0, 2.0, 1.0]), params={"k": 1})
+
+
+def test_a_scenario_file_holds_the_documented_record_with_one_space_indents(tmp_path):
+    sc = _hand_scenario()
+    expected = {
+        "name": "hand",
+        "seed": 7,
+        "matrix_sha256": provenance.matrix_sha256(sc.matrix),  # provenance's digest, tested in its own tests
+        "utilities": [3.0, 2.0, 1.0],
+        "matrix": [[0.5, 0.55, 0.55], [0.45, 0.5, 0.99], [0.45, 0.01, 0.5]],
+        "winners": {"condorcet": 0, "copeland": [0], "maximin": [0], "borda": [1]},
+        "params": {"k": 1},
+    }
+    assert storage.scenario_record(sc, 7) == expected
+    path = tmp_path / "hand.json"
+    storage.write_scenario(path, sc, 7)
+    text = path.read_text()
+    assert text.startswith('{\n "name": "hand",\n "seed": 7,\n') and text.endswith("\n}\n")
+    assert json.loads(text) == expected
+    assert storage.read_scenario(path) == expected
+
+
+def test_read_scenario_returns_the_file_with_its_matrix_as_floats(tmp_path):
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps({"name": "s", "matrix": [[0.5, 1], [0, 0.5]], "seed": 1}))
+    record = storage.read_scenario(path)
+    assert record == {"name": "s", "matrix": [[0.5, 1.0], [0.0, 0.5]], "seed": 1}
+    assert all(type(x) is float for row in record["matrix"] for x in row)
+
+
+@pytest.mark.parametrize(
+    "content, problem",
+    [
+        (None, "file not found"),
+        ("DIR", "is a directory, not a file"),
+        ("{not json", r"not a scenario file \(Expecting property name"),
+        ('{"matrix": [[0.5, 0.5], [0.5, 0.5]]}', r"not a scenario file \('name'\)"),
+        ('{"name": "s", "matrix": [[0.5, 2.0], [-1.0, 0.5]]}', r"not a scenario file \(preference matrix entries"),
+    ],
+    ids=["missing", "directory", "not-json", "no-name", "not-a-preference-matrix"],
+)
+def test_read_scenario_refuses_what_is_not_a_scenario_file_naming_it(tmp_path, content, problem):
+    path = tmp_path / "s.json"
+    if content == "DIR":
+        path.mkdir()
+    elif content is not None:
+        path.write_text(content)
+    with pytest.raises(storage.DamagedFile, match=rf"^{re.escape(str(path))}: {problem}") as err:
+        storage.read_scenario(path)
+    assert err.value.path == str(path)
+
+
+def test_every_column_chunk_carries_min_max_statistics(tmp_path):
+    """Statistics let a filtered read (``read_frame(filters=...)``) skip row groups: the writer keeps them."""
+    table = pa.table(
+        {"t": np.array([3, 1, 2], np.int32), "cumulative_regret": [0.5, -1.0, 2.0], "name": ["b", "a", "c"]}
+    )
+    storage.write_table(table, tmp_path / "s.parquet")
+    group = pq.ParquetFile(tmp_path / "s.parquet").metadata.row_group(0)
+    stats = {group.column(i).path_in_schema: group.column(i).statistics for i in range(group.num_columns)}
+    assert {name: (s.min, s.max) for name, s in stats.items()} == {
+        "t": (1, 3),
+        "cumulative_regret": (-1.0, 2.0),
+        "name": ("a", "c"),
+    }
+
+
+def test_write_table_notes_the_content_digest_of_what_it_wrote(tmp_path):
+    from duelbandits import digests, files
+
+    path = tmp_path / "n.parquet"
+    with files.noting_contents() as noted:
+        storage.write_table(pa.table({"x": [1.5, -0.0, 2.0], "s": ["a", None, "c"]}), path, {"table": "n"})
+    # the digest of the file as read back (digests' own function of a file, not of the table in memory)
+    assert noted == {str(path): digests.ledger_line(digests.PARQUET + digests.parquet_digest(path))}
+
+
+def _garbled(path):
+    """``path``, a Parquet file, with every byte between its magic number and its footer overwritten:
+    its schema reads, its data does not."""
+    data = bytearray(path.read_bytes())
+    footer = int.from_bytes(data[-8:-4], "little")
+    data[4 : len(data) - 8 - footer] = b"\xa5" * (len(data) - 12 - footer)
+    path.write_bytes(bytes(data))
+    return path
+
+
+def test_a_file_that_is_not_parquet_is_named_by_every_reader(tmp_path):
+    path = tmp_path / "x.parquet"
+    path.write_bytes(b"PAR1 not really")
+    for reader in (storage.read_table, storage.read_schema):
+        with pytest.raises(storage.DamagedFile, match=rf"^{re.escape(str(path))}: not a readable Parquet file \("):
+            reader(path)
+    storage.write_table(pa.table({"x": np.arange(100.0)}), path)
+    _garbled(path)
+    assert storage.read_schema(path).names == ["x"]
+    with pytest.raises(storage.DamagedFile, match=rf"^{re.escape(str(path))}: not a readable Parquet file \("):
+        storage.read_table(path)

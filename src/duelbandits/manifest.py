@@ -94,8 +94,8 @@ def _png_text(data: bytes) -> dict:
 
 def _check_pdf(data: bytes) -> None:
     """ManifestError unless ``data`` is a whole PDF as matplotlib writes it: it ends in ``%%EOF``,
-    its ``startxref`` points at its cross-reference table, and every Flate stream inflates
-    (zlib's checksum catches a damaged byte inside a stream)."""
+    its ``startxref`` points at its cross-reference table, and every Flate stream inflates to its
+    end (zlib's checksum there catches a damaged byte inside a stream)."""
     if not data.startswith(b"%PDF") or not data.rstrip().endswith(b"%%EOF"):
         raise ManifestError("PDF is truncated or not a PDF")
     start = re.search(rb"startxref\s+(\d+)\s+%%EOF\s*$", data)
@@ -103,10 +103,13 @@ def _check_pdf(data: bytes) -> None:
         raise ManifestError("PDF's startxref does not point at its cross-reference table")
     for match in re.finditer(rb"/Length (\d+)(?: 0 R)?[^>]*?/Filter /FlateDecode[^>]*>>\s*stream\r?\n", data):
         end = data.find(b"endstream", match.end())
+        inflate = zlib.decompressobj()
         try:
-            zlib.decompressobj().decompress(data[match.end() : end])
+            inflate.decompress(data[match.end() : end])
         except zlib.error as err:
             raise ManifestError(f"PDF stream at byte {match.end()} does not inflate ({err})") from None
+        if not inflate.eof:  # no error, but no end either: its checksum, at the end, was never checked
+            raise ManifestError(f"PDF stream at byte {match.end()} does not inflate (it stops before its end)")
 
 
 def figure_data_digest(path) -> str:

@@ -287,7 +287,7 @@ def read_runs(path, horizon: int, actions: int):
             raise StorageError(f"{path}: strategy columns are incomplete")
     df = read_table(path, columns=list(RUN_COLUMNS)).to_pandas()
     runs = np.unique(df["run"].to_numpy())
-    if len(df) != len(runs) * horizon:
+    if not len(runs) or len(df) != len(runs) * horizon:  # no run: no actions to check below
         raise StorageError(f"{path}: {len(df)} rows for {len(runs)} runs of horizon {horizon}")
     t = df["t"].to_numpy().reshape(len(runs), horizon)
     if not np.array_equal(t, np.broadcast_to(np.arange(1, horizon + 1), t.shape)):
