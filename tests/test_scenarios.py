@@ -187,3 +187,12 @@ def test_float32_utilities_give_a_float64_matrix():
     X = logistic_matrix(np.array([0.0, 1.0], dtype=np.float32))
     assert X.dtype == np.float64
     assert X[1, 0] == pytest.approx(0.7310585786300049, rel=1e-15)
+
+
+def test_an_unknown_module_attribute_is_an_attribute_error_naming_it():
+    """The lazy registries answer only their own names; any other name is Python's usual error."""
+    from duelbandits import scenarios
+
+    with pytest.raises(AttributeError, match="module 'duelbandits.scenarios' has no attribute 'NO_SUCH_NAME'"):
+        scenarios.NO_SUCH_NAME  # noqa: B018
+    assert scenarios.__getattr__("SCENARIOS") == scenarios.SCENARIOS
