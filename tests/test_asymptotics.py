@@ -351,9 +351,11 @@ def test_tables_with_the_defaults_against_hand_computed_values():
         assert (row.prev_from, row.last_from) == (100, 400)
         assert row.prev_slope == pytest.approx(1.0, rel=1e-12) and row.last_slope == pytest.approx(0.25, rel=1e-12)
         assert row.rho == pytest.approx(0.625, rel=1e-12) and row.log_c == pytest.approx(log_c, rel=1e-12)
-        seed = name_seed(0, "condorcet", "ts-maximin", row.regret, str(row.actions))
-        expected_rho = pointlib.bootstrap_exponent(horizons, finals, 1000, 0.95, seed)
-        assert (row.rho_low, row.rho_high) == expected_rho
+        if theorem:  # five equal runs: every resample has the same means, so the interval is the fit, by hand
+            assert (row.rho_low, row.rho_high) == pytest.approx((0.625, 0.625), rel=1e-12)
+        else:  # wiring only (bootstrap_exponent is checked by hand in test_points): this point's seed stream
+            seed = name_seed(0, "condorcet", "ts-maximin", row.regret, str(row.actions))
+            assert (row.rho_low, row.rho_high) == pointlib.bootstrap_exponent(horizons, finals, 1000, 0.95, seed)
         if theorem:
             assert (row.prev_low, row.prev_high) == pytest.approx((1.0, 1.0), rel=1e-12)
             assert (row.last_low, row.last_high) == pytest.approx((0.25, 0.25), rel=1e-12)

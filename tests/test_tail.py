@@ -794,6 +794,7 @@ def test_family_search_rows_from_curves_known_by_hand(monkeypatch):
     verdicts = np.where(mean - z * se > bound, "exceeded", np.where(mean + z * se < bound, "below", "inconclusive"))
     assert member["verdict"].tolist() == verdicts.tolist()
     assert set(verdicts) == {"below", "inconclusive", "exceeded"}
+    # the wiring of crossing and growth_exponent (each tested by hand above); the bracket is independent
     cross = tail.crossing(t, mean / bound, (mean - z * se) / bound, (mean + z * se) / bound)
     assert cross[1] < 126 < cross[0] < 252 and 126 < cross[2] < 252
     slope = tail.growth_exponent(

@@ -199,7 +199,7 @@ LABELS = {slug: a.label for slug, a in ALGORITHMS.items() if a.family == "paper"
 """The paper's six algorithms, whose claims the ledger checks, by their labels (from the registry)."""
 
 
-def _final(summary, scenario: str, algorithm: str, regret: str, t: int | None = None):
+def _final(summary, scenario: str, algorithm: str, regret: str, t: float | None = None):
     part = summary[(summary["scenario"] == scenario) & (summary["algorithm"] == algorithm)]
     part = part[part["regret"] == regret]
     if part.empty:

@@ -46,8 +46,9 @@ def _canonical_json_value(value):
 
 def _arrow_type_name(type_) -> str:
     """A type name stable across pyarrow versions and writers: ``large_string`` reads as ``string``,
-    and a list is ``list<ITEM>`` whatever its item field is called (Arrow names it ``item``, a Parquet
-    file read back ``element``), so a table digests the same in memory and written."""
+    and nested types name their children by type alone (a list's item field is ``item`` in Arrow and
+    ``element`` read back from Parquet; a map's entries are named differently too), so a table digests
+    the same in memory and written. A struct keeps its fields' names: they are the data's."""
     import pyarrow as pa
 
     if pa.types.is_large_string(type_) or pa.types.is_string(type_):
@@ -58,6 +59,13 @@ def _arrow_type_name(type_) -> str:
         return _arrow_type_name(type_.value_type)
     if pa.types.is_list(type_) or pa.types.is_large_list(type_):
         return f"list<{_arrow_type_name(type_.value_type)}>"
+    if pa.types.is_fixed_size_list(type_):
+        return f"list<{_arrow_type_name(type_.value_type)}>[{type_.list_size}]"
+    if pa.types.is_map(type_):
+        return f"map<{_arrow_type_name(type_.key_type)}, {_arrow_type_name(type_.item_type)}>"
+    if pa.types.is_struct(type_):
+        fields = ", ".join(f"{field.name}: {_arrow_type_name(field.type)}" for field in type_)
+        return f"struct<{fields}>"
     return str(type_)
 
 
