@@ -302,7 +302,7 @@ EQUIVALENT: dict[str, str] = {
     "duelbandits.tail.x_estimates__mutmut_80": "reshape(-2, n): as mutmut_70",
     "duelbandits.tail.x_estimates__mutmut_111": "astype(None) of the trapped flags: numpy's default type is float64",
     "duelbandits.tail.x_estimates__mutmut_113": "astype(None): as mutmut_111",
-    "duelbandits.tail.x_estimates__mutmut_189": "to_numpy(dtype=None): the steps are int64, and sqrt of integers is float64",
+    "duelbandits.tail.x_estimates__mutmut_189": "to_numpy(dtype=None): int64 steps, and sqrt of integers is float64",
     "duelbandits.tail.x_family_search__mutmut_99": "grid.astype(None): numpy's default type is float64",
     "duelbandits.tail.x_growth_exponent__mutmut_17": "`or True`: t >= NaN is all False, the zeros of the other branch",
     "duelbandits.tail.x_growth_exponent__mutmut_22": (
