@@ -116,10 +116,6 @@ EQUIVALENT: dict[str, str] = {
     ),
     "duelbandits.claims.x_ledger__mutmut_34": "columns dropped: as mutmut_32",
     "duelbandits.claims.x_long_horizon_rows__mutmut_36": "groupby's sort=True dropped: pandas sorts groups by default",
-    "duelbandits.claims.x_section5_rows__mutmut_260": (
-        "`or True` on `high != COMPARABLE`: below() is inconclusive at a high end equal to the threshold anyway "
-        "(the low end is at most the high end for every level >= 0.5)"
-    ),
     "duelbandits.claims.x_tail_row__mutmut_51": "`and False` on a step exceeded: as family_row mutmut_70",
     "duelbandits.digests.xǁ_ColumnDigestǁupdate__mutmut_43": "zero_copy_only=None for False: None is false",
     "duelbandits.digests.xǁ_ColumnDigestǁupdate__mutmut_62": "zero_copy_only=None on the lengths: as mutmut_43",

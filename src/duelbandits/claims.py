@@ -401,7 +401,7 @@ def section5_rows(summary, theorems: list[Claim], level: float = LEVEL) -> list[
                 low,
                 high,
                 COMPARABLE,
-                below(low, high, COMPARABLE) if high != COMPARABLE else INCONCLUSIVE,
+                below(low, high, COMPARABLE),  # inconclusive at a high end equal to the threshold
                 f"TS-Borda {a['mean']:,.1f} vs {LABELS[best]} {b['mean']:,.1f}, comparable only for a factor "
                 f">= {high:.1f}; the best of the paper's four {'' if len(four) == 4 else 'that were run '}is "
                 f"{LABELS[min(four, key=lambda x: cond[x][0]['mean'])]}",
