@@ -487,6 +487,18 @@ def small_tree(root, names=("a.md", "b.md", "c.md")):
     return list(names)
 
 
+def recorded_tree(root, recorded, names=("a.md", "b.md", "c.md")):
+    """:func:`small_tree` with the ``recorded`` files in a ledger at ``root / "ledger"`` (as their jobs
+    would have written them); returns the ledger."""
+    from duelbandits import files
+
+    small_tree(root, names)
+    ledger = root / "ledger"
+    for name in recorded:
+        files.record_written(ledger, root / name)
+    return ledger
+
+
 def sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
@@ -497,12 +509,7 @@ def record_path(ledger, path) -> str:
 
 
 def test_build_names_the_one_file_no_job_recorded_with_the_command_that_rebuilds_it(tmp_path):
-    from duelbandits import files
-
-    small_tree(tmp_path)
-    ledger = tmp_path / "ledger"
-    for name in ("a.md", "c.md"):
-        files.record_written(ledger, tmp_path / name)
+    ledger = recorded_tree(tmp_path, ("a.md", "c.md"))
     with pytest.raises(manifest.ManifestError) as err:
         manifest.build(tmp_path, ["a.md", "b.md", "c.md"], {}, ledger)
     assert str(err.value) == (
@@ -512,12 +519,7 @@ def test_build_names_the_one_file_no_job_recorded_with_the_command_that_rebuilds
 
 
 def test_build_names_the_one_file_changed_since_its_job(tmp_path):
-    from duelbandits import files
-
-    small_tree(tmp_path)
-    ledger = tmp_path / "ledger"
-    for name in ("a.md", "b.md", "c.md"):
-        files.record_written(ledger, tmp_path / name)
+    ledger = recorded_tree(tmp_path, ("a.md", "b.md", "c.md"))
     (tmp_path / "c.md").write_text("edited\n")
     with pytest.raises(manifest.ManifestError) as err:
         manifest.build(tmp_path, ["a.md", "b.md", "c.md"], {}, ledger)
@@ -528,12 +530,7 @@ def test_build_names_the_one_file_changed_since_its_job(tmp_path):
 
 
 def test_build_lists_every_file_the_ledger_does_not_vouch_for_in_one_message(tmp_path):
-    from duelbandits import files
-
-    small_tree(tmp_path, ("a.md", "b.md", "c.md", "d.md", "e.md"))
-    ledger = tmp_path / "ledger"
-    for name in ("a.md", "c.md", "e.md"):
-        files.record_written(ledger, tmp_path / name)
+    ledger = recorded_tree(tmp_path, ("a.md", "c.md", "e.md"), ("a.md", "b.md", "c.md", "d.md", "e.md"))
     (tmp_path / "c.md").write_text("edited\n")
     (tmp_path / "e.md").write_text("edited\n")
     with pytest.raises(manifest.ManifestError) as err:
@@ -552,12 +549,7 @@ def test_build_lists_every_file_the_ledger_does_not_vouch_for_in_one_message(tmp
 
 
 def test_build_with_a_ledger_that_vouches_for_every_file_lists_them(tmp_path):
-    from duelbandits import files
-
-    small_tree(tmp_path)
-    ledger = tmp_path / "ledger"
-    for name in ("a.md", "b.md", "c.md"):
-        files.record_written(ledger, tmp_path / name)
+    ledger = recorded_tree(tmp_path, ("a.md", "b.md", "c.md"))
     lines = manifest.build(tmp_path, ["c.md", "a.md", "b.md"], {"k": 2}, ledger).splitlines()
     assert lines[-7:] == [
         f"{sha(b'# a.md' + bytes([10]))}  a.md",
