@@ -1,16 +1,34 @@
 """Test tiers: ``pytest -m "not slow" -n auto`` is the quick edit-test loop (about a minute); the
-end-to-end runs (``tests/workflow``, ``tests/slurm``) and the 10^6-step runs are ``slow``."""
+end-to-end runs (``tests/workflow``, ``tests/slurm``) and the 10^6-step runs are ``slow``.
+
+The whole suite runs on every core too (``pytest -n auto --dist loadgroup``, the README's test
+command): each slow test is put in an xdist group, so that the tests sharing a built run stay in one
+worker and it is built once: those of the session's tiny run (``tiny_run``) in one group, any other
+slow test with the tests of its module (whose module-scoped builds they share). Quick tests are
+spread one by one."""
+
+import sys
 
 import pytest
 
 SLOW_FOLDERS = {"workflow", "slurm"}
 SLOW_FILES = {"test_long_horizon.py"}
+TINY_RUN_GROUP = "tiny-run"
+
+# pytest caches each test module's rewritten assertions as bytecode unless Python is told to write
+# none (PYTHONDONTWRITEBYTECODE): then every worker rewrites every module again, 3 s of a 6 s
+# collection. The caches go to tests/**/__pycache__ (ignored by git), so the suite writes them anyway.
+sys.dont_write_bytecode = False
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's own, which reads the groups
 def pytest_collection_modifyitems(config, items):
     for item in items:
         if SLOW_FOLDERS & set(item.path.parent.parts[-1:]) or item.path.name in SLOW_FILES:
             item.add_marker(pytest.mark.slow)
+        if item.get_closest_marker("slow"):
+            shared = "tiny_run" in getattr(item, "fixturenames", ())
+            item.add_marker(pytest.mark.xdist_group(TINY_RUN_GROUP if shared else item.path.as_posix()))
 
 
 # --- Shared fixtures of the algorithm tests --------------------------------------------------
