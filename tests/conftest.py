@@ -1,11 +1,10 @@
 """Test tiers: ``pytest -m "not slow" -n auto`` is the quick edit-test loop (about a minute); the
 end-to-end runs (``tests/workflow``, ``tests/slurm``) and the 10^6-step runs are ``slow``.
 
-The whole suite runs on every core too (``pytest -n auto --dist loadgroup``, the README's test
-command): each slow test is put in an xdist group, so that the tests sharing a built run stay in one
-worker and it is built once: those of the session's tiny run (``tiny_run``) in one group, any other
-slow test with the tests of its module (whose module-scoped builds they share). Quick tests are
-spread one by one."""
+Both tiers run on every core (``-n auto``; ``--dist loadgroup`` is in pyproject.toml's addopts). A
+test that uses a fixture built once per session or module (the tiny run, a module's rendered
+figures) is put in an xdist group with the other tests of that fixture, so that one worker builds
+it once instead of every worker building its own; the other tests are spread one by one."""
 
 import sys
 
@@ -13,7 +12,6 @@ import pytest
 
 SLOW_FOLDERS = {"workflow", "slurm"}
 SLOW_FILES = {"test_long_horizon.py"}
-TINY_RUN_GROUP = "tiny-run"
 
 # pytest caches each test module's rewritten assertions as bytecode unless Python is told to write
 # none (PYTHONDONTWRITEBYTECODE): then every worker rewrites every module again, 3 s of a 6 s
@@ -21,14 +19,26 @@ TINY_RUN_GROUP = "tiny-run"
 sys.dont_write_bytecode = False
 
 
+def shared_fixture_group(item) -> str | None:
+    """The xdist group of a test that uses one of this suite's session- or module-scoped fixtures: the
+    session fixture's name, else the test's module; None for a test that shares nothing."""
+    fixtures = getattr(item, "_fixtureinfo", None)
+    defined = [defs[-1] for defs in fixtures.name2fixturedefs.values()] if fixtures else []
+    ours = sorted((d for d in defined if d.baseid), key=lambda d: d.argname)  # pytest's own have no baseid
+    session = [d.argname for d in ours if d.scope in ("session", "package")]
+    if session:
+        return session[0]
+    return item.nodeid.split("::")[0] if any(d.scope == "module" for d in ours) else None
+
+
 @pytest.hookimpl(tryfirst=True)  # before xdist's own, which reads the groups
 def pytest_collection_modifyitems(config, items):
     for item in items:
         if SLOW_FOLDERS & set(item.path.parent.parts[-1:]) or item.path.name in SLOW_FILES:
             item.add_marker(pytest.mark.slow)
-        if item.get_closest_marker("slow"):
-            shared = "tiny_run" in getattr(item, "fixturenames", ())
-            item.add_marker(pytest.mark.xdist_group(TINY_RUN_GROUP if shared else item.path.as_posix()))
+        group = shared_fixture_group(item)
+        if group:
+            item.add_marker(pytest.mark.xdist_group(group))
 
 
 # --- Shared fixtures of the algorithm tests --------------------------------------------------

@@ -201,12 +201,13 @@ def test_aggregate_names_a_truncated_run_file(tmp_path, capsys):
 
 
 def test_compile_fills_numba_s_cache_so_that_a_later_simulation_loads_its_kernels(tmp_path):
-    """The workflow's compile job: one process compiles the kernels of a group, the simulations load them."""
+    """The workflow's compile job: one process compiles the kernels of a group, the simulations load them
+    (ISS and Partial Monitoring: the two kernels that compile fastest, 1.4 and 0.95 CPU-s)."""
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
     later = (  # the kernels' cache hits and misses in a later process: (1, 0) when loaded, (0, 1) when compiled
         "from duelbandits import simulate\n"
-        "from duelbandits.algorithms import dts, iss\n"
-        "for slug, module in (('iss', iss), ('dts', dts)):\n"
+        "from duelbandits.algorithms import iss, partial_monitoring\n"
+        "for slug, module in (('iss', iss), ('partial-monitoring', partial_monitoring)):\n"
         "    simulate([[0.5, 0.7], [0.3, 0.5]], slug, 50, 1)\n"
         "    stats = module._kernel.stats\n"
         "    print(sum(stats.cache_hits.values()), sum(stats.cache_misses.values()))\n"
@@ -221,7 +222,12 @@ def test_compile_fills_numba_s_cache_so_that_a_later_simulation_loads_its_kernel
     result = run_cli("compile", "--algorithm", "iss", "--out", str(out), env=env)
     assert result.returncode == 0, result.stderr
     assert out.read_text() == "iss: kernels compiled or loaded from numba's cache\n"
-    assert loaded() == ["1", "0", "0", "1"]  # ISS's kernel loaded; DTS's, not compiled by the job, compiled anew
+    assert loaded() == [
+        "1",
+        "0",
+        "0",
+        "1",
+    ]  # ISS's kernel loaded; PM's (the cheapest), not compiled by the job, compiled anew
 
 
 @pytest.mark.parametrize("algorithms", [["nope"], ["iss", "nope"]])

@@ -7,6 +7,8 @@ Python blocks run; the duelbandits commands of the blocks run in the slow tier.
 
 from __future__ import annotations
 
+import json
+import os
 import re
 import shlex
 import shutil
@@ -321,9 +323,58 @@ def shown_runs() -> tuple[dict[tuple[str, ...], set[str]], list[tuple[docblocks.
     return dry, real
 
 
+DRY_RUNS = """
+import json, os, sys
+import snakemake.cli
+import duelbandits.plan  # what the Snakefile imports: loaded once, before the forks
+jobs, width = json.loads(sys.argv[1]), int(sys.argv[2])
+running, codes = {}, [None] * len(jobs)
+for index, (folder, args, log) in enumerate(jobs):
+    if len(running) == width:
+        pid, status = os.wait()
+        codes[running.pop(pid)] = os.waitstatus_to_exitcode(status)
+    pid = os.fork()
+    if pid == 0:
+        out = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+        os.dup2(out, 1)
+        os.dup2(out, 2)
+        os.chdir(folder)
+        code = 1
+        try:
+            snakemake.cli.main([*args, "-n", "--quiet"])
+        except SystemExit as done:
+            code = done.code or 0
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(code)
+    running[pid] = index
+while running:
+    pid, status = os.wait()
+    codes[running.pop(pid)] = os.waitstatus_to_exitcode(status)
+print(json.dumps(codes))
+"""
+"""Dry runs in forks of one process that has imported Snakemake and the package: each run is then
+the planning alone, not 1 s of imports as well (`python -m snakemake` runs the same `cli.main`)."""
+
+
+def dry_runs(jobs: list[tuple[Path, list[str]]], width: int = 2) -> list[tuple[int, str]]:
+    """``(exit code, output)`` of ``snakemake ARGS -n --quiet`` in each ``(folder, ARGS)``, ``width`` at a time."""
+    logs = [folder / "dry-run.log" for folder, _ in jobs]
+    spec = [[str(folder), args, str(log)] for (folder, args), log in zip(jobs, logs, strict=True)]
+    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}  # no BLAS thread pool to fork
+    done = subprocess.run(
+        [sys.executable, "-c", DRY_RUNS, json.dumps(spec), str(width)],
+        capture_output=True, text=True, timeout=600, env=env,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    codes = json.loads(done.stdout.splitlines()[-1])
+    return [(code, log.read_text()) for code, log in zip(codes, logs, strict=True)]
+
+
 def test_every_shown_snakemake_command_dry_runs(tmp_path):
-    """Quick tier: one `snakemake -n` per distinct set of options, two at a time (about 10 s each
-    on the loaded 2-core machine). Without latexmk, `paper` is left out with a warning (its PDF rule
+    """Quick tier: one `snakemake -n` per distinct set of options, two at a time (forks of one process:
+    :func:`dry_runs`). Without latexmk, `paper` is left out with a warning (its PDF rule
     refuses to plan; tests/test_latex.py builds it when DUELBANDITS_LATEX_TEST is set)."""
     dry, _ = shown_runs()
     assert len(dry) >= 5 and {"all", "sweeps", "maximin_tail", "claims"} <= dry[()], dry
@@ -339,17 +390,11 @@ def test_every_shown_snakemake_command_dry_runs(tmp_path):
             warnings.warn(f"not planned, latexmk is missing: {sorted(LATEX_TARGETS & names)}", stacklevel=1)
             names = (names - LATEX_TARGETS) or {"all"}
         jobs.append((folder, [*sorted(names), *args]))
-    failed = []
-    for pair in range(0, len(jobs), 2):
-        started = [
-            (args, subprocess.Popen([sys.executable, "-m", "snakemake", *args, "-n", "--quiet"], cwd=folder,
-                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
-            for folder, args in jobs[pair : pair + 2]
-        ]  # fmt: skip
-        for args, process in started:
-            output, _ = process.communicate(timeout=600)
-            if process.returncode != 0:
-                failed.append(f"snakemake -n {' '.join(args)}:\n{output[-1500:]}")
+    failed = [
+        f"snakemake -n {' '.join(args)}:\n{output[-1500:]}"
+        for (_, args), (code, output) in zip(jobs, dry_runs(jobs), strict=True)
+        if code != 0
+    ]
     assert not failed, "\n\n".join(failed)
 
 

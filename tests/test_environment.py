@@ -83,7 +83,7 @@ def test_the_readme_commands_and_ci_install_from_the_lock():
     commands = [line for line in readme.splitlines() if line.startswith("python3 -m venv .venv") and "lock" in line]
     assert len(commands) == 2 and all(install in c for c in commands)
     assert commands[0].endswith("duelbandits manifest verify reference/MANIFEST.sha256")
-    assert commands[1].endswith(".venv/bin/pytest -n auto --dist loadgroup")
+    assert commands[1].endswith(".venv/bin/pytest -n auto")
     assert commands[1] in (REPO / ".ci/run").read_text()
 
 

@@ -56,10 +56,15 @@ REGRET_NAMES = {"maximin": "Maximin", "borda": "Borda", "exp3p": "Exp3.P", "cope
 
 
 def per_step(kind: str, matrix, I, J) -> np.ndarray:
-    """Per-step expected regret of the named kind."""
+    """Per-step expected regret of the named kind: the kind's function evaluated once per pair of
+    actions (the same arithmetic, so the same bits), then looked up for each step: a run's 4 x 10^5
+    steps cost one gather instead of the formula's several passes."""
     if kind not in REGRETS:
         raise ValueError(f"unknown regret {kind!r}; valid regrets: {', '.join(REGRETS)}")
-    return np.asarray(REGRETS[kind](matrix, I, J), dtype=float)
+    X = np.asarray(matrix)
+    actions = np.arange(X.shape[0])
+    table = np.asarray(REGRETS[kind](X, actions[:, None], actions[None, :]), dtype=float)
+    return np.asarray(table[I, J])
 
 
 def cumulative(kind: str, matrix, I, J) -> np.ndarray:
