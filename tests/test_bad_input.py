@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from cli_process import run_cli
 
 from duelbandits import cli, limits
 
@@ -15,12 +16,6 @@ REPO = Path(__file__).resolve().parents[1]
 SIM = ["simulate", "--scenario", "condorcet", "--algorithm", "dts", "--seed", "0", "--stride", "40"]
 BOUNDS = ["--points", "1000", "--c-alpha", "1.0"]  # required: the workflow passes them (old defaults)
 MAIN = ["figure", "main", "--scenario-file", "s.json"]
-
-
-def run_cli(*args, cwd):
-    return subprocess.run(
-        [sys.executable, "-m", "duelbandits", *args], capture_output=True, text=True, cwd=cwd, timeout=300
-    )
 
 
 @pytest.mark.parametrize(

@@ -6,16 +6,10 @@ import sys
 import numpy as np
 import pyarrow.parquet as pq
 import pytest
+from cli_process import run_cli
 
 from duelbandits import cli, make_scenario, run_seed, simulate
 from duelbandits.algorithms import ALGORITHMS
-
-
-def run_cli(*args, cwd=None, env=None):
-    """The CLI in a fresh process, as a user or Snakemake calls it."""
-    return subprocess.run(
-        [sys.executable, "-m", "duelbandits", *args], capture_output=True, text=True, cwd=cwd, env=env, timeout=300
-    )
 
 
 def test_every_command_prints_its_usage_for_help():

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import docblocks
 import pytest
+from cli_process import run_cli
 
 REPO = Path(__file__).resolve().parents[1]
 README = REPO / "README.md"
@@ -428,8 +429,7 @@ def test_every_shown_duelbandits_command_runs(tmp_path):
     assert {"list", "matrix", "simulate", "sweep-point"} <= {words[1] for _, words in commands}, commands
     folder = repository_folder(tmp_path)
     for where, words in commands:
-        done = subprocess.run([sys.executable, "-m", "duelbandits", *words[1:]], cwd=folder, capture_output=True,
-                              text=True, timeout=600)  # fmt: skip
+        done = run_cli(*words[1:], cwd=folder, timeout=600)
         assert done.returncode == 0, f"{where}: {' '.join(words)}:\n{done.stderr[-2000:]}"
 
 
@@ -444,7 +444,7 @@ def test_the_readmes_simulate_command_gives_run_7_of_the_paper_run(tmp_path):
 
     shown = re.search(r"`(duelbandits simulate [^`]*--run 7[^`]*)`", (REPO / "README.md").read_text()).group(1)
     args = shlex.split(shown)[1:]
-    done = subprocess.run([sys.executable, "-m", "duelbandits", *args], cwd=tmp_path, capture_output=True, text=True)
+    done = run_cli(*args, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     config = yaml.safe_load((REPO / "config.yaml").read_text())
     matrix = plan.scenario(config, "condorcet").matrix

@@ -4,13 +4,13 @@ run's numbers, labels; the PDF build stops with one line when LaTeX is missing."
 from __future__ import annotations
 
 import re
-import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from cli_process import run_cli
 
 from duelbandits import latex, make_scenario, storage
 from duelbandits import winners as W
@@ -154,12 +154,6 @@ def test_building_the_pdf_without_latexmk_names_the_debian_packages(tmp_path, mo
     assert "\n" not in message and "apt-get install --no-install-recommends latexmk" in message
     assert "texlive-latex-base texlive-latex-recommended" in message
     assert not (tmp_path / "figures.pdf").exists()
-
-
-def run_cli(*args, env=None, cwd=None):
-    return subprocess.run(
-        [sys.executable, "-m", "duelbandits", *args], capture_output=True, text=True, env=env, cwd=cwd
-    )
 
 
 def test_the_cli_without_latexmk_exits_2_with_one_line(tmp_path):

@@ -1,8 +1,11 @@
-"""The suite's own xdist groups (tests/conftest.py): a shared build is made by one worker, once."""
+"""The suite's own machinery: its xdist groups (tests/conftest.py: a shared build is made by one worker,
+once) and its forked CLI calls (tests/cli_process.py)."""
 
+import os
 from types import SimpleNamespace
 
 import pytest
+from cli_process import run_cli
 from conftest import shared_fixture_group
 
 
@@ -38,3 +41,13 @@ def test_a_session_fixture_of_the_suite_groups_by_its_name_before_a_module_one()
     assert shared_fixture_group(fake_item(("tmp_path_factory", "session", ""))) is None
     assert shared_fixture_group(fake_item(("tmp_path", "function", ""), ("matrix", "function", "tests"))) is None
     assert shared_fixture_group(fake_item(("a_package_build", "package", "tests"))) == "a_package_build"
+
+
+@pytest.mark.parametrize("args", [["nosuch"], ["simulate", "--help"], ["list"], ["provenance", "missing.parquet"]])
+def test_a_forked_cli_call_gives_what_a_fresh_interpreter_gives(tmp_path, args):
+    """tests/cli_process.py forks `python -m duelbandits` from a server that imported the CLI: the exit
+    code, stdout and stderr are those of a fresh interpreter (env given: it runs one)."""
+    forked = run_cli(*args, cwd=tmp_path)
+    fresh = run_cli(*args, cwd=tmp_path, env=dict(os.environ))
+    assert (forked.returncode, forked.stdout, forked.stderr) == (fresh.returncode, fresh.stdout, fresh.stderr)
+    assert forked.returncode == (0 if args in (["list"], ["simulate", "--help"]) else 2)
