@@ -1,10 +1,11 @@
 """Test tiers: ``pytest -m "not slow" -n auto`` is the quick edit-test loop (about a minute); the
 end-to-end runs (``tests/workflow``, ``tests/slurm``) and the 10^6-step runs are ``slow``.
 
-Both tiers run on every core (``-n auto``; ``--dist loadgroup`` is in pyproject.toml's addopts). A
-test that uses a fixture built once per session or module (the tiny run, a module's rendered
-figures) is put in an xdist group with the other tests of that fixture, so that one worker builds
-it once instead of every worker building its own; the other tests are spread one by one."""
+Both tiers run on every core (``-n auto``), a module at a time (``--dist loadscope``, in
+pyproject.toml's addopts): the tests of a module share its module-scoped builds (rendered figures,
+a target's tiny build), which one worker then makes once. The tiny end-to-end run that several
+workflow modules read is built once per session, by the first worker to need it
+(tests/workflow/conftest.py)."""
 
 import sys
 
@@ -19,26 +20,11 @@ SLOW_FILES = {"test_long_horizon.py"}
 sys.dont_write_bytecode = False
 
 
-def shared_fixture_group(item) -> str | None:
-    """The xdist group of a test that uses one of this suite's session- or module-scoped fixtures: the
-    session fixture's name, else the test's module; None for a test that shares nothing."""
-    fixtures = getattr(item, "_fixtureinfo", None)
-    defined = [defs[-1] for defs in fixtures.name2fixturedefs.values()] if fixtures else []
-    ours = sorted((d for d in defined if d.baseid), key=lambda d: d.argname)  # pytest's own have no baseid
-    session = [d.argname for d in ours if d.scope in ("session", "package")]
-    if session:
-        return session[0]
-    return item.nodeid.split("::")[0] if any(d.scope == "module" for d in ours) else None
-
-
-@pytest.hookimpl(tryfirst=True)  # before xdist's own, which reads the groups
+@pytest.hookimpl(tryfirst=True)  # before the mark plugin's, which deselects by marker
 def pytest_collection_modifyitems(config, items):
     for item in items:
         if SLOW_FOLDERS & set(item.path.parent.parts[-1:]) or item.path.name in SLOW_FILES:
             item.add_marker(pytest.mark.slow)
-        group = shared_fixture_group(item)
-        if group:
-            item.add_marker(pytest.mark.xdist_group(group))
 
 
 # --- Shared fixtures of the algorithm tests --------------------------------------------------
