@@ -25,6 +25,10 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if SLOW_FOLDERS & set(item.path.parent.parts[-1:]) or item.path.name in SLOW_FILES:
             item.add_marker(pytest.mark.slow)
+    # The slow modules first (each in its own order), the quick ones after: the workers start on the
+    # minutes-long builds and fill the end with quick modules, instead of the last worker to pick up a
+    # slow module running it alone while the other waits.
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 # --- Shared fixtures of the algorithm tests --------------------------------------------------
