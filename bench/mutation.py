@@ -251,6 +251,7 @@ EQUIVALENT: dict[str, str] = {
     ),
     "duelbandits.manifest.x_verify__mutmut_17": "the header argument dropped: as mutmut_15",
     "duelbandits.regret.x_copeland__mutmut_7": "X.shape[1] for X.shape[0]: a preference matrix is square",
+    "duelbandits.regret.x_per_step__mutmut_9": "X.shape[1] for X.shape[0]: a preference matrix is square",
     "duelbandits.scenarios.x_validate_matrix__mutmut_14": "shape[1] for shape[0]: checked square before",
     "duelbandits.scenarios.x_validate_matrix__mutmut_18": "shape[1] for shape[0]: checked square before",
     "duelbandits.scenarios.x_cyclic_modification__mutmut_4": (
