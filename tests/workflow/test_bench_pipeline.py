@@ -38,6 +38,8 @@ def test_it_prints_the_wall_time_the_rules_cpu_and_the_ratio_to_the_bare_simulat
     assert rows["simulate"][0] == 24 and rows["aggregate"][0] == 2
     total = float(re.search(r"^total\s+\d+\s+([\d.]+)", first, re.M).group(1))
     assert total == pytest.approx(sum(cpu for _, cpu in rows.values()), abs=0.05 * len(rows))
+    # the bare run simulates the same runs: 2 x 6 x 3 of T = 300
+    assert "bare simulation CPU of paper, 36 runs, 10,800 steps (" in first
     bare = float(re.search(r"bare simulation CPU .*: ([\d.]+) s", first).group(1))
     ratio = float(re.search(r"pipeline CPU / bare simulation CPU: ([\d.]+)", first).group(1))
     # both printed rounded (bare to 0.0005 s, the total to 0.05 s, the ratio to 0.005): the ratio must
