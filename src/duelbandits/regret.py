@@ -57,7 +57,7 @@ REGRET_NAMES = {"maximin": "Maximin", "borda": "Borda", "exp3p": "Exp3.P", "cope
 
 def per_step(kind: str, matrix, I, J) -> np.ndarray:
     """Per-step expected regret of the named kind: the kind's function evaluated once per pair of
-    actions (the same arithmetic, so the same bits), then looked up for each step: a run's 4 x 10^5
+    actions (the same arithmetic, so the same bits), then looked up for each step: a chunk's 4 x 10^6
     steps cost one gather instead of the formula's several passes."""
     if kind not in REGRETS:
         raise ValueError(f"unknown regret {kind!r}; valid regrets: {', '.join(REGRETS)}")
