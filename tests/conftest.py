@@ -2,10 +2,10 @@
 end-to-end runs (``tests/workflow``, ``tests/slurm``) and the 10^6-step runs are ``slow``.
 
 Both tiers run on every core (``-n auto``), a module at a time (``--dist loadscope``, in
-pyproject.toml's addopts): the tests of a module share its module-scoped builds (rendered figures,
-a target's tiny build), which one worker then makes once. The tiny end-to-end run that several
-workflow modules read is built once per session, by the first worker to need it
-(tests/workflow/conftest.py)."""
+pyproject.toml's addopts), the longest modules first: the tests of a module share its module-scoped
+builds (rendered figures, a target's tiny build), which one worker then makes once. The tiny
+end-to-end run that several workflow modules read is built once per session, by the first worker to
+need it (tests/workflow/conftest.py)."""
 
 import sys
 
@@ -13,6 +13,29 @@ import pytest
 
 SLOW_FOLDERS = {"workflow", "slurm"}
 SLOW_FILES = {"test_long_horizon.py"}
+LONGEST_FIRST = (
+    "tests/workflow/test_reproducibility.py",  # 400 s
+    "tests/workflow/test_rerun_triggers.py",  # 370 s
+    "tests/slurm/test_slurm_e2e.py",  # 205-260 s, most of it waiting for apt-get and Slurm
+    "tests/workflow/test_bad_input_workflow.py",  # 120 s
+    "tests/workflow/test_paper_figures.py",  # 105 s
+    "tests/test_theorem_note.py",  # 100 s
+    "tests/workflow/test_bench_pipeline.py",  # 90 s
+    "tests/workflow/test_plugin_project.py",  # 65 s
+    "tests/workflow/test_field_workflow.py",  # 55 s
+    "tests/workflow/test_asymptotics_workflow.py",  # 45-55 s
+    "tests/workflow/test_sweeps_workflow.py",  # 40 s
+    "tests/workflow/test_config_properties.py",  # 30 s
+    "tests/workflow/test_workflow.py",  # 25 s
+    "tests/workflow/test_reliability.py",  # 25 s
+    "tests/test_plotting.py",  # 22 s, the longest of the quick tier
+    "tests/test_figure_batches.py",  # 15 s
+    "tests/test_docs.py",  # 14 s
+)
+"""The modules that take longest, longest first (their tests' summed durations in `.ci/run` at
+54dae67 and in the quick tier, `--durations`): the workers start on them, so that no long module is
+left to run alone at the end. Only the order depends on it; a module missing here runs after them,
+the slow ones first."""
 
 # pytest caches each test module's rewritten assertions as bytecode unless Python is told to write
 # none (PYTHONDONTWRITEBYTECODE): then every worker rewrites every module again, 3 s of a 6 s
@@ -25,10 +48,23 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if SLOW_FOLDERS & set(item.path.parent.parts[-1:]) or item.path.name in SLOW_FILES:
             item.add_marker(pytest.mark.slow)
-    # The slow modules first (each in its own order), the quick ones after: the workers start on the
-    # minutes-long builds and fill the end with quick modules, instead of the last worker to pick up a
-    # slow module running it alone while the other waits.
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+    # LONGEST_FIRST, then the other slow modules, then the quick ones (each module in its own order):
+    # the workers fill the end with quick modules instead of one of them running a long one alone.
+    def rank(item):
+        module = item.nodeid.split("::")[0]
+        first = LONGEST_FIRST.index(module) if module in LONGEST_FIRST else len(LONGEST_FIRST)
+        return first, item.get_closest_marker("slow") is None
+
+    items.sort(key=rank)
+
+
+def pytest_configure(config):
+    # --dist loadscope hands out the modules in the order above, not largest (most tests) first: an
+    # option of pytest-xdist 3.7 (--no-loadscope-reorder), set here so that older versions, which
+    # always reorder, still accept the command line
+    if hasattr(config.option, "loadscopereorder"):
+        config.option.loadscopereorder = False
 
 
 # --- Shared fixtures of the algorithm tests --------------------------------------------------
