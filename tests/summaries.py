@@ -1,5 +1,6 @@
 """Hand-made tables shared by several test files: a results/summary.parquet table (the table tests and
-the CLI table command test) and point tables as the sweep-point command writes them."""
+the CLI table command test), point tables as the sweep-point command writes them, and lognormal final
+regrets around a power law (the fits of the points, sweeps and asymptotics)."""
 
 import numpy as np
 import pandas as pd
@@ -35,3 +36,8 @@ def synthetic_points(algorithms, actions, horizons, runs=5, rho=0.7, scenario="b
                         for t in grid:
                             rows.append((scenario, algorithm, A, T, run, kind, t, t**rho * (1 + run / 100)))
     return pd.DataFrame(rows, columns=schemas.POINT_SCHEMA.names)
+
+
+def synthetic_finals(rng, horizons, runs, rho, c=2.0, sigma=0.3):
+    """Final regrets R_T = c T^rho exp(sigma Z - sigma^2 / 2): mean exactly c T^rho at every T."""
+    return [c * T**rho * np.exp(sigma * rng.standard_normal(runs) - sigma**2 / 2) for T in horizons]

@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
+from summaries import synthetic_finals
 
 from duelbandits import (
     asymptotics,
@@ -26,11 +27,6 @@ from duelbandits.plotting.asymptotics import asymptotics_figure
 from duelbandits.simulation import name_seed
 
 HORIZONS = np.array([1_000, 3_000, 10_000, 30_000])
-
-
-def synthetic_finals(rng, horizons, runs, rho, c=2.0, sigma=0.3):
-    """Final regrets R_T = c T^rho exp(sigma Z - sigma^2 / 2): mean exactly c T^rho at every T."""
-    return [c * T**rho * np.exp(sigma * rng.standard_normal(runs) - sigma**2 / 2) for T in horizons]
 
 
 def synthetic_points(rng, cases, horizons=HORIZONS, runs=10, scenario="borda", actions=10):

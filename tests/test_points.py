@@ -7,18 +7,13 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pytest
-from summaries import synthetic_points
+from summaries import synthetic_finals, synthetic_points
 
 from duelbandits import make_scenario, regret, run_seed, schemas, simulate
 from duelbandits import points as pointlib
 from duelbandits.simulation import name_seed
 
 HORIZONS = np.array([1_000, 3_000, 10_000, 30_000, 100_000])
-
-
-def synthetic_finals(rng, horizons, runs, rho, c=2.0, sigma=0.3):
-    """Final regrets R_T = c T^rho exp(sigma Z - sigma^2 / 2): mean exactly c T^rho at every T."""
-    return [c * T**rho * np.exp(sigma * rng.standard_normal(runs) - sigma**2 / 2) for T in horizons]
 
 
 def test_fit_power_law_recovers_an_exact_power_law():

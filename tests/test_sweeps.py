@@ -28,11 +28,6 @@ from duelbandits.plotting import actions_sweep_figure, horizon_sweep_figure
 HORIZONS = np.array([1_000, 3_000, 10_000, 30_000, 100_000])
 
 
-def synthetic_finals(rng, horizons, runs, rho, c=2.0, sigma=0.3):
-    """Final regrets R_T = c T^rho exp(sigma Z - sigma^2 / 2): mean exactly c T^rho at every T."""
-    return [c * T**rho * np.exp(sigma * rng.standard_normal(runs) - sigma**2 / 2) for T in horizons]
-
-
 def test_exponent_table_fits_every_algorithm_and_regret():
     points = synthetic_points(["ts-borda", "iss"], [10], [1000, 4000, 16000], rho=0.7)
     ex = sweeps.exponent_table(points, resamples=100, base_seed=1)
