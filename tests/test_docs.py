@@ -343,9 +343,12 @@ for index, (folder, args, log) in enumerate(jobs):
         code = 1
         try:
             snakemake.cli.main([*args, "-n", "--quiet"])
-        except SystemExit as done:
-            code = done.code or 0
-        finally:
+        except SystemExit as done:  # main() ends with sys.exit(0 or 1)
+            code = done.code if isinstance(done.code, int) else int(done.code is not None)
+        except BaseException:
+            import traceback
+            traceback.print_exc()
+        finally:  # the fork never returns into the loop
             sys.stdout.flush()
             sys.stderr.flush()
             os._exit(code)
