@@ -21,6 +21,13 @@ from duelbandits.plotting import style  # noqa: E402
 VALUES = np.array([0.1, 1 / 3, 2.5e-7, 1234.5678, 0.0])
 
 
+def refusal(function, *args) -> str:
+    """The message of the ManifestError that ``function(*args)`` raises (the test fails if it raises none)."""
+    with pytest.raises(manifest.ManifestError) as err:
+        function(*args)
+    return str(err.value)
+
+
 def write_parquet(path, values=VALUES, compression="zstd", prov=None):
     table = pa.table(
         {
@@ -510,9 +517,7 @@ def record_path(ledger, path) -> str:
 
 def test_build_names_the_one_file_no_job_recorded_with_the_command_that_rebuilds_it(tmp_path):
     ledger = recorded_tree(tmp_path, ("a.md", "c.md"))
-    with pytest.raises(manifest.ManifestError) as err:
-        manifest.build(tmp_path, ["a.md", "b.md", "c.md"], {}, ledger)
-    assert str(err.value) == (
+    assert refusal(manifest.build, tmp_path, ["a.md", "b.md", "c.md"], {}, ledger) == (
         f"b.md: no job of the pipeline recorded writing it ({record_path(ledger, tmp_path / 'b.md')} is missing); "
         "rebuild it with: snakemake --cores all --forcerun b.md"
     )
@@ -521,9 +526,7 @@ def test_build_names_the_one_file_no_job_recorded_with_the_command_that_rebuilds
 def test_build_names_the_one_file_changed_since_its_job(tmp_path):
     ledger = recorded_tree(tmp_path, ("a.md", "b.md", "c.md"))
     (tmp_path / "c.md").write_text("edited\n")
-    with pytest.raises(manifest.ManifestError) as err:
-        manifest.build(tmp_path, ["a.md", "b.md", "c.md"], {}, ledger)
-    assert str(err.value) == (
+    assert refusal(manifest.build, tmp_path, ["a.md", "b.md", "c.md"], {}, ledger) == (
         "c.md: changed since the job that wrote it (its sha256 is not the one recorded in "
         f"{record_path(ledger, tmp_path / 'c.md')}); rebuild it with: snakemake --cores all --forcerun c.md"
     )
@@ -533,16 +536,12 @@ def test_build_lists_every_file_the_ledger_does_not_vouch_for_in_one_message(tmp
     ledger = recorded_tree(tmp_path, ("a.md", "c.md", "e.md"), ("a.md", "b.md", "c.md", "d.md", "e.md"))
     (tmp_path / "c.md").write_text("edited\n")
     (tmp_path / "e.md").write_text("edited\n")
-    with pytest.raises(manifest.ManifestError) as err:
-        manifest.build(tmp_path, ["e.md", "d.md", "c.md", "b.md", "a.md"], {}, ledger)
-    assert str(err.value) == (
+    assert refusal(manifest.build, tmp_path, ["e.md", "d.md", "c.md", "b.md", "a.md"], {}, ledger) == (
         f"2 file(s) no job of the pipeline recorded writing (no record in {ledger}): b.md d.md; "
         "2 file(s) changed since the job that wrote them: c.md e.md; "
         "rebuild them all with: snakemake --cores all --forcerun b.md d.md c.md e.md"
     )
-    with pytest.raises(manifest.ManifestError) as err:
-        manifest.build(tmp_path, ["a.md", "b.md"], {}, tmp_path / "no-ledger")
-    assert str(err.value) == (
+    assert refusal(manifest.build, tmp_path, ["a.md", "b.md"], {}, tmp_path / "no-ledger") == (
         f"2 file(s) no job of the pipeline recorded writing (the ledger {tmp_path / 'no-ledger'} is missing): "
         "a.md b.md; rebuild them all with: snakemake --cores all --forcerun a.md b.md"
     )
@@ -595,9 +594,7 @@ H = "0123456789abcdef" * 4
 @pytest.mark.parametrize("rel", ["/etc/passwd", "C:\\x.md", "c:/x.md", "a/../b.md", "..\\b.md", ".."])
 def test_read_refuses_a_path_outside_the_tree_naming_its_line(tmp_path, rel):
     path = a_manifest(tmp_path, "# header: x", f"{H}  ok.md", f"{H}  {rel}")
-    with pytest.raises(manifest.ManifestError) as err:
-        manifest.read(path)
-    assert str(err.value) == f"{path}:3: {rel}: not a path inside the tree (absolute, or with '..')"
+    assert refusal(manifest.read, path) == f"{path}:3: {rel}: not a path inside the tree (absolute, or with '..')"
 
 
 @pytest.mark.parametrize("rel", ["a..b.md", "..a/b.md", "x/y..", "d:x.md"])
@@ -607,13 +604,9 @@ def test_read_accepts_dots_and_colons_that_do_not_leave_the_tree(tmp_path, rel):
 
 def test_read_refuses_a_path_listed_twice_naming_both_lines(tmp_path):
     path = a_manifest(tmp_path, f"{H}  a.md", f"{H}  b.md", f"{H}  a.md")
-    with pytest.raises(manifest.ManifestError) as err:
-        manifest.read(path)
-    assert str(err.value) == f"{path}:3: a.md is listed twice (also on line 1)"
+    assert refusal(manifest.read, path) == f"{path}:3: a.md is listed twice (also on line 1)"
     path = a_manifest(tmp_path, f"{H}  a.md", "# content: bytes:x  a.md", "# content: bytes:y  a.md")
-    with pytest.raises(manifest.ManifestError) as err:
-        manifest.read(path)
-    assert str(err.value) == f"{path}:3: a.md is listed twice (also on line 2)"
+    assert refusal(manifest.read, path) == f"{path}:3: a.md is listed twice (also on line 2)"
 
 
 @pytest.mark.parametrize(
@@ -629,9 +622,7 @@ def test_read_refuses_a_path_listed_twice_naming_both_lines(tmp_path):
 )
 def test_read_refuses_a_malformed_line_naming_it(tmp_path, line, words):
     path = a_manifest(tmp_path, "# header: x", line, end=0)
-    with pytest.raises(manifest.ManifestError) as err:
-        manifest.read(path)
-    assert str(err.value) == f"{path}:2: {words}"
+    assert refusal(manifest.read, path) == f"{path}:2: {words}"
 
 
 def test_read_returns_header_entries_and_contents_and_skips_comments_and_blank_lines(tmp_path):
@@ -654,31 +645,24 @@ def test_read_returns_header_entries_and_contents_and_skips_comments_and_blank_l
 
 def test_read_refuses_a_manifest_that_lists_no_files_or_cannot_be_read(tmp_path):
     path = a_manifest(tmp_path, "# header: x")
-    with pytest.raises(manifest.ManifestError) as err:
-        manifest.read(path)
-    assert str(err.value) == f"{path}: lists no files"
+    assert refusal(manifest.read, path) == f"{path}: lists no files"
     path.write_bytes(b"\xff\xfe\n")
     with pytest.raises(manifest.ManifestError, match=rf"^{re.escape(str(path))}: cannot read manifest \("):
         manifest.read(path)
-    with pytest.raises(manifest.ManifestError) as err:
-        manifest.read(tmp_path)
-    assert str(err.value) == f"{tmp_path}: is a directory, not a file"
+    assert refusal(manifest.read, tmp_path) == f"{tmp_path}: is a directory, not a file"
 
 
 def test_a_manifest_cut_inside_its_last_line_names_that_line(tmp_path):
     path = tmp_path / "M.sha256"
     path.write_text(f"# header: x\n{H}  a.md\n# end: 1 entries\n{H[:10]}")
-    with pytest.raises(manifest.ManifestError) as err:
-        manifest.read(path)
-    assert str(err.value) == f"{path}: truncated or damaged manifest: line 4 follows the closing line (line 3)"
+    assert (
+        refusal(manifest.read, path)
+        == f"{path}: truncated or damaged manifest: line 4 follows the closing line (line 3)"
+    )
     path.write_text(f"# header: x\n{H}  a.md\n{H[:10]}")
-    with pytest.raises(manifest.ManifestError) as err:
-        manifest.read(path)
-    assert str(err.value) == f"{path}: truncated or damaged manifest: its last line (line 3) is cut short"
+    assert refusal(manifest.read, path) == f"{path}: truncated or damaged manifest: its last line (line 3) is cut short"
     path.write_text(f"# header: x\n{H[:10]}\n{H}  a.md\n# end: 1 entries\n")  # a whole bad line: not a cut
-    with pytest.raises(manifest.ManifestError) as err:
-        manifest.read(path)
-    assert str(err.value) == f"{path}:2: not a '<sha256>  <path>' line"
+    assert refusal(manifest.read, path) == f"{path}:2: not a '<sha256>  <path>' line"
 
 
 def test_a_closing_line_after_blank_lines_only_is_whole(tmp_path):
@@ -686,17 +670,17 @@ def test_a_closing_line_after_blank_lines_only_is_whole(tmp_path):
     path.write_text(f"{H}  a.md\n# end: 1 entries\n\n   \n")
     assert manifest.read(path)[1] == {"a.md": H}
     path.write_text(f"{H}  a.md\n# end: 1 entries\n\n{H}  b.md\n")  # a line after the blank ones: refused
-    with pytest.raises(manifest.ManifestError) as err:
-        manifest.read(path)
-    assert str(err.value) == f"{path}: truncated or damaged manifest: line 4 follows the closing line (line 2)"
+    assert (
+        refusal(manifest.read, path)
+        == f"{path}: truncated or damaged manifest: line 4 follows the closing line (line 2)"
+    )
     path.write_text(f"{H}  a.md\n# end: 01 entries\n")
-    with pytest.raises(manifest.ManifestError) as err:
-        manifest.read(path)
-    assert str(err.value) == f"{path}: truncated or damaged manifest: line 2 is not a closing '# end: N entries' line"
+    assert (
+        refusal(manifest.read, path)
+        == f"{path}: truncated or damaged manifest: line 2 is not a closing '# end: N entries' line"
+    )
     path.write_text("")
-    with pytest.raises(manifest.ManifestError) as err:
-        manifest.read(path)
-    assert str(err.value) == (
+    assert refusal(manifest.read, path) == (
         f"{path}: truncated or damaged manifest: no closing '# end: N entries' line (it is empty): cut short, "
         "or not written by duelbandits manifest write"
     )
@@ -704,9 +688,7 @@ def test_a_closing_line_after_blank_lines_only_is_whole(tmp_path):
 
 def test_a_manifest_with_content_lines_for_files_it_does_not_list_is_refused(tmp_path):
     path = a_manifest(tmp_path, f"{H}  a.md", "# content: bytes:1  a.md", "# content: bytes:2  b.md")
-    with pytest.raises(manifest.ManifestError) as err:
-        manifest.read(path)
-    assert str(err.value) == (
+    assert refusal(manifest.read, path) == (
         f"{path}: truncated or damaged manifest: its content lines and its sha256 lines list other files (b.md)"
     )
 
@@ -718,21 +700,15 @@ def test_manifest_versions_read_the_environment_line(tmp_path):
     assert manifest.manifest_versions(a_manifest(tmp_path, f"{H}  a.md")) is None
     for bad in ("[1, 2]", "{not json"):
         path = a_manifest(tmp_path, f"# environment: {bad}", f"{H}  a.md")
-        with pytest.raises(manifest.ManifestError) as err:
-            manifest.manifest_versions(path)
-        assert str(err.value) == f"{path}: its environment line is not a JSON object"
+        assert refusal(manifest.manifest_versions, path) == f"{path}: its environment line is not a JSON object"
 
 
 def test_verify_refuses_a_config_line_that_is_not_json(tmp_path):
     small_tree(tmp_path)
     path = a_manifest(tmp_path, "# config: {oops", f"{sha(b'# a.md' + bytes([10]))}  a.md")
-    with pytest.raises(manifest.ManifestError) as err:
-        manifest.verify(path, tmp_path)
-    assert str(err.value) == f"{path}: its config line is not JSON"
+    assert refusal(manifest.verify, path, tmp_path) == f"{path}: its config line is not JSON"
     path = a_manifest(tmp_path, "# environment: [1]", f"{sha(b'# a.md' + bytes([10]))}  a.md")
-    with pytest.raises(manifest.ManifestError) as err:
-        manifest.verify(path, tmp_path)
-    assert str(err.value) == f"{path}: its environment line is not a JSON object"
+    assert refusal(manifest.verify, path, tmp_path) == f"{path}: its environment line is not a JSON object"
 
 
 def test_verify_says_why_other_bytes_differ_under_the_manifests_versions(tmp_path):
@@ -887,12 +863,8 @@ def test_a_hand_made_png_gives_the_digest_under_its_key_whatever_the_suffixs_cas
 def test_a_damaged_or_foreign_png_is_named_with_its_fault(tmp_path, data, problem):
     path = tmp_path / "f.png"
     path.write_bytes(data)
-    with pytest.raises(manifest.ManifestError) as err:
-        manifest.figure_data_digest(path)
-    assert str(err.value) == f"{path}: {problem}"
-    with pytest.raises(manifest.ManifestError) as err:
-        manifest.content_digest(path)
-    assert str(err.value) == f"{path}: {problem}"
+    assert refusal(manifest.figure_data_digest, path) == f"{path}: {problem}"
+    assert refusal(manifest.content_digest, path) == f"{path}: {problem}"
 
 
 def flate_stream(payload: bytes) -> bytes:
@@ -940,9 +912,7 @@ BAD_STREAM = flate_stream(b"\x78\x9c not deflate data")
 def test_a_damaged_or_foreign_pdf_is_named_with_its_fault(tmp_path, data, problem):
     path = tmp_path / "f.pdf"
     path.write_bytes(data)
-    with pytest.raises(manifest.ManifestError) as err:
-        manifest.figure_data_digest(path)
-    assert str(err.value) == f"{path}: {problem}"
+    assert refusal(manifest.figure_data_digest, path) == f"{path}: {problem}"
 
 
 def test_a_pdf_stream_that_does_not_inflate_is_named_by_its_offset(tmp_path):
@@ -972,9 +942,7 @@ def test_the_content_digest_goes_by_the_suffix_in_any_case(tmp_path):
     assert manifest.content_digest(tmp_path / "a.txt") == "bytes:" + sha(b'{"x": 1}')
     write_parquet(tmp_path / "a.PARQUET")
     assert manifest.content_digest(tmp_path / "a.PARQUET").startswith("parquet:")
-    with pytest.raises(manifest.ManifestError) as err:
-        manifest.content_digest(tmp_path / "absent.json")
-    assert str(err.value) == f"{tmp_path / 'absent.json'}: file not found"
+    assert refusal(manifest.content_digest, tmp_path / "absent.json") == f"{tmp_path / 'absent.json'}: file not found"
     (tmp_path / "bad.parquet").write_bytes(b"PAR1 not really")
     with pytest.raises(manifest.ManifestError, match=rf"^{re.escape(str(tmp_path / 'bad.parquet'))}: not a readable"):
         manifest.content_digest(tmp_path / "bad.parquet")
@@ -1089,23 +1057,21 @@ def test_read_splits_a_line_at_the_first_two_spaces_and_takes_colons_as_part_of_
 def test_a_line_that_opens_like_the_closing_line_must_be_one(tmp_path, closing):
     path = tmp_path / "M.sha256"
     path.write_text(f"{H}  a.md\n{closing}\n")
-    with pytest.raises(manifest.ManifestError) as err:
-        manifest.read(path)
-    assert str(err.value) == f"{path}: truncated or damaged manifest: line 2 is not a closing '# end: N entries' line"
+    assert (
+        refusal(manifest.read, path)
+        == f"{path}: truncated or damaged manifest: line 2 is not a closing '# end: N entries' line"
+    )
 
 
 def test_the_closing_lines_count_and_a_missing_closing_line_are_named_with_their_lines(tmp_path):
     path = tmp_path / "M.sha256"
     path.write_text(f"# header: x\n{H}  a.md\n{H}  b.md\n# end: 3 entries\n")
-    with pytest.raises(manifest.ManifestError) as err:
-        manifest.read(path)
     assert (
-        str(err.value) == f"{path}: truncated or damaged manifest: its closing line (line 4) says 3 entries, it lists 2"
+        refusal(manifest.read, path)
+        == f"{path}: truncated or damaged manifest: its closing line (line 4) says 3 entries, it lists 2"
     )
     path.write_text(f"# header: x\n{H}  a.md\n")
-    with pytest.raises(manifest.ManifestError) as err:
-        manifest.read(path)
-    assert str(err.value) == (
+    assert refusal(manifest.read, path) == (
         f"{path}: truncated or damaged manifest: no closing '# end: N entries' line (it ends at line 2): cut short, "
         "or not written by duelbandits manifest write"
     )
@@ -1118,9 +1084,10 @@ def test_a_pdf_stream_that_stops_before_its_end_does_not_inflate(tmp_path):
     start = len(b"%PDF-1.4\n") + cut.index(b"stream\n") + len(b"stream\n")
     path = tmp_path / "f.pdf"
     path.write_bytes(pdf(cut, flate_stream(zlib.compress(b"q Q"))))
-    with pytest.raises(manifest.ManifestError) as err:
-        manifest.figure_data_digest(path)
-    assert str(err.value) == f"{path}: PDF stream at byte {start} does not inflate (it stops before its end)"
+    assert (
+        refusal(manifest.figure_data_digest, path)
+        == f"{path}: PDF stream at byte {start} does not inflate (it stops before its end)"
+    )
 
 
 def test_verify_compares_a_chunks_provenance_with_the_manifests_config(tmp_path):
