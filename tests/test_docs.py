@@ -7,19 +7,18 @@ Python blocks run; the duelbandits commands of the blocks run in the slow tier.
 
 from __future__ import annotations
 
-import json
-import os
 import re
 import shlex
 import shutil
 import subprocess
 import sys
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import docblocks
 import pytest
-from cli_process import run_cli
+from cli_process import run_cli, run_main
 
 REPO = Path(__file__).resolve().parents[1]
 README = REPO / "README.md"
@@ -324,56 +323,17 @@ def shown_runs() -> tuple[dict[tuple[str, ...], set[str]], list[tuple[docblocks.
     return dry, real
 
 
-DRY_RUNS = """
-import json, os, sys
-import snakemake.cli
-import duelbandits.plan  # what the Snakefile imports: loaded once, before the forks
-jobs, width = json.loads(sys.argv[1]), int(sys.argv[2])
-running, codes = {}, [None] * len(jobs)
-for index, (folder, args, log) in enumerate(jobs):
-    if len(running) == width:
-        pid, status = os.wait()
-        codes[running.pop(pid)] = os.waitstatus_to_exitcode(status)
-    pid = os.fork()
-    if pid == 0:
-        out = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
-        os.dup2(out, 1)
-        os.dup2(out, 2)
-        os.chdir(folder)
-        code = 1
-        try:
-            snakemake.cli.main([*args, "-n", "--quiet"])
-        except SystemExit as done:  # main() ends with sys.exit(0 or 1)
-            code = done.code if isinstance(done.code, int) else int(done.code is not None)
-        except BaseException:
-            import traceback
-            traceback.print_exc()
-        finally:  # the fork never returns into the loop
-            sys.stdout.flush()
-            sys.stderr.flush()
-            os._exit(code)
-    running[pid] = index
-while running:
-    pid, status = os.wait()
-    codes[running.pop(pid)] = os.waitstatus_to_exitcode(status)
-print(json.dumps(codes))
-"""
-"""Dry runs in forks of one process that has imported Snakemake and the package: each run is then
-the planning alone, not 1 s of imports as well (`python -m snakemake` runs the same `cli.main`)."""
-
-
 def dry_runs(jobs: list[tuple[Path, list[str]]], width: int = 2) -> list[tuple[int, str]]:
-    """``(exit code, output)`` of ``snakemake ARGS -n --quiet`` in each ``(folder, ARGS)``, ``width`` at a time."""
-    logs = [folder / "dry-run.log" for folder, _ in jobs]
-    spec = [[str(folder), args, str(log)] for (folder, args), log in zip(jobs, logs, strict=True)]
-    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}  # no BLAS thread pool to fork
-    done = subprocess.run(
-        [sys.executable, "-c", DRY_RUNS, json.dumps(spec), str(width)],
-        capture_output=True, text=True, timeout=600, env=env,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr[-3000:]
-    codes = json.loads(done.stdout.splitlines()[-1])
-    return [(code, log.read_text()) for code, log in zip(codes, logs, strict=True)]
+    """``(exit code, output)`` of ``snakemake ARGS -n --quiet`` in each ``(folder, ARGS)``, ``width`` at a time
+    (forks of a process that imported Snakemake and the package: tests/cli_process.py)."""
+
+    def dry_run(job):
+        folder, args = job
+        done = run_main("snakemake.cli", [*args, "-n", "--quiet"], cwd=folder, timeout=600)
+        return done.returncode, done.stdout + done.stderr
+
+    with ThreadPoolExecutor(width) as pool:
+        return list(pool.map(dry_run, jobs))
 
 
 def test_every_shown_snakemake_command_dry_runs(tmp_path):
