@@ -1,9 +1,10 @@
-"""The numba helpers every kernel draws with: sample_discrete, duel, argmax_random_ties."""
+"""The numba helpers every kernel draws with: sample_discrete, duel, argmax_random_ties, and the loops
+that stand in for numpy calls numba compiles slowly: largest, record_row."""
 
 import numpy as np
 import pytest
 
-from duelbandits.algorithms._sampling import argmax_random_ties, duel, sample_discrete
+from duelbandits.algorithms._sampling import argmax_random_ties, duel, largest, record_row, sample_discrete
 
 N = 10_000
 """Draws per frequency check (a call from Python costs about 20 us)."""
@@ -57,3 +58,24 @@ def test_argmax_random_ties_returns_the_maximum_and_splits_ties_uniformly():
     values = np.array([0.4, 0.7, 0.2, 0.7, 0.7])  # three tied maxima at 1, 3, 4
     draws = np.array([argmax_random_ties(values, rng) for _ in range(N)])
     frequencies_within_5_standard_errors(draws, np.array([0, 1, 0, 1, 1]) / 3)
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        np.array([-0.5]),  # one value: the loop never runs
+        np.array([3.0, -1.0, 2.0]),  # the first is the largest
+        np.array([-np.inf, -7.25, -7.0]),  # the last is, behind -inf
+        np.array([0.1, 0.7, 0.7, 0.2]),  # a tie
+        np.random.default_rng(11).normal(size=50) * 1e3,
+        np.array([4, 9, 9, -2]),  # integers (CCB's bounds counts) keep their type
+    ],
+)
+def test_largest_is_what_ndarray_max_gives(values):
+    assert largest(values) == values.max()
+
+
+def test_record_row_writes_row_k_and_nothing_else():
+    rows = np.zeros((3, 4))
+    record_row(rows, 1, np.array([0.1, 0.2, 0.3, 0.4]))
+    assert rows.tolist() == [[0.0] * 4, [0.1, 0.2, 0.3, 0.4], [0.0] * 4]

@@ -388,7 +388,7 @@ BUILTINS = {
             strategies=("p", "q"),
             theorem="4.3",
             horizon_tuned=True,
-            compile_seconds=4.4,
+            compile_seconds=1.8,
             family="paper",
         ),
         _builtin(
@@ -478,7 +478,7 @@ BUILTINS = {
             "#949494",
             0.35e-6,
             params=_alpha("CCB"),
-            compile_seconds=5.3,
+            compile_seconds=4.9,
             family="field",
         ),
         _builtin(
@@ -502,7 +502,7 @@ BUILTINS = {
             0.25e-6,
             strategies=("p",),
             horizon_tuned=True,
-            compile_seconds=3.5,
+            compile_seconds=1.4,
             family="field",
         ),
     )

@@ -45,6 +45,26 @@ def argmax_random_ties(values, rng):
 
 
 @nb.njit(cache=True)
+def largest(values):
+    """The largest of a non-empty 1-d array without NaN, as ``values.max()`` gives it: a loop that
+    numba compiles in 0.01 CPU-s against 0.5-0.7 for ``ndarray.max`` (docs/performance.md)."""
+    top = values[0]
+    for k in range(1, values.shape[0]):
+        if values[k] > top:
+            top = values[k]
+    return top
+
+
+@nb.njit(cache=True)
+def record_row(rows, k, values):
+    """``rows[k] = values``, element by element: numba compiles the row assignment with an error
+    message that formats both shapes (string code, 1.8 CPU-s per process that compiles it: half of
+    a kernel's compile; docs/performance.md)."""
+    for a in range(values.shape[0]):
+        rows[k, a] = values[a]
+
+
+@nb.njit(cache=True)
 def mixed_strategy(log_weights, gamma, out):
     """``out = (1 - gamma) softmax(log_weights) + gamma / A`` (eqs. 2 and 5), in place.
 
@@ -52,7 +72,7 @@ def mixed_strategy(log_weights, gamma, out):
     so the weights never overflow however long the run.
     """
     A = log_weights.shape[0]
-    top = log_weights.max()
+    top = largest(log_weights)
     total = 0.0
     for k in range(A):
         out[k] = np.exp(log_weights[k] - top)

@@ -88,7 +88,7 @@ import numba as nb
 import numpy as np
 
 from . import check_alpha
-from ._sampling import duel
+from ._sampling import duel, largest
 
 _INF = np.inf
 UNPLAYED_U = 2.0
@@ -168,8 +168,8 @@ def _update(gt, cup, clo, inB, Bset, Bsize, LC, rng, buf):
     old_inB = inB.copy()
     old_Bset = Bset.copy()
     old_LC = LC[0]
-    maxU = cup.max()
-    maxL = clo.max()
+    maxU = largest(cup)
+    maxL = largest(clo)
     # A. reset disproven hypotheses: some j in B^i with l[i, j] > 1/2
     disproven = False
     for i in range(A):
@@ -241,7 +241,7 @@ def _update(gt, cup, clo, inB, Bset, Bsize, LC, rng, buf):
 def _lists(gt, cup, inB, Bset, C, BC, pairs):
     """``C_t``, ``B_t ∩ C_t`` and line 10's pairs ``i * A + j``; returns their sizes."""
     A = gt.shape[0]
-    maxU = cup.max()
+    maxU = largest(cup)
     nC = 0
     nBC = 0
     for i in range(A):

@@ -12,7 +12,7 @@ import numba as nb
 import numpy as np
 
 from ..theorems import partial_monitoring_tuning as hyperparameters  # Theorem 4.4's eta, gamma
-from ._sampling import duel, mixed_strategy, sample_discrete
+from ._sampling import duel, mixed_strategy, record_row, sample_discrete
 
 
 @nb.njit(cache=True)
@@ -51,7 +51,7 @@ def _kernel(matrix, horizon, rng, record, eta, gamma):
     k = 0
     for t in range(horizon):
         if k < record.shape[0] and record[k] == t + 1:
-            p_rec[k] = p
+            record_row(p_rec, k, p)
             k += 1
         # Alg. 4: I_t, J_t ~ p_t independently, then one duel
         i = sample_discrete(p, rng)

@@ -14,7 +14,7 @@ import numba as nb
 import numpy as np
 
 from ..theorems import sparring_exp3p_tuning as hyperparameters  # Theorem 4.3's beta, eta, gamma
-from ._sampling import duel, mixed_strategy, sample_discrete
+from ._sampling import duel, mixed_strategy, record_row, sample_discrete
 
 
 @nb.njit(cache=True)
@@ -55,8 +55,8 @@ def _kernel(matrix, horizon, rng, record, beta, eta, gamma):
     k = 0
     for t in range(horizon):
         if k < record.shape[0] and record[k] == t + 1:
-            p_rec[k] = p
-            q_rec[k] = q
+            record_row(p_rec, k, p)
+            record_row(q_rec, k, q)
             k += 1
         # Alg. 3: I_t ~ p_t and J_t ~ q_t independently, then one duel
         i = sample_discrete(p, rng)
