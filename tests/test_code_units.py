@@ -226,3 +226,47 @@ def test_a_kernels_helpers_are_found_through_its_imports():
 def test_units_of_several_entries_are_the_union_of_each_entrys():
     a, b = "cli.paper:cmd_aggregate", "cli.figures:cmd_figure_main"
     assert set(provenance.code_units(a, b)) == set(provenance.code_units(a)) | set(provenance.code_units(b))
+
+
+NESTED = '''
+import a0
+def f():
+    import a1
+    class C:
+        from a2 import x
+    lambda: None
+for i in range(2):
+    import a3
+else:
+    import a4
+while False:
+    import a5
+with open("x") as fh:
+    import a6
+try:
+    import a7
+except ImportError:
+    import a8
+else:
+    import a9
+finally:
+    import a10
+match 1:
+    case 1:
+        import a11
+if TYPE_CHECKING:
+    import never
+else:
+    import a12
+async def g():
+    async with h():
+        import a13
+    async for k in h():
+        import a14
+'''
+
+
+def test_the_import_walk_finds_an_import_in_every_kind_of_block_but_type_checking():
+    """provenance walks statements only (an import is one): every block that holds statements is entered."""
+    found = [alias.name for node in provenance._import_statements([ast.parse(NESTED)]) for alias in node.names]
+    assert sorted(found) == sorted(["a0", "x", *(f"a{k}" for k in (1, *range(3, 15)))])

@@ -178,6 +178,11 @@ def _is_type_checking(node) -> bool:
     return isinstance(node, ast.If) and getattr(node.test, "id", getattr(node.test, "attr", None)) == "TYPE_CHECKING"
 
 
+_BLOCK = (ast.stmt, ast.excepthandler, ast.match_case)
+"""What holds statements: an import is a statement, so the walk never enters an expression (most of
+the nodes, and most of the time the code digests take at each Snakemake start)."""
+
+
 def _import_statements(nodes):
     """Every import statement under ``nodes``, skipping ``if TYPE_CHECKING:`` blocks (never run)."""
     todo = list(nodes)
@@ -188,7 +193,10 @@ def _import_statements(nodes):
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             yield node
         else:
-            todo.extend(ast.iter_child_nodes(node))
+            for field in node._fields:
+                value = getattr(node, field, None)
+                if isinstance(value, list):
+                    todo.extend(v for v in value if isinstance(v, _BLOCK))
 
 
 def _imported_units(unit: str, statements) -> set[str]:
