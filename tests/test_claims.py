@@ -264,6 +264,26 @@ def test_a_claim_about_iss_and_dts_names_the_one_not_run(missing, label):
     assert by.loc["Theorem 4.1 (condorcet)", "verdict"] == FIXED_HOLDS
 
 
+@pytest.mark.parametrize("scenario, algorithm", [("condorcet", "ts-maximin"), ("borda", "dts")])
+def test_a_summary_without_the_regret_a_figure_shows_is_refused_naming_it(scenario, algorithm, tmp_path, capsys):
+    """An algorithm run on a scenario whose summary rows are all off the figure (paper false): one line
+    and exit 2 from the command, not a traceback; nothing written."""
+    from duelbandits import cli, schemas, storage
+    from duelbandits.errors import InputError
+
+    summary = _summary()
+    summary.loc[(summary["scenario"] == scenario) & (summary["algorithm"] == algorithm), "paper"] = False
+    message = f"holds {algorithm}'s runs on {scenario} but no row of the regret its figure shows"
+    with pytest.raises(InputError, match=message):
+        claims.ledger(summary)
+    storage.write_frame(summary, schemas.SUMMARY_SCHEMA, tmp_path / "summary.parquet")
+    out = ["--table", tmp_path / "c.parquet", "--markdown", tmp_path / "c.md"]
+    assert cli.main([str(a) for a in ["claims", "--summary", tmp_path / "summary.parquet", "--level", 0.95, *out]]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("duelbandits claims: error: the summary") and message in err and err.count("\n") == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["summary.parquet"]
+
+
 def test_both_iss_and_dts_run_leave_the_verdicts_as_they_were():
     by = claims.ledger(_summary()).set_index("claim")
     sota = by.loc["S5 condorcet: state of the art very strong"]

@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from .algorithms import ALGORITHMS
+from .errors import InputError
 
 HOLDS, FAILS, INCONCLUSIVE, NOT_TESTED = "holds", "fails", "inconclusive", "not tested"
 
@@ -209,9 +210,15 @@ def _final(summary, scenario: str, algorithm: str, regret: str, t: float | None 
 
 
 def _shown(summary, scenario: str, algorithm: str):
-    """The row of the regret the scenario's figure shows for ``algorithm`` (``paper`` true), at T."""
+    """The row of the regret the scenario's figure shows for ``algorithm`` (``paper`` true), at T;
+    InputError for a summary that holds the algorithm's runs but not that regret (the pipeline's holds it)."""
     part = summary[(summary["scenario"] == scenario) & (summary["algorithm"] == algorithm) & summary["paper"]]
-    return None if part.empty else _final(summary, scenario, algorithm, part["regret"].iloc[0])
+    if part.empty:
+        raise InputError(
+            f"the summary holds {algorithm}'s runs on {scenario} but no row of the regret its figure shows "
+            "(paper true): not a summary the pipeline wrote"
+        )
+    return _final(summary, scenario, algorithm, part["regret"].iloc[0])
 
 
 def _ran(summary, scenario: str) -> set:
