@@ -50,10 +50,17 @@ def load_algorithm_runs(paths, horizon: int, actions: int, runs: int) -> tuple[p
             f"chunks {', '.join(map(str, paths))} hold runs {found.tolist()} in {len(df) // horizon} run(s) "
             f"of {horizon} steps, expected runs 0..{runs - 1} once each"
         )
-    if strategies:
-        strat = pd.concat(strategies, ignore_index=True).sort_values(["run", "t"], kind="stable", ignore_index=True)
-    else:
-        strat = None
+    if not strategies:
+        return df, None
+    strat = pd.concat(strategies, ignore_index=True).sort_values(["run", "t"], kind="stable", ignore_index=True)
+    steps = strat["t"].to_numpy()[: np.searchsorted(strat["run"].to_numpy(), 1)]  # run 0's recorded steps
+    if len(strat) != runs * len(steps) or not np.array_equal(
+        strat["t"].to_numpy().reshape(runs, len(steps)), np.broadcast_to(steps, (runs, len(steps)))
+    ):
+        raise files.StorageError(
+            f"chunks {', '.join(map(str, paths))}: the strategies are not recorded at the same steps in every run "
+            f"({len(strat)} recorded rows for {runs} runs, run 0 at {len(steps)} steps)"
+        )
     return df, strat
 
 
