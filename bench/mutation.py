@@ -52,7 +52,7 @@ TESTS = {
     "limits": ["tests/test_limits.py"],
     "manifest": [
         "tests/test_manifest.py",
-        # reads reference/MANIFEST.sha256, which mutmut's copy (src/, tests/, docs/) does not hold
+        # reads reference/MANIFEST.sha256, which mutmut's copy (src/, tests/, docs/, config.yaml) does not hold
         "--deselect=tests/test_manifest.py::test_the_reference_manifest_ends_with_the_closing_line_build_writes",
     ],
     "plan": ["tests/test_plan.py", "tests/test_limits.py"],
@@ -65,11 +65,7 @@ TESTS = {
         "tests/test_provenance.py",
         "tests/test_benchmarks.py",
     ],
-    "tail": [
-        "tests/test_tail.py",
-        # reads config.yaml beside tests/, which mutmut's copy (src/, tests/, docs/) does not hold; it tests plan
-        "--deselect=tests/test_tail.py::test_plan_checks_the_tail_section_naming_its_key",
-    ],
+    "tail": ["tests/test_tail.py"],
     "theorems": ["tests/test_theorems.py"],
     "winners": ["tests/test_winners.py"],
 }
@@ -469,7 +465,7 @@ def mutmut_config(module: str, tests: list[str]) -> str:
         f'only_mutate = ["src/duelbandits/{module}.py"]\n'
         f"pytest_add_cli_args_test_selection = [{quoted}]\n"
         'pytest_add_cli_args = ["-p", "no:cacheprovider", "-q", "-x"]\n'
-        'also_copy = ["docs"]\n'  # tests that check a number against the docs read them beside tests/
+        'also_copy = ["docs", "config.yaml"]\n'  # what tests read beside tests/: numbers in the docs, the config
     )
 
 

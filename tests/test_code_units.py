@@ -228,7 +228,7 @@ def test_units_of_several_entries_are_the_union_of_each_entrys():
     assert set(provenance.code_units(a, b)) == set(provenance.code_units(a)) | set(provenance.code_units(b))
 
 
-NESTED = '''
+NESTED = """
 import a0
 def f():
     import a1
@@ -263,7 +263,7 @@ async def g():
         import a13
     async for k in h():
         import a14
-'''
+"""
 
 
 def test_the_import_walk_finds_an_import_in_every_kind_of_block_but_type_checking():

@@ -492,6 +492,23 @@ def test_the_bayes_jobs_resources_by_hand():
     assert plan.bayes_mem_mb(section, "10") == 1089
 
 
+def test_the_tail_section_plans_its_first_phase_and_is_checked_naming_its_key():
+    config = config_with()
+    plan.check_target(config, "maximin-tail")
+    section = config["maximin-tail"]
+    jobs = plan.jobs(config, "maximin-tail")
+    assert {(j.scenario, j.horizon, j.algorithm) for j in jobs} == {
+        (section["scenario"], section["first_horizon"], "ts-maximin")
+    }
+    assert sum(j.runs for j in jobs) == section["runs"]
+    bad = config_with(**{"maximin-tail/first_horizon": section["horizon"]})
+    with pytest.raises(plan.ConfigError, match="config: maximin-tail/first_horizon: "):
+        plan.check_target(bad, "maximin-tail")
+    bad = config_with(**{"maximin-tail/scenario": "condorcet"})
+    with pytest.raises(plan.ConfigError, match="config: maximin-tail/scenario: .*different, unique Borda winner"):
+        plan.check_target(bad, "maximin-tail")
+
+
 def test_the_tail_continue_jobs_resources_by_hand():
     """others 30 and one trapped run in 10 of 200: ceil((30 + 20) / 4) = 13 runs of 10^7 steps per
     job: 60 + 3 x 13 x 8 = 372 s -> 7 minutes, 14 on the second attempt."""

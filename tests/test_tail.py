@@ -2,7 +2,6 @@
 phase-2 selection, and the two-phase stratified estimator against a brute-force estimate."""
 
 import math
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -196,32 +195,6 @@ def test_family_search_and_its_first_break():
     A, gap, t, _ = tail.first_break(fake)
     assert (A, t) == (int(fake["actions"].iloc[-1]), 400)
     assert tail.first_break(table[table["verdict"] != "exceeded"]) is None
-
-
-def test_plan_checks_the_tail_section_naming_its_key():
-    import copy
-
-    import yaml
-
-    from duelbandits import plan
-    from duelbandits.plan import ConfigError
-
-    config = yaml.safe_load((Path(__file__).parents[1] / "config.yaml").read_text())
-    plan.check_target(config, "maximin-tail")
-    jobs = plan.jobs(config, "maximin-tail")
-    section = config["maximin-tail"]
-    assert {(j.scenario, j.horizon, j.algorithm) for j in jobs} == {
-        (section["scenario"], section["first_horizon"], "ts-maximin")
-    }
-    assert sum(j.runs for j in jobs) == section["runs"]
-    bad = copy.deepcopy(config)
-    bad["maximin-tail"]["first_horizon"] = bad["maximin-tail"]["horizon"]
-    with pytest.raises(ConfigError, match="config: maximin-tail/first_horizon: "):
-        plan.check_target(bad, "maximin-tail")
-    bad = copy.deepcopy(config)
-    bad["maximin-tail"]["scenario"] = "condorcet"
-    with pytest.raises(ConfigError, match="config: maximin-tail/scenario: .*different, unique Borda winner"):
-        plan.check_target(bad, "maximin-tail")
 
 
 # --- The family, sharpened: the crossing, the growth exponent past it, the smallest A / largest gap ------
