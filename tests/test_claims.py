@@ -266,8 +266,8 @@ def test_a_claim_about_iss_and_dts_names_the_one_not_run(missing, label):
 
 @pytest.mark.parametrize("scenario, algorithm", [("condorcet", "ts-maximin"), ("borda", "dts")])
 def test_a_summary_without_the_regret_a_figure_shows_is_refused_naming_it(scenario, algorithm, tmp_path, capsys):
-    """An algorithm run on a scenario whose summary rows are all off the figure (paper false): one line
-    and exit 2 from the command, not a traceback; nothing written."""
+    """An algorithm run on a scenario whose summary rows are all off the figure (paper false): refused by
+    the ledger, and by the command's read of the summary in one line, exit 2, nothing written."""
     from duelbandits import cli, schemas, storage
     from duelbandits.errors import InputError
 
@@ -276,11 +276,11 @@ def test_a_summary_without_the_regret_a_figure_shows_is_refused_naming_it(scenar
     message = f"holds {algorithm}'s runs on {scenario} but no row of the regret its figure shows"
     with pytest.raises(InputError, match=message):
         claims.ledger(summary)
-    storage.write_frame(summary, schemas.SUMMARY_SCHEMA, tmp_path / "summary.parquet")
+    storage.write_frame(summary, schemas.SUMMARY_SCHEMA, tmp_path / "summary.parquet", {"table": "summary"})
     out = ["--table", tmp_path / "c.parquet", "--markdown", tmp_path / "c.md"]
     assert cli.main([str(a) for a in ["claims", "--summary", tmp_path / "summary.parquet", "--level", 0.95, *out]]) == 2
-    err = capsys.readouterr().err
-    assert err.startswith("duelbandits claims: error: the summary") and message in err and err.count("\n") == 1
+    line = f"{tmp_path / 'summary.parquet'}: {algorithm} on {scenario} has 0 regrets marked paper, not one"
+    assert capsys.readouterr().err == f"duelbandits claims: error: {line}\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["summary.parquet"]
 
 

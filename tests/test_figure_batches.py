@@ -10,11 +10,11 @@ import hashlib
 import os
 
 import pytest
+from paper_files import paper_files
 
 from duelbandits import cli, files
 from duelbandits.plotting import appendix, main
 
-COMMON = ["--actions", "5", "--seed", "7"]
 ALGORITHMS = ["dts", "partial-monitoring", "sparring-exp3p"]
 """One of each appendix layout: panels a-c; a-d (p_t); a-e (p_t and q_t)."""
 
@@ -25,25 +25,8 @@ def run(*argv):
 
 @pytest.fixture(scope="module")
 def data(tmp_path_factory):
-    """The borda scenario's files, as the pipeline writes them, for three algorithms (A = 5, T = 200,
-    two runs each; iss is not among them): scenario JSON, traces, strategies and summary."""
-    root = tmp_path_factory.mktemp("batches")
-    assert run("scenario", "--scenario", "borda", *COMMON, "--out", root / "borda.json") == 0
-    chunks = []
-    for algorithm in ALGORITHMS:
-        out = root / f"{algorithm}.parquet"
-        args = ["--algorithm", algorithm, "--horizon", 200, "--runs", "0-1", "--stride", 10, "--out", out]
-        assert run("simulate", "--scenario", "borda", *COMMON, *args) == 0
-        chunks += ["--chunk", f"{algorithm}={out}"]
-    names = ("traces", "strategies", "summary")
-    aggregate = [f"--{name}={root / f'{name}-borda.parquet'}" for name in names]
-    args = ["--scenario-file", root / "borda.json", *chunks, "--horizon", 200, "--runs", 2, "--points", 20]
-    assert run("aggregate", *args, *aggregate) == 0
-    bounds = ["--algorithms", *ALGORITHMS, "--actions", 5, "--horizon", 200, "--points", 20, "--c-alpha", 1.0]
-    assert run("bounds", *bounds, "--out", root / "bounds.parquet") == 0
-    summary = [root / "summary-borda.parquet", "--bounds", root / "bounds.parquet", "--out", root / "summary.parquet"]
-    assert run("summary", *summary) == 0
-    return root
+    """The borda scenario's files for three algorithms (tests/paper_files.py)."""
+    return paper_files(tmp_path_factory.mktemp("batches"), ALGORITHMS)
 
 
 def appendix_call(data, *algorithms, panels=(), out=()):

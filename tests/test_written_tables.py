@@ -196,6 +196,20 @@ WRITTEN = {
 }
 
 
+def test_each_table_name_of_the_checked_reads_gives_the_schema_its_file_was_written_with(out):
+    """schemas.TABLE_SCHEMAS, which a checked read (storage.read_frame(path, table=...)) checks a file
+    against: the table name in each written file's provenance maps to the schema it was written with."""
+    import json
+
+    named = {}
+    for name, schema in WRITTEN.items():
+        table = json.loads(pq.read_schema(out / name).metadata[b"duelbandits"])["table"]
+        named.setdefault(table, set()).add(schema)
+    assert set(schemas.TABLE_SCHEMAS) <= set(named)
+    for table, schema in schemas.TABLE_SCHEMAS.items():
+        assert {name for name, value in vars(schemas).items() if value is schema} == named[table], table
+
+
 def test_every_schema_of_the_package_is_written_by_a_command():
     declared = {name for name, value in vars(schemas).items() if isinstance(value, pa.Schema)}
     assert declared == set(WRITTEN.values())

@@ -166,3 +166,65 @@ def trace_runs_problem(frame, provenance: dict, algorithm: str) -> str | None:
     if not cells.all():
         return f"{algorithm} lacks some (run, step) rows of the {runs} run(s) its provenance lists, repeating others"
     return None
+
+
+def trace_values_problem(frame, actions: int, algorithm: str) -> str | None:
+    """Why the rows of ``algorithm`` in a traces table ``frame`` (columns ``I``, ``J``,
+    ``cumulative_regret``) cannot be drawn: actions outside [0, ``actions``), a regret that is missing
+    or infinite; None if they can."""
+    import numpy as np
+
+    for column in ("I", "J"):
+        values = np.asarray(frame[column])
+        if values.size and (values.min() < 0 or values.max() >= actions):
+            return f"{algorithm} has actions {column} outside [0, {actions})"
+    if not np.isfinite(np.asarray(frame["cumulative_regret"], dtype=np.float64)).all():
+        return f"{algorithm} has a missing or infinite cumulative regret"
+    return None
+
+
+def summary_problem(frame) -> str | None:
+    """Why a summary table ``frame`` (:data:`duelbandits.schemas.SUMMARY_SCHEMA`) is not one the pipeline
+    wrote, as its readers use it: one row per scenario, algorithm, regret and step, every curve ending at
+    the same step, exactly one regret marked ``paper`` per scenario and algorithm, steps and run counts
+    of at least 1, means finite and standard deviations not negative; None if it is."""
+    import numpy as np
+
+    if frame.empty:
+        return "holds no rows"
+    curve = ["scenario", "algorithm", "regret"]
+    repeated = int(frame.duplicated([*curve, "t"]).sum())
+    if repeated:
+        return f"holds {repeated} repeated row(s) of one scenario, algorithm, regret and step"
+    for column, what in (("t", "steps"), ("runs", "run counts")):
+        if (frame[column] < 1).any():
+            return f"column {column} holds {what} below 1"
+    if not np.isfinite(frame["mean"].to_numpy(np.float64)).all():
+        return "column mean holds a missing or infinite value"
+    if (frame["std"].to_numpy(np.float64) < 0).any():
+        return "column std holds a negative value"
+    ends = sorted(frame.groupby(curve)["t"].max().unique())
+    if len(ends) > 1:
+        return f"its curves end at different steps ({', '.join(map(str, ends))})"
+    if (frame.groupby(curve)["paper"].nunique() > 1).any():
+        return "a regret is marked paper at some steps and not at others"
+    marked = frame[frame["paper"]].groupby(["scenario", "algorithm"])["regret"].nunique()
+    for (scenario, algorithm), _ in frame.groupby(["scenario", "algorithm"]):
+        count = int(marked.get((scenario, algorithm), 0))
+        if count != 1:
+            return f"{algorithm} on {scenario} has {count} regrets marked paper, not one"
+    return None
+
+
+def read_summary(path, scenario: str | None = None, **expected):
+    """A summary table (``results/summary.parquet``) as a DataFrame, checked (``storage.read_frame``, then
+    :func:`summary_problem`), with only ``scenario``'s rows if given."""
+    from .files import DamagedFile
+    from .storage import read_frame
+
+    filters = None if scenario is None else [("scenario", "=", scenario)]
+    frame = read_frame(path, filters=filters, **{"table": "summary", **expected})
+    problem = summary_problem(frame)
+    if problem:
+        raise DamagedFile(path, problem if scenario is None else f"{problem} (rows of scenario {scenario})")
+    return frame

@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from .algorithms import ALGORITHMS
+from .errors import InputError
 from .files import atomic_write
 from .plotting import style
 from .plotting.appendix import regret_winner, selection_window
@@ -122,7 +123,7 @@ def scenario_numbers(scenario: dict, summary) -> dict:
     name = scenario["name"]
     rows = summary[(summary["scenario"] == name) & summary["paper"].astype(bool)]
     if rows.empty:
-        raise ValueError(f"summary has no paper-regret rows for scenario {name!r}")
+        raise InputError(f"summary has no paper-regret rows for scenario {name!r}")
     algorithms = [a for a in ALGORITHMS if a in set(rows["algorithm"])]
     horizon = int(rows["t"].max())
     kinds, bounds = {}, {}

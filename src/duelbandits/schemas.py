@@ -446,6 +446,36 @@ with its interval, the threshold its verdict rule compares it with, and the verd
 ``fails``, ``inconclusive``, ``not tested``; a Theorem 4.1 row's ``holds`` and ``fails`` name the reading
 it tests, duelbandits.claims.READINGS) with its reason."""
 
+TABLE_SCHEMAS = {
+    "traces": TRACE_SCHEMA,
+    "strategies": STRATEGY_SCHEMA,
+    "scenario-summary": SUMMARY_SCHEMA,
+    "summary": SUMMARY_SCHEMA,
+    "bounds": BOUND_SCHEMA,
+    "sweep-horizon": HORIZON_SCHEMA,
+    "sweep-exponents": EXPONENT_SCHEMA,
+    "sweep-actions": ACTIONS_SCHEMA,
+    "asymptotics-local": ASYMPTOTIC_LOCAL_SCHEMA,
+    "asymptotics-exponents": ASYMPTOTIC_EXPONENT_SCHEMA,
+    "field-curves": FIELD_CURVES_SCHEMA,
+    "field-table": FIELD_TABLE_SCHEMA,
+    "tail-curves": TAIL_CURVE_SCHEMA,
+    "tail-states": TAIL_STATE_SCHEMA,
+    "tail-estimates": TAIL_ESTIMATE_SCHEMA,
+    "tail-family": TAIL_FAMILY_SCHEMA,
+    "bayes-runs": BAYES_RUN_SCHEMA,
+    "bayes-estimates": BAYES_ESTIMATE_SCHEMA,
+    "claims": CLAIM_SCHEMA,
+}
+"""The schema of each table by the name its provenance gives it (``table``): a checked read of a table
+(``storage.read_frame(path, table=NAME)``) checks the file's columns against it. The run chunks (their
+strategy columns depend on the algorithm and A) and the point files are checked by their readers."""
+
+MAY_BE_NULL = {"asymptotics-local": {"from_horizon"}, "asymptotics-exponents": {"prev_from", "last_from"}}
+"""The integer columns of each table that hold a null by design (a first horizon has no previous one);
+a float or string column may hold one anywhere (a NaN, no theorem), an integer or boolean column of
+any other table nowhere: a checked read refuses it."""
+
 
 def strategy_columns(player: str, actions: int) -> list[str]:
     return [f"{player}_{a}" for a in range(actions)]

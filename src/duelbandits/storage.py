@@ -75,15 +75,23 @@ def read_provenance(path, **expected) -> dict:
         prov = json.loads(metadata[METADATA_KEY])
     except (UnicodeDecodeError, json.JSONDecodeError) as err:
         raise StorageError(f"{path}: its provenance is not JSON ({err})") from None
+    if not isinstance(prov, dict):
+        raise DamagedFile(path, f"its provenance is not a JSON object but {type(prov).__name__} {prov!r:.40}")
     check(path, prov, **expected)
     return prov
 
 
 def read_frame(path, columns=None, filters=None, **expected):
     """A Parquet file as a DataFrame, after its provenance is checked against ``expected``: the one
-    checked read of the commands, so that no file is used as something it was not made for."""
+    checked read of the commands, so that no file is used as something it was not made for. With
+    ``table`` among ``expected``, its columns are checked against that table's schema
+    (:data:`duelbandits.schemas.TABLE_SCHEMAS`, :func:`read_table`)."""
+    from .schemas import MAY_BE_NULL, TABLE_SCHEMAS
+
     read_provenance(path, **expected)
-    return read_table(path, columns=columns, filters=filters).to_pandas()
+    table = expected.get("table")
+    schema, nullable = TABLE_SCHEMAS.get(table), MAY_BE_NULL.get(table, ())
+    return read_table(path, columns=columns, filters=filters, schema=schema, nullable=nullable).to_pandas()
 
 
 def _arrow(values: np.ndarray, type_: pa.DataType, valid: np.ndarray | None = None) -> pa.Array:
@@ -216,16 +224,45 @@ def read_scenario(path) -> dict:
     return record
 
 
-def read_table(path, columns=None, filters=None) -> pa.Table:
-    """Read a Parquet file; any failure becomes a StorageError naming the file."""
+def read_table(path, columns=None, filters=None, schema: pa.Schema | None = None, nullable=()) -> pa.Table:
+    """Read a Parquet file; any failure becomes a StorageError naming the file.
+
+    With ``schema``, the columns read (all of the schema's, or ``columns``) must be in the file with the
+    schema's types, and an integer or boolean column not in ``nullable`` must hold no null (a float or
+    string column may: a NaN, no name; :data:`duelbandits.schemas.MAY_BE_NULL`): a file that is not what
+    the pipeline wrote is refused in one line before it is used.
+    """
     path = Path(path)
     problem = why_unreadable(path)
     if problem:
         raise DamagedFile(path, problem)
+    if schema is not None:
+        check_columns(path, schema, columns)
     try:
-        return pq.read_table(path, columns=columns, filters=filters)
+        table = pq.read_table(path, columns=columns, filters=filters)
     except (pa.ArrowException, OSError, ValueError) as err:
-        raise DamagedFile(path, f"not a readable Parquet file ({err})") from None
+        raise DamagedFile(path, f"not a readable Parquet file ({str(err).splitlines()[0]})") from None
+    if schema is not None:
+        for name in columns or schema.names:
+            type_, nulls = schema.field(name).type, table.column(name).null_count
+            if nulls and name not in nullable and (pa.types.is_integer(type_) or pa.types.is_boolean(type_)):
+                raise DamagedFile(path, f"column {name} holds {nulls} null value(s): not what the pipeline wrote")
+    return table
+
+
+def check_columns(path, schema: pa.Schema, columns=None) -> None:
+    """DamagedFile unless ``path`` has each column of ``columns`` (default: all of ``schema``'s) with the
+    type ``schema`` gives it."""
+    found = {field.name: field.type for field in read_schema(path)}
+    names = list(columns or schema.names)
+    missing = [name for name in names if name not in found]
+    if missing:
+        raise DamagedFile(path, f"has no column(s) {', '.join(missing)}: not what the pipeline wrote")
+    for name in names:
+        if found[name] != schema.field(name).type:
+            raise DamagedFile(
+                path, f"column {name} is {found[name]}, not {schema.field(name).type}: not what the pipeline wrote"
+            )
 
 
 def read_schema(path) -> pa.Schema:
@@ -280,12 +317,17 @@ def read_runs(path, horizon: int, actions: int):
             f"{path}: strategy columns are incomplete: {', '.join(strategy_cols)} "
             f"are not p_0..p_{actions - 1} per player"
         )
+    schema = pa.schema([*RUN_COLUMNS.items(), *((col, pa.float64()) for col in strategy_cols)])
+    check_columns(path, schema)
     strategies = None
     if strategy_cols:
         strategies = _recorded_rows(path, ["run", "t", *strategy_cols]).to_pandas()
         if strategies[strategy_cols].isna().any().any() or len(strategy_cols) % actions:
             raise StorageError(f"{path}: strategy columns are incomplete")
-    df = read_table(path, columns=list(RUN_COLUMNS)).to_pandas()
+        values = strategies[strategy_cols].to_numpy()
+        if values.min(initial=0.0) < 0 or values.max(initial=0.0) > 1:
+            raise StorageError(f"{path}: strategy columns hold probabilities outside [0, 1]")
+    df = read_table(path, columns=list(RUN_COLUMNS), schema=schema).to_pandas()
     runs = np.unique(df["run"].to_numpy())
     if not len(runs) or len(df) != len(runs) * horizon:  # no run: no actions to check below
         raise StorageError(f"{path}: {len(df)} rows for {len(runs)} runs of horizon {horizon}")
@@ -296,4 +338,7 @@ def read_runs(path, horizon: int, actions: int):
         values = df[col].to_numpy()
         if values.min() < 0 or values.max() >= actions:
             raise StorageError(f"{path}: column {col} has actions outside [0, {actions})")
+    outcome = df["outcome"].to_numpy()
+    if outcome.min() < 0 or outcome.max() > 1:
+        raise StorageError(f"{path}: column outcome holds values other than 0 and 1")
     return df, strategies

@@ -262,11 +262,11 @@ def add_commands(sub) -> None:
 def cmd_claims(args) -> None:
     import os
 
-    from .. import bayes, claims, files, provenance, schemas, storage, tail
+    from .. import bayes, claims, files, integrity, provenance, schemas, storage, tail
     from ..tables.claims import claims_markdown
 
     check_confidence(args.level, "--level")
-    summary = storage.read_table(args.summary).to_pandas()
+    summary = integrity.read_summary(args.summary)
     optional = (
         ("asymptotics", args.local),
         ("maximin-tail", args.tail),
@@ -275,10 +275,14 @@ def cmd_claims(args) -> None:
     )
     present = {name: path for name, path in optional if path}
     present = {name: path for name, path in present.items() if os.path.isfile(path)}
-    local = storage.read_table(present["asymptotics"]).to_pandas() if "asymptotics" in present else None
-    estimates = storage.read_table(present["maximin-tail"]).to_pandas() if "maximin-tail" in present else None
-    family = storage.read_table(present["family"]).to_pandas() if "family" in present else None
-    bayes_table = storage.read_table(present["maximin-bayes"]).to_pandas() if "maximin-bayes" in present else None
+    tables = {
+        "asymptotics": "asymptotics-local",
+        "maximin-tail": "tail-estimates",
+        "family": "tail-family",
+        "maximin-bayes": "bayes-estimates",
+    }
+    read = {name: storage.read_frame(path, table=tables[name]) for name, path in present.items()}
+    local, estimates, family, bayes_table = (read.get(name) for name in tables)
     verdict = tail.verdict(estimates) if estimates is not None else None
     bayes_verdict = bayes.overall_verdict(bayes_table) if bayes_table is not None else None
     table = claims.ledger(summary, local, estimates, verdict, args.level, family, bayes_table, bayes_verdict)

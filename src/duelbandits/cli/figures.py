@@ -140,14 +140,14 @@ def _stamp(path):
 
 
 def cmd_figure_main(args) -> None:
-    from .. import manifest, provenance, storage
+    from .. import integrity, manifest, provenance, storage
     from ..plotting import main
 
     figures = figure_outputs(args.out, panel=args.panel)
     check_figure_paths(path for paths in figures.values() for path in paths)
     record = storage.read_scenario(args.scenario_file)
     provenance.check_scenario(args.summary, storage.read_provenance(args.summary, table="summary"), record)
-    summary = storage.read_table(args.summary, filters=[("scenario", "=", record["name"])]).to_pandas()
+    summary = integrity.read_summary(args.summary, scenario=record["name"])
     contents = manifest.input_contents({"scenario": args.scenario_file, "summary": args.summary}, args.ledger)
     with removed_on_failure(figures):
         for (panel,), outputs in figures.items():
@@ -163,6 +163,7 @@ def cmd_figure_appendix(args) -> None:
     from .. import algorithms, integrity, manifest, provenance, storage
     from ..files import DamagedFile
     from ..plotting import appendix, style
+    from ..schemas import STRATEGY_SCHEMA, TRACE_SCHEMA
 
     figures = figure_outputs(args.out, algorithm=args.algorithm, panel=args.panel)
     for slug in args.algorithm:
@@ -194,11 +195,14 @@ def cmd_figure_appendix(args) -> None:
                 # One algorithm's rows at a time: the file is written algorithm by algorithm, so each of
                 # its row groups is read once, and only one algorithm's traces are held.
                 mine = [("algorithm", "=", slug)]
-                traces = storage.read_table(args.traces, columns=columns, filters=mine).to_pandas()
-                problem = integrity.trace_runs_problem(traces, made[args.traces], slug)
+                traces = storage.read_table(args.traces, columns=columns, filters=mine, schema=TRACE_SCHEMA)
+                traces = traces.to_pandas()
+                problem = integrity.trace_runs_problem(traces, made[args.traces], slug) or (
+                    record and integrity.trace_values_problem(traces, len(record["matrix"]), slug)
+                )
                 if problem:  # a footer kept over rows cut or filtered out: never drawn from
                     raise DamagedFile(args.traces, problem)
-                strategies = storage.read_table(args.strategies, filters=mine).to_pandas()
+                strategies = storage.read_table(args.strategies, filters=mine, schema=STRATEGY_SCHEMA).to_pandas()
                 strategies = strategies if len(strategies) else None
                 for panel in args.panel or [None]:
                     outputs = figures[(slug, panel)]

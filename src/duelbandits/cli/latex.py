@@ -9,7 +9,7 @@ from .args import UsageError, positive_float
 
 
 def cmd_latex_figures(args) -> None:
-    from .. import files, latex, provenance, storage
+    from .. import files, integrity, latex, provenance, storage
 
     records = [storage.read_scenario(path) for path in args.scenario_file]
     names = [record["name"] for record in records]
@@ -18,7 +18,7 @@ def cmd_latex_figures(args) -> None:
     prov = storage.read_provenance(args.summary, table="summary")
     for record in records:
         provenance.check_scenario(args.summary, prov, record)
-    summary = storage.read_table(args.summary).to_pandas()
+    summary = integrity.read_summary(args.summary)
     files.write_text(args.out, latex.figures_tex(records, summary, c_alpha=args.c_alpha))
 
 

@@ -87,8 +87,9 @@ def cmd_bounds(args) -> None:
 
 
 def cmd_summary(args) -> None:
-    from .. import provenance, schemas, storage
+    from .. import integrity, provenance, schemas, storage
     from ..aggregate import join_summary
+    from ..files import DamagedFile
 
     bounds_prov = storage.read_provenance(args.bounds, table="bounds")
     matrices, slugs = {}, []
@@ -103,8 +104,12 @@ def cmd_summary(args) -> None:
             raise UsageError(f"{path}: a second summary of scenario {prov['scenario']!r}")
         matrices[prov["scenario"]] = prov["matrix_sha256"]
         slugs += [a for a in prov["algorithms"] if a not in slugs]
-    summaries = [storage.read_table(p).to_pandas() for p in args.summaries]
-    df = join_summary(summaries, storage.read_table(args.bounds).to_pandas())
+    summaries = [integrity.read_summary(p, table="scenario-summary") for p in args.summaries]
+    bounds = storage.read_frame(args.bounds, table="bounds")
+    repeated = int(bounds.duplicated(["algorithm", "regret", "t"]).sum())
+    if repeated:
+        raise DamagedFile(args.bounds, f"holds {repeated} repeated row(s) of one algorithm, regret and step")
+    df = join_summary(summaries, bounds)
     prov = provenance.record(
         table="summary",
         scenarios=list(matrices),
@@ -117,10 +122,10 @@ def cmd_summary(args) -> None:
 
 
 def cmd_table(args) -> None:
-    from .. import files, storage
+    from .. import files, integrity
     from ..tables import paper as tables
 
-    table = tables.final_regret_table(storage.read_frame(args.summary, table="summary"))
+    table = tables.final_regret_table(integrity.read_summary(args.summary))
     files.write_text(args.markdown, tables.final_regret_markdown(table))
     if args.html:
         files.write_text(args.html, tables.final_regret_html(table))

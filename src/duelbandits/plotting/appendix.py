@@ -27,6 +27,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from ..algorithms import ALGORITHMS, PAPER_REGRET
+from ..errors import InputError
 from ..regret import REGRET_NAMES
 from . import style
 
@@ -42,15 +43,15 @@ def _grid(traces, columns):
     """
     missing = [c for c in TRACE_COLUMNS if c not in traces.columns]
     if missing:
-        raise ValueError(f"traces is missing column(s) {', '.join(missing)}")
+        raise InputError(f"traces is missing column(s) {', '.join(missing)}")
     if traces.empty:
-        raise ValueError("traces is empty")
+        raise InputError("traces is empty")
     run = traces["run"].to_numpy()
     t = traces["t"].to_numpy()
     runs = np.unique(run)
     horizon = int(t.max())
     if t.size != runs.size * horizon:
-        raise ValueError(f"traces must hold steps 1..T of every run: {t.size} rows for {runs.size} runs, T = {horizon}")
+        raise InputError(f"traces must hold steps 1..T of every run: {t.size} rows for {runs.size} runs, T = {horizon}")
     steps = np.arange(1, horizon + 1)
     order = None
     if not (
@@ -58,7 +59,7 @@ def _grid(traces, columns):
     ):
         order = np.lexsort((t, run))
         if not np.all(t[order].reshape(runs.size, horizon) == steps):
-            raise ValueError("traces must hold steps 1..T of every run exactly once")
+            raise InputError("traces must hold steps 1..T of every run exactly once")
     out = {}
     for c in columns:
         values = traces[c].to_numpy()
@@ -131,7 +132,9 @@ def _strategy_panel(ax, letter, player, strategies, actions, winner, look: style
     """(d), (e): each action's mean probability in the strategy p_t or q_t over runs, ± std."""
     part = strategies[strategies["player"] == player]
     if part.empty:
-        raise ValueError(f"strategies has no rows for player {player!r}")
+        raise InputError(f"strategies has no rows for player {player!r}")
+    if part.duplicated(["t", "action"]).any():
+        raise InputError(f"strategies has repeated rows of one step and action for player {player!r}")
     mean = part.pivot(index="t", columns="action", values="mean").sort_index()
     std = part.pivot(index="t", columns="action", values="std").sort_index().reindex_like(mean)
     idx = style.display_index(len(mean))
@@ -200,7 +203,7 @@ def _appendix_data(scenario_name: str, algorithm: str, traces, strategies, scena
     players = ALGORITHMS[algorithm].strategies
     if players:
         if strategies is None or any(c not in strategies.columns for c in STRATEGY_COLUMNS):
-            raise ValueError(f"{algorithm} needs strategies with columns {', '.join(STRATEGY_COLUMNS)}")
+            raise InputError(f"{algorithm} needs strategies with columns {', '.join(STRATEGY_COLUMNS)}")
     grid, horizon = _grid(traces, ("cumulative_regret", "I", "J"))
     kind = PAPER_REGRET.get(scenario_name, {}).get(algorithm, "paper")
 

@@ -23,6 +23,7 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
 from ..algorithms import ALGORITHMS, PAPER_REGRET
+from ..errors import InputError
 from ..regret import REGRET_NAMES
 from ..theorems import THEOREMS, theorem_for
 from . import style
@@ -34,7 +35,7 @@ def _paper_rows(name: str, summary):
     """The summary rows the paper plots for scenario ``name``, one curve per algorithm."""
     missing = [c for c in SUMMARY_COLUMNS if c not in summary.columns]
     if missing:
-        raise ValueError(f"summary is missing column(s) {', '.join(missing)}")
+        raise InputError(f"summary is missing column(s) {', '.join(missing)}")
     rows = summary[summary["scenario"] == name]
     if "paper" in rows.columns:
         rows = rows[rows["paper"].astype(bool)]
@@ -42,14 +43,14 @@ def _paper_rows(name: str, summary):
         kinds = PAPER_REGRET.get(name, {})
         rows = rows[[kinds.get(a) == r for a, r in zip(rows["algorithm"], rows["regret"])]]
     if rows.empty:
-        raise ValueError(f"summary has no paper-regret rows for scenario {name!r}")
+        raise InputError(f"summary has no paper-regret rows for scenario {name!r}")
     curves = {}
     for slug in [a for a in ALGORITHMS if a in set(rows["algorithm"])] + sorted(
         set(rows["algorithm"]) - set(ALGORITHMS)
     ):
         part = rows[rows["algorithm"] == slug].sort_values("t")
         if part["regret"].nunique() != 1:
-            raise ValueError(f"summary has several paper regrets for {name}/{slug}: {sorted(set(part['regret']))}")
+            raise InputError(f"summary has several paper regrets for {name}/{slug}: {sorted(set(part['regret']))}")
         curves[slug] = part
     return curves
 
