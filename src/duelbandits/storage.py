@@ -194,13 +194,18 @@ def scenario_record(sc, seed: int) -> dict:
         "matrix_sha256": matrix_sha256(X),
         "utilities": sc.utilities.tolist(),
         "matrix": X.tolist(),
-        "winners": {
-            "condorcet": winners.condorcet_winner(X),
-            "copeland": winners.copeland_winners(X).tolist(),
-            "maximin": winners.maximin_winners(X).tolist(),
-            "borda": winners.borda_winners(X).tolist(),
-        },
+        "winners": _winners(X),
         "params": sc.params,
+    }
+
+
+def _winners(X) -> dict:
+    """The winners a scenario file records of its matrix ``X``."""
+    return {
+        "condorcet": winners.condorcet_winner(X),
+        "copeland": winners.copeland_winners(X).tolist(),
+        "maximin": winners.maximin_winners(X).tolist(),
+        "borda": winners.borda_winners(X).tolist(),
     }
 
 
@@ -210,7 +215,8 @@ def write_scenario(path, sc, seed: int) -> None:
 
 
 def read_scenario(path) -> dict:
-    """Load a scenario file written by :func:`write_scenario` and check its matrix."""
+    """Load a scenario file written by :func:`write_scenario` and check it: a valid matrix, a name, one
+    finite utility per action, and the winners its matrix has (what the figures and captions mark)."""
     path = Path(path)
     problem = why_unreadable(path)
     if problem:
@@ -218,9 +224,20 @@ def read_scenario(path) -> dict:
     try:
         record = json.loads(path.read_text())
         record["matrix"] = validate_matrix(record["matrix"]).tolist()
-        record["name"]
+        name, utilities = record["name"], record["utilities"]
     except (OSError, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError, MatrixError) as err:
         raise DamagedFile(path, f"not a scenario file ({err})") from None
+    if not isinstance(name, str):
+        raise DamagedFile(path, f"not a scenario file (its name is {name!r}, not a text)")
+    actions = len(record["matrix"])
+    numbers = isinstance(utilities, list) and all(
+        isinstance(u, (int, float)) and not isinstance(u, bool) and np.isfinite(u) for u in utilities
+    )
+    if not numbers or len(utilities) != actions:
+        raise DamagedFile(path, f"not a scenario file (its utilities are not {actions} finite numbers)")
+    expected = _winners(np.asarray(record["matrix"]))
+    if record.get("winners") != expected:
+        raise DamagedFile(path, f"its winners are not those of its matrix ({canonical_json(expected)})")
     return record
 
 
