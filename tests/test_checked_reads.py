@@ -5,6 +5,7 @@ or a wrong table, figure or caption (found by rewriting the files of a paper run
 
 The files: tests/paper_files.py (borda, A = 5, T = 200, two runs of two algorithms)."""
 
+import json
 import math
 import re
 
@@ -277,3 +278,46 @@ def test_a_null_is_refused_in_an_integer_column_but_where_the_table_allows_it(tm
     table = storage.read_table(path, schema=schema, nullable={"n"})
     assert [table[c].null_count for c in "nxs"] == [1, 1, 1]
     assert storage.read_table(path, columns=["x", "s"], schema=schema).num_rows == 2
+
+
+def with_provenance(source, target, change):
+    """``source`` with its provenance record changed by ``change`` (a dict -> dict function)."""
+    table = pq.read_table(source)
+    record = change(json.loads(table.schema.metadata[b"duelbandits"]))
+    metadata = {**table.schema.metadata, b"duelbandits": json.dumps(record).encode()}
+    pq.write_table(table.replace_schema_metadata(metadata), target)
+    return target
+
+
+def without(key):
+    return lambda record: {k: v for k, v in record.items() if k != key}
+
+
+def test_the_provenance_fields_a_command_uses_are_checked_before_it_uses_them(data, tmp_path, capsys):
+    out = tmp_path / "out.parquet"
+    bounds = with_provenance(data / "bounds.parquet", tmp_path / "bounds.parquet", without("actions"))
+    refused(
+        capsys,
+        ["summary", data / "summary-borda.parquet", "--bounds", bounds, "--out", out],
+        f"{bounds}: its provenance has no 'actions'",
+    )
+    part = with_provenance(data / "summary-borda.parquet", tmp_path / "part.parquet", lambda r: {**r, "algorithms": 5})
+    message = f"{part}: its provenance's 'algorithms' is 5, not a list"
+    refused(capsys, ["summary", part, "--bounds", data / "bounds.parquet", "--out", out], message)
+    chunk = with_provenance(data / "dts.parquet", tmp_path / "dts.parquet", without("config_sha256"))
+    names = [f"--{name}={tmp_path / name}.parquet" for name in ("traces", "strategies", "summary")]
+    argv = ["aggregate", "--scenario-file", data / "borda.json", "--chunk", f"dts={chunk}", "--horizon", T]
+    refused(capsys, [*argv, "--runs", 2, "--points", 20, *names], f"{chunk}: its provenance has no 'config_sha256'")
+    summary = with_provenance(
+        data / "summary.parquet", tmp_path / "summary.parquet", lambda r: {**r, "matrix_sha256": 5}
+    )
+    argv = ["figure", "main", "--scenario-file", data / "borda.json", "--summary", summary, "--c-alpha", 1.0]
+    refused(
+        capsys, [*argv, "--out", tmp_path / "m.png"], f"{summary}: its provenance has no matrix digest per scenario"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "bounds.parquet",
+        "dts.parquet",
+        "part.parquet",
+        "summary.parquet",
+    ]

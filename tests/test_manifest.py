@@ -564,19 +564,46 @@ def test_build_with_a_ledger_that_vouches_for_every_file_lists_them(tmp_path):
 
 def test_the_plugins_a_run_used_are_recorded_and_read_back(tmp_path):
     small_tree(tmp_path)
-    plugins = {"zeta": {"version": "1.0", "distribution": "z"}, "alpha": {"version": "2"}}
+    plugins = {
+        "zeta": {"version": "1.0", "distribution": "z", "digest": "d1"},
+        "alpha": {"version": "2", "distribution": "a", "digest": "d2"},
+    }
     text = manifest.build(tmp_path, ["a.md"], {}, plugins=plugins)
-    assert (
-        '# plugins: {"alpha": {"version": "2"}, "zeta": {"distribution": "z", "version": "1.0"}}' in text.splitlines()
+    line = (
+        '# plugins: {"alpha": {"digest": "d2", "distribution": "a", "version": "2"}, '
+        '"zeta": {"digest": "d1", "distribution": "z", "version": "1.0"}}'
     )
+    assert line in text.splitlines()
     out = tmp_path / "M.sha256"
     out.write_text(text)
     assert manifest.recorded_plugins(out) == plugins
     out.write_text(manifest.build(tmp_path, ["a.md"], {}))
     assert manifest.recorded_plugins(out) == {}
-    out.write_text(text.replace('# plugins: {"alpha"', "# plugins: {alpha"))
-    assert manifest.recorded_plugins(out) == {}
     assert manifest.recorded_plugins(tmp_path / "absent.sha256") == {}
+
+
+@pytest.mark.parametrize(
+    "record",
+    [
+        "{alpha",  # not JSON
+        "[1, 2]",
+        '{"dts": "x"}',
+        '{"dts": {}}',
+        '{"dts": {"distribution": "a", "version": "2"}}',  # a field missing
+        '{"dts": {"distribution": "a", "version": 2, "digest": "d"}}',  # a number
+        '{"dts": {"distribution": "a", "version": "2", "digest": "d", "more": "m"}}',
+    ],
+)
+def test_a_plugins_line_of_another_shape_is_refused_naming_it(tmp_path, record):
+    """What `manifest verify` prints of each plugin: a record without its three texts was a traceback."""
+    small_tree(tmp_path)
+    plugins = {"dts": {"distribution": "a", "version": "2", "digest": "d"}}
+    text = manifest.build(tmp_path, ["a.md"], {}, plugins=plugins)
+    out = tmp_path / "M.sha256"
+    out.write_text(text.replace(f"# plugins: {json.dumps(plugins, sort_keys=True)}", f"# plugins: {record}"))
+    assert refusal(manifest.recorded_plugins, out) == (
+        f"{out}: its '# plugins:' line is not a JSON object of {{slug: {{distribution, version, digest}}}}"
+    )
 
 
 def a_manifest(tmp_path, *lines, end=None):

@@ -267,12 +267,29 @@ def build(root, files, config: dict, ledger=None, plugins: dict | None = None) -
     return "\n".join(lines) + "\n"
 
 
+PLUGIN_FIELDS = ("distribution", "version", "digest")
+
+
 def recorded_plugins(manifest) -> dict:
-    """The manifest's ``# plugins:`` record: ``{slug: {distribution, version, digest}}`` (empty without one)."""
+    """The manifest's ``# plugins:`` record: ``{slug: {distribution, version, digest}}`` (empty without one);
+    ManifestError for a record of another shape (its reader prints each field)."""
     try:
-        return json.loads(read(manifest)[0].get("plugins", "{}"))
-    except (ManifestError, ValueError):
+        text = read(manifest)[0].get("plugins", "{}")
+    except ManifestError:
         return {}
+    try:
+        record = json.loads(text)
+    except ValueError:
+        record = None
+    fine = isinstance(record, dict) and all(
+        isinstance(made, dict) and set(made) == set(PLUGIN_FIELDS) and all(isinstance(v, str) for v in made.values())
+        for made in record.values()
+    )
+    if not fine:
+        raise ManifestError(
+            f"{manifest}: its '# plugins:' line is not a JSON object of {{slug: {{{', '.join(PLUGIN_FIELDS)}}}}}"
+        )
+    return record
 
 
 def _entry_path(path, number: int, rel: str) -> str:

@@ -129,7 +129,10 @@ def check(path, prov: dict, **expected) -> None:
 def check_scenario(path, prov: dict, record: dict) -> None:
     """The provenance ``prov`` of ``path`` (a summary) holds the scenario ``record`` with its matrix."""
     check(path, prov, scenarios=record["name"])
-    check(path, prov["matrix_sha256"], **{record["name"]: matrix_sha256(record["matrix"])})
+    recorded = prov.get("matrix_sha256")
+    if not isinstance(recorded, dict):
+        raise ProvenanceError(f"{path}: its provenance has no matrix digest per scenario (matrix_sha256)")
+    check(path, recorded, **{record["name"]: matrix_sha256(record["matrix"])})
 
 
 # --- The package's own code, for rerun triggers ---------------------------------------------

@@ -65,9 +65,11 @@ def write_table(table: pa.Table, path, provenance: dict | None = None, **options
         note_content(path, ledger_line(table_content(table)))
 
 
-def read_provenance(path, **expected) -> dict:
+def read_provenance(path, fields: dict | None = None, **expected) -> dict:
     """The provenance a Parquet file carries, checked against ``expected``
-    (:func:`duelbandits.provenance.check`); StorageError if it carries none (not made by duelbandits)."""
+    (:func:`duelbandits.provenance.check`); StorageError if it carries none (not made by duelbandits).
+    ``fields`` (``{key: type}``): keys the reader uses beyond ``expected``, which must be there with
+    that type."""
     metadata = read_schema(path).metadata or {}
     if METADATA_KEY not in metadata:
         raise DamagedFile(path, "carries no duelbandits provenance (not written by the pipeline)")
@@ -78,6 +80,11 @@ def read_provenance(path, **expected) -> dict:
     if not isinstance(prov, dict):
         raise DamagedFile(path, f"its provenance is not a JSON object but {type(prov).__name__} {prov!r:.40}")
     check(path, prov, **expected)
+    for key, kind in (fields or {}).items():
+        if key not in prov:
+            raise DamagedFile(path, f"its provenance has no {key!r}")
+        if not isinstance(prov[key], kind) or isinstance(prov[key], bool):
+            raise DamagedFile(path, f"its provenance's {key!r} is {prov[key]!r:.40}, not a {kind.__name__}")
     return prov
 
 

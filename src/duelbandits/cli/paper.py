@@ -40,6 +40,7 @@ def cmd_aggregate(args) -> None:
                 horizon=args.horizon,
                 matrix_sha256=matrix_sha,
                 seed=record.get("seed"),
+                fields={"config_sha256": str},
             )
             sources.setdefault(slug, []).append(prov["config_sha256"])
     outputs = {"traces": args.traces, "strategies": args.strategies, "summary": args.summary}
@@ -91,11 +92,16 @@ def cmd_summary(args) -> None:
     from ..aggregate import join_summary
     from ..files import DamagedFile
 
-    bounds_prov = storage.read_provenance(args.bounds, table="bounds")
+    needed = {"horizon": int, "actions": int, "algorithms": list, "config_sha256": str}
+    bounds_prov = storage.read_provenance(args.bounds, table="bounds", fields=needed)
     matrices, slugs = {}, []
     for path in args.summaries:
         prov = storage.read_provenance(
-            path, table="scenario-summary", horizon=bounds_prov["horizon"], actions=bounds_prov["actions"]
+            path,
+            table="scenario-summary",
+            horizon=bounds_prov["horizon"],
+            actions=bounds_prov["actions"],
+            fields={"algorithms": list, "scenario": str, "matrix_sha256": str},
         )
         missing = sorted(set(prov["algorithms"]) - set(bounds_prov["algorithms"]))
         if missing:
