@@ -321,3 +321,10 @@ def test_the_provenance_fields_a_command_uses_are_checked_before_it_uses_them(da
         "part.parquet",
         "summary.parquet",
     ]
+
+
+def test_the_appendix_figure_refuses_traces_whose_provenance_lists_no_number_of_actions(data, tmp_path, capsys):
+    traces = with_provenance(data / "traces-borda.parquet", tmp_path / "traces.parquet", without("actions"))
+    argv = appendix_call(data, traces, data / "strategies-borda.parquet", tmp_path / "a.png")
+    refused(capsys, argv, f"{traces}: its provenance lists no number of actions")
+    assert not (tmp_path / "a.png").exists()

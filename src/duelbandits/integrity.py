@@ -170,10 +170,12 @@ def trace_runs_problem(frame, provenance: dict, algorithm: str) -> str | None:
 
 def trace_values_problem(frame, actions: int, algorithm: str) -> str | None:
     """Why the rows of ``algorithm`` in a traces table ``frame`` (columns ``I``, ``J``,
-    ``cumulative_regret``) cannot be drawn: actions outside [0, ``actions``), a regret that is missing
-    or infinite; None if they can."""
+    ``cumulative_regret``) cannot be drawn: actions outside [0, ``actions``) (the A its provenance
+    lists), a regret that is missing or infinite; None if they can."""
     import numpy as np
 
+    if not isinstance(actions, int) or isinstance(actions, bool):
+        return "its provenance lists no number of actions"
     for column in ("I", "J"):
         values = np.asarray(frame[column])
         if values.size and (values.min() < 0 or values.max() >= actions):

@@ -198,7 +198,7 @@ def cmd_figure_appendix(args) -> None:
                 traces = storage.read_table(args.traces, columns=columns, filters=mine, schema=TRACE_SCHEMA)
                 traces = traces.to_pandas()
                 problem = integrity.trace_runs_problem(traces, made[args.traces], slug) or (
-                    record and integrity.trace_values_problem(traces, len(record["matrix"]), slug)
+                    integrity.trace_values_problem(traces, made[args.traces].get("actions"), slug)
                 )
                 if problem:  # a footer kept over rows cut or filtered out: never drawn from
                     raise DamagedFile(args.traces, problem)
