@@ -108,8 +108,8 @@ def test_chunks_that_repeat_or_miss_a_run_are_refused_naming_them(tmp_path):
 
 
 def test_strategies_recorded_at_other_steps_in_some_run_are_refused_naming_the_chunks(tmp_path):
-    """A chunk of another stride, or one whose run lost a recorded row (p_0 null: not recorded), cannot
-    be averaged over runs step by step: refused in one line, not a reshape error."""
+    """A chunk of another stride, or one whose run lost a recorded row (every strategy column null there:
+    not recorded), cannot be averaged over runs step by step: refused in one line, not a reshape error."""
     X = make_scenario("condorcet", actions=3, seed=2).matrix
     seed = {r: run_seed(4, "condorcet", "partial-monitoring", r) for r in range(3)}
     res = {r: simulate(X, "partial-monitoring", 10, seed[r], stride=2) for r in range(3)}
@@ -125,10 +125,12 @@ def test_strategies_recorded_at_other_steps_in_some_run_are_refused_naming_the_c
     message += f"({2 * k + len(other.strategy_steps)} recorded rows for 3 runs, run 0 at {k} steps)"
     with pytest.raises(StorageError, match="^" + re.escape(message) + "$"):
         aggregate.load_algorithm_runs([a, c], 10, 3, 3)
-    table = pq.read_table(b)  # run 2's second recorded step loses p_0
-    row = int(res[2].strategy_steps[1]) - 1
-    lost = pc.if_else(pa.array(np.arange(table.num_rows) == row), pa.scalar(None, pa.float64()), table["p_0"])
-    pq.write_table(table.set_column(table.column_names.index("p_0"), "p_0", lost), d)
+    table = pq.read_table(b)  # run 2's second recorded step loses its strategy (every column of it)
+    row = np.arange(table.num_rows) == int(res[2].strategy_steps[1]) - 1
+    for name in ("p_0", "p_1", "p_2"):
+        lost = pc.if_else(pa.array(row), pa.scalar(None, pa.float64()), table[name])
+        table = table.set_column(table.column_names.index(name), name, lost)
+    pq.write_table(table, d)
     message = f"chunks {a}, {d}: the strategies are not recorded at the same steps in every run "
     message += f"({3 * k - 1} recorded rows for 3 runs, run 0 at {k} steps)"
     with pytest.raises(StorageError, match="^" + re.escape(message) + "$"):

@@ -151,6 +151,15 @@ def chunk_row(data, algorithm, recorded):
 
 
 OUTSIDE_01 = "strategy columns hold probabilities outside [0, 1]"
+
+
+def nothing_recorded(table):
+    """Every strategy column null at every row."""
+    for name in [n for n in table.column_names if n.startswith("p_")]:
+        table = column(table, name, pa.nulls(table.num_rows, pa.float64()))
+    return table
+
+
 CHUNK_DAMAGES = {  # algorithm, change at row r, the refusal's words
     "actions as text": (
         "dts",
@@ -162,6 +171,17 @@ CHUNK_DAMAGES = {  # algorithm, change at row r, the refusal's words
     "an outcome -1": ("dts", lambda t, r: at(t, "outcome", r, -1), "column outcome holds values other than 0 and 1"),
     "a probability above 1": ("partial-monitoring", lambda t, r: at(t, "p_2", r, 1.0000001), OUTSIDE_01),
     "a probability below 0": ("partial-monitoring", lambda t, r: at(t, "p_2", r, -1e-300), OUTSIDE_01),
+    "a recorded p_0 lost": (
+        "partial-monitoring",
+        lambda t, r: at(t, "p_0", r, None),
+        "strategy columns are incomplete",
+    ),
+    "every p_0 lost": (
+        "partial-monitoring",
+        lambda t, r: column(t, "p_0", pa.nulls(t.num_rows, pa.float64())),
+        "strategy columns are incomplete",
+    ),
+    "no recorded step": ("partial-monitoring", lambda t, r: nothing_recorded(t), "its strategy columns record no step"),
     "a strategy as float32": (
         "partial-monitoring",
         lambda t, r: column(t, "p_4", pc.cast(t["p_4"], pa.float32())),

@@ -305,19 +305,26 @@ def _recorded_rows(path, columns: list[str]) -> pa.Table:
     """The rows of a run chunk whose strategy (``columns[2]``) was recorded, filtered one row group
     at a time as they are read: never the whole null-padded columns (0.64 GB for SparringExp3.P's
     20 columns of 4 million rows, where the recorded rows take 16 MB)."""
+    uneven = False
     try:
         parquet = pq.ParquetFile(path)
         parts = []
         for group in range(parquet.num_row_groups):
             part = parquet.read_row_group(group, columns=columns)
+            uneven = len({part[name].null_count for name in columns[2:]}) > 1
+            if uneven:
+                break
             parts.append(part.filter(pc.is_valid(part[columns[2]])))
-        return (
+        recorded = (
             pa.concat_tables(parts)
             if parts
             else pa.schema([parquet.schema_arrow.field(c) for c in columns]).empty_table()
         )
     except (pa.ArrowException, OSError, ValueError, KeyError) as err:
         raise DamagedFile(path, f"not a readable Parquet file ({err})") from None
+    if uneven:  # some strategy column recorded where another is not: a recorded row would be lost
+        raise StorageError(f"{path}: strategy columns are incomplete")
+    return recorded
 
 
 def read_runs(path, horizon: int, actions: int):
@@ -365,4 +372,6 @@ def read_runs(path, horizon: int, actions: int):
     outcome = df["outcome"].to_numpy()
     if outcome.min() < 0 or outcome.max() > 1:
         raise StorageError(f"{path}: column outcome holds values other than 0 and 1")
+    if strategies is not None and strategies.empty:  # every run records its first step
+        raise StorageError(f"{path}: its strategy columns record no step")
     return df, strategies
