@@ -348,3 +348,55 @@ def test_the_appendix_figure_refuses_traces_whose_provenance_lists_no_number_of_
     argv = appendix_call(data, traces, data / "strategies-borda.parquet", tmp_path / "a.png")
     refused(capsys, argv, f"{traces}: its provenance lists no number of actions")
     assert not (tmp_path / "a.png").exists()
+
+
+STRATEGY_DAMAGES = {
+    "a player it lacks": ("player", "q", "partial-monitoring has strategies of player(s) q, not of its p"),
+    "an action A": ("action", A, f"partial-monitoring has strategies of actions outside [0, {A})"),
+    "a missing mean": (
+        "mean",
+        float("nan"),
+        "partial-monitoring has a mean probability that is missing or outside [0, 1]",
+    ),
+    "a mean above 1": (
+        "mean",
+        1.0000001,
+        "partial-monitoring has a mean probability that is missing or outside [0, 1]",
+    ),
+}
+
+
+@pytest.mark.parametrize("damage", STRATEGY_DAMAGES)
+def test_the_appendix_figure_refuses_damaged_strategies_naming_the_damage(data, tmp_path, capsys, damage):
+    name, value, message = STRATEGY_DAMAGES[damage]
+    strategies = rewrite(
+        data / "strategies-borda.parquet", tmp_path / "strategies.parquet", lambda t: at(t, name, first_row(t), value)
+    )
+    refused(
+        capsys,
+        appendix_call(data, data / "traces-borda.parquet", strategies, tmp_path / "a.png"),
+        f"{strategies}: {message}",
+    )
+    assert not (tmp_path / "a.png").exists()
+
+
+def test_the_appendix_figure_draws_strategies_at_the_edges_of_their_ranges(data, tmp_path):
+    """A mean probability of exactly 1 and of exactly 0 is drawn."""
+
+    def edges(t):
+        row = first_row(t)
+        return at(at(t, "mean", row, 1.0), "mean", row + 1, 0.0)
+
+    strategies = rewrite(data / "strategies-borda.parquet", tmp_path / "strategies.parquet", edges)
+    argv = appendix_call(data, data / "traces-borda.parquet", strategies, tmp_path / "a.png")
+    assert cli.main([str(a) for a in argv]) == 0 and (tmp_path / "a.png").stat().st_size > 0
+
+
+def test_the_summary_command_refuses_bounds_without_the_rows_of_an_algorithm_its_provenance_lists(
+    data, tmp_path, capsys
+):
+    """Both algorithms listed; partial-monitoring has a theorem (4.4), dts none: its rows were all dropped."""
+    bounds = rewrite(data / "bounds.parquet", tmp_path / "bounds.parquet", lambda t: t.slice(0, 0))
+    argv = ["summary", data / "summary-borda.parquet", "--bounds", bounds, "--out", tmp_path / "s.parquet"]
+    refused(capsys, argv, f"{bounds}: holds no rows of partial-monitoring, whose theorem its provenance lists")
+    assert not (tmp_path / "s.parquet").exists()

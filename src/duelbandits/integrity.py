@@ -185,6 +185,24 @@ def trace_values_problem(frame, actions: int, algorithm: str) -> str | None:
     return None
 
 
+def strategy_values_problem(frame, actions: int, players, algorithm: str) -> str | None:
+    """Why the rows of ``algorithm`` in a strategies table ``frame`` cannot be drawn: a player it does not
+    have, an action outside [0, ``actions``), a mean probability that is missing or outside [0, 1]; None
+    if they can."""
+    import numpy as np
+
+    others = sorted(set(frame["player"]) - set(players))
+    if others:
+        return f"{algorithm} has strategies of player(s) {', '.join(map(str, others))}, not of its {', '.join(players)}"
+    action = np.asarray(frame["action"])
+    if action.size and (action.min() < 0 or action.max() >= actions):
+        return f"{algorithm} has strategies of actions outside [0, {actions})"
+    mean = np.asarray(frame["mean"], dtype=np.float64)
+    if not (np.isfinite(mean).all() and (mean >= 0).all() and (mean <= 1).all()):
+        return f"{algorithm} has a mean probability that is missing or outside [0, 1]"
+    return None
+
+
 def summary_problem(frame) -> str | None:
     """Why a summary table ``frame`` (:data:`duelbandits.schemas.SUMMARY_SCHEMA`) is not one the pipeline
     wrote, as its readers use it: one row per scenario, algorithm, regret and step, every curve ending at

@@ -203,6 +203,10 @@ def cmd_figure_appendix(args) -> None:
                 if problem:  # a footer kept over rows cut or filtered out: never drawn from
                     raise DamagedFile(args.traces, problem)
                 strategies = storage.read_table(args.strategies, filters=mine, schema=STRATEGY_SCHEMA).to_pandas()
+                players = algorithms.get(slug).strategies
+                problem = integrity.strategy_values_problem(strategies, made[args.traces]["actions"], players, slug)
+                if problem:
+                    raise DamagedFile(args.strategies, problem)
                 strategies = strategies if len(strategies) else None
                 for panel in args.panel or [None]:
                     outputs = figures[(slug, panel)]

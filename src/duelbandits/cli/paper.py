@@ -91,6 +91,7 @@ def cmd_summary(args) -> None:
     from .. import integrity, provenance, schemas, storage
     from ..aggregate import join_summary
     from ..files import DamagedFile
+    from ..theorems import THEOREMS
 
     needed = {"horizon": int, "actions": int, "algorithms": list, "config_sha256": str}
     bounds_prov = storage.read_provenance(args.bounds, table="bounds", fields=needed)
@@ -115,6 +116,10 @@ def cmd_summary(args) -> None:
     repeated = int(bounds.duplicated(["algorithm", "regret", "t"]).sum())
     if repeated:
         raise DamagedFile(args.bounds, f"holds {repeated} repeated row(s) of one algorithm, regret and step")
+    present = set(bounds["algorithm"])
+    bounded = sorted(a for a in bounds_prov["algorithms"] if a in THEOREMS and a not in present)
+    if bounded:
+        raise DamagedFile(args.bounds, f"holds no rows of {', '.join(bounded)}, whose theorem its provenance lists")
     df = join_summary(summaries, bounds)
     prov = provenance.record(
         table="summary",
