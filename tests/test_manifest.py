@@ -734,6 +734,11 @@ def test_verify_refuses_a_config_line_that_is_not_json(tmp_path):
     small_tree(tmp_path)
     path = a_manifest(tmp_path, "# config: {oops", f"{sha(b'# a.md' + bytes([10]))}  a.md")
     assert refusal(manifest.verify, path, tmp_path) == f"{path}: its config line is not JSON"
+    for other in ("[1]", "null", '"all"'):  # JSON, but no config to compare the files' provenance with
+        path = a_manifest(tmp_path, f"# config: {other}", f"{sha(b'# a.md' + bytes([10]))}  a.md")
+        assert refusal(manifest.verify, path, tmp_path) == f"{path}: its config line is not a JSON object"
+    path = a_manifest(tmp_path, "# config: {}", f"{sha(b'# a.md' + bytes([10]))}  a.md")
+    assert manifest.verify(path, tmp_path) == {"a.md": manifest.IDENTICAL}
     path = a_manifest(tmp_path, "# environment: [1]", f"{sha(b'# a.md' + bytes([10]))}  a.md")
     assert refusal(manifest.verify, path, tmp_path) == f"{path}: its environment line is not a JSON object"
 

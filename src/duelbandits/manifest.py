@@ -471,6 +471,8 @@ def verify(manifest, root, reasons: dict | None = None, compared: dict | None = 
         config = json.loads(header.get("config", "{}"))
     except json.JSONDecodeError:
         raise ManifestError(f"{manifest}: its config line is not JSON") from None
+    if not isinstance(config, dict):  # the files' provenance would be compared with nothing
+        raise ManifestError(f"{manifest}: its config line is not a JSON object")
     reference = manifest_versions(manifest, header)
     reasons = {} if reasons is None else reasons
     compared = {} if compared is None else compared
