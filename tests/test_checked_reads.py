@@ -50,7 +50,7 @@ def at(table, name, row, value, type_=None):
 
 
 def refused(capsys, argv, message):
-    """``argv`` exits 2 with one line that holds ``message``, and writes nothing into out/."""
+    """``argv`` exits 2 with one line on stderr that holds ``message`` (the callers check what was written)."""
     assert cli.main([str(a) for a in argv]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and message in err, err
@@ -69,7 +69,7 @@ def second_paper_regret(t):
     """A regret of dts that its figure does not show, marked paper too."""
     df = t.to_pandas()
     other = df.index[(df["algorithm"] == "dts") & ~df["paper"]]
-    df.loc[df["regret"] == df.loc[other[0], "regret"], "paper"] = True
+    df.loc[(df["algorithm"] == "dts") & (df["regret"] == df.loc[other[0], "regret"]), "paper"] = True
     return pa.Table.from_pandas(df, schema=t.schema, preserve_index=False)
 
 
