@@ -265,7 +265,8 @@ def read_table(path, columns=None, filters=None, schema: pa.Schema | None = None
     try:
         table = pq.read_table(path, columns=columns, filters=filters)
     except (pa.ArrowException, OSError, ValueError) as err:
-        raise DamagedFile(path, f"not a readable Parquet file ({str(err).splitlines()[0]})") from None
+        first = next(iter(str(err).splitlines()), "")  # Arrow's message can go on to dump a schema
+        raise DamagedFile(path, f"not a readable Parquet file ({first})") from None
     if schema is not None:
         for name in columns or schema.names:
             type_, nulls = schema.field(name).type, table.column(name).null_count
