@@ -1036,7 +1036,7 @@ def test_verify_says_whose_versions_decided_a_byte_comparison(tmp_path):
 def test_verify_compares_a_figures_data_and_a_chunks_provenance_under_other_versions(tmp_path):
     """Under other versions than the manifest's: a figure with the same data digest is the same data,
     one with another differs; a run chunk whose provenance contradicts its path differs, whatever the
-    config line holds (a list here: no config fields to compare)."""
+    config line holds (an empty object here: no config fields to compare)."""
     (tmp_path / "same.png").write_bytes(SIGNATURE + TEXTS + KEYED + IEND)
     (tmp_path / "other.png").write_bytes(SIGNATURE + KEYED + IEND)
     (tmp_path / "cut.png").write_bytes(SIGNATURE + KEYED)
@@ -1047,7 +1047,7 @@ def test_verify_compares_a_figures_data_and_a_chunks_provenance_under_other_vers
     path = a_manifest(
         tmp_path,
         '# environment: {"python": "0.0"}',
-        "# config: [1]",
+        "# config: {}",
         f"{sha(b'x')}  0-gone.md",
         f"{sha(b'x')}  {chunk}",
         f"{sha(b'x')}  cut.png",
