@@ -264,7 +264,7 @@ def test_the_appendix_figure_refuses_strategies_with_a_repeated_row(data, tmp_pa
 
     strategies = rewrite(data / "strategies-borda.parquet", tmp_path / "strategies.parquet", repeated)
     argv = appendix_call(data, data / "traces-borda.parquet", strategies, tmp_path / "a.png")
-    refused(capsys, argv, "strategies has repeated rows of one step and action for player 'p'")
+    refused(capsys, argv, f"{strategies}: partial-monitoring holds 1 repeated row(s) of one player, step and action")
     assert not (tmp_path / "a.png").exists()
 
 

@@ -168,6 +168,20 @@ def trace_runs_problem(frame, provenance: dict, algorithm: str) -> str | None:
     return None
 
 
+def _repeated(frame, keys: list[str], what: str) -> str | None:
+    """``holds N repeated row(s) of one WHAT`` if rows of ``frame`` share their ``keys``, else None."""
+    count = int(frame.duplicated(keys).sum())
+    return f"holds {count} repeated row(s) of one {what}" if count else None
+
+
+def _outside_actions(values, actions: int) -> bool:
+    """Whether some of ``values`` is no action of [0, ``actions``)."""
+    import numpy as np
+
+    values = np.asarray(values)
+    return bool(values.size and (values.min() < 0 or values.max() >= actions))
+
+
 def trace_values_problem(frame, actions: int, algorithm: str) -> str | None:
     """Why the rows of ``algorithm`` in a traces table ``frame`` (columns ``I``, ``J``,
     ``cumulative_regret``) cannot be drawn: actions outside [0, ``actions``) (the A its provenance
@@ -177,8 +191,7 @@ def trace_values_problem(frame, actions: int, algorithm: str) -> str | None:
     if not isinstance(actions, int) or isinstance(actions, bool):
         return "its provenance lists no number of actions"
     for column in ("I", "J"):
-        values = np.asarray(frame[column])
-        if values.size and (values.min() < 0 or values.max() >= actions):
+        if _outside_actions(frame[column], actions):
             return f"{algorithm} has actions {column} outside [0, {actions})"
     if not np.isfinite(np.asarray(frame["cumulative_regret"], dtype=np.float64)).all():
         return f"{algorithm} has a missing or infinite cumulative regret"
@@ -187,16 +200,18 @@ def trace_values_problem(frame, actions: int, algorithm: str) -> str | None:
 
 def strategy_values_problem(frame, actions: int, players, algorithm: str) -> str | None:
     """Why the rows of ``algorithm`` in a strategies table ``frame`` cannot be drawn: a player it does not
-    have, an action outside [0, ``actions``), a mean probability that is missing or outside [0, 1]; None
-    if they can."""
+    have, an action outside [0, ``actions``), a repeated row, a mean probability that is missing or
+    outside [0, 1]; None if they can."""
     import numpy as np
 
     others = sorted(set(frame["player"]) - set(players))
     if others:
         return f"{algorithm} has strategies of player(s) {', '.join(map(str, others))}, not of its {', '.join(players)}"
-    action = np.asarray(frame["action"])
-    if action.size and (action.min() < 0 or action.max() >= actions):
+    if _outside_actions(frame["action"], actions):
         return f"{algorithm} has strategies of actions outside [0, {actions})"
+    repeated = _repeated(frame, ["player", "t", "action"], "player, step and action")
+    if repeated:
+        return f"{algorithm} {repeated}"
     mean = np.asarray(frame["mean"], dtype=np.float64)
     if not (np.isfinite(mean).all() and (mean >= 0).all() and (mean <= 1).all()):
         return f"{algorithm} has a mean probability that is missing or outside [0, 1]"
@@ -213,9 +228,9 @@ def summary_problem(frame) -> str | None:
     if frame.empty:
         return "holds no rows"
     curve = ["scenario", "algorithm", "regret"]
-    repeated = int(frame.duplicated([*curve, "t"]).sum())
+    repeated = _repeated(frame, [*curve, "t"], "scenario, algorithm, regret and step")
     if repeated:
-        return f"holds {repeated} repeated row(s) of one scenario, algorithm, regret and step"
+        return repeated
     for column, what in (("t", "steps"), ("runs", "run counts")):
         if (frame[column] < 1).any():
             return f"column {column} holds {what} below 1"
@@ -234,6 +249,16 @@ def summary_problem(frame) -> str | None:
         if count != 1:
             return f"{algorithm} on {scenario} has {count} regrets marked paper, not one"
     return None
+
+
+def bounds_problem(frame, bounded) -> str | None:
+    """Why a bounds table ``frame`` (:data:`duelbandits.schemas.BOUND_SCHEMA`) cannot be joined to the
+    summaries: a repeated row, or no row of an algorithm of ``bounded`` (those with a theorem that its
+    provenance lists); None if it can."""
+    missing = sorted(set(bounded) - set(frame["algorithm"]))
+    if missing:
+        return f"holds no rows of {', '.join(missing)}, whose theorem its provenance lists"
+    return _repeated(frame, ["algorithm", "regret", "t"], "algorithm, regret and step")
 
 
 def read_summary(path, scenario: str | None = None, **expected):

@@ -197,14 +197,15 @@ def cmd_figure_appendix(args) -> None:
                 mine = [("algorithm", "=", slug)]
                 traces = storage.read_table(args.traces, columns=columns, filters=mine, schema=TRACE_SCHEMA)
                 traces = traces.to_pandas()
+                actions = made[args.traces].get("actions")
                 problem = integrity.trace_runs_problem(traces, made[args.traces], slug) or (
-                    integrity.trace_values_problem(traces, made[args.traces].get("actions"), slug)
+                    integrity.trace_values_problem(traces, actions, slug)
                 )
                 if problem:  # a footer kept over rows cut or filtered out: never drawn from
                     raise DamagedFile(args.traces, problem)
                 strategies = storage.read_table(args.strategies, filters=mine, schema=STRATEGY_SCHEMA).to_pandas()
                 players = algorithms.get(slug).strategies
-                problem = integrity.strategy_values_problem(strategies, made[args.traces]["actions"], players, slug)
+                problem = integrity.strategy_values_problem(strategies, actions, players, slug)
                 if problem:
                     raise DamagedFile(args.strategies, problem)
                 strategies = strategies if len(strategies) else None

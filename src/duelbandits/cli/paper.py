@@ -113,13 +113,9 @@ def cmd_summary(args) -> None:
         slugs += [a for a in prov["algorithms"] if a not in slugs]
     summaries = [integrity.read_summary(p, table="scenario-summary") for p in args.summaries]
     bounds = storage.read_frame(args.bounds, table="bounds")
-    repeated = int(bounds.duplicated(["algorithm", "regret", "t"]).sum())
-    if repeated:
-        raise DamagedFile(args.bounds, f"holds {repeated} repeated row(s) of one algorithm, regret and step")
-    present = set(bounds["algorithm"])
-    bounded = sorted(a for a in bounds_prov["algorithms"] if a in THEOREMS and a not in present)
-    if bounded:
-        raise DamagedFile(args.bounds, f"holds no rows of {', '.join(bounded)}, whose theorem its provenance lists")
+    problem = integrity.bounds_problem(bounds, [a for a in bounds_prov["algorithms"] if a in THEOREMS])
+    if problem:
+        raise DamagedFile(args.bounds, problem)
     df = join_summary(summaries, bounds)
     prov = provenance.record(
         table="summary",

@@ -133,8 +133,6 @@ def _strategy_panel(ax, letter, player, strategies, actions, winner, look: style
     part = strategies[strategies["player"] == player]
     if part.empty:
         raise InputError(f"strategies has no rows for player {player!r}")
-    if part.duplicated(["t", "action"]).any():
-        raise InputError(f"strategies has repeated rows of one step and action for player {player!r}")
     mean = part.pivot(index="t", columns="action", values="mean").sort_index()
     std = part.pivot(index="t", columns="action", values="std").sort_index().reindex_like(mean)
     idx = style.display_index(len(mean))
