@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from duelbandits import provenance
+from duelbandits import triggers
 
-PACKAGE = Path(provenance.PACKAGE_ROOT)
+PACKAGE = Path(triggers.PACKAGE_ROOT)
 FLOORS = {
     "domain core": [
         "errors",
@@ -23,7 +23,7 @@ FLOORS = {
         "contract",
         "limits",
     ],
-    "storage": ["schemas", "files", "storage", "provenance", "digests", "integrity", "manifest"],
+    "storage": ["schemas", "files", "storage", "provenance", "triggers", "digests", "integrity", "manifest"],
     "analyses": ["aggregate", "points", "sweeps", "field", "asymptotics", "tail", "bayes", "claims", "plan"],
     "presentation": ["tables", "plotting", "latex"],
     "command line": ["cli", "__main__", "__init__"],
@@ -43,9 +43,9 @@ def floor(module: str) -> int:
 
 
 def imports(path: Path) -> set[str]:
-    """The package modules ``path`` imports anywhere (functions included), as duelbandits.provenance reads them."""
+    """The package modules ``path`` imports anywhere (functions included), as duelbandits.triggers reads them."""
     unit = module_name(path)
-    return provenance._imported_units(unit, provenance._import_statements([ast.parse(path.read_text())]))
+    return triggers._imported_units(unit, triggers._import_statements([ast.parse(path.read_text())]))
 
 
 MODULES = sorted(PACKAGE.rglob("*.py"))

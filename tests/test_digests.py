@@ -346,9 +346,3 @@ def test_a_part_with_other_columns_than_the_schema_is_refused():
     digest = digests.TableDigest(pa.schema([("a", pa.int64())]))
     with pytest.raises(ValueError):
         digest.update(pa.table({"a": [1], "b": [2]}))
-
-
-def test_a_ledger_line_is_the_content_keyed_by_sixteen_hex_digits_of_the_digest_code():
-    key = provenance.code_digest("digests")
-    assert re.fullmatch(r"[0-9a-f]{64}", key)
-    assert digests.ledger_line("parquet:abc") == f"content {key[:16]} parquet:abc"

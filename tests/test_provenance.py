@@ -1,7 +1,6 @@
 """Provenance: what every result carries, the refusal of contradicting inputs, and code digests."""
 
 import json
-import shutil
 
 import numpy as np
 import pyarrow.parquet as pq
@@ -169,60 +168,6 @@ def test_config_digest_follows_the_parameters_only():
     assert a["config_sha256"] == provenance.record(horizon=10, scenario="borda")["config_sha256"]
     assert a["config_sha256"] != provenance.record(scenario="borda", horizon=11)["config_sha256"]
     assert provenance.experiment(a) == {"scenario": "borda", "horizon": 10, "config_sha256": a["config_sha256"]}
-
-
-SIMULATE = "cli.simulation:cmd_simulate"
-FIGURE_MAIN = "cli.figures:cmd_figure_main"
-
-
-def test_code_units_are_the_modules_a_command_imports_and_no_other():
-    simulate = set(provenance.code_units(SIMULATE, "algorithms.dts"))
-    assert {"__init__", "__main__", "cli", "cli.args", "cli.simulation", "simulation", "algorithms"} <= simulate
-    assert {"algorithms.dts", "algorithms._sampling", "scenarios", "storage", "limits"} <= simulate
-    # the other commands of the module, the other kernels, plotting and analyses are not run
-    assert not {"algorithms.iss", "points", "aggregate", "plotting", "tables", "manifest"} & simulate
-    assert not {unit for unit in simulate if unit.startswith(("plotting.", "tables.", "cli.figures"))}
-    point = set(provenance.code_units("cli.simulation:cmd_sweep_point"))
-    assert "points" in point and "simulation" in point  # a command's own lazy imports count
-    figure = set(provenance.code_units(FIGURE_MAIN))
-    assert {"plotting.main", "plotting.style", "manifest", "cli.figures"} <= figure
-    assert not {"plotting.appendix", "plotting.sweeps", "simulation", "points"} & figure
-
-
-def test_code_units_name_the_missing_module_or_function():
-    with pytest.raises(ValueError, match="no module 'nowhere'"):
-        provenance.code_units("nowhere")
-    with pytest.raises(ValueError, match="has no function 'cmd_nothing'"):
-        provenance.code_units("cli.simulation:cmd_nothing")
-
-
-def test_code_digest_changes_with_the_code_a_command_runs_and_nothing_else(tmp_path, monkeypatch):
-    copy = tmp_path / "duelbandits"
-    shutil.copytree(provenance.PACKAGE_ROOT, copy, ignore=shutil.ignore_patterns("__pycache__"))
-
-    def digests():
-        provenance.code_digest.cache_clear()
-        return (
-            provenance.code_digest(SIMULATE, "algorithms.dts"),
-            provenance.code_digest(SIMULATE, "algorithms.iss"),
-            provenance.code_digest(FIGURE_MAIN),
-        )
-
-    def edit(path):
-        with open(copy / path, "a") as handle:
-            handle.write("\n# an edit\n")
-        return digests()
-
-    monkeypatch.setattr(provenance, "PACKAGE_ROOT", copy)
-    dts, iss, figure = digests()
-    assert edit("plotting/main.py") == (dts, iss, digests()[2]) and digests()[2] != figure
-    figure = digests()[2]
-    assert edit("plotting/appendix.py") == (dts, iss, figure)
-    after_dts = edit("algorithms/dts.py")
-    assert after_dts[0] != dts and after_dts[1:] == (iss, figure)
-    after_cli = edit("cli/simulation.py")
-    assert after_cli[0] != after_dts[0] and after_cli[1] != iss and after_cli[2] == figure
-    provenance.code_digest.cache_clear()
 
 
 def test_summary_refuses_bounds_for_another_number_of_actions_or_without_its_algorithms(files, tmp_path, capsys):

@@ -168,8 +168,8 @@ JSON = "json:"
 
 def ledger_line(content: str) -> str:
     """The ledger's line for a file's content digest, keyed by the version of this module's code
-    (:func:`duelbandits.provenance.code_digest`), so that a digest an older version kept is not used."""
-    from .provenance import code_digest
+    (:func:`duelbandits.triggers.code_digest`), so that a digest an older version kept is not used."""
+    from .triggers import code_digest
 
     return f"content {code_digest('digests')[:16]} {content}"
 

@@ -104,32 +104,6 @@ def scenario_args(config: dict, name: str, actions: int) -> str:
     return " ".join(args)
 
 
-# --- Rerun triggers: the code and matrix a job's results depend on ----------------------------
-
-
-def algorithm_code_digest(entry: str, slug: str) -> str:
-    """The rerun trigger of a simulation command ``entry`` for algorithm ``slug``: the command's code and
-    the algorithm's own, a built-in's kernel module (loaded by name, so no import names it) or a
-    plugin's distribution, version and package digest (so that editing a plugin reruns its jobs only)."""
-    from .algorithms import get
-
-    spec = get(slug)
-    if spec.source is None:
-        return provenance.code_digest(entry, spec.module.removeprefix("duelbandits."))
-    return f"{provenance.code_digest(entry)}+{spec.source.distribution}=={spec.source.version}:{spec.source.digest}"
-
-
-def scenario_source_digest(name: str, matrix_file=None) -> str:
-    """What a scenario's matrix comes from beyond its parameters: the sha256 of the ``file`` scenario's
-    CSV (so a new matrix reruns its jobs even when the file's mtime is older), a plugin scenario's
-    distribution, version and package digest, and nothing for the package's own scenarios."""
-    if name == "file":
-        return provenance.file_sha256(matrix_file)
-    entry = scenarios.REGISTRY.get(name)
-    source = entry.source if entry is not None else None
-    return "" if source is None else f"{source.distribution}=={source.version}:{source.digest}"
-
-
 def plugins_used(config: dict) -> dict:
     """``{slug: {distribution, version, digest}}`` of the plugin algorithms and scenarios ``config``'s
     paper run uses: what the manifest records (``# plugins:``)."""

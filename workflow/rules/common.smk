@@ -14,7 +14,7 @@ import yaml
 import duelbandits.claims
 import duelbandits.plan as plan
 import duelbandits.plotting.style as style
-import duelbandits.provenance as provenance
+import duelbandits.triggers as triggers
 import duelbandits.scenarios as scenarios
 from duelbandits.algorithms import ALGORITHMS as REGISTRY
 
@@ -149,17 +149,17 @@ wildcard_constraints:
 def code(entry, *modules):
     """A rule's rerun trigger: the digest of the package modules its command ``entry``
     ("cli.MODULE:FUNCTION") runs, and of ``modules`` it loads by name (a kernel the registry imports
-    with importlib) (duelbandits.provenance.code_units)."""
-    return provenance.code_digest(entry, *modules)
+    with importlib) (duelbandits.triggers.code_units)."""
+    return triggers.code_digest(entry, *modules)
 
 
 def algorithm_code(entry):
     """The rerun trigger of a simulation rule: ``entry`` and the job's algorithm's own code (its kernel
-    module, or a plugin's package: duelbandits.plan.algorithm_code_digest), so that an edit to
+    module, or a plugin's package: duelbandits.triggers.algorithm_code_digest), so that an edit to
     one algorithm reruns only its simulations."""
 
     def digest(wildcards):
-        return plan.algorithm_code_digest(entry, wildcards.algorithm)
+        return triggers.algorithm_code_digest(entry, wildcards.algorithm)
 
     return digest
 
@@ -187,13 +187,13 @@ def matrix_input(wildcards):
 
 def matrix_file_sha256(wildcards):
     """The sha256 of the config's matrix_file: the rerun trigger of its copy (its content, not its name)."""
-    return plan.scenario_source_digest("file", config["matrix_file"])
+    return triggers.scenario_source_digest("file", config["matrix_file"])
 
 
 def matrix_sha256(wildcards):
     """A param of the jobs that build the job's matrix: the sha256 of the file scenario's CSV, a plugin
-    scenario's version and digest, empty for the package's own (duelbandits.plan.scenario_source_digest)."""
-    return plan.scenario_source_digest(wildcards.scenario, config.get("matrix_file"))
+    scenario's version and digest, empty for the package's own (duelbandits.triggers.scenario_source_digest)."""
+    return triggers.scenario_source_digest(wildcards.scenario, config.get("matrix_file"))
 
 
 def algorithm_args(wildcards):

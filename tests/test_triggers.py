@@ -1,8 +1,8 @@
-"""Completeness of the rerun triggers: ``provenance.code_units`` of every command entry the workflow's
+"""Completeness of the rerun triggers: ``triggers.code_units`` of every command entry the workflow's
 rules name (found in workflow/rules/*.smk, so a new rule is covered without editing this file) holds
 what ``python -m duelbandits COMMAND`` runs.
 
-The expected units are computed here independently of provenance's own code: this file parses the
+The expected units are computed here independently of the triggers module's own code: this file parses the
 command function with ast, resolves its import statements itself, and checks that the set is closed
 under the imports each listed module runs when it is imported (and under their packages'
 ``__init__``), and that the simulation rules' kernels (loaded by name, no import statement shows them)
@@ -10,13 +10,14 @@ are in with their own imports."""
 
 import ast
 import re
+import shutil
 from functools import cache
 from pathlib import Path
 
 import pytest
 
 import duelbandits
-from duelbandits import provenance
+from duelbandits import triggers
 from duelbandits.algorithms import ALGORITHMS
 
 REPO = Path(__file__).resolve().parents[1]
@@ -169,8 +170,8 @@ def test_the_resolver_reads_relative_absolute_and_package_imports():
 
 @cache
 def code_units(*entries):
-    """provenance.code_units, computed once per entry for the tests below."""
-    return frozenset(provenance.code_units(*entries))
+    """triggers.code_units, computed once per entry for the tests below."""
+    return frozenset(triggers.code_units(*entries))
 
 
 ALWAYS = {"__init__", "__main__", "cli", "cli.args"}
@@ -216,16 +217,16 @@ def test_simulation_units_hold_the_jobs_kernel_and_everything_it_imports(entry, 
 def test_a_kernels_helpers_are_found_through_its_imports():
     """Hand-known kernel imports: Dueling-EXP3 reuses partial monitoring's kernel, the Thompson samplers
     share _posterior, and every kernel draws through _sampling."""
-    dexp3 = set(provenance.code_units("cli.simulation:cmd_simulate", "algorithms.dexp3"))
+    dexp3 = set(triggers.code_units("cli.simulation:cmd_simulate", "algorithms.dexp3"))
     assert "algorithms.partial_monitoring" in dexp3
-    ts = set(provenance.code_units("cli.simulation:cmd_sweep_point", "algorithms.ts_maximin"))
+    ts = set(triggers.code_units("cli.simulation:cmd_sweep_point", "algorithms.ts_maximin"))
     assert "algorithms._posterior" in ts
     assert "algorithms._sampling" in module_imports("algorithms.ts_maximin") | ts
 
 
 def test_units_of_several_entries_are_the_union_of_each_entrys():
     a, b = "cli.paper:cmd_aggregate", "cli.figures:cmd_figure_main"
-    assert set(provenance.code_units(a, b)) == set(provenance.code_units(a)) | set(provenance.code_units(b))
+    assert set(triggers.code_units(a, b)) == set(triggers.code_units(a)) | set(triggers.code_units(b))
 
 
 NESTED = """
@@ -267,6 +268,60 @@ async def g():
 
 
 def test_the_import_walk_finds_an_import_in_every_kind_of_block_but_type_checking():
-    """provenance walks statements only (an import is one): every block that holds statements is entered."""
-    found = [alias.name for node in provenance._import_statements([ast.parse(NESTED)]) for alias in node.names]
+    """triggers walks statements only (an import is one): every block that holds statements is entered."""
+    found = [alias.name for node in triggers._import_statements([ast.parse(NESTED)]) for alias in node.names]
     assert sorted(found) == sorted(["a0", "x", *(f"a{k}" for k in (1, *range(3, 15)))])
+
+
+SIMULATE = "cli.simulation:cmd_simulate"
+FIGURE_MAIN = "cli.figures:cmd_figure_main"
+
+
+def test_code_units_are_the_modules_a_command_imports_and_no_other():
+    simulate = set(triggers.code_units(SIMULATE, "algorithms.dts"))
+    assert {"__init__", "__main__", "cli", "cli.args", "cli.simulation", "simulation", "algorithms"} <= simulate
+    assert {"algorithms.dts", "algorithms._sampling", "scenarios", "storage", "limits"} <= simulate
+    # the other commands of the module, the other kernels, plotting and analyses are not run
+    assert not {"algorithms.iss", "points", "aggregate", "plotting", "tables", "manifest"} & simulate
+    assert not {unit for unit in simulate if unit.startswith(("plotting.", "tables.", "cli.figures"))}
+    point = set(triggers.code_units("cli.simulation:cmd_sweep_point"))
+    assert "points" in point and "simulation" in point  # a command's own lazy imports count
+    figure = set(triggers.code_units(FIGURE_MAIN))
+    assert {"plotting.main", "plotting.style", "manifest", "cli.figures"} <= figure
+    assert not {"plotting.appendix", "plotting.sweeps", "simulation", "points"} & figure
+
+
+def test_code_units_name_the_missing_module_or_function():
+    with pytest.raises(ValueError, match="no module 'nowhere'"):
+        triggers.code_units("nowhere")
+    with pytest.raises(ValueError, match="has no function 'cmd_nothing'"):
+        triggers.code_units("cli.simulation:cmd_nothing")
+
+
+def test_code_digest_changes_with_the_code_a_command_runs_and_nothing_else(tmp_path, monkeypatch):
+    copy = tmp_path / "duelbandits"
+    shutil.copytree(triggers.PACKAGE_ROOT, copy, ignore=shutil.ignore_patterns("__pycache__"))
+
+    def digests():
+        triggers.code_digest.cache_clear()
+        return (
+            triggers.code_digest(SIMULATE, "algorithms.dts"),
+            triggers.code_digest(SIMULATE, "algorithms.iss"),
+            triggers.code_digest(FIGURE_MAIN),
+        )
+
+    def edit(path):
+        with open(copy / path, "a") as handle:
+            handle.write("\n# an edit\n")
+        return digests()
+
+    monkeypatch.setattr(triggers, "PACKAGE_ROOT", copy)
+    dts, iss, figure = digests()
+    assert edit("plotting/main.py") == (dts, iss, digests()[2]) and digests()[2] != figure
+    figure = digests()[2]
+    assert edit("plotting/appendix.py") == (dts, iss, figure)
+    after_dts = edit("algorithms/dts.py")
+    assert after_dts[0] != dts and after_dts[1:] == (iss, figure)
+    after_cli = edit("cli/simulation.py")
+    assert after_cli[0] != after_dts[0] and after_cli[1] != iss and after_cli[2] == figure
+    triggers.code_digest.cache_clear()
