@@ -23,7 +23,7 @@ FLOORS = {
         "contract",
         "limits",
     ],
-    "storage": ["schemas", "files", "storage", "provenance", "triggers", "digests", "integrity", "manifest"],
+    "storage": ["schemas", "storage", "provenance", "triggers", "digests", "manifest"],
     "analyses": ["aggregate", "points", "sweeps", "field", "asymptotics", "tail", "bayes", "claims", "plan"],
     "presentation": ["tables", "plotting", "latex"],
     "command line": ["cli", "__main__", "__init__"],

@@ -9,7 +9,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from . import digests, files, regret, schemas, storage
+from . import regret, schemas, storage
 from .algorithms import paper_regret
 from .regret import sample_std
 from .theorems import THEOREMS
@@ -46,7 +46,7 @@ def load_algorithm_runs(paths, horizon: int, actions: int, runs: int) -> tuple[p
     run = df["run"].to_numpy()
     found = run[np.r_[True, run[1:] != run[:-1]]] if len(run) else run
     if not np.array_equal(found, np.arange(runs)) or len(df) != runs * horizon:
-        raise files.StorageError(
+        raise storage.StorageError(
             f"chunks {', '.join(map(str, paths))} hold runs {found.tolist()} in {len(df) // horizon} run(s) "
             f"of {horizon} steps, expected runs 0..{runs - 1} once each"
         )
@@ -57,7 +57,7 @@ def load_algorithm_runs(paths, horizon: int, actions: int, runs: int) -> tuple[p
     if len(strat) != runs * len(steps) or not np.array_equal(
         strat["t"].to_numpy().reshape(runs, len(steps)), np.broadcast_to(steps, (runs, len(steps)))
     ):
-        raise files.StorageError(
+        raise storage.StorageError(
             f"chunks {', '.join(map(str, paths))}: the strategies are not recorded at the same steps in every run "
             f"({len(strat)} recorded rows for {runs} runs, run 0 at {len(steps)} steps)"
         )
@@ -124,8 +124,7 @@ def aggregate_scenario(
     grid = summary_grid(horizon, points)
     summary, strategies = [], []
     prov = provenance or {}
-    traces_digest = digests.TableDigest(schemas.TRACE_SCHEMA) if files.noting() else None
-    with files.atomic_write(outputs["traces"]) as tmp_traces:
+    with storage.atomic_write(outputs["traces"]) as tmp_traces:
         with pq.ParquetWriter(
             tmp_traces,
             storage.with_provenance(schemas.TRACE_SCHEMA, prov.get("traces")),
@@ -170,12 +169,8 @@ def aggregate_scenario(
                             schema=schemas.TRACE_SCHEMA,
                         )
                         writer.write_table(trace, row_group_size=storage.ROW_GROUP_ROWS)
-                        if traces_digest is not None:
-                            traces_digest.update(trace)
                 if recorded is not None:
                     strategies.extend(_strategy_rows(algorithm, recorded, actions, runs))
-    if traces_digest is not None:
-        files.note_content(outputs["traces"], digests.ledger_line(traces_digest.content()))
     summary_df = pd.concat(summary, ignore_index=True)
     storage.write_table(
         pa.Table.from_pandas(summary_df, schema=schemas.SUMMARY_SCHEMA, preserve_index=False),

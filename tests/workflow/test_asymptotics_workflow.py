@@ -16,7 +16,7 @@ import pytest
 import yaml
 from workflow_helpers import REPO, TINY, assert_figure_pair, snakemake_command
 
-from duelbandits import asymptotics, limits, make_scenario, manifest, plan, regret, run_seed, schemas, simulate, storage
+from duelbandits import asymptotics, digests, limits, make_scenario, plan, regret, run_seed, schemas, simulate, storage
 
 ASYMPTOTICS_TINY = TINY.with_name("asymptotics_tiny.yaml")
 PAPER = yaml.safe_load((REPO / "config.yaml").read_text())
@@ -103,7 +103,7 @@ def test_tables_are_the_local_slopes_of_the_points(asymptotics_run):
     assert prov["seed"] == PAPER["seed"] and prov["resamples"] == TINY_SECTION["bootstrap"]
     for scenario in TINY_SECTION["scenarios"]:
         stem = asymptotics_run / f"figures/asymptotics/{scenario}"
-        digest = manifest.data_digest(
+        digest = digests.data_digest(
             {"local": results / "local.parquet", "exponents": results / "exponents.parquet"},
             figure="asymptotics",
             scenario=scenario,
