@@ -194,6 +194,7 @@ def test_aggregate_names_a_truncated_run_file(tmp_path, capsys):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.parquet", "good.parquet", "sc.json"]
 
 
+@pytest.mark.slow
 def test_compile_fills_numba_s_cache_so_that_a_later_simulation_loads_its_kernels(tmp_path):
     """The workflow's compile job: one process compiles the kernels of a group, the simulations load them
     (ISS and Partial Monitoring: the two kernels that compile fastest, 1.4 and 0.95 CPU-s)."""

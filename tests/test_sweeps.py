@@ -56,6 +56,7 @@ def test_actions_table_divides_by_the_bound_only_where_a_theorem_holds():
     assert table[(table["algorithm"] == "ts-maximin") & (table["regret"] == "borda")]["ratio"].isna().all()
 
 
+@pytest.mark.slow
 def test_reduced_horizon_sweep_on_the_borda_scenario_orders_the_exponents():
     """ISS and DTS find the Condorcet winner, whose Borda regret per step is a constant: their
     Borda regret is linear (rho -> 1); TS-Borda's exploration gives rho = 2/3 (Theorem 4.2).
