@@ -166,4 +166,3 @@ def test_an_empty_file_is_refused(made, tmp_path, command, name, line):
 def test_a_file_with_rows_dropped_is_refused(made, tmp_path, command, name, line):
     """One row fewer than the provenance makes: the last run's last step (of its last regret kind)."""
     refused(tampered(made, tmp_path, name, lambda f: f.iloc[:-1]), command, line)
-
