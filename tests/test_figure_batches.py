@@ -59,13 +59,12 @@ def test_the_appendix_figures_of_three_algorithms_in_one_call_are_the_bytes_of_o
 ):
     monkeypatch.chdir(tmp_path)
     assert (
-        run("--ledger", "ledger", *appendix_call(data, *ALGORITHMS, out=["one/{algorithm}.pdf", "one/{algorithm}.png"]))
-        == 0
-    )
+        run("--ledger", "ledger", *appendix_call(data, *ALGORITHMS, out=["one/{algorithm}.png"])) == 0
+    )  # PNG only: the PDFs of a batch are compared in the main figure's test below
     for algorithm in reversed(ALGORITHMS):  # each after other figures than in the one call
-        assert run(*appendix_call(data, algorithm, out=[f"each/{algorithm}.pdf", f"each/{algorithm}.png"])) == 0
+        assert run(*appendix_call(data, algorithm, out=[f"each/{algorithm}.png"])) == 0
     one, each = digests(tmp_path / "one"), digests(tmp_path / "each")
-    assert one == each and len(one) == 2 * len(ALGORITHMS)
+    assert one == each and len(one) == len(ALGORITHMS)
     for name, sha256 in one.items():  # the ledger records the files written, not the templates
         assert files.read_record("ledger", f"one/{name}")[0] == sha256
     assert sorted(os.listdir(tmp_path / "ledger/one")) == sorted(f"{name}.sha256" for name in one)

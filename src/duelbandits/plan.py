@@ -144,17 +144,15 @@ def _check_scenarios(config: dict, names, key: str, actions=(None,), own_size: b
                 raise ConfigError(f"config: {key}: {err}") from None
 
 
-def check_plugins(config: dict, slugs, key: str) -> None:
-    """Each plugin algorithm of ``slugs`` keeps the outputs' contract on a small run at the config's A
-    (duelbandits.contract.smoke): a broken plugin stops the run here, named, not inside a job."""
+def check_plugins(slugs, key: str) -> None:
+    """Each plugin algorithm of ``slugs`` keeps the full contract (duelbandits.contract.check_plugin, run
+    once per plugin digest), or planning stops naming it."""
     from .algorithms import ALGORITHMS
-    from .contract import smoke
+    from .contract import check_plugin
 
     for slug in slugs:
         spec = ALGORITHMS[slug]
-        if spec.source is None:
-            continue
-        problems = smoke(slug, config["actions"])
+        problems = check_plugin(slug) if spec.source is not None else []
         if problems:
             raise ConfigError(
                 f"config: {key}: {slug} (plugin {spec.source.distribution} {spec.source.version}) breaks the "
@@ -184,7 +182,7 @@ def check_paper(config: dict) -> None:
             raise ConfigError(f"config: {key}: {err}") from None
     if "ts-borda" in config["algorithms"]:
         check_ts_borda_alpha(config, T, "algorithm_params/ts-borda/c_alpha")
-    check_plugins(config, config["algorithms"], "algorithms")
+    check_plugins(config["algorithms"], "algorithms")
 
 
 def check_target(config: dict, target: str) -> None:
@@ -219,7 +217,7 @@ def check_target(config: dict, target: str) -> None:
     else:
         _check_scenarios(config, section["scenarios"], "field/scenarios", own_size=True)
     planned = jobs(config, target)
-    check_plugins(config, sorted({job.algorithm for job in planned}), f"{target}/algorithms")
+    check_plugins(sorted({job.algorithm for job in planned}), f"{target}/algorithms")
     what, memory_key, alpha_key = TARGET_KEYS[target]
     longest, widest = max(job.horizon for job in planned), max(job.actions for job in planned)
     check_memory(
