@@ -9,7 +9,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from duelbandits import algorithms, contract
+from duelbandits import algorithms, contract, plugins
 from duelbandits.algorithms import BUILTINS, Algorithm, DuelingAlgorithm
 
 REGRETS = {"condorcet": "maximin", "borda": "borda", "target": "copeland"}
@@ -95,7 +95,7 @@ def registered():
     [
         (Fine, {}, None),
         (OutOfRange, {}, "select() returned the duel (3, "),
-        (GlobalRandom, {}, "the same seed gave other arrays"),
+        (GlobalRandom, {}, "condorcet, A = 3: draws from numpy's global random state (np.random.*), not from its rng"),
         (OwnGenerator, {}, "another seed gave the same duels"),
         (SharedState, {}, "the same seed gave other arrays after a run with another seed"),
         (UsesHorizon, {}, "a run of T/2 steps is not the first half of a run of T"),
@@ -112,10 +112,28 @@ def test_each_broken_property_is_named_and_a_good_algorithm_passes(registered, c
         assert any(words in p for p in problems), problems
 
 
-def test_smoke_reports_the_first_out_of_range_duel_at_the_configs_size(registered):
-    slug = registered(entry("toy-smoke", OutOfRange))
-    assert contract.smoke(slug, actions=9)[0].startswith(f"{slug}: select() returned the duel (9, ")
-    assert contract.smoke("dts", actions=9) == []
+class NotIntegers(Fine):
+    def select(self):
+        return 1.9, 2.0
+
+
+def test_a_duel_of_non_integers_is_refused(registered):
+    slug = registered(entry("toy-floats", NotIntegers))
+    assert contract.check_algorithm(slug) == [
+        f"condorcet, A = 3: {slug}: select() returned (1.9, 2.0) at step 1, not two integer actions"
+    ]
+
+
+def test_planning_runs_the_contract_once_per_version_of_a_plugins_code(registered, tmp_path, monkeypatch):
+    source = plugins.Source("toyplugin", "0.1", "0123456789abcdef")
+    slug = registered(dataclasses.replace(entry("toy-planned", Fine), source=source))
+    runs, passes = [], str(tmp_path / ".duelbandits/contract-passes.json")
+    monkeypatch.setattr(contract, "check_algorithm", lambda slug: runs.append(slug) or [])
+    assert contract.check_plugin(slug, passes) == [] and contract.check_plugin(slug, passes) == []
+    assert runs == [slug]  # the second planning reads the pass
+    edited = dataclasses.replace(source, digest="fedcba9876543210")
+    algorithms.ALGORITHMS[slug] = dataclasses.replace(algorithms.ALGORITHMS[slug], source=edited)
+    assert contract.check_plugin(slug, passes) == [] and runs == [slug, slug]  # an edit of its code: again
 
 
 def test_register_refuses_a_taken_slug_and_an_incomplete_entry(registered):

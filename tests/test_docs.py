@@ -336,8 +336,9 @@ def dry_runs(jobs: list[tuple[Path, list[str]]], width: int = 2) -> list[tuple[i
         return list(pool.map(dry_run, jobs))
 
 
+@pytest.mark.slow
 def test_every_shown_snakemake_command_dry_runs(tmp_path):
-    """Quick tier: one `snakemake -n` per distinct set of options, two at a time (forks of one process:
+    """One `snakemake -n` per distinct set of options, two at a time (forks of one process:
     :func:`dry_runs`). Without latexmk, `paper` is left out with a warning (its PDF rule
     refuses to plan; tests/test_latex.py builds it when DUELBANDITS_LATEX_TEST is set)."""
     dry, _ = shown_runs()

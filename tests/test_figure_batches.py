@@ -58,11 +58,12 @@ def test_the_appendix_figures_of_three_algorithms_in_one_call_are_the_bytes_of_o
     data, tmp_path, monkeypatch
 ):
     monkeypatch.chdir(tmp_path)
-    assert run(*appendix_call(data, *ALGORITHMS, out=["one/{algorithm}.pdf", "one/{algorithm}.png"])) == 0
+    # PNG only: the PDFs of a batch are compared in the main figure's test below
+    assert run(*appendix_call(data, *ALGORITHMS, out=["one/{algorithm}.png"])) == 0
     for algorithm in reversed(ALGORITHMS):  # each after other figures than in the one call
-        assert run(*appendix_call(data, algorithm, out=[f"each/{algorithm}.pdf", f"each/{algorithm}.png"])) == 0
+        assert run(*appendix_call(data, algorithm, out=[f"each/{algorithm}.png"])) == 0
     one, each = digests(tmp_path / "one"), digests(tmp_path / "each")
-    assert one == each and len(one) == 2 * len(ALGORITHMS)
+    assert one == each and len(one) == len(ALGORITHMS)
 
 
 def test_every_panel_of_two_appendix_figures_in_one_call_is_the_bytes_of_one_call_each(data, tmp_path):

@@ -107,6 +107,7 @@ def test_the_contract_check_passes_a_good_plugin_and_names_an_action_out_of_rang
 
 BAD = {
     "import": ["plugin fakeplugin 0.1", "fails to import: ZeroDivisionError"],
+    "exit": ["plugin fakeplugin 0.1", "fails to import: SystemExit: 0"],
     "clash": ["plugin fakeplugin 0.1", "slug 'dts' is a built-in algorithm's"],
     "incomplete": ["plugin fakeplugin 0.1", "incomplete entry", "citation must be a non-empty string"],
     "regrets": ["plugin fakeplugin 0.1", "incomplete entry", "regrets must map each of condorcet, borda, target"],
@@ -122,6 +123,8 @@ def install_bad(site, kind):
     good = GOOD.format(slug="uniform", scenario="sorted", package="fakeplugin", offset=0)
     if kind == "import":
         code = "1 / 0\n"
+    elif kind == "exit":
+        code = "import sys\nsys.exit(0)\n"
     elif kind == "clash":
         code, names = good.replace('slug="uniform"', 'slug="dts"'), ("dts", "sorted")
     elif kind == "incomplete":
@@ -157,7 +160,7 @@ def plan(tmp_path, site, *args):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("kind", ["import", "clash", "incomplete"])
+@pytest.mark.parametrize("kind", ["import", "exit", "clash", "incomplete"])
 def test_a_bad_plugin_stops_planning_in_one_message_naming_it(tmp_path, kind):
     planned = plan(tmp_path, install_bad(tmp_path / "site", kind))
     out = planned.stdout + planned.stderr
@@ -165,28 +168,91 @@ def test_a_bad_plugin_stops_planning_in_one_message_naming_it(tmp_path, kind):
     assert "Traceback" not in out and not (tmp_path / "results").exists()
 
 
+GLOBAL_RANDOM = GOOD.replace("int(self.rng.integers(self.actions)) + {offset}", "int(np.random.randint(self.actions))")
+
+
 @pytest.mark.slow
-def test_a_plugin_whose_algorithm_breaks_the_contract_stops_planning_of_the_config_that_selects_it(tmp_path):
-    site = install(tmp_path / "site", offset=1)
+@pytest.mark.parametrize(
+    ("code", "problem"),
+    [
+        (GOOD.format(slug="uniform", scenario="sorted", package="fakeplugin", offset=1), "select() returned the duel"),
+        (
+            GLOBAL_RANDOM.format(slug="uniform", scenario="sorted", package="fakeplugin", offset=0),
+            "draws from numpy's global random state (np.random.*), not from its rng",
+        ),
+    ],
+    ids=["out-of-range", "global-random-state"],
+)
+def test_a_plugin_whose_algorithm_breaks_the_contract_stops_planning_of_the_config_that_selects_it(
+    tmp_path, code, problem
+):
+    site = install(tmp_path / "site", code=code)
     planned = plan(tmp_path, site, "--config", "algorithms=[dts,uniform]")
     out = planned.stdout + planned.stderr
     assert planned.returncode != 0, out[-2000:]
-    assert "config: algorithms: uniform (plugin fakeplugin 0.1) breaks the algorithm contract" in out, out[-2000:]
+    line = "config: algorithms: uniform (plugin fakeplugin 0.1) breaks the algorithm contract: condorcet, A = 3: "
+    assert line in out and problem in out.partition(line)[2].splitlines()[0], out[-2000:]
     assert "duelbandits check-algorithm uniform" in out and "Traceback" not in out
     unselected = plan(tmp_path, site)
     assert unselected.returncode == 0, (unselected.stdout + unselected.stderr)[-2000:]  # not selected: not run
 
 
-@pytest.mark.slow
-def test_a_plugin_hyper_parameter_is_validated_by_the_schema_from_its_entry(tmp_path):
-    site = install(tmp_path / "site")
-    mine = tmp_path / "mine.yaml"
-    for value, allowed in ((-0.5, False), (0.0, True)):  # the range is >= 0: the first invalid, the last valid
-        mine.write_text(f"algorithms: [dts, uniform]\nalgorithm_params: {{uniform: {{spread: {value}}}}}\n")
-        planned = plan(tmp_path, site, "--configfile", str(REPO / "config.yaml"), str(TINY), str(mine))
-        out = planned.stdout + planned.stderr
-        if allowed:
-            assert planned.returncode == 0, out[-2000:]
-        else:
-            assert planned.returncode != 0, out[-2000:]
-            assert "config: algorithm_params/uniform/spread: -0.5 is less than the minimum of 0" in out, out[-2000:]
+KERNEL = """
+def run(matrix, horizon, rng, record, **hyper):
+    A = len(matrix)
+    I, J = rng.integers(A, size=horizon), rng.integers(A, size=horizon)
+    outcomes, strategies = (rng.random(horizon) < 0.5).astype(np.int8), {{"p": np.full((len(record), A), 1 / A)}}
+    {flaw}
+    return I, J, outcomes, strategies
+
+
+ALGORITHM = Algorithm(
+    slug="uniform", label="Uniform", citation="a test's own", implementation="fakeplugin:run",
+    regrets={{"condorcet": "maximin", "borda": "borda", "target": "copeland"}}, color="#123456", strategies=("p",),
+)
+"""
+"""A kernel-contract plugin whose run returns what ``flaw`` makes of its uniform outputs."""
+
+IMPOSSIBLE = {
+    "I[4] = A": "the duel of step 5 is (6, ",
+    "J[0] = -1": "the duel of step 1 is (",
+    "outcomes[3] = 2": "outcomes must be 0 or 1",
+    "I, J, outcomes = I[1:], J[1:], outcomes[1:]": "I has shape (199,), not (200,): one entry per step",
+    "I = I.astype(float)": "I is float64, not int64",
+    "strategies['p'][2, 0] = np.nan": "strategy 'p' is not a probability distribution at every recorded step",
+    "raise RuntimeError('the plugin broke')": "RuntimeError: the plugin broke",
+}
+"""Each kind of impossible output (and a plugin's own exception), and the end of its one line."""
+
+
+@pytest.mark.parametrize("flaw", list(IMPOSSIBLE))
+def test_impossible_outputs_or_an_exception_of_a_plugin_are_one_line_naming_it_and_nothing_is_written(tmp_path, flaw):
+    code = GOOD.format(slug="uniform", scenario="sorted", package="fakeplugin", offset=0) + KERNEL.format(flaw=flaw)
+    out = tmp_path / "run.parquet"
+    args = ["--scenario", "condorcet", "--actions", "6", "--algorithm", "uniform", "--horizon", "200", "--run", "0"]
+    result = duelbandits(install(tmp_path / "site", code=code), "simulate", *args, "--seed", "5", "--stride", "40",
+                         "--out", str(out))  # fmt: skip
+    assert result.returncode == 2 and not out.exists(), result.stderr
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert result.stderr.startswith("duelbandits simulate: error: plugin uniform (distribution fakeplugin): ")
+    assert IMPOSSIBLE[flaw] in result.stderr, result.stderr
+
+
+def test_a_plugins_digest_covers_its_packages_init(tmp_path, monkeypatch):
+    """The ``__init__`` of the implementation's package runs before it, so an edit of it changes the
+    digest; its own imports are followed only for a name of the package (``helper``), not a submodule's."""
+    from duelbandits import plugins
+
+    package = tmp_path / "initplugin"
+    package.mkdir()
+    init = "from .other import OTHER\n\n\ndef helper():\n    return {}\n"
+    for name, text in (("__init__", init.format(1)), ("algo", "from .util import f\n"), ("util", "f = 1\n"),
+                       ("other", "OTHER = 1\n")):  # fmt: skip
+        (package / f"{name}.py").write_text(text)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    before = plugins.files_digest("initplugin.algo")
+    (package / "__init__.py").write_text(init.format(2))
+    assert plugins.files_digest("initplugin.algo") != before
+    assert sorted(plugins.module_files("initplugin.algo")) == ["initplugin", "initplugin.algo", "initplugin.util"]
+    (package / "algo.py").write_text("from . import helper\n")
+    assert sorted(plugins.module_files("initplugin.algo")) == ["initplugin", "initplugin.algo", "initplugin.other"]

@@ -355,12 +355,16 @@ def _point_file(path, table, config):
     return path
 
 
-def test_read_points_concatenates_in_order_with_sorted_digests_and_the_records(tmp_path):
-    one = pa.Table.from_pandas(_point_rows([("borda", "dts", 10, 100, 0, "borda", 10)]), schemas.POINT_SCHEMA)
-    two = pa.Table.from_pandas(_point_rows([("borda", "dts", 10, 100, 1, "borda", 10)]), schemas.POINT_SCHEMA)
-    paths = [_point_file(tmp_path / "a.parquet", one, "zz"), _point_file(tmp_path / "b.parquet", two, "aa")]
+def test_read_points_concatenates_in_order_with_sorted_digests_and_the_records(tmp_path, X):
+    from duelbandits import storage
+
+    paths = [tmp_path / "a.parquet", tmp_path / "b.parquet"]
+    for path, run, config in zip(paths, (0, 1), ("zz", "aa")):
+        table = pointlib.simulate_point(X, "condorcet", "rucb", 20, [run], 5, points=3)
+        storage.write_table(table, path, {"table": "sweep-point", "config_sha256": config, "runs": f"{run}-{run}",
+                                          "horizon": 20, "points": 3})  # fmt: skip
     frame, digests, records = pointlib.read_points(paths)
-    assert frame["run"].tolist() == [0, 1] and frame.columns.tolist() == schemas.POINT_SCHEMA.names
+    assert frame["run"].tolist() == [0] * 12 + [1] * 12 and frame.columns.tolist() == schemas.POINT_SCHEMA.names
     assert digests == ["aa", "zz"]
     assert [r["config_sha256"] for r in records] == ["zz", "aa"]
 

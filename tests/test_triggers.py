@@ -178,40 +178,38 @@ ALWAYS = {"__init__", "__main__", "cli", "cli.args"}
 """Every job runs `python -m duelbandits`: the package, its __main__, the CLI package and its argument types."""
 
 
-@pytest.mark.parametrize("entry", sorted({entry for entry, _ in ENTRIES}))
-def test_code_units_hold_the_package_the_cli_the_commands_module_and_what_its_function_imports(entry):
-    units = code_units(entry)
-    module = entry.partition(":")[0]
-    assert ALWAYS <= units, sorted(ALWAYS - units)
-    assert module in units
-    imported = command_imports(entry)
-    assert imported <= units, sorted(imported - units)
-    assert module_imports(module) <= units, sorted(module_imports(module) - units)
+def test_code_units_hold_the_package_the_cli_the_commands_module_and_what_its_function_imports():
+    for entry in sorted({entry for entry, _ in ENTRIES}):
+        units = code_units(entry)
+        module = entry.partition(":")[0]
+        assert ALWAYS <= units and module in units, (entry, sorted(ALWAYS - units))
+        imported = command_imports(entry) | module_imports(module)
+        assert imported <= units, (entry, sorted(imported - units))
 
 
-@pytest.mark.parametrize("entry", sorted({entry for entry, _ in ENTRIES}))
-def test_code_units_are_closed_under_the_imports_and_packages_of_every_unit(entry):
-    units = code_units(entry)
-    for unit in sorted(units):
-        assert unit_file(unit) is not None, unit
-        missing = (module_imports(unit) | parents(unit)) - units
-        assert not missing, f"{entry}: {unit} imports {sorted(missing)}, which are not among its units"
+def test_code_units_are_closed_under_the_imports_and_packages_of_every_unit():
+    for entry in sorted({entry for entry, _ in ENTRIES}):
+        units = code_units(entry)
+        for unit in sorted(units):
+            assert unit_file(unit) is not None, unit
+            missing = (module_imports(unit) | parents(unit)) - units
+            assert not missing, f"{entry}: {unit} imports {sorted(missing)}, which are not among its units"
 
 
 @pytest.mark.parametrize("entry", WITH_KERNEL)
-@pytest.mark.parametrize("slug", list(ALGORITHMS))
-def test_simulation_units_hold_the_jobs_kernel_and_everything_it_imports(entry, slug):
-    kernel = ALGORITHMS[slug].module.removeprefix("duelbandits.")
-    units = code_units(entry, kernel)
-    assert {kernel, "algorithms"} | ALWAYS | {entry.partition(":")[0]} <= units
-    closure, todo = set(), [kernel]
-    while todo:
-        unit = todo.pop()
-        if unit not in closure:
-            closure.add(unit)
-            todo += sorted(module_imports(unit) | parents(unit))
-    assert closure <= units, sorted(closure - units)
-    assert code_units(entry) <= units  # the kernel adds, never removes
+def test_simulation_units_hold_the_jobs_kernel_and_everything_it_imports(entry):
+    for slug in ALGORITHMS:
+        kernel = ALGORITHMS[slug].module.removeprefix("duelbandits.")
+        units = code_units(entry, kernel)
+        assert {kernel, "algorithms"} | ALWAYS | {entry.partition(":")[0]} <= units, slug
+        closure, todo = set(), [kernel]
+        while todo:
+            unit = todo.pop()
+            if unit not in closure:
+                closure.add(unit)
+                todo += sorted(module_imports(unit) | parents(unit))
+        assert closure <= units, (slug, sorted(closure - units))
+        assert code_units(entry) <= units  # the kernel adds, never removes
 
 
 def test_a_kernels_helpers_are_found_through_its_imports():

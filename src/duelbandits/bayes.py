@@ -151,6 +151,53 @@ def measure(actions: int, matrices, runs: int, horizon: int, base_seed: int, pro
     return pd.DataFrame(rows, columns=RUN_COLUMNS)
 
 
+def read_runs(paths):
+    """The run files (``bayes-runs``): ``(runs, records)``, the rows of all and each file's provenance; a
+    file is refused in one line unless it holds each run of its job's matrices (:func:`matrix_indices`)
+    once, a Maximin ``R_T`` a run can have (:func:`duelbandits.regret.curve_problem`), Theorem 4.1's
+    bound and their ratio."""
+    import pandas as pd
+
+    from . import storage
+
+    frames, records = [], []
+    for path in paths:
+        prov = storage.read_provenance(
+            path, {key: int for key in ("actions", "matrices", "runs", "horizon", "jobs", "job")}, table="bayes-runs"
+        )
+        frame = storage.read_frame(path, table="bayes-runs").sort_values(["matrix", "run"], ignore_index=True)
+        problem = runs_problem(frame, prov)
+        if problem:
+            raise BayesError(f"{path}: {problem}")
+        frames.append(frame)
+        records.append(prov)
+    return pd.concat(frames, ignore_index=True), records
+
+
+def runs_problem(frame, prov: dict) -> str | None:
+    """Why the rows ``frame`` of one run file (sorted by matrix and run) are not those its provenance
+    ``prov`` made, as one clause; None if they are."""
+    import pandas as pd
+
+    A, T = prov["actions"], prov["horizon"]
+    matrices = matrix_indices(prov["matrices"], prov["jobs"], prov["job"])
+    expected = pd.MultiIndex.from_product([[A], [T], matrices, range(prov["runs"])])
+    if not pd.MultiIndex.from_frame(frame[["actions", "horizon", "matrix", "run"]]).equals(expected):
+        return (
+            f"holds {len(frame)} rows, not the {len(expected)} of its provenance ({len(matrices)} matrices x "
+            f"{prov['runs']} runs at A = {A}, T = {T})"
+        )
+    names = [f"matrix {m} run {r}" for m, r in zip(frame["matrix"], frame["run"])]
+    problem = regret.curve_problem("maximin", [T], frame["regret"].to_numpy()[:, None], names)
+    if problem:
+        return problem
+    b = bound(A, T)
+    ratios = np.allclose(frame["ratio"], frame["regret"] / b, rtol=1e-12, atol=0)
+    if not (ratios and np.array_equal(frame["bound"], np.full(len(frame), b))):
+        return f"its columns bound and ratio are not Theorem 4.1's bound at A = {A}, T = {T} ({b:g}) and R_T over it"
+    return None
+
+
 def z_value(confidence: float) -> float:
     """The two-sided normal quantile of ``confidence``."""
     from statistics import NormalDist

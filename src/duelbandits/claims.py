@@ -130,6 +130,33 @@ def ratio_interval(m_a, s_a, m_b, s_b, runs: int, level: float = LEVEL):
     return ratio, ratio * math.exp(-z * se), ratio * math.exp(z * se)
 
 
+MEAN_REGRETS = {
+    "summary": ["scenario", "algorithm", "regret"],
+    "asymptotics-local": ["scenario", "algorithm", "regret", "actions", "horizon"],
+    "tail-estimates": [],
+    "tail-family": ["actions", "gap"],
+}
+"""The tables the ledger reads mean regrets from (column ``mean`` at step ``t``, or ``horizon`` where there
+is no ``t``: each horizon's runs tuned to it), by the columns of one curve; no ``regret`` column: Maximin."""
+
+
+def mean_regret_problem(frame, table: str) -> str | None:
+    """Why the mean regrets of a table of :data:`MEAN_REGRETS` cannot be means of regrets (a mean of
+    cumulative regrets is one: :func:`duelbandits.regret.curve_problem`), as one clause; None if they can
+    be. Rows of no runs (a family member without a trap) hold none."""
+    from .regret import curve_problem
+
+    keys, step = MEAN_REGRETS[table], "t" if "t" in frame else "horizon"
+    frame = frame[frame["runs"] > 0]
+    for key, part in frame.sort_values(step).groupby(keys, sort=True) if keys else [((), frame.sort_values(step))]:
+        kind = part["regret"].iloc[0] if "regret" in part else "maximin"
+        name = "/".join(map(str, key)) or "the estimate"
+        problem = curve_problem(kind, part[step].to_numpy(), part["mean"].to_numpy(), [f"{name} (mean)"])
+        if problem:
+            return problem
+    return None
+
+
 # --- The ledger -----------------------------------------------------------------------------------
 
 
@@ -675,9 +702,10 @@ def bayes_row(estimates, verdict_text: str | None = None) -> Claim:
             figure,
             "the maximin_bayes target was not built (snakemake --cores 2 maximin_bayes)",
         )
-    failing = estimates[estimates["verdict"] == FAILS].sort_values("actions")
+    verdicts = [below(low, high, 1.0) for low, high in zip(estimates["low"], estimates["high"])]
+    failing = estimates[[v == FAILS for v in verdicts]].sort_values("actions")
     row = failing.iloc[0] if len(failing) else estimates.sort_values(["high", "actions"]).iloc[-1]
-    verdict = every(estimates["verdict"])
+    verdict = every(verdicts)
     return Claim(
         f"{claim} (A = {int(row['actions'])}, T = {int(row['horizon']):,})",
         "Theorem 4.1 (Section 4; its proof)",

@@ -8,9 +8,10 @@ A package registers its entries under two entry-point groups (docs/extending.md)
   :class:`duelbandits.scenarios.ScenarioEntry`.
 
 They are loaded once, when the registries are first built, and checked there: an entry point that
-fails to import, is not an entry, names another slug, clashes with a built-in or another plugin, or
-is incomplete stops everything with one :class:`PluginError` line naming the distribution, the
-entry point and the problem. A loaded entry carries its :class:`Source`: the distribution's name
+fails to import (any exception, a ``sys.exit`` too), is not an entry, names another slug, clashes with
+a built-in or another plugin, or is incomplete stops everything with one :class:`PluginError` line
+naming the distribution, the entry point and the problem; a later call of a plugin's code that
+raises is one line too (:func:`foreign`). A loaded entry carries its :class:`Source`: the distribution's name
 and version and a digest of its entry and its implementation's modules, which provenance records
 and which the rerun triggers of its jobs include.
 """
@@ -18,6 +19,7 @@ and which the rerun triggers of its jobs include.
 from __future__ import annotations
 
 import hashlib
+from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -49,25 +51,33 @@ class Source:
 
 def module_files(module: str) -> dict[str, Path]:
     """The file of ``module`` and of every module of its own top-level package that it imports, directly
-    or through another (read from the sources, not by importing), by module name. The package's
-    ``__init__`` files are not followed: a plugin's ``__init__`` typically gathers all its entries, and
-    an edit to one entry's module must rerun that entry's jobs alone."""
+    or through another (read from the sources, not by importing), by module name; with the ``__init__``
+    of every package above each of them, which runs before it. A package's ``__init__`` is followed (its
+    own imports) only where a module imports the package itself or a name from it, not a submodule: a
+    plugin's ``__init__`` typically gathers all its entries, and an edit to one entry's module must rerun
+    that entry's jobs alone."""
     import ast
     import importlib.util
 
-    top, found, todo = module.partition(".")[0], {}, [module]
-    while todo:
-        name = todo.pop()
-        if name in found:
-            continue
+    def origin(name: str) -> Path | None:
         try:
             spec = importlib.util.find_spec(name)
         except (ImportError, ValueError):
-            spec = None
-        if spec is None or not spec.origin or not spec.origin.endswith(".py"):
+            return None
+        return Path(spec.origin) if spec and spec.origin and spec.origin.endswith(".py") else None
+
+    top, found, todo = module.partition(".")[0], {}, [module]
+    followed = set()
+    while todo:
+        name = todo.pop()
+        if name in followed or origin(name) is None:
             continue
-        found[name] = Path(spec.origin)
-        package = name if spec.submodule_search_locations else name.rpartition(".")[0]
+        followed.add(name)
+        found[name] = origin(name)
+        parts = name.split(".")
+        for above in (".".join(parts[:i]) for i in range(1, len(parts))):
+            found.setdefault(above, origin(above))
+        package = name if found[name].name == "__init__.py" else name.rpartition(".")[0]
         for node in ast.walk(ast.parse(found[name].read_bytes())):
             if isinstance(node, ast.Import):
                 targets = [alias.name for alias in node.names]
@@ -76,11 +86,13 @@ def module_files(module: str) -> dict[str, Path]:
                 if node.level:
                     parts = package.split(".")[: len(package.split(".")) - (node.level - 1)]
                     base = ".".join([*parts, *([node.module] if node.module else [])])
-                targets = [base, *(f"{base}.{alias.name}" for alias in node.names)]
+                targets = [f"{base}.{alias.name}" for alias in node.names]
+                if base.partition(".")[0] == top and not all(origin(t) for t in targets):
+                    targets.append(base)  # a name defined by the module or package ``base`` itself
             else:
                 continue
-            todo += [t for t in targets if t.partition(".")[0] == top and t != top]
-    return found
+            todo += [t for t in targets if t.partition(".")[0] == top]
+    return {name: path for name, path in found.items() if path is not None}
 
 
 def files_digest(module: str, entry=None) -> str:
@@ -92,6 +104,24 @@ def files_digest(module: str, entry=None) -> str:
     if entry is not None:
         sha.update(entry.identity().encode())
     return sha.hexdigest()[:16]
+
+
+def named(entry) -> str:
+    """How a plugin's entry is named in its errors: ``plugin SLUG (distribution DIST)``."""
+    origin = entry.source.distribution if entry.source is not None else "none: registered in this process"
+    return f"plugin {entry.slug} (distribution {origin})"
+
+
+@contextmanager
+def foreign(entry):
+    """Around a call of a plugin's code: any exception but the project's own (an InputError, already one
+    line) becomes one PluginError line ``plugin SLUG (distribution DIST): Type: message``."""
+    try:
+        yield
+    except InputError:
+        raise
+    except (Exception, SystemExit) as err:  # noqa: BLE001 - whatever a foreign call raises is the plugin's
+        raise PluginError(f"{named(entry)}: {type(err).__name__}: {err}") from None
 
 
 def _where(point) -> str:
@@ -111,7 +141,7 @@ def load(group: str, kind: type, builtins: dict) -> dict:
         where = _where(point)
         try:
             entry = point.load()
-        except Exception as err:  # noqa: BLE001 - any failure of a foreign import is the plugin's
+        except (Exception, SystemExit) as err:  # noqa: BLE001 - any failure of a foreign import (a sys.exit too)
             raise PluginError(f"{where}: fails to import: {type(err).__name__}: {err}") from None
         if not isinstance(entry, kind):
             raise PluginError(f"{where}: is a {type(entry).__name__}, not a {kind.__module__}.{kind.__name__}")

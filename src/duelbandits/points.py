@@ -126,15 +126,50 @@ def check_points(points: pd.DataFrame) -> pd.DataFrame:
 
 def read_points(paths) -> tuple[pd.DataFrame, list[str], list[dict]]:
     """The point files as one DataFrame, the sorted digests of their provenance, and the provenance
-    records themselves (one per path, in order)."""
-    tables, records = [], []
+    records themselves (one per path, in order); each file checked on its own (:func:`point_problem`)."""
+    frames, records = [], []
     for path in paths:
         table = storage.read_table(path)
         if not table.schema.equals(schemas.POINT_SCHEMA):
             raise storage.StorageError(f"{path}: not a sweep point file (columns {', '.join(table.column_names)})")
-        records.append(storage.read_provenance(path, table="sweep-point"))
-        tables.append(table)
-    return pa.concat_tables(tables).to_pandas(), sorted(p["config_sha256"] for p in records), records
+        prov = storage.read_provenance(path, {"runs": str, "horizon": int, "points": int}, table="sweep-point")
+        frame = table.to_pandas()
+        problem = point_problem(frame, prov)
+        if problem:
+            raise PointError(f"{path}: {problem}")
+        records.append(prov)
+        frames.append(frame)
+    import pandas as pd
+
+    return pd.concat(frames, ignore_index=True), sorted(p["config_sha256"] for p in records), records
+
+
+def point_problem(frame: pd.DataFrame, prov: dict) -> str | None:
+    """Why the rows ``frame`` of one point file are not those its provenance ``prov`` made, as one clause:
+    not every run of ``prov["runs"]`` with every regret kind at every step of ``thin_grid(horizon,
+    points)`` once, or a regret no run can have (:func:`duelbandits.regret.curve_problem`); None if
+    they are."""
+    import pandas as pd
+
+    first, _, last = prov["runs"].partition("-")
+    runs = np.arange(int(first), int(last or first) + 1)
+    grid = thin_grid(prov["horizon"], prov["points"])
+    kinds = list(regret.REGRETS)
+    keys = ["run", "regret", "t"]
+    expected = pd.MultiIndex.from_product([runs, kinds, grid], names=keys)
+    if len(frame) != len(expected) or not pd.MultiIndex.from_frame(frame[keys]).sort_values().equals(
+        expected.sort_values()
+    ):
+        return (
+            f"holds {len(frame)} rows, not the {len(expected)} of its provenance (runs {prov['runs']} x "
+            f"{len(kinds)} regrets x {grid.size} steps to T = {prov['horizon']})"
+        )
+    frame = frame.sort_values(["regret", "run", "t"], kind="stable")
+    for kind, part in frame.groupby("regret", sort=False):
+        problem = regret.curve_problem(kind, grid, part["cumulative_regret"].to_numpy(), [f"run {r}" for r in runs])
+        if problem:
+            return problem
+    return None
 
 
 def check_together(paths, records, c_alpha: float | None = None) -> None:

@@ -5,7 +5,8 @@ expectation of ``X_t`` is ``X``; so each function takes the matrix and the
 selected actions (scalars or arrays) and returns the expected regret of each
 step, at most 1 (Section 4 normalises every regret). The Borda and Copeland
 regrets are never negative; the Maximin and Exp3.P regrets are, where no
-Condorcet winner exists (``cyclic``), when the Maximin winner loses a duel.
+Condorcet winner exists (``cyclic``), when the Maximin winner loses a duel
+(:data:`RANGES`: what a cumulative regret read from a file can be).
 
 The Exp3.P regret of Theorem 4.3, with ``X(J, I)`` as in its proof, equals
 the Maximin regret identically: ``X[I, J] + X[J, I] = 1`` turns
@@ -54,6 +55,10 @@ REGRETS = {"maximin": maximin, "borda": borda, "exp3p": exp3p, "copeland": copel
 REGRET_NAMES = {"maximin": "Maximin", "borda": "Borda", "exp3p": "Exp3.P", "copeland": "Copeland"}
 """How tables and figures name each regret kind."""
 
+RANGES = {"maximin": (-0.5, 0.5), "borda": (0.0, 1.0), "exp3p": (-0.5, 0.5), "copeland": (0.0, 1.0)}
+"""The range of each kind's per-step regret: Maximin and Exp3.P ``(X[i*, I] + X[i*, J] - 1) / 2`` with
+entries in [0, 1]; Borda and Copeland half a difference of two scores in [0, 1], the best one first."""
+
 
 def per_step(kind: str, matrix, I, J) -> np.ndarray:
     """Per-step expected regret of the named kind: the kind's function evaluated once per pair of
@@ -78,3 +83,31 @@ def sample_std(values):
     if values.shape[0] < 2:
         return np.zeros(values.shape[1:]) if values.ndim > 1 else 0.0
     return values.std(axis=0, ddof=1)
+
+
+def curve_problem(kind: str, t, R, names=None) -> str | None:
+    """Why cumulative regrets ``R`` of ``kind`` at the 1-based steps ``t`` (``(runs, steps)``, the runs
+    named ``names``, ``run 0, run 1, ...`` by default) are not regrets, as one clause; None if they can
+    be. A value must be finite, and the mean regret per step over every interval ``(t_{k-1}, t_k]``
+    (``(0, t_0]`` first) within the kind's :data:`RANGES`, up to the rounding of a sum (``1e-9`` of its
+    size): so a non-negative kind never decreases nor goes below 0, and no ``R_t`` leaves ``t`` times
+    its kind's range. Every study reads its regrets through this check, so that no statistic turns an
+    impossible value into a number."""
+    t = np.asarray(t, dtype=float)
+    R = np.asarray(R, dtype=float).reshape(-1, t.size)
+    names = [f"run {r}" for r in range(R.shape[0])] if names is None else list(names)
+    low, high = RANGES[kind]
+    dt = np.diff(np.r_[0.0, t])
+    dR = np.diff(np.concatenate([np.zeros((R.shape[0], 1)), R], axis=1), axis=1)
+    slack = 1e-9 * np.maximum(1.0, np.abs(R))
+    with np.errstate(invalid="ignore"):
+        bad = ~np.isfinite(R) | (dR < low * dt - slack) | (dR > high * dt + slack)
+    if not bad.any():
+        return None
+    run, k = np.argwhere(bad)[0]
+    where = f"{names[run]}'s {kind} regret"
+    if not np.isfinite(R[run, k]):
+        return f"{where} is {R[run, k]} at t = {t[k]:.0f}"
+    start = f"from {R[run, k - 1]:.6g} at t = {t[k - 1]:.0f} " if k else ""
+    sums = f"not a sum of per-step regrets in [{low:g}, {high:g}]"
+    return f"{where} goes {start}to {R[run, k]:.6g} at t = {t[k]:.0f}: {sums}"

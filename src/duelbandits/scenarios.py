@@ -17,6 +17,7 @@ through the ``duelbandits.scenarios`` entry-point group (:mod:`duelbandits.plugi
 from __future__ import annotations
 
 import csv
+from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
@@ -487,7 +488,8 @@ def generated_scenario(entry: ScenarioEntry, actions, seed, params: dict) -> Sce
         )
     module, _, function = entry.make.partition(":")
     try:
-        make = getattr(importlib.import_module(module), function)
+        with plugins.foreign(entry) if entry.source is not None else nullcontext():
+            make = getattr(importlib.import_module(module), function)
     except (ImportError, AttributeError) as err:
         raise ScenarioError(f"scenario {entry.slug}: cannot load {entry.make}: {err}") from None
     if isinstance(seed, np.random.SeedSequence):
@@ -495,7 +497,8 @@ def generated_scenario(entry: ScenarioEntry, actions, seed, params: dict) -> Sce
     else:
         rng = np.random.default_rng(np.random.SeedSequence([int(seed), int.from_bytes(entry.slug.encode(), "little")]))
     try:
-        X = validate_matrix(make(int(actions), rng))
+        with plugins.foreign(entry) if entry.source is not None else nullcontext():
+            X = validate_matrix(make(int(actions), rng))
     except MatrixError as err:
         raise ScenarioError(f"scenario {entry.slug} ({entry.make}): {err}") from None
     if X.shape[0] != actions:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import algorithms
+from . import algorithms, plugins
 from .errors import InputError
 from .scenarios import validate_matrix
 
@@ -59,6 +60,47 @@ def _check_positive_int(name: str, value) -> int:
     return int(value)
 
 
+def call(spec, X, horizon: int, rng, record, hyper: dict):
+    """``spec.run(X, horizon, rng, record, **hyper)``; a plugin's own exception is one line naming it."""
+    with plugins.foreign(spec) if spec.family == "plugin" else nullcontext():
+        return spec.run(X, horizon, rng, record, **hyper)
+
+
+def output_problems(spec, A: int, horizon: int, out, record) -> list[str]:
+    """What is impossible in the outputs ``out`` of a run of ``spec`` (the contract's outputs, docs/extending.md):
+    int64 actions in ``[0, A)``, int8 outcomes in ``{0, 1}``, ``horizon`` steps, one strategy row per
+    recorded step for each of its players, each a distribution. Empty when none."""
+    try:
+        I, J, outcomes, strategies = out
+    except (TypeError, ValueError):
+        return [f"run returned {type(out).__name__}, not (I, J, outcomes, strategies)"]
+    problems = []
+    for name, arr, dtype in (("I", I, np.int64), ("J", J, np.int64), ("outcomes", outcomes, np.int8)):
+        arr = np.asarray(arr)
+        if arr.shape != (horizon,):
+            problems.append(f"{name} has shape {arr.shape}, not ({horizon},): one entry per step")
+        elif arr.dtype != dtype:
+            problems.append(f"{name} is {arr.dtype}, not {np.dtype(dtype)}")
+    if problems:
+        return problems
+    bad = np.flatnonzero((I < 0) | (I >= A) | (J < 0) | (J >= A))
+    if len(bad):
+        t = int(bad[0])
+        problems.append(f"the duel of step {t + 1} is ({int(I[t])}, {int(J[t])}), outside [0, {A})")
+    if not set(np.unique(outcomes)) <= {0, 1}:
+        problems.append("outcomes must be 0 or 1")
+    if not isinstance(strategies, dict) or set(strategies) != set(spec.strategies):
+        problems.append(f"strategies must be a dict with the players {list(spec.strategies)}")
+        return problems
+    for player, law in strategies.items():
+        law = np.asarray(law)
+        if law.shape != (len(record), A):
+            problems.append(f"strategy {player!r} has shape {law.shape}, not ({len(record)}, {A})")
+        elif not (np.all(law >= -1e-12) and np.allclose(law.sum(axis=1), 1.0, atol=1e-9)):
+            problems.append(f"strategy {player!r} is not a probability distribution at every recorded step")
+    return problems
+
+
 def simulate(matrix, algorithm: str, horizon: int, seed, *, stride: int = DEFAULT_STRIDE, **params):
     """Run ``algorithm`` for ``horizon`` steps on the preference ``matrix``.
 
@@ -76,7 +118,12 @@ def simulate(matrix, algorithm: str, horizon: int, seed, *, stride: int = DEFAUL
             raise SimulationError(f"seed must be a non-negative integer or a SeedSequence, got {seed!r}")
     rng = np.random.default_rng(seed)
     record = recorded_steps(horizon, stride) if spec.strategies else np.zeros(0, dtype=np.int64)
-    I, J, outcomes, strategies = spec.run(X, horizon, rng, record, **hyper)
+    out = call(spec, X, horizon, rng, record, hyper)
+    if spec.family == "plugin":  # a plugin's outputs, checked where they enter: nothing impossible is written
+        problems = output_problems(spec, X.shape[0], horizon, out, record)
+        if problems:
+            raise plugins.PluginError(f"{plugins.named(spec)}: {problems[0]}")
+    I, J, outcomes, strategies = out
     return SimulationResult(
         algorithm=algorithm,
         I=I,

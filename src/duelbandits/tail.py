@@ -252,6 +252,33 @@ def continue_runs(
     return curve_table, state_table
 
 
+def read_curves(paths):
+    """Phase 2's curve files (``tail-continue``): ``(curves, records)``, the rows of all (None without a
+    file) and each file's provenance; a file is refused in one line when a run of it lacks a step of
+    ``thin_grid(horizon, points_kept)`` or holds a Maximin regret no run can have
+    (:func:`duelbandits.regret.curve_problem`)."""
+    import pandas as pd
+
+    from . import storage
+
+    frames, records = [], []
+    for path in paths:
+        prov = storage.read_provenance(path, {"horizon": int, "points_kept": int}, table="tail-curves")
+        frame = storage.read_frame(path, table="tail-curves").sort_values(["run", "t"], ignore_index=True)
+        runs, grid = np.unique(frame["run"].to_numpy()), thin_grid(prov["horizon"], prov["points_kept"])
+        expected = pd.MultiIndex.from_product([runs, grid], names=["run", "t"])
+        if not pd.MultiIndex.from_frame(frame[["run", "t"]]).equals(expected):
+            raise TailError(f"{path}: holds {len(frame)} rows, not its {runs.size} runs x {grid.size} steps to "
+                            f"T = {prov['horizon']}")  # fmt: skip
+        names = [f"run {r}" for r in runs]
+        problem = regret.curve_problem("maximin", grid, frame["cumulative_regret"].to_numpy(), names)
+        if problem:
+            raise TailError(f"{path}: {problem}")
+        frames.append(frame)
+        records.append(prov)
+    return (pd.concat(frames, ignore_index=True) if frames else None), records
+
+
 # --- Phase 1 -> the strata, and the estimates ----------------------------------------------------
 
 

@@ -26,8 +26,10 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import operator
 import os
 import sys
+from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -177,9 +179,11 @@ def python_run(cls: type[DuelingAlgorithm], slug: str, players: tuple[str, ...])
         for t in range(horizon):
             duel = algorithm.select()
             try:
-                i, j = (int(a) for a in duel)
+                i, j = (operator.index(a) for a in duel)  # an integer type: 1.9 is no action, nor is 2.0
             except (TypeError, ValueError):
-                raise AlgorithmError(f"{slug}: select() returned {duel!r} at step {t + 1}, not two actions") from None
+                raise AlgorithmError(
+                    f"{slug}: select() returned {duel!r} at step {t + 1}, not two integer actions"
+                ) from None
             if not (0 <= i < A and 0 <= j < A):
                 raise AlgorithmError(f"{slug}: select() returned the duel ({i}, {j}) at step {t + 1}, outside [0, {A})")
             if k < len(record) and record[k] == t + 1:
@@ -292,7 +296,8 @@ class Algorithm:
         """The implementation object: a kernel ``run`` or a :class:`DuelingAlgorithm` subclass."""
         module, _, name = self.implementation.partition(":")
         try:
-            return getattr(importlib.import_module(module), name)
+            with plugins.foreign(self) if self.family == "plugin" else nullcontext():  # a plugin module's import
+                return getattr(importlib.import_module(module), name)
         except (ImportError, AttributeError) as err:
             raise AlgorithmError(f"algorithm {self.slug}: cannot load {self.implementation}: {err}") from None
 

@@ -37,16 +37,11 @@ def cmd_bayes_runs(args) -> None:
 
 
 def cmd_bayes_table(args) -> None:
-    import pandas as pd
-
     from .. import bayes, provenance, schemas, storage
     from ..tables.bayes import bayes_markdown
 
     check_confidence(args.confidence)
-    frames, records = [], []
-    for path in args.files:
-        records.append(storage.read_provenance(path, table="bayes-runs"))
-        frames.append(storage.read_table(path).to_pandas())
+    runs, records = bayes.read_runs(args.files)
     seeds = {r["seed"] for r in records}
     if len(seeds) > 1:
         raise UsageError(f"the run files were made with different seeds: {sorted(seeds)}")
@@ -54,7 +49,6 @@ def cmd_bayes_table(args) -> None:
     if len(priors) > 1:
         raise UsageError(f"the run files were drawn from different priors: {', '.join(sorted(priors))}")
     (prior,) = priors
-    runs = pd.concat(frames, ignore_index=True)
     if runs.duplicated(["actions", "matrix", "run"]).any():
         raise UsageError("a (A, matrix, run) appears twice: the run files overlap")
     table = bayes.estimates(runs, args.confidence, prior)

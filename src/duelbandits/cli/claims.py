@@ -87,16 +87,11 @@ def cmd_tail_table(args) -> None:
     frame, sources, record = _tail_phase_one(args)
     X = record["matrix"]
     delta = tail.trap(X).delta
-    curve_tables, state_tables, made = [], [], []
-    for path in args.curves:
-        curve_tables.append(storage.read_table(path))
-        made.append(storage.read_provenance(path, table="tail-curves"))
-    for path in args.states:
-        state_tables.append(storage.read_table(path))
+    curves, made = tail.read_curves(args.curves)
+    state_tables = [storage.read_table(path) for path in args.states]
     for path, prov in zip(args.curves, made):
         if sorted(prov.get("points", [])) != sorted(sources) or prov.get("share") != args.share:
             raise UsageError(f"{path}: continues other phase-1 points or another --share")
-    curves = pa.concat_tables(curve_tables).to_pandas() if curve_tables else None
     states = pa.concat_tables(state_tables).to_pandas() if state_tables else pd.DataFrame()
     expected, _ = tail.strata_of(frame, delta, args.share, made[0]["others"] if made else 0, args.seed)
     if curves is not None and sorted(curves["run"].unique().tolist()) != sorted(expected.tolist()):
@@ -280,6 +275,12 @@ def cmd_claims(args) -> None:
         "maximin-bayes": "bayes-estimates",
     }
     read = {name: storage.read_frame(path, tables[name]) for name, path in present.items()}
+    for path, frame, table in [(args.summary, summary, "summary")] + [
+        (present[name], read[name], tables[name]) for name in read if tables[name] in claims.MEAN_REGRETS
+    ]:
+        problem = claims.mean_regret_problem(frame, table)
+        if problem:
+            raise UsageError(f"{path}: {problem}")
     local, estimates, family, bayes_table = (read.get(name) for name in tables)
     verdict = tail.verdict(estimates) if estimates is not None else None
     bayes_verdict = bayes.overall_verdict(bayes_table) if bayes_table is not None else None
