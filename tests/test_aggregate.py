@@ -14,12 +14,12 @@ from duelbandits.files import StorageError
 from duelbandits.simulation import recorded_steps
 
 
-@pytest.mark.parametrize("horizon", [1, 2, 300, 40_000])
-def test_summary_grid_is_sorted_within_range_and_ends_at_horizon(horizon):
-    grid = summary_grid(horizon, 1000)
-    assert grid[0] == 1 and grid[-1] == horizon
-    assert np.all(np.diff(grid) > 0)
-    assert len(grid) >= min(horizon, 1000)
+def test_summary_grid_is_sorted_within_range_and_ends_at_horizon():
+    for horizon in [1, 2, 300, 40_000]:
+        grid = summary_grid(horizon, 1000)
+        assert grid[0] == 1 and grid[-1] == horizon
+        assert np.all(np.diff(grid) > 0)
+        assert len(grid) >= min(horizon, 1000)
 
 
 def test_bounds_table_leaves_out_theorems_whose_horizon_requirement_fails():
@@ -49,21 +49,16 @@ def test_a_bounds_table_off_the_defaults_is_theorem_4_2_by_hand_on_the_grid():
     assert default.index.equals(pd.RangeIndex(20)) and default["algorithm"].iloc[10] == "ts-maximin"
 
 
-@pytest.mark.parametrize(
-    ("algorithm", "actions", "horizon", "c_alpha", "message"),
-    [
+def test_a_bound_whose_requirement_fails_is_left_out_with_the_full_warning():
+    for algorithm, actions, horizon, c_alpha, message in [
         ("partial-monitoring", 10, 150, 1.0, "Theorem 4.4 (partial-monitoring) needs T > 165.4 at A = 10; T = 150"),
         ("sparring-exp3p", 10, 101, 1.0, "Theorem 4.3 (sparring-exp3p) needs T >= 101.5 at A = 10; T = 101"),
         ("ts-borda", 3, 216, 3.0, "Theorem 4.2 (ts-borda) needs T > 216.0 at A = 3; T = 216"),  # (2 c)^3 = 216
-    ],
-)
-def test_a_bound_whose_requirement_fails_is_left_out_with_the_full_warning(
-    algorithm, actions, horizon, c_alpha, message
-):
-    full = message + " does not meet it, so its bound curve is left out"
-    with pytest.warns(UserWarning, match="^" + re.escape(full) + "$"):
-        df = bounds_table([algorithm], actions=actions, horizon=horizon, points=5, c_alpha=c_alpha)
-    assert not df["holds"].any() and df["bound"].isna().all() and len(df) > 0
+    ]:
+        full = message + " does not meet it, so its bound curve is left out"
+        with pytest.warns(UserWarning, match="^" + re.escape(full) + "$"):
+            df = bounds_table([algorithm], actions=actions, horizon=horizon, points=5, c_alpha=c_alpha)
+        assert not df["holds"].any() and df["bound"].isna().all() and len(df) > 0
 
 
 def test_a_bounds_table_without_a_theorem_is_empty_with_the_schemas_columns():
@@ -71,9 +66,8 @@ def test_a_bounds_table_without_a_theorem_is_empty_with_the_schemas_columns():
     assert df.empty and list(df.columns) == ["algorithm", "theorem", "regret", "horizon", "holds", "t", "bound"]
 
 
-@pytest.mark.parametrize(
-    ("run", "t", "ordered"),
-    [
+def test_rows_are_in_run_order_when_runs_rise_and_steps_rise_within_each():
+    for run, t, ordered in [
         ([0, 0, 1, 1], [1, 2, 1, 2], True),
         ([0, 1, 2], [5, 1, 3], True),  # a later run may start at any step
         ([0, 0, 1, 1], [1, 1, 1, 2], False),  # a step twice
@@ -81,10 +75,8 @@ def test_a_bounds_table_without_a_theorem_is_empty_with_the_schemas_columns():
         ([0, 0, 0], [2, 1, 3], False),
         ([1, 0, 2], [1, 2, 3], False),  # runs back
         ([0, 1, 0], [1, 1, 2], False),
-    ],
-)
-def test_rows_are_in_run_order_when_runs_rise_and_steps_rise_within_each(run, t, ordered):
-    assert aggregate._in_run_order(pd.DataFrame({"run": run, "t": t})) is ordered
+    ]:
+        assert aggregate._in_run_order(pd.DataFrame({"run": run, "t": t})) is ordered
 
 
 def test_chunks_that_repeat_or_miss_a_run_are_refused_naming_them(tmp_path):

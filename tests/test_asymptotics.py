@@ -156,9 +156,8 @@ def test_bootstrap_is_reproducible_from_its_seed_and_checks_its_arguments():
 # --- Verdicts ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    "slopes, lows, highs, exponent, expected",
-    [
+def test_verdict_rules():
+    for slopes, lows, highs, exponent, expected in [
         ([0.9, 0.6], [0.8, 0.55], [1.0, 0.65], 2 / 3, "at or below"),  # the slope is below e
         ([0.9, 0.4], [0.8, 0.3], [1.0, 0.5], 2 / 3, "at or below"),  # the interval lies below e
         ([0.9, 0.5], [0.8, 0.45], [1.0, 0.6], 0.5, "at or below"),  # the slope equals e
@@ -172,25 +171,19 @@ def test_bootstrap_is_reproducible_from_its_seed_and_checks_its_arguments():
         ([0.85], [0.8], [0.9], 0.75, "above"),  # one interval: nothing to fall from
         ([0.8, np.nan], [0.7, np.nan], [0.9, np.nan], 0.75, None),  # no last slope
         ([0.8, 0.7], [0.7, 0.6], [0.9, 0.8], np.nan, None),  # no theorem
-    ],
-)
-def test_verdict_rules(slopes, lows, highs, exponent, expected):
-    assert asymptotics.verdict(slopes, lows, highs, exponent, near=0.1) == expected
+    ]:
+        assert asymptotics.verdict(slopes, lows, highs, exponent, near=0.1) == expected
 
 
-@pytest.mark.parametrize(
-    "slopes, lows, highs",
-    [
+def test_verdict_is_none_when_any_of_the_last_slope_and_its_interval_is_not_finite():
+    for slopes, lows, highs in [
         ([0.9, np.nan], [0.8, 0.8], [1.0, 0.9]),  # no last slope
         ([0.9, 0.85], [0.8, np.nan], [1.0, 0.9]),  # no low end
         ([0.9, 0.85], [0.8, 0.8], [1.0, np.nan]),  # no high end
         ([0.9, 0.85], [0.8, 0.8], [1.0, np.inf]),  # an infinite end
-    ],
-)
-def test_verdict_is_none_when_any_of_the_last_slope_and_its_interval_is_not_finite(slopes, lows, highs):
-    # with all three finite these would be "converging" (falling, lo - e = 0.05)
-    assert asymptotics.verdict(slopes, lows, highs, 0.75, near=0.1) is None
-    assert asymptotics.verdict([0.9, 0.85], [0.8, 0.8], [1.0, 0.9], 0.75, near=0.1) == "converging"
+    ]:
+        assert asymptotics.verdict(slopes, lows, highs, 0.75, near=0.1) is None
+        assert asymptotics.verdict([0.9, 0.85], [0.8, 0.8], [1.0, 0.9], 0.75, near=0.1) == "converging"
 
 
 def test_verdict_is_none_without_an_exponent_or_a_slope():
@@ -432,16 +425,15 @@ def test_markdown_lists_the_theorems_regret_first_with_ratios_at_every_horizon()
     assert "Saha, Koren & Mansour" in md and "lo - e <= 0.1" in md
 
 
-@pytest.mark.parametrize(
-    "T, label", [(1000, "10^3"), (3000, "3x10^3"), (10_000_000, "10^7"), (2000, "2,000"), (200, "200")]
-)
-def test_horizon_labels(T, label):
-    assert tables.horizon_label(T) == label
+def test_horizon_labels():
+    for T, label in [(1000, "10^3"), (3000, "3x10^3"), (10_000_000, "10^7"), (2000, "2,000"), (200, "200")]:
+        assert tables.horizon_label(T) == label
 
 
-@pytest.mark.parametrize(
-    "scenario, algorithm, kinds",
-    [
+def test_regrets_shown_put_the_theorems_regret_first_then_the_figures():
+    """The regrets from the registry's documentation: Figure 1 (condorcet) shows Maximin for TS-Maximin, ISS
+    and DTS, Exp3.P for SparringExp3.P; Figure 2 (borda) the Borda regret for all; elsewhere the target's."""
+    for scenario, algorithm, kinds in [
         ("condorcet", "ts-maximin", ["maximin"]),  # Theorem 4.1's regret is Figure 1's: listed once
         ("borda", "ts-maximin", ["maximin", "borda"]),  # the theorem's, then Figure 2's
         ("borda", "sparring-exp3p", ["exp3p", "borda"]),
@@ -450,12 +442,8 @@ def test_horizon_labels(T, label):
         ("no-such-scenario", "dts", ["copeland"]),  # a scenario without figures: the same
         ("no-such-scenario", "ts-borda", ["borda"]),
         ("condorcet", "no-such-algorithm", []),
-    ],
-)
-def test_regrets_shown_put_the_theorems_regret_first_then_the_figures(scenario, algorithm, kinds):
-    """The regrets from the registry's documentation: Figure 1 (condorcet) shows Maximin for TS-Maximin, ISS
-    and DTS, Exp3.P for SparringExp3.P; Figure 2 (borda) the Borda regret for all; elsewhere the target's."""
-    assert asymptotics.regrets_shown(scenario, algorithm) == kinds
+    ]:
+        assert asymptotics.regrets_shown(scenario, algorithm) == kinds
 
 
 def test_lower_bounds_apply_by_regret_and_need_a_condorcet_winner_for_the_maximin_regret():

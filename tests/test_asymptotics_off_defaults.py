@@ -22,33 +22,37 @@ def finals_for(horizons, runs=5):
     return [np.linspace(1.0, 2.0, runs) * float(T) ** 0.5 for T in horizons]
 
 
-@pytest.mark.parametrize(
-    "horizons",
-    [[10, 10], [100, 100, 1000], [100, 1000, 1000], [1000, 100], [100, 1000, 300], [300, 100, 1000], [7, 7, 7]],
-    ids=["two-equal", "equal-first", "equal-last", "decreasing", "down-at-the-end", "down-at-the-start", "all-equal"],
-)
-def test_local_slope_bootstrap_refuses_horizons_that_do_not_increase(horizons):
-    with pytest.raises(pointlib.PointError, match="horizons must increase"):
-        asymptotics.bootstrap_local_slopes(horizons, finals_for(horizons), resamples=20, seed=1)
+def test_local_slope_bootstrap_refuses_horizons_that_do_not_increase():
+    for horizons in [
+        [10, 10],
+        [100, 100, 1000],
+        [100, 1000, 1000],
+        [1000, 100],
+        [100, 1000, 300],
+        [300, 100, 1000],
+        [7, 7, 7],
+    ]:
+        with pytest.raises(pointlib.PointError, match="horizons must increase"):
+            asymptotics.bootstrap_local_slopes(horizons, finals_for(horizons), resamples=20, seed=1)
 
 
-@pytest.mark.parametrize("horizons", [[10, 11], [1, 2], [999_999, 1_000_000], [2, 3, 4, 2**31 - 1]])
-def test_local_slope_bootstrap_accepts_the_smallest_increase_and_gives_finite_intervals(horizons):
-    low, high = asymptotics.bootstrap_local_slopes(horizons, finals_for(horizons), resamples=50, seed=2)
-    assert low.shape == high.shape == (len(horizons) - 1,)
-    assert np.isfinite(low).all() and np.isfinite(high).all() and (low <= high).all()
+def test_local_slope_bootstrap_accepts_the_smallest_increase_and_gives_finite_intervals():
+    for horizons in [[10, 11], [1, 2], [999_999, 1_000_000], [2, 3, 4, 2**31 - 1]]:
+        low, high = asymptotics.bootstrap_local_slopes(horizons, finals_for(horizons), resamples=50, seed=2)
+        assert low.shape == high.shape == (len(horizons) - 1,)
+        assert np.isfinite(low).all() and np.isfinite(high).all() and (low <= high).all()
 
 
-@pytest.mark.parametrize("resamples, confidence", [(0, 0.9), (-1, 0.9), (10, 0.0), (10, 1.0), (10, np.nan)])
-def test_local_slope_bootstrap_refuses_no_resample_and_levels_outside_the_open_unit_interval(resamples, confidence):
-    with pytest.raises(pointlib.PointError):
-        asymptotics.bootstrap_local_slopes([10, 20], finals_for([10, 20]), resamples, confidence)
+def test_local_slope_bootstrap_refuses_no_resample_and_levels_outside_the_open_unit_interval():
+    for resamples, confidence in [(0, 0.9), (-1, 0.9), (10, 0.0), (10, 1.0), (10, np.nan)]:
+        with pytest.raises(pointlib.PointError):
+            asymptotics.bootstrap_local_slopes([10, 20], finals_for([10, 20]), resamples, confidence)
 
 
-@pytest.mark.parametrize("resamples, confidence", [(1, 0.5), (10, 1e-9), (10, 1 - 1e-9)])
-def test_local_slope_bootstrap_accepts_one_resample_and_levels_just_inside_the_unit_interval(resamples, confidence):
-    low, high = asymptotics.bootstrap_local_slopes([10, 20], finals_for([10, 20]), resamples, confidence)
-    assert np.isfinite(low).all() and (low <= high).all()
+def test_local_slope_bootstrap_accepts_one_resample_and_levels_just_inside_the_unit_interval():
+    for resamples, confidence in [(1, 0.5), (10, 1e-9), (10, 1 - 1e-9)]:
+        low, high = asymptotics.bootstrap_local_slopes([10, 20], finals_for([10, 20]), resamples, confidence)
+        assert np.isfinite(low).all() and (low <= high).all()
 
 
 def test_one_resample_gives_an_interval_of_one_point():
@@ -62,9 +66,8 @@ E, NEAR = 0.5, 0.125  # dyadic: every sum below is exact
 UP = np.nextafter
 
 
-@pytest.mark.parametrize(
-    "slopes, lows, highs, expected",
-    [
+def test_verdict_at_the_exact_ties_of_its_rules():
+    for slopes, lows, highs, expected in [
         # width: inconclusive only when hi - lo > 2 near
         ([0.75, 0.5], [0.375, 0.25], [0.75, 0.5], "at or below"),  # hi - lo = 0.25 = 2 near
         ([0.75, 0.5], [0.375, 0.25], [0.75, UP(0.5, 1.0)], "inconclusive"),  # one float wider
@@ -80,10 +83,8 @@ UP = np.nextafter
         # not falling: the last slope equal to the one before is above
         ([0.6875, 0.6875], [0.375, 0.625], [0.75, 0.75], "above"),
         ([UP(0.6875, 1.0), 0.6875], [0.375, 0.625], [0.75, 0.75], "converging"),
-    ],
-)
-def test_verdict_at_the_exact_ties_of_its_rules(slopes, lows, highs, expected):
-    assert asymptotics.verdict(slopes, lows, highs, E, near=NEAR) == expected
+    ]:
+        assert asymptotics.verdict(slopes, lows, highs, E, near=NEAR) == expected
 
 
 # --- Tables with runs that differ per horizon -----------------------------------------------------
@@ -111,41 +112,41 @@ def hand_mean_std(T, runs):
 RUN_COUNTS = [(2, 5, 7), (5, 2, 7), (7, 5, 2), (4, 4, 4), (9, 3, 3)]
 
 
-@pytest.mark.parametrize("runs", RUN_COUNTS, ids=["fewest-first", "fewest-middle", "fewest-last", "equal", "tied"])
-def test_local_rows_hold_each_horizons_runs_mean_and_std_and_exponents_the_fewest_runs(runs):
-    exponents, local = asymptotics.long_horizon_tables(hand_points(runs), resamples=20, confidence=0.8, c_alpha=0.7)
-    local = local.sort_values("horizon")
-    assert local["horizon"].tolist() == HORIZONS
-    assert local["runs"].tolist() == list(runs)
-    theorem = theorems.THEOREMS["ts-borda"]
-    for row in local.itertuples():
-        mean, std = hand_mean_std(row.horizon, row.runs)
-        assert row.mean == pytest.approx(mean, rel=1e-12) and row.std == pytest.approx(std, rel=1e-12)
-        assert theorem.holds(7, row.horizon, 0.7)  # Theorem 4.2 applies at every horizon here: tuned to 0.7
-        assert row.bound == pytest.approx(theorem.bound(7, float(row.horizon), c_alpha=0.7), rel=1e-12)
-        assert row.ratio == pytest.approx(mean / row.bound, rel=1e-12)
-    (row,) = exponents.itertuples()
-    assert row.runs == min(runs)
-    assert (row.horizons, row.first_horizon, row.last_horizon) == (3, 1000, 10_000)
-    assert (row.prev_from, row.last_from) == (1000, 3000)
-    means = [hand_mean_std(T, n)[0] for T, n in zip(HORIZONS, runs)]
-    last = (math.log(means[2]) - math.log(means[1])) / (math.log(10_000) - math.log(3000))
-    prev = (math.log(means[1]) - math.log(means[0])) / (math.log(3000) - math.log(1000))
-    assert row.last_slope == pytest.approx(last, rel=1e-12) and row.prev_slope == pytest.approx(prev, rel=1e-12)
-    rho = np.polyfit(np.log(HORIZONS), np.log(means), 1)[0]
-    assert row.rho == pytest.approx(rho, rel=1e-9)
-    assert (row.confidence, row.resamples) == (0.8, 20)
+def test_local_rows_hold_each_horizons_runs_mean_and_std_and_exponents_the_fewest_runs():
+    for runs in RUN_COUNTS:
+        exponents, local = asymptotics.long_horizon_tables(hand_points(runs), resamples=20, confidence=0.8, c_alpha=0.7)
+        local = local.sort_values("horizon")
+        assert local["horizon"].tolist() == HORIZONS
+        assert local["runs"].tolist() == list(runs)
+        theorem = theorems.THEOREMS["ts-borda"]
+        for row in local.itertuples():
+            mean, std = hand_mean_std(row.horizon, row.runs)
+            assert row.mean == pytest.approx(mean, rel=1e-12) and row.std == pytest.approx(std, rel=1e-12)
+            assert theorem.holds(7, row.horizon, 0.7)  # Theorem 4.2 applies at every horizon here: tuned to 0.7
+            assert row.bound == pytest.approx(theorem.bound(7, float(row.horizon), c_alpha=0.7), rel=1e-12)
+            assert row.ratio == pytest.approx(mean / row.bound, rel=1e-12)
+        (row,) = exponents.itertuples()
+        assert row.runs == min(runs)
+        assert (row.horizons, row.first_horizon, row.last_horizon) == (3, 1000, 10_000)
+        assert (row.prev_from, row.last_from) == (1000, 3000)
+        means = [hand_mean_std(T, n)[0] for T, n in zip(HORIZONS, runs)]
+        last = (math.log(means[2]) - math.log(means[1])) / (math.log(10_000) - math.log(3000))
+        prev = (math.log(means[1]) - math.log(means[0])) / (math.log(3000) - math.log(1000))
+        assert row.last_slope == pytest.approx(last, rel=1e-12) and row.prev_slope == pytest.approx(prev, rel=1e-12)
+        rho = np.polyfit(np.log(HORIZONS), np.log(means), 1)[0]
+        assert row.rho == pytest.approx(rho, rel=1e-9)
+        assert (row.confidence, row.resamples) == (0.8, 20)
 
 
-@pytest.mark.parametrize("runs", RUN_COUNTS, ids=["fewest-first", "fewest-middle", "fewest-last", "equal", "tied"])
-def test_sweep_exponents_hold_the_fewest_runs_and_the_horizon_table_each_horizons(runs):
-    points = hand_points(runs)
-    (row,) = sweeps.exponent_table(points, resamples=20, confidence=0.8).itertuples()
-    assert row.runs == min(runs) and row.horizons == 3
-    table = sweeps.horizon_table(points)
-    finals = table[table["t"] == table["horizon"]].sort_values("horizon")
-    assert finals["runs"].tolist() == list(runs)
-    assert (table[table["t"] == 1]["runs"].tolist()) == list(runs)
+def test_sweep_exponents_hold_the_fewest_runs_and_the_horizon_table_each_horizons():
+    for runs in RUN_COUNTS:
+        points = hand_points(runs)
+        (row,) = sweeps.exponent_table(points, resamples=20, confidence=0.8).itertuples()
+        assert row.runs == min(runs) and row.horizons == 3
+        table = sweeps.horizon_table(points)
+        finals = table[table["t"] == table["horizon"]].sort_values("horizon")
+        assert finals["runs"].tolist() == list(runs)
+        assert (table[table["t"] == 1]["runs"].tolist()) == list(runs)
 
 
 def test_the_fewest_runs_are_per_algorithm_and_regret_not_over_the_whole_table():
@@ -171,25 +172,21 @@ def note_runs(text, horizons):
     return usual, {T: named.get(T, usual) for T in horizons}
 
 
-@pytest.mark.parametrize(
-    "runs",
-    [(40, 40, 20), (20, 40, 40), (4, 4, 4), (3, 5, 7), (2, 2, 6), (6, 2, 2)],
-    ids=["fewer-at-the-end", "fewer-at-the-start", "all-equal", "all-different", "tied-low-first", "tied-low-last"],
-)
-def test_the_notes_runs_per_horizon_give_every_horizons_count_and_the_most_common_as_usual(runs):
-    exponents, local = asymptotics.long_horizon_tables(hand_points(runs), resamples=10)
-    usual, per_horizon = note_runs(asymptotics_markdown(exponents, local), HORIZONS)
-    assert per_horizon == dict(zip(HORIZONS, runs))
-    counts = {n: runs.count(n) for n in runs}
-    assert counts[usual] == max(counts.values())
+def test_the_notes_runs_per_horizon_give_every_horizons_count_and_the_most_common_as_usual():
+    for runs in [(40, 40, 20), (20, 40, 40), (4, 4, 4), (3, 5, 7), (2, 2, 6), (6, 2, 2)]:
+        exponents, local = asymptotics.long_horizon_tables(hand_points(runs), resamples=10)
+        usual, per_horizon = note_runs(asymptotics_markdown(exponents, local), HORIZONS)
+        assert per_horizon == dict(zip(HORIZONS, runs))
+        counts = {n: runs.count(n) for n in runs}
+        assert counts[usual] == max(counts.values())
 
 
-@pytest.mark.parametrize("runs, usual", [((2, 2, 6, 6), 6), ((6, 6, 2, 2), 6), ((3, 5, 7, 9), 9)])
-def test_tied_counts_take_the_largest_as_usual(runs, usual):
-    horizons = [1000, 3000, 10_000, 30_000]
-    exponents, local = asymptotics.long_horizon_tables(hand_points(runs, horizons=horizons), resamples=10)
-    got, per_horizon = note_runs(asymptotics_markdown(exponents, local), horizons)
-    assert got == usual and per_horizon == dict(zip(horizons, runs))
+def test_tied_counts_take_the_largest_as_usual():
+    for runs, usual in [((2, 2, 6, 6), 6), ((6, 6, 2, 2), 6), ((3, 5, 7, 9), 9)]:
+        horizons = [1000, 3000, 10_000, 30_000]
+        exponents, local = asymptotics.long_horizon_tables(hand_points(runs, horizons=horizons), resamples=10)
+        got, per_horizon = note_runs(asymptotics_markdown(exponents, local), horizons)
+        assert got == usual and per_horizon == dict(zip(horizons, runs))
 
 
 def test_the_bound_is_nan_where_c_alpha_breaks_theorem_4_2s_horizon_requirement():

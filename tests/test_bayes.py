@@ -110,18 +110,15 @@ def test_estimates_per_actions_from_run_rows():
         bayes.estimates(missing.iloc[[0, 1, 2, 3, 4]], 0.95)
 
 
-@pytest.mark.parametrize(
-    ("low", "high", "expected"),
-    [
+def test_the_verdict_at_its_boundaries():
+    for low, high, expected in [
         (0.2, 0.999, "holds"),
         (0.2, 1.0, "inconclusive"),  # the bound on the interval's end: not below it
         (0.9, 1.1, "inconclusive"),
         (1.0, 1.5, "inconclusive"),
         (1.001, 1.5, "fails"),
-    ],
-)
-def test_the_verdict_at_its_boundaries(low, high, expected):
-    assert bayes.verdict(low, high) == expected
+    ]:
+        assert bayes.verdict(low, high) == expected
 
 
 def test_the_overall_verdict_names_the_reading_and_the_prior():
@@ -150,9 +147,8 @@ def test_the_default_section_is_valid_and_checked():
     assert "maximin-bayes" not in plan.paper_config(BASE)
 
 
-@pytest.mark.parametrize(
-    ("key", "value"),
-    [
+def test_a_bad_value_is_refused_naming_its_key():
+    for key, value in [
         ("actions", [1, 3]),
         ("actions", []),
         ("horizon", 1),
@@ -163,13 +159,11 @@ def test_the_default_section_is_valid_and_checked():
         ("confidence", 0),
         ("prior", "Uniform"),
         ("prior", "beta"),
-    ],
-)
-def test_a_bad_value_is_refused_naming_its_key(key, value):
-    config = copy.deepcopy(BASE)
-    config["maximin-bayes"][key] = value
-    with pytest.raises(ConfigError, match=rf"^config: maximin-bayes/{key}"):
-        plan.validate_config(config, SCHEMA)
+    ]:
+        config = copy.deepcopy(BASE)
+        config["maximin-bayes"][key] = value
+        with pytest.raises(ConfigError, match=rf"^config: maximin-bayes/{key}"):
+            plan.validate_config(config, SCHEMA)
 
 
 def test_the_target_check_names_its_key():

@@ -41,23 +41,23 @@ def test_benchmarks_are_scenarios_between_cyclic_and_file():
     assert set(BENCHMARKS) == set(SIZES)
 
 
-@pytest.mark.parametrize("name", sorted(SIZES))
-def test_each_benchmark_is_an_exact_preference_matrix_of_its_published_size(name):
-    sc = make_scenario(name)
-    assert sc.name == name and sc.matrix.shape == (SIZES[name], SIZES[name])
-    validate_matrix(sc.matrix, atol=MATRIX_ATOL)  # X + X^T = 1 and diagonal 1/2 up to 1e-12
-    assert sc.params == {"actions": SIZES[name], "source": BENCHMARKS[name][1]}
-    np.testing.assert_array_equal(sc.utilities, fitted_utilities(sc.matrix))
+def test_each_benchmark_is_an_exact_preference_matrix_of_its_published_size():
+    for name in sorted(SIZES):
+        sc = make_scenario(name)
+        assert sc.name == name and sc.matrix.shape == (SIZES[name], SIZES[name])
+        validate_matrix(sc.matrix, atol=MATRIX_ATOL)  # X + X^T = 1 and diagonal 1/2 up to 1e-12
+        assert sc.params == {"actions": SIZES[name], "source": BENCHMARKS[name][1]}
+        np.testing.assert_array_equal(sc.utilities, fitted_utilities(sc.matrix))
 
 
-@pytest.mark.parametrize("name", sorted(SIZES))
-def test_each_data_file_cites_a_publication_repository_path_and_commit(name):
-    header = [line for line in data_file(name).splitlines() if line.startswith("#")]
-    text = "\n".join(header)
-    assert re.search(r"\b(19|20)\d\d\b", text)  # the publication's year
-    assert "github.com/" in text and "path " in text
-    assert re.search(r"commit [0-9a-f]{40}\b", text)
-    assert "Transformation:" in text
+def test_each_data_file_cites_a_publication_repository_path_and_commit():
+    for name in sorted(SIZES):
+        header = [line for line in data_file(name).splitlines() if line.startswith("#")]
+        text = "\n".join(header)
+        assert re.search(r"\b(19|20)\d\d\b", text)  # the publication's year
+        assert "github.com/" in text and "path " in text
+        assert re.search(r"commit [0-9a-f]{40}\b", text)
+        assert "Transformation:" in text
 
 
 def test_arithmetic_equals_the_rmed_formula():
@@ -95,12 +95,12 @@ def test_mslr5_has_a_condorcet_winner_ranker_1_as_the_dts_paper_states():
     np.testing.assert_allclose(X[3, 4], 0.50999465, atol=0)
 
 
-@pytest.mark.parametrize(("name", "asked"), [("arithmetic", 10), ("arithmetic", 5), ("mslr5", 8)])
-def test_a_benchmark_rejects_another_number_of_actions_naming_both(name, asked):
-    message = f"scenario {name} has {SIZES[name]} actions, but actions = {asked} was asked for"
-    with pytest.raises(ScenarioError, match=re.escape(message)):
-        make_scenario(name, actions=asked)
-    assert make_scenario(name, actions=SIZES[name]).matrix.shape == (SIZES[name],) * 2
+def test_a_benchmark_rejects_another_number_of_actions_naming_both():
+    for name, asked in [("arithmetic", 10), ("arithmetic", 5), ("mslr5", 8)]:
+        message = f"scenario {name} has {SIZES[name]} actions, but actions = {asked} was asked for"
+        with pytest.raises(ScenarioError, match=re.escape(message)):
+            make_scenario(name, actions=asked)
+        assert make_scenario(name, actions=SIZES[name]).matrix.shape == (SIZES[name],) * 2
 
 
 def test_a_benchmark_ignores_seed_and_params_but_checks_their_names():
@@ -129,14 +129,14 @@ def test_cli_matrix_prints_a_benchmark(capsys):
     np.testing.assert_array_equal(X, make_scenario("arithmetic").matrix)
 
 
-@pytest.mark.parametrize(("name", "asked"), [("arithmetic", "10"), ("mslr5", "6")])
-def test_cli_wrong_actions_exits_2_with_one_line_naming_both_sizes(capsys, name, asked):
-    assert cli.main(["matrix", "--scenario", name, "--seed", "0", "--actions", asked]) == 2
-    captured = capsys.readouterr()
-    assert captured.out == ""
-    lines = captured.err.strip().splitlines()
-    assert len(lines) == 1
-    assert f"has {SIZES[name]} actions" in lines[0] and f"actions = {asked} was asked for" in lines[0]
+def test_cli_wrong_actions_exits_2_with_one_line_naming_both_sizes(capsys):
+    for name, asked in [("arithmetic", "10"), ("mslr5", "6")]:
+        assert cli.main(["matrix", "--scenario", name, "--seed", "0", "--actions", asked]) == 2
+        captured = capsys.readouterr()
+        assert captured.out == ""
+        lines = captured.err.strip().splitlines()
+        assert len(lines) == 1
+        assert f"has {SIZES[name]} actions" in lines[0] and f"actions = {asked} was asked for" in lines[0]
 
 
 def test_cli_list_shows_each_benchmark_with_its_size_and_source(capsys):

@@ -88,9 +88,8 @@ def test_scenario_json_round_trips(tmp_path):
     assert record["winners"]["condorcet"] == int(np.argmax(sc.utilities))
 
 
-@pytest.mark.parametrize(
-    "args, message",
-    [
+def test_simulate_bad_input_exits_nonzero_and_leaves_no_file(tmp_path):
+    for args, message in [
         (["--scenario", "nope"], "valid scenarios: condorcet, borda"),
         (["--algorithm", "ucb"], "valid algorithms: ts-maximin, ts-borda"),
         (["--actions", "1"], "must be in [2, 32767], got 1"),
@@ -100,20 +99,18 @@ def test_scenario_json_round_trips(tmp_path):
         (["--scenario", "borda", "--actions", "2"], "not the unique Borda winner"),
         (["--runs", "5-2"], "FIRST <= LAST"),
         (["--scenario-param", "margin=7"], "margin must lie in"),
-    ],
-)
-def test_simulate_bad_input_exits_nonzero_and_leaves_no_file(tmp_path, args, message):
-    out = tmp_path / "out.parquet"
-    base = {"--scenario": "condorcet", "--algorithm": "dts", "--horizon": "50", "--runs": "0-1"}
-    base |= {"--seed": "0", "--stride": "40"}
-    for flag, value in zip(args[::2], args[1::2]):
-        base[flag] = value
-    argv = ["simulate"] + [x for kv in base.items() for x in kv] + ["--out", str(out)]
-    result = run_cli(*argv)
-    assert result.returncode == 2
-    assert message in result.stderr
-    assert "Traceback" not in result.stderr
-    assert list(tmp_path.iterdir()) == []
+    ]:
+        out = tmp_path / "out.parquet"
+        base = {"--scenario": "condorcet", "--algorithm": "dts", "--horizon": "50", "--runs": "0-1"}
+        base |= {"--seed": "0", "--stride": "40"}
+        for flag, value in zip(args[::2], args[1::2]):
+            base[flag] = value
+        argv = ["simulate"] + [x for kv in base.items() for x in kv] + ["--out", str(out)]
+        result = run_cli(*argv)
+        assert result.returncode == 2
+        assert message in result.stderr
+        assert "Traceback" not in result.stderr
+        assert list(tmp_path.iterdir()) == []
 
 
 def test_simulate_needs_run_or_runs(tmp_path, capsys):
@@ -225,12 +222,12 @@ def test_compile_fills_numba_s_cache_so_that_a_later_simulation_loads_its_kernel
     ]  # ISS's kernel loaded; PM's (the cheapest), not compiled by the job, compiled anew
 
 
-@pytest.mark.parametrize("algorithms", [["nope"], ["iss", "nope"]])
-def test_compile_refuses_an_unknown_algorithm_in_one_line_and_writes_nothing(tmp_path, algorithms):
-    out = tmp_path / "group.done"
-    result = run_cli("compile", "--algorithm", *algorithms, "--out", str(out))
-    assert result.returncode == 2
-    assert result.stderr.strip().splitlines() == [
-        "duelbandits compile: error: unknown algorithm 'nope'; valid algorithms: " + ", ".join(ALGORITHMS)
-    ]
-    assert not out.exists()
+def test_compile_refuses_an_unknown_algorithm_in_one_line_and_writes_nothing(tmp_path):
+    for algorithms in [["nope"], ["iss", "nope"]]:
+        out = tmp_path / "group.done"
+        result = run_cli("compile", "--algorithm", *algorithms, "--out", str(out))
+        assert result.returncode == 2
+        assert result.stderr.strip().splitlines() == [
+            "duelbandits compile: error: unknown algorithm 'nope'; valid algorithms: " + ", ".join(ALGORITHMS)
+        ]
+        assert not out.exists()

@@ -52,20 +52,20 @@ def test_canonical_floats_has_one_zero():
     assert not np.signbit(out).any()
 
 
-@pytest.mark.parametrize("pattern", NAN64_BITS, ids=hex)
-def test_canonical_floats_has_one_nan_for_every_float64_nan(pattern):
-    value = nan64(pattern)
-    assert np.isnan(value)
-    out = provenance.canonical_floats([value, 1.0])
-    assert out.dtype == np.dtype("<f4")
-    assert bits(out) == bits(provenance.canonical_floats([float("nan"), 1.0]))
-    assert bits(out[:1]) == bits(np.array([0x7FC00000], dtype="<u4"))  # the quiet NaN, positive, no payload
+def test_canonical_floats_has_one_nan_for_every_float64_nan():
+    for pattern in NAN64_BITS:
+        value = nan64(pattern)
+        assert np.isnan(value)
+        out = provenance.canonical_floats([value, 1.0])
+        assert out.dtype == np.dtype("<f4")
+        assert bits(out) == bits(provenance.canonical_floats([float("nan"), 1.0]))
+        assert bits(out[:1]) == bits(np.array([0x7FC00000], dtype="<u4"))  # the quiet NaN, positive, no payload
 
 
-@pytest.mark.parametrize("pattern", NAN32_BITS, ids=hex)
-def test_canonical_floats_has_one_nan_for_every_float32_nan(pattern):
-    out = provenance.canonical_floats(np.array([nan32(pattern)], dtype=np.float32))
-    assert bits(out) == bits(np.array([0x7FC00000], dtype="<u4"))
+def test_canonical_floats_has_one_nan_for_every_float32_nan():
+    for pattern in NAN32_BITS:
+        out = provenance.canonical_floats(np.array([nan32(pattern)], dtype=np.float32))
+        assert bits(out) == bits(np.array([0x7FC00000], dtype="<u4"))
 
 
 def test_canonical_floats_keeps_infinities_signs_and_float32_steps_apart():
@@ -105,26 +105,26 @@ def write(path, **columns):
     return path
 
 
-@pytest.mark.parametrize("dtype", [np.float64, np.float32])
-def test_parquet_digest_is_the_same_for_signed_zeros(tmp_path, dtype):
-    a = write(tmp_path / "a.parquet", x=np.array([1.0, 0.0, 2.0, 0.0], dtype))
-    b = write(tmp_path / "b.parquet", x=np.array([1.0, -0.0, 2.0, -0.0], dtype))
-    assert bits(pq.read_table(a).column("x").to_numpy()) != bits(pq.read_table(b).column("x").to_numpy())
-    assert manifest.content_digest(a) == manifest.content_digest(b)
+def test_parquet_digest_is_the_same_for_signed_zeros(tmp_path):
+    for dtype in [np.float64, np.float32]:
+        a = write(tmp_path / "a.parquet", x=np.array([1.0, 0.0, 2.0, 0.0], dtype))
+        b = write(tmp_path / "b.parquet", x=np.array([1.0, -0.0, 2.0, -0.0], dtype))
+        assert bits(pq.read_table(a).column("x").to_numpy()) != bits(pq.read_table(b).column("x").to_numpy())
+        assert manifest.content_digest(a) == manifest.content_digest(b)
 
 
-@pytest.mark.parametrize("pattern", NAN64_BITS, ids=hex)
-def test_parquet_digest_is_the_same_for_every_float64_nan(tmp_path, pattern):
-    plain = write(tmp_path / "a.parquet", x=np.array([1.0, np.nan, 3.0]))
-    other = write(tmp_path / "b.parquet", x=np.array([1.0, nan64(pattern), 3.0]))
-    assert manifest.content_digest(plain) == manifest.content_digest(other)
+def test_parquet_digest_is_the_same_for_every_float64_nan(tmp_path):
+    for pattern in NAN64_BITS:
+        plain = write(tmp_path / "a.parquet", x=np.array([1.0, np.nan, 3.0]))
+        other = write(tmp_path / "b.parquet", x=np.array([1.0, nan64(pattern), 3.0]))
+        assert manifest.content_digest(plain) == manifest.content_digest(other)
 
 
-@pytest.mark.parametrize("pattern", NAN32_BITS, ids=hex)
-def test_parquet_digest_is_the_same_for_every_float32_nan(tmp_path, pattern):
-    plain = write(tmp_path / "a.parquet", x=np.array([1.0, np.nan, 3.0], np.float32))
-    other = write(tmp_path / "b.parquet", x=np.array([1.0, nan32(pattern), 3.0], np.float32))
-    assert manifest.content_digest(plain) == manifest.content_digest(other)
+def test_parquet_digest_is_the_same_for_every_float32_nan(tmp_path):
+    for pattern in NAN32_BITS:
+        plain = write(tmp_path / "a.parquet", x=np.array([1.0, np.nan, 3.0], np.float32))
+        other = write(tmp_path / "b.parquet", x=np.array([1.0, nan32(pattern), 3.0], np.float32))
+        assert manifest.content_digest(plain) == manifest.content_digest(other)
 
 
 def test_parquet_digest_is_the_same_for_signed_zeros_and_nans_in_nested_values(tmp_path):
@@ -136,9 +136,8 @@ def test_parquet_digest_is_the_same_for_signed_zeros_and_nans_in_nested_values(t
     assert manifest.content_digest(a) == manifest.content_digest(b)
 
 
-@pytest.mark.parametrize(
-    "left, right",
-    [
+def test_parquet_digest_tells_apart_what_the_float_rule_keeps(tmp_path):
+    for left, right in [
         ([1.0, None], [1.0, np.nan]),  # a null is not a NaN
         ([1.0, None], [1.0, 0.0]),  # nor a zero
         ([np.inf, 0.0], [-np.inf, 0.0]),
@@ -146,15 +145,13 @@ def test_parquet_digest_is_the_same_for_signed_zeros_and_nans_in_nested_values(t
         ([1.0, 0.0], [-1.0, 0.0]),
         ([0.0, 1.0], [1.0, 0.0]),  # the order of the rows
         ([0.0, 0.0], [float(np.finfo(np.float32).smallest_subnormal), 0.0]),  # the smallest float32 above 0
-    ],
-)
-@pytest.mark.parametrize("dtype", [pa.float64(), pa.float32()])
-def test_parquet_digest_tells_apart_what_the_float_rule_keeps(tmp_path, left, right, dtype):
-    a = tmp_path / "a.parquet"
-    b = tmp_path / "b.parquet"
-    pq.write_table(pa.table({"x": pa.array(left, dtype, from_pandas=False)}), a)
-    pq.write_table(pa.table({"x": pa.array(right, dtype, from_pandas=False)}), b)
-    assert manifest.content_digest(a) != manifest.content_digest(b)
+    ]:
+        for dtype in [pa.float64(), pa.float32()]:
+            a = tmp_path / "a.parquet"
+            b = tmp_path / "b.parquet"
+            pq.write_table(pa.table({"x": pa.array(left, dtype, from_pandas=False)}), a)
+            pq.write_table(pa.table({"x": pa.array(right, dtype, from_pandas=False)}), b)
+            assert manifest.content_digest(a) != manifest.content_digest(b)
 
 
 def test_parquet_digest_of_integers_and_strings_is_exact(tmp_path):
@@ -278,9 +275,8 @@ def test_a_file_that_cannot_be_digested_is_refused_naming_it(tmp_path):
         digests.parquet_digest(tmp_path / "b.parquet")
 
 
-@pytest.mark.parametrize(
-    ("kind", "name"),
-    [
+def test_type_names_are_stable_across_string_and_binary_widths():
+    for kind, name in [
         (pa.string(), "string"),
         (pa.large_string(), "string"),  # the module docstring: large_string reads as string
         (pa.binary(), "binary"),
@@ -288,11 +284,8 @@ def test_a_file_that_cannot_be_digested_is_refused_naming_it(tmp_path):
         (pa.dictionary(pa.int32(), pa.string()), "string"),
         (pa.int16(), "int16"),
         (pa.float32(), "float"),
-    ],
-    ids=str,
-)
-def test_type_names_are_stable_across_string_and_binary_widths(kind, name):
-    assert digests._arrow_type_name(kind) == name
+    ]:
+        assert digests._arrow_type_name(kind) == name
 
 
 def test_a_large_string_column_digests_as_a_string_column_whole_and_in_parts():
@@ -317,9 +310,11 @@ def test_a_large_binary_column_digests_as_a_binary_column_and_as_its_written_fil
     assert digests.PARQUET + digests.parquet_digest(tmp_path / "b.parquet") == digests.table_content(large)
 
 
-@pytest.mark.parametrize(
-    "kind, values, name",
-    [
+def test_a_nested_column_digests_the_same_in_memory_and_written(tmp_path):
+    """Arrow names a list's item field 'item', a Parquet file read back 'element' (and a map's entries
+    differently too): the digest of the table a job writes must be the digest of the file it wrote. The
+    type name, derived by hand, names the children by type alone, a struct's fields by name."""
+    for kind, values, name in [
         (pa.list_(pa.float64()), [[1.0, -0.0], [], None, [3.5]], "list<double>"),
         (pa.large_list(pa.float64()), [[1.0, -0.0], [], None, [3.5]], "list<double>"),
         (pa.list_(pa.float64(), 2), [[1.0, -0.0], None, [2.0, 3.5], [0.5, 0.25]], "list<double>[2]"),
@@ -329,17 +324,11 @@ def test_a_large_binary_column_digests_as_a_binary_column_and_as_its_written_fil
             [{"p": [1], "q": 0.5}, {"p": [], "q": None}, None, {"p": [2], "q": -1.0}],
             "struct<p: list<int64>, q: double>",
         ),
-    ],
-    ids=str,
-)
-def test_a_nested_column_digests_the_same_in_memory_and_written(tmp_path, kind, values, name):
-    """Arrow names a list's item field 'item', a Parquet file read back 'element' (and a map's entries
-    differently too): the digest of the table a job writes must be the digest of the file it wrote. The
-    type name, derived by hand, names the children by type alone, a struct's fields by name."""
-    table = pa.table({"x": pa.array(values, kind)})
-    pq.write_table(table, tmp_path / "l.parquet")
-    assert digests.PARQUET + digests.parquet_digest(tmp_path / "l.parquet") == digests.table_content(table)
-    assert digests._arrow_type_name(kind) == name
+    ]:
+        table = pa.table({"x": pa.array(values, kind)})
+        pq.write_table(table, tmp_path / "l.parquet")
+        assert digests.PARQUET + digests.parquet_digest(tmp_path / "l.parquet") == digests.table_content(table)
+        assert digests._arrow_type_name(kind) == name
 
 
 def test_a_part_with_other_columns_than_the_schema_is_refused():

@@ -73,9 +73,8 @@ def test_aggregated_files_carry_their_sources(files, tmp_path):
         assert prov["chunks"]["iss"] == [chunk["config_sha256"]] and prov["seed"] == 7
 
 
-@pytest.mark.parametrize(
-    "scenario_file, chunks, message",
-    [
+def test_aggregate_refuses_chunks_that_contradict_its_arguments(files, tmp_path, capsys):
+    for scenario_file, chunks, message in [
         # a dts chunk passed as iss
         (
             "borda.json",
@@ -84,15 +83,11 @@ def test_aggregated_files_carry_their_sources(files, tmp_path):
         ),
         # a borda chunk with the condorcet scenario file
         ("condorcet.json", [("dts", "borda-dts.parquet")], "borda-dts.parquet: was made for scenario 'borda'"),
-    ],
-)
-def test_aggregate_refuses_chunks_that_contradict_its_arguments(
-    files, tmp_path, capsys, scenario_file, chunks, message
-):
-    assert aggregate(files, scenario_file, chunks, tmp_path) == 2
-    err = capsys.readouterr().err
-    assert message in err and len(err.strip().splitlines()) == 1
-    assert not list(tmp_path.iterdir())
+    ]:
+        assert aggregate(files, scenario_file, chunks, tmp_path) == 2
+        err = capsys.readouterr().err
+        assert message in err and len(err.strip().splitlines()) == 1
+        assert not list(tmp_path.iterdir())
 
 
 def test_aggregate_refuses_a_chunk_of_another_matrix_or_horizon_or_without_provenance(files, tmp_path, capsys):
@@ -202,17 +197,17 @@ RECORD = {"table": "run-chunk", "scenario": "borda", "algorithm": "dts", "horizo
 """A chunk's provenance, every field of which a check may ask for."""
 
 
-@pytest.mark.parametrize("key", sorted(RECORD))
-def test_a_check_of_several_fields_refuses_each_field_wrong_on_its_own(key):
+def test_a_check_of_several_fields_refuses_each_field_wrong_on_its_own():
     """All six fields asked for at once; one wrong at a time (the others right) is refused naming it,
     and so is its absence."""
-    provenance.check("f.parquet", RECORD, **RECORD)  # all right
-    wrong = {**RECORD, key: 999 if isinstance(RECORD[key], int) else "other"}
-    with pytest.raises(provenance.ProvenanceError, match=f"f.parquet: was made for {key} "):
-        provenance.check("f.parquet", RECORD, **wrong)
-    without = {k: v for k, v in RECORD.items() if k != key}
-    with pytest.raises(provenance.ProvenanceError, match=f"f.parquet: its provenance has no '{key}'"):
-        provenance.check("f.parquet", without, **RECORD)
+    for key in sorted(RECORD):
+        provenance.check("f.parquet", RECORD, **RECORD)  # all right
+        wrong = {**RECORD, key: 999 if isinstance(RECORD[key], int) else "other"}
+        with pytest.raises(provenance.ProvenanceError, match=f"f.parquet: was made for {key} "):
+            provenance.check("f.parquet", RECORD, **wrong)
+        without = {k: v for k, v in RECORD.items() if k != key}
+        with pytest.raises(provenance.ProvenanceError, match=f"f.parquet: its provenance has no '{key}'"):
+            provenance.check("f.parquet", without, **RECORD)
 
 
 def test_a_list_valued_field_must_hold_the_value_asked_for():

@@ -2,7 +2,6 @@
 that stand in for numpy calls numba compiles slowly: largest, record_row."""
 
 import numpy as np
-import pytest
 
 from duelbandits.algorithms._sampling import argmax_random_ties, duel, largest, record_row, sample_discrete
 
@@ -19,18 +18,14 @@ def frequencies_within_5_standard_errors(draws, p):
     assert np.all(np.abs(f - p) <= tol), (f, p, tol)
 
 
-@pytest.mark.parametrize(
-    "p",
-    [
+def test_sample_discrete_draws_each_index_with_its_probability():
+    for p in [
         np.array([0.05, 0.0, 0.25, 0.1, 0.6]),
         np.array([0.0, 0.0, 1.0]),
-    ],
-    ids=["skewed-with-a-zero", "point-mass-last"],
-)
-def test_sample_discrete_draws_each_index_with_its_probability(p):
-    rng = np.random.default_rng(3)
-    draws = np.array([sample_discrete(p, rng) for _ in range(N)])
-    frequencies_within_5_standard_errors(draws, p)
+    ]:
+        rng = np.random.default_rng(3)
+        draws = np.array([sample_discrete(p, rng) for _ in range(N)])
+        frequencies_within_5_standard_errors(draws, p)
 
 
 def test_sample_discrete_is_the_inverse_cdf_of_one_uniform_per_draw():
@@ -60,19 +55,16 @@ def test_argmax_random_ties_returns_the_maximum_and_splits_ties_uniformly():
     frequencies_within_5_standard_errors(draws, np.array([0, 1, 0, 1, 1]) / 3)
 
 
-@pytest.mark.parametrize(
-    "values",
-    [
+def test_largest_is_what_ndarray_max_gives():
+    for values in [
         np.array([-0.5]),  # one value: the loop never runs
         np.array([3.0, -1.0, 2.0]),  # the first is the largest
         np.array([-np.inf, -7.25, -7.0]),  # the last is, behind -inf
         np.array([0.1, 0.7, 0.7, 0.2]),  # a tie
         np.random.default_rng(11).normal(size=50) * 1e3,
         np.array([4, 9, 9, -2]),  # integers (CCB's bounds counts) keep their type
-    ],
-)
-def test_largest_is_what_ndarray_max_gives(values):
-    assert largest(values) == values.max()
+    ]:
+        assert largest(values) == values.max()
 
 
 def test_record_row_writes_row_k_and_nothing_else():

@@ -5,19 +5,19 @@ from duelbandits import MatrixError, ScenarioError, make_scenario, validate_matr
 from duelbandits.scenarios import logistic_matrix
 
 
-@pytest.mark.parametrize("seed", range(5))
-def test_condorcet_scenario_is_logistic_and_its_top_utility_3_wins_every_notion(seed):
-    sc = make_scenario("condorcet", actions=10, seed=seed)
-    u, X = sc.utilities, sc.matrix
-    star = int(np.argmax(u))
-    assert u[star] == 3.0
-    others = np.delete(u, star)
-    assert np.all(others >= 0) and np.all(others <= 2.5)  # uniform on [0, c - margin]
-    np.testing.assert_allclose(X, 1 / (1 + np.exp(u[None, :] - u[:, None])))
-    validate_matrix(X)
-    assert winners.condorcet_winner(X) == star
-    assert winners.maximin_winners(X).tolist() == [star]
-    assert winners.borda_winners(X).tolist() == [star]
+def test_condorcet_scenario_is_logistic_and_its_top_utility_3_wins_every_notion():
+    for seed in range(5):
+        sc = make_scenario("condorcet", actions=10, seed=seed)
+        u, X = sc.utilities, sc.matrix
+        star = int(np.argmax(u))
+        assert u[star] == 3.0
+        others = np.delete(u, star)
+        assert np.all(others >= 0) and np.all(others <= 2.5)  # uniform on [0, c - margin]
+        np.testing.assert_allclose(X, 1 / (1 + np.exp(u[None, :] - u[:, None])))
+        validate_matrix(X)
+        assert winners.condorcet_winner(X) == star
+        assert winners.maximin_winners(X).tolist() == [star]
+        assert winners.borda_winners(X).tolist() == [star]
 
 
 def test_winner_position_is_random():
@@ -26,22 +26,22 @@ def test_winner_position_is_random():
     assert len(positions) >= 5
 
 
-@pytest.mark.parametrize("seed", range(5))
-def test_borda_scenario_modifies_condorcet_matrix(seed):
-    base = make_scenario("condorcet", seed=seed)
-    sc = make_scenario("borda", seed=seed)
-    np.testing.assert_array_equal(sc.utilities, base.utilities)
-    order = np.argsort(sc.utilities)
-    star, i2 = order[-1], order[-2]
-    changed = np.argwhere(~np.isclose(sc.matrix, base.matrix))
-    for i, j in changed:
-        assert i2 in (i, j) and star not in (i, j)
-    rest = [j for j in range(10) if j not in (star, i2)]
-    np.testing.assert_allclose(sc.matrix[i2, rest], 0.95)
-    np.testing.assert_allclose(sc.matrix[rest, i2], 0.05)
-    assert winners.borda_winners(sc.matrix).tolist() == [i2]
-    assert winners.maximin_winners(sc.matrix).tolist() == [star]
-    assert winners.condorcet_winner(sc.matrix) == star
+def test_borda_scenario_modifies_condorcet_matrix():
+    for seed in range(5):
+        base = make_scenario("condorcet", seed=seed)
+        sc = make_scenario("borda", seed=seed)
+        np.testing.assert_array_equal(sc.utilities, base.utilities)
+        order = np.argsort(sc.utilities)
+        star, i2 = order[-1], order[-2]
+        changed = np.argwhere(~np.isclose(sc.matrix, base.matrix))
+        for i, j in changed:
+            assert i2 in (i, j) and star not in (i, j)
+        rest = [j for j in range(10) if j not in (star, i2)]
+        np.testing.assert_allclose(sc.matrix[i2, rest], 0.95)
+        np.testing.assert_allclose(sc.matrix[rest, i2], 0.05)
+        assert winners.borda_winners(sc.matrix).tolist() == [i2]
+        assert winners.maximin_winners(sc.matrix).tolist() == [star]
+        assert winners.condorcet_winner(sc.matrix) == star
 
 
 def test_same_seed_same_matrix_other_seed_other_matrix():
@@ -57,29 +57,24 @@ def test_borda_scenario_that_breaks_its_winners_fails():
         make_scenario("borda", actions=2)
 
 
-@pytest.mark.parametrize(
-    "kwargs, message",
-    [
-        ({"name": "nope"}, "valid scenarios: condorcet, borda, cyclic, arithmetic, mslr5, file"),
-        ({"actions": 1}, "actions must be an integer >= 2"),
-        ({"actions": 2.5}, "actions must be an integer >= 2"),
-        ({"utility_max": -1.0}, "utility_max must be > 0"),
-        ({"margin": 3.0}, "margin must lie in"),
-        ({"borda_strength": 0.4}, "borda_strength must lie in"),
-        ({"typo": 1.0}, "unknown scenario parameter"),
-        ({"margin": float("nan")}, "finite number"),
-    ],
-)
-def test_bad_scenario_arguments_raise_named_errors(kwargs, message):
-    kwargs = dict(kwargs)  # not the parameter itself: a second run in the same process (mutmut's) sees it again
-    name = kwargs.pop("name", "condorcet")
-    with pytest.raises(ScenarioError, match=message):
-        make_scenario(name, **kwargs)
+BAD_ARGUMENTS = [  # each parameter at its bounds, in full: tests/test_scenarios_edges.py
+    ({"name": "nope"}, "valid scenarios: condorcet, borda, cyclic, arithmetic, mslr5, file"),
+    ({"actions": 1}, "actions must be an integer >= 2"),
+    ({"actions": 2.5}, "actions must be an integer >= 2"),
+    ({"margin": float("nan")}, "finite number"),
+]
 
 
-@pytest.mark.parametrize(
-    "matrix, message",
-    [
+def test_bad_scenario_arguments_raise_named_errors():
+    for kwargs, message in BAD_ARGUMENTS:
+        kwargs = dict(kwargs)  # not the list's own: a second run in the same process (mutmut's) sees it again
+        name = kwargs.pop("name", "condorcet")
+        with pytest.raises(ScenarioError, match=message):
+            make_scenario(name, **kwargs)
+
+
+def test_invalid_matrices_are_rejected_with_the_reason():
+    for matrix, message in [
         ([[0.5, 0.6, 0.4], [0.4, 0.5, 0.5]], "square"),
         ([[0.5]], "at least 2 actions"),
         ([[0.5, 1.2], [-0.2, 0.5]], r"\[0, 1\]"),
@@ -87,11 +82,9 @@ def test_bad_scenario_arguments_raise_named_errors(kwargs, message):
         ([[0.4, 0.6], [0.4, 0.5]], "diagonal must be 1/2"),
         ([[0.5, "a"], [0.5, 0.5]], "not numeric"),
         ([[0.5, np.nan], [np.nan, 0.5]], "non-finite"),
-    ],
-)
-def test_invalid_matrices_are_rejected_with_the_reason(matrix, message):
-    with pytest.raises(MatrixError, match=message):
-        validate_matrix(matrix)
+    ]:
+        with pytest.raises(MatrixError, match=message):
+            validate_matrix(matrix)
 
 
 def test_logistic_matrix_is_a_preference_matrix():
@@ -103,19 +96,18 @@ def test_logistic_matrix_is_a_preference_matrix():
 # Beyond the paper: the cyclic and file scenarios.
 
 
-@pytest.mark.parametrize("actions", [5, 6, 10, 20])
-@pytest.mark.parametrize("seed", range(5))
-def test_cyclic_scenario_has_three_different_winners_and_no_condorcet_winner(actions, seed):
-    sc = make_scenario("cyclic", actions=actions, seed=seed)
-    X = validate_matrix(sc.matrix)
-    assert winners.condorcet_winner(X) is None
-    copeland, maximin, borda = (winners.copeland_winners(X), winners.maximin_winners(X), winners.borda_winners(X))
-    assert len(copeland) == len(maximin) == len(borda) == 1
-    assert len({int(copeland[0]), int(maximin[0]), int(borda[0])}) == 3
-    # the winners are the three best actions of the shared utilities: Copeland, Maximin, Borda in that order
-    top = np.argsort(sc.utilities, kind="stable")[::-1][:3].tolist()
-    assert top == [int(copeland[0]), int(maximin[0]), int(borda[0])]
-    np.testing.assert_array_equal(sc.utilities, make_scenario("condorcet", actions=actions, seed=seed).utilities)
+def test_cyclic_scenario_has_three_different_winners_and_no_condorcet_winner():
+    for actions, seed in [(5, s) for s in range(5)] + [(6, 0), (10, 1), (20, 2)]:
+        sc = make_scenario("cyclic", actions=actions, seed=seed)
+        X = validate_matrix(sc.matrix)
+        assert winners.condorcet_winner(X) is None
+        copeland, maximin, borda = (winners.copeland_winners(X), winners.maximin_winners(X), winners.borda_winners(X))
+        assert len(copeland) == len(maximin) == len(borda) == 1
+        assert len({int(copeland[0]), int(maximin[0]), int(borda[0])}) == 3
+        # the winners are the three best actions of the shared utilities: Copeland, Maximin, Borda in that order
+        top = np.argsort(sc.utilities, kind="stable")[::-1][:3].tolist()
+        assert top == [int(copeland[0]), int(maximin[0]), int(borda[0])], (actions, seed)
+        np.testing.assert_array_equal(sc.utilities, make_scenario("condorcet", actions=actions, seed=seed).utilities)
 
 
 def test_cyclic_scenario_keeps_the_logistic_entries_among_the_other_actions():
@@ -149,9 +141,9 @@ def test_file_scenario_reads_a_csv_matrix(tmp_path):
     np.testing.assert_allclose(loaded.utilities, sc.utilities - sc.utilities.min(), atol=1e-9)
 
 
-@pytest.mark.parametrize(
-    "text, problem",
-    [
+def test_file_scenario_errors_name_the_file_and_the_problem(tmp_path):
+    path = tmp_path / "my-matrix.csv"
+    for text, problem in [
         (None, "file not found"),
         ("0.5,0.6\n0.4,abc\n", "line 2, column 2: 'abc' is not a number"),
         ("0.5,0.6,0.3\n0.4,0.5,0.5\n", "not a square matrix: 2 rows, but line 1 has 3 entries"),
@@ -160,15 +152,12 @@ def test_file_scenario_reads_a_csv_matrix(tmp_path):
         ("0.5,1.5\n-0.5,0.5\n", r"entries must lie in \[0, 1\]"),
         ("0.5\n", "at least 2 actions"),
         ("# only a comment\n", "no matrix rows"),
-    ],
-)
-def test_file_scenario_errors_name_the_file_and_the_problem(tmp_path, text, problem):
-    path = tmp_path / "my-matrix.csv"
-    if text is not None:
-        write_csv(path, text)
-    with pytest.raises(ScenarioError, match=problem) as err:
-        make_scenario("file", path=path)
-    assert f"matrix file {path}" in str(err.value)
+    ]:
+        if text is not None:
+            write_csv(path, text)
+        with pytest.raises(ScenarioError, match=problem) as err:
+            make_scenario("file", path=path)
+        assert f"matrix file {path}" in str(err.value)
 
 
 def test_file_scenario_checks_its_size_and_needs_a_path(tmp_path):

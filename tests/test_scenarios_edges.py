@@ -53,18 +53,15 @@ def test_entries_of_exactly_0_and_1_are_valid():
     validate_matrix([[0.5, 1.0, 0.0], [0.0, 0.5, 1.0], [1.0, 0.0, 0.5]])
 
 
-@pytest.mark.parametrize(
-    ("X", "message", "position"),
-    [
+def test_the_first_bad_entry_is_named_with_its_position():
+    for X, message, position in [
         ([[0.5, 2.0], [-1.0, 0.5]], r"entries must lie in \[0, 1\], X\[0, 1\] = 2\.0$", (0, 1)),
         ([[0.5, 0.5], [-0.5, 0.5]], r"entries must lie in \[0, 1\], X\[1, 0\] = -0\.5$", (1, 0)),
         ([[0.5, np.inf], [np.nan, 0.5]], r"non-finite entry, X\[0, 1\] = inf$", (0, 1)),
-    ],
-)
-def test_the_first_bad_entry_is_named_with_its_position(X, message, position):
-    with pytest.raises(MatrixError, match=message) as err:
-        validate_matrix(X)
-    assert err.value.position == position
+    ]:
+        with pytest.raises(MatrixError, match=message) as err:
+            validate_matrix(X)
+        assert err.value.position == position
 
 
 # --- read_matrix_file ---------------------------------------------------------------------------------
@@ -186,9 +183,16 @@ def entry(**changes):
     return scenarios.ScenarioEntry(**{**fields, **changes})
 
 
-@pytest.mark.parametrize(
-    ("changes", "message"),
-    [
+def test_a_plugin_entry_is_checked_field_by_field():
+    for changes in [
+        {"min_actions": 2},
+        {"kind": "utility", "make": None},
+        {"view": "condorcet"},
+        {"view": "borda"},
+        {},
+    ]:
+        entry(**changes).check()
+    for changes, message in [
         ({"slug": ""}, "scenario '': slug must be a non-empty string"),
         ({"label": "  "}, "scenario 's': label must be a non-empty string"),
         ({"citation": 3}, "scenario 's': citation must be a non-empty string"),
@@ -199,20 +203,9 @@ def entry(**changes):
         ({"min_actions": 1}, "scenario 's': min_actions must be an integer >= 2"),
         ({"min_actions": True}, "scenario 's': min_actions must be an integer >= 2"),
         ({"min_actions": 2.0}, "scenario 's': min_actions must be an integer >= 2"),
-    ],
-)
-def test_a_plugin_entry_is_checked_field_by_field(changes, message):
-    entry().check()
-    with pytest.raises(ScenarioError, match="^" + re.escape(message) + "$"):
-        entry(**changes).check()
-
-
-@pytest.mark.parametrize(
-    "changes",
-    [{"min_actions": 2}, {"kind": "utility", "make": None}, {"view": "condorcet"}, {"view": "borda"}, {}],
-)
-def test_a_good_plugin_entry_passes(changes):
-    entry(**changes).check()
+    ]:
+        with pytest.raises(ScenarioError, match="^" + re.escape(message) + "$"):
+            entry(**changes).check()
 
 
 def test_a_plugin_entrys_source_and_identity():
@@ -259,9 +252,9 @@ def test_a_generated_scenario_is_made_from_its_seed_and_slug(maker):
     assert maker.draws[1] == np.random.default_rng(np.random.SeedSequence(11)).random()
 
 
-@pytest.mark.parametrize(
-    ("make", "actions", "params", "message"),
-    [
+def test_a_generated_scenario_refuses_with_the_reason(maker):
+    assert scenarios.generated_scenario(entry(make="fake_maker:make", min_actions=3), 3, 0, {}).matrix.shape == (3, 3)
+    for make, actions, params, message in [
         ("fake_maker:make", 3, {"b": 1, "a": 2}, "scenario s takes no scenario parameters, got a, b"),
         ("fake_maker:make", 2, {}, "scenario s needs an integer number of actions >= 3, got 2"),
         ("fake_maker:make", True, {}, "scenario s needs an integer number of actions >= 3, got True"),
@@ -269,28 +262,18 @@ def test_a_generated_scenario_is_made_from_its_seed_and_slug(maker):
         ("fake_maker:missing", 3, {}, "scenario s: cannot load fake_maker:missing: "),
         ("fake_maker:bad", 3, {}, "scenario s (fake_maker:bad): preference matrix diagonal must be 1/2"),
         ("fake_maker:small", 3, {}, "scenario s: make(3, rng) returned a 2 x 2 matrix"),
-    ],
-)
-def test_a_generated_scenario_refuses_with_the_reason(maker, make, actions, params, message):
-    with pytest.raises(ScenarioError, match="^" + re.escape(message)):
-        scenarios.generated_scenario(entry(make=make, min_actions=3), actions, 0, params)
-    assert scenarios.generated_scenario(entry(make="fake_maker:make", min_actions=3), 3, 0, {}).matrix.shape == (3, 3)
+    ]:
+        with pytest.raises(ScenarioError, match="^" + re.escape(message)):
+            scenarios.generated_scenario(entry(make=make, min_actions=3), actions, 0, params)
 
 
 # --- make_scenario's parameters at their bounds, its defaults, and a plugin's scenario through it -----------
 
 
-@pytest.mark.parametrize(
-    "params",
-    [{"utility_max": 0.5, "margin": 0.0}, {"margin": 0.0}, {"borda_strength": 1.0}, {"utility_max": 1e-9, "margin": 0}],
-)
-def test_the_last_valid_scenario_parameters_are_accepted(params):
-    assert make_scenario("condorcet", actions=3, seed=1, **params).params["actions"] == 3
-
-
-@pytest.mark.parametrize(
-    ("params", "message"),
-    [
+def test_scenario_parameters_are_accepted_up_to_their_bounds_and_refused_in_full_past_them():
+    for params in [{"margin": 0.0}, {"borda_strength": 1.0}, {"utility_max": 1e-9, "margin": 0}]:
+        assert make_scenario("condorcet", actions=3, seed=1, **params).params["actions"] == 3
+    for params, message in [
         ({"utility_max": 0.0}, "utility_max must be > 0, got 0"),
         ({"margin": -1e-9}, "margin must lie in [0, utility_max) = [0, 3), got -1e-09"),
         ({"margin": 3.0}, "margin must lie in [0, utility_max) = [0, 3), got 3"),
@@ -298,11 +281,9 @@ def test_the_last_valid_scenario_parameters_are_accepted(params):
         ({"borda_strength": 1.0000001}, "borda_strength must lie in (0.5, 1], got 1"),
         ({"margin": "0.5"}, "scenario parameter margin must be a finite number, got '0.5'"),
         ({"b": 1, "a": 2}, "unknown scenario parameter(s) a, b; valid: utility_max, margin, borda_strength"),
-    ],
-)
-def test_the_first_invalid_scenario_parameters_are_refused_in_full(params, message):
-    with pytest.raises(ScenarioError, match="^" + re.escape(message) + "$"):
-        make_scenario("condorcet", actions=3, **params)
+    ]:
+        with pytest.raises(ScenarioError, match="^" + re.escape(message) + "$"):
+            make_scenario("condorcet", actions=3, **params)
 
 
 def test_a_scenario_is_named_and_records_its_actions_and_the_paper_parameters():

@@ -28,19 +28,15 @@ def test_run_seed_is_a_function_of_its_four_arguments_alone():
     np.testing.assert_array_equal(a, b)
 
 
-@pytest.mark.parametrize(
-    "other",
-    [
+def test_run_seed_changes_the_stream_with_each_argument():
+    for other in [
         (2, "condorcet", "dts", 0),
         (1, "borda", "dts", 0),
         (1, "condorcet", "iss", 0),
         (1, "condorcet", "dts", 1),
         (1, "dts", "condorcet", 0),
-    ],
-    ids=["base-seed", "scenario", "algorithm", "run", "scenario-and-algorithm-swapped"],
-)
-def test_run_seed_changes_the_stream_with_each_argument(other):
-    assert not np.array_equal(stream(run_seed(1, "condorcet", "dts", 0)), stream(run_seed(*other)))
+    ]:
+        assert not np.array_equal(stream(run_seed(1, "condorcet", "dts", 0)), stream(run_seed(*other)))
 
 
 def test_run_seeds_of_every_scenario_algorithm_and_run_start_distinct_streams():
@@ -64,9 +60,8 @@ def test_run_seed_does_not_depend_on_the_process_string_hash_salt():
     assert float(out.stdout) == stream(run_seed(1, "borda", "iss", 3), 1)[0]
 
 
-@pytest.mark.parametrize(
-    ("argument", "kwargs"),
-    [
+def test_bad_horizon_stride_or_seed_raises_simulation_error_naming_it(X):
+    for argument, kwargs in [
         ("horizon", {"horizon": 0}),
         ("horizon", {"horizon": -5}),
         ("horizon", {"horizon": 10.0}),
@@ -80,12 +75,10 @@ def test_run_seed_does_not_depend_on_the_process_string_hash_salt():
         ("seed", {"seed": True}),
         ("seed", {"seed": None}),
         ("seed", {"seed": "3"}),
-    ],
-)
-def test_bad_horizon_stride_or_seed_raises_simulation_error_naming_it(argument, kwargs, X):
-    args = {"horizon": 10, "seed": 0, **kwargs}
-    with pytest.raises(SimulationError, match=rf"^{argument} must be"):
-        simulate(X, "dts", args.pop("horizon"), args.pop("seed"), **args)
+    ]:
+        args = {"horizon": 10, "seed": 0, **kwargs}
+        with pytest.raises(SimulationError, match=rf"^{argument} must be"):
+            simulate(X, "dts", args.pop("horizon"), args.pop("seed"), **args)
 
 
 def test_simulation_error_is_a_value_error_and_numpy_integers_are_accepted(X):
@@ -94,13 +87,16 @@ def test_simulation_error_is_a_value_error_and_numpy_integers_are_accepted(X):
     assert res.horizon == 20 and res.I.shape == (20,)
 
 
-@pytest.mark.parametrize(
-    ("horizon", "stride", "expected"),
-    [(100, 40, [1, 41, 81, 100]), (81, 40, [1, 41, 81]), (1, 40, [1]), (5, 1, [1, 2, 3, 4, 5]), (3, 10, [1, 3])],
-)
-def test_recorded_steps_start_at_1_step_by_stride_and_end_at_the_horizon(horizon, stride, expected):
-    steps = recorded_steps(horizon, stride)
-    assert steps.tolist() == expected and steps.dtype == np.int64
+def test_recorded_steps_start_at_1_step_by_stride_and_end_at_the_horizon():
+    for horizon, stride, expected in [
+        (100, 40, [1, 41, 81, 100]),
+        (81, 40, [1, 41, 81]),
+        (1, 40, [1]),
+        (5, 1, [1, 2, 3, 4, 5]),
+        (3, 10, [1, 3]),
+    ]:
+        steps = recorded_steps(horizon, stride)
+        assert steps.tolist() == expected and steps.dtype == np.int64
 
 
 def _key(name: str) -> int:

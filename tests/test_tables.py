@@ -3,7 +3,6 @@
 import numpy as np
 import pandas as pd
 import pyarrow as pa
-import pytest
 from summaries import summary_rows
 
 from duelbandits import tables
@@ -176,15 +175,12 @@ def field_table(rows):
     return pd.DataFrame(rows, columns=schemas.FIELD_TABLE_SCHEMA.names)
 
 
-@pytest.mark.parametrize(
-    ("name", "frame"),
-    [("SUMMARY_SCHEMA", summary_rows), ("EXPONENT_SCHEMA", exponents), ("ACTIONS_SCHEMA", actions)],
-)
-def test_the_hand_made_inputs_hold_every_column_of_their_schema(name, frame):
+def test_the_hand_made_inputs_hold_every_column_of_their_schema():
     """The tables are tested on frames with exactly the columns the pipeline writes, of its types."""
-    schema = getattr(schemas, name)
-    assert list(frame().columns) == schema.names
-    pa.Table.from_pandas(frame(), schema=schema, preserve_index=False)  # raises on a type the schema refuses
+    for name, frame in [("SUMMARY_SCHEMA", summary_rows), ("EXPONENT_SCHEMA", exponents), ("ACTIONS_SCHEMA", actions)]:
+        schema = getattr(schemas, name)
+        assert list(frame().columns) == schema.names
+        pa.Table.from_pandas(frame(), schema=schema, preserve_index=False)  # raises on a type the schema refuses
 
 
 def table_cells(line):
@@ -211,47 +207,47 @@ def test_final_table_of_a_single_run_stores_a_std_of_zero_and_shows_none():
     assert "| borda | ts-borda | Borda | 40.0 ± - | 100.0 | yes | 7.0 ± - |" in tables.final_regret_markdown(table)
 
 
-@pytest.mark.parametrize(
-    ("mean", "below"),
-    [(np.nextafter(100.0, 0.0), "yes"), (100.0, "no"), (np.nextafter(100.0, 200.0), "no"), (0.0, "yes")],
-    ids=["just-below", "tie", "just-above", "zero"],
-)
-def test_below_bound_is_strict_a_mean_equal_to_the_bound_is_not_below(mean, below):
-    summary = summary_rows()
-    last = (summary["t"] == 100) & (summary["algorithm"] == "ts-borda") & (summary["regret"] == "borda")
-    summary.loc[last, "mean"] = mean
-    table = tables.final_regret_table(summary).set_index("algorithm")
-    assert table.loc["ts-borda", "bound"] == 100.0 and table.loc["ts-borda", "below"] == below
+def test_below_bound_is_strict_a_mean_equal_to_the_bound_is_not_below():
+    for mean, below in [
+        (np.nextafter(100.0, 0.0), "yes"),
+        (100.0, "no"),
+        (np.nextafter(100.0, 200.0), "no"),
+        (0.0, "yes"),
+    ]:
+        summary = summary_rows()
+        last = (summary["t"] == 100) & (summary["algorithm"] == "ts-borda") & (summary["regret"] == "borda")
+        summary.loc[last, "mean"] = mean
+        table = tables.final_regret_table(summary).set_index("algorithm")
+        assert table.loc["ts-borda", "bound"] == 100.0 and table.loc["ts-borda", "below"] == below
 
 
-@pytest.mark.parametrize(
-    ("regret", "column", "value", "cell"),
-    [
+def test_every_number_of_the_summary_reaches_its_cell():
+    """Changing one input number of one algorithm changes exactly its cell of that algorithm's row, in the
+    Markdown and the HTML, and every row has one cell per header column."""
+    for regret, column, value, cell in [
         ("borda", "mean", 4321.5, 3),
         ("borda", "std", 4321.5, 3),
         ("borda", "bound", 234.5, 4),  # still below the mean 300: "below" stays "no"
         ("copeland", "mean", 4321.5, 6),
         ("copeland", "std", 4321.5, 6),
-    ],
-)
-def test_every_number_of_the_summary_reaches_its_cell(regret, column, value, cell):
-    """Changing one input number of one algorithm changes exactly its cell of that algorithm's row, in the
-    Markdown and the HTML, and every row has one cell per header column."""
-    before = tables.final_regret_markdown(final_table()).splitlines()
-    summary = summary_rows()
-    chosen = (summary["t"] == 100) & (summary["algorithm"] == "partial-monitoring") & (summary["regret"] == regret)
-    summary.loc[chosen, column] = value
-    table = tables.final_regret_table(summary)
-    after = tables.final_regret_markdown(table).splitlines()
-    header = table_cells(after[2])
-    assert len(header) == 7
-    for line in after[4:7]:
-        assert len(table_cells(line)) == len(header)
-    changed = [(i, k) for i in range(4, 7) for k in range(7) if table_cells(before[i])[k] != table_cells(after[i])[k]]
-    assert changed == [(5, cell)], changed  # row 5 is partial-monitoring's
-    text = f"{value:,.1f}"
-    assert text in table_cells(after[5])[cell] and text not in table_cells(before[5])[cell]
-    assert text in tables.final_regret_html(table)
+    ]:
+        before = tables.final_regret_markdown(final_table()).splitlines()
+        summary = summary_rows()
+        chosen = (summary["t"] == 100) & (summary["algorithm"] == "partial-monitoring") & (summary["regret"] == regret)
+        summary.loc[chosen, column] = value
+        table = tables.final_regret_table(summary)
+        after = tables.final_regret_markdown(table).splitlines()
+        header = table_cells(after[2])
+        assert len(header) == 7
+        for line in after[4:7]:
+            assert len(table_cells(line)) == len(header)
+        changed = [
+            (i, k) for i in range(4, 7) for k in range(7) if table_cells(before[i])[k] != table_cells(after[i])[k]
+        ]
+        assert changed == [(5, cell)], changed  # row 5 is partial-monitoring's
+        text = f"{value:,.1f}"
+        assert text in table_cells(after[5])[cell] and text not in table_cells(before[5])[cell]
+        assert text in tables.final_regret_html(table)
 
 
 def test_exponent_rows_at_the_ties_of_the_theorem_exponent_and_of_one():

@@ -19,14 +19,14 @@ def borda():
     return scenarios.make_scenario("borda", actions=10, seed=SEED).matrix
 
 
-@pytest.mark.parametrize("run", [0, 1, 7])
-def test_prefix_property_run_r_is_the_same_at_every_horizon(borda, run):
+def test_prefix_property_run_r_is_the_same_at_every_horizon(borda):
     """TS-Maximin has no horizon tuning: the first T1 steps of horizon T2 are those of horizon T1."""
-    seed = run_seed(SEED, "borda", "ts-maximin", run)
-    short = simulate(borda, "ts-maximin", 3_000, seed, stride=3_000)
-    long = simulate(borda, "ts-maximin", 11_000, seed, stride=11_000)
-    for name in ("I", "J", "outcomes"):
-        np.testing.assert_array_equal(getattr(short, name), getattr(long, name)[:3_000])
+    for run in [0, 1, 7]:
+        seed = run_seed(SEED, "borda", "ts-maximin", run)
+        short = simulate(borda, "ts-maximin", 3_000, seed, stride=3_000)
+        long = simulate(borda, "ts-maximin", 11_000, seed, stride=11_000)
+        for name in ("I", "J", "outcomes"):
+            np.testing.assert_array_equal(getattr(short, name), getattr(long, name)[:3_000])
 
 
 def test_prefix_property_holds_for_the_point_files_regret_curves(borda):
@@ -374,9 +374,8 @@ def test_family_matrix_by_value_and_its_trap():
     assert trap.delta == pytest.approx(0.1, abs=1e-15)
 
 
-@pytest.mark.parametrize(
-    "matrix, message",
-    [
+def test_a_matrix_with_tied_winners_has_no_trap():
+    for matrix, message in [
         # two Maximin winners (rows 0 and 1 both have minimum 1/2), Borda winner 0
         ([[0.5, 0.5, 0.9], [0.5, 0.5, 0.6], [0.1, 0.4, 0.5]], r"Maximin winners \[0, 1\] and Borda winners \[0\]"),
         # one Maximin winner (0), two Borda winners (1 and 2: row sums 1.8, 1.8)
@@ -384,21 +383,18 @@ def test_family_matrix_by_value_and_its_trap():
             [[0.5, 0.55, 0.55], [0.45, 0.5, 0.85], [0.45, 0.85, 0.5]],
             r"Maximin winners \[0\] and Borda winners \[1, 2\]",
         ),
-    ],
-)
-def test_a_matrix_with_tied_winners_has_no_trap(matrix, message):
-    with pytest.raises(
-        tail.TailError,
-        match="^maximin-tail needs a matrix with one Maximin winner and a different, unique Borda winner; got "
-        + message
-        + "$",
-    ):
-        tail.trap(matrix)
+    ]:
+        with pytest.raises(
+            tail.TailError,
+            match="^maximin-tail needs a matrix with one Maximin winner and a different, unique Borda winner; got "
+            + message
+            + "$",
+        ):
+            tail.trap(matrix)
 
 
-@pytest.mark.parametrize(
-    "args, message",
-    [
+def test_family_matrix_refuses_each_parameter_at_its_open_end():
+    for args, message in [
         ((2, 0.1, 0.1, 0.9), "the family needs A >= 3, got 2"),
         ((3, 0.0, 0.1, 0.9), "got 0.0, 0.1, 0.9"),
         ((3, 0.5, 0.1, 0.9), "got 0.5, 0.1, 0.9"),
@@ -406,11 +402,9 @@ def test_a_matrix_with_tied_winners_has_no_trap(matrix, message):
         ((3, 0.1, 0.5, 0.9), "got 0.1, 0.5, 0.9"),
         ((3, 0.1, 0.1, 0.5), "got 0.1, 0.1, 0.5"),
         ((3, 0.1, 0.1, 1.0), "got 0.1, 0.1, 1.0"),
-    ],
-)
-def test_family_matrix_refuses_each_parameter_at_its_open_end(args, message):
-    with pytest.raises(tail.TailError, match=message):
-        tail.family_matrix(*args)
+    ]:
+        with pytest.raises(tail.TailError, match=message):
+            tail.family_matrix(*args)
 
 
 def test_family_matrix_takes_values_just_inside_its_ranges():
