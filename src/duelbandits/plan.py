@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import limits, provenance, scenarios, theorems
+from . import limits, provenance, scenarios
+from .algorithms.tuning import ts_borda_alpha
 from .configcheck import ConfigError
 from .errors import AlgorithmError, why_unreadable
 from .points import chunk_ranges
@@ -127,7 +128,7 @@ def check_memory(config: dict, what: str, needed: int, keys: str) -> None:
 def check_ts_borda_alpha(config: dict, horizon: int, key: str) -> None:
     """Theorem 4.2's alpha = c_alpha T^(-1/3) must be < 1/2 at ``horizon``; the error names ``key``."""
     try:
-        theorems.ts_borda_alpha(c_alpha(config), horizon)
+        ts_borda_alpha(c_alpha(config), horizon)
     except AlgorithmError as err:
         raise ConfigError(f"config: {key}: {err}") from None
 
