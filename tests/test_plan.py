@@ -14,16 +14,13 @@ import math
 import re
 from pathlib import Path
 
-import jsonschema
 import pytest
 import yaml
 
-from duelbandits import plan
+from duelbandits import configcheck, plan
 
 REPO = Path(__file__).resolve().parents[1]
-SCHEMA = plan.config_schema(REPO / "workflow/schemas/config.schema.yaml")
 BASE = yaml.safe_load((REPO / "config.yaml").read_text())
-VALIDATOR = jsonschema.validators.validator_for(SCHEMA)(SCHEMA)
 
 BENCHMARK_SIZES = {"arithmetic": 8, "mslr5": 5}
 """A of the published matrices (their CSV files), whatever the config's `actions`."""
@@ -39,7 +36,7 @@ def config_with(validate=True, **changes):
             node = node.setdefault(part, {})
         node[last] = value
     if validate:
-        VALIDATOR.validate(config)
+        configcheck.validate(config, REPO / "workflow/schemas/config.schema.yaml")
     return config
 
 
@@ -65,10 +62,10 @@ def test_paper_horizon_at_the_alpha_threshold_is_refused_and_one_above_it_accept
     T = threshold(c_alpha)
     key = "algorithm_params/ts-borda/c_alpha"
     with pytest.raises(plan.ConfigError, match=rf"config: algorithm_params/ts-borda/c_alpha: .* {T}\^\(-1/3\)"):
-        plan.check_paper(config_with(horizon=T, **{key: c_alpha}), SCHEMA)
-    plan.check_paper(config_with(horizon=T + 1, **{key: c_alpha}), SCHEMA)
+        plan.check_paper(config_with(horizon=T, **{key: c_alpha}))
+    plan.check_paper(config_with(horizon=T + 1, **{key: c_alpha}))
     # without TS-Borda the horizon is not TS-Borda's business
-    plan.check_paper(config_with(horizon=T, algorithms=["ts-maximin", "dts"], **{key: c_alpha}), SCHEMA)
+    plan.check_paper(config_with(horizon=T, algorithms=["ts-maximin", "dts"], **{key: c_alpha}))
 
 
 @pytest.mark.parametrize("c_alpha", C_ALPHAS)
@@ -310,7 +307,7 @@ def test_paper_memory_is_checked_for_a_chunk_of_at_most_runs_and_for_aggregating
     config = config_with(runs=runs, runs_per_job=per_job, actions=actions, horizon=40_000, scenarios=["condorcet"])
     chunk = limits.simulate_bytes(min(runs, per_job), 40_000, actions)  # a chunk never holds more runs than exist
     needed = max(chunk, limits.aggregate_bytes(runs, 40_000, actions))
-    memory_boundary(config, lambda c: plan.check_paper(c, SCHEMA), needed, "horizon/runs/runs_per_job/actions")
+    memory_boundary(config, lambda c: plan.check_paper(c), needed, "horizon/runs/runs_per_job/actions")
 
 
 @pytest.mark.parametrize("target", ["sweeps", "field", "asymptotics"])
@@ -363,7 +360,7 @@ def test_the_file_scenario_cannot_be_swept_in_A_and_needs_its_matrix_file():
     with pytest.raises(plan.ConfigError, match="config: matrix_file: required"):
         plan.check_target(config_with(**{"field/scenarios": ["borda", "file"]}), "field")
     with pytest.raises(plan.ConfigError, match="config: matrix_file: required"):
-        plan.check_paper(config_with(scenarios=["file"]), SCHEMA)
+        plan.check_paper(config_with(scenarios=["file"]))
 
 
 # --- The chunking rule the jobs share ------------------------------------------------------------

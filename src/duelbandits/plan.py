@@ -17,20 +17,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import limits, provenance, scenarios, theorems
-from .errors import AlgorithmError, InputError, why_unreadable
+from . import limits, provenance, scenarios
+from .algorithms.tuning import ts_borda_alpha
+from .configcheck import ConfigError
+from .errors import AlgorithmError, why_unreadable
 from .points import chunk_ranges
-from .schemas import MAX_STEP, RANGES
 
 BEYOND_THE_PAPER = ("sweeps", "field", "asymptotics", "maximin-tail", "maximin-bayes")
 """Config sections of the targets beyond the paper: they change none of the paper's results."""
 
 POINT_TARGETS = ("sweeps", "field", "asymptotics", "maximin-tail")
 """Targets whose jobs are points (``duelbandits sweep-point``); the paper's are run chunks."""
-
-
-class ConfigError(InputError):
-    """A config value the schema cannot check is invalid; the message starts with ``config: KEY:``."""
 
 
 @dataclass(frozen=True)
@@ -117,267 +114,6 @@ def plugins_used(config: dict) -> dict:
 # --- Checks ------------------------------------------------------------------------------------
 
 
-def config_schema(path) -> dict:
-    """The config schema of the YAML file ``path``, with its ``$defs`` lists of scenarios, algorithms and priors
-    and the hyper-parameters of ``algorithm_params`` filled in from the registries (plugins included),
-    and every ``$ref`` to them inlined, so that the schema is complete for each key it checks."""
-    import yaml
-
-    from .algorithms import ALGORITHMS
-    from .bayes import PRIORS
-
-    with open(path, encoding="utf-8") as handle:
-        schema = yaml.safe_load(handle)
-    defs = schema.pop("$defs")
-    at_actions = [*scenarios.GENERATED, *(name for name in scenarios.SCENARIOS if name == "file")]
-    for name, values in (
-        ("scenario", scenarios.SCENARIOS),
-        ("scenario_at_actions", at_actions),
-        ("generated_scenario", scenarios.GENERATED),
-        ("algorithm", tuple(ALGORITHMS)),
-        ("prior", tuple(PRIORS)),
-    ):
-        defs[name] = {**defs[name], "enum": list(values)}
-    for name, bounds in RANGES.items():  # the command line checks the same ranges (cli.args.check_range)
-        defs[name] = {**defs[name], **bounds}
-    schema["properties"]["algorithm_params"]["properties"] = {
-        slug: {
-            "type": "object",
-            "additionalProperties": False,
-            "properties": {name: param.schema() for name, param in spec.params.items()},
-        }
-        for slug, spec in ALGORITHMS.items()
-        if spec.params
-    }
-
-    def inline(node):
-        if isinstance(node, dict):
-            ref = node.get("$ref", "")
-            if ref.startswith("#/$defs/"):
-                rest = {k: v for k, v in node.items() if k != "$ref"}
-                return inline({**defs[ref.rpartition("/")[2]], **rest})
-            return {key: inline(value) for key, value in node.items()}
-        if isinstance(node, list):
-            return [inline(item) for item in node]
-        return node
-
-    def limit_integers(node):
-        """Every integer the schema leaves unbounded above gets the command line's bound (the step and
-        run columns are int32), so that no value passes planning that a job's command refuses."""
-        if isinstance(node, dict):
-            if node.get("type") == "integer" and "maximum" not in node:
-                node["maximum"] = MAX_STEP
-            for value in node.values():
-                limit_integers(value)
-        elif isinstance(node, list):
-            for item in node:
-                limit_integers(item)
-
-    schema = inline(schema)
-    limit_integers(schema)
-    return schema
-
-
-def _non_finite(value, path=()):
-    """``(path, value)`` of the first NaN or infinite number in ``value``, or None: JSON Schema's bounds
-    let NaN through (every comparison with it is false)."""
-    import math
-
-    if isinstance(value, float) and not math.isfinite(value):
-        return path, value
-    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
-    for key, item in items:
-        found = _non_finite(item, (*path, key))
-        if found:
-            return found
-    return None
-
-
-def validate_config(config: dict, schema: dict, configfiles=(), argv=()) -> None:
-    """``config`` against ``schema`` (:func:`config_schema`), after refusing NaN and infinities: the
-    first error as one ConfigError line naming the key, where it was set (``configfiles``, the
-    command line ``argv``), the value and what is allowed (not the schema's text). Top-level keys
-    missing altogether get one paragraph on where the config is read from."""
-    import jsonschema
-
-    missing = [key for key in schema.get("required", ()) if key not in config]
-    if missing:
-        raise ConfigError(
-            f"config: {', '.join(missing)}: required, and set by no config file; the workflow reads "
-            "config.yaml from the folder Snakemake runs in and then each --configfile in order (a later "
-            "file overrides keys of an earlier one, and a file need not give every key). Running from "
-            "another folder, give the complete config first: --configfile /path/to/checkout/config.yaml "
-            "your.yaml"
-        )
-    found = _non_finite(config)
-    if found:
-        path, value = found
-        key = "/".join(map(str, path))
-        raise ConfigError(
-            f"config: {key}: must be a finite number, got {value!r} (from {source_of(path, configfiles, argv)})"
-        )
-    validator = jsonschema.Draft202012Validator(schema)
-    errors = sorted(validator.iter_errors(config), key=lambda e: (list(map(str, e.absolute_path)), e.validator))
-    if not errors:
-        return
-    error = errors[0]
-    key = "/".join(map(str, error.absolute_path)) or "(top level)"
-    if error.validator == "enum":
-        message = f"{error.instance!r} is not one of {', '.join(map(str, error.validator_value))}"
-    elif error.validator == "required":
-        message = error.message.replace("is a required property", "is required here")
-    else:
-        message = error.message
-    where = f"from {source_of(tuple(error.absolute_path), configfiles, argv)}; " if error.absolute_path else ""
-    raise ConfigError(
-        f"config: {key}: {message} ({where}each key is documented in workflow/schemas/config.schema.yaml)"
-    )
-
-
-def check_integer_keys(schema: dict, values: dict, path: str = "") -> None:
-    """Integers where the schema says integer: JSON Schema accepts 300.0 as an integer, and
-    `--config horizon=300.0` or YAML `horizon: 300.0` give that float, which jobs then reject."""
-    for key, sub in schema.get("properties", {}).items():
-        if key not in values:
-            continue
-        value, name = values[key], f"{path}{key}"
-        items = value if sub.get("type") == "array" and isinstance(value, list) else None
-        wanted = sub.get("items", {}).get("type") if items is not None else sub.get("type")
-        for item in items if items is not None else [value]:
-            if wanted == "integer" and (isinstance(item, bool) or not isinstance(item, int)):
-                raise ConfigError(f"config: {name}: must be an integer, got {item!r}")
-        if sub.get("type") == "object" and isinstance(value, dict):
-            check_integer_keys(sub, value, f"{name}/")
-
-
-def _strict_yaml(path) -> object:
-    """The YAML (or JSON) file ``path``, refusing a key given twice in one mapping (YAML keeps the last)."""
-    import yaml
-
-    class Strict(yaml.SafeLoader):
-        pass
-
-    def mapping(loader, node, deep=False):
-        seen = {}
-        for key_node, _ in node.value:
-            key = loader.construct_object(key_node, deep=deep)
-            line = key_node.start_mark.line + 1
-            if key in seen:
-                raise ConfigError(
-                    f"config: {path}: key {key!r} is given twice (lines {seen[key]} and {line}); YAML would "
-                    "silently keep the last: remove one"
-                )
-            seen[key] = line
-        return yaml.SafeLoader.construct_mapping(loader, node, deep=deep)
-
-    Strict.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, mapping)
-    with open(path, encoding="utf-8") as handle:
-        return yaml.load(handle, Loader=Strict)
-
-
-def _option_values(argv, names) -> list[str]:
-    """The values given to the options ``names`` on the command line ``argv`` (``--opt A B``, ``--opt=A``)."""
-    values, taking = [], False
-    for arg in argv[1:]:
-        if arg in names:
-            taking = True
-        elif arg.startswith("-"):
-            taking = False
-            values += [arg.partition("=")[2] for name in names if arg.startswith(f"{name}=")]
-        elif taking:
-            values.append(arg)
-    return values
-
-
-def command_line_config(argv) -> dict:
-    """The ``--config KEY=VALUE`` (``-C``) items of a Snakemake command line, parsed as Snakemake parses them
-    (only as far as needed to tell which keys they set)."""
-    import yaml
-
-    parsed = {}
-    for item in _option_values(argv, ("--config", "-C")):
-        key, _, value = item.partition("=")
-        try:
-            parsed[key] = yaml.load(value, Loader=yaml.BaseLoader)
-        except yaml.YAMLError:
-            parsed[key] = value
-    return parsed
-
-
-def _unknown_keys(schema: dict, value, path: tuple = ()):
-    """``(path, allowed keys)`` of every key of ``value`` that ``schema`` does not allow."""
-    if isinstance(value, dict) and ("properties" in schema or "additionalProperties" in schema):
-        properties, extra = schema.get("properties", {}), schema.get("additionalProperties", True)
-        names = schema.get("propertyNames", {}).get("enum")
-        for key, item in value.items():
-            if key in properties:
-                yield from _unknown_keys(properties[key], item, (*path, key))
-            elif extra is False or (names is not None and key not in names):
-                yield (*path, key), list(properties) or list(names or ())
-            elif isinstance(extra, dict):
-                yield from _unknown_keys(extra, item, (*path, key))
-    elif isinstance(value, list) and isinstance(schema.get("items"), dict):
-        for index, item in enumerate(value):
-            yield from _unknown_keys(schema["items"], item, (*path, index))
-
-
-def _holds(value, path: tuple) -> bool:
-    for key in path:
-        if isinstance(value, dict) and key in value:
-            value = value[key]
-        elif isinstance(value, list) and isinstance(key, int) and key < len(value):
-            value = value[key]
-        else:
-            return False
-    return True
-
-
-def _loaded_configfiles(configfiles, argv) -> list[tuple[str, object]]:
-    """``(path, values)`` of the YAML files Snakemake merged, in the order they override each other."""
-    import yaml
-
-    configfiles = list(configfiles)  # Snakemake lists the command line's files, then the workflow's own,
-    given = len(_option_values(argv, ("--configfile", "--configfiles")))  # which they override
-    loaded = []
-    for path in configfiles[given:] + configfiles[:given]:
-        try:
-            loaded.append((str(path), _strict_yaml(path)))
-        except (OSError, UnicodeDecodeError, yaml.YAMLError):
-            pass  # Snakemake read it: it is JSON, or what is wrong is Snakemake's to say
-    return loaded
-
-
-def source_of(path: tuple, configfiles, argv) -> str:
-    """Where the config key at ``path`` was set: ``--config``, the last config file that sets it, or
-    ``the config`` when neither says."""
-    if _holds(command_line_config(argv), path):
-        return "--config"
-    loaded = _loaded_configfiles(configfiles, argv)
-    return next((file for file, values in reversed(loaded) if _holds(values, path)), "the config")
-
-
-def check_config_sources(config: dict, schema: dict, configfiles, argv) -> None:
-    """Before the schema validates ``config``: no key given twice in a config file, and no unknown key.
-
-    ``configfiles`` are the YAML files Snakemake merged (``workflow.configfiles``), ``argv`` its
-    command line (for ``--config``). A key given twice in one file is refused naming the file and the
-    lines; an unknown key (a typo) in one short paragraph naming the key, where it came from (the file
-    or ``--config``) and the closest allowed key, instead of the schema's whole text.
-    """
-    import difflib
-
-    _loaded_configfiles(configfiles, argv)  # reading each file refuses a key given twice
-    for path, allowed in _unknown_keys(schema, config):
-        name = "/".join(map(str, path))
-        source = source_of(path, configfiles, argv)
-        close = difflib.get_close_matches(str(path[-1]), allowed, n=1)
-        hint = f"did you mean {close[0]!r}? " if close else ""
-        raise ConfigError(
-            f"config: {name}: unknown key (from {source}); {hint}the keys allowed there are "
-            f"{', '.join(allowed)} (each documented in workflow/schemas/config.schema.yaml)"
-        )
-
-
 def check_memory(config: dict, what: str, needed: int, keys: str) -> None:
     """Refuse a job estimated to need more than ``memory_limit_gb`` (or this machine's memory)."""
     limit_gb = config.get("memory_limit_gb")
@@ -392,7 +128,7 @@ def check_memory(config: dict, what: str, needed: int, keys: str) -> None:
 def check_ts_borda_alpha(config: dict, horizon: int, key: str) -> None:
     """Theorem 4.2's alpha = c_alpha T^(-1/3) must be < 1/2 at ``horizon``; the error names ``key``."""
     try:
-        theorems.ts_borda_alpha(c_alpha(config), horizon)
+        ts_borda_alpha(c_alpha(config), horizon)
     except AlgorithmError as err:
         raise ConfigError(f"config: {key}: {err}") from None
 
@@ -425,9 +161,8 @@ def check_plugins(slugs, key: str) -> None:
             )
 
 
-def check_paper(config: dict, schema: dict) -> None:
+def check_paper(config: dict) -> None:
     """Checks of the paper run the schema cannot express; fail before any job, naming the key."""
-    check_integer_keys(schema, config)
     T, A, runs = config["horizon"], config["actions"], config["runs"]
     per_job = min(config["runs_per_job"], runs)
     keys = "horizon/runs/runs_per_job/actions"

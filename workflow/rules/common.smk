@@ -100,28 +100,9 @@ def check_report_matches_results():
         )
 
 
-checked(plan.check_paper, config, CONFIG_SCHEMA)
+checked(plan.check_paper, config)
 check_report_matches_results()
 
-
-def command_line_targets():
-    """The targets named on Snakemake's command line, read by Snakemake's own parser (its modules are
-    loaded: 10 ms); none if Snakemake was started another way (its API)."""
-    try:
-        from snakemake.cli import get_argument_parser
-
-        return set(get_argument_parser().parse_args(sys.argv[1:]).targets or ())
-    except (Exception, SystemExit):
-        return set()
-
-
-# The targets beyond the paper named on the command line (`snakemake --cores 2 asymptotics`) are
-# checked now, while the workflow is parsed, so that a bad value is one line; a target reached by a
-# file name is checked by its input function (checked_outputs), where Snakemake adds its traceback.
-NAMED_TARGETS = command_line_targets()
-for target in plan.BEYOND_THE_PAPER:
-    if target.replace("-", "_") in NAMED_TARGETS:
-        checked(plan.check_target, config, target)
 
 SCENARIOS = config["scenarios"]
 ALGORITHMS = config["algorithms"]
