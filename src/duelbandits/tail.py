@@ -279,26 +279,34 @@ def continue_runs(
     return curve_table, state_table
 
 
-def read_curves(paths):
-    """Phase 2's curve files (``tail-continue``): ``(curves, records)``, the rows of all (None without a
-    file) and each file's provenance; a file is refused in one line when a run of it lacks a step of
-    ``thin_grid(horizon, points_kept)`` or holds a Maximin regret no run can have
-    (:func:`duelbandits.regret.curve_problem`)."""
+def read_phase_two(paths, table: str):
+    """Phase 2's curve or state files (``tail-continue``, ``table`` ``tail-curves`` or ``tail-states``):
+    ``(rows, records)``, the rows of all (None without a file) and each file's provenance. A file is
+    refused in one line when a run of it lacks a step (of ``thin_grid(horizon, points_kept)``; a state's:
+    the first horizon and the horizon), holds a Maximin regret no run can have
+    (:func:`duelbandits.regret.curve_problem`) or a state's probability outside [0, 1]."""
     import pandas as pd
 
     from . import storage
 
     frames, records = [], []
     for path in paths:
-        prov = storage.read_provenance(path, {"horizon": int, "points_kept": int}, table="tail-curves")
-        frame = storage.read_frame(path, table="tail-curves").sort_values(["run", "t"], ignore_index=True)
-        runs, grid = np.unique(frame["run"].to_numpy()), thin_grid(prov["horizon"], prov["points_kept"])
-        expected = pd.MultiIndex.from_product([runs, grid], names=["run", "t"])
-        if not pd.MultiIndex.from_frame(frame[["run", "t"]]).equals(expected):
+        prov = storage.read_provenance(path, {"horizon": int, "points_kept": int, "first_horizon": int}, table=table)
+        frame = storage.read_frame(path, table=table).sort_values(["run", "t"], ignore_index=True)
+        grid = (
+            thin_grid(prov["horizon"], prov["points_kept"])
+            if table == "tail-curves"
+            else np.unique([prov["first_horizon"], prov["horizon"]])
+        )
+        runs = np.unique(frame["run"].to_numpy())
+        if not pd.MultiIndex.from_frame(frame[["run", "t"]]).equals(pd.MultiIndex.from_product([runs, grid])):
             raise TailError(f"{path}: holds {len(frame)} rows, not its {runs.size} runs x {grid.size} steps to "
                             f"T = {prov['horizon']}")  # fmt: skip
         names = [f"run {r}" for r in runs]
         problem = regret.curve_problem("maximin", grid, frame["cumulative_regret"].to_numpy(), names)
+        chances = frame.filter(like="p_").to_numpy()
+        if problem is None and not ((chances >= 0) & (chances <= 1)).all():
+            problem = "a probability of its states is not in [0, 1]"
         if problem:
             raise TailError(f"{path}: {problem}")
         frames.append(frame)
