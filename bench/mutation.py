@@ -49,13 +49,13 @@ TESTS = {
         "tests/test_storage.py",
     ],
     "field": ["tests/test_field.py"],
-    "limits": ["tests/test_limits.py"],
     "manifest": [
         "tests/test_manifest.py",
         # reads reference/MANIFEST.sha256, which mutmut's copy (src/, tests/, docs/, config.yaml) does not hold
         "--deselect=tests/test_manifest.py::test_the_reference_manifest_ends_with_the_closing_line_build_writes",
     ],
-    "plan": ["tests/test_plan.py", "tests/test_limits.py"],
+    "configcheck": ["tests/test_config_validation.py", "tests/test_plan.py"],
+    "plan": ["tests/test_plan.py"],
     "points": ["tests/test_points.py"],
     "regret": ["tests/test_regret.py"],
     "scenarios": ["tests/test_scenarios.py", "tests/test_scenarios_edges.py", "tests/test_benchmarks.py"],
@@ -465,7 +465,8 @@ def mutmut_config(module: str, tests: list[str]) -> str:
         f'only_mutate = ["src/duelbandits/{module}.py"]\n'
         f"pytest_add_cli_args_test_selection = [{quoted}]\n"
         'pytest_add_cli_args = ["-p", "no:cacheprovider", "-q", "-x"]\n'
-        'also_copy = ["docs", "config.yaml"]\n'  # what tests read beside tests/: numbers in the docs, the config
+        'also_copy = ["docs", "config.yaml", "workflow/schemas"]\n'  # what tests read beside tests/: the docs'
+        # numbers, the config and its schema file
     )
 
 
