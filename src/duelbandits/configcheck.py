@@ -27,7 +27,8 @@ from __future__ import annotations
 
 import math
 
-from . import plan, resources, scenarios, theorems
+from . import plan, resources, scenarios
+from .algorithms.tuning import ts_borda_alpha
 from .errors import AlgorithmError, InputError
 from .schemas import MAX_STEP
 
@@ -194,7 +195,7 @@ def check_memory(config: dict, what: str, needed: int, keys: str) -> None:
 def check_ts_borda_alpha(config: dict, horizon: int, key: str) -> None:
     """Theorem 4.2's alpha = c_alpha T^(-1/3) must be < 1/2 at ``horizon``; the error names ``key``."""
     try:
-        theorems.ts_borda_alpha(plan.c_alpha(config), horizon)
+        ts_borda_alpha(plan.c_alpha(config), horizon)
     except AlgorithmError as err:
         raise ConfigError(f"config: {key}: {err}") from None
 
