@@ -19,7 +19,7 @@ FLOORS = {
         "algorithms",
         "simulation",
         "contract",
-        "limits",
+        "resources",
     ],
     "storage": ["schemas", "storage", "provenance", "triggers", "digests", "manifest"],
     "analyses": [

@@ -107,6 +107,8 @@ def test_the_shared_check_passes_the_made_files(made, tmp_path):
          "p100.parquet: run 2's borda regret is nan at t = 16"),
         ("tail-table", "curves.parquet", lambda f: cell(f, "cumulative_regret", np.inf, run=2, t=53),
          "curves.parquet: run 2's maximin regret is inf at t = 53"),
+        ("tail-table", "states.parquet", lambda f: cell(f, "p_escape", np.nan, run=1, t=200),
+         "states.parquet: a probability of its states is not in [0, 1]"),
         ("bayes-table", "runs.parquet", lambda f: cell(f, "regret", np.nan, matrix=1, run=0),
          "runs.parquet: matrix 1 run 0's maximin regret is nan at t = 50"),
         ("claims", "local.parquet", lambda f: cell(f, "mean", np.nan, regret="maximin", horizon=400),
@@ -159,6 +161,7 @@ def test_an_empty_file_is_refused(made, tmp_path, command, name, line):
     [
         ("tail-table", "p100.parquet", f"p100.parquet: holds 95 rows, not the 96 of its provenance {POINT}"),
         ("tail-table", "curves.parquet", "curves.parquet: holds 14 rows, not its 3 runs x 5 steps to T = 200"),
+        ("tail-table", "states.parquet", "states.parquet: holds 5 rows, not its 3 runs x 2 steps to T = 200"),
         ("bayes-table", "runs.parquet",
          "runs.parquet: holds 3 rows, not the 4 of its provenance (2 matrices x 2 runs at A = 3, T = 50)"),
     ],
