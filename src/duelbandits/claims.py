@@ -77,7 +77,10 @@ def at_least(low: float, high: float, threshold: float) -> str:
 def smallest(intervals: dict, which) -> str:
     """The methods ``which`` have lower means than every other method of ``intervals`` (name -> (low,
     high)): holds when every high end of ``which`` is below every other low end; fails when some other
-    method's high end is below the low end of one of ``which``; inconclusive otherwise."""
+    method's high end is below the low end of one of ``which``; inconclusive otherwise; not tested when
+    an end is missing (NaN) or infinite, as in :func:`below`."""
+    if not all(math.isfinite(end) for interval in intervals.values() for end in interval):
+        return NOT_TESTED
     mine = [intervals[name] for name in which]
     others = [iv for name, iv in intervals.items() if name not in which]
     if max(h for _, h in mine) < min(low for low, _ in others):
