@@ -41,6 +41,7 @@ TESTS = {
         # runs Snakemake on the work tree, which mutmut's copy of the sources and tests is not
         "--deselect=tests/test_claims.py::test_the_report_refuses_results_without_a_manifest",
     ],
+    "configcheck": ["tests/test_config_validation.py", "tests/test_plan.py"],
     "digests": [
         "tests/test_digests.py",
         "tests/test_written_digests.py::test_a_tables_digest_is_the_digest_of_the_file_it_is_written_to",
@@ -50,15 +51,15 @@ TESTS = {
         "tests/test_storage.py",
     ],
     "field": ["tests/test_field.py"],
-    "limits": ["tests/test_limits.py"],
     "manifest": [
         "tests/test_manifest.py",
         # reads reference/MANIFEST.sha256, which mutmut's copy (src/, tests/, docs/, config.yaml) does not hold
         "--deselect=tests/test_manifest.py::test_the_reference_manifest_ends_with_the_closing_line_build_writes",
     ],
-    "plan": ["tests/test_plan.py", "tests/test_limits.py"],
+    "plan": ["tests/test_plan.py"],
     "points": ["tests/test_points.py"],
     "regret": ["tests/test_regret.py"],
+    "resources": ["tests/test_resources.py"],
     "scenarios": ["tests/test_scenarios.py", "tests/test_scenarios_edges.py", "tests/test_benchmarks.py"],
     "storage": [
         "tests/test_storage.py",

@@ -19,7 +19,7 @@ FLOORS = {
         "algorithms",
         "simulation",
         "contract",
-        "limits",
+        "resources",
     ],
     "storage": ["schemas", "files", "storage", "provenance", "triggers", "digests", "integrity", "manifest"],
     "analyses": [

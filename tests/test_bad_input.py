@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from cli_process import run_cli
 
-from duelbandits import cli, limits
+from duelbandits import cli, resources
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -151,7 +151,7 @@ def test_a_user_mistake_is_one_line_and_exit_2(tmp_path, args, words):
 
 
 def test_a_matrix_too_large_for_the_memory_limit_is_refused_before_it_is_built(monkeypatch, capsys):
-    monkeypatch.setattr(limits, "physical_memory", lambda: 24 * 2**30)  # this project's machines
+    monkeypatch.setattr(resources, "physical_memory", lambda: 24 * 2**30)  # this project's machines
     assert cli.main(["matrix", "--scenario", "condorcet", "--seed", "0", "--actions", "30000"]) == 2
     err = capsys.readouterr().err.strip()
     assert err == (

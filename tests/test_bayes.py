@@ -142,7 +142,7 @@ def test_measure_is_reproducible_and_reports_the_bound():
 
 def test_the_default_section_is_valid_and_checked():
     configcheck.validate(BASE, SCHEMA)
-    plan.check_target(BASE, "maximin-bayes")
+    configcheck.check_target(BASE, "maximin-bayes")
     assert "maximin-bayes" in plan.BEYOND_THE_PAPER and "maximin-bayes" not in plan.POINT_TARGETS
     assert "maximin-bayes" not in plan.paper_config(BASE)
 
@@ -170,15 +170,15 @@ def test_the_target_check_names_its_key():
     config = copy.deepcopy(BASE)
     config["maximin-bayes"].update(matrices=3, jobs=4)
     with pytest.raises(ConfigError, match="^config: maximin-bayes/jobs: 4 jobs per A for 3 matrices"):
-        plan.check_target(config, "maximin-bayes")
+        configcheck.check_target(config, "maximin-bayes")
     config = copy.deepcopy(BASE)
     config["maximin-bayes"]["actions"] = [3, 3]
     with pytest.raises(ConfigError, match="^config: maximin-bayes/actions: an A is given twice"):
-        plan.check_target(config, "maximin-bayes")
+        configcheck.check_target(config, "maximin-bayes")
     config = copy.deepcopy(BASE)
     config["memory_limit_gb"] = 0.001
     with pytest.raises(ConfigError, match="^config: maximin-bayes/horizon: "):
-        plan.check_target(config, "maximin-bayes")
+        configcheck.check_target(config, "maximin-bayes")
 
 
 def test_the_projected_prior_is_the_mean_of_two_independent_opinions_triangular_on_0_1():

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from duelbandits import configcheck, plan
+from duelbandits import configcheck
 from duelbandits.configcheck import ConfigError
 
 REPO = Path(__file__).resolve().parents[1]
@@ -140,7 +140,7 @@ def test_a_matrix_file_that_cannot_be_read_stops_planning_naming_the_cause(tmp_p
         "missing": "file not found",
     }
     with pytest.raises(ConfigError, match=rf"^config: matrix_file/actions: matrix file .*: {cause[kind]}"):
-        plan.check_paper(config)
+        configcheck.check_paper(config)
 
 
 RANGED_KEYS = [
@@ -206,7 +206,7 @@ def test_every_overlay_in_config_is_valid_on_top_of_the_paper_config(overlay):
     update_config(config, extra)
     validate(config)
     for section in extra:
-        plan.check_target(config, section)
+        configcheck.check_target(config, section)
     assert config["maximin-tail"]["family"] == BASE["maximin-tail"]["family"]  # merged, not replaced
 
 

@@ -18,8 +18,9 @@ PAPER_SLUGS_ALSO_IN = {
     "ts-maximin": {"src/duelbandits/plan.py", "src/duelbandits/tail.py", "src/duelbandits/cli/claims.py",
                    "workflow/rules/tail.smk", "bench/bench_algorithms.py",  # Theorem 4.1's tail study
                    "src/duelbandits/bayes.py", "workflow/rules/bayes.smk"},  # and its Bayesian reading
-    "ts-borda": {"src/duelbandits/plan.py", "src/duelbandits/points.py", "src/duelbandits/claims.py",
-                 "src/duelbandits/theorems.py", "bench/bench_algorithms.py"},  # c_alpha of Theorem 4.2; claims
+    "ts-borda": {"src/duelbandits/plan.py", "src/duelbandits/configcheck.py", "src/duelbandits/points.py",
+                 "src/duelbandits/claims.py", "src/duelbandits/theorems.py",
+                 "bench/bench_algorithms.py"},  # c_alpha of Theorem 4.2; claims
     "sparring-exp3p": {"src/duelbandits/claims.py", "src/duelbandits/theorems.py"},
     "partial-monitoring": {"src/duelbandits/theorems.py"},
     "iss": {"src/duelbandits/claims.py"},

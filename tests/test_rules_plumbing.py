@@ -190,9 +190,9 @@ def test_the_override_is_valid_and_plans_every_target():
     from duelbandits import configcheck
 
     configcheck.validate(CONFIG, REPO / "workflow/schemas/config.schema.yaml")
-    plan.check_paper(CONFIG)
+    configcheck.check_paper(CONFIG)
     for target in plan.BEYOND_THE_PAPER:
-        plan.check_target(CONFIG, target)
+        configcheck.check_target(CONFIG, target)
     assert CONFIG["algorithm_params"] == {"ts-borda": {"c_alpha": 0.7}, "dts": {"alpha": 0.6}}
     assert CONFIG["horizon"] == 300 and CONFIG["runs"] == 3 and CONFIG["runs_per_job"] == 2
 

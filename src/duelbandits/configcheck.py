@@ -15,13 +15,21 @@ is one :class:`ConfigError` line naming the key:
 The schema file is generated: its hand-written descriptions and bounds, with the built-in algorithms'
 hyper-parameters, the priors and :data:`duelbandits.schemas.RANGES` filled in by :func:`schema_text`
 (``python -m duelbandits.configcheck FILE`` rewrites it; a test keeps the committed file equal to it).
+
+What needs more than one value is checked where it is planned, naming the key: :func:`check_paper`
+(the default target) when the workflow is parsed, :func:`check_target` (a target beyond the paper) by
+that target's input function, so that a setting only it uses never stops the paper run: its scenarios
+build, its largest job fits in memory, TS-Borda's alpha < 1/2 at its shortest horizon, its plugin
+algorithms keep the contract.
 """
 
 from __future__ import annotations
 
 import math
 
-from .errors import InputError
+from . import plan, resources, scenarios
+from .algorithms.tuning import ts_borda_alpha
+from .errors import AlgorithmError, InputError
 from .schemas import MAX_STEP
 
 HEADER = (
@@ -82,7 +90,6 @@ def check_values(config: dict, schema_path) -> None:
     module's docstring), in one ConfigError line naming the key."""
     import yaml
 
-    from . import scenarios
     from .algorithms import ALGORITHMS
 
     with open(schema_path, encoding="utf-8") as handle:
@@ -129,8 +136,6 @@ def check_values(config: dict, schema_path) -> None:
 def _check_params(algorithm, values: dict) -> None:
     """``algorithm_params/SLUG`` of an algorithm the schema file does not list, by its entry's own
     :class:`~duelbandits.algorithms.Param` declarations."""
-    from .errors import AlgorithmError
-
     where = f"config: algorithm_params/{algorithm.slug}"
     for name, value in values.items():
         if name not in algorithm.params:
@@ -172,6 +177,176 @@ def validate(config: dict, schema_path) -> None:
     except WorkflowError as err:  # raised while handling jsonschema's ValidationError, its context
         raise ConfigError(one_line(err.__context__)) from None
 
+
+# --- Checks of what the config plans, beyond one value ------------------------------------------
+
+
+def check_memory(config: dict, what: str, needed: int, keys: str) -> None:
+    """Refuse a job estimated to need more than ``memory_limit_gb`` (or this machine's memory)."""
+    limit_gb = config.get("memory_limit_gb")
+    limit = None if limit_gb is None else int(limit_gb * 2**30)
+    source = "this machine's memory; set memory_limit_gb" if limit is None else "memory_limit_gb"
+    try:
+        resources.check_memory(what, needed, limit, source)
+    except resources.LimitError as err:
+        raise ConfigError(f"config: {keys}: {err}") from None
+
+
+def check_ts_borda_alpha(config: dict, horizon: int, key: str) -> None:
+    """Theorem 4.2's alpha = c_alpha T^(-1/3) must be < 1/2 at ``horizon``; the error names ``key``."""
+    try:
+        ts_borda_alpha(plan.c_alpha(config), horizon)
+    except AlgorithmError as err:
+        raise ConfigError(f"config: {key}: {err}") from None
+
+
+def _check_scenarios(config: dict, names, key: str, actions=(None,), own_size: bool = False) -> None:
+    """Every scenario of ``names`` (at each A of ``actions``) builds."""
+    if "file" in names and not config.get("matrix_file"):
+        raise ConfigError(f"config: matrix_file: required when {key} include file")
+    for name in names:
+        for size in actions:
+            try:
+                plan.scenario(config, name, size, own_size)
+            except scenarios.ScenarioError as err:
+                raise ConfigError(f"config: {key}: {err}") from None
+
+
+def check_plugins(slugs, key: str) -> None:
+    """Each plugin algorithm of ``slugs`` keeps the full contract (duelbandits.contract.check_plugin, run
+    once per plugin digest), or planning stops naming it."""
+    from .algorithms import ALGORITHMS
+    from .contract import check_plugin
+
+    for slug in slugs:
+        spec = ALGORITHMS[slug]
+        problems = check_plugin(slug) if spec.source is not None else []
+        if problems:
+            raise ConfigError(
+                f"config: {key}: {slug} (plugin {spec.source.distribution} {spec.source.version}) breaks the "
+                f"algorithm contract: {problems[0]} (duelbandits check-algorithm {slug} lists every problem)"
+            )
+
+
+def check_paper(config: dict) -> None:
+    """Checks of the paper run the schema cannot express; fail before any job, naming the key."""
+    T, A, runs = config["horizon"], config["actions"], config["runs"]
+    per_job = min(config["runs_per_job"], runs)
+    keys = "horizon/runs/runs_per_job/actions"
+    check_memory(
+        config,
+        f"a simulation job of horizon {T} x runs_per_job {per_job} at A = {A}",
+        resources.simulate_bytes(per_job, T, A),
+        keys,
+    )
+    check_memory(
+        config, f"aggregating horizon {T} x runs {runs} at A = {A}", resources.aggregate_bytes(runs, T, A), keys
+    )
+    if "file" in config["scenarios"] and not config.get("matrix_file"):
+        raise ConfigError("config: matrix_file: required when scenarios include file (a CSV preference matrix)")
+    for name in config["scenarios"]:
+        try:
+            plan.scenario(config, name)
+        except scenarios.ScenarioError as err:
+            key = "matrix_file/actions" if name == "file" else "scenarios/seed/scenario_params/actions"
+            raise ConfigError(f"config: {key}: {err}") from None
+    if "ts-borda" in config["algorithms"]:
+        check_ts_borda_alpha(config, T, "algorithm_params/ts-borda/c_alpha")
+    check_plugins(config["algorithms"], "algorithms")
+
+
+def check_target(config: dict, target: str) -> None:
+    """Checks of a target beyond the paper that the schema cannot express, naming the key: its
+    scenarios build, its largest job fits in memory, TS-Borda's alpha < 1/2 at its shortest horizon."""
+    section = config[target]
+    if target == "maximin-bayes":  # no point jobs: its own rules (workflow/rules/bayes.smk)
+        _check_maximin_bayes(config, section)
+        return
+    if target == "sweeps":
+        if "file" in section["actions"]["scenarios"]:
+            raise ConfigError(
+                "config: sweeps/actions/scenarios: the file scenario has a fixed A; it cannot be swept in A"
+            )
+        _check_scenarios(config, section["horizon"]["scenarios"], "sweeps/horizon/scenarios")
+        _check_scenarios(
+            config, section["actions"]["scenarios"], "sweeps/actions/actions", section["actions"]["actions"]
+        )
+    elif target == "asymptotics":
+        missing = [name for name in section["scenarios"] if name not in section["algorithms"]]
+        if missing:
+            raise ConfigError(f"config: asymptotics/algorithms: no algorithms for scenario(s) {', '.join(missing)}")
+        named = [int(item["horizon"]) for item in section.get("runs_at") or ()]
+        for horizon in named:
+            if horizon not in section["horizons"]:
+                raise ConfigError(f"config: asymptotics/runs_at: horizon {horizon} is not one of asymptotics/horizons")
+            if named.count(horizon) > 1:
+                raise ConfigError(f"config: asymptotics/runs_at: horizon {horizon} is given twice")
+        _check_scenarios(config, section["scenarios"], "asymptotics/scenarios")
+    elif target == "maximin-tail":
+        _check_maximin_tail(config, section)
+    else:
+        _check_scenarios(config, section["scenarios"], "field/scenarios", own_size=True)
+    planned = plan.jobs(config, target)
+    check_plugins(sorted({job.algorithm for job in planned}), f"{target}/algorithms")
+    what, memory_key, alpha_key = TARGET_KEYS[target]
+    longest, widest = max(job.horizon for job in planned), max(job.actions for job in planned)
+    check_memory(
+        config,
+        f"{what} of horizon {longest} at A = {widest}",
+        resources.sweep_point_bytes(longest, widest),
+        memory_key,
+    )
+    borda = [job.horizon for job in planned if job.algorithm == "ts-borda"]
+    if borda:
+        check_ts_borda_alpha(config, min(borda), alpha_key)
+
+
+def _check_maximin_tail(config: dict, section: dict) -> None:
+    """The tail's horizons in order, its scenario a matrix with a trap (duelbandits.tail.trap)."""
+    from .tail import TailError, trap
+
+    if section["first_horizon"] >= section["horizon"]:
+        raise ConfigError(
+            f"config: maximin-tail/first_horizon: {section['first_horizon']} must be below "
+            f"maximin-tail/horizon ({section['horizon']})"
+        )
+    _check_scenarios(config, [section["scenario"]], "maximin-tail/scenario")
+    try:
+        trap(plan.scenario(config, section["scenario"]).matrix)
+    except TailError as err:
+        raise ConfigError(f"config: maximin-tail/scenario: {err}") from None
+    check_memory(
+        config,
+        f"a maximin-tail run of horizon {section['horizon']} at A = {config['actions']}",
+        resources.sweep_point_bytes(section["horizon"], config["actions"]),
+        "maximin-tail/horizon",
+    )
+
+
+def _check_maximin_bayes(config: dict, section: dict) -> None:
+    """Each A's matrices cover its jobs, and one run of the longest kind fits in memory."""
+    if section["jobs"] > section["matrices"]:
+        raise ConfigError(
+            f"config: maximin-bayes/jobs: {section['jobs']} jobs per A for {section['matrices']} matrices "
+            "(maximin-bayes/matrices): a job would have no matrix"
+        )
+    if len(set(section["actions"])) != len(section["actions"]):
+        raise ConfigError(f"config: maximin-bayes/actions: an A is given twice: {section['actions']}")
+    check_memory(
+        config,
+        f"a maximin-bayes run of horizon {section['horizon']} at A = {max(section['actions'])}",
+        resources.sweep_point_bytes(section["horizon"], max(section["actions"])),
+        "maximin-bayes/horizon",
+    )
+
+
+TARGET_KEYS = {
+    "sweeps": ("a sweep run", "sweeps/horizon/horizons/actions", "sweeps (the shortest sweep horizon)"),
+    "field": ("a field run", "field/horizon", "field/horizon"),
+    "asymptotics": ("an asymptotics run", "asymptotics/horizons", "asymptotics/horizons (the shortest)"),
+    "maximin-tail": ("a maximin-tail run", "maximin-tail/horizon", "-"),
+}
+"""Per target: how its memory error names a run, and the keys its memory and alpha errors name."""
 
 if __name__ == "__main__":  # python -m duelbandits.configcheck FILE: rewrite the schema file FILE
     import sys

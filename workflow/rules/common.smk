@@ -11,8 +11,12 @@ from pathlib import Path
 
 import yaml
 
+import duelbandits.bayes
 import duelbandits.claims
+import duelbandits.configcheck as configcheck
 import duelbandits.plan as plan
+import duelbandits.resources as resources
+import duelbandits.tail
 import duelbandits.plotting.style as style
 import duelbandits.triggers as triggers
 import duelbandits.scenarios as scenarios
@@ -41,7 +45,7 @@ def checked(check, *args):
     """``check(*args)``, with a ConfigError turned into the one-line planning error Snakemake prints."""
     try:
         return check(*args)
-    except plan.ConfigError as err:
+    except configcheck.ConfigError as err:
         raise ValueError(str(err)) from None
 
 
@@ -100,7 +104,7 @@ def check_report_matches_results():
         )
 
 
-checked(plan.check_paper, config)
+checked(configcheck.check_paper, config)
 check_report_matches_results()
 
 
@@ -228,13 +232,13 @@ def job_runs(wildcards):
 
 def job_runtime(wildcards, attempt):
     """Minutes of wall time to request (Slurm `runtime`): from the job's runs, T, A and algorithm,
-    with a margin (duelbandits.plan.job_runtime); a retry asks for more."""
-    return plan.job_runtime(job_of(wildcards), attempt)
+    with a margin (duelbandits.resources.job_runtime); a retry asks for more."""
+    return resources.job_runtime(job_of(wildcards), attempt)
 
 
 def job_mem_mb(wildcards):
-    """MB of memory to request (Slurm `mem_mb`; duelbandits.plan.job_mem_mb)."""
-    return plan.job_mem_mb(job_of(wildcards))
+    """MB of memory to request (Slurm `mem_mb`; duelbandits.resources.job_mem_mb)."""
+    return resources.job_mem_mb(job_of(wildcards))
 
 
 def point_files(target, keep=lambda job: True):
@@ -296,11 +300,11 @@ def all_figures():
 
 def target_points(target, keep=lambda job: True):
     """The input function of the tables of ``target``, its point files that ``keep`` accepts, after
-    duelbandits.plan.check_target. A function, so the points are listed only when the table is planned:
+    duelbandits.configcheck.check_target. A function, so the points are listed only when the table is planned:
     a config that only a target beyond the paper cannot use never stops the paper run."""
 
     def points(wildcards):
-        checked(plan.check_target, config, target)
+        checked(configcheck.check_target, config, target)
         return point_files(target, keep)
 
     return points
@@ -335,7 +339,7 @@ def target_outputs(target):
 
 
 def checked_outputs(target):
-    """The input function of a target beyond the paper: its outputs, after duelbandits.plan.check_target.
+    """The input function of a target beyond the paper: its outputs, after duelbandits.configcheck.check_target.
 
     Checked when the target is planned, not at parse time: those targets sit outside the default
     target, and a setting only they use must not stop the paper run. Planning fails, before any job
@@ -343,7 +347,7 @@ def checked_outputs(target):
     """
 
     def outputs(wildcards):
-        checked(plan.check_target, config, target)
+        checked(configcheck.check_target, config, target)
         return target_outputs(target)
 
     return outputs
@@ -457,7 +461,7 @@ TAIL_JOBS = list(range(TAIL["jobs"]))
 
 
 tail_points = target_points("maximin-tail")
-"""Phase 1's point files, after duelbandits.plan.check_target."""
+"""Phase 1's point files, after duelbandits.configcheck.check_target."""
 
 
 def tail_scenario_file(wildcards=None):
@@ -469,6 +473,6 @@ BAYES = config["maximin-bayes"]
 
 
 def bayes_runs(wildcards):
-    """The maximin-bayes run files, one per (A, job), after duelbandits.plan.check_target."""
-    checked(plan.check_target, config, "maximin-bayes")
+    """The maximin-bayes run files, one per (A, job), after duelbandits.configcheck.check_target."""
+    checked(configcheck.check_target, config, "maximin-bayes")
     return expand("results/maximin-bayes/runs/A{a}-{job}.parquet", a=BAYES["actions"], job=range(BAYES["jobs"]))

@@ -24,7 +24,7 @@ def _tail_phase_one(args):
 def cmd_tail_continue(args) -> None:
     import numpy as np
 
-    from .. import limits, provenance, schemas, storage, tail
+    from .. import provenance, resources, schemas, storage, tail
     from .simulation import progress_line
 
     if args.job >= args.jobs:
@@ -35,8 +35,8 @@ def cmd_tail_continue(args) -> None:
     first = int(frame["horizon"].max())
     if args.horizon <= first:
         raise UsageError(f"--horizon {args.horizon} must exceed the points' horizon {first}")
-    limits.check_memory(
-        f"--horizon {args.horizon} at A = {X.shape[0]}", limits.sweep_point_bytes(args.horizon, X.shape[0])
+    resources.check_memory(
+        f"--horizon {args.horizon} at A = {X.shape[0]}", resources.sweep_point_bytes(args.horizon, X.shape[0])
     )
     delta = tail.trap(X).delta
     runs, strata = tail.strata_of(frame, delta, args.share, args.others, args.seed)
