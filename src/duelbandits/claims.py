@@ -773,6 +773,6 @@ def ledger(
     rows.append(tail_row(estimates, tail_verdict))
     rows.append(family_row(family))
     rows.append(bayes_row(bayes, bayes_verdict))
-    # mutmut equivalent: columns=None: the rows are Claim's fields, in CLAIM_SCHEMA's order, and the ledger always has
-    # rows / columns dropped: the rows are Claim's fields, in CLAIM_SCHEMA's order, and the ledger always has rows
+    # mutmut equivalent: columns=None or columns dropped: the rows are Claim's fields, in CLAIM_SCHEMA's order, and the
+    # ledger always has rows
     return pd.DataFrame([vars(reading(r)) for r in rows], columns=CLAIM_SCHEMA.names)  # pragma: no mutate
