@@ -209,8 +209,7 @@ def manifest_versions(manifest, header: dict | None = None) -> dict | None:
     try:
         versions = json.loads(header["environment"])
     except json.JSONDecodeError:
-        # mutmut equivalent: '' for None on bad JSON: neither is a dict, the same error
-        versions = None  # pragma: no mutate
+        versions = None  # pragma: no mutate -- '' for None on bad JSON: neither is a dict, the same error
     if not isinstance(versions, dict):
         raise ManifestError(f"{manifest}: its environment line is not a JSON object")
     return versions
@@ -220,8 +219,8 @@ def verify(manifest, root, reasons: dict | None = None) -> dict[str, str]:
     """``{path: status}`` (:data:`STATUSES`) for every file of ``manifest`` checked under ``root``
     (module docstring); ``reasons``, if given, receives why each file differs."""
     header, entries, contents = read(manifest)
-    # mutmut equivalent: manifest_versions without the header: it reads the same manifest's header again / the header
-    # argument dropped: it reads the same manifest's header again
+    # mutmut equivalent: manifest_versions without the header or the header argument dropped: it reads the same
+    # manifest's header again
     recorded = manifest_versions(manifest, header)  # pragma: no mutate
     same_versions = recorded is None or recorded == environment()
     reasons = {} if reasons is None else reasons
@@ -266,10 +265,8 @@ def environment_differences(manifest) -> list[str]:
         return ["the manifest's environment line is not JSON"]
     here = environment()
     return [
-        # mutmut equivalent: here.get's default: only names installed here are listed, so it is never used / here.get's
-        # default dropped: only names installed here are listed, so it is never used / here.get's default 'XX...XX':
-        # only names installed here are listed, so it is never used / here.get's default upper-cased: only names
-        # installed here are listed, so it is never used
+        # mutmut equivalent: here.get's default or here.get's default dropped or here.get's default 'XX...XX' or
+        # here.get's default upper-cased: only names installed here are listed, so it is never used
         f"{name} {here.get(name, 'not installed')} (manifest {version})"  # pragma: no mutate
         for name, version in sorted(recorded.items())
         if name in here and here[name] != version
