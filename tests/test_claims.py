@@ -45,13 +45,6 @@ def test_at_least_at_its_boundary():
     assert claims.at_least(0.5, t, t) == claims.INCONCLUSIVE
 
 
-def test_slope_interval_widens_with_the_spread():
-    _, low_a, high_a = claims.log_slope(100, 10, 1000, 1000, 100, 10000, 100)
-    _, low_b, high_b = claims.log_slope(100, 50, 1000, 1000, 500, 10000, 100)
-    assert high_b - low_b > high_a - low_a
-    assert (high_a - low_a) / 2 == pytest.approx(Z * math.sqrt(2 * 0.1**2 / 100) / math.log(10))
-
-
 def test_smallest_at_its_boundary():
     others = {"a": (10.0, 12.0), "b": (20.0, 25.0)}
     assert claims.smallest({**others, "x": (5.0, np.nextafter(10.0, 0))}, ["x"]) == claims.HOLDS
