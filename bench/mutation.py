@@ -5,7 +5,7 @@ folder, configures mutmut there to mutate that one module and to run only the mo
 (:data:`TESTS`), runs ``mutmut run``, and prints the module's score: killed / mutants, where a
 mutant that survives, times out or that no test reaches counts as not killed. The rest of mutmut's
 configuration is the ``[tool.mutmut]`` table of pyproject.toml, and a mutant no test can kill is not
-made at all: its line carries ``# pragma: no mutate``, with the reason in a comment above. The work
+made at all: its line carries ``# pragma: no mutate -- why`` (or the why in the comment above). The work
 tree itself is never touched (mutmut writes its ``mutants/`` folder in the scratch copy). It exits 1
 when a module scores below ``--target`` (90% by default), listing its live mutants for
 ``mutmut show``, and 2 when mutmut fails or lists no mutant for a module (no score is printed for it).

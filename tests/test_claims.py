@@ -361,6 +361,8 @@ def test_smallest_with_two_named_methods_compares_the_larger_upper_limit_with_th
     assert claims.smallest({**others, "x": (1.0, 10.0)}, ["x"]) == claims.INCONCLUSIVE  # 10 is above a's 5
     # fails when any other method's high end is below any named low end: a (high 6) under y (low 7)
     assert claims.smallest({**others, "x": (1.0, 3.0), "y": (7.0, 8.0)}, ["x", "y"]) == claims.FAILS
+    # a missing end anywhere (a NaN std) decides nothing: it would otherwise hold, min() skipping the NaN
+    assert claims.smallest({"a": (5.0, 6.0), "b": (NAN, NAN), "x": (1.0, 3.0)}, ["x"]) == claims.NOT_TESTED
 
 
 def test_every_of_nothing_or_of_untested_parts_is_not_tested_and_reads_a_generator_once():

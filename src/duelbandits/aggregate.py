@@ -126,8 +126,7 @@ def aggregate_scenario(
     reduced and written before the next, so memory holds one algorithm's runs.
     """
     X = np.asarray(matrix)
-    # mutmut equivalent: shape[1] for shape[0]: a preference matrix is square
-    actions = X.shape[0]  # pragma: no mutate
+    actions = X.shape[0]  # pragma: no mutate -- shape[1] for shape[0]: a preference matrix is square
     grid = summary_grid(horizon, points)
     summary, strategies = [], []
     prov = provenance or {}

@@ -97,7 +97,7 @@ class _ColumnDigest:
             self.parts["values"].update(np.asarray(values.to_numpy(zero_copy_only=False)).astype("<i8"))  # noqa: E501  # pragma: no mutate
         elif _arrow_type_name(type_) in ("string", "binary"):  # any width: one layout
             values = pc.fill_null(array.cast(pa.large_binary()), b"")
-            # mutmut equivalent: zero_copy_only=None on the lengths: None is false / zero_copy_only=True on the string
+            # mutmut equivalent: zero_copy_only=None on the lengths: None is false; zero_copy_only=True on the string
             # lengths: after fill_null they are int64 without nulls, so numpy views them without a copy either way
             lengths = pc.binary_length(values).to_numpy(zero_copy_only=False).astype("<i8")  # pragma: no mutate
             self.parts["lengths"].update(lengths)
@@ -200,9 +200,8 @@ def parquet_digest(path) -> str:
     try:
         parquet = pq.ParquetFile(path)
         digest = TableDigest(parquet.schema_arrow)
-        # mutmut equivalent: zip(strict=None) of the file's schema and the digest's columns: both come from the same
-        # schema / zip without strict: both come from the same schema / zip(strict=False): both come from the same
-        # schema
+        # mutmut equivalent: zip(strict=None) of the file's schema and the digest's columns or zip without strict or
+        # zip(strict=False): both come from the same schema
         for field, column in zip(parquet.schema_arrow, digest.columns, strict=True):  # pragma: no mutate
             # mutmut equivalent: pyarrow's default batch size for BATCH_ROWS: memory only, the digest does not depend on
             # the split (tested)

@@ -176,8 +176,8 @@ def content_digest(path, ledger=None) -> str:
     if len(record) > 1 and record[1].startswith(key):
         return record[1][len(key) :]
     content = _content_digest(path)
-    # mutmut equivalent: sha256=None: record_written computes the file's sha256, equal to record[0] (checked just above)
-    # / sha256 dropped: record_written computes the file's sha256, equal to record[0] (checked just above)
+    # mutmut equivalent: sha256=None or sha256 dropped: record_written computes the file's sha256, equal to record[0]
+    # (checked just above)
     record_written(ledger, path, sha256=record[0], content=ledger_line(content))  # pragma: no mutate
     return content
 
@@ -392,8 +392,7 @@ def manifest_versions(manifest, header: dict | None = None) -> dict | None:
     try:
         versions = json.loads(header["environment"])
     except json.JSONDecodeError:
-        # mutmut equivalent: '' for None on bad JSON: neither is a dict, the same error
-        versions = None  # pragma: no mutate
+        versions = None  # pragma: no mutate -- '' for None on bad JSON: neither is a dict, the same error
     if not isinstance(versions, dict):
         raise ManifestError(f"{manifest}: its environment line is not a JSON object")
     return versions
@@ -445,8 +444,7 @@ def made_with(path, tree: dict | None = None) -> tuple[dict, str]:
         try:
             versions = read_provenance(path).get("versions")
         except StorageError:
-            # mutmut equivalent: '' for None after a StorageError: neither is a dict
-            versions = None  # pragma: no mutate
+            versions = None  # pragma: no mutate -- '' for None after a StorageError: neither is a dict
         if isinstance(versions, dict):
             return versions, PROVENANCE
     if tree is not None:  # a figure or JSON file: drawn by the run that wrote the tree's Parquet files
@@ -483,8 +481,8 @@ def verify(manifest, root, reasons: dict | None = None, compared: dict | None = 
         raise ManifestError(f"{manifest}: its config line is not JSON") from None
     if not isinstance(config, dict):  # the files' provenance would be compared with nothing
         raise ManifestError(f"{manifest}: its config line is not a JSON object")
-    # mutmut equivalent: manifest_versions without the header: it reads the same manifest's header again / the header
-    # argument dropped: it reads the same manifest's header again
+    # mutmut equivalent: manifest_versions without the header or the header argument dropped: it reads the same
+    # manifest's header again
     reference = manifest_versions(manifest, header)  # pragma: no mutate
     reasons = {} if reasons is None else reasons
     compared = {} if compared is None else compared
@@ -550,10 +548,8 @@ def environment_differences(manifest) -> list[str]:
         return ["the manifest's environment line is not JSON"]
     here = environment()
     return [
-        # mutmut equivalent: here.get's default: only names installed here are listed, so it is never used / here.get's
-        # default dropped: only names installed here are listed, so it is never used / here.get's default 'XX...XX':
-        # only names installed here are listed, so it is never used / here.get's default upper-cased: only names
-        # installed here are listed, so it is never used
+        # mutmut equivalent: here.get's default or here.get's default dropped or here.get's default 'XX...XX' or
+        # here.get's default upper-cased: only names installed here are listed, so it is never used
         f"{name} {here.get(name, 'not installed')} (manifest {version})"  # pragma: no mutate
         for name, version in sorted(recorded.items())
         if name in here and here[name] != version

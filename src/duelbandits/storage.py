@@ -38,8 +38,7 @@ def write_options(names) -> dict:
     encoding = {n: "DELTA_BINARY_PACKED" for n in names if n in DELTA_COLUMNS}
     encoding |= {n: "BYTE_STREAM_SPLIT" for n in names if n in SPLIT_COLUMNS}
     return {
-        # mutmut equivalent: 'ZSTD': pyarrow's codec names ignore case (the same bytes)
-        "compression": "zstd",  # pragma: no mutate
+        "compression": "zstd",  # pragma: no mutate -- 'ZSTD': pyarrow's codec names ignore case (the same bytes)
         "compression_level": ZSTD_LEVEL,
         "write_statistics": True,
         "use_dictionary": [n for n in names if n not in encoding],
@@ -178,13 +177,11 @@ def write_runs(runs: list, actions: int, path, provenance: dict | None = None) -
 def _run_column(name: str, run: int, res) -> np.ndarray:
     """One run's values of a run-chunk column (:data:`duelbandits.schemas.RUN_COLUMNS`)."""
     if name == "run":
-        # mutmut equivalent: dtype=None for the run number: _arrow converts every column to its Arrow type, so the
-        # integers' numpy dtype before it does not reach the file / dtype dropped: _arrow converts every column to its
-        # Arrow type, so the integers' numpy dtype before it does not reach the file
+        # mutmut equivalent: dtype=None for the run number or dtype dropped: _arrow converts every column to its Arrow
+        # type, so the integers' numpy dtype before it does not reach the file
         return np.full(res.horizon, run, dtype=np.int32)  # pragma: no mutate
     if name == "t":
-        # mutmut equivalent: dtype=None for the steps: _arrow converts every column to its Arrow type, so the integers'
-        # numpy dtype before it does not reach the file / dtype dropped: _arrow converts every column to its Arrow type,
+        # mutmut equivalent: dtype=None for the steps or dtype dropped: _arrow converts every column to its Arrow type,
         # so the integers' numpy dtype before it does not reach the file
         return np.arange(1, res.horizon + 1, dtype=np.int32)  # pragma: no mutate
     # mutmut equivalent: astype(None) for I, J, outcome: float64 integers,: _arrow converts every column to its Arrow
@@ -195,18 +192,15 @@ def _run_column(name: str, run: int, res) -> np.ndarray:
 def _without(valid: np.ndarray, rows: np.ndarray) -> np.ndarray:
     """A copy of the mask ``valid`` with ``rows`` false (a recorded strategy that is NaN: a null)."""
     valid = valid.copy()
-    # mutmut equivalent: None for False in a boolean mask: numpy stores None as False
-    valid[rows] = False  # pragma: no mutate
+    valid[rows] = False  # pragma: no mutate -- None for False in a boolean mask: numpy stores None as False
     return valid
 
 
 def write_frame(df, schema: pa.Schema, path, provenance: dict | None = None) -> None:
     """Write a DataFrame with the columns and types of ``schema`` (see :func:`write_table`)."""
-    # mutmut equivalent: preserve_index=None with a schema: the columns written are the schema's, no index (pyarrow adds
-    # only a column_indexes entry to the pandas metadata, which reading back ignores) / preserve_index dropped: the
-    # columns written are the schema's, no index (pyarrow adds only a column_indexes entry to the pandas metadata, which
-    # reading back ignores) / preserve_index=True: the columns written are the schema's, no index (pyarrow adds only a
-    # column_indexes entry to the pandas metadata, which reading back ignores)
+    # mutmut equivalent: preserve_index=None with a schema or preserve_index dropped or preserve_index=True: the columns
+    # written are the schema's, no index (pyarrow adds only a column_indexes entry to the pandas metadata, which reading
+    # back ignores)
     write_table(pa.Table.from_pandas(df, schema=schema, preserve_index=False), path, provenance)  # pragma: no mutate
 
 
