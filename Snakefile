@@ -3,10 +3,9 @@
 # the targets, the rules of this file (the README's table of targets lists the same, a test
 # keeps them in step): the default `all` is every result and figure of the paper.
 
-import sys
-
 from snakemake.utils import min_version
 
+import duelbandits.configcheck
 import duelbandits.errors
 
 min_version("9.0")
@@ -15,17 +14,13 @@ min_version("9.0")
 configfile: "config.yaml"
 
 
-# The schema, completed with the registries' scenarios, algorithms and hyper-parameters (plugins
-# included). Before it validates: a key given twice in a YAML file (YAML keeps the last), and an
-# unknown key named in one line with its source and the closest allowed key; then each wrong value
-# in one line naming its key.
+# The config door (duelbandits.configcheck): one walk over the config (NaN, infinities, int32, a float
+# for an integer, the registries' names, plugins' hyper-parameters), then Snakemake's validate against
+# the schema file; each problem in one line naming the key. A key given twice in one YAML file: YAML's
+# (and Snakemake's) rule, the last wins.
 try:
-    import duelbandits.plan  # loads the registries: an unusable plugin stops here, in one line
-
-    CONFIG_SCHEMA = duelbandits.plan.config_schema(workflow.source_path("workflow/schemas/config.schema.yaml"))
-    duelbandits.plan.check_config_sources(config, CONFIG_SCHEMA, workflow.configfiles, sys.argv)
-    duelbandits.plan.validate_config(config, CONFIG_SCHEMA, workflow.configfiles, sys.argv)
-except duelbandits.errors.InputError as err:
+    duelbandits.configcheck.validate(config, workflow.source_path("workflow/schemas/config.schema.yaml"))
+except duelbandits.errors.InputError as err:  # an unusable plugin stops here too, in one line
     raise ValueError(str(err)) from None
 
 

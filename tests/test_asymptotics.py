@@ -12,10 +12,9 @@ from summaries import synthetic_finals
 from duelbandits import (
     asymptotics,
     cli,
-    limits,
     manifest,
-    plan,
     provenance,
+    resources,
     schemas,
     storage,
     sweeps,
@@ -215,7 +214,7 @@ def test_jobs_split_each_point_by_steps_and_cover_every_run_once():
 
 
 def test_slurm_requests_grow_with_the_work_of_a_job():
-    minutes = plan.runtime_minutes
+    minutes = resources.runtime_minutes
     assert minutes("ts-borda", 30, 1_000_000, 10) > minutes("ts-borda", 40, 10_000, 10)
     assert minutes("ts-borda", 3, 10_000_000, 10) > minutes("partial-monitoring", 3, 10_000_000, 10)
     assert minutes("ts-borda", 3, 10_000_000, 10, attempt=2) == 2 * minutes("ts-borda", 3, 10_000_000, 10)
@@ -223,10 +222,10 @@ def test_slurm_requests_grow_with_the_work_of_a_job():
     assert minutes("ts-borda", 3, 10_000_000, 10) == 4
     # an unknown algorithm costs 3 us a step: 10^6 steps = 3 s, x 3 + 60 s = 69 s: 2 minutes
     assert minutes("an-unknown-one", 1, 10**6, 10) == 2
-    assert limits.sweep_point_bytes(10**7, 10) > limits.sweep_point_bytes(10**3, 10)
+    assert resources.sweep_point_bytes(10**7, 10) > resources.sweep_point_bytes(10**3, 10)
     # measured: 0.58 GB peak at T = 10^7 (compiling), 0.33 GB at T = 1000 (compiling): the estimate is above
-    assert 0.58e9 < limits.sweep_point_bytes(10**7, 10) < 1.5e9
-    assert limits.sweep_point_bytes(10**3, 10) > 0.33e9
+    assert 0.58e9 < resources.sweep_point_bytes(10**7, 10) < 1.5e9
+    assert resources.sweep_point_bytes(10**3, 10) > 0.33e9
 
 
 # --- Tables -----------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from cli_process import run_cli
 
-from duelbandits import cli, limits
+from duelbandits import cli, resources
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -151,7 +151,7 @@ def test_a_user_mistake_is_one_line_and_exit_2(tmp_path, args, words):
 
 
 def test_a_matrix_too_large_for_the_memory_limit_is_refused_before_it_is_built(monkeypatch, capsys):
-    monkeypatch.setattr(limits, "physical_memory", lambda: 24 * 2**30)  # this project's machines
+    monkeypatch.setattr(resources, "physical_memory", lambda: 24 * 2**30)  # this project's machines
     assert cli.main(["matrix", "--scenario", "condorcet", "--seed", "0", "--actions", "30000"]) == 2
     err = capsys.readouterr().err.strip()
     assert err == (
@@ -379,83 +379,6 @@ def test_provenance_into_a_closed_pipe_stops_quietly_with_141(tmp_path):
     result = subprocess.run(["bash", "-c", script], capture_output=True, text=True, cwd=tmp_path, timeout=300)
     assert result.stderr == "", result.stderr
     assert result.stdout.strip() == "status 141"
-
-
-# --- Config: unknown keys named with their source and the closest key; duplicate YAML keys --------------
-
-
-def _schema():
-    from duelbandits import plan
-
-    return plan.config_schema(REPO / "workflow/schemas/config.schema.yaml")
-
-
-def _paper_config(**extra):
-    import yaml
-
-    return {**yaml.safe_load((REPO / "config.yaml").read_text()), **extra}
-
-
-@pytest.mark.parametrize(
-    "file_text, argv, words",
-    [
-        ("", ["snakemake", "--config", "horizn=300"], ["config: horizn: unknown key (from --config)", "'horizon'"]),
-        (
-            "algorithm_params:\n  dts: {alpah: 0.5}\n",
-            ["snakemake", "--configfile", "C", "M"],
-            ["config: algorithm_params/dts/alpah: unknown key (from M)", "did you mean 'alpha'"],
-        ),
-        (
-            "algorithm_params:\n  iss: {x: 1}\n",
-            ["snakemake", "--configfile", "C", "M"],
-            ["config: algorithm_params/iss: unknown key (from M)", "allowed there are ts-borda, dts"],
-        ),
-        (
-            "sweeps:\n  horizon: {scenaros: [borda]}\n",
-            ["snakemake", "--configfile", "C", "M"],
-            ["config: sweeps/horizon/scenaros: unknown key (from M)", "did you mean 'scenarios'"],
-        ),
-        (
-            "scenario_params: {margn: 0.5}\n",
-            ["snakemake", "--configfile", "C", "M"],
-            ["config: scenario_params/margn: unknown key (from M)", "did you mean 'margin'"],
-        ),
-        ("horizon: 300\nruns: 2\nhorizon: 400\n", ["snakemake"], ["M: key 'horizon' is given twice (lines 1 and 3)"]),
-        ("sweeps:\n  runs: 2\n  runs: 3\n", ["snakemake"], ["M: key 'runs' is given twice (lines 2 and 3)"]),
-    ],
-)
-def test_a_config_key_that_is_unknown_or_given_twice_is_named_with_its_source(tmp_path, file_text, argv, words):
-    import yaml
-
-    from duelbandits import plan
-
-    mine = tmp_path / "mine.yaml"
-    mine.write_text(file_text)
-    config = _paper_config()
-    try:
-        for key, value in (yaml.safe_load(file_text) or {}).items():
-            config[key] = {**config[key], **value} if isinstance(value, dict) and key in config else value
-    except yaml.YAMLError:
-        pass
-    config.update(plan.command_line_config(argv))
-    argv = [str(mine) if a == "M" else str(REPO / "config.yaml") if a == "C" else a for a in argv]
-    with pytest.raises(plan.ConfigError) as raised:
-        plan.check_config_sources(config, _schema(), [str(mine), str(REPO / "config.yaml")], argv)
-    message = str(raised.value).replace(str(mine), "M")
-    assert "\n" not in message and len(message) < 600, message
-    for word in words:
-        assert word in message, (word, message)
-
-
-def test_the_paper_config_and_the_test_configs_have_no_unknown_or_repeated_key():
-    import yaml
-
-    from duelbandits import plan
-
-    files = [REPO / "config.yaml", *sorted((REPO / "tests/workflow").glob("*.yaml"))]
-    for path in files:
-        config = {**_paper_config(), **yaml.safe_load(path.read_text())}
-        plan.check_config_sources(config, _schema(), [str(path)], ["snakemake"])
 
 
 def test_the_report_pages_are_not_in_the_manifest_and_the_docs_say_why():

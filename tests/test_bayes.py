@@ -10,12 +10,12 @@ import pandas as pd
 import pytest
 import yaml
 
-from duelbandits import bayes, plan, winners
-from duelbandits.plan import ConfigError
+from duelbandits import bayes, configcheck, plan, winners
+from duelbandits.configcheck import ConfigError
 
 REPO = Path(__file__).resolve().parents[1]
 BASE = yaml.safe_load((REPO / "config.yaml").read_text())
-SCHEMA = plan.config_schema(REPO / "workflow/schemas/config.schema.yaml")
+SCHEMA = REPO / "workflow/schemas/config.schema.yaml"
 
 
 def test_every_draw_is_a_valid_preference_matrix():
@@ -141,8 +141,8 @@ def test_measure_is_reproducible_and_reports_the_bound():
 
 
 def test_the_default_section_is_valid_and_checked():
-    plan.validate_config(BASE, SCHEMA)
-    plan.check_target(BASE, "maximin-bayes")
+    configcheck.validate(BASE, SCHEMA)
+    configcheck.check_target(BASE, "maximin-bayes")
     assert "maximin-bayes" in plan.BEYOND_THE_PAPER and "maximin-bayes" not in plan.POINT_TARGETS
     assert "maximin-bayes" not in plan.paper_config(BASE)
 
@@ -163,22 +163,22 @@ def test_a_bad_value_is_refused_naming_its_key():
         config = copy.deepcopy(BASE)
         config["maximin-bayes"][key] = value
         with pytest.raises(ConfigError, match=rf"^config: maximin-bayes/{key}"):
-            plan.validate_config(config, SCHEMA)
+            configcheck.validate(config, SCHEMA)
 
 
 def test_the_target_check_names_its_key():
     config = copy.deepcopy(BASE)
     config["maximin-bayes"].update(matrices=3, jobs=4)
     with pytest.raises(ConfigError, match="^config: maximin-bayes/jobs: 4 jobs per A for 3 matrices"):
-        plan.check_target(config, "maximin-bayes")
+        configcheck.check_target(config, "maximin-bayes")
     config = copy.deepcopy(BASE)
     config["maximin-bayes"]["actions"] = [3, 3]
     with pytest.raises(ConfigError, match="^config: maximin-bayes/actions: an A is given twice"):
-        plan.check_target(config, "maximin-bayes")
+        configcheck.check_target(config, "maximin-bayes")
     config = copy.deepcopy(BASE)
     config["memory_limit_gb"] = 0.001
     with pytest.raises(ConfigError, match="^config: maximin-bayes/horizon: "):
-        plan.check_target(config, "maximin-bayes")
+        configcheck.check_target(config, "maximin-bayes")
 
 
 def test_the_projected_prior_is_the_mean_of_two_independent_opinions_triangular_on_0_1():

@@ -1,6 +1,5 @@
-"""One validation of every config value at planning (plan.validate_config): NaN and infinities
-refused by key, integers bounded as the command line bounds them, the key's source named, and a
-partial config explained in one paragraph."""
+"""The config door (duelbandits.configcheck): the committed schema file is the generator's output, and
+each kind of refusal is one line naming the key, at its boundary, off the defaults."""
 
 import copy
 import math
@@ -9,97 +8,118 @@ from pathlib import Path
 import pytest
 import yaml
 
-from duelbandits import plan
-from duelbandits.schemas import MAX_STEP
+from duelbandits import configcheck
+from duelbandits.configcheck import ConfigError
 
 REPO = Path(__file__).resolve().parents[1]
-SCHEMA = plan.config_schema(REPO / "workflow/schemas/config.schema.yaml")
+SCHEMA_FILE = REPO / "workflow/schemas/config.schema.yaml"
 BASE = yaml.safe_load((REPO / "config.yaml").read_text())
 
 
-def number_paths(value, path=()):
-    """Every path of a float or int leaf of the config (bools excluded)."""
-    if isinstance(value, dict):
-        for key, item in value.items():
-            yield from number_paths(item, (*path, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from number_paths(item, (*path, index))
-    elif isinstance(value, (int, float)) and not isinstance(value, bool):
-        yield path
+def validate(config):
+    configcheck.validate(config, SCHEMA_FILE)
 
 
-def set_at(config, path, value):
+def with_value(path, value):
+    """config.yaml with ``value`` at ``path`` (a key or a list index per step)."""
+    config = copy.deepcopy(BASE)
     node = config
     for key in path[:-1]:
         node = node[key]
     node[path[-1]] = value
+    return config
 
 
-NUMBER_PATHS = list(number_paths(BASE))
+def refused(config, message):
+    """``config`` is refused in exactly one line, ``message`` from its start."""
+    with pytest.raises(ConfigError) as raised:
+        validate(config)
+    assert str(raised.value).startswith(message) and "\n" not in str(raised.value), str(raised.value)
+
+
+def test_the_committed_schema_file_is_the_generators_output():
+    """After a change of a built-in's hyper-parameters, the priors or RANGES, or a hand edit of the file:
+    python -m duelbandits.configcheck workflow/schemas/config.schema.yaml"""
+    assert SCHEMA_FILE.read_text() == configcheck.schema_text(SCHEMA_FILE)
 
 
 def test_the_paper_config_is_valid():
-    plan.validate_config(BASE, SCHEMA)
+    validate(BASE)
 
 
 @pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf])
-@pytest.mark.parametrize("path", NUMBER_PATHS, ids=lambda p: "/".join(map(str, p)))
-def test_a_non_finite_number_anywhere_is_refused_naming_its_key(path, bad):
+def test_nan_and_infinities_are_refused_where_the_schemas_bounds_would_let_them_through(bad):
+    """A list item of a number key whose bounds NaN passes (every comparison with it is false)."""
+    refused(
+        with_value(("maximin-tail", "family", "gaps", 1), bad),
+        f"config: maximin-tail/family/gaps/1: must be a finite number, got {bad!r}",
+    )
+
+
+def test_an_integer_beyond_int32_is_refused_where_the_key_sets_no_maximum_of_its_own():
+    for path in (("runs_per_job",), ("asymptotics", "runs_at", 0, "runs")):
+        config = with_value(("asymptotics", "runs_at"), [{"horizon": 300_000, "runs": 5}])
+        node = config
+        for key in path[:-1]:
+            node = node[key]
+        node[path[-1]] = 2**31 - 1  # the last valid value
+        validate(config)
+        node[path[-1]] = 2**31
+        refused(config, f"config: {'/'.join(map(str, path))}: 2147483648 is beyond a 32-bit integer")
+    validate(with_value(("seed",), 2**63 - 1))  # a key with its own maximum: the schema's
+
+
+def test_a_float_where_an_integer_is_required_is_refused():
+    """JSON Schema calls 4.0 an integer; the jobs' commands do not."""
+    validate(with_value(("maximin-tail", "family", "actions", 0), 4))
+    refused(
+        with_value(("maximin-tail", "family", "actions", 0), 4.0),
+        "config: maximin-tail/family/actions/0: must be an integer, got 4.0",
+    )
+
+
+def test_an_unknown_key_is_refused_with_the_closest_allowed_one():
     config = copy.deepcopy(BASE)
-    set_at(config, path, bad)
-    key = "/".join(map(str, path))
-    with pytest.raises(plan.ConfigError, match=rf"^config: {key}: must be a finite number, got {bad!r}"):
-        plan.validate_config(config, SCHEMA)
+    config["sweeps"]["horizon"]["scenaros"] = ["borda"]
+    refused(config, "config: sweeps/horizon/scenaros: unknown key; did you mean 'scenarios'? the keys allowed")
 
 
-def test_nan_for_a_key_with_an_open_range_is_refused_too():
-    """memory_limit_gb (exclusiveMinimum 0, null allowed) and an algorithm's hyper-parameter are the
-    probes that passed the schema before: NaN compares false with every bound."""
-    for path in (("memory_limit_gb",), ("algorithm_params", "dts", "alpha")):
-        config = copy.deepcopy(BASE)
-        set_at(config, path, math.nan)
-        with pytest.raises(plan.ConfigError, match="must be a finite number, got nan"):
-            plan.validate_config(config, SCHEMA)
+def test_a_value_of_the_wrong_type_is_refused():
+    refused(with_value(("field", "horizon"), "many"), "config: field/horizon: 'many' is not of type 'integer'")
 
 
-@pytest.mark.parametrize(
-    "path", [("stride",), ("summary_points",), ("runs_per_job",), ("sweeps", "bootstrap"), ("field", "points")]
-)
-def test_integers_unbounded_in_the_schema_file_stop_at_the_command_lines_int32_limit(path):
+def test_a_missing_key_is_refused_by_its_own_name():
     config = copy.deepcopy(BASE)
-    set_at(config, path, MAX_STEP)  # the last valid value
-    plan.validate_config(config, SCHEMA)
-    set_at(config, path, MAX_STEP + 1)  # the first invalid one
-    key = "/".join(path)
-    with pytest.raises(
-        plan.ConfigError, match=rf"^config: {key}: {MAX_STEP + 1} is greater than the maximum of {MAX_STEP}"
-    ):
-        plan.validate_config(config, SCHEMA)
-    assert MAX_STEP == 2**31 - 1  # the step and run columns are int32 (docs/outputs.md)
+    del config["maximin-tail"]["family"]["bootstrap"]
+    refused(config, "config: maximin-tail/family/bootstrap: required")
 
 
-def test_a_bad_value_names_the_file_or_the_command_line_that_set_it(tmp_path):
-    mine = tmp_path / "mine.yaml"
-    mine.write_text("stride: 0\n")
-    config = {**copy.deepcopy(BASE), "stride": 0}
-    files = [str(REPO / "config.yaml"), str(mine)]
-    argv = ["snakemake", "--configfile", *files]
-    with pytest.raises(plan.ConfigError, match=rf"config: stride: 0 is less than the minimum of 1 \(from {mine}; "):
-        plan.validate_config(config, SCHEMA, files, argv)
-    argv = ["snakemake", "--configfile", str(REPO / "config.yaml"), "--config", "stride=0"]
-    with pytest.raises(plan.ConfigError, match=r"config: stride: 0 is less than the minimum of 1 \(from --config; "):
-        plan.validate_config(config, SCHEMA, [str(REPO / "config.yaml")], argv)
+def test_a_scenario_or_algorithm_no_registry_holds_is_refused():
+    refused(with_value(("field", "algorithms"), ["dts", "dst"]), "config: field/algorithms/1: 'dst' is not one of ")
+    config = with_value(("asymptotics", "algorithms", "cyclik"), ["dts"])
+    refused(config, "config: asymptotics/algorithms/cyclik: 'cyclik' is not one of condorcet, borda, cyclic")
 
 
-def test_a_partial_config_gets_one_paragraph_on_where_the_config_is_read_from():
-    partial = {"horizon": 300, "runs": 3}
-    with pytest.raises(plan.ConfigError) as err:
-        plan.validate_config(partial, SCHEMA)
-    message = str(err.value)
-    assert message.startswith("config: seed, runs_per_job, actions,") and "\n" not in message
-    assert "reads config.yaml from the folder Snakemake runs in" in message
-    assert "--configfile /path/to/checkout/config.yaml your.yaml" in message
+def test_the_hyper_parameters_of_an_algorithm_the_file_does_not_list_are_checked_by_its_entry(monkeypatch):
+    """A plugin's algorithm (here a registered copy of DTS under another slug): its Param's range, at
+    its boundary, and its names."""
+    import dataclasses
+
+    from duelbandits import algorithms
+
+    monkeypatch.setitem(
+        algorithms.ALGORITHMS, "plugged", dataclasses.replace(algorithms.BUILTINS["dts"], slug="plugged")
+    )
+    assert "plugged" not in yaml.safe_load(SCHEMA_FILE.read_text())["properties"]["algorithm_params"]["properties"]
+    validate(with_value(("algorithm_params", "plugged"), {"alpha": 1e-300}))  # alpha > 0
+    refused(
+        with_value(("algorithm_params", "plugged"), {"alpha": 0.0}),
+        "config: algorithm_params/plugged/alpha: must be a finite number > 0, got 0.0",
+    )
+    refused(
+        with_value(("algorithm_params", "plugged"), {"alpah": 1.0}),
+        "config: algorithm_params/plugged/alpah: unknown key: no parameter of plugged; its parameters are alpha",
+    )
 
 
 @pytest.mark.parametrize("kind", ["directory", "not-utf8", "missing"])
@@ -119,8 +139,8 @@ def test_a_matrix_file_that_cannot_be_read_stops_planning_naming_the_cause(tmp_p
         "not-utf8": "its name is not valid UTF-8",
         "missing": "file not found",
     }
-    with pytest.raises(plan.ConfigError, match=rf"^config: matrix_file/actions: matrix file .*: {cause[kind]}"):
-        plan.check_paper(config, SCHEMA)
+    with pytest.raises(ConfigError, match=rf"^config: matrix_file/actions: matrix file .*: {cause[kind]}"):
+        configcheck.check_paper(config)
 
 
 RANGED_KEYS = [
@@ -154,12 +174,10 @@ def test_the_schema_and_the_command_line_agree_on_every_ranged_value(section, ke
 
     expected = {"confidence": lambda v: 0 < v < 1, "share": lambda v: 0 < v <= 1, "near": lambda v: v >= 0}[key]
     for value in edge_values(key):
-        config = copy.deepcopy(BASE)
-        config[section][key] = value
         try:
-            plan.validate_config(config, SCHEMA)
+            validate(with_value((section, key), value))
             schema_accepts = True
-        except plan.ConfigError:
+        except ConfigError:
             schema_accepts = False
         try:
             check_range(key, value, f"--{key}")
@@ -169,45 +187,12 @@ def test_the_schema_and_the_command_line_agree_on_every_ranged_value(section, ke
         assert schema_accepts == cli_accepts == expected(value), (section, key, value)
 
 
-def test_the_schema_file_writes_no_range_of_its_own_for_a_ranged_key():
-    """One home: the YAML schema refers to the table's $defs; a bound written beside the $ref would be a
-    second copy that could drift."""
-    raw = yaml.safe_load((REPO / "workflow/schemas/config.schema.yaml").read_text())
-    for section, key in RANGED_KEYS:
-        node = raw["properties"][section]["properties"][key]
-        assert node.get("$ref") == f"#/$defs/{key}", (section, key)
-        assert not {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"} & set(node), (section, key)
-
-
 def test_memory_limit_gb_stops_where_a_byte_count_stops():
     """2^33 GiB = 2^63 bytes, the last valid value; above it (1e308 GiB is infinite bytes) planning once
     ended in 'cannot convert float infinity to integer'."""
-    config = copy.deepcopy(BASE)
-    config["memory_limit_gb"] = 2**33
-    plan.validate_config(config, SCHEMA)
+    validate(with_value(("memory_limit_gb",), 2**33))
     for bad in (2**33 + 1, 1e308):
-        config["memory_limit_gb"] = bad
-        with pytest.raises(plan.ConfigError, match=r"^config: memory_limit_gb: .* is greater than the maximum"):
-            plan.validate_config(config, SCHEMA)
-
-
-@pytest.mark.parametrize("value, valid", [(1, True), (0, False), (1.5, False)])
-def test_the_familys_bootstrap_resamples_take_a_positive_integer(value, valid):
-    """maximin-tail/family/bootstrap: the last valid value (1) and the first invalid ones (0, a fraction)."""
-    config = copy.deepcopy(BASE)
-    config["maximin-tail"]["family"]["bootstrap"] = value
-    if valid:
-        plan.validate_config(config, SCHEMA)
-    else:
-        with pytest.raises(plan.ConfigError, match="bootstrap"):
-            plan.validate_config(config, SCHEMA)
-
-
-def test_the_familys_bootstrap_is_required():
-    config = copy.deepcopy(BASE)
-    del config["maximin-tail"]["family"]["bootstrap"]
-    with pytest.raises(plan.ConfigError, match="bootstrap"):
-        plan.validate_config(config, SCHEMA)
+        refused(with_value(("memory_limit_gb",), bad), f"config: memory_limit_gb: {bad!r} is greater than the maximum")
 
 
 @pytest.mark.parametrize("overlay", sorted((REPO / "config").glob("*.yaml")), ids=lambda p: p.name)
@@ -219,18 +204,16 @@ def test_every_overlay_in_config_is_valid_on_top_of_the_paper_config(overlay):
     config = copy.deepcopy(BASE)
     extra = yaml.safe_load(overlay.read_text())
     update_config(config, extra)
-    plan.validate_config(config, SCHEMA)
+    validate(config)
     for section in extra:
-        plan.check_target(config, section)
+        configcheck.check_target(config, section)
     assert config["maximin-tail"]["family"] == BASE["maximin-tail"]["family"]  # merged, not replaced
 
 
-def test_the_priors_the_config_accepts_are_the_bayes_modules():
-    """One home: the schema's prior enum is filled from duelbandits.bayes.PRIORS, none written in the YAML."""
-    from duelbandits.bayes import PRIORS
+def test_the_test_configs_are_valid_over_the_paper_config():
+    from snakemake.utils import update_config
 
-    assert SCHEMA["properties"]["maximin-bayes"]["properties"]["prior"]["enum"] == list(PRIORS)
-    raw = yaml.safe_load((REPO / "workflow/schemas/config.schema.yaml").read_text())
-    assert (
-        "enum" not in raw["$defs"]["prior"] and "enum" not in raw["properties"]["maximin-bayes"]["properties"]["prior"]
-    )
+    for path in sorted((REPO / "tests/workflow").glob("*.yaml")):
+        config = copy.deepcopy(BASE)
+        update_config(config, yaml.safe_load(path.read_text()))
+        validate(config)

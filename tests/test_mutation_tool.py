@@ -28,9 +28,23 @@ def test_each_module_of_the_table_and_its_tests_exist(tool):
 
 
 def test_the_config_mutates_one_module_and_runs_its_tests_only(tool):
-    text = tool.mutmut_config("tail", ["tests/test_tail.py"])
-    assert 'only_mutate = ["src/duelbandits/tail.py"]' in text
-    assert 'pytest_add_cli_args_test_selection = ["tests/test_tail.py"]' in text
+    """What the script appends to pyproject.toml lands in its [tool.mutmut] table, beside the table's own keys."""
+    import tomllib
+
+    text = (REPO / "pyproject.toml").read_text(encoding="utf-8") + tool.mutmut_config("tail", ["tests/test_tail.py"])
+    config = tomllib.loads(text)["tool"]["mutmut"]
+    assert config["only_mutate"] == ["src/duelbandits/tail.py"]
+    assert config["pytest_add_cli_args_test_selection"] == ["tests/test_tail.py"]
+    assert config["source_paths"] == ["src"]
+
+
+def test_each_pragma_no_mutate_has_its_reason_above_it():
+    """A line mutmut must leave alone says why, in the comment line just above it."""
+    for path in sorted((REPO / "src" / "duelbandits").rglob("*.py")):
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for n, line in enumerate(lines):
+            if "# pragma: no mutate" in line:
+                assert lines[n - 1].strip().startswith("# "), f"{path.name}:{n + 1}: no reason above its pragma"
 
 
 def test_changed_modules_are_the_packages_edited_and_new_modules(tool, tmp_path):

@@ -1,5 +1,6 @@
-"""duelbandits.plan off the defaults and at its boundaries, without a Snakemake process: the configs are
-config.yaml with keys changed in Python (each checked against the workflow's schema first).
+"""duelbandits.plan and the planning checks of duelbandits.configcheck off the defaults and at their
+boundaries, without a Snakemake process: the configs are config.yaml with keys changed in Python (each
+validated first).
 
 - TS-Borda's alpha = c_alpha T^(-1/3) must be < 1/2, i.e. T > (2 c_alpha)^3: checked at the SHORTEST
   horizon a target runs TS-Borda at, wherever that horizon sits in the config's list, for c_alpha off
@@ -14,16 +15,13 @@ import math
 import re
 from pathlib import Path
 
-import jsonschema
 import pytest
 import yaml
 
-from duelbandits import plan
+from duelbandits import configcheck, plan
 
 REPO = Path(__file__).resolve().parents[1]
-SCHEMA = plan.config_schema(REPO / "workflow/schemas/config.schema.yaml")
 BASE = yaml.safe_load((REPO / "config.yaml").read_text())
-VALIDATOR = jsonschema.validators.validator_for(SCHEMA)(SCHEMA)
 
 BENCHMARK_SIZES = {"arithmetic": 8, "mslr5": 5}
 """A of the published matrices (their CSV files), whatever the config's `actions`."""
@@ -39,7 +37,7 @@ def config_with(validate=True, **changes):
             node = node.setdefault(part, {})
         node[last] = value
     if validate:
-        VALIDATOR.validate(config)
+        configcheck.validate(config, REPO / "workflow/schemas/config.schema.yaml")
     return config
 
 
@@ -64,11 +62,11 @@ def arrangements(short):
 def test_paper_horizon_at_the_alpha_threshold_is_refused_and_one_above_it_accepted(c_alpha):
     T = threshold(c_alpha)
     key = "algorithm_params/ts-borda/c_alpha"
-    with pytest.raises(plan.ConfigError, match=rf"config: algorithm_params/ts-borda/c_alpha: .* {T}\^\(-1/3\)"):
-        plan.check_paper(config_with(horizon=T, **{key: c_alpha}), SCHEMA)
-    plan.check_paper(config_with(horizon=T + 1, **{key: c_alpha}), SCHEMA)
+    with pytest.raises(configcheck.ConfigError, match=rf"config: algorithm_params/ts-borda/c_alpha: .* {T}\^\(-1/3\)"):
+        configcheck.check_paper(config_with(horizon=T, **{key: c_alpha}))
+    configcheck.check_paper(config_with(horizon=T + 1, **{key: c_alpha}))
     # without TS-Borda the horizon is not TS-Borda's business
-    plan.check_paper(config_with(horizon=T, algorithms=["ts-maximin", "dts"], **{key: c_alpha}), SCHEMA)
+    configcheck.check_paper(config_with(horizon=T, algorithms=["ts-maximin", "dts"], **{key: c_alpha}))
 
 
 @pytest.mark.parametrize("c_alpha", C_ALPHAS)
@@ -77,10 +75,10 @@ def test_asymptotics_checks_alpha_at_the_shortest_horizon_wherever_it_is_listed(
     T = threshold(c_alpha)
     key = "algorithm_params/ts-borda/c_alpha"
     refused = config_with(**{key: c_alpha, "asymptotics/horizons": arrangements(T)[position]})
-    with pytest.raises(plan.ConfigError, match=rf"config: asymptotics/horizons.*: .* {T}\^\(-1/3\)"):
-        plan.check_target(refused, "asymptotics")
+    with pytest.raises(configcheck.ConfigError, match=rf"config: asymptotics/horizons.*: .* {T}\^\(-1/3\)"):
+        configcheck.check_target(refused, "asymptotics")
     accepted = config_with(**{key: c_alpha, "asymptotics/horizons": arrangements(T + 1)[position]})
-    plan.check_target(accepted, "asymptotics")
+    configcheck.check_target(accepted, "asymptotics")
 
 
 @pytest.mark.parametrize("c_alpha", [1.0, 2.5])
@@ -88,7 +86,7 @@ def test_asymptotics_checks_alpha_only_where_ts_borda_runs(c_alpha):
     T = threshold(c_alpha)
     common = {"algorithm_params/ts-borda/c_alpha": c_alpha, "asymptotics/horizons": [T, 1000, 10_000]}
     # TS-Borda listed for a scenario the target does not run: no TS-Borda job, no check
-    plan.check_target(
+    configcheck.check_target(
         config_with(
             **common,
             **{"asymptotics/scenarios": ["condorcet"]},
@@ -97,8 +95,8 @@ def test_asymptotics_checks_alpha_only_where_ts_borda_runs(c_alpha):
         "asymptotics",
     )
     # TS-Borda on the condorcet scenario alone: its shortest horizon is checked
-    with pytest.raises(plan.ConfigError, match=rf"{T}\^\(-1/3\)"):
-        plan.check_target(
+    with pytest.raises(configcheck.ConfigError, match=rf"{T}\^\(-1/3\)"):
+        configcheck.check_target(
             config_with(
                 **common,
                 **{"asymptotics/scenarios": ["condorcet"]},
@@ -113,20 +111,24 @@ def test_asymptotics_checks_alpha_only_where_ts_borda_runs(c_alpha):
 def test_sweeps_check_alpha_at_the_shortest_horizon_sweep_horizon(c_alpha, position):
     T = threshold(c_alpha)
     key = "algorithm_params/ts-borda/c_alpha"
-    with pytest.raises(plan.ConfigError, match=rf"config: sweeps.*: .* {T}\^\(-1/3\)"):
-        plan.check_target(config_with(**{key: c_alpha, "sweeps/horizon/horizons": arrangements(T)[position]}), "sweeps")
-    plan.check_target(config_with(**{key: c_alpha, "sweeps/horizon/horizons": arrangements(T + 1)[position]}), "sweeps")
+    with pytest.raises(configcheck.ConfigError, match=rf"config: sweeps.*: .* {T}\^\(-1/3\)"):
+        configcheck.check_target(
+            config_with(**{key: c_alpha, "sweeps/horizon/horizons": arrangements(T)[position]}), "sweeps"
+        )
+    configcheck.check_target(
+        config_with(**{key: c_alpha, "sweeps/horizon/horizons": arrangements(T + 1)[position]}), "sweeps"
+    )
 
 
 @pytest.mark.parametrize("c_alpha", C_ALPHAS)
 def test_sweeps_check_alpha_at_the_action_sweeps_horizon_when_it_is_the_shortest(c_alpha):
     T = threshold(c_alpha)
     key = "algorithm_params/ts-borda/c_alpha"
-    with pytest.raises(plan.ConfigError, match=rf"config: sweeps.*: .* {T}\^\(-1/3\)"):
-        plan.check_target(config_with(**{key: c_alpha, "sweeps/actions/horizon": T}), "sweeps")
-    plan.check_target(config_with(**{key: c_alpha, "sweeps/actions/horizon": T + 1}), "sweeps")
+    with pytest.raises(configcheck.ConfigError, match=rf"config: sweeps.*: .* {T}\^\(-1/3\)"):
+        configcheck.check_target(config_with(**{key: c_alpha, "sweeps/actions/horizon": T}), "sweeps")
+    configcheck.check_target(config_with(**{key: c_alpha, "sweeps/actions/horizon": T + 1}), "sweeps")
     # without TS-Borda in `algorithms`, no sweep runs it
-    plan.check_target(
+    configcheck.check_target(
         config_with(**{key: c_alpha, "sweeps/actions/horizon": T, "algorithms": ["ts-maximin", "iss"]}), "sweeps"
     )
 
@@ -135,11 +137,11 @@ def test_sweeps_check_alpha_at_the_action_sweeps_horizon_when_it_is_the_shortest
 def test_field_checks_alpha_at_its_horizon_when_it_runs_ts_borda(c_alpha):
     T = threshold(c_alpha)
     key = "algorithm_params/ts-borda/c_alpha"
-    with pytest.raises(plan.ConfigError, match=rf"config: field/horizon: .* {T}\^\(-1/3\)"):
-        plan.check_target(config_with(**{key: c_alpha, "field/horizon": T}), "field")
-    plan.check_target(config_with(**{key: c_alpha, "field/horizon": T + 1}), "field")
+    with pytest.raises(configcheck.ConfigError, match=rf"config: field/horizon: .* {T}\^\(-1/3\)"):
+        configcheck.check_target(config_with(**{key: c_alpha, "field/horizon": T}), "field")
+    configcheck.check_target(config_with(**{key: c_alpha, "field/horizon": T + 1}), "field")
     others = [a for a in BASE["field"]["algorithms"] if a != "ts-borda"]
-    plan.check_target(config_with(**{key: c_alpha, "field/horizon": T, "field/algorithms": others}), "field")
+    configcheck.check_target(config_with(**{key: c_alpha, "field/horizon": T, "field/algorithms": others}), "field")
 
 
 def test_c_alpha_is_the_configs_or_the_algorithms_default():
@@ -298,24 +300,24 @@ def memory_boundary(config, check, needed, key):
     config["memory_limit_gb"] = limit_gb(needed)
     check(config)
     config["memory_limit_gb"] = limit_gb(needed - 1)
-    with pytest.raises(plan.ConfigError, match=f"config: {re.escape(key)}: .*memory_limit_gb"):
+    with pytest.raises(configcheck.ConfigError, match=f"config: {re.escape(key)}: .*memory_limit_gb"):
         check(config)
 
 
 @pytest.mark.parametrize("runs, per_job", [(3, 100), (100, 25), (7, 3)])
 @pytest.mark.parametrize("actions", [3, 13])
 def test_paper_memory_is_checked_for_a_chunk_of_at_most_runs_and_for_aggregating_all_runs(runs, per_job, actions):
-    from duelbandits import limits
+    from duelbandits import resources
 
     config = config_with(runs=runs, runs_per_job=per_job, actions=actions, horizon=40_000, scenarios=["condorcet"])
-    chunk = limits.simulate_bytes(min(runs, per_job), 40_000, actions)  # a chunk never holds more runs than exist
-    needed = max(chunk, limits.aggregate_bytes(runs, 40_000, actions))
-    memory_boundary(config, lambda c: plan.check_paper(c, SCHEMA), needed, "horizon/runs/runs_per_job/actions")
+    chunk = resources.simulate_bytes(min(runs, per_job), 40_000, actions)  # a chunk never holds more runs than exist
+    needed = max(chunk, resources.aggregate_bytes(runs, 40_000, actions))
+    memory_boundary(config, lambda c: configcheck.check_paper(c), needed, "horizon/runs/runs_per_job/actions")
 
 
 @pytest.mark.parametrize("target", ["sweeps", "field", "asymptotics"])
 def test_target_memory_is_checked_at_the_longest_horizon_and_the_widest_matrix_wherever_listed(target):
-    from duelbandits import limits
+    from duelbandits import resources
 
     changes = {
         # the longest horizon first, the widest A in the middle: neither is the last item
@@ -327,8 +329,8 @@ def test_target_memory_is_checked_at_the_longest_horizon_and_the_widest_matrix_w
     longest, widest = {"sweeps": (300_000, 48), "field": (50_000, 8), "asymptotics": (10**7, 10)}[target]
     key = {"sweeps": "sweeps/horizon/horizons/actions", "field": "field/horizon", "asymptotics": "asymptotics/horizons"}
     config = config_with(**changes)
-    needed = limits.sweep_point_bytes(longest, widest)
-    memory_boundary(config, lambda c: plan.check_target(c, target), needed, key[target])
+    needed = resources.sweep_point_bytes(longest, widest)
+    memory_boundary(config, lambda c: configcheck.check_target(c, target), needed, key[target])
 
 
 # --- The other checks a schema cannot express -----------------------------------------------------
@@ -337,13 +339,13 @@ def test_target_memory_is_checked_at_the_longest_horizon_and_the_widest_matrix_w
 def test_runs_at_must_name_a_horizon_of_the_list_once():
     horizons = [1000, 3000, 10_000]
     ok = config_with(**{"asymptotics/horizons": horizons, "asymptotics/runs_at": [{"horizon": 10_000, "runs": 2}]})
-    plan.check_target(ok, "asymptotics")
+    configcheck.check_target(ok, "asymptotics")
     absent = config_with(**{"asymptotics/horizons": horizons, "asymptotics/runs_at": [{"horizon": 10_001, "runs": 2}]})
-    with pytest.raises(plan.ConfigError, match="config: asymptotics/runs_at: horizon 10001 is not one of"):
-        plan.check_target(absent, "asymptotics")
+    with pytest.raises(configcheck.ConfigError, match="config: asymptotics/runs_at: horizon 10001 is not one of"):
+        configcheck.check_target(absent, "asymptotics")
     twice = [{"horizon": 3000, "runs": 2}, {"horizon": 3000, "runs": 5}]
-    with pytest.raises(plan.ConfigError, match="config: asymptotics/runs_at: horizon 3000 is given twice"):
-        plan.check_target(
+    with pytest.raises(configcheck.ConfigError, match="config: asymptotics/runs_at: horizon 3000 is given twice"):
+        configcheck.check_target(
             config_with(**{"asymptotics/horizons": horizons, "asymptotics/runs_at": twice}), "asymptotics"
         )
 
@@ -352,18 +354,22 @@ def test_every_asymptotics_scenario_needs_its_algorithms():
     config = config_with(
         **{"asymptotics/scenarios": ["borda", "cyclic"], "asymptotics/algorithms": {"borda": ["ts-borda"]}}
     )
-    with pytest.raises(plan.ConfigError, match="config: asymptotics/algorithms: no algorithms for scenario.*cyclic"):
-        plan.check_target(config, "asymptotics")
+    with pytest.raises(
+        configcheck.ConfigError, match="config: asymptotics/algorithms: no algorithms for scenario.*cyclic"
+    ):
+        configcheck.check_target(config, "asymptotics")
 
 
 def test_the_file_scenario_cannot_be_swept_in_A_and_needs_its_matrix_file():
-    with pytest.raises(plan.ConfigError, match="config: sweeps/actions/scenarios: the file scenario"):
+    with pytest.raises(configcheck.ConfigError, match="config: sweeps/actions/scenarios: the file scenario"):
         # the schema refuses it too; the check stands for a config that skipped the schema
-        plan.check_target(config_with(validate=False, **{"sweeps/actions/scenarios": ["borda", "file"]}), "sweeps")
-    with pytest.raises(plan.ConfigError, match="config: matrix_file: required"):
-        plan.check_target(config_with(**{"field/scenarios": ["borda", "file"]}), "field")
-    with pytest.raises(plan.ConfigError, match="config: matrix_file: required"):
-        plan.check_paper(config_with(scenarios=["file"]), SCHEMA)
+        configcheck.check_target(
+            config_with(validate=False, **{"sweeps/actions/scenarios": ["borda", "file"]}), "sweeps"
+        )
+    with pytest.raises(configcheck.ConfigError, match="config: matrix_file: required"):
+        configcheck.check_target(config_with(**{"field/scenarios": ["borda", "file"]}), "field")
+    with pytest.raises(configcheck.ConfigError, match="config: matrix_file: required"):
+        configcheck.check_paper(config_with(scenarios=["file"]))
 
 
 # --- The chunking rule the jobs share ------------------------------------------------------------
@@ -447,54 +453,9 @@ def test_every_built_in_has_its_measured_compile_seconds():
     assert all(isinstance(a.compile_seconds, float) and a.compile_seconds > 0 for a in BUILTINS.values())
 
 
-# --- The workflow's resource requests and params, computed by hand -----------------------------
-# BASE_BYTES 300 MiB = 314,572,800; COMPILE_BYTES 128 MiB = 134,217,728; a matrix 16 x 8 x A^2 bytes
-# (12,800 at A = 10); per run and step 64 bytes plus 24 per action per player with strategies;
-# TS-Maximin 0.8 us per step, 60 s to start, a margin of 3 (duelbandits.limits, duelbandits.plan).
-
-
-def test_megabytes_round_up_to_the_next_whole_mb():
-    assert [plan.megabytes(n) for n in (0, 1, 10**6, 10**6 + 1)] == [0, 1, 1, 2]
-
-
-@pytest.mark.parametrize(
-    "job, mb",
-    [
-        # 25 x 40,000 x (64 + 2 x 10 x 24) = 544,000,000 + base + matrix + compile = 992,803,328 bytes
-        (plan.Job("paper", "condorcet", 10, 40_000, "sparring-exp3p", 0, 0, 24), 993),
-        # no strategies: 25 x 40,000 x 64 = 64,000,000 + 448,803,328 = 512,803,328 bytes
-        (plan.Job("paper", "condorcet", 10, 40_000, "ts-maximin", 3, 75, 99), 513),
-        # a point: one run of 10^7 steps, 640,000,000 + 448,803,328 bytes, whatever its runs
-        (plan.Job("asymptotics", "borda", 10, 10**7, "ts-borda", 0, 0, 19), 1089),
-    ],
-)
-def test_a_simulation_jobs_memory_request_by_hand(job, mb):
-    assert plan.job_mem_mb(job) == mb
-
-
-def test_a_compile_job_asks_for_the_base_and_the_compile():
-    assert plan.COMPILE_MEM_MB == 449  # (314,572,800 + 134,217,728) / 10^6 = 448.8, rounded up
-
-
-def test_a_simulation_jobs_runtime_grows_with_each_retry():
-    """20 runs of 10^6 TS-Maximin steps: 60 + 3 x 16 s = 108 s -> 2 minutes, then 4, 6."""
-    job = plan.Job("asymptotics", "borda", 10, 10**6, "ts-maximin", 0, 0, 19)
-    assert [plan.job_runtime(job, attempt) for attempt in (1, 2, 3)] == [2, 4, 6]
-
-
-def test_the_bayes_jobs_resources_by_hand():
-    """10 matrices over 3 jobs: ceil(10/3) = 4 matrices of 4 runs = 16 runs of 10^7 steps. At A = 10:
-    60 + 3 x 16 x 10^7 x 0.8e-6 = 444 s -> 8 minutes; at A = 20, (20/10)^2 = 4 times the steps' time:
-    60 + 1,536 = 1,596 s -> 27 minutes. Memory: one run of 10^7 steps at A = 10, 1,088,803,328 bytes."""
-    section = {"matrices": 10, "jobs": 3, "runs": 4, "horizon": 10**7}
-    assert plan.bayes_runtime(section, "10") == 8 and plan.bayes_runtime(section, 10, attempt=3) == 24
-    assert plan.bayes_runtime(section, 20) == 27
-    assert plan.bayes_mem_mb(section, "10") == 1089
-
-
 def test_the_tail_section_plans_its_first_phase_and_is_checked_naming_its_key():
     config = config_with()
-    plan.check_target(config, "maximin-tail")
+    configcheck.check_target(config, "maximin-tail")
     section = config["maximin-tail"]
     jobs = plan.jobs(config, "maximin-tail")
     assert {(j.scenario, j.horizon, j.algorithm) for j in jobs} == {
@@ -502,19 +463,13 @@ def test_the_tail_section_plans_its_first_phase_and_is_checked_naming_its_key():
     }
     assert sum(j.runs for j in jobs) == section["runs"]
     bad = config_with(**{"maximin-tail/first_horizon": section["horizon"]})
-    with pytest.raises(plan.ConfigError, match="config: maximin-tail/first_horizon: "):
-        plan.check_target(bad, "maximin-tail")
+    with pytest.raises(configcheck.ConfigError, match="config: maximin-tail/first_horizon: "):
+        configcheck.check_target(bad, "maximin-tail")
     bad = config_with(**{"maximin-tail/scenario": "condorcet"})
-    with pytest.raises(plan.ConfigError, match="config: maximin-tail/scenario: .*different, unique Borda winner"):
-        plan.check_target(bad, "maximin-tail")
-
-
-def test_the_tail_continue_jobs_resources_by_hand():
-    """others 30 and one trapped run in 10 of 200: ceil((30 + 20) / 4) = 13 runs of 10^7 steps per
-    job: 60 + 3 x 13 x 8 = 372 s -> 7 minutes, 14 on the second attempt."""
-    config = {"actions": 10, "maximin-tail": {"others": 30, "runs": 200, "jobs": 4, "horizon": 10**7}}
-    assert plan.tail_continue_runtime(config) == 7 and plan.tail_continue_runtime(config, 2) == 14
-    assert plan.tail_continue_mem_mb(config) == 1089
+    with pytest.raises(
+        configcheck.ConfigError, match="config: maximin-tail/scenario: .*different, unique Borda winner"
+    ):
+        configcheck.check_target(bad, "maximin-tail")
 
 
 def test_algorithm_args_give_each_override_in_the_configs_order():

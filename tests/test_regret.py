@@ -150,3 +150,22 @@ def test_a_float32_matrix_gives_float64_regrets_and_std():
     assert r[0] == pytest.approx(0.2, abs=1e-7)  # (0.7 + 0.7 - 1) / 2, to float32's precision
     std = regret.sample_std(np.array([[1.0], [2.0]], dtype=np.float32))
     assert std.dtype == np.float64 and std[0] == pytest.approx(0.7071067811865476, rel=1e-15)
+
+
+@pytest.mark.parametrize("kind", list(regret.REGRETS))
+def test_curve_problem_takes_each_range_to_its_ends_and_refuses_beyond(kind):
+    """Steps 1, 3, 10: a curve whose every interval has the kind's lowest or highest per-step regret (0 or
+    -1/2, 1/2 or 1), or the one and then the other, is a regret; one a thousandth per step beyond either end
+    over (3, 10] is not, and neither is NaN."""
+    low, high = regret.RANGES[kind]
+    t = np.array([1, 3, 10])
+    assert regret.curve_problem(kind, t, [low * t, high * t, [low, low + 2 * high, 8 * low + 2 * high]]) is None
+    sums = f"not a sum of per-step regrets in [{low:g}, {high:g}]"
+    start = f"from {high * 3:.6g} at t = 3 "
+    over = regret.curve_problem(kind, t, [low * t, high * t + [0, 0, 0.007]], ["a", "b"])
+    assert over == f"b's {kind} regret goes {start}to {high * 10 + 0.007:.6g} at t = 10: {sums}"
+    under = regret.curve_problem(kind, t, [high * t, low * t + [0, 0, -0.007]])
+    assert (
+        under == f"run 1's {kind} regret goes from {low * 3:.6g} at t = 3 to {low * 10 - 0.007:.6g} at t = 10: {sums}"
+    )
+    assert regret.curve_problem(kind, t, [[1e-3, math.nan, 0.0]]) == f"run 0's {kind} regret is nan at t = 3"

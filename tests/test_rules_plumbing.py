@@ -187,13 +187,12 @@ def out_files(job):
 
 def test_the_override_is_valid_and_plans_every_target():
     """The premise: the merged config passes the schema and every check (so the dry run plans, not fails)."""
-    import jsonschema
+    from duelbandits import configcheck
 
-    schema = plan.config_schema(REPO / "workflow/schemas/config.schema.yaml")
-    jsonschema.validate(CONFIG, schema)
-    plan.check_paper(CONFIG, schema)
+    configcheck.validate(CONFIG, REPO / "workflow/schemas/config.schema.yaml")
+    configcheck.check_paper(CONFIG)
     for target in plan.BEYOND_THE_PAPER:
-        plan.check_target(CONFIG, target)
+        configcheck.check_target(CONFIG, target)
     assert CONFIG["algorithm_params"] == {"ts-borda": {"c_alpha": 0.7}, "dts": {"alpha": 0.6}}
     assert CONFIG["horizon"] == 300 and CONFIG["runs"] == 3 and CONFIG["runs_per_job"] == 2
 

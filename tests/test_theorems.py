@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from duelbandits import theorems
+from duelbandits.algorithms import tuning as tunings
 
 A, T = 10, 40_000
 LOG_A = np.log(A)  # 2.302585092994046
@@ -143,26 +144,26 @@ def test_bounds_without_c_alpha_are_the_papers_formulas_and_ignore_c_alpha(theor
 @pytest.mark.parametrize("c_alpha", C_ALPHAS)
 def test_ts_borda_alpha_is_c_alpha_times_T_to_the_minus_one_third(c_alpha, T):
     if c_alpha * T ** (-1 / 3) >= 0.5:  # c = 2, 3 at T = 9: (2c)^3 = 64, 216 >= T
-        with pytest.raises(theorems.AlgorithmError, match=r"^ts-borda: alpha = c_alpha \* T\^\(-1/3\)"):
-            theorems.ts_borda_alpha(c_alpha, T)
+        with pytest.raises(tunings.AlgorithmError, match=r"^ts-borda: alpha = c_alpha \* T\^\(-1/3\)"):
+            tunings.ts_borda_alpha(c_alpha, T)
     else:
-        assert theorems.ts_borda_alpha(c_alpha, T) == pytest.approx(c_alpha / T ** (1 / 3), rel=1e-12)
+        assert tunings.ts_borda_alpha(c_alpha, T) == pytest.approx(c_alpha / T ** (1 / 3), rel=1e-12)
 
 
 @pytest.mark.parametrize(("c_alpha", "T"), [(0.5, 1), (1.0, 8), (1.5, 27), (2.0, 64), (3.0, 216)])
 def test_ts_borda_alpha_refuses_one_half_and_accepts_just_below(c_alpha, T):
     """alpha = c T^(-1/3) = 1/2 exactly at T = (2c)^3 (the floats give 0.5 here): refused; c_alpha
     smaller by a factor 1 - 1e-12 (alpha = 1/2 - 5e-13) and the next horizon pass."""
-    with pytest.raises(theorems.AlgorithmError, match=rf"{T}\^\(-1/3\) = 0\.5 must be < 1/2; lower c_alpha below"):
-        theorems.ts_borda_alpha(c_alpha, T)
-    assert theorems.ts_borda_alpha(c_alpha * (1 - 1e-12), T) == pytest.approx(0.5 * (1 - 1e-12), rel=1e-14)
-    assert theorems.ts_borda_alpha(c_alpha, T + 1) == pytest.approx(c_alpha * (T + 1) ** (-1 / 3), rel=1e-12)
+    with pytest.raises(tunings.AlgorithmError, match=rf"{T}\^\(-1/3\) = 0\.5 must be < 1/2; lower c_alpha below"):
+        tunings.ts_borda_alpha(c_alpha, T)
+    assert tunings.ts_borda_alpha(c_alpha * (1 - 1e-12), T) == pytest.approx(0.5 * (1 - 1e-12), rel=1e-14)
+    assert tunings.ts_borda_alpha(c_alpha, T + 1) == pytest.approx(c_alpha * (T + 1) ** (-1 / 3), rel=1e-12)
 
 
 @pytest.mark.parametrize("c_alpha", [0, -1.0, math.nan, math.inf, "1", True, None], ids=repr)
 def test_ts_borda_alpha_refuses_a_c_alpha_that_is_not_a_positive_finite_number(c_alpha):
-    with pytest.raises(theorems.AlgorithmError, match=r"^ts-borda: c_alpha must be"):
-        theorems.ts_borda_alpha(c_alpha, 10**6)
+    with pytest.raises(tunings.AlgorithmError, match=r"^ts-borda: c_alpha must be"):
+        tunings.ts_borda_alpha(c_alpha, 10**6)
 
 
 @pytest.mark.parametrize("A", ACTIONS)
@@ -177,9 +178,9 @@ def test_ts_borda_requirement_is_where_its_alpha_is_accepted(c_alpha, A):
         if T < 1:
             continue
         try:
-            theorems.ts_borda_alpha(c_alpha, T)
+            tunings.ts_borda_alpha(c_alpha, T)
             accepted = True
-        except theorems.AlgorithmError:
+        except tunings.AlgorithmError:
             accepted = False
         assert bool(theorem.holds(A, T, c_alpha)) == accepted == (T > edge), T
 
@@ -217,7 +218,7 @@ def test_theorem_4_4_requirement_off_the_defaults(A, T_min, last_invalid):
 @pytest.mark.parametrize("T", [1000, 40_000, 10**6])
 def test_sparring_exp3p_tuning_is_theorem_4_3s(A, T):
     """beta = sqrt(log A / (A T)), eta = 0.95 beta, gamma = 1.05 sqrt(A log A / T)."""
-    tuning = theorems.sparring_exp3p_tuning(A, T)
+    tuning = tunings.sparring_exp3p_tuning(A, T)
     beta = math.sqrt(math.log(A) / (A * T))
     assert tuning["beta"] == pytest.approx(beta, rel=1e-12)
     assert tuning["eta"] == pytest.approx(0.95 * beta, rel=1e-12)
@@ -227,7 +228,7 @@ def test_sparring_exp3p_tuning_is_theorem_4_3s(A, T):
 def test_sparring_exp3p_tuning_at_A_3_T_1000_by_hand():
     # log 3 / 3000 = 3.6620410e-4, sqrt = 0.019136460 = beta; eta = 0.018179637;
     # 3 log 3 / 1000 = 3.2958369e-3, sqrt = 0.057409380, x 1.05 = 0.060279849 = gamma
-    tuning = theorems.sparring_exp3p_tuning(3, 1000)
+    tuning = tunings.sparring_exp3p_tuning(3, 1000)
     assert tuning == pytest.approx({"beta": 0.019136460, "eta": 0.018179637, "gamma": 0.060279849}, rel=1e-7)
 
 
@@ -236,7 +237,7 @@ def test_sparring_exp3p_tuning_at_A_3_T_1000_by_hand():
 def test_partial_monitoring_tuning_is_theorem_4_4s(A, T):
     """eta = (e-2)^(-1/4) (log A / (A^(2/3) T))^(3/4), gamma = (e-2)^(1/4) (A^2 log A / T)^(1/4)."""
     assert T > E2 * A**2 * math.log(A)  # gamma < 1: not clipped (the clipping is tested below)
-    tuning = theorems.partial_monitoring_tuning(A, T)
+    tuning = tunings.partial_monitoring_tuning(A, T)
     assert tuning["eta"] == pytest.approx(E2**-0.25 * (math.log(A) / (A ** (2 / 3) * T)) ** 0.75, rel=1e-12)
     assert tuning["gamma"] == pytest.approx(E2**0.25 * (A**2 * math.log(A) / T) ** 0.25, rel=1e-12)
 
@@ -245,13 +246,13 @@ def test_partial_monitoring_tuning_is_theorem_4_4s(A, T):
     ("tuning", "A", "last_clipped"),
     [
         # gamma = 1.05 sqrt(A log A / T) >= 1 <=> T <= 1.1025 A log A: 3.634, 25.386, 36.762
-        (theorems.sparring_exp3p_tuning, 3, 3),
-        (theorems.sparring_exp3p_tuning, 10, 25),
-        (theorems.sparring_exp3p_tuning, 13, 36),
+        (tunings.sparring_exp3p_tuning, 3, 3),
+        (tunings.sparring_exp3p_tuning, 10, 25),
+        (tunings.sparring_exp3p_tuning, 13, 36),
         # gamma = (e-2)^(1/4) (A^2 log A / T)^(1/4) >= 1 <=> T <= (e-2) A^2 log A: 7.102, 165.391, 311.358
-        (theorems.partial_monitoring_tuning, 3, 7),
-        (theorems.partial_monitoring_tuning, 10, 165),
-        (theorems.partial_monitoring_tuning, 13, 311),
+        (tunings.partial_monitoring_tuning, 3, 7),
+        (tunings.partial_monitoring_tuning, 10, 165),
+        (tunings.partial_monitoring_tuning, 13, 311),
     ],
 )
 def test_gamma_is_clipped_to_one_with_a_warning_up_to_the_horizon_where_it_reaches_one(tuning, A, last_clipped):
@@ -269,8 +270,8 @@ def test_gamma_is_clipped_to_one_with_a_warning_up_to_the_horizon_where_it_reach
 def test_ts_borda_alphas_refusal_names_the_largest_c_alpha_the_horizon_accepts():
     # alpha = 6 * 1000^(-1/3) = 0.6 >= 1/2; the largest accepted c_alpha is 0.5 * 1000^(1/3) = 5
     message = "ts-borda: alpha = c_alpha * T^(-1/3) = 6 * 1000^(-1/3) = 0.6 must be < 1/2; lower c_alpha below 5 "
-    with pytest.raises(theorems.AlgorithmError, match="^" + re.escape(message + "or raise the horizon") + "$"):
-        theorems.ts_borda_alpha(6.0, 1000)
+    with pytest.raises(tunings.AlgorithmError, match="^" + re.escape(message + "or raise the horizon") + "$"):
+        tunings.ts_borda_alpha(6.0, 1000)
 
 
 @pytest.mark.parametrize(
@@ -278,7 +279,7 @@ def test_ts_borda_alphas_refusal_names_the_largest_c_alpha_the_horizon_accepts()
     [
         # gamma = 1.05 sqrt(10 * 2.3025851 / 25) = 1.05 * 0.9597050 = 1.0076903 -> "1.01"
         (
-            theorems.sparring_exp3p_tuning,
+            tunings.sparring_exp3p_tuning,
             10,
             25,
             "sparring-exp3p: horizon T=25 is too short for Theorem 4.3 with A=10 (gamma = 1.01 >= 1); ",
@@ -286,7 +287,7 @@ def test_ts_borda_alphas_refusal_names_the_largest_c_alpha_the_horizon_accepts()
         # gamma = (e-2)^(1/4) (100 * 2.3025851 / 165)^(1/4) = 0.9206058 * 1.0868836 = 1.0005890 -> "1";
         # needs T > (e-2) * 10^2 * log 10 = 0.7182818 * 230.25851 = 165.39 -> "165.4"
         (
-            theorems.partial_monitoring_tuning,
+            tunings.partial_monitoring_tuning,
             10,
             165,
             "partial-monitoring: horizon T=165 is too short for Theorem 4.4 with A=10 "
@@ -302,7 +303,7 @@ def test_the_clipping_warning_names_algorithm_theorem_gamma_and_need(tuning, A, 
 def test_a_gamma_of_exactly_one_is_clipped_with_the_warning():
     """The theorems need gamma < 1: gamma = 1 itself is already uniform play and is warned about."""
     with pytest.warns(UserWarning, match=r"^x: horizon T=5 is too short for Theorem 4\.3 with A=2 \(gamma = 1 >= 1\)"):
-        assert theorems._clipped_gamma(1.0, "x", "4.3", 2, 5) == 1.0
+        assert tunings._clipped_gamma(1.0, "x", "4.3", 2, 5) == 1.0
 
 
 def test_c_alpha_defaults_to_one():

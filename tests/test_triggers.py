@@ -278,7 +278,7 @@ FIGURE_MAIN = "cli.figures:cmd_figure_main"
 def test_code_units_are_the_modules_a_command_imports_and_no_other():
     simulate = set(triggers.code_units(SIMULATE, "algorithms.dts"))
     assert {"__init__", "__main__", "cli", "cli.args", "cli.simulation", "simulation", "algorithms"} <= simulate
-    assert {"algorithms.dts", "algorithms._sampling", "scenarios", "storage", "limits"} <= simulate
+    assert {"algorithms.dts", "algorithms._sampling", "scenarios", "storage", "resources"} <= simulate
     # the other commands of the module, the other kernels, plotting and analyses are not run
     assert not {"algorithms.iss", "points", "aggregate", "plotting", "tables", "manifest"} & simulate
     assert not {unit for unit in simulate if unit.startswith(("plotting.", "tables.", "cli.figures"))}

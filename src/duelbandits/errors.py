@@ -14,8 +14,7 @@ class InputError(ValueError):
 
 
 class AlgorithmError(InputError):
-    """An algorithm's name or hyper-parameters are invalid (here, not in ``algorithms``, so that
-    ``theorems``, which checks the tunings, sits below the algorithms that use them)."""
+    """An algorithm's name or hyper-parameters are invalid (here, below every module that checks them)."""
 
 
 def why_unreadable(path) -> str | None:

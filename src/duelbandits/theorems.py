@@ -1,93 +1,20 @@
-"""Theorems 4.1-4.4 in one place: each one's tuning of its algorithm, horizon requirement,
-exponent and bound.
+"""Theorems 4.1-4.4 in one place: each one's horizon requirement, exponent and bound (the tuning
+each prescribes is ``duelbandits.algorithms.tuning``, beside the kernels that use it).
 
-The algorithms take their hyper-parameters from here, the bound curves and
-tables their formulas and requirements, the workflow its checks, the plots
-their notes. Each bound is stated for ``E[R_T]`` of an algorithm tuned to the
-horizon ``T``; the curves the pipeline draws evaluate the same formula at
-every step ``t`` of a run tuned to ``T`` (as the paper's figures do), which is
-a bound at ``t = T`` only.
+The bound curves and tables take their formulas and requirements from here, the plots their
+notes. Each bound is stated for ``E[R_T]`` of an algorithm tuned to the horizon ``T``; the curves
+the pipeline draws evaluate the same formula at every step ``t`` of a run tuned to ``T`` (as the
+paper's figures do), which is a bound at ``t = T`` only.
 """
 
 from __future__ import annotations
 
-import math
-import warnings
 from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import AlgorithmError
-
-E_MINUS_2 = np.e - 2.0
-"""``e - 2``, the constant of Theorem 4.4 (and of Exp3's analysis)."""
-
-
-# --- Tuning: the hyper-parameters each theorem prescribes for A actions and horizon T ---------
-
-
-def ts_borda_alpha(c_alpha, horizon) -> float:
-    """Theorem 4.2's exploration rate ``alpha = c_alpha * T^(-1/3)``.
-
-    Raises AlgorithmError unless ``c_alpha > 0`` and ``alpha < 1/2`` (Algorithm
-    2 explores with probability ``alpha`` and needs it below 1/2), that is
-    unless ``T > (2 c_alpha)^3``.
-    """
-    if isinstance(c_alpha, bool) or not isinstance(c_alpha, (int, float, np.number)):
-        raise AlgorithmError(f"ts-borda: c_alpha must be a number > 0, got {c_alpha!r}")
-    c_alpha = float(c_alpha)
-    if not math.isfinite(c_alpha) or c_alpha <= 0:
-        raise AlgorithmError(f"ts-borda: c_alpha must be a finite number > 0, got {c_alpha:g}")
-    alpha = c_alpha * float(horizon) ** (-1.0 / 3.0)
-    if not alpha < 0.5:
-        raise AlgorithmError(
-            f"ts-borda: alpha = c_alpha * T^(-1/3) = {c_alpha:g} * {int(horizon)}^(-1/3) = {alpha:.4g} "
-            f"must be < 1/2; lower c_alpha below {0.5 * float(horizon) ** (1.0 / 3.0):.4g} "
-            "or raise the horizon"
-        )
-    return alpha
-
-
-def _clipped_gamma(gamma: float, algorithm: str, theorem: str, A: int, T: int, need: str = "") -> float:
-    """``gamma``, or 1 (uniform play) with a warning where the horizon is too short (``gamma >= 1``)."""
-    if gamma < 1.0:
-        return gamma
-    warnings.warn(
-        f"{algorithm}: horizon T={T} is too short for Theorem {theorem} with A={A} "
-        f"(gamma = {gamma:.3g} >= 1{need}); clipping gamma to 1, i.e. uniform play",
-        stacklevel=3,
-    )
-    return 1.0
-
-
-def sparring_exp3p_tuning(A: int, T: int) -> dict:
-    """Theorem 4.3's ``beta, eta, gamma`` for ``A`` actions and horizon ``T``.
-
-    ``beta = sqrt(log A / (A T))``, ``eta = 0.95 beta``,
-    ``gamma = 1.05 sqrt(A log A / T)``. The theorem needs ``gamma < 1``; for a
-    horizon so short that ``gamma >= 1`` it is clipped to 1 (uniform play)
-    with a warning, rather than giving a negative probability.
-    """
-    logA = np.log(A)
-    beta = float(np.sqrt(logA / (A * T)))
-    gamma = float(1.05 * np.sqrt(A * logA / T))
-    return {"beta": beta, "eta": 0.95 * beta, "gamma": _clipped_gamma(gamma, "sparring-exp3p", "4.3", A, T)}
-
-
-def partial_monitoring_tuning(A: int, T: int) -> dict:
-    """Theorem 4.4's ``eta, gamma`` for ``A`` actions and horizon ``T``.
-
-    ``eta = (e-2)^(-1/4) (log A / (A^(2/3) T))^(3/4)``,
-    ``gamma = (e-2)^(1/4) (A^2 log A / T)^(1/4)``. ``gamma >= 1`` (that is
-    ``T <= (e-2) A^2 log A``, below the theorem's requirement) is clipped to 1
-    (uniform play) with a warning.
-    """
-    logA = np.log(A)
-    eta = float(E_MINUS_2**-0.25 * (logA / (A ** (2.0 / 3.0) * T)) ** 0.75)
-    gamma = float(E_MINUS_2**0.25 * (A**2 * logA / T) ** 0.25)
-    need = f", needs T > {E_MINUS_2 * A**2 * logA:.1f}"
-    return {"eta": eta, "gamma": _clipped_gamma(gamma, "partial-monitoring", "4.4", A, T, need)}
-
+from . import algorithms
+from .algorithms.tuning import E_MINUS_2
 
 # --- Bounds on E[R_T] -----------------------------------------------------------------------
 
@@ -175,19 +102,15 @@ def theorem_of(spec) -> Theorem | None:
 
 def __getattr__(name):
     """``THEOREMS``: ``{algorithm slug: Theorem}`` of every registered algorithm that has one (plugins
-    included), built from the registry on first use; the registry names the theorems, so that an edit
-    of a bound here reruns no simulation of an algorithm that does not use its tuning."""
+    included), built from the registry on first use (the registry names a paper theorem by its name:
+    it imports nothing of this module, which reads it)."""
     if name == "THEOREMS":
-        from .algorithms import ALGORITHMS
-
-        return {slug: theorem_of(spec) for slug, spec in ALGORITHMS.items() if spec.theorem is not None}
+        return {slug: theorem_of(spec) for slug, spec in algorithms.registry().items() if spec.theorem is not None}
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def theorem_for(algorithm: str, regret: str) -> Theorem | None:
     """The theorem bounding ``algorithm`` under ``regret``, or None."""
-    from .algorithms import ALGORITHMS
-
-    spec = ALGORITHMS.get(algorithm)
+    spec = algorithms.registry().get(algorithm)
     theorem = theorem_of(spec) if spec is not None else None
     return theorem if theorem is not None and theorem.regret == regret else None

@@ -45,5 +45,6 @@ def condorcet_winner(matrix: np.ndarray) -> int | None:
     """The action that beats every other with probability > 1/2, or None."""
     matrix = np.asarray(matrix)
     beats = copeland_scores(matrix)
-    winners = np.flatnonzero(beats == matrix.shape[0] - 1)
+    # mutmut equivalent: matrix.shape[1] for shape[0]: a preference matrix is square
+    winners = np.flatnonzero(beats == matrix.shape[0] - 1)  # pragma: no mutate
     return int(winners[0]) if winners.size else None

@@ -16,7 +16,18 @@ import pytest
 import yaml
 from workflow_helpers import REPO, TINY, assert_figure_pair, snakemake_command
 
-from duelbandits import asymptotics, limits, make_scenario, manifest, plan, regret, run_seed, schemas, simulate, storage
+from duelbandits import (
+    asymptotics,
+    make_scenario,
+    manifest,
+    plan,
+    regret,
+    resources,
+    run_seed,
+    schemas,
+    simulate,
+    storage,
+)
 
 ASYMPTOTICS_TINY = TINY.with_name("asymptotics_tiny.yaml")
 PAPER = yaml.safe_load((REPO / "config.yaml").read_text())
@@ -149,11 +160,11 @@ def test_paper_config_plans_jobs_whose_requests_grow_with_the_horizon(tmp_path):
     mem = {key: value[1] for key, value in jobs.items()}
     assert runtime[("borda", 1_000_000, "ts-borda", 0)] > runtime[("borda", 10_000, "ts-borda", 0)]
     assert mem[("borda", 10_000_000, "ts-borda", 0)] > mem[("borda", 1_000, "ts-borda", 0)]
-    # every request is the one duelbandits.limits computes from the job's runs and T, and none exceeds 10 min
+    # every request is the one duelbandits.resources computes from the job's runs and T, and none exceeds 10 min
     for (_, T, algorithm, k), (minutes, mb) in jobs.items():
         first, last = asymptotics.job_ranges(asymptotics.point_runs(40, FULL["runs_at"], T), T, 30_000_000)[k]
-        assert minutes == plan.runtime_minutes(algorithm, last - first + 1, T, PAPER["actions"])
-        assert mb == -(-limits.sweep_point_bytes(T, PAPER["actions"]) // 10**6)
+        assert minutes == resources.runtime_minutes(algorithm, last - first + 1, T, PAPER["actions"])
+        assert mb == -(-resources.sweep_point_bytes(T, PAPER["actions"]) // 10**6)
         assert minutes <= 10
     default = run(tmp_path, [REPO / "config.yaml"], "--dry-run", "--quiet", "rules")
     assert default.returncode == 0 and "asymptotics" not in default.stdout + default.stderr
@@ -174,7 +185,7 @@ def test_the_slurm_profile_submits_the_point_jobs_in_groups_that_request_their_m
     """The Slurm executor with workflow/profiles/slurm submits every point job of the paper config to a fake
     `sbatch` that records its arguments (nothing runs); the run is then killed. The profile's `point=simulate`
     group packs 8 jobs per submission: each submission asks for the sum of its members' runtimes and the
-    largest of their memory, so the requests add up to what duelbandits.limits computes for every job."""
+    largest of their memory, so the requests add up to what duelbandits.resources computes for every job."""
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     for name, body in FAKE_SLURM.items():
@@ -207,8 +218,10 @@ def test_the_slurm_profile_submits_the_point_jobs_in_groups_that_request_their_m
     mems = [int(re.search(r" --mem (\d+)", call).group(1)) for call in calls]
     jobs = plan.jobs(yaml.safe_load((REPO / "config.yaml").read_text()), "asymptotics")
     assert len(jobs) == 156
-    assert sum(runtimes) == sum(plan.runtime_minutes(job.algorithm, job.runs, job.horizon, job.actions) for job in jobs)
-    assert max(mems) == -(-limits.sweep_point_bytes(max(job.horizon for job in jobs), PAPER["actions"]) // 10**6)
+    assert sum(runtimes) == sum(
+        resources.runtime_minutes(job.algorithm, job.runs, job.horizon, job.actions) for job in jobs
+    )
+    assert max(mems) == -(-resources.sweep_point_bytes(max(job.horizon for job in jobs), PAPER["actions"]) // 10**6)
     assert max(runtimes) <= 8 * 10  # 8 members of at most 10 minutes each
 
 

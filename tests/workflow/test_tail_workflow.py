@@ -1,12 +1,15 @@
-"""End to end: `snakemake maximin_tail` on a toy config (tests/workflow/tail_tiny.yaml): the family's
-table is duelbandits.tail.family_search's, each member's crossing and growth exponent on all its rows,
-and its markdown says where the bound is crossed and the smallest A / largest gap that fail."""
+"""End to end: `snakemake maximin_tail claims` on a toy config (tests/workflow/tiny.yaml and tail_tiny.yaml): the
+family's table is duelbandits.tail.family_search's, each member's crossing and growth exponent on all its rows,
+its markdown says where the bound is crossed and the smallest A / largest gap that fail, and the ledger
+built in the same invocation reads the tail and the family."""
+
+import subprocess
 
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 import yaml
-from workflow_helpers import REPO, build_target
+from workflow_helpers import REPO, TINY, snakemake_command
 
 from duelbandits import tail
 
@@ -18,7 +21,11 @@ SEED = CONFIG["seed"]
 
 @pytest.fixture(scope="module")
 def tail_run(tmp_path_factory):
-    return build_target(tmp_path_factory.mktemp("tail"), TAIL_TINY, "maximin_tail")
+    workdir = tmp_path_factory.mktemp("tail")
+    cmd = snakemake_command(workdir, [REPO / "config.yaml", TINY, TAIL_TINY], "--cores", "2", "maximin_tail", "claims")
+    result = subprocess.run(cmd, capture_output=True, text=True, timeout=1200)
+    assert result.returncode == 0, result.stderr[-5000:]
+    return workdir
 
 
 def test_the_familys_table_is_the_modules_with_its_crossings_and_exponents(tail_run):
@@ -54,3 +61,19 @@ def test_the_familys_table_is_the_modules_with_its_crossings_and_exponents(tail_
     else:
         assert f"the smallest A that fails is {extremes[0][0]}" in text
     assert (tail_run / "figures" / "maximin-tail" / "tail.png").stat().st_size > 0
+
+
+def test_the_ledger_built_with_the_tail_reads_it(tail_run):
+    """The claims rule's optional inputs are the files of the targets named with it, not only those found at
+    planning: its Theorem 4.1 tail row is the estimates' first t exceeded (else the last t), and no row
+    says the maximin_tail target was not built."""
+    estimates = pq.read_table(tail_run / "results" / "maximin-tail" / "estimates.parquet").to_pandas().sort_values("t")
+    exceeded = estimates[estimates["verdict"] == "exceeded"]
+    row = exceeded.iloc[0] if len(exceeded) else estimates.iloc[-1]
+    ledger = pq.read_table(tail_run / "results" / "claims.parquet").to_pandas().set_index("claim")
+    tail_row = ledger.loc[f"Theorem 4.1 (borda, t = {int(row['t']):,})"]
+    assert (tail_row["value"], tail_row["low"], tail_row["high"]) == pytest.approx(
+        (row["mean"], row["low"], row["high"])
+    )
+    assert any(claim.startswith("Theorem 4.1 (A = ") for claim in ledger.index)  # the family's row
+    assert "maximin_tail target was not built" not in (tail_run / "results" / "claims.md").read_text()

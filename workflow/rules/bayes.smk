@@ -24,8 +24,10 @@ rule bayes_runs:
         job=r"\d+",
     threads: 1
     resources:
-        mem_mb=lambda wildcards: plan.bayes_mem_mb(BAYES, wildcards.actions),
-        runtime=lambda wildcards, attempt: plan.bayes_runtime(BAYES, wildcards.actions, attempt),
+        mem_mb=lambda wildcards: resources.bayes_mem_mb(BAYES, wildcards.actions),
+        runtime=lambda wildcards, attempt: resources.bayes_runtime(
+            BAYES, wildcards.actions, duelbandits.bayes.ALGORITHM, attempt
+        ),
     shell:
         "python -m duelbandits --ledger .duelbandits/written bayes-runs --actions {wildcards.actions}"
         " --matrices {params.matrices} --runs {params.runs} --horizon {params.horizon} --seed {params.seed}"

@@ -1,8 +1,9 @@
 # The paper's claims, each checked (target `claims`, not in the default target; docs/claims.md):
-# results/claims.{md,parquet} from the paper run's summary and, when those targets were built, the
-# long horizons (asymptotics), the Theorem 4.1 tail (maximin_tail) and its Bayesian reading
-# (maximin_bayes). Those are optional inputs: read if present, never built by this target; each row
-# says which source it used.
+# results/claims.{md,parquet} from the paper run's summary and, when those targets were built or are
+# named beside it, the long horizons (asymptotics), the Theorem 4.1 tail (maximin_tail) and its
+# Bayesian reading (maximin_bayes). Those are optional inputs (common.smk claims_optional): read if
+# present or built in the same invocation, never built by this target alone; each row says which
+# source it used.
 
 
 # results/claims.{parquet,md}: one row per claim, its number, interval, threshold and verdict.

@@ -11,8 +11,12 @@ from pathlib import Path
 
 import yaml
 
+import duelbandits.bayes
 import duelbandits.claims
+import duelbandits.configcheck as configcheck
 import duelbandits.plan as plan
+import duelbandits.resources as resources
+import duelbandits.tail
 import duelbandits.plotting.style as style
 import duelbandits.triggers as triggers
 import duelbandits.scenarios as scenarios
@@ -41,7 +45,7 @@ def checked(check, *args):
     """``check(*args)``, with a ConfigError turned into the one-line planning error Snakemake prints."""
     try:
         return check(*args)
-    except plan.ConfigError as err:
+    except configcheck.ConfigError as err:
         raise ValueError(str(err)) from None
 
 
@@ -100,28 +104,9 @@ def check_report_matches_results():
         )
 
 
-checked(plan.check_paper, config, CONFIG_SCHEMA)
+checked(configcheck.check_paper, config)
 check_report_matches_results()
 
-
-def command_line_targets():
-    """The targets named on Snakemake's command line, read by Snakemake's own parser (its modules are
-    loaded: 10 ms); none if Snakemake was started another way (its API)."""
-    try:
-        from snakemake.cli import get_argument_parser
-
-        return set(get_argument_parser().parse_args(sys.argv[1:]).targets or ())
-    except (Exception, SystemExit):
-        return set()
-
-
-# The targets beyond the paper named on the command line (`snakemake --cores 2 asymptotics`) are
-# checked now, while the workflow is parsed, so that a bad value is one line; a target reached by a
-# file name is checked by its input function (checked_outputs), where Snakemake adds its traceback.
-NAMED_TARGETS = command_line_targets()
-for target in plan.BEYOND_THE_PAPER:
-    if target.replace("-", "_") in NAMED_TARGETS:
-        checked(plan.check_target, config, target)
 
 SCENARIOS = config["scenarios"]
 ALGORITHMS = config["algorithms"]
@@ -247,13 +232,13 @@ def job_runs(wildcards):
 
 def job_runtime(wildcards, attempt):
     """Minutes of wall time to request (Slurm `runtime`): from the job's runs, T, A and algorithm,
-    with a margin (duelbandits.plan.job_runtime); a retry asks for more."""
-    return plan.job_runtime(job_of(wildcards), attempt)
+    with a margin (duelbandits.resources.job_runtime); a retry asks for more."""
+    return resources.job_runtime(job_of(wildcards), attempt)
 
 
 def job_mem_mb(wildcards):
-    """MB of memory to request (Slurm `mem_mb`; duelbandits.plan.job_mem_mb)."""
-    return plan.job_mem_mb(job_of(wildcards))
+    """MB of memory to request (Slurm `mem_mb`; duelbandits.resources.job_mem_mb)."""
+    return resources.job_mem_mb(job_of(wildcards))
 
 
 def point_files(target, keep=lambda job: True):
@@ -315,11 +300,11 @@ def all_figures():
 
 def target_points(target, keep=lambda job: True):
     """The input function of the tables of ``target``, its point files that ``keep`` accepts, after
-    duelbandits.plan.check_target. A function, so the points are listed only when the table is planned:
+    duelbandits.configcheck.check_target. A function, so the points are listed only when the table is planned:
     a config that only a target beyond the paper cannot use never stops the paper run."""
 
     def points(wildcards):
-        checked(plan.check_target, config, target)
+        checked(configcheck.check_target, config, target)
         return point_files(target, keep)
 
     return points
@@ -354,7 +339,7 @@ def target_outputs(target):
 
 
 def checked_outputs(target):
-    """The input function of a target beyond the paper: its outputs, after duelbandits.plan.check_target.
+    """The input function of a target beyond the paper: its outputs, after duelbandits.configcheck.check_target.
 
     Checked when the target is planned, not at parse time: those targets sit outside the default
     target, and a setting only they use must not stop the paper run. Planning fails, before any job
@@ -362,7 +347,7 @@ def checked_outputs(target):
     """
 
     def outputs(wildcards):
-        checked(plan.check_target, config, target)
+        checked(configcheck.check_target, config, target)
         return target_outputs(target)
 
     return outputs
@@ -447,16 +432,24 @@ def check_planned_inputs():
 # --- The paper's claims (claims.smk) and Theorem 4.1's tail (tail.smk) ---------------------------------
 
 CLAIMS_OPTIONAL = {
-    "local": "results/asymptotics/local.parquet",
-    "tail": "results/maximin-tail/estimates.parquet",
-    "family": "results/maximin-tail/family.parquet",
-    "bayes": "results/maximin-bayes/estimates.parquet",
+    "local": ("asymptotics", "results/asymptotics/local.parquet"),
+    "tail": ("maximin_tail", "results/maximin-tail/estimates.parquet"),
+    "family": ("maximin_tail", "results/maximin-tail/family.parquet"),
+    "bayes": ("maximin_bayes", "results/maximin-bayes/estimates.parquet"),
 }
+"""The ledger's optional inputs, by its option: the target that builds each, and the file."""
 
 
 def claims_optional(wildcards):
-    """The optional inputs that exist (a change of this set reruns the ledger)."""
-    return {key: path for key, path in CLAIMS_OPTIONAL.items() if os.path.exists(path)}
+    """The optional inputs that exist or that this invocation builds (their target or file among its
+    targets: Snakemake's own, set before it evaluates an input function), so that `snakemake maximin_tail
+    claims` reads the tail it builds; a change of this set reruns the ledger."""
+    named = workflow.dag_settings.targets if workflow.dag_settings is not None else ()
+    return {
+        key: path
+        for key, (target, path) in CLAIMS_OPTIONAL.items()
+        if target in named or path in named or os.path.exists(path)
+    }
 
 
 def claims_optional_args(wildcards, input):
@@ -468,7 +461,7 @@ TAIL_JOBS = list(range(TAIL["jobs"]))
 
 
 tail_points = target_points("maximin-tail")
-"""Phase 1's point files, after duelbandits.plan.check_target."""
+"""Phase 1's point files, after duelbandits.configcheck.check_target."""
 
 
 def tail_scenario_file(wildcards=None):
@@ -480,6 +473,6 @@ BAYES = config["maximin-bayes"]
 
 
 def bayes_runs(wildcards):
-    """The maximin-bayes run files, one per (A, job), after duelbandits.plan.check_target."""
-    checked(plan.check_target, config, "maximin-bayes")
+    """The maximin-bayes run files, one per (A, job), after duelbandits.configcheck.check_target."""
+    checked(configcheck.check_target, config, "maximin-bayes")
     return expand("results/maximin-bayes/runs/A{a}-{job}.parquet", a=BAYES["actions"], job=range(BAYES["jobs"]))

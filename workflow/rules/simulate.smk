@@ -67,7 +67,7 @@ rule compile_kernels:
         group="|".join(plan.kernel_groups()),
     threads: 1
     resources:
-        mem_mb=plan.COMPILE_MEM_MB,
+        mem_mb=resources.COMPILE_MEM_MB,
         runtime=10,
     shell:
         "python -m duelbandits --ledger .duelbandits/written compile --algorithm {params.algorithms} --out {output}"

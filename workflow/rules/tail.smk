@@ -31,8 +31,8 @@ rule tail_continue:
         job=r"\d+",
     threads: 1
     resources:
-        mem_mb=plan.tail_continue_mem_mb(config),
-        runtime=lambda wildcards, attempt: plan.tail_continue_runtime(config, attempt),
+        mem_mb=resources.tail_continue_mem_mb(config),
+        runtime=lambda wildcards, attempt: resources.tail_continue_runtime(config, duelbandits.tail.ALGORITHM, attempt),
     shell:
         "python -m duelbandits --ledger .duelbandits/written tail-continue {input.points} --scenario-file {input.scenario}"
         " --seed {params.seed} --share {params.share} --horizon {params.horizon} --others {params.others}"
@@ -104,7 +104,7 @@ rule tail_family:
     resources:
         mem_mb=1000,
         runtime=lambda wildcards, attempt: attempt
-        * plan.runtime_minutes(
+        * resources.runtime_minutes(
             "ts-maximin",
             TAIL["family"]["runs"] * len(TAIL["family"]["actions"]) * len(TAIL["family"]["gaps"]),
             TAIL["family"]["horizon"],

@@ -35,10 +35,10 @@ import math
 
 import numpy as np
 
-from ..theorems import _clipped_gamma
 from . import AlgorithmError
 from .partial_monitoring import _kernel, step
 from .partial_monitoring import estimate as estimate  # eq. (6) is the estimate s~_t above
+from .tuning import _clipped_gamma
 
 
 def hyperparameters(K: int, T: int) -> dict:

@@ -11,8 +11,8 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from ..theorems import partial_monitoring_tuning as hyperparameters  # Theorem 4.4's eta, gamma
 from ._sampling import duel, mixed_strategy, record_row, sample_discrete
+from .tuning import partial_monitoring_tuning as hyperparameters  # Theorem 4.4's eta, gamma
 
 
 @nb.njit(cache=True)

@@ -13,8 +13,8 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from ..theorems import sparring_exp3p_tuning as hyperparameters  # Theorem 4.3's beta, eta, gamma
 from ._sampling import duel, mixed_strategy, record_row, sample_discrete
+from .tuning import sparring_exp3p_tuning as hyperparameters  # Theorem 4.3's beta, eta, gamma
 
 
 @nb.njit(cache=True)

@@ -22,9 +22,9 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from ..theorems import ts_borda_alpha as exploration_rate  # Theorem 4.2's alpha = c_alpha T^(-1/3) < 1/2
 from ._posterior import ROWS, new_state, observe, sample_borda
 from ._sampling import duel
+from .tuning import ts_borda_alpha as exploration_rate  # Theorem 4.2's alpha = c_alpha T^(-1/3) < 1/2
 
 
 @nb.njit(cache=True)

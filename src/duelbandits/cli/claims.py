@@ -24,7 +24,7 @@ def _tail_phase_one(args):
 def cmd_tail_continue(args) -> None:
     import numpy as np
 
-    from .. import limits, provenance, schemas, storage, tail
+    from .. import provenance, resources, schemas, storage, tail
     from .simulation import progress_line
 
     if args.job >= args.jobs:
@@ -35,8 +35,8 @@ def cmd_tail_continue(args) -> None:
     first = int(frame["horizon"].max())
     if args.horizon <= first:
         raise UsageError(f"--horizon {args.horizon} must exceed the points' horizon {first}")
-    limits.check_memory(
-        f"--horizon {args.horizon} at A = {X.shape[0]}", limits.sweep_point_bytes(args.horizon, X.shape[0])
+    resources.check_memory(
+        f"--horizon {args.horizon} at A = {X.shape[0]}", resources.sweep_point_bytes(args.horizon, X.shape[0])
     )
     delta = tail.trap(X).delta
     runs, strata = tail.strata_of(frame, delta, args.share, args.others, args.seed)
@@ -77,7 +77,6 @@ def cmd_tail_continue(args) -> None:
 
 def cmd_tail_table(args) -> None:
     import pandas as pd
-    import pyarrow as pa
 
     from .. import files, provenance, schemas, storage, tail
     from ..tables.tail import tail_markdown
@@ -87,12 +86,12 @@ def cmd_tail_table(args) -> None:
     frame, sources, record = _tail_phase_one(args)
     X = record["matrix"]
     delta = tail.trap(X).delta
-    curves, made = tail.read_curves(args.curves)
-    state_tables = [storage.read_table(path) for path in args.states]
+    curves, made = tail.read_phase_two(args.curves, "tail-curves")
+    states, _ = tail.read_phase_two(args.states, "tail-states")
     for path, prov in zip(args.curves, made):
         if sorted(prov.get("points", [])) != sorted(sources) or prov.get("share") != args.share:
             raise UsageError(f"{path}: continues other phase-1 points or another --share")
-    states = pa.concat_tables(state_tables).to_pandas() if state_tables else pd.DataFrame()
+    states = pd.DataFrame() if states is None else states
     expected, _ = tail.strata_of(frame, delta, args.share, made[0]["others"] if made else 0, args.seed)
     if curves is not None and sorted(curves["run"].unique().tolist()) != sorted(expected.tolist()):
         raise UsageError("the continued runs are not the runs phase 1 selects: rebuild the tail-continue jobs")

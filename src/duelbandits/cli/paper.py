@@ -12,7 +12,7 @@ from .args import UsageError, actions, positive_float, positive_int
 def cmd_aggregate(args) -> None:
     import numpy as np
 
-    from .. import algorithms, limits, provenance, storage
+    from .. import algorithms, provenance, resources, storage
     from ..aggregate import aggregate_scenario
 
     record = storage.read_scenario(args.scenario_file)
@@ -24,9 +24,9 @@ def cmd_aggregate(args) -> None:
         algorithms.get(slug)
         chunks.setdefault(slug, []).append(path)
     size = len(record["matrix"])
-    limits.check_memory(
+    resources.check_memory(
         f"--horizon {args.horizon} x --runs {args.runs} at A = {size}",
-        limits.aggregate_bytes(args.runs, args.horizon, size),
+        resources.aggregate_bytes(args.runs, args.horizon, size),
     )
     matrix_sha = provenance.matrix_sha256(record["matrix"])
     sources = {}

@@ -8,12 +8,12 @@ from .args import check_confidence, check_range, non_negative_float, positive_fl
 
 
 def check_bootstrap_memory(resamples: int, frame) -> None:
-    """Refuse a bootstrap larger than memory before it runs (:func:`duelbandits.limits.bootstrap_bytes`)."""
-    from .. import limits
+    """Refuse a bootstrap larger than memory before it runs (:func:`duelbandits.resources.bootstrap_bytes`)."""
+    from .. import resources
 
     horizons = frame["horizon"].nunique()
     runs = int(frame["run"].max()) + 1 if len(frame) else 1
-    limits.check_memory(f"--resamples {resamples}", limits.bootstrap_bytes(resamples, horizons, runs))
+    resources.check_memory(f"--resamples {resamples}", resources.bootstrap_bytes(resamples, horizons, runs))
 
 
 def cmd_sweep_horizon(args) -> None:

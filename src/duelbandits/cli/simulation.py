@@ -36,7 +36,7 @@ def add_scenario_args(p) -> None:
 
 def scenario_of(args):
     """The scenario the scenario arguments name."""
-    from .. import limits, scenarios
+    from .. import resources, scenarios
 
     if args.matrix_file is not None and args.scenario != "file":
         raise UsageError(f"--matrix-file applies only to --scenario file, not {args.scenario!r}")
@@ -44,7 +44,7 @@ def scenario_of(args):
         raise UsageError("--scenario file needs --matrix-file PATH (a CSV preference matrix)")
     path = {"path": args.matrix_file} if args.scenario == "file" else {}
     if args.actions is not None:
-        limits.check_memory(f"--actions {args.actions}", limits.matrix_bytes(args.actions))
+        resources.check_memory(f"--actions {args.actions}", resources.matrix_bytes(args.actions))
     return scenarios.make_scenario(
         args.scenario,
         actions=args.actions,
@@ -141,7 +141,7 @@ def runs_provenance(table: str, args, sc, runs, params: dict, **extra) -> dict:
 
 
 def cmd_simulate(args) -> None:
-    from .. import algorithms, limits, storage
+    from .. import algorithms, resources, storage
     from ..simulation import run_seed, simulate
 
     if args.run is not None and args.runs is not None:
@@ -153,9 +153,9 @@ def cmd_simulate(args) -> None:
     sc = scenario_of(args)
     params = key_values(args.param, "--param")
     size, players = sc.matrix.shape[0], len(algorithms.get(args.algorithm).strategies)
-    limits.check_memory(
+    resources.check_memory(
         f"--horizon {args.horizon} x {len(runs)} run(s) at A = {size}",
-        limits.simulate_bytes(len(runs), args.horizon, size, players),
+        resources.simulate_bytes(len(runs), args.horizon, size, players),
     )
     results = []
     for run in runs:
@@ -188,16 +188,16 @@ def progress_line(label: str):
 
 
 def cmd_sweep_point(args) -> None:
-    from .. import algorithms, limits, points, storage
+    from .. import algorithms, points, resources, storage
 
     parquet_out(args.out)
     sc = scenario_of(args)
     params = key_values(args.param, "--param")
     algorithms.get(args.algorithm).hyperparameters(**params)
     runs = run_range(args.runs)
-    limits.check_memory(
+    resources.check_memory(
         f"--horizon {args.horizon} at A = {sc.matrix.shape[0]}",
-        limits.sweep_point_bytes(args.horizon, sc.matrix.shape[0]),
+        resources.sweep_point_bytes(args.horizon, sc.matrix.shape[0]),
     )
     label = f"sweep-point {args.scenario}/{args.algorithm} T={args.horizon} runs {runs[0]}-{runs[-1]}"
     table = points.simulate_point(

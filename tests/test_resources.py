@@ -1,4 +1,4 @@
-"""duelbandits.limits: the format limits, the memory and runtime estimates, the memory check and
+"""duelbandits.resources: the format limits, the memory and runtime estimates, the memory check and
 human(), each against a hand computation written here from the documented constants (not by
 calling the function under test), off the paper's A = 10 and at each rule's boundary."""
 
@@ -8,9 +8,9 @@ import os
 import numpy as np
 import pytest
 
-from duelbandits import ALGORITHMS, limits, plan, schemas
+from duelbandits import ALGORITHMS, plan, resources, schemas
 
-# The documented constants, written out by hand (limits.py's docstrings):
+# The documented constants, written out by hand (resources.py's docstrings):
 MIB = 2**20
 BASE = 300 * MIB  # a job before its data: Python, numpy, pyarrow, the kernels = 314,572,800 B
 PER_STEP = 64  # per run and step while simulating
@@ -46,7 +46,7 @@ def test_the_format_limits_are_the_largest_int32_and_int16():
     ],
 )
 def test_simulate_bytes_at_hand_computed_points(runs, horizon, actions, players, expected):
-    assert limits.simulate_bytes(runs, horizon, actions, players=players) == expected
+    assert resources.simulate_bytes(runs, horizon, actions, players=players) == expected
 
 
 @pytest.mark.parametrize("actions", ACTIONS)
@@ -55,8 +55,10 @@ def test_simulate_bytes_is_base_plus_steps_plus_strategies_plus_the_matrix(runs,
     for players in (0, 1, 2):
         per_step = PER_STEP + players * actions * PER_STEP_ACTION_PLAYER
         expected = BASE + runs * horizon * per_step + MATRIX * actions**2
-        assert limits.simulate_bytes(runs, horizon, actions, players=players) == expected, players
-    assert limits.simulate_bytes(runs, horizon, actions) == limits.simulate_bytes(runs, horizon, actions, players=2)
+        assert resources.simulate_bytes(runs, horizon, actions, players=players) == expected, players
+    assert resources.simulate_bytes(runs, horizon, actions) == resources.simulate_bytes(
+        runs, horizon, actions, players=2
+    )
 
 
 @pytest.mark.parametrize("actions", ACTIONS)
@@ -64,15 +66,17 @@ def test_the_strategies_cost_grows_with_A_per_player(actions):
     """Two players' strategies cost 2 x 24 x A bytes per run and step more than none: the factor A that
     makes A = 1000 need 48 GB for 25 runs of 40,000 steps."""
     runs, horizon = 25, 40_000
-    extra = limits.simulate_bytes(runs, horizon, actions, players=2) - limits.simulate_bytes(runs, horizon, actions, 0)
+    extra = resources.simulate_bytes(runs, horizon, actions, players=2) - resources.simulate_bytes(
+        runs, horizon, actions, 0
+    )
     assert extra == runs * horizon * 2 * 24 * actions
 
 
 def test_a_thousand_actions_with_strategies_exceed_24_gib_where_ten_fit():
     limit = 24 * GIB  # this project's machines
-    limits.check_memory("A = 10", limits.simulate_bytes(25, 40_000, 10), limit=limit)
-    with pytest.raises(limits.LimitError, match=r"^A = 1000 needs about 45\.2 GiB of memory"):
-        limits.check_memory("A = 1000", limits.simulate_bytes(25, 40_000, 1000), limit=limit)  # 48,506,572,800 B
+    resources.check_memory("A = 10", resources.simulate_bytes(25, 40_000, 10), limit=limit)
+    with pytest.raises(resources.LimitError, match=r"^A = 1000 needs about 45\.2 GiB of memory"):
+        resources.check_memory("A = 1000", resources.simulate_bytes(25, 40_000, 1000), limit=limit)  # 48,506,572,800 B
 
 
 @pytest.mark.parametrize(
@@ -87,14 +91,14 @@ def test_a_thousand_actions_with_strategies_exceed_24_gib_where_ten_fit():
     ],
 )
 def test_aggregate_bytes_at_hand_computed_points(runs, horizon, actions, expected):
-    assert limits.aggregate_bytes(runs, horizon, actions) == expected
+    assert resources.aggregate_bytes(runs, horizon, actions) == expected
 
 
 @pytest.mark.parametrize("actions", ACTIONS)
 @pytest.mark.parametrize(("runs", "horizon"), SIZES)
 def test_aggregate_bytes_is_base_plus_240_per_run_and_step_plus_the_matrix(runs, horizon, actions):
     expected = BASE + runs * horizon * AGGREGATE_PER_STEP + MATRIX * actions**2
-    assert limits.aggregate_bytes(runs, horizon, actions) == expected
+    assert resources.aggregate_bytes(runs, horizon, actions) == expected
 
 
 @pytest.mark.parametrize(
@@ -103,33 +107,35 @@ def test_aggregate_bytes_is_base_plus_240_per_run_and_step_plus_the_matrix(runs,
     [(5, 314_576_000), (8, 314_580_992), (10, 314_585_600), (13, 314_594_432), (1000, 442_572_800)],
 )
 def test_matrix_bytes_is_base_plus_16_float64_copies_of_the_matrix(actions, expected):
-    assert limits.matrix_bytes(actions) == expected == BASE + MATRIX * actions**2
+    assert resources.matrix_bytes(actions) == expected == BASE + MATRIX * actions**2
 
 
 def test_matrix_bytes_of_30000_actions_is_107_6_gib():
     # 314,572,800 + 128 * 9 * 10^8 = 115,514,572,800 B = 107.58 GiB
-    assert limits.matrix_bytes(30_000) == 115_514_572_800
-    assert limits.human(115_514_572_800) == "107.6 GiB"
+    assert resources.matrix_bytes(30_000) == 115_514_572_800
+    assert resources.human(115_514_572_800) == "107.6 GiB"
 
 
 @pytest.mark.parametrize("actions", ACTIONS)
 @pytest.mark.parametrize("horizon", [1, 40_000, 10**7])
 def test_sweep_point_bytes_is_one_run_without_strategies_plus_compiling(horizon, actions):
-    assert limits.sweep_point_bytes(horizon, actions) == BASE + horizon * PER_STEP + MATRIX * actions**2 + COMPILE
+    assert resources.sweep_point_bytes(horizon, actions) == BASE + horizon * PER_STEP + MATRIX * actions**2 + COMPILE
 
 
 def test_sweep_point_bytes_at_ten_million_steps_is_the_documented_1_1_gb():
     # 314,572,800 + 10^7 * 64 + 12,800 + 134,217,728 = 1,088,803,328 B
-    assert limits.sweep_point_bytes(10**7, 10) == 1_088_803_328
+    assert resources.sweep_point_bytes(10**7, 10) == 1_088_803_328
 
 
-@pytest.mark.skipif(not hasattr(limits, "bootstrap_bytes"), reason="limits.bootstrap_bytes is newer than this tree")
+@pytest.mark.skipif(
+    not hasattr(resources, "bootstrap_bytes"), reason="resources.bootstrap_bytes is newer than this tree"
+)
 @pytest.mark.parametrize(
     ("resamples", "horizons", "runs", "expected"),
     [(1000, 4, 20, 768_000), (10_000, 7, 400, 130_240_000), (1, 2, 1, 96)],  # 4 x 8 B x resamples x (h + r)
 )
 def test_bootstrap_bytes_is_four_copies_of_resamples_by_horizons_plus_runs_floats(resamples, horizons, runs, expected):
-    assert limits.bootstrap_bytes(resamples, horizons, runs) == expected
+    assert resources.bootstrap_bytes(resamples, horizons, runs) == expected
 
 
 # --- Runtime estimate -----------------------------------------------------------------------------
@@ -138,7 +144,7 @@ def test_bootstrap_bytes_is_four_copies_of_resamples_by_horizons_plus_runs_float
 def test_every_builtin_algorithm_has_a_measured_cost_per_step_below_the_default():
     from duelbandits.algorithms import BUILTINS
 
-    assert all(0 < a.step_seconds < plan.DEFAULT_STEP_SECONDS for a in BUILTINS.values())
+    assert all(0 < a.step_seconds < resources.DEFAULT_STEP_SECONDS for a in BUILTINS.values())
 
 
 def test_an_algorithm_without_a_measured_cost_is_planned_at_the_default_cost():
@@ -150,8 +156,10 @@ def test_an_algorithm_without_a_measured_cost_is_planned_at_the_default_cost():
     spec = dataclasses.replace(ALGORITHMS["iss"], slug="unmeasured", step_seconds=None)
     algorithms.ALGORITHMS["unmeasured"] = spec
     try:
-        assert plan.job_seconds("unmeasured", 10, 1000, 10) == pytest.approx(10 * 1000 * plan.DEFAULT_STEP_SECONDS)
-        assert plan.job_seconds("iss", 10, 1000, 10) == pytest.approx(10 * 1000 * 2.1e-6)  # ISS's entry: 2.1 us
+        assert resources.job_seconds("unmeasured", 10, 1000, 10) == pytest.approx(
+            10 * 1000 * resources.DEFAULT_STEP_SECONDS
+        )
+        assert resources.job_seconds("iss", 10, 1000, 10) == pytest.approx(10 * 1000 * 2.1e-6)  # ISS's entry: 2.1 us
     finally:
         del algorithms.ALGORITHMS["unmeasured"]
 
@@ -173,37 +181,37 @@ def test_an_algorithm_without_a_measured_cost_is_planned_at_the_default_cost():
     ],
 )
 def test_sweep_point_runtime_scales_with_A_squared_above_10_only(actions, seconds, minutes):
-    assert plan.job_seconds("ts-maximin", 100, 10**6, actions) == pytest.approx(seconds, rel=1e-12)
-    assert plan.runtime_minutes("ts-maximin", 100, 10**6, actions) == minutes
+    assert resources.job_seconds("ts-maximin", 100, 10**6, actions) == pytest.approx(seconds, rel=1e-12)
+    assert resources.runtime_minutes("ts-maximin", 100, 10**6, actions) == minutes
 
 
 @pytest.mark.parametrize(("attempt", "factor"), [(1, 1), (2, 2), (3, 3), (0, 1), (-1, 1)])
 @pytest.mark.parametrize(("actions", "minutes"), [(5, 5), (8, 5), (10, 5), (20, 17)])
 def test_a_retry_requests_the_attempt_times_the_first_runtime(actions, minutes, attempt, factor):
-    runtime = plan.runtime_minutes("ts-maximin", 100, 10**6, actions, attempt=attempt)
+    runtime = resources.runtime_minutes("ts-maximin", 100, 10**6, actions, attempt=attempt)
     assert runtime == minutes * factor
 
 
 def test_runtime_rounds_up_to_the_next_minute_from_the_first_second_past_one():
     # 300 s exactly is 5 min; one more step of 100 runs (80.00008 s simulated, 300.00024 s in all) is 6 min
-    assert plan.runtime_minutes("ts-maximin", 100, 10**6, 10) == 5
-    assert plan.runtime_minutes("ts-maximin", 100, 10**6 + 1, 10) == 6
+    assert resources.runtime_minutes("ts-maximin", 100, 10**6, 10) == 5
+    assert resources.runtime_minutes("ts-maximin", 100, 10**6 + 1, 10) == 6
     # the start alone: 60 s + 3 * (1 step * 0.8 us) -> 2 min
-    assert plan.runtime_minutes("ts-maximin", 1, 1, 10) == 2
+    assert resources.runtime_minutes("ts-maximin", 1, 1, 10) == 2
 
 
 @pytest.mark.parametrize("algorithm", ["ts-borda", "dexp3", "rcs"])
 def test_runtime_uses_each_algorithms_own_cost_per_step(algorithm):
-    per_step = {"ts-borda": 1.4e-6, "dexp3": 0.25e-6, "rcs": 1.1e-6}[algorithm]  # the table in limits.py
+    per_step = {"ts-borda": 1.4e-6, "dexp3": 0.25e-6, "rcs": 1.1e-6}[algorithm]  # the table in resources.py
     seconds = 20 * 500_000 * per_step * (13 / 10) ** 2  # A = 13
-    assert plan.job_seconds(algorithm, 20, 500_000, 13) == pytest.approx(seconds, rel=1e-12)
-    assert plan.runtime_minutes(algorithm, 20, 500_000, 13) == math.ceil((60 + 3 * seconds) / 60)
+    assert resources.job_seconds(algorithm, 20, 500_000, 13) == pytest.approx(seconds, rel=1e-12)
+    assert resources.runtime_minutes(algorithm, 20, 500_000, 13) == math.ceil((60 + 3 * seconds) / 60)
 
 
 def test_an_algorithm_without_a_measured_cost_is_charged_3_us_a_step():
     # 40 runs x 10^6 steps x 3 us = 120 s; 60 + 360 = 420 s = 7 min
-    assert plan.job_seconds("not-measured", 40, 10**6, 10) == pytest.approx(120.0, rel=1e-12)
-    assert plan.runtime_minutes("not-measured", 40, 10**6, 10) == 7
+    assert resources.job_seconds("not-measured", 40, 10**6, 10) == pytest.approx(120.0, rel=1e-12)
+    assert resources.runtime_minutes("not-measured", 40, 10**6, 10) == 7
 
 
 # --- The memory check and human() ------------------------------------------------------------------
@@ -211,41 +219,43 @@ def test_an_algorithm_without_a_measured_cost_is_charged_3_us_a_step():
 
 @pytest.mark.parametrize("limit", [1, 1024, 24 * GIB, 25_276_510_208])
 def test_check_memory_accepts_exactly_the_limit_and_refuses_one_byte_more(limit):
-    limits.check_memory("x", limit, limit=limit)  # the last valid value
-    with pytest.raises(limits.LimitError):
-        limits.check_memory("x", limit + 1, limit=limit)  # the first invalid one
+    resources.check_memory("x", limit, limit=limit)  # the last valid value
+    with pytest.raises(resources.LimitError):
+        resources.check_memory("x", limit + 1, limit=limit)  # the first invalid one
 
 
 def test_check_memory_message_names_what_the_sizes_and_the_source():
-    with pytest.raises(limits.LimitError) as err:
-        limits.check_memory("--horizon 2000000000 x 10000 run(s)", 24 * GIB + 1, limit=24 * GIB)
+    with pytest.raises(resources.LimitError) as err:
+        resources.check_memory("--horizon 2000000000 x 10000 run(s)", 24 * GIB + 1, limit=24 * GIB)
     assert str(err.value) == (
         "--horizon 2000000000 x 10000 run(s) needs about 24.0 GiB of memory, more than the limit of 24.0 GiB "
         "(this machine's memory)"
     )
-    with pytest.raises(limits.LimitError) as err:
-        limits.check_memory("a sweep point", 3 * GIB // 2, limit=GIB, source="the cluster's mem_mb")
+    with pytest.raises(resources.LimitError) as err:
+        resources.check_memory("a sweep point", 3 * GIB // 2, limit=GIB, source="the cluster's mem_mb")
     assert str(err.value) == (
         "a sweep point needs about 1.5 GiB of memory, more than the limit of 1.0 GiB (the cluster's mem_mb)"
     )
-    assert issubclass(limits.LimitError, ValueError)
+    assert issubclass(resources.LimitError, ValueError)
 
 
 def test_check_memory_defaults_to_the_machines_memory(monkeypatch):
-    monkeypatch.setattr(limits, "physical_memory", lambda: 1000)
-    limits.check_memory("a", 1000)
-    with pytest.raises(limits.LimitError, match=r"^a needs about 1001 B of memory, more than the limit of 1000 B \("):
-        limits.check_memory("a", 1001)
+    monkeypatch.setattr(resources, "physical_memory", lambda: 1000)
+    resources.check_memory("a", 1000)
+    with pytest.raises(
+        resources.LimitError, match=r"^a needs about 1001 B of memory, more than the limit of 1000 B \("
+    ):
+        resources.check_memory("a", 1001)
 
 
 def test_physical_memory_is_pages_times_page_size_or_unbounded_without_sysconf(monkeypatch):
-    assert limits.physical_memory() == os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") > 0
+    assert resources.physical_memory() == os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") > 0
 
     def no_sysconf(name):
         raise ValueError(name)
 
     monkeypatch.setattr(os, "sysconf", no_sysconf)
-    assert limits.physical_memory() == 2**62
+    assert resources.physical_memory() == 2**62
 
 
 @pytest.mark.parametrize(
@@ -265,9 +275,64 @@ def test_physical_memory_is_pages_times_page_size_or_unbounded_without_sysconf(m
     ],
 )
 def test_human_uses_binary_units_with_one_decimal_above_bytes(n, text):
-    assert limits.human(n) == text
+    assert resources.human(n) == text
 
 
 def test_human_stays_in_pib_beyond_1024_pib():
-    assert limits.human(2**60) == "1024.0 PiB"  # 1024 PiB: there is no larger unit
-    assert limits.human(5 * 2**60) == "5120.0 PiB"
+    assert resources.human(2**60) == "1024.0 PiB"  # 1024 PiB: there is no larger unit
+    assert resources.human(5 * 2**60) == "5120.0 PiB"
+
+
+# --- The workflow's resource requests, computed by hand -----------------------------
+# BASE_BYTES 300 MiB = 314,572,800; COMPILE_BYTES 128 MiB = 134,217,728; a matrix 16 x 8 x A^2 bytes
+# (12,800 at A = 10); per run and step 64 bytes plus 24 per action per player with strategies;
+# TS-Maximin 0.8 us per step, 60 s to start, a margin of 3 (duelbandits.resources).
+
+
+def test_megabytes_round_up_to_the_next_whole_mb():
+    assert [resources.megabytes(n) for n in (0, 1, 10**6, 10**6 + 1)] == [0, 1, 1, 2]
+
+
+@pytest.mark.parametrize(
+    "job, mb",
+    [
+        # 25 x 40,000 x (64 + 2 x 10 x 24) = 544,000,000 + base + matrix + compile = 992,803,328 bytes
+        (plan.Job("paper", "condorcet", 10, 40_000, "sparring-exp3p", 0, 0, 24), 993),
+        # no strategies: 25 x 40,000 x 64 = 64,000,000 + 448,803,328 = 512,803,328 bytes
+        (plan.Job("paper", "condorcet", 10, 40_000, "ts-maximin", 3, 75, 99), 513),
+        # a point: one run of 10^7 steps, 640,000,000 + 448,803,328 bytes, whatever its runs
+        (plan.Job("asymptotics", "borda", 10, 10**7, "ts-borda", 0, 0, 19), 1089),
+    ],
+)
+def test_a_simulation_jobs_memory_request_by_hand(job, mb):
+    assert resources.job_mem_mb(job) == mb
+
+
+def test_a_compile_job_asks_for_the_base_and_the_compile():
+    assert resources.COMPILE_MEM_MB == 449  # (314,572,800 + 134,217,728) / 10^6 = 448.8, rounded up
+
+
+def test_a_simulation_jobs_runtime_grows_with_each_retry():
+    """20 runs of 10^6 TS-Maximin steps: 60 + 3 x 16 s = 108 s -> 2 minutes, then 4, 6."""
+    job = plan.Job("asymptotics", "borda", 10, 10**6, "ts-maximin", 0, 0, 19)
+    assert [resources.job_runtime(job, attempt) for attempt in (1, 2, 3)] == [2, 4, 6]
+
+
+def test_the_bayes_jobs_resources_by_hand():
+    """10 matrices over 3 jobs: ceil(10/3) = 4 matrices of 4 runs = 16 runs of 10^7 steps. At A = 10:
+    60 + 3 x 16 x 10^7 x 0.8e-6 = 444 s -> 8 minutes; at A = 20, (20/10)^2 = 4 times the steps' time:
+    60 + 1,536 = 1,596 s -> 27 minutes. Memory: one run of 10^7 steps at A = 10, 1,088,803,328 bytes."""
+    section = {"matrices": 10, "jobs": 3, "runs": 4, "horizon": 10**7}
+    assert resources.bayes_runtime(section, "10", "ts-maximin") == 8
+    assert resources.bayes_runtime(section, 10, "ts-maximin", attempt=3) == 24
+    assert resources.bayes_runtime(section, 20, "ts-maximin") == 27
+    assert resources.bayes_mem_mb(section, "10") == 1089
+
+
+def test_the_tail_continue_jobs_resources_by_hand():
+    """others 30 and one trapped run in 10 of 200: ceil((30 + 20) / 4) = 13 runs of 10^7 steps per
+    job: 60 + 3 x 13 x 8 = 372 s -> 7 minutes, 14 on the second attempt."""
+    config = {"actions": 10, "maximin-tail": {"others": 30, "runs": 200, "jobs": 4, "horizon": 10**7}}
+    assert resources.tail_continue_runtime(config, "ts-maximin") == 7
+    assert resources.tail_continue_runtime(config, "ts-maximin", 2) == 14
+    assert resources.tail_continue_mem_mb(config) == 1089

@@ -1,0 +1,171 @@
+"""The study commands (sweeps, field, asymptotics, tail, bayes, claims) refuse what no run can give: a NaN,
+an impossible regret, an empty file and a file with fewer rows than its provenance says, each in one
+line naming the file, exit 2, nothing written. Each test runs the real commands on a tampered copy of
+real tiny outputs (made once below); the point files' check is shared (``points.read_points``), so each
+class runs it under another study command."""
+
+import shutil
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from cli_process import run_cli
+
+from duelbandits import schemas, storage
+
+SEED = 7
+PHASE_ONE = ["--scenario-file", "sc.json", "--seed", SEED, "--share", 0.5]
+COMMANDS = {  # the study commands, each reading the files named first, writing the outputs after
+    "sweep-horizon": ["p100.parquet", "p400.parquet", "--resamples", 20, "--confidence", 0.9, "--seed", SEED,
+                      "--table", "o1.parquet", "--exponents", "o2.parquet", "--markdown", "o.md", "--html", "o.html"],
+    "sweep-actions": ["p100.parquet", "--c-alpha", 1, "--table", "o1.parquet", "--markdown", "o.md", "--html",
+                      "o.html"],
+    "field-table": ["p100.parquet", "--scenario-file", "sc.json", "--curves", "o1.parquet", "--table", "o2.parquet",
+                    "--markdown", "o.md"],
+    "asymptotics-table": ["p100.parquet", "p400.parquet", "--resamples", 20, "--confidence", 0.9, "--seed", SEED,
+                          "--c-alpha", 1, "--near", 0.1, "--exponents", "o1.parquet", "--local", "o2.parquet",
+                          "--markdown", "o.md"],
+    "tail-table": ["p100.parquet", *PHASE_ONE, "--curves", "curves.parquet", "--states", "states.parquet",
+                   "--confidence", 0.9, "--estimates", "o1.parquet", "--markdown", "o.md"],
+    "bayes-table": ["runs.parquet", "--confidence", 0.9, "--estimates", "o1.parquet", "--markdown", "o.md"],
+    "claims": ["--summary", "summary.parquet", "--local", "local.parquet", "--level", 0.95, "--table", "o1.parquet",
+               "--markdown", "o.md"],
+}  # fmt: skip
+POINT = "(runs 0-3 x 4 regrets x 6 steps to T = 100)"  # thin_grid(100, 6): steps 1, 3, 6, 16, 40, 100
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory):
+    """Real tiny outputs: TS-Maximin's points at T = 100 and 400 (runs 0-3) on the borda matrix (A = 5), their
+    tail continued to 200, the asymptotics' local table, bayes runs (A = 3, 2 matrices x 2 runs, T = 50), and
+    a summary whose rows are a paper run's (means of regrets)."""
+    folder = tmp_path_factory.mktemp("made")
+    scenario = ["--scenario", "borda", "--actions", 5, "--seed", SEED]
+    commands = [
+        ["scenario", *scenario, "--out", "sc.json"],
+        *[["sweep-point", *scenario, "--algorithm", "ts-maximin", "--horizon", T, "--runs", "0-3", "--points", 6,
+           "--out", f"p{T}.parquet"] for T in (100, 400)],
+        ["tail-continue", "p100.parquet", *PHASE_ONE, "--horizon", 200, "--others", 2, "--jobs", 1, "--job", 0,
+         "--grid-points", 5, "--escape-samples", 10, "--curves", "curves.parquet", "--states", "states.parquet"],
+        ["asymptotics-table", *COMMANDS["asymptotics-table"][:-6], "--exponents", "exponents.parquet", "--local",
+         "local.parquet", "--markdown", "asymptotics.md"],
+        ["bayes-runs", "--actions", 3, "--matrices", 2, "--runs", 2, "--horizon", 50, "--seed", SEED, "--jobs", 1,
+         "--job", 0, "--prior", "uniform", "--out", "runs.parquet"],
+    ]  # fmt: skip
+    for argv in commands:
+        assert run_cli(*argv, cwd=folder).returncode == 0, argv
+    summary = pd.DataFrame(
+        [("borda", "ts-maximin", kind, kind == "maximin", t, 0.05 * t, 1.0, 4, np.nan)
+         for kind in ("maximin", "borda") for t in (50, 100)],
+        columns=schemas.SUMMARY_SCHEMA.names,
+    )  # fmt: skip
+    storage.write_frame(summary, schemas.SUMMARY_SCHEMA, folder / "summary.parquet", {"table": "summary"})
+    return folder
+
+
+def tampered(made, tmp_path, name, change):
+    """A copy of the made files with ``name``'s rows changed by ``change`` (a DataFrame -> DataFrame), its
+    provenance kept."""
+    folder = tmp_path / "copy"
+    shutil.copytree(made, folder)
+    table = pq.read_table(folder / name)
+    pq.write_table(pa.Table.from_pandas(change(table.to_pandas()), schema=table.schema, preserve_index=False),
+                   folder / name)  # fmt: skip
+    return folder
+
+
+def refused(folder, command, line):
+    """``command`` on ``folder`` exits 2 with ``line`` alone and writes nothing."""
+    before = sorted(p.name for p in folder.iterdir())
+    result = run_cli(command, *COMMANDS[command], cwd=folder)
+    assert (result.returncode, result.stderr) == (2, f"duelbandits {command}: error: {line}\n")
+    assert sorted(p.name for p in folder.iterdir()) == before
+
+
+def cell(frame, column, value, **where):
+    """``frame`` with ``column`` set to ``value`` on the row(s) ``where`` picks."""
+    frame = frame.copy()
+    frame.loc[np.logical_and.reduce([frame[k] == v for k, v in where.items()]), column] = value
+    return frame
+
+
+def test_the_shared_check_passes_the_made_files(made, tmp_path):
+    """Every command reads the untampered files: what the tests below change is what they refuse."""
+    folder = tmp_path / "copy"
+    shutil.copytree(made, folder)
+    for command, argv in COMMANDS.items():
+        assert run_cli(command, *argv, cwd=folder).returncode == 0, command
+
+
+@pytest.mark.parametrize(
+    "command, name, change, line",
+    [
+        ("sweep-horizon", "p100.parquet",
+         lambda f: cell(f, "cumulative_regret", np.nan, run=2, regret="borda", t=16),
+         "p100.parquet: run 2's borda regret is nan at t = 16"),
+        ("tail-table", "curves.parquet", lambda f: cell(f, "cumulative_regret", np.inf, run=2, t=53),
+         "curves.parquet: run 2's maximin regret is inf at t = 53"),
+        ("tail-table", "states.parquet", lambda f: cell(f, "p_escape", np.nan, run=1, t=200),
+         "states.parquet: a probability of its states is not in [0, 1]"),
+        ("bayes-table", "runs.parquet", lambda f: cell(f, "regret", np.nan, matrix=1, run=0),
+         "runs.parquet: matrix 1 run 0's maximin regret is nan at t = 50"),
+        ("claims", "local.parquet", lambda f: cell(f, "mean", np.nan, regret="maximin", horizon=400),
+         "local.parquet: borda/ts-maximin/maximin/5/400 (mean)'s maximin regret is nan at t = 400"),
+    ],
+)  # fmt: skip
+def test_a_nan_is_refused(made, tmp_path, command, name, change, line):
+    refused(tampered(made, tmp_path, name, change), command, line)
+
+
+@pytest.mark.parametrize(
+    "command, name, change, line",
+    [  # a Borda regret that falls, a Copeland regret below 0, Maximin regrets above t / 2
+        ("asymptotics-table", "p100.parquet",
+         lambda f: cell(cell(f, "cumulative_regret", 1.0, run=1, regret="borda", t=3),
+                        "cumulative_regret", 0.5, run=1, regret="borda", t=6),
+         "p100.parquet: run 1's borda regret goes from 1 at t = 3 to 0.5 at t = 6: not a sum of per-step regrets "
+         "in [0, 1]"),
+        ("field-table", "p100.parquet", lambda f: cell(f, "cumulative_regret", -0.25, run=0, regret="copeland", t=1),
+         "p100.parquet: run 0's copeland regret goes to -0.25 at t = 1: not a sum of per-step regrets in [0, 1]"),
+        ("tail-table", "curves.parquet", lambda f: cell(f, "cumulative_regret", 0.75, run=0, t=1),
+         "curves.parquet: run 0's maximin regret goes to 0.75 at t = 1: not a sum of per-step regrets in "
+         "[-0.5, 0.5]"),
+        ("bayes-table", "runs.parquet", lambda f: cell(f, "regret", 25.5, matrix=0, run=1),
+         "runs.parquet: matrix 0 run 1's maximin regret goes to 25.5 at t = 50: not a sum of per-step regrets in "
+         "[-0.5, 0.5]"),
+        ("claims", "summary.parquet", lambda f: cell(f, "mean", 2.0, regret="borda", t=100),
+         "summary.parquet: borda/ts-maximin/borda (mean)'s borda regret goes from 2.5 at t = 50 to 2 at t = 100: "
+         "not a sum of per-step regrets in [0, 1]"),
+    ],
+)  # fmt: skip
+def test_an_impossible_regret_is_refused(made, tmp_path, command, name, change, line):
+    refused(tampered(made, tmp_path, name, change), command, line)
+
+
+@pytest.mark.parametrize(
+    "command, name, line",
+    [
+        ("sweep-actions", "p100.parquet", f"p100.parquet: holds 0 rows, not the 96 of its provenance {POINT}"),
+        ("bayes-table", "runs.parquet",
+         "runs.parquet: holds 0 rows, not the 4 of its provenance (2 matrices x 2 runs at A = 3, T = 50)"),
+    ],
+)  # fmt: skip
+def test_an_empty_file_is_refused(made, tmp_path, command, name, line):
+    refused(tampered(made, tmp_path, name, lambda f: f.iloc[:0]), command, line)
+
+
+@pytest.mark.parametrize(
+    "command, name, line",
+    [
+        ("tail-table", "p100.parquet", f"p100.parquet: holds 95 rows, not the 96 of its provenance {POINT}"),
+        ("tail-table", "curves.parquet", "curves.parquet: holds 14 rows, not its 3 runs x 5 steps to T = 200"),
+        ("tail-table", "states.parquet", "states.parquet: holds 5 rows, not its 3 runs x 2 steps to T = 200"),
+        ("bayes-table", "runs.parquet",
+         "runs.parquet: holds 3 rows, not the 4 of its provenance (2 matrices x 2 runs at A = 3, T = 50)"),
+    ],
+)  # fmt: skip
+def test_a_file_with_rows_dropped_is_refused(made, tmp_path, command, name, line):
+    """One row fewer than the provenance makes: the last run's last step (of its last regret kind)."""
+    refused(tampered(made, tmp_path, name, lambda f: f.iloc[:-1]), command, line)
