@@ -104,8 +104,3 @@ rule panels:
 rule paper:
     input:
         "figures/figures.pdf",
-
-
-# Before any job runs: refuse damaged or foreign inputs of the planned jobs (common.smk).
-onstart:
-    check_planned_inputs()

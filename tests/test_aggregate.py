@@ -8,10 +8,10 @@ import pyarrow.parquet as pq
 import pytest
 from regret_by_hand import per_step_regrets
 
-from duelbandits import aggregate, digests, files, make_scenario, run_seed, schemas, simulate, storage
+from duelbandits import aggregate, make_scenario, run_seed, schemas, simulate, storage
 from duelbandits.aggregate import aggregate_scenario, bounds_table, summary_grid
-from duelbandits.files import StorageError
 from duelbandits.simulation import recorded_steps
+from duelbandits.storage import StorageError
 
 
 def test_summary_grid_is_sorted_within_range_and_ends_at_horizon():
@@ -129,23 +129,15 @@ def test_strategies_recorded_at_other_steps_in_some_run_are_refused_naming_the_c
         aggregate.load_algorithm_runs([a, d], 10, 3, 3)
 
 
-def test_each_output_has_its_schema_its_own_provenance_and_the_traces_digest_noted(tmp_path, monkeypatch):
+def test_each_output_has_its_schema_and_its_own_provenance(tmp_path):
     """An algorithm without strategies (dts): an empty strategies table of its schema; each output
-    carries the provenance given for it; the traces' content digest is noted for the ledger."""
+    carries the provenance given for it."""
     X = make_scenario("condorcet", actions=3, seed=2).matrix
     runs = [(r, simulate(X, "dts", 12, run_seed(5, "condorcet", "dts", r))) for r in range(2)]
     storage.write_runs(runs, 3, tmp_path / "dts.parquet")
     outputs = {kind: tmp_path / f"{kind}.parquet" for kind in ("traces", "strategies", "summary")}
     provenance = {kind: {"output": kind} for kind in outputs}
-
-    def refuse(*args):
-        raise AssertionError("digested although no ledger collects it")
-
-    with monkeypatch.context() as patch:  # no ledger: nothing is digested
-        patch.setattr(digests.TableDigest, "update", refuse)
-        aggregate_scenario("condorcet", X, {"dts": [tmp_path / "dts.parquet"]}, 12, 2, outputs, 5, provenance)
-    with files.noting_contents() as noted:
-        aggregate_scenario("condorcet", X, {"dts": [tmp_path / "dts.parquet"]}, 12, 2, outputs, 5, provenance)
+    aggregate_scenario("condorcet", X, {"dts": [tmp_path / "dts.parquet"]}, 12, 2, outputs, 5, provenance)
     expected = {
         "traces": schemas.TRACE_SCHEMA,
         "strategies": schemas.STRATEGY_SCHEMA,
@@ -157,7 +149,6 @@ def test_each_output_has_its_schema_its_own_provenance_and_the_traces_digest_not
     assert pq.read_table(outputs["strategies"]).num_rows == 0
     traces = pq.read_table(outputs["traces"])
     assert traces.num_rows == 24 and pq.read_table(outputs["summary"]).num_rows == 4 * len(summary_grid(12, 5))
-    assert files.noted_content(noted, outputs["traces"]) == digests.ledger_line(digests.table_content(traces))
 
 
 def test_aggregated_summary_strategies_and_traces_match_a_hand_recomputation_at_every_step(tmp_path):

@@ -21,7 +21,7 @@ FLOORS = {
         "contract",
         "resources",
     ],
-    "storage": ["schemas", "files", "storage", "provenance", "triggers", "digests", "integrity", "manifest"],
+    "storage": ["schemas", "storage", "provenance", "triggers", "digests", "manifest"],
     "analyses": [
         "aggregate",
         "points",

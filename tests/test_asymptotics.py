@@ -12,7 +12,7 @@ from summaries import synthetic_finals
 from duelbandits import (
     asymptotics,
     cli,
-    manifest,
+    digests,
     provenance,
     resources,
     schemas,
@@ -465,7 +465,7 @@ def test_figure_draws_every_algorithm_with_its_theorem_and_is_deterministic(tmp_
     assert {"theorem:ts-borda", "theorem:partial-monitoring", "theorem:ts-maximin", "lower:ts-borda"} <= gids
     asymptotics_figure("borda", local, exponents, [tmp_path / "b.png"], data_digest="d")
     assert (tmp_path / "a.png").read_bytes() == (tmp_path / "b.png").read_bytes()
-    assert manifest.figure_data_digest(tmp_path / "a.png") == "d"
+    assert digests.figure_data_digest(tmp_path / "a.png") == "d"
 
 
 # --- CLI --------------------------------------------------------------------------------------
@@ -519,10 +519,10 @@ def test_cli_table_and_figure_write_schemas_provenance_and_digest(tmp_path, poin
     out = [str(tmp_path / "f.pdf"), str(tmp_path / "f.png")]
     args = ["asymptotics-figure", "--scenario", "borda", "--local", str(local_path), "--exponents"]
     assert cli.main([*args, str(exponents_path), "--out", *out]) == 0
-    digest = manifest.data_digest(
+    digest = digests.data_digest(
         {"local": local_path, "exponents": exponents_path}, figure="asymptotics", scenario="borda"
     )
-    assert manifest.figure_data_digest(out[0]) == manifest.figure_data_digest(out[1]) == digest
+    assert digests.figure_data_digest(out[0]) == digests.figure_data_digest(out[1]) == digest
 
 
 def test_cli_table_rejects_points_that_do_not_belong_together(tmp_path, point_files, capsys):

@@ -118,8 +118,6 @@ MAIN = ["figure", "main", "--scenario-file", "s.json"]
         ),
         (["provenance", "dangling"], ["dangling: is a symbolic link to nowhere, which does not exist"]),
         (["provenance", "loop"], ["loop: is a symbolic link that leads back to itself (a loop)"]),
-        # the ledger is checked with the outputs: no output is made whose record cannot be written
-        (["--ledger", "afile", "config-page", "--config-json", "{}", "--out", "c.html"], ["--ledger afile:"]),
         # a range error names the flag given (the claims' level is --level, not --confidence)
         (
             ["claims", "--summary", "absent.parquet", "--level", "1.0", "--table", "c.parquet", "--markdown", "c.md"],
@@ -232,81 +230,6 @@ def _tree(root, prov_scenario="condorcet", seed=1):
     return ["results/traces/condorcet.parquet", "figures/f.png"]
 
 
-CONFIG = {"seed": 1, "horizon": 300, "runs": 3}
-
-
-def _manifest(root, elsewhere=False):
-    from duelbandits import manifest
-
-    text = manifest.build(root, _tree(root), CONFIG)
-    if elsewhere:  # as if written under other versions than this interpreter's
-        text = text.replace('"numpy": "', '"numpy": "0+')
-    (root / "M.sha256").write_text(text)
-    return root / "M.sha256"
-
-
-def _paint(png):
-    """Paint the top-left quarter of a figure red, keeping its text chunks (its data digest)."""
-    from duelbandits import manifest
-
-    digest = manifest.figure_data_digest(png)
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from duelbandits.plotting import style
-
-    fig, ax = plt.subplots(figsize=(2, 2))
-    ax.plot([0, 1], [0, 1])
-    fig.patches.append(plt.Rectangle((0, 0.5), 0.5, 0.5, color="red", transform=fig.transFigure, figure=fig))
-    style.save(fig, png, data_digest=digest)
-    plt.close(fig)
-    assert manifest.figure_data_digest(png) == digest
-
-
-def test_verify_under_the_manifests_versions_calls_a_painted_figure_differs(tmp_path, capsys):
-    out = _manifest(tmp_path)
-    _paint(tmp_path / "figures/f.png")
-    assert cli.main(["manifest", "verify", str(out), "--root", str(tmp_path)]) == 1
-    captured = capsys.readouterr()
-    assert ["differs", "figures/f.png"] in [line.split() for line in captured.out.splitlines()], captured.out
-    assert "figures/f.png: differs: other bytes under the manifest's own versions" in captured.err
-    assert captured.out.splitlines()[-1].startswith("FAILED: 2 files: 1 identical, 0 same content, 1 differs")
-
-
-def test_verify_under_other_versions_says_a_painted_figure_has_the_same_data_not_the_same_image(tmp_path, capsys):
-    from duelbandits import manifest
-
-    out = _manifest(tmp_path, elsewhere=True)
-    _paint(tmp_path / "figures/f.png")
-    assert manifest.verify(out, tmp_path)["figures/f.png"] == manifest.SAME_DATA != manifest.SAME_CONTENT
-    assert cli.main(["manifest", "verify", str(out), "--root", str(tmp_path)]) == 0
-    summary = capsys.readouterr().out.splitlines()[-1]
-    assert summary.startswith("same content: 2 files: 1 identical, 0 same content, 1 same data (figures: the same data")
-    assert "images not compared" in summary
-
-
-@pytest.mark.parametrize(
-    "scenario, seed, words",
-    [("borda", 1, ["its provenance says scenario 'borda'", "'condorcet'"]), ("condorcet", 7, ["says seed 7"])],
-)
-def test_verify_calls_a_parquet_file_whose_provenance_contradicts_its_path_or_config_differs(
-    tmp_path, capsys, scenario, seed, words
-):
-    from duelbandits import manifest
-
-    for elsewhere in (False, True):
-        out = _manifest(tmp_path, elsewhere)
-        _tree(tmp_path, prov_scenario=scenario, seed=seed)  # the same data, foreign provenance
-        assert manifest.verify(out, tmp_path)["results/traces/condorcet.parquet"] == manifest.DIFFERS
-        assert cli.main(["manifest", "verify", str(out), "--root", str(tmp_path)]) == 1
-        err = capsys.readouterr().err
-        for word in words:
-            assert word in err, (word, err)
-        _tree(tmp_path)
-
-
 @pytest.mark.parametrize(
     "entry, words",
     [
@@ -327,20 +250,6 @@ def test_a_manifest_entry_outside_the_tree_or_listed_twice_is_refused_naming_the
         assert word in err, (word, err)
 
 
-def test_a_missing_ledger_is_one_message_listing_every_file_and_one_repair(tmp_path, capsys):
-    files = _tree(tmp_path)
-    (tmp_path / "results/table.md").write_text("| a |\n")
-    files.append("results/table.md")
-    ledger = tmp_path / ".duelbandits/written"
-    args = ["manifest", "write", *files, "--config-json", "{}", "--plugins-json", "{}", "--root", str(tmp_path)]
-    args += ["--out", str(tmp_path / "M")]
-    assert cli.main(["--ledger", str(ledger), *args]) == 2
-    err = capsys.readouterr().err.strip()
-    assert len(err.splitlines()) == 1, err
-    assert f"3 file(s) no job of the pipeline recorded writing (the ledger {ledger} is missing)" in err
-    assert err.endswith("rebuild them all with: snakemake --cores all --forcerun " + " ".join(sorted(files)))
-
-
 # --- OSErrors name their path, and leave nothing behind; provenance of a folder; a closed pipe -------------
 
 
@@ -356,13 +265,12 @@ def test_a_full_disk_names_the_file_and_leaves_no_temporary_file(tmp_path, monke
         return real(self, *args, **kwargs)
 
     monkeypatch.setattr(pathlib.Path, "write_text", full)
-    out, ledger = tmp_path / "r/config.html", tmp_path / "ledger"
-    for target, named in [("config.html.", f"{out}: cannot write"), (".sha256.", "config.html.sha256: cannot write")]:
-        full_for.append(target)
-        assert cli.main(["--ledger", str(ledger), "config-page", "--config-json", "{}", "--out", str(out)]) == 2
-        err = capsys.readouterr().err.strip()
-        assert named in err and "(No space left on device)" in err and ": : " not in err, err
-        assert not [p for p in tmp_path.rglob("*") if ".tmp" in p.name]
+    out = tmp_path / "r/config.html"
+    full_for.append("config.html.")
+    assert cli.main(["config-page", "--config-json", "{}", "--out", str(out)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert f"{out}: cannot write" in err and "(No space left on device)" in err and ": : " not in err, err
+    assert not [p for p in tmp_path.rglob("*") if p.is_file()]
 
 
 def test_provenance_of_a_folder_says_it_is_a_folder(tmp_path):
@@ -386,70 +294,9 @@ def test_the_report_pages_are_not_in_the_manifest_and_the_docs_say_why():
 
     _, entries, _ = manifest.read(REPO / "reference/MANIFEST.sha256")
     assert not [rel for rel in entries if rel.startswith("results/report/")]
-    for rule in ("final_table", "report_config"):  # ledgered like every output
-        text = (REPO / "workflow/rules/report.smk").read_text()
-        assert "--ledger .duelbandits/written" in text.split(f"rule {rule}:")[1].split("\nrule ")[0]
     docs = " ".join((REPO / "docs/reproducibility.md").read_text().split())
-    assert "Not `results/report/*.html`, though their jobs record them in the ledger" in docs
+    assert "Not `results/report/*.html`" in docs
     assert "Neither holds a result of its own." in docs
-
-
-def test_traces_whose_rows_are_not_the_runs_their_footer_lists_are_never_drawn(tmp_path, monkeypatch, capsys):
-    """A traces file cut to one run (or with a run's rows repeated in place of another's) under its
-    intact provenance footer: the appendix figure refuses it, naming the file, and writes nothing."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-    import pyarrow.parquet as pq
-
-    monkeypatch.chdir(tmp_path)
-    common = ["--scenario", "borda", "--actions", "5", "--seed", "7"]  # as tests/test_figure_batches.py
-    assert cli.main(["scenario", *common, "--out", "s.json"]) == 0
-    sim = ["--algorithm", "dts", "--horizon", "50", "--runs", "0-1", "--stride", "10", "--out", "c.parquet"]
-    assert cli.main(["simulate", *common, *sim]) == 0
-    outputs = ["--traces", "t.parquet", "--strategies", "p.parquet", "--summary", "u.parquet"]
-    aggregate = ["--scenario-file", "s.json", "--chunk", "dts=c.parquet", "--horizon", "50", "--runs", "2"]
-    assert cli.main(["aggregate", *aggregate, "--points", "10", *outputs]) == 0
-    whole = pq.read_table("t.parquet")
-    figure = ["figure", "appendix", "--scenario", "borda", "--algorithm", "dts", "--scenario-file", "s.json"]
-    figure += ["--traces", "t.parquet", "--strategies", "p.parquet", "--out", "f.png"]
-    assert cli.main(figure) == 0  # the intact file is drawn
-    first = whole.filter(pc.equal(whole["run"], 0))
-    twice = pa.concat_tables([first, first])  # 100 rows, as many as the footer's, all of run 0
-    for rows, words in (
-        (first, "dts has 50 rows, but its provenance lists 2 run(s) of 50 steps (100 rows)"),
-        (twice, "dts lacks some (run, step) rows of the 2 run(s) its provenance lists"),
-    ):
-        pq.write_table(rows.replace_schema_metadata(whole.schema.metadata), "t.parquet")
-        Path("f.png").unlink(missing_ok=True)
-        capsys.readouterr()
-        assert cli.main(figure) == 2
-        err = capsys.readouterr().err.strip().splitlines()
-        assert len(err) == 1 and err[0].startswith("duelbandits figure: error: t.parquet: ") and words in err[0], err
-        assert not Path("f.png").exists()
-
-
-def test_a_chunk_cut_under_its_footer_is_refused_before_any_job_even_with_its_ledger_record_forged(
-    tmp_path, monkeypatch
-):
-    """Rows cut from a run chunk whose footer was kept and whose ledger record was edited to the new
-    sha256: the start-up check compares the file's row count with what its own footer lists (one row
-    per run and step), so the run still stops before Snakemake removes anything."""
-    import pyarrow.parquet as pq
-
-    from duelbandits import files, integrity
-
-    monkeypatch.chdir(tmp_path)
-    rel = "results/runs/borda/dts/chunk-0.parquet"
-    sim = ["--algorithm", "dts", "--horizon", "50", "--runs", "0-1", "--stride", "10", "--out", rel]
-    assert cli.main(["--ledger", "L", "simulate", "--scenario", "borda", "--actions", "5", "--seed", "7", *sim]) == 0
-    config = {"seed": 7, "horizon": 50, "stride": 10, "runs": 2, "runs_per_job": 2}
-    assert integrity.planned_input_problems([rel], "L", config) == []
-    whole = pq.read_table(rel)
-    pq.write_table(whole.slice(0, 50).replace_schema_metadata(whole.schema.metadata), rel)
-    files.record_written("L", rel)  # the ledger forged to match the cut file
-    assert integrity.planned_input_problems([rel], "L", config) == [
-        f"{rel}: has 50 rows, but its provenance lists runs 0-1 of 50 steps (100 rows)"
-    ]
 
 
 def test_the_config_a_result_records_keys_the_matrix_file_by_its_content(tmp_path):

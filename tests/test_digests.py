@@ -16,7 +16,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from duelbandits import digests, files, manifest, provenance
+from duelbandits import digests, manifest, provenance, storage
 
 # numpy warns when it casts a signalling NaN to float32; the cast is the point of these tests
 pytestmark = pytest.mark.filterwarnings("ignore:invalid value encountered in cast:RuntimeWarning")
@@ -110,21 +110,21 @@ def test_parquet_digest_is_the_same_for_signed_zeros(tmp_path):
         a = write(tmp_path / "a.parquet", x=np.array([1.0, 0.0, 2.0, 0.0], dtype))
         b = write(tmp_path / "b.parquet", x=np.array([1.0, -0.0, 2.0, -0.0], dtype))
         assert bits(pq.read_table(a).column("x").to_numpy()) != bits(pq.read_table(b).column("x").to_numpy())
-        assert manifest.content_digest(a) == manifest.content_digest(b)
+        assert digests.content_digest(a) == digests.content_digest(b)
 
 
 def test_parquet_digest_is_the_same_for_every_float64_nan(tmp_path):
     for pattern in NAN64_BITS:
         plain = write(tmp_path / "a.parquet", x=np.array([1.0, np.nan, 3.0]))
         other = write(tmp_path / "b.parquet", x=np.array([1.0, nan64(pattern), 3.0]))
-        assert manifest.content_digest(plain) == manifest.content_digest(other)
+        assert digests.content_digest(plain) == digests.content_digest(other)
 
 
 def test_parquet_digest_is_the_same_for_every_float32_nan(tmp_path):
     for pattern in NAN32_BITS:
         plain = write(tmp_path / "a.parquet", x=np.array([1.0, np.nan, 3.0], np.float32))
         other = write(tmp_path / "b.parquet", x=np.array([1.0, nan32(pattern), 3.0], np.float32))
-        assert manifest.content_digest(plain) == manifest.content_digest(other)
+        assert digests.content_digest(plain) == digests.content_digest(other)
 
 
 def test_parquet_digest_is_the_same_for_signed_zeros_and_nans_in_nested_values(tmp_path):
@@ -133,7 +133,7 @@ def test_parquet_digest_is_the_same_for_signed_zeros_and_nans_in_nested_values(t
     b = tmp_path / "b.parquet"
     pq.write_table(pa.table({"x": pa.array([[0.0, 1.0], [float("nan")]], kind)}), a)
     pq.write_table(pa.table({"x": pa.array([[-0.0, 1.0], [nan64(0xFFF8000000000001)]], kind)}), b)
-    assert manifest.content_digest(a) == manifest.content_digest(b)
+    assert digests.content_digest(a) == digests.content_digest(b)
 
 
 def test_parquet_digest_tells_apart_what_the_float_rule_keeps(tmp_path):
@@ -151,14 +151,14 @@ def test_parquet_digest_tells_apart_what_the_float_rule_keeps(tmp_path):
             b = tmp_path / "b.parquet"
             pq.write_table(pa.table({"x": pa.array(left, dtype, from_pandas=False)}), a)
             pq.write_table(pa.table({"x": pa.array(right, dtype, from_pandas=False)}), b)
-            assert manifest.content_digest(a) != manifest.content_digest(b)
+            assert digests.content_digest(a) != digests.content_digest(b)
 
 
 def test_parquet_digest_of_integers_and_strings_is_exact(tmp_path):
     a = write(tmp_path / "a.parquet", n=np.array([0, -1], np.int32), s=pa.array(["0.0", "x"]))
     b = write(tmp_path / "b.parquet", n=np.array([0, -1], np.int32), s=pa.array(["-0.0", "x"]))
     c = write(tmp_path / "c.parquet", n=np.array([0, 1], np.int32), s=pa.array(["0.0", "x"]))
-    assert len({manifest.content_digest(p) for p in (a, b, c)}) == 3
+    assert len({digests.content_digest(p) for p in (a, b, c)}) == 3
 
 
 # --- JSON content digests -----------------------------------------------------------------------
@@ -172,13 +172,13 @@ def write_json(path, text):
 def test_json_digest_is_the_same_for_signed_zeros_at_any_depth(tmp_path):
     a = write_json(tmp_path / "a.json", '{"m": [[0.0, 0.5], [0.5, 0.0]], "x": 0.0, "d": {"y": [0.0]}}')
     b = write_json(tmp_path / "b.json", '{"d": {"y": [-0.0]}, "x": -0.0, "m": [[-0.0, 0.5], [0.5, -0.0]]}')
-    assert manifest.content_digest(a) == manifest.content_digest(b)
+    assert digests.content_digest(a) == digests.content_digest(b)
 
 
 def test_json_digest_tells_apart_signs_infinities_and_nan(tmp_path):
     texts = ['{"x": 1.0}', '{"x": -1.0}', '{"x": Infinity}', '{"x": -Infinity}', '{"x": NaN}', '{"x": 1e-45}']
-    digests = {manifest.content_digest(write_json(tmp_path / f"{n}.json", t)) for n, t in enumerate(texts)}
-    assert len(digests) == len(texts)
+    found = {digests.content_digest(write_json(tmp_path / f"{n}.json", t)) for n, t in enumerate(texts)}
+    assert len(found) == len(texts)
     assert json.loads(texts[-1])["x"] != 0  # 1e-45 is a float32 subnormal, not zero
 
 
@@ -203,15 +203,15 @@ def test_a_figures_data_digest_follows_content_and_role_not_the_path(tmp_path):
     a = write(tmp_path / "summary.parquet", mean=np.array([0.0, 1.5]))
     b = write(tmp_path / "x" / "elsewhere.parquet", mean=np.array([-0.0, 1.5]))  # the same content
     c = write(tmp_path / "other.parquet", mean=np.array([0.0, 2.5]))
-    digest = manifest.data_digest({"summary": a}, figure="main")
-    assert manifest.data_digest({"summary": b}, figure="main") == digest
-    assert manifest.data_digest({"summary": c}, figure="main") != digest
-    assert manifest.data_digest({"traces": a}, figure="main") != digest  # another role
-    assert manifest.data_digest({"summary": a}, figure="main", panel="a") != digest  # other arguments
-    assert manifest.data_digest({"summary": a, "scenario": None}, figure="main") == digest  # no file: no role
-    two = manifest.data_digest({"local": a, "exponents": c}, figure="asymptotics")
-    assert manifest.data_digest({"exponents": c, "local": a}, figure="asymptotics") == two  # roles, not order
-    assert manifest.data_digest({"local": c, "exponents": a}, figure="asymptotics") != two  # swapped roles
+    digest = digests.data_digest({"summary": a}, figure="main")
+    assert digests.data_digest({"summary": b}, figure="main") == digest
+    assert digests.data_digest({"summary": c}, figure="main") != digest
+    assert digests.data_digest({"traces": a}, figure="main") != digest  # another role
+    assert digests.data_digest({"summary": a}, figure="main", panel="a") != digest  # other arguments
+    assert digests.data_digest({"summary": a, "scenario": None}, figure="main") == digest  # no file: no role
+    two = digests.data_digest({"local": a, "exponents": c}, figure="asymptotics")
+    assert digests.data_digest({"exponents": c, "local": a}, figure="asymptotics") == two  # roles, not order
+    assert digests.data_digest({"local": c, "exponents": a}, figure="asymptotics") != two  # swapped roles
 
 
 # --- The digest's layout, pinned: a change of it changes every recorded digest ------------------------
@@ -271,7 +271,7 @@ def test_a_file_that_cannot_be_digested_is_refused_naming_it(tmp_path):
         digests.json_digest(broken)
     (tmp_path / "b.parquet").write_bytes(b"PAR1 not really")
     damaged = re.escape(str(tmp_path / "b.parquet"))
-    with pytest.raises(files.DamagedFile, match=rf"^{damaged}: not a readable Parquet file \("):
+    with pytest.raises(storage.DamagedFile, match=rf"^{damaged}: not a readable Parquet file \("):
         digests.parquet_digest(tmp_path / "b.parquet")
 
 

@@ -12,7 +12,7 @@ import os
 import pytest
 from paper_files import paper_files
 
-from duelbandits import cli, files
+from duelbandits import cli
 from duelbandits.plotting import appendix, main
 
 ALGORITHMS = ["dts", "partial-monitoring", "sparring-exp3p"]
@@ -58,16 +58,12 @@ def test_the_appendix_figures_of_three_algorithms_in_one_call_are_the_bytes_of_o
     data, tmp_path, monkeypatch
 ):
     monkeypatch.chdir(tmp_path)
-    assert (
-        run("--ledger", "ledger", *appendix_call(data, *ALGORITHMS, out=["one/{algorithm}.png"])) == 0
-    )  # PNG only: the PDFs of a batch are compared in the main figure's test below
+    # PNG only: the PDFs of a batch are compared in the main figure's test below
+    assert run(*appendix_call(data, *ALGORITHMS, out=["one/{algorithm}.png"])) == 0
     for algorithm in reversed(ALGORITHMS):  # each after other figures than in the one call
         assert run(*appendix_call(data, algorithm, out=[f"each/{algorithm}.png"])) == 0
     one, each = digests(tmp_path / "one"), digests(tmp_path / "each")
     assert one == each and len(one) == len(ALGORITHMS)
-    for name, sha256 in one.items():  # the ledger records the files written, not the templates
-        assert files.read_record("ledger", f"one/{name}")[0] == sha256
-    assert sorted(os.listdir(tmp_path / "ledger/one")) == sorted(f"{name}.sha256" for name in one)
 
 
 def test_every_panel_of_two_appendix_figures_in_one_call_is_the_bytes_of_one_call_each(data, tmp_path):
@@ -99,12 +95,11 @@ def test_all_five_panels_of_an_appendix_figure_repeated_options_and_any_option_o
 def test_the_four_panels_of_a_main_figure_in_one_call_are_the_bytes_of_one_call_each(data, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     out = ["one/{panel}.pdf", "one/{panel}.png"]
-    assert run("--ledger", "ledger", *main_call(data, panels="abcd", out=out)) == 0
+    assert run(*main_call(data, panels="abcd", out=out)) == 0
     for panel in "dcba":
         assert run(*main_call(data, panels=panel, out=[f"each/{panel}.pdf", f"each/{panel}.png"])) == 0
     one = digests(tmp_path / "one")
     assert one == digests(tmp_path / "each") and len(one) == 8
-    assert all(files.read_record("ledger", f"one/{name}")[0] == sha256 for name, sha256 in one.items())
     assert run(*main_call(data, out=["composite.png"])) == 0  # no --panel: the composite, as before
     assert (tmp_path / "composite.png").read_bytes() != (tmp_path / "one/a.png").read_bytes()
 

@@ -176,11 +176,6 @@ def test_summary_refuses_bounds_for_another_number_of_actions_or_without_its_alg
     assert cli.main([*summary, str(tmp_path / "b-iss.parquet")]) == 2
     assert "b-iss.parquet: has no bounds for algorithm(s) dts" in capsys.readouterr().err
     assert not (tmp_path / "s.parquet").exists()
-    # the joined summary is not a per-scenario one, and the table needs the joined one
-    assert (
-        cli.main(["table", "--summary", str(tmp_path / "summary.parquet"), "--markdown", str(tmp_path / "t.md")]) == 2
-    )
-    assert "was made for table 'scenario-summary', but is used as table 'summary'" in capsys.readouterr().err
 
 
 def test_aggregate_refuses_a_run_given_twice(files, tmp_path, capsys):

@@ -63,7 +63,7 @@ asymptotics:
 once); seed 4246 is one at which every scenario of every target builds with these parameters."""
 
 TARGETS = ["all", "sweeps", "field", "asymptotics", "panels", "maximin_tail", "maximin_bayes", "claims"]
-CLI = ["python", "-m", "duelbandits", "--ledger", ".duelbandits/written"]
+CLI = ["python", "-m", "duelbandits"]
 RUN_CHUNK = "results/runs/{scenario}/{algorithm}/chunk-{chunk}.parquet"
 POINT = "results/{target}/points/{scenario}/A{actions}-T{horizon}/{algorithm}/chunk-{chunk}.parquet"
 

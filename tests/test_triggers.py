@@ -285,8 +285,8 @@ def test_code_units_are_the_modules_a_command_imports_and_no_other():
     point = set(triggers.code_units("cli.simulation:cmd_sweep_point"))
     assert "points" in point and "simulation" in point  # a command's own lazy imports count
     figure = set(triggers.code_units(FIGURE_MAIN))
-    assert {"plotting.main", "plotting.style", "manifest", "cli.figures"} <= figure
-    assert not {"plotting.appendix", "plotting.sweeps", "simulation", "points"} & figure
+    assert {"plotting.main", "plotting.style", "digests", "cli.figures"} <= figure
+    assert not {"plotting.appendix", "plotting.sweeps", "simulation", "points", "manifest"} & figure
 
 
 def test_code_units_name_the_missing_module_or_function():

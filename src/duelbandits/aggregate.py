@@ -9,7 +9,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from . import digests, files, regret, schemas, storage
+from . import regret, schemas, storage
 from .algorithms import paper_regret
 from .regret import sample_std
 from .theorems import THEOREMS
@@ -47,7 +47,7 @@ def load_algorithm_runs(paths, horizon: int, actions: int, runs: int) -> tuple[p
     run = df["run"].to_numpy()
     found = run[np.r_[True, run[1:] != run[:-1]]] if len(run) else run
     if not np.array_equal(found, np.arange(runs)) or len(df) != runs * horizon:
-        raise files.StorageError(
+        raise storage.StorageError(
             f"chunks {', '.join(map(str, paths))} hold runs {found.tolist()} in {len(df) // horizon} run(s) "
             f"of {horizon} steps, expected runs 0..{runs - 1} once each"
         )
@@ -59,7 +59,7 @@ def load_algorithm_runs(paths, horizon: int, actions: int, runs: int) -> tuple[p
     if len(strat) != runs * len(steps) or not np.array_equal(
         strat["t"].to_numpy().reshape(runs, len(steps)), np.broadcast_to(steps, (runs, len(steps)))
     ):
-        raise files.StorageError(
+        raise storage.StorageError(
             f"chunks {', '.join(map(str, paths))}: the strategies are not recorded at the same steps in every run "
             f"({len(strat)} recorded rows for {runs} runs, run 0 at {len(steps)} steps)"
         )
@@ -126,13 +126,11 @@ def aggregate_scenario(
     reduced and written before the next, so memory holds one algorithm's runs.
     """
     X = np.asarray(matrix)
-    # mutmut equivalent: shape[1] for shape[0]: a preference matrix is square
-    actions = X.shape[0]  # pragma: no mutate
+    actions = X.shape[0]  # pragma: no mutate -- shape[1] for shape[0]: a preference matrix is square
     grid = summary_grid(horizon, points)
     summary, strategies = [], []
     prov = provenance or {}
-    traces_digest = digests.TableDigest(schemas.TRACE_SCHEMA) if files.noting() else None
-    with files.atomic_write(outputs["traces"]) as tmp_traces:
+    with storage.atomic_write(outputs["traces"]) as tmp_traces:
         with pq.ParquetWriter(
             tmp_traces,
             storage.with_provenance(schemas.TRACE_SCHEMA, prov.get("traces")),
@@ -195,12 +193,8 @@ def aggregate_scenario(
                         # mutmut equivalent: row_group_size None: pyarrow's default is 1024 * 1024 rows,
                         # storage.ROW_GROUP_ROWS
                         writer.write_table(trace, row_group_size=storage.ROW_GROUP_ROWS)  # pragma: no mutate
-                        if traces_digest is not None:
-                            traces_digest.update(trace)
                 if recorded is not None:
                     strategies.extend(_strategy_rows(algorithm, recorded, actions, runs))
-    if traces_digest is not None:
-        files.note_content(outputs["traces"], digests.ledger_line(traces_digest.content()))
     # mutmut equivalent: the index of a frame written with preserve_index=False: never read
     summary_df = pd.concat(summary, ignore_index=True)  # pragma: no mutate
     storage.write_table(

@@ -144,17 +144,13 @@ def local_slopes(horizons, means) -> np.ndarray:
     mean is not positive). ``horizons`` must increase."""
     x = np.log(np.asarray(horizons, dtype=float))
     means = np.asarray(means, dtype=float)
-    # mutmut equivalent: errstate divide=None: the log sees only positive means (1.0 for the others), and comparing a
-    # NaN with 0 does not warn, so nothing in the block warns (checked with -W error) / errstate invalid=None: the log
-    # sees only positive means (1.0 for the others), and comparing a NaN with 0 does not warn, so nothing in the block
-    # warns (checked with -W error) / errstate divide dropped: the log sees only positive means (1.0 for the others),
-    # and comparing a NaN with 0 does not warn, so nothing in the block warns (checked with -W error) / errstate invalid
+    # mutmut equivalent: errstate divide=None or errstate invalid=None or errstate divide dropped or errstate invalid
     # dropped: the log sees only positive means (1.0 for the others), and comparing a NaN with 0 does not warn, so
     # nothing in the block warns (checked with -W error)
     with np.errstate(divide="ignore", invalid="ignore"):  # pragma: no mutate
         # mutmut equivalent: the inner where's `>= 0`: log(0) = -inf (its warning ignored by the errstate), and the
-        # outer where puts NaN there anyway / 2.0 for the inner where's 1.0: the log of a non-positive mean's stand-in
-        # is replaced by NaN
+        # outer where puts NaN there anyway; 2.0 for the inner where's 1.0: the log of a non-positive mean's stand-in is
+        # replaced by NaN
         y = np.where(means > 0, np.log(np.where(means > 0, means, 1.0)), np.nan)  # pragma: no mutate
     return np.diff(y) / np.diff(x)
 
@@ -211,8 +207,7 @@ def verdict(slopes, lows, highs, exponent, near: float = NEAR) -> str | None:
 def _bound(theorem, actions: int, horizon: int, c_alpha: float) -> float:
     """The theorem's bound on E[R_T] tuned to ``horizon``, NaN where its horizon requirement fails."""
     if theorem is None or not theorem.holds(int(actions), int(horizon), c_alpha):
-        # mutmut equivalent: float('NAN') for float('nan'): Python reads either case
-        return float("nan")  # pragma: no mutate
+        return float("nan")  # pragma: no mutate -- float('NAN') for float('nan'): Python reads either case
     return float(theorem.bound(int(actions), float(horizon), c_alpha=c_alpha))
 
 
@@ -245,13 +240,11 @@ def long_horizon_tables(
     exponent_rows, local_rows = [], []
     for (scenario, algorithm, kind, actions), part in finals.groupby(
         ["scenario", "algorithm", "regret", "actions"],
-        # mutmut equivalent: groupby's sort=True dropped: True is its default
-        sort=True,  # pragma: no mutate
+        sort=True,  # pragma: no mutate -- groupby's sort=True dropped: True is its default
     ):
-        # mutmut equivalent: the horizons' groupby sort=None: check_points sorts the rows by (scenario, algorithm,
-        # actions, horizon, ...), so each point's horizons come in increasing order already / groupby's sort=True
-        # dropped: True is its default / the horizons' groupby sort=False: check_points sorts the rows by (scenario,
-        # algorithm, actions, horizon, ...), so each point's horizons come in increasing order already
+        # mutmut equivalent: the horizons' groupby sort=None or the horizons' groupby sort=False: check_points sorts the
+        # rows by (scenario, algorithm, actions, horizon, ...), so each point's horizons come in increasing order
+        # already; groupby's sort=True dropped: True is its default
         by_T = [(int(T), grp["cumulative_regret"].to_numpy()) for T, grp in part.groupby("horizon", sort=True)]  # noqa: E501  # pragma: no mutate
         if len(by_T) < 2:
             raise PointError(

@@ -77,7 +77,10 @@ def at_least(low: float, high: float, threshold: float) -> str:
 def smallest(intervals: dict, which) -> str:
     """The methods ``which`` have lower means than every other method of ``intervals`` (name -> (low,
     high)): holds when every high end of ``which`` is below every other low end; fails when some other
-    method's high end is below the low end of one of ``which``; inconclusive otherwise."""
+    method's high end is below the low end of one of ``which``; inconclusive otherwise; not tested when
+    an end is missing (NaN) or infinite, as in :func:`below`."""
+    if not all(math.isfinite(end) for interval in intervals.values() for end in interval):
+        return NOT_TESTED
     mine = [intervals[name] for name in which]
     others = [iv for name, iv in intervals.items() if name not in which]
     if max(h for _, h in mine) < min(low for low, _ in others):
@@ -770,6 +773,6 @@ def ledger(
     rows.append(tail_row(estimates, tail_verdict))
     rows.append(family_row(family))
     rows.append(bayes_row(bayes, bayes_verdict))
-    # mutmut equivalent: columns=None: the rows are Claim's fields, in CLAIM_SCHEMA's order, and the ledger always has
-    # rows / columns dropped: the rows are Claim's fields, in CLAIM_SCHEMA's order, and the ledger always has rows
+    # mutmut equivalent: columns=None or columns dropped: the rows are Claim's fields, in CLAIM_SCHEMA's order, and the
+    # ledger always has rows
     return pd.DataFrame([vars(reading(r)) for r in rows], columns=CLAIM_SCHEMA.names)  # pragma: no mutate

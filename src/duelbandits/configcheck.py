@@ -351,6 +351,6 @@ TARGET_KEYS = {
 if __name__ == "__main__":  # python -m duelbandits.configcheck FILE: rewrite the schema file FILE
     import sys
 
-    from .files import write_text
+    from .storage import write_text
 
     write_text(sys.argv[1], schema_text(sys.argv[1]))

@@ -10,24 +10,30 @@ Rounding to float32 means two floats that differ only in their last digits have 
 unless they straddle a float32 rounding boundary; for values that differ by a relative 1e-15 that
 happens about once in 10^8.
 
-A table's digest is the same whether it is computed from the table a job holds in memory
-(:class:`TableDigest`, fed as the job writes) or read back from its file (:func:`parquet_digest`):
-the writers compute it once, at write time, for the ledger (:func:`ledger_line`,
-:func:`duelbandits.files.note_content`), so that no later job reads a 24-million-row file again to
-digest it.
-:mod:`duelbandits.manifest` uses these digests, and adds those of figures.
+A table's digest is the same whether it is computed from a table in memory (:class:`TableDigest`)
+or read back from its file (:func:`parquet_digest`). The manifest's digest of a table adds its
+provenance but for the versions (:func:`table_digest`). A figure carries the digest of the data it
+was drawn from (:func:`data_digest`: the content digests of its inputs and its arguments).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
+import struct
+import zlib
 from pathlib import Path
 
 import numpy as np
 
-from .errors import InputError
-from .provenance import canonical_floats, canonical_json
+from .errors import InputError, why_unreadable
+from .provenance import canonical_floats, canonical_json, file_sha256
+
+FIGURE_DATA_KEY = "duelbandits-data-sha256"
+"""PNG text key (and PDF ``Keywords`` prefix) under which a figure stores the digest of its data."""
+
+FIGURE_SUFFIXES = (".png", ".pdf")
 
 
 class DigestError(InputError):
@@ -97,7 +103,7 @@ class _ColumnDigest:
             self.parts["values"].update(np.asarray(values.to_numpy(zero_copy_only=False)).astype("<i8"))  # noqa: E501  # pragma: no mutate
         elif _arrow_type_name(type_) in ("string", "binary"):  # any width: one layout
             values = pc.fill_null(array.cast(pa.large_binary()), b"")
-            # mutmut equivalent: zero_copy_only=None on the lengths: None is false / zero_copy_only=True on the string
+            # mutmut equivalent: zero_copy_only=None on the lengths: None is false; zero_copy_only=True on the string
             # lengths: after fill_null they are int64 without nulls, so numpy views them without a copy either way
             lengths = pc.binary_length(values).to_numpy(zero_copy_only=False).astype("<i8")  # pragma: no mutate
             self.parts["lengths"].update(lengths)
@@ -174,14 +180,6 @@ PARQUET = "parquet:"
 JSON = "json:"
 
 
-def ledger_line(content: str) -> str:
-    """The ledger's line for a file's content digest, keyed by the version of this module's code
-    (:func:`duelbandits.triggers.code_digest`), so that a digest an older version kept is not used."""
-    from .triggers import code_digest
-
-    return f"content {code_digest('digests')[:16]} {content}"
-
-
 def table_content(table) -> str:
     """The content digest of an Arrow table: that of the Parquet file it is written to."""
     digest = TableDigest(table.schema)
@@ -195,14 +193,13 @@ def parquet_digest(path) -> str:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from .files import DamagedFile
+    from .storage import DamagedFile
 
     try:
         parquet = pq.ParquetFile(path)
         digest = TableDigest(parquet.schema_arrow)
-        # mutmut equivalent: zip(strict=None) of the file's schema and the digest's columns: both come from the same
-        # schema / zip without strict: both come from the same schema / zip(strict=False): both come from the same
-        # schema
+        # mutmut equivalent: zip(strict=None) of the file's schema and the digest's columns or zip without strict or
+        # zip(strict=False): both come from the same schema
         for field, column in zip(parquet.schema_arrow, digest.columns, strict=True):  # pragma: no mutate
             # mutmut equivalent: pyarrow's default batch size for BATCH_ROWS: memory only, the digest does not depend on
             # the split (tested)
@@ -213,6 +210,30 @@ def parquet_digest(path) -> str:
     return digest.hexdigest()
 
 
+TABLE = "table:"
+"""The prefix of a table's digest in the manifest (:func:`table_digest`)."""
+
+
+def table_digest(path) -> str:
+    """The manifest's content digest of a Parquet file: its data (:func:`parquet_digest`) and its
+    provenance but for the ``versions`` that made it, so that a table whose provenance was edited (a
+    hyper-parameter) differs, while one written again under other versions does not."""
+    from .provenance import METADATA_KEY, experiment
+    from .storage import StorageError, read_schema
+
+    try:
+        raw = (read_schema(path).metadata or {}).get(METADATA_KEY, b"")
+        data = parquet_digest(path)
+    except StorageError as err:
+        raise DigestError(str(err)) from None
+    try:
+        made = json.loads(raw) if raw else None
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        made = raw.decode("latin-1")
+    made = experiment(made) if isinstance(made, dict) else made
+    return TABLE + hashlib.sha256(f"table\0{data}\0{canonical_json(made)}".encode()).hexdigest()
+
+
 def json_digest(path) -> str:
     """Content digest of a JSON file: its values, floats rounded to float32, keys sorted."""
     try:
@@ -220,3 +241,117 @@ def json_digest(path) -> str:
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
         raise DigestError(f"{path}: not a readable JSON file ({err})") from None
     return hashlib.sha256(b"json\0" + canonical_json(_canonical_json_value(value)).encode()).hexdigest()
+
+
+# --- Figures: the digest of the data drawn, which a figure carries ---------------------------------
+
+
+def _png_text(data: bytes) -> dict:
+    """The text chunks of a complete PNG; DigestError if it is truncated or damaged."""
+    if not data.startswith(b"\x89PNG\r\n\x1a\n"):
+        raise DigestError("not a PNG file")
+    pos, texts = 8, {}
+    while pos + 12 <= len(data):
+        # mutmut equivalent: a signed chunk length: one of 2 GiB or more reads negative, and a body can never be that
+        # long either, so both stop as truncated
+        (length,) = struct.unpack(">I", data[pos : pos + 4])  # pragma: no mutate
+        kind, body = data[pos + 4 : pos + 8], data[pos + 8 : pos + 8 + length]
+        if len(body) != length or pos + 12 + length > len(data):
+            break
+        (crc,) = struct.unpack(">I", data[pos + 8 + length : pos + 12 + length])
+        if zlib.crc32(kind + body) != crc:
+            raise DigestError(f"PNG chunk {kind!r} fails its CRC")
+        if kind == b"tEXt":
+            key, _, value = body.partition(b"\0")
+            # mutmut equivalent: 'LATIN-1': codec names ignore case
+            texts[key.decode("latin-1")] = value.decode("latin-1")  # pragma: no mutate
+        if kind == b"IEND":
+            if pos + 12 + length != len(data):
+                raise DigestError("PNG has data after its IEND chunk")
+            return texts
+        pos += 12 + length
+    raise DigestError("PNG is truncated (no IEND chunk)")
+
+
+def _check_pdf(data: bytes) -> None:
+    """DigestError unless ``data`` is a whole PDF as matplotlib writes it: it ends in ``%%EOF``,
+    its ``startxref`` points at its cross-reference table, and every Flate stream inflates to its
+    end (zlib's checksum there catches a damaged byte inside a stream)."""
+    if not data.startswith(b"%PDF") or not data.rstrip().endswith(b"%%EOF"):
+        raise DigestError("PDF is truncated or not a PDF")
+    start = re.search(rb"startxref\s+(\d+)\s+%%EOF\s*$", data)
+    if start is None or not data[int(start.group(1)) :].startswith(b"xref"):
+        raise DigestError("PDF's startxref does not point at its cross-reference table")
+    for match in re.finditer(rb"/Length (\d+)(?: 0 R)?[^>]*?/Filter /FlateDecode[^>]*>>\s*stream\r?\n", data):
+        end = data.find(b"endstream", match.end())
+        inflate = zlib.decompressobj()
+        try:
+            inflate.decompress(data[match.end() : end])
+        except zlib.error as err:
+            raise DigestError(f"PDF stream at byte {match.end()} does not inflate ({err})") from None
+        if not inflate.eof:  # no error, but no end either: its checksum, at the end, was never checked
+            raise DigestError(f"PDF stream at byte {match.end()} does not inflate (it stops before its end)")
+
+
+def figure_data_digest(path) -> str:
+    """The data digest a figure carries; DigestError if the file is damaged or carries none."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        raise DigestError(f"{path}: cannot read ({err})") from None
+    try:
+        if path.suffix.lower() == ".png":
+            value = _png_text(data).get(FIGURE_DATA_KEY)
+        else:
+            _check_pdf(data)
+            match = re.search(rb"/Keywords \(" + FIGURE_DATA_KEY.encode() + rb"=([0-9a-f]{64})\)", data)
+            value = match and match.group(1).decode()
+    except DigestError as err:
+        raise DigestError(f"{path}: {err}") from None
+    if not value:
+        raise DigestError(f"{path}: carries no {FIGURE_DATA_KEY} (not drawn by duelbandits)")
+    return value
+
+
+def content_digest(path) -> str:
+    """The content digest of one file, by its suffix: ``parquet:`` and ``json:`` (module docstring),
+    ``figure:`` the data digest a figure carries (:func:`figure_data_digest`), ``bytes:`` the sha256 of
+    anything else (Markdown, HTML); DigestError if it cannot be read."""
+    from .storage import StorageError
+
+    suffix = Path(path).suffix.lower()
+    problem = why_unreadable(path)
+    if problem:
+        raise DigestError(f"{path}: {problem}")
+    try:
+        if suffix == ".parquet":
+            return PARQUET + parquet_digest(path)
+        if suffix == ".json":
+            return JSON + json_digest(path)
+    except StorageError as err:
+        raise DigestError(str(err)) from None
+    if suffix in FIGURE_SUFFIXES:
+        return "figure:" + figure_data_digest(path)
+    return "bytes:" + file_sha256(path)
+
+
+def data_digest(inputs: dict, **args) -> str:
+    """Digest of a figure's data: the content digests of its input files and its arguments.
+
+    ``inputs`` maps a role (``"summary"``) to a file; the role, not the
+    path, enters the digest, so a figure drawn from the same data elsewhere
+    has the same digest.
+    """
+    return figure_digest(input_contents(inputs), **args)
+
+
+def input_contents(inputs: dict) -> dict:
+    """``{role: content digest}`` of a figure's input files (:func:`data_digest`); a command that
+    draws several figures from the same files computes it once."""
+    return {role: content_digest(path) for role, path in inputs.items() if path is not None}
+
+
+def figure_digest(contents: dict, **args) -> str:
+    """:func:`data_digest` from the inputs' content digests (:func:`input_contents`)."""
+    return hashlib.sha256(canonical_json({"inputs": contents, "args": args}).encode()).hexdigest()

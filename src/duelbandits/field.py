@@ -137,9 +137,7 @@ def final_table(curves: pd.DataFrame, order=None) -> pd.DataFrame:
     last["_s"] = [scenarios.index(s) for s in last["scenario"]]
     last["_r"] = [list(REGRET_COLUMN).index(r) for r in last["regret"]]
     last["_a"] = [slugs.index(a) if a in slugs else len(slugs) for a in last["algorithm"]]
-    # mutmut equivalent: sort kind None: pandas applies kind only when sorting by one column, and this sorts by four /
-    # sort kind dropped: pandas applies kind only when sorting by one column, and this sorts by four / sort kind
-    # 'XXstableXX': pandas applies kind only when sorting by one column, and this sorts by four / sort kind 'STABLE':
-    # pandas applies kind only when sorting by one column, and this sorts by four
+    # mutmut equivalent: sort kind None or sort kind dropped or sort kind 'XXstableXX' or sort kind 'STABLE': pandas
+    # applies kind only when sorting by one column, and this sorts by four
     last = last.sort_values(["_s", "_r", "_a", "algorithm"], kind="stable", ignore_index=True)  # pragma: no mutate
     return last[schemas.FIELD_TABLE_SCHEMA.names]

@@ -28,10 +28,10 @@ import numpy as np
 
 from .algorithms import ALGORITHMS
 from .errors import InputError
-from .files import atomic_write
 from .plotting import style
 from .plotting.appendix import regret_winner, selection_window
 from .regret import REGRET_NAMES
+from .storage import atomic_write
 from .theorems import THEOREMS, theorem_for
 
 DEBIAN_PACKAGES = ("latexmk", "texlive-latex-base", "texlive-latex-recommended")

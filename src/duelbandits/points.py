@@ -80,20 +80,19 @@ def simulate_point(
             if progress is not None:
                 progress(n + 1, len(runs))
     for message in dict.fromkeys(str(w.message) for w in caught):
-        # mutmut equivalent: warn's category None: the default category is UserWarning / warn's category dropped: the
-        # default category is UserWarning / the warning's stacklevel: mutmut's trampolines add frames, so a test of the
-        # frame it names fails on the unmutated code under mutmut (the frames all lie in the mutated file)
+        # mutmut equivalent: warn's category None or warn's category dropped: the default category is UserWarning; the
+        # warning's stacklevel: mutmut's trampolines add frames, so a test of the frame it names fails on the unmutated
+        # code under mutmut (the frames all lie in the mutated file)
         warnings.warn(message, UserWarning, stacklevel=2)  # pragma: no mutate
     shape = values.shape
     rows = values.size
     return pa.table(
         {
-            # mutmut equivalent: a column's type None: pa.table casts it to the schema's / a column's type dropped:
-            # pa.table casts it to the schema's
+            # mutmut equivalent: a column's type None or a column's type dropped: pa.table casts it to the schema's
             "scenario": pa.array([scenario] * rows, pa.string()),  # pragma: no mutate
             # mutmut equivalent: a column's type None: pa.table casts it to the schema's
             "algorithm": pa.array([algorithm] * rows, pa.string()),  # pragma: no mutate
-            # mutmut equivalent: int64 actions for int16: pa.table casts it to the schema's / X.shape[1] for X.shape[0]:
+            # mutmut equivalent: int64 actions for int16: pa.table casts it to the schema's; X.shape[1] for X.shape[0]:
             # a preference matrix is square
             "actions": np.full(rows, X.shape[0], np.int16),  # pragma: no mutate
             # mutmut equivalent: int64 horizons for int32: pa.table casts it to the schema's
@@ -129,9 +128,8 @@ def check_points(points: pd.DataFrame) -> pd.DataFrame:
             f"run {row['run']} of {row['scenario']}/{row['algorithm']} A={row['actions']} "
             f"T={row['horizon']} appears in more than one point file"
         )
-    # mutmut equivalent: groupby sort=None: the rows are sorted by these keys already, so the groups come in the same
-    # order / groupby sort dropped: the rows are sorted by these keys already, so the groups come in the same order /
-    # groupby sort=True: the rows are sorted by these keys already, so the groups come in the same order
+    # mutmut equivalent: groupby sort=None or groupby sort dropped or groupby sort=True: the rows are sorted by these
+    # keys already, so the groups come in the same order
     for key, part in points.groupby(["scenario", "algorithm", "actions", "horizon"], sort=False):  # pragma: no mutate
         runs = np.unique(part["run"].to_numpy())
         if not np.array_equal(runs, np.arange(runs.size)):
@@ -222,11 +220,9 @@ def fit_power_law(horizons, means) -> tuple[float, float]:
     x = np.log(np.asarray(horizons, dtype=float))
     means = np.asarray(means, dtype=float)
     if np.unique(x).size < 2 or not np.all(means > 0):
-        # mutmut equivalent: float('NAN') is NaN: float() ignores the case
-        return float("nan"), float("nan")  # pragma: no mutate
+        return float("nan"), float("nan")  # pragma: no mutate -- float('NAN') is NaN: float() ignores the case
     y = np.log(means)
-    # mutmut equivalent: x + its mean in the numerator: the deviations of y sum to 0, so the constant drops out (to
-    # rounding) / y + its mean in the numerator: the deviations of x sum to 0,: the deviations of y sum to 0, so the
+    # mutmut equivalent: x + its mean (or y + its mean) in the numerator: the deviations of the other sum to 0, so the
     # constant drops out (to rounding)
     rho = float(((x - x.mean()) * (y - y.mean())).sum() / ((x - x.mean()) ** 2).sum())  # pragma: no mutate
     return rho, float(y.mean() - rho * x.mean())
@@ -252,15 +248,12 @@ def resampled_log_means(finals, resamples: int, seed) -> np.ndarray:
         values = np.asarray(values, dtype=float)
         # mutmut equivalent: integers(n) is integers(0, n): low alone is the bound
         means = values[rng.integers(0, values.size, size=(resamples, values.size))].mean(axis=1)  # pragma: no mutate
-        # mutmut equivalent: errstate divide: np.log is taken only of positive values (np.where(means > 0, means, 1.0)),
-        # no error to hide / errstate invalid: np.log is taken only of positive values (np.where(means > 0, means,
-        # 1.0)), no error to hide / errstate divide dropped: np.log is taken only of positive values (np.where(means >
-        # 0, means, 1.0)), no error to hide / errstate invalid dropped: np.log is taken only of positive values
-        # (np.where(means > 0, means, 1.0)), no error to hide
+        # mutmut equivalent: errstate divide or errstate invalid or errstate divide dropped or errstate invalid dropped:
+        # np.log is taken only of positive values (np.where(means > 0, means, 1.0)), no error to hide
         with np.errstate(divide="ignore", invalid="ignore"):  # pragma: no mutate
-            # mutmut equivalent: None for np.nan: numpy stores None in the float logs as NaN / means >= 0 inside: log(0)
-            # = -inf (its warning ignored) where the outer np.where puts NaN anyway / 2.0 for 1.0 inside: where the
-            # outer np.where puts NaN anyway
+            # mutmut equivalent: None for np.nan: numpy stores None in the float logs as NaN; means >= 0 inside: log(0)
+            # = -inf (its warning ignored) where the outer np.where puts NaN anyway; 2.0 for 1.0 inside: where the outer
+            # np.where puts NaN anyway
             logs[:, h] = np.where(means > 0, np.log(np.where(means > 0, means, 1.0)), np.nan)  # pragma: no mutate
     return logs
 
@@ -279,8 +272,7 @@ def bootstrap_exponent(
     check_bootstrap(resamples, confidence)
     x = np.log(np.asarray(horizons, dtype=float))
     if np.unique(x).size < 2:
-        # mutmut equivalent: float('NAN') is NaN: float() ignores the case
-        return float("nan"), float("nan")  # pragma: no mutate
+        return float("nan"), float("nan")  # pragma: no mutate -- float('NAN') is NaN: float() ignores the case
     logs = resampled_log_means(finals, resamples, seed)
     xc = x - x.mean()
     # mutmut equivalent: logs + their row mean: the centred log horizons xc sum to 0, so a constant per row leaves the
@@ -288,7 +280,6 @@ def bootstrap_exponent(
     rhos = ((logs - logs.mean(axis=1, keepdims=True)) * xc).sum(axis=1) / (xc**2).sum()  # pragma: no mutate
     rhos = rhos[np.isfinite(rhos)]
     if rhos.size == 0:
-        # mutmut equivalent: float('NAN') is NaN: float() ignores the case
-        return float("nan"), float("nan")  # pragma: no mutate
+        return float("nan"), float("nan")  # pragma: no mutate -- float('NAN') is NaN: float() ignores the case
     low, high = np.quantile(rhos, [(1 - confidence) / 2, (1 + confidence) / 2])
     return float(low), float(high)

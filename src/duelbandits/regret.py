@@ -68,8 +68,7 @@ def per_step(kind: str, matrix, I, J) -> np.ndarray:
     if kind not in REGRETS:
         raise ValueError(f"unknown regret {kind!r}; valid regrets: {', '.join(REGRETS)}")
     X = np.asarray(matrix)
-    # mutmut equivalent: X.shape[1] for X.shape[0]: a preference matrix is square
-    actions = np.arange(X.shape[0])  # pragma: no mutate
+    actions = np.arange(X.shape[0])  # pragma: no mutate -- X.shape[1] for X.shape[0]: a preference matrix is square
     table = np.asarray(REGRETS[kind](X, actions[:, None], actions[None, :]), dtype=float)
     return np.asarray(table[I, J])
 

@@ -193,8 +193,7 @@ def validate_matrix(matrix, atol: float = MATRIX_ATOL) -> np.ndarray:
         raise MatrixError(f"preference matrix is not numeric: {err}") from None
     if X.ndim != 2 or X.shape[0] != X.shape[1]:
         raise MatrixError(f"preference matrix must be square, got shape {X.shape}")
-    # mutmut equivalent: shape[1] for shape[0]: checked square before
-    if X.shape[0] < 2:  # pragma: no mutate
+    if X.shape[0] < 2:  # pragma: no mutate -- shape[1] for shape[0]: checked square before
         # mutmut equivalent: shape[1] for shape[0]: checked square before
         raise MatrixError(f"preference matrix needs at least 2 actions, got {X.shape[0]}")  # pragma: no mutate
     bad = np.argwhere(~np.isfinite(X))
@@ -318,9 +317,8 @@ def cyclic_modification(matrix: np.ndarray, utilities: np.ndarray, strength: flo
     borda_strength can break the Borda winner).
     """
     k = CYCLIC
-    # mutmut equivalent: argsort kind: the utilities are continuous uniform draws below utility_max, without ties, so
-    # every sort kind gives the same order / argsort kind dropped: the utilities are continuous uniform draws below
-    # utility_max, without ties, so every sort kind gives the same order / kind 'STABLE': numpy ignores its case
+    # mutmut equivalent: argsort kind or argsort kind dropped: the utilities are continuous uniform draws below
+    # utility_max, without ties, so every sort kind gives the same order; kind 'STABLE': numpy ignores its case
     order = np.argsort(utilities, kind="stable")[::-1]  # pragma: no mutate
     a, b, c = (int(i) for i in order[:3])
     others = [int(i) for i in order[3:]]
@@ -370,8 +368,7 @@ def read_matrix_file(path) -> np.ndarray:
     if problem:
         raise ScenarioError(f"matrix file {path}: {problem}")
     try:
-        # mutmut equivalent: 'UTF-8-SIG': codec names ignore case
-        text = path.read_text(encoding="utf-8-sig")  # pragma: no mutate
+        text = path.read_text(encoding="utf-8-sig")  # pragma: no mutate -- 'UTF-8-SIG': codec names ignore case
     except (OSError, UnicodeDecodeError) as err:
         raise ScenarioError(f"matrix file {path}: cannot be read ({err})") from None
     rows, lines = [], []
@@ -416,8 +413,7 @@ def fitted_utilities(matrix: np.ndarray, clip: float = 1e-3) -> np.ndarray:
     no latent utilities, so these stand in for them (entries are clipped to
     ``[clip, 1 - clip]`` so that 0 and 1 stay finite).
     """
-    # mutmut equivalent: dtype=None: np.clip to float bounds gives floats / dtype dropped: np.clip to float bounds gives
-    # floats
+    # mutmut equivalent: dtype=None or dtype dropped: np.clip to float bounds gives floats
     X = np.clip(np.asarray(matrix, dtype=float), clip, 1.0 - clip)  # pragma: no mutate
     u = np.log(X / (1.0 - X)).mean(axis=1)
     return u - u.min()
@@ -426,8 +422,7 @@ def fitted_utilities(matrix: np.ndarray, clip: float = 1e-3) -> np.ndarray:
 def file_scenario(path, actions=None, params=None) -> Scenario:
     """The ``file`` scenario: the matrix of :func:`read_matrix_file` and its fitted utilities."""
     X = read_matrix_file(path)
-    # mutmut equivalent: shape[1] for shape[0]: checked square before
-    A = X.shape[0]  # pragma: no mutate
+    A = X.shape[0]  # pragma: no mutate -- shape[1] for shape[0]: checked square before
     if actions is not None and not isinstance(actions, bool) and actions != A:
         raise ScenarioError(f"matrix file {path}: has {A} actions, but actions = {actions} was asked for")
     _check_params("file", A if actions is None else actions, dict(params or {}))
@@ -447,8 +442,7 @@ def benchmark_matrix(name: str) -> np.ndarray:
 def benchmark_scenario(name: str, actions=None, params=None) -> Scenario:
     """A :data:`BENCHMARKS` scenario: the published matrix and its fitted utilities (as for ``file``)."""
     X = benchmark_matrix(name)
-    # mutmut equivalent: shape[1] for shape[0]: checked square before
-    A = X.shape[0]  # pragma: no mutate
+    A = X.shape[0]  # pragma: no mutate -- shape[1] for shape[0]: checked square before
     if actions is not None and not isinstance(actions, bool) and actions != A:
         raise ScenarioError(f"scenario {name} has {A} actions, but actions = {actions} was asked for")
     _check_params(name, A if actions is None else actions, dict(params or {}))
@@ -464,9 +458,8 @@ def borda_modification(matrix: np.ndarray, utilities: np.ndarray, strength: floa
     unless ``i2`` is then the unique Borda winner and ``i*`` the unique
     Condorcet and Maximin winner.
     """
-    # mutmut equivalent: argsort kind: the utilities are continuous uniform draws below utility_max, without ties, so
-    # every sort kind gives the same order / argsort kind dropped: the utilities are continuous uniform draws below
-    # utility_max, without ties, so every sort kind gives the same order / argsort kind 'STABLE': numpy ignores its case
+    # mutmut equivalent: argsort kind or argsort kind dropped: the utilities are continuous uniform draws below
+    # utility_max, without ties, so every sort kind gives the same order; argsort kind 'STABLE': numpy ignores its case
     order = np.argsort(utilities, kind="stable")  # pragma: no mutate
     i_star, i2 = int(order[-1]), int(order[-2])
     X = matrix.copy()
@@ -516,8 +509,7 @@ def generated_scenario(entry: ScenarioEntry, actions, seed, params: dict) -> Sce
             X = validate_matrix(make(int(actions), rng))
     except MatrixError as err:
         raise ScenarioError(f"scenario {entry.slug} ({entry.make}): {err}") from None
-    # mutmut equivalent: shape[1] for shape[0]: checked square before
-    if X.shape[0] != actions:  # pragma: no mutate
+    if X.shape[0] != actions:  # pragma: no mutate -- shape[1] for shape[0]: checked square before
         raise ScenarioError(
             # mutmut equivalent: shape[1] in the message: checked square before
             f"scenario {entry.slug}: make({actions}, rng) returned a {X.shape[0]} x {X.shape[0]} matrix"  # noqa: E501  # pragma: no mutate

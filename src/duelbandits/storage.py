@@ -1,12 +1,16 @@
-"""Reading and writing the pipeline's Parquet tables and scenario files, with their provenance.
+"""Reading and writing the pipeline's files: Parquet tables and scenario files, with their provenance.
 
-Writes go through :func:`duelbandits.files.atomic_write`; reads turn every failure into a
-StorageError naming the file. The tables' columns are in :mod:`duelbandits.schemas`.
+Every write goes through :func:`atomic_write`, so an interrupted job never leaves a partial file
+that a rerun would take as done; reads turn every failure into a StorageError naming the file. The
+tables' columns are in :mod:`duelbandits.schemas`.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import tempfile
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -15,9 +19,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from . import winners
-from .digests import TableDigest, ledger_line, table_content
-from .errors import why_unreadable
-from .files import DamagedFile, StorageError, atomic_write, note_content, noting, write_text
+from .errors import InputError, why_unreadable
 from .provenance import METADATA_KEY, canonical_json, check, matrix_sha256
 from .scenarios import MatrixError, validate_matrix
 from .schemas import RUN_COLUMNS, strategy_columns
@@ -33,13 +35,79 @@ DELTA_COLUMNS = ("t", "run")
 SPLIT_COLUMNS = ("cumulative_regret",)
 
 
+class StorageError(InputError):
+    """A results file is missing, unreadable or not what the pipeline wrote, or cannot be written."""
+
+
+class DamagedFile(StorageError):
+    """An input file that is not what the pipeline wrote."""
+
+    def __init__(self, path, problem: str):
+        super().__init__(f"{path}: {problem}")
+        self.path = str(path)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def check_output(path) -> None:
+    """Raise StorageError unless ``path`` can be written: not a directory, in a folder that
+    exists or can be made, and that this user may write in."""
+    path = Path(path)
+    if path.is_dir():
+        raise StorageError(f"{path}: is a directory, not a file to write")
+    folder = path.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not folder.is_dir():
+        raise StorageError(f"{path}: cannot write there, {folder} is not a directory")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise StorageError(f"{path}: cannot write there, no permission to write in {folder}")
+
+
+@contextmanager
+def atomic_write(path):
+    """Yield a temporary path beside ``path``; rename it onto ``path`` only on success.
+
+    A crash or an exception never leaves a partial file at ``path``, and the
+    temporary file is removed either way (one left by a killed process is
+    removed by the next write of the same path).
+    """
+    final = Path(path)
+    try:
+        final.parent.mkdir(parents=True, exist_ok=True)
+        for stale in final.parent.glob(f".{final.name}.*.tmp"):
+            stale.unlink(missing_ok=True)  # left by a writer killed with SIGKILL
+        fd, name = tempfile.mkstemp(prefix=f".{final.name}.", suffix=".tmp", dir=final.parent)
+        os.close(fd)
+    except OSError as err:
+        raise StorageError(f"{final}: cannot write ({err.strerror or err})") from None
+    tmp = Path(name)
+    try:
+        yield tmp
+        os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, final)
+    except OSError as err:  # a full disk, a quota: name the file (the error of a write names none)
+        raise StorageError(f"{final}: cannot write ({err.strerror or err})") from None
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def write_text(path, text: str) -> None:
+    """Write a text file atomically (Markdown, HTML, JSON, the manifest)."""
+    with atomic_write(path) as tmp:
+        tmp.write_text(text)
+
+
 def write_options(names) -> dict:
     """``pyarrow.parquet`` writer options for a table with the given column names."""
     encoding = {n: "DELTA_BINARY_PACKED" for n in names if n in DELTA_COLUMNS}
     encoding |= {n: "BYTE_STREAM_SPLIT" for n in names if n in SPLIT_COLUMNS}
     return {
-        # mutmut equivalent: 'ZSTD': pyarrow's codec names ignore case (the same bytes)
-        "compression": "zstd",  # pragma: no mutate
+        "compression": "zstd",  # pragma: no mutate -- 'ZSTD': pyarrow's codec names ignore case (the same bytes)
         "compression_level": ZSTD_LEVEL,
         "write_statistics": True,
         "use_dictionary": [n for n in names if n not in encoding],
@@ -58,12 +126,9 @@ def with_provenance(schema_or_table, provenance: dict | None):
 
 
 def write_table(table: pa.Table, path, provenance: dict | None = None, **options) -> None:
-    """Write ``table`` to ``path`` atomically, carrying ``provenance``: a crash never leaves a partial file.
-    Its content digest is noted for the ledger (:func:`duelbandits.files.note_content`) when collected."""
+    """Write ``table`` to ``path`` atomically, carrying ``provenance``: a crash never leaves a partial file."""
     with atomic_write(path) as tmp:
         pq.write_table(with_provenance(table, provenance), tmp, **{**write_options(table.column_names), **options})
-    if noting():
-        note_content(path, ledger_line(table_content(table)))
 
 
 def read_provenance(path, fields: dict | None = None, **expected) -> dict:
@@ -89,17 +154,9 @@ def read_provenance(path, fields: dict | None = None, **expected) -> dict:
     return prov
 
 
-def read_frame(path, columns=None, filters=None, **expected):
-    """A Parquet file as a DataFrame, after its provenance is checked against ``expected``: the one
-    checked read of the commands, so that no file is used as something it was not made for. With
-    ``table`` among ``expected``, its columns are checked against that table's schema
-    (:data:`duelbandits.schemas.TABLE_SCHEMAS`, :func:`read_table`)."""
-    from .schemas import MAY_BE_NULL, TABLE_SCHEMAS
-
-    read_provenance(path, **expected)
-    table = expected.get("table")
-    schema, nullable = TABLE_SCHEMAS.get(table), MAY_BE_NULL.get(table, ())
-    return read_table(path, columns=columns, filters=filters, schema=schema, nullable=nullable).to_pandas()
+def read_frame(path, table: str | None = None, columns=None, filters=None):
+    """:func:`read_table` as a DataFrame."""
+    return read_table(path, table, columns=columns, filters=filters).to_pandas()
 
 
 def _arrow(values: np.ndarray, type_: pa.DataType, valid: np.ndarray | None = None) -> pa.Array:
@@ -123,7 +180,7 @@ built and written one row group at a time, so its strategy columns are never hel
 
 def write_runs(runs: list, actions: int, path, provenance: dict | None = None) -> None:
     """Write one chunk from ``[(run, SimulationResult), ...]``: one row per (run, step), atomically
-    (see :func:`write_table`), with its content digest noted for the ledger when collected.
+    (see :func:`write_table`).
 
     A strategy column holds a value at the recorded steps and null elsewhere. Parquet stores no
     value for a null, so what the null slots hold does not reach the file: a row group's column is
@@ -143,8 +200,6 @@ def write_runs(runs: list, actions: int, path, provenance: dict | None = None) -
         recorded = {
             p: np.concatenate([res.strategies[p] for _, res in runs]).reshape(len(at), actions) for p in players
         }
-    # mutmut equivalent: the digest computed without a collector too: note_content then notes nothing (time only)
-    digest = TableDigest(schema) if noting() else None  # pragma: no mutate
     with (
         atomic_write(path) as tmp,
         pq.ParquetWriter(tmp, with_provenance(schema, provenance), **write_options(names)) as out,
@@ -168,23 +223,17 @@ def write_runs(runs: list, actions: int, path, provenance: dict | None = None) -
                     )
             part = pa.Table.from_arrays(arrays, schema=schema)
             out.write_table(part)
-            if digest is not None:
-                digest.update(part)
             del part, arrays  # freed before the next row group is built: its buffers are reused
-    if digest is not None:
-        note_content(path, ledger_line(digest.content()))
 
 
 def _run_column(name: str, run: int, res) -> np.ndarray:
     """One run's values of a run-chunk column (:data:`duelbandits.schemas.RUN_COLUMNS`)."""
     if name == "run":
-        # mutmut equivalent: dtype=None for the run number: _arrow converts every column to its Arrow type, so the
-        # integers' numpy dtype before it does not reach the file / dtype dropped: _arrow converts every column to its
-        # Arrow type, so the integers' numpy dtype before it does not reach the file
+        # mutmut equivalent: dtype=None for the run number or dtype dropped: _arrow converts every column to its Arrow
+        # type, so the integers' numpy dtype before it does not reach the file
         return np.full(res.horizon, run, dtype=np.int32)  # pragma: no mutate
     if name == "t":
-        # mutmut equivalent: dtype=None for the steps: _arrow converts every column to its Arrow type, so the integers'
-        # numpy dtype before it does not reach the file / dtype dropped: _arrow converts every column to its Arrow type,
+        # mutmut equivalent: dtype=None for the steps or dtype dropped: _arrow converts every column to its Arrow type,
         # so the integers' numpy dtype before it does not reach the file
         return np.arange(1, res.horizon + 1, dtype=np.int32)  # pragma: no mutate
     # mutmut equivalent: astype(None) for I, J, outcome: float64 integers,: _arrow converts every column to its Arrow
@@ -195,18 +244,15 @@ def _run_column(name: str, run: int, res) -> np.ndarray:
 def _without(valid: np.ndarray, rows: np.ndarray) -> np.ndarray:
     """A copy of the mask ``valid`` with ``rows`` false (a recorded strategy that is NaN: a null)."""
     valid = valid.copy()
-    # mutmut equivalent: None for False in a boolean mask: numpy stores None as False
-    valid[rows] = False  # pragma: no mutate
+    valid[rows] = False  # pragma: no mutate -- None for False in a boolean mask: numpy stores None as False
     return valid
 
 
 def write_frame(df, schema: pa.Schema, path, provenance: dict | None = None) -> None:
     """Write a DataFrame with the columns and types of ``schema`` (see :func:`write_table`)."""
-    # mutmut equivalent: preserve_index=None with a schema: the columns written are the schema's, no index (pyarrow adds
-    # only a column_indexes entry to the pandas metadata, which reading back ignores) / preserve_index dropped: the
-    # columns written are the schema's, no index (pyarrow adds only a column_indexes entry to the pandas metadata, which
-    # reading back ignores) / preserve_index=True: the columns written are the schema's, no index (pyarrow adds only a
-    # column_indexes entry to the pandas metadata, which reading back ignores)
+    # mutmut equivalent: preserve_index=None with a schema or preserve_index dropped or preserve_index=True: the columns
+    # written are the schema's, no index (pyarrow adds only a column_indexes entry to the pandas metadata, which reading
+    # back ignores)
     write_table(pa.Table.from_pandas(df, schema=schema, preserve_index=False), path, provenance)  # pragma: no mutate
 
 
@@ -267,14 +313,19 @@ def read_scenario(path) -> dict:
     return record
 
 
-def read_table(path, columns=None, filters=None, schema: pa.Schema | None = None, nullable=()) -> pa.Table:
-    """Read a Parquet file; any failure becomes a StorageError naming the file.
+def read_table(path, table: str | None = None, columns=None, filters=None) -> pa.Table:
+    """Read a Parquet file the pipeline wrote: the one typed read, whose failures are a StorageError naming
+    the file. With ``table`` (a name of :data:`duelbandits.schemas.TABLE_SCHEMAS`), the columns read must be
+    in the file with that schema's types, and its integer and boolean columns hold no null
+    (:data:`duelbandits.schemas.MAY_BE_NULL` names those that may)."""
+    from .schemas import MAY_BE_NULL, TABLE_SCHEMAS
 
-    With ``schema``, the columns read (all of the schema's, or ``columns``) must be in the file with the
-    schema's types, and an integer or boolean column not in ``nullable`` must hold no null (a float or
-    string column may: a NaN, no name; :data:`duelbandits.schemas.MAY_BE_NULL`): a file that is not what
-    the pipeline wrote is refused in one line before it is used.
-    """
+    schema = None if table is None else TABLE_SCHEMAS[table]
+    return _read(path, columns, filters, schema, MAY_BE_NULL.get(table, ()))
+
+
+def _read(path, columns, filters, schema: pa.Schema | None, nullable=()) -> pa.Table:
+    """:func:`read_table` against ``schema`` (None: any columns)."""
     path = Path(path)
     problem = why_unreadable(path)
     if problem:
@@ -378,7 +429,7 @@ def read_runs(path, horizon: int, actions: int):
         values = strategies[strategy_cols].to_numpy()
         if values.min(initial=0.0) < 0 or values.max(initial=0.0) > 1:
             raise StorageError(f"{path}: strategy columns hold probabilities outside [0, 1]")
-    df = read_table(path, columns=list(RUN_COLUMNS), schema=schema).to_pandas()
+    df = _read(path, list(RUN_COLUMNS), None, schema).to_pandas()
     runs = np.unique(df["run"].to_numpy())
     if not len(runs) or len(df) != len(runs) * horizon:  # no run: no actions to check below
         raise StorageError(f"{path}: {len(df)} rows for {len(runs)} runs of horizon {horizon}")

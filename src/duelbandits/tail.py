@@ -73,8 +73,7 @@ def interval_slopes(t, R) -> np.ndarray:
     """Mean per-step regret over each grid interval ``(t_{k-1}, t_k]`` (``(0, t_0]`` first);
     ``R`` is ``(runs, steps)`` or ``(steps,)``."""
     t = np.asarray(t, dtype=float)
-    # mutmut equivalent: dtype=None: the float64 zeros joined to R make it float64 / dtype dropped: the float64 zeros
-    # joined to R make it float64
+    # mutmut equivalent: dtype=None or dtype dropped: the float64 zeros joined to R make it float64
     R = np.asarray(R, dtype=float)  # pragma: no mutate
     dt = np.diff(np.r_[0.0, t])
     # mutmut equivalent: np.diff's axis dropped: its default is the last axis, -1
@@ -95,7 +94,7 @@ def select_continued(trapped_runs, free_runs, others: int, base_seed: int) -> tu
     rng = np.random.default_rng(name_seed(base_seed, "maximin-tail", "others"))
     take = min(int(others), free_runs.size)
     # mutmut equivalent: `or True`: with take = 0 rng.choice draws no run and gives free_runs' empty int64 array, as
-    # free_runs[:0] (the generator is local) / replace=None for False: None is false
+    # free_runs[:0] (the generator is local); replace=None for False: None is false
     sampled = np.sort(rng.choice(free_runs, size=take, replace=False)) if take else free_runs[:0]  # pragma: no mutate
     return np.sort(np.asarray(trapped_runs, dtype=np.int64)), sampled
 
@@ -127,18 +126,15 @@ def stratified_mean(strata) -> tuple[float, float]:
     W = np.array([N_h / N for N_h, _ in strata])
     means = np.array([v.mean() for _, v in strata])
     var = np.array([v.var(ddof=1) if v.size > 1 else 0.0 for _, v in strata])
-    # mutmut equivalent: dtype=None for float: n only divides (true division) / dtype dropped: n only divides (true
-    # division)
+    # mutmut equivalent: dtype=None for float or dtype dropped: n only divides (true division)
     n = np.array([v.size for _, v in strata], dtype=float)  # pragma: no mutate
-    # mutmut equivalent: dtype=None for float: N_h only divides,: n only divides (true division) / dtype dropped: n only
-    # divides (true division)
+    # mutmut equivalent: dtype=None for float or dtype dropped: N_h only divides (true division)
     Nh = np.array([N_h for N_h, _ in strata], dtype=float)  # pragma: no mutate
     estimate = float((W * means).sum())
     phase2 = (W**2 * var / n * (1 - n / Nh)).sum()
     S2 = (W * var).sum() + (W * (means - estimate) ** 2).sum()
-    # mutmut equivalent: `or True`: N = 1 is one stratum of one value, whose s^2 and deviation from the estimate are 0:
-    # S^2 / N = 0 / N >= 1: N = 1 is one stratum of one value, whose s^2 and deviation from the estimate are 0: S^2 / N
-    # = 0
+    # mutmut equivalent: `or True` or N >= 1: N = 1 is one stratum of one value, whose s^2 and deviation from the
+    # estimate are 0: S^2; N = 0
     phase1 = S2 / N if N > 1 else 0.0  # pragma: no mutate
     return estimate, float(math.sqrt(phase2 + phase1))
 
@@ -174,8 +170,7 @@ def escape_probabilities(wins, star: int, borda: int, samples: int, rng) -> tupl
     One draw picks the argmax of the sampled row minima (ties have probability 0); a step makes two
     independent draws, so ``P(duel i, j) = 2 p(i) p(j)``.
     """
-    # mutmut equivalent: wins.shape[1] for shape[0]: the counts are square
-    A = wins.shape[0]  # pragma: no mutate
+    A = wins.shape[0]  # pragma: no mutate -- wins.shape[1] for shape[0]: the counts are square
     a, b = 1.0 + wins, 1.0 + wins.T
     picks = np.empty(samples, dtype=np.int64)
     for s in range(samples):
@@ -183,8 +178,7 @@ def escape_probabilities(wins, star: int, borda: int, samples: int, rng) -> tupl
         np.fill_diagonal(theta, 0.5)
         picks[s] = int(np.argmax(theta.min(axis=1)))
     p = np.bincount(picks, minlength=A) / samples
-    # mutmut equivalent: astype(None): numpy's default type is float64
-    duels = (wins + wins.T)[star].astype(float)  # pragma: no mutate
+    duels = (wins + wins.T)[star].astype(float)  # pragma: no mutate -- astype(None): numpy's default type is float64
     duels[star] = np.inf
     j_min = int(np.argmin(duels))
     return float(p[star]), float(2 * p[star] * p[borda]), float(2 * p[star] * p[j_min])
@@ -209,8 +203,7 @@ def continue_runs(
     under the frozen posterior, from ``samples`` posterior draws seeded by
     ``SeedSequence([seed, "maximin-tail", "escape", run, step])``)."""
     X = np.asarray(matrix, dtype=float)
-    # mutmut equivalent: X.shape[1] for X.shape[0]: a preference matrix is square
-    A = X.shape[0]  # pragma: no mutate
+    A = X.shape[0]  # pragma: no mutate -- X.shape[1] for X.shape[0]: a preference matrix is square
     tr = trap(X)
     grid = thin_grid(horizon, points)
     curves, states = [], []
@@ -247,29 +240,24 @@ def continue_runs(
     k = grid.size
     curve_table = pa.table(
         {
-            # mutmut equivalent: a column type None: pa.table casts it to the schema / a column's type dropped: pa.table
-            # casts it to the schema
+            # mutmut equivalent: a column type None or a column's type dropped: pa.table casts it to the schema
             "run": pa.array(np.repeat([c[0] for c in curves], k), pa.int32()),  # pragma: no mutate
-            # mutmut equivalent: a column type None: pa.table casts it to the schema / a column's type dropped: pa.table
-            # casts it to the schema
+            # mutmut equivalent: a column type None or a column's type dropped: pa.table casts it to the schema
             "stratum": pa.array(np.repeat([c[1] for c in curves], k).tolist(), pa.string()),  # pragma: no mutate
-            # mutmut equivalent: a column's type None: pa.table casts it to the schema / a column's type dropped:
-            # pa.table casts it to the schema
+            # mutmut equivalent: a column's type None or a column's type dropped: pa.table casts it to the schema
             "t": pa.array(np.tile(grid, len(curves)), pa.int32()),  # pragma: no mutate
             "cumulative_regret": pa.array(
                 np.concatenate([c[2] for c in curves]) if curves else np.zeros(0),
-                # mutmut equivalent: the column's type None or dropped: pa.table casts it to the schema
-                pa.float64(),  # pragma: no mutate
+                pa.float64(),  # pragma: no mutate -- the column's type None or dropped: pa.table casts it to the schema
             ),
         },
-        # mutmut equivalent: the curves' schema dropped: each column has its type
-        schema=schemas.TAIL_CURVE_SCHEMA,  # pragma: no mutate
+        schema=schemas.TAIL_CURVE_SCHEMA,  # pragma: no mutate -- the curves' schema dropped: each column has its type
     )
     columns = list(zip(*states)) if states else [[] for _ in schemas.TAIL_STATE_SCHEMA.names]
     state_table = pa.table(
         {
-            # mutmut equivalent: the state columns' types None: pa.table casts it to the schema / the state columns'
-            # types dropped: pa.table casts it to the schema
+            # mutmut equivalent: the state columns' types None or the state columns' types dropped: pa.table casts it to
+            # the schema
             name: pa.array(list(col), schemas.TAIL_STATE_SCHEMA.field(name).type)  # pragma: no mutate
             for name, col in zip(schemas.TAIL_STATE_SCHEMA.names, columns)
         },
@@ -333,10 +321,9 @@ def strata_of(points_frame, delta: float, share: float, others: int, base_seed: 
     held, sampled = select_continued(runs[caught], runs[~caught], others, base_seed)
     chosen = np.r_[held, sampled]
     labels = np.array(["trapped"] * held.size + ["free"] * sampled.size)
-    # mutmut equivalent: argsort kind: the chosen runs are distinct (a run is trapped or free, and the free ones are
-    # drawn without replacement), so every sort kind gives the same order / argsort kind dropped: the chosen runs are
-    # distinct (a run is trapped or free, and the free ones are drawn without replacement), so every sort kind gives the
-    # same order / kind 'STABLE': numpy ignores its case
+    # mutmut equivalent: argsort kind or argsort kind dropped: the chosen runs are distinct (a run is trapped or free,
+    # and the free ones are drawn without replacement), so every sort kind gives the same order; kind 'STABLE': numpy
+    # ignores its case
     order = np.argsort(chosen, kind="stable")  # pragma: no mutate
     return chosen[order], labels[order]
 
@@ -378,8 +365,7 @@ def estimates(points_frame, curves, actions: int, delta: float, share: float, co
                 continue
             mean, se = stratified_mean([(N_trapped, R2[held, k]), (N - N_trapped, R2[~held, k])])
             frac, fse = stratified_mean(
-                # mutmut equivalent: astype(None) of the trapped flags: numpy's default type is float64 / astype(None):
-                # numpy's default type is float64
+                # mutmut equivalent: astype(None) of the trapped flags or astype(None): numpy's default type is float64
                 [(N_trapped, stuck2[held, k].astype(float)), (N - N_trapped, stuck2[~held, k].astype(float))]  # noqa: E501  # pragma: no mutate
             )
             rows.append(("phase 2 (stratified)", int(t), N, N_trapped, free_n, mean, se, frac, fse))
@@ -539,8 +525,7 @@ def first_break(family) -> tuple | None:
 def _first_reach(t, ratio) -> float:
     """The first ``t`` at which ``ratio`` reaches 1, linear in ``log t`` between the grid steps around
     it (the first step itself if ``ratio`` starts at or above 1); NaN if it never does."""
-    # mutmut equivalent: dtype=None: math.log and float() take a step at its double value / dtype dropped: math.log and
-    # float() take a step at its double value
+    # mutmut equivalent: dtype=None or dtype dropped: math.log and float() take a step at its double value
     t = np.asarray(t, dtype=float)  # pragma: no mutate
     ratio = np.asarray(ratio, dtype=float)
     above = np.flatnonzero(ratio >= 1)
@@ -578,9 +563,8 @@ def growth_exponent(t, R, start: float, resamples: int, confidence: float, seed)
     check_bootstrap(resamples, confidence)
     t = np.asarray(t, dtype=float)
     R = np.asarray(R, dtype=float)
-    # mutmut equivalent: `or True`: t >= NaN is all False, the zeros of the other branch / dtype of the zeros (start
-    # NaN): past.sum() < 2 skips the fit, and rho NaN returns before past is used again / dtype dropped: past.sum() < 2
-    # skips the fit, and rho NaN returns before past is used again
+    # mutmut equivalent: `or True`: t >= NaN is all False, the zeros of the other branch; dtype of the zeros (start NaN)
+    # or dtype dropped: past.sum() < 2 skips the fit, and rho NaN returns before past is used again
     past = t >= start if not math.isnan(start) else np.zeros(t.size, dtype=bool)  # pragma: no mutate
     # mutmut equivalent: `or True`: fit_power_law of fewer than two steps is NaN already
     rho, _ = fit_power_law(t[past], R[:, past].mean(axis=0)) if past.sum() >= 2 else (math.nan, math.nan)  # noqa: E501  # pragma: no mutate
@@ -591,24 +575,19 @@ def growth_exponent(t, R, start: float, resamples: int, confidence: float, seed)
     # mutmut equivalent: integers(runs) is integers(0, runs): low alone is the bound
     picks = rng.integers(0, runs, size=(resamples, runs)) + runs * np.arange(resamples)[:, None]  # pragma: no mutate
     counts = np.bincount(picks.ravel(), minlength=resamples * runs).reshape(resamples, runs)
-    # mutmut equivalent: * runs for / runs: every resample mean scaled by runs^2 > 0, same signs, logs shifted by a
+    # mutmut equivalent: * runs for; runs: every resample mean scaled by runs^2 > 0, same signs, logs shifted by a
     # constant the centring removes (to rounding)
     means = counts @ R[:, past] / runs  # pragma: no mutate
     x = np.log(t[past])
     xc = x - x.mean()
-    # mutmut equivalent: errstate divide: np.log is taken only of positive values (np.where(means > 0, means, 1.0)), no
-    # error to hide / errstate invalid: np.log is taken only of positive values (np.where(means > 0, means, 1.0)), no
-    # error to hide / errstate divide dropped: np.log is taken only of positive values (np.where(means > 0, means,
-    # 1.0)), no error to hide / errstate invalid dropped: np.log is taken only of positive values (np.where(means > 0,
-    # means, 1.0)), no error to hide
+    # mutmut equivalent: errstate divide or errstate invalid or errstate divide dropped or errstate invalid dropped:
+    # np.log is taken only of positive values (np.where(means > 0, means, 1.0)), no error to hide
     with np.errstate(divide="ignore", invalid="ignore"):  # pragma: no mutate
         # mutmut equivalent: means >= 0 inside: log(0) = -inf (its warning ignored) where the outer np.where puts NaN
-        # anyway / 2.0 for 1.0 inside: where the outer np.where puts NaN anyway
+        # anyway; 2.0 for 1.0 inside: where the outer np.where puts NaN anyway
         y = np.where(means > 0, np.log(np.where(means > 0, means, 1.0)), np.nan)  # pragma: no mutate
-    # mutmut equivalent: y + its row mean: the centred log steps xc sum to 0, so a constant per row leaves the slope (to
-    # rounding) / y's overall mean for the row's: the centred log steps xc sum to 0, so a constant per row leaves the
-    # slope (to rounding) / axis dropped: the centred log steps xc sum to 0, so a constant per row leaves the slope (to
-    # rounding)
+    # mutmut equivalent: y + its row mean or y's overall mean for the row's or axis dropped: the centred log steps xc
+    # sum to 0, so a constant per row leaves the slope (to rounding)
     rhos = ((y - y.mean(axis=1, keepdims=True)) * xc).sum(axis=1) / (xc**2).sum()  # pragma: no mutate
     if not np.all(np.isfinite(rhos)):
         return rho, math.nan, math.nan

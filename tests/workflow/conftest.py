@@ -36,7 +36,7 @@ def tiny_run(tmp_path_factory):
 
 @pytest.fixture
 def tiny_copy(tiny_run, tmp_path):
-    """A private copy of the tiny run, Snakemake's and the ledger's records (.snakemake, .duelbandits)
+    """A private copy of the tiny run, Snakemake's records (.snakemake) and the kernel cache (.duelbandits)
     included; copy2 keeps the modification times, so Snakemake finds the copy up to date."""
     workdir = tmp_path / "tiny"
     shutil.copytree(tiny_run, workdir, symlinks=True)

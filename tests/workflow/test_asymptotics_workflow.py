@@ -18,8 +18,8 @@ from workflow_helpers import REPO, TINY, assert_figure_pair, snakemake_command
 
 from duelbandits import (
     asymptotics,
+    digests,
     make_scenario,
-    manifest,
     plan,
     regret,
     resources,
@@ -114,7 +114,7 @@ def test_tables_are_the_local_slopes_of_the_points(asymptotics_run):
     assert prov["seed"] == PAPER["seed"] and prov["resamples"] == TINY_SECTION["bootstrap"]
     for scenario in TINY_SECTION["scenarios"]:
         stem = asymptotics_run / f"figures/asymptotics/{scenario}"
-        digest = manifest.data_digest(
+        digest = digests.data_digest(
             {"local": results / "local.parquet", "exponents": results / "exponents.parquet"},
             figure="asymptotics",
             scenario=scenario,

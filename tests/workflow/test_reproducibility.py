@@ -78,7 +78,7 @@ def test_the_paper_run_reproduces_the_committed_reference(tmp_path):
         assert set(status.values()) == {manifest.IDENTICAL}, summary
         assert (tmp_path / "results/MANIFEST.sha256").read_bytes() == REFERENCE.read_bytes()
     else:
-        assert set(status.values()) <= {manifest.IDENTICAL, manifest.SAME_CONTENT, manifest.SAME_DATA}, summary
+        assert set(status.values()) <= {manifest.IDENTICAL, manifest.SAME_CONTENT, manifest.NOT_CONFIRMED}, summary
 
 
 @pytest.mark.skipif(
@@ -124,12 +124,12 @@ def test_the_declared_minimum_versions_give_the_same_content(tiny_run, tmp_path)
     ]
     run = subprocess.run(cmd, capture_output=True, text=True, timeout=1800, env=env)
     assert run.returncode == 0, run.stderr[-3000:]
-    # the minimum versions' tree against the newest versions' manifest, verified by either side
-    for verifier in (python, sys.executable):
-        code, status, summary = verify(tiny_run / "results/MANIFEST.sha256", tmp_path / "run", verifier, env)
-        assert code == 0, summary
-        assert set(status.values()) <= {manifest.IDENTICAL, manifest.SAME_CONTENT, manifest.SAME_DATA}, summary
-        assert status["results/traces/borda.parquet"] == manifest.SAME_CONTENT  # other bytes, same values
+    # the minimum versions' tree against the newest versions' manifest, verified by the minimum venv: other
+    # versions than the manifest's, so the tables are compared by content (the newest venv would compare bytes)
+    code, status, summary = verify(tiny_run / "results/MANIFEST.sha256", tmp_path / "run", python, env)
+    assert code == 0, summary
+    assert set(status.values()) <= {manifest.IDENTICAL, manifest.SAME_CONTENT, manifest.NOT_CONFIRMED}, summary
+    assert status["results/traces/borda.parquet"] == manifest.SAME_CONTENT  # other bytes, same values
 
 
 NEWEST_SUBSET = ["tests/test_simulation.py", "tests/test_regret.py", "tests/test_storage.py", "tests/test_manifest.py",
@@ -175,7 +175,7 @@ def test_the_newest_allowed_versions_install_and_run(tiny_run, tmp_path):
     assert run.returncode == 0, run.stderr[-3000:]
     code, status, summary = verify(tiny_run / "results/MANIFEST.sha256", tmp_path / "run", python, env)
     assert code == 0, summary
-    assert set(status.values()) <= {manifest.IDENTICAL, manifest.SAME_CONTENT, manifest.SAME_DATA}, summary
+    assert set(status.values()) <= {manifest.IDENTICAL, manifest.SAME_CONTENT, manifest.NOT_CONFIRMED}, summary
     tests = subprocess.run([python, "-m", "pytest", "-m", "not slow", "-q", "-p", "no:cacheprovider", *NEWEST_SUBSET],
                            cwd=REPO, capture_output=True, text=True, timeout=1800, env=env)  # fmt: skip
     assert tests.returncode == 0, tests.stdout[-3000:]

@@ -17,7 +17,7 @@ import pytest
 import yaml
 from workflow_helpers import REPO, TINY, assert_figure_pair, snakemake, snakemake_command
 
-from duelbandits import algorithms, make_scenario, manifest, regret, run_seed, schemas, simulate, theorems
+from duelbandits import algorithms, digests, make_scenario, regret, run_seed, schemas, simulate, theorems
 from duelbandits import points as pointlib
 
 SWEEP_TINY = TINY.with_name("sweep_tiny.yaml")
@@ -185,12 +185,12 @@ def test_sweep_figures_are_drawn_from_the_sweep_tables(sweep_run):
     carrying the data digest of the very tables (and arguments) it is drawn from."""
     sweeps_dir = sweep_run / "results/sweeps"
     expected = {
-        "horizon-file": manifest.data_digest(
+        "horizon-file": digests.data_digest(
             {"table": sweeps_dir / "horizon.parquet", "exponents": sweeps_dir / "exponents.parquet"},
             figure="sweep-horizon",
             scenario="file",
         ),
-        "actions-cyclic": manifest.data_digest(
+        "actions-cyclic": digests.data_digest(
             {"table": sweeps_dir / "actions.parquet"}, figure="sweep-actions", scenario="cyclic"
         ),
     }

@@ -13,7 +13,7 @@ import yaml
 from regret_by_hand import per_step_regrets
 from workflow_helpers import REPO, TINY, assert_figure_pair, snakemake
 
-from duelbandits import algorithms, manifest, schemas
+from duelbandits import algorithms, digests, manifest, schemas
 from duelbandits.plotting import style
 
 PAPER = yaml.safe_load((REPO / "config.yaml").read_text())
@@ -84,7 +84,7 @@ def test_tiny_run_makes_all_28_figures_each_drawn_from_its_inputs(tiny_run):
         inputs = {"scenario": results / f"scenarios/{scenario}.json", "summary": results / "summary.parquet"}
         stem = tiny_run / f"figures/main/{scenario}"
         digest = assert_figure_pair(stem.with_suffix(".pdf"), stem.with_suffix(".png"), size_inches=style.MAIN_SIZE)
-        assert digest == manifest.data_digest(inputs, figure="main"), stem
+        assert digest == digests.data_digest(inputs, figure="main"), stem
         inputs = {
             "scenario": results / f"scenarios/{scenario}.json",
             "traces": results / f"traces/{scenario}.parquet",
@@ -95,9 +95,9 @@ def test_tiny_run_makes_all_28_figures_each_drawn_from_its_inputs(tiny_run):
             digest = assert_figure_pair(
                 stem.with_suffix(".pdf"), stem.with_suffix(".png"), width_inches=style.APPENDIX_WIDTH
             )
-            assert digest == manifest.data_digest(inputs, figure="appendix", scenario=scenario, algorithm=algorithm)
+            assert digest == digests.data_digest(inputs, figure="appendix", scenario=scenario, algorithm=algorithm)
     # the digest tells the inputs apart: another scenario's data give another digest
-    assert manifest.figure_data_digest(tiny_run / "figures/main/borda.png") != manifest.figure_data_digest(
+    assert digests.figure_data_digest(tiny_run / "figures/main/borda.png") != digests.figure_data_digest(
         tiny_run / "figures/main/condorcet.png"
     )
 
@@ -201,16 +201,20 @@ def test_rebuilding_a_chunk_and_rerendering_give_identical_bytes(tiny_copy):
     assert sha256_tree(tiny_copy, "results", "figures") == before
 
 
-def test_every_content_digest_the_jobs_recorded_is_the_one_the_file_gives(tiny_run):
-    """Each job records, beside a Parquet file's sha256, the content digest it computed from the table
-    in memory as it wrote it (duelbandits.digests); the manifest and the figures trust it. Every one
-    must equal the digest computed from the file, and every Parquet result must have one."""
-    from duelbandits import digests, files
+def test_a_result_changed_after_the_pipeline_wrote_it_is_named_by_verify(tiny_copy):
+    """The end of the integrity layer: the tiny run verifies identical against its own manifest, and a
+    summary whose one value is edited (its provenance kept) is named, with exit 1."""
+    from duelbandits import cli, storage
 
-    parquets = sorted((tiny_run / "results").rglob("*.parquet"))
-    assert len(parquets) >= 30  # 24 run chunks, traces, strategies and summaries, bounds
-    for path in parquets:
-        rel = path.relative_to(tiny_run)
-        record = files.read_record(tiny_run / ".duelbandits/written", rel)
-        assert record is not None and len(record) == 2, f"{rel}: {record}"
-        assert record[1] == digests.ledger_line(manifest.content_digest(path)), rel
+    manifest_path = str(tiny_copy / "results/MANIFEST.sha256")
+    assert cli.main(["manifest", "verify", manifest_path, "--root", str(tiny_copy)]) == 0
+    path = tiny_copy / "results/summary.parquet"
+    table = pq.read_table(path)
+    mean = table.column("mean").to_numpy().copy()
+    mean[0] += 1.0
+    table = table.set_column(table.schema.get_field_index("mean"), "mean", [mean])
+    pq.write_table(table, path, **storage.write_options(table.column_names))
+    assert cli.main(["manifest", "verify", manifest_path, "--root", str(tiny_copy)]) == 1
+    status = manifest.verify(manifest_path, tiny_copy)
+    assert [rel for rel, state in status.items() if state != manifest.IDENTICAL] == ["results/summary.parquet"]
+    assert status["results/summary.parquet"] == manifest.DIFFERS

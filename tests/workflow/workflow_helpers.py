@@ -55,7 +55,7 @@ def pdf_pages(path) -> list[tuple[float, float]]:
 def assert_figure_pair(pdf, png, size_inches=None, width_inches=None):
     """The PDF is one page, the PNG has that page's size at the PNG resolution, and both carry the same
     data digest; ``size_inches`` / ``width_inches`` pin the page size. Returns the digest."""
-    from duelbandits import manifest
+    from duelbandits import digests
     from duelbandits.plotting.style import DPI
 
     (page,) = pdf_pages(pdf)
@@ -65,8 +65,8 @@ def assert_figure_pair(pdf, png, size_inches=None, width_inches=None):
         assert inches == pytest.approx(size_inches, abs=1e-6), (pdf, inches)
     if width_inches is not None:
         assert inches[0] == pytest.approx(width_inches, abs=1e-6), (pdf, inches)
-    digest = manifest.figure_data_digest(pdf)
-    assert manifest.figure_data_digest(png) == digest, (pdf, png)
+    digest = digests.figure_data_digest(pdf)
+    assert digests.figure_data_digest(png) == digest, (pdf, png)
     return digest
 
 

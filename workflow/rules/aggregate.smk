@@ -28,7 +28,7 @@ rule aggregate:
         mem_mb=2000,
         runtime=30,
     shell:
-        "python -m duelbandits --ledger .duelbandits/written aggregate --scenario-file {input.scenario} {params.chunks}"
+        "python -m duelbandits aggregate --scenario-file {input.scenario} {params.chunks}"
         " --horizon {params.horizon} --runs {params.runs} --points {params.points}"
         " --traces {output.traces} --strategies {output.strategies} --summary {output.summary}"
         " > {log} 2>&1 || (cat {log} >&2; exit 1)"
@@ -52,5 +52,5 @@ rule summary:
         mem_mb=1000,
         runtime=10,
     shell:
-        "python -m duelbandits --ledger .duelbandits/written summary {input.summaries} --bounds {input.bounds} --out {output}"
+        "python -m duelbandits summary {input.summaries} --bounds {input.bounds} --out {output}"
         " > {log} 2>&1 || (cat {log} >&2; exit 1)"

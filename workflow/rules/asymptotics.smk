@@ -32,7 +32,7 @@ rule asymptotics_table:
         mem_mb=1000,
         runtime=10,
     shell:
-        "python -m duelbandits --ledger .duelbandits/written asymptotics-table {input} --resamples {params.resamples} --confidence {params.confidence}"
+        "python -m duelbandits asymptotics-table {input} --resamples {params.resamples} --confidence {params.confidence}"
         " --near {params.near} --seed {params.seed} --c-alpha {params.c_alpha} --exponents {output.exponents}"
         " --local {output.local} --markdown {output.markdown} > {log} 2>&1 || (cat {log} >&2; exit 1)"
 
@@ -63,5 +63,5 @@ rule figure_asymptotics:
         mem_mb=1000,
         runtime=10,
     shell:
-        "python -m duelbandits --ledger .duelbandits/written asymptotics-figure --scenario {wildcards.scenario} --local {input.local}"
+        "python -m duelbandits asymptotics-figure --scenario {wildcards.scenario} --local {input.local}"
         " --exponents {input.exponents} --out {output.pdf} {output.png} > {log} 2>&1 || (cat {log} >&2; exit 1)"

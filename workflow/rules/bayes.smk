@@ -29,7 +29,7 @@ rule bayes_runs:
             BAYES, wildcards.actions, duelbandits.bayes.ALGORITHM, attempt
         ),
     shell:
-        "python -m duelbandits --ledger .duelbandits/written bayes-runs --actions {wildcards.actions}"
+        "python -m duelbandits bayes-runs --actions {wildcards.actions}"
         " --matrices {params.matrices} --runs {params.runs} --horizon {params.horizon} --seed {params.seed}"
         " --jobs {params.jobs} --job {wildcards.job} --prior {params.prior} --out {output} > {log} 2>&1 || (cat {log} >&2; exit 1)"
 
@@ -57,5 +57,5 @@ rule bayes_table:
         mem_mb=1000,
         runtime=10,
     shell:
-        "python -m duelbandits --ledger .duelbandits/written bayes-table {input} --confidence {params.confidence}"
+        "python -m duelbandits bayes-table {input} --confidence {params.confidence}"
         " --estimates {output.estimates} --markdown {output.markdown} > {log} 2>&1 || (cat {log} >&2; exit 1)"

@@ -22,6 +22,6 @@ rule bounds:
         mem_mb=500,
         runtime=5,
     shell:
-        "python -m duelbandits --ledger .duelbandits/written bounds --algorithms {params.algorithms} --actions {params.actions}"
+        "python -m duelbandits bounds --algorithms {params.algorithms} --actions {params.actions}"
         " --horizon {params.horizon} --points {params.points} --c-alpha {params.c_alpha}"
         " --out {output} > {log} 2>&1 || (cat {log} >&2; exit 1)"

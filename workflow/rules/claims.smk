@@ -30,5 +30,5 @@ rule claims_table:
         mem_mb=1000,
         runtime=5,
     shell:
-        "python -m duelbandits --ledger .duelbandits/written claims --summary {input.summary} {params.optional}"
+        "python -m duelbandits claims --summary {input.summary} {params.optional}"
         " --level {params.level} --table {output.table} --markdown {output.markdown} > {log} 2>&1 || (cat {log} >&2; exit 1)"

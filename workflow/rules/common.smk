@@ -26,9 +26,8 @@ from duelbandits.algorithms import ALGORITHMS as REGISTRY
 # Jobs run the package's CLI as `python -m duelbandits`, with the folder of the interpreter that
 # runs Snakemake first on the PATH, so that they use the same environment whether or not it is
 # activated. The interpreter's path is neither a param nor in the shell text: both are rerun
-# triggers, and starting Snakemake from another environment must not rerun anything. `--ledger`
-# makes every job record the sha256 of what it wrote, for the manifest to check, so that it never
-# blesses a file changed after the job that made it. PATH is passed on to cluster jobs.
+# triggers, and starting Snakemake from another environment must not rerun anything. PATH is
+# passed on to cluster jobs.
 envvars:
     "PATH",
 
@@ -49,63 +48,7 @@ def checked(check, *args):
         raise ValueError(str(err)) from None
 
 
-def check_report_matches_results():
-    """`snakemake --report` captions take A, T and the runs from the config: refuse to describe
-    results in results/ that the manifest says were made with another config, and results that have
-    no manifest to say which config made them (rather than caption them from this one)."""
-    import duelbandits.manifest
-
-    made_path = Path("results/MANIFEST.sha256")
-    if not any(arg == "--report" or arg.startswith("--report=") for arg in sys.argv):
-        return
-    if not made_path.is_file():
-        runs = Path("results/runs")
-        made_any = Path("results/table.md").is_file() or (
-            runs.is_dir() and any(path.is_file() for path in runs.rglob("*"))
-        )
-        if made_any:
-            raise ValueError(
-                "snakemake --report: results/ holds results but no results/MANIFEST.sha256, which records the "
-                "config they were made with; build it with the config of the run that made them (snakemake "
-                "--cores all results/MANIFEST.sha256, with that run's --config/--configfile) and give --report "
-                "the same config"
-            )
-        return
-    header, listed, _ = duelbandits.manifest.read(made_path)
-    made = json.loads(header.get("config", "{}"))
-    made_runs_per_job = made.get("runs_per_job", config["runs_per_job"])
-    here = json.loads(json.dumps(plan.paper_config(config)))
-    for key in ("memory_limit_gb", "runs_per_job", *plan.BEYOND_THE_PAPER):  # not what the paper's results are
-        made.pop(key, None), here.pop(key, None)
-    differing = [
-        f"{key}: {made.get(key)!r} there, {here.get(key)!r} here"
-        for key in sorted(set(made) | set(here))
-        if made.get(key) != here.get(key)
-    ]
-    if differing:
-        raise ValueError(
-            "snakemake --report: the results in results/ were made with another config ("
-            + "; ".join(differing)
-            + "); give --report the --config/--configfile of the run that made them"
-        )
-    # Then the results' own footers: a manifest's config line can be edited, their provenance is
-    # what the jobs wrote (duelbandits.integrity, the start-up check's comparison). Only the files the
-    # manifest lists (a chunk left by an earlier runs_per_job is no result), read with the chunking that
-    # made them: runs_per_job changes how runs are split into files, not what they are.
-    import duelbandits.integrity
-
-    parquet = sorted(path for path in listed if path.endswith(".parquet") and Path(path).is_file())
-    made_with = {**plan.paper_config(config), "runs_per_job": made_runs_per_job}
-    contradictions = duelbandits.integrity.damaged_inputs(parquet, made_with)
-    if contradictions:
-        raise ValueError(
-            f"snakemake --report: the results in results/ do not match this config ({contradictions[0]}); give "
-            "--report the --config/--configfile of the run that made them"
-        )
-
-
 checked(configcheck.check_paper, config)
-check_report_matches_results()
 
 
 SCENARIOS = config["scenarios"]
@@ -113,8 +56,6 @@ ALGORITHMS = config["algorithms"]
 C_ALPHA = plan.c_alpha(config)
 CHUNKS = sorted({job.chunk for job in plan.jobs(config)})
 PAPER_CONFIG = json.dumps(plan.paper_config(config), sort_keys=True)
-LEDGER = ".duelbandits/written"
-"""Where every job records the sha256 of what it wrote (`--ledger` in each rule's command)."""
 PLUGINS_USED = json.dumps(plan.plugins_used(config), sort_keys=True)
 
 
@@ -404,31 +345,6 @@ def checked_latex_document(wildcards):
     return workflow.source_path("../latex/figures.tex")
 
 
-# --- Before any job runs: the inputs a run reads but does not rebuild are what the pipeline wrote ---
-
-
-def check_planned_inputs():
-    """Refuse to start when an input of a planned job that no planned job rebuilds is not what the
-    pipeline wrote: changed since its job recorded its sha256 in the ledger, or never recorded
-    (duelbandits.integrity), or damaged or foreign by its Parquet footer (a truncated chunk, two chunks
-    swapped, another scenario's file). Snakemake removes a job's
-    outputs before the job runs, so a job that then failed on its input would leave the tree worse."""
-    import duelbandits.integrity
-
-    planned = list(workflow.dag.needrun_jobs())
-    rebuilt = {str(path) for job in planned for path in job.output}
-    inputs = sorted({str(path) for job in planned for path in job.input} - rebuilt)
-    problems = duelbandits.integrity.planned_input_problems(inputs, LEDGER, plan.paper_config(config))
-    if problems:
-        files = list(dict.fromkeys(problem.partition(": ")[0] for problem in problems))
-        raise ValueError(
-            "inputs of the planned jobs are damaged or not what the pipeline wrote; nothing was run or "
-            "removed: "
-            + "; ".join(problems)
-            + f"; rebuild {'it' if len(files) == 1 else 'them'} with: snakemake --cores all --forcerun {' '.join(files)}"
-        )
-
-
 # --- The paper's claims (claims.smk) and Theorem 4.1's tail (tail.smk) ---------------------------------
 
 CLAIMS_OPTIONAL = {
@@ -443,7 +359,7 @@ CLAIMS_OPTIONAL = {
 def claims_optional(wildcards):
     """The optional inputs that exist or that this invocation builds (their target or file among its
     targets: Snakemake's own, set before it evaluates an input function), so that `snakemake maximin_tail
-    claims` reads the tail it builds; a change of this set reruns the ledger."""
+    claims` reads the tail it builds; a change of this set reruns the claims."""
     named = workflow.dag_settings.targets if workflow.dag_settings is not None else ()
     return {
         key: path

@@ -25,7 +25,7 @@ rule field_table:
         mem_mb=2000,
         runtime=10,
     shell:
-        "python -m duelbandits --ledger .duelbandits/written field-table {input.points} {params.scenarios} --curves {output.curves} --table {output.table}"
+        "python -m duelbandits field-table {input.points} {params.scenarios} --curves {output.curves} --table {output.table}"
         " --markdown {output.markdown} > {log} 2>&1 || (cat {log} >&2; exit 1)"
 
 
@@ -54,5 +54,5 @@ rule figure_field:
         mem_mb=1000,
         runtime=10,
     shell:
-        "python -m duelbandits --ledger .duelbandits/written field-figure --scenario {wildcards.scenario} --curves {input.curves}"
+        "python -m duelbandits field-figure --scenario {wildcards.scenario} --curves {input.curves}"
         " --out {output.pdf} {output.png} > {log} 2>&1 || (cat {log} >&2; exit 1)"

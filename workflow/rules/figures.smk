@@ -28,7 +28,7 @@ rule figure_main:
         mem_mb=1000,
         runtime=10,
     shell:
-        "python -m duelbandits --ledger .duelbandits/written figure main --scenario-file {input.scenario} --summary {input.summary} --c-alpha {params.c_alpha}"
+        "python -m duelbandits figure main --scenario-file {input.scenario} --summary {input.summary} --c-alpha {params.c_alpha}"
         " --out {output.pdf} {output.png} > {log} 2>&1 || (cat {log} >&2; exit 1)"
 
 
@@ -65,7 +65,7 @@ rule figure_appendix:
         mem_mb=2000,
         runtime=10,
     shell:
-        "python -m duelbandits --ledger .duelbandits/written figure appendix --scenario {wildcards.scenario} --algorithm {params.algorithms}"
+        "python -m duelbandits figure appendix --scenario {wildcards.scenario} --algorithm {params.algorithms}"
         " --scenario-file {input.scenario} --traces {input.traces} --strategies {input.strategies}"
         " --out 'figures/appendix/{wildcards.scenario}-{{algorithm}}.pdf' 'figures/appendix/{wildcards.scenario}-{{algorithm}}.png'"
         " > {log} 2>&1 || (cat {log} >&2; exit 1)"

@@ -28,7 +28,7 @@ rule panel_main:
         mem_mb=1000,
         runtime=10,
     shell:
-        "python -m duelbandits --ledger .duelbandits/written figure main --panel {params.panels} --scenario-file {input.scenario} --summary {input.summary}"
+        "python -m duelbandits figure main --panel {params.panels} --scenario-file {input.scenario} --summary {input.summary}"
         " --c-alpha {params.c_alpha} --out 'figures/panels/main-{wildcards.scenario}/{{panel}}.pdf' 'figures/panels/main-{wildcards.scenario}/{{panel}}.png'"
         " > {log} 2>&1 || (cat {log} >&2; exit 1)"
 
@@ -64,7 +64,7 @@ for letters, members in APPENDIX_LAYOUTS.items():
             mem_mb=2000,
             runtime=10,
         shell:
-            "python -m duelbandits --ledger .duelbandits/written figure appendix --panel {params.panels} --scenario {wildcards.scenario} --algorithm {wildcards.algorithm}"
+            "python -m duelbandits figure appendix --panel {params.panels} --scenario {wildcards.scenario} --algorithm {wildcards.algorithm}"
             " --scenario-file {input.scenario} --traces {input.traces} --strategies {input.strategies}"
             " --out 'figures/panels/appendix-{wildcards.scenario}-{wildcards.algorithm}/{{panel}}.pdf'"
             " 'figures/panels/appendix-{wildcards.scenario}-{wildcards.algorithm}/{{panel}}.png'"
@@ -89,7 +89,7 @@ rule figures_tex:
         mem_mb=500,
         runtime=5,
     shell:
-        "python -m duelbandits --ledger .duelbandits/written latex figures {params.scenarios} --summary {input.summary} --c-alpha {params.c_alpha}"
+        "python -m duelbandits latex figures {params.scenarios} --summary {input.summary} --c-alpha {params.c_alpha}"
         " --out {output} > {log} 2>&1 || (cat {log} >&2; exit 1)"
 
 
@@ -113,4 +113,4 @@ rule figures_pdf:
         mem_mb=1000,
         runtime=10,
     shell:
-        "python -m duelbandits --ledger .duelbandits/written latex build {input.document:q} --out {output} > {log} 2>&1 || (cat {log} >&2; exit 1)"
+        "python -m duelbandits latex build {input.document:q} --out {output} > {log} 2>&1 || (cat {log} >&2; exit 1)"

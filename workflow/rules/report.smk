@@ -27,7 +27,7 @@ rule final_table:
         mem_mb=500,
         runtime=5,
     shell:
-        "python -m duelbandits --ledger .duelbandits/written table --summary {input} --markdown {output.markdown} --html {output.html}"
+        "python -m duelbandits table --summary {input} --markdown {output.markdown} --html {output.html}"
         " > {log} 2>&1 || (cat {log} >&2; exit 1)"
 
 
@@ -53,5 +53,5 @@ rule report_config:
         mem_mb=500,
         runtime=5,
     shell:
-        "python -m duelbandits --ledger .duelbandits/written config-page --config-json {params.config:q} --out {output}"
+        "python -m duelbandits config-page --config-json {params.config:q} --out {output}"
         " > {log} 2>&1 || (cat {log} >&2; exit 1)"

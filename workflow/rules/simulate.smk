@@ -21,7 +21,7 @@ rule matrix_file:
         mem_mb=500,
         runtime=5,
     shell:
-        "python -m duelbandits --ledger .duelbandits/written matrix --scenario file --seed {config[seed]}"
+        "python -m duelbandits matrix --scenario file --seed {config[seed]}"
         " --matrix-file {config[matrix_file]:q} --out {output} > {log} 2>&1 || (cat {log} >&2; exit 1)"
 
 
@@ -44,7 +44,7 @@ rule scenario:
         mem_mb=500,
         runtime=5,
     shell:
-        "python -m duelbandits --ledger .duelbandits/written scenario --scenario {wildcards.scenario} {params.args} --out {output}"
+        "python -m duelbandits scenario --scenario {wildcards.scenario} {params.args} --out {output}"
         " > {log} 2>&1 || (cat {log} >&2; exit 1)"
 
 
@@ -70,7 +70,7 @@ rule compile_kernels:
         mem_mb=resources.COMPILE_MEM_MB,
         runtime=10,
     shell:
-        "python -m duelbandits --ledger .duelbandits/written compile --algorithm {params.algorithms} --out {output}"
+        "python -m duelbandits compile --algorithm {params.algorithms} --out {output}"
         " > {log} 2>&1 || (cat {log} >&2; exit 1)"
 
 
@@ -98,7 +98,7 @@ rule simulate:
         mem_mb=job_mem_mb,
         runtime=job_runtime,
     shell:
-        "python -m duelbandits --ledger .duelbandits/written simulate --scenario {wildcards.scenario} --algorithm {wildcards.algorithm}"
+        "python -m duelbandits simulate --scenario {wildcards.scenario} --algorithm {wildcards.algorithm}"
         " --horizon {params.horizon} --runs {params.runs} --stride {params.stride}"
         " {params.scenario} {params.algorithm} --out {output} > {log} 2>&1 || (cat {log} >&2; exit 1)"
 
@@ -127,6 +127,6 @@ rule point:
         mem_mb=job_mem_mb,
         runtime=job_runtime,
     shell:
-        "python -m duelbandits --ledger .duelbandits/written sweep-point --scenario {wildcards.scenario} --algorithm {wildcards.algorithm}"
+        "python -m duelbandits sweep-point --scenario {wildcards.scenario} --algorithm {wildcards.algorithm}"
         " --horizon {wildcards.horizon} --runs {params.runs} --points {params.points}"
         " {params.scenario} {params.algorithm} --out {output} > {log} 2>&1 || (cat {log} >&2; exit 1)"

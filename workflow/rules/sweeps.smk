@@ -33,7 +33,7 @@ rule sweep_horizon:
         mem_mb=1000,
         runtime=10,
     shell:
-        "python -m duelbandits --ledger .duelbandits/written sweep-horizon {input} --resamples {params.resamples} --confidence {params.confidence}"
+        "python -m duelbandits sweep-horizon {input} --resamples {params.resamples} --confidence {params.confidence}"
         " --seed {params.seed} --table {output.table} --exponents {output.exponents}"
         " --markdown {output.markdown} --html {output.html} > {log} 2>&1 || (cat {log} >&2; exit 1)"
 
@@ -64,7 +64,7 @@ rule sweep_actions:
         mem_mb=1000,
         runtime=10,
     shell:
-        "python -m duelbandits --ledger .duelbandits/written sweep-actions {input} --c-alpha {params.c_alpha} --table {output.table}"
+        "python -m duelbandits sweep-actions {input} --c-alpha {params.c_alpha} --table {output.table}"
         " --markdown {output.markdown} --html {output.html} > {log} 2>&1 || (cat {log} >&2; exit 1)"
 
 
@@ -94,7 +94,7 @@ rule figure_sweep_horizon:
         mem_mb=1000,
         runtime=10,
     shell:
-        "python -m duelbandits --ledger .duelbandits/written sweep-figure horizon --scenario {wildcards.scenario} --table {input.table}"
+        "python -m duelbandits sweep-figure horizon --scenario {wildcards.scenario} --table {input.table}"
         " --exponents {input.exponents} --out {output.pdf} {output.png} > {log} 2>&1 || (cat {log} >&2; exit 1)"
 
 
@@ -123,5 +123,5 @@ rule figure_sweep_actions:
         mem_mb=1000,
         runtime=10,
     shell:
-        "python -m duelbandits --ledger .duelbandits/written sweep-figure actions --scenario {wildcards.scenario} --table {input.table}"
+        "python -m duelbandits sweep-figure actions --scenario {wildcards.scenario} --table {input.table}"
         " --out {output.pdf} {output.png} > {log} 2>&1 || (cat {log} >&2; exit 1)"

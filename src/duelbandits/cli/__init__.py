@@ -4,8 +4,7 @@ Each Snakemake rule is a single call of one command. The commands live in one mo
 family (:data:`FAMILIES`), which this module loads by name to build the parser: a command's
 module imports what it runs inside the command, so that a job loads, and its rerun trigger
 covers, only that code. Bad input exits with status 2 and one line naming the problem;
-outputs are written atomically, so a failed call leaves no file behind. With ``--ledger DIR``
-(the workflow sets it) every output is recorded in the ledger once the command succeeds.
+outputs are written atomically, so a failed call leaves no file behind.
 """
 
 from __future__ import annotations
@@ -15,19 +14,9 @@ import importlib
 import os
 import signal
 import sys
-from contextlib import nullcontext
 from pathlib import Path
 
 from ..errors import InputError
-from ..files import (
-    DamagedFile,
-    check_output,
-    check_recorded_inputs,
-    ledger_record,
-    noted_content,
-    noting_contents,
-    record_written,
-)
 from .args import UsageError
 
 FAMILIES = ("simulation", "paper", "figures", "points", "latex", "reproducibility", "claims", "bayes")
@@ -36,12 +25,6 @@ FAMILIES = ("simulation", "paper", "figures", "points", "latex", "reproducibilit
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="duelbandits", description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--ledger",
-        metavar="DIR",
-        help="record the sha256 of every file written as DIR/<path>.sha256 (the workflow sets it, "
-        "so that 'manifest write' refuses a file changed after its job)",
-    )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for family in FAMILIES:
         importlib.import_module(f"{__name__}.{family}").add_commands(sub)
@@ -61,7 +44,7 @@ def file_arguments(args) -> list[tuple[str, str]]:
     """``(flag, path)`` of every argument of the command but its outputs that could name a file: each
     string value, and the path of a ``NAME=PATH`` value (``--chunk``). The arguments a command names
     in its ``rooted`` default are paths relative to its ``--root`` (``manifest write``): given joined."""
-    skip = {"func", "outputs", "rooted", "command", "ledger", "out", *getattr(args, "outputs", ())}  # out: templates
+    skip = {"func", "outputs", "rooted", "command", "out", *getattr(args, "outputs", ())}  # out: templates
     rooted = getattr(args, "rooted", ())
     found = []
     for name, value in vars(args).items():
@@ -101,13 +84,6 @@ def check_outputs_are_not_inputs(inputs, outputs) -> None:
             raise UsageError(f"{targets[resolved]}: the output is also an input ({flag} {path}); write it elsewhere")
 
 
-def record_outputs(ledger, outputs, noted: dict) -> None:
-    """Record each output in the ledger: its sha256, and the content digest its writer noted."""
-    for path in outputs:
-        if Path(path).is_file():
-            record_written(ledger, path, content=noted_content(noted, path))
-
-
 def main(argv=None) -> int:
     try:
         parser = build_parser()  # loads the registries: an unusable plugin is named here, in one line
@@ -119,28 +95,17 @@ def main(argv=None) -> int:
     try:
         inputs = file_arguments(args)
         check_outputs_are_not_inputs(inputs, outputs)
-        for path in outputs:
-            check_output(path)
-            if args.ledger:  # its record too: an output whose record cannot be written must not be made
-                try:
-                    check_output(ledger_record(args.ledger, path))
-                except InputError as err:
-                    raise UsageError(f"--ledger {args.ledger}: {err}") from None
-        if args.ledger:  # the workflow's jobs: what they read is what the pipeline wrote
-            check_recorded_inputs([path for _, path in inputs], args.ledger)
-        with noting_contents() if args.ledger else nullcontext({}) as noted:
-            status = args.func(args) or 0
+        if outputs:
+            from ..storage import check_output
+
+            for path in outputs:
+                check_output(path)
+        status = args.func(args) or 0
         sys.stdout.flush()  # a closed pipe (`| head`) shows here, not at exit
-        if args.ledger:
-            record_outputs(args.ledger, outputs, noted)
         return status
     except BrokenPipeError:  # the reader went away (`duelbandits provenance FILE | head`): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
         return 128 + signal.SIGPIPE  # 141, as a command killed by SIGPIPE
-    except DamagedFile as err:
-        repair = f"; rebuild it with: snakemake --cores all --forcerun {err.path}" if args.ledger else ""
-        print(f"duelbandits {args.command}: error: {err}{repair}", file=sys.stderr)
-        return 2
     except InputError as err:
         print(f"duelbandits {args.command}: error: {err}", file=sys.stderr)
         return 2

@@ -37,7 +37,7 @@ def cmd_bayes_runs(args) -> None:
 
 
 def cmd_bayes_table(args) -> None:
-    from .. import bayes, files, provenance, schemas, storage
+    from .. import bayes, provenance, schemas, storage
     from ..tables.bayes import bayes_markdown
 
     check_confidence(args.confidence)
@@ -62,7 +62,7 @@ def cmd_bayes_table(args) -> None:
         verdict=verdict,
     )
     storage.write_frame(table, schemas.BAYES_ESTIMATE_SCHEMA, args.estimates, prov)
-    files.write_text(args.markdown, markdown)
+    storage.write_text(args.markdown, markdown)
 
 
 def bayes_prior(record) -> str:

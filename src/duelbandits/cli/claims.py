@@ -78,7 +78,7 @@ def cmd_tail_continue(args) -> None:
 def cmd_tail_table(args) -> None:
     import pandas as pd
 
-    from .. import files, provenance, schemas, storage, tail
+    from .. import provenance, schemas, storage, tail
     from ..tables.tail import tail_markdown
 
     check_confidence(args.confidence)
@@ -101,11 +101,11 @@ def cmd_tail_table(args) -> None:
         table="tail-estimates", points=sources, share=args.share, confidence=args.confidence, seed=args.seed
     )
     storage.write_frame(table, schemas.TAIL_ESTIMATE_SCHEMA, args.estimates, prov)
-    files.write_text(args.markdown, markdown)
+    storage.write_text(args.markdown, markdown)
 
 
 def cmd_tail_family(args) -> None:
-    from .. import files, provenance, schemas, storage, tail
+    from .. import provenance, schemas, storage, tail
     from ..tables.tail import family_markdown
     from .simulation import progress_line
 
@@ -138,13 +138,13 @@ def cmd_tail_family(args) -> None:
         bootstrap=args.bootstrap,
     )
     storage.write_frame(table, schemas.TAIL_FAMILY_SCHEMA, args.table, prov)
-    files.write_text(args.markdown, markdown)
+    storage.write_text(args.markdown, markdown)
 
 
 def cmd_tail_figure(args) -> None:
     from pathlib import Path
 
-    from .. import manifest, storage
+    from .. import digests, storage
     from ..plotting.style import METADATA
     from ..plotting.tail import tail_figure
 
@@ -153,9 +153,7 @@ def cmd_tail_figure(args) -> None:
             raise UsageError(f"--out {path}: a figure is saved as .pdf, .png or .svg")
     estimates = storage.read_table(args.estimates).to_pandas()
     family = storage.read_table(args.family).to_pandas() if args.family else None
-    digest = manifest.data_digest(
-        {"estimates": args.estimates, "family": args.family}, ledger=args.ledger, figure="maximin-tail"
-    )
+    digest = digests.data_digest({"estimates": args.estimates, "family": args.family}, figure="maximin-tail")
     tail_figure(estimates, family, args.out, data_digest=digest)
 
 
@@ -256,11 +254,11 @@ def add_commands(sub) -> None:
 def cmd_claims(args) -> None:
     import os
 
-    from .. import bayes, claims, files, integrity, provenance, schemas, storage, tail
+    from .. import bayes, claims, provenance, schemas, storage, tail
     from ..tables.claims import claims_markdown
 
     check_confidence(args.level, "--level")
-    summary = integrity.read_summary(args.summary)
+    summary = storage.read_frame(args.summary, "summary")
     optional = (
         ("asymptotics", args.local),
         ("maximin-tail", args.tail),
@@ -275,7 +273,7 @@ def cmd_claims(args) -> None:
         "family": "tail-family",
         "maximin-bayes": "bayes-estimates",
     }
-    read = {name: storage.read_frame(path, table=tables[name]) for name, path in present.items()}
+    read = {name: storage.read_frame(path, tables[name]) for name, path in present.items()}
     for path, frame, table in [(args.summary, summary, "summary")] + [
         (present[name], read[name], tables[name]) for name in read if tables[name] in claims.MEAN_REGRETS
     ]:
@@ -298,7 +296,7 @@ def cmd_claims(args) -> None:
         table="claims", inputs={path: provenance.file_sha256(path) for path in inputs}, level=args.level
     )
     storage.write_frame(table, schemas.CLAIM_SCHEMA, args.table, prov)
-    files.write_text(args.markdown, markdown)
+    storage.write_text(args.markdown, markdown)
 
 
 def add_claims_command(sub) -> None:

@@ -91,7 +91,7 @@ def _choices(args) -> dict:
 class FigureParser(argparse.ArgumentParser):
     """The parser of ``figure main`` and ``figure appendix``: once every option is parsed, ``out_files``
     holds the files the ``--out`` templates name, which the command line checks before the command runs
-    and records in the ledger after it (their ``outputs``). Templates with a problem stay as given
+    (their ``outputs``). Templates with a problem stay as given
     there: the command names the problem before it draws anything."""
 
     def parse_known_args(self, args=None, namespace=None):
@@ -105,11 +105,11 @@ class FigureParser(argparse.ArgumentParser):
         return namespace, extras
 
 
-def scenario_rows(path, scenario: str, **expected):
-    """The rows of ``scenario`` in the checked Parquet file ``path``; UsageError if there are none."""
+def scenario_rows(path, scenario: str, table: str | None = None):
+    """The rows of ``scenario`` in the Parquet file ``path`` (the table ``table``); UsageError if there are none."""
     from .. import storage
 
-    frame = storage.read_frame(path, filters=[("scenario", "=", scenario)], **expected)
+    frame = storage.read_frame(path, table, filters=[("scenario", "=", scenario)])
     if frame.empty:
         raise UsageError(f"{path} has no rows for scenario {scenario!r}")
     return frame
@@ -140,19 +140,19 @@ def _stamp(path):
 
 
 def cmd_figure_main(args) -> None:
-    from .. import integrity, manifest, provenance, storage
+    from .. import digests, provenance, storage
     from ..plotting import main
 
     figures = figure_outputs(args.out, panel=args.panel)
     check_figure_paths(path for paths in figures.values() for path in paths)
     record = storage.read_scenario(args.scenario_file)
     provenance.check_scenario(args.summary, storage.read_provenance(args.summary, table="summary"), record)
-    summary = integrity.read_summary(args.summary, scenario=record["name"])
-    contents = manifest.input_contents({"scenario": args.scenario_file, "summary": args.summary}, args.ledger)
+    summary = scenario_rows(args.summary, record["name"], "summary")
+    contents = digests.input_contents({"scenario": args.scenario_file, "summary": args.summary})
     with removed_on_failure(figures):
         for (panel,), outputs in figures.items():
             panel_arg = {} if panel is None else {"panel": panel}
-            digest = manifest.figure_digest(contents, figure="main", **panel_arg)
+            digest = digests.figure_digest(contents, figure="main", **panel_arg)
             if panel is None:
                 main.main_figure(record, summary, outputs, c_alpha=args.c_alpha, data_digest=digest)
             else:
@@ -160,10 +160,8 @@ def cmd_figure_main(args) -> None:
 
 
 def cmd_figure_appendix(args) -> None:
-    from .. import algorithms, integrity, manifest, provenance, storage
-    from ..files import DamagedFile
+    from .. import algorithms, digests, provenance, storage
     from ..plotting import appendix, style
-    from ..schemas import STRATEGY_SCHEMA, TRACE_SCHEMA
 
     figures = figure_outputs(args.out, algorithm=args.algorithm, panel=args.panel)
     for slug in args.algorithm:
@@ -186,7 +184,7 @@ def cmd_figure_appendix(args) -> None:
         for path, prov in made.items():
             provenance.check(path, prov, algorithms=slug)
     inputs = {"scenario": args.scenario_file, "traces": args.traces, "strategies": args.strategies}
-    contents = manifest.input_contents(inputs, args.ledger)
+    contents = digests.input_contents(inputs)
     columns = list(appendix.TRACE_COLUMNS)  # only what the figures draw: the traces have 24 million rows
     gc.freeze()  # what the job holds now (modules, fonts) lives to its end: the collections below skip it
     try:
@@ -195,24 +193,13 @@ def cmd_figure_appendix(args) -> None:
                 # One algorithm's rows at a time: the file is written algorithm by algorithm, so each of
                 # its row groups is read once, and only one algorithm's traces are held.
                 mine = [("algorithm", "=", slug)]
-                traces = storage.read_table(args.traces, columns=columns, filters=mine, schema=TRACE_SCHEMA)
-                traces = traces.to_pandas()
-                actions = made[args.traces].get("actions")
-                problem = integrity.trace_runs_problem(traces, made[args.traces], slug) or (
-                    integrity.trace_values_problem(traces, actions, slug)
-                )
-                if problem:  # a footer kept over rows cut or filtered out: never drawn from
-                    raise DamagedFile(args.traces, problem)
-                strategies = storage.read_table(args.strategies, filters=mine, schema=STRATEGY_SCHEMA).to_pandas()
-                players = algorithms.get(slug).strategies
-                problem = integrity.strategy_values_problem(strategies, actions, players, slug)
-                if problem:
-                    raise DamagedFile(args.strategies, problem)
+                traces = storage.read_frame(args.traces, "traces", columns=columns, filters=mine)
+                strategies = storage.read_frame(args.strategies, "strategies", filters=mine)
                 strategies = strategies if len(strategies) else None
                 for panel in args.panel or [None]:
                     outputs = figures[(slug, panel)]
                     panel_arg = {} if panel is None else {"panel": panel}
-                    digest = manifest.figure_digest(
+                    digest = digests.figure_digest(
                         contents, figure="appendix", scenario=args.scenario, algorithm=slug, **panel_arg
                     )
                     draw = dict(outputs=outputs, scenario=record, data_digest=digest)
@@ -227,7 +214,7 @@ def cmd_figure_appendix(args) -> None:
 
 
 def cmd_sweep_figure(args) -> None:
-    from .. import manifest, storage
+    from .. import digests, storage
     from ..plotting import sweeps
 
     check_figure_paths(args.out)
@@ -238,32 +225,29 @@ def cmd_sweep_figure(args) -> None:
     table = scenario_rows(args.table, args.scenario, table=f"sweep-{args.kind}")
     if args.kind == "horizon":
         exponents = storage.read_table(args.exponents, filters=[("scenario", "=", args.scenario)]).to_pandas()
-        digest = manifest.data_digest(
+        digest = digests.data_digest(
             {"table": args.table, "exponents": args.exponents},
-            ledger=args.ledger,
             figure="sweep-horizon",
             scenario=args.scenario,
         )
         sweeps.horizon_sweep_figure(args.scenario, table, exponents, args.out, data_digest=digest)
     else:
-        digest = manifest.data_digest(
-            {"table": args.table}, ledger=args.ledger, figure="sweep-actions", scenario=args.scenario
-        )
+        digest = digests.data_digest({"table": args.table}, figure="sweep-actions", scenario=args.scenario)
         sweeps.actions_sweep_figure(args.scenario, table, args.out, data_digest=digest)
 
 
 def cmd_field_figure(args) -> None:
-    from .. import manifest
+    from .. import digests
     from ..plotting import field
 
     check_figure_paths(args.out)
     curves = scenario_rows(args.curves, args.scenario, table="field-curves")
-    digest = manifest.data_digest({"curves": args.curves}, ledger=args.ledger, figure="field", scenario=args.scenario)
+    digest = digests.data_digest({"curves": args.curves}, figure="field", scenario=args.scenario)
     field.field_figure(args.scenario, curves, args.out, data_digest=digest)
 
 
 def cmd_asymptotics_figure(args) -> None:
-    from .. import manifest, storage
+    from .. import digests, storage
     from ..plotting.asymptotics import asymptotics_figure
 
     check_figure_paths(args.out)
@@ -274,9 +258,8 @@ def cmd_asymptotics_figure(args) -> None:
         raise UsageError(f"{args.local} and {args.exponents} were not made by the same asymptotics-table call")
     local = scenario_rows(args.local, args.scenario)
     exponents = storage.read_table(args.exponents, filters=[("scenario", "=", args.scenario)]).to_pandas()
-    digest = manifest.data_digest(
+    digest = digests.data_digest(
         {"local": args.local, "exponents": args.exponents},
-        ledger=args.ledger,
         figure="asymptotics",
         scenario=args.scenario,
     )

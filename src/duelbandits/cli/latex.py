@@ -9,7 +9,7 @@ from .args import UsageError, positive_float
 
 
 def cmd_latex_figures(args) -> None:
-    from .. import files, integrity, latex, provenance, storage
+    from .. import latex, provenance, storage
 
     records = [storage.read_scenario(path) for path in args.scenario_file]
     names = [record["name"] for record in records]
@@ -18,8 +18,8 @@ def cmd_latex_figures(args) -> None:
     prov = storage.read_provenance(args.summary, table="summary")
     for record in records:
         provenance.check_scenario(args.summary, prov, record)
-    summary = integrity.read_summary(args.summary)
-    files.write_text(args.out, latex.figures_tex(records, summary, c_alpha=args.c_alpha))
+    summary = storage.read_frame(args.summary, "summary")
+    storage.write_text(args.out, latex.figures_tex(records, summary, c_alpha=args.c_alpha))
 
 
 def cmd_latex_build(args) -> None:

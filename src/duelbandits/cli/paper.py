@@ -88,10 +88,8 @@ def cmd_bounds(args) -> None:
 
 
 def cmd_summary(args) -> None:
-    from .. import integrity, provenance, schemas, storage
+    from .. import provenance, schemas, storage
     from ..aggregate import join_summary
-    from ..files import DamagedFile
-    from ..theorems import THEOREMS
 
     needed = {"horizon": int, "actions": int, "algorithms": list, "config_sha256": str}
     bounds_prov = storage.read_provenance(args.bounds, table="bounds", fields=needed)
@@ -111,11 +109,8 @@ def cmd_summary(args) -> None:
             raise UsageError(f"{path}: a second summary of scenario {prov['scenario']!r}")
         matrices[prov["scenario"]] = prov["matrix_sha256"]
         slugs += [a for a in prov["algorithms"] if a not in slugs]
-    summaries = [integrity.read_summary(p, table="scenario-summary") for p in args.summaries]
-    bounds = storage.read_frame(args.bounds, table="bounds")
-    problem = integrity.bounds_problem(bounds, [a for a in bounds_prov["algorithms"] if a in THEOREMS])
-    if problem:
-        raise DamagedFile(args.bounds, problem)
+    summaries = [storage.read_frame(p, "scenario-summary") for p in args.summaries]
+    bounds = storage.read_frame(args.bounds, "bounds")
     df = join_summary(summaries, bounds)
     prov = provenance.record(
         table="summary",
@@ -129,13 +124,13 @@ def cmd_summary(args) -> None:
 
 
 def cmd_table(args) -> None:
-    from .. import files, integrity
+    from .. import storage
     from ..tables import paper as tables
 
-    table = tables.final_regret_table(integrity.read_summary(args.summary))
-    files.write_text(args.markdown, tables.final_regret_markdown(table))
+    table = tables.final_regret_table(storage.read_frame(args.summary, "summary"))
+    storage.write_text(args.markdown, tables.final_regret_markdown(table))
     if args.html:
-        files.write_text(args.html, tables.final_regret_html(table))
+        storage.write_text(args.html, tables.final_regret_html(table))
 
 
 def add_commands(sub) -> None:

@@ -17,7 +17,7 @@ def check_bootstrap_memory(resamples: int, frame) -> None:
 
 
 def cmd_sweep_horizon(args) -> None:
-    from .. import files, points, provenance, schemas, storage, sweeps
+    from .. import points, provenance, schemas, storage, sweeps
     from ..tables import sweeps as tables
 
     check_confidence(args.confidence)
@@ -29,24 +29,24 @@ def cmd_sweep_horizon(args) -> None:
     storage.write_frame(sweeps.horizon_table(frame), schemas.HORIZON_SCHEMA, args.table, prov)
     exponents = sweeps.exponent_table(frame, args.resamples, args.confidence, args.seed)
     storage.write_frame(exponents, schemas.EXPONENT_SCHEMA, args.exponents, {**prov, "table": "sweep-exponents"})
-    files.write_text(args.markdown, tables.exponent_markdown(exponents))
-    files.write_text(args.html, tables.exponent_html(exponents))
+    storage.write_text(args.markdown, tables.exponent_markdown(exponents))
+    storage.write_text(args.html, tables.exponent_html(exponents))
 
 
 def cmd_sweep_actions(args) -> None:
-    from .. import files, points, provenance, schemas, storage, sweeps
+    from .. import points, provenance, schemas, storage, sweeps
     from ..tables import sweeps as tables
 
     frame, sources, _ = points.read_points(args.points)
     table = sweeps.actions_table(frame, args.c_alpha)
     prov = provenance.record(table="sweep-actions", points=sources, c_alpha=args.c_alpha)
     storage.write_frame(table, schemas.ACTIONS_SCHEMA, args.table, prov)
-    files.write_text(args.markdown, tables.actions_markdown(table))
-    files.write_text(args.html, tables.actions_html(table))
+    storage.write_text(args.markdown, tables.actions_markdown(table))
+    storage.write_text(args.html, tables.actions_html(table))
 
 
 def cmd_field_table(args) -> None:
-    from .. import field, files, points, provenance, schemas, storage
+    from .. import field, points, provenance, schemas, storage
     from ..tables.field import field_markdown
 
     frame, sources, simulated = points.read_points(args.points)
@@ -58,11 +58,11 @@ def cmd_field_table(args) -> None:
     markdown = field_markdown(table)  # before any write: all or nothing
     storage.write_frame(curves, schemas.FIELD_CURVES_SCHEMA, args.curves, prov)
     storage.write_frame(table, schemas.FIELD_TABLE_SCHEMA, args.table, {**prov, "table": "field-table"})
-    files.write_text(args.markdown, markdown)
+    storage.write_text(args.markdown, markdown)
 
 
 def cmd_asymptotics_table(args) -> None:
-    from .. import asymptotics, files, points, provenance, schemas, storage
+    from .. import asymptotics, points, provenance, schemas, storage
     from ..tables.asymptotics import asymptotics_markdown
 
     check_confidence(args.confidence)
@@ -86,7 +86,7 @@ def cmd_asymptotics_table(args) -> None:
     storage.write_frame(local, schemas.ASYMPTOTIC_LOCAL_SCHEMA, args.local, local_prov)
     exponents_prov = provenance.record(table="asymptotics-exponents", **fields)
     storage.write_frame(exponents, schemas.ASYMPTOTIC_EXPONENT_SCHEMA, args.exponents, exponents_prov)
-    files.write_text(args.markdown, markdown)
+    storage.write_text(args.markdown, markdown)
 
 
 def add_bootstrap_args(p, section: str) -> None:

@@ -12,11 +12,11 @@ from .args import UsageError, json_arg
 
 
 def cmd_manifest_write(args) -> None:
-    from .. import files, manifest
+    from .. import manifest, storage
 
     config = json_arg(args.config_json, "--config-json")
     plugins = json_arg(args.plugins_json, "--plugins-json")
-    files.write_text(args.out, manifest.build(args.root, args.files, config, ledger=args.ledger, plugins=plugins))
+    storage.write_text(args.out, manifest.build(args.root, args.files, config, plugins=plugins))
 
 
 def installed_source(slug: str) -> dict | None:
@@ -33,8 +33,8 @@ def cmd_manifest_verify(args) -> int:
 
     if not Path(args.root).is_dir():
         raise UsageError(f"--root {args.root}: not a directory")
-    reasons, compared = {}, {}
-    status = manifest.verify(args.manifest, args.root, reasons, compared)
+    reasons = {}
+    status = manifest.verify(args.manifest, args.root, reasons)
     if all(state == manifest.MISSING for state in status.values()):
         print(
             f"none of the {len(status)} files is under {Path(args.root).resolve()}: run from the folder the "
@@ -48,20 +48,9 @@ def cmd_manifest_verify(args) -> int:
         print(f"{rel}: differs: {reason}", file=sys.stderr)
     differences = manifest.environment_differences(args.manifest)
     if differences:
-        print("environment differs from the manifest's: " + ", ".join(differences), file=sys.stderr)
-    by_content = [source for how, source in compared.values() if how == manifest.CONTENT]
-    if by_content:
-        sources = {
-            manifest.PROVENANCE: "by their own provenance",
-            manifest.TREE: "by the versions the tree's Parquet files record (the files record none)",
-            manifest.INTERPRETER: "by this interpreter's versions (the files record none)",
-        }
         print(
-            f"compared by content, not bytes: {len(by_content)} file(s) made under other versions than the "
-            "manifest's, "
-            + ", ".join(
-                f"{by_content.count(source)} {text}" for source, text in sources.items() if source in by_content
-            ),
+            "environment differs from the manifest's (tables compared by content, figures not confirmed): "
+            + ", ".join(differences),
             file=sys.stderr,
         )
     for slug, made in sorted(manifest.recorded_plugins(args.manifest).items()):
@@ -79,16 +68,7 @@ def cmd_manifest_verify(args) -> int:
                 file=sys.stderr,
             )
     counts = {state: sum(s == state for s in status.values()) for state in manifest.STATUSES}
-    summary = ", ".join(
-        f"{n} {state}"
-        + (
-            " (figures: the same data, their images not compared under other versions)"
-            if state == manifest.SAME_DATA
-            else ""
-        )
-        for state, n in counts.items()
-        if n or state != manifest.SAME_DATA
-    )
+    summary = ", ".join(f"{n} {state}" for state, n in counts.items() if n or state != manifest.NOT_CONFIRMED)
     bad = counts[manifest.DIFFERS] + counts[manifest.MISSING]
     verdict = "FAILED" if bad else ("identical" if counts[manifest.IDENTICAL] == len(status) else "same content")
     print(f"{verdict}: {len(status)} files: {summary} (against {args.manifest})")
@@ -96,23 +76,23 @@ def cmd_manifest_verify(args) -> int:
 
 
 def cmd_provenance(args) -> None:
-    from .. import manifest, storage
+    from .. import digests, storage
 
     for path in args.files:
         if Path(path).is_dir():
             raise UsageError(f"{path}: is a directory; give Parquet files or PNG/PDF figures")
         if Path(path).suffix.lower() in (".png", ".pdf"):
-            info = {manifest.FIGURE_DATA_KEY: manifest.figure_data_digest(path)}
+            info = {digests.FIGURE_DATA_KEY: digests.figure_data_digest(path)}
         else:
             info = storage.read_provenance(path)
         print(f"{path}: {json.dumps(info, indent=1, sort_keys=True)}")
 
 
 def cmd_config_page(args) -> None:
-    from .. import files
+    from .. import storage
     from ..tables import config_html
 
-    files.write_text(args.out, config_html(json_arg(args.config_json, "--config-json")))
+    storage.write_text(args.out, config_html(json_arg(args.config_json, "--config-json")))
 
 
 def add_commands(sub) -> None:
@@ -127,8 +107,9 @@ def add_commands(sub) -> None:
     w.set_defaults(func=cmd_manifest_write, outputs=("out",), rooted=("files",))
     v = msub.add_parser(
         "verify",
-        help="check a tree against a manifest: identical bytes, same content, same data (a figure under "
-        "other versions), differs, missing; exit 1 if any file differs or is missing, 2 on bad input",
+        help="check a tree against a manifest: identical bytes, same content (a table or JSON file under other "
+        "versions), not confirmed (a figure under other versions), differs, missing; exit 1 if any file "
+        "differs or is missing, 2 on bad input",
     )
     v.add_argument("manifest")
     v.add_argument("--root", default=".", help="folder the paths are relative to (default .)")

@@ -99,7 +99,7 @@ def cmd_matrix(args) -> None:
     if args.out is None:
         print(text, end="")
     else:
-        from ..files import write_text
+        from ..storage import write_text
 
         write_text(args.out, text)
 
@@ -220,8 +220,8 @@ def cmd_compile(args) -> None:
     them from it), so that their simulation jobs load them instead of each compiling its own
     (:data:`duelbandits.plan.KERNEL_JOBS`); ``--out`` lists the algorithms once they are ready."""
     from .. import algorithms
-    from ..files import write_text
     from ..simulation import compile_kernels
+    from ..storage import write_text
 
     specs = [algorithms.get(slug) for slug in args.algorithm]  # an unknown name stops before any compiling
     for spec in specs:

@@ -16,8 +16,8 @@ import matplotlib as mpl
 import numpy as np
 
 from ..algorithms import ALGORITHMS
-from ..files import atomic_write
-from ..manifest import FIGURE_DATA_KEY
+from ..digests import FIGURE_DATA_KEY
+from ..storage import atomic_write
 
 ALGORITHM_COLORS = {slug: a.color for slug, a in ALGORITHMS.items()}
 """Fixed colour per algorithm slug, from its registry entry (``duelbandits.algorithms``).
@@ -310,7 +310,7 @@ def save(fig, outputs, data_digest: str | None = None, look: Look = COMPOSITE) -
     The format comes from the suffix (.pdf, .png, .svg). Each file is written
     to a temporary file in its own directory, then renamed over the target, so
     a crash never leaves a half-written figure. ``data_digest``, the content
-    digest of the data drawn (:func:`duelbandits.manifest.data_digest`), goes
+    digest of the data drawn (:func:`duelbandits.digests.data_digest`), goes
     into the file's metadata, where the manifest reads it. ``look`` gives the
     rcParams and resolution (:data:`COMPOSITE`, or :data:`PANEL` for a panel alone).
     """
