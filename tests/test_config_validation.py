@@ -98,6 +98,7 @@ def test_a_scenario_or_algorithm_no_registry_holds_is_refused():
     refused(with_value(("field", "algorithms"), ["dts", "dst"]), "config: field/algorithms/1: 'dst' is not one of ")
     config = with_value(("asymptotics", "algorithms", "cyclik"), ["dts"])
     refused(config, "config: asymptotics/algorithms/cyclik: 'cyclik' is not one of condorcet, borda, cyclic")
+    refused(with_value(("algorithm_params", "dst"), {}), "config: algorithm_params/dst: 'dst' is not one of ")
 
 
 def test_the_hyper_parameters_of_an_algorithm_the_file_does_not_list_are_checked_by_its_entry(monkeypatch):

@@ -43,8 +43,9 @@ def config_with(validate=True, **changes):
 
 # --- TS-Borda's alpha at the shortest horizon ---------------------------------------------------
 
-C_ALPHAS = [1.0, 1.5, 2.0, 2.5, 3.0]
-"""c_alpha whose threshold (2 c_alpha)^3 is an integer at which c_alpha T^(-1/3) is exactly 1/2 in floats."""
+C_ALPHAS = [1.5, 2.5]
+"""c_alpha off the default 1 whose threshold (2 c_alpha)^3 is an integer at which c_alpha T^(-1/3) is
+exactly 1/2 in floats."""
 
 
 def threshold(c_alpha):
@@ -180,13 +181,12 @@ RUN_SPLITS = [(1, 1), (2, 1), (3, 2), (7, 3), (100, 25), (5, 10), (12, 12), (13,
 
 
 @pytest.mark.parametrize("runs, per_job", RUN_SPLITS)
-@pytest.mark.parametrize("actions", [3, 10, 13])
-def test_paper_jobs_cover_every_scenario_and_algorithm_once_and_partition_the_runs(runs, per_job, actions):
-    config = config_with(runs=runs, runs_per_job=per_job, actions=actions, horizon=500, scenarios=["cyclic", "borda"])
+def test_paper_jobs_cover_every_scenario_and_algorithm_once_and_partition_the_runs(runs, per_job):
+    config = config_with(runs=runs, runs_per_job=per_job, actions=13, horizon=500, scenarios=["cyclic", "borda"])
     jobs = plan.jobs(config, "paper")
     assert {job.target for job in jobs} == {"paper"}
     points = assert_partition(jobs, lambda key: per_job, lambda key: runs)
-    assert points == {(s, actions, 500, a) for s in ["cyclic", "borda"] for a in BASE["algorithms"]}
+    assert points == {(s, 13, 500, a) for s in ["cyclic", "borda"] for a in BASE["algorithms"]}
 
 
 SWEEP_GRIDS = [
@@ -198,10 +198,13 @@ SWEEP_GRIDS = [
 ]
 
 
-@pytest.mark.parametrize("runs, per_job", [(2, 1), (7, 3), (40, 40), (5, 10), (13, 4)])
 @pytest.mark.parametrize("grid", SWEEP_GRIDS, ids=["disjoint", "overlap", "overlap-two-scenarios"])
-def test_sweep_jobs_cover_both_grids_once_and_partition_the_runs(runs, per_job, grid):
-    h_scen, horizons, a_scen, actions, a_horizon = grid
+def test_sweep_jobs_cover_both_grids_once_and_partition_the_runs(grid):
+    for runs, per_job in [(2, 1), (7, 3), (40, 40), (5, 10), (13, 4)]:
+        check_sweep_jobs(runs, per_job, *grid)
+
+
+def check_sweep_jobs(runs, per_job, h_scen, horizons, a_scen, actions, a_horizon):
     config = config_with(
         **{
             "sweeps/runs": runs,
@@ -222,15 +225,17 @@ def test_sweep_jobs_cover_both_grids_once_and_partition_the_runs(runs, per_job, 
     assert len({(j.scenario, j.actions, j.horizon, j.algorithm, j.chunk) for j in jobs}) == len(jobs)
 
 
-@pytest.mark.parametrize("runs, per_job", [(2, 1), (7, 3), (50, 50), (5, 10), (9, 4)])
-@pytest.mark.parametrize("actions", [6, 10, 13])
-def test_field_jobs_cover_every_scenario_at_its_own_size_once_and_partition_the_runs(runs, per_job, actions):
-    config = config_with(actions=actions, **{"field/runs": runs, "field/runs_per_job": per_job, "field/horizon": 700})
-    jobs = plan.jobs(config, "field")
-    points = assert_partition(jobs, lambda key: per_job, lambda key: runs)
-    size = {name: BENCHMARK_SIZES.get(name, actions) for name in BASE["field"]["scenarios"]}
-    expected = {(s, size[s], 700, a) for s in BASE["field"]["scenarios"] for a in BASE["field"]["algorithms"]}
-    assert points == expected
+@pytest.mark.parametrize("actions", [6, 13])
+def test_field_jobs_cover_every_scenario_at_its_own_size_once_and_partition_the_runs(actions):
+    for runs, per_job in [(2, 1), (7, 3), (50, 50), (5, 10), (9, 4)]:
+        config = config_with(
+            actions=actions, **{"field/runs": runs, "field/runs_per_job": per_job, "field/horizon": 700}
+        )
+        jobs = plan.jobs(config, "field")
+        points = assert_partition(jobs, lambda key, n=per_job: n, lambda key, n=runs: n)
+        size = {name: BENCHMARK_SIZES.get(name, actions) for name in BASE["field"]["scenarios"]}
+        expected = {(s, size[s], 700, a) for s in BASE["field"]["scenarios"] for a in BASE["field"]["algorithms"]}
+        assert points == expected, (runs, per_job)
 
 
 ASYMPTOTICS = [
@@ -375,24 +380,23 @@ def test_the_file_scenario_cannot_be_swept_in_A_and_needs_its_matrix_file():
 # --- The chunking rule the jobs share ------------------------------------------------------------
 
 
-@pytest.mark.parametrize("runs, per_job", [(0, 1), (1, 0), (0, 0), (-1, 5), (5, -1)])
-def test_chunk_ranges_refuse_no_runs_and_no_runs_per_job(runs, per_job):
+def test_chunk_ranges_refuse_no_runs_and_no_runs_per_job():
     from duelbandits.points import PointError, chunk_ranges
 
-    with pytest.raises(PointError, match="must be >= 1"):
-        chunk_ranges(runs, per_job)
+    for runs, per_job in [(0, 1), (1, 0), (0, 0), (-1, 5), (5, -1)]:
+        with pytest.raises(PointError, match="must be >= 1"):
+            chunk_ranges(runs, per_job)
 
 
-@pytest.mark.parametrize(
-    "horizon, steps, per_job",
-    [(1000, 1000, 1), (1000, 1999, 1), (1000, 2000, 2), (1001, 1000, 1), (10**7, 1, 1), (1, 10**9, 10**9)],
-)
-def test_an_asymptotics_job_runs_steps_per_job_over_T_runs_and_at_least_one(horizon, steps, per_job):
+def test_an_asymptotics_job_runs_steps_per_job_over_T_runs_and_at_least_one():
     from duelbandits.asymptotics import job_ranges, runs_per_job
 
-    assert runs_per_job(horizon, steps) == per_job
-    ranges = job_ranges(5, horizon, steps)
-    assert ranges[0] == (0, min(per_job, 5) - 1) and ranges[-1][1] == 4
+    for horizon, steps, per_job in [
+        (1000, 1000, 1), (1000, 1999, 1), (1000, 2000, 2), (1001, 1000, 1), (10**7, 1, 1), (1, 10**9, 10**9)
+    ]:  # fmt: skip
+        assert runs_per_job(horizon, steps) == per_job, (horizon, steps)
+        ranges = job_ranges(5, horizon, steps)
+        assert ranges[0] == (0, min(per_job, 5) - 1) and ranges[-1][1] == 4
 
 
 @pytest.mark.parametrize("jobs", [1, 2, 3, 6, 7])

@@ -2,6 +2,7 @@
 human(), each against a hand computation written here from the documented constants (not by
 calling the function under test), off the paper's A = 10 and at each rule's boundary."""
 
+import itertools
 import math
 import os
 
@@ -49,27 +50,15 @@ def test_simulate_bytes_at_hand_computed_points(runs, horizon, actions, players,
     assert resources.simulate_bytes(runs, horizon, actions, players=players) == expected
 
 
-@pytest.mark.parametrize("actions", ACTIONS)
-@pytest.mark.parametrize(("runs", "horizon"), SIZES)
-def test_simulate_bytes_is_base_plus_steps_plus_strategies_plus_the_matrix(runs, horizon, actions):
-    for players in (0, 1, 2):
+def test_simulate_bytes_is_base_plus_steps_plus_strategies_plus_the_matrix():
+    """Two players' strategies by default; each player's cost 24 x A bytes per run and step: the factor A
+    that makes A = 1000 need 48 GB for 25 runs of 40,000 steps."""
+    for (runs, horizon), actions, players in itertools.product(SIZES, ACTIONS, (0, 1, 2)):
         per_step = PER_STEP + players * actions * PER_STEP_ACTION_PLAYER
         expected = BASE + runs * horizon * per_step + MATRIX * actions**2
-        assert resources.simulate_bytes(runs, horizon, actions, players=players) == expected, players
-    assert resources.simulate_bytes(runs, horizon, actions) == resources.simulate_bytes(
-        runs, horizon, actions, players=2
-    )
-
-
-@pytest.mark.parametrize("actions", ACTIONS)
-def test_the_strategies_cost_grows_with_A_per_player(actions):
-    """Two players' strategies cost 2 x 24 x A bytes per run and step more than none: the factor A that
-    makes A = 1000 need 48 GB for 25 runs of 40,000 steps."""
-    runs, horizon = 25, 40_000
-    extra = resources.simulate_bytes(runs, horizon, actions, players=2) - resources.simulate_bytes(
-        runs, horizon, actions, 0
-    )
-    assert extra == runs * horizon * 2 * 24 * actions
+        assert resources.simulate_bytes(runs, horizon, actions, players=players) == expected, (runs, actions, players)
+        if players == 2:
+            assert resources.simulate_bytes(runs, horizon, actions) == expected
 
 
 def test_a_thousand_actions_with_strategies_exceed_24_gib_where_ten_fit():
@@ -94,20 +83,17 @@ def test_aggregate_bytes_at_hand_computed_points(runs, horizon, actions, expecte
     assert resources.aggregate_bytes(runs, horizon, actions) == expected
 
 
-@pytest.mark.parametrize("actions", ACTIONS)
-@pytest.mark.parametrize(("runs", "horizon"), SIZES)
-def test_aggregate_bytes_is_base_plus_240_per_run_and_step_plus_the_matrix(runs, horizon, actions):
-    expected = BASE + runs * horizon * AGGREGATE_PER_STEP + MATRIX * actions**2
-    assert resources.aggregate_bytes(runs, horizon, actions) == expected
+def test_aggregate_bytes_is_base_plus_240_per_run_and_step_plus_the_matrix():
+    for (runs, horizon), actions in itertools.product(SIZES, ACTIONS):
+        expected = BASE + runs * horizon * AGGREGATE_PER_STEP + MATRIX * actions**2
+        assert resources.aggregate_bytes(runs, horizon, actions) == expected, (runs, horizon, actions)
 
 
-@pytest.mark.parametrize(
-    ("actions", "expected"),
+def test_matrix_bytes_is_base_plus_16_float64_copies_of_the_matrix():
     # 314,572,800 + 128 A^2: 3,200, 8,192, 12,800, 21,632 and 128,000,000
-    [(5, 314_576_000), (8, 314_580_992), (10, 314_585_600), (13, 314_594_432), (1000, 442_572_800)],
-)
-def test_matrix_bytes_is_base_plus_16_float64_copies_of_the_matrix(actions, expected):
-    assert resources.matrix_bytes(actions) == expected == BASE + MATRIX * actions**2
+    for actions, expected in [(5, 314_576_000), (8, 314_580_992), (10, 314_585_600), (13, 314_594_432),
+                              (1000, 442_572_800)]:  # fmt: skip
+        assert resources.matrix_bytes(actions) == expected == BASE + MATRIX * actions**2, actions
 
 
 def test_matrix_bytes_of_30000_actions_is_107_6_gib():
@@ -116,10 +102,10 @@ def test_matrix_bytes_of_30000_actions_is_107_6_gib():
     assert resources.human(115_514_572_800) == "107.6 GiB"
 
 
-@pytest.mark.parametrize("actions", ACTIONS)
-@pytest.mark.parametrize("horizon", [1, 40_000, 10**7])
-def test_sweep_point_bytes_is_one_run_without_strategies_plus_compiling(horizon, actions):
-    assert resources.sweep_point_bytes(horizon, actions) == BASE + horizon * PER_STEP + MATRIX * actions**2 + COMPILE
+def test_sweep_point_bytes_is_one_run_without_strategies_plus_compiling():
+    for horizon, actions in itertools.product([1, 40_000, 10**7], ACTIONS):
+        expected = BASE + horizon * PER_STEP + MATRIX * actions**2 + COMPILE
+        assert resources.sweep_point_bytes(horizon, actions) == expected, (horizon, actions)
 
 
 def test_sweep_point_bytes_at_ten_million_steps_is_the_documented_1_1_gb():
@@ -148,7 +134,8 @@ def test_every_builtin_algorithm_has_a_measured_cost_per_step_below_the_default(
 
 
 def test_an_algorithm_without_a_measured_cost_is_planned_at_the_default_cost():
-    """A plugin entry with step_seconds None: 10 runs x 1,000 steps at A = 10 take 10^4 x 3 us = 0.03 s."""
+    """A plugin entry with step_seconds None: 10 runs x 1,000 steps at A = 10 take 10^4 x 3 us = 0.03 s; an
+    unknown one 40 runs x 10^6 steps x 3 us = 120 s, 60 + 360 = 420 s = 7 min."""
     import dataclasses
 
     from duelbandits import algorithms
@@ -162,11 +149,12 @@ def test_an_algorithm_without_a_measured_cost_is_planned_at_the_default_cost():
         assert resources.job_seconds("iss", 10, 1000, 10) == pytest.approx(10 * 1000 * 2.1e-6)  # ISS's entry: 2.1 us
     finally:
         del algorithms.ALGORITHMS["unmeasured"]
+    assert resources.job_seconds("not-measured", 40, 10**6, 10) == pytest.approx(120.0, rel=1e-12)
+    assert resources.runtime_minutes("not-measured", 40, 10**6, 10) == 7
 
 
-@pytest.mark.parametrize(
-    ("actions", "seconds", "minutes"),
-    [
+def test_sweep_point_runtime_scales_with_A_squared_above_10_only():
+    for actions, seconds, minutes in [
         # TS-Maximin, 0.8 us a step, 100 runs of 10^6 steps: 80 s at A <= 10 (the factor is max(1, (A/10)^2) = 1),
         # so 60 + 3 * 80 = 300 s = 5 min exactly
         (5, 80.0, 5),
@@ -178,18 +166,18 @@ def test_an_algorithm_without_a_measured_cost_is_planned_at_the_default_cost():
         (13, 135.2, 8),
         # (20/10)^2 = 4: 320 s, 60 + 960 = 1020 s = 17 min
         (20, 320.0, 17),
-    ],
-)
-def test_sweep_point_runtime_scales_with_A_squared_above_10_only(actions, seconds, minutes):
-    assert resources.job_seconds("ts-maximin", 100, 10**6, actions) == pytest.approx(seconds, rel=1e-12)
-    assert resources.runtime_minutes("ts-maximin", 100, 10**6, actions) == minutes
+    ]:
+        assert resources.job_seconds("ts-maximin", 100, 10**6, actions) == pytest.approx(seconds, rel=1e-12)
+        assert resources.runtime_minutes("ts-maximin", 100, 10**6, actions) == minutes, actions
 
 
-@pytest.mark.parametrize(("attempt", "factor"), [(1, 1), (2, 2), (3, 3), (0, 1), (-1, 1)])
-@pytest.mark.parametrize(("actions", "minutes"), [(5, 5), (8, 5), (10, 5), (20, 17)])
-def test_a_retry_requests_the_attempt_times_the_first_runtime(actions, minutes, attempt, factor):
-    runtime = resources.runtime_minutes("ts-maximin", 100, 10**6, actions, attempt=attempt)
-    assert runtime == minutes * factor
+def test_a_retry_requests_the_attempt_times_the_first_runtime():
+    """At A = 8 (5 minutes) and A = 20 (17: the A^2 factor); an attempt below 1 counts as the first."""
+    for (actions, minutes), (attempt, factor) in itertools.product(
+        [(8, 5), (20, 17)], [(1, 1), (2, 2), (3, 3), (0, 1), (-1, 1)]
+    ):
+        runtime = resources.runtime_minutes("ts-maximin", 100, 10**6, actions, attempt=attempt)
+        assert runtime == minutes * factor, (actions, attempt)
 
 
 def test_runtime_rounds_up_to_the_next_minute_from_the_first_second_past_one():
@@ -208,20 +196,14 @@ def test_runtime_uses_each_algorithms_own_cost_per_step(algorithm):
     assert resources.runtime_minutes(algorithm, 20, 500_000, 13) == math.ceil((60 + 3 * seconds) / 60)
 
 
-def test_an_algorithm_without_a_measured_cost_is_charged_3_us_a_step():
-    # 40 runs x 10^6 steps x 3 us = 120 s; 60 + 360 = 420 s = 7 min
-    assert resources.job_seconds("not-measured", 40, 10**6, 10) == pytest.approx(120.0, rel=1e-12)
-    assert resources.runtime_minutes("not-measured", 40, 10**6, 10) == 7
-
-
 # --- The memory check and human() ------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("limit", [1, 1024, 24 * GIB, 25_276_510_208])
-def test_check_memory_accepts_exactly_the_limit_and_refuses_one_byte_more(limit):
-    resources.check_memory("x", limit, limit=limit)  # the last valid value
-    with pytest.raises(resources.LimitError):
-        resources.check_memory("x", limit + 1, limit=limit)  # the first invalid one
+def test_check_memory_accepts_exactly_the_limit_and_refuses_one_byte_more():
+    for limit in [1, 1024, 24 * GIB, 25_276_510_208]:
+        resources.check_memory("x", limit, limit=limit)  # the last valid value
+        with pytest.raises(resources.LimitError):
+            resources.check_memory("x", limit + 1, limit=limit)  # the first invalid one
 
 
 def test_check_memory_message_names_what_the_sizes_and_the_source():
@@ -258,9 +240,8 @@ def test_physical_memory_is_pages_times_page_size_or_unbounded_without_sysconf(m
     assert resources.physical_memory() == 2**62
 
 
-@pytest.mark.parametrize(
-    ("n", "text"),
-    [
+def test_human_uses_binary_units_with_one_decimal_above_bytes():
+    for n, text in [
         (0, "0 B"),
         (1023, "1023 B"),  # the last byte count shown in B
         (1024, "1.0 KiB"),  # the first in KiB
@@ -272,10 +253,8 @@ def test_physical_memory_is_pages_times_page_size_or_unbounded_without_sysconf(m
         (2**50, "1.0 PiB"),
         (int(1.3 * 2**50), "1.3 PiB"),
         (1023 * 2**50, "1023.0 PiB"),
-    ],
-)
-def test_human_uses_binary_units_with_one_decimal_above_bytes(n, text):
-    assert resources.human(n) == text
+    ]:
+        assert resources.human(n) == text, n
 
 
 def test_human_stays_in_pib_beyond_1024_pib():

@@ -112,7 +112,7 @@ def check_values(config: dict, schema_path) -> None:
             refuse(path, f"must be a finite number, got {value!r}")
         if node.get("type") == "integer" and isinstance(value, float):
             refuse(path, f"must be an integer, got {value!r}")
-        big = isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_STEP
+        big = isinstance(value, int) and not isinstance(value, bool) and value > MAX_STEP  # below 0: the minimums
         if big and "maximum" not in node:
             refuse(path, f"{value} is beyond a 32-bit integer (at most {MAX_STEP}: the step and run columns are int32)")
         named(value, node, path)
