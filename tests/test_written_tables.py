@@ -197,14 +197,19 @@ WRITTEN = {
 
 
 def test_each_table_name_of_the_checked_reads_gives_the_schema_its_file_was_written_with(out):
-    """schemas.TABLE_SCHEMAS, which a checked read (storage.read_frame(path, table=...)) checks a file
-    against: the table name in each written file's provenance maps to the schema it was written with."""
+    """schemas.TABLE_SCHEMAS, which the typed read (storage.read_table(path, table)) checks a file against:
+    the table name in each written file's provenance maps to the schema it was written with, and the typed
+    read accepts every file the pipeline wrote (its columns, its nulls)."""
     import json
+
+    from duelbandits import storage
 
     named = {}
     for name, schema in WRITTEN.items():
         table = json.loads(pq.read_schema(out / name).metadata[b"duelbandits"])["table"]
         named.setdefault(table, set()).add(schema)
+        if table in schemas.TABLE_SCHEMAS:
+            assert storage.read_table(out / name, table).num_rows == pq.read_metadata(out / name).num_rows, name
     assert set(schemas.TABLE_SCHEMAS) <= set(named)
     for table, schema in schemas.TABLE_SCHEMAS.items():
         assert {name for name, value in vars(schemas).items() if value is schema} == named[table], table

@@ -79,10 +79,27 @@ def schema(path) -> dict:
 
 
 def schema_text(path) -> str:
-    """The text the schema file ``path`` must hold: :data:`HEADER` and :func:`schema` as YAML."""
+    """The text the schema file ``path`` must hold: :data:`HEADER` and :func:`schema` as YAML, a list of
+    plain values and a mapping of them without a description on one line each."""
     import yaml
 
-    return HEADER + yaml.safe_dump(schema(path), sort_keys=False, width=110, allow_unicode=True)
+    class Dumper(yaml.SafeDumper):
+        pass
+
+    def leaf(values) -> bool:
+        return not any(isinstance(value, (dict, list)) for value in values)
+
+    Dumper.add_representer(list, lambda dumper, data: dumper.represent_sequence(_SEQ, data, flow_style=leaf(data)))
+    Dumper.add_representer(
+        dict,
+        lambda dumper, data: dumper.represent_mapping(
+            _MAP, data.items(), flow_style=leaf(data.values()) and "description" not in data
+        ),
+    )
+    return HEADER + yaml.dump(schema(path), Dumper=Dumper, sort_keys=False, width=110, allow_unicode=True)
+
+
+_SEQ, _MAP = "tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"
 
 
 def check_values(config: dict, schema_path) -> None:
