@@ -15,7 +15,6 @@ SLOW_FOLDERS = {"workflow", "slurm"}
 SLOW_FILES = {"test_long_horizon.py"}
 LONGEST_FIRST = (
     "tests/workflow/test_reproducibility.py",  # 400 s
-    "tests/workflow/test_rerun_triggers.py",  # 370 s
     "tests/slurm/test_slurm_e2e.py",  # 205-260 s, most of it waiting for apt-get and Slurm
     "tests/workflow/test_bad_input_workflow.py",  # 120 s
     "tests/workflow/test_paper_figures.py",  # 105 s
@@ -24,13 +23,14 @@ LONGEST_FIRST = (
     "tests/workflow/test_plugin_project.py",  # 65 s
     "tests/workflow/test_field_workflow.py",  # 55 s
     "tests/workflow/test_asymptotics_workflow.py",  # 45-55 s
+    "tests/workflow/test_rerun_triggers.py",  # 50 s, after the shared tiny run
     "tests/workflow/test_sweeps_workflow.py",  # 40 s
     "tests/workflow/test_config_properties.py",  # 30 s
     "tests/workflow/test_workflow.py",  # 25 s
     "tests/workflow/test_reliability.py",  # 25 s
-    "tests/test_plotting.py",  # 22 s, the longest of the quick tier
-    "tests/test_figure_batches.py",  # 15 s
-    "tests/test_docs.py",  # 14 s
+    "tests/test_docs.py",  # 15 s with its slow dry runs, 4 s in the quick tier
+    "tests/test_plotting.py",  # 13 s, the longest of the quick tier
+    "tests/test_figure_batches.py",  # 9 s
 )
 """The modules that take longest, longest first (their tests' summed durations in `.ci/run` at
 54dae67 and in the quick tier, `--durations`): the workers start on them, so that no long module is

@@ -168,6 +168,8 @@ def test_a_bad_value_is_refused_naming_its_key():
 
 def test_the_target_check_names_its_key():
     config = copy.deepcopy(BASE)
+    config["maximin-bayes"].update(matrices=3, jobs=3)
+    configcheck.check_target(config, "maximin-bayes")  # the last valid number of jobs: one matrix each
     config["maximin-bayes"].update(matrices=3, jobs=4)
     with pytest.raises(ConfigError, match="^config: maximin-bayes/jobs: 4 jobs per A for 3 matrices"):
         configcheck.check_target(config, "maximin-bayes")

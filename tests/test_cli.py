@@ -32,28 +32,15 @@ def test_matrix_prints_the_scenario_as_csv(capsys):
     np.testing.assert_array_equal(X, make_scenario("borda", actions=5, seed=7).matrix)
 
 
+def main(line, *paths):
+    """``cli.main`` on the words of ``line`` and then ``paths``."""
+    return cli.main([*line.split(), *map(str, paths)])
+
+
 def test_simulate_writes_the_runs_the_api_gives(tmp_path):
     out = tmp_path / "runs.parquet"
-    args = [
-        "simulate",
-        "--scenario",
-        "condorcet",
-        "--algorithm",
-        "sparring-exp3p",
-        "--horizon",
-        "300",
-        "--runs",
-        "2-3",
-        "--actions",
-        "4",
-        "--seed",
-        "5",
-        "--stride",
-        "50",
-        "--out",
-        str(out),
-    ]
-    assert cli.main(args) == 0
+    line = "simulate --scenario condorcet --algorithm sparring-exp3p --horizon 300 --runs 2-3 --actions 4 --seed 5"
+    assert main(f"{line} --stride 50 --out", out) == 0
     table = pq.read_table(out).to_pandas()
     assert {"run", "t", "I", "J", "outcome", "p_0", "q_3"} <= set(table.columns)
     assert sorted(table["run"].unique()) == [2, 3] and len(table) == 600
@@ -114,79 +101,20 @@ def test_simulate_bad_input_exits_nonzero_and_leaves_no_file(tmp_path):
 
 
 def test_simulate_needs_run_or_runs(tmp_path, capsys):
-    code = cli.main(
-        [
-            "simulate",
-            "--scenario",
-            "condorcet",
-            "--algorithm",
-            "iss",
-            "--horizon",
-            "5",
-            "--seed",
-            "0",
-            "--stride",
-            "40",
-            "--out",
-            str(tmp_path / "x.parquet"),
-        ]
-    )
-    assert code == 2 and "--run R or --runs" in capsys.readouterr().err
+    line = "simulate --scenario condorcet --algorithm iss --horizon 5 --seed 0 --stride 40 --out"
+    assert main(line, tmp_path / "x.parquet") == 2 and "--run R or --runs" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
 
 
 def test_aggregate_names_a_truncated_run_file(tmp_path, capsys):
-    good = tmp_path / "good.parquet"
-    assert (
-        cli.main(
-            [
-                "simulate",
-                "--scenario",
-                "condorcet",
-                "--algorithm",
-                "iss",
-                "--horizon",
-                "100",
-                "--runs",
-                "0-1",
-                "--seed",
-                "0",
-                "--stride",
-                "40",
-                "--out",
-                str(good),
-            ]
-        )
-        == 0
-    )
-    assert cli.main(["scenario", "--scenario", "condorcet", "--seed", "0", "--out", str(tmp_path / "sc.json")]) == 0
-    bad = tmp_path / "bad.parquet"
+    good, bad, sc = tmp_path / "good.parquet", tmp_path / "bad.parquet", tmp_path / "sc.json"
+    line = "simulate --scenario condorcet --algorithm iss --horizon 100 --runs 0-1 --seed 0 --stride 40 --out"
+    assert main(line, good) == 0
+    assert main("scenario --scenario condorcet --seed 0 --out", sc) == 0
     bad.write_bytes(good.read_bytes()[:-100])
-    outs = [
-        "--traces",
-        str(tmp_path / "tr.parquet"),
-        "--strategies",
-        str(tmp_path / "st.parquet"),
-        "--summary",
-        str(tmp_path / "su.parquet"),
-    ]
-    code = cli.main(
-        [
-            "aggregate",
-            "--scenario-file",
-            str(tmp_path / "sc.json"),
-            "--chunk",
-            f"iss={bad}",
-            "--horizon",
-            "100",
-            "--runs",
-            "2",
-            "--points",
-            "1000",
-            *outs,
-        ]
-    )
-    assert code == 2
+    outs = [f"--{name}={tmp_path / name}.parquet" for name in ("traces", "strategies", "summary")]
+    line = f"aggregate --horizon 100 --runs 2 --points 1000 --chunk iss={bad} --scenario-file"
+    assert main(line, sc, *outs) == 2
     assert str(bad) in capsys.readouterr().err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.parquet", "good.parquet", "sc.json"]
 

@@ -7,70 +7,25 @@ from duelbandits import cli
 
 
 @pytest.mark.parametrize(
-    "argv",
+    "line",
     [
-        ["table", "--summary", "{x}", "--markdown", "{x}"],
-        ["table", "--summary", "{x}", "--markdown", "{dot}"],  # ./x and x are one file
-        ["manifest", "write", "{x}", "--config-json", "{{}}", "--plugins-json", "{{}}", "--out", "{x}"],
-        [
-            "simulate",
-            "--scenario",
-            "file",
-            "--matrix-file",
-            "{x}",
-            "--algorithm",
-            "dts",
-            "--horizon",
-            "10",
-            "--run",
-            "0",
-            "--seed",
-            "0",
-            "--stride",
-            "5",
-            "--out",
-            "{dot}",
-        ],
-        [
-            "aggregate",
-            "--scenario-file",
-            "s.json",
-            "--chunk",
-            "dts={x}",
-            "--horizon",
-            "10",
-            "--runs",
-            "1",
-            "--points",
-            "1000",
-            "--traces",
-            "{dot}",
-            "--strategies",
-            "b.parquet",
-            "--summary",
-            "c.parquet",
-        ],
+        "table --summary {x} --markdown {x}",
+        "table --summary {x} --markdown {dot}",  # ./x and x are one file
+        "manifest write {x} --config-json {{}} --plugins-json {{}} --out {x}",
+        "simulate --scenario file --matrix-file {x} --algorithm dts --horizon 10 --run 0 --seed 0 --stride 5 "
+        "--out {dot}",
+        "aggregate --scenario-file s.json --chunk dts={x} --horizon 10 --runs 1 --points 1000 --traces {dot} "
+        "--strategies b.parquet --summary c.parquet",
         # the listed files of manifest write are relative to --root: root/x is the output
-        [
-            "manifest",
-            "write",
-            "--root",
-            "sub",
-            "{x}",
-            "--config-json",
-            "{{}}",
-            "--plugins-json",
-            "{{}}",
-            "--out",
-            "sub/{x}",
-        ],
-        ["table", "--summary", "{x}", "--markdown", "link.md"],  # link.md: a symbolic link to the input
+        "manifest write --root sub {x} --config-json {{}} --plugins-json {{}} --out sub/{x}",
+        "table --summary {x} --markdown link.md",  # link.md: a symbolic link to the input
     ],
     ids=["table", "table-spelled-otherwise", "manifest-write", "simulate", "aggregate-chunk", "manifest-root", "link"],
 )
-def test_an_output_that_is_also_an_input_is_refused_and_the_input_is_untouched(tmp_path, monkeypatch, capsys, argv):
+def test_an_output_that_is_also_an_input_is_refused_and_the_input_is_untouched(tmp_path, monkeypatch, capsys, line):
     monkeypatch.chdir(tmp_path)
-    name = "x.parquet" if "simulate" in argv or "aggregate" in argv or "table" in argv else "x.txt"
+    argv = line.split()
+    name = "x.txt" if argv[0] == "manifest" else "x.parquet"
     (tmp_path / name).write_bytes(b"the input")
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / name).write_bytes(b"the input")

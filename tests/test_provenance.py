@@ -37,10 +37,8 @@ def aggregate(root, scenario_file, chunks, out):
         "--points",
         "10",
     ]
-    for algorithm, chunk in chunks:
-        args += ["--chunk", f"{algorithm}={root / chunk}"]
-    for name in ("traces", "strategies", "summary"):
-        args += [f"--{name}", str(out / f"{name}.parquet")]
+    args += [f"--chunk={algorithm}={root / chunk}" for algorithm, chunk in chunks]
+    args += [f"--{name}={out / name}.parquet" for name in ("traces", "strategies", "summary")]
     return cli.main(args)
 
 
@@ -92,26 +90,8 @@ def test_aggregate_refuses_chunks_that_contradict_its_arguments(files, tmp_path,
 
 def test_aggregate_refuses_a_chunk_of_another_matrix_or_horizon_or_without_provenance(files, tmp_path, capsys):
     other = tmp_path / "other.parquet"
-    args = [
-        "simulate",
-        "--scenario",
-        "borda",
-        "--algorithm",
-        "dts",
-        "--horizon",
-        "50",
-        "--runs",
-        "0-1",
-        "--actions",
-        "5",
-        "--seed",
-        "8",
-        "--stride",
-        "40",
-        "--out",
-        str(other),
-    ]
-    assert cli.main(args) == 0
+    line = "simulate --scenario borda --algorithm dts --horizon 50 --runs 0-1 --actions 5 --seed 8 --stride 40"
+    assert cli.main([*line.split(), "--out", str(other)]) == 0
     out = tmp_path / "out"
     assert aggregate(files, "borda.json", [("dts", other)], out) == 2
     assert "was made for matrix_sha256" in capsys.readouterr().err
@@ -124,20 +104,9 @@ def test_aggregate_refuses_a_chunk_of_another_matrix_or_horizon_or_without_prove
 
 def test_figures_refuse_traces_of_another_scenario(files, tmp_path, capsys):
     assert aggregate(files, "borda.json", [("dts", "borda-dts.parquet")], tmp_path) == 0
-    args = [
-        "figure",
-        "appendix",
-        "--scenario",
-        "condorcet",
-        "--algorithm",
-        "dts",
-        "--traces",
-        str(tmp_path / "traces.parquet"),
-        "--strategies",
-        str(tmp_path / "strategies.parquet"),
-        "--out",
-        str(tmp_path / "f.png"),
-    ]
+    args = ["figure", "appendix", "--scenario", "condorcet", "--algorithm", "dts"]
+    args += [f"--traces={tmp_path / 'traces.parquet'}", f"--strategies={tmp_path / 'strategies.parquet'}"]
+    args += ["--out", str(tmp_path / "f.png")]
     assert cli.main(args) == 2
     assert (
         "traces.parquet: was made for scenario 'borda', but is used as scenario 'condorcet'" in capsys.readouterr().err

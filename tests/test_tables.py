@@ -71,23 +71,8 @@ def test_markdown_and_html_escape_their_cells():
 
 def exponents():
     """Fitted exponents as the sweep writes them: every column of the exponents schema."""
-    columns = [
-        "scenario",
-        "algorithm",
-        "regret",
-        "paper",
-        "theorem",
-        "theorem_exponent",
-        "actions",
-        "horizons",
-        "runs",
-        "rho",
-        "log_c",
-        "ci_low",
-        "ci_high",
-        "confidence",
-        "resamples",
-    ]
+    columns = "scenario algorithm regret paper theorem theorem_exponent actions horizons runs rho log_c ci_low ci_high"
+    columns = [*columns.split(), "confidence", "resamples"]
     rows = [
         ("borda", "ts-borda", "borda", True, "4.2", 2 / 3, 10, 4, 20, 0.7, 1.0, 0.6, 0.75, 0.95, 1000),
         ("borda", "ts-borda", "maximin", False, None, np.nan, 10, 4, 20, 0.9, 1.0, 0.8, 1.0, 0.95, 1000),
@@ -119,20 +104,7 @@ def test_exponent_markdown_and_html_state_horizons_runs_and_bootstrap():
 
 
 def actions():
-    columns = [
-        "scenario",
-        "algorithm",
-        "regret",
-        "paper",
-        "theorem",
-        "actions",
-        "horizon",
-        "runs",
-        "mean",
-        "std",
-        "bound",
-        "ratio",
-    ]
+    columns = "scenario algorithm regret paper theorem actions horizon runs mean std bound ratio".split()
     rows = [
         ("borda", "ts-maximin", "maximin", False, "4.1", 6, 1000, 5, 150.0, 12.0, 600.0, 0.25),
         ("borda", "ts-maximin", "copeland", False, None, 6, 1000, 5, 1.0, 0.1, np.nan, np.nan),

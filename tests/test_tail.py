@@ -53,42 +53,15 @@ def test_a_matrix_whose_maximin_winner_is_its_borda_winner_has_no_trap():
 
 
 def test_trapped_at_its_boundary():
-    """Trapped when the last interval's mean regret per step is >= share * delta: at it, and just below."""
+    """Trapped when the last interval's mean regret per step is >= share * delta (share 1/2 by default):
+    at it, and just below."""
     delta, share = 0.2, 0.5
     t = np.array([10, 20])
     at = np.array([[0.0, 10 * share * delta]])
-    assert tail.trapped(t, at, delta, share)[0, 1]
+    assert tail.trapped(t, at, delta, share)[0, 1] and tail.trapped(t, at, delta)[0, 1]
     below = np.array([[0.0, np.nextafter(10 * share * delta, 0)]])
-    assert not tail.trapped(t, below, delta, share)[0, 1]
-
-
-def test_selection_keeps_every_trapped_run_and_a_seeded_subsample():
-    held, sampled = tail.select_continued([5, 2], np.arange(10, 30), 4, SEED)
-    assert held.tolist() == [2, 5]
-    assert sampled.size == 4 and set(sampled) <= set(range(10, 30))
-    again = tail.select_continued([2, 5], np.arange(29, 9, -1), 4, SEED)[1]
-    assert sampled.tolist() == again.tolist()  # the order the runs come in does not matter
-    assert tail.select_continued([], np.arange(3), 10, SEED)[1].tolist() == [0, 1, 2]
-
-
-def test_job_shares_partition_the_runs():
-    runs = np.arange(17)
-    shares = [tail.job_share(runs, 4, k) for k in range(4)]
-    assert sorted(np.concatenate(shares).tolist()) == runs.tolist()
-
-
-def test_stratified_mean_with_every_run_continued_is_the_plain_mean():
-    rng = np.random.default_rng(1)
-    a, b = rng.exponential(10, 30), rng.exponential(1, 170)
-    estimate, se = tail.stratified_mean([(30, a), (170, b)])
-    values = np.r_[a, b]
-    assert estimate == pytest.approx(values.mean())
-    assert se == pytest.approx(values.std(ddof=1) / math.sqrt(values.size), rel=0.02)
-
-
-def test_stratified_mean_refuses_an_empty_stratum_of_runs():
-    with pytest.raises(tail.TailError):
-        tail.stratified_mean([(10, []), (5, [1.0])])
+    assert not tail.trapped(t, below, delta, share)[0, 1] and not tail.trapped(t, below, delta)[0, 1]
+    assert tail.trapped(t, below, delta, share=0.49)[0, 1]
 
 
 def test_stratified_interval_covers_at_its_level():
@@ -143,32 +116,6 @@ def test_continue_runs_rebuild_phase_one_and_record_the_state(borda):
     assert curves["t"].max() == 2_000 and set(curves["stratum"]) == {"free", "trapped"}
     assert ((states["p_star"] >= 0) & (states["p_star"] <= 1)).all()
     assert trap.maximin_winner >= 0
-
-
-def test_estimates_phase_one_only_and_bound(borda):
-    trap = tail.trap(borda)
-    point = simulate_point(borda, "borda", "ts-maximin", 500, range(5), SEED, points=6).to_pandas()
-    table = tail.estimates(point, None, 10, trap.delta, 0.5, 0.95)
-    assert (table["source"] == "phase 1 (all runs)").all()
-    np.testing.assert_allclose(table["bound"], theorems.ts_maximin(10, table["t"].to_numpy(float)))
-    assert set(table["verdict"]) <= {"below", "exceeded", "inconclusive"}
-
-
-def test_verdict_names_the_first_horizon_exceeded():
-    frame = pd.DataFrame(
-        {
-            "t": [10, 100, 1000],
-            "verdict": ["below", "exceeded", "exceeded"],
-            "ratio": [0.5, 1.2, 1.5],
-            "ratio_low": [0.4, 1.1, 1.2],
-            "ratio_high": [0.6, 1.3, 1.8],
-        }
-    )
-    assert tail.verdict(frame).startswith("fails: E[R_t] exceeds Theorem 4.1's bound at t = 100 ")
-    frame["verdict"] = ["below", "below", "inconclusive"]
-    assert tail.verdict(frame).startswith("inconclusive from t = 1,000")
-    frame["verdict"] = "below"
-    assert tail.verdict(frame).startswith("holds up to t = 1,000")
 
 
 def test_family_member_has_its_trap_exactly_when_the_borda_condition_holds():
@@ -421,13 +368,6 @@ def test_interval_slopes_by_hand_for_one_run_and_for_several():
     np.testing.assert_allclose(tail.interval_slopes(t, [[1.0, 4.0, 4.0], [2.0, 2.0, 7.0]]), [[0.5, 1, 0], [1, 0, 1]])
 
 
-def test_trapped_by_default_at_half_of_delta():
-    """share defaults to 1/2: one interval of length 10 with regret 1 has slope 0.1 = delta / 2 at delta 0.2."""
-    assert tail.trapped([10], [[1.0]], 0.2).tolist() == [[True]]
-    assert tail.trapped([10], [[0.99]], 0.2).tolist() == [[False]]
-    assert tail.trapped([10], [[0.99]], 0.2, share=0.49).tolist() == [[True]]
-
-
 def test_selection_draws_the_documented_seeded_subsample():
     """The free runs 10..29, 4 of them: rng = default_rng(SeedSequence([SEED, int.from_bytes(b"maximin-tail",
     "little"), int.from_bytes(b"others", "little")])) and rng.choice(runs, 4, replace=False), sorted: 16, 20,
@@ -435,6 +375,8 @@ def test_selection_draws_the_documented_seeded_subsample():
     each once."""
     held, sampled = tail.select_continued([7, 3], np.arange(10, 30), 4, SEED)
     assert held.tolist() == [3, 7] and sampled.tolist() == [16, 20, 25, 29]
+    again = tail.select_continued([3, 7], np.arange(29, 9, -1), 4, SEED)[1]
+    assert again.tolist() == [16, 20, 25, 29]  # the order the runs come in does not matter
     assert held.dtype == np.int64 and sampled.dtype == np.int64
     assert tail.select_continued([], np.arange(10, 30), 20, SEED)[1].tolist() == list(range(10, 30))
     assert tail.select_continued([], np.arange(10, 30), 99, SEED)[1].tolist() == list(range(10, 30))

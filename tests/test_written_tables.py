@@ -125,19 +125,8 @@ def out(tmp_path_factory):
     run("tail-table", *tail_points, *tail, "--curves", root / "tail-curves.parquet", "--states",
         root / "tail-states.parquet", "--confidence", 0.95, *files)  # fmt: skip
     family = ["--actions", 3, "--gaps", 0.2, "--others-gap", 0.1, "--strength", 0.95, "--runs", 2, "--horizon", 60]
-    run(
-        "tail-family",
-        *family,
-        "--seed",
-        SEED,
-        "--grid-points",
-        5,
-        "--confidence",
-        0.95,
-        "--bootstrap",
-        20,
-        *outputs(root, table="family.parquet", markdown="f.md"),
-    )
+    family += ["--seed", SEED, "--grid-points", 5, "--confidence", 0.95, "--bootstrap", 20]
+    run("tail-family", *family, *outputs(root, table="family.parquet", markdown="f.md"))
     # Theorem 4.1 as a Bayesian bound: 2 matrices x 1 run at A = 3, T = 60, one job; its table
     bayes = ["--actions", 3, "--matrices", 2, "--runs", 1, "--horizon", 60, "--seed", SEED, "--jobs", 1, "--job", 0]
     bayes += ["--prior", "uniform"]
@@ -197,14 +186,19 @@ WRITTEN = {
 
 
 def test_each_table_name_of_the_checked_reads_gives_the_schema_its_file_was_written_with(out):
-    """schemas.TABLE_SCHEMAS, which a checked read (storage.read_frame(path, table=...)) checks a file
-    against: the table name in each written file's provenance maps to the schema it was written with."""
+    """schemas.TABLE_SCHEMAS, which the typed read (storage.read_table(path, table)) checks a file against:
+    the table name in each written file's provenance maps to the schema it was written with, and the typed
+    read accepts every file the pipeline wrote (its columns, its nulls)."""
     import json
+
+    from duelbandits import storage
 
     named = {}
     for name, schema in WRITTEN.items():
         table = json.loads(pq.read_schema(out / name).metadata[b"duelbandits"])["table"]
         named.setdefault(table, set()).add(schema)
+        if table in schemas.TABLE_SCHEMAS:
+            assert storage.read_table(out / name, table).num_rows == pq.read_metadata(out / name).num_rows, name
     assert set(schemas.TABLE_SCHEMAS) <= set(named)
     for table, schema in schemas.TABLE_SCHEMAS.items():
         assert {name for name, value in vars(schemas).items() if value is schema} == named[table], table

@@ -79,10 +79,27 @@ def schema(path) -> dict:
 
 
 def schema_text(path) -> str:
-    """The text the schema file ``path`` must hold: :data:`HEADER` and :func:`schema` as YAML."""
+    """The text the schema file ``path`` must hold: :data:`HEADER` and :func:`schema` as YAML, a list of
+    plain values and a mapping of them without a description on one line each."""
     import yaml
 
-    return HEADER + yaml.safe_dump(schema(path), sort_keys=False, width=110, allow_unicode=True)
+    class Dumper(yaml.SafeDumper):
+        pass
+
+    def leaf(values) -> bool:
+        return not any(isinstance(value, (dict, list)) for value in values)
+
+    Dumper.add_representer(list, lambda dumper, data: dumper.represent_sequence(_SEQ, data, flow_style=leaf(data)))
+    Dumper.add_representer(
+        dict,
+        lambda dumper, data: dumper.represent_mapping(
+            _MAP, data.items(), flow_style=leaf(data.values()) and "description" not in data
+        ),
+    )
+    return HEADER + yaml.dump(schema(path), Dumper=Dumper, sort_keys=False, width=110, allow_unicode=True)
+
+
+_SEQ, _MAP = "tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"
 
 
 def check_values(config: dict, schema_path) -> None:
@@ -112,7 +129,7 @@ def check_values(config: dict, schema_path) -> None:
             refuse(path, f"must be a finite number, got {value!r}")
         if node.get("type") == "integer" and isinstance(value, float):
             refuse(path, f"must be an integer, got {value!r}")
-        big = isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_STEP
+        big = isinstance(value, int) and not isinstance(value, bool) and value > MAX_STEP  # below 0: the minimums
         if big and "maximum" not in node:
             refuse(path, f"{value} is beyond a 32-bit integer (at most {MAX_STEP}: the step and run columns are int32)")
         named(value, node, path)

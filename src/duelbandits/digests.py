@@ -170,21 +170,10 @@ class TableDigest:
             sha.update(column.digest())
         return sha.hexdigest()
 
-    def content(self) -> str:
-        """The digest as :func:`duelbandits.manifest.content_digest` gives it for the written file."""
-        return PARQUET + self.hexdigest()
-
 
 PARQUET = "parquet:"
 """The prefix of a Parquet file's content digest (``JSON`` for a JSON file's)."""
 JSON = "json:"
-
-
-def table_content(table) -> str:
-    """The content digest of an Arrow table: that of the Parquet file it is written to."""
-    digest = TableDigest(table.schema)
-    digest.update(table)
-    return digest.content()
 
 
 def parquet_digest(path) -> str:

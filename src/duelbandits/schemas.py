@@ -468,7 +468,7 @@ TABLE_SCHEMAS = {
     "claims": CLAIM_SCHEMA,
 }
 """The schema of each table by the name its provenance gives it (``table``): a checked read of a table
-(``storage.read_frame(path, table=NAME)``) checks the file's columns against it. The run chunks (their
+(``storage.read_frame(path, NAME)``) checks the file's columns against it. The run chunks (their
 strategy columns depend on the algorithm and A) and the point files are checked by their readers."""
 
 MAY_BE_NULL = {"asymptotics-local": {"from_horizon"}, "asymptotics-exponents": {"prev_from", "last_from"}}

@@ -151,8 +151,8 @@ def cmd_tail_figure(args) -> None:
     for path in args.out:
         if Path(path).suffix.lower().lstrip(".") not in METADATA:
             raise UsageError(f"--out {path}: a figure is saved as .pdf, .png or .svg")
-    estimates = storage.read_table(args.estimates).to_pandas()
-    family = storage.read_table(args.family).to_pandas() if args.family else None
+    estimates = storage.read_frame(args.estimates, "tail-estimates")
+    family = storage.read_frame(args.family, "tail-family") if args.family else None
     digest = digests.data_digest({"estimates": args.estimates, "family": args.family}, figure="maximin-tail")
     tail_figure(estimates, family, args.out, data_digest=digest)
 

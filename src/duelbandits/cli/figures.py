@@ -224,7 +224,7 @@ def cmd_sweep_figure(args) -> None:
         storage.read_provenance(args.exponents, table="sweep-exponents")
     table = scenario_rows(args.table, args.scenario, table=f"sweep-{args.kind}")
     if args.kind == "horizon":
-        exponents = storage.read_table(args.exponents, filters=[("scenario", "=", args.scenario)]).to_pandas()
+        exponents = storage.read_frame(args.exponents, "sweep-exponents", filters=[("scenario", "=", args.scenario)])
         digest = digests.data_digest(
             {"table": args.table, "exponents": args.exponents},
             figure="sweep-horizon",
@@ -256,8 +256,8 @@ def cmd_asymptotics_figure(args) -> None:
     made = ("points", "resamples", "confidence", "seed", "c_alpha", "near")
     if any(local_prov.get(key) != exponents_prov.get(key) for key in made):
         raise UsageError(f"{args.local} and {args.exponents} were not made by the same asymptotics-table call")
-    local = scenario_rows(args.local, args.scenario)
-    exponents = storage.read_table(args.exponents, filters=[("scenario", "=", args.scenario)]).to_pandas()
+    local = scenario_rows(args.local, args.scenario, "asymptotics-local")
+    exponents = storage.read_frame(args.exponents, "asymptotics-exponents", filters=[("scenario", "=", args.scenario)])
     digest = digests.data_digest(
         {"local": args.local, "exponents": args.exponents},
         figure="asymptotics",
