@@ -484,13 +484,13 @@ def table_args(tmp_path, points, *extra):
     return ["asymptotics-table", *map(str, points), *defaults, *extra, *outs]  # extra: a later value wins
 
 
-@pytest.fixture
-def point_files(tmp_path):
-    """PM and TS-Borda on borda, A = 6, at T = 300, 600, 1200 (PM's Theorem 4.4 needs T > 69.6)."""
-    paths = []
+@pytest.fixture(scope="module")
+def point_files(tmp_path_factory):
+    """PM and TS-Borda on borda, A = 6, at T = 300, 600, 1200 (PM's Theorem 4.4 needs T > 69.6); read only."""
+    folder, paths = tmp_path_factory.mktemp("points"), []
     for algorithm in ("partial-monitoring", "ts-borda"):
         for T in (300, 600, 1200):
-            paths.append(tmp_path / f"{algorithm}-{T}.parquet")
+            paths.append(folder / f"{algorithm}-{T}.parquet")
             assert sweep_point(paths[-1], T, algorithm) == 0
     return paths
 

@@ -107,10 +107,10 @@ def test_figure_draws_the_paper_solid_and_the_field_dashed(points, tmp_path):
     assert (tmp_path / "f.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-@pytest.fixture
-def field_files(tmp_path):
-    """Point and scenario files of a tiny field: two algorithms on condorcet and cyclic."""
-    files = {"points": [], "scenarios": []}
+@pytest.fixture(scope="module")
+def field_files(tmp_path_factory):
+    """Point and scenario files of a tiny field: two algorithms on condorcet and cyclic (read only)."""
+    tmp_path, files = tmp_path_factory.mktemp("field"), {"points": [], "scenarios": []}
     for name in ("condorcet", "cyclic"):
         scenario = tmp_path / f"{name}.json"
         assert cli.main(["scenario", "--scenario", name, "--actions", "6", "--seed", "2", "--out", str(scenario)]) == 0
@@ -125,17 +125,11 @@ def field_files(tmp_path):
 
 
 def field_table_args(files, tmp_path):
-    args = ["field-table", *map(str, files["points"])]
-    for path in files["scenarios"]:
-        args += ["--scenario-file", str(path)]
-    return args + [
-        "--curves",
-        str(tmp_path / "curves.parquet"),
-        "--table",
-        str(tmp_path / "table.parquet"),
-        "--markdown",
-        str(tmp_path / "table.md"),
-    ]
+    args = ["field-table", *map(str, files["points"]), *(f"--scenario-file={path}" for path in files["scenarios"])]
+    return args + [f"--{name}={tmp_path / file}" for name, file in FIELD_OUTPUTS.items()]
+
+
+FIELD_OUTPUTS = {"curves": "curves.parquet", "table": "table.parquet", "markdown": "table.md"}
 
 
 def test_field_table_command_matches_a_recomputation_from_the_runs(field_files, tmp_path):

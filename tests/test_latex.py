@@ -13,7 +13,6 @@ import pytest
 from cli_process import run_cli
 
 from duelbandits import latex, make_scenario, storage
-from duelbandits import winners as W
 from duelbandits.algorithms import PAPER_ALGORITHMS, PAPER_REGRET
 from duelbandits.plotting import style
 from duelbandits.theorems import theorem_for
@@ -22,19 +21,8 @@ A, T, RUNS = 10, 40_000, 100
 
 
 def scenario_dict(name):
-    sc = make_scenario(name, A, seed=20191114)
-    X = sc.matrix
-    return {
-        "name": name,
-        "utilities": sc.utilities.tolist(),
-        "matrix": X.tolist(),
-        "winners": {
-            "condorcet": W.condorcet_winner(X),
-            "copeland": W.copeland_winners(X).tolist(),
-            "maximin": W.maximin_winners(X).tolist(),
-            "borda": W.borda_winners(X).tolist(),
-        },
-    }
+    """The scenario file's record of ``name`` at A actions."""
+    return storage.scenario_record(make_scenario(name, A, seed=20191114), 20191114)
 
 
 def make_summary(horizon=T, drop_bound=()):

@@ -10,8 +10,7 @@ import pandas as pd
 import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-from duelbandits import ALGORITHMS, make_scenario
-from duelbandits import winners as W
+from duelbandits import ALGORITHMS, make_scenario, storage
 from duelbandits.algorithms import PAPER_ALGORITHMS, PAPER_REGRET
 from duelbandits.plotting import appendix_figure, appendix_panel, main_figure, main_panel, style
 from duelbandits.theorems import THEOREMS, theorem_for
@@ -20,20 +19,8 @@ A, T, RUNS = 4, 500, 5
 
 
 def scenario_dict(name):
-    sc = make_scenario(name, A, seed=4)
-    X = sc.matrix
-    return {
-        "name": name,
-        "utilities": sc.utilities.tolist(),
-        "matrix": X.tolist(),
-        "winners": {
-            "condorcet": W.condorcet_winner(X),
-            "copeland": W.copeland_winners(X).tolist(),
-            "maximin": W.maximin_winners(X).tolist(),
-            "borda": W.borda_winners(X).tolist(),
-        },
-        "params": sc.params,
-    }
+    """The scenario file's record of ``name`` at A actions."""
+    return storage.scenario_record(make_scenario(name, A, seed=4), 4)
 
 
 def make_summary(drop_bound=()):

@@ -118,32 +118,6 @@ def test_continue_runs_rebuild_phase_one_and_record_the_state(borda):
     assert trap.maximin_winner >= 0
 
 
-def test_estimates_phase_one_only_and_bound(borda):
-    trap = tail.trap(borda)
-    point = simulate_point(borda, "borda", "ts-maximin", 500, range(5), SEED, points=6).to_pandas()
-    table = tail.estimates(point, None, 10, trap.delta, 0.5, 0.95)
-    assert (table["source"] == "phase 1 (all runs)").all()
-    np.testing.assert_allclose(table["bound"], theorems.ts_maximin(10, table["t"].to_numpy(float)))
-    assert set(table["verdict"]) <= {"below", "exceeded", "inconclusive"}
-
-
-def test_verdict_names_the_first_horizon_exceeded():
-    frame = pd.DataFrame(
-        {
-            "t": [10, 100, 1000],
-            "verdict": ["below", "exceeded", "exceeded"],
-            "ratio": [0.5, 1.2, 1.5],
-            "ratio_low": [0.4, 1.1, 1.2],
-            "ratio_high": [0.6, 1.3, 1.8],
-        }
-    )
-    assert tail.verdict(frame).startswith("fails: E[R_t] exceeds Theorem 4.1's bound at t = 100 ")
-    frame["verdict"] = ["below", "below", "inconclusive"]
-    assert tail.verdict(frame).startswith("inconclusive from t = 1,000")
-    frame["verdict"] = "below"
-    assert tail.verdict(frame).startswith("holds up to t = 1,000")
-
-
 def test_family_member_has_its_trap_exactly_when_the_borda_condition_holds():
     """Action 1 is the Borda winner iff (A - 2)(strength - 1/2 - others_gap) > 2 gap."""
     from duelbandits import winners

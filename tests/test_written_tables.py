@@ -125,19 +125,8 @@ def out(tmp_path_factory):
     run("tail-table", *tail_points, *tail, "--curves", root / "tail-curves.parquet", "--states",
         root / "tail-states.parquet", "--confidence", 0.95, *files)  # fmt: skip
     family = ["--actions", 3, "--gaps", 0.2, "--others-gap", 0.1, "--strength", 0.95, "--runs", 2, "--horizon", 60]
-    run(
-        "tail-family",
-        *family,
-        "--seed",
-        SEED,
-        "--grid-points",
-        5,
-        "--confidence",
-        0.95,
-        "--bootstrap",
-        20,
-        *outputs(root, table="family.parquet", markdown="f.md"),
-    )
+    family += ["--seed", SEED, "--grid-points", 5, "--confidence", 0.95, "--bootstrap", 20]
+    run("tail-family", *family, *outputs(root, table="family.parquet", markdown="f.md"))
     # Theorem 4.1 as a Bayesian bound: 2 matrices x 1 run at A = 3, T = 60, one job; its table
     bayes = ["--actions", 3, "--matrices", 2, "--runs", 1, "--horizon", 60, "--seed", SEED, "--jobs", 1, "--job", 0]
     bayes += ["--prior", "uniform"]

@@ -94,34 +94,12 @@ def test_the_declared_minimum_versions_give_the_same_content(tiny_run, tmp_path)
         assert done.returncode == 0, done.stderr[-3000:]
     python = str(venv / "bin" / "python")
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba-cache")}  # numba 0.59's own kernels
-    versions = json.loads(
-        subprocess.run(
-            [
-                python,
-                "-c",
-                "import json, numpy, pandas, pyarrow, numba; print(json.dumps("
-                "[numpy.__version__, pandas.__version__, pyarrow.__version__, "
-                "numba.__version__]))",
-            ],
-            capture_output=True,
-            text=True,
-        ).stdout
-    )
+    show = "import json, numpy, pandas, pyarrow, numba; print(json.dumps([m.__version__ for m in "
+    show += "(numpy, pandas, pyarrow, numba)]))"
+    versions = json.loads(subprocess.run([python, "-c", show], capture_output=True, text=True).stdout)
     assert versions == ["1.26.0", "2.1.0", "14.0.0", "0.59.0"]
-    cmd = [
-        python,
-        "-m",
-        "snakemake",
-        "-s",
-        str(REPO / "Snakefile"),
-        "--directory",
-        str(tmp_path / "run"),
-        "--configfile",
-        str(REPO / "config.yaml"),
-        str(TINY),
-        "--cores",
-        "2",
-    ]
+    cmd = [python, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "--directory", str(tmp_path / "run"),
+           "--configfile", str(REPO / "config.yaml"), str(TINY), "--cores", "2"]  # fmt: skip
     run = subprocess.run(cmd, capture_output=True, text=True, timeout=1800, env=env)
     assert run.returncode == 0, run.stderr[-3000:]
     # the minimum versions' tree against the newest versions' manifest, verified by the minimum venv: other
