@@ -188,12 +188,12 @@ TAIL_FAMILY_SCHEMA = _schema(
     " crossing_high:float64 exponent:float64 exponent_low:float64 exponent_high:float64"
 )
 """results/maximin-tail/family.parquet: TS-Maximin's mean Maximin R_t on each member (A, gap) of the
-family of duelbandits.tail.family_matrix, its two-sided normal interval, Theorem 4.1's bound and the
+family of duelbandits.tail_family.family_matrix, its two-sided normal interval, Theorem 4.1's bound and the
 verdict (``exceeded``, ``below``, ``inconclusive``; ``no trap`` for a member whose Borda winner is its
 Condorcet winner, one row with t = 0). The last six columns are the member's, repeated on each of its rows:
-where E[R_t] first reaches the bound with its interval (duelbandits.tail.crossing; NaN: not within the grid)
+where E[R_t] first reaches the bound with its interval (duelbandits.tail_family.crossing; NaN: not within the grid)
 and the growth exponent of E[R_t] past that crossing with its bootstrap interval
-(duelbandits.tail.growth_exponent)."""
+(duelbandits.tail_family.growth_exponent)."""
 
 BAYES_RUN_SCHEMA = _schema(
     "actions:int16 matrix:int32 run:int32 horizon:int32 regret:float64 bound:float64 ratio:float64"
