@@ -56,6 +56,7 @@ TESTS = {
         "tests/test_benchmarks.py",
     ],
     "tail": ["tests/test_tail.py"],
+    "tail_family": ["tests/test_tail.py"],
     "theorems": ["tests/test_theorems.py"],
     "winners": ["tests/test_winners.py"],
 }

@@ -29,6 +29,7 @@ FLOORS = {
         "field",
         "asymptotics",
         "tail",
+        "tail_family",
         "bayes",
         "claims",
         "configcheck",

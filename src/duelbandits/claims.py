@@ -627,7 +627,7 @@ def tail_row(estimates, verdict_text: str | None) -> Claim:
 
 
 def family_row(family) -> Claim:
-    """Theorem 4.1 on the small family of duelbandits.tail.family_matrix: the member whose interval first
+    """Theorem 4.1 on the small family of duelbandits.tail_family.family_matrix: the member whose interval first
     lies above the bound (fails), else the largest t searched (or "not tested")."""
     statement = "TS-Maximin's expected Maximin regret is at most A/sqrt(2) sqrt(log A) sqrt(T), for every X and T"
 
@@ -674,7 +674,7 @@ def family_row(family) -> Claim:
 
 def family_sharpened(family, row) -> str:
     """The family row's crossing, growth exponent and reach (smallest A, largest gap failing), as a clause."""
-    from .tail import family_extremes
+    from .tail_family import family_extremes
 
     parts = []
     if "crossing" in row.index and not math.isnan(row["crossing"]):

@@ -311,7 +311,7 @@ def save(fig, outputs, data_digest: str | None = None, look: Look = COMPOSITE) -
     to a temporary file in its own directory, then renamed over the target, so
     a crash never leaves a half-written figure. ``data_digest``, the content
     digest of the data drawn (:func:`duelbandits.digests.data_digest`), goes
-    into the file's metadata, where the manifest reads it. ``look`` gives the
+    into the file's metadata (``duelbandits provenance FIGURE`` prints it). ``look`` gives the
     rcParams and resolution (:data:`COMPOSITE`, or :data:`PANEL` for a panel alone).
     """
     if isinstance(outputs, (str, os.PathLike)):
