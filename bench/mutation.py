@@ -44,6 +44,7 @@ TESTS = {
     ],
     "field": ["tests/test_field.py"],
     "manifest": ["tests/test_manifest.py"],
+    "matrices": ["tests/test_scenarios.py", "tests/test_scenarios_edges.py", "tests/test_benchmarks.py"],
     "plan": ["tests/test_plan.py"],
     "points": ["tests/test_points.py"],
     "regret": ["tests/test_regret.py"],
@@ -56,6 +57,7 @@ TESTS = {
         "tests/test_benchmarks.py",
     ],
     "tail": ["tests/test_tail.py"],
+    "tail_family": ["tests/test_tail.py"],
     "theorems": ["tests/test_theorems.py"],
     "winners": ["tests/test_winners.py"],
 }

@@ -946,7 +946,7 @@ def _family(crossing=True):
 def test_family_row_every_field_of_the_first_member_exceeded():
     """Three members exceed at t = 1,000: sorted by (t, actions, gap) the first is A = 5, gap 0.1; its
     crossing's high end is beyond the grid and it has no exponent; the smallest A failing is 4 and the
-    largest gap 0.2 (tail.family_extremes); five members with a trap, searched up to t = 5,000."""
+    largest gap 0.2 (tail_family.family_extremes); five members with a trap, searched up to t = 5,000."""
     statement = "TS-Maximin's expected Maximin regret is at most A/sqrt(2) sqrt(log A) sqrt(T), for every X and T"
     expected = (
         "Theorem 4.1 (A = 5, gap 0.1, t = 1,000)",

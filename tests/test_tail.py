@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from duelbandits import regret, scenarios, schemas, tail, theorems
+from duelbandits import regret, scenarios, schemas, tail, tail_family, theorems
 from duelbandits.points import simulate_point
 from duelbandits.simulation import name_seed, run_seed, simulate
 
@@ -124,7 +124,7 @@ def test_family_member_has_its_trap_exactly_when_the_borda_condition_holds():
 
     for A in (3, 4, 5, 6):
         for gap in (0.1, 0.2, 0.3, 0.4):
-            X = tail.family_matrix(A, gap, 0.1, 0.95)
+            X = tail_family.family_matrix(A, gap, 0.1, 0.95)
             np.testing.assert_allclose(X + X.T, 1.0)
             assert winners.condorcet_winner(X) == 0 and winners.maximin_winners(X).tolist() == [0]
             has_trap = (A - 2) * (0.95 - 0.5 - 0.1) > 2 * gap
@@ -132,16 +132,16 @@ def test_family_member_has_its_trap_exactly_when_the_borda_condition_holds():
 
 
 def test_family_search_and_its_first_break():
-    table = tail.family_search([3, 4], [0.1, 0.3], 0.1, 0.95, 6, 400, SEED, 5, 0.95)
+    table = tail_family.family_search([3, 4], [0.1, 0.3], 0.1, 0.95, 6, 400, SEED, 5, 0.95)
     assert set(table.loc[table["verdict"] == "no trap", "actions"]) == {3}
     member = table[(table["actions"] == 4) & (table["gap"] == 0.1)]
     np.testing.assert_allclose(member["bound"], theorems.ts_maximin(4, member["t"].to_numpy(float)))
     assert member["t"].max() == 400
     fake = table.copy()
     fake.loc[fake.index[-1], "verdict"] = "exceeded"
-    A, gap, t, _ = tail.first_break(fake)
+    A, gap, t, _ = tail_family.first_break(fake)
     assert (A, t) == (int(fake["actions"].iloc[-1]), 400)
-    assert tail.first_break(table[table["verdict"] != "exceeded"]) is None
+    assert tail_family.first_break(table[table["verdict"] != "exceeded"]) is None
 
 
 # --- The family, sharpened: the crossing, the growth exponent past it, the smallest A / largest gap ------
@@ -153,7 +153,7 @@ def test_crossing_on_a_hand_built_curve_interpolates_in_log_t():
     exactly at the grid step 1000."""
     t = np.array([10, 100, 1000, 10000])
     ratio = np.array([0.1, 0.5, 2.0, 4.0])
-    cross, low, high = tail.crossing(t, ratio, 0.5 * ratio, 1.5 * ratio)
+    cross, low, high = tail_family.crossing(t, ratio, 0.5 * ratio, 1.5 * ratio)
     assert cross == pytest.approx(10 ** (2 + 1 / 3), rel=1e-12)
     assert low == pytest.approx(10 ** (2 + 1 / 9), rel=1e-12)
     assert high == pytest.approx(1000, rel=1e-12)
@@ -163,17 +163,19 @@ def test_crossing_on_a_hand_built_curve_interpolates_in_log_t():
 def test_crossing_boundaries_no_crossing_on_the_grid_and_a_crossing_at_the_first_step():
     t = np.array([10, 100, 1000])
     below = np.array([0.2, 0.5, 0.99])
-    assert all(math.isnan(v) for v in tail.crossing(t, below, below / 2, below * 1.001))
+    assert all(math.isnan(v) for v in tail_family.crossing(t, below, below / 2, below * 1.001))
     # the upper end reaches 1 at the last step only (0.99 x 1.02 > 1), the mean never: crossing NaN
-    cross, low, high = tail.crossing(t, below, below / 2, below * 1.02)
+    cross, low, high = tail_family.crossing(t, below, below / 2, below * 1.02)
     assert math.isnan(cross) and math.isnan(high) and 100 < low <= 1000
     # already above at the first step: the first step itself, never before it
     above = np.array([1.0, 1.5, 3.0])
-    cross, low, high = tail.crossing(t, above, above / 2, above * 2)
+    cross, low, high = tail_family.crossing(t, above, above / 2, above * 2)
     assert (cross, low) == (10.0, 10.0)
     assert high == pytest.approx(10 ** (2 + 1 / 3), rel=1e-12)  # lower end 0.75 -> 1.5 between 100 and 1000
     # crossed, not yet shown exceeded: the lower end never reaches 1 on the grid
-    cross, low, high = tail.crossing(t, np.array([0.5, 1.2, 1.5]), np.array([0.1, 0.5, 0.9]), np.array([0.9, 2, 2]))
+    cross, low, high = tail_family.crossing(
+        t, np.array([0.5, 1.2, 1.5]), np.array([0.1, 0.5, 0.9]), np.array([0.9, 2, 2])
+    )
     assert 10 < low < cross < 100 and math.isnan(high)
 
 
@@ -183,11 +185,11 @@ def test_growth_exponent_recovers_a_known_slope_past_the_start():
     t = np.geomspace(10, 10**5, 21)
     c = np.array([1.0, 2.0, 5.0, 0.5, 3.0])[:, None]
     R = c * np.where(t <= 1000, t**0.5, 1000**0.5 * (t / 1000) ** 1.5)
-    rho, low, high = tail.growth_exponent(t, R, 1000.0, 200, 0.95, 1)
+    rho, low, high = tail_family.growth_exponent(t, R, 1000.0, 200, 0.95, 1)
     assert rho == pytest.approx(1.5, abs=1e-9)
     assert low == pytest.approx(1.5, abs=1e-9) and high == pytest.approx(1.5, abs=1e-9)
     # from the start of the grid the fit mixes both slopes: strictly between 0.5 and 1.5
-    assert 0.5 < tail.growth_exponent(t, R, 10.0, 10, 0.95, 1)[0] < 1.5
+    assert 0.5 < tail_family.growth_exponent(t, R, 10.0, 10, 0.95, 1)[0] < 1.5
 
 
 def test_growth_exponent_interval_brackets_the_slope_of_noisy_runs_and_is_seeded():
@@ -198,21 +200,21 @@ def test_growth_exponent_interval_brackets_the_slope_of_noisy_runs_and_is_seeded
     rng = np.random.default_rng(5)
     t = np.geomspace(100, 10**4, 15)
     R = t**0.9 * np.exp(rng.normal(0, 0.5, size=(50, 1))) * np.exp(rng.normal(0, 0.05, size=(50, t.size)))
-    rho, low, high = tail.growth_exponent(t, R, 100.0, 500, 0.95, 7)
+    rho, low, high = tail_family.growth_exponent(t, R, 100.0, 500, 0.95, 7)
     assert rho == pytest.approx(0.9, abs=0.02)
     assert low < rho < high and high - low < 0.05
-    assert tail.growth_exponent(t, R, 100.0, 500, 0.95, 7) == (rho, low, high)
-    assert tail.growth_exponent(t, R, 100.0, 500, 0.95, 8) != (rho, low, high)
+    assert tail_family.growth_exponent(t, R, 100.0, 500, 0.95, 7) == (rho, low, high)
+    assert tail_family.growth_exponent(t, R, 100.0, 500, 0.95, 8) != (rho, low, high)
 
 
 def test_growth_exponent_needs_a_crossing_and_two_steps_past_it():
     t = np.array([10.0, 100.0, 1000.0])
     R = np.array([[1.0, 10.0, 100.0], [2.0, 20.0, 200.0]])
-    assert all(math.isnan(v) for v in tail.growth_exponent(t, R, math.nan, 10, 0.95, 0))
-    assert all(math.isnan(v) for v in tail.growth_exponent(t, R, 101.0, 10, 0.95, 0))  # one step past it
-    assert tail.growth_exponent(t, R, 100.0, 10, 0.95, 0)[0] == pytest.approx(1.0)  # the last two steps
+    assert all(math.isnan(v) for v in tail_family.growth_exponent(t, R, math.nan, 10, 0.95, 0))
+    assert all(math.isnan(v) for v in tail_family.growth_exponent(t, R, 101.0, 10, 0.95, 0))  # one step past it
+    assert tail_family.growth_exponent(t, R, 100.0, 10, 0.95, 0)[0] == pytest.approx(1.0)  # the last two steps
     with pytest.raises(Exception, match="resamples must be >= 1"):
-        tail.growth_exponent(t, R, 100.0, 0, 0.95, 0)
+        tail_family.growth_exponent(t, R, 100.0, 0, 0.95, 0)
 
 
 def test_family_extremes_within_the_grid():
@@ -226,14 +228,14 @@ def test_family_extremes_within_the_grid():
         (6, 0.1, "no trap"),
     ]
     family = pd.DataFrame(rows, columns=["actions", "gap", "verdict"])
-    assert tail.family_extremes(family) == ((4, [0.1, 0.3]), (0.3, [4, 5]))
-    assert tail.family_extremes(family.assign(verdict="below")) is None
+    assert tail_family.family_extremes(family) == ((4, [0.1, 0.3]), (0.3, [4, 5]))
+    assert tail_family.family_extremes(family.assign(verdict="below")) is None
 
 
 def test_family_search_carries_each_members_crossing_and_exponent():
     """A = 5, gap 0.1 (the family's first member to fail on the earlier 25-point grid): over 30 runs to 3,000 its mean
     crosses the bound; the crossing and the exponent are the member's, the same on each of its rows."""
-    table = tail.family_search([5], [0.1], 0.1, 0.95, 30, 3000, SEED, 40, 0.95, resamples=50)
+    table = tail_family.family_search([5], [0.1], 0.1, 0.95, 30, 3000, SEED, 40, 0.95, resamples=50)
     for col in ("crossing", "crossing_low", "crossing_high", "exponent", "exponent_low", "exponent_high"):
         assert table[col].nunique(dropna=False) == 1, col
     row = table.iloc[-1]
@@ -296,7 +298,7 @@ def test_growth_exponent_interval_is_nan_when_a_resample_mean_is_not_positive():
     its slope is undefined, so the interval is NaN rather than narrowed by dropping it."""
     t = np.array([10.0, 100.0, 1000.0])
     R = np.vstack([10 * t, -9 * t])
-    rho, low, high = tail.growth_exponent(t, R, 10.0, 50, 0.95, 0)
+    rho, low, high = tail_family.growth_exponent(t, R, 10.0, 50, 0.95, 0)
     assert rho == pytest.approx(1.0)
     assert math.isnan(low) and math.isnan(high)
 
@@ -315,7 +317,7 @@ action 1 is the Borda winner; delta = X[0, 1] - 1/2 = 0.1."""
 
 
 def test_family_matrix_by_value_and_its_trap():
-    np.testing.assert_allclose(tail.family_matrix(4, 0.1, 0.1, 0.95), FAMILY_4, rtol=0, atol=1e-15)
+    np.testing.assert_allclose(tail_family.family_matrix(4, 0.1, 0.1, 0.95), FAMILY_4, rtol=0, atol=1e-15)
     trap = tail.trap(FAMILY_4)
     assert (trap.maximin_winner, trap.borda_winner) == (0, 1)
     assert trap.delta == pytest.approx(0.1, abs=1e-15)
@@ -351,14 +353,14 @@ def test_family_matrix_refuses_each_parameter_at_its_open_end():
         ((3, 0.1, 0.1, 1.0), "got 0.1, 0.1, 1.0"),
     ]:
         with pytest.raises(tail.TailError, match=message):
-            tail.family_matrix(*args)
+            tail_family.family_matrix(*args)
 
 
 def test_family_matrix_takes_values_just_inside_its_ranges():
-    X = tail.family_matrix(3, 0.499, 0.001, 0.501)
+    X = tail_family.family_matrix(3, 0.499, 0.001, 0.501)
     np.testing.assert_allclose(X, [[0.5, 0.999, 0.501], [0.001, 0.5, 0.501], [0.499, 0.499, 0.5]], atol=1e-15)
     with pytest.raises(tail.TailError, match=r"^need 0 < gap, others_gap < 1/2 and 1/2 < strength < 1, got "):
-        tail.family_matrix(3, 0.1, 0.1, 1.0)
+        tail_family.family_matrix(3, 0.1, 0.1, 1.0)
 
 
 def test_interval_slopes_by_hand_for_one_run_and_for_several():
@@ -652,7 +654,7 @@ def test_first_break_takes_the_smallest_t_then_actions_then_gap():
         (3, 0.1, 10, "below"),
     ]
     family = pd.DataFrame(rows, columns=["actions", "gap", "t", "verdict"])
-    A, gap, t, row = tail.first_break(family)
+    A, gap, t, row = tail_family.first_break(family)
     assert (A, gap, t) == (4, 0.2, 100) and row["verdict"] == "exceeded"
     assert isinstance(A, int) and isinstance(t, int)
 
@@ -664,8 +666,8 @@ def test_family_search_rows_from_curves_known_by_hand(monkeypatch):
     m_r steps, then the Maximin winner against itself (regret 0): m = 2000 (the horizon) for even r,
     100, 200, 300, 400 for odd r. Each run gets the seed SeedSequence([seed, "maximin-tail", "family", A,
     round(1000 gap), r]) (round(200.4) = 200: not round(1001 gap) = 201); the rows are the mean of the
-    curves with its normal interval against Theorem 4.1's bound, and carry tail.crossing of them and
-    tail.growth_exponent past the crossing with the seed SeedSequence([seed, "maximin-tail", "family",
+    curves with its normal interval against Theorem 4.1's bound, and carry tail_family.crossing of them and
+    tail_family.growth_exponent past the crossing with the seed SeedSequence([seed, "maximin-tail", "family",
     "bootstrap", A, round(1000 gap)]) and 1,000 resamples by default (both functions tested above on known
     answers). On thin_grid(2000, 12) the upper end reaches the bound before the step 126 and the mean after
     it, so the exponent's start matters."""
@@ -678,8 +680,8 @@ def test_family_search_rows_from_curves_known_by_hand(monkeypatch):
         seeds.append(seed.entropy)
         return type("Result", (), {"I": I, "J": I})
 
-    monkeypatch.setattr(tail, "simulate", stand_in)
-    table = tail.family_search([3], [0.2004, 0.3], 0.01, 0.99, 8, 2000, SEED, 12, 0.9)
+    monkeypatch.setattr(tail_family, "simulate", stand_in)
+    table = tail_family.family_search([3], [0.2004, 0.3], 0.01, 0.99, 8, 2000, SEED, 12, 0.9)
     assert seeds == [name_seed(SEED, "maximin-tail", "family", 3, 200, r).entropy for r in range(8)]
     assert table.columns.tolist() == schemas.TAIL_FAMILY_SCHEMA.names
     none = table[table["gap"] == 0.3]
@@ -704,9 +706,9 @@ def test_family_search_rows_from_curves_known_by_hand(monkeypatch):
     assert member["verdict"].tolist() == verdicts.tolist()
     assert set(verdicts) == {"below", "inconclusive", "exceeded"}
     # the wiring of crossing and growth_exponent (each tested by hand above); the bracket is independent
-    cross = tail.crossing(t, mean / bound, (mean - z * se) / bound, (mean + z * se) / bound)
+    cross = tail_family.crossing(t, mean / bound, (mean - z * se) / bound, (mean + z * se) / bound)
     assert cross[1] < 126 < cross[0] < 252 and 126 < cross[2] < 252
-    slope = tail.growth_exponent(
+    slope = tail_family.growth_exponent(
         t, R, cross[0], 1000, 0.9, name_seed(SEED, "maximin-tail", "family", "bootstrap", 3, 200)
     )
     for col, value in zip(
@@ -723,7 +725,7 @@ def test_family_search_reports_its_progress_per_member_with_a_trap(monkeypatch):
         lambda X, a, horizon, s, stride: type("R", (), {"I": np.zeros(horizon, int), "J": np.zeros(horizon, int)}),
     )
     calls = []
-    tail.family_search(
+    tail_family.family_search(
         [3], [0.3, 0.2], 0.01, 0.99, 2, 20, SEED, 3, 0.9, resamples=5, progress=lambda *a: calls.append(a)
     )
     assert calls == [(2, 2)]
@@ -738,9 +740,9 @@ def test_family_verdict_at_the_bound_itself_is_inconclusive(monkeypatch):
     def trapped_run(X, algorithm, horizon, seed, stride):
         return type("Result", (), {"I": np.ones(horizon, int), "J": np.ones(horizon, int)})
 
-    monkeypatch.setattr(tail, "simulate", trapped_run)
+    monkeypatch.setattr(tail_family, "simulate", trapped_run)
     monkeypatch.setattr(theorems_module, "ts_maximin", lambda A, t: 0.25 * np.asarray(t))
-    table = tail.family_search([4], [0.25], 0.01, 0.99, 3, 100, SEED, 4, 0.95, resamples=5)
+    table = tail_family.family_search([4], [0.25], 0.01, 0.99, 3, 100, SEED, 4, 0.95, resamples=5)
     assert table["mean"].tolist() == [0.25 * t for t in table["t"]] and (table["se"] == 0).all()
     assert set(table["verdict"]) == {"inconclusive"}
 
@@ -789,7 +791,7 @@ def test_growth_exponent_interval_by_hand_from_the_documented_draws():
     twice). numpy's linear quantiles at 0.25 and 0.75 of (1, r, r, 2): 1 + 0.75 (r - 1) and
     r + 0.25 (2 - r). Means below 1 keep their logarithm (only a mean <= 0 has none)."""
     t = np.array([10.0, 100.0])
-    rho, low, high = tail.growth_exponent(t, np.array([[0.1, 1.0], [0.1, 10.0]]), 10.0, 4, 0.5, 3)
+    rho, low, high = tail_family.growth_exponent(t, np.array([[0.1, 1.0], [0.1, 10.0]]), 10.0, 4, 0.5, 3)
     r = math.log10(55)
     assert rho == pytest.approx(r, rel=1e-12)
     assert low == pytest.approx(1 + 0.75 * (r - 1), rel=1e-12)
@@ -799,14 +801,14 @@ def test_growth_exponent_interval_by_hand_from_the_documented_draws():
 def test_growth_exponent_interval_is_nan_when_a_resample_mean_is_zero():
     """Runs R = (0, 0) and (1, 10): the mean (0.5, 5) has slope 1, but a resample of run 0 twice
     (probability 1/4; among 50 resamples but for (3/4)^50 < 1e-6) has mean 0, whose log is undefined."""
-    rho, low, high = tail.growth_exponent([10.0, 100.0], np.array([[0.0, 0.0], [1.0, 10.0]]), 10.0, 50, 0.95, 0)
+    rho, low, high = tail_family.growth_exponent([10.0, 100.0], np.array([[0.0, 0.0], [1.0, 10.0]]), 10.0, 50, 0.95, 0)
     assert rho == pytest.approx(1.0, rel=1e-12) and math.isnan(low) and math.isnan(high)
 
 
 def _float32_family():
     """family_matrix(4, 0.1, 0.2, 0.95) in float32, each X[j, i] = 1 - X[i, j] computed exactly in float32, so it
     is a valid preference matrix; 0.6 + 0.7 in float32 rounds, where double precision does not."""
-    X = tail.family_matrix(4, 0.1, 0.2, 0.95).astype(np.float32)
+    X = tail_family.family_matrix(4, 0.1, 0.2, 0.95).astype(np.float32)
     upper = np.triu_indices(4, 1)
     X.T[upper] = np.float32(1) - X[upper]
     return X
@@ -844,12 +846,12 @@ def test_float32_inputs_are_computed_in_double_precision():
     # _first_reach: ratio 0.5 -> 2.0 between t = 100 and 1000 reaches 1 a third of the way in log t
     t = np.array([10, 100, 1000, 10000], f)
     ratio = np.array([0.1, 0.5, 2.0, 4.0], f)
-    assert tail.crossing(t, ratio, ratio / 2, ratio * 2)[0] == pytest.approx(10 ** (2 + 1 / 3), rel=1e-12)
+    assert tail_family.crossing(t, ratio, ratio / 2, ratio * 2)[0] == pytest.approx(10 ** (2 + 1 / 3), rel=1e-12)
     # growth_exponent: runs (0.1, 1) and (0.2, 10) at t = 10, 100; the draws of default_rng(3) as in the hand
     # test: resamples of slopes m (the mean curve's), s (run 0 twice), m, b (run 1 twice), sorted s, m, m, b
     a, c = float(f(0.1)), float(f(0.2))
     m, s, b = math.log10(5.5 / ((a + c) / 2)), math.log10(1 / a), math.log10(10 / c)
-    rho, low, high = tail.growth_exponent(
+    rho, low, high = tail_family.growth_exponent(
         np.array([10, 100], f), np.array([[0.1, 1.0], [0.2, 10.0]], f), 10.0, 4, 0.5, 3
     )
     assert rho == pytest.approx(m, rel=1e-12)

@@ -1,5 +1,5 @@
 """docs/theorem-4.1.md quotes the family's crossing, growth exponent and reach in prose; each sentence is
-rebuilt here from a fresh run of duelbandits.tail.family_search at the default config (the numbers have
+rebuilt here from a fresh run of duelbandits.tail_family.family_search at the default config (the numbers have
 one source: the target's code and config; about 2 x 10^8 steps, a minute or two of CPU)."""
 
 from pathlib import Path
@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from duelbandits import tail
+from duelbandits import tail_family
 
 REPO = Path(__file__).resolve().parents[1]
 NOTE = (REPO / "docs" / "theorem-4.1.md").read_text()
@@ -23,7 +23,7 @@ def squeeze(text: str) -> str:
 @pytest.fixture(scope="module")
 def family():
     section, family = CONFIG["maximin-tail"], CONFIG["maximin-tail"]["family"]
-    return tail.family_search(
+    return tail_family.family_search(
         family["actions"],
         family["gaps"],
         family["others_gap"],
@@ -48,12 +48,12 @@ def test_the_notes_crossing_and_exponent_are_the_targets(family):
 
 
 def test_the_notes_first_break_and_reach_are_the_targets(family):
-    A, gap, t, _ = tail.first_break(family)
+    A, gap, t, _ = tail_family.first_break(family)
     assert (
         f"The bound breaks first on A = {A}, gap = {gap:g} "
         f"(the first grid step whose interval lies above it: t = {t:,})" in squeeze(NOTE)
     )
-    (small, gaps), (large, actions) = tail.family_extremes(family)
+    (small, gaps), (large, actions) = tail_family.family_extremes(family)
     reach = (
         f"the smallest A that fails is {small} (gap {', '.join(f'{g:g}' for g in gaps)}) and the largest gap "
         f"that fails is {large:g} (A = {', '.join(map(str, actions))})"

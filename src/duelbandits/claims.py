@@ -349,7 +349,7 @@ def rule_tail(spec, d, ctx) -> list[Claim]:
 
 
 def rule_family(spec, d, ctx) -> list[Claim]:
-    """Theorem 4.1 on the small family of duelbandits.tail.family_matrix: the member whose interval first
+    """Theorem 4.1 on the small family of duelbandits.tail_family.family_matrix: the member whose interval first
     lies above the bound (fails), else the largest ratio at the last t searched."""
     family = d["family"]
     if family is None:
@@ -371,7 +371,7 @@ def rule_family(spec, d, ctx) -> list[Claim]:
 
 def family_sharpened(family, row) -> str:
     """The family row's crossing, growth exponent and reach (smallest A, largest gap failing), as a clause."""
-    from .tail import family_extremes
+    from .tail_family import family_extremes
 
     parts = []
     if "crossing" in row.index and not math.isnan(row["crossing"]):

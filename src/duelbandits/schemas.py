@@ -53,114 +53,49 @@ def out_of_range(name: str, value: float) -> str | None:
     return None if fits else f"must lie in {text}"
 
 
+def _schema(columns: str) -> pa.Schema:
+    """The schema of ``"name:type ..."``, each type a pyarrow factory (``int32``, ``string``, ``bool_``)."""
+    return pa.schema([(name, getattr(pa, kind)()) for name, kind in (c.split(":") for c in columns.split())])
+
+
 RUN_COLUMNS = {"run": pa.int32(), "t": pa.int32(), "I": pa.int16(), "J": pa.int16(), "outcome": pa.int8()}
 
-TRACE_SCHEMA = pa.schema(
-    [
-        ("algorithm", pa.string()),
-        ("regret_kind", pa.string()),
-        ("run", pa.int32()),
-        ("t", pa.int32()),
-        ("I", pa.int16()),
-        ("J", pa.int16()),
-        ("outcome", pa.int8()),
-        ("regret", pa.float64()),
-        ("cumulative_regret", pa.float32()),
-    ]
+TRACE_SCHEMA = _schema(
+    "algorithm:string regret_kind:string run:int32 t:int32 I:int16 J:int16 outcome:int8 regret:float64"
+    " cumulative_regret:float32"
 )
 """Traces schema. ``cumulative_regret`` is float32 (relative precision 6e-8,
 far below what a plot shows) with byte-stream-split encoding: a float64 sum
 that changes at every step barely compresses and made the traces 7x larger.
 The summary's statistics are computed in float64 before anything is stored."""
 
-STRATEGY_SCHEMA = pa.schema(
-    [
-        ("algorithm", pa.string()),
-        ("player", pa.string()),
-        ("t", pa.int32()),
-        ("action", pa.int16()),
-        ("mean", pa.float64()),
-        ("std", pa.float64()),
-        ("runs", pa.int32()),
-    ]
+STRATEGY_SCHEMA = _schema("algorithm:string player:string t:int32 action:int16 mean:float64 std:float64 runs:int32")
+
+SUMMARY_SCHEMA = _schema(
+    "scenario:string algorithm:string regret:string paper:bool_ t:int32 mean:float64 std:float64 runs:int32"
+    " bound:float64"
 )
 
-SUMMARY_SCHEMA = pa.schema(
-    [
-        ("scenario", pa.string()),
-        ("algorithm", pa.string()),
-        ("regret", pa.string()),
-        ("paper", pa.bool_()),
-        ("t", pa.int32()),
-        ("mean", pa.float64()),
-        ("std", pa.float64()),
-        ("runs", pa.int32()),
-        ("bound", pa.float64()),
-    ]
-)
-
-BOUND_SCHEMA = pa.schema(
-    [
-        ("algorithm", pa.string()),
-        ("theorem", pa.string()),
-        ("regret", pa.string()),
-        ("horizon", pa.int32()),
-        ("holds", pa.bool_()),
-        ("t", pa.int32()),
-        ("bound", pa.float64()),
-    ]
-)
+BOUND_SCHEMA = _schema("algorithm:string theorem:string regret:string horizon:int32 holds:bool_ t:int32 bound:float64")
 
 # The sweeps (target `sweeps`): results/sweeps/.
 
-POINT_SCHEMA = pa.schema(
-    [
-        ("scenario", pa.string()),
-        ("algorithm", pa.string()),
-        ("actions", pa.int16()),
-        ("horizon", pa.int32()),
-        ("run", pa.int32()),
-        ("regret", pa.string()),
-        ("t", pa.int32()),
-        ("cumulative_regret", pa.float64()),
-    ]
+POINT_SCHEMA = _schema(
+    "scenario:string algorithm:string actions:int16 horizon:int32 run:int32 regret:string t:int32"
+    " cumulative_regret:float64"
 )
 """One sweep point file: per run and regret kind, R_t on a thin grid of steps t."""
 
-HORIZON_SCHEMA = pa.schema(
-    [
-        ("scenario", pa.string()),
-        ("algorithm", pa.string()),
-        ("regret", pa.string()),
-        ("paper", pa.bool_()),
-        ("actions", pa.int16()),
-        ("horizon", pa.int32()),
-        ("t", pa.int32()),
-        ("mean", pa.float64()),
-        ("std", pa.float64()),
-        ("runs", pa.int32()),
-    ]
+HORIZON_SCHEMA = _schema(
+    "scenario:string algorithm:string regret:string paper:bool_ actions:int16 horizon:int32 t:int32 mean:float64"
+    " std:float64 runs:int32"
 )
 """results/sweeps/horizon.parquet: mean and std over runs of R_t; ``t == horizon`` is R_T."""
 
-EXPONENT_SCHEMA = pa.schema(
-    [
-        ("scenario", pa.string()),
-        ("algorithm", pa.string()),
-        ("regret", pa.string()),
-        ("paper", pa.bool_()),
-        ("theorem", pa.string()),
-        ("theorem_exponent", pa.float64()),
-        ("actions", pa.int16()),
-        ("horizons", pa.int16()),
-        ("runs", pa.int32()),
-        ("rho", pa.float64()),
-        ("log_c", pa.float64()),
-        ("ci_low", pa.float64()),
-        ("ci_high", pa.float64()),
-        ("confidence", pa.float64()),
-        ("resamples", pa.int32()),
-    ]
+EXPONENT_SCHEMA = _schema(
+    "scenario:string algorithm:string regret:string paper:bool_ theorem:string theorem_exponent:float64 actions:int16"
+    " horizons:int16 runs:int32 rho:float64 log_c:float64 ci_low:float64 ci_high:float64 confidence:float64"
+    " resamples:int32"
 )
 """results/sweeps/exponents.parquet: fitted E[R_T] ~ exp(log_c) T^rho with a bootstrap CI.
 
@@ -168,21 +103,9 @@ EXPONENT_SCHEMA = pa.schema(
 none; ``paper`` marks the regret the scenario's figures show.
 """
 
-ACTIONS_SCHEMA = pa.schema(
-    [
-        ("scenario", pa.string()),
-        ("algorithm", pa.string()),
-        ("regret", pa.string()),
-        ("paper", pa.bool_()),
-        ("theorem", pa.string()),
-        ("actions", pa.int16()),
-        ("horizon", pa.int32()),
-        ("runs", pa.int32()),
-        ("mean", pa.float64()),
-        ("std", pa.float64()),
-        ("bound", pa.float64()),
-        ("ratio", pa.float64()),
-    ]
+ACTIONS_SCHEMA = _schema(
+    "scenario:string algorithm:string regret:string paper:bool_ theorem:string actions:int16 horizon:int32 runs:int32"
+    " mean:float64 std:float64 bound:float64 ratio:float64"
 )
 """results/sweeps/actions.parquet: R_T per number of actions, and mean / theorem bound.
 
@@ -192,66 +115,22 @@ regret and its horizon requirement holds at (A, T).
 
 # Long horizons (target `asymptotics`): results/asymptotics/. Its points are sweep points (POINT_SCHEMA).
 
-ASYMPTOTIC_LOCAL_SCHEMA = pa.schema(
-    [
-        ("scenario", pa.string()),
-        ("algorithm", pa.string()),
-        ("regret", pa.string()),
-        ("paper", pa.bool_()),
-        ("theorem", pa.string()),
-        ("theorem_exponent", pa.float64()),
-        ("actions", pa.int16()),
-        ("horizon", pa.int32()),
-        ("runs", pa.int32()),
-        ("mean", pa.float64()),
-        ("std", pa.float64()),
-        ("bound", pa.float64()),
-        ("ratio", pa.float64()),
-        ("from_horizon", pa.int32()),
-        ("slope", pa.float64()),
-        ("ci_low", pa.float64()),
-        ("ci_high", pa.float64()),
-        ("confidence", pa.float64()),
-        ("resamples", pa.int32()),
-    ]
+ASYMPTOTIC_LOCAL_SCHEMA = _schema(
+    "scenario:string algorithm:string regret:string paper:bool_ theorem:string theorem_exponent:float64 actions:int16"
+    " horizon:int32 runs:int32 mean:float64 std:float64 bound:float64 ratio:float64 from_horizon:int32 slope:float64"
+    " ci_low:float64 ci_high:float64 confidence:float64 resamples:int32"
 )
 """results/asymptotics/local.parquet: per horizon, R_T (mean, std, runs), the theorem's bound tuned to
 T and R_T / bound (null where no theorem bounds the regret or T misses its requirement), and the local
 exponent ``slope`` from ``from_horizon`` (the previous horizon) to ``horizon`` with its bootstrap
 interval (``from_horizon`` null and the slope NaN at the first horizon)."""
 
-ASYMPTOTIC_EXPONENT_SCHEMA = pa.schema(
-    [
-        ("scenario", pa.string()),
-        ("algorithm", pa.string()),
-        ("regret", pa.string()),
-        ("paper", pa.bool_()),
-        ("theorem", pa.string()),
-        ("theorem_exponent", pa.float64()),
-        ("lower_bound_exponent", pa.float64()),
-        ("actions", pa.int16()),
-        ("horizons", pa.int16()),
-        ("runs", pa.int32()),
-        ("first_horizon", pa.int32()),
-        ("last_horizon", pa.int32()),
-        ("prev_from", pa.int32()),
-        ("prev_slope", pa.float64()),
-        ("prev_low", pa.float64()),
-        ("prev_high", pa.float64()),
-        ("last_from", pa.int32()),
-        ("last_slope", pa.float64()),
-        ("last_low", pa.float64()),
-        ("last_high", pa.float64()),
-        ("rho", pa.float64()),
-        ("log_c", pa.float64()),
-        ("rho_low", pa.float64()),
-        ("rho_high", pa.float64()),
-        ("last_ratio", pa.float64()),
-        ("verdict", pa.string()),
-        ("near", pa.float64()),
-        ("confidence", pa.float64()),
-        ("resamples", pa.int32()),
-    ]
+ASYMPTOTIC_EXPONENT_SCHEMA = _schema(
+    "scenario:string algorithm:string regret:string paper:bool_ theorem:string theorem_exponent:float64"
+    " lower_bound_exponent:float64 actions:int16 horizons:int16 runs:int32 first_horizon:int32 last_horizon:int32"
+    " prev_from:int32 prev_slope:float64 prev_low:float64 prev_high:float64 last_from:int32 last_slope:float64"
+    " last_low:float64 last_high:float64 rho:float64 log_c:float64 rho_low:float64 rho_high:float64 last_ratio:float64"
+    " verdict:string near:float64 confidence:float64 resamples:int32"
 )
 """results/asymptotics/exponents.parquet: per (scenario, algorithm, regret, A), the local exponents of
 the last two intervals (``prev_from``-``last_from`` and ``last_from``-``last_horizon``) with their
@@ -261,19 +140,9 @@ verdict against the theorem's exponent (null without a theorem; rules in :mod:`d
 ``runs`` is the fewest runs of any horizon."""
 
 
-FIELD_CURVES_SCHEMA = pa.schema(
-    [
-        ("scenario", pa.string()),
-        ("algorithm", pa.string()),
-        ("regret", pa.string()),
-        ("actions", pa.int16()),
-        ("horizon", pa.int32()),
-        ("t", pa.int32()),
-        ("mean", pa.float64()),
-        ("std", pa.float64()),
-        ("runs", pa.int32()),
-        ("family", pa.string()),
-    ]
+FIELD_CURVES_SCHEMA = _schema(
+    "scenario:string algorithm:string regret:string actions:int16 horizon:int32 t:int32 mean:float64 std:float64"
+    " runs:int32 family:string"
 )
 """results/field/curves.parquet: mean and std over runs of each field regret at the thin grid's steps.
 
@@ -281,50 +150,22 @@ FIELD_CURVES_SCHEMA = pa.schema(
 ``borda``; ``family`` is ``paper`` (the paper's six algorithms) or ``field``.
 """
 
-FIELD_TABLE_SCHEMA = pa.schema(
-    [
-        ("scenario", pa.string()),
-        ("regret", pa.string()),
-        ("algorithm", pa.string()),
-        ("family", pa.string()),
-        ("actions", pa.int16()),
-        ("horizon", pa.int32()),
-        ("runs", pa.int32()),
-        ("mean", pa.float64()),
-        ("std", pa.float64()),
-        ("rank", pa.int16()),
-    ]
+FIELD_TABLE_SCHEMA = _schema(
+    "scenario:string regret:string algorithm:string family:string actions:int16 horizon:int32 runs:int32 mean:float64"
+    " std:float64 rank:int16"
 )
 """results/field/table.parquet: final regret R_T per (scenario, regret, algorithm) and its rank (1 = lowest mean)."""
 
 
-TAIL_CURVE_SCHEMA = pa.schema(
-    [
-        ("run", pa.int32()),
-        ("stratum", pa.string()),
-        ("t", pa.int32()),
-        ("cumulative_regret", pa.float64()),
-    ]
-)
+TAIL_CURVE_SCHEMA = _schema("run:int32 stratum:string t:int32 cumulative_regret:float64")
 """results/maximin-tail/continued/chunk-{k}.parquet: phase 2 of the maximin-tail target, TS-Maximin's
 Maximin R_t per continued run on a thin grid ending at the long horizon; ``stratum`` is ``trapped`` or
 ``free`` (the run's class at the first horizon, duelbandits.tail)."""
 
-TAIL_STATE_SCHEMA = pa.schema(
-    [
-        ("run", pa.int32()),
-        ("stratum", pa.string()),
-        ("t", pa.int32()),
-        ("cumulative_regret", pa.float64()),
-        ("duels_star_borda", pa.int64()),
-        ("wins_star_borda", pa.int64()),
-        ("never_observed", pa.int16()),
-        ("never_observed_star", pa.int16()),
-        ("fewest_duels_star", pa.int64()),
-        ("p_star", pa.float64()),
-        ("p_duel_borda", pa.float64()),
-        ("p_escape", pa.float64()),
-    ]
+TAIL_STATE_SCHEMA = _schema(
+    "run:int32 stratum:string t:int32 cumulative_regret:float64 duels_star_borda:int64 wins_star_borda:int64"
+    " never_observed:int16 never_observed_star:int16 fewest_duels_star:int64 p_star:float64 p_duel_borda:float64"
+    " p_escape:float64"
 )
 """results/maximin-tail/continued/state-{k}.parquet: a continued run's posterior state at the first and
 the long horizon: duels and wins of the Maximin winner i* against the Borda winner i2, ordered pairs
@@ -332,114 +173,45 @@ never observed (all, and those of i*'s row), the fewest duels of i* against any 
 row least observed), and under the frozen posterior the probability that one draw picks i*, that a step
 duels i* against i2, and that a step duels i* against j_min (the only duel that can correct that entry)."""
 
-TAIL_ESTIMATE_SCHEMA = pa.schema(
-    [
-        ("source", pa.string()),
-        ("t", pa.int32()),
-        ("runs", pa.int32()),
-        ("trapped_runs", pa.int32()),
-        ("free_runs_continued", pa.int32()),
-        ("mean", pa.float64()),
-        ("se", pa.float64()),
-        ("low", pa.float64()),
-        ("high", pa.float64()),
-        ("trapped", pa.float64()),
-        ("trapped_low", pa.float64()),
-        ("trapped_high", pa.float64()),
-        ("bound", pa.float64()),
-        ("ratio", pa.float64()),
-        ("ratio_low", pa.float64()),
-        ("ratio_high", pa.float64()),
-        ("verdict", pa.string()),
-        ("confidence", pa.float64()),
-    ]
+TAIL_ESTIMATE_SCHEMA = _schema(
+    "source:string t:int32 runs:int32 trapped_runs:int32 free_runs_continued:int32 mean:float64 se:float64 low:float64"
+    " high:float64 trapped:float64 trapped_low:float64 trapped_high:float64 bound:float64 ratio:float64"
+    " ratio_low:float64 ratio_high:float64 verdict:string confidence:float64"
 )
 """results/maximin-tail/estimates.parquet: per step t, E[R_t] (Maximin) with its interval, the trapped
 fraction (the survival curve) with its interval, Theorem 4.1's bound, R_t / bound and the verdict
 (``exceeded``, ``below``, ``inconclusive``)."""
 
-TAIL_FAMILY_SCHEMA = pa.schema(
-    [
-        ("actions", pa.int16()),
-        ("gap", pa.float64()),
-        ("others_gap", pa.float64()),
-        ("strength", pa.float64()),
-        ("t", pa.int32()),
-        ("runs", pa.int32()),
-        ("mean", pa.float64()),
-        ("se", pa.float64()),
-        ("low", pa.float64()),
-        ("high", pa.float64()),
-        ("bound", pa.float64()),
-        ("ratio", pa.float64()),
-        ("verdict", pa.string()),
-        ("crossing", pa.float64()),
-        ("crossing_low", pa.float64()),
-        ("crossing_high", pa.float64()),
-        ("exponent", pa.float64()),
-        ("exponent_low", pa.float64()),
-        ("exponent_high", pa.float64()),
-    ]
+TAIL_FAMILY_SCHEMA = _schema(
+    "actions:int16 gap:float64 others_gap:float64 strength:float64 t:int32 runs:int32 mean:float64 se:float64"
+    " low:float64 high:float64 bound:float64 ratio:float64 verdict:string crossing:float64 crossing_low:float64"
+    " crossing_high:float64 exponent:float64 exponent_low:float64 exponent_high:float64"
 )
 """results/maximin-tail/family.parquet: TS-Maximin's mean Maximin R_t on each member (A, gap) of the
-family of duelbandits.tail.family_matrix, its two-sided normal interval, Theorem 4.1's bound and the
+family of duelbandits.tail_family.family_matrix, its two-sided normal interval, Theorem 4.1's bound and the
 verdict (``exceeded``, ``below``, ``inconclusive``; ``no trap`` for a member whose Borda winner is its
 Condorcet winner, one row with t = 0). The last six columns are the member's, repeated on each of its rows:
-where E[R_t] first reaches the bound with its interval (duelbandits.tail.crossing; NaN: not within the grid)
+where E[R_t] first reaches the bound with its interval (duelbandits.tail_family.crossing; NaN: not within the grid)
 and the growth exponent of E[R_t] past that crossing with its bootstrap interval
-(duelbandits.tail.growth_exponent)."""
+(duelbandits.tail_family.growth_exponent)."""
 
-BAYES_RUN_SCHEMA = pa.schema(
-    [
-        ("actions", pa.int16()),
-        ("matrix", pa.int32()),
-        ("run", pa.int32()),
-        ("horizon", pa.int32()),
-        ("regret", pa.float64()),
-        ("bound", pa.float64()),
-        ("ratio", pa.float64()),
-    ]
+BAYES_RUN_SCHEMA = _schema(
+    "actions:int16 matrix:int32 run:int32 horizon:int32 regret:float64 bound:float64 ratio:float64"
 )
 """results/maximin-bayes/runs-A{A}-{job}.parquet: TS-Maximin's Maximin R_T on matrices drawn from the prior
 of duelbandits.bayes, one row per (matrix, run), with Theorem 4.1's bound and R_T / bound."""
 
-BAYES_ESTIMATE_SCHEMA = pa.schema(
-    [
-        ("actions", pa.int16()),
-        ("horizon", pa.int32()),
-        ("matrices", pa.int32()),
-        ("runs_per_matrix", pa.int32()),
-        ("ratio", pa.float64()),
-        ("se", pa.float64()),
-        ("low", pa.float64()),
-        ("high", pa.float64()),
-        ("share_above", pa.float64()),
-        ("share_low", pa.float64()),
-        ("share_high", pa.float64()),
-        ("confidence", pa.float64()),
-        ("verdict", pa.string()),
-        ("prior", pa.string()),
-    ]
+BAYES_ESTIMATE_SCHEMA = _schema(
+    "actions:int16 horizon:int32 matrices:int32 runs_per_matrix:int32 ratio:float64 se:float64 low:float64 high:float64"
+    " share_above:float64 share_low:float64 share_high:float64 confidence:float64 verdict:string prior:string"
 )
 """results/maximin-bayes/estimates.parquet: per A, E[R_T] / Theorem 4.1's bound over the prior with its
 two-sided normal interval, the share of matrices whose mean R_T exceeds the bound with its interval, and
 the verdict (``holds``, ``fails``, ``inconclusive``; duelbandits.bayes.estimate)."""
 
-CLAIM_SCHEMA = pa.schema(
-    [
-        ("claim", pa.string()),
-        ("where", pa.string()),
-        ("statement", pa.string()),
-        ("quantity", pa.string()),
-        ("method", pa.string()),
-        ("value", pa.float64()),
-        ("low", pa.float64()),
-        ("high", pa.float64()),
-        ("threshold", pa.float64()),
-        ("verdict", pa.string()),
-        ("reason", pa.string()),
-        ("figure", pa.string()),
-    ]
+CLAIM_SCHEMA = _schema(
+    "claim:string where:string statement:string quantity:string method:string value:float64 low:float64 high:float64"
+    " threshold:float64 verdict:string reason:string figure:string"
 )
 """results/claims.parquet: one row per claim of the paper (duelbandits.claims): the number measured
 with its interval, the threshold its verdict rule compares it with, and the verdict (``holds``,

@@ -1,5 +1,5 @@
 """End to end: `snakemake maximin_tail claims` on a toy config (tests/workflow/tiny.yaml and tail_tiny.yaml): the
-family's table is duelbandits.tail.family_search's, each member's crossing and growth exponent on all its rows,
+family's table is duelbandits.tail_family.family_search's, each member's crossing and growth exponent on all its rows,
 its markdown says where the bound is crossed and the smallest A / largest gap that fail, and the ledger
 built in the same invocation reads the tail and the family."""
 
@@ -11,7 +11,7 @@ import pytest
 import yaml
 from workflow_helpers import REPO, TINY, snakemake_command
 
-from duelbandits import tail
+from duelbandits import tail_family
 
 TAIL_TINY = REPO / "tests" / "workflow" / "tail_tiny.yaml"
 TAIL = yaml.safe_load(TAIL_TINY.read_text())["maximin-tail"]
@@ -32,7 +32,7 @@ def test_the_familys_table_is_the_modules_with_its_crossings_and_exponents(tail_
     folder = tail_run / "results" / "maximin-tail"
     family = TAIL["family"]
     table = pq.read_table(folder / "family.parquet").to_pandas()
-    expected = tail.family_search(
+    expected = tail_family.family_search(
         family["actions"],
         family["gaps"],
         CONFIG["maximin-tail"]["family"]["others_gap"],
@@ -55,7 +55,7 @@ def test_the_familys_table_is_the_modules_with_its_crossings_and_exponents(tail_
     text = (folder / "family.md").read_text()
     assert "crossing t [interval]" in text and "exponent past it" in text
     assert "Within the grid searched (A in {4, 5}, gap in {0.1})" in text
-    extremes = tail.family_extremes(table)
+    extremes = tail_family.family_extremes(table)
     if extremes is None:
         assert "no member fails" in text
     else:

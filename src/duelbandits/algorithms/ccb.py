@@ -342,7 +342,6 @@ def _kernel(matrix, horizon, rng, alpha):
     _, next_event = _all_flags(W, alpha, 0.0, gt, ge)
     dirty = True
     pc, pd = -1, -1
-    updates = 0
     for t in range(horizon):
         log_t = np.log(t + 1.0)
         if pc >= 0:
@@ -356,7 +355,6 @@ def _kernel(matrix, horizon, rng, alpha):
             _scores(gt, ge, cup, clo)
             dirty = _update(gt, cup, clo, inB, Bset, Bsize, LC, rng, buf)
             nC, nBC, nP = _lists(gt, cup, inB, Bset, C, BC, pairs)
-            updates += 1
         c, d = _select(W, gt, Bset, Bsize, C, nC, BC, nBC, pairs, nP, alpha, log_t, rng, ties)
         o = duel(matrix, c, d, rng)
         I[t], J[t], outcomes[t] = c, d, o
@@ -367,26 +365,25 @@ def _kernel(matrix, horizon, rng, alpha):
             else:
                 W[d, c] += 1.0
             pc, pd = c, d
-    return I, J, outcomes, updates
+    return I, J, outcomes
 
 
-def _flags(W, t, alpha):
+def _state(W, t, alpha):
+    """``(W, gt, Cpld, Cpld_)`` of the win counts ``W`` at step ``t``."""
     W = np.ascontiguousarray(W, dtype=np.float64)
     A = W.shape[0]
     gt = np.zeros((A, A), dtype=np.bool_)
     ge = np.zeros((A, A), dtype=np.bool_)
     _all_flags(W, float(alpha), float(np.log(float(t))), gt, ge)
-    return W, gt, ge
+    cup = np.zeros(A, dtype=np.int64)
+    clo = np.zeros(A, dtype=np.int64)
+    _scores(gt, ge, cup, clo)
+    return W, gt, cup, clo
 
 
 def copeland_bounds(W, t, alpha=0.51):
     """Upper and lower Copeland scores ``(Cpld, Cpld_)`` of the win counts ``W`` at step ``t`` (line 7)."""
-    _, gt, ge = _flags(W, t, alpha)
-    A = gt.shape[0]
-    cup = np.zeros(A, dtype=np.int64)
-    clo = np.zeros(A, dtype=np.int64)
-    _scores(gt, ge, cup, clo)
-    return cup, clo
+    return _state(W, t, alpha)[2:]
 
 
 def _hypotheses(A, B, B_sets, L_C):
@@ -411,11 +408,8 @@ def update_hypotheses(W, t, B, B_sets, L_C, rng, alpha=0.51):
 
     ``B`` is a collection of arms, ``B_sets`` a dict ``i -> arms of B^i`` (absent = empty).
     """
-    W, gt, ge = _flags(W, t, alpha)
+    W, gt, cup, clo = _state(W, t, alpha)
     A = W.shape[0]
-    cup = np.zeros(A, dtype=np.int64)
-    clo = np.zeros(A, dtype=np.int64)
-    _scores(gt, ge, cup, clo)
     inB, Bset, Bsize, LC = _hypotheses(A, B, B_sets, L_C)
     _update(gt, cup, clo, inB, Bset, Bsize, LC, rng, np.empty(A, dtype=np.int64))
     return _as_sets(inB, Bset, LC)
@@ -423,11 +417,8 @@ def update_hypotheses(W, t, B, B_sets, L_C, rng, alpha=0.51):
 
 def select_pairs(W, t, B, B_sets, rng, n=1, alpha=0.51):
     """``n`` independent draws of lines 10-13 from the given (already updated) hypotheses: ``(c, d)`` arrays."""
-    W, gt, ge = _flags(W, t, alpha)
+    W, gt, cup, clo = _state(W, t, alpha)
     A = W.shape[0]
-    cup = np.zeros(A, dtype=np.int64)
-    clo = np.zeros(A, dtype=np.int64)
-    _scores(gt, ge, cup, clo)
     inB, Bset, Bsize, _ = _hypotheses(A, B, B_sets, A)
     C = np.empty(A, dtype=np.int64)
     BC = np.empty(A, dtype=np.int64)
@@ -444,11 +435,5 @@ def select_pairs(W, t, B, B_sets, rng, n=1, alpha=0.51):
 def run(matrix, horizon, rng, record=None, *, alpha=0.51):
     """One CCB run; CCB has no mixed strategy, so ``strategies`` is empty."""
     alpha = check_alpha("ccb", alpha)
-    I, J, outcomes, _ = _kernel(np.ascontiguousarray(matrix, dtype=np.float64), int(horizon), rng, alpha)
+    I, J, outcomes = _kernel(np.ascontiguousarray(matrix, dtype=np.float64), int(horizon), rng, alpha)
     return I, J, outcomes, {}
-
-
-def hypothesis_updates(matrix, horizon, rng, alpha=0.51) -> int:
-    """Number of steps at which one run recomputes scores and hypotheses (for benchmarks)."""
-    _, _, _, n = _kernel(np.ascontiguousarray(matrix, dtype=np.float64), int(horizon), rng, check_alpha("ccb", alpha))
-    return int(n)

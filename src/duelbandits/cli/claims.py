@@ -105,12 +105,12 @@ def cmd_tail_table(args) -> None:
 
 
 def cmd_tail_family(args) -> None:
-    from .. import provenance, schemas, storage, tail
+    from .. import provenance, schemas, storage, tail_family
     from ..tables.tail import family_markdown
     from .simulation import progress_line
 
     check_confidence(args.confidence)
-    table = tail.family_search(
+    table = tail_family.family_search(
         args.actions,
         args.gaps,
         args.others_gap,
@@ -123,7 +123,9 @@ def cmd_tail_family(args) -> None:
         args.bootstrap,
         progress=progress_line(f"tail-family T={args.horizon}"),
     )
-    markdown = family_markdown(table, tail.first_break(table), tail.family_extremes(table), args.confidence)
+    markdown = family_markdown(
+        table, tail_family.first_break(table), tail_family.family_extremes(table), args.confidence
+    )
     prov = provenance.record(
         table="tail-family",
         actions=args.actions,

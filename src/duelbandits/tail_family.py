@@ -1,0 +1,207 @@
+"""Where Theorem 4.1's bound breaks first: TS-Maximin on a small family of trap matrices (target
+``maximin-tail``, its family table; docs/claims.md)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from . import regret
+from .points import thin_grid
+from .simulation import name_seed, simulate
+from .tail import ALGORITHM, TailError, trap, z_value
+
+
+def family_matrix(actions: int, gap: float, others_gap: float, strength: float) -> np.ndarray:
+    """The family searched for Theorem 4.1's first break: action 0 is the Condorcet winner (``X[0, 1] =
+    1/2 + gap`` against action 1, ``1/2 + others_gap`` against the rest), action 1 beats every other
+    action with ``strength``, all other pairs are ties (1/2). Action 1 is the Borda winner when
+    ``(A - 2)(strength - 1/2 - others_gap) > 2 gap``; then the matrix has the trap of :func:`trap`."""
+    if actions < 3:
+        raise TailError(f"the family needs A >= 3, got {actions}")
+    if not (0 < gap < 0.5 and 0 < others_gap < 0.5 and 0.5 < strength < 1):
+        raise TailError(f"need 0 < gap, others_gap < 1/2 and 1/2 < strength < 1, got {gap}, {others_gap}, {strength}")
+    X = np.full((actions, actions), 0.5)
+    X[0, 2:], X[2:, 0] = 0.5 + others_gap, 0.5 - others_gap
+    X[0, 1], X[1, 0] = 0.5 + gap, 0.5 - gap
+    X[1, 2:], X[2:, 1] = strength, 1 - strength
+    return X
+
+
+def family_search(
+    actions,
+    gaps,
+    others_gap: float,
+    strength: float,
+    runs: int,
+    horizon: int,
+    base_seed: int,
+    points: int,
+    confidence: float,
+    resamples: int = 1000,
+    progress=None,
+):
+    """TS-Maximin on every member of the family: mean Maximin ``R_t`` on ``thin_grid(horizon, points)``
+    with its two-sided ``confidence`` normal interval against Theorem 4.1's bound; run ``r`` of member
+    ``(A, gap)`` has the seed ``SeedSequence([seed, "maximin-tail", "family", A, round(1000 gap), r])``.
+    Each member's rows also carry its :func:`crossing` and, past the crossing, its :func:`growth_exponent`
+    (``resamples`` bootstrap resamples of the runs, seeded by ``SeedSequence([seed, "maximin-tail",
+    "family", "bootstrap", A, round(1000 gap)])``). Members without a trap (the Borda winner is the
+    Condorcet winner) get one row, verdict ``no trap``."""
+    import pandas as pd
+
+    from .theorems import ts_maximin
+
+    z = z_value(confidence)
+    grid = thin_grid(horizon, points)
+    rows = []
+    members = [(int(A), float(g)) for A in actions for g in gaps]
+    for n, (A, g) in enumerate(members):
+        X = family_matrix(A, g, others_gap, strength)
+        try:
+            trap(X)
+        except TailError:
+            rows.append((A, g, others_gap, strength, 0, 0, *[math.nan] * 6, "no trap", *[math.nan] * 6))
+            continue
+        R = np.empty((runs, grid.size))
+        for r in range(runs):
+            seed = name_seed(base_seed, "maximin-tail", "family", A, int(round(1000 * g)), r)
+            res = simulate(X, ALGORITHM, horizon, seed, stride=horizon)
+            R[r] = np.cumsum(regret.per_step("maximin", X, res.I, res.J))[grid - 1]
+        mean, se = R.mean(axis=0), R.std(axis=0, ddof=1) / math.sqrt(runs)
+        # mutmut equivalent: grid.astype(None): numpy's default type is float64
+        bound = ts_maximin(A, grid.astype(float))  # pragma: no mutate
+        cross = crossing(grid, mean / bound, (mean - z * se) / bound, (mean + z * se) / bound)
+        slope = growth_exponent(
+            grid,
+            R,
+            cross[0],
+            resamples,
+            confidence,
+            name_seed(base_seed, "maximin-tail", "family", "bootstrap", A, int(round(1000 * g))),
+        )
+        for k, t in enumerate(grid):
+            low, high = mean[k] - z * se[k], mean[k] + z * se[k]
+            verdict = "exceeded" if low > bound[k] else ("below" if high < bound[k] else "inconclusive")
+            rows.append(
+                (
+                    A,
+                    g,
+                    others_gap,
+                    strength,
+                    int(t),
+                    runs,
+                    mean[k],
+                    se[k],
+                    low,
+                    high,
+                    bound[k],
+                    mean[k] / bound[k],
+                    verdict,
+                    *cross,
+                    *slope,
+                )
+            )
+        if progress is not None:
+            progress(n + 1, len(members))
+    from .schemas import TAIL_FAMILY_SCHEMA
+
+    return pd.DataFrame(rows, columns=TAIL_FAMILY_SCHEMA.names)
+
+
+def first_break(family) -> tuple | None:
+    """``(A, gap, t, row)`` of the member whose interval first lies above the bound (smallest ``t``; ties: smallest
+    A, then gap), or None."""
+    over = family[family["verdict"] == "exceeded"].sort_values(["t", "actions", "gap"])
+    if over.empty:
+        return None
+    row = over.iloc[0]
+    return int(row["actions"]), float(row["gap"]), int(row["t"]), row
+
+
+def _first_reach(t, ratio) -> float:
+    """The first ``t`` at which ``ratio`` reaches 1, linear in ``log t`` between the grid steps around
+    it (the first step itself if ``ratio`` starts at or above 1); NaN if it never does."""
+    # mutmut equivalent: dtype=None or dtype dropped: math.log and float() take a step at its double value
+    t = np.asarray(t, dtype=float)  # pragma: no mutate
+    ratio = np.asarray(ratio, dtype=float)
+    above = np.flatnonzero(ratio >= 1)
+    if above.size == 0:
+        return math.nan
+    k = int(above[0])
+    if k == 0:
+        return float(t[0])
+    x0, x1 = math.log(t[k - 1]), math.log(t[k])
+    r0, r1 = ratio[k - 1], ratio[k]
+    return float(math.exp(x0 + (1 - r0) / (r1 - r0) * (x1 - x0)))
+
+
+def crossing(t, ratio, low, high) -> tuple[float, float, float]:
+    """Where ``E[R_t]`` first reaches Theorem 4.1's bound on the grid ``t``: ``(t_cross, t_low, t_high)``.
+
+    ``ratio``, ``low`` and ``high`` are the mean and the ends of its interval over the bound. ``t_cross`` is
+    where ``ratio`` first reaches 1; the interval runs from where the upper end first reaches 1 (before it,
+    every interval lies below the bound) to where the lower end does (from there the bound is exceeded
+    with confidence). Each is interpolated linearly in ``log t`` between the grid steps around it, and
+    is the first step if the curve starts at or above 1; NaN where it never reaches 1 on the grid
+    (``t_high`` NaN with ``t_cross`` finite: crossed, not yet shown exceeded)."""
+    return _first_reach(t, ratio), _first_reach(t, high), _first_reach(t, low)
+
+
+def growth_exponent(t, R, start: float, resamples: int, confidence: float, seed) -> tuple[float, float, float]:
+    """``(rho, low, high)``: the least-squares slope of ``log E[R_t]`` on ``log t`` over the grid steps
+    ``t >= start`` (``R`` is ``(runs, len(t))``, the runs' curves; :func:`duelbandits.points.fit_power_law`),
+    and its percentile bootstrap interval at ``confidence``: each of ``resamples`` resamples draws
+    the runs with replacement (a run keeps its whole curve, so the steps stay paired) and refits.
+    NaN where ``start`` is NaN or fewer than two steps lie past it; the interval NaN as well when a
+    resample's mean is not positive at some step (dropping such resamples would narrow it)."""
+    from .points import check_bootstrap, fit_power_law
+
+    check_bootstrap(resamples, confidence)
+    t = np.asarray(t, dtype=float)
+    R = np.asarray(R, dtype=float)
+    # mutmut equivalent: `or True`: t >= NaN is all False, the zeros of the other branch; dtype of the zeros (start NaN)
+    # or dtype dropped: past.sum() < 2 skips the fit, and rho NaN returns before past is used again
+    past = t >= start if not math.isnan(start) else np.zeros(t.size, dtype=bool)  # pragma: no mutate
+    # mutmut equivalent: `or True`: fit_power_law of fewer than two steps is NaN already
+    rho, _ = fit_power_law(t[past], R[:, past].mean(axis=0)) if past.sum() >= 2 else (math.nan, math.nan)  # noqa: E501  # pragma: no mutate
+    if math.isnan(rho):
+        return math.nan, math.nan, math.nan
+    runs = R.shape[0]
+    rng = np.random.default_rng(seed)
+    # mutmut equivalent: integers(runs) is integers(0, runs): low alone is the bound
+    picks = rng.integers(0, runs, size=(resamples, runs)) + runs * np.arange(resamples)[:, None]  # pragma: no mutate
+    counts = np.bincount(picks.ravel(), minlength=resamples * runs).reshape(resamples, runs)
+    # mutmut equivalent: * runs for; runs: every resample mean scaled by runs^2 > 0, same signs, logs shifted by a
+    # constant the centring removes (to rounding)
+    means = counts @ R[:, past] / runs  # pragma: no mutate
+    x = np.log(t[past])
+    xc = x - x.mean()
+    # mutmut equivalent: errstate divide or errstate invalid or errstate divide dropped or errstate invalid dropped:
+    # np.log is taken only of positive values (np.where(means > 0, means, 1.0)), no error to hide
+    with np.errstate(divide="ignore", invalid="ignore"):  # pragma: no mutate
+        # mutmut equivalent: means >= 0 inside: log(0) = -inf (its warning ignored) where the outer np.where puts NaN
+        # anyway; 2.0 for 1.0 inside: where the outer np.where puts NaN anyway
+        y = np.where(means > 0, np.log(np.where(means > 0, means, 1.0)), np.nan)  # pragma: no mutate
+    # mutmut equivalent: y + its row mean or y's overall mean for the row's or axis dropped: the centred log steps xc
+    # sum to 0, so a constant per row leaves the slope (to rounding)
+    rhos = ((y - y.mean(axis=1, keepdims=True)) * xc).sum(axis=1) / (xc**2).sum()  # pragma: no mutate
+    if not np.all(np.isfinite(rhos)):
+        return rho, math.nan, math.nan
+    low, high = np.quantile(rhos, [(1 - confidence) / 2, (1 + confidence) / 2])
+    return rho, float(low), float(high)
+
+
+def family_extremes(family) -> tuple[tuple[int, list[float]], tuple[float, list[int]]] | None:
+    """Over the members whose interval lies above the bound at some ``t`` of the grid searched:
+    ``((smallest A, its gaps that fail), (largest gap, the A's that fail at it))``, or None if none fails.
+    Both are "within the grid": a smaller A or a larger gap than those searched is not ruled out."""
+    failing = family.loc[family["verdict"] == "exceeded", ["actions", "gap"]].drop_duplicates()
+    if failing.empty:
+        return None
+    smallest = int(failing["actions"].min())
+    largest = float(failing["gap"].max())
+    gaps = sorted(float(g) for g in failing.loc[failing["actions"] == smallest, "gap"])
+    actions = sorted(int(a) for a in failing.loc[failing["gap"] == largest, "actions"])
+    return (smallest, gaps), (largest, actions)
