@@ -16,6 +16,46 @@ FIXED_HOLDS = "holds on this fixed matrix"
 
 Z = claims.z_one_sided(0.95)
 
+SPECS = claims.DATA["claims"]
+LINEAR = 0.9
+"""docs/claims.md: "linear" from a local slope of 0.9 (the data's threshold, pinned below)."""
+
+
+def _rows(summary=None, **inputs) -> dict:
+    """The ledger's rows (before the readings of Theorem 4.1), by claim, over ``summary`` (the hand-made one)."""
+    return {r.claim: r for r in claims.rows(_summary() if summary is None else summary, **inputs)}
+
+
+def _only(prefixes, **inputs):
+    """The one row whose claim starts with one of ``prefixes``."""
+    [row] = [r for name, r in _rows(**inputs).items() if name.startswith(prefixes)]
+    return row
+
+
+def _tail_row(estimates, verdict=None):
+    return _only("Theorem 4.1 (borda, ", estimates=estimates, tail_verdict=verdict)
+
+
+def _family_row(family):
+    return _only(("Theorem 4.1 (A = ", "Theorem 4.1 (small"), family=family)
+
+
+def _bayes_row(bayes, verdict=None):
+    return _only("Theorem 4.1 (Bayesian", bayes=bayes, bayes_verdict=verdict)
+
+
+def _long_rows(local, level=0.95):
+    """The rows of the asymptotics target (between the summary's and the last three)."""
+    return claims.rows(_summary(), local, level=level)[SUMMARY_ROWS:-3]
+
+
+def _slope(summary, algorithm, ultimately=False):
+    """The slope rule on ``algorithm``'s Borda regret on borda, with the spec of the "ultimately" claim if asked."""
+    spec = [s for s in SPECS if s["rule"] == "slope"][2 if ultimately else 0]
+    ctx = {"level": 0.95, "threshold": spec["threshold"]}
+    [row] = claims.rule_slope({**spec, "algorithm": algorithm}, {"summary": summary, "level": 0.95}, ctx)
+    return row
+
 
 def test_below_at_its_boundary():
     bound = 100.0
@@ -38,7 +78,7 @@ def test_theorem_rule_on_a_mean_over_runs():
 
 
 def test_at_least_at_its_boundary():
-    t = claims.LINEAR
+    t = LINEAR
     assert claims.at_least(t, 1.2, t) == claims.HOLDS  # low end at the threshold: holds
     assert claims.at_least(np.nextafter(t, 0), 1.2, t) == claims.INCONCLUSIVE
     assert claims.at_least(0.5, np.nextafter(t, 0), t) == claims.FAILS  # high end just below: fails
@@ -81,9 +121,9 @@ def _summary():
 
 
 def test_family_row_is_not_tested_without_the_table_or_without_a_member_with_a_trap():
-    assert claims.family_row(None).verdict == claims.NOT_TESTED
+    assert _family_row(None).verdict == claims.NOT_TESTED
     untrapped = _family(crossing=False).assign(verdict="no trap", t=0, low=NAN, high=NAN, bound=NAN)
-    row = claims.family_row(untrapped)  # it crashed on an empty selection
+    row = _family_row(untrapped)  # it crashed on an empty selection
     assert (row.verdict, row.reason) == (
         claims.NOT_TESTED,
         "no member of the family searched has a trap (see results/maximin-tail/family.md)",
@@ -147,13 +187,13 @@ def test_a_row_from_one_run_shows_no_interval_in_the_markdown():
 def test_the_tail_and_the_family_from_one_run_are_not_tested():
     one = {"mean": 50.0, "low": 40.0, "high": 60.0, "bound": 70.0, "ratio": 0.7, "t": 1000, "runs": 1}
     family = pd.DataFrame([{"actions": 3, "gap": 0.1, "verdict": "exceeded", **one}])
-    row = claims.family_row(family)
+    row = _family_row(family)
     assert (row.verdict, row.reason) == (claims.NOT_TESTED, "one run: no interval")
     assert math.isnan(row.low) and math.isnan(row.high) and row.value == 50.0
     estimates = pd.DataFrame(
         [{**one, "trapped_runs": 0, "free_runs_continued": 0, "confidence": 0.95, "verdict": "below"}]
     )
-    row = claims.tail_row(estimates, "text")
+    row = _tail_row(estimates, "text")
     assert row.verdict == claims.NOT_TESTED and row.reason.startswith("one run: no interval")
 
 
@@ -293,8 +333,11 @@ def test_the_levels_and_thresholds_are_the_documented_numbers():
 
     text = (Path(__file__).resolve().parent.parent / "docs" / "claims.md").read_text(encoding="utf-8")
     assert claims.LEVEL == 0.95 and "every one-sided limit is 95% (`z = 1.645`" in text
-    assert claims.LINEAR == 0.9 and "low end of the local slope `>= 0.9` | high end `< 0.9`" in text
-    assert claims.COMPARABLE == 2.0 and "upper limit of the ratio `< 2` | lower limit `> 2`" in text
+    thresholds = {spec["rule"]: spec.get("threshold") for spec in SPECS}
+    thresholds["exponent"] = next(s["exponent"]["threshold"] for s in SPECS if s["rule"] == "long horizons")
+    assert thresholds["slope"] == thresholds["exponent"] == LINEAR
+    assert "low end of the local slope `>= 0.9` | high end `< 0.9`" in text
+    assert thresholds["ratio"] == 2.0 and "upper limit of the ratio `< 2` | lower limit `> 2`" in text
     assert claims.z_one_sided() == pytest.approx(1.6448536, abs=1e-6)  # the default level is 0.95
 
 
@@ -304,7 +347,7 @@ def test_a_slope_just_above_and_just_below_the_documented_0_9(rho, verdict):
     is the side of 0.9 (docs/claims.md) rho lies on: 0.9001 holds, 0.8999 fails."""
     slope, low, high = claims.log_slope(4000**rho, 0.0, 4000, 40000**rho, 0.0, 40000, 100)
     assert slope == pytest.approx(rho, abs=1e-12) and low == high == slope
-    assert claims.at_least(low, high, claims.LINEAR) == verdict
+    assert claims.at_least(low, high, LINEAR) == verdict
 
 
 # --- The rules' arithmetic and edges, by hand -------------------------------------------------------
@@ -435,33 +478,25 @@ def test_not_run_names_the_methods_by_their_labels():
     assert claims.not_run(["rucb", "ts-maximin"]) == "rucb and TS-Maximin not run"
 
 
-def test_not_tested_and_untested_rows_carry_their_texts_and_no_number():
-    _assert_row(
-        claims.not_tested("c", "w", "s", "q", "m", "f", "why"),
-        ("c", "w", "s", "q", "m", NAN, NAN, NAN, NAN, "not tested", "why", "f"),
-    )
-    _assert_row(
-        claims.untested("c", "w", "s", "q", "m", "f", ["iss", "dts"]),
-        ("c", "w", "s", "q", "m", NAN, NAN, NAN, NAN, "not tested", "ISS and DTS not run", "f"),
-    )
-
-
 def test_all_below_reports_the_largest_ratio_to_its_bound_and_each_part_verdict():
     """Parts 50 [40, 60] of 100 and 30 [20, 45] of 50: value max(0.5, 0.6) = 0.6, low max(0.4, 0.4) = 0.4,
     high max(0.6, 0.9) = 0.9; each maximum from a different part."""
     a = _row("Theorem 4.1 (borda)", claims.HOLDS, "R_T / bound = 0.500")
     b = _row("Theorem 4.4 (borda)", claims.INCONCLUSIVE, "x", 30.0, 20.0, 45.0, 50.0)
-    row = claims.all_below([a, b], "c", "w", "s", "q", "m", "f")
+    spec = {**next(s for s in SPECS if s["rule"] == "every"), "scenario": "borda", "theorems": ["4.1", "4.4"]}
+    spec |= {"claim": "c", "where": "w", "statement": "s", "quantity": "q", "method": "m", "figure": "f"}
+
+    def every(*parts):
+        [row] = claims.rule_every(spec, {"summary": _summary(), "rows": {p.claim: p for p in parts}}, {})
+        return row
+
     reason = "Theorem 4.1: holds, Theorem 4.4: inconclusive"
-    _assert_row(row, ("c", "w", "s", "q", "m", 0.6, 0.4, 0.9, 1.0, "inconclusive", reason, "f"))
-    one = claims.all_below([a, claims.one_run(b)], "c", "w", "s", "q", "m", "f")
+    _assert_row(every(a, b), ("c", "w", "s", "q", "m", 0.6, 0.4, 0.9, 1.0, "inconclusive", reason, "f"))
+    one = every(a, claims.one_run(b))
     _assert_row(one, ("c", "w", "s", "q", "m", 0.6, NAN, NAN, 1.0, "not tested", "one run: no interval", "f"))
     # a part not tested for another reason (its own "one run" comes second) does not make the row one run's
     other = _row("Theorem 4.4 (borda)", claims.NOT_TESTED, "T misses it; one run: no interval")
-    assert (
-        claims.all_below([a, other], "c", "w", "s", "q", "m", "f").reason
-        == "Theorem 4.1: holds, Theorem 4.4: not tested"
-    )
+    assert every(a, other).reason == "Theorem 4.1: holds, Theorem 4.4: not tested"
 
 
 SEEDS_100 = "runs 0-99, run r's stream SeedSequence([seed, scenario, algorithm, r])"
@@ -734,7 +769,7 @@ def _local(runs_at_10000=40):
 def test_long_horizon_rows_of_a_hand_made_asymptotics_table():
     """One row per bounded regret at its longest horizon (mean -+ 1.645 std / sqrt(40)), and SparringExp3.P's
     Borda exponent on borda with its bootstrap interval, in (scenario, algorithm, regret) order."""
-    rows = claims.long_horizon_rows(_local())
+    rows = _long_rows(_local())
     seeds = "runs 0-39, run r's stream SeedSequence([seed, scenario, algorithm, r])"
     half_exp3p, half_maximin = Z95 * 20.0 / math.sqrt(40), Z95 * 100.0 / math.sqrt(40)
     expected = [
@@ -789,20 +824,20 @@ def test_long_horizon_rows_of_a_hand_made_asymptotics_table():
 def test_long_horizon_rows_from_one_run_and_at_another_level():
     """The exponent from 10,000 to 100,000 rests on the runs at both ends: one run at 10,000 makes it a
     one-run row (the run at 1,000, outside that span, does not); the theorem rows follow their own runs."""
-    rows = {r.claim: r for r in claims.long_horizon_rows(_local(runs_at_10000=1))}
+    rows = {r.claim: r for r in _long_rows(_local(runs_at_10000=1))}
     slope = rows["S5 borda: SparringExp3.P ultimately linear (T = 100,000)"]
     assert (slope.verdict, slope.reason, slope.value) == (claims.NOT_TESTED, "one run: no interval", 0.95)
     assert rows["Theorem 4.1 (condorcet, T = 100,000)"].verdict == claims.HOLDS
-    rows = {r.claim: r for r in claims.long_horizon_rows(_local())}
+    rows = {r.claim: r for r in _long_rows(_local())}
     assert rows["S5 borda: SparringExp3.P ultimately linear (T = 100,000)"].verdict == claims.HOLDS
     local = _local()
     local.loc[0, "runs"] = 1  # condorcet TS-Maximin at its longest horizon
-    one = {r.claim: r for r in claims.long_horizon_rows(local)}["Theorem 4.1 (condorcet, T = 100,000)"]
+    one = {r.claim: r for r in _long_rows(local)}["Theorem 4.1 (condorcet, T = 100,000)"]
     assert (one.verdict, one.reason, one.value) == (claims.NOT_TESTED, "one run: no interval", 300.0)
     local.loc[0, "runs"] = 2  # the boundary: two runs have an interval
-    two = {r.claim: r for r in claims.long_horizon_rows(local)}["Theorem 4.1 (condorcet, T = 100,000)"]
+    two = {r.claim: r for r in _long_rows(local)}["Theorem 4.1 (condorcet, T = 100,000)"]
     assert two.low == pytest.approx(300.0 - Z95 * 100.0 / math.sqrt(2), rel=1e-12)
-    level = {r.claim: r for r in claims.long_horizon_rows(_local(), level=0.975)}
+    level = {r.claim: r for r in _long_rows(_local(), level=0.975)}
     assert level["Theorem 4.1 (condorcet, T = 100,000)"].low == pytest.approx(300.0 - 1.959964 * 100 / math.sqrt(40))
     assert "one-sided 0.975 limits" in level["Theorem 4.1 (condorcet, T = 100,000)"].method
 
@@ -810,7 +845,7 @@ def test_long_horizon_rows_from_one_run_and_at_another_level():
 def test_long_horizon_row_of_a_method_outside_the_paper_names_its_slug():
     local = _local()
     local.loc[local["algorithm"] == "ts-maximin", "algorithm"] = "my-method"
-    row = {r.claim: r for r in claims.long_horizon_rows(local)}["Theorem 4.1 (condorcet, T = 100,000)"]
+    row = {r.claim: r for r in _long_rows(local)}["Theorem 4.1 (condorcet, T = 100,000)"]
     assert row.statement == "my-method's expected maximin regret is at most the theorem's bound"
 
 
@@ -835,7 +870,7 @@ def _estimates(verdicts, runs=2000):
 def test_tail_row_every_field_at_the_first_step_exceeded():
     """Exceeded at t = 100 and 1,000: the row is t = 100's (the first after sorting by t), and fails."""
     statement = "TS-Maximin's expected Maximin regret is at most A/sqrt(2) sqrt(log A) sqrt(T), for every X and T"
-    row = claims.tail_row(_estimates(["exceeded", "below", "exceeded"]), "exceeded at t = 100")
+    row = _tail_row(_estimates(["exceeded", "below", "exceeded"]), "exceeded at t = 100")
     expected = (
         "Theorem 4.1 (borda, t = 100)",
         "Theorem 4.1 (Section 4)",
@@ -857,7 +892,7 @@ def test_tail_row_every_field_at_the_first_step_exceeded():
 def test_tail_row_without_an_exceeded_step_takes_the_last_and_decides_on_its_interval():
     """No step exceeded: the last t (1,000), 300 [250, 350] against 339, inconclusive; with its high end
     below the bound it holds; two runs are enough for an interval; no verdict text gives no reason."""
-    row = claims.tail_row(_estimates(["below", "below", "inconclusive"]), None)
+    row = _tail_row(_estimates(["below", "below", "inconclusive"]), None)
     assert (row.claim, row.verdict, row.reason, row.threshold) == (
         "Theorem 4.1 (borda, t = 1,000)",
         claims.INCONCLUSIVE,
@@ -865,8 +900,8 @@ def test_tail_row_without_an_exceeded_step_takes_the_last_and_decides_on_its_int
         339.0,
     )
     below = _estimates(["below", "below", "below"]).assign(high=[338.0, 6.0, 250.0])
-    assert claims.tail_row(below, "t").verdict == claims.HOLDS
-    two = claims.tail_row(_estimates(["below", "below", "below"], runs=2).assign(high=338.0), "t")
+    assert _tail_row(below, "t").verdict == claims.HOLDS
+    two = _tail_row(_estimates(["below", "below", "below"], runs=2).assign(high=338.0), "t")
     assert (two.verdict, two.low, two.high) == (claims.HOLDS, 250.0, 338.0)
 
 
@@ -930,7 +965,7 @@ def test_family_row_every_field_of_the_first_member_exceeded():
         "down to A = 4 and up to gap 0.2",
         "figures/maximin-tail/tail.png (b); results/maximin-tail/family.md",
     )
-    _assert_row(claims.family_row(_family()), expected)
+    _assert_row(_family_row(_family()), expected)
 
 
 def test_family_sharpened_names_the_crossing_the_exponent_and_the_reach():
@@ -953,7 +988,7 @@ def test_family_row_without_an_exceeded_member_takes_the_largest_ratio_at_the_la
     family = _family(crossing=False)
     family["verdict"] = family["verdict"].replace("exceeded", "below")
     family.loc[4, ["bound", "ratio"]] = [205.0, 0.78]
-    row = claims.family_row(family)
+    row = _family_row(family)
     assert (row.claim, row.value, row.threshold, row.verdict) == (
         "Theorem 4.1 (A = 4, gap 0.1, t = 5,000)",
         160.0,
@@ -962,9 +997,9 @@ def test_family_row_without_an_exceeded_member_takes_the_largest_ratio_at_the_la
     )
     assert row.reason == "R_t / bound = 0.78"
     family.loc[4, "bound"] = 150.0  # 150 inside [130, 190]
-    assert claims.family_row(family).verdict == claims.INCONCLUSIVE
+    assert _family_row(family).verdict == claims.INCONCLUSIVE
     family["runs"] = 2  # the boundary: two runs per member have an interval
-    assert claims.family_row(family).verdict == claims.INCONCLUSIVE
+    assert _family_row(family).verdict == claims.INCONCLUSIVE
 
 
 def test_bayes_row_every_field_and_the_prior_it_names():
@@ -974,7 +1009,7 @@ def test_bayes_row_every_field_and_the_prior_it_names():
     estimates = _bayes(["holds", "inconclusive", "holds"], [0.1, 0.9, -0.2], [0.5, 1.2, 0.3])
     estimates["actions"] = [5, 4, 3]
     estimates["prior"] = "independent entries, projected"
-    row = claims.bayes_row(estimates, "inconclusive as ...")
+    row = _bayes_row(estimates, "inconclusive as ...")
     expected = (
         "Theorem 4.1 (Bayesian, prior: independent entries, projected) (A = 4, T = 100,000)",
         "Theorem 4.1 (Section 4; its proof)",
@@ -998,15 +1033,15 @@ def test_bayes_row_decides_on_the_intervals_so_a_nan_never_holds():
     """The stored per-A verdicts say holds, but A = 4's interval is NaN: that A is not tested, so the row is
     inconclusive; A = 3 alone, with its interval below 1, holds."""
     estimates = _bayes(["holds", "holds"], [0.1, NAN], [0.5, NAN])
-    assert claims.bayes_row(estimates).verdict == claims.INCONCLUSIVE
-    assert claims.bayes_row(estimates.iloc[:1]).verdict == claims.HOLDS
+    assert _bayes_row(estimates).verdict == claims.INCONCLUSIVE
+    assert _bayes_row(estimates.iloc[:1]).verdict == claims.HOLDS
 
 
 def test_bayes_row_picks_the_smallest_failing_a_and_breaks_ties_of_the_upper_end_by_a():
     # A = 5 and 4 fail, A = 3 (inconclusive) has the highest upper end: the row is the smallest A failing, 4
     fails = _bayes(["inconclusive", "fails", "fails"], [0.9, 1.1, 1.01], [1.8, 1.3, 1.4])
     fails["actions"] = [3, 5, 4]
-    row = claims.bayes_row(fails)
+    row = _bayes_row(fails)
     assert (row.claim, row.value, row.verdict) == (
         "Theorem 4.1 (Bayesian, prior: uniform antisymmetric) (A = 4, T = 100,000)",
         pytest.approx(1.205),
@@ -1015,8 +1050,8 @@ def test_bayes_row_picks_the_smallest_failing_a_and_breaks_ties_of_the_upper_end
     assert row.reason == "; 12.5% of the drawn matrices above the bound"  # no verdict text
     tied = _bayes(["holds", "holds"], [0.1, 0.2], [0.5, 0.5])
     tied["actions"] = [4, 3]
-    assert "(A = 4, T = 100,000)" in claims.bayes_row(tied).claim  # equal high ends: the larger A, sorted last
-    empty = claims.bayes_row(_bayes([], [], []))
+    assert "(A = 4, T = 100,000)" in _bayes_row(tied).claim  # equal high ends: the larger A, sorted last
+    empty = _bayes_row(_bayes([], [], []))
     assert (empty.claim, empty.verdict) == ("Theorem 4.1 (Bayesian, prior: uniform antisymmetric)", claims.NOT_TESTED)
 
 
@@ -1227,16 +1262,20 @@ def test_slope_claim_starts_at_the_step_nearest_a_tenth_of_the_horizon():
     width = math.log(40000 / 4005)
     se = math.sqrt(2 * 0.1**2 / 100) / width
     slope = math.log(10) / width
-    row = claims.slope_claim(_steps_summary(), "borda", "iss", "borda", "n", "w", "s", ultimately=True)
+    row = _slope(_steps_summary(), "iss", ultimately=True)
     assert row.quantity == "local slope of log mean borda regret on log t of ISS, t = 4,005 to 40,000 (borda)"
     assert (row.value, row.low, row.high) == pytest.approx((slope, slope - Z95 * se, slope + Z95 * se), rel=1e-12)
     assert (row.verdict, row.reason) == (claims.HOLDS, "R_T / T = 0.0250")  # 1,000 / 40,000
-    assert (row.claim, row.where, row.statement, row.threshold) == ("n", "w", "s", 0.9)
+    assert (row.claim, row.where, row.threshold) == (
+        "S5 borda: SparringExp3.P ultimately linear (T = 40,000)",
+        "Section 5.2, Borda scenario",
+        0.9,
+    )
     assert row.figure == "figures/main/borda.png (c); figures/appendix/borda-iss.png (a)"
-    assert claims.slope_claim(_steps_summary(), "borda", "iss", "borda", "n", "w", "s").verdict == claims.HOLDS
-    one = claims.slope_claim(_steps_summary().assign(runs=1), "borda", "iss", "borda", "n", "w", "s")
+    assert _slope(_steps_summary(), "iss").verdict == claims.HOLDS
+    one = _slope(_steps_summary().assign(runs=1), "iss")
     assert (one.verdict, one.reason, one.value) == (claims.NOT_TESTED, "one run: no interval", pytest.approx(slope))
-    two = claims.slope_claim(_steps_summary().assign(runs=2), "borda", "iss", "borda", "n", "w", "s")
+    two = _slope(_steps_summary().assign(runs=2), "iss")
     assert two.method.startswith("paper run, 2 runs (runs 0-1, run r's stream") and two.verdict == claims.HOLDS
 
 
@@ -1246,16 +1285,16 @@ def test_slope_claim_starts_at_the_step_nearest_t_over_10_when_t_is_not_a_multip
     rows = [("borda", "iss", "borda", t, m) for t, m in [(3998, 100.0), (4002, 100.0), (40005, 1000.0)]]
     frame = pd.DataFrame(rows, columns=["scenario", "algorithm", "regret", "t", "mean"])
     summary = frame.assign(std=10.0, runs=100, paper=True, bound=NAN)
-    row = claims.slope_claim(summary, "borda", "iss", "borda", "n", "w", "s")
+    row = _slope(summary, "iss")
     assert row.quantity == "local slope of log mean borda regret on log t of ISS, t = 4,002 to 40,005 (borda)"
 
 
 def test_slope_claim_that_fails_is_not_inconclusive_unless_the_claim_is_ultimate():
     """DTS's Borda regret is flat (7 at t = 4,000 and 40,000): slope 0, fails; only an "ultimately" claim
     turns that into inconclusive, with its clause."""
-    row = claims.slope_claim(_steps_summary(), "borda", "dts", "borda", "n", "w", "s")
+    row = _slope(_steps_summary(), "dts")
     assert (row.value, row.verdict, row.reason) == (0.0, claims.FAILS, "R_T / T = 0.0002")  # 7 / 40,000
-    row = claims.slope_claim(_steps_summary(), "borda", "dts", "borda", "n", "w", "s", ultimately=True)
+    row = _slope(_steps_summary(), "dts", ultimately=True)
     assert row.verdict == claims.INCONCLUSIVE
     assert row.reason == "R_T / T = 0.0002; not linear yet at the paper's horizon, which 'ultimately' allows"
 
@@ -1295,7 +1334,7 @@ def test_two_runs_decide_the_borda_orderings_and_the_long_horizon_exponent():
     by = claims.ledger(_runs(_summary(), 2)).set_index("claim")
     shines = by.loc["S5 borda: Thompson Sampling shines"]
     assert shines["verdict"] == claims.FAILS and shines["low"] == pytest.approx(450 - Z95 * 45 / math.sqrt(2))
-    rows = {r.claim: r for r in claims.long_horizon_rows(_local(runs_at_10000=2))}
+    rows = {r.claim: r for r in _long_rows(_local(runs_at_10000=2))}
     assert rows["S5 borda: SparringExp3.P ultimately linear (T = 100,000)"].verdict == claims.HOLDS
 
 
