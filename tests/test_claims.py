@@ -18,6 +18,7 @@ Z = claims.z_one_sided(0.95)
 
 SPECS = claims.DATA["claims"]
 LINEAR = 0.9
+SHARPENED = next(s for s in SPECS if s["rule"] == "family")["sharpened"]
 """docs/claims.md: "linear" from a local slope of 0.9 (the data's threshold, pinned below)."""
 
 
@@ -33,7 +34,7 @@ def _only(prefixes, **inputs):
 
 
 def _tail_row(estimates, verdict=None):
-    return _only("Theorem 4.1 (borda, ", estimates=estimates, tail_verdict=verdict)
+    return _only("Theorem 4.1 (borda, ", tail=estimates, tail_verdict=verdict)
 
 
 def _family_row(family):
@@ -46,7 +47,7 @@ def _bayes_row(bayes, verdict=None):
 
 def _long_rows(local, level=0.95):
     """The rows of the asymptotics target (between the summary's and the last three)."""
-    return claims.rows(_summary(), local, level=level)[SUMMARY_ROWS:-3]
+    return claims.rows(_summary(), level, local=local)[SUMMARY_ROWS:-3]
 
 
 def _slope(summary, algorithm, ultimately=False):
@@ -971,15 +972,21 @@ def test_family_row_every_field_of_the_first_member_exceeded():
 def test_family_sharpened_names_the_crossing_the_exponent_and_the_reach():
     family = _family()
     member = family.iloc[4]  # A = 4, gap 0.1 at t = 5,000: crossing and exponent both known
-    assert claims.family_sharpened(family, member) == (
+    assert claims.family_sharpened(SHARPENED, family, member) == (
         "; E[R_t] crosses the bound at t = 2,000 [1,500, 3,000]; grows like t^0.86 [0.82, 0.89] past it; "
         "within the grid, fails down to A = 4 and up to gap 0.2"
     )
-    assert claims.family_sharpened(family, family.iloc[5]) == "; within the grid, fails down to A = 4 and up to gap 0.2"
+    assert (
+        claims.family_sharpened(SHARPENED, family, family.iloc[5])
+        == "; within the grid, fails down to A = 4 and up to gap 0.2"
+    )
     quiet = family.assign(verdict=family["verdict"].replace("exceeded", "inconclusive"))
-    assert claims.family_sharpened(quiet, quiet.iloc[5]) == ""  # no crossing, nothing fails: no clause
+    assert claims.family_sharpened(SHARPENED, quiet, quiet.iloc[5]) == ""  # no crossing, nothing fails: no clause
     plain = _family(crossing=False)  # a table written before the member columns: no crossing to name
-    assert claims.family_sharpened(plain, plain.iloc[4]) == "; within the grid, fails down to A = 4 and up to gap 0.2"
+    assert (
+        claims.family_sharpened(SHARPENED, plain, plain.iloc[4])
+        == "; within the grid, fails down to A = 4 and up to gap 0.2"
+    )
 
 
 def test_family_row_without_an_exceeded_member_takes_the_largest_ratio_at_the_last_t():
@@ -1350,7 +1357,7 @@ def test_the_ledger_reads_every_optional_table_at_its_level():
     table = claims.ledger(
         _summary(),
         local=_local(),
-        estimates=_estimates(["exceeded", "below", "exceeded"]),
+        tail=_estimates(["exceeded", "below", "exceeded"]),
         tail_verdict="tail text",
         level=0.975,
         family=_family(),
