@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from dataclasses import make_dataclass, replace
 from pathlib import Path
+from statistics import NormalDist
 
 import numpy as np
 import yaml
@@ -42,8 +43,6 @@ standard deviation over one run is no spread) and no verdict."""
 
 
 def z_one_sided(level: float = LEVEL) -> float:
-    from statistics import NormalDist
-
     return NormalDist().inv_cdf(level)
 
 
@@ -330,17 +329,22 @@ def rule_long_horizons(spec, d, ctx) -> list[Claim]:
     return rows
 
 
+def _first_exceeded(over, rest):
+    """The first row of ``over`` (rows the tail target found ``exceeded``), which fails, else the last of
+    ``rest`` decided on its interval (:func:`below`)."""
+    r = over.iloc[0] if len(over) else rest.iloc[-1]
+    # mutmut equivalent: `and False` on a row exceeded: the tail target writes `exceeded` exactly when the low end is
+    # above the bound (tail.py), which below() calls fails
+    return r, FAILS if len(over) else below(float(r["low"]), float(r["high"]), float(r["bound"]))  # pragma: no mutate
+
+
 def rule_tail(spec, d, ctx) -> list[Claim]:
     """Theorem 4.1 past the paper's horizon, from the maximin-tail target: the first step exceeded (fails),
     else the last, decided on its interval."""
-    if d["estimates"] is None:
+    if d["tail"] is None:
         return [not_tested(spec, ctx)]
-    frame = d["estimates"].sort_values("t")
-    exceeded = frame[frame["verdict"] == "exceeded"]
-    r = exceeded.iloc[0] if len(exceeded) else frame.iloc[-1]
-    # mutmut equivalent: `and False` on a step exceeded: the tail target writes `exceeded` exactly when the low end is
-    # above the bound (tail.py), which below() calls fails
-    verdict = FAILS if len(exceeded) else below(float(r["low"]), float(r["high"]), float(r["bound"]))  # noqa: E501  # pragma: no mutate
+    frame = d["tail"].sort_values("t")
+    r, verdict = _first_exceeded(frame[frame["verdict"] == "exceeded"], frame)
     c = {**ctx, "t": int(r["t"]), "runs": int(r["runs"]), "trapped": int(r["trapped_runs"])}
     c |= {"continued": int(r["free_runs_continued"]), "confidence": r["confidence"]}
     c["verdict_text"] = d["tail_verdict"] or ""
@@ -358,34 +362,28 @@ def rule_family(spec, d, ctx) -> list[Claim]:
     tested = family[family["verdict"] != "no trap"]
     if tested.empty:
         return [not_tested(spec, ctx, spec["no trap"])]
-    r = over.iloc[0] if len(over) else tested.sort_values(["t", "ratio"]).iloc[-1]
-    # mutmut equivalent: `and False` on a member exceeded: the tail target writes `exceeded` exactly when the low end is
-    # above the bound (tail.py), which below() calls fails
-    verdict = FAILS if len(over) else below(float(r["low"]), float(r["high"]), float(r["bound"]))  # noqa: E501  # pragma: no mutate
+    r, verdict = _first_exceeded(over, tested.sort_values(["t", "ratio"]))
     c = {**ctx, "actions": int(r["actions"]), "gap": r["gap"], "t": int(r["t"]), "runs": int(r["runs"])}
     c |= {"members": tested[["actions", "gap"]].drop_duplicates().shape[0], "last": int(family["t"].max())}
-    c |= {"ratio": r["ratio"], "sharpened": family_sharpened(family, r)}
+    c |= {"ratio": r["ratio"], "sharpened": family_sharpened(spec["sharpened"], family, r)}
     ends = (float(r[k]) for k in ("mean", "low", "high", "bound"))
     return [row(spec, c, *ends, verdict, runs=int(r["runs"]))]
 
 
-def family_sharpened(family, row) -> str:
-    """The family row's crossing, growth exponent and reach (smallest A, largest gap failing), as a clause."""
+def family_sharpened(texts, family, r) -> str:
+    """The family row's crossing, growth exponent and reach (smallest A, largest gap failing), as clauses
+    ``texts`` (the spec's ``sharpened``) each begun by "; "."""
     from .tail_family import family_extremes
 
     parts = []
-    if "crossing" in row.index and not math.isnan(row["crossing"]):
-        high = "beyond the grid" if math.isnan(row["crossing_high"]) else f"{row['crossing_high']:,.0f}"
-        parts.append(f"E[R_t] crosses the bound at t = {row['crossing']:,.0f} [{row['crossing_low']:,.0f}, {high}]")
-        if not math.isnan(row["exponent"]):
-            parts.append(
-                f"grows like t^{row['exponent']:.2f} [{row['exponent_low']:.2f}, {row['exponent_high']:.2f}] past it"
-            )
+    if "crossing" in r.index and not math.isnan(r["crossing"]):
+        upper = texts["beyond"] if math.isnan(r["crossing_high"]) else f"{r['crossing_high']:,.0f}"
+        parts.append(texts["crossing"].format(upper=upper, **r))
+        parts += [texts["exponent"].format(**r)] if not math.isnan(r["exponent"]) else []
     extremes = family_extremes(family)
     if extremes is not None:
-        (small, _), (large, _) = extremes
-        parts.append(f"within the grid, fails down to A = {small} and up to gap {large:g}")
-    return "; " + "; ".join(parts) if parts else ""
+        parts.append(texts["reach"].format(small=extremes[0][0], large=extremes[1][0]))
+    return "".join(f"; {p}" for p in parts)
 
 
 def rule_bayes(spec, d, ctx) -> list[Claim]:
@@ -422,14 +420,15 @@ def reading(row: Claim) -> Claim:
     return replace(row, verdict=text.format(prior=prior)) if text else row
 
 
-def rows(
-    summary, local=None, estimates=None, tail_verdict=None, level=LEVEL, family=None, bayes=None, bayes_verdict=None
-):  # noqa: E501
-    """The rows of the claims of :data:`DATA`, in order, each from its rule; a claim about a scenario the summary
-    lacks has none. The arguments: the tables of the ledger's inputs (None: not built), the overall verdicts of
-    the tail and the Bayesian target, and the level of the limits."""
-    d = dict(summary=summary, local=local, estimates=estimates, tail_verdict=tail_verdict, level=level)
-    d |= dict(family=family, bayes=bayes, bayes_verdict=bayes_verdict, rows={})
+INPUTS = ("local", "tail", "family", "bayes", "tail_verdict", "bayes_verdict")
+"""The ledger's optional inputs: the tables of the asymptotics, tail, family and Bayesian targets (None: not
+built) and the tail's and the Bayesian target's overall verdicts."""
+
+
+def rows(summary, level: float = LEVEL, **inputs) -> list[Claim]:
+    """The rows of the claims of :data:`DATA`, in order, each from its rule, from ``summary`` and ``inputs`` (of
+    :data:`INPUTS`); a claim about a scenario the summary lacks has none."""
+    d = dict.fromkeys(INPUTS) | inputs | {"summary": summary, "level": level, "rows": {}}
     runs = int(summary["runs"].max())
     ctx = {"level": level, "z": z_one_sided(level), "runs": runs, "seeds": DATA["seeds"].format(last=runs - 1)}
     out = []
@@ -440,7 +439,7 @@ def rows(
     return out
 
 
-def ledger(*args, **kwargs):
+def ledger(summary, level: float = LEVEL, **inputs):
     """:func:`rows` as a DataFrame of :data:`duelbandits.schemas.CLAIM_SCHEMA`'s columns, the Theorem 4.1 rows'
     verdicts naming the reading they test (:func:`reading`), after every rule built on them has run."""
     import pandas as pd
@@ -449,6 +448,5 @@ def ledger(*args, **kwargs):
 
     # mutmut equivalent: columns=None or columns dropped: the rows are Claim's fields, in CLAIM_SCHEMA's order, and the
     # ledger always has rows
-    return pd.DataFrame(
-        [vars(reading(r)) for r in rows(*args, **kwargs)], columns=CLAIM_SCHEMA.names
-    )  # pragma: no mutate
+    table = [vars(reading(r)) for r in rows(summary, level, **inputs)]
+    return pd.DataFrame(table, columns=CLAIM_SCHEMA.names)  # pragma: no mutate

@@ -229,9 +229,9 @@ def cyclic_modification(matrix: np.ndarray, utilities: np.ndarray, strength: flo
       (0.45) to the weakest ``o``: few wins, the largest row mean (Borda).
 
     The fixed values are :data:`CYCLIC`. Raises ScenarioError unless the result
-    has no Condorcet winner and unique, pairwise different Copeland, Maximin
-    and Borda winners ``a, b, c`` (large utility spreads or a low
-    borda_strength can break the Borda winner).
+    has unique, pairwise different Copeland, Maximin and Borda winners ``a, b, c``
+    (then no Condorcet winner exists: it would be the Copeland and the Maximin
+    winner; large utility spreads or a low borda_strength can break the Borda winner).
     """
     k = CYCLIC
     # mutmut equivalent: argsort kind or argsort kind dropped: the utilities are continuous uniform draws below
@@ -264,9 +264,6 @@ def cyclic_modification(matrix: np.ndarray, utilities: np.ndarray, strength: flo
                 f"cyclic scenario: action {expected[0]} is not the unique {notion} winner "
                 f"({notion} winners: {found[notion]}); raise borda_strength or lower utility_max"
             )
-    if winners.condorcet_winner(X) is not None:  # pragma: no cover - the cycle rules it out
-        # mutmut equivalent: message of the unreachable branch (no cover)
-        raise ScenarioError("cyclic scenario: a Condorcet winner exists")  # pragma: no mutate
     return X
 
 

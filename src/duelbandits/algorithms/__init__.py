@@ -24,6 +24,7 @@ from .entry import (  # noqa: F401 -- the entry types, re-exported: duelbandits.
     DuelingAlgorithm,
     Param,
     check_alpha,
+    python_run,
 )
 
 for _type in (Algorithm, DuelingAlgorithm, Param):

@@ -303,23 +303,13 @@ def cmd_claims(args) -> None:
         problem = mean_regret_problem(frame, tables[k]) if tables[k] in MEAN_REGRETS else None
         if problem:
             raise UsageError(f"{paths[k]}: {problem}")
-    estimates, bayes_table = read.get("tail"), read.get("bayes")
-    verdict = tail.verdict(estimates) if estimates is not None else None
-    bayes_verdict = bayes.overall_verdict(bayes_table) if bayes_table is not None else None
-    table = claims.ledger(
-        read["summary"],
-        read.get("local"),
-        estimates,
-        verdict,
-        args.level,
-        read.get("family"),
-        bayes_table,
-        bayes_verdict,
-    )
-    sources = {path: k in read for k, (_, path) in OPTIONAL.items()}
+    verdicts = {"tail_verdict": tail.verdict(read["tail"]) if "tail" in read else None}
+    verdicts["bayes_verdict"] = bayes.overall_verdict(read["bayes"]) if "bayes" in read else None
+    table = claims.ledger(read.pop("summary"), args.level, **read, **verdicts)
+    sources = {path: k in paths for k, (_, path) in OPTIONAL.items()}
     markdown = claims_markdown(table, args.level, sources)  # before any write: all or nothing
-    inputs = {path: provenance.file_sha256(path) for path in paths.values()}
-    prov = provenance.record(table="claims", inputs=inputs, level=args.level)
+    digests = {path: provenance.file_sha256(path) for path in paths.values()}
+    prov = provenance.record(table="claims", inputs=digests, level=args.level)
     storage.write_frame(table, schemas.CLAIM_SCHEMA, args.table, prov)
     storage.write_text(args.markdown, markdown)
 
