@@ -34,15 +34,14 @@ LEVEL = DATA["level"]
 """Level of the one-sided limits of every verdict: ``mean +- z std / sqrt(runs)``, ``z = 1.645``."""
 
 READINGS = DATA["readings"]
-"""The verdict of a Theorem 4.1 row says which reading it tests: a bound on every fixed matrix (the paper's
-use of it), or a bound on the Bayesian regret (what its proof gives)."""
+"""Which reading of Theorem 4.1 a row tests: a bound on every fixed matrix, or on the Bayesian regret."""
 
 ONE_RUN = "one run: no interval"
-"""The reason of a row computed from fewer than two runs: its number stands, with no interval (a
-standard deviation over one run is no spread) and no verdict."""
+"""The reason of a row from fewer than two runs: its number stands, with no interval and no verdict."""
 
 
 def z_one_sided(level: float = LEVEL) -> float:
+    """The one-sided normal quantile of ``level``."""
     return NormalDist().inv_cdf(level)
 
 
@@ -422,8 +421,7 @@ def reading(row: Claim) -> Claim:
 
 
 INPUTS = ("local", "tail", "family", "bayes", "tail_verdict", "bayes_verdict")
-"""The ledger's optional inputs: the tables of the asymptotics, tail, family and Bayesian targets (None: not
-built) and the tail's and the Bayesian target's overall verdicts."""
+"""The ledger's optional inputs: the long targets' tables (None: not built) and two overall verdicts."""
 
 
 def rows(summary, level: float = LEVEL, **inputs) -> list[Claim]:
