@@ -45,9 +45,9 @@ def _bayes_row(bayes, verdict=None):
     return _only("Theorem 4.1 (Bayesian", bayes=bayes, bayes_verdict=verdict)
 
 
-def _long_rows(local, level=0.95):
+def _long_rows(local):
     """The rows of the asymptotics target (between the summary's and the last three)."""
-    return claims.rows(_summary(), level, local=local)[SUMMARY_ROWS:-3]
+    return claims.rows(_summary(), local=local)[SUMMARY_ROWS:-3]
 
 
 def _slope(summary, algorithm, ultimately=False):
@@ -65,17 +65,6 @@ def test_below_at_its_boundary():
     assert claims.below(np.nextafter(bound, 200), 120.0, bound) == claims.FAILS  # first value that fails
     assert claims.below(bound, 120.0, bound) == claims.INCONCLUSIVE
     assert claims.below(math.nan, 1.0, bound) == claims.NOT_TESTED
-
-
-def test_theorem_rule_on_a_mean_over_runs():
-    """mean + 1.645 std / sqrt(runs) against the bound: the largest mean that holds, the smallest that fails."""
-    std, runs, bound = 50.0, 100, 1000.0
-    half = Z * std / math.sqrt(runs)
-    holds = np.nextafter(bound - half, 0)
-    assert claims.below(*claims.mean_interval(holds, std, runs), bound) == claims.HOLDS
-    fails = np.nextafter(bound + half, 2 * bound) + 1e-9
-    assert claims.below(*claims.mean_interval(fails, std, runs), bound) == claims.FAILS
-    assert claims.below(*claims.mean_interval(bound, std, runs), bound) == claims.INCONCLUSIVE
 
 
 def test_at_least_at_its_boundary():
@@ -203,20 +192,6 @@ def _without(*algorithms):
     return claims.ledger(summary[~summary["algorithm"].isin(algorithms)]).set_index("claim")
 
 
-@pytest.mark.parametrize("missing, label", [("iss", "ISS"), ("dts", "DTS")])
-def test_a_claim_about_iss_and_dts_names_the_one_not_run(missing, label):
-    by = _without(missing)
-    for claim in ("S5 condorcet: state of the art very strong", "S5 condorcet: TS-Borda comparably strong"):
-        row = by.loc[claim]
-        assert (row["verdict"], row["reason"]) == (claims.NOT_TESTED, f"{label} not run"), claim
-        assert math.isnan(row["value"]) and math.isnan(row["low"]) and math.isnan(row["high"])
-    assert (by.loc["S5 borda: Thompson Sampling shines", "reason"]) == f"{label} not run"  # against every method
-    assert by.loc[f"S5 borda: {label}'s Borda regret linear", "reason"] == f"{label} not run"
-    # a claim that does not name it is decided as before
-    assert by.loc["S5 condorcet: every method beats its bound", "verdict"] == claims.HOLDS
-    assert by.loc["Theorem 4.1 (condorcet)", "verdict"] == FIXED_HOLDS
-
-
 @pytest.mark.parametrize("scenario, algorithm", [("condorcet", "ts-maximin"), ("borda", "dts")])
 def test_a_summary_without_the_regret_a_figure_shows_is_refused_naming_it(scenario, algorithm, tmp_path, capsys):
     """An algorithm run on a scenario whose summary rows are all off the figure (paper false): refused by
@@ -237,41 +212,14 @@ def test_a_summary_without_the_regret_a_figure_shows_is_refused_naming_it(scenar
     assert sorted(p.name for p in tmp_path.iterdir()) == ["summary.parquet"]
 
 
-def test_both_iss_and_dts_run_leave_the_verdicts_as_they_were():
-    by = claims.ledger(_summary()).set_index("claim")
-    sota = by.loc["S5 condorcet: state of the art very strong"]
-    assert sota["verdict"] == claims.HOLDS and (sota["value"], sota["threshold"]) == (78.0, 130.0)
-    assert sota["reason"] == "largest of ISS, DTS 78.0; smallest of the others 130.0"
-    ratio = by.loc["S5 condorcet: TS-Borda comparably strong"]
-    assert ratio["verdict"] == claims.FAILS and ratio["value"] == pytest.approx(450 / 69)  # over DTS, the best
-    assert not (by["reason"].str.contains("not run")).any()
-
-
-def test_the_two_methods_the_paper_run_in_the_issue_name_every_method_missing():
-    """algorithms [ts-maximin, dts]: the ISS-and-DTS claim no longer compares DTS alone."""
-    by = _without("ts-borda", "sparring-exp3p", "partial-monitoring", "iss")
-    assert by.loc["S5 condorcet: state of the art very strong", "reason"] == (
-        "TS-Borda, SparringExp3.P, Partial Monitoring and ISS not run"
-    )
-    assert by.loc["S5 condorcet: TS-Borda comparably strong", "reason"] == "TS-Borda and ISS not run"
-    assert by.loc["Theorem 4.2 (condorcet)", "reason"] == "TS-Borda not run"
-    assert by.loc["Theorem 4.1 (condorcet)", "verdict"] == FIXED_HOLDS
-    assert by.loc["S5 borda: DTS's Borda regret linear", "verdict"] == claims.HOLDS
-
-
-@pytest.mark.parametrize(
-    "missing, label", [("ts-maximin", "TS-Maximin"), ("sparring-exp3p", "SparringExp3.P"), ("ts-borda", "TS-Borda")]
-)
-def test_every_method_beats_its_bound_names_the_theorem_algorithm_not_run(missing, label):
-    by = _without(missing)
+def test_a_conjunction_names_only_its_own_theorems_algorithms_not_run():
+    """TS-Maximin not run: the condorcet conjunction (Theorems 4.1-4.4) is not tested naming it; the borda one
+    (Theorems 4.2 and 4.4: TS-Borda and Partial Monitoring) is decided."""
+    by = _without("ts-maximin")
     row = by.loc["S5 condorcet: every method beats its bound"]
-    assert (row["verdict"], row["reason"]) == (claims.NOT_TESTED, f"{label} not run")
+    assert (row["verdict"], row["reason"]) == (claims.NOT_TESTED, "TS-Maximin not run")
     assert math.isnan(row["value"])
-    borda = by.loc["S5 borda: Borda methods beat their bounds"]  # TS-Borda and Partial Monitoring only
-    if missing == "ts-borda":
-        assert (borda["verdict"], borda["reason"]) == (claims.NOT_TESTED, "TS-Borda not run")
-    else:
-        assert borda["verdict"] == claims.HOLDS
+    assert by.loc["S5 borda: Borda methods beat their bounds", "verdict"] == claims.HOLDS
 
 
 def test_a_claim_about_the_methods_run_is_decided_when_others_are_missing():
@@ -340,15 +288,6 @@ def test_the_levels_and_thresholds_are_the_documented_numbers():
     assert "low end of the local slope `>= 0.9` | high end `< 0.9`" in text
     assert thresholds["ratio"] == 2.0 and "upper limit of the ratio `< 2` | lower limit `> 2`" in text
     assert claims.z_one_sided() == pytest.approx(1.6448536, abs=1e-6)  # the default level is 0.95
-
-
-@pytest.mark.parametrize("rho, verdict", [(0.9001, claims.HOLDS), (0.8999, claims.FAILS), (0.5, claims.FAILS)])
-def test_a_slope_just_above_and_just_below_the_documented_0_9(rho, verdict):
-    """A noise-free power law R_t = t^rho: std 0 makes the slope's interval the point rho, so the verdict
-    is the side of 0.9 (docs/claims.md) rho lies on: 0.9001 holds, 0.8999 fails."""
-    slope, low, high = claims.log_slope(4000**rho, 0.0, 4000, 40000**rho, 0.0, 40000, 100)
-    assert slope == pytest.approx(rho, abs=1e-12) and low == high == slope
-    assert claims.at_least(low, high, LINEAR) == verdict
 
 
 # --- The rules' arithmetic and edges, by hand -------------------------------------------------------
@@ -822,7 +761,7 @@ def test_long_horizon_rows_of_a_hand_made_asymptotics_table():
         _assert_row(row, want)
 
 
-def test_long_horizon_rows_from_one_run_and_at_another_level():
+def test_long_horizon_rows_from_one_run_and_from_two():
     """The exponent from 10,000 to 100,000 rests on the runs at both ends: one run at 10,000 makes it a
     one-run row (the run at 1,000, outside that span, does not); the theorem rows follow their own runs."""
     rows = {r.claim: r for r in _long_rows(_local(runs_at_10000=1))}
@@ -838,9 +777,8 @@ def test_long_horizon_rows_from_one_run_and_at_another_level():
     local.loc[0, "runs"] = 2  # the boundary: two runs have an interval
     two = {r.claim: r for r in _long_rows(local)}["Theorem 4.1 (condorcet, T = 100,000)"]
     assert two.low == pytest.approx(300.0 - Z95 * 100.0 / math.sqrt(2), rel=1e-12)
-    level = {r.claim: r for r in _long_rows(_local(), level=0.975)}
-    assert level["Theorem 4.1 (condorcet, T = 100,000)"].low == pytest.approx(300.0 - 1.959964 * 100 / math.sqrt(40))
-    assert "one-sided 0.975 limits" in level["Theorem 4.1 (condorcet, T = 100,000)"].method
+    rows = {r.claim: r for r in _long_rows(_local(runs_at_10000=2))}  # the boundary: two runs at 10,000
+    assert rows["S5 borda: SparringExp3.P ultimately linear (T = 100,000)"].verdict == claims.HOLDS
 
 
 def test_long_horizon_row_of_a_method_outside_the_paper_names_its_slug():
@@ -1081,84 +1019,43 @@ def test_reading_names_the_reading_only_on_theorem_4_1_rows():
 
 
 def test_every_field_of_the_rows_about_methods_not_run():
-    """TS-Borda and DTS left out of _summary(): each row that needs one of them is not tested, names them
-    in the registry's order, and keeps its texts; the rows about the others are decided."""
+    """TS-Borda and DTS left out of _summary(): each row that needs one of them is not tested, has no number,
+    names them in the registry's order, and keeps its texts (those of a row decided, but the quantity and
+    method of a theorem, the ratio and a slope, which have no T or best method to name); the rows about the
+    others are decided."""
     by = _without("ts-borda", "dts")
-    seeds = f"paper run, 100 runs ({SEEDS_100})"
+    decided = claims.ledger(_summary()).set_index("claim")
     no_run = "paper run: the summary holds no run of it"
     expected = {
-        "Theorem 4.2 (borda)": (
-            "Theorem 4.2 (Section 4)",
-            "TS-Borda's expected borda regret is at most the bound, for every X",
-            "mean borda regret of TS-Borda at T on the borda matrix",
-            no_run,
-            "TS-Borda not run",
-            "figures/main/borda.png (d); figures/appendix/borda-ts-borda.png (a)",
-        ),
+        "Theorem 4.2 (borda)": ("TS-Borda not run", "mean borda regret of TS-Borda at T on the borda matrix", no_run),
         "Theorem 4.2 (condorcet)": (
-            "Theorem 4.2 (Section 4)",
-            "TS-Borda's expected borda regret is at most the bound, for every X",
+            "TS-Borda not run",
             "mean borda regret of TS-Borda at T on the condorcet matrix",
             no_run,
-            "TS-Borda not run",
-            "figures/main/condorcet.png (d); figures/appendix/condorcet-ts-borda.png (a)",
         ),
-        "S5 condorcet: state of the art very strong": (
-            "Section 5.2, Condorcet scenario",
-            "both state-of-the-art methods (ISS, DTS) show very strong regret performance",
-            "mean final regret of the figure's regret (all coincide here up to the winner's definitions), "
-            "ISS and DTS against the paper's four",
-            f"{seeds}; holds when ISS's and DTS's one-sided 0.95 upper limits are below every other method's lower "
-            "limit",
-            "TS-Borda and DTS not run",
-            "figures/main/condorcet.png (c)",
-        ),
+        "S5 condorcet: state of the art very strong": ("TS-Borda and DTS not run", None, None),
         "S5 condorcet: TS-Borda comparably strong": (
-            "Section 5.2, Condorcet scenario",
-            "TS-Borda shows comparably strong performance (to ISS and DTS)",
-            "TS-Borda's mean final Borda regret over the smaller of ISS's and DTS's mean final Maximin regrets",
-            f"{seeds}; delta-method one-sided 0.95 limits of the ratio; comparable when the ratio is at most 2",
             "TS-Borda and DTS not run",
-            "figures/main/condorcet.png (c)",
+            "TS-Borda's mean final Borda regret over the smaller of ISS's and DTS's mean final Maximin regrets",
+            None,
         ),
-        "S5 condorcet: every method beats its bound": (
-            "Section 5.2, Condorcet scenario",
-            "all methods beat the regret upper bounds proposed in their respective theorems",
-            "the four theorem rows on the condorcet matrix (largest R_T / bound reported)",
-            "conjunction of the rows Theorem 4.1-4.4 (condorcet)",
-            "TS-Borda not run",
-            "figures/main/condorcet.png (d)",
-        ),
+        "S5 condorcet: every method beats its bound": ("TS-Borda not run", None, None),
         "S5 borda: DTS's Borda regret linear": (
-            "Section 5.2, Borda scenario",
-            "both state-of-the-art methods struggle with Borda winners, and so their Borda regret grows linearly",
+            "DTS not run",
             "local slope of log mean borda regret on log t of DTS (borda)",
             no_run,
-            "DTS not run",
-            "figures/main/borda.png (c); figures/appendix/borda-dts.png (a)",
         ),
-        "S5 borda: Thompson Sampling shines": (
-            "Section 5.2, Borda scenario",
-            "Thompson Sampling (TS-Borda) shines in the Borda scenario",
-            "TS-Borda's mean final Borda regret against every other method's",
-            f"{seeds}; holds when TS-Borda's one-sided 0.95 upper limit is below every other method's lower limit",
-            "TS-Borda and DTS not run",
-            "figures/main/borda.png (c)",
-        ),
-        "S5 borda: Borda methods beat their bounds": (
-            "Section 5.2, Borda scenario",
-            "both methods that focus on Borda winners (TS-Borda, Partial Monitoring) beat their regret upper bounds",
-            "the rows Theorem 4.2 and 4.4 on the borda matrix (largest R_T / bound reported)",
-            "conjunction of the rows Theorem 4.2 (borda) and Theorem 4.4 (borda)",
-            "TS-Borda not run",
-            "figures/main/borda.png (d)",
-        ),
+        "S5 borda: Thompson Sampling shines": ("TS-Borda and DTS not run", None, None),
+        "S5 borda: Borda methods beat their bounds": ("TS-Borda not run", None, None),
     }
-    for claim, (where, statement, quantity, method, reason, figure) in expected.items():
+    for claim, (reason, quantity, method) in expected.items():
+        texts = decided.loc[claim, ["where", "statement", "quantity", "method", "figure"]].tolist()
+        texts[2:4] = [quantity or texts[2], method or texts[3]]
+        where, statement, quantity, method, figure = texts
         row = (claim, where, statement, quantity, method, NAN, NAN, NAN, NAN, claims.NOT_TESTED, reason, figure)
         _assert_row(by.reset_index().set_index("claim", drop=False).loc[claim], row)
-    decided = by.iloc[:SUMMARY_ROWS][~by.index[:SUMMARY_ROWS].isin(list(expected))]
-    assert len(decided) == 8 and not (decided["verdict"] == claims.NOT_TESTED).any(), decided["verdict"]
+    rest = by.iloc[:SUMMARY_ROWS][~by.index[:SUMMARY_ROWS].isin(list(expected))]
+    assert len(rest) == 8 and not (rest["verdict"] == claims.NOT_TESTED).any(), rest["verdict"]
     assert by.loc["S5 borda: ISS's Borda regret linear", "verdict"] == claims.HOLDS
 
 
@@ -1333,16 +1230,6 @@ def test_a_summary_of_one_step_decides_the_orderings_and_has_no_decade_for_the_s
     slope = by.loc["S5 borda: ISS's Borda regret linear"]
     assert slope["verdict"] == claims.NOT_TESTED and math.isnan(slope["value"])
     assert by.loc["Theorem 4.2 (condorcet)", "verdict"] == claims.HOLDS
-
-
-def test_two_runs_decide_the_borda_orderings_and_the_long_horizon_exponent():
-    """The boundary of :data:`claims.ONE_RUN` on the rows test_two_runs_give_an_interval_and_a_verdict does not
-    read: TS-Borda's ordering on borda, and the exponent whose lower end rests on two runs."""
-    by = claims.ledger(_runs(_summary(), 2)).set_index("claim")
-    shines = by.loc["S5 borda: Thompson Sampling shines"]
-    assert shines["verdict"] == claims.FAILS and shines["low"] == pytest.approx(450 - Z95 * 45 / math.sqrt(2))
-    rows = {r.claim: r for r in _long_rows(_local(runs_at_10000=2))}
-    assert rows["S5 borda: SparringExp3.P ultimately linear (T = 100,000)"].verdict == claims.HOLDS
 
 
 def test_a_prior_named_with_prior_in_it_is_named_whole():
