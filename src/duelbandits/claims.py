@@ -34,15 +34,14 @@ LEVEL = DATA["level"]
 """Level of the one-sided limits of every verdict: ``mean +- z std / sqrt(runs)``, ``z = 1.645``."""
 
 READINGS = DATA["readings"]
-"""The verdict of a Theorem 4.1 row says which reading it tests: a bound on every fixed matrix (the paper's
-use of it), or a bound on the Bayesian regret (what its proof gives)."""
+"""Which reading of Theorem 4.1 a row tests: a bound on every fixed matrix, or on the Bayesian regret."""
 
 ONE_RUN = "one run: no interval"
-"""The reason of a row computed from fewer than two runs: its number stands, with no interval (a
-standard deviation over one run is no spread) and no verdict."""
+"""The reason of a row from fewer than two runs: its number stands, with no interval and no verdict."""
 
 
 def z_one_sided(level: float = LEVEL) -> float:
+    """The one-sided normal quantile of ``level``."""
     return NormalDist().inv_cdf(level)
 
 
@@ -153,9 +152,11 @@ def not_run(missing) -> str:
 
 def row(spec, ctx, value, low, high, threshold, verdict, reason=None, runs=2) -> Claim:
     """The row of ``spec`` (an entry of :data:`DATA`) with its texts filled from ``ctx``; ``reason`` replaces
-    the spec's; from fewer than two ``runs``: :func:`one_run`."""
+    the spec's (its ``no bound``, if it has one, when not tested); from fewer than two ``runs``: :func:`one_run`."""
+    ctx = {**ctx, "seeds": DATA["seeds"].format(last=ctx["runs"] - 1)} if "runs" in ctx else ctx
     texts = [spec[key].format_map(ctx) for key in TEXTS]
-    reason = spec.get("reason", "").format_map(ctx) if reason is None else reason
+    case = "no bound" if verdict == NOT_TESTED and "no bound" in spec else "reason"
+    reason = spec.get(case, "").format_map(ctx) if reason is None else reason
     claim = Claim(*texts, value, low, high, threshold, verdict, reason, spec["figure"].format_map(ctx))
     return one_run(claim) if runs < 2 else claim
 
@@ -203,6 +204,12 @@ def _intervals(d, scenario) -> dict:
 # --- The rules, by the name the data gives them ---------------------------------------------------
 
 
+def _below_bound(spec, c, mean, std, bound: float, level: float) -> Claim:
+    """The row of a mean regret over ``c["runs"]`` runs :func:`below` ``bound``, by its one-sided limits."""
+    low, high = mean_interval(mean, std, c["runs"], level)
+    return row(spec, c, float(mean), low, high, bound, below(low, high, bound), runs=c["runs"])
+
+
 def rule_bound(spec, d, ctx) -> list[Claim]:
     """Theorems 4.1-4.4 at the paper run's horizon on every scenario: the mean's interval :func:`below` the
     bound (``not tested`` where T misses the theorem's requirement, or the method was not run)."""
@@ -219,14 +226,9 @@ def rule_bound(spec, d, ctx) -> list[Claim]:
             end = _final(d["summary"], scenario, algorithm, theorem.regret)
             if end is None:
                 continue
-            T, runs = int(end["t"]), int(end["runs"])
             bound = float(end["bound"])  # null where T misses the theorem's requirement: not tested
-            low, high = mean_interval(end["mean"], end["std"], runs, d["level"])
-            verdict = below(low, high, bound)
-            c |= {"T": T, "runs": runs, "seeds": DATA["seeds"].format(last=runs - 1), "bound": bound}
-            reason = spec["no bound"].format_map(c) if verdict == NOT_TESTED else None
-            c["ratio"] = end["mean"] / bound if verdict != NOT_TESTED else math.nan
-            rows.append(row(spec, c, float(end["mean"]), low, high, bound, verdict, reason, runs))
+            c |= {"T": int(end["t"]), "runs": int(end["runs"]), "bound": bound, "ratio": end["mean"] / bound}
+            rows.append(_below_bound(spec, c, end["mean"], end["std"], bound, d["level"]))
     return rows
 
 
@@ -295,7 +297,7 @@ def rule_slope(spec, d, ctx) -> list[Claim]:
     ends = (start["mean"], start["std"], int(start["t"]), end["mean"], end["std"], T, runs, d["level"])
     slope, low, high = log_slope(*ends)
     verdict = at_least(low, high, spec["threshold"])
-    c |= {"T": T, "start": int(start["t"]), "runs": runs, "seeds": DATA["seeds"].format(last=runs - 1)}
+    c |= {"T": T, "start": int(start["t"]), "runs": runs}
     reason = f"{spec['reason'].format(per_step=end['mean'] / T)}"
     if "ultimately" in spec and verdict != HOLDS:
         verdict, reason = INCONCLUSIVE, reason + spec["ultimately"]
@@ -313,13 +315,11 @@ def rule_long_horizons(spec, d, ctx) -> list[Claim]:
     for (scenario, algorithm, regret), part in local.groupby(["scenario", "algorithm", "regret"], sort=True):  # noqa: E501  # pragma: no mutate
         last = part.sort_values("horizon").iloc[-1]
         T, runs = int(last["horizon"]), int(last["runs"])
-        c = {**ctx, "T": T, "runs": runs, "seeds": DATA["seeds"].format(last=runs - 1), "regret": regret}
+        c = {**ctx, "T": T, "runs": runs, "regret": regret}
         if isinstance(last["theorem"], str) and last["theorem"] and np.isfinite(last["bound"]):
-            low, high = mean_interval(last["mean"], last["std"], runs, d["level"])
             c |= {"theorem": last["theorem"], "scenario": scenario, "label": LABELS.get(algorithm, algorithm)}
-            verdict = below(low, high, float(last["bound"]))
             c["ratio"] = last["ratio"]
-            rows.append(row(spec, c, float(last["mean"]), low, high, float(last["bound"]), verdict, runs=runs))
+            rows.append(_below_bound(spec, c, last["mean"], last["std"], float(last["bound"]), d["level"]))
         if [scenario, algorithm, regret] == expo["of"] and np.isfinite(last["slope"]):
             low, high = float(last["ci_low"]), float(last["ci_high"])
             c |= {"start": int(last["from_horizon"]), "confidence": last["confidence"], "threshold": expo["threshold"]}
@@ -421,16 +421,14 @@ def reading(row: Claim) -> Claim:
 
 
 INPUTS = ("local", "tail", "family", "bayes", "tail_verdict", "bayes_verdict")
-"""The ledger's optional inputs: the tables of the asymptotics, tail, family and Bayesian targets (None: not
-built) and the tail's and the Bayesian target's overall verdicts."""
+"""The ledger's optional inputs: the long targets' tables (None: not built) and two overall verdicts."""
 
 
 def rows(summary, level: float = LEVEL, **inputs) -> list[Claim]:
     """The rows of the claims of :data:`DATA`, in order, each from its rule, from ``summary`` and ``inputs`` (of
     :data:`INPUTS`); a claim about a scenario the summary lacks has none."""
     d = dict.fromkeys(INPUTS) | inputs | {"summary": summary, "level": level, "rows": {}}
-    runs = int(summary["runs"].max())
-    ctx = {"level": level, "z": z_one_sided(level), "runs": runs, "seeds": DATA["seeds"].format(last=runs - 1)}
+    ctx = {"level": level, "z": z_one_sided(level), "runs": int(summary["runs"].max())}
     out = []
     for spec in DATA["claims"]:
         if "scenario" not in spec or spec["scenario"] in set(summary["scenario"]):
