@@ -257,13 +257,6 @@ def test_appendix_figure_is_byte_identical_and_independent_of_row_order(appendix
         assert a.read_bytes() == b.read_bytes(), a.name
 
 
-def test_appendix_figure_rejects_traces_with_a_missing_step(tmp_path):
-    traces = make_traces().drop(index=7)
-    with pytest.raises(ValueError, match="steps 1..T"):
-        appendix_figure("condorcet", "dts", traces, None, [tmp_path / "x.png"])
-    assert not (tmp_path / "x.png").exists()
-
-
 def test_appendix_figure_requires_strategies_for_the_exp3_algorithms(tmp_path):
     with pytest.raises(ValueError, match="strategies"):
         appendix_figure("condorcet", "partial-monitoring", make_traces(), None, [tmp_path / "x.png"])

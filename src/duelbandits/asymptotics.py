@@ -1,36 +1,9 @@
 """Beyond the paper: long horizons (target ``asymptotics``). Do the theorems' exponents appear?
 
-The theorems bound ``E[R_T]`` of an algorithm tuned to its horizon by
-``T^e`` (``e`` = 1/2, 2/3, 3/4). A fit of ``log E[R_T]`` on ``log T`` over
-horizons from 10^3 to 10^7 averages the transient of the short horizons with
-the rate of the long ones; the **local exponent** between consecutive
-horizons ``T_{k-1} < T_k``,
-
-    slope_k = (log mean R_{T_k} - log mean R_{T_{k-1}}) / (log T_k - log T_{k-1}),
-
-shows whether the rate settles, and where. Its interval is a percentile
-bootstrap that resamples the runs within each horizon (as
-:func:`duelbandits.points.bootstrap_exponent` does for the global fit).
-
-The points are sweep points (:func:`duelbandits.points.simulate_point`, the
-``sweep-point`` command): run ``r`` at horizon ``T`` has the seed of
-``duelbandits simulate --run r`` at that ``T``. A point's runs are split into
-jobs of ``max(1, steps_per_job // T)`` runs (:func:`job_ranges`), so that
-every job does about the same work whatever ``T``.
-
-Verdict, per (scenario, algorithm, regret) with a theorem of exponent ``e``,
-from the local exponents of the last two intervals, ``s_prev`` and ``s_last``
-with interval ``[lo, hi]``:
-
-- ``inconclusive``: ``hi - lo > 2 near`` (``near`` 0.1 by default): the
-  interval is too wide to tell (heavy-tailed regrets);
-- ``at or below``: ``s_last <= e``;
-- ``consistent``: ``s_last > e`` but ``lo <= e`` (the interval contains ``e``);
-- ``converging``: ``lo > e``, ``s_last < s_prev`` (the local slope is still
-  falling) and ``lo - e <= near`` (the interval's low end within ``near`` of ``e``);
-- ``above``: otherwise (the whole interval above ``e``, not converging).
-
-pandas is imported inside the table functions only, as in :mod:`.points`.
+The local exponent between consecutive horizons, its bootstrap interval (runs resampled within each
+horizon) and the verdict are defined in docs/beyond-the-paper.md, "Long horizons". The points are
+sweep points (:func:`duelbandits.points.simulate_point`), split into jobs of about equal work
+(:func:`job_ranges`). pandas is imported inside the table functions only, as in :mod:`.points`.
 """
 
 from __future__ import annotations
@@ -144,13 +117,9 @@ def local_slopes(horizons, means) -> np.ndarray:
     mean is not positive). ``horizons`` must increase."""
     x = np.log(np.asarray(horizons, dtype=float))
     means = np.asarray(means, dtype=float)
-    # mutmut equivalent: errstate divide=None or errstate invalid=None or errstate divide dropped or errstate invalid
-    # dropped: the log sees only positive means (1.0 for the others), and comparing a NaN with 0 does not warn, so
-    # nothing in the block warns (checked with -W error)
+    # mutmut equivalent: errstate dropped or None: the log sees only positive means, and NaN < 0 does not warn
     with np.errstate(divide="ignore", invalid="ignore"):  # pragma: no mutate
-        # mutmut equivalent: the inner where's `>= 0`: log(0) = -inf (its warning ignored by the errstate), and the
-        # outer where puts NaN there anyway; 2.0 for the inner where's 1.0: the log of a non-positive mean's stand-in is
-        # replaced by NaN
+        # mutmut equivalent: inner `>= 0` or 2.0 for 1.0: the outer where puts NaN there anyway
         y = np.where(means > 0, np.log(np.where(means > 0, means, 1.0)), np.nan)  # pragma: no mutate
     return np.diff(y) / np.diff(x)
 
@@ -172,8 +141,7 @@ def bootstrap_local_slopes(
     if np.any(np.diff(x) <= 0):
         raise PointError(f"horizons must increase, got {list(horizons)}")
     logs = resampled_log_means(finals, resamples, seed)
-    # mutmut equivalent: np.diff's axis=1 dropped: its default, the last axis, is axis 1 of the (resamples, horizons)
-    # logs
+    # mutmut equivalent: np.diff's axis=1 dropped: its default is the last axis, axis 1
     slopes = np.diff(logs, axis=1) / np.diff(x)  # pragma: no mutate
     low, high = np.full(x.size - 1, np.nan), np.full(x.size - 1, np.nan)
     for k in range(x.size - 1):
@@ -184,7 +152,7 @@ def bootstrap_local_slopes(
 
 
 def verdict(slopes, lows, highs, exponent, near: float = NEAR) -> str | None:
-    """The verdict of the module docstring from the local slopes (in horizon order), their interval
+    """The verdict (docs/beyond-the-paper.md, "Long horizons") from the local slopes (in horizon order), their interval
     bounds and the theorem's exponent; None without an exponent or without a last slope."""
     if exponent is None or not np.isfinite(exponent) or len(slopes) == 0:
         return None
@@ -242,9 +210,7 @@ def long_horizon_tables(
         ["scenario", "algorithm", "regret", "actions"],
         sort=True,  # pragma: no mutate -- groupby's sort=True dropped: True is its default
     ):
-        # mutmut equivalent: the horizons' groupby sort=None or the horizons' groupby sort=False: check_points sorts the
-        # rows by (scenario, algorithm, actions, horizon, ...), so each point's horizons come in increasing order
-        # already; groupby's sort=True dropped: True is its default
+        # mutmut equivalent: groupby sort None/False/dropped: check_points sorts the rows by horizon already
         by_T = [(int(T), grp["cumulative_regret"].to_numpy()) for T, grp in part.groupby("horizon", sort=True)]  # noqa: E501  # pragma: no mutate
         if len(by_T) < 2:
             raise PointError(

@@ -1,17 +1,8 @@
 """Beyond the paper: the paper's algorithms and the field's on the same scenarios (target ``field``).
 
-Every algorithm runs on every field scenario at one horizon, with the run
-seeds of ``duelbandits simulate --run r``; a point file keeps each run's
-cumulative regrets on a thin log-spaced grid (:func:`duelbandits.points.simulate_point`).
-This module turns those files into the mean regret curves of the figures and
-the final-regret table with ranks.
-
-The regret of a scenario is the field's usual one: the **Condorcet** regret
-where a Condorcet winner ``i*`` exists, ``(X[i*, I] + X[i*, J] - 1) / 2``,
-which is the ``maximin`` regret of the package (the Condorcet winner is then
-the unique Maximin winner); the **Copeland** regret where none exists; and on
-the ``borda`` scenario the **Borda** regret as well, the target of TS-Borda,
-partial monitoring and Dueling-EXP3.
+Turns the point files (:func:`duelbandits.points.simulate_point`) into the mean regret curves of the
+figures and the final-regret table with ranks; which regret each scenario is measured by is
+docs/beyond-the-paper.md, "The field".
 """
 
 from __future__ import annotations
@@ -108,11 +99,9 @@ def curves_table(points: pd.DataFrame, regrets: dict) -> pd.DataFrame:
                 .agg(mean="mean", std=sample_std, runs="size")
                 .reset_index()
             )
-            # mutmut equivalent: the scenario column inserted at 1, not 0: the table's columns are then taken in the
-            # schema's order
+            # mutmut equivalent: the column inserted at 1, not 0: the schema orders the columns
             grouped.insert(0, "scenario", scenario)  # pragma: no mutate
-            # mutmut equivalent: the regret column inserted at 3, not 2: the table's columns are then taken in the
-            # schema's order
+            # mutmut equivalent: the column inserted at 3, not 2: the schema orders the columns
             grouped.insert(2, "regret", kind)  # pragma: no mutate
             frames.append(grouped)
     if not frames:
@@ -137,7 +126,6 @@ def final_table(curves: pd.DataFrame, order=None) -> pd.DataFrame:
     last["_s"] = [scenarios.index(s) for s in last["scenario"]]
     last["_r"] = [list(REGRET_COLUMN).index(r) for r in last["regret"]]
     last["_a"] = [slugs.index(a) if a in slugs else len(slugs) for a in last["algorithm"]]
-    # mutmut equivalent: sort kind None or sort kind dropped or sort kind 'XXstableXX' or sort kind 'STABLE': pandas
-    # applies kind only when sorting by one column, and this sorts by four
+    # mutmut equivalent: sort kind: pandas applies kind only when sorting by one column
     last = last.sort_values(["_s", "_r", "_a", "algorithm"], kind="stable", ignore_index=True)  # pragma: no mutate
     return last[schemas.FIELD_TABLE_SCHEMA.names]

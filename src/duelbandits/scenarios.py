@@ -234,8 +234,7 @@ def cyclic_modification(matrix: np.ndarray, utilities: np.ndarray, strength: flo
     winner; large utility spreads or a low borda_strength can break the Borda winner).
     """
     k = CYCLIC
-    # mutmut equivalent: argsort kind or argsort kind dropped: the utilities are continuous uniform draws below
-    # utility_max, without ties, so every sort kind gives the same order; kind 'STABLE': numpy ignores its case
+    # mutmut equivalent: argsort kind: continuous uniform utilities have no ties
     order = np.argsort(utilities, kind="stable")[::-1]  # pragma: no mutate
     a, b, c = (int(i) for i in order[:3])
     others = [int(i) for i in order[3:]]
@@ -296,8 +295,7 @@ def borda_modification(matrix: np.ndarray, utilities: np.ndarray, strength: floa
     unless ``i2`` is then the unique Borda winner and ``i*`` the unique
     Condorcet and Maximin winner.
     """
-    # mutmut equivalent: argsort kind or argsort kind dropped: the utilities are continuous uniform draws below
-    # utility_max, without ties, so every sort kind gives the same order; argsort kind 'STABLE': numpy ignores its case
+    # mutmut equivalent: argsort kind: continuous uniform utilities have no ties
     order = np.argsort(utilities, kind="stable")  # pragma: no mutate
     i_star, i2 = int(order[-1]), int(order[-2])
     X = matrix.copy()

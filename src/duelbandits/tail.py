@@ -77,8 +77,7 @@ def select_continued(trapped_runs, free_runs, others: int, base_seed: int) -> tu
     free_runs = np.sort(np.asarray(free_runs, dtype=np.int64))
     rng = np.random.default_rng(name_seed(base_seed, "maximin-tail", "others"))
     take = min(int(others), free_runs.size)
-    # mutmut equivalent: `or True`: with take = 0 rng.choice draws no run and gives free_runs' empty int64 array, as
-    # free_runs[:0] (the generator is local); replace=None for False: None is false
+    # mutmut equivalent: `or True`: take = 0 draws nothing, as free_runs[:0]; replace=None is false
     sampled = np.sort(rng.choice(free_runs, size=take, replace=False)) if take else free_runs[:0]  # pragma: no mutate
     return np.sort(np.asarray(trapped_runs, dtype=np.int64)), sampled
 
@@ -117,8 +116,7 @@ def stratified_mean(strata) -> tuple[float, float]:
     estimate = float((W * means).sum())
     phase2 = (W**2 * var / n * (1 - n / Nh)).sum()
     S2 = (W * var).sum() + (W * (means - estimate) ** 2).sum()
-    # mutmut equivalent: `or True` or N >= 1: N = 1 is one stratum of one value, whose s^2 and deviation from the
-    # estimate are 0: S^2; N = 0
+    # mutmut equivalent: `or True` or N >= 1: N = 1 gives S^2 = 0
     phase1 = S2 / N if N > 1 else 0.0  # pragma: no mutate
     return estimate, float(math.sqrt(phase2 + phase1))
 
@@ -228,8 +226,7 @@ def continue_runs(
     columns = list(zip(*states)) if states else [[] for _ in schemas.TAIL_STATE_SCHEMA.names]
     state_table = pa.table(
         {
-            # mutmut equivalent: the state columns' types None or the state columns' types dropped: pa.table casts it to
-            # the schema
+            # mutmut equivalent: the columns' types: pa.table casts to the schema
             name: pa.array(list(col), schemas.TAIL_STATE_SCHEMA.field(name).type)  # pragma: no mutate
             for name, col in zip(schemas.TAIL_STATE_SCHEMA.names, columns)
         },
@@ -293,9 +290,7 @@ def strata_of(points_frame, delta: float, share: float, others: int, base_seed: 
     held, sampled = select_continued(runs[caught], runs[~caught], others, base_seed)
     chosen = np.r_[held, sampled]
     labels = np.array(["trapped"] * held.size + ["free"] * sampled.size)
-    # mutmut equivalent: argsort kind or argsort kind dropped: the chosen runs are distinct (a run is trapped or free,
-    # and the free ones are drawn without replacement), so every sort kind gives the same order; kind 'STABLE': numpy
-    # ignores its case
+    # mutmut equivalent: argsort kind: the chosen runs are distinct
     order = np.argsort(chosen, kind="stable")  # pragma: no mutate
     return chosen[order], labels[order]
 

@@ -47,8 +47,7 @@ def _clipped_gamma(gamma: float, algorithm: str, theorem: str, A: int, T: int, n
     warnings.warn(
         f"{algorithm}: horizon T={T} is too short for Theorem {theorem} with A={A} "
         f"(gamma = {gamma:.3g} >= 1{need}); clipping gamma to 1, i.e. uniform play",
-        # mutmut equivalent: the stacklevel (3, the tuning's caller) dropped or changed: mutmut's trampolines add
-        # frames, so a test of the frame it names fails on the unmutated code under mutmut
+        # mutmut equivalent: the stacklevel (3, the tuning's caller): mutmut's trampolines add frames (docs/testing.md)
         stacklevel=3,  # pragma: no mutate
     )
     return 1.0

@@ -261,7 +261,10 @@ def actions_sweep_figure(scenario: str, table, outputs, *, data_digest=None) -> 
         ax_b.set_title("(b) mean final regret over the theorem bound")
         if ax_b.get_lines():
             ax_b.legend(loc="best", fontsize=6.8)
-        for ax, note, names in ((ax_r, "non-positive mean left out: ", hidden), (ax_b, "no theorem bound: ", no_theorem)):
+        for ax, note, names in (
+            (ax_r, "non-positive mean left out: ", hidden),
+            (ax_b, "no theorem bound: ", no_theorem),
+        ):
             if names:
                 ax.text(
                     0.99,
