@@ -1,13 +1,11 @@
 """Theorem 4.1 on trial: TS-Maximin's Maximin regret far past the paper's horizon (target ``maximin-tail``).
 
-TS-Maximin has no tuning that depends on the horizon and draws its random numbers step by step, so
-run ``r`` of horizon ``T2`` begins with run ``r`` of horizon ``T1 < T2`` (the *prefix property*,
-tested in ``tests/test_tail.py``): phase 2 reruns a stratified sample of phase 1's runs (every
-trapped run, some free ones) to the long horizon, and :func:`estimates` weighs the strata by their
-shares in phase 1 (docs/claims.md, "The two-phase stratified estimate"). A run is *trapped* at grid
-step ``t_k`` when its mean per-step Maximin regret over ``(t_{k-1}, t_k]`` is at least ``share *
-delta``, ``delta = X[i*, i2] - 1/2`` the cost of a step on the Borda winner ``i2``'s self-duel.
-The small family of trap matrices searched for the bound's first break is :mod:`duelbandits.tail_family`.
+Phase 2 reruns a stratified sample of phase 1's runs (every trapped run, some free ones) to the long
+horizon, which the prefix property allows, and :func:`estimates` weighs the strata by their shares in
+phase 1: docs/claims.md, "Theorem 4.1 past the paper's horizon". A run is *trapped* at grid step
+``t_k`` when its mean per-step Maximin regret over ``(t_{k-1}, t_k]`` is at least ``share * delta``,
+``delta = X[i*, i2] - 1/2`` the cost of a step on the Borda winner ``i2``'s self-duel. The family of
+trap matrices searched for the bound's first break is :mod:`duelbandits.tail_family`.
 """
 
 from __future__ import annotations
