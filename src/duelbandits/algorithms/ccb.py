@@ -77,9 +77,6 @@ resizes leave sizes ``0`` or ``L_C + 1``, and no ``B^i`` member can have
 which ``tests/ccb_reference.py`` implements (the tests compare the arrays).
 Per step remain one ``log``, at most ``A`` square roots (the ``u`` of
 line 13) and the coins.
-
-Besides :func:`run`: :func:`copeland_bounds`, :func:`update_hypotheses` and
-:func:`select_pairs` expose the rules on a hand-made state (for tests).
 """
 
 from __future__ import annotations

@@ -31,10 +31,6 @@ candidate once it cannot reach the best count (see :func:`_first_action`);
 distribution of ``(a1, a2)`` exactly that of the full rule, which
 ``tests/dts_reference.py`` implements literally (the tests compare the two).
 The random stream, though, differs from a literal implementation's.
-
-Besides :func:`run`: :func:`beta_draws` counts a run's Beta variates (for
-benchmarks); :func:`select_pairs` and :func:`candidates` expose the selection
-step on a given state (for tests).
 """
 
 from __future__ import annotations

@@ -30,10 +30,6 @@ full-matrix rule (``tests/test_rcs.py`` compares them), with ``A - 1`` to
 ``2A - 3`` Beta draws per step instead of ``A(A - 1)/2`` (the random stream
 differs from a literal implementation's). ``U`` is compared with 1/2 through
 RUCB's log-t thresholds (:mod:`.rucb`, updated in O(A) per duel).
-
-Besides :func:`run`: :func:`champions` and :func:`select_pairs` expose the
-selection step on a given state (for tests); :func:`beta_draws` counts a
-run's Beta variates (for benchmarks).
 """
 
 from __future__ import annotations

@@ -44,10 +44,6 @@ Choices the paper leaves open (each pinned by ``tests/test_rmed1.py``):
 Speed: a duel changes one pair, so only the two divergences of its arms are
 recomputed (O(A) each, exact row sums, no drift); ``min I``, ``i*``, ``J_t``
 and ``O_l`` are O(A) per step. No work is O(A^2) per step.
-
-Besides :func:`run`: :func:`divergences`, :func:`candidates` and
-:func:`challenger` expose the update and selection rules on a hand-made
-state (for tests).
 """
 
 from __future__ import annotations

@@ -38,10 +38,6 @@ dueled pair. ``C`` is ``{i : ln t >= rowmax[i]}`` and "every ``U[j, c] <
 1/2``" is ``ln t < colmin[c]``, with the row maxima and column minima of
 ``thr`` repaired in O(A) per duel. Square roots are taken only for the
 challenger's argmax, and only when ``d = c`` is ruled out.
-
-Besides :func:`run`: :func:`candidates`, :func:`select_pairs` and
-:func:`replay` expose the selection step, the hypothesis update and the
-state after given duels, for tests. :mod:`.rcs` reuses the challenger.
 """
 
 from __future__ import annotations
