@@ -37,7 +37,6 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from . import check_alpha
 from ._sampling import duel
 from .rucb import challenger, new_state, observe
 
@@ -153,7 +152,7 @@ def champions(W, b, rng, n=1, first=0):
 
 def run(matrix, horizon, rng, record=None, *, alpha=0.51):
     """One RCS run; RCS has no mixed strategy, so ``strategies`` is empty."""
-    alpha = check_alpha("rcs", alpha)
+    alpha = float(alpha)
     I, J, outcomes, _ = _kernel(np.ascontiguousarray(matrix, dtype=np.float64), int(horizon), rng, alpha)
     return I, J, outcomes, {}
 
@@ -161,4 +160,4 @@ def run(matrix, horizon, rng, record=None, *, alpha=0.51):
 def beta_draws(matrix, horizon, rng, alpha=0.51) -> int:
     """Number of Beta variates one run draws (the run :func:`run` makes with ``rng``), for benchmarks."""
     matrix = np.ascontiguousarray(matrix, dtype=np.float64)
-    return int(_kernel(matrix, int(horizon), rng, check_alpha("rcs", alpha))[3])
+    return int(_kernel(matrix, int(horizon), rng, float(alpha))[3])

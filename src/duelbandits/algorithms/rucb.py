@@ -45,7 +45,6 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from . import check_alpha
 from ._sampling import duel
 
 _INF = np.inf
@@ -254,6 +253,6 @@ def replay(A, I, J, outcomes, alpha=0.51):
 
 def run(matrix, horizon, rng, record=None, *, alpha=0.51):
     """One RUCB run; RUCB has no mixed strategy, so ``strategies`` is empty."""
-    alpha = check_alpha("rucb", alpha)
+    alpha = float(alpha)
     I, J, outcomes = _kernel(np.ascontiguousarray(matrix, dtype=np.float64), int(horizon), rng, alpha)
     return I, J, outcomes, {}
