@@ -44,6 +44,7 @@ TESTS = {
     ],
     "field": ["tests/test_field.py"],
     "manifest": ["tests/test_manifest.py"],
+    "matrices": ["tests/test_scenarios.py", "tests/test_scenarios_edges.py", "tests/test_benchmarks.py"],
     "plan": ["tests/test_plan.py"],
     "points": ["tests/test_points.py"],
     "regret": ["tests/test_regret.py"],

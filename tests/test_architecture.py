@@ -13,6 +13,7 @@ FLOORS = {
         "lazy",
         "plugins",
         "winners",
+        "matrices",
         "scenarios",
         "regret",
         "theorems",

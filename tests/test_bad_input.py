@@ -158,6 +158,23 @@ def test_a_matrix_too_large_for_the_memory_limit_is_refused_before_it_is_built(m
     )
 
 
+def test_running_out_of_memory_is_one_line_and_writes_nothing(tmp_path, monkeypatch, capsys):
+    """A command that allocates more than ``ulimit -v`` allows (its estimate passed) ends in one line."""
+    from duelbandits.cli import simulation
+
+    def allocate(args):
+        raise MemoryError
+
+    monkeypatch.setattr(simulation, "scenario_of", allocate)
+    out = tmp_path / "m.csv"
+    assert cli.main(["matrix", "--scenario", "condorcet", "--seed", "0", "--out", str(out)]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        "duelbandits matrix: error: out of memory: the command needs more than this process may allocate "
+        "(ulimit -v, or the free memory); ask for less"
+    ]
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_verify_from_the_wrong_folder_says_to_use_root(tmp_path, capsys):
     (tmp_path / "M.sha256").write_text(f"{'0' * 64}  results/a.parquet\n{'1' * 64}  figures/b.png\n# end: 2 entries\n")
     assert cli.main(["manifest", "verify", str(tmp_path / "M.sha256"), "--root", str(tmp_path)]) == 1

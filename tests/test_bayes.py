@@ -217,7 +217,8 @@ def test_an_unknown_prior_is_refused_in_one_line_and_the_tables_name_the_prior()
     assert "(prior: independent entries, projected)" in bayes.overall_verdict(table)
     from duelbandits import claims
 
-    row = claims.reading(claims.bayes_row(table))
+    spec = next(s for s in claims.DATA["claims"] if s["rule"] == "bayes")
+    row = claims.reading(claims.rule_bayes(spec, {"bayes": table, "bayes_verdict": None}, {})[0])
     assert row.claim.startswith("Theorem 4.1 (Bayesian, prior: independent entries, projected)")
     if row.verdict.startswith(("holds", "fails")):
         assert row.verdict.endswith("(prior: independent entries, projected)")

@@ -1,4 +1,4 @@
-"""The published benchmark matrices shipped as package data (scenarios.BENCHMARKS)."""
+"""The published benchmark matrices shipped as package data (matrices.BENCHMARKS)."""
 
 import re
 import tomllib
@@ -9,15 +9,9 @@ import numpy as np
 import pytest
 
 from duelbandits import cli, make_scenario, winners
-from duelbandits.scenarios import (
-    BENCHMARKS,
-    MATRIX_ATOL,
-    SCENARIOS,
-    ScenarioError,
-    benchmark_matrix,
-    fitted_utilities,
-    validate_matrix,
-)
+from duelbandits.errors import ScenarioError
+from duelbandits.matrices import BENCHMARKS, MATRIX_ATOL, benchmark_matrix, fitted_utilities, validate_matrix
+from duelbandits.scenarios import SCENARIOS
 
 SIZES = {"arithmetic": 8, "mslr5": 5}
 """A of each benchmark as its publication states it."""

@@ -16,6 +16,47 @@ FIXED_HOLDS = "holds on this fixed matrix"
 
 Z = claims.z_one_sided(0.95)
 
+SPECS = claims.DATA["claims"]
+LINEAR = 0.9
+SHARPENED = next(s for s in SPECS if s["rule"] == "family")["sharpened"]
+"""docs/claims.md: "linear" from a local slope of 0.9 (the data's threshold, pinned below)."""
+
+
+def _rows(summary=None, **inputs) -> dict:
+    """The ledger's rows (before the readings of Theorem 4.1), by claim, over ``summary`` (the hand-made one)."""
+    return {r.claim: r for r in claims.rows(_summary() if summary is None else summary, **inputs)}
+
+
+def _only(prefixes, **inputs):
+    """The one row whose claim starts with one of ``prefixes``."""
+    [row] = [r for name, r in _rows(**inputs).items() if name.startswith(prefixes)]
+    return row
+
+
+def _tail_row(estimates, verdict=None):
+    return _only("Theorem 4.1 (borda, ", tail=estimates, tail_verdict=verdict)
+
+
+def _family_row(family):
+    return _only(("Theorem 4.1 (A = ", "Theorem 4.1 (small"), family=family)
+
+
+def _bayes_row(bayes, verdict=None):
+    return _only("Theorem 4.1 (Bayesian", bayes=bayes, bayes_verdict=verdict)
+
+
+def _long_rows(local):
+    """The rows of the asymptotics target (between the summary's and the last three)."""
+    return claims.rows(_summary(), local=local)[SUMMARY_ROWS:-3]
+
+
+def _slope(summary, algorithm, ultimately=False):
+    """The slope rule on ``algorithm``'s Borda regret on borda, with the spec of the "ultimately" claim if asked."""
+    spec = [s for s in SPECS if s["rule"] == "slope"][2 if ultimately else 0]
+    ctx = {"level": 0.95, "threshold": spec["threshold"]}
+    [row] = claims.rule_slope({**spec, "algorithm": algorithm}, {"summary": summary, "level": 0.95}, ctx)
+    return row
+
 
 def test_below_at_its_boundary():
     bound = 100.0
@@ -26,19 +67,8 @@ def test_below_at_its_boundary():
     assert claims.below(math.nan, 1.0, bound) == claims.NOT_TESTED
 
 
-def test_theorem_rule_on_a_mean_over_runs():
-    """mean + 1.645 std / sqrt(runs) against the bound: the largest mean that holds, the smallest that fails."""
-    std, runs, bound = 50.0, 100, 1000.0
-    half = Z * std / math.sqrt(runs)
-    holds = np.nextafter(bound - half, 0)
-    assert claims.below(*claims.mean_interval(holds, std, runs), bound) == claims.HOLDS
-    fails = np.nextafter(bound + half, 2 * bound) + 1e-9
-    assert claims.below(*claims.mean_interval(fails, std, runs), bound) == claims.FAILS
-    assert claims.below(*claims.mean_interval(bound, std, runs), bound) == claims.INCONCLUSIVE
-
-
 def test_at_least_at_its_boundary():
-    t = claims.LINEAR
+    t = LINEAR
     assert claims.at_least(t, 1.2, t) == claims.HOLDS  # low end at the threshold: holds
     assert claims.at_least(np.nextafter(t, 0), 1.2, t) == claims.INCONCLUSIVE
     assert claims.at_least(0.5, np.nextafter(t, 0), t) == claims.FAILS  # high end just below: fails
@@ -81,9 +111,9 @@ def _summary():
 
 
 def test_family_row_is_not_tested_without_the_table_or_without_a_member_with_a_trap():
-    assert claims.family_row(None).verdict == claims.NOT_TESTED
+    assert _family_row(None).verdict == claims.NOT_TESTED
     untrapped = _family(crossing=False).assign(verdict="no trap", t=0, low=NAN, high=NAN, bound=NAN)
-    row = claims.family_row(untrapped)  # it crashed on an empty selection
+    row = _family_row(untrapped)  # it crashed on an empty selection
     assert (row.verdict, row.reason) == (
         claims.NOT_TESTED,
         "no member of the family searched has a trap (see results/maximin-tail/family.md)",
@@ -147,33 +177,19 @@ def test_a_row_from_one_run_shows_no_interval_in_the_markdown():
 def test_the_tail_and_the_family_from_one_run_are_not_tested():
     one = {"mean": 50.0, "low": 40.0, "high": 60.0, "bound": 70.0, "ratio": 0.7, "t": 1000, "runs": 1}
     family = pd.DataFrame([{"actions": 3, "gap": 0.1, "verdict": "exceeded", **one}])
-    row = claims.family_row(family)
+    row = _family_row(family)
     assert (row.verdict, row.reason) == (claims.NOT_TESTED, "one run: no interval")
     assert math.isnan(row.low) and math.isnan(row.high) and row.value == 50.0
     estimates = pd.DataFrame(
         [{**one, "trapped_runs": 0, "free_runs_continued": 0, "confidence": 0.95, "verdict": "below"}]
     )
-    row = claims.tail_row(estimates, "text")
+    row = _tail_row(estimates, "text")
     assert row.verdict == claims.NOT_TESTED and row.reason.startswith("one run: no interval")
 
 
 def _without(*algorithms):
     summary = _summary()
     return claims.ledger(summary[~summary["algorithm"].isin(algorithms)]).set_index("claim")
-
-
-@pytest.mark.parametrize("missing, label", [("iss", "ISS"), ("dts", "DTS")])
-def test_a_claim_about_iss_and_dts_names_the_one_not_run(missing, label):
-    by = _without(missing)
-    for claim in ("S5 condorcet: state of the art very strong", "S5 condorcet: TS-Borda comparably strong"):
-        row = by.loc[claim]
-        assert (row["verdict"], row["reason"]) == (claims.NOT_TESTED, f"{label} not run"), claim
-        assert math.isnan(row["value"]) and math.isnan(row["low"]) and math.isnan(row["high"])
-    assert (by.loc["S5 borda: Thompson Sampling shines", "reason"]) == f"{label} not run"  # against every method
-    assert by.loc[f"S5 borda: {label}'s Borda regret linear", "reason"] == f"{label} not run"
-    # a claim that does not name it is decided as before
-    assert by.loc["S5 condorcet: every method beats its bound", "verdict"] == claims.HOLDS
-    assert by.loc["Theorem 4.1 (condorcet)", "verdict"] == FIXED_HOLDS
 
 
 @pytest.mark.parametrize("scenario, algorithm", [("condorcet", "ts-maximin"), ("borda", "dts")])
@@ -196,41 +212,14 @@ def test_a_summary_without_the_regret_a_figure_shows_is_refused_naming_it(scenar
     assert sorted(p.name for p in tmp_path.iterdir()) == ["summary.parquet"]
 
 
-def test_both_iss_and_dts_run_leave_the_verdicts_as_they_were():
-    by = claims.ledger(_summary()).set_index("claim")
-    sota = by.loc["S5 condorcet: state of the art very strong"]
-    assert sota["verdict"] == claims.HOLDS and (sota["value"], sota["threshold"]) == (78.0, 130.0)
-    assert sota["reason"] == "largest of ISS, DTS 78.0; smallest of the others 130.0"
-    ratio = by.loc["S5 condorcet: TS-Borda comparably strong"]
-    assert ratio["verdict"] == claims.FAILS and ratio["value"] == pytest.approx(450 / 69)  # over DTS, the best
-    assert not (by["reason"].str.contains("not run")).any()
-
-
-def test_the_two_methods_the_paper_run_in_the_issue_name_every_method_missing():
-    """algorithms [ts-maximin, dts]: the ISS-and-DTS claim no longer compares DTS alone."""
-    by = _without("ts-borda", "sparring-exp3p", "partial-monitoring", "iss")
-    assert by.loc["S5 condorcet: state of the art very strong", "reason"] == (
-        "TS-Borda, SparringExp3.P, Partial Monitoring and ISS not run"
-    )
-    assert by.loc["S5 condorcet: TS-Borda comparably strong", "reason"] == "TS-Borda and ISS not run"
-    assert by.loc["Theorem 4.2 (condorcet)", "reason"] == "TS-Borda not run"
-    assert by.loc["Theorem 4.1 (condorcet)", "verdict"] == FIXED_HOLDS
-    assert by.loc["S5 borda: DTS's Borda regret linear", "verdict"] == claims.HOLDS
-
-
-@pytest.mark.parametrize(
-    "missing, label", [("ts-maximin", "TS-Maximin"), ("sparring-exp3p", "SparringExp3.P"), ("ts-borda", "TS-Borda")]
-)
-def test_every_method_beats_its_bound_names_the_theorem_algorithm_not_run(missing, label):
-    by = _without(missing)
+def test_a_conjunction_names_only_its_own_theorems_algorithms_not_run():
+    """TS-Maximin not run: the condorcet conjunction (Theorems 4.1-4.4) is not tested naming it; the borda one
+    (Theorems 4.2 and 4.4: TS-Borda and Partial Monitoring) is decided."""
+    by = _without("ts-maximin")
     row = by.loc["S5 condorcet: every method beats its bound"]
-    assert (row["verdict"], row["reason"]) == (claims.NOT_TESTED, f"{label} not run")
+    assert (row["verdict"], row["reason"]) == (claims.NOT_TESTED, "TS-Maximin not run")
     assert math.isnan(row["value"])
-    borda = by.loc["S5 borda: Borda methods beat their bounds"]  # TS-Borda and Partial Monitoring only
-    if missing == "ts-borda":
-        assert (borda["verdict"], borda["reason"]) == (claims.NOT_TESTED, "TS-Borda not run")
-    else:
-        assert borda["verdict"] == claims.HOLDS
+    assert by.loc["S5 borda: Borda methods beat their bounds", "verdict"] == claims.HOLDS
 
 
 def test_a_claim_about_the_methods_run_is_decided_when_others_are_missing():
@@ -293,18 +282,12 @@ def test_the_levels_and_thresholds_are_the_documented_numbers():
 
     text = (Path(__file__).resolve().parent.parent / "docs" / "claims.md").read_text(encoding="utf-8")
     assert claims.LEVEL == 0.95 and "every one-sided limit is 95% (`z = 1.645`" in text
-    assert claims.LINEAR == 0.9 and "low end of the local slope `>= 0.9` | high end `< 0.9`" in text
-    assert claims.COMPARABLE == 2.0 and "upper limit of the ratio `< 2` | lower limit `> 2`" in text
+    thresholds = {spec["rule"]: spec.get("threshold") for spec in SPECS}
+    thresholds["exponent"] = next(s["exponent"]["threshold"] for s in SPECS if s["rule"] == "long horizons")
+    assert thresholds["slope"] == thresholds["exponent"] == LINEAR
+    assert "low end of the local slope `>= 0.9` | high end `< 0.9`" in text
+    assert thresholds["ratio"] == 2.0 and "upper limit of the ratio `< 2` | lower limit `> 2`" in text
     assert claims.z_one_sided() == pytest.approx(1.6448536, abs=1e-6)  # the default level is 0.95
-
-
-@pytest.mark.parametrize("rho, verdict", [(0.9001, claims.HOLDS), (0.8999, claims.FAILS), (0.5, claims.FAILS)])
-def test_a_slope_just_above_and_just_below_the_documented_0_9(rho, verdict):
-    """A noise-free power law R_t = t^rho: std 0 makes the slope's interval the point rho, so the verdict
-    is the side of 0.9 (docs/claims.md) rho lies on: 0.9001 holds, 0.8999 fails."""
-    slope, low, high = claims.log_slope(4000**rho, 0.0, 4000, 40000**rho, 0.0, 40000, 100)
-    assert slope == pytest.approx(rho, abs=1e-12) and low == high == slope
-    assert claims.at_least(low, high, claims.LINEAR) == verdict
 
 
 # --- The rules' arithmetic and edges, by hand -------------------------------------------------------
@@ -435,33 +418,25 @@ def test_not_run_names_the_methods_by_their_labels():
     assert claims.not_run(["rucb", "ts-maximin"]) == "rucb and TS-Maximin not run"
 
 
-def test_not_tested_and_untested_rows_carry_their_texts_and_no_number():
-    _assert_row(
-        claims.not_tested("c", "w", "s", "q", "m", "f", "why"),
-        ("c", "w", "s", "q", "m", NAN, NAN, NAN, NAN, "not tested", "why", "f"),
-    )
-    _assert_row(
-        claims.untested("c", "w", "s", "q", "m", "f", ["iss", "dts"]),
-        ("c", "w", "s", "q", "m", NAN, NAN, NAN, NAN, "not tested", "ISS and DTS not run", "f"),
-    )
-
-
 def test_all_below_reports_the_largest_ratio_to_its_bound_and_each_part_verdict():
     """Parts 50 [40, 60] of 100 and 30 [20, 45] of 50: value max(0.5, 0.6) = 0.6, low max(0.4, 0.4) = 0.4,
     high max(0.6, 0.9) = 0.9; each maximum from a different part."""
     a = _row("Theorem 4.1 (borda)", claims.HOLDS, "R_T / bound = 0.500")
     b = _row("Theorem 4.4 (borda)", claims.INCONCLUSIVE, "x", 30.0, 20.0, 45.0, 50.0)
-    row = claims.all_below([a, b], "c", "w", "s", "q", "m", "f")
+    spec = {**next(s for s in SPECS if s["rule"] == "every"), "scenario": "borda", "theorems": ["4.1", "4.4"]}
+    spec |= {"claim": "c", "where": "w", "statement": "s", "quantity": "q", "method": "m", "figure": "f"}
+
+    def every(*parts):
+        [row] = claims.rule_every(spec, {"summary": _summary(), "rows": {p.claim: p for p in parts}}, {})
+        return row
+
     reason = "Theorem 4.1: holds, Theorem 4.4: inconclusive"
-    _assert_row(row, ("c", "w", "s", "q", "m", 0.6, 0.4, 0.9, 1.0, "inconclusive", reason, "f"))
-    one = claims.all_below([a, claims.one_run(b)], "c", "w", "s", "q", "m", "f")
+    _assert_row(every(a, b), ("c", "w", "s", "q", "m", 0.6, 0.4, 0.9, 1.0, "inconclusive", reason, "f"))
+    one = every(a, claims.one_run(b))
     _assert_row(one, ("c", "w", "s", "q", "m", 0.6, NAN, NAN, 1.0, "not tested", "one run: no interval", "f"))
     # a part not tested for another reason (its own "one run" comes second) does not make the row one run's
     other = _row("Theorem 4.4 (borda)", claims.NOT_TESTED, "T misses it; one run: no interval")
-    assert (
-        claims.all_below([a, other], "c", "w", "s", "q", "m", "f").reason
-        == "Theorem 4.1: holds, Theorem 4.4: not tested"
-    )
+    assert every(a, other).reason == "Theorem 4.1: holds, Theorem 4.4: not tested"
 
 
 SEEDS_100 = "runs 0-99, run r's stream SeedSequence([seed, scenario, algorithm, r])"
@@ -734,7 +709,7 @@ def _local(runs_at_10000=40):
 def test_long_horizon_rows_of_a_hand_made_asymptotics_table():
     """One row per bounded regret at its longest horizon (mean -+ 1.645 std / sqrt(40)), and SparringExp3.P's
     Borda exponent on borda with its bootstrap interval, in (scenario, algorithm, regret) order."""
-    rows = claims.long_horizon_rows(_local())
+    rows = _long_rows(_local())
     seeds = "runs 0-39, run r's stream SeedSequence([seed, scenario, algorithm, r])"
     half_exp3p, half_maximin = Z95 * 20.0 / math.sqrt(40), Z95 * 100.0 / math.sqrt(40)
     expected = [
@@ -786,31 +761,30 @@ def test_long_horizon_rows_of_a_hand_made_asymptotics_table():
         _assert_row(row, want)
 
 
-def test_long_horizon_rows_from_one_run_and_at_another_level():
+def test_long_horizon_rows_from_one_run_and_from_two():
     """The exponent from 10,000 to 100,000 rests on the runs at both ends: one run at 10,000 makes it a
     one-run row (the run at 1,000, outside that span, does not); the theorem rows follow their own runs."""
-    rows = {r.claim: r for r in claims.long_horizon_rows(_local(runs_at_10000=1))}
+    rows = {r.claim: r for r in _long_rows(_local(runs_at_10000=1))}
     slope = rows["S5 borda: SparringExp3.P ultimately linear (T = 100,000)"]
     assert (slope.verdict, slope.reason, slope.value) == (claims.NOT_TESTED, "one run: no interval", 0.95)
     assert rows["Theorem 4.1 (condorcet, T = 100,000)"].verdict == claims.HOLDS
-    rows = {r.claim: r for r in claims.long_horizon_rows(_local())}
+    rows = {r.claim: r for r in _long_rows(_local())}
     assert rows["S5 borda: SparringExp3.P ultimately linear (T = 100,000)"].verdict == claims.HOLDS
     local = _local()
     local.loc[0, "runs"] = 1  # condorcet TS-Maximin at its longest horizon
-    one = {r.claim: r for r in claims.long_horizon_rows(local)}["Theorem 4.1 (condorcet, T = 100,000)"]
+    one = {r.claim: r for r in _long_rows(local)}["Theorem 4.1 (condorcet, T = 100,000)"]
     assert (one.verdict, one.reason, one.value) == (claims.NOT_TESTED, "one run: no interval", 300.0)
     local.loc[0, "runs"] = 2  # the boundary: two runs have an interval
-    two = {r.claim: r for r in claims.long_horizon_rows(local)}["Theorem 4.1 (condorcet, T = 100,000)"]
+    two = {r.claim: r for r in _long_rows(local)}["Theorem 4.1 (condorcet, T = 100,000)"]
     assert two.low == pytest.approx(300.0 - Z95 * 100.0 / math.sqrt(2), rel=1e-12)
-    level = {r.claim: r for r in claims.long_horizon_rows(_local(), level=0.975)}
-    assert level["Theorem 4.1 (condorcet, T = 100,000)"].low == pytest.approx(300.0 - 1.959964 * 100 / math.sqrt(40))
-    assert "one-sided 0.975 limits" in level["Theorem 4.1 (condorcet, T = 100,000)"].method
+    rows = {r.claim: r for r in _long_rows(_local(runs_at_10000=2))}  # the boundary: two runs at 10,000
+    assert rows["S5 borda: SparringExp3.P ultimately linear (T = 100,000)"].verdict == claims.HOLDS
 
 
 def test_long_horizon_row_of_a_method_outside_the_paper_names_its_slug():
     local = _local()
     local.loc[local["algorithm"] == "ts-maximin", "algorithm"] = "my-method"
-    row = {r.claim: r for r in claims.long_horizon_rows(local)}["Theorem 4.1 (condorcet, T = 100,000)"]
+    row = {r.claim: r for r in _long_rows(local)}["Theorem 4.1 (condorcet, T = 100,000)"]
     assert row.statement == "my-method's expected maximin regret is at most the theorem's bound"
 
 
@@ -835,7 +809,7 @@ def _estimates(verdicts, runs=2000):
 def test_tail_row_every_field_at_the_first_step_exceeded():
     """Exceeded at t = 100 and 1,000: the row is t = 100's (the first after sorting by t), and fails."""
     statement = "TS-Maximin's expected Maximin regret is at most A/sqrt(2) sqrt(log A) sqrt(T), for every X and T"
-    row = claims.tail_row(_estimates(["exceeded", "below", "exceeded"]), "exceeded at t = 100")
+    row = _tail_row(_estimates(["exceeded", "below", "exceeded"]), "exceeded at t = 100")
     expected = (
         "Theorem 4.1 (borda, t = 100)",
         "Theorem 4.1 (Section 4)",
@@ -857,7 +831,7 @@ def test_tail_row_every_field_at_the_first_step_exceeded():
 def test_tail_row_without_an_exceeded_step_takes_the_last_and_decides_on_its_interval():
     """No step exceeded: the last t (1,000), 300 [250, 350] against 339, inconclusive; with its high end
     below the bound it holds; two runs are enough for an interval; no verdict text gives no reason."""
-    row = claims.tail_row(_estimates(["below", "below", "inconclusive"]), None)
+    row = _tail_row(_estimates(["below", "below", "inconclusive"]), None)
     assert (row.claim, row.verdict, row.reason, row.threshold) == (
         "Theorem 4.1 (borda, t = 1,000)",
         claims.INCONCLUSIVE,
@@ -865,8 +839,8 @@ def test_tail_row_without_an_exceeded_step_takes_the_last_and_decides_on_its_int
         339.0,
     )
     below = _estimates(["below", "below", "below"]).assign(high=[338.0, 6.0, 250.0])
-    assert claims.tail_row(below, "t").verdict == claims.HOLDS
-    two = claims.tail_row(_estimates(["below", "below", "below"], runs=2).assign(high=338.0), "t")
+    assert _tail_row(below, "t").verdict == claims.HOLDS
+    two = _tail_row(_estimates(["below", "below", "below"], runs=2).assign(high=338.0), "t")
     assert (two.verdict, two.low, two.high) == (claims.HOLDS, 250.0, 338.0)
 
 
@@ -930,21 +904,27 @@ def test_family_row_every_field_of_the_first_member_exceeded():
         "down to A = 4 and up to gap 0.2",
         "figures/maximin-tail/tail.png (b); results/maximin-tail/family.md",
     )
-    _assert_row(claims.family_row(_family()), expected)
+    _assert_row(_family_row(_family()), expected)
 
 
 def test_family_sharpened_names_the_crossing_the_exponent_and_the_reach():
     family = _family()
     member = family.iloc[4]  # A = 4, gap 0.1 at t = 5,000: crossing and exponent both known
-    assert claims.family_sharpened(family, member) == (
+    assert claims.family_sharpened(SHARPENED, family, member) == (
         "; E[R_t] crosses the bound at t = 2,000 [1,500, 3,000]; grows like t^0.86 [0.82, 0.89] past it; "
         "within the grid, fails down to A = 4 and up to gap 0.2"
     )
-    assert claims.family_sharpened(family, family.iloc[5]) == "; within the grid, fails down to A = 4 and up to gap 0.2"
+    assert (
+        claims.family_sharpened(SHARPENED, family, family.iloc[5])
+        == "; within the grid, fails down to A = 4 and up to gap 0.2"
+    )
     quiet = family.assign(verdict=family["verdict"].replace("exceeded", "inconclusive"))
-    assert claims.family_sharpened(quiet, quiet.iloc[5]) == ""  # no crossing, nothing fails: no clause
+    assert claims.family_sharpened(SHARPENED, quiet, quiet.iloc[5]) == ""  # no crossing, nothing fails: no clause
     plain = _family(crossing=False)  # a table written before the member columns: no crossing to name
-    assert claims.family_sharpened(plain, plain.iloc[4]) == "; within the grid, fails down to A = 4 and up to gap 0.2"
+    assert (
+        claims.family_sharpened(SHARPENED, plain, plain.iloc[4])
+        == "; within the grid, fails down to A = 4 and up to gap 0.2"
+    )
 
 
 def test_family_row_without_an_exceeded_member_takes_the_largest_ratio_at_the_last_t():
@@ -953,7 +933,7 @@ def test_family_row_without_an_exceeded_member_takes_the_largest_ratio_at_the_la
     family = _family(crossing=False)
     family["verdict"] = family["verdict"].replace("exceeded", "below")
     family.loc[4, ["bound", "ratio"]] = [205.0, 0.78]
-    row = claims.family_row(family)
+    row = _family_row(family)
     assert (row.claim, row.value, row.threshold, row.verdict) == (
         "Theorem 4.1 (A = 4, gap 0.1, t = 5,000)",
         160.0,
@@ -962,9 +942,9 @@ def test_family_row_without_an_exceeded_member_takes_the_largest_ratio_at_the_la
     )
     assert row.reason == "R_t / bound = 0.78"
     family.loc[4, "bound"] = 150.0  # 150 inside [130, 190]
-    assert claims.family_row(family).verdict == claims.INCONCLUSIVE
+    assert _family_row(family).verdict == claims.INCONCLUSIVE
     family["runs"] = 2  # the boundary: two runs per member have an interval
-    assert claims.family_row(family).verdict == claims.INCONCLUSIVE
+    assert _family_row(family).verdict == claims.INCONCLUSIVE
 
 
 def test_bayes_row_every_field_and_the_prior_it_names():
@@ -974,7 +954,7 @@ def test_bayes_row_every_field_and_the_prior_it_names():
     estimates = _bayes(["holds", "inconclusive", "holds"], [0.1, 0.9, -0.2], [0.5, 1.2, 0.3])
     estimates["actions"] = [5, 4, 3]
     estimates["prior"] = "independent entries, projected"
-    row = claims.bayes_row(estimates, "inconclusive as ...")
+    row = _bayes_row(estimates, "inconclusive as ...")
     expected = (
         "Theorem 4.1 (Bayesian, prior: independent entries, projected) (A = 4, T = 100,000)",
         "Theorem 4.1 (Section 4; its proof)",
@@ -998,15 +978,15 @@ def test_bayes_row_decides_on_the_intervals_so_a_nan_never_holds():
     """The stored per-A verdicts say holds, but A = 4's interval is NaN: that A is not tested, so the row is
     inconclusive; A = 3 alone, with its interval below 1, holds."""
     estimates = _bayes(["holds", "holds"], [0.1, NAN], [0.5, NAN])
-    assert claims.bayes_row(estimates).verdict == claims.INCONCLUSIVE
-    assert claims.bayes_row(estimates.iloc[:1]).verdict == claims.HOLDS
+    assert _bayes_row(estimates).verdict == claims.INCONCLUSIVE
+    assert _bayes_row(estimates.iloc[:1]).verdict == claims.HOLDS
 
 
 def test_bayes_row_picks_the_smallest_failing_a_and_breaks_ties_of_the_upper_end_by_a():
     # A = 5 and 4 fail, A = 3 (inconclusive) has the highest upper end: the row is the smallest A failing, 4
     fails = _bayes(["inconclusive", "fails", "fails"], [0.9, 1.1, 1.01], [1.8, 1.3, 1.4])
     fails["actions"] = [3, 5, 4]
-    row = claims.bayes_row(fails)
+    row = _bayes_row(fails)
     assert (row.claim, row.value, row.verdict) == (
         "Theorem 4.1 (Bayesian, prior: uniform antisymmetric) (A = 4, T = 100,000)",
         pytest.approx(1.205),
@@ -1015,8 +995,8 @@ def test_bayes_row_picks_the_smallest_failing_a_and_breaks_ties_of_the_upper_end
     assert row.reason == "; 12.5% of the drawn matrices above the bound"  # no verdict text
     tied = _bayes(["holds", "holds"], [0.1, 0.2], [0.5, 0.5])
     tied["actions"] = [4, 3]
-    assert "(A = 4, T = 100,000)" in claims.bayes_row(tied).claim  # equal high ends: the larger A, sorted last
-    empty = claims.bayes_row(_bayes([], [], []))
+    assert "(A = 4, T = 100,000)" in _bayes_row(tied).claim  # equal high ends: the larger A, sorted last
+    empty = _bayes_row(_bayes([], [], []))
     assert (empty.claim, empty.verdict) == ("Theorem 4.1 (Bayesian, prior: uniform antisymmetric)", claims.NOT_TESTED)
 
 
@@ -1039,84 +1019,43 @@ def test_reading_names_the_reading_only_on_theorem_4_1_rows():
 
 
 def test_every_field_of_the_rows_about_methods_not_run():
-    """TS-Borda and DTS left out of _summary(): each row that needs one of them is not tested, names them
-    in the registry's order, and keeps its texts; the rows about the others are decided."""
+    """TS-Borda and DTS left out of _summary(): each row that needs one of them is not tested, has no number,
+    names them in the registry's order, and keeps its texts (those of a row decided, but the quantity and
+    method of a theorem, the ratio and a slope, which have no T or best method to name); the rows about the
+    others are decided."""
     by = _without("ts-borda", "dts")
-    seeds = f"paper run, 100 runs ({SEEDS_100})"
+    decided = claims.ledger(_summary()).set_index("claim")
     no_run = "paper run: the summary holds no run of it"
     expected = {
-        "Theorem 4.2 (borda)": (
-            "Theorem 4.2 (Section 4)",
-            "TS-Borda's expected borda regret is at most the bound, for every X",
-            "mean borda regret of TS-Borda at T on the borda matrix",
-            no_run,
-            "TS-Borda not run",
-            "figures/main/borda.png (d); figures/appendix/borda-ts-borda.png (a)",
-        ),
+        "Theorem 4.2 (borda)": ("TS-Borda not run", "mean borda regret of TS-Borda at T on the borda matrix", no_run),
         "Theorem 4.2 (condorcet)": (
-            "Theorem 4.2 (Section 4)",
-            "TS-Borda's expected borda regret is at most the bound, for every X",
+            "TS-Borda not run",
             "mean borda regret of TS-Borda at T on the condorcet matrix",
             no_run,
-            "TS-Borda not run",
-            "figures/main/condorcet.png (d); figures/appendix/condorcet-ts-borda.png (a)",
         ),
-        "S5 condorcet: state of the art very strong": (
-            "Section 5.2, Condorcet scenario",
-            "both state-of-the-art methods (ISS, DTS) show very strong regret performance",
-            "mean final regret of the figure's regret (all coincide here up to the winner's definitions), "
-            "ISS and DTS against the paper's four",
-            f"{seeds}; holds when ISS's and DTS's one-sided 0.95 upper limits are below every other method's lower "
-            "limit",
-            "TS-Borda and DTS not run",
-            "figures/main/condorcet.png (c)",
-        ),
+        "S5 condorcet: state of the art very strong": ("TS-Borda and DTS not run", None, None),
         "S5 condorcet: TS-Borda comparably strong": (
-            "Section 5.2, Condorcet scenario",
-            "TS-Borda shows comparably strong performance (to ISS and DTS)",
-            "TS-Borda's mean final Borda regret over the smaller of ISS's and DTS's mean final Maximin regrets",
-            f"{seeds}; delta-method one-sided 0.95 limits of the ratio; comparable when the ratio is at most 2",
             "TS-Borda and DTS not run",
-            "figures/main/condorcet.png (c)",
+            "TS-Borda's mean final Borda regret over the smaller of ISS's and DTS's mean final Maximin regrets",
+            None,
         ),
-        "S5 condorcet: every method beats its bound": (
-            "Section 5.2, Condorcet scenario",
-            "all methods beat the regret upper bounds proposed in their respective theorems",
-            "the four theorem rows on the condorcet matrix (largest R_T / bound reported)",
-            "conjunction of the rows Theorem 4.1-4.4 (condorcet)",
-            "TS-Borda not run",
-            "figures/main/condorcet.png (d)",
-        ),
+        "S5 condorcet: every method beats its bound": ("TS-Borda not run", None, None),
         "S5 borda: DTS's Borda regret linear": (
-            "Section 5.2, Borda scenario",
-            "both state-of-the-art methods struggle with Borda winners, and so their Borda regret grows linearly",
+            "DTS not run",
             "local slope of log mean borda regret on log t of DTS (borda)",
             no_run,
-            "DTS not run",
-            "figures/main/borda.png (c); figures/appendix/borda-dts.png (a)",
         ),
-        "S5 borda: Thompson Sampling shines": (
-            "Section 5.2, Borda scenario",
-            "Thompson Sampling (TS-Borda) shines in the Borda scenario",
-            "TS-Borda's mean final Borda regret against every other method's",
-            f"{seeds}; holds when TS-Borda's one-sided 0.95 upper limit is below every other method's lower limit",
-            "TS-Borda and DTS not run",
-            "figures/main/borda.png (c)",
-        ),
-        "S5 borda: Borda methods beat their bounds": (
-            "Section 5.2, Borda scenario",
-            "both methods that focus on Borda winners (TS-Borda, Partial Monitoring) beat their regret upper bounds",
-            "the rows Theorem 4.2 and 4.4 on the borda matrix (largest R_T / bound reported)",
-            "conjunction of the rows Theorem 4.2 (borda) and Theorem 4.4 (borda)",
-            "TS-Borda not run",
-            "figures/main/borda.png (d)",
-        ),
+        "S5 borda: Thompson Sampling shines": ("TS-Borda and DTS not run", None, None),
+        "S5 borda: Borda methods beat their bounds": ("TS-Borda not run", None, None),
     }
-    for claim, (where, statement, quantity, method, reason, figure) in expected.items():
+    for claim, (reason, quantity, method) in expected.items():
+        texts = decided.loc[claim, ["where", "statement", "quantity", "method", "figure"]].tolist()
+        texts[2:4] = [quantity or texts[2], method or texts[3]]
+        where, statement, quantity, method, figure = texts
         row = (claim, where, statement, quantity, method, NAN, NAN, NAN, NAN, claims.NOT_TESTED, reason, figure)
         _assert_row(by.reset_index().set_index("claim", drop=False).loc[claim], row)
-    decided = by.iloc[:SUMMARY_ROWS][~by.index[:SUMMARY_ROWS].isin(list(expected))]
-    assert len(decided) == 8 and not (decided["verdict"] == claims.NOT_TESTED).any(), decided["verdict"]
+    rest = by.iloc[:SUMMARY_ROWS][~by.index[:SUMMARY_ROWS].isin(list(expected))]
+    assert len(rest) == 8 and not (rest["verdict"] == claims.NOT_TESTED).any(), rest["verdict"]
     assert by.loc["S5 borda: ISS's Borda regret linear", "verdict"] == claims.HOLDS
 
 
@@ -1227,16 +1166,20 @@ def test_slope_claim_starts_at_the_step_nearest_a_tenth_of_the_horizon():
     width = math.log(40000 / 4005)
     se = math.sqrt(2 * 0.1**2 / 100) / width
     slope = math.log(10) / width
-    row = claims.slope_claim(_steps_summary(), "borda", "iss", "borda", "n", "w", "s", ultimately=True)
+    row = _slope(_steps_summary(), "iss", ultimately=True)
     assert row.quantity == "local slope of log mean borda regret on log t of ISS, t = 4,005 to 40,000 (borda)"
     assert (row.value, row.low, row.high) == pytest.approx((slope, slope - Z95 * se, slope + Z95 * se), rel=1e-12)
     assert (row.verdict, row.reason) == (claims.HOLDS, "R_T / T = 0.0250")  # 1,000 / 40,000
-    assert (row.claim, row.where, row.statement, row.threshold) == ("n", "w", "s", 0.9)
+    assert (row.claim, row.where, row.threshold) == (
+        "S5 borda: SparringExp3.P ultimately linear (T = 40,000)",
+        "Section 5.2, Borda scenario",
+        0.9,
+    )
     assert row.figure == "figures/main/borda.png (c); figures/appendix/borda-iss.png (a)"
-    assert claims.slope_claim(_steps_summary(), "borda", "iss", "borda", "n", "w", "s").verdict == claims.HOLDS
-    one = claims.slope_claim(_steps_summary().assign(runs=1), "borda", "iss", "borda", "n", "w", "s")
+    assert _slope(_steps_summary(), "iss").verdict == claims.HOLDS
+    one = _slope(_steps_summary().assign(runs=1), "iss")
     assert (one.verdict, one.reason, one.value) == (claims.NOT_TESTED, "one run: no interval", pytest.approx(slope))
-    two = claims.slope_claim(_steps_summary().assign(runs=2), "borda", "iss", "borda", "n", "w", "s")
+    two = _slope(_steps_summary().assign(runs=2), "iss")
     assert two.method.startswith("paper run, 2 runs (runs 0-1, run r's stream") and two.verdict == claims.HOLDS
 
 
@@ -1246,16 +1189,16 @@ def test_slope_claim_starts_at_the_step_nearest_t_over_10_when_t_is_not_a_multip
     rows = [("borda", "iss", "borda", t, m) for t, m in [(3998, 100.0), (4002, 100.0), (40005, 1000.0)]]
     frame = pd.DataFrame(rows, columns=["scenario", "algorithm", "regret", "t", "mean"])
     summary = frame.assign(std=10.0, runs=100, paper=True, bound=NAN)
-    row = claims.slope_claim(summary, "borda", "iss", "borda", "n", "w", "s")
+    row = _slope(summary, "iss")
     assert row.quantity == "local slope of log mean borda regret on log t of ISS, t = 4,002 to 40,005 (borda)"
 
 
 def test_slope_claim_that_fails_is_not_inconclusive_unless_the_claim_is_ultimate():
     """DTS's Borda regret is flat (7 at t = 4,000 and 40,000): slope 0, fails; only an "ultimately" claim
     turns that into inconclusive, with its clause."""
-    row = claims.slope_claim(_steps_summary(), "borda", "dts", "borda", "n", "w", "s")
+    row = _slope(_steps_summary(), "dts")
     assert (row.value, row.verdict, row.reason) == (0.0, claims.FAILS, "R_T / T = 0.0002")  # 7 / 40,000
-    row = claims.slope_claim(_steps_summary(), "borda", "dts", "borda", "n", "w", "s", ultimately=True)
+    row = _slope(_steps_summary(), "dts", ultimately=True)
     assert row.verdict == claims.INCONCLUSIVE
     assert row.reason == "R_T / T = 0.0002; not linear yet at the paper's horizon, which 'ultimately' allows"
 
@@ -1289,16 +1232,6 @@ def test_a_summary_of_one_step_decides_the_orderings_and_has_no_decade_for_the_s
     assert by.loc["Theorem 4.2 (condorcet)", "verdict"] == claims.HOLDS
 
 
-def test_two_runs_decide_the_borda_orderings_and_the_long_horizon_exponent():
-    """The boundary of :data:`claims.ONE_RUN` on the rows test_two_runs_give_an_interval_and_a_verdict does not
-    read: TS-Borda's ordering on borda, and the exponent whose lower end rests on two runs."""
-    by = claims.ledger(_runs(_summary(), 2)).set_index("claim")
-    shines = by.loc["S5 borda: Thompson Sampling shines"]
-    assert shines["verdict"] == claims.FAILS and shines["low"] == pytest.approx(450 - Z95 * 45 / math.sqrt(2))
-    rows = {r.claim: r for r in claims.long_horizon_rows(_local(runs_at_10000=2))}
-    assert rows["S5 borda: SparringExp3.P ultimately linear (T = 100,000)"].verdict == claims.HOLDS
-
-
 def test_a_prior_named_with_prior_in_it_is_named_whole():
     row = _row("Theorem 4.1 (Bayesian, prior: a prior: of sorts) (A = 3, T = 100)", claims.HOLDS)
     assert claims.reading(row).verdict == "holds as a Bayesian bound (prior: a prior: of sorts)"
@@ -1311,7 +1244,7 @@ def test_the_ledger_reads_every_optional_table_at_its_level():
     table = claims.ledger(
         _summary(),
         local=_local(),
-        estimates=_estimates(["exceeded", "below", "exceeded"]),
+        tail=_estimates(["exceeded", "below", "exceeded"]),
         tail_verdict="tail text",
         level=0.975,
         family=_family(),

@@ -2,7 +2,8 @@
 ``figure appendix --algorithm A B ...`` and ``--panel a b ...``, ``figure main --panel a b ...``, with
 ``--out`` path templates in which {algorithm} and {panel} are replaced. Each figure is the bytes one
 call per figure gives; every argument is checked before the first figure is drawn, so that a bad
-call writes nothing and exits 2 with one line."""
+call writes nothing and exits 2 with one line. The quick tier compares the panels of two appendix figures;
+the whole figures, all five panels and the main figure's, which draw more, are compared in the slow tier."""
 
 from __future__ import annotations
 
@@ -54,6 +55,7 @@ def digests(folder):
     }
 
 
+@pytest.mark.slow  # each figure drawn twice: the slow tier's
 def test_the_appendix_figures_of_three_algorithms_in_one_call_are_the_bytes_of_one_call_each(
     data, tmp_path, monkeypatch
 ):
@@ -77,6 +79,7 @@ def test_every_panel_of_two_appendix_figures_in_one_call_is_the_bytes_of_one_cal
     assert one == each and len(one) == 2 * 2 * 2
 
 
+@pytest.mark.slow  # each figure drawn twice: the slow tier's
 def test_all_five_panels_of_an_appendix_figure_repeated_options_and_any_option_order(data, tmp_path):
     out = [tmp_path / "one/{panel}.png"]
     argv = [*appendix_call(data, "sparring-exp3p", panels="ab", out=out), "--panel", "c", "d", "e"]
@@ -92,6 +95,7 @@ def test_all_five_panels_of_an_appendix_figure_repeated_options_and_any_option_o
     assert sorted(os.listdir(tmp_path / "two")) == ["dts.png", "partial-monitoring.png"]
 
 
+@pytest.mark.slow  # each figure drawn twice: the slow tier's
 def test_the_four_panels_of_a_main_figure_in_one_call_are_the_bytes_of_one_call_each(data, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     out = ["one/{panel}.pdf", "one/{panel}.png"]

@@ -380,14 +380,6 @@ def test_the_file_scenario_cannot_be_swept_in_A_and_needs_its_matrix_file():
 # --- The chunking rule the jobs share ------------------------------------------------------------
 
 
-def test_chunk_ranges_refuse_no_runs_and_no_runs_per_job():
-    from duelbandits.points import PointError, chunk_ranges
-
-    for runs, per_job in [(0, 1), (1, 0), (0, 0), (-1, 5), (5, -1)]:
-        with pytest.raises(PointError, match="must be >= 1"):
-            chunk_ranges(runs, per_job)
-
-
 def test_an_asymptotics_job_runs_steps_per_job_over_T_runs_and_at_least_one():
     from duelbandits.asymptotics import job_ranges, runs_per_job
 

@@ -81,10 +81,6 @@ def test_bootstrap_is_reproducible_from_its_seed():
     assert a == b and a != c
 
 
-def test_chunk_ranges_cover_every_run_once():
-    assert pointlib.chunk_ranges(10, 4) == [(0, 3), (4, 7), (8, 9)]
-
-
 def test_sweep_point_runs_are_the_runs_simulate_gives():
     sc = make_scenario("borda", actions=6, seed=1)
     table = pointlib.simulate_point(sc.matrix, "borda", "ts-borda", 500, [1, 2], 5, points=8).to_pandas()
@@ -179,7 +175,8 @@ def test_points_together_without_c_alpha_ignore_ts_bordas_and_a_matrix_per_scena
 # --- The parts by hand (issue 33's mutation run of the module) -------------------------------------
 
 
-def test_chunk_ranges_of_one_run_and_the_message_of_a_bad_count():
+def test_chunk_ranges_cover_every_run_once_and_refuse_a_count_below_one():
+    assert pointlib.chunk_ranges(10, 4) == [(0, 3), (4, 7), (8, 9)]
     assert pointlib.chunk_ranges(1, 1) == [(0, 0)]
     assert pointlib.chunk_ranges(3, 5) == [(0, 2)]
     with pytest.raises(pointlib.PointError, match="^runs and runs_per_job must be >= 1, got 0 and 4$"):

@@ -25,7 +25,8 @@ from duelbandits import (
     validate_matrix,
     winners,
 )
-from duelbandits.scenarios import MATRIX_ATOL, SCENARIOS
+from duelbandits.matrices import MATRIX_ATOL
+from duelbandits.scenarios import SCENARIOS
 
 SETTINGS = settings(
     max_examples=40, deadline=None, derandomize=True, database=None, suppress_health_check=[HealthCheck.too_slow]

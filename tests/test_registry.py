@@ -19,12 +19,12 @@ PAPER_SLUGS_ALSO_IN = {
                    "workflow/rules/tail.smk", "bench/bench_algorithms.py",  # Theorem 4.1's tail study
                    "src/duelbandits/bayes.py", "workflow/rules/bayes.smk"},  # and its Bayesian reading
     "ts-borda": {"src/duelbandits/plan.py", "src/duelbandits/configcheck.py", "src/duelbandits/points.py",
-                 "src/duelbandits/claims.py", "src/duelbandits/theorems.py",
+                 "src/duelbandits/data/claims.yaml", "src/duelbandits/theorems.py",
                  "bench/bench_algorithms.py"},  # c_alpha of Theorem 4.2; claims
-    "sparring-exp3p": {"src/duelbandits/claims.py", "src/duelbandits/theorems.py"},
+    "sparring-exp3p": {"src/duelbandits/data/claims.yaml", "src/duelbandits/theorems.py"},
     "partial-monitoring": {"src/duelbandits/theorems.py"},
-    "iss": {"src/duelbandits/claims.py"},
-    "dts": {"src/duelbandits/claims.py", "src/duelbandits/provenance.py", "bench/bench_algorithms.py"},
+    "iss": {"src/duelbandits/data/claims.yaml"},
+    "dts": {"src/duelbandits/data/claims.yaml", "src/duelbandits/provenance.py", "bench/bench_algorithms.py"},
 }  # fmt: skip
 """The paper's six are named where the paper's claims and theorems are checked, and nowhere else."""
 

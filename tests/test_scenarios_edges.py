@@ -11,7 +11,7 @@ import types
 import numpy as np
 import pytest
 
-from duelbandits import MatrixError, ScenarioError, make_scenario, plugins, scenarios, validate_matrix
+from duelbandits import MatrixError, ScenarioError, make_scenario, matrices, plugins, scenarios, validate_matrix
 
 # --- validate_matrix ----------------------------------------------------------------------------------
 
@@ -75,7 +75,7 @@ def write(path, text, encoding="utf-8"):
 def test_a_file_within_its_tolerance_is_symmetrised_by_hand_values(tmp_path):
     # off by 4e-7 and 3e-7 (< FILE_ATOL = 1e-6): X <- (X + 1 - X^T) / 2 with a diagonal of 1/2:
     # X[0, 1] = (0.6000004 + 1 - 0.4) / 2 = 0.6000002, X[1, 0] = (0.4 + 1 - 0.6000004) / 2 = 0.3999998
-    X = scenarios.read_matrix_file(write(tmp_path / "m.csv", "0.5000003,0.6000004\n0.4,0.5\n"))
+    X = matrices.read_matrix_file(write(tmp_path / "m.csv", "0.5000003,0.6000004\n0.4,0.5\n"))
     np.testing.assert_allclose(X, [[0.5, 0.6000002], [0.3999998, 0.5]], rtol=0, atol=1e-15)
     assert X[0, 0] == X[1, 1] == 0.5
 
@@ -83,28 +83,28 @@ def test_a_file_within_its_tolerance_is_symmetrised_by_hand_values(tmp_path):
 def test_a_files_error_names_the_line_and_column_past_comments(tmp_path):
     path = write(tmp_path / "m.csv", "# a comment\n  # an indented one\n\n0.5,0.6,0.5\n0.5,0.5,0.5\n0.5,0.5,0.5\n")
     with pytest.raises(ScenarioError, match=r"= 1\.1 \(line 4, column 2\)$"):
-        scenarios.read_matrix_file(path)
+        matrices.read_matrix_file(path)
 
 
 def test_a_files_error_without_an_entry_names_none(tmp_path):
     path = write(tmp_path / "m.csv", "0.5\n")
     message = f"matrix file {path}: preference matrix needs at least 2 actions, got 1"
     with pytest.raises(ScenarioError, match="^" + re.escape(message) + "$"):
-        scenarios.read_matrix_file(path)
+        matrices.read_matrix_file(path)
 
 
 def test_a_byte_order_mark_is_ignored_and_bytes_that_are_not_utf8_are_refused(tmp_path):
-    X = scenarios.read_matrix_file(write(tmp_path / "bom.csv", "\ufeff0.5,0.25\n0.75,0.5\n"))
+    X = matrices.read_matrix_file(write(tmp_path / "bom.csv", "\ufeff0.5,0.25\n0.75,0.5\n"))
     np.testing.assert_array_equal(X, [[0.5, 0.25], [0.75, 0.5]])
     bad = tmp_path / "latin.csv"
     bad.write_bytes(b"0.5,0.5\n0.5,0.5 \xe9\n")
     with pytest.raises(ScenarioError, match=rf"^matrix file {re.escape(str(bad))}: cannot be read \("):
-        scenarios.read_matrix_file(bad)
+        matrices.read_matrix_file(bad)
 
 
 def test_the_file_scenario_without_a_path_says_so():
     with pytest.raises(ScenarioError, match="^the file scenario needs the path of a CSV matrix file$"):
-        scenarios.read_matrix_file(None)
+        matrices.read_matrix_file(None)
 
 
 def test_the_file_scenario_is_named_file_and_checks_its_actions_and_parameters(tmp_path):
@@ -118,9 +118,9 @@ def test_the_file_scenario_is_named_file_and_checks_its_actions_and_parameters(t
 
 def test_fitted_utilities_clip_zero_and_one():
     # clipped to [0.001, 0.999]: logit(0.999) = ln 999 = 6.9067548; row 0: (0 + 6.9068) / 2, row 1: (-6.9068 + 0) / 2
-    u = scenarios.fitted_utilities([[0.5, 1.0], [0.0, 0.5]])
+    u = matrices.fitted_utilities([[0.5, 1.0], [0.0, 0.5]])
     np.testing.assert_allclose(u, [6.9067548, 0.0], rtol=1e-7)
-    np.testing.assert_allclose(scenarios.fitted_utilities([[0, 1], [0, 0]]), [6.9067548, 0.0], rtol=1e-7)
+    np.testing.assert_allclose(matrices.fitted_utilities([[0, 1], [0, 0]]), [6.9067548, 0.0], rtol=1e-7)
 
 
 # --- the generated scenarios' utilities, the cyclic and borda constructions ------------------------------
@@ -322,7 +322,7 @@ def test_the_registries_take_a_plugins_generated_scenario_from_the_scenario_grou
 
 def test_an_unknown_benchmark_and_a_make_with_two_colons_are_refused(maker):
     with pytest.raises(ScenarioError, match=r"^unknown benchmark matrix 'nope'; benchmarks: arithmetic, mslr5$"):
-        scenarios.benchmark_matrix("nope")
+        matrices.benchmark_matrix("nope")
     # module:function splits at the first colon: the function's name is "make:x"
     with pytest.raises(ScenarioError, match=r"cannot load fake_maker:make:x: .*'make:x'"):
         scenarios.generated_scenario(entry(make="fake_maker:make:x"), 3, 0, {})

@@ -131,19 +131,6 @@ def test_family_member_has_its_trap_exactly_when_the_borda_condition_holds():
             assert (winners.borda_winners(X).tolist() == [1]) == has_trap, (A, gap)
 
 
-def test_family_search_and_its_first_break():
-    table = tail_family.family_search([3, 4], [0.1, 0.3], 0.1, 0.95, 6, 400, SEED, 5, 0.95)
-    assert set(table.loc[table["verdict"] == "no trap", "actions"]) == {3}
-    member = table[(table["actions"] == 4) & (table["gap"] == 0.1)]
-    np.testing.assert_allclose(member["bound"], theorems.ts_maximin(4, member["t"].to_numpy(float)))
-    assert member["t"].max() == 400
-    fake = table.copy()
-    fake.loc[fake.index[-1], "verdict"] = "exceeded"
-    A, gap, t, _ = tail_family.first_break(fake)
-    assert (A, t) == (int(fake["actions"].iloc[-1]), 400)
-    assert tail_family.first_break(table[table["verdict"] != "exceeded"]) is None
-
-
 # --- The family, sharpened: the crossing, the growth exponent past it, the smallest A / largest gap ------
 
 
@@ -232,22 +219,6 @@ def test_family_extremes_within_the_grid():
     assert tail_family.family_extremes(family.assign(verdict="below")) is None
 
 
-def test_family_search_carries_each_members_crossing_and_exponent():
-    """A = 5, gap 0.1 (the family's first member to fail on the earlier 25-point grid): over 30 runs to 3,000 its mean
-    crosses the bound; the crossing and the exponent are the member's, the same on each of its rows."""
-    table = tail_family.family_search([5], [0.1], 0.1, 0.95, 30, 3000, SEED, 40, 0.95, resamples=50)
-    for col in ("crossing", "crossing_low", "crossing_high", "exponent", "exponent_low", "exponent_high"):
-        assert table[col].nunique(dropna=False) == 1, col
-    row = table.iloc[-1]
-    ratio = (table["mean"] / table["bound"]).to_numpy()
-    if np.isnan(row["crossing"]):
-        assert (ratio < 1).all()
-    else:
-        first = int(np.flatnonzero(ratio >= 1)[0])
-        assert table["t"].iloc[max(first - 1, 0)] <= row["crossing"] <= table["t"].iloc[first]
-        assert row["crossing_low"] <= row["crossing"]
-
-
 def _phase_one_rows():
     """Runs 0-3 at t = 1, 2 (delta 1, share 1/2: trapped at t = 2 when R_2 - R_1 >= 1/2): runs 0 (slope 1)
     and 1 (slope 1/2, the boundary) trapped, runs 2 (0.1) and 3 (0) free."""
@@ -290,17 +261,6 @@ def test_phase_two_estimate_by_hand():
 def test_phase_two_must_hold_every_trapped_run_of_phase_one():
     with pytest.raises(tail.TailError, match="phase 2 holds 1 trapped runs, phase 1 classified 2"):
         tail.estimates(_phase_one_rows(), _phase_two_curves(("trapped", "free", "free")), 10, 1.0, 0.5, 0.95)
-
-
-def test_growth_exponent_interval_is_nan_when_a_resample_mean_is_not_positive():
-    """Two runs, R = 10 t and -9 t: the mean 0.5 t has slope 1, but a resample drawing the second run
-    twice has a negative mean (probability 1/4 each; some of 50 resamples does, but for (3/4)^50 < 1e-6):
-    its slope is undefined, so the interval is NaN rather than narrowed by dropping it."""
-    t = np.array([10.0, 100.0, 1000.0])
-    R = np.vstack([10 * t, -9 * t])
-    rho, low, high = tail_family.growth_exponent(t, R, 10.0, 50, 0.95, 0)
-    assert rho == pytest.approx(1.0)
-    assert math.isnan(low) and math.isnan(high)
 
 
 # --- The parts by hand (issue 33's mutation run of the module) -------------------------------------
@@ -657,6 +617,7 @@ def test_first_break_takes_the_smallest_t_then_actions_then_gap():
     A, gap, t, row = tail_family.first_break(family)
     assert (A, gap, t) == (4, 0.2, 100) and row["verdict"] == "exceeded"
     assert isinstance(A, int) and isinstance(t, int)
+    assert tail_family.first_break(family[family["verdict"] != "exceeded"]) is None
 
 
 def test_family_search_rows_from_curves_known_by_hand(monkeypatch):
@@ -800,7 +761,8 @@ def test_growth_exponent_interval_by_hand_from_the_documented_draws():
 
 def test_growth_exponent_interval_is_nan_when_a_resample_mean_is_zero():
     """Runs R = (0, 0) and (1, 10): the mean (0.5, 5) has slope 1, but a resample of run 0 twice
-    (probability 1/4; among 50 resamples but for (3/4)^50 < 1e-6) has mean 0, whose log is undefined."""
+    (probability 1/4; among 50 resamples but for (3/4)^50 < 1e-6) has mean 0, whose log is undefined: the
+    interval is NaN rather than narrowed by dropping it (a negative mean, below 0, the same)."""
     rho, low, high = tail_family.growth_exponent([10.0, 100.0], np.array([[0.0, 0.0], [1.0, 10.0]]), 10.0, 50, 0.95, 0)
     assert rho == pytest.approx(1.0, rel=1e-12) and math.isnan(low) and math.isnan(high)
 

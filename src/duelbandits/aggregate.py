@@ -152,8 +152,7 @@ def aggregate_scenario(
                                 "algorithm": algorithm,
                                 "regret": kind,
                                 "paper": kind == paper_kind,
-                                # mutmut equivalent: a dtype dropped before pa.table's schema casts the column to its
-                                # type
+                                # mutmut equivalent: the schema casts the column to its type
                                 "t": grid.astype(np.int32),  # pragma: no mutate
                                 "mean": at.mean(axis=0),
                                 "std": sample_std(at),
@@ -167,39 +166,31 @@ def aggregate_scenario(
                             {
                                 "algorithm": _repeated(algorithm, len(df)),
                                 "regret_kind": _repeated(kind, len(df)),
-                                # mutmut equivalent: a dtype dropped before pa.table's schema casts the column to its
-                                # type
+                                # mutmut equivalent: the schema casts the column to its type
                                 "run": df["run"].to_numpy(np.int32),  # pragma: no mutate
-                                # mutmut equivalent: a dtype dropped before pa.table's schema casts the column to its
-                                # type
+                                # mutmut equivalent: the schema casts the column to its type
                                 "t": df["t"].to_numpy(np.int32),  # pragma: no mutate
-                                # mutmut equivalent: a dtype dropped before pa.table's schema casts the column to its
-                                # type
+                                # mutmut equivalent: the schema casts the column to its type
                                 "I": df["I"].to_numpy(np.int16),  # pragma: no mutate
-                                # mutmut equivalent: a dtype dropped before pa.table's schema casts the column to its
-                                # type
+                                # mutmut equivalent: the schema casts the column to its type
                                 "J": df["J"].to_numpy(np.int16),  # pragma: no mutate
-                                # mutmut equivalent: a dtype dropped before pa.table's schema casts the column to its
-                                # type
+                                # mutmut equivalent: the schema casts the column to its type
                                 "outcome": df["outcome"].to_numpy(np.int8),  # pragma: no mutate
                                 "regret": r,
-                                # mutmut equivalent: a dtype dropped before pa.table's schema casts the column to its
-                                # type
+                                # mutmut equivalent: the schema casts the column to its type
                                 "cumulative_regret": cum.ravel().astype(np.float32),  # pragma: no mutate
                             },
                             # mutmut equivalent: the trace's schema dropped: the columns as built have its types
                             schema=schemas.TRACE_SCHEMA,  # pragma: no mutate
                         )
-                        # mutmut equivalent: row_group_size None: pyarrow's default is 1024 * 1024 rows,
-                        # storage.ROW_GROUP_ROWS
+                        # mutmut equivalent: row_group_size None: pyarrow's default is storage.ROW_GROUP_ROWS
                         writer.write_table(trace, row_group_size=storage.ROW_GROUP_ROWS)  # pragma: no mutate
                 if recorded is not None:
                     strategies.extend(_strategy_rows(algorithm, recorded, actions, runs))
     # mutmut equivalent: the index of a frame written with preserve_index=False: never read
     summary_df = pd.concat(summary, ignore_index=True)  # pragma: no mutate
     storage.write_table(
-        # mutmut equivalent: preserve_index None/True with a schema: the columns written are the schema's (a RangeIndex
-        # is pandas metadata)
+        # mutmut equivalent: preserve_index None/True: the columns written are the schema's
         pa.Table.from_pandas(summary_df, schema=schemas.SUMMARY_SCHEMA, preserve_index=False),  # pragma: no mutate
         outputs["summary"],
         prov.get("summary"),
@@ -211,8 +202,7 @@ def aggregate_scenario(
         else pd.DataFrame({f.name: [] for f in schemas.STRATEGY_SCHEMA})
     )
     storage.write_table(
-        # mutmut equivalent: preserve_index None/True with a schema: the columns written are the schema's (a RangeIndex
-        # is pandas metadata)
+        # mutmut equivalent: preserve_index None/True: the columns written are the schema's
         pa.Table.from_pandas(strategy_df, schema=schemas.STRATEGY_SCHEMA, preserve_index=False),  # pragma: no mutate
         outputs["strategies"],
         prov.get("strategies"),
@@ -239,8 +229,7 @@ def bounds_table(
             warnings.warn(
                 f"Theorem {theorem.name} ({algorithm}) needs T {'>' if strict else '>='} {T_min:.1f} "
                 f"at A = {actions}; T = {horizon} does not meet it, so its bound curve is left out",
-                # mutmut equivalent: the warning's stacklevel: mutmut's trampolines add frames, so a test of the frame
-                # it names fails on the unmutated code under mutmut (the frames all lie in the mutated file)
+                # mutmut equivalent: the stacklevel: mutmut's trampolines add frames (see docs/testing.md)
                 stacklevel=2,  # pragma: no mutate
             )
         # mutmut equivalent: grid.astype(None): int64 steps in, the same float bounds out

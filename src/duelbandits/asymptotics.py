@@ -1,36 +1,9 @@
 """Beyond the paper: long horizons (target ``asymptotics``). Do the theorems' exponents appear?
 
-The theorems bound ``E[R_T]`` of an algorithm tuned to its horizon by
-``T^e`` (``e`` = 1/2, 2/3, 3/4). A fit of ``log E[R_T]`` on ``log T`` over
-horizons from 10^3 to 10^7 averages the transient of the short horizons with
-the rate of the long ones; the **local exponent** between consecutive
-horizons ``T_{k-1} < T_k``,
-
-    slope_k = (log mean R_{T_k} - log mean R_{T_{k-1}}) / (log T_k - log T_{k-1}),
-
-shows whether the rate settles, and where. Its interval is a percentile
-bootstrap that resamples the runs within each horizon (as
-:func:`duelbandits.points.bootstrap_exponent` does for the global fit).
-
-The points are sweep points (:func:`duelbandits.points.simulate_point`, the
-``sweep-point`` command): run ``r`` at horizon ``T`` has the seed of
-``duelbandits simulate --run r`` at that ``T``. A point's runs are split into
-jobs of ``max(1, steps_per_job // T)`` runs (:func:`job_ranges`), so that
-every job does about the same work whatever ``T``.
-
-Verdict, per (scenario, algorithm, regret) with a theorem of exponent ``e``,
-from the local exponents of the last two intervals, ``s_prev`` and ``s_last``
-with interval ``[lo, hi]``:
-
-- ``inconclusive``: ``hi - lo > 2 near`` (``near`` 0.1 by default): the
-  interval is too wide to tell (heavy-tailed regrets);
-- ``at or below``: ``s_last <= e``;
-- ``consistent``: ``s_last > e`` but ``lo <= e`` (the interval contains ``e``);
-- ``converging``: ``lo > e``, ``s_last < s_prev`` (the local slope is still
-  falling) and ``lo - e <= near`` (the interval's low end within ``near`` of ``e``);
-- ``above``: otherwise (the whole interval above ``e``, not converging).
-
-pandas is imported inside the table functions only, as in :mod:`.points`.
+The local exponent between consecutive horizons, its bootstrap interval (runs resampled within each
+horizon) and the verdict are defined in docs/beyond-the-paper.md, "Long horizons". The points are
+sweep points (:func:`duelbandits.points.simulate_point`), split into jobs of about equal work
+(:func:`job_ranges`). pandas is imported inside the table functions only, as in :mod:`.points`.
 """
 
 from __future__ import annotations
@@ -184,7 +157,7 @@ def bootstrap_local_slopes(
 
 
 def verdict(slopes, lows, highs, exponent, near: float = NEAR) -> str | None:
-    """The verdict of the module docstring from the local slopes (in horizon order), their interval
+    """The verdict (docs/beyond-the-paper.md, "Long horizons") from the local slopes (in horizon order), their interval
     bounds and the theorem's exponent; None without an exponent or without a last slope."""
     if exponent is None or not np.isfinite(exponent) or len(slopes) == 0:
         return None

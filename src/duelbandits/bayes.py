@@ -1,27 +1,8 @@
-"""Theorem 4.1 under its Bayesian reading (target ``maximin-bayes``).
-
-The theorem's proof (Russo and Van Roy's information ratio, ending in the prior entropy of the
-Maximin winner) bounds the *Bayesian* regret ``E_X[E[R_T | X]]``, the expectation over a prior on
-preference matrices. This module draws matrices from a stated prior and measures TS-Maximin's
-Maximin regret on them at horizon ``T`` with the project's own ``simulate`` and regret code.
-
-**The priors** (:data:`PRIORS`, :func:`draw_matrix`, config ``maximin-bayes/prior``). Algorithm 1
-samples ``X(i, j)`` and ``X(j, i)`` as independent Beta parameters, so it is not exact Thompson
-sampling for any prior over valid matrices; which prior the check draws from is a choice:
-
-- ``uniform`` (the default, "uniform antisymmetric"): for ``i < j`` independently
-  ``X[i, j] ~ Uniform(0, 1)``, ``X[j, i] = 1 - X[i, j]``, ``X[i, i] = 1/2``. Every draw is a valid
-  preference matrix, and every off-diagonal entry's marginal is Beta(1, 1), Algorithm 1's prior on
-  each entry: the valid prior with the same marginals.
-- ``projected`` ("independent entries, projected"): Algorithm 1's own prior, ``a = X(i, j)`` and
-  ``b = X(j, i)`` independent ``Uniform(0, 1)``, projected orthogonally onto the valid pairs
-  ``{p + q = 1}``: ``X[i, j] = (a + 1 - b) / 2``, the mean of the two independent opinions on the
-  same probability. Its entries are triangular on ``[0, 1]`` with mode 1/2 (variance 1/24, half the
-  uniform's): gaps are smaller, matrices closer to ties.
-
-**The estimate**: per A, ``M`` matrices, ``r`` runs each; ``R_T / bound`` per run; the per-matrix
-mean; ``E[R_T] / bound`` over the prior is the mean of the ``M`` matrix means, its interval the
-two-sided normal interval from their spread (:func:`estimates`).
+"""Theorem 4.1 under its Bayesian reading (target ``maximin-bayes``): TS-Maximin's Maximin regret
+averaged over matrices drawn from a stated prior (:data:`PRIORS`, :func:`draw_matrix`), against the
+bound, with the project's own ``simulate`` and regret code. The priors, why each, and the estimate
+(per-matrix means of ``R_T / bound``, a normal interval from their spread, :func:`estimates`) are
+docs/claims.md, "Theorem 4.1 as a Bayesian bound".
 """
 
 from __future__ import annotations
@@ -39,7 +20,7 @@ ALGORITHM = "ts-maximin"
 """The algorithm of Theorem 4.1."""
 
 PRIORS = {"uniform": "uniform antisymmetric", "projected": "independent entries, projected"}
-"""The priors (config ``maximin-bayes/prior``, module docstring) and their names in the tables and the ledger."""
+"""The priors (config ``maximin-bayes/prior``, docs/claims.md) and their names in the tables and the ledger."""
 
 DRAWS = {
     "uniform": "X[i, j] ~ U(0, 1) for i < j, X[j, i] = 1 - X[i, j]",
@@ -88,7 +69,7 @@ def check_prior(prior: str) -> str:
 
 
 def draw_matrix(actions: int, rng, prior: str = "uniform") -> np.ndarray:
-    """One draw of ``prior`` (module docstring). ``uniform``: the upper triangle's entries, row by row,
+    """One draw of ``prior`` (docs/claims.md). ``uniform``: the upper triangle's entries, row by row,
     are ``u = rng.uniform(size=A (A - 1) / 2)``; ``projected``: ``(u + 1 - v) / 2`` with ``v`` the next
     ``A (A - 1) / 2`` uniforms (so matrix ``m`` of both priors starts from the same ``u``)."""
     check_prior(prior)

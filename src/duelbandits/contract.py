@@ -2,20 +2,9 @@
 
 ``duelbandits check-algorithm SLUG`` runs :func:`check_algorithm`; a plugin's own tests can call it
 too (``assert not check_algorithm("my-slug")``). Planning runs it on every plugin algorithm a config
-selects, before any job (:func:`check_plugin`, once per version of the plugin's code), so that a
-plugin that breaks the contract stops the run at planning with one line instead of giving results
-no one can reproduce.
-
-What is checked, each on small matrices of the built-in scenarios (A = 3 and 7, T = 300):
-
-- the outputs: int64 actions in ``[0, A)``, int8 outcomes in ``{0, 1}``, exactly ``horizon`` steps,
-  one strategy row per recorded step for each player of the entry, each a distribution;
-- the seeding: the same seed gives the same arrays, another seed other duels;
-- no state shared between runs: no draw from numpy's global random state, and a run repeated after
-  another run with another seed is unchanged;
-- the prefix property, for an algorithm not tuned to its horizon: the first steps of a longer run
-  are the run of the shorter horizon;
-- every regret kind it targets (its entry's ``regrets``) is defined and finite on its runs.
+selects, before any job (:func:`check_plugin`, once per version of the plugin's code). What is
+checked (docs/extending.md), each on small matrices of the built-in scenarios (A = 3 and 7, T = 300):
+outputs, seeding, no shared state, the prefix property unless tuned to the horizon, its regrets.
 """
 
 from __future__ import annotations

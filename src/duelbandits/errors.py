@@ -17,6 +17,18 @@ class AlgorithmError(InputError):
     """An algorithm's name or hyper-parameters are invalid (here, below every module that checks them)."""
 
 
+class ScenarioError(InputError):
+    """A scenario's name or parameters, or a matrix file, are invalid (here, below the matrices and the scenarios)."""
+
+
+class MatrixError(InputError):
+    """An array is not a preference matrix; ``position`` is the ``(i, j)`` entry at fault, if one is."""
+
+    def __init__(self, message: str, position: tuple[int, int] | None = None):
+        super().__init__(message)
+        self.position = position
+
+
 def why_unreadable(path) -> str | None:
     """Why ``path`` cannot be read as a file, naming the real cause (not found, a directory, not a
     regular file, not readable, a name that is not valid UTF-8, a dangling or looping symbolic link),

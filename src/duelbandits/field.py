@@ -1,17 +1,8 @@
 """Beyond the paper: the paper's algorithms and the field's on the same scenarios (target ``field``).
 
-Every algorithm runs on every field scenario at one horizon, with the run
-seeds of ``duelbandits simulate --run r``; a point file keeps each run's
-cumulative regrets on a thin log-spaced grid (:func:`duelbandits.points.simulate_point`).
-This module turns those files into the mean regret curves of the figures and
-the final-regret table with ranks.
-
-The regret of a scenario is the field's usual one: the **Condorcet** regret
-where a Condorcet winner ``i*`` exists, ``(X[i*, I] + X[i*, J] - 1) / 2``,
-which is the ``maximin`` regret of the package (the Condorcet winner is then
-the unique Maximin winner); the **Copeland** regret where none exists; and on
-the ``borda`` scenario the **Borda** regret as well, the target of TS-Borda,
-partial monitoring and Dueling-EXP3.
+Turns the point files (:func:`duelbandits.points.simulate_point`) into the mean regret curves of the
+figures and the final-regret table with ranks; which regret each scenario is measured by is
+docs/beyond-the-paper.md, "The field".
 """
 
 from __future__ import annotations

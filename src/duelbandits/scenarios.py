@@ -1,44 +1,23 @@
-"""Preference-matrix scenarios of the paper (Section 5) and matrix validation.
+"""The scenarios: the registry of their entries, the paper's matrices (Section 5) and their siblings.
 
-A scenario is one fixed matrix: it depends only on its seed and parameters,
-never on the algorithm or the run. ``condorcet`` and ``borda`` built from the
-same seed share their utilities, so the borda matrix is the condorcet matrix
-modified as in Section 5. Beyond the paper, ``cyclic`` modifies the same
-matrix so that no Condorcet winner exists and the Copeland, Maximin and Borda
-winners are three different actions; ``arithmetic`` and ``mslr5`` are the
-field's published benchmark matrices (:data:`BENCHMARKS`), shipped as package
-data; and ``file`` reads a user's matrix from a CSV file.
-
-Each scenario is one :class:`ScenarioEntry` of :data:`REGISTRY` (its slug, label, citation, how its
-matrix is made, which regret view its figures take); a plugin package adds generated scenarios
-through the ``duelbandits.scenarios`` entry-point group (:mod:`duelbandits.plugins`).
+A scenario is one fixed matrix: it depends only on its seed and parameters, never on the algorithm or
+the run. ``condorcet`` and ``borda`` built from the same seed share their utilities (the borda matrix
+is the condorcet matrix modified as in Section 5); ``cyclic`` modifies it so that no Condorcet winner
+exists and the Copeland, Maximin and Borda winners differ; the benchmarks and ``file`` are the
+matrices of :mod:`duelbandits.matrices`. Each scenario is one :class:`ScenarioEntry`; a plugin package
+adds generated ones through the ``duelbandits.scenarios`` entry-point group (:mod:`duelbandits.plugins`).
 """
 
 from __future__ import annotations
 
-import csv
 from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
-from importlib import resources
-from pathlib import Path
 
 import numpy as np
 
 from . import plugins, winners
-from .errors import InputError, why_unreadable
-
-BENCHMARKS = {
-    "arithmetic": (
-        "arithmetic.csv",
-        "Komiyama et al. (COLT 2015), RMED experiments: X[i, j] = 0.5 + 0.05 (j - i); action 0 the Condorcet winner",
-    ),
-    "mslr5": (
-        "mslr5.csv",
-        "Wu & Liu (NeurIPS 2016), DTS experiments: 5 MSLR rankers, action 0 (the first ranker) the Condorcet winner",
-    ),
-}
-"""Published benchmark matrices: name -> (file in ``duelbandits/data``, one-line source). Each file's
-``#`` header cites the publication and the repository, path and commit its numbers come from."""
+from .errors import MatrixError, ScenarioError
+from .matrices import BENCHMARKS, benchmark_matrix, fitted_utilities, read_matrix_file, validate_matrix
 
 DEFAULT_ACTIONS = 10
 """A of a generated scenario when ``actions`` is not given (docs/paper.md)."""
@@ -58,28 +37,6 @@ CYCLIC_MIN_ACTIONS = 5
 
 DEFAULTS = {"utility_max": 3.0, "margin": 0.5, "borda_strength": 0.95}
 """Scenario parameters and their paper values (docs/paper.md)."""
-
-MATRIX_ATOL = 1e-12
-"""Tolerance of the preference-matrix identities (``X + X^T = 1``, diagonal 1/2) of computed matrices."""
-
-FILE_ATOL = 1e-6
-"""Tolerance of the same identities for a matrix read from a file: spreadsheets and exports write
-6 or 7 decimals, and two entries rounded to 6 decimals miss a sum of 1 by up to 1e-6. A matrix
-within this tolerance but not within :data:`MATRIX_ATOL` is then symmetrised
-(``X <- (X + 1 - X^T) / 2``, diagonal 1/2), so every algorithm sees a preference matrix."""
-
-
-class ScenarioError(InputError):
-    """A scenario's name or parameters are invalid."""
-
-
-class MatrixError(InputError):
-    """An array is not a preference matrix; ``position`` is the ``(i, j)`` entry at fault, if one is."""
-
-    def __init__(self, message: str, position: tuple[int, int] | None = None):
-        super().__init__(message)
-        self.position = position
-
 
 KINDS = ("utility", "generated", "benchmark", "file")
 """How a scenario's matrix is made: ``utility`` from the seed and :data:`DEFAULTS` (the paper's
@@ -180,46 +137,6 @@ class Scenario:
     params: dict
 
 
-def validate_matrix(matrix, atol: float = MATRIX_ATOL) -> np.ndarray:
-    """Return ``matrix`` as a float array, or raise MatrixError naming the fault.
-
-    A preference matrix is square with at least 2 actions, has entries in
-    [0, 1], ``X[i, j] + X[j, i] = 1`` off the diagonal and ``X[i, i] = 1/2``
-    (both up to ``atol``).
-    """
-    try:
-        X = np.array(matrix, dtype=float)
-    except (TypeError, ValueError) as err:
-        raise MatrixError(f"preference matrix is not numeric: {err}") from None
-    if X.ndim != 2 or X.shape[0] != X.shape[1]:
-        raise MatrixError(f"preference matrix must be square, got shape {X.shape}")
-    if X.shape[0] < 2:  # pragma: no mutate -- shape[1] for shape[0]: checked square before
-        # mutmut equivalent: shape[1] for shape[0]: checked square before
-        raise MatrixError(f"preference matrix needs at least 2 actions, got {X.shape[0]}")  # pragma: no mutate
-    bad = np.argwhere(~np.isfinite(X))
-    if len(bad):
-        i, j = map(int, bad[0])
-        raise MatrixError(f"preference matrix has a non-finite entry, X[{i}, {j}] = {float(X[i, j])!r}", (i, j))
-    bad = np.argwhere((X < 0) | (X > 1))
-    if len(bad):
-        i, j = map(int, bad[0])
-        raise MatrixError(f"preference matrix entries must lie in [0, 1], X[{i}, {j}] = {float(X[i, j])!r}", (i, j))
-    diag = np.abs(np.diag(X) - 0.5)
-    if diag.max() > atol * (1 + 1e-9):
-        i = int(np.argmax(diag))
-        raise MatrixError(f"preference matrix diagonal must be 1/2, X[{i}, {i}] = {float(X[i, i])!r}", (i, i))
-    gap = np.abs(X + X.T - 1.0)
-    np.fill_diagonal(gap, 0.0)
-    if gap.max() > atol * (1 + 1e-9):  # the slack: the rounding of the sum itself
-        i, j = map(int, np.unravel_index(int(np.argmax(gap)), gap.shape))
-        raise MatrixError(
-            f"preference matrix must satisfy X[i, j] + X[j, i] = 1 (tolerance {atol:g}); "
-            f"X[{i}, {j}] + X[{j}, {i}] = {float(X[i, j])!r} + {float(X[j, i])!r} = {float(X[i, j] + X[j, i])!r}",
-            (i, j),
-        )
-    return X
-
-
 def logistic_matrix(utilities: np.ndarray) -> np.ndarray:
     """``X[i, j] = 1 / (1 + exp(u[j] - u[i]))`` (Section 5)."""
     u = np.asarray(utilities, dtype=float)
@@ -312,9 +229,9 @@ def cyclic_modification(matrix: np.ndarray, utilities: np.ndarray, strength: flo
       (0.45) to the weakest ``o``: few wins, the largest row mean (Borda).
 
     The fixed values are :data:`CYCLIC`. Raises ScenarioError unless the result
-    has no Condorcet winner and unique, pairwise different Copeland, Maximin
-    and Borda winners ``a, b, c`` (large utility spreads or a low
-    borda_strength can break the Borda winner).
+    has unique, pairwise different Copeland, Maximin and Borda winners ``a, b, c``
+    (then no Condorcet winner exists: it would be the Copeland and the Maximin
+    winner; large utility spreads or a low borda_strength can break the Borda winner).
     """
     k = CYCLIC
     # mutmut equivalent: argsort kind or argsort kind dropped: the utilities are continuous uniform draws below
@@ -347,107 +264,28 @@ def cyclic_modification(matrix: np.ndarray, utilities: np.ndarray, strength: flo
                 f"cyclic scenario: action {expected[0]} is not the unique {notion} winner "
                 f"({notion} winners: {found[notion]}); raise borda_strength or lower utility_max"
             )
-    if winners.condorcet_winner(X) is not None:  # pragma: no cover - the cycle rules it out
-        # mutmut equivalent: message of the unreachable branch (no cover)
-        raise ScenarioError("cyclic scenario: a Condorcet winner exists")  # pragma: no mutate
     return X
-
-
-def read_matrix_file(path) -> np.ndarray:
-    """Read a preference matrix from a CSV file; errors name the file and the problem.
-
-    One matrix row per line, entries separated by commas, no header; blank
-    lines and lines starting with ``#`` are skipped; a UTF-8 byte-order mark
-    (spreadsheets write one) is ignored. The matrix must be square and pass
-    :func:`validate_matrix` with :data:`FILE_ATOL`; it is returned symmetrised.
-    """
-    if path is None:
-        raise ScenarioError("the file scenario needs the path of a CSV matrix file")
-    path = Path(path)
-    problem = why_unreadable(path)
-    if problem:
-        raise ScenarioError(f"matrix file {path}: {problem}")
-    try:
-        text = path.read_text(encoding="utf-8-sig")  # pragma: no mutate -- 'UTF-8-SIG': codec names ignore case
-    except (OSError, UnicodeDecodeError) as err:
-        raise ScenarioError(f"matrix file {path}: cannot be read ({err})") from None
-    rows, lines = [], []
-    for lineno, line in enumerate(text.splitlines(), start=1):
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        fields = next(csv.reader([line]))
-        row = []
-        for col, value in enumerate(fields, start=1):
-            try:
-                row.append(float(value.strip()))
-            except ValueError:
-                raise ScenarioError(
-                    f"matrix file {path}: line {lineno}, column {col}: {value.strip()!r} is not a number"
-                ) from None
-        rows.append(row)
-        lines.append(lineno)
-    if not rows:
-        raise ScenarioError(f"matrix file {path}: no matrix rows found")
-    for lineno, row in zip(lines, rows):
-        if len(row) != len(rows):
-            raise ScenarioError(
-                f"matrix file {path}: not a square matrix: {len(rows)} rows, but line {lineno} has {len(row)} entries"
-            )
-    try:
-        X = validate_matrix(rows, atol=FILE_ATOL)
-    except MatrixError as err:
-        where = f" (line {lines[err.position[0]]}, column {err.position[1] + 1})" if err.position else ""
-        raise ScenarioError(f"matrix file {path}: {err}{where}") from None
-    try:
-        return validate_matrix(X)
-    except MatrixError:  # within FILE_ATOL, not within MATRIX_ATOL: make it exact
-        X = (X + 1.0 - X.T) / 2.0
-        np.fill_diagonal(X, 0.5)
-        return X
-
-
-def fitted_utilities(matrix: np.ndarray, clip: float = 1e-3) -> np.ndarray:
-    """Least-squares Bradley-Terry utilities ``u[i] = mean_j logit X[i, j]``, shifted to min 0.
-
-    Exact (up to a constant) for a logistic matrix; the ``file`` scenario has
-    no latent utilities, so these stand in for them (entries are clipped to
-    ``[clip, 1 - clip]`` so that 0 and 1 stay finite).
-    """
-    # mutmut equivalent: dtype=None or dtype dropped: np.clip to float bounds gives floats
-    X = np.clip(np.asarray(matrix, dtype=float), clip, 1.0 - clip)  # pragma: no mutate
-    u = np.log(X / (1.0 - X)).mean(axis=1)
-    return u - u.min()
 
 
 def file_scenario(path, actions=None, params=None) -> Scenario:
     """The ``file`` scenario: the matrix of :func:`read_matrix_file` and its fitted utilities."""
-    X = read_matrix_file(path)
-    A = X.shape[0]  # pragma: no mutate -- shape[1] for shape[0]: checked square before
-    if actions is not None and not isinstance(actions, bool) and actions != A:
-        raise ScenarioError(f"matrix file {path}: has {A} actions, but actions = {actions} was asked for")
-    _check_params("file", A if actions is None else actions, dict(params or {}))
     # the path is not recorded: the results are keyed by the matrix's content (its sha256 is in every
     # file's provenance), so the same matrix under another name gives the same results
-    return Scenario(name="file", matrix=X, utilities=fitted_utilities(X), params={"actions": A})
-
-
-def benchmark_matrix(name: str) -> np.ndarray:
-    """The :data:`BENCHMARKS` matrix ``name``, read from the package data (:func:`read_matrix_file`)."""
-    if name not in BENCHMARKS:
-        raise ScenarioError(f"unknown benchmark matrix {name!r}; benchmarks: {', '.join(BENCHMARKS)}")
-    with resources.as_file(resources.files(__package__).joinpath("data", BENCHMARKS[name][0])) as path:
-        return read_matrix_file(path)
+    return _fixed("file", read_matrix_file(path), actions, params, f"matrix file {path}: has")
 
 
 def benchmark_scenario(name: str, actions=None, params=None) -> Scenario:
     """A :data:`BENCHMARKS` scenario: the published matrix and its fitted utilities (as for ``file``)."""
-    X = benchmark_matrix(name)
+    return _fixed(name, benchmark_matrix(name), actions, params, f"scenario {name} has", source=BENCHMARKS[name][1])
+
+
+def _fixed(name: str, X, actions, params, where: str, **more) -> Scenario:
+    """The scenario of a matrix of its own A, which ``actions`` (if given) must equal."""
     A = X.shape[0]  # pragma: no mutate -- shape[1] for shape[0]: checked square before
     if actions is not None and not isinstance(actions, bool) and actions != A:
-        raise ScenarioError(f"scenario {name} has {A} actions, but actions = {actions} was asked for")
+        raise ScenarioError(f"{where} {A} actions, but actions = {actions} was asked for")
     _check_params(name, A if actions is None else actions, dict(params or {}))
-    source = BENCHMARKS[name][1]
-    return Scenario(name=name, matrix=X, utilities=fitted_utilities(X), params={"actions": A, "source": source})
+    return Scenario(name=name, matrix=X, utilities=fitted_utilities(X), params={"actions": A, **more})
 
 
 def borda_modification(matrix: np.ndarray, utilities: np.ndarray, strength: float) -> np.ndarray:

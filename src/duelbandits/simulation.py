@@ -9,7 +9,7 @@ import numpy as np
 
 from . import algorithms, plugins
 from .errors import InputError
-from .scenarios import validate_matrix
+from .matrices import validate_matrix
 
 DEFAULT_STRIDE = 40
 """Record strategies every this many steps (1,000 points at T = 40,000)."""

@@ -19,9 +19,9 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from . import winners
-from .errors import InputError, why_unreadable
+from .errors import InputError, MatrixError, why_unreadable
+from .matrices import validate_matrix
 from .provenance import METADATA_KEY, canonical_json, check, matrix_sha256
-from .scenarios import MatrixError, validate_matrix
 from .schemas import RUN_COLUMNS, strategy_columns
 
 # Deterministic, compact Parquet: Parquet stores no timestamps, and the codec

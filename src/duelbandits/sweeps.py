@@ -1,17 +1,9 @@
-"""Beyond the paper: horizon and action-count sweeps, regret exponents and their bootstrap.
+"""Beyond the paper: horizon and action-count sweeps, regret exponents and their bootstrap
+(docs/beyond-the-paper.md, "The sweeps"; the points are :mod:`duelbandits.points`).
 
-The theorems bound ``E[R_T]`` for an algorithm tuned to its horizon ``T``,
-so the exponent they predict is the slope of ``log E[R_T]`` against
-``log T`` *across* horizons, each run tuned to its own ``T``. Within one run
-the tuned exploration rate is constant, so ``R_t`` against ``t`` inside a run
-can look linear even when ``R_T`` across horizons is sublinear.
-
-A sweep point is one (scenario, A, T, algorithm) with its runs; a point file
-keeps, per run and for every regret kind, the cumulative regret on a thin
-log-spaced grid of steps (always ending at ``T``), never the full trace.
-The Parquet schemas of the sweep tables live here, beside the code that
-writes them. pandas is imported inside the table functions only, so the CLI
-(one process per job) does not pay for it when it only simulates.
+The Parquet schemas of the sweep tables live here, beside the code that writes them. pandas is
+imported inside the table functions only, so the CLI (one process per job) does not pay for it
+when it only simulates.
 """
 
 from __future__ import annotations

@@ -189,6 +189,7 @@ def continue_runs(
     X = np.asarray(matrix, dtype=float)
     A = X.shape[0]  # pragma: no mutate -- X.shape[1] for X.shape[0]: a preference matrix is square
     tr = trap(X)
+    star, borda = tr.maximin_winner, tr.borda_winner
     grid = thin_grid(horizon, points)
     curves, states = [], []
     for n, (run, stratum) in enumerate(zip(runs, strata)):
@@ -199,25 +200,12 @@ def continue_runs(
             wins = posterior_counts(A, res.I, res.J, res.outcomes, step)
             seen = wins + wins.T
             never = int((seen[~np.eye(A, dtype=bool)] == 0).sum())
-            never_star = int((np.delete(seen[tr.maximin_winner], tr.maximin_winner) == 0).sum())
+            row = np.delete(seen[star], star)  # i*'s duels against every other action
             rng = np.random.default_rng(name_seed(base_seed, "maximin-tail", "escape", int(run), step))
-            p_star, p_duel, p_escape = escape_probabilities(wins, tr.maximin_winner, tr.borda_winner, samples, rng)
-            fewest = int(np.delete(seen[tr.maximin_winner], tr.maximin_winner).min())
+            escape = escape_probabilities(wins, star, borda, samples, rng)
+            duels, won, never_star = int(seen[star, borda]), int(wins[star, borda]), int((row == 0).sum())
             states.append(
-                (
-                    int(run),
-                    stratum,
-                    step,
-                    float(R[step - 1]),
-                    int(seen[tr.maximin_winner, tr.borda_winner]),
-                    int(wins[tr.maximin_winner, tr.borda_winner]),
-                    never,
-                    never_star,
-                    fewest,
-                    p_star,
-                    p_duel,
-                    p_escape,
-                )
+                (int(run), stratum, step, float(R[step - 1]), duels, won, never, never_star, int(row.min()), *escape)
             )
         if progress is not None:
             progress(n + 1, len(runs))

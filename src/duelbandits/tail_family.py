@@ -59,10 +59,11 @@ def family_search(
     members = [(int(A), float(g)) for A in actions for g in gaps]
     for n, (A, g) in enumerate(members):
         X = family_matrix(A, g, others_gap, strength)
+        member = (A, g, others_gap, strength)
         try:
             trap(X)
         except TailError:
-            rows.append((A, g, others_gap, strength, 0, 0, *[math.nan] * 6, "no trap", *[math.nan] * 6))
+            rows.append((*member, 0, 0, *[math.nan] * 6, "no trap", *[math.nan] * 6))
             continue
         R = np.empty((runs, grid.size))
         for r in range(runs):
@@ -73,36 +74,13 @@ def family_search(
         # mutmut equivalent: grid.astype(None): numpy's default type is float64
         bound = ts_maximin(A, grid.astype(float))  # pragma: no mutate
         cross = crossing(grid, mean / bound, (mean - z * se) / bound, (mean + z * se) / bound)
-        slope = growth_exponent(
-            grid,
-            R,
-            cross[0],
-            resamples,
-            confidence,
-            name_seed(base_seed, "maximin-tail", "family", "bootstrap", A, int(round(1000 * g))),
-        )
+        boot = name_seed(base_seed, "maximin-tail", "family", "bootstrap", A, int(round(1000 * g)))
+        slope = growth_exponent(grid, R, cross[0], resamples, confidence, boot)
         for k, t in enumerate(grid):
             low, high = mean[k] - z * se[k], mean[k] + z * se[k]
             verdict = "exceeded" if low > bound[k] else ("below" if high < bound[k] else "inconclusive")
-            rows.append(
-                (
-                    A,
-                    g,
-                    others_gap,
-                    strength,
-                    int(t),
-                    runs,
-                    mean[k],
-                    se[k],
-                    low,
-                    high,
-                    bound[k],
-                    mean[k] / bound[k],
-                    verdict,
-                    *cross,
-                    *slope,
-                )
-            )
+            row = (int(t), runs, mean[k], se[k], low, high, bound[k], mean[k] / bound[k], verdict)
+            rows.append((*member, *row, *cross, *slope))
         if progress is not None:
             progress(n + 1, len(members))
     from .schemas import TAIL_FAMILY_SCHEMA

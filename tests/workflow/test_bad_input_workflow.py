@@ -2,6 +2,7 @@
 with the command that repairs them; the manifest blesses nothing a job did not write; the report
 refuses results made with another config, or with no manifest to say which."""
 
+import resource
 import shutil
 import subprocess
 
@@ -34,6 +35,25 @@ def test_a_bad_config_fails_at_planning_in_one_line_naming_the_key(tmp_path, arg
         next(text for text in out.splitlines() if text.startswith(line))
     ], out[-2000:]
     assert "Traceback" not in out and not (tmp_path / "results").exists()
+
+
+def test_planning_beyond_the_address_space_limit_is_one_line(tmp_path):
+    """Under ``ulimit -v`` (2.5 GiB: Snakemake's imports fit) a config whose stated memory_limit_gb lets
+    planning build a 20000-action matrix (3.2 GB) runs out of memory at planning: one line, not a bare
+    MemoryError."""
+    config = ["actions=20000", "horizon=10", "runs=1", "runs_per_job=1", "stride=1", "memory_limit_gb=1000"]
+    command = snakemake_command(tmp_path, [REPO / "config.yaml"], "--dry-run", "--config", *config)
+    limit = 5 * 2**29
+    result = subprocess.run(
+        command,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (limit, limit)),
+    )
+    out = result.stdout + result.stderr
+    assert result.returncode != 0 and "MemoryError" not in out, out[-2000:]
+    assert "config: planning ran out of memory: this config plans more than Snakemake may allocate here" in out
 
 
 def test_a_target_beyond_the_paper_is_checked_when_it_is_planned(tmp_path):

@@ -21,6 +21,7 @@ rule claims_table:
         ),
     params:
         code=code("cli.claims:cmd_claims"),
+        rows=triggers.file_sha256(duelbandits.claims.DATA_FILE),  # the claims as data: an edit reruns the ledger
         optional=claims_optional_args,
         level=duelbandits.claims.LEVEL,
     log:

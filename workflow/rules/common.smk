@@ -41,11 +41,17 @@ os.environ["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), os.envir
 
 
 def checked(check, *args):
-    """``check(*args)``, with a ConfigError turned into the one-line planning error Snakemake prints."""
+    """``check(*args)``, with a ConfigError, or running out of memory while planning (a big target under
+    ``ulimit -v``), turned into the one-line planning error Snakemake prints."""
     try:
         return check(*args)
     except configcheck.ConfigError as err:
         raise ValueError(str(err)) from None
+    except MemoryError:
+        raise ValueError(
+            "config: planning ran out of memory: this config plans more than Snakemake may allocate here "
+            "(ulimit -v, or memory_limit_gb above the free memory); lower actions/horizon/runs or raise the limit"
+        ) from None
 
 
 checked(configcheck.check_paper, config)

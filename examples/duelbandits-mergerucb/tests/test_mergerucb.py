@@ -17,7 +17,8 @@ from duelbandits_mergerucb.scenarios import make, thurstone_matrix
 from duelbandits import winners
 from duelbandits.algorithms import DuelingAlgorithm, python_run
 from duelbandits.errors import AlgorithmError
-from duelbandits.scenarios import generated_scenario, validate_matrix
+from duelbandits.matrices import validate_matrix
+from duelbandits.scenarios import generated_scenario
 
 HERE = Path(__file__).resolve().parent.parent
 RUN = python_run(MergeRUCB, "merge-rucb", ())

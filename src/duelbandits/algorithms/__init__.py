@@ -1,42 +1,34 @@
 """The dueling-bandit algorithms, by slug: the paper's six, the field's, and those of installed plugins.
 
-Each algorithm is one self-describing :class:`Algorithm` entry: slug, label, citation, how it runs,
-its hyper-parameters (:class:`Param`: default, type, range), the regret it targets on each kind of
-scenario, its theorem, its colour and its measured cost per step. Every other table of the package
-(plot colours, step costs, regret maps, the config schema's enums and parameters, the docs' tables)
-is derived from the entries. A plugin package adds entries through the ``duelbandits.algorithms``
-entry-point group (:mod:`duelbandits.plugins`, docs/extending.md).
-
-An algorithm runs either as a compiled kernel, one function with the contract::
-
-    run(matrix, horizon, rng, record, **hyper) -> (I, J, outcomes, strategies)
-
-``matrix`` is a validated float64 preference matrix, ``rng`` a
-``numpy.random.Generator`` (every random draw of the run comes from it),
-``record`` the sorted 1-based steps at which to record the strategies.
-It returns 0-based actions ``I`` and ``J`` (int64, length ``horizon``), the
-outcomes (int8, 1 when ``I`` won) and a dict of strategy arrays, each of
-shape ``(len(record), A)``: the distribution the step's actions were drawn
-from (the built-ins' hot loops are numba kernels compiled once and cached on disk), or as a
-plain-Python :class:`DuelingAlgorithm` subclass (``select``, ``update``) that :func:`python_run`
-turns into that function, for prototyping.
+Each algorithm is one self-describing entry (:mod:`.entry`: :class:`Algorithm`, :class:`Param`, the
+kernel contract). Every other table of the package (plot colours, step costs, regret maps, the config
+schema's enums and parameters, the docs' tables) is derived from the entries. A plugin package adds
+entries through the ``duelbandits.algorithms`` entry-point group (:mod:`duelbandits.plugins`,
+docs/extending.md). The built-ins' hot loops are numba kernels compiled once and cached on disk.
 """
 
 from __future__ import annotations
 
 import hashlib
-import importlib
-import operator
 import os
 import sys
-from contextlib import nullcontext
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
-
-import numpy as np
 
 from .. import plugins
 from ..errors import AlgorithmError
+from .entry import (  # noqa: F401 -- the entry types, re-exported: duelbandits.algorithms.Param etc.
+    REGRET_KINDS,
+    REGRET_VIEWS,
+    Algorithm,
+    DuelingAlgorithm,
+    Param,
+    check_alpha,
+    python_run,
+)
+
+for _type in (Algorithm, DuelingAlgorithm, Param):
+    _type.__module__ = __name__  # the name plugins and messages use: duelbandits.algorithms.Algorithm
 
 
 def _key_numba_cache_by_source() -> None:
@@ -62,271 +54,6 @@ def _key_numba_cache_by_source() -> None:
 
 
 _key_numba_cache_by_source()
-
-
-def check_alpha(slug: str, alpha) -> float:
-    """A confidence parameter ``alpha`` (DTS, RUCB, RCS, CCB) as a float; anything but a finite number
-    > 0 raises AlgorithmError naming ``slug`` (the analyses need alpha > 1/2; smaller is allowed)."""
-    if (
-        isinstance(alpha, bool)
-        or not isinstance(alpha, (int, float, np.number))
-        or not np.isfinite(alpha)
-        or alpha <= 0
-    ):
-        raise AlgorithmError(f"{slug}: alpha must be a finite number > 0, got {alpha!r}")
-    return float(alpha)
-
-
-@dataclass(frozen=True)
-class Param:
-    """One hyper-parameter: its default, what it sets, and its range (bounds ``None`` when open)."""
-
-    default: float
-    description: str
-    minimum: float | None = None
-    maximum: float | None = None
-    exclusive_minimum: bool = False
-    exclusive_maximum: bool = False
-    integer: bool = False
-
-    def range_text(self) -> str:
-        """What a valid value is, as a reader writes it: ``a finite number > 0``, ``a finite integer >= 1 and <= 9``."""
-        low = None if self.minimum is None else (">" if self.exclusive_minimum else ">=") + f" {self.minimum:g}"
-        high = None if self.maximum is None else ("<" if self.exclusive_maximum else "<=") + f" {self.maximum:g}"
-        bounds = " and ".join(x for x in (low, high) if x)
-        return f"a finite {'integer' if self.integer else 'number'}" + (f" {bounds}" if bounds else "")
-
-    def check(self, where: str, value):
-        """``value`` itself if it is a finite number in range (NaN fails every comparison, so it is
-        refused by name), else AlgorithmError naming ``where`` and the range."""
-        number = isinstance(value, (int, float, np.number)) and not isinstance(value, bool)
-        below = above = False
-        if number and np.isfinite(value):
-            below = self.minimum is not None and (
-                value <= self.minimum if self.exclusive_minimum else value < self.minimum
-            )
-            above = self.maximum is not None and (
-                value >= self.maximum if self.exclusive_maximum else value > self.maximum
-            )
-        if not number or not np.isfinite(value) or (self.integer and int(value) != value) or below or above:
-            raise AlgorithmError(f"{where} must be {self.range_text()}, got {value!r}")
-        return int(value) if self.integer else value
-
-    def schema(self) -> dict:
-        """The JSON-schema fragment of this parameter (the config schema's algorithm_params)."""
-        out = {"description": self.description, "type": "integer" if self.integer else "number"}
-        if self.minimum is not None:
-            out["exclusiveMinimum" if self.exclusive_minimum else "minimum"] = self.minimum
-        if self.maximum is not None:
-            out["exclusiveMaximum" if self.exclusive_maximum else "maximum"] = self.maximum
-        return out
-
-
-REGRET_VIEWS = ("condorcet", "borda", "target")
-"""The kinds of scenario an algorithm's regret is chosen for (``Algorithm.regrets``): ``condorcet``
-(the paper's Figure 1), ``borda`` (Figure 2), and ``target``: any other scenario, where an algorithm
-is measured against the winner it is built to find. Each scenario entry says which view it takes."""
-
-REGRET_KINDS = ("maximin", "borda", "exp3p", "copeland")
-"""The regret kinds an entry may name: the keys of :data:`duelbandits.regret.REGRETS` (a test keeps them
-equal; not imported, so that an edit of the regrets reruns no simulation)."""
-
-FAMILIES = ("paper", "field", "plugin")
-"""``paper``: the paper's four algorithms and its two baselines; ``field``: the field's algorithms
-beyond the paper (target ``field``); ``plugin``: an installed plugin's."""
-
-
-class DuelingAlgorithm:
-    """Base class of a plain-Python algorithm (for prototyping; the built-ins are numba kernels).
-
-    ``__init__(actions, horizon, rng, **hyper)`` gets the number of actions, the horizon (use it only
-    if the algorithm is tuned to it, and set ``horizon_tuned=True`` in its entry), the run's one
-    random generator (every draw of the algorithm comes from it) and the hyper-parameters.
-    Each step, ``select()`` returns the duel ``(i, j)`` (0-based; ``i == j`` is allowed), and
-    ``update(i, j, outcome)`` learns its result (1 when ``i`` won). An algorithm with strategies
-    (the entry's ``strategies``, e.g. ``("p",)``) returns them from ``strategies()`` after
-    ``select()``: ``{player: probabilities over the actions}``, the law the duel was drawn from.
-    """
-
-    def __init__(self, actions: int, horizon: int, rng: np.random.Generator, **hyper):
-        self.actions, self.horizon, self.rng = actions, horizon, rng
-
-    def select(self) -> tuple[int, int]:  # pragma: no cover - the subclass's
-        raise NotImplementedError
-
-    def update(self, i: int, j: int, outcome: int) -> None:  # pragma: no cover - the subclass's
-        raise NotImplementedError
-
-    def strategies(self) -> dict:
-        return {}
-
-
-def python_run(cls: type[DuelingAlgorithm], slug: str, players: tuple[str, ...]):
-    """The kernel-contract ``run`` of the plain-Python algorithm ``cls``: the same outcomes draw as the
-    kernels (``rng.random() < X[i, j]``, after the algorithm's own draws of the step), the same
-    outputs; an action outside ``[0, A)`` or a wrong strategy raises AlgorithmError naming ``slug``."""
-
-    def run(matrix, horizon, rng, record=None, **hyper):
-        X = np.asarray(matrix, dtype=np.float64)
-        A = X.shape[0]
-        record = np.zeros(0, np.int64) if record is None else np.asarray(record, dtype=np.int64)
-        I = np.empty(horizon, dtype=np.int64)
-        J = np.empty(horizon, dtype=np.int64)
-        outcomes = np.empty(horizon, dtype=np.int8)
-        kept = {p: np.empty((len(record), A)) for p in players}
-        algorithm = cls(A, horizon, rng, **hyper)
-        k = 0
-        for t in range(horizon):
-            duel = algorithm.select()
-            try:
-                i, j = (operator.index(a) for a in duel)  # an integer type: 1.9 is no action, nor is 2.0
-            except (TypeError, ValueError):
-                raise AlgorithmError(
-                    f"{slug}: select() returned {duel!r} at step {t + 1}, not two integer actions"
-                ) from None
-            if not (0 <= i < A and 0 <= j < A):
-                raise AlgorithmError(f"{slug}: select() returned the duel ({i}, {j}) at step {t + 1}, outside [0, {A})")
-            if k < len(record) and record[k] == t + 1:
-                laws = algorithm.strategies()
-                for p in players:
-                    law = np.asarray(laws.get(p, ()), dtype=np.float64)
-                    if law.shape != (A,):
-                        raise AlgorithmError(f"{slug}: strategies()[{p!r}] at step {t + 1} is not {A} probabilities")
-                    kept[p][k] = law
-                k += 1
-            o = 1 if rng.random() < X[i, j] else 0
-            algorithm.update(i, j, o)
-            I[t], J[t], outcomes[t] = i, j, o
-        return I, J, outcomes, kept
-
-    return run
-
-
-@dataclass(frozen=True)
-class Algorithm:
-    """Everything the pipeline knows about one algorithm.
-
-    ``implementation`` is ``"module:name"``: a kernel-contract ``run`` function or a
-    :class:`DuelingAlgorithm` subclass, imported on first use. ``regrets`` maps each of
-    :data:`REGRET_VIEWS` to a regret kind; ``theorem`` is its bound, if it has one (its regret
-    kind is one of ``regrets``); ``step_seconds`` its measured cost per step (cluster runtimes),
-    None when not measured; ``compile_seconds`` the measured CPU seconds numba takes to compile its
-    kernels after its family's entries before it in one process (the workflow's compile jobs are
-    balanced by it: :func:`duelbandits.plan.kernel_groups`), None for a plugin's (no compile job);
-    ``horizon_tuned`` whether it uses the horizon (then a run is not a prefix of a longer one).
-    """
-
-    slug: str
-    label: str
-    citation: str
-    implementation: str
-    regrets: dict
-    color: str
-    params: dict = field(default_factory=dict)
-    strategies: tuple[str, ...] = ()
-    theorem: object = None
-    step_seconds: float | None = None
-    compile_seconds: float | None = None
-    horizon_tuned: bool = False
-    family: str = "plugin"
-    source: plugins.Source | None = None
-
-    def check(self) -> None:
-        """Refuse an incomplete or inconsistent entry (AlgorithmError naming the field)."""
-        where = f"algorithm {self.slug!r}"
-        for name in ("slug", "label", "citation", "implementation", "color"):
-            if not isinstance(getattr(self, name), str) or not getattr(self, name).strip():
-                raise AlgorithmError(f"{where}: {name} must be a non-empty string")
-        if not all(c.islower() or c.isdigit() or c == "-" for c in self.slug) or not self.slug[0].isalpha():
-            raise AlgorithmError(f"{where}: a slug is lower-case letters, digits and '-', starting with a letter")
-        if ":" not in self.implementation:
-            raise AlgorithmError(f"{where}: implementation must be 'module:name', got {self.implementation!r}")
-        if not isinstance(self.regrets, dict) or sorted(self.regrets) != sorted(REGRET_VIEWS):
-            raise AlgorithmError(f"{where}: regrets must map each of {', '.join(REGRET_VIEWS)} to a regret kind")
-        bad = sorted(v for v in self.regrets.values() if v not in REGRET_KINDS)
-        if bad:
-            raise AlgorithmError(
-                f"{where}: unknown regret kind(s) {', '.join(map(str, bad))}; kinds: {', '.join(REGRET_KINDS)}"
-            )
-        if not isinstance(self.params, dict) or not all(isinstance(p, Param) for p in self.params.values()):
-            raise AlgorithmError(f"{where}: params must map each name to a duelbandits.algorithms.Param")
-        for name, param in self.params.items():
-            param.check(f"{where}: the default of {name}", param.default)
-        if self.theorem is not None and not isinstance(self.theorem, str):
-            if not all(hasattr(self.theorem, name) for name in ("name", "regret", "bound", "exponent", "holds")):
-                raise AlgorithmError(f"{where}: theorem must be a paper theorem's name or a theorems.Theorem")
-            if self.theorem.regret not in self.regrets.values():
-                raise AlgorithmError(
-                    f"{where}: its theorem bounds the {self.theorem.regret} regret, which it targets nowhere"
-                )
-        for name in ("step_seconds", "compile_seconds"):
-            value = getattr(self, name)
-            if value is not None and not (isinstance(value, float) and value > 0):
-                raise AlgorithmError(f"{where}: {name} must be a float > 0 or None")
-        if self.family not in FAMILIES:
-            raise AlgorithmError(f"{where}: family must be one of {', '.join(FAMILIES)}")
-        if not isinstance(self.strategies, tuple) or not all(p in ("p", "q") for p in self.strategies):
-            raise AlgorithmError(f"{where}: strategies must be a tuple of 'p' and 'q' (the players' laws)")
-
-    def identity(self) -> str:
-        """The entry's fields as text, the same in every process (a theorem by its name and formula's
-        name): part of a plugin's digest, so that editing its entry reruns its jobs."""
-        theorem = (
-            self.theorem
-            if self.theorem is None or isinstance(self.theorem, str)
-            else (self.theorem.name, self.theorem.regret, self.theorem.exponent)
-        )
-        fields = {**vars(self), "theorem": theorem, "source": None}
-        return repr(sorted(fields.items()))
-
-    def with_source(self, source: plugins.Source) -> Algorithm:
-        return replace(self, family="plugin", source=source)
-
-    @property
-    def defaults(self) -> dict:
-        """``{name: default}`` of the hyper-parameters."""
-        return {name: p.default for name, p in self.params.items()}
-
-    @property
-    def module(self) -> str:
-        """The module of the implementation, as imported."""
-        return self.implementation.partition(":")[0]
-
-    def load(self):
-        """The implementation object: a kernel ``run`` or a :class:`DuelingAlgorithm` subclass."""
-        module, _, name = self.implementation.partition(":")
-        try:
-            with plugins.foreign(self) if self.family == "plugin" else nullcontext():  # a plugin module's import
-                return getattr(importlib.import_module(module), name)
-        except (ImportError, AttributeError) as err:
-            raise AlgorithmError(f"algorithm {self.slug}: cannot load {self.implementation}: {err}") from None
-
-    @property
-    def compiled(self) -> bool:
-        """Whether it runs as a kernel (False: a plain-Python :class:`DuelingAlgorithm`)."""
-        impl = self.load()
-        return not (isinstance(impl, type) and issubclass(impl, DuelingAlgorithm))
-
-    @property
-    def run(self):
-        impl = self.load()
-        if isinstance(impl, type) and issubclass(impl, DuelingAlgorithm):
-            return python_run(impl, self.slug, self.strategies)
-        return impl
-
-    def hyperparameters(self, **params) -> dict:
-        """Defaults overridden by ``params``, each checked against its range; unknown names raise
-        AlgorithmError."""
-        unknown = sorted(set(params) - set(self.params))
-        if unknown:
-            allowed = ", ".join(self.params) or "none"
-            raise AlgorithmError(f"algorithm {self.slug} has no parameter(s) {', '.join(unknown)}; allowed: {allowed}")
-        given = {name: self.params[name].check(f"{self.slug}: {name}", value) for name, value in params.items()}
-        return {**self.defaults, **given}
-
-    def regret(self, view: str) -> str:
-        """The regret kind this algorithm is measured by on a scenario of the ``view`` kind."""
-        return self.regrets[view]
 
 
 def _alpha(label: str, role: str = "") -> dict:
@@ -577,17 +304,12 @@ def register(entry: Algorithm) -> Algorithm:
         raise AlgorithmError(f"algorithm {entry.slug!r} is already registered; choose another slug")
     entry = replace(entry, family="plugin")
     algorithms[entry.slug] = entry
-    for name, view in _LAZY.get("PAPER_REGRET").items():
-        view[entry.slug] = entry.regrets[scenarios_view(name)]
-    _LAZY.get("OWN_TARGET_REGRET")[entry.slug] = entry.regrets["target"]
-    return entry
-
-
-def scenarios_view(name: str) -> str:
-    """The regret view of scenario ``name`` (its entry's ``view``)."""
     from .. import scenarios
 
-    return scenarios.registry()[name].view
+    for name, view in _LAZY.get("PAPER_REGRET").items():
+        view[entry.slug] = entry.regrets[scenarios.registry()[name].view]
+    _LAZY.get("OWN_TARGET_REGRET")[entry.slug] = entry.regrets["target"]
+    return entry
 
 
 def get(slug: str) -> Algorithm:

@@ -109,6 +109,13 @@ def main(argv=None) -> int:
     except InputError as err:
         print(f"duelbandits {args.command}: error: {err}", file=sys.stderr)
         return 2
+    except MemoryError:  # the machine, not the code: more than `ulimit -v` or the free memory allows
+        print(
+            f"duelbandits {args.command}: error: out of memory: the command needs more than this process may "
+            "allocate (ulimit -v, or the free memory); ask for less",
+            file=sys.stderr,
+        )
+        return 2
     except OSError as err:  # the machine, not the code: a full disk, a file vanished mid-read
         where = err.filename or ", ".join(outputs) or "(no file named)"  # a write's own error names no file
         print(f"duelbandits {args.command}: error: {where}: {err.strerror or err}", file=sys.stderr)

@@ -253,6 +253,41 @@ def add_commands(sub) -> None:
     add_claims_command(sub)
 
 
+OPTIONAL = {
+    "local": ("asymptotics-local", "results/asymptotics/local.parquet"),
+    "tail": ("tail-estimates", "results/maximin-tail/estimates.parquet"),
+    "family": ("tail-family", "results/maximin-tail/family.parquet"),
+    "bayes": ("bayes-estimates", "results/maximin-bayes/estimates.parquet"),
+}
+"""The ledger's optional inputs: argument -> (table, the file the workflow passes), read if it exists."""
+
+MEAN_REGRETS = {
+    "summary": ["scenario", "algorithm", "regret"],
+    "asymptotics-local": ["scenario", "algorithm", "regret", "actions", "horizon"],
+    "tail-estimates": [],
+    "tail-family": ["actions", "gap"],
+}
+"""The tables the ledger reads mean regrets from (column ``mean`` at step ``t``, or ``horizon`` where there
+is no ``t``: each horizon's runs tuned to it), by the columns of one curve; no ``regret`` column: Maximin."""
+
+
+def mean_regret_problem(frame, table: str) -> str | None:
+    """Why the mean regrets of a table of :data:`MEAN_REGRETS` cannot be means of regrets (a mean of
+    cumulative regrets is one: :func:`duelbandits.regret.curve_problem`), as one clause; None if they can
+    be. Rows of no runs (a family member without a trap) hold none."""
+    from ..regret import curve_problem
+
+    keys, step = MEAN_REGRETS[table], "t" if "t" in frame else "horizon"
+    frame = frame[frame["runs"] > 0]
+    for key, part in frame.sort_values(step).groupby(keys, sort=True) if keys else [((), frame.sort_values(step))]:
+        kind = part["regret"].iloc[0] if "regret" in part else "maximin"
+        name = "/".join(map(str, key)) or "the estimate"
+        problem = curve_problem(kind, part[step].to_numpy(), part["mean"].to_numpy(), [f"{name} (mean)"])
+        if problem:
+            return problem
+    return None
+
+
 def cmd_claims(args) -> None:
     import os
 
@@ -260,43 +295,21 @@ def cmd_claims(args) -> None:
     from ..tables.claims import claims_markdown
 
     check_confidence(args.level, "--level")
-    summary = storage.read_frame(args.summary, "summary")
-    optional = (
-        ("asymptotics", args.local),
-        ("maximin-tail", args.tail),
-        ("family", args.family),
-        ("maximin-bayes", args.bayes),
-    )
-    present = {name: path for name, path in optional if path}
-    present = {name: path for name, path in present.items() if os.path.isfile(path)}
-    tables = {
-        "asymptotics": "asymptotics-local",
-        "maximin-tail": "tail-estimates",
-        "family": "tail-family",
-        "maximin-bayes": "bayes-estimates",
-    }
-    read = {name: storage.read_frame(path, tables[name]) for name, path in present.items()}
-    for path, frame, table in [(args.summary, summary, "summary")] + [
-        (present[name], read[name], tables[name]) for name in read if tables[name] in claims.MEAN_REGRETS
-    ]:
-        problem = claims.mean_regret_problem(frame, table)
+    paths = {"summary": args.summary} | {k: getattr(args, k) for k in OPTIONAL if getattr(args, k)}
+    paths = {k: path for k, path in paths.items() if k == "summary" or os.path.isfile(path)}
+    tables = {"summary": "summary"} | {k: table for k, (table, _) in OPTIONAL.items()}
+    read = {k: storage.read_frame(path, tables[k]) for k, path in paths.items()}
+    for k, frame in read.items():
+        problem = mean_regret_problem(frame, tables[k]) if tables[k] in MEAN_REGRETS else None
         if problem:
-            raise UsageError(f"{path}: {problem}")
-    local, estimates, family, bayes_table = (read.get(name) for name in tables)
-    verdict = tail.verdict(estimates) if estimates is not None else None
-    bayes_verdict = bayes.overall_verdict(bayes_table) if bayes_table is not None else None
-    table = claims.ledger(summary, local, estimates, verdict, args.level, family, bayes_table, bayes_verdict)
-    sources = {
-        "results/asymptotics/local.parquet": local is not None,
-        "results/maximin-tail/estimates.parquet": estimates is not None,
-        "results/maximin-tail/family.parquet": family is not None,
-        "results/maximin-bayes/estimates.parquet": bayes_table is not None,
-    }
+            raise UsageError(f"{paths[k]}: {problem}")
+    verdicts = {"tail_verdict": tail.verdict(read["tail"]) if "tail" in read else None}
+    verdicts["bayes_verdict"] = bayes.overall_verdict(read["bayes"]) if "bayes" in read else None
+    table = claims.ledger(read.pop("summary"), args.level, **read, **verdicts)
+    sources = {path: k in paths for k, (_, path) in OPTIONAL.items()}
     markdown = claims_markdown(table, args.level, sources)  # before any write: all or nothing
-    inputs = [args.summary, *present.values()]
-    prov = provenance.record(
-        table="claims", inputs={path: provenance.file_sha256(path) for path in inputs}, level=args.level
-    )
+    digests = {path: provenance.file_sha256(path) for path in paths.values()}
+    prov = provenance.record(table="claims", inputs=digests, level=args.level)
     storage.write_frame(table, schemas.CLAIM_SCHEMA, args.table, prov)
     storage.write_text(args.markdown, markdown)
 

@@ -261,28 +261,21 @@ def actions_sweep_figure(scenario: str, table, outputs, *, data_digest=None) -> 
         ax_b.set_title("(b) mean final regret over the theorem bound")
         if ax_b.get_lines():
             ax_b.legend(loc="best", fontsize=6.8)
-        if hidden:
-            ax_r.text(
-                0.99,
-                0.02,
-                "non-positive mean left out: " + ", ".join(hidden),
-                transform=ax_r.transAxes,
-                ha="right",
-                va="bottom",
-                fontsize=7,
-                color=style.NEUTRAL,
-            )
-        if no_theorem:
-            ax_b.text(
-                0.99,
-                0.02,
-                "no theorem bound: " + ", ".join(no_theorem),
-                transform=ax_b.transAxes,
-                ha="right",
-                va="bottom",
-                fontsize=7,
-                color=style.NEUTRAL,
-            )
+        for ax, note, names in (
+            (ax_r, "non-positive mean left out: ", hidden),
+            (ax_b, "no theorem bound: ", no_theorem),
+        ):
+            if names:
+                ax.text(
+                    0.99,
+                    0.02,
+                    note + ", ".join(names),
+                    transform=ax.transAxes,
+                    ha="right",
+                    va="bottom",
+                    fontsize=7,
+                    color=style.NEUTRAL,
+                )
         run_text = f"{runs[0]} runs" if len(runs) == 1 else f"{runs[0]}-{runs[-1]} runs"
         fig.suptitle(
             f"{scenario.capitalize()} scenario, scaling in A: T = {', '.join(f'{T:,}' for T in horizons)}, "
