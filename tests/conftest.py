@@ -14,8 +14,10 @@ import pytest
 SLOW_FOLDERS = {"workflow", "slurm"}
 SLOW_FILES = {"test_long_horizon.py"}
 LONGEST_FIRST = (
-    "tests/workflow/test_reproducibility.py",  # 400 s
     "tests/slurm/test_slurm_e2e.py",  # 205-260 s, most of it waiting for apt-get and Slurm
+    "tests/workflow/test_newest_versions.py",  # these three modules: 400 s as one, before the split
+    "tests/workflow/test_minimum_versions.py",
+    "tests/workflow/test_reproducibility.py",  # the paper run
     "tests/workflow/test_bad_input_workflow.py",  # 120 s
     "tests/workflow/test_paper_figures.py",  # 105 s
     "tests/test_theorem_note.py",  # 100 s

@@ -78,7 +78,7 @@ def test_a_module_imports_only_its_own_floor_and_those_below():
 
 def test_no_modules_import_each_other_in_a_loop():
     """With the registry's imports of its kernels by name (importlib), which no import statement shows
-    (a kernel's own import of its package's helpers, ``check_alpha``, is the package's inside)."""
+    (a kernel's own import of its package's helpers is the package's inside)."""
     from duelbandits.algorithms import BUILTINS
 
     graph = {module_name(p): imports(p) - {module_name(p)} for p in MODULES}

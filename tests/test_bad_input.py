@@ -62,6 +62,7 @@ MAIN = ["figure", "main", "--scenario-file", "s.json"]
             ["folder: is a directory"],
         ),
         (["manifest", "verify", "M.sha256", "--root", "/nonexistent"], ["--root /nonexistent: not a directory"]),
+        (["config-page", "--config-json", '{"horizon": NaN}', "--out", "c.html"], ["--config-json", "NaN is not"]),
         # a range the size of the int32 run column: refused by its size, before any list is built
         (
             [*SIM, "--horizon", "10", "--runs", "0-2147483647", "--out", "o.parquet"],

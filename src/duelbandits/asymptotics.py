@@ -117,13 +117,9 @@ def local_slopes(horizons, means) -> np.ndarray:
     mean is not positive). ``horizons`` must increase."""
     x = np.log(np.asarray(horizons, dtype=float))
     means = np.asarray(means, dtype=float)
-    # mutmut equivalent: errstate divide=None or errstate invalid=None or errstate divide dropped or errstate invalid
-    # dropped: the log sees only positive means (1.0 for the others), and comparing a NaN with 0 does not warn, so
-    # nothing in the block warns (checked with -W error)
+    # mutmut equivalent: errstate dropped or None: the log sees only positive means, and NaN < 0 does not warn
     with np.errstate(divide="ignore", invalid="ignore"):  # pragma: no mutate
-        # mutmut equivalent: the inner where's `>= 0`: log(0) = -inf (its warning ignored by the errstate), and the
-        # outer where puts NaN there anyway; 2.0 for the inner where's 1.0: the log of a non-positive mean's stand-in is
-        # replaced by NaN
+        # mutmut equivalent: inner `>= 0` or 2.0 for 1.0: the outer where puts NaN there anyway
         y = np.where(means > 0, np.log(np.where(means > 0, means, 1.0)), np.nan)  # pragma: no mutate
     return np.diff(y) / np.diff(x)
 
@@ -145,8 +141,7 @@ def bootstrap_local_slopes(
     if np.any(np.diff(x) <= 0):
         raise PointError(f"horizons must increase, got {list(horizons)}")
     logs = resampled_log_means(finals, resamples, seed)
-    # mutmut equivalent: np.diff's axis=1 dropped: its default, the last axis, is axis 1 of the (resamples, horizons)
-    # logs
+    # mutmut equivalent: np.diff's axis=1 dropped: its default is the last axis, axis 1
     slopes = np.diff(logs, axis=1) / np.diff(x)  # pragma: no mutate
     low, high = np.full(x.size - 1, np.nan), np.full(x.size - 1, np.nan)
     for k in range(x.size - 1):
@@ -215,9 +210,7 @@ def long_horizon_tables(
         ["scenario", "algorithm", "regret", "actions"],
         sort=True,  # pragma: no mutate -- groupby's sort=True dropped: True is its default
     ):
-        # mutmut equivalent: the horizons' groupby sort=None or the horizons' groupby sort=False: check_points sorts the
-        # rows by (scenario, algorithm, actions, horizon, ...), so each point's horizons come in increasing order
-        # already; groupby's sort=True dropped: True is its default
+        # mutmut equivalent: groupby sort None/False/dropped: check_points sorts the rows by horizon already
         by_T = [(int(T), grp["cumulative_regret"].to_numpy()) for T, grp in part.groupby("horizon", sort=True)]  # noqa: E501  # pragma: no mutate
         if len(by_T) < 2:
             raise PointError(

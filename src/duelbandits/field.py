@@ -99,11 +99,9 @@ def curves_table(points: pd.DataFrame, regrets: dict) -> pd.DataFrame:
                 .agg(mean="mean", std=sample_std, runs="size")
                 .reset_index()
             )
-            # mutmut equivalent: the scenario column inserted at 1, not 0: the table's columns are then taken in the
-            # schema's order
+            # mutmut equivalent: the column inserted at 1, not 0: the schema orders the columns
             grouped.insert(0, "scenario", scenario)  # pragma: no mutate
-            # mutmut equivalent: the regret column inserted at 3, not 2: the table's columns are then taken in the
-            # schema's order
+            # mutmut equivalent: the column inserted at 3, not 2: the schema orders the columns
             grouped.insert(2, "regret", kind)  # pragma: no mutate
             frames.append(grouped)
     if not frames:
@@ -128,7 +126,6 @@ def final_table(curves: pd.DataFrame, order=None) -> pd.DataFrame:
     last["_s"] = [scenarios.index(s) for s in last["scenario"]]
     last["_r"] = [list(REGRET_COLUMN).index(r) for r in last["regret"]]
     last["_a"] = [slugs.index(a) if a in slugs else len(slugs) for a in last["algorithm"]]
-    # mutmut equivalent: sort kind None or sort kind dropped or sort kind 'XXstableXX' or sort kind 'STABLE': pandas
-    # applies kind only when sorting by one column, and this sorts by four
+    # mutmut equivalent: sort kind: pandas applies kind only when sorting by one column
     last = last.sort_values(["_s", "_r", "_a", "algorithm"], kind="stable", ignore_index=True)  # pragma: no mutate
     return last[schemas.FIELD_TABLE_SCHEMA.names]

@@ -1,18 +1,9 @@
 """The figures as an author includes them: figures/figures.tex, and its PDF through LaTeX.
 
-``figures_tex`` writes the fourteen figure environments of the paper with its
-subfigure layout (Figures 1 and 2: (a), (b) at 0.35 of the text width over
-(c), (d) at 0.4; each appendix figure: its panels stacked, at the widths of
-``plotting.style``), one ``\\includegraphics`` per panel file of
-figures/panels/, captions that state the run's numbers (A, T, runs, winners,
-the theorem bounds drawn) and labels ``fig:main-{scenario}``,
-``fig:appendix-{scenario}-{algorithm}`` and ``...-{panel}`` for the panels.
-The panel paths are relative to the panels folder: the including document
-sets ``\\graphicspath{{figures/panels/}}``.
-
-``build_pdf`` compiles a standalone document that inputs it (the workflow's
-is workflow/latex/figures.tex) with latexmk and pdfLaTeX, from Debian's TeX
-Live (:data:`DEBIAN_PACKAGES`).
+``figures_tex`` writes the paper's fourteen figure environments, one subfigure per panel file of
+figures/panels/ (its layout, captions and labels: docs/outputs.md). ``build_pdf`` compiles a
+standalone document that inputs it (workflow/latex/figures.tex) with latexmk and pdfLaTeX, from
+Debian's TeX Live (:data:`DEBIAN_PACKAGES`).
 """
 
 from __future__ import annotations

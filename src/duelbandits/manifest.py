@@ -227,8 +227,11 @@ def verify(manifest, root, reasons: dict | None = None) -> dict[str, str]:
     status = {}
     for rel, digest in entries.items():
         path = Path(root) / rel
-        if not path.is_file():
+        problem = why_unreadable(path)
+        if problem is not None and problem.startswith("file not found"):
             status[rel] = MISSING
+        elif problem is not None:  # a directory, a FIFO, a loop, unreadable in its place: named, not hashed
+            status[rel], reasons[rel] = DIFFERS, problem
         elif sha256(path) == digest:
             status[rel] = IDENTICAL
         elif same_versions:

@@ -80,9 +80,7 @@ def simulate_point(
             if progress is not None:
                 progress(n + 1, len(runs))
     for message in dict.fromkeys(str(w.message) for w in caught):
-        # mutmut equivalent: warn's category None or warn's category dropped: the default category is UserWarning; the
-        # warning's stacklevel: mutmut's trampolines add frames, so a test of the frame it names fails on the unmutated
-        # code under mutmut (the frames all lie in the mutated file)
+        # mutmut equivalent: category dropped: UserWarning is the default; stacklevel: mutmut's trampolines add frames
         warnings.warn(message, UserWarning, stacklevel=2)  # pragma: no mutate
     shape = values.shape
     rows = values.size
@@ -92,8 +90,7 @@ def simulate_point(
             "scenario": pa.array([scenario] * rows, pa.string()),  # pragma: no mutate
             # mutmut equivalent: a column's type None: pa.table casts it to the schema's
             "algorithm": pa.array([algorithm] * rows, pa.string()),  # pragma: no mutate
-            # mutmut equivalent: int64 actions for int16: pa.table casts it to the schema's; X.shape[1] for X.shape[0]:
-            # a preference matrix is square
+            # mutmut equivalent: int64 for int16: pa.table casts to the schema; shape[1]: X is square
             "actions": np.full(rows, X.shape[0], np.int16),  # pragma: no mutate
             # mutmut equivalent: int64 horizons for int32: pa.table casts it to the schema's
             "horizon": np.full(rows, horizon, np.int32),  # pragma: no mutate
@@ -128,8 +125,7 @@ def check_points(points: pd.DataFrame) -> pd.DataFrame:
             f"run {row['run']} of {row['scenario']}/{row['algorithm']} A={row['actions']} "
             f"T={row['horizon']} appears in more than one point file"
         )
-    # mutmut equivalent: groupby sort=None or groupby sort dropped or groupby sort=True: the rows are sorted by these
-    # keys already, so the groups come in the same order
+    # mutmut equivalent: groupby sort: the rows are sorted by these keys already
     for key, part in points.groupby(["scenario", "algorithm", "actions", "horizon"], sort=False):  # pragma: no mutate
         runs = np.unique(part["run"].to_numpy())
         if not np.array_equal(runs, np.arange(runs.size)):
@@ -222,8 +218,7 @@ def fit_power_law(horizons, means) -> tuple[float, float]:
     if np.unique(x).size < 2 or not np.all(means > 0):
         return float("nan"), float("nan")  # pragma: no mutate -- float('NAN') is NaN: float() ignores the case
     y = np.log(means)
-    # mutmut equivalent: x + its mean (or y + its mean) in the numerator: the deviations of the other sum to 0, so the
-    # constant drops out (to rounding)
+    # mutmut equivalent: x or y + its mean: the deviations of the other sum to 0
     rho = float(((x - x.mean()) * (y - y.mean())).sum() / ((x - x.mean()) ** 2).sum())  # pragma: no mutate
     return rho, float(y.mean() - rho * x.mean())
 
@@ -248,12 +243,9 @@ def resampled_log_means(finals, resamples: int, seed) -> np.ndarray:
         values = np.asarray(values, dtype=float)
         # mutmut equivalent: integers(n) is integers(0, n): low alone is the bound
         means = values[rng.integers(0, values.size, size=(resamples, values.size))].mean(axis=1)  # pragma: no mutate
-        # mutmut equivalent: errstate divide or errstate invalid or errstate divide dropped or errstate invalid dropped:
-        # np.log is taken only of positive values (np.where(means > 0, means, 1.0)), no error to hide
+        # mutmut equivalent: errstate: np.log sees only positive values, no error to hide
         with np.errstate(divide="ignore", invalid="ignore"):  # pragma: no mutate
-            # mutmut equivalent: None for np.nan: numpy stores None in the float logs as NaN; means >= 0 inside: log(0)
-            # = -inf (its warning ignored) where the outer np.where puts NaN anyway; 2.0 for 1.0 inside: where the outer
-            # np.where puts NaN anyway
+            # mutmut equivalent: None for nan is NaN; `>= 0` or 2.0 inside: the outer where puts NaN there
             logs[:, h] = np.where(means > 0, np.log(np.where(means > 0, means, 1.0)), np.nan)  # pragma: no mutate
     return logs
 
@@ -275,8 +267,7 @@ def bootstrap_exponent(
         return float("nan"), float("nan")  # pragma: no mutate -- float('NAN') is NaN: float() ignores the case
     logs = resampled_log_means(finals, resamples, seed)
     xc = x - x.mean()
-    # mutmut equivalent: logs + their row mean: the centred log horizons xc sum to 0, so a constant per row leaves the
-    # slope (to rounding); a NaN row stays NaN
+    # mutmut equivalent: logs + row mean: the centred xc sum to 0, so a row constant leaves the slope
     rhos = ((logs - logs.mean(axis=1, keepdims=True)) * xc).sum(axis=1) / (xc**2).sum()  # pragma: no mutate
     rhos = rhos[np.isfinite(rhos)]
     if rhos.size == 0:

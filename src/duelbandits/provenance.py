@@ -1,13 +1,8 @@
 """Where a result came from: the parameters, matrix and versions every file carries.
 
-Every Parquet file the pipeline writes holds one key-value metadata entry,
-``duelbandits``: a JSON object with the parameters that determine the file
-(scenario, algorithm, runs, horizon, seed, ...), the sha256 of the preference
-matrix, ``config_sha256`` (a digest of those parameters: two files with equal
-digests came from the same experiment definition) and ``versions`` (Python,
-the package and its dependencies). Figures carry the content digest of the data they
-were drawn from (see :mod:`duelbandits.manifest`). ``duelbandits provenance
-FILE`` prints either.
+Every Parquet file the pipeline writes holds one key-value metadata entry, ``duelbandits``, whose
+fields docs/reproducibility.md lists; figures carry the content digest of the data they were drawn
+from (:mod:`duelbandits.manifest`). ``duelbandits provenance FILE`` prints either.
 """
 
 from __future__ import annotations

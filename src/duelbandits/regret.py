@@ -1,18 +1,9 @@
 """Expected per-step regrets of docs/paper.md as pure functions of (X, I, J).
 
-The theorems bound the expected regret, and given the selections the
-expectation of ``X_t`` is ``X``; so each function takes the matrix and the
-selected actions (scalars or arrays) and returns the expected regret of each
-step, at most 1 (Section 4 normalises every regret). The Borda and Copeland
-regrets are never negative; the Maximin and Exp3.P regrets are, where no
-Condorcet winner exists (``cyclic``), when the Maximin winner loses a duel
-(:data:`RANGES`: what a cumulative regret read from a file can be).
-
-The Exp3.P regret of Theorem 4.3, with ``X(J, I)`` as in its proof, equals
-the Maximin regret identically: ``X[I, J] + X[J, I] = 1`` turns
-``(X[i*, J] - X[I, J] + X[i*, I] - X[J, I]) / 2`` into
-``(X[i*, I] + X[i*, J] - 1) / 2``. The pipeline keeps both names, because
-each is what its theorem bounds, and reports that they coincide.
+The theorems bound the expected regret, and given the selections the expectation of ``X_t`` is
+``X``; so each function takes the matrix and the selected actions (scalars or arrays) and returns the
+expected regret of each step, at most 1. The Maximin and Exp3.P regrets can be negative where no
+Condorcet winner exists (:data:`RANGES`); why both are kept though they coincide is docs/paper.md.
 """
 
 from __future__ import annotations
@@ -65,8 +56,6 @@ def per_step(kind: str, matrix, I, J) -> np.ndarray:
     """Per-step expected regret of the named kind: the kind's function evaluated once per pair of
     actions (the same arithmetic, so the same bits), then looked up for each step: a chunk's 4 x 10^6
     steps cost one gather instead of the formula's several passes."""
-    if kind not in REGRETS:
-        raise ValueError(f"unknown regret {kind!r}; valid regrets: {', '.join(REGRETS)}")
     X = np.asarray(matrix)
     actions = np.arange(X.shape[0])  # pragma: no mutate -- X.shape[1] for X.shape[0]: a preference matrix is square
     table = np.asarray(REGRETS[kind](X, actions[:, None], actions[None, :]), dtype=float)

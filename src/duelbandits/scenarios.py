@@ -213,29 +213,12 @@ def make_scenario(name: str, actions: int | None = None, seed=0, *, path=None, *
 
 
 def cyclic_modification(matrix: np.ndarray, utilities: np.ndarray, strength: float) -> np.ndarray:
-    """Rewire the three best actions into a cycle with three different winners.
-
-    With the actions ranked by utility, ``a`` (best) becomes the Copeland
-    winner, ``b`` (second) the Maximin winner, ``c`` (third) the Borda winner;
-    the other actions ``o`` keep their logistic entries among themselves:
-
-    - a cycle: ``a`` beats ``b`` (0.6), ``b`` beats ``c`` (0.7), ``c`` beats ``a`` (0.8),
-      so no action beats all others (no Condorcet winner);
-    - ``a`` beats every ``o`` narrowly (0.65): it wins the most duels (Copeland);
-    - ``b`` loses narrowly to every ``o`` (0.45) and to ``a`` (0.4) but never by
-      much: its worst entry 0.4 is the largest row minimum (Maximin), as each
-      ``o`` has ``X[o, a] = 0.35``, ``a`` has ``X[a, c] = 0.2`` and ``c`` has ``X[c, b] = 0.3``;
-    - ``c`` crushes every ``o`` (``strength``, borda_strength) but loses narrowly
-      (0.45) to the weakest ``o``: few wins, the largest row mean (Borda).
-
-    The fixed values are :data:`CYCLIC`. Raises ScenarioError unless the result
-    has unique, pairwise different Copeland, Maximin and Borda winners ``a, b, c``
-    (then no Condorcet winner exists: it would be the Copeland and the Maximin
-    winner; large utility spreads or a low borda_strength can break the Borda winner).
+    """Rewire the three best actions ``a, b, c`` into a cycle whose Copeland, Maximin and Borda winners
+    are ``a, b, c`` (docs/beyond-the-paper.md, "More scenarios"; the entries are :data:`CYCLIC`).
+    Raises ScenarioError unless the result has those unique winners (then no Condorcet winner exists).
     """
     k = CYCLIC
-    # mutmut equivalent: argsort kind or argsort kind dropped: the utilities are continuous uniform draws below
-    # utility_max, without ties, so every sort kind gives the same order; kind 'STABLE': numpy ignores its case
+    # mutmut equivalent: argsort kind: continuous uniform utilities have no ties
     order = np.argsort(utilities, kind="stable")[::-1]  # pragma: no mutate
     a, b, c = (int(i) for i in order[:3])
     others = [int(i) for i in order[3:]]
@@ -296,8 +279,7 @@ def borda_modification(matrix: np.ndarray, utilities: np.ndarray, strength: floa
     unless ``i2`` is then the unique Borda winner and ``i*`` the unique
     Condorcet and Maximin winner.
     """
-    # mutmut equivalent: argsort kind or argsort kind dropped: the utilities are continuous uniform draws below
-    # utility_max, without ties, so every sort kind gives the same order; argsort kind 'STABLE': numpy ignores its case
+    # mutmut equivalent: argsort kind: continuous uniform utilities have no ties
     order = np.argsort(utilities, kind="stable")  # pragma: no mutate
     i_star, i2 = int(order[-1]), int(order[-2])
     X = matrix.copy()

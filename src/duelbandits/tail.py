@@ -1,13 +1,11 @@
 """Theorem 4.1 on trial: TS-Maximin's Maximin regret far past the paper's horizon (target ``maximin-tail``).
 
-TS-Maximin has no tuning that depends on the horizon and draws its random numbers step by step, so
-run ``r`` of horizon ``T2`` begins with run ``r`` of horizon ``T1 < T2`` (the *prefix property*,
-tested in ``tests/test_tail.py``): phase 2 reruns a stratified sample of phase 1's runs (every
-trapped run, some free ones) to the long horizon, and :func:`estimates` weighs the strata by their
-shares in phase 1 (docs/claims.md, "The two-phase stratified estimate"). A run is *trapped* at grid
-step ``t_k`` when its mean per-step Maximin regret over ``(t_{k-1}, t_k]`` is at least ``share *
-delta``, ``delta = X[i*, i2] - 1/2`` the cost of a step on the Borda winner ``i2``'s self-duel.
-The small family of trap matrices searched for the bound's first break is :mod:`duelbandits.tail_family`.
+Phase 2 reruns a stratified sample of phase 1's runs (every trapped run, some free ones) to the long
+horizon, which the prefix property allows, and :func:`estimates` weighs the strata by their shares in
+phase 1: docs/claims.md, "Theorem 4.1 past the paper's horizon". A run is *trapped* at grid step
+``t_k`` when its mean per-step Maximin regret over ``(t_{k-1}, t_k]`` is at least ``share * delta``,
+``delta = X[i*, i2] - 1/2`` the cost of a step on the Borda winner ``i2``'s self-duel. The family of
+trap matrices searched for the bound's first break is :mod:`duelbandits.tail_family`.
 """
 
 from __future__ import annotations
@@ -77,8 +75,7 @@ def select_continued(trapped_runs, free_runs, others: int, base_seed: int) -> tu
     free_runs = np.sort(np.asarray(free_runs, dtype=np.int64))
     rng = np.random.default_rng(name_seed(base_seed, "maximin-tail", "others"))
     take = min(int(others), free_runs.size)
-    # mutmut equivalent: `or True`: with take = 0 rng.choice draws no run and gives free_runs' empty int64 array, as
-    # free_runs[:0] (the generator is local); replace=None for False: None is false
+    # mutmut equivalent: `or True`: take = 0 draws nothing, as free_runs[:0]; replace=None is false
     sampled = np.sort(rng.choice(free_runs, size=take, replace=False)) if take else free_runs[:0]  # pragma: no mutate
     return np.sort(np.asarray(trapped_runs, dtype=np.int64)), sampled
 
@@ -117,8 +114,7 @@ def stratified_mean(strata) -> tuple[float, float]:
     estimate = float((W * means).sum())
     phase2 = (W**2 * var / n * (1 - n / Nh)).sum()
     S2 = (W * var).sum() + (W * (means - estimate) ** 2).sum()
-    # mutmut equivalent: `or True` or N >= 1: N = 1 is one stratum of one value, whose s^2 and deviation from the
-    # estimate are 0: S^2; N = 0
+    # mutmut equivalent: `or True` or N >= 1: N = 1 gives S^2 = 0
     phase1 = S2 / N if N > 1 else 0.0  # pragma: no mutate
     return estimate, float(math.sqrt(phase2 + phase1))
 
@@ -228,8 +224,7 @@ def continue_runs(
     columns = list(zip(*states)) if states else [[] for _ in schemas.TAIL_STATE_SCHEMA.names]
     state_table = pa.table(
         {
-            # mutmut equivalent: the state columns' types None or the state columns' types dropped: pa.table casts it to
-            # the schema
+            # mutmut equivalent: the columns' types: pa.table casts to the schema
             name: pa.array(list(col), schemas.TAIL_STATE_SCHEMA.field(name).type)  # pragma: no mutate
             for name, col in zip(schemas.TAIL_STATE_SCHEMA.names, columns)
         },
@@ -293,9 +288,7 @@ def strata_of(points_frame, delta: float, share: float, others: int, base_seed: 
     held, sampled = select_continued(runs[caught], runs[~caught], others, base_seed)
     chosen = np.r_[held, sampled]
     labels = np.array(["trapped"] * held.size + ["free"] * sampled.size)
-    # mutmut equivalent: argsort kind or argsort kind dropped: the chosen runs are distinct (a run is trapped or free,
-    # and the free ones are drawn without replacement), so every sort kind gives the same order; kind 'STABLE': numpy
-    # ignores its case
+    # mutmut equivalent: argsort kind: the chosen runs are distinct
     order = np.argsort(chosen, kind="stable")  # pragma: no mutate
     return chosen[order], labels[order]
 

@@ -139,8 +139,7 @@ def growth_exponent(t, R, start: float, resamples: int, confidence: float, seed)
     check_bootstrap(resamples, confidence)
     t = np.asarray(t, dtype=float)
     R = np.asarray(R, dtype=float)
-    # mutmut equivalent: `or True`: t >= NaN is all False, the zeros of the other branch; dtype of the zeros (start NaN)
-    # or dtype dropped: past.sum() < 2 skips the fit, and rho NaN returns before past is used again
+    # mutmut equivalent: `or True` or the zeros' dtype: t >= NaN is all False; rho NaN returns first
     past = t >= start if not math.isnan(start) else np.zeros(t.size, dtype=bool)  # pragma: no mutate
     # mutmut equivalent: `or True`: fit_power_law of fewer than two steps is NaN already
     rho, _ = fit_power_law(t[past], R[:, past].mean(axis=0)) if past.sum() >= 2 else (math.nan, math.nan)  # noqa: E501  # pragma: no mutate
@@ -151,19 +150,15 @@ def growth_exponent(t, R, start: float, resamples: int, confidence: float, seed)
     # mutmut equivalent: integers(runs) is integers(0, runs): low alone is the bound
     picks = rng.integers(0, runs, size=(resamples, runs)) + runs * np.arange(resamples)[:, None]  # pragma: no mutate
     counts = np.bincount(picks.ravel(), minlength=resamples * runs).reshape(resamples, runs)
-    # mutmut equivalent: * runs for; runs: every resample mean scaled by runs^2 > 0, same signs, logs shifted by a
-    # constant the centring removes (to rounding)
+    # mutmut equivalent: * runs: scales every mean by runs^2, a constant the centring removes
     means = counts @ R[:, past] / runs  # pragma: no mutate
     x = np.log(t[past])
     xc = x - x.mean()
-    # mutmut equivalent: errstate divide or errstate invalid or errstate divide dropped or errstate invalid dropped:
-    # np.log is taken only of positive values (np.where(means > 0, means, 1.0)), no error to hide
+    # mutmut equivalent: errstate: np.log sees only positive values, no error to hide
     with np.errstate(divide="ignore", invalid="ignore"):  # pragma: no mutate
-        # mutmut equivalent: means >= 0 inside: log(0) = -inf (its warning ignored) where the outer np.where puts NaN
-        # anyway; 2.0 for 1.0 inside: where the outer np.where puts NaN anyway
+        # mutmut equivalent: `>= 0` or 2.0 inside: the outer where puts NaN there anyway
         y = np.where(means > 0, np.log(np.where(means > 0, means, 1.0)), np.nan)  # pragma: no mutate
-    # mutmut equivalent: y + its row mean or y's overall mean for the row's or axis dropped: the centred log steps xc
-    # sum to 0, so a constant per row leaves the slope (to rounding)
+    # mutmut equivalent: y + a row constant: the centred xc sum to 0, so the slope stays
     rhos = ((y - y.mean(axis=1, keepdims=True)) * xc).sum(axis=1) / (xc**2).sum()  # pragma: no mutate
     if not np.all(np.isfinite(rhos)):
         return rho, math.nan, math.nan

@@ -20,14 +20,16 @@ from duelbandits import manifest
         (["MINE", "horizon: 300.0"], "config: horizon: must be an integer, got 300.0"),
         (["MINE", "sweeps: {runz: 3}"], "config: sweeps/runz: unknown key; did you mean 'runs'?"),
         (["--config", "memory_limit_gb=0.1"], "config: horizon/runs/runs_per_job/actions: a simulation job of"),
+        (["MINE\udcff", "horizon: 300"], "config: --configfile "),  # Snakemake's log cannot hold the name
     ],
 )
 def test_a_bad_config_fails_at_planning_in_one_line_naming_the_key(tmp_path, args, line):
     """On the command line or in a --configfile laid over the paper's; the schema's own check, the walk's
     and the paper's planning check (memory) alike."""
-    if args[0] == "MINE":
-        (tmp_path / "mine.yaml").write_text(args[1] + "\n")
-        args = ["--configfile", str(REPO / "config.yaml"), str(TINY), str(tmp_path / "mine.yaml")]
+    if args[0].startswith("MINE"):
+        mine = tmp_path / f"{args[0].lower()}.yaml"
+        mine.write_text(args[1] + "\n")
+        args = ["--configfile", str(REPO / "config.yaml"), str(TINY), str(mine)]
     result = snakemake(tmp_path, "--dry-run", *args)
     out = result.stdout + result.stderr  # a dry run reports on stdout
     assert result.returncode != 0

@@ -21,8 +21,6 @@ from workflow_helpers import REPO, TINY, snakemake
 from duelbandits import latex
 
 CONFIG = {**yaml.safe_load((REPO / "config.yaml").read_text()), **yaml.safe_load(TINY.read_text())}
-PANEL_RULES = ("panel_main", "panel_appendix_abc", "panel_appendix_abcd", "panel_appendix_abcde")
-"""One job per figure: its panels drawn in one process (the appendix rules by the panels the algorithm has)."""
 
 
 def sha256_files(root, folder, pattern="*"):
@@ -82,9 +80,13 @@ def test_rerendering_the_panels_gives_identical_bytes(panels_run, tmp_path):
     copy = tmp_path / "run"
     shutil.copytree(workdir, copy, symlinks=True)
     first = sha256_files(copy, "figures/panels")
-    result = snakemake(copy, "--cores", "2", "panels", "--forcerun", *PANEL_RULES, "figures_tex")
+    # the main panels and the appendix layout with the most panels (strategies too), each in a fresh process
+    result = snakemake(
+        copy, "--cores", "2", "panels", "--forcerun", "panel_main", "panel_appendix_abcde", "figures_tex"
+    )
     assert result.returncode == 0, result.stderr[-5000:]
-    assert len(re.findall(r"^localrule panel_(main|appendix_[a-e]+):", result.stdout + result.stderr, re.M)) == 14
+    rerun = re.findall(r"^localrule (panel_\w+|figures_tex):", result.stdout + result.stderr, re.M)
+    assert set(rerun) == {"panel_main", "panel_appendix_abcde", "figures_tex"}, rerun
     assert sha256_files(copy, "figures/panels") == first
     assert (
         hashlib.sha256((copy / "figures/figures.tex").read_bytes()).hexdigest()

@@ -1,5 +1,6 @@
 """Running the repo's workflow from tests."""
 
+import os
 import re
 import struct
 import subprocess
@@ -33,6 +34,33 @@ def snakemake(workdir, *args, tiny=True, timeout=1200, env=None):
     configs = [REPO / "config.yaml", *([TINY] if tiny else [])]
     cmd = snakemake_command(workdir, configs, *args)
     return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
+
+
+def verify(manifest_path, root, python=sys.executable, env=None):
+    """``duelbandits manifest verify`` in a fresh process: (exit code, {path: status}, summary line)."""
+    cmd = [python, "-m", "duelbandits", "manifest", "verify", str(manifest_path), "--root", str(root)]
+    result = subprocess.run(cmd, capture_output=True, text=True, timeout=600, env=env)
+    lines = result.stdout.splitlines()
+    status = dict(reversed(re.split(r"\s{2,}", line, maxsplit=1)) for line in lines[:-1])
+    return result.returncode, status, lines[-1] if lines else result.stderr
+
+
+def same_content_in_venv(venv, tiny_run, tmp_path):
+    """The tiny run made by ``venv``'s interpreter (its own numba cache) and verified by it against the
+    session's tiny run: other versions than the manifest's, so the tables are compared by content (this
+    environment would compare bytes). Returns ``{path: status}``."""
+    from duelbandits import manifest
+
+    python = str(venv / "bin" / "python")
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba-cache")}
+    cmd = [python, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "--directory", str(tmp_path / "run"),
+           "--configfile", str(REPO / "config.yaml"), str(TINY), "--cores", "2"]  # fmt: skip
+    run = subprocess.run(cmd, capture_output=True, text=True, timeout=1800, env=env)
+    assert run.returncode == 0, run.stderr[-3000:]
+    code, status, summary = verify(tiny_run / "results/MANIFEST.sha256", tmp_path / "run", python, env)
+    assert code == 0, summary
+    assert set(status.values()) <= {manifest.IDENTICAL, manifest.SAME_CONTENT, manifest.NOT_CONFIRMED}, summary
+    return status
 
 
 def png_size(path) -> tuple[int, int]:

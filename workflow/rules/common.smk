@@ -39,6 +39,15 @@ if not (Path(sys.executable).parent / "python").exists():
     )
 os.environ["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
 
+# Snakemake has read the config files, but its log file cannot hold a name that is not UTF-8 (a
+# "--- Logging error ---" traceback at every run): refused here, before the run starts.
+for _path in workflow.configfiles:
+    try:
+        str(_path).encode("utf-8")
+    except UnicodeEncodeError:
+        _name = str(_path).encode("utf-8", "backslashreplace").decode()
+        raise ValueError(f"config: --configfile {_name}: its name is not valid UTF-8 (rename the file)") from None
+
 
 def checked(check, *args):
     """``check(*args)``, with a ConfigError, or running out of memory while planning (a big target under

@@ -23,7 +23,6 @@ from .entry import (  # noqa: F401 -- the entry types, re-exported: duelbandits.
     Algorithm,
     DuelingAlgorithm,
     Param,
-    check_alpha,
     python_run,
 )
 
@@ -58,7 +57,7 @@ _key_numba_cache_by_source()
 
 def _alpha(label: str, role: str = "") -> dict:
     """The confidence-bound parameter alpha of DTS, RUCB, RCS and CCB: 0.51 by default (their analyses
-    need alpha > 1/2), any number > 0 allowed (the kernels' ``check_alpha`` range)."""
+    need alpha > 1/2), any number > 0 allowed."""
     description = f"{label} confidence-bound parameter alpha{role} (> 0.5 in the algorithm's analysis)."
     return {"alpha": Param(0.51, description, minimum=0.0, exclusive_minimum=True)}
 

@@ -77,9 +77,6 @@ resizes leave sizes ``0`` or ``L_C + 1``, and no ``B^i`` member can have
 which ``tests/ccb_reference.py`` implements (the tests compare the arrays).
 Per step remain one ``log``, at most ``A`` square roots (the ``u`` of
 line 13) and the coins.
-
-Besides :func:`run`: :func:`copeland_bounds`, :func:`update_hypotheses` and
-:func:`select_pairs` expose the rules on a hand-made state (for tests).
 """
 
 from __future__ import annotations
@@ -87,7 +84,6 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from . import check_alpha
 from ._sampling import duel, largest
 
 _INF = np.inf
@@ -434,6 +430,6 @@ def select_pairs(W, t, B, B_sets, rng, n=1, alpha=0.51):
 
 def run(matrix, horizon, rng, record=None, *, alpha=0.51):
     """One CCB run; CCB has no mixed strategy, so ``strategies`` is empty."""
-    alpha = check_alpha("ccb", alpha)
+    alpha = float(alpha)
     I, J, outcomes = _kernel(np.ascontiguousarray(matrix, dtype=np.float64), int(horizon), rng, alpha)
     return I, J, outcomes, {}

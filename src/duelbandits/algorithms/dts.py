@@ -31,10 +31,6 @@ candidate once it cannot reach the best count (see :func:`_first_action`);
 distribution of ``(a1, a2)`` exactly that of the full rule, which
 ``tests/dts_reference.py`` implements literally (the tests compare the two).
 The random stream, though, differs from a literal implementation's.
-
-Besides :func:`run`: :func:`beta_draws` counts a run's Beta variates (for
-benchmarks); :func:`select_pairs` and :func:`candidates` expose the selection
-step on a given state (for tests).
 """
 
 from __future__ import annotations
@@ -42,7 +38,6 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from . import check_alpha
 from ._sampling import duel
 
 _INF = np.inf
@@ -266,7 +261,7 @@ def candidates(B, t, alpha=0.51):
 
 def run(matrix, horizon, rng, record=None, *, alpha=0.51):
     """One DTS run; DTS has no mixed strategy, so ``strategies`` is empty."""
-    alpha = check_alpha("dts", alpha)
+    alpha = float(alpha)
     I, J, outcomes, _ = _kernel(np.ascontiguousarray(matrix, dtype=np.float64), int(horizon), rng, alpha)
     return I, J, outcomes, {}
 
@@ -274,6 +269,6 @@ def run(matrix, horizon, rng, record=None, *, alpha=0.51):
 def beta_draws(matrix, horizon, rng, alpha=0.51) -> int:
     """Number of Beta variates one run draws (the run :func:`run` makes with ``rng``), for benchmarks."""
     _, _, _, draws = _kernel(
-        np.ascontiguousarray(matrix, dtype=np.float64), int(horizon), rng, check_alpha("dts", alpha)
+        np.ascontiguousarray(matrix, dtype=np.float64), int(horizon), rng, float(alpha)
     )
     return int(draws)

@@ -26,19 +26,6 @@ from .. import plugins
 from ..errors import AlgorithmError
 
 
-def check_alpha(slug: str, alpha) -> float:
-    """A confidence parameter ``alpha`` (DTS, RUCB, RCS, CCB) as a float; anything but a finite number
-    > 0 raises AlgorithmError naming ``slug`` (the analyses need alpha > 1/2; smaller is allowed)."""
-    if (
-        isinstance(alpha, bool)
-        or not isinstance(alpha, (int, float, np.number))
-        or not np.isfinite(alpha)
-        or alpha <= 0
-    ):
-        raise AlgorithmError(f"{slug}: alpha must be a finite number > 0, got {alpha!r}")
-    return float(alpha)
-
-
 @dataclass(frozen=True)
 class Param:
     """One hyper-parameter: its default, what it sets, and its range (bounds ``None`` when open)."""

@@ -30,10 +30,6 @@ full-matrix rule (``tests/test_rcs.py`` compares them), with ``A - 1`` to
 ``2A - 3`` Beta draws per step instead of ``A(A - 1)/2`` (the random stream
 differs from a literal implementation's). ``U`` is compared with 1/2 through
 RUCB's log-t thresholds (:mod:`.rucb`, updated in O(A) per duel).
-
-Besides :func:`run`: :func:`champions` and :func:`select_pairs` expose the
-selection step on a given state (for tests); :func:`beta_draws` counts a
-run's Beta variates (for benchmarks).
 """
 
 from __future__ import annotations
@@ -41,7 +37,6 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from . import check_alpha
 from ._sampling import duel
 from .rucb import challenger, new_state, observe
 
@@ -157,7 +152,7 @@ def champions(W, b, rng, n=1, first=0):
 
 def run(matrix, horizon, rng, record=None, *, alpha=0.51):
     """One RCS run; RCS has no mixed strategy, so ``strategies`` is empty."""
-    alpha = check_alpha("rcs", alpha)
+    alpha = float(alpha)
     I, J, outcomes, _ = _kernel(np.ascontiguousarray(matrix, dtype=np.float64), int(horizon), rng, alpha)
     return I, J, outcomes, {}
 
@@ -165,4 +160,4 @@ def run(matrix, horizon, rng, record=None, *, alpha=0.51):
 def beta_draws(matrix, horizon, rng, alpha=0.51) -> int:
     """Number of Beta variates one run draws (the run :func:`run` makes with ``rng``), for benchmarks."""
     matrix = np.ascontiguousarray(matrix, dtype=np.float64)
-    return int(_kernel(matrix, int(horizon), rng, check_alpha("rcs", alpha))[3])
+    return int(_kernel(matrix, int(horizon), rng, float(alpha))[3])

@@ -38,10 +38,6 @@ dueled pair. ``C`` is ``{i : ln t >= rowmax[i]}`` and "every ``U[j, c] <
 1/2``" is ``ln t < colmin[c]``, with the row maxima and column minima of
 ``thr`` repaired in O(A) per duel. Square roots are taken only for the
 challenger's argmax, and only when ``d = c`` is ruled out.
-
-Besides :func:`run`: :func:`candidates`, :func:`select_pairs` and
-:func:`replay` expose the selection step, the hypothesis update and the
-state after given duels, for tests. :mod:`.rcs` reuses the challenger.
 """
 
 from __future__ import annotations
@@ -49,7 +45,6 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from . import check_alpha
 from ._sampling import duel
 
 _INF = np.inf
@@ -258,6 +253,6 @@ def replay(A, I, J, outcomes, alpha=0.51):
 
 def run(matrix, horizon, rng, record=None, *, alpha=0.51):
     """One RUCB run; RUCB has no mixed strategy, so ``strategies`` is empty."""
-    alpha = check_alpha("rucb", alpha)
+    alpha = float(alpha)
     I, J, outcomes = _kernel(np.ascontiguousarray(matrix, dtype=np.float64), int(horizon), rng, alpha)
     return I, J, outcomes, {}

@@ -23,9 +23,6 @@ Choices the paper leaves open (pinned by ``tests/test_winner_stays.py``):
 * ``J_t != I_t`` always (the argmax is over ``i != I_t``), so there are no
   self-duels.
 * Step 1 has no previous actions: both choices are uniform draws.
-
-Besides :func:`run`: :func:`select` (one step's choice on a given state) and
-:func:`update` (the counter update), for tests.
 """
 
 from __future__ import annotations

@@ -79,9 +79,13 @@ def run_range(text: str) -> range:
 
 
 def json_arg(text: str, flag: str):
-    """The JSON value of ``flag``'s ``text``."""
+    """The JSON value of ``flag``'s ``text``; Python's NaN and Infinity, which JSON has not, are refused."""
+
+    def refuse(constant):
+        raise UsageError(f"{flag} is not JSON: {constant} is not a JSON number")
+
     try:
-        return json.loads(text)
+        return json.loads(text, parse_constant=refuse)
     except json.JSONDecodeError as err:
         raise UsageError(f"{flag} is not JSON: {err}") from None
 

@@ -1,22 +1,13 @@
 """Appendix figures (S1tsmm ... S2dts): one per (scenario, algorithm), panels stacked.
 
-(a) cumulative paper-regret: every run thin and light, the mean over runs
-    thick, the std over runs shaded above the mean;
-(b) I_t and (c) J_t: the raw selections of 100 runs x 40,000 steps are
-    integers that jump every step, so drawn as-is they fill the panel with
-    solid colour. Each run is therefore drawn as its mean selected action
-    over consecutive windows of T / style.SELECTION_WINDOWS steps (thin,
-    light); the thick line is the mean over runs of I_t, averaged over the same
-    windows; the band is mean +- the per-step std over runs of I_t (root mean
-    square over the window, so windowing does not shrink it). A run that has
-    settled on one action draws a flat line at that action.
-(d) p_t and, for SparringExp3.P, (e) q_t: each action's mean probability over
-    runs with ± std shaded, one colour per action.
+(a) cumulative paper-regret, every run thin, the mean thick, the std shaded above; (b) I_t and
+(c) J_t, each run as its mean action over windows of T / style.SELECTION_WINDOWS steps, the mean over
+runs thick, the band the per-step std over runs (root mean square over the window, so windowing does
+not shrink it; docs/paper.md, "Figures"); (d) p_t and, for SparringExp3.P, (e) q_t, each action's
+mean probability over runs with the std shaded.
 
-Each panel is drawn by one function (``_draw_appendix_panel``), which
-``appendix_figure`` calls for the stacked composite and ``appendix_panel`` for
-the panel alone at its width in the paper
-(figures/panels/appendix-{scenario}-{algorithm}/{panel}).
+Each panel is drawn by one function (``_draw_appendix_panel``), which ``appendix_figure`` calls for
+the stacked composite and ``appendix_panel`` for the panel alone at its width in the paper.
 """
 
 from __future__ import annotations

@@ -1,19 +1,13 @@
 """Main-text figures (figScen1, figScen2): one per scenario, four panels.
 
-(a) the latent utilities with the Condorcet and Borda winners marked,
-(b) the preference matrix X as an annotated heat map,
-(c) the mean cumulative paper-regret of every algorithm, std shaded above,
-(d) the same with the theorem bounds dashed in the algorithm's colour, on
-    log-log axes (style.BOUNDS_XSCALE): the bounds are 10-100x the regrets,
-    so a linear y axis would flatten every regret curve onto the x axis, and
-    on log-log axes each bound c t^rho is a straight line of slope rho, so
-    the regret's growth rate can be read against it. Bounds that are NaN
-    (no theorem, or T below its requirement) are left out, with a note.
+(a) the latent utilities with the Condorcet and Borda winners marked, (b) the preference matrix X as
+an annotated heat map, (c) the mean cumulative paper-regret of every algorithm, std shaded above,
+(d) the same with the theorem bounds on log-log axes (why: docs/paper.md, "Figures"); a NaN bound
+(no theorem, or T below its requirement) is left out, with a note.
 
-Each panel is drawn by one function (``_draw_main_panel``), which
-``main_figure`` calls for the composite and ``main_panel`` for the panel alone
-at its width in the paper (figures/panels/main-{scenario}/{panel}); what
-differs between the two is ``style.COMPOSITE`` against ``style.PANEL``.
+Each panel is drawn by one function (``_draw_main_panel``), which ``main_figure`` calls for the
+composite and ``main_panel`` for the panel alone at its width in the paper; what differs between the
+two is ``style.COMPOSITE`` against ``style.PANEL``.
 """
 
 from __future__ import annotations
