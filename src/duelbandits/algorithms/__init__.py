@@ -276,10 +276,7 @@ def __getattr__(name):
       (Section 5): each algorithm entry's ``regrets`` by the view its scenario entry takes
       (:data:`REGRET_VIEWS`);
     - ``OWN_TARGET_REGRET``: each algorithm against the winner it is built to find, used where no
-      Condorcet winner need exist (``cyclic``, ``file``, the benchmarks, a plugin's scenario): the
-      paper's four get the regret of their theorem; ISS, DTS and the field's Condorcet and Copeland
-      algorithms the Copeland regret, the usual extension of the Condorcet winner (Wu & Liu 2016
-      define DTS's regret by it; CCB targets it); Dueling-EXP3 the Borda regret of its theorem.
+      Condorcet winner need exist (docs/beyond-the-paper.md, "Which regret the figures show").
 
     The theorems by algorithm are ``duelbandits.theorems.THEOREMS``.
     """
