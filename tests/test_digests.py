@@ -195,15 +195,17 @@ def test_verify_says_same_content_for_a_table_rewritten_with_signed_zeros_and_ot
     assert manifest.verify(tmp_path / "MANIFEST.sha256", tmp_path) == {"t.parquet": manifest.DIFFERS}
 
 
-# --- A figure's data digest: keyed by role, not by path ----------------------------------------------
+# --- A figure's data digest: its files' bytes, keyed by role, not by path ---------------------------
 
 
-def test_a_figures_data_digest_follows_content_and_role_not_the_path(tmp_path):
+def test_a_figures_data_digest_follows_the_bytes_and_role_not_the_path(tmp_path):
     (tmp_path / "x").mkdir()
     a = write(tmp_path / "summary.parquet", mean=np.array([0.0, 1.5]))
-    b = write(tmp_path / "x" / "elsewhere.parquet", mean=np.array([-0.0, 1.5]))  # the same content
+    b = tmp_path / "x" / "elsewhere.parquet"
+    b.write_bytes(a.read_bytes())  # the same bytes elsewhere
     c = write(tmp_path / "other.parquet", mean=np.array([0.0, 2.5]))
     digest = digests.data_digest({"summary": a}, figure="main")
+    assert digest == digests.figure_digest({"summary": hashlib.sha256(a.read_bytes()).hexdigest()}, figure="main")
     assert digests.data_digest({"summary": b}, figure="main") == digest
     assert digests.data_digest({"summary": c}, figure="main") != digest
     assert digests.data_digest({"traces": a}, figure="main") != digest  # another role

@@ -13,7 +13,7 @@ happens about once in 10^8.
 A table's digest is the same whether it is computed from a table in memory (:class:`TableDigest`)
 or read back from its file (:func:`parquet_digest`). The manifest's digest of a table adds its
 provenance but for the versions (:func:`table_digest`). A figure carries the digest of the data it
-was drawn from (:func:`data_digest`: the content digests of its inputs and its arguments).
+was drawn from (:func:`data_digest`: the sha256 of its input files and its arguments).
 """
 
 from __future__ import annotations
@@ -326,19 +326,20 @@ def content_digest(path) -> str:
 
 
 def data_digest(inputs: dict, **args) -> str:
-    """Digest of a figure's data: the content digests of its input files and its arguments.
+    """Digest of a figure's data: the sha256 of its input files and its arguments.
 
-    ``inputs`` maps a role (``"summary"``) to a file; the role, not the
-    path, enters the digest, so a figure drawn from the same data elsewhere
-    has the same digest.
+    ``inputs`` maps a role (``"summary"``) to a file; the role, not the path, enters the digest, so
+    a figure drawn from the same files elsewhere has the same digest. The files' bytes, not their
+    content digests: a figure is compared by its bytes (``manifest verify``), so the digest it
+    carries is informational, and the traces' content digest cost seconds per figure job.
     """
     return figure_digest(input_contents(inputs), **args)
 
 
 def input_contents(inputs: dict) -> dict:
-    """``{role: content digest}`` of a figure's input files (:func:`data_digest`); a command that
+    """``{role: sha256 of the file}`` of a figure's input files (:func:`data_digest`); a command that
     draws several figures from the same files computes it once."""
-    return {role: content_digest(path) for role, path in inputs.items() if path is not None}
+    return {role: file_sha256(path) for role, path in inputs.items() if path is not None}
 
 
 def figure_digest(contents: dict, **args) -> str:
