@@ -6,33 +6,14 @@ ordered off-diagonal pair (Section 5). ``W[i, j]`` counts the observed wins of
 ``Beta(W[i, j] + 1, W[j, i] + 1)``; ``theta[i, j]`` and ``theta[j, i]`` are
 separate parameters and are sampled independently. The diagonal is fixed at 1/2.
 
-A Thompson draw needs only the argmax of a row statistic of ``theta`` (the row
-minimum for Alg. 1, the row sum for Alg. 2), so :func:`sample_maximin` and
-:func:`sample_borda` draw only what can change that argmax; the chosen action
-keeps exactly the law of the full-matrix argmax (the comment above
-:func:`_bins` gives the argument). Four devices make that cheap:
-
-- tail labels: every ``theta[i, j]`` has a threshold ``u[i, j]`` above its
-  posterior mean (``THRESHOLD_Z`` posterior sd above it, or just below 1/2 for
-  Maximin, see ``BELOW_HALF``) and the exact tail mass
-  ``p[i, j] = P(theta[i, j] > u[i, j])``; its lower tail is
-  ``theta[i, j] < 1 - u[j, i]``, the upper tail of the twin law
-  ``Beta(W[j, i] + 1, W[i, j] + 1)`` of ``1 - theta[i, j]``. A row first draws
-  only which of its entries fall in a tail (one uniform when none does, the
-  usual case), which bounds its statistic by the thresholds; most rows are
-  dropped on that bound without a single Beta variate. The tail masses are
-  carried by exact O(1) recurrences as the counts grow and recomputed (a
-  binomial tail sum) when they leave ``[TAIL_MIN, TAIL_MAX]`` or every
-  ``AGE_MAX`` updates;
-- Borda's early exit: the last choice's row sum is bounded from below by its
-  labels; when every other row's bound is below that, it is the argmax without
-  a variate (the usual case once the posterior has concentrated);
-- orderings: in each row the columns by increasing posterior mean (entries
-  likeliest to sink the row come first) and the rows by decreasing
-  posterior-mean score, repaired incrementally because a duel changes two
-  entries of ``W``;
-- Beta variates as ``G_a / (G_a + G_b)`` from two Marsaglia-Tsang gammas whose
-  constants are cached per count: half the cost of ``rng.beta``.
+A Thompson draw needs only the argmax of a row statistic of ``theta`` (the row minimum for Alg. 1,
+the row sum for Alg. 2), so :func:`sample_maximin` and :func:`sample_borda` draw only what can change
+that argmax, and the chosen action keeps exactly the law of the full-matrix argmax (the argument: the
+comment above :func:`_bins`). The devices (tail labels with exact tail masses, carried by O(1)
+recurrences and recomputed when they leave ``[TAIL_MIN, TAIL_MAX]`` or every ``AGE_MAX`` updates;
+Borda's early exit; best-first orderings of rows and columns, repaired incrementally; Beta variates
+from two Marsaglia-Tsang gammas with constants cached per count) are docs/paper.md, "Exact sampling
+shortcuts".
 
 The state is two arrays, ``pair`` (floats) and ``order`` (ints), built by
 :func:`new_state`; the field constants below name their slices. Two arrays
