@@ -319,6 +319,21 @@ def test_a_large_binary_column_digests_as_a_binary_column_and_as_its_written_fil
     assert digests.parquet_digest(tmp_path / "b.parquet") == in_memory(large)
 
 
+def test_a_string_column_in_long_runs_digests_as_its_decoded_values(tmp_path):
+    """A file's string columns are read dictionary-encoded and fed run by run (the traces' layout):
+    the same digest as the decoded strings, and one changed row in a run changes it."""
+    words = ["sparring"] * 150 + [""] * 50 + ["é"] * 100
+    plain = pa.table({"s": pa.array(words, pa.string())})
+    pq.write_table(plain, tmp_path / "a.parquet", row_group_size=120)  # runs that cross row groups
+    assert digests.parquet_digest(tmp_path / "a.parquet") == in_memory(plain)
+    runs = digests.TableDigest(plain.schema)
+    runs.update(pa.table({"s": pa.array(words, pa.string()).dictionary_encode().slice(7, 280)}))  # an offset
+    assert runs.hexdigest() == in_memory(plain.slice(7, 280))
+    words[170] = "x"
+    pq.write_table(pa.table({"s": pa.array(words, pa.string())}), tmp_path / "b.parquet")
+    assert digests.parquet_digest(tmp_path / "b.parquet") != in_memory(plain)
+
+
 def test_a_nested_column_digests_the_same_in_memory_and_written(tmp_path):
     """Arrow names a list's item field 'item', a Parquet file read back 'element' (and a map's entries
     differently too): the digest of the table a job writes must be the digest of the file it wrote. The
