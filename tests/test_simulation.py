@@ -105,8 +105,8 @@ def _key(name: str) -> int:
 
 
 def test_run_seed_is_the_documented_seed_sequence_with_golden_first_draws():
-    """Run r's stream is SeedSequence([seed, scenario, algorithm, r]) (`seeds` in data/claims.yaml, the docs): its entropy
-    written out, and the first three uniform draws of its generator, taken once from
+    """Run r's stream is SeedSequence([seed, scenario, algorithm, r]) (`seeds` in data/claims.yaml, the
+    docs): its entropy written out, and the first three uniform draws of its generator, taken once from
     numpy.random.default_rng(SeedSequence([20191114, 'condorcet', 'ts-maximin', 3])), so that a seed that
     loses or reorders a component changes them."""
     seed = run_seed(20191114, "condorcet", "ts-maximin", 3)
