@@ -16,12 +16,6 @@ from duelbandits.simulation import name_seed
 HORIZONS = np.array([1_000, 3_000, 10_000, 30_000, 100_000])
 
 
-def test_fit_power_law_recovers_an_exact_power_law():
-    rho, log_c = pointlib.fit_power_law(HORIZONS, 3.0 * HORIZONS**0.7)
-    assert rho == pytest.approx(0.7, abs=1e-12)
-    assert log_c == pytest.approx(np.log(3.0), abs=1e-10)
-
-
 def test_fit_recovers_rho_from_noisy_runs():
     rng = np.random.default_rng(1)
     finals = synthetic_finals(rng, HORIZONS, runs=40, rho=2 / 3)
@@ -65,35 +59,12 @@ def test_bootstrap_interval_has_the_width_and_coverage_of_its_level():
     assert abs(covered / datasets - 0.944) <= 4 * sd, covered / datasets
 
 
-def test_bootstrap_resamples_runs_within_each_horizon():
-    # Identical runs at every horizon: any within-horizon resample has the same mean, so the
-    # interval collapses onto the point estimate (resampling across horizons would not).
-    finals = [np.full(10, 5.0 * T**0.6) for T in HORIZONS]
-    low, high = pointlib.bootstrap_exponent(HORIZONS, finals, resamples=200, seed=3)
-    assert low == pytest.approx(0.6, abs=1e-9) and high == pytest.approx(0.6, abs=1e-9)
-
-
 def test_bootstrap_is_reproducible_from_its_seed():
     finals = synthetic_finals(np.random.default_rng(4), HORIZONS, runs=20, rho=0.5)
     a = pointlib.bootstrap_exponent(HORIZONS, finals, seed=name_seed(7, "borda", "iss"))
     b = pointlib.bootstrap_exponent(HORIZONS, finals, seed=name_seed(7, "borda", "iss"))
     c = pointlib.bootstrap_exponent(HORIZONS, finals, seed=name_seed(7, "borda", "dts"))
     assert a == b and a != c
-
-
-def test_sweep_point_runs_are_the_runs_simulate_gives():
-    sc = make_scenario("borda", actions=6, seed=1)
-    table = pointlib.simulate_point(sc.matrix, "borda", "ts-borda", 500, [1, 2], 5, points=8).to_pandas()
-    assert table.columns.tolist() == schemas.POINT_SCHEMA.names
-    assert set(table["regret"]) == set(regret.REGRETS) and sorted(table["run"].unique()) == [1, 2]
-    res = simulate(sc.matrix, "ts-borda", 500, run_seed(5, "borda", "ts-borda", 2))
-    grid = pointlib.thin_grid(500, 8)
-    for kind in regret.REGRETS:
-        rows = table[(table["run"] == 2) & (table["regret"] == kind)]
-        np.testing.assert_array_equal(rows["t"], grid)
-        np.testing.assert_allclose(
-            rows["cumulative_regret"], regret.cumulative(kind, sc.matrix, res.I, res.J)[grid - 1], rtol=0, atol=1e-9
-        )
 
 
 def test_a_sweep_point_below_a_theorems_horizon_warns_once_not_once_per_run():
@@ -150,7 +121,6 @@ TOGETHER = [
     "index, change, message",
     [
         (1, {"seed": 6}, "the points come from different seeds: 5 (p0) and 6 (p1)"),
-        (2, {"seed": 6}, "the points come from different seeds: 5 (p0) and 6 (p2)"),
         (1, {"matrix_sha256": "m3"}, "the points of scenario 'borda' hold different matrices: p0 and p1"),
         (0, {"params": {"c_alpha": 1.5}}, "p0: TS-Borda ran with c_alpha = 1.5, but --c-alpha is 2"),
         (2, {"params": {}}, "p2: TS-Borda ran with c_alpha = 1, but --c-alpha is 2"),  # the default, 1

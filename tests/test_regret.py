@@ -67,7 +67,6 @@ def test_per_step_gives_the_bits_of_the_formula_at_every_step(kind):
     assert regret.per_step(kind, M, 6, 0).shape == ()
 
 
-
 def test_paper_regret_table_follows_section_5():
     assert algorithms.paper_regret("condorcet", "dts") == "maximin"
     assert algorithms.paper_regret("condorcet", "ts-borda") == "borda"

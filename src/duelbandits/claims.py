@@ -444,7 +444,6 @@ def ledger(summary, level: float = LEVEL, **inputs):
 
     from .schemas import CLAIM_SCHEMA
 
-    # mutmut equivalent: columns=None or columns dropped: the rows are Claim's fields, in CLAIM_SCHEMA's order, and the
-    # ledger always has rows
     table = [vars(reading(r)) for r in rows(summary, level, **inputs)]
+    # mutmut equivalent: columns=None or dropped: the rows are Claim's fields in CLAIM_SCHEMA's order, never none
     return pd.DataFrame(table, columns=CLAIM_SCHEMA.names)  # pragma: no mutate
