@@ -1,10 +1,6 @@
-"""Content digests at the edges of the float rule (provenance.canonical_floats, provenance.matrix_sha256,
-manifest's Parquet and JSON digests): -0.0 and 0.0 digest the same, every NaN (sign, payload,
-signalling) the same, in float64 and float32 columns and in nested values; what must still differ does
-(null and NaN, +inf and -inf, NaN and inf, the smallest float32 step, the shape).
-
-The NaNs are built from their bit patterns, and each test first checks that its two inputs really
-differ in their bytes, so that an equal digest is the rule's doing."""
+"""Content digests at the edges of the float rule: -0.0 and 0.0, and every NaN (sign, payload,
+signalling; built from bit patterns, each test first checking the inputs' bytes differ), digest the
+same; null and NaN, +inf and -inf, a float32 step and the shape do not."""
 
 import hashlib
 import json
@@ -52,20 +48,13 @@ def test_canonical_floats_has_one_zero():
     assert not np.signbit(out).any()
 
 
-def test_canonical_floats_has_one_nan_for_every_float64_nan():
-    for pattern in NAN64_BITS:
-        value = nan64(pattern)
+def test_canonical_floats_has_one_nan_for_every_float64_and_float32_nan():
+    quiet = bits(np.array([0x7FC00000], dtype="<u4"))  # the quiet NaN, positive, no payload
+    nans = [nan64(p) for p in NAN64_BITS] + [np.float32(nan32(p)) for p in NAN32_BITS]
+    for value in nans:
         assert np.isnan(value)
-        out = provenance.canonical_floats([value, 1.0])
-        assert out.dtype == np.dtype("<f4")
-        assert bits(out) == bits(provenance.canonical_floats([float("nan"), 1.0]))
-        assert bits(out[:1]) == bits(np.array([0x7FC00000], dtype="<u4"))  # the quiet NaN, positive, no payload
-
-
-def test_canonical_floats_has_one_nan_for_every_float32_nan():
-    for pattern in NAN32_BITS:
-        out = provenance.canonical_floats(np.array([nan32(pattern)], dtype=np.float32))
-        assert bits(out) == bits(np.array([0x7FC00000], dtype="<u4"))
+        out = provenance.canonical_floats(np.array([value, 1.0], dtype=value.dtype))
+        assert out.dtype == np.dtype("<f4") and bits(out[:1]) == quiet, hex(value.view(f"u{value.itemsize}"))
 
 
 def test_canonical_floats_keeps_infinities_signs_and_float32_steps_apart():
@@ -105,26 +94,15 @@ def write(path, **columns):
     return path
 
 
-def test_parquet_digest_is_the_same_for_signed_zeros(tmp_path):
-    for dtype in [np.float64, np.float32]:
-        a = write(tmp_path / "a.parquet", x=np.array([1.0, 0.0, 2.0, 0.0], dtype))
-        b = write(tmp_path / "b.parquet", x=np.array([1.0, -0.0, 2.0, -0.0], dtype))
-        assert bits(pq.read_table(a).column("x").to_numpy()) != bits(pq.read_table(b).column("x").to_numpy())
-        assert digests.content_digest(a) == digests.content_digest(b)
-
-
-def test_parquet_digest_is_the_same_for_every_float64_nan(tmp_path):
-    for pattern in NAN64_BITS:
-        plain = write(tmp_path / "a.parquet", x=np.array([1.0, np.nan, 3.0]))
-        other = write(tmp_path / "b.parquet", x=np.array([1.0, nan64(pattern), 3.0]))
-        assert digests.content_digest(plain) == digests.content_digest(other)
-
-
-def test_parquet_digest_is_the_same_for_every_float32_nan(tmp_path):
-    for pattern in NAN32_BITS:
-        plain = write(tmp_path / "a.parquet", x=np.array([1.0, np.nan, 3.0], np.float32))
-        other = write(tmp_path / "b.parquet", x=np.array([1.0, nan32(pattern), 3.0], np.float32))
-        assert digests.content_digest(plain) == digests.content_digest(other)
+def test_parquet_digest_is_the_same_for_signed_zeros_and_every_nan(tmp_path):
+    for dtype, nans in [(np.float64, map(nan64, NAN64_BITS)), (np.float32, map(nan32, NAN32_BITS))]:
+        plain = write(tmp_path / "a.parquet", x=np.array([1.0, 0.0, np.nan], dtype))
+        zero = write(tmp_path / "b.parquet", x=np.array([1.0, -0.0, np.nan], dtype))
+        assert bits(pq.read_table(plain)["x"].to_numpy()) != bits(pq.read_table(zero)["x"].to_numpy())
+        assert digests.content_digest(plain) == digests.content_digest(zero)
+        for nan in nans:
+            other = write(tmp_path / "c.parquet", x=np.array([1.0, 0.0, nan], dtype))
+            assert digests.content_digest(plain) == digests.content_digest(other), dtype
 
 
 def test_parquet_digest_is_the_same_for_signed_zeros_and_nans_in_nested_values(tmp_path):

@@ -1,14 +1,5 @@
-"""duelbandits.plan and the planning checks of duelbandits.configcheck off the defaults and at their
-boundaries, without a Snakemake process: the configs are config.yaml with keys changed in Python (each
-validated first).
-
-- TS-Borda's alpha = c_alpha T^(-1/3) must be < 1/2, i.e. T > (2 c_alpha)^3: checked at the SHORTEST
-  horizon a target runs TS-Borda at, wherever that horizon sits in the config's list, for c_alpha off
-  1 (the threshold is an exact float for these c_alpha: alpha is exactly 1/2 there);
-- ``jobs`` plans every (scenario, A, T, algorithm) of a target exactly once, and its run ranges
-  partition 0..runs-1 in chunks of the configured size, for run counts that are and are not
-  multiples of the chunk size, and chunk sizes above the run count.
-"""
+"""duelbandits.plan and configcheck's planning checks off the defaults and at their boundaries, on
+config.yaml with keys changed in Python (each validated first), without a Snakemake process."""
 
 import copy
 import math
@@ -72,14 +63,17 @@ def test_paper_horizon_at_the_alpha_threshold_is_refused_and_one_above_it_accept
 
 @pytest.mark.parametrize("c_alpha", C_ALPHAS)
 @pytest.mark.parametrize("position", range(3))
-def test_asymptotics_checks_alpha_at_the_shortest_horizon_wherever_it_is_listed(c_alpha, position):
+@pytest.mark.parametrize(
+    "target, key, named",
+    [("asymptotics", "asymptotics/horizons", "asymptotics/horizons"), ("sweeps", "sweeps/horizon/horizons", "sweeps")],
+)
+def test_alpha_is_checked_at_the_shortest_horizon_wherever_it_is_listed(c_alpha, position, target, key, named):
     T = threshold(c_alpha)
-    key = "algorithm_params/ts-borda/c_alpha"
-    refused = config_with(**{key: c_alpha, "asymptotics/horizons": arrangements(T)[position]})
-    with pytest.raises(configcheck.ConfigError, match=rf"config: asymptotics/horizons.*: .* {T}\^\(-1/3\)"):
-        configcheck.check_target(refused, "asymptotics")
-    accepted = config_with(**{key: c_alpha, "asymptotics/horizons": arrangements(T + 1)[position]})
-    configcheck.check_target(accepted, "asymptotics")
+    c_key = "algorithm_params/ts-borda/c_alpha"
+    refused = config_with(**{c_key: c_alpha, key: arrangements(T)[position]})
+    with pytest.raises(configcheck.ConfigError, match=rf"config: {named}.*: .* {T}\^\(-1/3\)"):
+        configcheck.check_target(refused, target)
+    configcheck.check_target(config_with(**{c_key: c_alpha, key: arrangements(T + 1)[position]}), target)
 
 
 @pytest.mark.parametrize("c_alpha", [1.0, 2.5])
@@ -105,20 +99,6 @@ def test_asymptotics_checks_alpha_only_where_ts_borda_runs(c_alpha):
             ),
             "asymptotics",
         )
-
-
-@pytest.mark.parametrize("c_alpha", C_ALPHAS)
-@pytest.mark.parametrize("position", range(3))
-def test_sweeps_check_alpha_at_the_shortest_horizon_sweep_horizon(c_alpha, position):
-    T = threshold(c_alpha)
-    key = "algorithm_params/ts-borda/c_alpha"
-    with pytest.raises(configcheck.ConfigError, match=rf"config: sweeps.*: .* {T}\^\(-1/3\)"):
-        configcheck.check_target(
-            config_with(**{key: c_alpha, "sweeps/horizon/horizons": arrangements(T)[position]}), "sweeps"
-        )
-    configcheck.check_target(
-        config_with(**{key: c_alpha, "sweeps/horizon/horizons": arrangements(T + 1)[position]}), "sweeps"
-    )
 
 
 @pytest.mark.parametrize("c_alpha", C_ALPHAS)

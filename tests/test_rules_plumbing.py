@@ -1,15 +1,6 @@
-"""The rules' argument plumbing, in the quick tier: ONE ``snakemake --dry-run --printshellcmds
---forceall`` of every target (the paper's, ``sweeps``, ``field``, ``asymptotics`` and ``panels``; a few
-seconds, nothing runs) with config.yaml, tests/workflow/tiny.yaml and an override off the defaults,
-whose printed shell commands are parsed and checked against the merged config and
-``duelbandits.plan.jobs``: seeds, run ranges, chunks, scenario parameters, c_alpha, hyper-parameter
-overrides, each figure's own scenario file, each table's inputs, bootstrap settings and the configs
-the manifest and the report page record.
-
-The override changes every value a rule passes on, so that a dropped argument (the command's default)
-or a value taken from the wrong key cannot pass: seed 4246 (not config.yaml's, not the CLI's 0),
-scenario parameters off the defaults, c_alpha 0.7 (not 1), DTS alpha 0.6 (not 0.51), and per target
-its own runs, chunking, points and bootstrap."""
+"""The rules' argument plumbing: one ``snakemake --dry-run --printshellcmds --forceall`` of every target
+with an override off every default a rule passes on, whose shell commands are checked against the
+merged config and ``duelbandits.plan.jobs`` (a dropped argument or a value from the wrong key fails)."""
 
 import collections
 import copy
