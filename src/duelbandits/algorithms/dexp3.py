@@ -1,32 +1,17 @@
 """Dueling-EXP3 (Saha, Koren & Mansour, "Adversarial Dueling Bandits", ICML 2021, Algorithm 1).
 
-Exponential weights over the ``K = A`` actions on estimated *shifted* Borda
-scores ``s(i) = (1/K) sum_j X(i, j)`` (the diagonal 1/2 included: the row
-means of ``X``, this package's Borda score). Each step::
+The rule, its tuning and the choices left open: docs/paper.md ("The field's
+algorithms", Dueling-EXP3). Each step::
 
     q_t = (1 - gamma) softmax(eta S_{t-1}) + gamma / K,   S_{t-1} = sum_{tau < t} s~_tau
     x_t, y_t ~ q_t independently; o_t = 1 when x_t wins the duel (x_t, y_t)
     s~_t(i) = 1(x_t = i) o_t / (K q_t(x_t) q_t(y_t))
 
-``E[s~_t(i) | past] = sum_j q_t(i) q_t(j) X(i, j) / (K q_t(i) q_t(j)) = s(i)``:
-the estimate is unbiased from the single observed outcome. ``S`` is kept in
-the log domain (:func:`._sampling.mixed_strategy` subtracts its maximum).
-
-Tuning (:func:`hyperparameters`): the expected-regret theorem of the paper
-(Theorem 2 of arXiv:2010.14563, the ``O((K log K)^(1/3) T^(2/3))`` bound)
-sets ``eta = (log K / (T sqrt K))^(2/3)`` and ``gamma = sqrt(eta K)`` for a
-horizon ``T`` known in advance. ``gamma >= 1`` exactly when ``T <= K log K``
-(23.0 for K = 10); there it is clipped to 1 (uniform play) with a warning.
-
-This is the same update as the paper's Partial Monitoring forecaster (Alg. 4,
-eqs. 4-6); only the tuning differs (``eta ~ T^(-2/3)``, ``gamma ~ T^(-1/3)``
-here against ``T^(-3/4)`` and ``T^(-1/4)`` there), so a run is that
-forecaster's kernel (:mod:`.partial_monitoring`) with this tuning.
-
-Choices the paper leaves open: ``q_1`` is uniform (``S_0 = 0``); the recorded
-strategy ``p`` at step ``t`` is ``q_t``, the law both actions of step ``t``
-are drawn from; a self-duel ``x_t = y_t`` is a fair coin (``X(i, i) = 1/2``)
-and enters the estimate like any other duel, as the unbiasedness needs.
+This is the paper's Partial Monitoring update (Alg. 4, eqs. 4-6) with another
+tuning (:func:`hyperparameters`), so a run is that forecaster's kernel
+(:mod:`.partial_monitoring`). ``q_1`` is uniform (``S_0 = 0``); a self-duel
+``x_t = y_t`` is a fair coin and enters the estimate like any other duel, as
+the unbiasedness needs.
 """
 
 from __future__ import annotations

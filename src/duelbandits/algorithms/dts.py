@@ -1,15 +1,7 @@
-"""Double Thompson Sampling (Wu & Liu 2016), as docs/paper.md fixes it.
+"""Double Thompson Sampling (Wu & Liu 2016), as docs/paper.md ("The algorithms", DTS) fixes it.
 
-``B[i, j]`` counts wins of ``i`` over ``j``, ``N = B + B^T``, and with ``t`` the
-1-based step::
-
-    U = B/N + sqrt(alpha log t / N),  L = B/N - sqrt(alpha log t / N),
-
-``U = 1, L = 0`` where ``N = 0`` and ``U[i, i] = L[i, i] = 1/2``. The first
-action is the candidate (largest upper Copeland score
-``#{j != i : U[i, j] > 1/2}``) that wins most of one posterior sample
-``theta``; the second maximises a fresh sample ``theta2[., a1]`` over the
-actions not confidently better than ``a1`` (``L[i, a1] <= 1/2``).
+``B[i, j]`` counts wins of ``i`` over ``j``, ``N = B + B^T``, ``t`` is the
+1-based step and ``U``, ``L`` the bounds docs/paper.md gives.
 
 Speed. Only the comparisons ``U > 1/2`` and ``L <= 1/2`` are ever used, and
 with ``d = B[i, j] - N/2`` (exact in floating point) they are equivalent to

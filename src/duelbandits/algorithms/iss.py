@@ -1,14 +1,9 @@
 """ISS: Independent Self-Sparring (Sui et al., 2017), a baseline of Section 5.
 
-Each action ``i`` has a ``Beta(S[i] + 1, F[i] + 1)`` posterior on its chance
-of winning a duel. Each step draws two independent samples of the whole
-``A``-vector; ``I_t`` is the argmax of the first and ``J_t`` of the second
-(ties uniform). The duel's winner gets ``S += 1`` and its loser ``F += 1``; a
-self-duel gives that action both. ISS needs every sample (no row structure to
-prune), so a run draws exactly ``2 A T`` Beta variates.
-
-Besides :func:`run`, :func:`beta_draws(matrix, horizon, rng) <beta_draws>`
-returns that count, for benchmarks.
+The rule: docs/paper.md ("The algorithms", ISS). ISS needs every sample (no
+row structure to prune), so a run draws exactly ``2 A T`` Beta variates; besides
+:func:`run`, :func:`beta_draws(matrix, horizon, rng) <beta_draws>` returns that
+count, for benchmarks.
 """
 
 from __future__ import annotations

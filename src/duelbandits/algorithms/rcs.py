@@ -1,22 +1,9 @@
 """RCS: Relative Confidence Sampling (Zoghi, Whiteson, de Rijke & Munos, WSDM 2014, Algorithm 1).
 
-``W[i, j]`` counts the wins of ``i`` over ``j`` and ``b[i]`` the steps at
-which ``i`` was the champion; ``t`` is the 1-based step. Each step:
-
-- simulated tournament: ``theta[i, j] ~ Beta(W[i, j] + 1, W[j, i] + 1)``
-  for ``i < j``, ``theta[j, i] = 1 - theta[i, j]``, ``theta[i, i] = 1/2``;
-  the champion ``c`` is the arm with ``theta[c, j] >= 1/2`` for all ``j``
-  (the sample's Condorcet winner, unique with probability 1); when the
-  sample has none, the arm chosen least often as champion so far,
-  ``argmin b`` (ties uniform: the paper does not say). ``b[c] += 1`` at
-  every step, whichever way ``c`` was found;
-- challenger: RUCB's upper bounds ``U = W/N + sqrt(alpha ln t / N)``
-  (``x/0 := 1``, so 2 for an unplayed pair), ``U[c, c] = 1/2``, and
-  ``d = argmax_j U[j, c]``, computed by :func:`.rucb.challenger`: ties
-  uniform and ``d != c`` on a tie with ``U[c, c]`` (RUCB's line-13 rule; the
-  RCS pseudo-code says only "argmax"), so ``d = c`` exactly when every
-  ``U[j, c] < 1/2``;
-- the duel updates ``W`` as in RUCB (a self-duel changes nothing).
+The rule and the choices the paper leaves open: docs/paper.md ("The field's
+algorithms", RCS). ``W[i, j]`` counts the wins of ``i`` over ``j`` and ``b[i]``
+the steps at which ``i`` was the champion (``b[c] += 1`` at every step,
+whichever way ``c`` was found); the challenger is :func:`.rucb.challenger`.
 
 Speed. The champion depends on ``theta`` only through which arm, if any,
 beats all others, so ``theta`` is revealed lazily in a knockout: the

@@ -1,31 +1,9 @@
 """RUCB: Relative Upper Confidence Bound (Zoghi, Whiteson, Munos & de Rijke, ICML 2014, Algorithm 1).
 
-``W[i, j]`` counts the wins of ``i`` over ``j``, ``N = W + W^T`` and, with
-``t`` the 1-based step (line 3, so ``ln 1 = 0`` at the first step)::
-
-    U = W/N + sqrt(alpha ln t / N)      (line 4; "x/0 := 1" for every x)
-    U[i, i] = 1/2                       (line 5)
-
-The paper's ``x/0 := 1`` applies to both element-wise quotients, so an
-unplayed pair has ``U = 1 + sqrt(1) = 2`` (DTS in docs/paper.md sets 1 instead;
-only the challenger's argmax can tell the two apart). Each step:
-
-- candidates ``C = {c : U[c, j] >= 1/2 for all j}`` (line 6);
-- the hypothesised best arm ``B`` (at most one arm, kept across steps):
-  ``B <- B ∩ C`` (line 8), ``B <- C`` when ``|C| = 1`` (line 9). So ``B``
-  holds the last arm that was the sole candidate, until that arm leaves
-  ``C`` (some arm confidently beats it) or ``C`` empties;
-- the champion ``c``: uniform over all arms when ``C`` is empty (line 7,
-  and then ``B = ∅``); the one candidate when ``|C| = 1``; otherwise drawn
-  from ``C`` with ``P(B's arm) = 1/2`` and ``1/(2^|B| |C \\ B|)`` for every
-  other candidate (line 11: uniform over ``C`` when ``B = ∅``);
-- the challenger ``d = argmax_j U[j, c]`` with ties at random, ``d != c``
-  on a tie (line 13). ``d = c`` (a duel of ``c`` with itself) exactly when
-  every ``U[j, c] < 1/2``, i.e. ``c`` confidently beats everyone.
-
-The duel's winner gets ``W[winner, loser] += 1`` (line 14). A self-duel is a
-fair coin between identical arms that says nothing about ``X``, and
-``W[c, c]`` is never read (``U[c, c] = 1/2``), so it leaves ``W`` unchanged.
+The rule and the choices the paper leaves open: docs/paper.md ("The field's
+algorithms", RUCB). ``W[i, j]`` counts the wins of ``i`` over ``j``,
+``N = W + W^T``, ``t`` is the 1-based step and
+``U = W/N + sqrt(alpha ln t / N)`` (``x/0 := 1``, ``U[i, i] = 1/2``).
 
 Speed. ``U`` meets 1/2 in two places, line 6 and the ``d = c`` test of
 line 13. With ``e = W[i, j] - N/2`` (exact in floating point)::

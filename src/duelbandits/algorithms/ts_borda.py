@@ -1,11 +1,9 @@
 """TS-Borda: Thompson sampling for dueling bandits with Borda winners (Alg. 2).
 
-Each step draws ``b ~ Bernoulli(alpha)`` (line 3); if ``b = 1`` both actions
-are uniform and independent (line 5), otherwise two independent posterior
-draws give ``I_t = argmax_i sum_j theta_I[i, j]`` and ``J_t`` likewise from
-``theta_J`` (lines 7-8), ties uniform, the diagonal 1/2 included. The
-exploration rate is ``alpha = c_alpha * T^(-1/3)`` (Theorem 4.2) and must be
-< 1/2. The posterior and its pruned, exact sampling live in :mod:`._posterior`.
+The rule: docs/paper.md ("The algorithms", TS-Borda). Each step draws
+``b ~ Bernoulli(alpha)`` (line 3) before the posterior samples; ties uniform,
+the diagonal 1/2 included. The posterior and its pruned, exact sampling live
+in :mod:`._posterior`.
 
 Besides :func:`run`:
 

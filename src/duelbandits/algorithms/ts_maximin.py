@@ -1,10 +1,7 @@
 """TS-Maximin: Thompson sampling for dueling bandits with Maximin winners (Alg. 1).
 
-Two independent posterior draws ``theta_I, theta_J`` per step (line 3);
-``I_t = argmax_i min_j theta_I[i, j]`` and ``J_t`` likewise from ``theta_J``
-(line 4), ties uniform. The posterior and its pruned sampling live in
-:mod:`._posterior`: only the Beta variates that can change an argmax are drawn,
-which keeps the selection distribution exact.
+The rule: docs/paper.md ("The algorithms", TS-Maximin); ties uniform. The
+posterior and its pruned, exact sampling live in :mod:`._posterior`.
 
 Besides :func:`run`, :func:`beta_draws(matrix, horizon, rng) <beta_draws>`
 returns how many Beta variates a run draws (for benchmarks); with the same

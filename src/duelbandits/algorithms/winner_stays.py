@@ -1,16 +1,8 @@
 """Winner Stays for weak regret, WS-W (Chen & Frazier, ICML 2017, Algorithm 1).
 
-Each action ``i`` has an integer counter ``C[i]``, its wins minus its losses
-(all 0 at the start). Step ``t`` picks the first action ``I_t`` from
-``argmax_i C[i]`` and the second ``J_t`` from ``argmax_{i != I_t} C[i]``; in
-either choice the previous step's first action ``I_{t-1}`` is taken if it is
-a maximiser, else the previous second action ``J_{t-1}`` if it is, else a
-maximiser drawn uniformly at random. After the duel the winner's counter
-goes up by one and the loser's down by one (WS-W's update).
-
-So a pair keeps dueling until one of the two falls below the best other
-counter; the one left meets a fresh challenger (the best other counter,
-ties uniform): the winner stays. The horizon is not used.
+The rule: docs/paper.md ("The field's algorithms", Winner Stays). Each action
+``i`` has an integer counter ``C[i]``, its wins minus its losses (all 0 at the
+start). The horizon is not used.
 
 Choices the paper leaves open (pinned by ``tests/test_winner_stays.py``):
 
@@ -20,8 +12,6 @@ Choices the paper leaves open (pinned by ``tests/test_winner_stays.py``):
 * The uniform draw among ``m >= 2`` maximisers is ``cands[rng.integers(m)]``
   with the candidates in increasing index order; no draw is made when the
   maximiser is unique or a previous action is taken.
-* ``J_t != I_t`` always (the argmax is over ``i != I_t``), so there are no
-  self-duels.
 * Step 1 has no previous actions: both choices are uniform draws.
 """
 
