@@ -173,8 +173,7 @@ def test_verdict_is_none_without_an_exponent_or_a_slope():
 
 def test_near_sets_how_close_converging_must_be():
     args = ([0.95, 0.9], [0.9, 0.86], [1.0, 0.94], 0.75)
-    assert asymptotics.verdict(*args, near=0.1) == "above"
-    assert asymptotics.verdict(*args, near=0.2) == "converging"
+    assert asymptotics.verdict(*args, near=0.2) == "converging"  # "above" at near 0.1 (test_verdict_rules)
 
 
 # --- Planning: runs per point, jobs, Slurm requests ---------------------------------------------
@@ -481,10 +480,6 @@ def test_cli_table_and_figure_write_schemas_provenance_and_digest(tmp_path, poin
 
 
 def test_cli_table_rejects_points_that_do_not_belong_together(tmp_path, point_files, capsys):
-    other_seed = tmp_path / "other.parquet"
-    assert sweep_point(other_seed, 300, seed=4, runs="3-3") == 0
-    assert cli.main(table_args(tmp_path, [*point_files, other_seed])) == 2
-    assert "different seeds" in capsys.readouterr().err
     assert cli.main(table_args(tmp_path, point_files, "--c-alpha", "0.8")) == 2
     assert "TS-Borda ran with c_alpha = 1, but --c-alpha is 0.8" in capsys.readouterr().err
     assert cli.main(table_args(tmp_path, point_files, "--confidence", "1.5")) == 2

@@ -134,7 +134,14 @@ def _runs(summary, runs):
     return summary.assign(runs=runs)
 
 
+THEOREM_4_1_LINE = "| 2 | Theorem 4.1 (condorcet) |"
+"""The Markdown line of the Theorem 4.1 (condorcet) row."""
+
+
 def test_one_run_gives_no_interval_and_no_verdict():
+    """And the Markdown shows the number without an interval."""
+    from duelbandits.tables.claims import claims_markdown
+
     table = claims.ledger(_runs(_summary(), 1))
     rows = table.iloc[:SUMMARY_ROWS]
     assert (rows["verdict"] == claims.NOT_TESTED).all()
@@ -144,10 +151,14 @@ def test_one_run_gives_no_interval_and_no_verdict():
     assert by.loc["Theorem 4.1 (condorcet)", "value"] == 130.0  # the number stands: TS-Maximin's mean
     assert by.loc["S5 condorcet: state of the art very strong", "value"] == 78.0  # ISS, the weaker of the two
     assert by.loc["S5 condorcet: every method beats its bound", "verdict"] == claims.NOT_TESTED
+    line = next(x for x in claims_markdown(table, 0.95, {}).splitlines() if x.startswith(THEOREM_4_1_LINE))
+    assert "| 130 [-] | 2,146 | **not tested** (one run: no interval) |" in line, line
 
 
 def test_two_runs_give_an_interval_and_a_verdict():
     """The boundary: two runs, mean -+ 1.645 std / sqrt(2), and the verdicts of the 100-run ledger."""
+    from duelbandits.tables.claims import claims_markdown
+
     table = claims.ledger(_runs(_summary(), 2))
     assert not table.iloc[:SUMMARY_ROWS]["reason"].str.startswith("one run").any()
     by = table.set_index("claim")
@@ -161,16 +172,7 @@ def test_two_runs_give_an_interval_and_a_verdict():
     assert sota["verdict"] == claims.HOLDS
     assert by.loc["S5 condorcet: TS-Borda comparably strong", "verdict"] == claims.FAILS
     assert by.loc["S5 condorcet: every method beats its bound", "verdict"] == claims.HOLDS
-
-
-def test_a_row_from_one_run_shows_no_interval_in_the_markdown():
-    from duelbandits.tables.claims import claims_markdown
-
-    text = claims_markdown(claims.ledger(_runs(_summary(), 1)), 0.95, {})
-    line = next(x for x in text.splitlines() if x.startswith("| 2 | Theorem 4.1 (condorcet) |"))
-    assert "| 130 [-] | 2,146 | **not tested** (one run: no interval) |" in line, line
-    text = claims_markdown(claims.ledger(_runs(_summary(), 2)), 0.95, {})
-    line = next(x for x in text.splitlines() if x.startswith("| 2 | Theorem 4.1 (condorcet) |"))
+    line = next(x for x in claims_markdown(table, 0.95, {}).splitlines() if x.startswith(THEOREM_4_1_LINE))
     assert "| 130 [115, 145] | 2,146 | **holds on this fixed matrix** (R_T / bound = 0.061) |" in line, line
 
 
@@ -212,16 +214,6 @@ def test_a_summary_without_the_regret_a_figure_shows_is_refused_naming_it(scenar
     assert sorted(p.name for p in tmp_path.iterdir()) == ["summary.parquet"]
 
 
-def test_a_conjunction_names_only_its_own_theorems_algorithms_not_run():
-    """TS-Maximin not run: the condorcet conjunction (Theorems 4.1-4.4) is not tested naming it; the borda one
-    (Theorems 4.2 and 4.4: TS-Borda and Partial Monitoring) is decided."""
-    by = _without("ts-maximin")
-    row = by.loc["S5 condorcet: every method beats its bound"]
-    assert (row["verdict"], row["reason"]) == (claims.NOT_TESTED, "TS-Maximin not run")
-    assert math.isnan(row["value"])
-    assert by.loc["S5 borda: Borda methods beat their bounds", "verdict"] == claims.HOLDS
-
-
 def test_a_claim_about_the_methods_run_is_decided_when_others_are_missing():
     """tests/summaries.py: borda only, TS-Borda (40 at T = 100, std 4), Partial Monitoring (300, std 9, bound
     200) and ISS, 5 runs. The two Borda methods were run: their conjunction is decided (Partial Monitoring's
@@ -237,8 +229,6 @@ def test_a_claim_about_the_methods_run_is_decided_when_others_are_missing():
     assert by.loc["S5 borda: Thompson Sampling shines", "reason"] == "TS-Maximin, SparringExp3.P and DTS not run"
     assert by.loc["Theorem 4.1 (borda)", "reason"] == "TS-Maximin not run"
     assert "S5 condorcet: every method beats its bound" not in by.index  # no condorcet scenario in it
-    one = claims.ledger(summary_rows().assign(runs=1)).set_index("claim")
-    assert one.loc["S5 borda: Borda methods beat their bounds", "reason"] == "one run: no interval"
 
 
 def _bayes(verdicts, lows, highs):
@@ -267,12 +257,6 @@ def test_without_the_bayesian_target_its_row_is_not_tested_and_the_other_rows_un
     assert row["verdict"] == claims.NOT_TESTED and "snakemake --cores 2 maximin_bayes" in row["reason"]
     with_bayes = claims.ledger(_summary(), bayes=_bayes(["holds"], [0.1], [0.5]))
     pd.testing.assert_frame_equal(plain.iloc[:-1], with_bayes.iloc[:-1])
-    fixed = plain[plain["claim"].str.startswith("Theorem 4.1 (") & ~plain["claim"].str.contains("Bayesian")]
-    assert set(fixed["verdict"]) <= {FIXED_HOLDS, "fails as a bound on a fixed matrix", "inconclusive", "not tested"}
-    assert (
-        not (plain["verdict"] == "fails").any()
-        or not plain.loc[plain["verdict"] == "fails", "claim"].str.startswith("Theorem 4.1 (").any()
-    )
 
 
 def test_the_levels_and_thresholds_are_the_documented_numbers():
@@ -308,7 +292,6 @@ def test_smallest_with_two_named_methods_compares_the_larger_upper_limit_with_th
     others = {"a": (5.0, 6.0), "b": (20.0, 25.0)}
     assert claims.smallest({**others, "x": (1.0, 3.0), "y": (2.0, 9.0)}, ["x", "y"]) == claims.INCONCLUSIVE
     assert claims.smallest({**others, "x": (1.0, 3.0), "y": (2.0, 4.0)}, ["x", "y"]) == claims.HOLDS
-    assert claims.smallest({**others, "x": (1.0, 10.0)}, ["x"]) == claims.INCONCLUSIVE  # 10 is above a's 5
     # fails when any other method's high end is below any named low end: a (high 6) under y (low 7)
     assert claims.smallest({**others, "x": (1.0, 3.0), "y": (7.0, 8.0)}, ["x", "y"]) == claims.FAILS
     # a missing end anywhere (a NaN std) decides nothing: it would otherwise hold, min() skipping the NaN
@@ -326,13 +309,11 @@ def test_every_of_nothing_or_of_untested_parts_is_not_tested_and_reads_a_generat
     assert claims.every([claims.HOLDS, claims.NOT_TESTED]) == claims.INCONCLUSIVE
 
 
-def test_mean_interval_of_one_run_of_no_run_and_at_another_level():
-    """mean -+ z std / sqrt(runs): one run gives z std (sqrt(1) = 1); no run has no interval at all; at
-    level 0.975 the quantile is 1.959964 (the two-sided 95% one)."""
+def test_mean_interval_of_one_run_and_of_no_run():
+    """mean -+ z std / sqrt(runs): one run gives z std (sqrt(1) = 1); no run has no interval at all (the
+    level is checked through the ledger, test_the_level_reaches_every_interval_and_its_text)."""
     assert claims.mean_interval(10.0, 2.0, 1) == pytest.approx((10.0 - 2 * Z95, 10.0 + 2 * Z95), rel=1e-12)
     assert claims.mean_interval(10.0, 2.0, 0) == (-math.inf, math.inf)
-    low, high = claims.mean_interval(10.0, 2.0, 4, level=0.975)
-    assert (low, high) == pytest.approx((10.0 - 1.959964, 10.0 + 1.959964), abs=1e-6)  # z 2 / sqrt(4) = z
 
 
 def test_log_slope_by_hand():
@@ -341,8 +322,6 @@ def test_log_slope_by_hand():
     se = math.sqrt(0.0125) / math.log(100)
     got = claims.log_slope(10.0, 1.0, 100, 100.0, 20.0, 10000, 4)
     assert got == pytest.approx((0.5, 0.5 - Z95 * se, 0.5 + Z95 * se), rel=1e-12)
-    got = claims.log_slope(10.0, 1.0, 100, 100.0, 20.0, 10000, 4, level=0.975)
-    assert got == pytest.approx((0.5, 0.5 - 1.959964 * se, 0.5 + 1.959964 * se), rel=1e-6)
     se = math.sqrt(0.01 + 0.01) / math.log(10)  # 0.5 -> 5 over one decade, 10% spread, one run
     assert claims.log_slope(0.5, 0.05, 10, 5.0, 0.5, 100, 1) == pytest.approx((1.0, 1 - Z95 * se, 1 + Z95 * se))
 
@@ -367,8 +346,6 @@ def test_ratio_interval_by_hand():
     se = math.sqrt(0.0005)
     got = claims.ratio_interval(200.0, 20.0, 100.0, 5.0, 25)
     assert got == pytest.approx((2.0, 2.0 * math.exp(-Z95 * se), 2.0 * math.exp(Z95 * se)), rel=1e-12)
-    got = claims.ratio_interval(200.0, 20.0, 100.0, 5.0, 25, level=0.975)
-    assert got == pytest.approx((2.0, 2.0 * math.exp(-1.959964 * se), 2.0 * math.exp(1.959964 * se)), rel=1e-6)
     se = math.sqrt(0.01 + 0.04)  # means below 1: 0.5 over 0.25, spreads 10% and 20%, one run
     got = claims.ratio_interval(0.5, 0.05, 0.25, 0.05, 1)
     assert got == pytest.approx((2.0, 2.0 * math.exp(-Z95 * se), 2.0 * math.exp(Z95 * se)), rel=1e-12)
@@ -768,8 +745,6 @@ def test_long_horizon_rows_from_one_run_and_from_two():
     slope = rows["S5 borda: SparringExp3.P ultimately linear (T = 100,000)"]
     assert (slope.verdict, slope.reason, slope.value) == (claims.NOT_TESTED, "one run: no interval", 0.95)
     assert rows["Theorem 4.1 (condorcet, T = 100,000)"].verdict == claims.HOLDS
-    rows = {r.claim: r for r in _long_rows(_local())}
-    assert rows["S5 borda: SparringExp3.P ultimately linear (T = 100,000)"].verdict == claims.HOLDS
     local = _local()
     local.loc[0, "runs"] = 1  # condorcet TS-Maximin at its longest horizon
     one = {r.claim: r for r in _long_rows(local)}["Theorem 4.1 (condorcet, T = 100,000)"]
@@ -1013,6 +988,8 @@ def test_reading_names_the_reading_only_on_theorem_4_1_rows():
         claims.reading(replace(bayes, verdict=claims.FAILS)).verdict == "fails as a Bayesian bound (prior: some prior)"
     )
     assert claims.reading(replace(bayes, verdict=claims.NOT_TESTED)).verdict == claims.NOT_TESTED
+    named = replace(bayes, claim="Theorem 4.1 (Bayesian, prior: a prior: of sorts) (A = 3, T = 100)")
+    assert claims.reading(named).verdict == "holds as a Bayesian bound (prior: a prior: of sorts)"  # named whole
     for other in ("Theorem 4.2 (borda)", "S5 borda: Thompson Sampling shines", "theorem 4.1 (borda)"):
         assert claims.reading(_row(other, claims.FAILS)).verdict == claims.FAILS
     assert claims.reading(fixed).reason == "r"  # nothing else changes
@@ -1177,8 +1154,6 @@ def test_slope_claim_starts_at_the_step_nearest_a_tenth_of_the_horizon():
     )
     assert row.figure == "figures/main/borda.png (c); figures/appendix/borda-iss.png (a)"
     assert _slope(_steps_summary(), "iss").verdict == claims.HOLDS
-    one = _slope(_steps_summary().assign(runs=1), "iss")
-    assert (one.verdict, one.reason, one.value) == (claims.NOT_TESTED, "one run: no interval", pytest.approx(slope))
     two = _slope(_steps_summary().assign(runs=2), "iss")
     assert two.method.startswith("paper run, 2 runs (runs 0-1, run r's stream") and two.verdict == claims.HOLDS
 
@@ -1230,11 +1205,6 @@ def test_a_summary_of_one_step_decides_the_orderings_and_has_no_decade_for_the_s
     slope = by.loc["S5 borda: ISS's Borda regret linear"]
     assert slope["verdict"] == claims.NOT_TESTED and math.isnan(slope["value"])
     assert by.loc["Theorem 4.2 (condorcet)", "verdict"] == claims.HOLDS
-
-
-def test_a_prior_named_with_prior_in_it_is_named_whole():
-    row = _row("Theorem 4.1 (Bayesian, prior: a prior: of sorts) (A = 3, T = 100)", claims.HOLDS)
-    assert claims.reading(row).verdict == "holds as a Bayesian bound (prior: a prior: of sorts)"
 
 
 def test_the_ledger_reads_every_optional_table_at_its_level():

@@ -53,15 +53,15 @@ def make_summary(drop_bound=()):
     return pd.concat(frames, ignore_index=True)
 
 
-def make_traces(seed=0):
+def make_traces(seed=0, runs=RUNS, horizon=T):
     rng = np.random.default_rng(seed)
-    regret = rng.uniform(0, 0.2, size=(RUNS, T))
+    regret = rng.uniform(0, 0.2, size=(runs, horizon))
     return pd.DataFrame(
         {
-            "run": np.repeat(np.arange(RUNS, dtype=np.int32), T),
-            "t": np.tile(np.arange(1, T + 1, dtype=np.int32), RUNS),
-            "I": rng.integers(0, A, RUNS * T).astype(np.int16),
-            "J": rng.integers(0, A, RUNS * T).astype(np.int16),
+            "run": np.repeat(np.arange(runs, dtype=np.int32), horizon),
+            "t": np.tile(np.arange(1, horizon + 1, dtype=np.int32), runs),
+            "I": rng.integers(0, A, runs * horizon).astype(np.int16),
+            "J": rng.integers(0, A, runs * horizon).astype(np.int16),
             "regret": regret.ravel(),
             "cumulative_regret": np.cumsum(regret, axis=1).ravel(),
         }
@@ -95,13 +95,12 @@ def png_size(path):
     return struct.unpack(">II", head[16:24])
 
 
-def assert_valid(*paths, figsize):
-    """A PDF (if given) that opens and closes as one, and a PNG of ``figsize`` at the figures' dpi."""
+def assert_valid(*paths, figsize, dpi=style.DPI["png"]):
+    """A PDF (if given) that opens and closes as one, and a PNG of ``figsize`` at ``dpi``."""
     *pdf, png = paths
     assert all(p.read_bytes()[:5] == b"%PDF-" and p.read_bytes().rstrip().endswith(b"%%EOF") for p in pdf)
     width, height = png_size(png)
-    assert abs(width - figsize[0] * style.DPI["png"]) <= 2
-    assert abs(height - figsize[1] * style.DPI["png"]) <= 2
+    assert abs(width - figsize[0] * dpi) <= 2 and abs(height - figsize[1] * dpi) <= 2
 
 
 @pytest.fixture(scope="module")
@@ -136,11 +135,6 @@ def bound_slugs(fig):
     }
 
 
-def test_main_figure_writes_valid_pdf_and_png(condorcet_render):
-    fig, (pdf, png) = condorcet_render
-    assert_valid(pdf, png, figsize=style.MAIN_SIZE)
-
-
 def test_main_figure_is_byte_identical_when_rendered_twice(condorcet_render, summary, tmp_path):
     _, first = condorcet_render
     again = [tmp_path / p.name for p in first]
@@ -149,8 +143,9 @@ def test_main_figure_is_byte_identical_when_rendered_twice(condorcet_render, sum
         assert a.read_bytes() == b.read_bytes(), a.name
 
 
-def test_main_figure_has_four_titled_panels(condorcet_render):
-    fig, _ = condorcet_render
+def test_main_figure_writes_a_valid_pdf_and_png_of_four_titled_panels(condorcet_render):
+    fig, paths = condorcet_render
+    assert_valid(*paths, figsize=style.MAIN_SIZE)
     titles = [ax.get_title() for ax in fig.axes if ax.get_title()]
     assert [t[:3] for t in titles] == ["(a)", "(b)", "(c)", "(d)"]
     assert len(fig.axes) == 5  # the four panels and the colour bar of X
@@ -331,13 +326,6 @@ def appendix_panels(tmp_path_factory):
     return {a: render_appendix_panels(out, a) for a in ("ts-maximin", "partial-monitoring", "sparring-exp3p")}
 
 
-def assert_valid_panel(*paths, size):
-    *pdf, png = paths
-    assert all(p.read_bytes()[:5] == b"%PDF-" and p.read_bytes().rstrip().endswith(b"%%EOF") for p in pdf)
-    width, height = png_size(png)
-    assert abs(width - size[0] * style.PANEL.dpi["png"]) <= 2 and abs(height - size[1] * style.PANEL.dpi["png"]) <= 2
-
-
 def texts(fig):
     """Every visible piece of text in the figure, with its artist."""
     return [t for t in fig.findobj(mpl.text.Text) if t.get_visible() and t.get_text().strip()]
@@ -347,7 +335,7 @@ def test_a_main_panel_is_as_wide_as_its_subfigure_in_the_paper(main_panels):
     widths = {"a": 0.35, "b": 0.35, "c": 0.4, "d": 0.4}
     for panel, (fig, paths) in main_panels.items():
         assert tuple(fig.get_size_inches()) == pytest.approx((widths[panel] * 5.5, style.MAIN_PANELS[panel][1]))
-        assert_valid_panel(*paths, size=fig.get_size_inches())
+        assert_valid(*paths, figsize=fig.get_size_inches(), dpi=style.PANEL.dpi["png"])
 
 
 @pytest.mark.parametrize(
@@ -358,7 +346,7 @@ def test_an_appendix_panel_is_as_wide_as_its_subfigure_in_the_paper(appendix_pan
     assert "".join(renders) == "abcde"[: 3 + len(ALGORITHMS[algorithm].strategies)]
     for fig, paths in renders.values():
         assert fig.get_size_inches()[0] == pytest.approx(fraction * style.TEXT_WIDTH)
-        assert_valid_panel(*paths, size=fig.get_size_inches())
+        assert_valid(*paths, figsize=fig.get_size_inches(), dpi=style.PANEL.dpi["png"])
 
 
 def all_panels(main_panels, appendix_panels):
@@ -423,17 +411,7 @@ def tick_labels_overlap(fig):
 def test_tick_labels_of_a_panel_do_not_overlap_at_the_papers_horizon(tmp_path, main_panels):
     for panel, (fig, _) in main_panels.items():
         assert tick_labels_overlap(fig) == [], panel
-    horizon, runs = 40_000, 2  # labels up to '40,000', in the narrowest panels of the paper
-    rng = np.random.default_rng(1)
-    traces = pd.DataFrame(
-        {
-            "run": np.repeat(np.arange(runs, dtype=np.int32), horizon),
-            "t": np.tile(np.arange(1, horizon + 1, dtype=np.int32), runs),
-            "I": rng.integers(0, 10, runs * horizon).astype(np.int16),
-            "J": rng.integers(0, 10, runs * horizon).astype(np.int16),
-            "cumulative_regret": np.tile(np.sqrt(np.arange(1, horizon + 1)) * 20, runs),
-        }
-    )
+    traces = make_traces(seed=1, runs=2, horizon=40_000)  # labels up to '40,000', in the paper's narrowest panels
     for algorithm in ("ts-maximin", "partial-monitoring", "sparring-exp3p"):  # the three panel widths
         players = ALGORITHMS[algorithm].strategies
         for panel in "ab":

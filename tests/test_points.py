@@ -11,18 +11,8 @@ from summaries import synthetic_finals
 
 from duelbandits import make_scenario, regret, run_seed, schemas, simulate
 from duelbandits import points as pointlib
-from duelbandits.simulation import name_seed
 
 HORIZONS = np.array([1_000, 3_000, 10_000, 30_000, 100_000])
-
-
-def test_fit_recovers_rho_from_noisy_runs():
-    rng = np.random.default_rng(1)
-    finals = synthetic_finals(rng, HORIZONS, runs=40, rho=2 / 3)
-    rho, _ = pointlib.fit_power_law(HORIZONS, [f.mean() for f in finals])
-    # SE of a log mean: sqrt(exp(0.09) - 1) / sqrt(40) = 0.0485; the slope's SE is that over
-    # sqrt(sum (log T - mean)^2) = 3.64, i.e. 0.013. 0.06 is 4.5 SE.
-    assert rho == pytest.approx(2 / 3, abs=0.06)
 
 
 def test_bootstrap_interval_has_the_width_and_coverage_of_its_level():
@@ -57,14 +47,6 @@ def test_bootstrap_interval_has_the_width_and_coverage_of_its_level():
     assert abs(np.median(ratios) - 0.990) <= 0.03, np.median(ratios)
     sd = np.sqrt(0.944 * 0.056 / datasets)
     assert abs(covered / datasets - 0.944) <= 4 * sd, covered / datasets
-
-
-def test_bootstrap_is_reproducible_from_its_seed():
-    finals = synthetic_finals(np.random.default_rng(4), HORIZONS, runs=20, rho=0.5)
-    a = pointlib.bootstrap_exponent(HORIZONS, finals, seed=name_seed(7, "borda", "iss"))
-    b = pointlib.bootstrap_exponent(HORIZONS, finals, seed=name_seed(7, "borda", "iss"))
-    c = pointlib.bootstrap_exponent(HORIZONS, finals, seed=name_seed(7, "borda", "dts"))
-    assert a == b and a != c
 
 
 def test_a_sweep_point_below_a_theorems_horizon_warns_once_not_once_per_run():

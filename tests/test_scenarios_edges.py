@@ -1,8 +1,5 @@
-"""scenarios at its edges (issue 33's mutation run): the matrix checks at their tolerance's last valid and
-first invalid value with the entry they name, a file's symmetrisation and where its errors point, the
-cyclic construction's fixed entries, the borda modification's two refusals, the registries built from
-scratch, and a plugin's entry and generated scenario in-process (tests/test_plugins.py runs them in
-subprocesses, which a mutation tool does not see)."""
+"""scenarios at its edges (issue 33's mutation run): the matrix checks at their tolerance, a file's
+symmetrisation and errors, the cyclic and borda constructions, the registries, a plugin's entry in-process."""
 
 import re
 import sys

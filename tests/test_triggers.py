@@ -1,12 +1,6 @@
-"""Completeness of the rerun triggers: ``triggers.code_units`` of every command entry the workflow's
-rules name (found in workflow/rules/*.smk, so a new rule is covered without editing this file) holds
-what ``python -m duelbandits COMMAND`` runs.
-
-The expected units are computed here independently of the triggers module's own code: this file parses the
-command function with ast, resolves its import statements itself, and checks that the set is closed
-under the imports each listed module runs when it is imported (and under their packages'
-``__init__``), and that the simulation rules' kernels (loaded by name, no import statement shows them)
-are in with their own imports."""
+"""The rerun triggers are complete: ``triggers.code_units`` of every entry the rules name holds what
+``python -m duelbandits COMMAND`` runs, by an independent ast resolver of the package's imports (closed
+under imports and packages' ``__init__``, and the kernels loaded by name)."""
 
 import ast
 import re
