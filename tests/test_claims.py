@@ -134,7 +134,14 @@ def _runs(summary, runs):
     return summary.assign(runs=runs)
 
 
+THEOREM_4_1_LINE = "| 2 | Theorem 4.1 (condorcet) |"
+"""The Markdown line of the Theorem 4.1 (condorcet) row."""
+
+
 def test_one_run_gives_no_interval_and_no_verdict():
+    """And the Markdown shows the number without an interval."""
+    from duelbandits.tables.claims import claims_markdown
+
     table = claims.ledger(_runs(_summary(), 1))
     rows = table.iloc[:SUMMARY_ROWS]
     assert (rows["verdict"] == claims.NOT_TESTED).all()
@@ -144,10 +151,14 @@ def test_one_run_gives_no_interval_and_no_verdict():
     assert by.loc["Theorem 4.1 (condorcet)", "value"] == 130.0  # the number stands: TS-Maximin's mean
     assert by.loc["S5 condorcet: state of the art very strong", "value"] == 78.0  # ISS, the weaker of the two
     assert by.loc["S5 condorcet: every method beats its bound", "verdict"] == claims.NOT_TESTED
+    line = next(x for x in claims_markdown(table, 0.95, {}).splitlines() if x.startswith(THEOREM_4_1_LINE))
+    assert "| 130 [-] | 2,146 | **not tested** (one run: no interval) |" in line, line
 
 
 def test_two_runs_give_an_interval_and_a_verdict():
     """The boundary: two runs, mean -+ 1.645 std / sqrt(2), and the verdicts of the 100-run ledger."""
+    from duelbandits.tables.claims import claims_markdown
+
     table = claims.ledger(_runs(_summary(), 2))
     assert not table.iloc[:SUMMARY_ROWS]["reason"].str.startswith("one run").any()
     by = table.set_index("claim")
@@ -161,16 +172,7 @@ def test_two_runs_give_an_interval_and_a_verdict():
     assert sota["verdict"] == claims.HOLDS
     assert by.loc["S5 condorcet: TS-Borda comparably strong", "verdict"] == claims.FAILS
     assert by.loc["S5 condorcet: every method beats its bound", "verdict"] == claims.HOLDS
-
-
-def test_a_row_from_one_run_shows_no_interval_in_the_markdown():
-    from duelbandits.tables.claims import claims_markdown
-
-    text = claims_markdown(claims.ledger(_runs(_summary(), 1)), 0.95, {})
-    line = next(x for x in text.splitlines() if x.startswith("| 2 | Theorem 4.1 (condorcet) |"))
-    assert "| 130 [-] | 2,146 | **not tested** (one run: no interval) |" in line, line
-    text = claims_markdown(claims.ledger(_runs(_summary(), 2)), 0.95, {})
-    line = next(x for x in text.splitlines() if x.startswith("| 2 | Theorem 4.1 (condorcet) |"))
+    line = next(x for x in claims_markdown(table, 0.95, {}).splitlines() if x.startswith(THEOREM_4_1_LINE))
     assert "| 130 [115, 145] | 2,146 | **holds on this fixed matrix** (R_T / bound = 0.061) |" in line, line
 
 
@@ -210,16 +212,6 @@ def test_a_summary_without_the_regret_a_figure_shows_is_refused_naming_it(scenar
     err = capsys.readouterr().err  # the command's checks may name another fault of this hand-made summary first
     assert err.startswith("duelbandits claims: error: ") and err.count("\n") == 1, err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["summary.parquet"]
-
-
-def test_a_conjunction_names_only_its_own_theorems_algorithms_not_run():
-    """TS-Maximin not run: the condorcet conjunction (Theorems 4.1-4.4) is not tested naming it; the borda one
-    (Theorems 4.2 and 4.4: TS-Borda and Partial Monitoring) is decided."""
-    by = _without("ts-maximin")
-    row = by.loc["S5 condorcet: every method beats its bound"]
-    assert (row["verdict"], row["reason"]) == (claims.NOT_TESTED, "TS-Maximin not run")
-    assert math.isnan(row["value"])
-    assert by.loc["S5 borda: Borda methods beat their bounds", "verdict"] == claims.HOLDS
 
 
 def test_a_claim_about_the_methods_run_is_decided_when_others_are_missing():
