@@ -272,13 +272,6 @@ def test_save_replaces_the_target_atomically_and_leaves_no_temporary_file(tmp_pa
     assert sorted(p.name for p in tmp_path.iterdir()) == ["f.png"]
 
 
-def test_save_rejects_an_unknown_format_before_writing(tmp_path):
-    fig = mpl.figure.Figure(figsize=(1, 1))
-    with pytest.raises(ValueError, match="suffix"):
-        style.save(fig, [tmp_path / "ok.png", tmp_path / "bad.jpg"])
-    assert list(tmp_path.iterdir()) == []
-
-
 def test_plotting_leaves_the_global_rcparams_untouched(tmp_path, summary):
     before = dict(mpl.rcParams)
     appendix_figure("condorcet", "iss", make_traces(), None, [tmp_path / "f.png"])

@@ -305,23 +305,10 @@ def step_formatter():
 
 
 def save(fig, outputs, data_digest: str | None = None, look: Look = COMPOSITE) -> list[Path]:
-    """Save ``fig`` to every path of ``outputs`` atomically and deterministically.
-
-    The format comes from the suffix (.pdf, .png, .svg). Each file is written
-    to a temporary file in its own directory, then renamed over the target, so
-    a crash never leaves a half-written figure. ``data_digest``, the content
-    digest of the data drawn (:func:`duelbandits.digests.data_digest`), goes
-    into the file's metadata (``duelbandits provenance FIGURE`` prints it). ``look`` gives the
-    rcParams and resolution (:data:`COMPOSITE`, or :data:`PANEL` for a panel alone).
-    """
-    if isinstance(outputs, (str, os.PathLike)):
-        outputs = [outputs]
-    paths = [Path(p) for p in outputs]
-    if not paths:
-        raise ValueError("outputs is empty: give at least one .pdf, .png or .svg path")
-    for path in paths:
-        if path.suffix.lower().lstrip(".") not in METADATA:
-            raise ValueError(f"cannot save figure to {path}: suffix must be one of .pdf, .png, .svg")
+    """Save ``fig`` to every path of ``outputs`` (format from the suffix; the command line checked it)
+    atomically and deterministically, ``data_digest`` (:func:`duelbandits.digests.data_digest`) in the
+    metadata; ``look`` gives the rcParams and resolution (:data:`COMPOSITE` or :data:`PANEL`)."""
+    paths = [Path(p) for p in ([outputs] if isinstance(outputs, (str, os.PathLike)) else outputs)]
     with style(look.rc):
         for path in paths:
             fmt = path.suffix.lower().lstrip(".")
