@@ -337,9 +337,8 @@ def dry_runs(jobs: list[tuple[Path, list[str]]], width: int = 2) -> list[tuple[i
 
 @pytest.mark.slow
 def test_every_shown_snakemake_command_dry_runs(tmp_path):
-    """One `snakemake -n` per distinct set of options, two at a time (forks of one process:
-    :func:`dry_runs`). Without latexmk, `paper` is left out with a warning (its PDF rule
-    refuses to plan; tests/test_latex.py builds it when DUELBANDITS_LATEX_TEST is set)."""
+    """One `snakemake -n` per distinct set of options; without latexmk, `paper` is left out with a warning
+    (tests/test_latex.py builds it when DUELBANDITS_LATEX_TEST is set)."""
     dry, _ = shown_runs()
     assert len(dry) >= 5 and {"all", "sweeps", "maximin_tail", "claims"} <= dry[()], dry
     blocks_by_name = {b.where: b for b in BLOCKS}
@@ -363,10 +362,8 @@ def test_every_shown_snakemake_command_dry_runs(tmp_path):
 
 
 def complete_commands() -> list[tuple[str, list[str]]]:
-    """The prose's `duelbandits ...` spans that are whole commands, as (page, words): no placeholder
-    (an upper-case word such as FILE or SLUG, `...`, a bracketed option) and no file of a run already
-    made (results/, figures/: the workflow tests run those on a tiny run). A bare subcommand is run with
-    --help."""
+    """The prose's whole `duelbandits ...` commands as (page, words): no placeholder (FILE, `...`, `[`) nor
+    results/ or figures/ (the workflow tests run those); a bare subcommand gets --help."""
     found = []
     for page in PAGES:
         prose, _ = split_code(page.read_text())
@@ -385,8 +382,7 @@ def complete_commands() -> list[tuple[str, list[str]]]:
 
 @pytest.mark.slow
 def test_every_shown_duelbandits_command_runs(tmp_path):
-    """The duelbandits commands of the blocks and the whole ones of the prose, run in a folder laid out
-    as the repository (the README's `simulate ... --run 7` among them; its rows are checked below)."""
+    """The duelbandits commands of the blocks and the whole ones of the prose, in a repository-like folder."""
     _, real = shown_runs()
     commands = [(block.where, words) for block, words in real] + complete_commands()
     assert {"list", "matrix", "simulate", "sweep-point"} <= {words[1] for _, words in commands}, commands
@@ -488,9 +484,8 @@ def test_the_readmes_config_table_is_config_yaml():
 
 
 def test_the_readmes_results_table_is_the_reference_runs_table():
-    """The README's results table is results/table.md of the reference run without its Copeland column:
-    each row's other cells equal the cells of the reference's table, whose sha256 the reference manifest
-    holds (docs/images keeps that file: the README's table cannot drift from the reference's bytes)."""
+    """The README's results table is the reference run's results/table.md (whose sha256 the reference
+    manifest holds), cell by cell, without its Copeland column."""
     import hashlib
 
     reference = REPO / "docs/images/table.md"
@@ -529,8 +524,7 @@ def test_the_registrys_step_costs_are_the_ones_performance_md_quotes():
 
 
 def test_every_declared_runtime_dependency_is_imported():
-    """A dependency nothing imports is not a dependency (seaborn was one until this test:
-    docs/reproducibility.md#dependencies). snakemake is imported by the Snakefile."""
+    """A dependency nothing imports is not one (docs/reproducibility.md#dependencies); the Snakefile counts."""
     import tomllib
 
     from packaging.requirements import Requirement

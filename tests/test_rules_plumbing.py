@@ -63,17 +63,11 @@ def merged(*configs):
     """Config files laid over each other as Snakemake does: nested mappings merged key by key."""
     out = {}
     for config in configs:
-        out = _merge(out, config)
-    return out
-
-
-def _merge(base, over):
-    out = copy.deepcopy(base)
-    for key, value in over.items():
-        if isinstance(value, dict) and isinstance(out.get(key), dict):
-            out[key] = _merge(out[key], value)
-        else:
-            out[key] = copy.deepcopy(value)
+        for key, value in config.items():
+            if isinstance(value, dict) and isinstance(out.get(key), dict):
+                out[key] = merged(out[key], value)
+            else:
+                out[key] = copy.deepcopy(value)
     return out
 
 

@@ -16,11 +16,8 @@ ATOL = 0.125
 SLACK = ATOL * (1 + 1e-9)  # the largest accepted deviation; 0.5 + SLACK - 0.5 == SLACK exactly in floats
 
 
-def test_the_slack_is_exact_in_floats():
-    assert (0.5 + SLACK) - 0.5 == SLACK and (0.5 + (0.5 + SLACK)) - 1.0 == SLACK
-
-
 def test_a_diagonal_off_by_the_tolerance_is_accepted_and_the_next_float_refused_naming_its_entry():
+    assert (0.5 + SLACK) - 0.5 == SLACK and (0.5 + (0.5 + SLACK)) - 1.0 == SLACK  # the premise
     X = np.array([[0.5, 0.3, 0.5], [0.7, 0.5 + SLACK, 0.5], [0.5, 0.5, 0.5]])
     validate_matrix(X, atol=ATOL)
     X[1, 1] = np.nextafter(0.5 + SLACK, 1.0)
@@ -46,11 +43,8 @@ def test_a_pair_off_by_the_tolerance_is_accepted_and_the_next_float_refused_nami
     assert err.value.position == (1, 2)
 
 
-def test_entries_of_exactly_0_and_1_are_valid():
+def test_entries_of_0_and_1_are_valid_and_the_first_bad_entry_is_named_with_its_position():
     validate_matrix([[0.5, 1.0, 0.0], [0.0, 0.5, 1.0], [1.0, 0.0, 0.5]])
-
-
-def test_the_first_bad_entry_is_named_with_its_position():
     for X, message, position in [
         ([[0.5, 2.0], [-1.0, 0.5]], r"entries must lie in \[0, 1\], X\[0, 1\] = 2\.0$", (0, 1)),
         ([[0.5, 0.5], [-0.5, 0.5]], r"entries must lie in \[0, 1\], X\[1, 0\] = -0\.5$", (1, 0)),
@@ -99,12 +93,9 @@ def test_a_byte_order_mark_is_ignored_and_bytes_that_are_not_utf8_are_refused(tm
         matrices.read_matrix_file(bad)
 
 
-def test_the_file_scenario_without_a_path_says_so():
+def test_the_file_scenario_is_named_file_and_checks_its_path_actions_and_parameters(tmp_path):
     with pytest.raises(ScenarioError, match="^the file scenario needs the path of a CSV matrix file$"):
         matrices.read_matrix_file(None)
-
-
-def test_the_file_scenario_is_named_file_and_checks_its_actions_and_parameters(tmp_path):
     path = write(tmp_path / "m.csv", "0.5,0.25\n0.75,0.5\n")
     assert make_scenario("file", path=path).name == "file"
     with pytest.raises(ScenarioError, match=r"^actions must be an integer >= 2, got True$"):
@@ -296,7 +287,7 @@ def test_make_scenario_builds_a_plugins_generated_scenario(maker, monkeypatch):
     sc = make_scenario("sorted", actions=3, seed=7)
     assert sc.name == "sorted" and sc.params == {"actions": 3}
     stream = np.random.SeedSequence([7, int.from_bytes(b"sorted", "little")])
-    assert maker.draws == [np.random.default_rng(stream).random()]
+    assert maker.draws == [np.random.default_rng(stream).random()]  # make_scenario passes the seed on
     with pytest.raises(ScenarioError, match=r"^scenario sorted takes no scenario parameters, got margin$"):
         make_scenario("sorted", actions=3, margin=0.1)
 
