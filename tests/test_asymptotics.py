@@ -18,11 +18,11 @@ from duelbandits import (
     schemas,
     storage,
     sweeps,
-    tables,
 )
 from duelbandits import points as pointlib
 from duelbandits.plotting.asymptotics import asymptotics_figure
 from duelbandits.simulation import name_seed
+from duelbandits.tables import asymptotics as tables
 
 HORIZONS = np.array([1_000, 3_000, 10_000, 30_000])
 

@@ -275,26 +275,24 @@ def test_type_names_are_stable_across_string_and_binary_widths():
         assert digests._arrow_type_name(kind) == name
 
 
-def test_a_large_string_column_digests_as_a_string_column_whole_and_in_parts():
-    words = ["ab", "", "é", "xyz", "ab"]
-    plain = pa.table({"s": pa.array(words, pa.string())})
-    large = pa.table({"s": pa.array(words, pa.large_string())})
-    assert in_memory(large) == in_memory(plain)
-    parts = digests.TableDigest(large.schema)
+@pytest.mark.parametrize(
+    "kind, large, values",
+    [
+        (pa.string(), pa.large_string(), ["ab", "", "é", "xyz", None]),
+        (pa.binary(), pa.large_binary(), [b"ab", b"", b"\xff\x00", b"x", None]),
+    ],
+)
+def test_a_large_column_digests_as_its_narrow_kind_whole_in_parts_and_written(tmp_path, kind, large, values):
+    """Both widths take the string layout (lengths, then bytes); large_binary once fell to the JSON branch."""
+    plain = pa.table({"s": pa.array(values, kind)})
+    wide = pa.table({"s": pa.array(values, large)})
+    assert in_memory(wide) == in_memory(plain)
+    parts = digests.TableDigest(wide.schema)
     for start, stop in [(0, 1), (1, 3), (3, 5)]:  # slices of one buffer: offsets that do not start at 0
-        parts.update(large.slice(start, stop - start))
+        parts.update(wide.slice(start, stop - start))
     assert parts.hexdigest() == in_memory(plain)
-
-
-def test_a_large_binary_column_digests_as_a_binary_column_and_as_its_written_file(tmp_path):
-    """Both widths take the string layout (lengths, then bytes); a large_binary column once fell to
-    the JSON branch, which cannot encode bytes."""
-    values = [b"ab", b"", b"\xff\x00", None]
-    plain = pa.table({"b": pa.array(values, pa.binary())})
-    large = pa.table({"b": pa.array(values, pa.large_binary())})
-    assert in_memory(large) == in_memory(plain)
-    pq.write_table(large, tmp_path / "b.parquet")
-    assert digests.parquet_digest(tmp_path / "b.parquet") == in_memory(large)
+    pq.write_table(wide, tmp_path / "b.parquet")
+    assert digests.parquet_digest(tmp_path / "b.parquet") == in_memory(plain)
 
 
 def test_a_string_column_in_long_runs_digests_as_its_decoded_values(tmp_path):

@@ -51,17 +51,6 @@ def arrangements(short):
 
 
 @pytest.mark.parametrize("c_alpha", C_ALPHAS)
-def test_paper_horizon_at_the_alpha_threshold_is_refused_and_one_above_it_accepted(c_alpha):
-    T = threshold(c_alpha)
-    key = "algorithm_params/ts-borda/c_alpha"
-    with pytest.raises(configcheck.ConfigError, match=rf"config: algorithm_params/ts-borda/c_alpha: .* {T}\^\(-1/3\)"):
-        configcheck.check_paper(config_with(horizon=T, **{key: c_alpha}))
-    configcheck.check_paper(config_with(horizon=T + 1, **{key: c_alpha}))
-    # without TS-Borda the horizon is not TS-Borda's business
-    configcheck.check_paper(config_with(horizon=T, algorithms=["ts-maximin", "dts"], **{key: c_alpha}))
-
-
-@pytest.mark.parametrize("c_alpha", C_ALPHAS)
 @pytest.mark.parametrize("position", range(3))
 @pytest.mark.parametrize(
     "target, key, named",
@@ -101,28 +90,30 @@ def test_asymptotics_checks_alpha_only_where_ts_borda_runs(c_alpha):
         )
 
 
-@pytest.mark.parametrize("c_alpha", C_ALPHAS)
-def test_sweeps_check_alpha_at_the_action_sweeps_horizon_when_it_is_the_shortest(c_alpha):
-    T = threshold(c_alpha)
-    key = "algorithm_params/ts-borda/c_alpha"
-    with pytest.raises(configcheck.ConfigError, match=rf"config: sweeps.*: .* {T}\^\(-1/3\)"):
-        configcheck.check_target(config_with(**{key: c_alpha, "sweeps/actions/horizon": T}), "sweeps")
-    configcheck.check_target(config_with(**{key: c_alpha, "sweeps/actions/horizon": T + 1}), "sweeps")
-    # without TS-Borda in `algorithms`, no sweep runs it
-    configcheck.check_target(
-        config_with(**{key: c_alpha, "sweeps/actions/horizon": T, "algorithms": ["ts-maximin", "iss"]}), "sweeps"
-    )
+def check(config, target):
+    configcheck.check_paper(config) if target == "paper" else configcheck.check_target(config, target)
+
+
+FIELD_OTHERS = [a for a in BASE["field"]["algorithms"] if a != "ts-borda"]
 
 
 @pytest.mark.parametrize("c_alpha", C_ALPHAS)
-def test_field_checks_alpha_at_its_horizon_when_it_runs_ts_borda(c_alpha):
+@pytest.mark.parametrize(
+    "target, key, named, without",
+    [
+        ("paper", "horizon", "algorithm_params/ts-borda/c_alpha", {"algorithms": ["ts-maximin", "dts"]}),
+        ("sweeps", "sweeps/actions/horizon", "sweeps", {"algorithms": ["ts-maximin", "iss"]}),
+        ("field", "field/horizon", "field/horizon", {"field/algorithms": FIELD_OTHERS}),
+    ],
+)
+def test_alpha_is_checked_at_a_targets_single_horizon_only_where_ts_borda_runs(c_alpha, target, key, named, without):
+    """The paper's horizon, the action sweep's (the shortest of the sweeps here) and the field's."""
     T = threshold(c_alpha)
-    key = "algorithm_params/ts-borda/c_alpha"
-    with pytest.raises(configcheck.ConfigError, match=rf"config: field/horizon: .* {T}\^\(-1/3\)"):
-        configcheck.check_target(config_with(**{key: c_alpha, "field/horizon": T}), "field")
-    configcheck.check_target(config_with(**{key: c_alpha, "field/horizon": T + 1}), "field")
-    others = [a for a in BASE["field"]["algorithms"] if a != "ts-borda"]
-    configcheck.check_target(config_with(**{key: c_alpha, "field/horizon": T, "field/algorithms": others}), "field")
+    c_key = "algorithm_params/ts-borda/c_alpha"
+    with pytest.raises(configcheck.ConfigError, match=rf"config: {named}.*: .* {T}\^\(-1/3\)"):
+        check(config_with(**{c_key: c_alpha, key: T}), target)
+    check(config_with(**{c_key: c_alpha, key: T + 1}), target)
+    check(config_with(**{c_key: c_alpha, key: T, **without}), target)
 
 
 def test_c_alpha_is_the_configs_or_the_algorithms_default():
@@ -297,7 +288,7 @@ def test_paper_memory_is_checked_for_a_chunk_of_at_most_runs_and_for_aggregating
     config = config_with(runs=runs, runs_per_job=per_job, actions=actions, horizon=40_000, scenarios=["condorcet"])
     chunk = resources.simulate_bytes(min(runs, per_job), 40_000, actions)  # a chunk never holds more runs than exist
     needed = max(chunk, resources.aggregate_bytes(runs, 40_000, actions))
-    memory_boundary(config, lambda c: configcheck.check_paper(c), needed, "horizon/runs/runs_per_job/actions")
+    memory_boundary(config, lambda c: check(c, "paper"), needed, "horizon/runs/runs_per_job/actions")
 
 
 @pytest.mark.parametrize("target", ["sweeps", "field", "asymptotics"])
@@ -315,7 +306,7 @@ def test_target_memory_is_checked_at_the_longest_horizon_and_the_widest_matrix_w
     key = {"sweeps": "sweeps/horizon/horizons/actions", "field": "field/horizon", "asymptotics": "asymptotics/horizons"}
     config = config_with(**changes)
     needed = resources.sweep_point_bytes(longest, widest)
-    memory_boundary(config, lambda c: configcheck.check_target(c, target), needed, key[target])
+    memory_boundary(config, lambda c: check(c, target), needed, key[target])
 
 
 # --- The other checks a schema cannot express -----------------------------------------------------

@@ -236,6 +236,7 @@ def test_generated_scenarios_get_the_configs_parameters_and_benchmarks_none(jobs
         seen.add(name)
         if name in scenarios.GENERATED:
             assert job.pairs("--scenario-param") == expected, job
+            assert job.rule != "scenario" or job.one("--actions") == str(CONFIG["actions"]), job
         else:  # a published matrix: no parameter applies (and none may trigger a rerun)
             assert "--scenario-param" not in job.options, job
             assert job.one("--actions") == str(sizes[name]), job
@@ -384,14 +385,6 @@ def test_each_figure_job_writes_exactly_the_files_its_rule_declares(jobs):
         assert all(j.one("--scenario") == j.wildcards["scenario"] for j in jobs[rule])
     for rule, grid in (("figure_sweep_horizon", "horizon"), ("figure_sweep_actions", "actions")):
         assert sorted(j.one("--scenario") for j in jobs[rule]) == sorted(CONFIG["sweeps"][grid]["scenarios"])
-
-
-def test_the_scenario_files_are_built_at_the_configs_size_and_seed(jobs):
-    for job in jobs["scenario"]:
-        name = job.wildcards["scenario"]
-        assert job.one("--scenario") == name and job.one("--out") == f"results/scenarios/{name}.json"
-        if name in scenarios.GENERATED:
-            assert job.one("--actions") == str(CONFIG["actions"])
 
 
 def test_the_manifest_and_the_report_page_record_the_configs_they_should(jobs):

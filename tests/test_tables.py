@@ -6,18 +6,21 @@ import pyarrow as pa
 from summaries import summary_rows
 
 from duelbandits import tables
+from duelbandits.tables import field as field_tables
+from duelbandits.tables import paper as paper_tables
+from duelbandits.tables import sweeps as sweep_tables
 
 
 def final_table():
-    return tables.final_regret_table(summary_rows())
+    return paper_tables.final_regret_table(summary_rows())
 
 
 def test_final_regret_table_says_whether_the_mean_is_below_the_bound():
-    table = tables.final_regret_table(summary_rows()).set_index("algorithm")
+    table = paper_tables.final_regret_table(summary_rows()).set_index("algorithm")
     assert table.loc["ts-borda", "below"] == "yes" and table.loc["partial-monitoring", "below"] == "no"
     assert table.loc["iss", "below"] == "-"
     assert table.loc["ts-borda", "mean"] == 40.0 and table.loc["ts-borda", "copeland_mean"] == 7.0
-    md = tables.final_regret_markdown(table.reset_index())
+    md = paper_tables.final_regret_markdown(table.reset_index())
     assert "| borda | ts-borda | Borda | 40.0 ± 4.0 | 100.0 | yes | 7.0 ± 1.0 |" in md
     assert "| borda | partial-monitoring | Borda | 300.0 ± 9.0 | 200.0 | no |" in md
     assert "T = 100 (5 runs)" in md
@@ -32,13 +35,13 @@ def test_final_regret_table_reads_each_scenarios_last_step_in_the_summarys_order
     np.testing.assert_array_equal(table["bound"], [100.0, 200.0, np.nan])
     np.testing.assert_array_equal(table["copeland_std"], [1.0, 2.0, 0.5])
     longer = summary_rows().assign(scenario="condorcet", t=lambda d: 2 * d["t"])
-    both = tables.final_regret_table(pd.concat([summary_rows(), longer]))
+    both = paper_tables.final_regret_table(pd.concat([summary_rows(), longer]))
     assert both.groupby("scenario")["horizon"].unique().map(list).to_dict() == {"borda": [100], "condorcet": [200]}
-    assert tables.final_regret_markdown(both).startswith("# Final regret at T = 100, 200 (5 runs)\n")
+    assert paper_tables.final_regret_markdown(both).startswith("# Final regret at T = 100, 200 (5 runs)\n")
 
 
 def test_final_regret_markdown_is_title_header_alignment_rows_and_note():
-    lines = tables.final_regret_markdown(final_table()).splitlines()
+    lines = paper_tables.final_regret_markdown(final_table()).splitlines()
     assert lines[0] == "# Final regret at T = 100 (5 runs)"
     assert lines[2] == (
         "| scenario | algorithm | regret | R_T mean ± std | bound at T | below bound | Copeland R_T mean ± std |"
@@ -49,7 +52,7 @@ def test_final_regret_markdown_is_title_header_alignment_rows_and_note():
 
 
 def test_final_regret_html_holds_the_same_cells_in_one_table():
-    page = tables.final_regret_html(final_table())
+    page = paper_tables.final_regret_html(final_table())
     assert page.startswith("<!DOCTYPE html>") and page.count("<table>") == 1 and page.count("<tr>") == 1 + 3
     assert "<th>Copeland R_T mean ± std</th>" in page
     assert '<td class="r">300.0 ± 9.0</td><td class="r">200.0</td><td class="l">no</td>' in page
@@ -59,7 +62,7 @@ def test_numbers_get_thousands_separators_and_missing_values_a_dash():
     assert tables.mean_std(12345.67, 1.26) == "12,345.7 ± 1.3"
     assert tables.mean_std(float("nan"), None) == "- ± -"
     table = final_table().assign(horizon=40_000)
-    assert tables.final_regret_markdown(table).startswith("# Final regret at T = 40,000 (5 runs)\n")
+    assert paper_tables.final_regret_markdown(table).startswith("# Final regret at T = 40,000 (5 runs)\n")
 
 
 def test_markdown_and_html_escape_their_cells():
@@ -86,7 +89,7 @@ def exponents():
 def test_exponent_rows_judge_the_theorem_and_sublinearity_by_the_ci():
     """ts-borda's rho 0.7 exceeds 2/3 but its CI reaches below it: "yes". A regret that is neither
     the figure's nor a theorem's (ts-borda, maximin) is left out; a theorem's own regret is labelled."""
-    assert tables.exponent_rows(exponents()) == [
+    assert sweep_tables.exponent_rows(exponents()) == [
         ["borda", "ts-borda", "Borda", "0.700", "[0.600, 0.750]", "2/3 (Thm 4.2)", "yes", "yes"],
         ["borda", "partial-monitoring", "Borda", "0.900", "[0.800, 1.020]", "3/4 (Thm 4.4)", "no", "no"],
         ["borda", "sparring-exp3p", "Exp3.P (theorem's)", "-", "[-, -]", "1/2 (Thm 4.3)", "-", "-"],
@@ -95,12 +98,14 @@ def test_exponent_rows_judge_the_theorem_and_sublinearity_by_the_ci():
 
 
 def test_exponent_markdown_and_html_state_horizons_runs_and_bootstrap():
-    md = tables.exponent_markdown(exponents())
+    md = sweep_tables.exponent_markdown(exponents())
     assert md.startswith("# Regret exponents: E[R_T] ~ T^rho\n\n| scenario | algorithm | regret | rho | CI |")
     assert "| --- | --- | --- | ---: | ---: | ---: | --- | --- |" in md
-    for text in (md, tables.exponent_html(exponents())):
+    for text in (md, sweep_tables.exponent_html(exponents())):
         assert "over 4 horizons, 20 runs each" in text and "95% percentile bootstrap (1,000 resamples" in text
-    assert '<td class="r">[0.800, 1.020]</td><td class="r">3/4 (Thm 4.4)</td>' in tables.exponent_html(exponents())
+    assert '<td class="r">[0.800, 1.020]</td><td class="r">3/4 (Thm 4.4)</td>' in sweep_tables.exponent_html(
+        exponents()
+    )
 
 
 def actions():
@@ -115,15 +120,15 @@ def actions():
 
 
 def test_actions_rows_show_the_ratio_to_the_bound_where_a_theorem_applies():
-    assert tables.actions_rows(actions()) == [
+    assert sweep_tables.actions_rows(actions()) == [
         ["borda", "ts-maximin", "Maximin (theorem's)", "6", "1,000", "150.0 ± 12.0", "600.0", "0.2500"],
         ["borda", "ts-borda", "Borda", "48", "12,000", "1,234.5 ± 6.7", "9,876.5", "0.1250"],
         ["borda", "iss", "Borda", "6", "1,000", "30.0 ± 3.0", "-", "-"],
     ]
-    lines = tables.actions_markdown(actions()).splitlines()
+    lines = sweep_tables.actions_markdown(actions()).splitlines()
     assert lines[0] == "# Scaling in the number of actions A" and len(lines) == 2 + 2 + 3 + 2
     assert lines[5] == "| borda | ts-borda | Borda | 48 | 12,000 | 1,234.5 ± 6.7 | 9,876.5 | 0.1250 |"
-    assert '<td class="r">0.2500</td>' in tables.actions_html(actions())
+    assert '<td class="r">0.2500</td>' in sweep_tables.actions_html(actions())
 
 
 def test_config_html_flattens_nested_keys_and_shows_json_values():
@@ -166,17 +171,19 @@ def test_final_table_with_other_run_counts_reports_each_and_lists_them_in_numeri
     (sorted as numbers, not as text, where 12 would come first)."""
     summary = summary_rows()
     summary["runs"] = summary["algorithm"].map({"ts-borda": 7, "partial-monitoring": 3, "iss": 12})
-    table = tables.final_regret_table(summary)
+    table = paper_tables.final_regret_table(summary)
     assert table.set_index("algorithm")["runs"].to_dict() == {"ts-borda": 7, "partial-monitoring": 3, "iss": 12}
-    assert tables.final_regret_markdown(table).startswith("# Final regret at T = 100 (3, 7, 12 runs)\n")
+    assert paper_tables.final_regret_markdown(table).startswith("# Final regret at T = 100 (3, 7, 12 runs)\n")
 
 
 def test_final_table_of_a_single_run_stores_a_std_of_zero_and_shows_none():
     """One run has no spread (issue 30): the table's data keeps the stored 0.0, its text says '-'."""
     summary = summary_rows().assign(runs=1, std=0.0)
-    table = tables.final_regret_table(summary)
+    table = paper_tables.final_regret_table(summary)
     assert set(table["runs"]) == {1} and set(table["std"]) == {0.0}
-    assert "| borda | ts-borda | Borda | 40.0 ± - | 100.0 | yes | 7.0 ± - |" in tables.final_regret_markdown(table)
+    assert "| borda | ts-borda | Borda | 40.0 ± - | 100.0 | yes | 7.0 ± - |" in paper_tables.final_regret_markdown(
+        table
+    )
 
 
 def test_below_bound_is_strict_a_mean_equal_to_the_bound_is_not_below():
@@ -189,7 +196,7 @@ def test_below_bound_is_strict_a_mean_equal_to_the_bound_is_not_below():
         summary = summary_rows()
         last = (summary["t"] == 100) & (summary["algorithm"] == "ts-borda") & (summary["regret"] == "borda")
         summary.loc[last, "mean"] = mean
-        table = tables.final_regret_table(summary).set_index("algorithm")
+        table = paper_tables.final_regret_table(summary).set_index("algorithm")
         assert table.loc["ts-borda", "bound"] == 100.0 and table.loc["ts-borda", "below"] == below
 
 
@@ -203,12 +210,12 @@ def test_every_number_of_the_summary_reaches_its_cell():
         ("copeland", "mean", 4321.5, 6),
         ("copeland", "std", 4321.5, 6),
     ]:
-        before = tables.final_regret_markdown(final_table()).splitlines()
+        before = paper_tables.final_regret_markdown(final_table()).splitlines()
         summary = summary_rows()
         chosen = (summary["t"] == 100) & (summary["algorithm"] == "partial-monitoring") & (summary["regret"] == regret)
         summary.loc[chosen, column] = value
-        table = tables.final_regret_table(summary)
-        after = tables.final_regret_markdown(table).splitlines()
+        table = paper_tables.final_regret_table(summary)
+        after = paper_tables.final_regret_markdown(table).splitlines()
         header = table_cells(after[2])
         assert len(header) == 7
         for line in after[4:7]:
@@ -219,7 +226,7 @@ def test_every_number_of_the_summary_reaches_its_cell():
         assert changed == [(5, cell)], changed  # row 5 is partial-monitoring's
         text = f"{value:,.1f}"
         assert text in table_cells(after[5])[cell] and text not in table_cells(before[5])[cell]
-        assert text in tables.final_regret_html(table)
+        assert text in paper_tables.final_regret_html(table)
 
 
 def test_exponent_rows_at_the_ties_of_the_theorem_exponent_and_of_one():
@@ -233,7 +240,7 @@ def test_exponent_rows_at_the_ties_of_the_theorem_exponent_and_of_one():
     ]
     for ci_low, ci_high, at_or_below, sublinear in cases:
         e["ci_low"], e["ci_high"] = ci_low, ci_high
-        row = tables.exponent_rows(e)[0]
+        row = sweep_tables.exponent_rows(e)[0]
         assert row[6:] == [at_or_below, sublinear], (ci_low, ci_high, row)
 
 
@@ -243,17 +250,17 @@ def test_exponent_note_states_the_fewest_runs_the_most_horizons_and_the_bootstra
     e["horizons"] = [5, 7, 5, 6, 5]
     e["confidence"] = 0.9
     e["resamples"] = 2500
-    note = tables.exponent_note(e)
+    note = sweep_tables.exponent_note(e)
     assert "over 7 horizons, 12 runs each" in note
     assert "90% percentile bootstrap (2,500 resamples" in note
-    for text in (tables.exponent_markdown(e), tables.exponent_html(e)):
+    for text in (sweep_tables.exponent_markdown(e), sweep_tables.exponent_html(e)):
         assert "over 7 horizons, 12 runs each" in text
 
 
 def test_every_exponent_and_actions_row_has_one_cell_per_header_column():
     for text, columns, rows in (
-        (tables.exponent_markdown(exponents()), 8, 4),
-        (tables.actions_markdown(actions()), 8, 3),
+        (sweep_tables.exponent_markdown(exponents()), 8, 4),
+        (sweep_tables.actions_markdown(actions()), 8, 3),
     ):
         lines = [line for line in text.splitlines() if line.startswith("| ")]
         assert len(lines) == 2 + rows
@@ -264,7 +271,7 @@ def test_actions_rows_off_the_defaults_show_A_below_and_above_10_and_large_horiz
     a = actions()
     a.loc[0, ["actions", "horizon", "mean", "bound", "ratio"]] = [3, 1_000_000, 2_500.0, 10_000.0, 0.25]
     a.loc[2, ["actions", "horizon"]] = [1000, 250_000]
-    rows = tables.actions_rows(a)
+    rows = sweep_tables.actions_rows(a)
     assert rows[0][3:] == ["3", "1,000,000", "2,500.0 ± 12.0", "10,000.0", "0.2500"]
     assert rows[1][3:5] == ["1000", "250,000"]
 
@@ -279,7 +286,7 @@ def test_field_markdown_shares_ranks_on_ties_averages_known_ranks_and_lists_runs
             ("borda", "borda", "ccb", "field", 13, 2_000, 5, 3.0, 0.5, 1),
         ]
     )
-    lines = tables.field_markdown(table).splitlines()
+    lines = field_tables.field_markdown(table).splitlines()
     assert lines[0] == "# The field: final regret at T = 2,000, 40,000 (5, 12 runs)"
     assert table_cells(lines[4]) == ["algorithm", "condorcet (Condorcet)", "borda (Borda)", "mean rank"]
     glance = {cells[0]: cells[1:] for cells in map(table_cells, lines[6:9])}

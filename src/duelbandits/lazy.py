@@ -1,8 +1,8 @@
 """Names a package hands on without importing their modules until first use.
 
-``duelbandits``, ``duelbandits.plotting`` and ``duelbandits.tables`` export names from their
-modules this way: every command runs ``python -m duelbandits``, which imports the package, and a
-command must load (and its rerun trigger cover) only the modules it runs.
+``duelbandits`` and ``duelbandits.plotting`` export names from their modules this way: every
+command runs ``python -m duelbandits``, which imports the package, and a command must load (and its
+rerun trigger cover) only the modules it runs.
 """
 
 import importlib

@@ -70,12 +70,8 @@ def check_output(path) -> None:
 
 @contextmanager
 def atomic_write(path):
-    """Yield a temporary path beside ``path``; rename it onto ``path`` only on success.
-
-    A crash or an exception never leaves a partial file at ``path``, and the
-    temporary file is removed either way (one left by a killed process is
-    removed by the next write of the same path).
-    """
+    """Yield a temporary path beside ``path``, renamed onto it only on success: never a partial file
+    (a temporary file left by a killed process is removed by the next write of the same path)."""
     final = Path(path)
     try:
         final.parent.mkdir(parents=True, exist_ok=True)
@@ -179,15 +175,11 @@ built and written one row group at a time, so its strategy columns are never hel
 
 
 def write_runs(runs: list, actions: int, path, provenance: dict | None = None) -> None:
-    """Write one chunk from ``[(run, SimulationResult), ...]``: one row per (run, step), atomically
-    (see :func:`write_table`).
+    """Write one chunk from ``[(run, SimulationResult), ...]``: one row per (run, step), atomically.
 
-    A strategy column holds a value at the recorded steps and null elsewhere. Parquet stores no
-    value for a null, so what the null slots hold does not reach the file: a row group's column is
-    a zeroed buffer with its recorded values put in place. Built row group by row group, a chunk of
-    SparringExp3.P's 20 strategy columns peaks at half the memory of the whole table (fresh
-    memory is what a job pays most for on a virtual machine), and the bytes are those of writing
-    the whole table at once.
+    A strategy column holds a value at the recorded steps and null elsewhere (a zeroed buffer with
+    the recorded values in place: Parquet stores no value for a null). Built row group by row group,
+    SparringExp3.P's chunk peaks at half the memory of the whole table, with the same bytes.
     """
     base = [_arrow(np.concatenate([_run_column(name, run, res) for run, res in runs]), type_)
             for name, type_ in RUN_COLUMNS.items()]  # fmt: skip

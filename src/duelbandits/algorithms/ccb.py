@@ -30,18 +30,10 @@ otherwise, if ``B_t`` meets ``C_t``, with probability 2/3 ``C_t`` becomes
 set is ``B^c``, else all arms, and ``d = argmax {u[j, c] : j in that set,
 l[j, c] <= 1/2}``, a tie not allowed to pick ``c`` itself.
 
-Choices the paper leaves open (each pinned by ``tests/test_ccb.py``):
+Choices the paper leaves open (each pinned by ``tests/test_ccb.py``; docs/paper.md, "The field's
+algorithms", CCB, gives the unplayed pairs' ``u = 2, l = 0``, line 13's fallback to all arms and its
+self-duel, which leaves ``W`` unchanged):
 
-* Unplayed pairs (``N = 0``) follow the authors' RUCB convention ``x/0 := 1``
-  (Zoghi et al. 2014, Alg. 1): ``u = 1 + 1 = 2`` and ``l = 1 - 1 = 0``. Only the
-  argmax of line 13 sees the value; every comparison with 1/2 is the one any
-  ``u >= 1/2``, ``l < 1/2`` gives.
-* Line 13 with ``B^c`` chosen but no arm of ``B^c`` eligible (``l[j, c] <= 1/2``)
-  has no argmax; it then uses all arms (the eligible set always holds ``c``,
-  ``l[c, c] = 1/2``). ``c`` itself is ``d`` only when it is the unique argmax:
-  every other eligible arm has ``u[j, c] < 1/2``, i.e. ``c`` is confidently
-  better than all of them; the self-duel is a fair coin that says nothing
-  about ``X``, so it leaves ``W`` unchanged.
 * Every uniform choice (ties of line 13 included) is
   ``items[rng.integers(n)]`` over the items in increasing index order
   (pairs in row-major order), with no draw when ``n = 1``; the subset kept in
@@ -52,7 +44,6 @@ Choices the paper leaves open (each pinned by ``tests/test_ccb.py``):
   coin when ``B^c`` is non-empty.
 * In C the arms of ``C_t`` are taken in increasing order (all have the same
   ``Cpld``, so ``L_C`` is the same whichever comes last).
-* CCB is horizon-free: ``horizon`` only sets the number of steps.
 * Kept literally though it never binds: B's test ``|B^i| != L_C + 1`` is always
   true, since an arm of ``B_t`` always has ``B^i`` empty (``B^i`` is filled only
   when ``i`` leaves ``B_t`` and emptied when it joins or on a reset).

@@ -1,9 +1,8 @@
 """Partial Monitoring forecaster for dueling bandits (Alg. 4, Theorem 4.4).
 
-One exponentially weighted strategy ``p`` supplies both actions: ``I_t`` and
-``J_t`` are drawn independently from ``p_t``. The single observed entry
-``X_t(I_t, J_t)`` gives an unbiased estimate of ``I_t``'s Borda score (eq. 6);
-weights (eq. 4) are kept in the log domain and mixed with uniform exploration (eq. 5).
+The rule: docs/paper.md ("The algorithms", Partial Monitoring): one exponentially weighted strategy
+``p`` supplies both actions, drawn independently from ``p_t``; the estimate of eq. (6), weights
+(eq. 4) in the log domain, mixed with uniform exploration (eq. 5).
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """RMED1, Relative Minimum Empirical Divergence (Komiyama, Honda, Kashima & Nakagawa, COLT 2015).
 
-Algorithm 1 of the paper with RMED1's choice of the comparison arm
-(Algorithm 2). ``W[i, j]`` counts wins of ``i`` over ``j``, ``N = W + W^T``,
-``mu[i, j] = W[i, j] / N[i, j]`` (1/2 where ``N = 0``) and the empirical
-divergence of arm ``i`` is ::
+Algorithm 1 of the paper with RMED1's choice of the comparison arm (Algorithm 2); the rule and the
+choices the paper leaves open: docs/paper.md ("The field's algorithms", RMED1). ``W[i, j]`` counts
+wins of ``i`` over ``j``, ``N = W + W^T``, ``mu[i, j] = W[i, j] / N[i, j]`` (1/2 where ``N = 0``)
+and the empirical divergence of arm ``i`` is ::
 
     I_i = sum_{j != i, mu[i, j] < 1/2} N[i, j] d(mu[i, j], 1/2),
 
@@ -13,37 +13,20 @@ same sum: ``d(1/2, 1/2) = 0``). The candidates at step ``t`` are
 (``f_coefficient`` c = 0.3 and ``f_exponent`` e = 1.01, the paper's
 experiments).
 
-The run:
+The loops: ``L_C = L_R = all arms``, ``L_N`` empty. Each arm ``l`` of ``L_C``
+in increasing index order duels ``m``; then ``l`` leaves ``L_R`` and every arm
+of ``J_t`` that is in neither ``L_R`` nor ``L_N`` joins ``L_N``. When ``L_C``
+is exhausted, ``L_C = L_R = L_N`` and ``L_N`` is emptied. ``L_N`` is never
+empty then: at the loop's last step ``L_R`` is empty and ``J_t`` holds the arm
+of least divergence.
 
-1. Initial phase: every pair ``(i, j)``, ``i < j``, is dueled once (the
-   paper's ``l = 1``), in lexicographic order, ``i`` first.
-2. Loops: ``L_C = L_R = all arms``, ``L_N`` empty. Each arm ``l`` of ``L_C``
-   in increasing index order duels ``m`` (below); then ``l`` leaves ``L_R``
-   and every arm of ``J_t`` that is in neither ``L_R`` nor ``L_N`` joins
-   ``L_N``. When ``L_C`` is exhausted, ``L_C = L_R = L_N`` and ``L_N`` is
-   emptied. ``L_N`` is never empty then: at the loop's last step ``L_R`` is
-   empty and ``J_t`` holds the arm of least divergence.
-3. RMED1's ``m`` (Algorithm 2): with ``i*`` the arm of least divergence and
-   ``O_l = {j != l : mu[l, j] <= 1/2}``, ``m = i*`` if ``O_l`` is empty or holds
-   ``i*``, else ``m = argmin_{j != l} mu[l, j]``. When ``l`` beats every arm
-   empirically, ``I_l = 0 < I_j`` for all ``j != l``, so ``m = i* = l``: a
-   self-duel, which costs no regret when ``l`` is the Condorcet winner.
-
-Choices the paper leaves open (each pinned by ``tests/test_rmed1.py``):
-
-* ``t`` is the 1-based step. ``J_t`` is evaluated right after step ``t``'s
-  duel, with the counts that include it and ``log t``.
-* Ties (in ``argmin I`` and in ``argmin mu[l, .]``) are broken uniformly at
-  random, ``cands[rng.integers(m)]`` over the tied arms in increasing order;
-  no draw is made when the minimiser is unique. (A fixed rule would favour
-  low indices, and the Condorcet winner's index is random in the scenarios.)
-* A self-duel says nothing about ``X`` (a fair coin): it leaves ``W``
-  unchanged. Before the loops start ``i*`` is not needed.
-* A horizon shorter than the initial phase stops inside it.
+Ties (in ``argmin I`` and in ``argmin mu[l, .]``) are drawn as
+``cands[rng.integers(m)]`` over the tied arms in increasing order; no draw is
+made when the minimiser is unique (``tests/test_rmed1.py`` pins each choice).
 
 Speed: a duel changes one pair, so only the two divergences of its arms are
-recomputed (O(A) each, exact row sums, no drift); ``min I``, ``i*``, ``J_t``
-and ``O_l`` are O(A) per step. No work is O(A^2) per step.
+recomputed (O(A) each, exact row sums, no drift); ``min I``, ``i*`` (the arm of least
+divergence), ``J_t`` and ``O_l = {j != l : mu[l, j] <= 1/2}`` are O(A) per step. No work is O(A^2) per step.
 """
 
 from __future__ import annotations

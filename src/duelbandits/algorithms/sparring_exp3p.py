@@ -1,11 +1,8 @@
 """SparringExp3.P for dueling bandits (Alg. 3, Theorem 4.3).
 
-Two Exp3.P players spar: the row player ``p`` picks ``I_t``, the column
-player ``q`` picks ``J_t``, independently. Each player sees only its own
-entry of the duel (``X_t(I_t, J_t) = o_t`` for ``p``, ``X_t(J_t, I_t) =
-1 - o_t`` for ``q``) and updates every action's weight with the biased
-importance-weighted estimate of eq. (3). Weights are kept in the log domain,
-so they never overflow at ``T = 40,000``.
+The rule: docs/paper.md ("The algorithms", SparringExp3.P): two Exp3.P players spar, the row
+player ``p`` picks ``I_t`` and the column player ``q`` picks ``J_t``, independently; weights are
+kept in the log domain, so they never overflow at ``T = 40,000``.
 """
 
 from __future__ import annotations

@@ -50,14 +50,10 @@ def _placeholders(template: str, allowed) -> set[str]:
 
 
 def figure_outputs(templates, **choices) -> dict[tuple, list[str]]:
-    """``{(value, ...): [path, ...]}``: the files of each figure a call draws, in drawing order.
-
-    ``choices`` maps each placeholder the command knows (:data:`PLACEHOLDERS`) to the values its
-    option was given, or None when it was not: one figure per combination of values, whose files are
-    the ``templates`` with the figure's values in place of the placeholders. UsageError (before
-    anything is drawn) for a value given twice, an unknown placeholder, a placeholder whose option
-    is not given, a template without the placeholder of an option given several values (the figures
-    would overwrite each other), and a path that two figures would write.
+    """``{(value, ...): [path, ...]}``: the files of each figure a call draws, in drawing order: one
+    figure per combination of the values ``choices`` gives each placeholder (None: its option not
+    given). UsageError, before anything is drawn, for a template or value that would make two
+    figures write one path or leave a placeholder unfilled.
     """
     for key, values in choices.items():
         for value in values or ():
@@ -89,10 +85,9 @@ def _choices(args) -> dict:
 
 
 class FigureParser(argparse.ArgumentParser):
-    """The parser of ``figure main`` and ``figure appendix``: once every option is parsed, ``out_files``
-    holds the files the ``--out`` templates name, which the command line checks before the command runs
-    (their ``outputs``). Templates with a problem stay as given
-    there: the command names the problem before it draws anything."""
+    """The parser of ``figure main`` and ``figure appendix``: sets ``out_files``, the files the ``--out``
+    templates name (the outputs the command line checks; a bad template stays as given, for the command
+    to name)."""
 
     def parse_known_args(self, args=None, namespace=None):
         namespace, extras = super().parse_known_args(args, namespace)

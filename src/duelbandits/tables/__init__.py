@@ -14,27 +14,6 @@ import json
 
 import numpy as np
 
-from ..lazy import exports
-
-_EXPORTS = {
-    "final_regret_table": "paper",
-    "final_regret_rows": "paper",
-    "final_regret_markdown": "paper",
-    "final_regret_html": "paper",
-    "exponent_rows": "sweeps",
-    "exponent_note": "sweeps",
-    "exponent_markdown": "sweeps",
-    "exponent_html": "sweeps",
-    "actions_rows": "sweeps",
-    "actions_markdown": "sweeps",
-    "actions_html": "sweeps",
-    "field_markdown": "field",
-    "horizon_label": "asymptotics",
-    "asymptotics_markdown": "asymptotics",
-}
-
-__getattr__ = exports(__name__, _EXPORTS)
-
 
 def fmt(value, digits: int = 1) -> str:
     """A number with thousands separators, or ``-`` for NaN/None."""
