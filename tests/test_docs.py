@@ -91,13 +91,11 @@ def relative_links(path: Path) -> list[str]:
     return [t for t in LINK.findall(text) if not re.match(r"^(https?:|mailto:)", t)]
 
 
-def test_the_link_helpers_catch_what_they_must():
+def test_the_anchor_of_a_heading_is_githubs():
     assert slug("Long horizons (target `asymptotics`)") == "long-horizons-target-asymptotics"
     assert slug("The field: the paper's algorithms against the field's") == (
         "the-field-the-papers-algorithms-against-the-fields"
     )
-    assert relative_links(README), "the README links into docs/"
-    assert all(not t.startswith("http") for t in relative_links(README))
 
 
 def link_problems(page: Path, root: Path = REPO) -> list[str]:

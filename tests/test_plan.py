@@ -288,7 +288,7 @@ def test_paper_memory_is_checked_for_a_chunk_of_at_most_runs_and_for_aggregating
     config = config_with(runs=runs, runs_per_job=per_job, actions=actions, horizon=40_000, scenarios=["condorcet"])
     chunk = resources.simulate_bytes(min(runs, per_job), 40_000, actions)  # a chunk never holds more runs than exist
     needed = max(chunk, resources.aggregate_bytes(runs, 40_000, actions))
-    memory_boundary(config, lambda c: configcheck.check_paper(c), needed, "horizon/runs/runs_per_job/actions")
+    memory_boundary(config, lambda c: check(c, "paper"), needed, "horizon/runs/runs_per_job/actions")
 
 
 @pytest.mark.parametrize("target", ["sweeps", "field", "asymptotics"])
@@ -306,7 +306,7 @@ def test_target_memory_is_checked_at_the_longest_horizon_and_the_widest_matrix_w
     key = {"sweeps": "sweeps/horizon/horizons/actions", "field": "field/horizon", "asymptotics": "asymptotics/horizons"}
     config = config_with(**changes)
     needed = resources.sweep_point_bytes(longest, widest)
-    memory_boundary(config, lambda c: configcheck.check_target(c, target), needed, key[target])
+    memory_boundary(config, lambda c: check(c, target), needed, key[target])
 
 
 # --- The other checks a schema cannot express -----------------------------------------------------

@@ -283,10 +283,7 @@ def test_bounds_are_tuned_to_the_c_alpha_given_not_the_default(out):
     assert at_T != pytest.approx(theorem.bound(A, float(T), c_alpha=1.0), rel=1e-6)
 
 
-def test_sweep_tables_report_the_runs_of_each_horizon_and_the_fewest_in_the_exponents(out):
-    horizon = read(out / "horizon.parquet")
-    for T_, runs in RUNS_AT.items():
-        assert (horizon.loc[horizon["horizon"] == T_, "runs"] == runs).all(), T_
+def test_the_horizon_sweeps_exponents_report_the_fewest_runs_and_the_bootstrap_given(out):
     exponents = read(out / "exponents.parquet")
     assert (exponents["runs"] == min(RUNS_AT.values())).all()
     assert (exponents["horizons"] == len(RUNS_AT)).all()
