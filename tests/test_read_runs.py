@@ -94,7 +94,7 @@ def test_every_run_column_is_required_and_the_missing_ones_are_all_named(tmp_pat
     table = storage.read_table(path)
     for missing in (["run"], ["t"], ["outcome"], ["I", "J"]):
         storage.write_table(table.drop_columns(missing), path)
-        with pytest.raises(storage.StorageError, match=rf"c\.parquet: missing column\(s\) {', '.join(missing)}$"):
+        with pytest.raises(storage.StorageError, match=rf"c\.parquet: has no column\(s\) {', '.join(missing)}: "):
             storage.read_runs(path, horizon=2, actions=2)
 
 

@@ -33,9 +33,10 @@ def near_tie_counts():
     [(1.0, 8), (5.0, 100), (0.5 * 1000 ** (1 / 3) + 1e-9, 1000), (0.0, 100), (-1.0, 100), (float("nan"), 100)],
 )
 def test_c_alpha_whose_rate_is_not_in_0_to_one_half_is_rejected_by_name(c_alpha, horizon):
+    """At the door a run goes through (simulate: the entry's Param, then the rate's own check)."""
     X = duelbandits.make_scenario("condorcet", seed=0).matrix
     with pytest.raises(AlgorithmError, match="c_alpha"):
-        ts_borda.run(X, horizon, np.random.default_rng(0), c_alpha=c_alpha)
+        simulate(X, "ts-borda", horizon, 0, c_alpha=c_alpha)
 
 
 def test_invalid_alpha_message_names_horizon():

@@ -400,9 +400,6 @@ def read_runs(path, horizon: int, actions: int):
     strategies; dropping the null rows early keeps memory at one chunk.
     """
     names = read_schema(path).names
-    missing = [c for c in RUN_COLUMNS if c not in names]
-    if missing:
-        raise StorageError(f"{path}: missing column(s) {', '.join(missing)}")
     strategy_cols = [c for c in names if c[:2] in ("p_", "q_")]
     players = sorted({c[0] for c in strategy_cols})
     expected = [c for player in players for c in strategy_columns(player, actions)]

@@ -37,6 +37,11 @@ def markdown(header: list[str], rows: list[list[str]], align: str | None = None)
     return "\n".join(lines) + "\n"
 
 
+def markdown_page(title: str, header: list[str], rows: list[list[str]], align: str, note: str) -> str:
+    """A Markdown page: ``# title``, the table, then ``note``."""
+    return f"# {title}\n\n" + markdown(header, rows, align) + "\n" + note + "\n"
+
+
 HTML_STYLE = (
     "body{font-family:DejaVu Sans,Helvetica,Arial,sans-serif;font-size:13px;margin:1em}"
     "table{border-collapse:collapse}th,td{padding:3px 9px;border-bottom:1px solid #ddd}"

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 from ..regret import REGRET_NAMES
-from . import fmt, html_page, markdown, mean_std
+from . import fmt, html_page, markdown_page, mean_std
 
 
 def final_regret_table(summary: pd.DataFrame) -> pd.DataFrame:
@@ -84,8 +84,8 @@ def final_regret_markdown(table: pd.DataFrame) -> str:
     """results/table.md: a title line, the horizon and runs, the table and a note."""
     horizons = sorted(set(table["horizon"]))
     runs = sorted(set(table["runs"]))
-    head = f"# Final regret at T = {', '.join(f'{T:,}' for T in horizons)} ({', '.join(map(str, runs))} runs)\n\n"
-    return head + markdown(FINAL_HEADER, final_regret_rows(table), FINAL_ALIGN) + "\n" + FINAL_NOTE + "\n"
+    title = f"Final regret at T = {', '.join(f'{T:,}' for T in horizons)} ({', '.join(map(str, runs))} runs)"
+    return markdown_page(title, FINAL_HEADER, final_regret_rows(table), FINAL_ALIGN, FINAL_NOTE)
 
 
 def final_regret_html(table: pd.DataFrame) -> str:

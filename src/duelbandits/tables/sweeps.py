@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 from ..regret import REGRET_NAMES
-from . import fmt, fraction, has, html_page, markdown, mean_std
+from . import fmt, fraction, has, html_page, markdown_page, mean_std
 
 EXPONENT_HEADER = [
     "scenario",
@@ -19,6 +19,7 @@ EXPONENT_HEADER = [
     "sublinear (CI below 1)",
 ]
 EXPONENT_ALIGN = "lllrrrll"
+EXPONENT_TITLE = "Regret exponents: E[R_T] ~ T^rho"
 
 
 def exponent_rows(exponents: pd.DataFrame) -> list[list[str]]:
@@ -63,27 +64,19 @@ def exponent_note(exponents: pd.DataFrame) -> str:
 
 
 def exponent_markdown(exponents: pd.DataFrame) -> str:
-    return (
-        "# Regret exponents: E[R_T] ~ T^rho\n\n"
-        + markdown(EXPONENT_HEADER, exponent_rows(exponents), EXPONENT_ALIGN)
-        + "\n"
-        + exponent_note(exponents)
-        + "\n"
-    )
+    rows = exponent_rows(exponents)
+    return markdown_page(EXPONENT_TITLE, EXPONENT_HEADER, rows, EXPONENT_ALIGN, exponent_note(exponents))
 
 
 def exponent_html(exponents: pd.DataFrame) -> str:
     return html_page(
-        "Regret exponents: E[R_T] ~ T^rho",
-        EXPONENT_HEADER,
-        exponent_rows(exponents),
-        EXPONENT_ALIGN,
-        exponent_note(exponents),
+        EXPONENT_TITLE, EXPONENT_HEADER, exponent_rows(exponents), EXPONENT_ALIGN, exponent_note(exponents)
     )
 
 
 ACTIONS_HEADER = ["scenario", "algorithm", "regret", "A", "T", "R_T mean ± std", "bound at T", "R_T / bound"]
 ACTIONS_ALIGN = "lllrrrrr"
+ACTIONS_TITLE = "Scaling in the number of actions A"
 
 
 def actions_rows(table: pd.DataFrame) -> list[list[str]]:
@@ -110,16 +103,8 @@ ACTIONS_NOTE = (
 
 
 def actions_markdown(table: pd.DataFrame) -> str:
-    return (
-        "# Scaling in the number of actions A\n\n"
-        + markdown(ACTIONS_HEADER, actions_rows(table), ACTIONS_ALIGN)
-        + "\n"
-        + ACTIONS_NOTE
-        + "\n"
-    )
+    return markdown_page(ACTIONS_TITLE, ACTIONS_HEADER, actions_rows(table), ACTIONS_ALIGN, ACTIONS_NOTE)
 
 
 def actions_html(table: pd.DataFrame) -> str:
-    return html_page(
-        "Scaling in the number of actions A", ACTIONS_HEADER, actions_rows(table), ACTIONS_ALIGN, ACTIONS_NOTE
-    )
+    return html_page(ACTIONS_TITLE, ACTIONS_HEADER, actions_rows(table), ACTIONS_ALIGN, ACTIONS_NOTE)
