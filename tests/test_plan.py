@@ -239,15 +239,6 @@ def test_asymptotics_jobs_cover_every_point_once_and_split_runs_by_steps(runs, s
     assert points == expected
 
 
-def test_the_hand_split_of_one_asymptotics_case():
-    """7 runs, 25,000 steps per job, T = 3000: 8 runs per job, so one job of 7 runs; T = 30,000: 1 per job."""
-    config = config_with(**{"asymptotics/runs": 7, "asymptotics/steps_per_job": 25_000})
-    jobs = [j for j in plan.jobs(config, "asymptotics") if (j.scenario, j.algorithm) == ("borda", "ts-borda")]
-    assert [(j.first, j.last) for j in jobs if j.horizon == 3000] == [(0, 6)]
-    assert [(j.first, j.last) for j in jobs if j.horizon == 30_000] == [(r, r) for r in range(7)]
-    assert [(j.first, j.last) for j in jobs if j.horizon == 10_000] == [(0, 1), (2, 3), (4, 5), (6, 6)]
-
-
 def test_every_target_plans_jobs_of_its_own_name_only():
     config = config_with(runs=3, runs_per_job=2)
     for target in ("paper", *plan.POINT_TARGETS):
@@ -412,12 +403,6 @@ def test_the_paper_kernels_compile_in_two_groups_of_near_equal_compile_time():
         "field-1": ("rucb", "rcs", "rmed1"),
         "field-2": ("ccb", "winner-stays", "dexp3"),
     }
-
-
-def test_every_built_in_has_its_measured_compile_seconds():
-    from duelbandits.algorithms import BUILTINS
-
-    assert all(isinstance(a.compile_seconds, float) and a.compile_seconds > 0 for a in BUILTINS.values())
 
 
 def test_the_tail_section_plans_its_first_phase_and_is_checked_naming_its_key():
