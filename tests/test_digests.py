@@ -265,7 +265,7 @@ def test_a_file_that_cannot_be_digested_is_refused_naming_it(tmp_path):
 def test_type_names_are_stable_across_string_and_binary_widths():
     for kind, name in [
         (pa.string(), "string"),
-        (pa.large_string(), "string"),  # the module docstring: large_string reads as string
+        (pa.large_string(), "string"),  # _arrow_type_name: large_string reads as string
         (pa.binary(), "binary"),
         (pa.large_binary(), "binary"),
         (pa.dictionary(pa.int32(), pa.string()), "string"),

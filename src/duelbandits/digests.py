@@ -1,19 +1,9 @@
 """The content digest of a Parquet table or JSON file: what a result holds, not how its bytes lay it out.
 
-- Parquet: the schema (column names and types) and the values, column by column. Integers,
-  booleans and strings exactly, nulls by position; floats rounded to IEEE float32 (round to
-  nearest even, 24 significant bits, a relative 6e-8), with -0.0 as 0.0 and one NaN. Key-value
-  metadata (versions, provenance), row groups, encodings and compression do not count.
-- JSON: the parsed values under the same float rule, keys sorted.
-
-Rounding to float32 means two floats that differ only in their last digits have the same digest
-unless they straddle a float32 rounding boundary; for values that differ by a relative 1e-15 that
-happens about once in 10^8.
-
-A table's digest is the same whether it is computed from a table in memory (:class:`TableDigest`)
-or read back from its file (:func:`parquet_digest`). The manifest's digest of a table adds its
-provenance but for the versions (:func:`table_digest`). A figure carries the digest of the data it
-was drawn from (:func:`data_digest`: the sha256 of its input files and its arguments).
+What counts and what does not (floats at float32 precision, no metadata but the provenance in the
+manifest's :func:`table_digest`) is in docs/reproducibility.md ("Verification"). A table's digest is
+the same computed in memory (:class:`TableDigest`) or from its file (:func:`parquet_digest`). A
+figure carries the digest of the data it was drawn from (:func:`data_digest`).
 """
 
 from __future__ import annotations
@@ -200,7 +190,7 @@ JSON = "json:"
 
 
 def parquet_digest(path) -> str:
-    """Content digest of a Parquet file: schema and values (module docstring), read one column
+    """Content digest of a Parquet file: schema and values (docs/reproducibility.md), read one column
     and one batch at a time (the traces have 24 million rows)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -328,7 +318,7 @@ def figure_data_digest(path) -> str:
 
 
 def content_digest(path) -> str:
-    """The content digest of one file, by its suffix: ``parquet:`` and ``json:`` (module docstring),
+    """The content digest of one file, by its suffix: ``parquet:`` and ``json:`` (docs/reproducibility.md),
     ``figure:`` the data digest a figure carries (:func:`figure_data_digest`), ``bytes:`` the sha256 of
     anything else (Markdown, HTML); DigestError if it cannot be read."""
     from .storage import StorageError

@@ -1,20 +1,11 @@
 """A manifest of a results tree, and ``manifest verify``: the one integrity check, at the end.
 
-The manifest lists one line per result and figure, sorted by path, in the
-format of ``sha256sum`` (``<sha256>  <path>``, so ``sha256sum -c`` reads it
-too), then one ``# content: <digest>  <path>`` line per file, preceded by
-``#`` lines that record the Python and dependency versions and the config,
-and closed by ``# end: N entries`` (N files): :func:`read` refuses a manifest
-without it or whose count disagrees, so a manifest cut short never verifies.
-It holds no timestamps: the same inputs and environment give the same bytes.
-
-:func:`verify` is strict from the manifest it is given, never from the tree: when the manifest's
-``# environment:`` versions are this interpreter's, only bytes count (the same versions give the
-same bytes, so other bytes are a file changed after the pipeline wrote it). Under other versions a
-table is compared by its content digest (its data, floats at float32 precision, and its provenance
-but for the ``versions`` that made it: :func:`duelbandits.digests.table_digest`), a JSON file by its
-values, anything else but a figure by its bytes; a figure is ``not confirmed`` (other matplotlib
-versions draw other bytes, and a digest written inside the file proves nothing).
+The manifest lists one ``<sha256>  <path>`` line per result and figure, sorted by path (so
+``sha256sum -c`` reads it too), then one ``# content: <digest>  <path>`` line per file, after ``#``
+lines recording the versions and the config, and closes with ``# end: N entries``: :func:`read`
+refuses a manifest without it or whose count disagrees, so a manifest cut short never verifies. It
+holds no timestamps. What :func:`verify` compares, under the same or other versions:
+docs/reproducibility.md ("Verification").
 """
 
 from __future__ import annotations
@@ -217,7 +208,7 @@ def manifest_versions(manifest, header: dict | None = None) -> dict | None:
 
 def verify(manifest, root, reasons: dict | None = None) -> dict[str, str]:
     """``{path: status}`` (:data:`STATUSES`) for every file of ``manifest`` checked under ``root``
-    (module docstring); ``reasons``, if given, receives why each file differs."""
+    (docs/reproducibility.md, "Verification"); ``reasons``, if given, receives why each file differs."""
     header, entries, contents = read(manifest)
     # mutmut equivalent: manifest_versions without the header or the header argument dropped: it reads the same
     # manifest's header again
