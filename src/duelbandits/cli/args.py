@@ -52,6 +52,12 @@ positive_float = _float_type(low_open=True)
 non_negative_float = _float_type(low_open=False)
 
 
+def add_c_alpha(parser, use: str) -> None:
+    """The ``--c-alpha`` option: TS-Borda's c, which the command needs for ``use``."""
+    help_ = f"TS-Borda's c ({use}; TS-Borda's c_alpha in config `algorithm_params`, else its default)"
+    parser.add_argument("--c-alpha", type=positive_float, required=True, help=help_)
+
+
 def key_values(pairs, what: str) -> dict:
     """``["a=1", "b=2.5"]`` -> ``{"a": 1.0, "b": 2.5}``."""
     out = {}

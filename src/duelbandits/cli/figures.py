@@ -16,7 +16,7 @@ import string
 from contextlib import contextmanager
 from pathlib import Path
 
-from .args import UsageError, positive_float
+from .args import UsageError, add_c_alpha
 
 PLACEHOLDERS = {"algorithm": "--algorithm", "panel": "--panel"}
 """The placeholders of an ``--out`` template, and the option whose values replace each."""
@@ -273,13 +273,7 @@ def add_commands(sub) -> None:
     f = fsub.add_parser("main", help="a main-text figure (Figures 1, 2): utilities, matrix, regrets, bounds")
     f.add_argument("--scenario-file", required=True, help="scenario JSON from 'duelbandits scenario'")
     f.add_argument("--summary", required=True, help="results/summary.parquet")
-    f.add_argument(
-        "--c-alpha",
-        type=positive_float,
-        required=True,
-        help="TS-Borda's c (Theorem 4.2's requirement, for notes; "
-        "TS-Borda's c_alpha in config `algorithm_params`, else its default)",
-    )
+    add_c_alpha(f, "Theorem 4.2's requirement, for notes")
     add_panels_and_outputs(
         f,
         "abcd",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .args import UsageError, positive_float
+from .args import UsageError, add_c_alpha
 
 
 def cmd_latex_figures(args) -> None:
@@ -43,13 +43,7 @@ def add_commands(sub) -> None:
         "--scenario-file", action="append", required=True, help="a scenario JSON; once per scenario, in order"
     )
     x.add_argument("--summary", required=True, help="results/summary.parquet")
-    x.add_argument(
-        "--c-alpha",
-        type=positive_float,
-        required=True,
-        help="TS-Borda's c (Theorem 4.2's requirement, for notes; "
-        "TS-Borda's c_alpha in config `algorithm_params`, else its default)",
-    )
+    add_c_alpha(x, "Theorem 4.2's requirement, for notes")
     x.add_argument("--out", required=True, help="output .tex file")
     x.set_defaults(func=cmd_latex_figures, outputs=("out",))
     x = lsub.add_parser("build", help="compile a LaTeX document with latexmk into a PDF, from the current folder")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sys
 
-from .args import UsageError, actions, positive_float, positive_int
+from .args import UsageError, actions, add_c_alpha, positive_int
 
 
 def cmd_aggregate(args) -> None:
@@ -150,12 +150,7 @@ def add_commands(sub) -> None:
     p.add_argument("--actions", type=actions, required=True)
     p.add_argument("--horizon", type=positive_int, required=True)
     p.add_argument("--points", type=positive_int, required=True, help="bound steps (config `summary_points`)")
-    p.add_argument(
-        "--c-alpha",
-        type=positive_float,
-        required=True,
-        help="TS-Borda's c (Theorem 4.2; TS-Borda's c_alpha in config `algorithm_params`, else its default)",
-    )
+    add_c_alpha(p, "Theorem 4.2")
     p.add_argument("--out", required=True)
     p.set_defaults(func=cmd_bounds, outputs=("out",))
 

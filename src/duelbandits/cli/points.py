@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from .args import check_confidence, check_range, non_negative_float, positive_float, positive_int, seed
+from .args import add_c_alpha, check_confidence, check_range, non_negative_float, positive_int, seed
 
 
 def check_bootstrap_memory(resamples: int, frame) -> None:
@@ -111,12 +111,7 @@ def add_commands(sub) -> None:
 
     p = sub.add_parser("sweep-actions", help="action-count sweep points -> R_T and R_T / bound per A")
     p.add_argument("points", nargs="+", help="point files (duelbandits sweep-point)")
-    p.add_argument(
-        "--c-alpha",
-        type=positive_float,
-        required=True,
-        help="TS-Borda's c (Theorem 4.2; TS-Borda's c_alpha in config `algorithm_params`, else its default)",
-    )
+    add_c_alpha(p, "Theorem 4.2")
     p.add_argument("--table", required=True, help="output .parquet")
     p.add_argument("--markdown", required=True, help="output .md")
     p.add_argument("--html", required=True, help="output .html")
@@ -137,12 +132,7 @@ def add_commands(sub) -> None:
         help="long-horizon points -> local exponents with bootstrap CIs, verdicts, R_T / bound (Parquet, Markdown)",
     )
     add_bootstrap_args(p, "asymptotics")
-    p.add_argument(
-        "--c-alpha",
-        type=positive_float,
-        required=True,
-        help="TS-Borda's c (Theorem 4.2's bound; TS-Borda's c_alpha in config `algorithm_params`, else its default)",
-    )
+    add_c_alpha(p, "Theorem 4.2's bound")
     p.add_argument(
         "--near",
         type=non_negative_float,
