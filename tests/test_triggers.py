@@ -172,18 +172,13 @@ ALWAYS = {"__init__", "__main__", "cli", "cli.args"}
 """Every job runs `python -m duelbandits`: the package, its __main__, the CLI package and its argument types."""
 
 
-def test_code_units_hold_the_package_the_cli_the_commands_module_and_what_its_function_imports():
+def test_code_units_hold_what_the_command_imports_and_are_closed_under_imports_and_packages():
     for entry in sorted({entry for entry, _ in ENTRIES}):
         units = code_units(entry)
         module = entry.partition(":")[0]
         assert ALWAYS <= units and module in units, (entry, sorted(ALWAYS - units))
         imported = command_imports(entry) | module_imports(module)
         assert imported <= units, (entry, sorted(imported - units))
-
-
-def test_code_units_are_closed_under_the_imports_and_packages_of_every_unit():
-    for entry in sorted({entry for entry, _ in ENTRIES}):
-        units = code_units(entry)
         for unit in sorted(units):
             assert unit_file(unit) is not None, unit
             missing = (module_imports(unit) | parents(unit)) - units
