@@ -22,7 +22,7 @@ from . import winners
 from .errors import InputError, MatrixError, why_unreadable
 from .matrices import validate_matrix
 from .provenance import METADATA_KEY, canonical_json, check, matrix_sha256
-from .schemas import RUN_COLUMNS, strategy_columns
+from .schemas import MAY_BE_NULL, RUN_COLUMNS, TABLE_SCHEMAS, strategy_columns
 
 # Deterministic, compact Parquet: Parquet stores no timestamps, and the codec
 # and encodings are pinned so equal tables give equal bytes. The step and run
@@ -310,8 +310,6 @@ def read_table(path, table: str | None = None, columns=None, filters=None) -> pa
     the file. With ``table`` (a name of :data:`duelbandits.schemas.TABLE_SCHEMAS`), the columns read must be
     in the file with that schema's types, and its integer and boolean columns hold no null
     (:data:`duelbandits.schemas.MAY_BE_NULL` names those that may)."""
-    from .schemas import MAY_BE_NULL, TABLE_SCHEMAS
-
     schema = None if table is None else TABLE_SCHEMAS[table]
     return _read(path, columns, filters, schema, MAY_BE_NULL.get(table, ()))
 

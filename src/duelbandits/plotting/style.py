@@ -20,14 +20,9 @@ from ..digests import FIGURE_DATA_KEY
 from ..storage import atomic_write
 
 ALGORITHM_COLORS = {slug: a.color for slug, a in ALGORITHMS.items()}
-"""Fixed colour per algorithm slug, from its registry entry (``duelbandits.algorithms``).
-
-The paper's six take the first six of seaborn's 'colorblind' palette (Okabe-Ito based), written out
-(seaborn is not a dependency: docs/reproducibility.md): the paper's four algorithms the strong hues
-(blue, orange, green, pink), the two state-of-the-art baselines the muted ones (ISS brown, DTS
-near-black); orange and vermillion are not both used in the paper's figures, as they are hard to
-tell apart. The field's algorithms (target ``field`` only, drawn dashed beside the paper's solid
-lines) get six further hues; a plugin brings its own.
+"""Fixed colour per algorithm slug, from its registry entry: the paper's six take the first six hues
+of seaborn's 'colorblind' palette written out (docs/reproducibility.md), its four algorithms the strong
+ones, ISS and DTS the muted; the field's algorithms (drawn dashed) six further hues; a plugin its own.
 """
 
 NEUTRAL = "#4d4d4d"

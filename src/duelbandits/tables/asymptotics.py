@@ -30,8 +30,6 @@ def _interval(value, low, high) -> str:
 
 def _shown(exponents: pd.DataFrame) -> pd.DataFrame:
     """The rows the Markdown lists: per (scenario, algorithm), :func:`regrets_shown`, in that order."""
-    import pandas as pd
-
     rows = []
     for (scenario, algorithm), part in exponents.groupby(["scenario", "algorithm"], sort=False):
         for kind in regrets_shown(scenario, algorithm):
@@ -54,8 +52,6 @@ def _order(frame: pd.DataFrame) -> pd.DataFrame:
 def asymptotics_markdown(exponents: pd.DataFrame, local: pd.DataFrame) -> str:
     """results/asymptotics/exponents.md: the verdict table with R_T / bound at every horizon, then the
     local exponent of every interval, then how to read them."""
-    import pandas as pd
-
     shown = _shown(_order(exponents))
     horizons = sorted(set(local["horizon"]))
     uniform = shown[["prev_from", "last_from", "last_horizon"]].drop_duplicates()
