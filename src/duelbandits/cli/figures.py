@@ -215,8 +215,6 @@ def cmd_sweep_figure(args) -> None:
     check_figure_paths(args.out)
     if args.kind == "horizon" and args.exponents is None:
         raise UsageError("sweep-figure horizon needs --exponents")
-    if args.exponents is not None:
-        storage.read_provenance(args.exponents, table="sweep-exponents")
     table = scenario_rows(args.table, args.scenario, table=f"sweep-{args.kind}")
     if args.kind == "horizon":
         exponents = storage.read_frame(args.exponents, "sweep-exponents", filters=[("scenario", "=", args.scenario)])
