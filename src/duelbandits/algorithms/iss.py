@@ -1,6 +1,6 @@
 """ISS: Independent Self-Sparring (Sui et al., 2017), a baseline of Section 5.
 
-The rule: docs/paper.md ("The algorithms", ISS). ISS needs every sample (no
+The rule: docs/paper.md ("The algorithms", ISS); argmax ties uniform. ISS needs every sample (no
 row structure to prune), so a run draws exactly ``2 A T`` Beta variates; besides
 :func:`run`, :func:`beta_draws(matrix, horizon, rng) <beta_draws>` returns that
 count, for benchmarks.
