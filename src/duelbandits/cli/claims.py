@@ -143,10 +143,10 @@ def cmd_tail_family(args) -> None:
 
 def cmd_tail_figure(args) -> None:
     from .. import digests, storage
+    from ..plotting import style
     from ..plotting.tail import tail_figure
-    from .figures import check_figure_paths
 
-    check_figure_paths(args.out)
+    style.check_figure_paths(args.out)
     estimates = storage.read_frame(args.estimates, "tail-estimates")
     family = storage.read_frame(args.family, "tail-family") if args.family else None
     digest = digests.data_digest({"estimates": args.estimates, "family": args.family}, figure="maximin-tail")

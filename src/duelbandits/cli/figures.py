@@ -22,15 +22,6 @@ PLACEHOLDERS = {"algorithm": "--algorithm", "panel": "--panel"}
 """The placeholders of an ``--out`` template, and the option whose values replace each."""
 
 
-def check_figure_paths(paths) -> None:
-    """UsageError unless every output is a format the figures are saved in."""
-    from ..plotting.style import METADATA
-
-    for path in paths:
-        if Path(path).suffix.lower().lstrip(".") not in METADATA:
-            raise UsageError(f"--out {path}: a figure is saved as .pdf, .png or .svg")
-
-
 def _placeholders(template: str, allowed) -> set[str]:
     """The placeholders of the ``--out`` template ``template``; UsageError for one not in ``allowed``."""
     try:
@@ -136,10 +127,10 @@ def _stamp(path):
 
 def cmd_figure_main(args) -> None:
     from .. import digests, provenance, storage
-    from ..plotting import main
+    from ..plotting import main, style
 
     figures = figure_outputs(args.out, panel=args.panel)
-    check_figure_paths(path for paths in figures.values() for path in paths)
+    style.check_figure_paths(path for paths in figures.values() for path in paths)
     record = storage.read_scenario(args.scenario_file)
     provenance.check_scenario(args.summary, storage.read_provenance(args.summary, table="summary"), record)
     summary = scenario_rows(args.summary, record["name"], "summary")
@@ -166,7 +157,7 @@ def cmd_figure_appendix(args) -> None:
                 raise UsageError(
                     f"--panel: the appendix figure of {slug} has panels {', '.join(letters)}, not {panel!r}"
                 )
-    check_figure_paths(path for paths in figures.values() for path in paths)
+    style.check_figure_paths(path for paths in figures.values() for path in paths)
     record = storage.read_scenario(args.scenario_file) if args.scenario_file else None
     expected = {"scenario": args.scenario}
     if record is not None:
@@ -210,9 +201,9 @@ def cmd_figure_appendix(args) -> None:
 
 def cmd_sweep_figure(args) -> None:
     from .. import digests, storage
-    from ..plotting import sweeps
+    from ..plotting import style, sweeps
 
-    check_figure_paths(args.out)
+    style.check_figure_paths(args.out)
     if args.kind == "horizon" and args.exponents is None:
         raise UsageError("sweep-figure horizon needs --exponents")
     table = scenario_rows(args.table, args.scenario, table=f"sweep-{args.kind}")
@@ -231,9 +222,9 @@ def cmd_sweep_figure(args) -> None:
 
 def cmd_field_figure(args) -> None:
     from .. import digests
-    from ..plotting import field
+    from ..plotting import field, style
 
-    check_figure_paths(args.out)
+    style.check_figure_paths(args.out)
     curves = scenario_rows(args.curves, args.scenario, table="field-curves")
     digest = digests.data_digest({"curves": args.curves}, figure="field", scenario=args.scenario)
     field.field_figure(args.scenario, curves, args.out, data_digest=digest)
@@ -241,9 +232,10 @@ def cmd_field_figure(args) -> None:
 
 def cmd_asymptotics_figure(args) -> None:
     from .. import digests, storage
+    from ..plotting import style
     from ..plotting.asymptotics import asymptotics_figure
 
-    check_figure_paths(args.out)
+    style.check_figure_paths(args.out)
     local_prov = storage.read_provenance(args.local, table="asymptotics-local")
     exponents_prov = storage.read_provenance(args.exponents, table="asymptotics-exponents")
     made = ("points", "resamples", "confidence", "seed", "c_alpha", "near")

@@ -17,6 +17,7 @@ import numpy as np
 
 from ..algorithms import ALGORITHMS
 from ..digests import FIGURE_DATA_KEY
+from ..errors import InputError
 from ..storage import atomic_write
 
 ALGORITHM_COLORS = {slug: a.color for slug, a in ALGORITHMS.items()}
@@ -239,6 +240,13 @@ METADATA = {
     "svg": {"Creator": None, "Date": None},
 }
 """Per-format metadata that removes every clock- and version-dependent field."""
+
+
+def check_figure_paths(paths) -> None:
+    """InputError unless every output is a format the figures are saved in (before anything is drawn)."""
+    for path in paths:
+        if Path(path).suffix.lower().lstrip(".") not in METADATA:
+            raise InputError(f"--out {path}: a figure is saved as .pdf, .png or .svg")
 
 
 def _metadata(fmt: str, data_digest: str | None) -> dict:
