@@ -1257,3 +1257,15 @@ def test_ts_borda_shines_when_its_interval_lies_below_every_other_method_s():
     row = claims.ledger(summary).set_index("claim").loc["S5 borda: Thompson Sampling shines"]
     assert (row["value"], row["threshold"], row["verdict"]) == (pytest.approx(45.0), 69.0, claims.HOLDS)
     assert row["reason"] == "next smallest mean 69.0"
+
+
+def test_an_optional_table_given_on_the_command_line_must_exist(tmp_path, capsys):
+    """A mistyped --tail is refused in one line, not read as "the target was not built"."""
+    from duelbandits import cli, schemas, storage
+
+    storage.write_frame(_summary(), schemas.SUMMARY_SCHEMA, tmp_path / "summary.parquet", {"table": "summary"})
+    out = ["--table", tmp_path / "c.parquet", "--markdown", tmp_path / "c.md", "--tail", tmp_path / "typo.parquet"]
+    assert cli.main([str(a) for a in ["claims", "--summary", tmp_path / "summary.parquet", "--level", 0.95, *out]]) == 2
+    err = capsys.readouterr().err
+    assert "typo.parquet" in err and err.count("\n") == 1, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["summary.parquet"]

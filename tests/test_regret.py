@@ -164,3 +164,9 @@ def test_curve_problem_takes_each_range_to_its_ends_and_refuses_beyond(kind):
         under == f"run 1's {kind} regret goes from {low * 3:.6g} at t = 3 to {low * 10 - 0.007:.6g} at t = 10: {sums}"
     )
     assert regret.curve_problem(kind, t, [[1e-3, math.nan, 0.0]]) == f"run 0's {kind} regret is nan at t = 3"
+
+
+def test_curve_problem_names_a_kind_that_is_no_regret():
+    """A regret column holding another word (a hand-edited table) is refused, not a KeyError."""
+    assert regret.curve_problem("borda", [1, 2], [0.5, 1.0]) is None
+    assert regret.curve_problem("bordaa", [1, 2], [0.5, 1.0]).startswith("'bordaa' is no regret kind (one of ")

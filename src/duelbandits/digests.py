@@ -357,5 +357,5 @@ def input_contents(inputs: dict) -> dict:
 
 
 def figure_digest(contents: dict, **args) -> str:
-    """:func:`data_digest` from the inputs' content digests (:func:`input_contents`)."""
+    """:func:`data_digest` from the inputs' sha256 (:func:`input_contents`)."""
     return hashlib.sha256(canonical_json({"inputs": contents, "args": args}).encode()).hexdigest()

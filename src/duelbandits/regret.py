@@ -86,6 +86,8 @@ def curve_problem(kind: str, t, R, names=None) -> str | None:
     t = np.asarray(t, dtype=float)
     R = np.asarray(R, dtype=float).reshape(-1, t.size)
     names = [f"run {r}" for r in range(R.shape[0])] if names is None else list(names)
+    if kind not in RANGES:
+        return f"{kind!r} is no regret kind (one of {', '.join(RANGES)})"
     low, high = RANGES[kind]
     dt = np.diff(np.r_[0.0, t])
     dR = np.diff(np.concatenate([np.zeros((R.shape[0], 1)), R], axis=1), axis=1)

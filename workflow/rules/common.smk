@@ -1,6 +1,6 @@
 # Helpers that turn the validated config into file lists and rule params. Rules use them by
-# name; the checks and the job lists themselves are in duelbandits.plan (testable without
-# Snakemake), and no algorithm or plotting logic lives here.
+# name; the checks are in duelbandits.configcheck and the job lists in duelbandits.plan (testable
+# without Snakemake), and no algorithm or plotting logic lives here.
 
 import json
 import os

@@ -253,7 +253,7 @@ OPTIONAL = {
     "family": ("tail-family", "results/maximin-tail/family.parquet"),
     "bayes": ("bayes-estimates", "results/maximin-bayes/estimates.parquet"),
 }
-"""The ledger's optional inputs: argument -> (table, the file the workflow passes), read if it exists."""
+"""The ledger's optional inputs: argument -> (table, the file the workflow passes), read if given."""
 
 MEAN_REGRETS = {
     "summary": ["scenario", "algorithm", "regret"],
@@ -283,14 +283,11 @@ def mean_regret_problem(frame, table: str) -> str | None:
 
 
 def cmd_claims(args) -> None:
-    import os
-
     from .. import bayes, claims, provenance, schemas, storage, tail
     from ..tables.claims import claims_markdown
 
     check_confidence(args.level, "--level")
     paths = {"summary": args.summary} | {k: getattr(args, k) for k in OPTIONAL if getattr(args, k)}
-    paths = {k: path for k, path in paths.items() if k == "summary" or os.path.isfile(path)}
     tables = {"summary": "summary"} | {k: table for k, (table, _) in OPTIONAL.items()}
     read = {k: storage.read_frame(path, tables[k]) for k, path in paths.items()}
     for k, frame in read.items():
@@ -311,10 +308,10 @@ def cmd_claims(args) -> None:
 def add_claims_command(sub) -> None:
     p = sub.add_parser("claims", help="the paper's claims, each with its number, interval and verdict")
     p.add_argument("--summary", required=True, help="results/summary.parquet (the paper run)")
-    p.add_argument("--local", help="results/asymptotics/local.parquet, read if it exists")
-    p.add_argument("--tail", help="results/maximin-tail/estimates.parquet, read if it exists")
-    p.add_argument("--family", help="results/maximin-tail/family.parquet, read if it exists")
-    p.add_argument("--bayes", help="results/maximin-bayes/estimates.parquet, read if it exists")
+    p.add_argument("--local", help="results/asymptotics/local.parquet, read if given")
+    p.add_argument("--tail", help="results/maximin-tail/estimates.parquet, read if given")
+    p.add_argument("--family", help="results/maximin-tail/family.parquet, read if given")
+    p.add_argument("--bayes", help="results/maximin-bayes/estimates.parquet, read if given")
     p.add_argument(
         "--level",
         type=float,
