@@ -78,6 +78,30 @@ def test_an_integer_beyond_int32_is_refused_where_the_key_sets_no_maximum_of_its
     validate(with_value(("seed",), 2**63 - 1))  # a key with its own maximum: the schema's
 
 
+def test_an_integer_below_int32_is_refused_where_the_key_sets_no_minimum_of_its_own(tmp_path):
+    """Every integer key of the schema file has a minimum, so the walk is run on a schema of one key."""
+    schema = tmp_path / "schema.yaml"
+    schema.write_text(yaml.safe_dump({"$defs": {}, "properties": {"offset": {"type": "integer"}}}))
+    configcheck.check_values({"offset": -(2**31)}, schema)  # the least valid value
+    with pytest.raises(ConfigError) as raised:
+        configcheck.check_values({"offset": -(2**31) - 1}, schema)
+    assert str(raised.value) == (
+        "config: offset: -2147483649 is beyond a 32-bit integer (at least -2147483648: the step and run columns "
+        "are int32)"
+    )
+
+
+def test_a_snakemake_validation_error_without_a_schema_error_behind_it_is_one_line(monkeypatch):
+    from snakemake import utils
+    from snakemake.exceptions import WorkflowError
+
+    def fail(*args, **kwargs):
+        raise WorkflowError("Error validating config file.\nsecond line")
+
+    monkeypatch.setattr(utils, "validate", fail)
+    refused(BASE, "config: Error validating config file.")
+
+
 def test_a_float_where_an_integer_is_required_is_refused():
     """JSON Schema calls 4.0 an integer; the jobs' commands do not."""
     validate(with_value(("maximin-tail", "family", "actions", 0), 4))

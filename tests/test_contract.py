@@ -136,6 +136,27 @@ def test_planning_runs_the_contract_once_per_version_of_a_plugins_code(registere
     assert contract.check_plugin(slug, passes) == [] and runs == [slug, slug]  # an edit of its code: again
 
 
+def test_a_pass_recorded_by_other_code_of_the_contract_does_not_count(registered, tmp_path, monkeypatch):
+    source = plugins.Source("toyplugin", "0.1", "0123456789abcdef")
+    slug = registered(dataclasses.replace(entry("toy-recontracted", Fine), source=source))
+    runs, passes = [], str(tmp_path / "contract-passes.json")
+    monkeypatch.setattr(contract, "check_algorithm", lambda slug: runs.append(slug) or [])
+    assert contract.check_plugin(slug, passes) == [] and runs == [slug]
+    monkeypatch.setattr(contract, "code_key", lambda: "another version")  # e.g. an edit of simulation.py
+    assert contract.check_plugin(slug, passes) == [] and runs == [slug, slug]
+
+
+def test_a_pass_that_cannot_be_recorded_only_is_not_recorded(registered, tmp_path, monkeypatch):
+    """The folder of the record is a file (root can write even a read-only folder): planning goes on."""
+    source = plugins.Source("toyplugin", "0.1", "0123456789abcdef")
+    slug = registered(dataclasses.replace(entry("toy-unrecorded", Fine), source=source))
+    runs, passes = [], tmp_path / "a-file" / "contract-passes.json"
+    passes.parent.write_text("not a folder")
+    monkeypatch.setattr(contract, "check_algorithm", lambda slug: runs.append(slug) or [])
+    assert contract.check_plugin(slug, str(passes)) == [] and contract.check_plugin(slug, str(passes)) == []
+    assert runs == [slug, slug] and passes.parent.read_text() == "not a folder"
+
+
 def test_register_refuses_a_taken_slug_and_an_incomplete_entry(registered):
     with pytest.raises(algorithms.AlgorithmError, match="'dts' is already registered"):
         algorithms.register(dataclasses.replace(entry("x", Fine), slug="dts"))

@@ -117,9 +117,12 @@ def check_values(config: dict, schema_path) -> None:
             refuse(path, f"must be a finite number, got {value!r}")
         if node.get("type") == "integer" and isinstance(value, float):
             refuse(path, f"must be an integer, got {value!r}")
-        big = isinstance(value, int) and not isinstance(value, bool) and value > MAX_STEP  # below 0: the minimums
-        if big and "maximum" not in node:
-            refuse(path, f"{value} is beyond a 32-bit integer (at most {MAX_STEP}: the step and run columns are int32)")
+        integer = isinstance(value, int) and not isinstance(value, bool)
+        beyond = f"{value} is beyond a 32-bit integer (at %s: the step and run columns are int32)"
+        if integer and value > MAX_STEP and "maximum" not in node:
+            refuse(path, beyond % f"most {MAX_STEP}")
+        if integer and value < -MAX_STEP - 1 and "minimum" not in node:
+            refuse(path, beyond % f"least {-MAX_STEP - 1}")
         named(value, node, path)
         if isinstance(value, dict):
             properties, extra = node.get("properties", {}), node.get("additionalProperties")
@@ -173,6 +176,7 @@ def one_line(error) -> str:
 def validate(config: dict, schema_path) -> None:
     """The config door: :func:`check_values`, then Snakemake's ``validate`` against the schema file;
     the first problem as one ConfigError line naming the key."""
+    from jsonschema import ValidationError
     from snakemake.exceptions import WorkflowError
     from snakemake.utils import validate as snakemake_validate
 
@@ -180,7 +184,10 @@ def validate(config: dict, schema_path) -> None:
     try:
         snakemake_validate(config, str(schema_path), set_default=False)
     except WorkflowError as err:  # raised while handling jsonschema's ValidationError, its context
-        raise ConfigError(one_line(err.__context__)) from None
+        context = err.__context__
+        if isinstance(context, ValidationError):
+            raise ConfigError(one_line(context)) from None
+        raise ConfigError(f"config: {str(err).splitlines()[0] if str(err) else type(err).__name__}") from None
 
 
 # --- Checks of what the config plans, beyond one value ------------------------------------------

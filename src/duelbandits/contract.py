@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import regret
+from . import regret, scenarios, simulation
 from .algorithms import get
 from .errors import InputError
 from .scenarios import make_scenario
@@ -79,17 +79,30 @@ PASSES = ".duelbandits/contract-passes.json"
 """Where planning records the plugin algorithms that kept the contract (:func:`check_plugin`)."""
 
 
+def code_key() -> str:
+    """sha256 of the sources of the contract's own checks (this module and the simulation, regret and
+    scenario modules it runs): a pass recorded under another key does not count."""
+    import hashlib
+    from pathlib import Path
+
+    sha = hashlib.sha256()
+    for file in (__file__, simulation.__file__, regret.__file__, scenarios.__file__):
+        sha.update(Path(file).read_bytes() + b"\0")
+    return sha.hexdigest()[:16]
+
+
 def check_plugin(slug: str, passes: str = PASSES) -> list[str]:
     """:func:`check_algorithm` of the installed plugin's algorithm ``slug``, run once per version of its
-    code: a pass is recorded in ``passes`` under the plugin's digest and this module's source, so a
-    second planning runs nothing until either changes."""
-    import hashlib
+    code: a pass is recorded in ``passes`` under the plugin's digest and :func:`code_key`, so a second
+    planning runs nothing until either changes. A record that cannot be written only means the
+    contract runs again next time."""
+    import contextlib
     import json
     import os
     from pathlib import Path
 
-    source, own = get(slug).source, hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
-    key = f"{source.distribution}=={source.version}:{source.digest} contract {own}"
+    source = get(slug).source
+    key = f"{source.distribution}=={source.version}:{source.digest} contract {code_key()}"
     path = Path(passes)
     try:
         passed = dict(json.loads(path.read_text()))
@@ -99,8 +112,12 @@ def check_plugin(slug: str, passes: str = PASSES) -> list[str]:
         return []
     problems = check_algorithm(slug)
     if not problems:
-        path.parent.mkdir(parents=True, exist_ok=True)
         part = path.with_name(f"{path.name}.{os.getpid()}")
-        part.write_text(json.dumps({**passed, slug: key}, indent=1, sort_keys=True) + "\n")
-        os.replace(part, path)  # whole or absent, even with two plannings at once
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            part.write_text(json.dumps({**passed, slug: key}, indent=1, sort_keys=True) + "\n")
+            os.replace(part, path)  # whole or absent, even with two plannings at once
+        except OSError:  # a read-only folder or a full disk: not recorded, and planning goes on
+            with contextlib.suppress(OSError):
+                part.unlink()
     return problems
