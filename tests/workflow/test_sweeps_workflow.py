@@ -80,22 +80,12 @@ def test_default_target_runs_no_sweep_and_the_sweeps_target_plans_every_point(tm
     assert "simulate" not in counts and "aggregate" not in counts
 
 
-def test_file_scenario_without_its_csv_fails_before_any_job_and_names_the_key(tmp_path):
-    result = snakemake(tmp_path, "--cores", "1", "--config", "scenarios=[condorcet,file]")
-    assert result.returncode != 0
-    assert "config: matrix_file: required when scenarios include file" in result.stderr
-    assert not (tmp_path / "results").exists()
-
-
 @pytest.mark.parametrize(
     "override, message",
     [
         ("matrix_file: missing.csv", "matrix file missing.csv: file not found"),  # the horizon sweep reads it
         # the borda scenario cannot make i2 the Borda winner with 4 actions
         ("sweeps: {actions: {scenarios: [borda], actions: [4], horizon: 300}}", "config: sweeps/actions/actions"),
-        ("sweeps: {horizon: {scenarios: [file], horizons: [5, 10]}}", "c_alpha * T^(-1/3)"),  # alpha = 0.58
-        ("sweeps: {actions: {scenarios: [file], actions: [10], horizon: 300}}", "'file' is not one of"),
-        ("sweeps: {runs: 1}", "minimum"),
     ],
 )
 def test_bad_sweep_config_fails_before_any_job_and_names_the_key(tmp_path, override, message):
