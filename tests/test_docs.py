@@ -511,16 +511,6 @@ def test_the_docs_index_lists_every_page():
     assert listed == {p.name for p in DOCS} - {"README.md"}, index
 
 
-def test_the_registrys_step_costs_are_the_ones_performance_md_quotes():
-    from duelbandits.algorithms import ALGORITHMS
-
-    rows = markdown_table((REPO / "docs/performance.md").read_text(), "| algorithm | entry's `step_seconds`")
-    labels = {a.label: a for a in ALGORITHMS.values() if a.step_seconds is not None}
-    assert {row[0] for row in rows} == set(labels)
-    for row in rows:
-        assert float(row[1].strip("*")) == pytest.approx(labels[row[0]].step_seconds * 1e6), row
-
-
 def test_every_declared_runtime_dependency_is_imported():
     """A dependency nothing imports is not one (docs/reproducibility.md#dependencies); the Snakefile counts."""
     import tomllib

@@ -33,9 +33,11 @@ rule sweep_horizon:
         mem_mb=1000,
         runtime=10,
     shell:
-        "python -m duelbandits sweep-horizon {input} --resamples {params.resamples} --confidence {params.confidence}"
-        " --seed {params.seed} --table {output.table} --exponents {output.exponents}"
-        " --markdown {output.markdown} --html {output.html} > {log} 2>&1 || (cat {log} >&2; exit 1)"
+        cli(
+            "sweep-horizon {input} --resamples {params.resamples} --confidence {params.confidence}"
+            " --seed {params.seed} --table {output.table} --exponents {output.exponents}"
+            " --markdown {output.markdown} --html {output.html}"
+        )
 
 
 # results/sweeps/actions.{parquet,md,html}: R_T per A, and R_T / theorem bound.
@@ -64,8 +66,10 @@ rule sweep_actions:
         mem_mb=1000,
         runtime=10,
     shell:
-        "python -m duelbandits sweep-actions {input} --c-alpha {params.c_alpha} --table {output.table}"
-        " --markdown {output.markdown} --html {output.html} > {log} 2>&1 || (cat {log} >&2; exit 1)"
+        cli(
+            "sweep-actions {input} --c-alpha {params.c_alpha} --table {output.table}"
+            " --markdown {output.markdown} --html {output.html}"
+        )
 
 
 # figures/sweeps/horizon-{scenario}.{pdf,png}: R_T against T with the fit, and the exponents.
@@ -94,8 +98,10 @@ rule figure_sweep_horizon:
         mem_mb=1000,
         runtime=10,
     shell:
-        "python -m duelbandits sweep-figure horizon --scenario {wildcards.scenario} --table {input.table}"
-        " --exponents {input.exponents} --out {output.pdf} {output.png} > {log} 2>&1 || (cat {log} >&2; exit 1)"
+        cli(
+            "sweep-figure horizon --scenario {wildcards.scenario} --table {input.table}"
+            " --exponents {input.exponents} --out {output.pdf} {output.png}"
+        )
 
 
 # figures/sweeps/actions-{scenario}.{pdf,png}: R_T and R_T / bound against A.
@@ -123,5 +129,7 @@ rule figure_sweep_actions:
         mem_mb=1000,
         runtime=10,
     shell:
-        "python -m duelbandits sweep-figure actions --scenario {wildcards.scenario} --table {input.table}"
-        " --out {output.pdf} {output.png} > {log} 2>&1 || (cat {log} >&2; exit 1)"
+        cli(
+            "sweep-figure actions --scenario {wildcards.scenario} --table {input.table}"
+            " --out {output.pdf} {output.png}"
+        )
