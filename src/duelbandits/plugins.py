@@ -179,7 +179,7 @@ def load(group: str, kind: type, builtins: dict) -> dict:
         try:
             entry.check()
         except InputError as err:
-            raise PluginError(f"{where}: incomplete entry: {err}") from None
+            raise PluginError(f"{where}: {err}") from None
         dist = point.dist
         module = entry.module or point.value.partition(":")[0].strip()
         source = Source(

@@ -196,7 +196,7 @@ class Algorithm:
         if not isinstance(self.params, dict) or not all(isinstance(p, Param) for p in self.params.values()):
             raise AlgorithmError(f"{where}: params must map each name to a duelbandits.algorithms.Param")
         for name, param in self.params.items():
-            param.check(f"{where}: the default of {name}", param.default)
+            param.check(f"{where}: out-of-range default: {name}", param.default)
         if self.theorem is not None and not isinstance(self.theorem, str):
             if not all(hasattr(self.theorem, name) for name in ("name", "regret", "bound", "exponent", "holds")):
                 raise AlgorithmError(f"{where}: theorem must be a paper theorem's name or a theorems.Theorem")
