@@ -100,6 +100,12 @@ def bootstrap_bytes(resamples: int, horizons: int, runs: int) -> int:
     return 4 * 8 * resamples * (horizons + runs)
 
 
+def check_bootstrap_memory(resamples: int, points) -> None:
+    """Refuse a bootstrap of the final regrets of ``points`` (point rows) larger than memory, before it runs."""
+    runs = int(points["run"].max()) + 1 if len(points) else 1
+    check_memory(f"--resamples {resamples}", bootstrap_bytes(resamples, points["horizon"].nunique(), runs))
+
+
 # --- Resources: what a simulation job asks a cluster for ------------------------------------
 
 
