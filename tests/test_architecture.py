@@ -26,7 +26,6 @@ FLOORS = {
     "analyses": [
         "aggregate",
         "points",
-        "sweeps",
         "field",
         "asymptotics",
         "tail",
@@ -37,7 +36,7 @@ FLOORS = {
         "plan",
     ],
     "presentation": ["tables", "plotting", "latex"],
-    "command line": ["cli", "__main__", "__init__"],
+    "command line": ["cli", "studies", "__main__", "__init__"],
 }
 LEVEL = {top: level for level, tops in enumerate(FLOORS.values()) for top in tops}
 
