@@ -144,7 +144,7 @@ class NotIntegers(Fine):
 def test_a_duel_of_non_integers_is_refused(registered):
     slug = registered(entry("toy-floats", NotIntegers))
     assert contract.check_algorithm(slug) == [
-        f"condorcet, A = 3: {slug}: select() returned (1.9, 2.0) at step 1, not two integer actions"
+        "condorcet, A = 3: select() returned (1.9, 2.0) at step 1, not two integer actions"
     ]
 
 

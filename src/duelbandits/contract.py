@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import regret, scenarios, simulation
+from . import plugins, regret, scenarios, simulation
 from .algorithms import get
 from .errors import InputError
 from .scenarios import make_scenario
@@ -64,8 +64,8 @@ def check_algorithm(slug: str) -> list[str]:
         before = _global_states()
         try:
             (first, record), (other, _), (again, _) = (_run(spec, X, HORIZON, seed) for seed in seeds)
-        except InputError as err:
-            return [where + str(err)]
+        except InputError as err:  # a plugin's own error, or a plain algorithm's bad duel: named by the caller
+            return [where + str(err).removeprefix(f"{plugins.named(spec)}: ").removeprefix(f"{slug}: ")]
         shape = output_problems(spec, A, HORIZON, first, record)
         problems += [where + p for p in shape]
         if shape:

@@ -196,7 +196,7 @@ class Algorithm:
         if not isinstance(self.params, dict) or not all(isinstance(p, Param) for p in self.params.values()):
             raise AlgorithmError(f"{where}: params must map each name to a duelbandits.algorithms.Param")
         for name, param in self.params.items():
-            param.check(f"{where}: the default of {name}", param.default)
+            param.check(f"{where}: out-of-range default: {name}", param.default)
         if self.theorem is not None and not isinstance(self.theorem, str):
             if not all(hasattr(self.theorem, name) for name in ("name", "regret", "bound", "exponent", "holds")):
                 raise AlgorithmError(f"{where}: theorem must be a paper theorem's name or a theorems.Theorem")
@@ -211,13 +211,15 @@ class Algorithm:
 
     def identity(self) -> str:
         """The entry's fields as text, the same in every process (a theorem by its name and formula's
-        name): part of a plugin's digest, so that editing its entry reruns its jobs."""
+        name, a parameter without its description, which changes no result): part of a plugin's digest,
+        so that editing its entry reruns its jobs."""
         theorem = (
             self.theorem
             if self.theorem is None or isinstance(self.theorem, str)
             else (self.theorem.name, self.theorem.regret, self.theorem.exponent)
         )
-        fields = {**vars(self), "theorem": theorem, "source": None}
+        params = {name: replace(param, description="") for name, param in self.params.items()}
+        fields = {**vars(self), "theorem": theorem, "params": params, "source": None}
         return repr(sorted(fields.items()))
 
     def with_source(self, source: plugins.Source) -> Algorithm:
