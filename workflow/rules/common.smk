@@ -11,7 +11,7 @@ from pathlib import Path
 
 import yaml
 
-import duelbandits.bayes
+import duelbandits.studies.bayes
 import duelbandits.claims
 import duelbandits.configcheck as configcheck
 import duelbandits.plan as plan
