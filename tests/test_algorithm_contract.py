@@ -161,7 +161,7 @@ def test_a_horizon_too_short_for_the_tuning_clips_gamma_to_one_with_a_warning_an
     """At T = 3 every exploration rate is >= 1 for A >= 3 (SparringExp3.P 1.05 sqrt(A log A / 3) >= 1.10,
     Partial Monitoring (e-2)^(1/4) (A^2 log A / 3)^(1/4) >= 1.24, Dueling-EXP3 T <= K log K = 3.3): the
     tuning warns naming T and A and gives gamma = 1, and the run plays the uniform law at every step.
-    (Each algorithm's file tests the horizon where its clipping starts.)"""
+    (test_theorems.py and test_dexp3.py test the horizon where each clipping starts.)"""
     spec = ALGORITHMS[slug]
     tuning = importlib.import_module(spec.module).hyperparameters
     T, warning = 3, rf"horizon T=3 is too short for Theorem .* with A={A} "

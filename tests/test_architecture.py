@@ -26,7 +26,6 @@ FLOORS = {
     "analyses": [
         "aggregate",
         "points",
-        "sweeps",
         "field",
         "asymptotics",
         "tail",

@@ -17,11 +17,11 @@ from duelbandits import (
     resources,
     schemas,
     storage,
-    sweeps,
 )
 from duelbandits import points as pointlib
 from duelbandits.plotting.asymptotics import asymptotics_figure
 from duelbandits.simulation import name_seed
+from duelbandits.studies.sweeps import analysis as sweeps
 from duelbandits.tables import asymptotics as tables
 
 HORIZONS = np.array([1_000, 3_000, 10_000, 30_000])

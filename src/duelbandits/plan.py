@@ -187,7 +187,8 @@ keep both cores of a laptop busy."""
 
 def kernel_groups(jobs: int = KERNEL_JOBS) -> dict[str, tuple[str, ...]]:
     """``{"paper-1": algorithms, ...}``: each family's built-in algorithms, in the registry's order, cut
-    into ``jobs`` runs of consecutive entries whose summed ``compile_seconds`` has the smallest maximum
+    into ``jobs`` runs of consecutive entries whose summed compile seconds (the measured costs:
+    :func:`duelbandits.resources.compile_seconds`) has the smallest maximum
     (the compile jobs take about as long as each other; among equal maxima, the first cut). Fixed by
     the built-ins, not by the config or the installed plugins, so that a simulation's compile job (its
     input) does not change when the config's algorithms do (a change of the built-ins does change it,
@@ -196,11 +197,12 @@ def kernel_groups(jobs: int = KERNEL_JOBS) -> dict[str, tuple[str, ...]]:
     from itertools import accumulate, combinations
 
     from .algorithms import BUILTINS
+    from .resources import compile_seconds
 
     groups = {}
     for family in dict.fromkeys(a.family for a in BUILTINS.values()):
         slugs = [slug for slug, a in BUILTINS.items() if a.family == family]
-        total = [0.0, *accumulate(BUILTINS[slug].compile_seconds for slug in slugs)]
+        total = [0.0, *accumulate(compile_seconds(slug) for slug in slugs)]
         count = min(jobs, len(slugs))
         cuts = min(
             ((0, *inner, len(slugs)) for inner in combinations(range(1, len(slugs)), count - 1)),

@@ -29,9 +29,11 @@ rule bayes_runs:
             BAYES, wildcards.actions, duelbandits.studies.bayes.ALGORITHM, attempt
         ),
     shell:
-        "python -m duelbandits bayes-runs --actions {wildcards.actions}"
-        " --matrices {params.matrices} --runs {params.runs} --horizon {params.horizon} --seed {params.seed}"
-        " --jobs {params.jobs} --job {wildcards.job} --prior {params.prior} --out {output} > {log} 2>&1 || (cat {log} >&2; exit 1)"
+        cli(
+            "bayes-runs --actions {wildcards.actions}"
+            " --matrices {params.matrices} --runs {params.runs} --horizon {params.horizon} --seed {params.seed}"
+            " --jobs {params.jobs} --job {wildcards.job} --prior {params.prior} --out {output}"
+        )
 
 
 # results/maximin-bayes/estimates.parquet and bayes.md: per A, E[R_T] / Theorem 4.1's bound over the
@@ -57,5 +59,7 @@ rule bayes_table:
         mem_mb=1000,
         runtime=10,
     shell:
-        "python -m duelbandits bayes-table {input} --confidence {params.confidence}"
-        " --estimates {output.estimates} --markdown {output.markdown} > {log} 2>&1 || (cat {log} >&2; exit 1)"
+        cli(
+            "bayes-table {input} --confidence {params.confidence}"
+            " --estimates {output.estimates} --markdown {output.markdown}"
+        )

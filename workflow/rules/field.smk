@@ -25,8 +25,10 @@ rule field_table:
         mem_mb=2000,
         runtime=10,
     shell:
-        "python -m duelbandits field-table {input.points} {params.scenarios} --curves {output.curves} --table {output.table}"
-        " --markdown {output.markdown} > {log} 2>&1 || (cat {log} >&2; exit 1)"
+        cli(
+            "field-table {input.points} {params.scenarios} --curves {output.curves} --table {output.table}"
+            " --markdown {output.markdown}"
+        )
 
 
 # figures/field/{scenario}.{pdf,png}: mean cumulative regret, log-log, paper solid, field dashed.
@@ -54,5 +56,4 @@ rule figure_field:
         mem_mb=1000,
         runtime=10,
     shell:
-        "python -m duelbandits field-figure --scenario {wildcards.scenario} --curves {input.curves}"
-        " --out {output.pdf} {output.png} > {log} 2>&1 || (cat {log} >&2; exit 1)"
+        cli("field-figure --scenario {wildcards.scenario} --curves {input.curves}" " --out {output.pdf} {output.png}")

@@ -1,8 +1,9 @@
 """The dueling-bandit algorithms, by slug: the paper's six, the field's, and those of installed plugins.
 
 Each algorithm is one self-describing entry (:mod:`.entry`: :class:`Algorithm`, :class:`Param`, the
-kernel contract). Every other table of the package (plot colours, step costs, regret maps, the config
-schema's enums and parameters, the docs' tables) is derived from the entries. A plugin package adds
+kernel contract). Every other table of the package (plot colours, regret maps, the config
+schema's enums and parameters, the docs' tables) is derived from the entries; their measured costs
+are the planner's (:data:`duelbandits.resources.COSTS_FILE`). A plugin package adds
 entries through the ``duelbandits.algorithms`` entry-point group (:mod:`duelbandits.plugins`,
 docs/extending.md). The built-ins' hot loops are numba kernels compiled once and cached on disk.
 """
@@ -66,10 +67,8 @@ _CONDORCET = {"condorcet": "maximin", "borda": "borda", "target": "copeland"}
 """The regrets of an algorithm built for the Condorcet (or Copeland) winner."""
 
 
-def _builtin(slug, label, citation, module, regrets, color, step_seconds, **more) -> Algorithm:
-    return Algorithm(
-        slug, label, citation, f"{__name__}.{module}:run", regrets, color, step_seconds=step_seconds, **more
-    )
+def _builtin(slug, label, citation, module, regrets, color, **more) -> Algorithm:
+    return Algorithm(slug, label, citation, f"{__name__}.{module}:run", regrets, color, **more)
 
 
 BUILTINS = {
@@ -82,9 +81,7 @@ BUILTINS = {
             "ts_maximin",
             {"condorcet": "maximin", "borda": "borda", "target": "maximin"},
             "#0173b2",
-            0.8e-6,
             theorem="4.1",
-            compile_seconds=6.8,
             family="paper",
         ),
         _builtin(
@@ -94,7 +91,6 @@ BUILTINS = {
             "ts_borda",
             {"condorcet": "borda", "borda": "borda", "target": "borda"},
             "#de8f05",
-            1.4e-6,
             params={
                 "c_alpha": Param(
                     1.0,
@@ -105,7 +101,6 @@ BUILTINS = {
             },
             theorem="4.2",
             horizon_tuned=True,
-            compile_seconds=4.1,
             family="paper",
         ),
         _builtin(
@@ -115,11 +110,9 @@ BUILTINS = {
             "sparring_exp3p",
             {"condorcet": "exp3p", "borda": "borda", "target": "exp3p"},
             "#029e73",
-            0.27e-6,
             strategies=("p", "q"),
             theorem="4.3",
             horizon_tuned=True,
-            compile_seconds=1.8,
             family="paper",
         ),
         _builtin(
@@ -129,11 +122,9 @@ BUILTINS = {
             "partial_monitoring",
             {"condorcet": "borda", "borda": "borda", "target": "borda"},
             "#cc78bc",
-            0.22e-6,
             strategies=("p",),
             theorem="4.4",
             horizon_tuned=True,
-            compile_seconds=0.95,
             family="paper",
         ),
         _builtin(
@@ -143,8 +134,6 @@ BUILTINS = {
             "iss",
             _CONDORCET,
             "#ca9161",
-            2.1e-6,
-            compile_seconds=1.4,
             family="paper",
         ),
         _builtin(
@@ -154,9 +143,7 @@ BUILTINS = {
             "dts",
             _CONDORCET,
             "#333333",
-            1.6e-6,
             params=_alpha("DTS"),
-            compile_seconds=3.2,
             family="paper",
         ),
         _builtin(
@@ -166,9 +153,7 @@ BUILTINS = {
             "rucb",
             _CONDORCET,
             "#56b4e9",
-            0.3e-6,
             params=_alpha("RUCB"),
-            compile_seconds=3.6,
             family="field",
         ),
         _builtin(
@@ -178,9 +163,7 @@ BUILTINS = {
             "rcs",
             _CONDORCET,
             "#d55e00",
-            1.1e-6,
             params=_alpha("RCS", " of the challenger"),
-            compile_seconds=3.0,
             family="field",
         ),
         _builtin(
@@ -190,14 +173,12 @@ BUILTINS = {
             "rmed1",
             _CONDORCET,
             "#7b3294",
-            0.3e-6,
             params={
                 "f_coefficient": Param(
                     0.3, "RMED1's f(K) = f_coefficient * K^f_exponent (Komiyama et al. use 0.3).", minimum=0.0
                 ),
                 "f_exponent": Param(1.01, "The exponent of f(K) (Komiyama et al. use 1.01)."),
             },
-            compile_seconds=2.9,
             family="field",
         ),
         _builtin(
@@ -207,9 +188,7 @@ BUILTINS = {
             "ccb",
             _CONDORCET,
             "#949494",
-            0.35e-6,
             params=_alpha("CCB"),
-            compile_seconds=4.9,
             family="field",
         ),
         _builtin(
@@ -219,8 +198,6 @@ BUILTINS = {
             "winner_stays",
             _CONDORCET,
             "#a6761d",
-            0.25e-6,
-            compile_seconds=2.1,
             family="field",
         ),
         _builtin(
@@ -230,10 +207,8 @@ BUILTINS = {
             "dexp3",
             {"condorcet": "borda", "borda": "borda", "target": "borda"},
             "#e7298a",
-            0.25e-6,
             strategies=("p",),
             horizon_tuned=True,
-            compile_seconds=1.4,
             family="field",
         ),
     )

@@ -28,9 +28,9 @@ FAMILIES = (
     "cli.reproducibility",
     "cli.claims",
     "studies.bayes",
+    "studies.sweeps",
 )
-"""The command modules of this package (dotted names relative to it: a command family of ``cli`` or a
-study's unit), in the order ``duelbandits --help`` lists their commands."""
+"""The command modules, by dotted name in the package, in the order ``duelbandits --help`` lists their commands."""
 
 
 def build_parser() -> argparse.ArgumentParser:
