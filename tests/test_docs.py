@@ -432,7 +432,7 @@ def test_config_yaml_and_the_snakefile_header_name_only_real_targets():
     assert "maximin-tail`" not in (REPO / "config.yaml").read_text().replace("maximin-tail:", "")
 
 
-def test_the_generated_tables_are_the_generators_output():
+def test_the_generated_tables_are_the_generators_output(tmp_path):
     """The tables of the README and docs/ that repeat a fact (targets, config keys, the reference run's
     results, the measured costs) are written by bench/docgen.py from their sources; after a change of
     one: python bench/docgen.py."""
@@ -441,6 +441,9 @@ def test_the_generated_tables_are_the_generators_output():
     spec.loader.exec_module(docgen)
     stale = [page for page, text in docgen.expected().items() if (REPO / page).read_text() != text]
     assert not stale, f"not the output of python bench/docgen.py: {stale}"
+    (tmp_path / "Snakefile").write_text('rule all:\n    """Everything."""\n\n\nrule new:\n    input:\n')
+    with pytest.raises(SystemExit, match="^Snakefile: rule new has no docstring"):
+        docgen.targets(tmp_path)  # a new target's row is its docstring: one is needed
 
 
 def test_the_readmes_results_come_from_the_reference_runs_table():

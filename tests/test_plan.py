@@ -399,7 +399,7 @@ def test_the_paper_kernels_compile_in_two_groups_of_near_equal_compile_time():
         "paper-1": ("ts-maximin", "ts-borda"),
         "paper-2": ("sparring-exp3p", "partial-monitoring", "iss", "dts"),
         "field-1": ("rucb", "rcs", "rmed1"),
-        "field-2": ("ccb", "winner-stays", "dexp3"),
+        "field-2": ("rmed2", "rmed2fh", "ccb", "winner-stays", "dexp3"),
     }
 
 

@@ -247,10 +247,14 @@ def test_impossible_outputs_or_an_exception_of_a_plugin_are_one_line_naming_it_a
     assert IMPOSSIBLE[flaw] in result.stderr, result.stderr
 
 
-def test_a_plugins_digest_covers_its_packages_init(tmp_path, monkeypatch):
+def test_a_plugins_digest_covers_its_packages_init_and_what_changes_results_only(tmp_path, monkeypatch):
     """The ``__init__`` of the implementation's package runs before it, so an edit of it changes the
-    digest; its own imports are followed only for a name of the package (``helper``), not a submodule's."""
+    digest; its own imports are followed only for a name of the package (``helper``), not a submodule's.
+    A parameter's description (in the module or the entry) or a comment changes no result, nor the digest."""
+    import dataclasses
+
     from duelbandits import plugins
+    from duelbandits.algorithms import BUILTINS
 
     package = tmp_path / "initplugin"
     package.mkdir()
@@ -265,3 +269,10 @@ def test_a_plugins_digest_covers_its_packages_init(tmp_path, monkeypatch):
     assert sorted(plugins.module_files("initplugin.algo")) == ["initplugin", "initplugin.algo", "initplugin.util"]
     (package / "algo.py").write_text("from . import helper\n")
     assert sorted(plugins.module_files("initplugin.algo")) == ["initplugin", "initplugin.algo", "initplugin.other"]
+    entry, digests = BUILTINS["dts"], []
+    alpha = entry.params["alpha"]
+    for default, text, comment in ((0.51, "alpha", ""), (0.51, "alpha > 1/2", "  # a comment"), (0.6, "alpha", "")):
+        (package / "algo.py").write_text(f'from . import helper\nP = Param({default}, "{text}"){comment}\n')
+        edited = dataclasses.replace(alpha, default=default, description=text)
+        digests.append(plugins.files_digest("initplugin.algo", dataclasses.replace(entry, params={"alpha": edited})))
+    assert digests[0] == digests[1] != digests[2]

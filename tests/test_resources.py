@@ -1,4 +1,4 @@
-"""duelbandits.resources: the format limits, the memory and runtime estimates, the memory check and
+"""duelbandits.resources: the memory and runtime estimates, the memory check and
 human(), each against a hand computation written here from the documented constants (not by
 calling the function under test), off the paper's A = 10 and at each rule's boundary."""
 
@@ -7,10 +7,9 @@ import math
 import os
 from pathlib import Path
 
-import numpy as np
 import pytest
 
-from duelbandits import plan, resources, schemas
+from duelbandits import plan, resources
 
 # The documented constants, written out by hand (resources.py's docstrings):
 MIB = 2**20
@@ -22,11 +21,6 @@ GIB = 2**30
 REPO = Path(__file__).resolve().parents[1]
 
 ACTIONS = [5, 8, 10, 13, 1000]
-
-
-def test_the_format_limits_are_the_largest_int32_and_int16():
-    assert schemas.MAX_STEP == np.iinfo(np.int32).max == 2_147_483_647
-    assert schemas.MAX_ACTIONS == np.iinfo(np.int16).max == 32_767
 
 
 # --- Memory estimates -----------------------------------------------------------------------------

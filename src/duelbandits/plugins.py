@@ -95,12 +95,26 @@ def module_files(module: str) -> dict[str, Path]:
     return {name: path for name, path in found.items() if path is not None}
 
 
+def results_source(path: Path) -> bytes:
+    """What of a plugin module's source can change results: its syntax tree (not its comments or
+    layout), each ``Param(...)``'s description left out (the text ``duelbandits list`` shows)."""
+    import ast
+
+    tree = ast.parse(path.read_bytes())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "Param":
+            node.args[1:2] = [ast.Constant("")] * len(node.args[1:2])
+            node.keywords = [k for k in node.keywords if k.arg != "description"]
+    return ast.dump(tree).encode()
+
+
 def files_digest(module: str, entry=None) -> str:
-    """sha256 over the names and bytes of :func:`module_files` of ``module`` and the ``repr`` of the
-    registry ``entry`` (its label, parameters, defaults...), first 16 hex digits."""
+    """sha256 over the names and :func:`results_source` of :func:`module_files` of ``module`` and the
+    registry ``entry``'s ``identity()`` (its label, parameters, defaults...), first 16 hex digits: the
+    rerun trigger of its jobs, so it covers only what can change their results."""
     sha = hashlib.sha256()
     for name, path in sorted(module_files(module).items()):
-        sha.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
+        sha.update(name.encode() + b"\0" + results_source(path) + b"\0")
     if entry is not None:
         sha.update(entry.identity().encode())
     return sha.hexdigest()[:16]

@@ -63,6 +63,19 @@ def _alpha(label: str, role: str = "") -> dict:
     return {"alpha": Param(0.51, description, minimum=0.0, exclusive_minimum=True)}
 
 
+def _rmed(label: str, alpha_role: str = "") -> dict:
+    """The RMED family's f(K) (and RMED2's exploration alpha, its role ``alpha_role``)."""
+    out = {
+        "f_coefficient": Param(
+            0.3, f"{label}'s f(K) = f_coefficient * K^f_exponent (Komiyama et al. use 0.3).", minimum=0.0
+        ),
+        "f_exponent": Param(1.01, "The exponent of f(K) (Komiyama et al. use 1.01)."),
+    }
+    if alpha_role:
+        out["alpha"] = Param(3.0, f"{label}'s exploration: {alpha_role} (3 here).", minimum=0.0, exclusive_minimum=True)
+    return out
+
+
 _CONDORCET = {"condorcet": "maximin", "borda": "borda", "target": "copeland"}
 """The regrets of an algorithm built for the Condorcet (or Copeland) winner."""
 
@@ -173,12 +186,28 @@ BUILTINS = {
             "rmed1",
             _CONDORCET,
             "#7b3294",
-            params={
-                "f_coefficient": Param(
-                    0.3, "RMED1's f(K) = f_coefficient * K^f_exponent (Komiyama et al. use 0.3).", minimum=0.0
-                ),
-                "f_exponent": Param(1.01, "The exponent of f(K) (Komiyama et al. use 1.01)."),
-            },
+            params=_rmed("RMED1"),
+            family="field",
+        ),
+        _builtin(
+            "rmed2",
+            "RMED2",
+            "Komiyama, Honda, Kashima & Nakagawa, COLT 2015, Algorithms 1 and 3",
+            "rmed2",
+            _CONDORCET,
+            "#4d9221",
+            params=_rmed("RMED2", "every pair of the first arm is played at least alpha log log t times"),
+            family="field",
+        ),
+        _builtin(
+            "rmed2fh",
+            "RMED2FH",
+            "Komiyama, Honda, Kashima & Nakagawa, COLT 2015 (RMED2, fixed horizon)",
+            "rmed2fh",
+            _CONDORCET,
+            "#b8e186",
+            params=_rmed("RMED2FH", "the initial phase plays every pair ceil(alpha log log T) times"),
+            horizon_tuned=True,
             family="field",
         ),
         _builtin(

@@ -211,13 +211,15 @@ class Algorithm:
 
     def identity(self) -> str:
         """The entry's fields as text, the same in every process (a theorem by its name and formula's
-        name): part of a plugin's digest, so that editing its entry reruns its jobs."""
+        name, a parameter without its description, which changes no result): part of a plugin's digest,
+        so that editing its entry reruns its jobs."""
         theorem = (
             self.theorem
             if self.theorem is None or isinstance(self.theorem, str)
             else (self.theorem.name, self.theorem.regret, self.theorem.exponent)
         )
-        fields = {**vars(self), "theorem": theorem, "source": None}
+        params = {name: replace(param, description="") for name, param in self.params.items()}
+        fields = {**vars(self), "theorem": theorem, "params": params, "source": None}
         return repr(sorted(fields.items()))
 
     def with_source(self, source: plugins.Source) -> Algorithm:
