@@ -10,7 +10,7 @@ Each table sits between ``<!-- generated: NAME (python bench/docgen.py) -->`` an
   Copeland column;
 - ``costs`` (docs/performance.md): the planner's measured costs, src/duelbandits/data/costs.csv.
 
-    python bench/docgen.py    # rewrite the pages whose tables are not their sources'
+    python bench/docgen.py    # rewrite each page whose tables differ from their sources
 
 tests/test_docs.py checks that every page equals this script's output.
 """

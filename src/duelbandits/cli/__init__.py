@@ -29,6 +29,7 @@ FAMILIES = (
     "cli.claims",
     "studies.bayes",
     "studies.sweeps",
+    "studies.field",
 )
 """The command modules, by dotted name in the package, in the order ``duelbandits --help`` lists their commands."""
 

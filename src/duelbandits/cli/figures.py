@@ -1,6 +1,6 @@
 """Commands that draw figures (PDF and PNG; each carries the digest of the data it was drawn
-from): ``figure main`` and ``figure appendix`` (the paper's), ``field-figure``
-and ``asymptotics-figure`` (beyond the paper). Each loads only the plotting module it draws with.
+from): ``figure main`` and ``figure appendix`` (the paper's), and
+``asymptotics-figure`` (beyond the paper). Each loads only the plotting module it draws with.
 
 ``figure main`` draws several panels, and ``figure appendix`` several algorithms' figures (or
 panels), in one call: one process, one start and one import for all of them. Their ``--out`` are
@@ -189,16 +189,6 @@ def cmd_figure_appendix(args) -> None:
         gc.unfreeze()  # a caller in the same process (the tests) gets its collector back
 
 
-def cmd_field_figure(args) -> None:
-    from .. import digests
-    from ..plotting import field, style
-
-    style.check_figure_paths(args.out)
-    curves = scenario_rows(args.curves, args.scenario, table="field-curves")
-    digest = digests.data_digest({"curves": args.curves}, figure="field", scenario=args.scenario)
-    field.field_figure(args.scenario, curves, args.out, data_digest=digest)
-
-
 def cmd_asymptotics_figure(args) -> None:
     from .. import digests, storage
     from ..plotting import style
@@ -261,12 +251,6 @@ def add_commands(sub) -> None:
         "by each figure's, e.g. 'figures/appendix/borda-{algorithm}.pdf'",
     )
     f.set_defaults(func=cmd_figure_appendix, outputs=("out_files",))
-
-    p = sub.add_parser("field-figure", help="render a scenario's field figure (PDF and PNG)")
-    p.add_argument("--scenario", required=True)
-    p.add_argument("--curves", required=True, help="results/field/curves.parquet")
-    p.add_argument("--out", nargs="+", required=True, help="output files (.pdf, .png)")
-    p.set_defaults(func=cmd_field_figure, outputs=("out",))
 
     p = sub.add_parser("asymptotics-figure", help="render a long-horizon figure (local exponents against T)")
     p.add_argument("--scenario", required=True)
