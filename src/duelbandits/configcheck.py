@@ -44,8 +44,7 @@ def schema(path) -> dict:
     import yaml
 
     from .algorithms import BUILTINS
-    from .bayes import PRIORS
-    from .schemas import RANGES
+    from .schemas import PRIORS, RANGES
 
     with open(path, encoding="utf-8") as handle:
         out = yaml.safe_load(handle)
@@ -337,8 +336,8 @@ def check_target(config: dict, target: str) -> None:
 
 
 def _check_maximin_tail(config: dict, section: dict) -> None:
-    """The tail's horizons in order, its scenario a matrix with a trap (duelbandits.tail.trap)."""
-    from .tail import TailError, trap
+    """The tail's horizons in order, its scenario a matrix with a trap (duelbandits.winners.trap)."""
+    from .winners import trap
 
     if section["first_horizon"] >= section["horizon"]:
         raise ConfigError(
@@ -348,7 +347,7 @@ def _check_maximin_tail(config: dict, section: dict) -> None:
     _check_scenarios(config, [section["scenario"]], "maximin-tail/scenario")
     try:
         trap(plan.scenario(config, section["scenario"]).matrix)
-    except TailError as err:
+    except InputError as err:
         raise ConfigError(f"config: maximin-tail/scenario: {err}") from None
     check_memory(
         config,
