@@ -29,7 +29,6 @@ FLOORS = {
         "asymptotics",
         "tail",
         "tail_family",
-        "bayes",
         "claims",
         "configcheck",
         "plan",
