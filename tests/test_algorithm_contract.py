@@ -281,6 +281,7 @@ REGRET_RATIO_BOUND = {
     "rmed1": (0.04, 0.16, 0.29),  # 0.022 (0.008), 0.118 (0.020), 0.209 (0.035)
     "rmed2": (0.04, 0.28, 0.47),  # 0.025 (0.006), 0.225 (0.024), 0.394 (0.037)
     "rmed2fh": (0.07, 0.66, 0.78),  # 0.032 (0.017), 0.359 (0.145), 0.581 (0.093): partners fixed early
+    "btm": (1.02, 1.02, 1.02),  # 1.000 (0.008), 1.000 (0.005), 1.000 (0.006): uniform play until n ~ 10^4, see below
     "ccb": (0.06, 0.46, 0.81),  # 0.031 (0.010), 0.345 (0.052), 0.658 (0.072)
     "winner-stays": (0.74, 0.54, 0.5),  # 0.734 (0.003), 0.510 (0.011), 0.480 (0.007)
     "dexp3": (0.66, 0.78, 0.81),  # 0.536 (0.059), 0.686 (0.043), 0.717 (0.043)
@@ -291,6 +292,10 @@ rounded up to 0.01; at A = 10 it is never looser than the bound the per-algorith
 per-run sd <= 0.013 (mean of 6: <= 0.0053), so even the largest bound, 0.97, is > 5 sd below it: an
 algorithm that does not learn fails. TS-Maximin's ratio has a heavy tail (runs trapped on a wrong
 action for a while), where the sd rule is only a guide; its six seeds give 0.015, 0.196 and 0.161.
+Beat the Mean is the exception: its radius 3 sqrt(log(2 T A) / n) (Yue & Joachims' online version, gamma = 1)
+removes no action before each has about 10^4 comparisons at these gaps, and until then its duels are
+uniform over the A^2 pairs, so its bound only says it plays no worse than uniform (tests/test_field_references.py
+checks its removals on total orders).
 The regret is the one the paper's condorcet figure shows for the algorithm (``regret.paper_regret``)."""
 
 

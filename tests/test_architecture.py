@@ -28,7 +28,6 @@ FLOORS = {
         "points",
         "tail",
         "tail_family",
-        "bayes",
         "claims",
         "configcheck",
         "plan",

@@ -8,8 +8,8 @@ from pathlib import Path
 import yaml
 
 from duelbandits.algorithms import ALGORITHMS, BUILTINS, PAPER_REGRET
-from duelbandits.bayes import PRIORS
 from duelbandits.plotting import style
+from duelbandits.schemas import PRIORS
 
 REPO = Path(__file__).resolve().parents[1]
 SCHEMA_FILE = REPO / "workflow/schemas/config.schema.yaml"
@@ -17,7 +17,7 @@ SCHEMA_FILE = REPO / "workflow/schemas/config.schema.yaml"
 PAPER_SLUGS_ALSO_IN = {
     "ts-maximin": {"src/duelbandits/plan.py", "src/duelbandits/tail.py", "src/duelbandits/cli/claims.py",
                    "workflow/rules/tail.smk", "bench/bench_algorithms.py",  # Theorem 4.1's tail study
-                   "src/duelbandits/bayes.py", "workflow/rules/bayes.smk"},  # and its Bayesian reading
+                   "src/duelbandits/studies/bayes.py", "workflow/rules/bayes.smk"},  # and its Bayesian reading
     "ts-borda": {"src/duelbandits/plan.py", "src/duelbandits/configcheck.py", "src/duelbandits/points.py",
                  "src/duelbandits/data/claims.yaml", "src/duelbandits/theorems.py",
                  "bench/bench_algorithms.py"},  # c_alpha of Theorem 4.2; claims

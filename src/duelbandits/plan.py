@@ -77,8 +77,17 @@ def scenario(config: dict, name: str, actions: int | None = None, own_size: bool
     with ``own_size``, the size of its matrix for the benchmark matrices and the file scenario."""
     path = {"path": config.get("matrix_file")} if name == "file" else {}
     size = None if own_size and name not in scenarios.GENERATED else (actions or config["actions"])
-    params = config["scenario_params"] if name in scenarios.PARAMETERISED or name not in scenarios.GENERATED else {}
-    return scenarios.make_scenario(name, actions=size, seed=config["seed"], **path, **params)
+    return scenarios.make_scenario(name, actions=size, seed=config["seed"], **path, **scenario_params(config, name))
+
+
+def scenario_params(config: dict, name: str) -> dict:
+    """The config's ``scenario_params`` of scenario ``name``: a plugin's generated scenario takes its own
+    (``scenario_params/NAME``), any other the paper's (``utility_max``, ``margin``, ``borda_strength``;
+    checked, and used by the utility scenarios)."""
+    given = config["scenario_params"]
+    if name in scenarios.GENERATED and name not in scenarios.PARAMETERISED:
+        return dict(given.get(name, {}))
+    return {key: value for key, value in given.items() if key in scenarios.DEFAULTS}
 
 
 MATRIX_COPY = "results/scenarios/file.csv"
@@ -91,8 +100,8 @@ def scenario_args(config: dict, name: str, actions: int) -> str:
     """The CLI arguments that pin scenario ``name``'s matrix at A = ``actions`` (as :func:`scenario`)."""
 
     args = [f"--actions {actions}", f"--seed {config['seed']}"]
-    if name in scenarios.PARAMETERISED:
-        args += [f"--scenario-param {k}={v}" for k, v in config["scenario_params"].items()]
+    if name in scenarios.GENERATED:
+        args += [f"--scenario-param {k}={v}" for k, v in scenario_params(config, name).items()]
     if name == "file":
         args.append(f"--matrix-file {MATRIX_COPY}")
     return " ".join(args)

@@ -9,7 +9,7 @@ import shutil
 import sys
 from pathlib import Path
 
-import duelbandits.bayes
+import duelbandits.studies.bayes
 import duelbandits.claims
 import duelbandits.configcheck as configcheck
 import duelbandits.plan as plan

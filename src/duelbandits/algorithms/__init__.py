@@ -211,6 +211,16 @@ BUILTINS = {
             family="field",
         ),
         _builtin(
+            "btm",
+            "Beat the Mean",
+            "Yue & Joachims, ICML 2011, Algorithm 1 (online, gamma = 1)",
+            "btm",
+            _CONDORCET,
+            "#35978f",
+            horizon_tuned=True,
+            family="field",
+        ),
+        _builtin(
             "ccb",
             "CCB",
             "Zoghi, Karnin, Whiteson & de Rijke, NeurIPS 2015, Algorithm 1",

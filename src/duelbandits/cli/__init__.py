@@ -26,7 +26,7 @@ FAMILIES = (
     "cli.latex",
     "cli.reproducibility",
     "cli.claims",
-    "cli.bayes",
+    "studies.bayes",
     "studies.sweeps",
     "studies.field",
     "studies.asymptotics",
