@@ -14,12 +14,14 @@ min_version("9.0")
 configfile: "config.yaml"
 
 
-# The config door (duelbandits.configcheck): one walk over the config (NaN, infinities, int32, a float
+# The config door (duelbandits.configcheck): the config files' names, one walk over the config (NaN, infinities, int32, a float
 # for an integer, the registries' names, plugins' hyper-parameters), then Snakemake's validate against
 # the schema file; each problem in one line naming the key. A key given twice in one YAML file: YAML's
 # (and Snakemake's) rule, the last wins.
 try:
-    duelbandits.configcheck.validate(config, workflow.source_path("workflow/schemas/config.schema.yaml"))
+    duelbandits.configcheck.validate(
+        config, workflow.source_path("workflow/schemas/config.schema.yaml"), workflow.configfiles
+    )
 except duelbandits.errors.InputError as err:  # an unusable plugin stops here too, in one line
     raise ValueError(str(err)) from None
 
@@ -49,8 +51,8 @@ include: "workflow/rules/report.smk"
 rule all:
     default_target: True
     input:
-        all_figures(),
-        paper_results(),
+        PAPER_FIGURES,
+        PAPER_RESULTS,
         "results/MANIFEST.sha256",
         "results/report/config.html",
 
@@ -62,17 +64,37 @@ rule table:
 
 rule sweeps:
     input:
-        checked_outputs("sweeps"),
+        checked_target(
+            "sweeps",
+            [
+                "results/sweeps/exponents.md",
+                "results/sweeps/actions.md",
+                *expand("figures/sweeps/horizon-{s}.{ext}", s=config["sweeps"]["horizon"]["scenarios"], ext=FORMATS),
+                *expand("figures/sweeps/actions-{s}.{ext}", s=config["sweeps"]["actions"]["scenarios"], ext=FORMATS),
+            ],
+        ),
 
 
 rule field:
     input:
-        checked_outputs("field"),
+        checked_target(
+            "field",
+            [
+                "results/field/table.md",
+                *expand("figures/field/{s}.{ext}", s=config["field"]["scenarios"], ext=FORMATS),
+            ],
+        ),
 
 
 rule asymptotics:
     input:
-        checked_outputs("asymptotics"),
+        checked_target(
+            "asymptotics",
+            [
+                "results/asymptotics/exponents.md",
+                *expand("figures/asymptotics/{s}.{ext}", s=config["asymptotics"]["scenarios"], ext=FORMATS),
+            ],
+        ),
 
 
 # Theorem 4.1 far past the paper's horizon (docs/claims.md); Snakemake rule names take no hyphen.
@@ -86,7 +108,7 @@ rule maximin_tail:
 # Theorem 4.1 as a Bayesian bound, over matrices drawn from a prior (docs/claims.md).
 rule maximin_bayes:
     input:
-        checked_outputs("maximin-bayes"),
+        checked_target("maximin-bayes", ["results/maximin-bayes/bayes.md"]),
 
 
 # The paper's claims, each with its verdict (docs/claims.md).
