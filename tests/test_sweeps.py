@@ -18,12 +18,12 @@ from duelbandits import (
     schemas,
     simulate,
     storage,
-    sweeps,
     theorems,
     winners,
 )
 from duelbandits import points as pointlib
-from duelbandits.plotting import actions_sweep_figure, horizon_sweep_figure
+from duelbandits.studies.sweeps import analysis as sweeps
+from duelbandits.studies.sweeps.figure import actions_sweep_figure, horizon_sweep_figure
 
 HORIZONS = np.array([1_000, 3_000, 10_000, 30_000, 100_000])
 

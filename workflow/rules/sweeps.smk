@@ -27,7 +27,7 @@ rule sweep_horizon:
             labels={"table": "regret exponents"},
         ),
     params:
-        code=code("cli.points:cmd_sweep_horizon"),
+        code=code("studies.sweeps:cmd_sweep_horizon"),
         resamples=config["sweeps"]["bootstrap"],
         confidence=config["sweeps"]["confidence"],
         seed=config["seed"],
@@ -67,7 +67,7 @@ rule sweep_actions:
             labels={"table": "scaling in A"},
         ),
     params:
-        code=code("cli.points:cmd_sweep_actions"),
+        code=code("studies.sweeps:cmd_sweep_actions"),
         c_alpha=C_ALPHA,
     log:
         "logs/sweeps/actions.log",
@@ -85,7 +85,7 @@ rule sweep_actions:
 
 
 # figures/sweeps/horizon-{scenario}.{pdf,png}: R_T against T with the fit, and the exponents.
-# Plotting code: duelbandits.plotting.horizon_sweep_figure.
+# Plotting code: duelbandits.studies.sweeps.figure.horizon_sweep_figure.
 rule figure_sweep_horizon:
     input:
         table="results/sweeps/horizon.parquet",
@@ -100,7 +100,7 @@ rule figure_sweep_horizon:
             labels={"figure": "regret exponents", "scenario": "{scenario}"},
         ),
     params:
-        code=code("cli.figures:cmd_sweep_figure"),
+        code=code("studies.sweeps:cmd_sweep_figure"),
     log:
         "logs/figures/sweeps/horizon-{scenario}.log",
     benchmark:
@@ -117,7 +117,7 @@ rule figure_sweep_horizon:
 
 
 # figures/sweeps/actions-{scenario}.{pdf,png}: R_T and R_T / bound against A.
-# Plotting code: duelbandits.plotting.actions_sweep_figure.
+# Plotting code: duelbandits.studies.sweeps.figure.actions_sweep_figure.
 rule figure_sweep_actions:
     input:
         table="results/sweeps/actions.parquet",
@@ -131,7 +131,7 @@ rule figure_sweep_actions:
             labels={"figure": "scaling in A", "scenario": "{scenario}"},
         ),
     params:
-        code=code("cli.figures:cmd_sweep_figure"),
+        code=code("studies.sweeps:cmd_sweep_figure"),
     log:
         "logs/figures/sweeps/actions-{scenario}.log",
     benchmark:
