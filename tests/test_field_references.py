@@ -5,10 +5,12 @@ that every branch the reference counts is taken. RMED2 and RMED2FH are in tests/
 import importlib
 
 import btm_reference
+import if2_reference
 import numpy as np
 import pytest
 
 import duelbandits
+from duelbandits import algorithms
 
 
 def total_order(A):
@@ -25,16 +27,18 @@ CASES = {
         btm_reference,
         [(total_order(3), 6000, 0), (total_order(4), 8000, 1), ("condorcet", 3000, 2)],
     ),
+    # Interleaved Filter 2: removals, switches, pruning and the exploitation after it
+    "if2": (if2_reference, [("condorcet", 3000, 0), ("cyclic", 4000, 1), ("borda", 6000, 4)]),
 }
 
 
 @pytest.mark.parametrize("slug", sorted(CASES))
 def test_kernel_reproduces_the_literal_reference_exactly(slug):
     reference, runs = CASES[slug]
-    run = importlib.import_module(duelbandits.algorithms.get(slug).module).run
+    run = importlib.import_module(algorithms.get(slug).module).run
     total = {}
     for matrix, T, seed in runs:
-        X = duelbandits.make_scenario(matrix, actions=3, seed=seed).matrix if isinstance(matrix, str) else matrix
+        X = duelbandits.make_scenario(matrix, actions=6, seed=seed).matrix if isinstance(matrix, str) else matrix
         events = {}
         ref = reference.run(X, T, np.random.default_rng(seed), events)
         kernel = run(X, T, np.random.default_rng(seed))[:3]

@@ -221,6 +221,16 @@ BUILTINS = {
             family="field",
         ),
         _builtin(
+            "if2",
+            "Interleaved Filter 2",
+            "Yue, Broder, Kleinberg & Joachims, JCSS 2012, Algorithm 2",
+            "if2",
+            _CONDORCET,
+            "#8c510a",
+            horizon_tuned=True,
+            family="field",
+        ),
+        _builtin(
             "ccb",
             "CCB",
             "Zoghi, Karnin, Whiteson & de Rijke, NeurIPS 2015, Algorithm 1",
