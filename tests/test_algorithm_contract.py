@@ -218,7 +218,8 @@ def test_an_unknown_hyperparameter_is_refused_naming_the_algorithm_and_its_param
         assert str(e.value).endswith("allowed: " + (", ".join(allowed) or "none"))
 
 
-NOT_FINITE_NUMBERS = [math.nan, math.inf, -math.inf, "0.5", True, None]
+NOT_FINITE_NUMBERS = [math.nan, "0.5"]
+"""One of each kind: not finite, not a number (every kind in full: Param.check, tests/test_registry.py)."""
 
 
 @pytest.mark.parametrize("bad", NOT_FINITE_NUMBERS, ids=repr)
@@ -228,7 +229,7 @@ def test_a_hyperparameter_that_is_not_a_finite_number_is_refused_by_name(slug, n
         simulate(X, slug, 10, 0, **{name: bad})
 
 
-@pytest.mark.parametrize("alpha", [0, 0.0, -0.0, -1e-300, -1.0], ids=repr)
+@pytest.mark.parametrize("alpha", [0.0, -1e-300], ids=repr)
 @pytest.mark.parametrize("slug", WITH_ALPHA)
 def test_alpha_at_or_below_zero_is_refused_by_name(slug, alpha, X):
     with pytest.raises(AlgorithmError, match=rf"^{re.escape(slug)}: alpha must be a finite number > 0"):

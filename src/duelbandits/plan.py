@@ -126,10 +126,26 @@ def algorithm_args(config: dict, algorithm: str) -> str:
 # --- Jobs --------------------------------------------------------------------------------------
 
 
+def point_runs(runs: int, runs_at, horizon: int) -> int:
+    """Runs at ``horizon``: ``runs``, unless ``runs_at`` (``[{"horizon": T, "runs": n}, ...]``) names it."""
+    for item in runs_at or ():
+        if int(item["horizon"]) == int(horizon):
+            return int(item["runs"])
+    return int(runs)
+
+
+def runs_per_job(horizon: int, steps_per_job: int) -> int:
+    """Runs of horizon ``horizon`` in one job: ``max(1, steps_per_job // horizon)``."""
+    return max(1, int(steps_per_job) // int(horizon))
+
+
+def job_ranges(runs: int, horizon: int, steps_per_job: int) -> list[tuple[int, int]]:
+    """``(first, last)`` run of each job of an asymptotics point: ``runs`` runs, :func:`runs_per_job` per job."""
+    return chunk_ranges(int(runs), runs_per_job(horizon, steps_per_job))
+
+
 def _points(config: dict, target: str) -> list[tuple[str, int, int, str, list[tuple[int, int]]]]:
     """``(scenario, A, T, algorithm, run ranges)`` of every point of ``target``."""
-    from .asymptotics import job_ranges, point_runs
-
     section = config[target]
     out = []
     if target == "sweeps":
