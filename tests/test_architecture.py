@@ -26,10 +26,8 @@ FLOORS = {
     "analyses": [
         "aggregate",
         "points",
-        "asymptotics",
         "tail",
         "tail_family",
-        "bayes",
         "claims",
         "configcheck",
         "plan",

@@ -44,8 +44,7 @@ def schema(path) -> dict:
     import yaml
 
     from .algorithms import BUILTINS
-    from .bayes import PRIORS
-    from .schemas import RANGES
+    from .schemas import PRIORS, RANGES
 
     with open(path, encoding="utf-8") as handle:
         out = yaml.safe_load(handle)
@@ -212,13 +211,18 @@ def one_line(error) -> str:
     return f"config: {'/'.join(path) or '(top level)'}: {error.message}"
 
 
-def validate(config: dict, schema_path) -> None:
-    """The config door: :func:`check_values`, then Snakemake's ``validate`` against the schema file;
-    the first problem as one ConfigError line naming the key."""
+def validate(config: dict, schema_path, configfiles=()) -> None:
+    """The config door: the names of the ``configfiles`` Snakemake read (its log file cannot hold one that
+    is not UTF-8), :func:`check_values`, then Snakemake's ``validate`` against the schema file; the first
+    problem as one ConfigError line naming the key or file."""
     from jsonschema import ValidationError
     from snakemake.exceptions import WorkflowError
     from snakemake.utils import validate as snakemake_validate
 
+    for name in map(str, configfiles):
+        shown = name.encode("utf-8", "backslashreplace").decode()
+        if shown != name:
+            raise ConfigError(f"config: --configfile {shown}: its name is not valid UTF-8 (rename the file)")
     check_values(config, schema_path)
     try:
         snakemake_validate(config, str(schema_path), set_default=False)
@@ -353,8 +357,8 @@ def check_target(config: dict, target: str) -> None:
 
 
 def _check_maximin_tail(config: dict, section: dict) -> None:
-    """The tail's horizons in order, its scenario a matrix with a trap (duelbandits.tail.trap)."""
-    from .tail import TailError, trap
+    """The tail's horizons in order, its scenario a matrix with a trap (duelbandits.winners.trap)."""
+    from .winners import trap
 
     if section["first_horizon"] >= section["horizon"]:
         raise ConfigError(
@@ -364,7 +368,7 @@ def _check_maximin_tail(config: dict, section: dict) -> None:
     _check_scenarios(config, [section["scenario"]], "maximin-tail/scenario")
     try:
         trap(plan.scenario(config, section["scenario"]).matrix)
-    except TailError as err:
+    except InputError as err:
         raise ConfigError(f"config: maximin-tail/scenario: {err}") from None
     check_memory(
         config,

@@ -208,7 +208,7 @@ def bayes_mem_mb(section: dict, actions: int) -> int:
 
 def bayes_runtime(section: dict, actions: int, algorithm: str, attempt: int = 1) -> int:
     """Minutes of one ``bayes_runs`` job: its share of the matrices (``ceil(matrices / jobs)``), ``runs``
-    runs of ``algorithm`` (duelbandits.bayes.ALGORITHM) each to ``horizon``, at A = ``actions``; a retry
+    runs of ``algorithm`` (duelbandits.studies.bayes.ALGORITHM) each to ``horizon``, at A = ``actions``; a retry
     asks for ``attempt`` times that."""
     runs = -(-section["matrices"] // section["jobs"]) * section["runs"]
     return runtime_minutes(algorithm, runs, section["horizon"], int(actions), attempt)
