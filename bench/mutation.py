@@ -46,6 +46,11 @@ TESTS = {
     "manifest": ["tests/test_manifest.py"],
     "matrices": ["tests/test_scenarios.py", "tests/test_scenarios_edges.py", "tests/test_benchmarks.py"],
     "plan": ["tests/test_plan.py"],
+    "plugins": [
+        "tests/test_plugins.py",
+        "--deselect=tests/test_plugins.py::test_a_bad_plugin_stops_planning_in_one_message_naming_it",
+        "--deselect=tests/test_plugins.py::test_a_plugin_whose_algorithm_breaks_the_contract_stops_planning_of_the_config_that_selects_it",
+    ],
     "points": ["tests/test_points.py"],
     "regret": ["tests/test_regret.py"],
     "resources": ["tests/test_resources.py"],
