@@ -1,7 +1,7 @@
 # Reproduction of "Simple Algorithms for Dueling Bandits" (Lekang & Lamperski).
 # Table of contents: configuration, validation, the stages in pipeline order, and
-# the targets, the rules of this file (the README's table of targets lists the same, a test
-# keeps them in step): the default `all` is every result and figure of the paper.
+# the targets, the rules of this file: each one's docstring is its row of the README's table of
+# targets (written by `python bench/docgen.py`); the default `all` is every result and figure of the paper.
 
 from snakemake.utils import min_version
 
@@ -47,6 +47,7 @@ include: "workflow/rules/report.smk"
 # missing intermediate file whose consumers are up to date, and a tree with a
 # hole is not the paper's results.
 rule all:
+    """Every result and figure of the paper, `results/MANIFEST.sha256`."""
     default_target: True
     input:
         all_figures(),
@@ -56,27 +57,33 @@ rule all:
 
 
 rule table:
+    """`results/table.md` (also made by the default)."""
     input:
         "results/table.md",
 
 
 rule sweeps:
+    """Regret exponents over horizons and the scaling in `A`."""
     input:
         checked_outputs("sweeps"),
 
 
 rule field:
+    """The paper's algorithms against six from the literature, on five scenarios."""
     input:
         checked_outputs("field"),
 
 
 rule asymptotics:
+    """Local regret exponents at horizons up to `10^7`."""
     input:
         checked_outputs("asymptotics"),
 
 
 # Theorem 4.1 far past the paper's horizon (docs/claims.md); Snakemake rule names take no hyphen.
 rule maximin_tail:
+    """Theorem 4.1 on the borda matrix up to `10^7`: stratified `E[R_T]` / bound, trapped runs
+    ([docs/claims.md](docs/claims.md#theorem-41-past-the-papers-horizon))."""
     input:
         "results/maximin-tail/tail.md",
         "results/maximin-tail/family.md",
@@ -85,22 +92,28 @@ rule maximin_tail:
 
 # Theorem 4.1 as a Bayesian bound, over matrices drawn from a prior (docs/claims.md).
 rule maximin_bayes:
+    """Theorem 4.1 as a Bayesian bound: TS-Maximin's `E[R_T]` / bound at `T = 10^5` over matrices
+    drawn from a prior, `A = 3..10` ([docs/claims.md](docs/claims.md#theorem-41-as-a-bayesian-bound))."""
     input:
         checked_outputs("maximin-bayes"),
 
 
 # The paper's claims, each with its verdict (docs/claims.md).
 rule claims:
+    """`results/claims.md`: each claim of the paper with its number, interval and verdict
+    ([docs/claims.md](docs/claims.md))."""
     input:
         "results/claims.md",
 
 
 rule panels:
+    """One file per panel and `figures/figures.tex`, for a paper."""
     input:
         paper_panels,
         "figures/figures.tex",
 
 
 rule paper:
+    """And `figures/figures.pdf` (needs TeX Live)."""
     input:
         "figures/figures.pdf",

@@ -19,18 +19,25 @@ run that loads or compiles the numba kernels, and reports
 5. with ``--compile``, only the CPU seconds numba takes to compile each built-in's kernels, a
    family at a time in one fresh process with an empty cache, in the registry's order (so each
    figure is the kernel's cost after the entries before it, as in a compile job), against the
-   entry's ``compile_seconds``, which balances the workflow's compile jobs.
+   costs file's, which balances the workflow's compile jobs.
+
+With ``--write``, the built-ins' measured costs replace theirs in the planner's costs file
+(``src/duelbandits/data/costs.csv``, read by ``duelbandits.resources``): microseconds per step (the
+slower scenario, plus :data:`BOOKKEEPING_US`) from section 1, or with ``--compile`` the compile seconds.
 
 A module that is missing or fails to import is reported "not available".
 
     python bench/bench_algorithms.py [--horizon 40000] [--repeats 5] [--quick] [--ts-horizons 40000 1000000]
     python bench/bench_algorithms.py --compile
+    python bench/bench_algorithms.py --write; python bench/bench_algorithms.py --compile --write
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
 import importlib
+import io
 import json
 import os
 import statistics
@@ -44,7 +51,7 @@ from pathlib import Path
 import numpy as np
 
 import duelbandits
-from duelbandits import algorithms
+from duelbandits import algorithms, resources
 
 # the literal DTS reference is test support code, kept in tests/
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
@@ -55,6 +62,26 @@ PAPER_RUNS = 100
 TARGET_SECONDS = 180.0  # 3 CPU minutes for the whole sweep
 FIELD_TARGET_US = 2.0  # the field's algorithms: at most 2 us a step at A = 10 (issue 13)
 SIZES = (5, 10, 20)
+COSTS = Path(__file__).resolve().parents[1] / "src" / "duelbandits" / "data" / resources.COSTS_FILE
+BOOKKEEPING_US = 0.08
+"""Microseconds per step a sweep-point run adds to the kernel at A = 10 (the thin curves of its four
+regrets): the costs file holds a sweep-point run's cost."""
+
+
+def write_costs(column: str, measured: dict, path: Path = COSTS) -> None:
+    """Rewrite ``column`` (``step_us`` or ``compile_s``) of the costs file at ``path`` with the ``measured``
+    built-ins' figures (two significant digits), keeping its comments and the other figures; its rows
+    are the built-ins, in the registry's order."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    comments = [line for line in lines if line.startswith("#")]
+    old = {row["algorithm"]: row for row in csv.DictReader(line for line in lines if not line.startswith("#"))}
+    out = io.StringIO()
+    writer = csv.DictWriter(out, ["algorithm", "step_us", "compile_s"], lineterminator="\n")
+    writer.writeheader()
+    for slug in algorithms.BUILTINS:
+        row = old.get(slug, {"algorithm": slug, "step_us": "", "compile_s": ""})
+        writer.writerow({**row, column: f"{measured[slug]:.2g}"} if slug in measured else row)
+    path.write_text("\n".join(comments) + "\n" + out.getvalue(), encoding="utf-8")
 
 
 def load(slug):
@@ -137,22 +164,26 @@ print(json.dumps(times))
 """
 
 
-def compile_times() -> None:
-    """Print each built-in's compile CPU seconds, measured a family at a time, against its entry."""
+def compile_times(write: bool) -> None:
+    """Print each built-in's compile CPU seconds, measured a family at a time, against the costs file's;
+    with ``write``, write them into it."""
     families = {}
     for slug, spec in algorithms.BUILTINS.items():
         families.setdefault(spec.family, []).append(slug)
-    rows = []
+    rows, measured = [], {}
     for family, slugs in families.items():
         with tempfile.TemporaryDirectory() as cache:
             env = {**os.environ, "NUMBA_CACHE_DIR": cache}
             out = subprocess.run([sys.executable, "-c", COMPILE, *slugs], env=env, capture_output=True, text=True)
         if out.returncode:
             sys.exit(f"compiling the {family} family failed: {out.stderr.strip().splitlines()[-1]}")
-        for slug, seconds in json.loads(out.stdout).items():
-            rows.append([slug, family, f"{seconds:.2f}", f"{algorithms.BUILTINS[slug].compile_seconds:g}"])
+        measured |= json.loads(out.stdout)
+        rows += [[slug, family, f"{measured[slug]:.2f}", f"{resources.compile_seconds(slug):g}"] for slug in slugs]
     print("CPU seconds to compile each built-in's kernels after its family's entries before it (empty cache)\n")
-    table(["algorithm", "family", "measured s", "entry's compile_seconds"], rows)
+    table(["algorithm", "family", "measured s", "costs file's s"], rows)
+    if write:
+        write_costs("compile_s", measured)
+        print(f"written: {COSTS}")
 
 
 def main(argv=None):
@@ -164,12 +195,15 @@ def main(argv=None):
     )
     parser.add_argument("--quick", action="store_true", help="smoke run: horizon 2000, 2 repeats, reference 200 steps")
     parser.add_argument("--compile", action="store_true", help="only the compile time of each built-in's kernels")
+    parser.add_argument("--write", action="store_true", help=f"write the built-ins' measured costs into {COSTS.name}")
     parser.add_argument(
         "--ts-horizons", type=int, nargs="*", default=[], help="also time TS-Borda and TS-Maximin at these horizons"
     )
     args = parser.parse_args(argv)
+    if args.write and (args.quick or args.horizon != PAPER_T):
+        parser.error(f"--write: the costs are measured at --horizon {PAPER_T}, not with --quick or another horizon")
     if args.compile:
-        return compile_times()
+        return compile_times(args.write)
     if args.quick:
         args.horizon, args.repeats, args.reference_horizon = 2000, 2, 200
     T = args.horizon
@@ -181,7 +215,7 @@ def main(argv=None):
     scenarios = {name: duelbandits.make_scenario(name, actions=10, seed=0).matrix for name in ("condorcet", "borda")}
 
     print(f"Seconds per run at A = 10, T = {T:,} (median of {args.repeats}, after warm-up)\n")
-    rows, total, missing, over = [], 0.0, [], []
+    rows, total, missing, over, measured = [], 0.0, [], [], {}
     for slug in slugs:
         spec, module = loaded[slug]
         if module is None:
@@ -194,6 +228,8 @@ def main(argv=None):
         if spec.family == "paper":
             total += projected
         us_per_step = 1e6 * max(secs.values()) / T
+        if slug in algorithms.BUILTINS:
+            measured[slug] = us_per_step + BOOKKEEPING_US
         if spec.family == "field" and us_per_step > FIELD_TARGET_US:
             over.append(slug)
         rows.append(
@@ -220,6 +256,9 @@ def main(argv=None):
     if missing:
         print(f"  (not available, not counted: {', '.join(missing)})")
     print()
+    if args.write:
+        write_costs("step_us", measured)
+        print(f"written: {COSTS} (us per step plus {BOOKKEEPING_US} of bookkeeping)\n")
 
     print(f"Cost growth with the number of actions: seconds per run, condorcet, T = {T:,}\n")
     matrices = {A: duelbandits.make_scenario("condorcet", actions=A, seed=0).matrix for A in SIZES}

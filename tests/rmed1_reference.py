@@ -1,4 +1,4 @@
-"""Plain-Python RMED1 (Komiyama et al., COLT 2015, Algorithms 1 and 2), written out literally.
+"""Plain-Python RMED1, RMED2 and RMED2FH (Komiyama et al., COLT 2015, Algorithms 1-3), written out literally.
 
 Every step recomputes all empirical divergences from the win counts and
 keeps ``L_C``, ``L_R`` and ``L_N`` as Python lists and sets; it draws its random
@@ -38,6 +38,9 @@ def divergences(W):
 EVENTS = ("tie", "m = i*", "m = argmin mu", "self-duel", "L_C shrank")
 """What a run's ``events`` dict counts, so tests can check that a run exercised every branch."""
 
+RMED2_EVENTS = ("tie", "explore", "m = i*, O_l empty", "m = i*, met rarely", "m = b_l", "self-duel", "L_C shrank")
+"""The same for RMED2 and RMED2FH (``explore`` only for RMED2)."""
+
 
 def _argmin(values, rng, events, skip=None):
     keys = [k for k in range(len(values)) if k != skip]
@@ -64,14 +67,51 @@ def challenger(W, l, rng, events=None):
     return _argmin(mu[l], rng, events, skip=l)
 
 
-def run(X, T, rng, f_K, events=None):
-    """One literal RMED1 run: ``(I, J, outcomes)``; a self-duel leaves ``W`` unchanged.
+def partner(W, l, best, rng, events):
+    """RMED2's ``b_l = argmin_{j in O_l} (Delta_l + Delta_j) / d(mu[l, j], 1/2)`` with
+    ``Delta_j = max(mu[i*, j] - 1/2, 0)`` (0 for ``i*``), a ratio with ``d = 0`` infinite; None if ``O_l = {}``."""
+    A = W.shape[0]
+    N = W + W.T
+    mu = np.where(N > 0, W / np.where(N > 0, N, 1.0), 0.5)
+    delta = [0.0 if k == best else max(mu[best, k] - 0.5, 0.0) for k in range(A)]
+    O_l = [j for j in range(A) if j != l and mu[l, j] <= 0.5]
+    if not O_l:
+        return None
+    ratio = [(delta[l] + delta[j]) / kl_half(mu[l, j]) if mu[l, j] < 0.5 else math.inf for j in O_l]
+    return O_l[_argmin(ratio, rng, events)]
 
-    ``events``, a dict, receives the counts of :data:`EVENTS`.
+
+def rmed2_challenger(W, l, t, alpha, rng, events, b_l="estimate", log_log=None):
+    """Algorithm 3 at step ``t``: a pair of ``l`` played fewer than ``alpha log log t`` times (the fewest,
+    then the least index; RMED2 only), else ``i*`` if ``O_l`` is empty or ``i*`` is in ``O_l`` with
+    ``N[l, i*] < N[l, b_l] / log log t``, else ``b_l``. RMED2FH passes its fixed ``b_l`` and ``log log T``."""
+    A = W.shape[0]
+    N = W + W.T
+    best = _argmin(divergences(W), rng, events)
+    if b_l == "estimate":
+        few = [j for j in range(A) if j != l and N[l, j] < alpha * math.log(math.log(t))]
+        if few:
+            events["explore"] += 1
+            return min(few, key=lambda j: (N[l, j], j))
+        b_l, log_log = partner(W, l, best, rng, events), math.log(math.log(t))
+    if b_l is None:
+        events["m = i*, O_l empty"] += 1
+        return best
+    if best != l and W[l, best] <= W[best, l] and N[l, best] < N[l, b_l] / log_log:
+        events["m = i*, met rarely"] += 1
+        return best
+    events["m = b_l"] += 1
+    return b_l
+
+
+def run(X, T, rng, f_K, events=None, rule="rmed1", alpha=3.0):
+    """One literal RMED1 (``rule``: or ``rmed2``, ``rmed2fh``) run: ``(I, J, outcomes)``; a self-duel
+    leaves ``W`` unchanged. ``events``, a dict, receives the counts of :data:`EVENTS` (RMED1) or
+    :data:`RMED2_EVENTS`.
     """
     A = X.shape[0]
     events = {} if events is None else events
-    events.update(dict.fromkeys(EVENTS, 0))
+    events.update(dict.fromkeys(EVENTS if rule == "rmed1" else RMED2_EVENTS, 0))
     W = np.zeros((A, A))
     I, J, o = [], [], []
 
@@ -85,16 +125,27 @@ def run(X, T, rng, f_K, events=None):
         else:
             events["self-duel"] += 1
 
-    for i in range(A):
-        for j in range(i + 1, A):
-            if len(I) < T:
-                play(i, j)
+    rounds = max(1, math.ceil(alpha * math.log(math.log(T)))) if rule == "rmed2fh" and T > math.e else 1
+    for _ in range(rounds):
+        for i in range(A):
+            for j in range(i + 1, A):
+                if len(I) < T:
+                    play(i, j)
+    if rule == "rmed2fh":
+        best = _argmin(divergences(W), rng, events)
+        fixed = [partner(W, l, best, rng, events) for l in range(A)]
     L_C, L_R, L_N = list(range(A)), set(range(A)), set()
     while len(I) < T:
         for l in L_C:
             if len(I) == T:
                 break
-            play(l, challenger(W, l, rng, events))
+            if rule == "rmed1":
+                m = challenger(W, l, rng, events)
+            elif rule == "rmed2":
+                m = rmed2_challenger(W, l, len(I) + 1, alpha, rng, events)
+            else:
+                m = rmed2_challenger(W, l, len(I) + 1, alpha, rng, events, fixed[l], math.log(math.log(T)))
+            play(l, m)
             t = len(I)  # the 1-based step just played
             L_R.discard(l)
             div = divergences(W)

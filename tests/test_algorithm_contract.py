@@ -67,12 +67,14 @@ def assert_same_result(a, b):
 def test_same_seed_gives_the_same_arrays_and_another_seed_other_arrays(slug, scenario, A):
     """With int seeds and with fresh SeedSequences of the pipeline (run_seed): equal seeds give every
     array equal (strategies included), the next seed differs in each of I, J and the outcomes (true at
-    these A for every algorithm; at A = 2 RMED1 and Winner Stays play their one pair whatever the seed)."""
+    these A for every algorithm but RMED2FH at A = 3, whose second arms, its partners fixed after the
+    initial phase then the Condorcet winner, are the same on every seed; at A = 2 RMED1 and Winner
+    Stays play their one pair whatever the seed)."""
     X = scenario_matrix(scenario, A)
     for seed_of in (lambda run: 7 + run, lambda run: run_seed(4, scenario, slug, run)):
         a, b, c = (simulate(X, slug, 1000, seed_of(run), stride=100) for run in (0, 0, 1))
         assert_same_result(a, b)
-        for name in ("I", "J", "outcomes"):
+        for name in ("I", "outcomes") if (slug, A) == ("rmed2fh", 3) else ("I", "J", "outcomes"):
             assert not np.array_equal(getattr(a, name), getattr(c, name)), name
 
 
@@ -161,7 +163,7 @@ def test_a_horizon_too_short_for_the_tuning_clips_gamma_to_one_with_a_warning_an
     """At T = 3 every exploration rate is >= 1 for A >= 3 (SparringExp3.P 1.05 sqrt(A log A / 3) >= 1.10,
     Partial Monitoring (e-2)^(1/4) (A^2 log A / 3)^(1/4) >= 1.24, Dueling-EXP3 T <= K log K = 3.3): the
     tuning warns naming T and A and gives gamma = 1, and the run plays the uniform law at every step.
-    (Each algorithm's file tests the horizon where its clipping starts.)"""
+    (test_theorems.py and test_dexp3.py test the horizon where each clipping starts.)"""
     spec = ALGORITHMS[slug]
     tuning = importlib.import_module(spec.module).hyperparameters
     T, warning = 3, rf"horizon T=3 is too short for Theorem .* with A={A} "
@@ -277,6 +279,10 @@ REGRET_RATIO_BOUND = {
     "rucb": (0.05, 0.46, 0.8),  # 0.030 (0.008), 0.356 (0.050), 0.646 (0.073)
     "rcs": (0.04, 0.28, 0.47),  # 0.026 (0.007), 0.187 (0.041), 0.348 (0.055)
     "rmed1": (0.04, 0.16, 0.29),  # 0.022 (0.008), 0.118 (0.020), 0.209 (0.035)
+    "rmed2": (0.04, 0.28, 0.47),  # 0.025 (0.006), 0.225 (0.024), 0.394 (0.037)
+    "rmed2fh": (0.07, 0.66, 0.78),  # 0.032 (0.017), 0.359 (0.145), 0.581 (0.093): partners fixed early
+    "btm": (1.02, 1.02, 1.02),  # 1.000 (0.008), 1.000 (0.005), 1.000 (0.006): uniform play until n ~ 10^4, see below
+    "if2": (0.15, 0.95, 1.12),  # 0.095 (0.026), 0.667 (0.136), 0.810 (0.147): still filtering at A = 13
     "ccb": (0.06, 0.46, 0.81),  # 0.031 (0.010), 0.345 (0.052), 0.658 (0.072)
     "winner-stays": (0.74, 0.54, 0.5),  # 0.734 (0.003), 0.510 (0.011), 0.480 (0.007)
     "dexp3": (0.66, 0.78, 0.81),  # 0.536 (0.059), 0.686 (0.043), 0.717 (0.043)
@@ -287,6 +293,11 @@ rounded up to 0.01; at A = 10 it is never looser than the bound the per-algorith
 per-run sd <= 0.013 (mean of 6: <= 0.0053), so even the largest bound, 0.97, is > 5 sd below it: an
 algorithm that does not learn fails. TS-Maximin's ratio has a heavy tail (runs trapped on a wrong
 action for a while), where the sd rule is only a guide; its six seeds give 0.015, 0.196 and 0.161.
+Beat the Mean is the exception: its radius 3 sqrt(log(2 T A) / n) (Yue & Joachims' online version, gamma = 1)
+removes no action before each has about 10^4 comparisons at these gaps, and until then its duels are
+uniform over the A^2 pairs, so its bound only says it plays no worse than uniform (tests/test_field_references.py
+checks its removals on total orders). Interleaved Filter 2 at A = 13 (radius sqrt(log(T A^2) / n), n <= 166
+comparisons per pair by T = 2000) has made few decisions either, so its bound there is above 1 too.
 The regret is the one the paper's condorcet figure shows for the algorithm (``regret.paper_regret``)."""
 
 

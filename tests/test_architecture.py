@@ -26,18 +26,15 @@ FLOORS = {
     "analyses": [
         "aggregate",
         "points",
-        "sweeps",
-        "field",
         "asymptotics",
         "tail",
         "tail_family",
-        "bayes",
         "claims",
         "configcheck",
         "plan",
     ],
     "presentation": ["tables", "plotting", "latex"],
-    "command line": ["cli", "__main__", "__init__"],
+    "command line": ["cli", "studies", "__main__", "__init__"],
 }
 LEVEL = {top: level for level, tops in enumerate(FLOORS.values()) for top in tops}
 

@@ -1,5 +1,5 @@
 """Long horizons (target `asymptotics`): local exponents, their bootstrap, verdicts, tables, the job split,
-the Slurm requests, the figure and the CLI commands."""
+the figure and the CLI commands (the Slurm requests: tests/test_resources.py)."""
 
 import math
 
@@ -14,14 +14,13 @@ from duelbandits import (
     cli,
     digests,
     provenance,
-    resources,
     schemas,
     storage,
-    sweeps,
 )
 from duelbandits import points as pointlib
 from duelbandits.plotting.asymptotics import asymptotics_figure
 from duelbandits.simulation import name_seed
+from duelbandits.studies.sweeps import analysis as sweeps
 from duelbandits.tables import asymptotics as tables
 
 HORIZONS = np.array([1_000, 3_000, 10_000, 30_000])
@@ -126,14 +125,6 @@ def test_bootstrap_local_intervals_cover_the_true_exponent_at_their_level():
     np.testing.assert_allclose(covered / datasets, 0.944, atol=0.046)
 
 
-def test_bootstrap_checks_its_arguments():
-    finals = synthetic_finals(np.random.default_rng(0), HORIZONS, runs=10, rho=0.7)
-    with pytest.raises(pointlib.PointError, match="confidence"):
-        asymptotics.bootstrap_local_slopes(HORIZONS, finals, confidence=1.0)
-    with pytest.raises(pointlib.PointError, match="increase"):
-        asymptotics.bootstrap_local_slopes(HORIZONS[::-1], finals)
-
-
 # --- Verdicts ---------------------------------------------------------------------------------
 
 
@@ -191,21 +182,6 @@ def test_jobs_split_each_point_by_steps_and_cover_every_run_once():
         runs = [r for first, last in ranges for r in range(first, last + 1)]
         assert runs == list(range(40))
         assert all((last - first + 1) * T <= max(T, 30_000_000) for first, last in ranges)
-
-
-def test_slurm_requests_grow_with_the_work_of_a_job():
-    minutes = resources.runtime_minutes
-    assert minutes("ts-borda", 30, 1_000_000, 10) > minutes("ts-borda", 40, 10_000, 10)
-    assert minutes("ts-borda", 3, 10_000_000, 10) > minutes("partial-monitoring", 3, 10_000_000, 10)
-    assert minutes("ts-borda", 3, 10_000_000, 10, attempt=2) == 2 * minutes("ts-borda", 3, 10_000_000, 10)
-    # 3 runs x 10^7 steps x 1.4 us = 42 s, x 3 (margin) + 60 s = 186 s: 4 minutes (rounded up)
-    assert minutes("ts-borda", 3, 10_000_000, 10) == 4
-    # an unknown algorithm costs 3 us a step: 10^6 steps = 3 s, x 3 + 60 s = 69 s: 2 minutes
-    assert minutes("an-unknown-one", 1, 10**6, 10) == 2
-    assert resources.sweep_point_bytes(10**7, 10) > resources.sweep_point_bytes(10**3, 10)
-    # measured: 0.58 GB peak at T = 10^7 (compiling), 0.33 GB at T = 1000 (compiling): the estimate is above
-    assert 0.58e9 < resources.sweep_point_bytes(10**7, 10) < 1.5e9
-    assert resources.sweep_point_bytes(10**3, 10) > 0.33e9
 
 
 # --- Tables -----------------------------------------------------------------------------------
@@ -482,14 +458,8 @@ def test_cli_table_and_figure_write_schemas_provenance_and_digest(tmp_path, poin
 def test_cli_table_rejects_points_that_do_not_belong_together(tmp_path, point_files, capsys):
     assert cli.main(table_args(tmp_path, point_files, "--c-alpha", "0.8")) == 2
     assert "TS-Borda ran with c_alpha = 1, but --c-alpha is 0.8" in capsys.readouterr().err
-    assert cli.main(table_args(tmp_path, point_files, "--confidence", "1.5")) == 2
-    assert "--confidence must lie in (0, 1)" in capsys.readouterr().err
     assert cli.main(table_args(tmp_path, point_files[:1])) == 2
     assert "at least two horizons" in capsys.readouterr().err
-    (tmp_path / "out-markdown").mkdir()  # an output that cannot be written: refused before any work
-    assert cli.main(table_args(tmp_path, point_files)) == 2
-    err = capsys.readouterr().err
-    assert "is a directory" in err and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "out-local").exists()
 
 

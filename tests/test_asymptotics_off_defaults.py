@@ -11,8 +11,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from duelbandits import asymptotics, schemas, sweeps, theorems
+from duelbandits import asymptotics, schemas, theorems
 from duelbandits import points as pointlib
+from duelbandits.studies.sweeps import analysis as sweeps
 from duelbandits.tables.asymptotics import asymptotics_markdown
 
 # --- bootstrap_local_slopes: the horizons must increase ------------------------------------------

@@ -14,13 +14,13 @@ from duelbandits import cli, resources
 REPO = Path(__file__).resolve().parents[1]
 
 SIM = ["simulate", "--scenario", "condorcet", "--algorithm", "dts", "--seed", "0", "--stride", "40"]
-BOUNDS = ["--points", "1000", "--c-alpha", "1.0"]  # required: the workflow passes them (old defaults)
 MAIN = ["figure", "main", "--scenario-file", "s.json"]
 
 
 @pytest.mark.parametrize(
     "args, words",
     [
+        # one case per kind of mistake; each option's own boundaries are tests/test_cli_args.py's
         (
             [*SIM, "--horizon", "300.0", "--runs", "0-1", "--out", "o.parquet"],
             ["--horizon", "must be an integer", "'300.0'"],
@@ -31,77 +31,23 @@ MAIN = ["figure", "main", "--scenario-file", "s.json"]
             [*SIM, "--horizon", "2000000000", "--runs", "0-9999", "--out", "o.parquet"],
             ["--horizon 2000000000 x 10000 run(s)", "needs about 1.1 PiB", "more than the limit"],
         ),
-        (
-            [*SIM, "--horizon", "40000", "--runs", "0-100000000", "--out", "o.parquet"],
-            ["x 100000001 run(s)", "needs about", "more than the limit"],
-        ),
-        (
-            [*SIM, "--horizon", "50", "--run", "99999999999999999999", "--out", "o.parquet"],
-            ["--run", "[0, 2147483647]"],
-        ),
-        (["matrix", "--scenario", "condorcet", "--seed", "0", "--actions", "1000000"], ["--actions", "[2, 32767]"]),
-        ([*SIM, "--horizon", "50", "--runs", "0-1", "--out", "folder"], ["folder: is a directory"]),
-        ([*SIM, "--horizon", "50", "--runs", "0-1", "--out", "afile/o.parquet"], ["afile is not a directory"]),
-        (["scenario", "--scenario", "borda", "--seed", "0", "--out", "folder"], ["folder: is a directory"]),
-        (
-            ["scenario", "--scenario", "borda", "--seed", "0", "--out", "/proc/duelbandits-test/s.json"],
-            ["cannot write"],
-        ),
-        (
-            ["bounds", "--algorithms", "dts", "--actions", "5", "--horizon", "50", *BOUNDS, "--out", "afile/b.parquet"],
-            ["afile is not a directory"],
-        ),
-        (["table", "--summary", "absent.parquet", "--markdown", "folder"], ["folder: is a directory"]),
-        (["table", "--summary", "absent.parquet", "--markdown", "t.md"], ["absent.parquet: file not found"]),
-        (
-            [*MAIN, "--summary", "absent.parquet", "--c-alpha", "1.0", "--out", "afile/f.png"],
-            ["afile is not a directory"],
-        ),
-        (
-            ["manifest", "write", "afile", "--config-json", "{}", "--plugins-json", "{}", "--out", "folder"],
-            ["folder: is a directory"],
-        ),
-        (["manifest", "verify", "M.sha256", "--root", "/nonexistent"], ["--root /nonexistent: not a directory"]),
-        (["config-page", "--config-json", '{"horizon": NaN}', "--out", "c.html"], ["--config-json", "NaN is not"]),
         # a range the size of the int32 run column: refused by its size, before any list is built
         (
             [*SIM, "--horizon", "10", "--runs", "0-2147483647", "--out", "o.parquet"],
             ["2147483648 run(s)", "needs about"],
         ),
+        ([*SIM, "--horizon", "50", "--runs", "0-1", "--out", "folder"], ["folder: is a directory"]),
+        ([*SIM, "--horizon", "50", "--runs", "0-1", "--out", "afile/o.parquet"], ["afile is not a directory"]),
         (
-            [
-                "bounds",
-                "--algorithms",
-                "ts-borda",
-                "--actions",
-                "5",
-                "--horizon",
-                "50",
-                "--points",
-                "1000",
-                "--c-alpha",
-                "0",
-                "--out",
-                "b.pq",
-            ],
-            ["--c-alpha", "must be a finite number > 0"],
+            ["scenario", "--scenario", "borda", "--seed", "0", "--out", "/proc/duelbandits-test/s.json"],
+            ["cannot write"],
         ),
+        (["table", "--summary", "absent.parquet", "--markdown", "t.md"], ["absent.parquet: file not found"]),
+        (["manifest", "verify", "M.sha256", "--root", "/nonexistent"], ["--root /nonexistent: not a directory"]),
+        (["config-page", "--config-json", '{"horizon": NaN}', "--out", "c.html"], ["--config-json", "NaN is not"]),
         (
-            [
-                "bounds",
-                "--algorithms",
-                "ts-borda",
-                "--actions",
-                "5",
-                "--horizon",
-                "50",
-                "--points",
-                "1000",
-                "--c-alpha",
-                "nan",
-                "--out",
-                "b",
-            ],
+            ["bounds", "--algorithms", "ts-borda", "--actions", "5", "--horizon", "50", "--points", "1000"]
+            + ["--c-alpha", "nan", "--out", "b.pq"],
             ["--c-alpha", "must be a finite number > 0"],
         ),
         (
@@ -109,16 +55,10 @@ MAIN = ["figure", "main", "--scenario-file", "s.json"]
             ["--out f.jpg: a figure is saved as .pdf, .png or .svg"],
         ),
         (["provenance", "afile"], ["afile: not a readable Parquet file"]),
-        (["provenance", "folder"], ["folder: is a directory"]),
         # each file argument is checked for what it is before it is read, naming the real cause
+        (["provenance", "folder"], ["folder: is a directory"]),
         (["manifest", "verify", "fifo"], ["fifo: is not a regular file"]),  # read, it would block
-        (["manifest", "verify", "folder"], ["folder: is a directory"]),
-        (
-            ["manifest", "write", "folder", "--config-json", "{}", "--plugins-json", "{}", "--out", "M"],
-            ["folder: is a directory, not a file, cannot be listed"],
-        ),
         (["provenance", "dangling"], ["dangling: is a symbolic link to nowhere, which does not exist"]),
-        (["provenance", "loop"], ["loop: is a symbolic link that leads back to itself (a loop)"]),
         # a range error names the flag given (the claims' level is --level, not --confidence)
         (
             ["claims", "--summary", "absent.parquet", "--level", "1.0", "--table", "c.parquet", "--markdown", "c.md"],
@@ -134,7 +74,6 @@ MAIN = ["figure", "main", "--scenario-file", "s.json"]
 def test_a_user_mistake_is_one_line_and_exit_2(tmp_path, args, words):
     os.mkfifo(tmp_path / "fifo")
     (tmp_path / "dangling").symlink_to("nowhere")
-    (tmp_path / "loop").symlink_to("loop")
     (tmp_path / "folder").mkdir()
     (tmp_path / "afile").write_text("not a folder\n")
     (tmp_path / "M.sha256").write_text(f"{'0' * 64}  afile\n")
@@ -205,20 +144,12 @@ def test_matrix_files_as_spreadsheets_write_them_are_accepted(tmp_path, capsys):
         np.testing.assert_array_equal(X + X.T, np.ones((2, 2)))  # symmetrised: an exact preference matrix
 
 
-@pytest.mark.parametrize(
-    "text, words",
-    [
-        ("# my matrix\n0.5,1.2\n-0.2,0.5\n", ["X[0, 1] = 1.2", "[0, 1]", "(line 2, column 2)"]),
-        ("0.5,0.34\n0.6666666,0.5\n", ["tolerance 1e-06", "0.34 + 0.6666666", "(line 1, column 2)"]),
-        ("0.5,0.5\n0.5,0.4\n", ["diagonal must be 1/2", "X[1, 1] = 0.4", "(line 2, column 2)"]),
-        ("0.5,x\n0.5,0.5\n", ["line 1, column 2", "'x' is not a number"]),
-    ],
-)
-def test_a_bad_matrix_file_names_the_line_and_column(tmp_path, capsys, text, words):
+def test_a_bad_matrix_file_is_one_line_naming_the_line_and_column(tmp_path, capsys):
+    """The CLI's door for a user's CSV (each reason a file is refused: tests/test_scenarios.py)."""
+    text = "# my matrix\n0.5,1.2\n-0.2,0.5\n"
     assert cli.main(["matrix", "--scenario", "file", "--seed", "0", "--matrix-file", csv_matrix(tmp_path, text)]) == 2
     err = capsys.readouterr().err
-    for word in words:
-        assert word in err, (word, err)
+    assert err.count("\n") == 1 and "X[0, 1] = 1.2" in err and "(line 2, column 2)" in err, err
 
 
 # --- manifest verify cannot be fooled (issue 21) ------------------------------------------------------
@@ -289,11 +220,6 @@ def test_a_full_disk_names_the_file_and_leaves_no_temporary_file(tmp_path, monke
     err = capsys.readouterr().err.strip()
     assert f"{out}: cannot write" in err and "(No space left on device)" in err and ": : " not in err, err
     assert not [p for p in tmp_path.rglob("*") if p.is_file()]
-
-
-def test_provenance_of_a_folder_says_it_is_a_folder(tmp_path):
-    result = run_cli("provenance", str(tmp_path), cwd=tmp_path)
-    assert result.returncode == 2 and f"{tmp_path}: is a directory" in result.stderr, result.stderr
 
 
 def test_provenance_into_a_closed_pipe_stops_quietly_with_141(tmp_path):

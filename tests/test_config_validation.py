@@ -5,6 +5,7 @@ import copy
 import math
 from pathlib import Path
 
+import numpy as np
 import pytest
 import yaml
 
@@ -153,6 +154,42 @@ def test_the_hyper_parameters_of_an_algorithm_the_file_does_not_list_are_checked
     refused(
         with_value(("algorithm_params", "plugged"), {"alpah": 1.0}),
         "config: algorithm_params/plugged/alpah: unknown key: no parameter of plugged; its parameters are alpha",
+    )
+
+
+def linear_gap(actions, rng, gap):
+    """X[i, j] = 1/2 + gap (j - i) / (2 (A - 1)): its largest entry is 1/2 + gap / 2."""
+    i, j = np.indices((actions, actions))
+    return 0.5 + gap * (j - i) / (2 * (actions - 1))
+
+
+def test_a_plugin_scenarios_parameters_are_set_under_its_slug_and_checked_by_its_entry(monkeypatch):
+    """A scenario that declares a Param: its value reaches make and the job's arguments; out of its
+    range, under an unknown name, or given without the slug, it is one line naming the key."""
+    from duelbandits import plan, scenarios
+    from duelbandits.algorithms import Param
+
+    gap = Param(0.5, "the largest margin", minimum=0.0, maximum=1.0)
+    entry = scenarios.ScenarioEntry("gapped", "Gapped", "a test's", make=f"{__name__}:linear_gap", params={"gap": gap})
+    monkeypatch.setitem(scenarios.REGISTRY, "gapped", entry)
+    monkeypatch.setattr(scenarios, "GENERATED", (*scenarios.GENERATED, "gapped"))
+    config = with_value(("scenario_params", "gapped"), {"gap": 1.0})  # its maximum
+    validate(config)
+    assert plan.scenario(config, "gapped", 5).matrix.max() == 1.0
+    assert plan.scenario(BASE, "gapped", 5).matrix[0, 4] == 0.75  # the default, 0.5
+    assert plan.scenario_args(config, "gapped", 5) == "--actions 5 --seed 20191114 --scenario-param gap=1.0"
+    refused(
+        with_value(("scenario_params", "gapped"), {"gap": 1.5}),
+        "config: scenario_params/gapped/gap: must be a finite number >= 0 and <= 1, got 1.5",
+    )
+    refused(
+        with_value(("scenario_params", "gapped"), {"gaps": 0.1}),
+        "config: scenario_params/gapped/gaps: unknown key: no parameter of gapped; its parameters are gap",
+    )
+    refused(
+        with_value(("scenario_params", "gap"), 0.1),
+        "config: scenario_params/gap: unknown key; did you mean 'gapped'? the keys allowed there are utility_max, "
+        "margin, borda_strength, and the slug of a scenario with parameters of its own (gapped (gap)) holding them",
     )
 
 

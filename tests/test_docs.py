@@ -1,5 +1,6 @@
 """The README and docs/ stay true to the repository: links resolve, every code block runs or says why
-not (tests/docblocks.py), every fact shown has one source it is compared with, no outside pointers.
+not (tests/docblocks.py), the tables that repeat a fact are their generator's output (bench/docgen.py),
+no outside pointers.
 
 Quick tier: the Python blocks run; the slow tier dry-runs the shown snakemake commands (about ten
 `snakemake -n`, two at a time) and runs the duelbandits commands of the blocks.
@@ -7,6 +8,7 @@ Quick tier: the Python blocks run; the slow tier dry-runs the shown snakemake co
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import shlex
 import shutil
@@ -416,30 +418,9 @@ def test_the_readmes_simulate_command_gives_run_7_of_the_paper_run(tmp_path):
 # --- one source for each fact: the prose against the code and config.yaml it repeats ---------------------
 
 
-def markdown_table(text: str, header: str) -> list[list[str]]:
-    """The body rows (cells stripped) of the Markdown table whose header row starts with ``header``."""
-    lines = text.splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith(header))
-    rows = []
-    for line in lines[start + 2 :]:
-        if not line.startswith("|"):
-            break
-        rows.append([cell.strip() for cell in line.strip().strip("|").split("|")])
-    return rows
-
-
 def snakefile_targets() -> set[str]:
     """The targets: the rules of the Snakefile itself (the workflow's jobs are in workflow/rules/)."""
     return set(re.findall(r"^rule (\w+):", (REPO / "Snakefile").read_text(), flags=re.M))
-
-
-def test_the_readmes_target_table_is_the_snakefiles_targets():
-    rows = markdown_table(README.read_text(), "| target | command |")
-    shown = {re.search(r"`([^`]+)`", row[0]).group(1) for row in rows} - {"--report"}
-    assert shown == snakefile_targets()
-    for row in rows:  # each row's command asks for its own target
-        name, command = re.search(r"`([^`]+)`", row[0]).group(1), row[1].strip("`")
-        assert name in command.split() or (name == "all" and targets(shlex.split(command)[1:]) == []), row
 
 
 def test_config_yaml_and_the_snakefile_header_name_only_real_targets():
@@ -451,74 +432,35 @@ def test_config_yaml_and_the_snakefile_header_name_only_real_targets():
     assert "maximin-tail`" not in (REPO / "config.yaml").read_text().replace("maximin-tail:", "")
 
 
-def test_the_readmes_config_table_is_config_yaml():
-    """Every key of config.yaml has a row, and the defaults the rows quote are config.yaml's values."""
-    import yaml
-
-    config = yaml.safe_load((REPO / "config.yaml").read_text())
-    rows = markdown_table(README.read_text(), "| key | default |")
-    keys = [k for row in rows for k in re.findall(r"`([^`]+)`", row[0])]
-    assert sorted(keys) == sorted(config), "README's config table against config.yaml's keys"
-    for row in rows:
-        key, default = re.findall(r"`([^`]+)`", row[0])[0], row[1]
-        value = config[key]
-        if isinstance(value, int | float) and not isinstance(value, bool):
-            assert float(default.replace(",", "")) == value, row
-        elif value is None:
-            assert default.split()[0] == "null", row
-        elif key == "scenarios":
-            from duelbandits.scenarios import SCENARIOS
-
-            assert [s.strip() for s in default.split(",")] == value, row
-            assert set(re.findall(r"`(\w+)`", row[2])) <= set(SCENARIOS), row  # the others it names
-        elif key == "algorithms":
-            from duelbandits.algorithms import PAPER_ALGORITHMS
-
-            assert default == "the paper's six" and tuple(value) == PAPER_ALGORITHMS, row
-        elif key in ("scenario_params", "algorithm_params"):
-            flat = value if key == "scenario_params" else {k: v for p in value.values() for k, v in p.items()}
-            quoted = dict(pair.split(": ") for pair in re.findall(r"`(\w+: [^`]+)`", default))
-            assert quoted and {k: float(v) for k, v in quoted.items()} == flat, row
+def test_the_generated_tables_are_the_generators_output(tmp_path):
+    """The tables of the README and docs/ that repeat a fact (targets, config keys, the reference run's
+    results, the measured costs) are written by bench/docgen.py from their sources; after a change of
+    one: python bench/docgen.py."""
+    spec = importlib.util.spec_from_file_location("docgen", REPO / "bench" / "docgen.py")
+    docgen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(docgen)
+    stale = [page for page, text in docgen.expected().items() if (REPO / page).read_text() != text]
+    assert not stale, f"not the output of python bench/docgen.py: {stale}"
+    (tmp_path / "Snakefile").write_text('rule all:\n    """Everything."""\n\n\nrule new:\n    input:\n')
+    with pytest.raises(SystemExit, match="^Snakefile: rule new has no docstring"):
+        docgen.targets(tmp_path)  # a new target's row is its docstring: one is needed
 
 
-def test_the_readmes_results_table_is_the_reference_runs_table():
-    """The README's results table is the reference run's results/table.md (whose sha256 the reference
-    manifest holds), cell by cell, without its Copeland column."""
+def test_the_readmes_results_come_from_the_reference_runs_table():
+    """docs/images/table.md, the README's results table's source, is the reference run's results/table.md."""
     import hashlib
 
-    reference = REPO / "docs/images/table.md"
     entries = dict(
         line.split()[::-1] for line in (REPO / "reference/MANIFEST.sha256").read_text().splitlines()
         if line and not line.startswith("#")
     )  # fmt: skip
-    assert hashlib.sha256(reference.read_bytes()).hexdigest() == entries["results/table.md"]
-    header = next(line for line in reference.read_text().splitlines() if line.startswith("|"))
-    columns = [c.strip() for c in header.strip("|").split("|")]
-    full = markdown_table(reference.read_text(), header[:20])
-    shown = markdown_table(README.read_text(), "| scenario | algorithm |")
-    readme_header = next(
-        line for line in README.read_text().splitlines() if line.startswith("| scenario | algorithm |")
-    )
-    kept = [columns.index(c.strip().replace("`", "")) for c in readme_header.strip("|").split("|")]
-    assert len(shown) == len(full)
-    for mine, theirs in zip(shown, full):  # cell by cell, each under its own column's header
-        assert mine == [theirs[i] for i in kept], (mine, theirs)
+    assert hashlib.sha256((REPO / "docs/images/table.md").read_bytes()).hexdigest() == entries["results/table.md"]
 
 
 def test_the_docs_index_lists_every_page():
     index = (REPO / "docs/README.md").read_text()
     listed = {t for t in relative_links(REPO / "docs/README.md") if not t.startswith("..")}
     assert listed == {p.name for p in DOCS} - {"README.md"}, index
-
-
-def test_the_registrys_step_costs_are_the_ones_performance_md_quotes():
-    from duelbandits.algorithms import ALGORITHMS
-
-    rows = markdown_table((REPO / "docs/performance.md").read_text(), "| algorithm | entry's `step_seconds`")
-    labels = {a.label: a for a in ALGORITHMS.values() if a.step_seconds is not None}
-    assert {row[0] for row in rows} == set(labels)
-    for row in rows:
-        assert float(row[1].strip("*")) == pytest.approx(labels[row[0]].step_seconds * 1e6), row
 
 
 def test_every_declared_runtime_dependency_is_imported():

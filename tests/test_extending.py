@@ -15,7 +15,7 @@ def blocks(language: str) -> list[str]:
 
 
 def test_the_page_has_the_blocks_its_recipes_need():
-    assert len(blocks("python")) == 2 and len(blocks("toml")) == 1 and len(blocks("snakemake")) == 1
+    assert len(blocks("python")) == 3 and len(blocks("toml")) == 1 and len(blocks("snakemake")) == 1
 
 
 def test_the_entry_points_shown_are_the_example_plugins():

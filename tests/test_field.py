@@ -7,9 +7,9 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
-from duelbandits import cli, field, make_scenario, regret, run_seed, schemas, simulate, storage
-from duelbandits.plotting import field_figure
-from duelbandits.tables import field as field_tables
+from duelbandits import cli, make_scenario, regret, run_seed, schemas, simulate, storage
+from duelbandits.studies import field
+from duelbandits.studies.field import field_figure
 
 
 def point_rows(scenario, algorithm, finals, horizon=100, grid=(1, 10, 100)):
@@ -91,7 +91,7 @@ def test_curves_refuse_mixed_horizons(points):
 
 
 def test_markdown_has_a_rank_overview_and_every_final_regret(curves):
-    text = field_tables.field_markdown(field.final_table(curves))
+    text = field.field_markdown(field.final_table(curves))
     assert text.startswith("# The field: final regret at T = 100 (2 runs)\n")
     overview = text.split("## Final regret")[0]
     assert "| algorithm | condorcet (Condorcet) | borda (Condorcet) | borda (Borda) | mean rank |" in overview

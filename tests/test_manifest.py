@@ -85,15 +85,15 @@ def test_an_untouched_tree_is_identical(tree, capsys):
     assert code == 0 and set(status.values()) == {"identical"} and len(status) == 5 and not err
 
 
-@pytest.mark.parametrize("rel", FILES)
+@pytest.mark.parametrize("rel", ["results/a.parquet", "figures/f.png"])
 def test_other_bytes_under_the_manifests_versions_differ_naming_the_file(tree, capsys, rel):
+    """Under its own versions the manifest compares bytes, whatever the file: the two files whose content
+    digest would call them the same (a text file's content is its bytes)."""
     path = tree / rel
     if rel.endswith(".parquet"):  # the same data and provenance, only re-encoded: still a changed file
         write_chunk(path, compression="snappy")
-    elif rel.startswith("figures/"):
-        draw(path, colour="red")  # painted over, its data digest kept
     else:
-        path.write_bytes(path.read_bytes().replace(b"a", b"A"))
+        draw(path, colour="red")  # painted over, its data digest kept
     code, status, err = verify(tree, capsys)
     assert code == 1 and status[rel] == "differs"
     assert f"{rel}: differs: other bytes under the manifest's own versions" in err

@@ -102,19 +102,26 @@ def test_a_plugin_algorithm_simulates_on_a_plugin_scenario_and_its_file_records_
 
 
 def test_the_contract_check_passes_a_good_plugin_and_names_an_action_out_of_range(tmp_path):
-    good = duelbandits(install(tmp_path / "good"), "check-algorithm", "uniform")
-    assert good.returncode == 0 and "keeps the contract" in good.stdout, good.stderr
+    tuned = GOOD.format(slug="uniform", scenario="sorted", package="fakeplugin", offset=0)
+    tuned = tuned.replace('color="#123456",', 'color="#123456", horizon_tuned=True,')
+    good = duelbandits(install(tmp_path / "good", code=tuned), "check-algorithm", "uniform")
+    assert good.returncode == 0, good.stderr
+    assert good.stdout == (
+        "uniform: keeps the contract (outputs, seeding, no shared state, regrets; prefix property not checked: "
+        "horizon_tuned)\n"
+    )
     bad = duelbandits(install(tmp_path / "bad", offset=1), "check-algorithm", "uniform")
     assert bad.returncode == 1
-    assert "uniform: condorcet, A = 3: uniform: select() returned the duel (3, " in bad.stderr, bad.stderr
+    assert bad.stderr.startswith("uniform: condorcet, A = 3: select() returned the duel (3, "), bad.stderr
 
 
 BAD = {
     "import": ["fails to import: ZeroDivisionError"],
     "exit": ["fails to import: SystemExit: 0"],
     "clash": ["slug 'dts' is a built-in algorithm's"],
-    "incomplete": ["incomplete entry", "citation must be a non-empty string"],
-    "regrets": ["incomplete entry", "regrets must map each of condorcet, borda, target"],
+    "incomplete": ["algorithm 'uniform': citation must be a non-empty string"],
+    "regrets": ["algorithm 'uniform': regrets must map each of condorcet, borda, target"],
+    "default": ["out-of-range default: spread must be a finite number >= 0, got -1.0"],
     "name": [
         "plugin fakeplugin 0.1, entry point 'other-name' = 'fakeplugin:ALGORITHM' in group 'duelbandits.algorithms': "
         "the entry's slug is 'uniform'; the entry point must be named by it"
@@ -124,7 +131,7 @@ BAD = {
         "entry point 'borda' = 'fakeplugin:SCENARIO' in group 'duelbandits.scenarios': slug 'borda' "
         "is a built-in scenario's; choose another"
     ],
-    "kind": ["incomplete entry: scenario 'sorted': a plugin's scenario is of kind generated"],
+    "kind": ["scenario 'sorted': a plugin's scenario is of kind generated"],
     "twice": ["plugin otherplugin 0.1, entry point 'uniform'", "is also registered by plugin fakeplugin"],
 }
 """Each kind of unusable plugin, and the words of its one line, which starts by naming the distribution."""
@@ -141,6 +148,8 @@ def install_bad(site, kind):
         code, names = good.replace('slug="uniform"', 'slug="dts"'), ("dts", "sorted")
     elif kind == "incomplete":
         code = good.replace('citation="a test\'s own", implementation', 'citation="", implementation')
+    elif kind == "default":
+        code = good.replace("Param(1.0, ", "Param(-1.0, ")
     elif kind == "regrets":
         code = good.replace('"target": "copeland"', '"other": "copeland"')
     elif kind == "name":
@@ -319,11 +328,13 @@ def test_impossible_outputs_or_an_exception_of_a_plugin_are_one_line_naming_it_a
     assert IMPOSSIBLE[flaw] in result.stderr, result.stderr
 
 
-def test_a_plugins_digest_covers_its_packages_init(tmp_path, monkeypatch):
+def test_a_plugins_digest_covers_its_packages_init_and_what_changes_results_only(tmp_path, monkeypatch):
     """The ``__init__`` of the implementation's package runs before it, so an edit of it changes the
     digest; its own imports are followed only for a name of the package (``helper``), not a submodule's.
-    Relative, absolute and plain imports, two levels down, through a cycle."""
+    Relative, absolute and plain imports, two levels down, through a cycle. A parameter's description
+    (in the module or the entry) or a comment changes no result, nor the digest."""
     from duelbandits import plugins
+    from duelbandits.algorithms import BUILTINS
 
     package = tmp_path / "initplugin"
     (package / "sub").mkdir(parents=True)
@@ -342,3 +353,12 @@ def test_a_plugins_digest_covers_its_packages_init(tmp_path, monkeypatch):
     assert set(plugins.module_files("initplugin.sub.algo")) == {*common, "initplugin.util"}
     (package / "sub/algo.py").write_text("from .. import helper\n")
     assert set(plugins.module_files("initplugin.sub.algo")) == {*common, "initplugin.other"}
+    entry, digests = BUILTINS["dts"], []
+    alpha = entry.params["alpha"]
+    for default, text, comment in ((0.51, "alpha", ""), (0.51, "alpha > 1/2", "  # a comment"), (0.6, "alpha", "")):
+        (package / "sub/algo.py").write_text(f'from .. import helper\nP = Param({default}, "{text}"){comment}\n')
+        edited = dataclasses.replace(alpha, default=default, description=text)
+        digests.append(
+            plugins.files_digest("initplugin.sub.algo", dataclasses.replace(entry, params={"alpha": edited}))
+        )
+    assert digests[0] == digests[1] != digests[2]

@@ -1,15 +1,15 @@
-"""duelbandits.resources: the format limits, the memory and runtime estimates, the memory check and
+"""duelbandits.resources: the memory and runtime estimates, the memory check and
 human(), each against a hand computation written here from the documented constants (not by
 calling the function under test), off the paper's A = 10 and at each rule's boundary."""
 
 import itertools
 import math
 import os
+from pathlib import Path
 
-import numpy as np
 import pytest
 
-from duelbandits import ALGORITHMS, plan, resources, schemas
+from duelbandits import plan, resources
 
 # The documented constants, written out by hand (resources.py's docstrings):
 MIB = 2**20
@@ -18,13 +18,9 @@ PER_STEP = 64  # per run and step while simulating
 MATRIX = 16 * 8  # 16 copies of an A x A float64 array: 128 B per entry
 COMPILE = 128 * MIB  # a job that compiles the kernels = 134,217,728 B
 GIB = 2**30
+REPO = Path(__file__).resolve().parents[1]
 
 ACTIONS = [5, 8, 10, 13, 1000]
-
-
-def test_the_format_limits_are_the_largest_int32_and_int16():
-    assert schemas.MAX_STEP == np.iinfo(np.int32).max == 2_147_483_647
-    assert schemas.MAX_ACTIONS == np.iinfo(np.int16).max == 32_767
 
 
 # --- Memory estimates -----------------------------------------------------------------------------
@@ -104,28 +100,38 @@ def test_bootstrap_bytes_is_four_copies_of_resamples_by_horizons_plus_runs_float
 # --- Runtime estimate -----------------------------------------------------------------------------
 
 
-def test_every_builtin_algorithm_has_a_measured_cost_per_step_below_the_default():
+def test_the_costs_file_holds_built_ins_only_each_measured_below_the_default():
     from duelbandits.algorithms import BUILTINS
 
-    assert all(0 < a.step_seconds < resources.DEFAULT_STEP_SECONDS for a in BUILTINS.values())
+    costs = resources.measured_costs()
+    assert set(costs) <= set(BUILTINS) and costs["iss"] == (2.1e-6, 1.4)
+    assert all(0 < step < resources.DEFAULT_STEP_SECONDS and compile > 0 for step, compile in costs.values())
 
 
-def test_an_algorithm_without_a_measured_cost_is_planned_at_the_default_cost():
-    """A plugin entry with step_seconds None: 10 runs x 1,000 steps at A = 10 take 10^4 x 3 us = 0.03 s; an
-    unknown one 40 runs x 10^6 steps x 3 us = 120 s, 60 + 360 = 420 s = 7 min."""
-    import dataclasses
+def test_the_benchmark_rewrites_one_column_of_the_costs_file_for_the_built_ins(tmp_path, monkeypatch):
+    """bench/bench_algorithms.py --write: the measured figures at two significant digits, the other
+    column and the comments kept, a row per built-in in the registry's order (a new one's other cell
+    empty, read as not measured), a row of a former built-in dropped."""
+    import importlib.util
 
     from duelbandits import algorithms
 
-    spec = dataclasses.replace(ALGORITHMS["iss"], slug="unmeasured", step_seconds=None)
-    algorithms.ALGORITHMS["unmeasured"] = spec
-    try:
-        assert resources.job_seconds("unmeasured", 10, 1000, 10) == pytest.approx(
-            10 * 1000 * resources.DEFAULT_STEP_SECONDS
-        )
-        assert resources.job_seconds("iss", 10, 1000, 10) == pytest.approx(10 * 1000 * 2.1e-6)  # ISS's entry: 2.1 us
-    finally:
-        del algorithms.ALGORITHMS["unmeasured"]
+    spec = importlib.util.spec_from_file_location("bench_algorithms", REPO / "bench" / "bench_algorithms.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    path = tmp_path / "costs.csv"
+    path.write_text("# how\nalgorithm,step_us,compile_s\niss,2.1,1.4\ngone,1.0,1.0\n")
+    monkeypatch.setattr(algorithms, "BUILTINS", {"iss": None, "new": None})
+    bench.write_costs("step_us", {"new": 0.876, "iss": 0.8449}, path)
+    assert path.read_text() == "# how\nalgorithm,step_us,compile_s\niss,0.84,1.4\nnew,0.88,\n"
+    assert resources.read_costs(path.read_text()) == {"iss": (0.84e-6, 1.4), "new": (0.88e-6, None)}
+
+
+def test_an_algorithm_without_a_measured_cost_is_planned_at_the_default_cost():
+    """A plugin's algorithm, not in the costs file: 10 runs x 1,000 steps at A = 10 take 10^4 x 3 us =
+    0.03 s, ISS's 10^4 x 2.1 us; 40 runs x 10^6 steps x 3 us = 120 s, 60 + 360 = 420 s = 7 min."""
+    assert resources.job_seconds("not-measured", 10, 1000, 10) == pytest.approx(10 * 1000 * 3e-6)
+    assert resources.job_seconds("iss", 10, 1000, 10) == pytest.approx(10 * 1000 * 2.1e-6)
     assert resources.job_seconds("not-measured", 40, 10**6, 10) == pytest.approx(120.0, rel=1e-12)
     assert resources.runtime_minutes("not-measured", 40, 10**6, 10) == 7
 

@@ -1,6 +1,5 @@
 """SparringExp3.P (Alg. 3): estimator, hyper-parameters, strategies, behaviour."""
 
-import warnings
 
 import numpy as np
 import pytest
@@ -27,20 +26,6 @@ def test_hyperparameters_match_theorem_4_3_by_hand():
     assert h["beta"] == pytest.approx(2.399262956e-3, rel=1e-9)
     assert h["eta"] == pytest.approx(2.279299808e-3, rel=1e-9)
     assert h["gamma"] == pytest.approx(2.519226104e-2, rel=1e-9)
-
-
-def test_gamma_is_clipped_to_one_with_a_warning_naming_the_horizon(X):
-    # gamma = 1.05 sqrt(A log A / T) >= 1 for T <= 1.05^2 * 10 log 10 = 25.4
-    with pytest.warns(UserWarning, match="T=20"):
-        h = exp3p.hyperparameters(10, 20)
-    assert h["gamma"] == 1.0
-    with pytest.warns(UserWarning, match="T=20"):
-        _, _, _, s = exp3p.run(X, 20, np.random.default_rng(0), np.arange(1, 21))
-    np.testing.assert_allclose(s["p"], 0.1, rtol=0, atol=1e-15)  # gamma = 1: uniform play
-    np.testing.assert_allclose(s["q"], 0.1, rtol=0, atol=1e-15)
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        exp3p.hyperparameters(10, 26)  # gamma = 0.988 < 1: no warning
 
 
 def _tolerance(X_col, strategy, M):

@@ -7,7 +7,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from duelbandits import regret, scenarios, schemas, tail, tail_family, theorems
+from duelbandits import regret, scenarios, schemas, tail, tail_family, theorems, winners
+from duelbandits.errors import InputError
 from duelbandits.points import simulate_point
 from duelbandits.simulation import name_seed, run_seed, simulate
 
@@ -27,12 +28,6 @@ def test_prefix_property_run_r_is_the_same_at_every_horizon(borda):
         long = simulate(borda, "ts-maximin", 11_000, seed, stride=11_000)
         for name in ("I", "J", "outcomes"):
             np.testing.assert_array_equal(getattr(short, name), getattr(long, name)[:3_000])
-
-
-def test_a_matrix_whose_maximin_winner_is_its_borda_winner_has_no_trap():
-    condorcet = scenarios.make_scenario("condorcet", actions=10, seed=SEED).matrix
-    with pytest.raises(tail.TailError, match="different, unique Borda winner"):
-        tail.trap(condorcet)
 
 
 def test_trapped_at_its_boundary():
@@ -243,8 +238,10 @@ def test_family_matrix_by_value_and_its_trap():
     assert trap.delta == pytest.approx(0.1, abs=1e-15)
 
 
-def test_a_matrix_with_tied_winners_has_no_trap():
+def test_a_matrix_with_tied_or_equal_winners_has_no_trap():
     for matrix, message in [
+        # a Condorcet winner (0), both winners
+        ([[0.5, 0.6, 0.6], [0.4, 0.5, 0.6], [0.4, 0.4, 0.5]], r"Maximin winners \[0\] and Borda winners \[0\]"),
         # two Maximin winners (rows 0 and 1 both have minimum 1/2), Borda winner 0
         ([[0.5, 0.5, 0.9], [0.5, 0.5, 0.6], [0.1, 0.4, 0.5]], r"Maximin winners \[0, 1\] and Borda winners \[0\]"),
         # one Maximin winner (0), two Borda winners (1 and 2: row sums 1.8, 1.8)
@@ -254,12 +251,12 @@ def test_a_matrix_with_tied_winners_has_no_trap():
         ),
     ]:
         with pytest.raises(
-            tail.TailError,
+            InputError,
             match="^maximin-tail needs a matrix with one Maximin winner and a different, unique Borda winner; got "
             + message
             + "$",
         ):
-            tail.trap(matrix)
+            winners.trap(matrix)
 
 
 def test_family_matrix_refuses_each_parameter_at_its_open_end():

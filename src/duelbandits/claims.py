@@ -390,12 +390,12 @@ def rule_bayes(spec, d, ctx) -> list[Claim]:
     """Theorem 4.1 read as a Bayesian bound, from the maximin-bayes target: the A whose interval on
     ``E[R_T] / bound`` first lies above 1 (fails), else the one with the highest upper end; the verdict
     :func:`every` of the per-A verdicts."""
-    from .bayes import PRIOR, prior_name
+    from .schemas import PRIORS
 
     estimates = d["bayes"]
-    c = {**ctx, "prior": PRIOR if estimates is None else prior_name(estimates)}
     if estimates is None or estimates.empty:
-        return [not_tested(spec, c)]
+        return [not_tested(spec, {**ctx, "prior": PRIORS["uniform"]})]
+    c = {**ctx, "prior": str(estimates["prior"].iloc[0]) if "prior" in estimates else PRIORS["uniform"]}
     verdicts = [below(low, high, 1.0) for low, high in zip(estimates["low"], estimates["high"])]
     failing = estimates[[v == FAILS for v in verdicts]].sort_values("actions")
     r = failing.iloc[0] if len(failing) else estimates.sort_values(["high", "actions"]).iloc[-1]

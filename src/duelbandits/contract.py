@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import regret, scenarios, simulation
+from . import plugins, regret, scenarios, simulation
 from .algorithms import get
 from .errors import InputError
 from .scenarios import make_scenario
@@ -21,10 +21,31 @@ HORIZON = 300
 """Steps of each contract run: enough for every built-in to leave its initial round robin at A = 7."""
 
 
-def _global_state() -> tuple:
-    """numpy's global random state (``np.random.*``), comparable: a draw from it changes it."""
+def _global_states() -> dict:
+    """The global random states a run could draw from instead of its rng, by the name a problem gives
+    them, each comparable (a draw changes it): numpy's (``np.random.*``), numba's (``np.random.*``
+    inside a jitted kernel, a state of numba's own) and Python's (the ``random`` module)."""
+    import random
+    import sys
+
     state = np.random.get_state(legacy=False)
-    return state["state"]["key"].tobytes(), state["state"]["pos"], state["has_gauss"], state["gauss"]
+    states = {
+        "numpy's global random state (np.random.*)": (
+            state["state"]["key"].tobytes(),
+            state["state"]["pos"],
+            state["has_gauss"],
+            state["gauss"],
+        ),
+        "Python's global random state (the random module)": random.getstate(),
+    }
+    if "numba" in sys.modules:  # a kernel that draws from it has imported numba
+        from numba import _helperlib as numba_states
+
+        pointers = (numba_states.rnd_get_np_state_ptr(), numba_states.rnd_get_py_state_ptr())
+        states["numba's global random state (np.random.* inside a jitted kernel)"] = tuple(
+            numba_states.rnd_get_state(pointer) for pointer in pointers
+        )
+    return states
 
 
 def _run(spec, X, horizon: int, seed, stride: int = 50):
@@ -40,11 +61,11 @@ def check_algorithm(slug: str) -> list[str]:
         X = make_scenario(scenario, actions=A, seed=1).matrix
         where = f"{scenario}, A = {A}: "
         seeds = [run_seed(0, scenario, slug, run) for run in (0, 1, 0)]
-        before = _global_state()
+        before = _global_states()
         try:
             (first, record), (other, _), (again, _) = (_run(spec, X, HORIZON, seed) for seed in seeds)
-        except InputError as err:
-            return [where + str(err)]
+        except InputError as err:  # a plugin's own error, or a plain algorithm's bad duel: named by the caller
+            return [where + str(err).removeprefix(f"{plugins.named(spec)}: ").removeprefix(f"{slug}: ")]
         shape = output_problems(spec, A, HORIZON, first, record)
         problems += [where + p for p in shape]
         if shape:
@@ -52,21 +73,25 @@ def check_algorithm(slug: str) -> list[str]:
         same = all(np.array_equal(a, b) for a, b in zip(first[:3], again[:3])) and all(
             np.array_equal(first[3][p], again[3][p]) for p in spec.strategies
         )
-        if _global_state() != before:
-            problems.append(where + "draws from numpy's global random state (np.random.*), not from its rng")
-        elif not same:
-            problems.append(where + "the same seed gave other arrays after a run with another seed (state kept?)")
+        # numba's state exists only once numba is imported, which the first run may do: the next scenario checks it
+        drawn = [name for name, state in _global_states().items() if state != before.get(name, state)]
+        problems += [f"{where}draws from {name}, not from its rng" for name in drawn]
+        if not same and not drawn:
+            problems.append(
+                where + "shares state between runs: the same seed gave other arrays after a run with another "
+                "seed (a module- or class-level variable?)"
+            )
         if all(np.array_equal(a, b) for a, b in zip(first[:2], other[:2])):
             problems.append(
-                where + "another seed gave the same duels (is every draw from rng, and is what it plays "
-                "learned from the outcomes?)"
+                where + "ignores its seed: another seed gave the same duels (is every draw from rng, and is "
+                "what it plays learned from the outcomes?)"
             )
         if not spec.horizon_tuned:
             (short, _), half = _run(spec, X, HORIZON // 2, seeds[0]), HORIZON // 2
             if not all(np.array_equal(a[:half], b) for a, b in zip(first[:3], short[:3])):
                 problems.append(
-                    where + "a run of T/2 steps is not the first half of a run of T (set horizon_tuned=True "
-                    "if the algorithm uses its horizon)"
+                    where + "breaks the prefix property: a run of T/2 steps is not the first half of a run of "
+                    "T (set horizon_tuned=True if the algorithm uses its horizon)"
                 )
         for view in sorted(set(spec.regrets.values())):
             values = regret.per_step(view, X, first[0], first[1])

@@ -77,8 +77,17 @@ def scenario(config: dict, name: str, actions: int | None = None, own_size: bool
     with ``own_size``, the size of its matrix for the benchmark matrices and the file scenario."""
     path = {"path": config.get("matrix_file")} if name == "file" else {}
     size = None if own_size and name not in scenarios.GENERATED else (actions or config["actions"])
-    params = config["scenario_params"] if name in scenarios.PARAMETERISED or name not in scenarios.GENERATED else {}
-    return scenarios.make_scenario(name, actions=size, seed=config["seed"], **path, **params)
+    return scenarios.make_scenario(name, actions=size, seed=config["seed"], **path, **scenario_params(config, name))
+
+
+def scenario_params(config: dict, name: str) -> dict:
+    """The config's ``scenario_params`` of scenario ``name``: a plugin's generated scenario takes its own
+    (``scenario_params/NAME``), any other the paper's (``utility_max``, ``margin``, ``borda_strength``;
+    checked, and used by the utility scenarios)."""
+    given = config["scenario_params"]
+    if name in scenarios.GENERATED and name not in scenarios.PARAMETERISED:
+        return dict(given.get(name, {}))
+    return {key: value for key, value in given.items() if key in scenarios.DEFAULTS}
 
 
 MATRIX_COPY = "results/scenarios/file.csv"
@@ -91,8 +100,8 @@ def scenario_args(config: dict, name: str, actions: int) -> str:
     """The CLI arguments that pin scenario ``name``'s matrix at A = ``actions`` (as :func:`scenario`)."""
 
     args = [f"--actions {actions}", f"--seed {config['seed']}"]
-    if name in scenarios.PARAMETERISED:
-        args += [f"--scenario-param {k}={v}" for k, v in config["scenario_params"].items()]
+    if name in scenarios.GENERATED:
+        args += [f"--scenario-param {k}={v}" for k, v in scenario_params(config, name).items()]
     if name == "file":
         args.append(f"--matrix-file {MATRIX_COPY}")
     return " ".join(args)
@@ -187,7 +196,8 @@ keep both cores of a laptop busy."""
 
 def kernel_groups(jobs: int = KERNEL_JOBS) -> dict[str, tuple[str, ...]]:
     """``{"paper-1": algorithms, ...}``: each family's built-in algorithms, in the registry's order, cut
-    into ``jobs`` runs of consecutive entries whose summed ``compile_seconds`` has the smallest maximum
+    into ``jobs`` runs of consecutive entries whose summed compile seconds (the measured costs:
+    :func:`duelbandits.resources.compile_seconds`) has the smallest maximum
     (the compile jobs take about as long as each other; among equal maxima, the first cut). Fixed by
     the built-ins, not by the config or the installed plugins, so that a simulation's compile job (its
     input) does not change when the config's algorithms do (a change of the built-ins does change it,
@@ -196,11 +206,12 @@ def kernel_groups(jobs: int = KERNEL_JOBS) -> dict[str, tuple[str, ...]]:
     from itertools import accumulate, combinations
 
     from .algorithms import BUILTINS
+    from .resources import compile_seconds
 
     groups = {}
     for family in dict.fromkeys(a.family for a in BUILTINS.values()):
         slugs = [slug for slug, a in BUILTINS.items() if a.family == family]
-        total = [0.0, *accumulate(BUILTINS[slug].compile_seconds for slug in slugs)]
+        total = [0.0, *accumulate(compile_seconds(slug) for slug in slugs)]
         count = min(jobs, len(slugs))
         cuts = min(
             ((0, *inner, len(slugs)) for inner in combinations(range(1, len(slugs)), count - 1)),

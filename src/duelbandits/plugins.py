@@ -96,13 +96,27 @@ def module_files(module: str) -> dict[str, Path]:
     return {name: path for name, path in found.items() if path is not None}
 
 
+def results_source(path: Path) -> bytes:
+    """What of a plugin module's source can change results: its syntax tree (not its comments or
+    layout), each ``Param(...)``'s description left out (the text ``duelbandits list`` shows)."""
+    import ast
+
+    tree = ast.parse(path.read_bytes())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "Param":
+            node.args[1:2] = [ast.Constant("")] * len(node.args[1:2])
+            node.keywords = [k for k in node.keywords if k.arg != "description"]
+    return ast.dump(tree).encode()
+
+
 def files_digest(module: str, entry=None) -> str:
-    """sha256 over the names and bytes of :func:`module_files` of ``module`` and the ``repr`` of the
-    registry ``entry`` (its label, parameters, defaults...), first 16 hex digits."""
+    """sha256 over the names and :func:`results_source` of :func:`module_files` of ``module`` and the
+    registry ``entry``'s ``identity()`` (its label, parameters, defaults...), first 16 hex digits: the
+    rerun trigger of its jobs, so it covers only what can change their results."""
     sha = hashlib.sha256()
     for name, path in sorted(module_files(module).items()):
-        # mutmut equivalent: the separators only keep the names and bytes apart (any other does too)
-        sha.update(name.encode() + b"\0" + path.read_bytes() + b"\0")  # pragma: no mutate
+        # mutmut equivalent: the separators only keep the names and sources apart (any other does too)
+        sha.update(name.encode() + b"\0" + results_source(path) + b"\0")  # pragma: no mutate
     if entry is not None:
         sha.update(entry.identity().encode())
     return sha.hexdigest()[:16]
@@ -114,16 +128,39 @@ def named(entry) -> str:
     return f"plugin {entry.slug} (distribution {origin})"
 
 
+def numba_cause(err: Exception) -> str:
+    """A numba compilation error (tens of lines: the pipeline's step, the candidates it tried, the
+    source) as one line: its first cause, the signature it could not type, and the line of the kernel."""
+    import re
+
+    lines = [line.strip() for line in re.sub(r"\x1b\[[0-9;]*m", "", str(err)).splitlines()]
+    body = [line for line in lines if line and not line.startswith(("Failed in ", "During:"))]
+    cause = body[0] if body else type(err).__name__
+    signature = next((line for line in body[1:3] if line.startswith(">>>")), None)
+    if cause.endswith(":") and signature:
+        cause += " " + signature.removeprefix(">>>").strip()
+    places = [(n, m) for n, line in enumerate(lines) if (m := re.match(r'File "(.+)", line (\d+):', line))]
+    if places:
+        n, match = places[-1]
+        marker = next((k for k in range(n + 1, len(lines)) if lines[k] == "^"), None)
+        code = f": {lines[marker - 1]}" if marker else ""
+        cause += f" ({Path(match.group(1)).name}, line {match.group(2)}{code})"
+    return f"numba cannot compile it: {type(err).__name__}: {cause}"
+
+
 @contextmanager
 def foreign(entry):
     """Around a call of a plugin's code: any exception but the project's own (an InputError, already one
-    line) becomes one PluginError line ``plugin SLUG (distribution DIST): Type: message``."""
+    line) becomes one PluginError line ``plugin SLUG (distribution DIST): Type: message``; numba's
+    compilation errors by :func:`numba_cause`."""
     try:
         yield
     except InputError:
         raise
     except (Exception, SystemExit) as err:  # noqa: BLE001 - whatever a foreign call raises is the plugin's
-        raise PluginError(f"{named(entry)}: {type(err).__name__}: {err}") from None
+        numba = type(err).__module__.startswith("numba.") and isinstance(err, Exception)
+        cause = numba_cause(err) if numba else f"{type(err).__name__}: {err}"
+        raise PluginError(f"{named(entry)}: {cause}") from None
 
 
 def _where(point) -> str:
@@ -159,7 +196,7 @@ def load(group: str, kind: type, builtins: dict) -> dict:
             entry.check()
             entry = entry.with_source(None)  # a plugin's: an algorithm of family plugin, a generated scenario
         except InputError as err:
-            raise PluginError(f"{where}: incomplete entry: {err}") from None
+            raise PluginError(f"{where}: {err}") from None
         dist = point.dist
         source = Source(
             distribution=dist.name if dist is not None else entry.module,

@@ -13,6 +13,8 @@ margin) size the cluster requests of the `asymptotics` target's jobs.
 
 from __future__ import annotations
 
+import csv
+import functools
 import os
 
 from .errors import InputError
@@ -98,16 +100,58 @@ def bootstrap_bytes(resamples: int, horizons: int, runs: int) -> int:
     return 4 * 8 * resamples * (horizons + runs)
 
 
+def check_bootstrap_memory(resamples: int, points) -> None:
+    """Refuse a bootstrap of the final regrets of ``points`` (point rows) larger than memory, before it runs."""
+    runs = int(points["run"].max()) + 1 if len(points) else 1
+    check_memory(f"--resamples {resamples}", bootstrap_bytes(resamples, points["horizon"].nunique(), runs))
+
+
 # --- Resources: what a simulation job asks a cluster for ------------------------------------
 
 
+COSTS_FILE = "costs.csv"
+"""The built-ins' measured costs, package data (``data/costs.csv``; its header says how each is
+measured): per algorithm, microseconds per step (``step_us``) and compile CPU seconds (``compile_s``),
+an empty cell where not measured; rewritten by ``bench/bench_algorithms.py --write``. They are the
+planner's, not the domain's: they size cluster requests and balance the compile jobs, never a result."""
+
 DEFAULT_STEP_SECONDS = 3e-6
-"""Seconds per step of an algorithm whose entry has no measured ``step_seconds`` (the package's target is
-2 us). A registry entry's ``step_seconds`` is the time of one ``sweep-point`` run per step at A = 10,
-compiled: the algorithm and the thin curves of its four regrets (the slower scenario of condorcet and
-borda, on this project's 2-core machine; the Thompson-sampling kernels at T = 4x10^4, where they are
-slowest per step, after the tail-label sampler; the others from bench/ plus the 0.08 us of regret
-bookkeeping)."""
+"""Seconds per step of an algorithm the costs file does not hold, such as a plugin's (the package's
+target is 2 us at A = 10)."""
+
+DEFAULT_COMPILE_SECONDS = 3.0
+"""Compile CPU seconds of a built-in the costs file does not hold (about the built-ins' median)."""
+
+
+def read_costs(text: str) -> dict[str, tuple[float | None, float | None]]:
+    """``{slug: (seconds per step, compile CPU seconds)}`` of a costs file's text, None for an empty cell
+    (not measured); a microsecond figure is read as its decimal literal times 1e-6, so ``0.8`` is
+    ``0.8e-6`` to the last bit."""
+    rows = csv.DictReader(line for line in text.splitlines() if not line.startswith("#"))
+    return {
+        row["algorithm"]: (float(row["step_us"] + "e-6") if row["step_us"] else None,
+                           float(row["compile_s"]) if row["compile_s"] else None)
+        for row in rows
+    }  # fmt: skip
+
+
+@functools.cache
+def measured_costs() -> dict[str, tuple[float | None, float | None]]:
+    """The measured costs of :data:`COSTS_FILE` (:func:`read_costs`)."""
+    from importlib import resources as package_data
+
+    return read_costs(package_data.files(__package__).joinpath("data", COSTS_FILE).read_text(encoding="utf-8"))
+
+
+def step_seconds(algorithm: str) -> float:
+    """Seconds per step of ``algorithm`` at A = 10: its measured cost, or :data:`DEFAULT_STEP_SECONDS`."""
+    return measured_costs().get(algorithm, (None, None))[0] or DEFAULT_STEP_SECONDS
+
+
+def compile_seconds(algorithm: str) -> float:
+    """Compile CPU seconds of a built-in: its measured cost, or :data:`DEFAULT_COMPILE_SECONDS`."""
+    return measured_costs().get(algorithm, (None, None))[1] or DEFAULT_COMPILE_SECONDS
+
 
 START_SECONDS = 60.0
 """A job's fixed time: starting Python, loading (or, on a fresh machine, compiling) the kernels."""
@@ -119,15 +163,10 @@ RUNTIME_MARGIN = 3.0
 def job_seconds(algorithm: str, runs: int, horizon: int, actions: int) -> float:
     """Expected seconds of simulation in one sweep-point job of ``runs`` runs of ``horizon`` steps.
 
-    Per step the entry's ``step_seconds`` (or :data:`DEFAULT_STEP_SECONDS`) at A = 10, scaled by
-    ``(A / 10)^2`` above A = 10 (the Thompson-sampling kernels do up to O(A^2) work per step; a bound,
-    not a measurement).
+    Per step :func:`step_seconds` at A = 10, scaled by ``(A / 10)^2`` above A = 10 (the Thompson-sampling
+    kernels do up to O(A^2) work per step; a bound, not a measurement).
     """
-    from .algorithms import ALGORITHMS
-
-    spec = ALGORITHMS.get(algorithm)
-    per_step = spec.step_seconds if spec is not None and spec.step_seconds else DEFAULT_STEP_SECONDS
-    return runs * horizon * per_step * max(1.0, (actions / 10.0) ** 2)
+    return runs * horizon * step_seconds(algorithm) * max(1.0, (actions / 10.0) ** 2)
 
 
 def runtime_minutes(algorithm: str, runs: int, horizon: int, actions: int, attempt: int = 1) -> int:
@@ -169,7 +208,7 @@ def bayes_mem_mb(section: dict, actions: int) -> int:
 
 def bayes_runtime(section: dict, actions: int, algorithm: str, attempt: int = 1) -> int:
     """Minutes of one ``bayes_runs`` job: its share of the matrices (``ceil(matrices / jobs)``), ``runs``
-    runs of ``algorithm`` (duelbandits.bayes.ALGORITHM) each to ``horizon``, at A = ``actions``; a retry
+    runs of ``algorithm`` (duelbandits.studies.bayes.ALGORITHM) each to ``horizon``, at A = ``actions``; a retry
     asks for ``attempt`` times that."""
     runs = -(-section["matrices"] // section["jobs"]) * section["runs"]
     return runtime_minutes(algorithm, runs, section["horizon"], int(actions), attempt)

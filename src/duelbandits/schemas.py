@@ -32,6 +32,10 @@ line checks its flags against them (``cli.args.check_range``), so the two cannot
 of an interval (``confidence``, the claims' ``--level``) lies in (0, 1); the share of delta that
 marks a trapped run in (0, 1]; the verdicts' ``near`` is at least 0."""
 
+PRIORS = {"uniform": "uniform antisymmetric", "projected": "independent entries, projected"}
+"""The priors of the Bayesian reading of Theorem 4.1 (config ``maximin-bayes/prior``, its schema's enum;
+docs/claims.md) and their names in its tables and the ledger."""
+
 
 def out_of_range(name: str, value: float) -> str | None:
     """``"must lie in (0, 1)"`` (the range of :data:`RANGES` ``name``) if ``value`` is not a finite
@@ -199,7 +203,7 @@ BAYES_RUN_SCHEMA = _schema(
     "actions:int16 matrix:int32 run:int32 horizon:int32 regret:float64 bound:float64 ratio:float64"
 )
 """results/maximin-bayes/runs-A{A}-{job}.parquet: TS-Maximin's Maximin R_T on matrices drawn from the prior
-of duelbandits.bayes, one row per (matrix, run), with Theorem 4.1's bound and R_T / bound."""
+of duelbandits.studies.bayes, one row per (matrix, run), with Theorem 4.1's bound and R_T / bound."""
 
 BAYES_ESTIMATE_SCHEMA = _schema(
     "actions:int16 horizon:int32 matrices:int32 runs_per_matrix:int32 ratio:float64 se:float64 low:float64 high:float64"
@@ -207,7 +211,7 @@ BAYES_ESTIMATE_SCHEMA = _schema(
 )
 """results/maximin-bayes/estimates.parquet: per A, E[R_T] / Theorem 4.1's bound over the prior with its
 two-sided normal interval, the share of matrices whose mean R_T exceeds the bound with its interval, and
-the verdict (``holds``, ``fails``, ``inconclusive``; duelbandits.bayes.estimate)."""
+the verdict (``holds``, ``fails``, ``inconclusive``; duelbandits.studies.bayes.estimate)."""
 
 CLAIM_SCHEMA = _schema(
     "claim:string where:string statement:string quantity:string method:string value:float64 low:float64 high:float64"

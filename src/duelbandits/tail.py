@@ -11,15 +11,15 @@ trap matrices searched for the bound's first break is :mod:`duelbandits.tail_fam
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import numpy as np
 import pyarrow as pa
 
-from . import regret, schemas, winners
+from . import regret, schemas
 from .errors import InputError
 from .points import thin_grid
 from .simulation import name_seed, run_seed, simulate
+from .winners import trap
 
 ALGORITHM = "ts-maximin"
 """The algorithm on trial (Theorem 4.1)."""
@@ -27,28 +27,6 @@ ALGORITHM = "ts-maximin"
 
 class TailError(InputError):
     """The settings or the files of the maximin-tail target are invalid."""
-
-
-@dataclass(frozen=True)
-class Trap:
-    """The winners of the trap and its per-step Maximin regret ``delta = X[i*, i2] - 1/2``."""
-
-    maximin_winner: int
-    borda_winner: int
-    delta: float
-
-
-def trap(matrix) -> Trap:
-    """The trap of ``matrix``: unique Maximin winner ``i*``, unique Borda winner ``i2 != i*``."""
-    X = np.asarray(matrix, dtype=float)
-    star, borda = winners.maximin_winners(X), winners.borda_winners(X)
-    if star.size != 1 or borda.size != 1 or star[0] == borda[0]:
-        raise TailError(
-            "maximin-tail needs a matrix with one Maximin winner and a different, unique Borda winner; "
-            f"got Maximin winners {star.tolist()} and Borda winners {borda.tolist()}"
-        )
-    i, j = int(star[0]), int(borda[0])
-    return Trap(i, j, float(X[i, j] - 0.5))
 
 
 def interval_slopes(t, R) -> np.ndarray:

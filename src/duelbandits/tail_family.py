@@ -8,6 +8,7 @@ import math
 import numpy as np
 
 from . import regret
+from .errors import InputError
 from .points import thin_grid
 from .simulation import name_seed, simulate
 from .tail import ALGORITHM, TailError, trap, z_value
@@ -62,7 +63,7 @@ def family_search(
         member = (A, g, others_gap, strength)
         try:
             trap(X)
-        except TailError:
+        except InputError:  # no trap
             rows.append((*member, 0, 0, *[math.nan] * 6, "no trap", *[math.nan] * 6))
             continue
         R = np.empty((runs, grid.size))

@@ -111,7 +111,7 @@ def test_the_claims_and_the_panels_cover_the_plugins_scenario_and_algorithm(proj
 def test_editing_the_plugins_algorithm_reruns_its_simulations_only(project):
     root, site, env = project
     module = site / "duelbandits_mergerucb/mergerucb.py"
-    module.write_text(module.read_text() + "\n# an edit\n")
+    module.write_text(module.read_text() + "\nEDITED = True  # an edit of its code (a comment alone reruns nothing)\n")
     planned = run(root, env, "--dry-run", "all", "field")
     out = planned.stdout + planned.stderr
     assert planned.returncode == 0, out[-2000:]

@@ -6,9 +6,7 @@ import re
 import shutil
 
 import numpy as np
-import pandas as pd
 import pyarrow.parquet as pq
-import pytest
 import yaml
 from regret_by_hand import per_step_regrets
 from workflow_helpers import REPO, TINY, assert_figure_pair, snakemake
@@ -54,24 +52,6 @@ def test_lint_is_clean_but_for_the_deliberate_absence_of_conda_environments(tmp_
         shell_config = ["Shell command directly uses variable config from outside of the rule"] * 2
         assert lints == [conda] + (shell_config if rule == "matrix_file" else []), (rule, lints)
     assert "Lints for snakefile" not in out, out
-
-
-@pytest.mark.parametrize(
-    "override, key",
-    [
-        ("horizon=-5", "horizon"),
-        ("runs=zero", "runs"),
-        ("typo_key=1", "typo_key"),
-        ("algorithms=[ucb]", "ucb"),
-        ("horizon=5", "c_alpha"),  # alpha = 5^(-1/3) = 0.58 >= 1/2
-        ("actions=2", "borda"),  # two actions cannot make i2 the Borda winner
-    ],
-)
-def test_bad_config_fails_before_any_job_and_names_the_key(tmp_path, override, key):
-    result = snakemake(tmp_path, "--cores", "1", "--config", override)
-    assert result.returncode != 0
-    assert key in result.stderr
-    assert not (tmp_path / "results").exists()
 
 
 def test_tiny_run_makes_all_28_figures_each_drawn_from_its_inputs(tiny_run):
@@ -142,49 +122,6 @@ def test_summary_has_its_schema_runs_horizon_and_theorem_bounds(tiny_run):
         ("sparring-exp3p", "exp3p"),
         ("partial-monitoring", "borda"),
     }
-
-
-def test_summary_is_the_mean_and_std_over_runs_at_every_grid_step_of_every_regret(tiny_run):
-    """Recomputed from the traces' actions with the hand regrets, in float64, at every step of the grid."""
-    T, runs, points = TINY_CFG["horizon"], TINY_CFG["runs"], TINY_CFG["summary_points"]
-    df = pq.read_table(tiny_run / "results/summary.parquet").to_pandas()
-    checked = 0
-    for scenario in TINY_CFG["scenarios"]:
-        X = matrix(tiny_run, scenario)
-        traces = pq.read_table(tiny_run / f"results/traces/{scenario}.parquet", columns=["algorithm", "run", "I", "J"])
-        for algorithm, rows in traces.to_pandas().groupby("algorithm"):
-            hand = [per_step_regrets(X, run["I"].to_numpy(), run["J"].to_numpy()) for _, run in rows.groupby("run")]
-            assert len(hand) == runs
-            for kind in hand[0]:
-                part = df[(df["scenario"] == scenario) & (df["algorithm"] == algorithm) & (df["regret"] == kind)]
-                grid = part["t"].to_numpy()
-                assert grid[0] == 1 and grid[-1] == T and np.all(np.diff(grid) > 0) and len(grid) >= points
-                cum = np.array([np.cumsum(h[kind]) for h in hand])[:, grid - 1]
-                np.testing.assert_allclose(part["mean"], cum.mean(axis=0), rtol=1e-12, atol=1e-12)
-                np.testing.assert_allclose(part["std"], cum.std(axis=0, ddof=1), rtol=1e-9, atol=1e-12)
-                checked += len(part)
-    assert checked == len(df)
-
-
-def test_strategies_are_the_mean_and_std_over_runs_of_the_recorded_laws(tiny_run):
-    A, runs, T, stride = TINY_CFG["actions"], TINY_CFG["runs"], TINY_CFG["horizon"], TINY_CFG["stride"]
-    steps = list(range(1, T + 1, stride)) + ([T] if (T - 1) % stride else [])
-    for scenario in TINY_CFG["scenarios"]:
-        df = pq.read_table(tiny_run / f"results/strategies/{scenario}.parquet").to_pandas()
-        assert set(df["algorithm"]) == {"sparring-exp3p", "partial-monitoring"}
-        for (algorithm, player), rows in df.groupby(["algorithm", "player"]):
-            chunks = sorted((tiny_run / f"results/runs/{scenario}/{algorithm}").glob("chunk-*.parquet"))
-            recorded = pd.concat([pq.read_table(c).to_pandas() for c in chunks]).dropna()
-            recorded = recorded.sort_values(["run", "t"])
-            assert sorted(recorded["run"].unique()) == list(range(runs))
-            assert recorded[recorded["run"] == 0]["t"].tolist() == steps
-            laws = recorded[schemas.strategy_columns(player, A)].to_numpy().reshape(runs, len(steps), A)
-            np.testing.assert_allclose(laws.sum(axis=2), 1.0, atol=1e-12)
-            assert rows["t"].tolist() == np.repeat(steps, A).tolist()
-            np.testing.assert_allclose(rows["mean"], laws.mean(axis=0).ravel(), rtol=1e-12, atol=1e-15)
-            np.testing.assert_allclose(rows["std"], laws.std(axis=0, ddof=1).ravel(), rtol=1e-9, atol=1e-15)
-            assert rows[rows["t"] > 1]["std"].gt(0).all()  # after step 1 the runs' laws differ
-        assert set(df[df["algorithm"] == "sparring-exp3p"]["player"]) == {"p", "q"}
 
 
 def test_rebuilding_a_chunk_and_rerendering_give_identical_bytes(tiny_copy):

@@ -28,10 +28,11 @@ rule aggregate:
         mem_mb=2000,
         runtime=30,
     shell:
-        "python -m duelbandits aggregate --scenario-file {input.scenario} {params.chunks}"
-        " --horizon {params.horizon} --runs {params.runs} --points {params.points}"
-        " --traces {output.traces} --strategies {output.strategies} --summary {output.summary}"
-        " > {log} 2>&1 || (cat {log} >&2; exit 1)"
+        cli(
+            "aggregate --scenario-file {input.scenario} {params.chunks}"
+            " --horizon {params.horizon} --runs {params.runs} --points {params.points}"
+            " --traces {output.traces} --strategies {output.strategies} --summary {output.summary}"
+        )
 
 
 # results/summary.parquet: scenario, algorithm, regret, paper, t, mean, std, runs, bound.
@@ -52,5 +53,4 @@ rule summary:
         mem_mb=1000,
         runtime=10,
     shell:
-        "python -m duelbandits summary {input.summaries} --bounds {input.bounds} --out {output}"
-        " > {log} 2>&1 || (cat {log} >&2; exit 1)"
+        cli("summary {input.summaries} --bounds {input.bounds} --out {output}")

@@ -32,9 +32,11 @@ rule asymptotics_table:
         mem_mb=1000,
         runtime=10,
     shell:
-        "python -m duelbandits asymptotics-table {input} --resamples {params.resamples} --confidence {params.confidence}"
-        " --near {params.near} --seed {params.seed} --c-alpha {params.c_alpha} --exponents {output.exponents}"
-        " --local {output.local} --markdown {output.markdown} > {log} 2>&1 || (cat {log} >&2; exit 1)"
+        cli(
+            "asymptotics-table {input} --resamples {params.resamples} --confidence {params.confidence}"
+            " --near {params.near} --seed {params.seed} --c-alpha {params.c_alpha} --exponents {output.exponents}"
+            " --local {output.local} --markdown {output.markdown}"
+        )
 
 
 # figures/asymptotics/{scenario}.{pdf,png}: local exponent against T, one panel per algorithm.
@@ -63,5 +65,7 @@ rule figure_asymptotics:
         mem_mb=1000,
         runtime=10,
     shell:
-        "python -m duelbandits asymptotics-figure --scenario {wildcards.scenario} --local {input.local}"
-        " --exponents {input.exponents} --out {output.pdf} {output.png} > {log} 2>&1 || (cat {log} >&2; exit 1)"
+        cli(
+            "asymptotics-figure --scenario {wildcards.scenario} --local {input.local}"
+            " --exponents {input.exponents} --out {output.pdf} {output.png}"
+        )

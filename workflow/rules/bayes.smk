@@ -1,6 +1,6 @@
 # Beyond the paper (target `maximin_bayes`, not in the default target): Theorem 4.1 as a Bayesian bound,
-# TS-Maximin's Maximin regret at `horizon` on matrices drawn from the prior of duelbandits.bayes. Each A's
-# `matrices` are split over `jobs` jobs (matrix k in job k mod jobs); each matrix and run has its own seed.
+# TS-Maximin's Maximin regret at `horizon` on matrices drawn from the prior of duelbandits.studies.bayes. Each
+# A's `matrices` are split over `jobs` jobs (matrix k in job k mod jobs); each matrix and run has its own seed.
 
 
 # results/maximin-bayes/runs/A{actions}-{job}.parquet: one job's matrices at A, `runs` runs each.
@@ -8,7 +8,7 @@ rule bayes_runs:
     output:
         "results/maximin-bayes/runs/A{actions}-{job}.parquet",
     params:
-        code=code("cli.bayes:cmd_bayes_runs", "algorithms.ts_maximin"),
+        code=code("studies.bayes:cmd_bayes_runs", "algorithms.ts_maximin"),
         seed=config["seed"],
         matrices=BAYES["matrices"],
         runs=BAYES["runs"],
@@ -26,12 +26,14 @@ rule bayes_runs:
     resources:
         mem_mb=lambda wildcards: resources.bayes_mem_mb(BAYES, wildcards.actions),
         runtime=lambda wildcards, attempt: resources.bayes_runtime(
-            BAYES, wildcards.actions, duelbandits.bayes.ALGORITHM, attempt
+            BAYES, wildcards.actions, duelbandits.studies.bayes.ALGORITHM, attempt
         ),
     shell:
-        "python -m duelbandits bayes-runs --actions {wildcards.actions}"
-        " --matrices {params.matrices} --runs {params.runs} --horizon {params.horizon} --seed {params.seed}"
-        " --jobs {params.jobs} --job {wildcards.job} --prior {params.prior} --out {output} > {log} 2>&1 || (cat {log} >&2; exit 1)"
+        cli(
+            "bayes-runs --actions {wildcards.actions}"
+            " --matrices {params.matrices} --runs {params.runs} --horizon {params.horizon} --seed {params.seed}"
+            " --jobs {params.jobs} --job {wildcards.job} --prior {params.prior} --out {output}"
+        )
 
 
 # results/maximin-bayes/estimates.parquet and bayes.md: per A, E[R_T] / Theorem 4.1's bound over the
@@ -48,7 +50,7 @@ rule bayes_table:
             labels={"table": "Theorem 4.1 as a Bayesian bound"},
         ),
     params:
-        code=code("cli.bayes:cmd_bayes_table"),
+        code=code("studies.bayes:cmd_bayes_table"),
         confidence=BAYES["confidence"],
     log:
         "logs/maximin-bayes/table.log",
@@ -57,5 +59,7 @@ rule bayes_table:
         mem_mb=1000,
         runtime=10,
     shell:
-        "python -m duelbandits bayes-table {input} --confidence {params.confidence}"
-        " --estimates {output.estimates} --markdown {output.markdown} > {log} 2>&1 || (cat {log} >&2; exit 1)"
+        cli(
+            "bayes-table {input} --confidence {params.confidence}"
+            " --estimates {output.estimates} --markdown {output.markdown}"
+        )

@@ -22,6 +22,8 @@ rule bounds:
         mem_mb=500,
         runtime=5,
     shell:
-        "python -m duelbandits bounds --algorithms {params.algorithms} --actions {params.actions}"
-        " --horizon {params.horizon} --points {params.points} --c-alpha {params.c_alpha}"
-        " --out {output} > {log} 2>&1 || (cat {log} >&2; exit 1)"
+        cli(
+            "bounds --algorithms {params.algorithms} --actions {params.actions}"
+            " --horizon {params.horizon} --points {params.points} --c-alpha {params.c_alpha}"
+            " --out {output}"
+        )

@@ -31,5 +31,7 @@ rule claims_table:
         mem_mb=1000,
         runtime=5,
     shell:
-        "python -m duelbandits claims --summary {input.summary} {params.optional}"
-        " --level {params.level} --table {output.table} --markdown {output.markdown} > {log} 2>&1 || (cat {log} >&2; exit 1)"
+        cli(
+            "claims --summary {input.summary} {params.optional}"
+            " --level {params.level} --table {output.table} --markdown {output.markdown}"
+        )

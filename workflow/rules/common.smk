@@ -9,9 +9,7 @@ import shutil
 import sys
 from pathlib import Path
 
-import yaml
-
-import duelbandits.bayes
+import duelbandits.studies.bayes
 import duelbandits.claims
 import duelbandits.configcheck as configcheck
 import duelbandits.plan as plan
@@ -38,6 +36,13 @@ if not (Path(sys.executable).parent / "python").exists():
         f"{Path(sys.executable).parent} (the folder of {sys.executable}) has none"
     )
 os.environ["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
+
+
+def cli(command):
+    """The shell command of every job, the one place that spells it: ``python -m duelbandits COMMAND``
+    with its output in the job's log, which is shown when the command fails."""
+    return f"python -m duelbandits {command} > {{log}} 2>&1 || (cat {{log}} >&2; exit 1)"
+
 
 # Snakemake has read the config files, but its log file cannot hold a name that is not UTF-8 (a
 # "--- Logging error ---" traceback at every run): refused here, before the run starts.

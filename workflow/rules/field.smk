@@ -14,7 +14,7 @@ rule field_table:
         table="results/field/table.parquet",
         markdown="results/field/table.md",
     params:
-        code=code("cli.points:cmd_field_table"),
+        code=code("studies.field:cmd_field_table"),
         scenarios=scenario_file_args,
     log:
         "logs/field/table.log",
@@ -25,12 +25,14 @@ rule field_table:
         mem_mb=2000,
         runtime=10,
     shell:
-        "python -m duelbandits field-table {input.points} {params.scenarios} --curves {output.curves} --table {output.table}"
-        " --markdown {output.markdown} > {log} 2>&1 || (cat {log} >&2; exit 1)"
+        cli(
+            "field-table {input.points} {params.scenarios} --curves {output.curves} --table {output.table}"
+            " --markdown {output.markdown}"
+        )
 
 
 # figures/field/{scenario}.{pdf,png}: mean cumulative regret, log-log, paper solid, field dashed.
-# Plotting code: duelbandits.plotting.field_figure.
+# Plotting code: duelbandits.studies.field.field_figure.
 rule figure_field:
     input:
         curves="results/field/curves.parquet",
@@ -44,7 +46,7 @@ rule figure_field:
             labels={"figure": "the field", "scenario": "{scenario}"},
         ),
     params:
-        code=code("cli.figures:cmd_field_figure"),
+        code=code("studies.field:cmd_field_figure"),
     log:
         "logs/figures/field/{scenario}.log",
     benchmark:
@@ -54,5 +56,4 @@ rule figure_field:
         mem_mb=1000,
         runtime=10,
     shell:
-        "python -m duelbandits field-figure --scenario {wildcards.scenario} --curves {input.curves}"
-        " --out {output.pdf} {output.png} > {log} 2>&1 || (cat {log} >&2; exit 1)"
+        cli("field-figure --scenario {wildcards.scenario} --curves {input.curves}" " --out {output.pdf} {output.png}")

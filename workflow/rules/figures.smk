@@ -28,8 +28,10 @@ rule figure_main:
         mem_mb=1000,
         runtime=10,
     shell:
-        "python -m duelbandits figure main --scenario-file {input.scenario} --summary {input.summary} --c-alpha {params.c_alpha}"
-        " --out {output.pdf} {output.png} > {log} 2>&1 || (cat {log} >&2; exit 1)"
+        cli(
+            "figure main --scenario-file {input.scenario} --summary {input.summary} --c-alpha {params.c_alpha}"
+            " --out {output.pdf} {output.png}"
+        )
 
 
 # figures/appendix/{scenario}-{algorithm}.{pdf,png}: runs, I_t, J_t (and p_t, q_t). One job per
@@ -65,7 +67,8 @@ rule figure_appendix:
         mem_mb=2000,
         runtime=10,
     shell:
-        "python -m duelbandits figure appendix --scenario {wildcards.scenario} --algorithm {params.algorithms}"
-        " --scenario-file {input.scenario} --traces {input.traces} --strategies {input.strategies}"
-        " --out 'figures/appendix/{wildcards.scenario}-{{algorithm}}.pdf' 'figures/appendix/{wildcards.scenario}-{{algorithm}}.png'"
-        " > {log} 2>&1 || (cat {log} >&2; exit 1)"
+        cli(
+            "figure appendix --scenario {wildcards.scenario} --algorithm {params.algorithms}"
+            " --scenario-file {input.scenario} --traces {input.traces} --strategies {input.strategies}"
+            " --out 'figures/appendix/{wildcards.scenario}-{{algorithm}}.pdf' 'figures/appendix/{wildcards.scenario}-{{algorithm}}.png'"
+        )

@@ -24,6 +24,7 @@ rule manifest:
         mem_mb=500,
         runtime=10,
     shell:
-        "python -m duelbandits manifest write {input} --config-json {params.config:q}"
-        " --plugins-json {params.plugins:q} --out {output}"
-        " > {log} 2>&1 || (cat {log} >&2; exit 1)"
+        cli(
+            "manifest write {input} --config-json {params.config:q}"
+            " --plugins-json {params.plugins:q} --out {output}"
+        )

@@ -28,9 +28,10 @@ rule panel_main:
         mem_mb=1000,
         runtime=10,
     shell:
-        "python -m duelbandits figure main --panel {params.panels} --scenario-file {input.scenario} --summary {input.summary}"
-        " --c-alpha {params.c_alpha} --out 'figures/panels/main-{wildcards.scenario}/{{panel}}.pdf' 'figures/panels/main-{wildcards.scenario}/{{panel}}.png'"
-        " > {log} 2>&1 || (cat {log} >&2; exit 1)"
+        cli(
+            "figure main --panel {params.panels} --scenario-file {input.scenario} --summary {input.summary}"
+            " --c-alpha {params.c_alpha} --out 'figures/panels/main-{wildcards.scenario}/{{panel}}.pdf' 'figures/panels/main-{wildcards.scenario}/{{panel}}.png'"
+        )
 
 
 # figures/panels/appendix-{scenario}-{algorithm}/{panel}.{pdf,png}: every panel of an appendix figure,
@@ -64,11 +65,12 @@ for letters, members in APPENDIX_LAYOUTS.items():
             mem_mb=2000,
             runtime=10,
         shell:
-            "python -m duelbandits figure appendix --panel {params.panels} --scenario {wildcards.scenario} --algorithm {wildcards.algorithm}"
-            " --scenario-file {input.scenario} --traces {input.traces} --strategies {input.strategies}"
-            " --out 'figures/panels/appendix-{wildcards.scenario}-{wildcards.algorithm}/{{panel}}.pdf'"
-            " 'figures/panels/appendix-{wildcards.scenario}-{wildcards.algorithm}/{{panel}}.png'"
-            " > {log} 2>&1 || (cat {log} >&2; exit 1)"
+            cli(
+                "figure appendix --panel {params.panels} --scenario {wildcards.scenario} --algorithm {wildcards.algorithm}"
+                " --scenario-file {input.scenario} --traces {input.traces} --strategies {input.strategies}"
+                " --out 'figures/panels/appendix-{wildcards.scenario}-{wildcards.algorithm}/{{panel}}.pdf'"
+                " 'figures/panels/appendix-{wildcards.scenario}-{wildcards.algorithm}/{{panel}}.png'"
+            )
 
 
 # figures/figures.tex: the 14 figure environments, one subfigure per panel, captions with the run's numbers.
@@ -89,8 +91,7 @@ rule figures_tex:
         mem_mb=500,
         runtime=5,
     shell:
-        "python -m duelbandits latex figures {params.scenarios} --summary {input.summary} --c-alpha {params.c_alpha}"
-        " --out {output} > {log} 2>&1 || (cat {log} >&2; exit 1)"
+        cli("latex figures {params.scenarios} --summary {input.summary} --c-alpha {params.c_alpha}" " --out {output}")
 
 
 # figures/figures.pdf: workflow/latex/figures.tex (pages of the paper's size that input
@@ -113,4 +114,4 @@ rule figures_pdf:
         mem_mb=1000,
         runtime=10,
     shell:
-        "python -m duelbandits latex build {input.document:q} --out {output} > {log} 2>&1 || (cat {log} >&2; exit 1)"
+        cli("latex build {input.document:q} --out {output}")

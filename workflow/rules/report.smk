@@ -27,8 +27,7 @@ rule final_table:
         mem_mb=500,
         runtime=5,
     shell:
-        "python -m duelbandits table --summary {input} --markdown {output.markdown} --html {output.html}"
-        " > {log} 2>&1 || (cat {log} >&2; exit 1)"
+        cli("table --summary {input} --markdown {output.markdown} --html {output.html}")
 
 
 # results/report/config.html: the whole effective config (the targets beyond the paper included) as
@@ -53,5 +52,4 @@ rule report_config:
         mem_mb=500,
         runtime=5,
     shell:
-        "python -m duelbandits config-page --config-json {params.config:q} --out {output}"
-        " > {log} 2>&1 || (cat {log} >&2; exit 1)"
+        cli("config-page --config-json {params.config:q} --out {output}")

@@ -21,8 +21,7 @@ rule matrix_file:
         mem_mb=500,
         runtime=5,
     shell:
-        "python -m duelbandits matrix --scenario file --seed {config[seed]}"
-        " --matrix-file {config[matrix_file]:q} --out {output} > {log} 2>&1 || (cat {log} >&2; exit 1)"
+        cli("matrix --scenario file --seed {config[seed]}" " --matrix-file {config[matrix_file]:q} --out {output}")
 
 
 # results/scenarios/{scenario}.json: utilities, matrix, winners.
@@ -44,8 +43,7 @@ rule scenario:
         mem_mb=500,
         runtime=5,
     shell:
-        "python -m duelbandits scenario --scenario {wildcards.scenario} {params.args} --out {output}"
-        " > {log} 2>&1 || (cat {log} >&2; exit 1)"
+        cli("scenario --scenario {wildcards.scenario} {params.args} --out {output}")
 
 
 # .duelbandits/kernels/{group}.done: the numba kernels of a group of algorithms (paper-1: the two
@@ -70,8 +68,7 @@ rule compile_kernels:
         mem_mb=resources.COMPILE_MEM_MB,
         runtime=10,
     shell:
-        "python -m duelbandits compile --algorithm {params.algorithms} --out {output}"
-        " > {log} 2>&1 || (cat {log} >&2; exit 1)"
+        cli("compile --algorithm {params.algorithms} --out {output}")
 
 
 # results/runs/{scenario}/{algorithm}/chunk-{chunk}.parquet: one row per (run, step).
@@ -98,9 +95,11 @@ rule simulate:
         mem_mb=job_mem_mb,
         runtime=job_runtime,
     shell:
-        "python -m duelbandits simulate --scenario {wildcards.scenario} --algorithm {wildcards.algorithm}"
-        " --horizon {params.horizon} --runs {params.runs} --stride {params.stride}"
-        " {params.scenario} {params.algorithm} --out {output} > {log} 2>&1 || (cat {log} >&2; exit 1)"
+        cli(
+            "simulate --scenario {wildcards.scenario} --algorithm {wildcards.algorithm}"
+            " --horizon {params.horizon} --runs {params.runs} --stride {params.stride}"
+            " {params.scenario} {params.algorithm} --out {output}"
+        )
 
 
 # results/{target}/points/{scenario}/A{actions}-T{horizon}/{algorithm}/chunk-{chunk}.parquet: one job
@@ -127,6 +126,8 @@ rule point:
         mem_mb=job_mem_mb,
         runtime=job_runtime,
     shell:
-        "python -m duelbandits sweep-point --scenario {wildcards.scenario} --algorithm {wildcards.algorithm}"
-        " --horizon {wildcards.horizon} --runs {params.runs} --points {params.points}"
-        " {params.scenario} {params.algorithm} --out {output} > {log} 2>&1 || (cat {log} >&2; exit 1)"
+        cli(
+            "sweep-point --scenario {wildcards.scenario} --algorithm {wildcards.algorithm}"
+            " --horizon {wildcards.horizon} --runs {params.runs} --points {params.points}"
+            " {params.scenario} {params.algorithm} --out {output}"
+        )

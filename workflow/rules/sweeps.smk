@@ -20,7 +20,7 @@ rule sweep_horizon:
             labels={"table": "regret exponents"},
         ),
     params:
-        code=code("cli.points:cmd_sweep_horizon"),
+        code=code("studies.sweeps:cmd_sweep_horizon"),
         resamples=config["sweeps"]["bootstrap"],
         confidence=config["sweeps"]["confidence"],
         seed=config["seed"],
@@ -33,9 +33,11 @@ rule sweep_horizon:
         mem_mb=1000,
         runtime=10,
     shell:
-        "python -m duelbandits sweep-horizon {input} --resamples {params.resamples} --confidence {params.confidence}"
-        " --seed {params.seed} --table {output.table} --exponents {output.exponents}"
-        " --markdown {output.markdown} --html {output.html} > {log} 2>&1 || (cat {log} >&2; exit 1)"
+        cli(
+            "sweep-horizon {input} --resamples {params.resamples} --confidence {params.confidence}"
+            " --seed {params.seed} --table {output.table} --exponents {output.exponents}"
+            " --markdown {output.markdown} --html {output.html}"
+        )
 
 
 # results/sweeps/actions.{parquet,md,html}: R_T per A, and R_T / theorem bound.
@@ -53,7 +55,7 @@ rule sweep_actions:
             labels={"table": "scaling in A"},
         ),
     params:
-        code=code("cli.points:cmd_sweep_actions"),
+        code=code("studies.sweeps:cmd_sweep_actions"),
         c_alpha=C_ALPHA,
     log:
         "logs/sweeps/actions.log",
@@ -64,12 +66,14 @@ rule sweep_actions:
         mem_mb=1000,
         runtime=10,
     shell:
-        "python -m duelbandits sweep-actions {input} --c-alpha {params.c_alpha} --table {output.table}"
-        " --markdown {output.markdown} --html {output.html} > {log} 2>&1 || (cat {log} >&2; exit 1)"
+        cli(
+            "sweep-actions {input} --c-alpha {params.c_alpha} --table {output.table}"
+            " --markdown {output.markdown} --html {output.html}"
+        )
 
 
 # figures/sweeps/horizon-{scenario}.{pdf,png}: R_T against T with the fit, and the exponents.
-# Plotting code: duelbandits.plotting.horizon_sweep_figure.
+# Plotting code: duelbandits.studies.sweeps.figure.horizon_sweep_figure.
 rule figure_sweep_horizon:
     input:
         table="results/sweeps/horizon.parquet",
@@ -84,7 +88,7 @@ rule figure_sweep_horizon:
             labels={"figure": "regret exponents", "scenario": "{scenario}"},
         ),
     params:
-        code=code("cli.figures:cmd_sweep_figure"),
+        code=code("studies.sweeps:cmd_sweep_figure"),
     log:
         "logs/figures/sweeps/horizon-{scenario}.log",
     benchmark:
@@ -94,12 +98,14 @@ rule figure_sweep_horizon:
         mem_mb=1000,
         runtime=10,
     shell:
-        "python -m duelbandits sweep-figure horizon --scenario {wildcards.scenario} --table {input.table}"
-        " --exponents {input.exponents} --out {output.pdf} {output.png} > {log} 2>&1 || (cat {log} >&2; exit 1)"
+        cli(
+            "sweep-figure horizon --scenario {wildcards.scenario} --table {input.table}"
+            " --exponents {input.exponents} --out {output.pdf} {output.png}"
+        )
 
 
 # figures/sweeps/actions-{scenario}.{pdf,png}: R_T and R_T / bound against A.
-# Plotting code: duelbandits.plotting.actions_sweep_figure.
+# Plotting code: duelbandits.studies.sweeps.figure.actions_sweep_figure.
 rule figure_sweep_actions:
     input:
         table="results/sweeps/actions.parquet",
@@ -113,7 +119,7 @@ rule figure_sweep_actions:
             labels={"figure": "scaling in A", "scenario": "{scenario}"},
         ),
     params:
-        code=code("cli.figures:cmd_sweep_figure"),
+        code=code("studies.sweeps:cmd_sweep_figure"),
     log:
         "logs/figures/sweeps/actions-{scenario}.log",
     benchmark:
@@ -123,5 +129,7 @@ rule figure_sweep_actions:
         mem_mb=1000,
         runtime=10,
     shell:
-        "python -m duelbandits sweep-figure actions --scenario {wildcards.scenario} --table {input.table}"
-        " --out {output.pdf} {output.png} > {log} 2>&1 || (cat {log} >&2; exit 1)"
+        cli(
+            "sweep-figure actions --scenario {wildcards.scenario} --table {input.table}"
+            " --out {output.pdf} {output.png}"
+        )

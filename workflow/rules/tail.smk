@@ -34,10 +34,12 @@ rule tail_continue:
         mem_mb=resources.tail_continue_mem_mb(config),
         runtime=lambda wildcards, attempt: resources.tail_continue_runtime(config, duelbandits.tail.ALGORITHM, attempt),
     shell:
-        "python -m duelbandits tail-continue {input.points} --scenario-file {input.scenario}"
-        " --seed {params.seed} --share {params.share} --horizon {params.horizon} --others {params.others}"
-        " --jobs {params.jobs} --job {wildcards.job} --grid-points {params.points} --escape-samples {params.samples}"
-        " --curves {output.curves} --states {output.states} > {log} 2>&1 || (cat {log} >&2; exit 1)"
+        cli(
+            "tail-continue {input.points} --scenario-file {input.scenario}"
+            " --seed {params.seed} --share {params.share} --horizon {params.horizon} --others {params.others}"
+            " --jobs {params.jobs} --job {wildcards.job} --grid-points {params.points} --escape-samples {params.samples}"
+            " --curves {output.curves} --states {output.states}"
+        )
 
 
 # results/maximin-tail/estimates.parquet and tail.md: E[R_t] / Theorem 4.1's bound with intervals,
@@ -68,10 +70,11 @@ rule tail_table:
         mem_mb=1000,
         runtime=10,
     shell:
-        "python -m duelbandits tail-table {input.points} --scenario-file {input.scenario}"
-        " --seed {params.seed} --share {params.share} --curves {input.curves} --states {input.states}"
-        " --confidence {params.confidence} --estimates {output.estimates} --markdown {output.markdown}"
-        " > {log} 2>&1 || (cat {log} >&2; exit 1)"
+        cli(
+            "tail-table {input.points} --scenario-file {input.scenario}"
+            " --seed {params.seed} --share {params.share} --curves {input.curves} --states {input.states}"
+            " --confidence {params.confidence} --estimates {output.estimates} --markdown {output.markdown}"
+        )
 
 
 # results/maximin-tail/family.{parquet,md}: where Theorem 4.1's bound breaks first, on a small family.
@@ -111,10 +114,12 @@ rule tail_family:
             max(TAIL["family"]["actions"]),
         ),
     shell:
-        "python -m duelbandits tail-family --actions {params.actions} --gaps {params.gaps}"
-        " --others-gap {params.others_gap} --strength {params.strength} --runs {params.runs} --horizon {params.horizon}"
-        " --seed {params.seed} --grid-points {params.points} --confidence {params.confidence} --bootstrap {params.bootstrap}"
-        " --table {output.table} --markdown {output.markdown} > {log} 2>&1 || (cat {log} >&2; exit 1)"
+        cli(
+            "tail-family --actions {params.actions} --gaps {params.gaps}"
+            " --others-gap {params.others_gap} --strength {params.strength} --runs {params.runs} --horizon {params.horizon}"
+            " --seed {params.seed} --grid-points {params.points} --confidence {params.confidence} --bootstrap {params.bootstrap}"
+            " --table {output.table} --markdown {output.markdown}"
+        )
 
 
 # figures/maximin-tail/tail.{pdf,png}: (a) the survival curve, (b) E[R_t] / Theorem 4.1's bound on the
@@ -140,5 +145,4 @@ rule tail_figure:
         mem_mb=1000,
         runtime=10,
     shell:
-        "python -m duelbandits tail-figure --estimates {input.estimates} --family {input.family}"
-        " --out {output.pdf} {output.png} > {log} 2>&1 || (cat {log} >&2; exit 1)"
+        cli("tail-figure --estimates {input.estimates} --family {input.family}" " --out {output.pdf} {output.png}")

@@ -1,8 +1,9 @@
 """The dueling-bandit algorithms, by slug: the paper's six, the field's, and those of installed plugins.
 
 Each algorithm is one self-describing entry (:mod:`.entry`: :class:`Algorithm`, :class:`Param`, the
-kernel contract). Every other table of the package (plot colours, step costs, regret maps, the config
-schema's enums and parameters, the docs' tables) is derived from the entries. A plugin package adds
+kernel contract). Every other table of the package (plot colours, regret maps, the config
+schema's enums and parameters, the docs' tables) is derived from the entries; their measured costs
+are the planner's (:data:`duelbandits.resources.COSTS_FILE`). A plugin package adds
 entries through the ``duelbandits.algorithms`` entry-point group (:mod:`duelbandits.plugins`,
 docs/extending.md). The built-ins' hot loops are numba kernels compiled once and cached on disk.
 """
@@ -62,14 +63,25 @@ def _alpha(label: str, role: str = "") -> dict:
     return {"alpha": Param(0.51, description, minimum=0.0, exclusive_minimum=True)}
 
 
+def _rmed(label: str, alpha_role: str = "") -> dict:
+    """The RMED family's f(K) (and RMED2's exploration alpha, its role ``alpha_role``)."""
+    out = {
+        "f_coefficient": Param(
+            0.3, f"{label}'s f(K) = f_coefficient * K^f_exponent (Komiyama et al. use 0.3).", minimum=0.0
+        ),
+        "f_exponent": Param(1.01, "The exponent of f(K) (Komiyama et al. use 1.01)."),
+    }
+    if alpha_role:
+        out["alpha"] = Param(3.0, f"{label}'s exploration: {alpha_role} (3 here).", minimum=0.0, exclusive_minimum=True)
+    return out
+
+
 _CONDORCET = {"condorcet": "maximin", "borda": "borda", "target": "copeland"}
 """The regrets of an algorithm built for the Condorcet (or Copeland) winner."""
 
 
-def _builtin(slug, label, citation, module, regrets, color, step_seconds, **more) -> Algorithm:
-    return Algorithm(
-        slug, label, citation, f"{__name__}.{module}:run", regrets, color, step_seconds=step_seconds, **more
-    )
+def _builtin(slug, label, citation, module, regrets, color, **more) -> Algorithm:
+    return Algorithm(slug, label, citation, f"{__name__}.{module}:run", regrets, color, **more)
 
 
 BUILTINS = {
@@ -82,9 +94,7 @@ BUILTINS = {
             "ts_maximin",
             {"condorcet": "maximin", "borda": "borda", "target": "maximin"},
             "#0173b2",
-            0.8e-6,
             theorem="4.1",
-            compile_seconds=6.8,
             family="paper",
         ),
         _builtin(
@@ -94,7 +104,6 @@ BUILTINS = {
             "ts_borda",
             {"condorcet": "borda", "borda": "borda", "target": "borda"},
             "#de8f05",
-            1.4e-6,
             params={
                 "c_alpha": Param(
                     1.0,
@@ -105,7 +114,6 @@ BUILTINS = {
             },
             theorem="4.2",
             horizon_tuned=True,
-            compile_seconds=4.1,
             family="paper",
         ),
         _builtin(
@@ -115,11 +123,9 @@ BUILTINS = {
             "sparring_exp3p",
             {"condorcet": "exp3p", "borda": "borda", "target": "exp3p"},
             "#029e73",
-            0.27e-6,
             strategies=("p", "q"),
             theorem="4.3",
             horizon_tuned=True,
-            compile_seconds=1.8,
             family="paper",
         ),
         _builtin(
@@ -129,11 +135,9 @@ BUILTINS = {
             "partial_monitoring",
             {"condorcet": "borda", "borda": "borda", "target": "borda"},
             "#cc78bc",
-            0.22e-6,
             strategies=("p",),
             theorem="4.4",
             horizon_tuned=True,
-            compile_seconds=0.95,
             family="paper",
         ),
         _builtin(
@@ -143,8 +147,6 @@ BUILTINS = {
             "iss",
             _CONDORCET,
             "#ca9161",
-            2.1e-6,
-            compile_seconds=1.4,
             family="paper",
         ),
         _builtin(
@@ -154,9 +156,7 @@ BUILTINS = {
             "dts",
             _CONDORCET,
             "#333333",
-            1.6e-6,
             params=_alpha("DTS"),
-            compile_seconds=3.2,
             family="paper",
         ),
         _builtin(
@@ -166,9 +166,7 @@ BUILTINS = {
             "rucb",
             _CONDORCET,
             "#56b4e9",
-            0.3e-6,
             params=_alpha("RUCB"),
-            compile_seconds=3.6,
             family="field",
         ),
         _builtin(
@@ -178,9 +176,7 @@ BUILTINS = {
             "rcs",
             _CONDORCET,
             "#d55e00",
-            1.1e-6,
             params=_alpha("RCS", " of the challenger"),
-            compile_seconds=3.0,
             family="field",
         ),
         _builtin(
@@ -190,14 +186,48 @@ BUILTINS = {
             "rmed1",
             _CONDORCET,
             "#7b3294",
-            0.3e-6,
-            params={
-                "f_coefficient": Param(
-                    0.3, "RMED1's f(K) = f_coefficient * K^f_exponent (Komiyama et al. use 0.3).", minimum=0.0
-                ),
-                "f_exponent": Param(1.01, "The exponent of f(K) (Komiyama et al. use 1.01)."),
-            },
-            compile_seconds=2.9,
+            params=_rmed("RMED1"),
+            family="field",
+        ),
+        _builtin(
+            "rmed2",
+            "RMED2",
+            "Komiyama, Honda, Kashima & Nakagawa, COLT 2015, Algorithms 1 and 3",
+            "rmed2",
+            _CONDORCET,
+            "#4d9221",
+            params=_rmed("RMED2", "every pair of the first arm is played at least alpha log log t times"),
+            family="field",
+        ),
+        _builtin(
+            "rmed2fh",
+            "RMED2FH",
+            "Komiyama, Honda, Kashima & Nakagawa, COLT 2015 (RMED2, fixed horizon)",
+            "rmed2fh",
+            _CONDORCET,
+            "#b8e186",
+            params=_rmed("RMED2FH", "the initial phase plays every pair ceil(alpha log log T) times"),
+            horizon_tuned=True,
+            family="field",
+        ),
+        _builtin(
+            "btm",
+            "Beat the Mean",
+            "Yue & Joachims, ICML 2011, Algorithm 1 (online, gamma = 1)",
+            "btm",
+            _CONDORCET,
+            "#35978f",
+            horizon_tuned=True,
+            family="field",
+        ),
+        _builtin(
+            "if2",
+            "Interleaved Filter 2",
+            "Yue, Broder, Kleinberg & Joachims, JCSS 2012, Algorithm 2",
+            "if2",
+            _CONDORCET,
+            "#8c510a",
+            horizon_tuned=True,
             family="field",
         ),
         _builtin(
@@ -207,9 +237,7 @@ BUILTINS = {
             "ccb",
             _CONDORCET,
             "#949494",
-            0.35e-6,
             params=_alpha("CCB"),
-            compile_seconds=4.9,
             family="field",
         ),
         _builtin(
@@ -219,8 +247,6 @@ BUILTINS = {
             "winner_stays",
             _CONDORCET,
             "#a6761d",
-            0.25e-6,
-            compile_seconds=2.1,
             family="field",
         ),
         _builtin(
@@ -230,10 +256,8 @@ BUILTINS = {
             "dexp3",
             {"condorcet": "borda", "borda": "borda", "target": "borda"},
             "#e7298a",
-            0.25e-6,
             strategies=("p",),
             horizon_tuned=True,
-            compile_seconds=1.4,
             family="field",
         ),
     )

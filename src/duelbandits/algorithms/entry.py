@@ -159,11 +159,8 @@ class Algorithm:
     ``implementation`` is ``"module:name"``: a kernel-contract ``run`` function or a
     :class:`DuelingAlgorithm` subclass, imported on first use. ``regrets`` maps each of
     :data:`REGRET_VIEWS` to a regret kind; ``theorem`` is its bound, if it has one (its regret
-    kind is one of ``regrets``); ``step_seconds`` its measured cost per step (cluster runtimes),
-    None when not measured; ``compile_seconds`` the measured CPU seconds numba takes to compile its
-    kernels after its family's entries before it in one process (the workflow's compile jobs are
-    balanced by it: :func:`duelbandits.plan.kernel_groups`), None for a plugin's (no compile job);
-    ``horizon_tuned`` whether it uses the horizon (then a run is not a prefix of a longer one).
+    kind is one of ``regrets``); ``horizon_tuned`` whether it uses the horizon (then a run is not a
+    prefix of a longer one). What it costs to run is measured, not declared (:mod:`duelbandits.resources`).
     """
 
     slug: str
@@ -175,8 +172,6 @@ class Algorithm:
     params: dict = field(default_factory=dict)
     strategies: tuple[str, ...] = ()
     theorem: object = None
-    step_seconds: float | None = None
-    compile_seconds: float | None = None
     horizon_tuned: bool = False
     family: str = "plugin"
     source: plugins.Source | None = None
@@ -201,7 +196,7 @@ class Algorithm:
         if not isinstance(self.params, dict) or not all(isinstance(p, Param) for p in self.params.values()):
             raise AlgorithmError(f"{where}: params must map each name to a duelbandits.algorithms.Param")
         for name, param in self.params.items():
-            param.check(f"{where}: the default of {name}", param.default)
+            param.check(f"{where}: out-of-range default: {name}", param.default)
         if self.theorem is not None and not isinstance(self.theorem, str):
             if not all(hasattr(self.theorem, name) for name in ("name", "regret", "bound", "exponent", "holds")):
                 raise AlgorithmError(f"{where}: theorem must be a paper theorem's name or a theorems.Theorem")
@@ -209,10 +204,6 @@ class Algorithm:
                 raise AlgorithmError(
                     f"{where}: its theorem bounds the {self.theorem.regret} regret, which it targets nowhere"
                 )
-        for name in ("step_seconds", "compile_seconds"):
-            value = getattr(self, name)
-            if value is not None and not (isinstance(value, float) and value > 0):
-                raise AlgorithmError(f"{where}: {name} must be a float > 0 or None")
         if self.family not in FAMILIES:
             raise AlgorithmError(f"{where}: family must be one of {', '.join(FAMILIES)}")
         if not isinstance(self.strategies, tuple) or not all(p in ("p", "q") for p in self.strategies):
@@ -220,13 +211,15 @@ class Algorithm:
 
     def identity(self) -> str:
         """The entry's fields as text, the same in every process (a theorem by its name and formula's
-        name): part of a plugin's digest, so that editing its entry reruns its jobs."""
+        name, a parameter without its description, which changes no result): part of a plugin's digest,
+        so that editing its entry reruns its jobs."""
         theorem = (
             self.theorem
             if self.theorem is None or isinstance(self.theorem, str)
             else (self.theorem.name, self.theorem.regret, self.theorem.exponent)
         )
-        fields = {**vars(self), "theorem": theorem, "source": None}
+        params = {name: replace(param, description="") for name, param in self.params.items()}
+        fields = {**vars(self), "theorem": theorem, "params": params, "source": None}
         return repr(sorted(fields.items()))
 
     def with_source(self, source: plugins.Source) -> Algorithm:

@@ -42,14 +42,19 @@ _LOG2 = math.log(2.0)
 
 
 @nb.njit(cache=True)
+def _kl_half(p):
+    """``d(p, 1/2)``, the Bernoulli KL divergence (``0 log 0 = 0``)."""
+    if p == 0.0:
+        return _LOG2
+    return p * np.log(2.0 * p) + (1.0 - p) * np.log(2.0 * (1.0 - p))
+
+
+@nb.njit(cache=True)
 def _term(w, n):
     """``n d(w / n, 1/2)`` when ``w / n < 1/2``, else 0 (also for ``n = 0``)."""
     if n == 0.0 or 2.0 * w >= n:
         return 0.0
-    p = w / n
-    if p == 0.0:
-        return n * _LOG2
-    return n * (p * np.log(2.0 * p) + (1.0 - p) * np.log(2.0 * (1.0 - p)))
+    return n * _kl_half(w / n)
 
 
 @nb.njit(cache=True)
@@ -125,7 +130,62 @@ def _challenger(W, l, best, rng, mu, cands):
 
 
 @nb.njit(cache=True)
-def _kernel(matrix, horizon, rng, f_K):
+def _partner(W, l, best, rng, score, cands):
+    """RMED2's estimated best partner of ``l``: ``argmin_{j in O_l} (Delta_l + Delta_j) / d(mu[l, j], 1/2)``,
+    ``Delta_j = max(mu[best, j] - 1/2, 0)``, a ratio with ``d = 0`` infinite; -1 when ``O_l`` is empty."""
+    A = W.shape[0]
+    m = 0
+    low = 0.0
+    for j in range(A):
+        if j == l or W[l, j] > W[j, l]:
+            continue
+        score[j] = np.inf
+        if W[l, j] < W[j, l]:  # mu[l, j] < 1/2: d > 0
+            gaps = 0.0
+            for k in (l, j):
+                n = W[best, k] + W[k, best]
+                if k != best and n > 0.0:
+                    gaps += max(W[best, k] / n - 0.5, 0.0)
+            score[j] = gaps / _kl_half(W[l, j] / (W[l, j] + W[j, l]))
+        if m == 0 or score[j] < low:
+            low = score[j]
+            m = 0
+        if score[j] == low:
+            cands[m] = j
+            m += 1
+    if m == 0:
+        return -1
+    if m == 1:
+        return cands[0]
+    return cands[rng.integers(0, m)]
+
+
+@nb.njit(cache=True)
+def _rmed2_challenger(W, l, best, b, t, alpha, log_log, rng, score, cands):
+    """RMED2's ``m`` for ``l`` at step ``t`` (``b`` >= -1: RMED2FH's partner fixed after its initial
+    phase; -2: RMED2's, estimated now). First a pair ``(l, j)`` played fewer than ``alpha log log t``
+    times (RMED2 only; the fewest, then the least index); then ``i*`` if ``O_l`` is empty, or if ``i*``
+    is in ``O_l`` and ``N[l, i*] < N[l, b] / log log``; else ``b``."""
+    A = W.shape[0]
+    if b == -2:
+        pick = -1
+        for j in range(A):
+            n = W[l, j] + W[j, l]
+            if j != l and n < alpha * np.log(np.log(t)) and (pick < 0 or n < W[l, pick] + W[pick, l]):
+                pick = j
+        if pick >= 0:
+            return pick
+        b = _partner(W, l, best, rng, score, cands)
+    if b < 0:
+        return best
+    if best != l and W[l, best] <= W[best, l] and W[l, best] + W[best, l] < (W[l, b] + W[b, l]) / log_log:
+        return best
+    return b
+
+
+@nb.njit(cache=True)
+def _kernel(matrix, horizon, rng, f_K, rule, alpha, rounds):
+    """``rule`` 0 RMED1, 1 RMED2, 2 RMED2FH; ``rounds`` passes over the pairs in the initial phase."""
     A = matrix.shape[0]
     I = np.empty(horizon, dtype=np.int64)
     J = np.empty(horizon, dtype=np.int64)
@@ -136,19 +196,26 @@ def _kernel(matrix, horizon, rng, f_K):
     mu = np.empty(A)
     cands = np.empty(A, dtype=np.int64)
     t = 0
-    # initial phase: each pair once (l = 1)
-    for i in range(A):
-        for j in range(i + 1, A):
-            if t == horizon:
-                return I, J, outcomes
-            o = duel(matrix, i, j, rng)
-            I[t], J[t], outcomes[t] = i, j, o
-            if o == 1:
-                W[i, j] += 1.0
-            else:
-                W[j, i] += 1.0
-            _refresh_pair(W, D, I_div, i, j)
-            t += 1
+    # initial phase: each pair ``rounds`` times, the pairs in lexicographic order each round
+    for _ in range(rounds):
+        for i in range(A):
+            for j in range(i + 1, A):
+                if t == horizon:
+                    return I, J, outcomes
+                o = duel(matrix, i, j, rng)
+                I[t], J[t], outcomes[t] = i, j, o
+                if o == 1:
+                    W[i, j] += 1.0
+                else:
+                    W[j, i] += 1.0
+                _refresh_pair(W, D, I_div, i, j)
+                t += 1
+    partner = np.full(A, -2, dtype=np.int64)  # RMED2: estimated each step
+    if rule == 2:  # RMED2FH: fixed now, with the i* of the end of the initial phase
+        best = _argmin_ties(I_div, -1, rng, cands)
+        for l in range(A):
+            partner[l] = _partner(W, l, best, rng, mu, cands)
+    log_log_T = np.log(np.log(float(horizon)))
     L_C = np.arange(A)
     n_C = A
     pos = 0
@@ -157,7 +224,12 @@ def _kernel(matrix, horizon, rng, f_K):
     while t < horizon:
         l = L_C[pos]
         best = _argmin_ties(I_div, -1, rng, cands)
-        m = _challenger(W, l, best, rng, mu, cands)
+        if rule == 0:
+            m = _challenger(W, l, best, rng, mu, cands)
+        else:
+            step = float(t + 1)
+            log_log = np.log(np.log(step)) if rule == 1 else log_log_T
+            m = _rmed2_challenger(W, l, best, partner[l], step, alpha, log_log, rng, mu, cands)
         o = duel(matrix, l, m, rng)
         I[t], J[t], outcomes[t] = l, m, o
         if l != m:
@@ -228,5 +300,20 @@ def run(matrix, horizon, rng, record=None, *, f_coefficient=0.3, f_exponent=1.01
     """One RMED1 run; RMED1 has no mixed strategy, so ``strategies`` is empty."""
     c, e = float(f_coefficient), float(f_exponent)
     X = np.ascontiguousarray(matrix, dtype=np.float64)
-    I, J, outcomes = _kernel(X, int(horizon), rng, f_of_K(X.shape[0], c, e))
+    I, J, outcomes = _kernel(X, int(horizon), rng, f_of_K(X.shape[0], c, e), 0, 0.0, 1)
+    return I, J, outcomes, {}
+
+
+def initial_rounds(horizon, alpha) -> int:
+    """RMED2FH's passes over the pairs in its initial phase: ``max(1, ceil(alpha log log T))``, at most
+    ``T`` (the horizon stops the phase before that)."""
+    return max(1, math.ceil(min(alpha * math.log(math.log(horizon)), horizon))) if horizon > math.e else 1
+
+
+def run_rmed2(matrix, horizon, rng, *, f_coefficient, f_exponent, alpha, fixed_horizon):
+    """One RMED2 run, or RMED2FH's with ``fixed_horizon`` (the kernels of rmed2.py and rmed2fh.py)."""
+    X = np.ascontiguousarray(matrix, dtype=np.float64)
+    f_K = f_of_K(X.shape[0], f_coefficient, f_exponent)
+    rounds = initial_rounds(int(horizon), float(alpha)) if fixed_horizon else 1
+    I, J, outcomes = _kernel(X, int(horizon), rng, f_K, 2 if fixed_horizon else 1, float(alpha), rounds)
     return I, J, outcomes, {}

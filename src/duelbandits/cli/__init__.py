@@ -19,15 +19,26 @@ from pathlib import Path
 from ..errors import InputError
 from .args import UsageError
 
-FAMILIES = ("simulation", "paper", "figures", "points", "latex", "reproducibility", "claims", "bayes")
-"""The command modules of this package, in the order ``duelbandits --help`` lists their commands."""
+FAMILIES = (
+    "cli.simulation",
+    "cli.paper",
+    "cli.figures",
+    "cli.points",
+    "cli.latex",
+    "cli.reproducibility",
+    "cli.claims",
+    "studies.bayes",
+    "studies.sweeps",
+    "studies.field",
+)
+"""The command modules, by dotted name in the package, in the order ``duelbandits --help`` lists their commands."""
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="duelbandits", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for family in FAMILIES:
-        importlib.import_module(f"{__name__}.{family}").add_commands(sub)
+        importlib.import_module(f"duelbandits.{family}").add_commands(sub)
     return parser
 
 

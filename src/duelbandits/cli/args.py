@@ -58,6 +58,27 @@ def add_c_alpha(parser, use: str) -> None:
     parser.add_argument("--c-alpha", type=positive_float, required=True, help=help_)
 
 
+def add_bootstrap_args(p, section: str) -> None:
+    """The point files and the bootstrap's options; ``section`` is the config section the workflow takes
+    them from (``sweeps``, ``asymptotics``)."""
+    p.add_argument("points", nargs="+", help="point files (duelbandits sweep-point)")
+    p.add_argument(
+        "--resamples", type=positive_int, required=True, help=f"bootstrap resamples (config `{section}/bootstrap`)"
+    )
+    p.add_argument("--confidence", type=float, required=True, help=f"CI level (config `{section}/confidence`)")
+    p.add_argument("--seed", type=seed, required=True, help="base seed of the bootstrap (config `seed`)")
+
+
+def scenario_rows(path, scenario: str, table: str | None = None):
+    """The rows of ``scenario`` in the Parquet file ``path`` (the table ``table``); UsageError if there are none."""
+    from .. import storage
+
+    frame = storage.read_frame(path, table, filters=[("scenario", "=", scenario)])
+    if frame.empty:
+        raise UsageError(f"{path} has no rows for scenario {scenario!r}")
+    return frame
+
+
 def key_values(pairs, what: str) -> dict:
     """``["a=1", "b=2.5"]`` -> ``{"a": 1.0, "b": 2.5}``."""
     out = {}

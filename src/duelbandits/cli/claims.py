@@ -283,7 +283,8 @@ def mean_regret_problem(frame, table: str) -> str | None:
 
 
 def cmd_claims(args) -> None:
-    from .. import bayes, claims, provenance, schemas, storage, tail
+    from .. import claims, provenance, schemas, storage, tail
+    from ..studies import bayes
     from ..tables.claims import claims_markdown
 
     check_confidence(args.level, "--level")

@@ -1,6 +1,6 @@
 """Commands that draw figures (PDF and PNG; each carries the digest of the data it was drawn
-from): ``figure main`` and ``figure appendix`` (the paper's), ``sweep-figure``, ``field-figure``
-and ``asymptotics-figure`` (beyond the paper). Each loads only the plotting module it draws with.
+from): ``figure main`` and ``figure appendix`` (the paper's), and
+``asymptotics-figure`` (beyond the paper). Each loads only the plotting module it draws with.
 
 ``figure main`` draws several panels, and ``figure appendix`` several algorithms' figures (or
 panels), in one call: one process, one start and one import for all of them. Their ``--out`` are
@@ -16,7 +16,7 @@ import string
 from contextlib import contextmanager
 from pathlib import Path
 
-from .args import UsageError, add_c_alpha
+from .args import UsageError, add_c_alpha, scenario_rows
 
 PLACEHOLDERS = {"algorithm": "--algorithm", "panel": "--panel"}
 """The placeholders of an ``--out`` template, and the option whose values replace each."""
@@ -89,16 +89,6 @@ class FigureParser(argparse.ArgumentParser):
             except UsageError:
                 namespace.out_files = list(namespace.out)
         return namespace, extras
-
-
-def scenario_rows(path, scenario: str, table: str | None = None):
-    """The rows of ``scenario`` in the Parquet file ``path`` (the table ``table``); UsageError if there are none."""
-    from .. import storage
-
-    frame = storage.read_frame(path, table, filters=[("scenario", "=", scenario)])
-    if frame.empty:
-        raise UsageError(f"{path} has no rows for scenario {scenario!r}")
-    return frame
 
 
 @contextmanager
@@ -199,37 +189,6 @@ def cmd_figure_appendix(args) -> None:
         gc.unfreeze()  # a caller in the same process (the tests) gets its collector back
 
 
-def cmd_sweep_figure(args) -> None:
-    from .. import digests, storage
-    from ..plotting import style, sweeps
-
-    style.check_figure_paths(args.out)
-    if args.kind == "horizon" and args.exponents is None:
-        raise UsageError("sweep-figure horizon needs --exponents")
-    table = scenario_rows(args.table, args.scenario, table=f"sweep-{args.kind}")
-    if args.kind == "horizon":
-        exponents = storage.read_frame(args.exponents, "sweep-exponents", filters=[("scenario", "=", args.scenario)])
-        digest = digests.data_digest(
-            {"table": args.table, "exponents": args.exponents},
-            figure="sweep-horizon",
-            scenario=args.scenario,
-        )
-        sweeps.horizon_sweep_figure(args.scenario, table, exponents, args.out, data_digest=digest)
-    else:
-        digest = digests.data_digest({"table": args.table}, figure="sweep-actions", scenario=args.scenario)
-        sweeps.actions_sweep_figure(args.scenario, table, args.out, data_digest=digest)
-
-
-def cmd_field_figure(args) -> None:
-    from .. import digests
-    from ..plotting import field, style
-
-    style.check_figure_paths(args.out)
-    curves = scenario_rows(args.curves, args.scenario, table="field-curves")
-    digest = digests.data_digest({"curves": args.curves}, figure="field", scenario=args.scenario)
-    field.field_figure(args.scenario, curves, args.out, data_digest=digest)
-
-
 def cmd_asymptotics_figure(args) -> None:
     from .. import digests, storage
     from ..plotting import style
@@ -292,20 +251,6 @@ def add_commands(sub) -> None:
         "by each figure's, e.g. 'figures/appendix/borda-{algorithm}.pdf'",
     )
     f.set_defaults(func=cmd_figure_appendix, outputs=("out_files",))
-
-    p = sub.add_parser("sweep-figure", help="render a sweep figure (PDF and PNG)")
-    p.add_argument("kind", choices=["horizon", "actions"])
-    p.add_argument("--scenario", required=True)
-    p.add_argument("--table", required=True, help="results/sweeps/{horizon,actions}.parquet")
-    p.add_argument("--exponents", help="horizon: results/sweeps/exponents.parquet")
-    p.add_argument("--out", nargs="+", required=True, help="output files (.pdf, .png)")
-    p.set_defaults(func=cmd_sweep_figure, outputs=("out",))
-
-    p = sub.add_parser("field-figure", help="render a scenario's field figure (PDF and PNG)")
-    p.add_argument("--scenario", required=True)
-    p.add_argument("--curves", required=True, help="results/field/curves.parquet")
-    p.add_argument("--out", nargs="+", required=True, help="output files (.pdf, .png)")
-    p.set_defaults(func=cmd_field_figure, outputs=("out",))
 
     p = sub.add_parser("asymptotics-figure", help="render a long-horizon figure (local exponents against T)")
     p.add_argument("--scenario", required=True)

@@ -7,10 +7,8 @@ return the Figure. They never touch pyplot or the global rcParams: figures
 are plain ``matplotlib.figure.Figure`` objects styled by ``style.RC``.
 ``main_panel`` and ``appendix_panel`` draw one panel of those figures alone, at
 the width its subfigure has in the paper (figures/panels/), with the same
-drawing function as the composite. Beyond the paper, ``horizon_sweep_figure``
-and ``actions_sweep_figure`` draw the regret-exponent and scaling-in-A figures
-of the sweeps, ``field_figure`` the field's regret curves and ``asymptotics_figure`` the
-local exponents at long horizons.
+drawing function as the composite. Beyond the paper, ``asymptotics_figure`` draws the local
+exponents at long horizons.
 
 Each figure family's module is loaded on first use, so that a figure job loads, and its rerun
 trigger covers, only the module that draws it.
@@ -20,12 +18,9 @@ from ..lazy import exports
 
 _EXPORTS = {
     "ALGORITHM_COLORS": "style",
-    "actions_sweep_figure": "sweeps",
     "appendix_figure": "appendix",
     "appendix_panel": "appendix",
     "asymptotics_figure": "asymptotics",
-    "field_figure": "field",
-    "horizon_sweep_figure": "sweeps",
     "main_figure": "main",
     "main_panel": "main",
 }

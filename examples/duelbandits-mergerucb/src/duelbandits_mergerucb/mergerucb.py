@@ -194,6 +194,5 @@ ALGORITHM = Algorithm(
             minimum=0.0,
         ),
     },
-    step_seconds=None,
     horizon_tuned=False,
 )

@@ -1,13 +1,7 @@
-"""Figures beyond the paper: the horizon sweep (regret exponents) and the scaling in A.
-
-``horizon_sweep_figure``: (a) mean final regret R_T against the horizon T,
-each T its own runs tuned to it, with the fitted T^rho and, dotted, the mean
-R_t inside the runs of the largest T; (b) the fitted exponents with their
-bootstrap intervals beside the theorem exponents and 1 (linear regret).
-``actions_sweep_figure``: (a) mean final regret against A; (b) mean final
-regret over the theorem bound at (A, T). Both use the fixed style of
-``style`` and save with ``style.save``.
-"""
+"""The sweeps' figures: ``horizon_sweep_figure``, (a) mean R_T against T, each T its own runs tuned to
+it, with the fitted T^rho and, dotted, R_t inside the runs of the largest T, (b) the fitted exponents
+with their bootstrap intervals beside the theorem exponents and 1; ``actions_sweep_figure``, (a) mean
+R_T against A, (b) R_T over the theorem bound at (A, T)."""
 
 from __future__ import annotations
 
@@ -16,8 +10,8 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.ticker import FuncFormatter, NullLocator
 
-from ..regret import REGRET_NAMES
-from . import style
+from ...plotting import style
+from ...regret import REGRET_NAMES
 
 SWEEP_SIZE = (11.0, 4.4)
 """Size in inches of each sweep figure (two panels side by side)."""
