@@ -26,7 +26,6 @@ FLOORS = {
     "analyses": [
         "aggregate",
         "points",
-        "asymptotics",
         "tail",
         "tail_family",
         "claims",

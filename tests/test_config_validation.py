@@ -57,6 +57,12 @@ def test_the_paper_config_is_valid():
     validate(BASE)
 
 
+def test_a_config_file_whose_name_is_not_utf8_is_refused_naming_it():
+    """Snakemake reads such a file, but its log file cannot hold the name (a traceback at every run)."""
+    with pytest.raises(ConfigError, match=r"^config: --configfile dir/\\udcffa\.yaml: its name is not valid UTF-8"):
+        configcheck.validate(BASE, SCHEMA_FILE, ["config.yaml", "dir/\udcffa.yaml"])
+
+
 @pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf])
 def test_nan_and_infinities_are_refused_where_the_schemas_bounds_would_let_them_through(bad):
     """A list item of a number key whose bounds NaN passes (every comparison with it is false)."""

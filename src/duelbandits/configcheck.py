@@ -195,13 +195,18 @@ def one_line(error) -> str:
     return f"config: {'/'.join(path) or '(top level)'}: {error.message}"
 
 
-def validate(config: dict, schema_path) -> None:
-    """The config door: :func:`check_values`, then Snakemake's ``validate`` against the schema file;
-    the first problem as one ConfigError line naming the key."""
+def validate(config: dict, schema_path, configfiles=()) -> None:
+    """The config door: the names of the ``configfiles`` Snakemake read (its log file cannot hold one that
+    is not UTF-8), :func:`check_values`, then Snakemake's ``validate`` against the schema file; the first
+    problem as one ConfigError line naming the key or file."""
     from jsonschema import ValidationError
     from snakemake.exceptions import WorkflowError
     from snakemake.utils import validate as snakemake_validate
 
+    for name in map(str, configfiles):
+        shown = name.encode("utf-8", "backslashreplace").decode()
+        if shown != name:
+            raise ConfigError(f"config: --configfile {shown}: its name is not valid UTF-8 (rename the file)")
     check_values(config, schema_path)
     try:
         snakemake_validate(config, str(schema_path), set_default=False)
