@@ -161,6 +161,15 @@ def test_the_hyper_parameters_of_an_algorithm_the_file_does_not_list_are_checked
         with_value(("algorithm_params", "plugged"), {"alpah": 1.0}),
         "config: algorithm_params/plugged/alpah: unknown key: no parameter of plugged; its parameters are alpha",
     )
+    # snakemake --config 'algorithm_params={plugged: {alpha: 0.75}, dts: {alpha: 2}}' passes every nested value as text
+    config = with_value(("algorithm_params",), {"plugged": {"alpha": "0.75"}, "dts": {"alpha": "2"}})
+    validate(config)
+    assert config["algorithm_params"] == {"plugged": {"alpha": 0.75}, "dts": {"alpha": 2}}
+    config = with_value(("field", "runs"), "3")  # an integer key: 3, not 3.0 (refused as a float)
+    validate(config)
+    assert type(config["field"]["runs"]) is int and config["field"]["runs"] == 3
+    config = with_value(("algorithm_params", "plugged"), {"alpha": "-1"})
+    refused(config, "config: algorithm_params/plugged/alpha: must be a finite number > 0, got -1")
 
 
 def linear_gap(actions, rng, gap):
