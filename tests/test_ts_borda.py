@@ -1,4 +1,4 @@
-"""TS-Borda (Alg. 2): exploration rate, update rule, exact pruned sampling, runs."""
+"""TS-Borda (Alg. 2): exploration rate, exact pruned sampling, runs (its update: tests/test_posterior.py)."""
 
 import numpy as np
 import pytest
