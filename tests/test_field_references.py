@@ -5,6 +5,7 @@ that every branch the reference counts is taken. RMED2 and RMED2FH are in tests/
 import importlib
 
 import btm_reference
+import dts_plus_reference
 import if2_reference
 import numpy as np
 import pytest
@@ -29,6 +30,8 @@ CASES = {
     ),
     # Interleaved Filter 2: removals, switches, pruning and the exploitation after it
     "if2": (if2_reference, [("condorcet", 3000, 0), ("cyclic", 4000, 1), ("borda", 6000, 4)]),
+    # DTS+: its tie-breaks, on matrices with and without a Condorcet winner
+    "dts-plus": (dts_plus_reference, [("condorcet", 600, 0), ("cyclic", 600, 1)]),
 }
 
 

@@ -90,15 +90,21 @@ def scenario_params(config: dict, name: str) -> dict:
     return {key: value for key, value in given.items() if key in scenarios.DEFAULTS}
 
 
+def own_size(config: dict, name: str) -> int:
+    """A of scenario ``name`` at its own size: the config's for a generated scenario, its matrix's otherwise."""
+    return config["actions"] if name in scenarios.GENERATED else scenario(config, name, own_size=True).matrix.shape[0]
+
+
 MATRIX_COPY = "results/scenarios/file.csv"
 """The file scenario's matrix as every job reads it: a validated copy of the config's ``matrix_file``
 (rule ``matrix_file``), so that the jobs' arguments do not name the user's path, and moving or
 renaming that file with the same content reruns nothing."""
 
 
-def scenario_args(config: dict, name: str, actions: int) -> str:
-    """The CLI arguments that pin scenario ``name``'s matrix at A = ``actions`` (as :func:`scenario`)."""
-
+def scenario_args(config: dict, name: str, actions: int | None = None) -> str:
+    """The CLI arguments that pin scenario ``name``'s matrix at A = ``actions`` (as :func:`scenario`; None:
+    the config's A for a generated scenario, its matrix's own for the others)."""
+    actions = own_size(config, name) if actions is None else actions
     args = [f"--actions {actions}", f"--seed {config['seed']}"]
     if name in scenarios.GENERATED:
         args += [f"--scenario-param {k}={v}" for k, v in scenario_params(config, name).items()]
@@ -169,8 +175,10 @@ def _points(config: dict, target: str) -> list[tuple[str, int, int, str, list[tu
     elif target == "field":
         chunks = chunk_ranges(section["runs"], section["runs_per_job"])
         for name in section["scenarios"]:
-            size = scenario(config, name, own_size=True).matrix.shape[0]
-            out += [(name, size, section["horizon"], algorithm, chunks) for algorithm in section["algorithms"]]
+            out += [
+                (name, own_size(config, name), section["horizon"], algorithm, chunks)
+                for algorithm in section["algorithms"]
+            ]
     elif target == "maximin-tail":  # phase 1 only; phase 2 depends on its results (workflow/rules/tail.smk)
         chunks = chunk_ranges(section["runs"], section["runs_per_job"])
         out.append((section["scenario"], config["actions"], section["first_horizon"], "ts-maximin", chunks))

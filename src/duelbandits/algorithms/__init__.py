@@ -231,6 +231,16 @@ BUILTINS = {
             family="field",
         ),
         _builtin(
+            "dts-plus",
+            "DTS+",
+            "Wu & Liu, NeurIPS 2016 (D-TS+, DTS with regret-aware tie-breaking)",
+            "dts_plus",
+            _CONDORCET,
+            "#c51b7d",
+            params=_alpha("DTS+"),
+            family="field",
+        ),
+        _builtin(
             "ccb",
             "CCB",
             "Zoghi, Karnin, Whiteson & de Rijke, NeurIPS 2015, Algorithm 1",
