@@ -14,7 +14,7 @@ import duelbandits.claims
 import duelbandits.configcheck as configcheck
 import duelbandits.plan as plan
 import duelbandits.resources as resources
-import duelbandits.tail
+import duelbandits.studies.tail.analysis as tail
 import duelbandits.plotting.style as style
 import duelbandits.triggers as triggers
 import duelbandits.scenarios as scenarios

@@ -26,6 +26,7 @@ FAMILIES = (
     "cli.points",
     "cli.latex",
     "cli.reproducibility",
+    "studies.tail",
     "cli.claims",
     "studies.bayes",
     "studies.sweeps",
