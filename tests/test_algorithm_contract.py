@@ -218,7 +218,8 @@ def test_an_unknown_hyperparameter_is_refused_naming_the_algorithm_and_its_param
         assert str(e.value).endswith("allowed: " + (", ".join(allowed) or "none"))
 
 
-NOT_FINITE_NUMBERS = [math.nan, math.inf, -math.inf, "0.5", True, None]
+NOT_FINITE_NUMBERS = [math.nan, "0.5"]
+"""One of each kind: not finite, not a number (every kind in full: Param.check, tests/test_registry.py)."""
 
 
 @pytest.mark.parametrize("bad", NOT_FINITE_NUMBERS, ids=repr)
@@ -228,7 +229,7 @@ def test_a_hyperparameter_that_is_not_a_finite_number_is_refused_by_name(slug, n
         simulate(X, slug, 10, 0, **{name: bad})
 
 
-@pytest.mark.parametrize("alpha", [0, 0.0, -0.0, -1e-300, -1.0], ids=repr)
+@pytest.mark.parametrize("alpha", [0.0, -1e-300], ids=repr)
 @pytest.mark.parametrize("slug", WITH_ALPHA)
 def test_alpha_at_or_below_zero_is_refused_by_name(slug, alpha, X):
     with pytest.raises(AlgorithmError, match=rf"^{re.escape(slug)}: alpha must be a finite number > 0"):
@@ -281,6 +282,9 @@ REGRET_RATIO_BOUND = {
     "rmed1": (0.04, 0.16, 0.29),  # 0.022 (0.008), 0.118 (0.020), 0.209 (0.035)
     "rmed2": (0.04, 0.28, 0.47),  # 0.025 (0.006), 0.225 (0.024), 0.394 (0.037)
     "rmed2fh": (0.07, 0.66, 0.78),  # 0.032 (0.017), 0.359 (0.145), 0.581 (0.093): partners fixed early
+    "btm": (1.02, 1.02, 1.02),  # 1.000 (0.008), 1.000 (0.005), 1.000 (0.006): uniform play until n ~ 10^4, see below
+    "if2": (0.15, 0.95, 1.12),  # 0.095 (0.026), 0.667 (0.136), 0.810 (0.147): still filtering at A = 13
+    "dts-plus": (0.04, 0.12, 0.17),  # 0.020 (0.006), 0.078 (0.017), 0.111 (0.026)
     "ccb": (0.06, 0.46, 0.81),  # 0.031 (0.010), 0.345 (0.052), 0.658 (0.072)
     "winner-stays": (0.74, 0.54, 0.5),  # 0.734 (0.003), 0.510 (0.011), 0.480 (0.007)
     "dexp3": (0.66, 0.78, 0.81),  # 0.536 (0.059), 0.686 (0.043), 0.717 (0.043)
@@ -291,6 +295,11 @@ rounded up to 0.01; at A = 10 it is never looser than the bound the per-algorith
 per-run sd <= 0.013 (mean of 6: <= 0.0053), so even the largest bound, 0.97, is > 5 sd below it: an
 algorithm that does not learn fails. TS-Maximin's ratio has a heavy tail (runs trapped on a wrong
 action for a while), where the sd rule is only a guide; its six seeds give 0.015, 0.196 and 0.161.
+Beat the Mean is the exception: its radius 3 sqrt(log(2 T A) / n) (Yue & Joachims' online version, gamma = 1)
+removes no action before each has about 10^4 comparisons at these gaps, and until then its duels are
+uniform over the A^2 pairs, so its bound only says it plays no worse than uniform (tests/test_field_references.py
+checks its removals on total orders). Interleaved Filter 2 at A = 13 (radius sqrt(log(T A^2) / n), n <= 166
+comparisons per pair by T = 2000) has made few decisions either, so its bound there is above 1 too.
 The regret is the one the paper's condorcet figure shows for the algorithm (``regret.paper_regret``)."""
 
 

@@ -26,7 +26,6 @@ FLOORS = {
     "analyses": [
         "aggregate",
         "points",
-        "asymptotics",
         "configcheck",
         "plan",
     ],

@@ -57,6 +57,12 @@ def test_the_paper_config_is_valid():
     validate(BASE)
 
 
+def test_a_config_file_whose_name_is_not_utf8_is_refused_naming_it():
+    """Snakemake reads such a file, but its log file cannot hold the name (a traceback at every run)."""
+    with pytest.raises(ConfigError, match=r"^config: --configfile dir/\\udcffa\.yaml: its name is not valid UTF-8"):
+        configcheck.validate(BASE, SCHEMA_FILE, ["config.yaml", "dir/\udcffa.yaml"])
+
+
 @pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf])
 def test_nan_and_infinities_are_refused_where_the_schemas_bounds_would_let_them_through(bad):
     """A list item of a number key whose bounds NaN passes (every comparison with it is false)."""
@@ -155,6 +161,15 @@ def test_the_hyper_parameters_of_an_algorithm_the_file_does_not_list_are_checked
         with_value(("algorithm_params", "plugged"), {"alpah": 1.0}),
         "config: algorithm_params/plugged/alpah: unknown key: no parameter of plugged; its parameters are alpha",
     )
+    # snakemake --config 'algorithm_params={plugged: {alpha: 0.75}, dts: {alpha: 2}}' passes every nested value as text
+    config = with_value(("algorithm_params",), {"plugged": {"alpha": "0.75"}, "dts": {"alpha": "2"}})
+    validate(config)
+    assert config["algorithm_params"] == {"plugged": {"alpha": 0.75}, "dts": {"alpha": 2}}
+    config = with_value(("field", "runs"), "3")  # an integer key: 3, not 3.0 (refused as a float)
+    validate(config)
+    assert type(config["field"]["runs"]) is int and config["field"]["runs"] == 3
+    config = with_value(("algorithm_params", "plugged"), {"alpha": "-1"})
+    refused(config, "config: algorithm_params/plugged/alpha: must be a finite number > 0, got -1")
 
 
 def linear_gap(actions, rng, gap):

@@ -135,14 +135,6 @@ def bound_slugs(fig):
     }
 
 
-def test_main_figure_is_byte_identical_when_rendered_twice(condorcet_render, summary, tmp_path):
-    _, first = condorcet_render
-    again = [tmp_path / p.name for p in first]
-    main_figure(scenario_dict("condorcet"), summary, again)
-    for a, b in zip(first, again):
-        assert a.read_bytes() == b.read_bytes(), a.name
-
-
 def test_main_figure_writes_a_valid_pdf_and_png_of_four_titled_panels(condorcet_render):
     fig, paths = condorcet_render
     assert_valid(*paths, figsize=style.MAIN_SIZE)

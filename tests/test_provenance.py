@@ -26,17 +26,8 @@ def files(tmp_path_factory):
 
 
 def aggregate(root, scenario_file, chunks, out):
-    args = [
-        "aggregate",
-        "--scenario-file",
-        str(root / scenario_file),
-        "--horizon",
-        "50",
-        "--runs",
-        "2",
-        "--points",
-        "10",
-    ]
+    args = ["aggregate", "--scenario-file", str(root / scenario_file), "--horizon", "50", "--runs", "2"]
+    args += ["--points", "10"]
     args += [f"--chunk={algorithm}={root / chunk}" for algorithm, chunk in chunks]
     args += [f"--{name}={out / name}.parquet" for name in ("traces", "strategies", "summary")]
     return cli.main(args)

@@ -1,6 +1,5 @@
 """SparringExp3.P (Alg. 3): estimator, hyper-parameters, strategies, behaviour."""
 
-
 import numpy as np
 import pytest
 from montecarlo import assert_pairs_follow, pooled_runs, separation

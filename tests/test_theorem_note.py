@@ -24,17 +24,9 @@ def squeeze(text: str) -> str:
 def family():
     section, family = CONFIG["maximin-tail"], CONFIG["maximin-tail"]["family"]
     return tail_family.family_search(
-        family["actions"],
-        family["gaps"],
-        family["others_gap"],
-        family["strength"],
-        family["runs"],
-        family["horizon"],
-        CONFIG["seed"],
-        family["points"],
-        section["confidence"],
-        family["bootstrap"],
-    )
+        family["actions"], family["gaps"], family["others_gap"], family["strength"], family["runs"], family["horizon"],
+        CONFIG["seed"], family["points"], section["confidence"], family["bootstrap"],
+    )  # fmt: skip
 
 
 def test_the_notes_crossing_and_exponent_are_the_targets(family):

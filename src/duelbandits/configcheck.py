@@ -92,9 +92,21 @@ def schema_text(path) -> str:
 _SEQ, _MAP = "tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"
 
 
+def number(text: str):
+    """The number ``text`` writes, else ``text``: ``snakemake --config 'KEY={...}'`` passes every nested
+    value as text, so the config door reads a number where the schema or a plugin's entry declares one."""
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
 def check_values(config: dict, schema_path) -> None:
     """One walk over ``config`` beside the schema file's nodes: what JSON Schema lets through (see
-    docs/troubleshooting.md), in one ConfigError line naming the key."""
+    docs/troubleshooting.md), in one ConfigError line naming the key; a number given as text where one
+    is declared (:func:`number`) is put in ``config`` as the number."""
     import yaml
 
     from .algorithms import ALGORITHMS
@@ -115,6 +127,8 @@ def check_values(config: dict, schema_path) -> None:
     def walk(value, node, path):
         ref = node.get("$ref", "").rpartition("/")[2]
         node = {**defs.get(ref, {}), **node}
+        if isinstance(value, str) and node.get("type") in ("number", "integer"):
+            value = number(value)
         if isinstance(value, float) and not math.isfinite(value):
             refuse(path, f"must be a finite number, got {value!r}")
         if node.get("type") == "integer" and isinstance(value, float):
@@ -131,16 +145,17 @@ def check_values(config: dict, schema_path) -> None:
             for key, item in value.items():
                 named(key, node.get("propertyNames", {}), (*path, key))
                 if key in properties:
-                    walk(item, properties[key], (*path, key))
+                    value[key] = walk(item, properties[key], (*path, key))
                 elif path == ("algorithm_params",) and key in ALGORITHMS and isinstance(item, dict):
                     _check_params(ALGORITHMS[key], item, "algorithm_params")  # a plugin's (or one without any)
                 elif path == ("scenario_params",):
                     _check_scenario_params(key, item, properties)
                 else:
-                    walk(item, extra if isinstance(extra, dict) else {}, (*path, key))
+                    value[key] = walk(item, extra if isinstance(extra, dict) else {}, (*path, key))
         elif isinstance(value, list):
             for index, item in enumerate(value):
-                walk(item, node.get("items", {}), (*path, index))
+                value[index] = walk(item, node.get("items", {}), (*path, index))
+        return value
 
     walk(config, top, ())
 
@@ -150,6 +165,7 @@ def _check_params(entry, values: dict, section: str) -> None:
     entry's own :class:`~duelbandits.algorithms.Param` declarations."""
     where = f"config: {section}/{entry.slug}"
     for name, value in values.items():
+        values[name] = value = number(value) if isinstance(value, str) else value
         if name not in entry.params:
             allowed = f"its parameters are {', '.join(entry.params)}" if entry.params else "it has none"
             raise ConfigError(f"{where}/{name}: unknown key: no parameter of {entry.slug}; {allowed}")
@@ -195,13 +211,18 @@ def one_line(error) -> str:
     return f"config: {'/'.join(path) or '(top level)'}: {error.message}"
 
 
-def validate(config: dict, schema_path) -> None:
-    """The config door: :func:`check_values`, then Snakemake's ``validate`` against the schema file;
-    the first problem as one ConfigError line naming the key."""
+def validate(config: dict, schema_path, configfiles=()) -> None:
+    """The config door: the names of the ``configfiles`` Snakemake read (its log file cannot hold one that
+    is not UTF-8), :func:`check_values`, then Snakemake's ``validate`` against the schema file; the first
+    problem as one ConfigError line naming the key or file."""
     from jsonschema import ValidationError
     from snakemake.exceptions import WorkflowError
     from snakemake.utils import validate as snakemake_validate
 
+    for name in map(str, configfiles):
+        shown = name.encode("utf-8", "backslashreplace").decode()
+        if shown != name:
+            raise ConfigError(f"config: --configfile {shown}: its name is not valid UTF-8 (rename the file)")
     check_values(config, schema_path)
     try:
         snakemake_validate(config, str(schema_path), set_default=False)

@@ -59,14 +59,14 @@ def appendix_figure_name(scenario: str, algorithm: str) -> str:
     return f"appendix-{scenario}-{algorithm}"
 
 
-def panel_files(scenarios, algorithms) -> list[str]:
-    """Every panel file (PDF) of the paper's figures, relative to :data:`PANEL_FOLDER`."""
-    files = [f"{main_figure_name(s)}/{p}.pdf" for s in scenarios for p in style.MAIN_PANELS]
+def panel_files(scenarios, algorithms, formats=("pdf",)) -> list[str]:
+    """Every panel file of the paper's figures, relative to :data:`PANEL_FOLDER`, in each of ``formats``."""
+    panels = [f"{main_figure_name(s)}/{p}" for s in scenarios for p in style.MAIN_PANELS]
     for scenario in scenarios:
         for algorithm in algorithms:
             letters = style.appendix_panel_letters(ALGORITHMS[algorithm].strategies)
-            files += [f"{appendix_figure_name(scenario, algorithm)}/{p}.pdf" for p in letters]
-    return files
+            panels += [f"{appendix_figure_name(scenario, algorithm)}/{p}" for p in letters]
+    return [f"{panel}.{ext}" for panel in panels for ext in formats]
 
 
 def _escape(text: str) -> str:

@@ -140,8 +140,8 @@ ASYMPTOTIC_EXPONENT_SCHEMA = _schema(
 the last two intervals (``prev_from``-``last_from`` and ``last_from``-``last_horizon``) with their
 bootstrap intervals, the global fit E[R_T] ~ exp(log_c) T^rho over every horizon with its interval,
 R_T / bound at the largest horizon, the worst-case lower bound's exponent where one applies, and the
-verdict against the theorem's exponent (null without a theorem; rules in :mod:`duelbandits.asymptotics`).
-``runs`` is the fewest runs of any horizon."""
+verdict against the theorem's exponent (null without a theorem; rules in
+:mod:`duelbandits.studies.asymptotics.analysis`). ``runs`` is the fewest runs of any horizon."""
 
 
 FIELD_CURVES_SCHEMA = _schema(

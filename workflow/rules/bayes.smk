@@ -2,6 +2,10 @@
 # TS-Maximin's Maximin regret at `horizon` on matrices drawn from the prior of duelbandits.studies.bayes. Each
 # A's `matrices` are split over `jobs` jobs (matrix k in job k mod jobs); each matrix and run has its own seed.
 
+import duelbandits.studies.bayes
+
+BAYES = config["maximin-bayes"]
+
 
 # results/maximin-bayes/runs/A{actions}-{job}.parquet: one job's matrices at A, `runs` runs each.
 rule bayes_runs:
@@ -40,7 +44,12 @@ rule bayes_runs:
 # prior with its interval, the share of drawn matrices above the bound, and the verdict.
 rule bayes_table:
     input:
-        bayes_runs,
+        checked_target(
+            "maximin-bayes",
+            lambda: expand(
+                "results/maximin-bayes/runs/A{a}-{job}.parquet", a=BAYES["actions"], job=range(BAYES["jobs"])
+            ),
+        ),
     output:
         estimates="results/maximin-bayes/estimates.parquet",
         markdown=report(

@@ -5,6 +5,16 @@
 # present or built in the same invocation, never built by this target alone; each row says which
 # source it used.
 
+import duelbandits.claims
+
+CLAIMS_OPTIONAL = {
+    "local": ("asymptotics", "results/asymptotics/local.parquet"),
+    "tail": ("maximin_tail", "results/maximin-tail/estimates.parquet"),
+    "family": ("maximin_tail", "results/maximin-tail/family.parquet"),
+    "bayes": ("maximin_bayes", "results/maximin-bayes/estimates.parquet"),
+}
+"""The ledger's optional inputs, by its option: the target that builds each, and the file."""
+
 
 # results/claims.{parquet,md}: one row per claim, its number, interval, threshold and verdict.
 rule claims_table:

@@ -5,12 +5,18 @@
 # free runs, rerun from the start to `horizon` (TS-Maximin has no horizon tuning: a run's prefix is
 # the same at every horizon), split over `jobs` jobs; each job reads phase 1 and selects the same runs.
 
+import duelbandits.studies.tail.analysis as tail
+
+TAIL = config["maximin-tail"]
+tail_points = target_points("maximin-tail")  # phase 1's point files, checked when planned
+tail_scenario = f"results/scenarios/{TAIL['scenario']}.json"  # the tail's matrix
+
 
 # results/maximin-tail/continued/{curves,states}-{job}.parquet: one phase-2 job's runs, written atomically.
 rule tail_continue:
     input:
         points=tail_points,
-        scenario=tail_scenario_file,
+        scenario=tail_scenario,
     output:
         curves="results/maximin-tail/continued/curves-{job}.parquet",
         states="results/maximin-tail/continued/states-{job}.parquet",
@@ -47,9 +53,9 @@ rule tail_continue:
 rule tail_table:
     input:
         points=tail_points,
-        scenario=tail_scenario_file,
-        curves=expand("results/maximin-tail/continued/curves-{job}.parquet", job=TAIL_JOBS),
-        states=expand("results/maximin-tail/continued/states-{job}.parquet", job=TAIL_JOBS),
+        scenario=tail_scenario,
+        curves=expand("results/maximin-tail/continued/curves-{job}.parquet", job=range(TAIL["jobs"])),
+        states=expand("results/maximin-tail/continued/states-{job}.parquet", job=range(TAIL["jobs"])),
     output:
         estimates="results/maximin-tail/estimates.parquet",
         markdown=report(

@@ -23,7 +23,6 @@ FAMILIES = (
     "cli.simulation",
     "cli.paper",
     "cli.figures",
-    "cli.points",
     "cli.latex",
     "cli.reproducibility",
     "studies.tail",
@@ -31,6 +30,7 @@ FAMILIES = (
     "studies.bayes",
     "studies.sweeps",
     "studies.field",
+    "studies.asymptotics",
 )
 """The command modules, by dotted name in the package, in the order ``duelbandits --help`` lists their commands."""
 

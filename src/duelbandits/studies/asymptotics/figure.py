@@ -1,15 +1,8 @@
-"""Figure beyond the paper: long horizons (target ``asymptotics``), one per scenario.
-
-``asymptotics_figure``: one panel per algorithm, the local exponent of
-``E[R_T]`` (slope of ``log mean R_T`` between consecutive horizons, drawn at
-their geometric mean) against ``T`` on a log axis, with its bootstrap
-interval; filled markers for the regret the algorithm's theorem bounds,
-hollow ones for the regret the scenario's figures show where that differs.
-Reference lines: the theorem's exponent (black), the worst-case lower-bound
-rate of that regret where one applies (dotted; rate only, see
-:data:`duelbandits.asymptotics.LOWER_BOUNDS`) and 1, linear regret (dashed).
-Saved with ``style.save`` (deterministic bytes, the data digest in the metadata).
-"""
+"""The long-horizon figure of a scenario: one panel per algorithm, the local exponent of ``E[R_T]`` (drawn
+at the geometric mean of its two horizons) against ``T``, with its bootstrap interval; filled markers for
+the regret the algorithm's theorem bounds, hollow ones for the figures' regret where that differs.
+Reference lines: the theorem's exponent (black), the worst-case lower-bound rate where one applies
+(dotted; :data:`.analysis.LOWER_BOUNDS`) and 1, linear regret (dashed)."""
 
 from __future__ import annotations
 
@@ -18,9 +11,9 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.ticker import NullLocator
 
-from ..asymptotics import lower_bound, regrets_shown
-from ..regret import REGRET_NAMES
-from . import style
+from ...plotting import style
+from ...regret import REGRET_NAMES
+from .analysis import lower_bound, regrets_shown
 
 PANEL_SIZE = (5.4, 3.1)
 """Width and height in inches of one algorithm's panel; two panels per row."""
