@@ -15,8 +15,8 @@ REPO = Path(__file__).resolve().parents[1]
 SCHEMA_FILE = REPO / "workflow/schemas/config.schema.yaml"
 
 PAPER_SLUGS_ALSO_IN = {
-    "ts-maximin": {"src/duelbandits/plan.py", "src/duelbandits/tail.py", "src/duelbandits/cli/claims.py",
-                   "workflow/rules/tail.smk", "bench/bench_algorithms.py",  # Theorem 4.1's tail study
+    "ts-maximin": {"src/duelbandits/plan.py", "src/duelbandits/studies/tail/analysis.py",  # Theorem 4.1's tail
+                   "src/duelbandits/studies/tail/__init__.py", "workflow/rules/tail.smk", "bench/bench_algorithms.py",
                    "src/duelbandits/studies/bayes.py", "workflow/rules/bayes.smk"},  # and its Bayesian reading
     "ts-borda": {"src/duelbandits/plan.py", "src/duelbandits/configcheck.py", "src/duelbandits/points.py",
                  "src/duelbandits/data/claims.yaml", "src/duelbandits/theorems.py",
