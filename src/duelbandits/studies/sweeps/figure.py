@@ -167,7 +167,7 @@ def horizon_sweep_figure(scenario: str, table, exponents, outputs, *, data_diges
 
         run_text = f"{runs[0]} runs" if len(runs) == 1 else f"{runs[0]}-{runs[-1]} runs"
         fig.suptitle(
-            f"{scenario.capitalize()} scenario, horizon sweep: A = {', '.join(map(str, actions))}, "
+            f"{style.scenario_label(scenario)} scenario, horizon sweep: A = {', '.join(map(str, actions))}, "
             f"T = {horizons[0]:,} to {horizons[-1]:,}, {run_text} per T"
         )
         style.save(fig, outputs, data_digest)
@@ -270,7 +270,7 @@ def actions_sweep_figure(scenario: str, table, outputs, *, data_digest=None) -> 
                 )
         run_text = f"{runs[0]} runs" if len(runs) == 1 else f"{runs[0]}-{runs[-1]} runs"
         fig.suptitle(
-            f"{scenario.capitalize()} scenario, scaling in A: T = {', '.join(f'{T:,}' for T in horizons)}, "
+            f"{style.scenario_label(scenario)} scenario, scaling in A: T = {', '.join(f'{T:,}' for T in horizons)}, "
             f"{run_text} per A"
         )
         style.save(fig, outputs, data_digest)
