@@ -55,14 +55,14 @@ TESTS = {
     "regret": ["tests/test_regret.py"],
     "resources": ["tests/test_resources.py"],
     "scenarios": ["tests/test_scenarios.py", "tests/test_scenarios_edges.py", "tests/test_benchmarks.py"],
+    "studies.tail.analysis": ["tests/test_tail.py"],
+    "studies.tail.family": ["tests/test_tail.py"],
     "storage": [
         "tests/test_storage.py",
         "tests/test_read_runs.py",
         "tests/test_provenance.py",
         "tests/test_benchmarks.py",
     ],
-    "tail": ["tests/test_tail.py"],
-    "tail_family": ["tests/test_tail.py"],
     "theorems": ["tests/test_theorems.py"],
     "winners": ["tests/test_winners.py"],
 }

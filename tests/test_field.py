@@ -110,7 +110,8 @@ def test_figure_draws_the_paper_solid_and_the_field_dashed(curves, tmp_path):
 
 
 def test_figure_titles_name_the_scenario_by_its_label_not_its_slug(curves, tmp_path, monkeypatch):
-    monkeypatch.setitem(scenarios.registry(), "linear-gap", ScenarioEntry("linear-gap", "Linear gap", "a test", make="m:f"))
+    entry = ScenarioEntry("linear-gap", "Linear gap", "a test", make="m:f")
+    monkeypatch.setitem(scenarios.registry(), "linear-gap", entry)
     fig = field_figure("linear-gap", curves.replace({"scenario": {"borda": "linear-gap"}}), [tmp_path / "f.png"])
     assert fig.get_suptitle().startswith("Linear gap scenario, the field: A = 10")
 

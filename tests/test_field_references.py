@@ -9,6 +9,7 @@ import dts_plus_reference
 import if2_reference
 import numpy as np
 import pytest
+import ws_s_reference
 
 import duelbandits
 from duelbandits import algorithms
@@ -32,6 +33,8 @@ CASES = {
     "if2": (if2_reference, [("condorcet", 3000, 0), ("cyclic", 4000, 1), ("borda", 6000, 4)]),
     # DTS+: its tie-breaks, on matrices with and without a Condorcet winner
     "dts-plus": (dts_plus_reference, [("condorcet", 600, 0), ("cyclic", 600, 1)]),
+    # WS-S: rounds of WS-W, each followed by its winner's exploitation
+    "ws-s": (ws_s_reference, [("condorcet", 3000, 0), ("cyclic", 3000, 1)]),
 }
 
 

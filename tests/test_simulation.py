@@ -117,8 +117,8 @@ def test_run_seed_is_the_documented_seed_sequence_with_golden_first_draws():
 
 
 def test_the_bayes_and_tail_streams_are_their_documented_seed_sequences():
-    from duelbandits import tail
     from duelbandits.studies import bayes
+    from duelbandits.studies.tail import analysis as tail
 
     matrix = bayes.matrix_seed(7, 5, 2)
     assert matrix.entropy == [7, _key("maximin-bayes"), _key("matrix"), 5, 2]

@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 from montecarlo import assert_same_frequencies
+from ws_s_reference import ws_w_pair
 
 import duelbandits
 from duelbandits import regret, winners
@@ -84,29 +85,20 @@ def test_a_run_on_a_known_order_follows_the_hand_trace():
 
 
 def replay(X, T, rng):
-    """WS-W written literally in plain numpy, drawing from ``rng`` as the kernel does: per choice, one
-    ``integers(m)`` over the ``m >= 2`` maximisers (in index order) when no previous action is one of
-    them, nothing otherwise; then one uniform for the duel."""
-    A = X.shape[0]
-    C = np.zeros(A, dtype=np.int64)
+    """WS-W written literally (tests/ws_s_reference.py's choice rule), drawing from ``rng`` as the kernel
+    does: per choice, one ``integers(m)`` over the ``m >= 2`` maximisers (in index order) when no previous
+    action is one of them, nothing otherwise; then one uniform for the duel."""
+    C = [0] * X.shape[0]
     prev = ()
     I, J, O = [], [], []
     for _ in range(T):
-        pair = []
-        for exclude in (None, "first"):
-            others = [k for k in range(A) if not (exclude and k == pair[0])]
-            best = max(C[k] for k in others)
-            cands = [k for k in others if C[k] == best]
-            kept = [p for p in prev if p in cands]
-            pair.append(kept[0] if kept else cands[0] if len(cands) == 1 else cands[rng.integers(len(cands))])
-        i, j = pair
+        i, j = prev = ws_w_pair(C, prev, rng)
         o = int(rng.random() < X[i, j])
         C[i if o else j] += 1
         C[j if o else i] -= 1
         I.append(i)
         J.append(j)
         O.append(o)
-        prev = (i, j)
     return np.array(I), np.array(J), np.array(O)
 
 

@@ -334,7 +334,7 @@ def _first_exceeded(over, rest):
     ``rest`` decided on its interval (:func:`below`)."""
     r = over.iloc[0] if len(over) else rest.iloc[-1]
     # mutmut equivalent: `and False` on a row exceeded: the tail target writes `exceeded` exactly when the low end is
-    # above the bound (tail.py), which below() calls fails
+    # above the bound (studies/tail/analysis.py), which below() calls fails
     return r, FAILS if len(over) else below(float(r["low"]), float(r["high"]), float(r["bound"]))  # pragma: no mutate
 
 
@@ -353,7 +353,7 @@ def rule_tail(spec, d, ctx) -> list[Claim]:
 
 
 def rule_family(spec, d, ctx) -> list[Claim]:
-    """Theorem 4.1 on the small family of duelbandits.tail_family.family_matrix: the member whose interval first
+    """Theorem 4.1 on the small family of duelbandits.studies.tail.family.family_matrix: the member whose interval first
     lies above the bound (fails), else the largest ratio at the last t searched."""
     family = d["family"]
     if family is None:
@@ -373,7 +373,7 @@ def rule_family(spec, d, ctx) -> list[Claim]:
 def family_sharpened(texts, family, r) -> str:
     """The family row's crossing, growth exponent and reach (smallest A, largest gap failing), as clauses
     ``texts`` (the spec's ``sharpened``) each begun by "; "."""
-    from .tail_family import family_extremes
+    from .studies.tail.family import family_extremes
 
     parts = []
     if "crossing" in r.index and not math.isnan(r["crossing"]):

@@ -260,6 +260,23 @@ BUILTINS = {
             family="field",
         ),
         _builtin(
+            "ws-s",
+            "WS-S",
+            "Chen & Frazier, ICML 2017, Algorithm 2 (Winner Stays for strong regret)",
+            "ws_s",
+            _CONDORCET,
+            "#66a61e",
+            params={
+                "beta": Param(
+                    1.5,
+                    "Round r's exploitation lasts floor(beta^r) steps (Chen & Frazier require beta > 1).",
+                    minimum=1.0,
+                    exclusive_minimum=True,
+                )
+            },
+            family="field",
+        ),
+        _builtin(
             "dexp3",
             "Dueling-EXP3",
             "Saha, Koren & Mansour, ICML 2021, Algorithm 1",

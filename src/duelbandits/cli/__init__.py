@@ -25,6 +25,7 @@ FAMILIES = (
     "cli.figures",
     "cli.latex",
     "cli.reproducibility",
+    "studies.tail",
     "cli.claims",
     "studies.bayes",
     "studies.sweeps",

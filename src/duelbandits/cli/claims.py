@@ -1,251 +1,8 @@
-"""Commands that check the paper's claims: ``tail-continue`` and ``tail-table`` (target
-``maximin-tail``: Theorem 4.1 far past the paper's horizon) and ``claims`` (the ledger)."""
+"""The command ``claims``: the ledger of the paper's claims."""
 
 from __future__ import annotations
 
-from .args import UsageError, check_confidence, check_range, non_negative_int, positive_float, positive_int, seed
-
-
-def _tail_phase_one(args):
-    """Phase 1's point files, checked together and against the scenario file: ``(frame, sources, record)``."""
-    from .. import points, storage
-
-    frame, sources, records = points.read_points(args.points)
-    points.check_together(args.points, records)
-    record = storage.read_scenario(args.scenario_file)
-    for path, prov in zip(args.points, records):
-        if prov.get("matrix_sha256") != record["matrix_sha256"] or prov.get("algorithm") != "ts-maximin":
-            raise UsageError(f"{path}: not a TS-Maximin point of the matrix of {args.scenario_file}")
-        if prov.get("seed") != args.seed:
-            raise UsageError(f"{path}: made with seed {prov.get('seed')}, but --seed is {args.seed}")
-    return frame, sources, record
-
-
-def cmd_tail_continue(args) -> None:
-    import numpy as np
-
-    from .. import provenance, resources, storage, tail
-    from .simulation import progress_line
-
-    if args.job >= args.jobs:
-        raise UsageError(f"--job must be below --jobs ({args.jobs}), got {args.job}")
-    check_range("share", args.share, "--share")
-    frame, sources, record = _tail_phase_one(args)
-    X = np.asarray(record["matrix"])
-    first = int(frame["horizon"].max())
-    if args.horizon <= first:
-        raise UsageError(f"--horizon {args.horizon} must exceed the points' horizon {first}")
-    resources.check_memory(
-        f"--horizon {args.horizon} at A = {X.shape[0]}", resources.sweep_point_bytes(args.horizon, X.shape[0])
-    )
-    delta = tail.trap(X).delta
-    runs, strata = tail.strata_of(frame, delta, args.share, args.others, args.seed)
-    mine = tail.job_share(np.arange(runs.size), args.jobs, args.job)
-    label = f"tail-continue {record['name']} T={args.horizon} job {args.job}/{args.jobs}"
-    curves, states = tail.continue_runs(
-        X,
-        record["name"],
-        runs[mine],
-        strata[mine],
-        args.horizon,
-        first,
-        args.seed,
-        args.grid_points,
-        args.escape_samples,
-        progress=progress_line(label),
-    )
-    prov = provenance.record(
-        table="tail-curves",
-        points=sources,
-        scenario=record["name"],
-        matrix_sha256=record["matrix_sha256"],
-        seed=args.seed,
-        horizon=args.horizon,
-        first_horizon=first,
-        share=args.share,
-        others=args.others,
-        jobs=args.jobs,
-        job=args.job,
-        points_kept=args.grid_points,
-        escape_samples=args.escape_samples,
-    )
-    storage.write_table(curves, args.curves, prov)
-    storage.write_table(states, args.states, {**prov, "table": "tail-states"})
-
-
-def cmd_tail_table(args) -> None:
-    import pandas as pd
-
-    from .. import provenance, schemas, storage, tail
-    from ..tables.tail import tail_markdown
-
-    check_confidence(args.confidence)
-    check_range("share", args.share, "--share")
-    frame, sources, record = _tail_phase_one(args)
-    X = record["matrix"]
-    delta = tail.trap(X).delta
-    curves, made = tail.read_phase_two(args.curves, "tail-curves")
-    states, _ = tail.read_phase_two(args.states, "tail-states")
-    for path, prov in zip(args.curves, made):
-        if sorted(prov.get("points", [])) != sorted(sources) or prov.get("share") != args.share:
-            raise UsageError(f"{path}: continues other phase-1 points or another --share")
-    states = pd.DataFrame() if states is None else states
-    expected, _ = tail.strata_of(frame, delta, args.share, made[0]["others"] if made else 0, args.seed)
-    if curves is not None and sorted(curves["run"].unique().tolist()) != sorted(expected.tolist()):
-        raise UsageError("the continued runs are not the runs phase 1 selects: rebuild the tail-continue jobs")
-    table = tail.estimates(frame, curves, len(X), delta, args.share, args.confidence)
-    markdown = tail_markdown(table, states, tail.trap(X), tail.verdict(table), args.confidence)
-    prov = provenance.record(
-        table="tail-estimates", points=sources, share=args.share, confidence=args.confidence, seed=args.seed
-    )
-    storage.write_frame(table, schemas.TAIL_ESTIMATE_SCHEMA, args.estimates, prov)
-    storage.write_text(args.markdown, markdown)
-
-
-def cmd_tail_family(args) -> None:
-    from .. import provenance, schemas, storage, tail_family
-    from ..tables.tail import family_markdown
-    from .simulation import progress_line
-
-    check_confidence(args.confidence)
-    table = tail_family.family_search(
-        args.actions,
-        args.gaps,
-        args.others_gap,
-        args.strength,
-        args.runs,
-        args.horizon,
-        args.seed,
-        args.grid_points,
-        args.confidence,
-        args.bootstrap,
-        progress=progress_line(f"tail-family T={args.horizon}"),
-    )
-    markdown = family_markdown(
-        table, tail_family.first_break(table), tail_family.family_extremes(table), args.confidence
-    )
-    prov = provenance.record(
-        table="tail-family",
-        actions=args.actions,
-        gaps=args.gaps,
-        others_gap=args.others_gap,
-        strength=args.strength,
-        runs=args.runs,
-        horizon=args.horizon,
-        seed=args.seed,
-        points=args.grid_points,
-        confidence=args.confidence,
-        bootstrap=args.bootstrap,
-    )
-    storage.write_frame(table, schemas.TAIL_FAMILY_SCHEMA, args.table, prov)
-    storage.write_text(args.markdown, markdown)
-
-
-def cmd_tail_figure(args) -> None:
-    from .. import digests, storage
-    from ..plotting import style
-    from ..plotting.tail import tail_figure
-
-    style.check_figure_paths(args.out)
-    estimates = storage.read_frame(args.estimates, "tail-estimates")
-    family = storage.read_frame(args.family, "tail-family") if args.family else None
-    digest = digests.data_digest({"estimates": args.estimates, "family": args.family}, figure="maximin-tail")
-    tail_figure(estimates, family, args.out, data_digest=digest)
-
-
-def add_tail_args(p) -> None:
-    p.add_argument("points", nargs="+", help="phase-1 point files (duelbandits sweep-point, ts-maximin)")
-    p.add_argument("--scenario-file", required=True, help="the scenario's JSON file (duelbandits scenario)")
-    p.add_argument("--seed", type=seed, required=True, help="the base seed the points were simulated with")
-    p.add_argument(
-        "--share",
-        type=positive_float,
-        required=True,
-        help="trapped: last interval's mean regret per step >= SHARE * delta (config `maximin-tail/share`)",
-    )
-
-
-def add_commands(sub) -> None:
-    p = sub.add_parser(
-        "tail-continue", help="maximin-tail phase 2: rerun trapped and sampled free TS-Maximin runs to a long horizon"
-    )
-    add_tail_args(p)
-    p.add_argument("--horizon", type=positive_int, required=True, help="the long horizon")
-    p.add_argument("--others", type=non_negative_int, required=True, help="free runs continued (seeded subsample)")
-    p.add_argument("--jobs", type=positive_int, required=True, help="phase-2 jobs")
-    p.add_argument("--job", type=non_negative_int, required=True, help="this job's index, 0..jobs-1")
-    p.add_argument(
-        "--grid-points",
-        type=positive_int,
-        required=True,
-        help="log-spaced steps kept per run (config `maximin-tail/points`)",
-    )
-    p.add_argument(
-        "--escape-samples",
-        type=positive_int,
-        required=True,
-        help="posterior draws per state (config `maximin-tail/escape_samples`)",
-    )
-    p.add_argument("--curves", required=True, help="output: R_t per continued run (.parquet)")
-    p.add_argument("--states", required=True, help="output: posterior state per continued run (.parquet)")
-    p.set_defaults(func=cmd_tail_continue, outputs=("curves", "states"))
-
-    p = sub.add_parser(
-        "tail-table", help="maximin-tail: stratified E[R_t] / Theorem 4.1's bound, survival curve, verdict"
-    )
-    add_tail_args(p)
-    p.add_argument(
-        "--curves",
-        nargs="*",
-        required=True,
-        help="phase-2 curve files (tail-continue; the workflow passes one per job of config `maximin-tail/jobs`; "
-        "none: phase 1 alone)",
-    )
-    p.add_argument(
-        "--states",
-        nargs="*",
-        required=True,
-        help="phase-2 state files (tail-continue; the workflow passes one per job; none: phase 1 alone)",
-    )
-    p.add_argument(
-        "--confidence", type=float, required=True, help="level of the intervals (config `maximin-tail/confidence`)"
-    )
-    p.add_argument("--estimates", required=True, help="output .parquet")
-    p.add_argument("--markdown", required=True, help="output .md")
-    p.set_defaults(func=cmd_tail_table, outputs=("estimates", "markdown"))
-    p = sub.add_parser("tail-family", help="Theorem 4.1: where its bound breaks first, on a small family of matrices")
-    p.add_argument("--actions", type=positive_int, nargs="+", required=True, help="numbers of actions A (>= 3)")
-    p.add_argument("--gaps", type=positive_float, nargs="+", required=True, help="X[0, 1] - 1/2 of each member")
-    p.add_argument("--others-gap", type=positive_float, required=True, help="X[0, j] - 1/2 for j >= 2")
-    p.add_argument("--strength", type=positive_float, required=True, help="X[1, j] for j >= 2")
-    p.add_argument("--runs", type=positive_int, required=True, help="runs per member")
-    p.add_argument("--horizon", type=positive_int, required=True, help="the horizon")
-    p.add_argument("--seed", type=seed, required=True, help="base seed")
-    p.add_argument(
-        "--grid-points",
-        type=positive_int,
-        required=True,
-        help="log-spaced steps kept (config `maximin-tail/family/points`)",
-    )
-    p.add_argument(
-        "--confidence", type=float, required=True, help="level of the intervals (config `maximin-tail/confidence`)"
-    )
-    p.add_argument(
-        "--bootstrap",
-        type=positive_int,
-        required=True,
-        help="resamples of the growth exponent's interval (config `maximin-tail/family/bootstrap`)",
-    )
-    p.add_argument("--table", required=True, help="output .parquet")
-    p.add_argument("--markdown", required=True, help="output .md")
-    p.set_defaults(func=cmd_tail_family, outputs=("table", "markdown"))
-    p = sub.add_parser("tail-figure", help="maximin-tail figure: survival curve, E[R_t] / Theorem 4.1's bound")
-    p.add_argument("--estimates", required=True, help="results/maximin-tail/estimates.parquet")
-    p.add_argument("--family", help="results/maximin-tail/family.parquet (optional)")
-    p.add_argument("--out", nargs="+", required=True, help="output figure files (.pdf, .png)")
-    p.set_defaults(func=cmd_tail_figure, outputs=("out",))
-    add_claims_command(sub)
-
+from .args import UsageError, check_confidence
 
 OPTIONAL = {
     "local": ("asymptotics-local", "results/asymptotics/local.parquet"),
@@ -283,8 +40,9 @@ def mean_regret_problem(frame, table: str) -> str | None:
 
 
 def cmd_claims(args) -> None:
-    from .. import claims, provenance, schemas, storage, tail
+    from .. import claims, provenance, schemas, storage
     from ..studies import bayes
+    from ..studies.tail.analysis import verdict
     from ..tables.claims import claims_markdown
 
     check_confidence(args.level, "--level")
@@ -295,7 +53,7 @@ def cmd_claims(args) -> None:
         problem = mean_regret_problem(frame, tables[k]) if tables[k] in MEAN_REGRETS else None
         if problem:
             raise UsageError(f"{paths[k]}: {problem}")
-    verdicts = {"tail_verdict": tail.verdict(read["tail"]) if "tail" in read else None}
+    verdicts = {"tail_verdict": verdict(read["tail"]) if "tail" in read else None}
     verdicts["bayes_verdict"] = bayes.overall_verdict(read["bayes"]) if "bayes" in read else None
     table = claims.ledger(read.pop("summary"), args.level, **read, **verdicts)
     sources = {path: k in paths for k, (_, path) in OPTIONAL.items()}
@@ -306,7 +64,7 @@ def cmd_claims(args) -> None:
     storage.write_text(args.markdown, markdown)
 
 
-def add_claims_command(sub) -> None:
+def add_commands(sub) -> None:
     p = sub.add_parser("claims", help="the paper's claims, each with its number, interval and verdict")
     p.add_argument("--summary", required=True, help="results/summary.parquet (the paper run)")
     p.add_argument("--local", help="results/asymptotics/local.parquet, read if given")

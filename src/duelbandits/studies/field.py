@@ -228,15 +228,10 @@ def field_figure(scenario: str, curves, outputs, *, data_digest=None):
                 mean = curve["mean"].to_numpy(float)
                 shown = mean > 0  # log axis: R_t = 0 before the first regretful step
                 family = curve["family"].iloc[0]
-                ax.plot(
-                    t[shown],
-                    mean[shown],
-                    color=style.algorithm_color(slug),
-                    ls=DASHES.get(family, ":"),
-                    lw=style.LINE_WIDTH["mean"] * (1.0 if family == "paper" else 0.9),
-                    label=f"{style.algorithm_label(slug)}: {final[slug]:,.0f}",
-                    gid=f"field:{kind}:{slug}",
-                )
+                width = style.LINE_WIDTH["mean"] * (1.0 if family == "paper" else 0.9)
+                line = dict(color=style.algorithm_color(slug), ls=DASHES.get(family, ":"), lw=width)
+                label = f"{style.algorithm_label(slug)}: {final[slug]:,.0f}"
+                ax.plot(t[shown], mean[shown], **line, label=label, gid=f"field:{kind}:{slug}")
             ax.set_xscale("log")
             ax.set_yscale("log")
             ax.set_xlim(1, horizon)
@@ -245,7 +240,9 @@ def field_figure(scenario: str, curves, outputs, *, data_digest=None):
             ax.set_title(f"({letter}) {FIELD_REGRET_NAMES.get(kind, kind)} regret; legend: R_T")
             ax.legend(loc="upper left", fontsize=6.8, ncols=2, title="solid: paper, dashed: field", title_fontsize=6.8)
         run_text = f"{runs[0]} runs" if len(runs) == 1 else f"{runs[0]}-{runs[-1]} runs"
-        fig.suptitle(f"{style.scenario_label(scenario)} scenario, the field: A = {actions}, T = {horizon:,}, {run_text}")
+        fig.suptitle(
+            f"{style.scenario_label(scenario)} scenario, the field: A = {actions}, T = {horizon:,}, {run_text}"
+        )
         style.save(fig, outputs, data_digest)
     return fig
 
