@@ -228,15 +228,10 @@ def field_figure(scenario: str, curves, outputs, *, data_digest=None):
                 mean = curve["mean"].to_numpy(float)
                 shown = mean > 0  # log axis: R_t = 0 before the first regretful step
                 family = curve["family"].iloc[0]
-                ax.plot(
-                    t[shown],
-                    mean[shown],
-                    color=style.algorithm_color(slug),
-                    ls=DASHES.get(family, ":"),
-                    lw=style.LINE_WIDTH["mean"] * (1.0 if family == "paper" else 0.9),
-                    label=f"{style.algorithm_label(slug)}: {final[slug]:,.0f}",
-                    gid=f"field:{kind}:{slug}",
-                )
+                width = style.LINE_WIDTH["mean"] * (1.0 if family == "paper" else 0.9)
+                line = dict(color=style.algorithm_color(slug), ls=DASHES.get(family, ":"), lw=width)
+                label = f"{style.algorithm_label(slug)}: {final[slug]:,.0f}"
+                ax.plot(t[shown], mean[shown], **line, label=label, gid=f"field:{kind}:{slug}")
             ax.set_xscale("log")
             ax.set_yscale("log")
             ax.set_xlim(1, horizon)
