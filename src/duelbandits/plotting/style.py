@@ -23,7 +23,7 @@ from ..storage import atomic_write
 ALGORITHM_COLORS = {slug: a.color for slug, a in ALGORITHMS.items()}
 """Fixed colour per algorithm slug, from its registry entry: the paper's six take the first six hues
 of seaborn's 'colorblind' palette written out (docs/reproducibility.md), its four algorithms the strong
-ones, ISS and DTS the muted; the field's algorithms (drawn dashed) six further hues; a plugin its own.
+ones, ISS and DTS the muted; each of the field's algorithms (drawn dashed) a further hue; a plugin its own.
 """
 
 NEUTRAL = "#4d4d4d"
