@@ -7,7 +7,8 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
-from duelbandits import cli, make_scenario, regret, run_seed, schemas, simulate, storage
+from duelbandits import cli, make_scenario, regret, run_seed, scenarios, schemas, simulate, storage
+from duelbandits.scenarios import ScenarioEntry
 from duelbandits.studies import field
 from duelbandits.studies.field import field_figure
 
@@ -106,6 +107,13 @@ def test_figure_draws_the_paper_solid_and_the_field_dashed(curves, tmp_path):
     assert styles["field:borda:dts"] == "-"
     assert styles["field:borda:rucb"] == "--"
     assert (tmp_path / "f.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_figure_titles_name_the_scenario_by_its_label_not_its_slug(curves, tmp_path, monkeypatch):
+    entry = ScenarioEntry("linear-gap", "Linear gap", "a test", make="m:f")
+    monkeypatch.setitem(scenarios.registry(), "linear-gap", entry)
+    fig = field_figure("linear-gap", curves.replace({"scenario": {"borda": "linear-gap"}}), [tmp_path / "f.png"])
+    assert fig.get_suptitle().startswith("Linear gap scenario, the field: A = 10")
 
 
 @pytest.fixture(scope="module")

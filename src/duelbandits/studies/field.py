@@ -234,7 +234,9 @@ def field_figure(scenario: str, curves, outputs, *, data_digest=None):
             ax.set_title(f"({letter}) {FIELD_REGRET_NAMES.get(kind, kind)} regret; legend: R_T")
             ax.legend(loc="upper left", fontsize=6.8, ncols=2, title="solid: paper, dashed: field", title_fontsize=6.8)
         run_text = f"{runs[0]} runs" if len(runs) == 1 else f"{runs[0]}-{runs[-1]} runs"
-        fig.suptitle(f"{scenario.capitalize()} scenario, the field: A = {actions}, T = {horizon:,}, {run_text}")
+        fig.suptitle(
+            f"{style.scenario_label(scenario)} scenario, the field: A = {actions}, T = {horizon:,}, {run_text}"
+        )
         style.save(fig, outputs, data_digest)
     return fig
 
