@@ -184,16 +184,10 @@ def field_markdown(table: pd.DataFrame) -> str:
     ]
     horizons = ", ".join(f"{T:,}" for T in sorted(set(table["horizon"])))
     runs = ", ".join(map(str, sorted(set(table["runs"]))))
-    return (
-        f"# The field: final regret at T = {horizons} ({runs} runs)\n\n"
-        "## Ranks\n\n"
-        + markdown(glance_header, glance, "l" + "r" * (len(glance_header) - 1))
-        + "\n## Final regret\n\n"
-        + markdown(FIELD_HEADER, rows, FIELD_ALIGN)
-        + "\n"
-        + FIELD_NOTE
-        + "\n"
-    )
+    glance = markdown(glance_header, glance, "l" + "r" * (len(glance_header) - 1))
+    finals = markdown(FIELD_HEADER, rows, FIELD_ALIGN)
+    title = f"# The field: final regret at T = {horizons} ({runs} runs)"
+    return f"{title}\n\n## Ranks\n\n{glance}\n## Final regret\n\n{finals}\n{FIELD_NOTE}\n"
 
 
 FIELD_PANEL_SIZE = (6.2, 4.6)
