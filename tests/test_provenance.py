@@ -131,16 +131,6 @@ def test_summary_refuses_bounds_for_another_number_of_actions_or_without_its_alg
     assert not (tmp_path / "s.parquet").exists()
 
 
-def test_aggregate_refuses_a_run_given_twice(files, tmp_path, capsys):
-    chunks = [("dts", "borda-dts.parquet"), ("dts", "borda-dts.parquet")]
-    args = ["aggregate", "--scenario-file", str(files / "borda.json"), "--horizon", "50", "--runs", "2"]
-    args += ["--points", "1000"]
-    args += [x for algorithm, chunk in chunks for x in ("--chunk", f"{algorithm}={files / chunk}")]
-    args += [x for name in ("traces", "strategies", "summary") for x in (f"--{name}", str(tmp_path / name))]
-    assert cli.main(args) == 2
-    assert "in 4 run(s) of 50 steps, expected runs 0..1 once each" in capsys.readouterr().err
-
-
 RECORD = {"table": "run-chunk", "scenario": "borda", "algorithm": "dts", "horizon": 500, "seed": 7, "stride": 50}
 """A chunk's provenance, every field of which a check may ask for."""
 
