@@ -36,7 +36,6 @@ REPO = Path(__file__).resolve().parent.parent
 TESTS = {
     "aggregate": ["tests/test_aggregate.py"],
     "studies.asymptotics.analysis": ["tests/test_asymptotics.py", "tests/test_asymptotics_off_defaults.py"],
-    "claims": ["tests/test_claims.py"],
     "configcheck": ["tests/test_config_validation.py", "tests/test_plan.py"],
     "digests": [
         "tests/test_digests.py",
@@ -55,6 +54,7 @@ TESTS = {
     "regret": ["tests/test_regret.py"],
     "resources": ["tests/test_resources.py"],
     "scenarios": ["tests/test_scenarios.py", "tests/test_scenarios_edges.py", "tests/test_benchmarks.py"],
+    "studies.claims.analysis": ["tests/test_claims.py"],
     "studies.tail.analysis": ["tests/test_tail.py"],
     "studies.tail.family": ["tests/test_tail.py"],
     "storage": [

@@ -30,7 +30,7 @@ FLOORS = {
         "plan",
     ],
     "presentation": ["tables", "plotting", "latex"],
-    "command line": ["cli", "studies", "claims", "__main__", "__init__"],  # claims: moves into studies/
+    "command line": ["cli", "studies", "__main__", "__init__"],
 }
 LEVEL = {top: level for level, tops in enumerate(FLOORS.values()) for top in tops}
 

@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from duelbandits import claims
 from duelbandits.schemas import CLAIM_SCHEMA
+from duelbandits.studies.claims import analysis as claims
 
 FIXED_HOLDS = "holds on this fixed matrix"
 """A Theorem 4.1 row on a fixed matrix says which reading of the theorem it tests (claims.READINGS)."""
@@ -127,7 +127,7 @@ SUMMARY_ROWS = 16
 8 Section 5 rows."""
 
 Z95 = 1.6448536269514722
-"""The one-sided 0.95 normal quantile, written out (not taken from duelbandits.claims)."""
+"""The one-sided 0.95 normal quantile, written out (not taken from duelbandits.studies.claims)."""
 
 
 def _runs(summary, runs):
@@ -140,7 +140,7 @@ THEOREM_4_1_LINE = "| 2 | Theorem 4.1 (condorcet) |"
 
 def test_one_run_gives_no_interval_and_no_verdict():
     """And the Markdown shows the number without an interval."""
-    from duelbandits.tables.claims import claims_markdown
+    from duelbandits.studies.claims import claims_markdown
 
     table = claims.ledger(_runs(_summary(), 1))
     rows = table.iloc[:SUMMARY_ROWS]
@@ -157,7 +157,7 @@ def test_one_run_gives_no_interval_and_no_verdict():
 
 def test_two_runs_give_an_interval_and_a_verdict():
     """The boundary: two runs, mean -+ 1.645 std / sqrt(2), and the verdicts of the 100-run ledger."""
-    from duelbandits.tables.claims import claims_markdown
+    from duelbandits.studies.claims import claims_markdown
 
     table = claims.ledger(_runs(_summary(), 2))
     assert not table.iloc[:SUMMARY_ROWS]["reason"].str.startswith("one run").any()

@@ -217,10 +217,10 @@ CLAIM_SCHEMA = _schema(
     "claim:string where:string statement:string quantity:string method:string value:float64 low:float64 high:float64"
     " threshold:float64 verdict:string reason:string figure:string"
 )
-"""results/claims.parquet: one row per claim of the paper (duelbandits.claims): the number measured
+"""results/claims.parquet: one row per claim of the paper (duelbandits.studies.claims): the number measured
 with its interval, the threshold its verdict rule compares it with, and the verdict (``holds``,
 ``fails``, ``inconclusive``, ``not tested``; a Theorem 4.1 row's ``holds`` and ``fails`` name the reading
-it tests, duelbandits.claims.READINGS) with its reason."""
+it tests, duelbandits.studies.claims.analysis.READINGS) with its reason."""
 
 TABLE_SCHEMAS = {
     "traces": TRACE_SCHEMA,

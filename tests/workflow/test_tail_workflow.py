@@ -32,18 +32,11 @@ def test_the_familys_table_is_the_modules_with_its_crossings_and_exponents(tail_
     folder = tail_run / "results" / "maximin-tail"
     family = TAIL["family"]
     table = pq.read_table(folder / "family.parquet").to_pandas()
+    defaults = CONFIG["maximin-tail"]
     expected = tail_family.family_search(
-        family["actions"],
-        family["gaps"],
-        CONFIG["maximin-tail"]["family"]["others_gap"],
-        CONFIG["maximin-tail"]["family"]["strength"],
-        family["runs"],
-        family["horizon"],
-        SEED,
-        family["points"],
-        CONFIG["maximin-tail"]["confidence"],
-        family["bootstrap"],
-    )
+        family["actions"], family["gaps"], defaults["family"]["others_gap"], defaults["family"]["strength"],
+        family["runs"], family["horizon"], SEED, family["points"], defaults["confidence"], family["bootstrap"],
+    )  # fmt: skip
     assert list(table.columns) == list(expected.columns)
     for column in table.columns:  # every column the job wrote against the recomputation, none left out
         if pd.api.types.is_numeric_dtype(table[column]):

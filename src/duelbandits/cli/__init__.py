@@ -26,7 +26,7 @@ FAMILIES = (
     "cli.latex",
     "cli.reproducibility",
     "studies.tail",
-    "cli.claims",
+    "studies.claims",
     "studies.bayes",
     "studies.sweeps",
     "studies.field",

@@ -286,6 +286,14 @@ def algorithm_label(slug: str) -> str:
     return algorithm.label if algorithm is not None else slug
 
 
+def scenario_label(slug: str) -> str:
+    """The label of a scenario slug in a figure's title (its entry's; the slug itself if unknown)."""
+    from ..scenarios import registry
+
+    entry = registry().get(slug)
+    return entry.label if entry is not None else slug
+
+
 def action_colors(actions: int) -> list:
     """One colour per action: tab10 up to 10 actions, evenly spaced viridis beyond."""
     if actions <= 10:

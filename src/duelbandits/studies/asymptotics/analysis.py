@@ -369,11 +369,5 @@ def asymptotics_markdown(exponents: pd.DataFrame, local: pd.DataFrame) -> str:
         + "."
     )
     return (
-        "# Long horizons: local regret exponents\n\n"
-        + main
-        + "\n## Local exponent of every interval\n\n"
-        + every
-        + "\n"
-        + note
-        + "\n"
+        f"# Long horizons: local regret exponents\n\n{main}\n## Local exponent of every interval\n\n{every}\n{note}\n"
     )

@@ -153,7 +153,7 @@ def horizon_sweep_figure(scenario: str, table, exponents, outputs, *, data_diges
         ax_e.legend(handles=legend, loc="lower left", fontsize=6.8)
 
         fig.suptitle(
-            f"{scenario.capitalize()} scenario, horizon sweep: A = {', '.join(map(str, actions))}, "
+            f"{style.scenario_label(scenario)} scenario, horizon sweep: A = {', '.join(map(str, actions))}, "
             f"T = {horizons[0]:,} to {horizons[-1]:,}, {_runs(sorted(table['runs'].unique()))} per T"
         )
         style.save(fig, outputs, data_digest)
@@ -221,7 +221,7 @@ def actions_sweep_figure(scenario: str, table, outputs, *, data_digest=None) -> 
                 ax.text(0.99, 0.02, note + ", ".join(names), **corner)
         run_text = _runs(sorted(table["runs"].unique()))
         fig.suptitle(
-            f"{scenario.capitalize()} scenario, scaling in A: T = {', '.join(f'{T:,}' for T in horizons)}, "
+            f"{style.scenario_label(scenario)} scenario, scaling in A: T = {', '.join(f'{T:,}' for T in horizons)}, "
             f"{run_text} per A"
         )
         style.save(fig, outputs, data_digest)
