@@ -50,7 +50,7 @@ def _global_states() -> dict:
 
 # mutmut equivalent: any stride records some steps to check; an algorithm without strategies ignores record
 def _run(spec, X, horizon: int, seed, stride: int = 50):  # pragma: no mutate
-    record = recorded_steps(horizon, stride) if spec.strategies else np.zeros(0, np.int64)  # pragma: no mutate
+    record = recorded_steps(horizon, stride) if spec.strategies else np.zeros(0, np.int64)  # pragma: no mutate -- above
     return call(spec, X, horizon, np.random.default_rng(seed), record, spec.defaults), record
 
 
