@@ -78,7 +78,7 @@ def _import_statements(nodes):
             yield node
         else:
             for field in node._fields:
-                value = getattr(node, field, None)
+                value = getattr(node, field)  # the parser sets every field
                 if isinstance(value, list):
                     todo.extend(v for v in value if isinstance(v, _BLOCK))
 
@@ -86,7 +86,7 @@ def _import_statements(nodes):
 def _imported_units(unit: str, statements) -> set[str]:
     """Package units named by ``statements`` of the module ``unit``."""
     package = unit.split(".")[:-1] if _unit_file(unit).name != "__init__.py" else unit.split(".")
-    if unit in ("__init__", "__main__"):
+    if unit == "__init__":  # the package's own (``__main__``'s package is [] by the rule above)
         package = []
     units = set()
     for node in statements:
@@ -97,7 +97,7 @@ def _imported_units(unit: str, statements) -> set[str]:
             module = ".".join([*base, *([node.module] if node.module else [])])
             names = [module] if module else []
             names += [f"{module}.{alias.name}" if module else alias.name for alias in node.names]
-        elif (node.module or "").split(".")[0] == "duelbandits":
+        elif node.module.split(".")[0] == "duelbandits":  # absolute: it names a module
             module = node.module.partition(".")[2]
             names = [module] if module else []
             names += [f"{module}.{alias.name}" if module else alias.name for alias in node.names]
@@ -168,7 +168,7 @@ def code_units(*entries: str) -> list[str]:
         unit = todo.pop()
         if unit in seen:
             continue
-        seen.add(unit)
+        seen.add(unit)  # pragma: no mutate -- without it an import cycle loops for ever (a timeout, no kill)
         todo += _packages(unit) + sorted(_module_imports(unit) - seen)
     return sorted(seen)
 
