@@ -1,7 +1,5 @@
 """The field beyond the paper: regrets per scenario, curves, ranks, the Markdown table, the figure and commands."""
 
-import json
-
 import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
@@ -165,18 +163,6 @@ def test_field_table_command_matches_a_recomputation_from_the_runs(field_files, 
     assert cli.main(["field-figure", "--scenario", "cyclic", "--curves", str(tmp_path / "curves.parquet"), "--out",
                      str(tmp_path / "c.pdf"), str(tmp_path / "c.png")]) == 0  # fmt: skip
     assert (tmp_path / "c.pdf").read_bytes().startswith(b"%PDF")
-
-
-def test_field_table_refuses_a_scenario_file_of_another_matrix(field_files, tmp_path, capsys):
-    other = tmp_path / "other.json"
-    record = storage.scenario_record(make_scenario("condorcet", actions=6, seed=9), 9)  # another matrix
-    assert record["name"] == json.loads(field_files["scenarios"][0].read_text())["name"]
-    other.write_text(json.dumps(record))
-    files = {**field_files, "scenarios": [other, field_files["scenarios"][1]]}
-    assert cli.main(field_table_args(files, tmp_path)) == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "other.json: its matrix is not the one" in err
-    assert not (tmp_path / "table.parquet").exists()
 
 
 def test_field_figure_refuses_an_unknown_scenario(field_files, tmp_path, capsys):
