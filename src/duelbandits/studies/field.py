@@ -145,10 +145,10 @@ FIELD_ALIGN = "lrlrllr"
 FIELD_NOTE = (
     "R_T: cumulative regret at the horizon T, mean ± std (ddof = 1) over runs, every algorithm with "
     "the same run seeds. Regret: Condorcet where a Condorcet winner exists, Copeland on every scenario, "
-    "and Borda as well on the borda scenario; every algorithm is measured by each. Rank 1: the lowest mean within a scenario and regret "
-    "(equal means share a rank). Family: paper (the paper's four algorithms and its baselines ISS and "
-    "DTS), field (the field's algorithms beyond the paper), plugin (an installed plugin's) or other (a slug "
-    "no installed package registers)."
+    "and Borda as well on the borda scenario; every algorithm is measured by each. Rank 1: the lowest "
+    "mean within a scenario and regret (equal means share a rank). Family: paper (the paper's four "
+    "algorithms and its baselines ISS and DTS), field (the field's algorithms beyond the paper), plugin "
+    "(an installed plugin's) or other (a slug no installed package registers)."
 )
 
 
