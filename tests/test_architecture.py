@@ -26,12 +26,6 @@ FLOORS = {
     "analyses": [
         "aggregate",
         "points",
-        "field",
-        "asymptotics",
-        "tail",
-        "tail_family",
-        "bayes",
-        "claims",
         "configcheck",
         "plan",
     ],

@@ -1,5 +1,5 @@
-"""Long horizons (target `asymptotics`): local exponents, their bootstrap, verdicts, tables, the job split,
-the figure and the CLI commands (the Slurm requests: tests/test_resources.py)."""
+"""Long horizons (target `asymptotics`): local exponents, their bootstrap, verdicts, tables, the figure and
+the CLI commands (the job split: tests/test_plan.py; the Slurm requests: tests/test_resources.py)."""
 
 import math
 
@@ -10,7 +10,6 @@ import pytest
 from summaries import synthetic_finals
 
 from duelbandits import (
-    asymptotics,
     cli,
     digests,
     provenance,
@@ -18,10 +17,10 @@ from duelbandits import (
     storage,
 )
 from duelbandits import points as pointlib
-from duelbandits.plotting.asymptotics import asymptotics_figure
 from duelbandits.simulation import name_seed
+from duelbandits.studies.asymptotics import analysis as asymptotics
+from duelbandits.studies.asymptotics.figure import asymptotics_figure
 from duelbandits.studies.sweeps import analysis as sweeps
-from duelbandits.tables import asymptotics as tables
 
 HORIZONS = np.array([1_000, 3_000, 10_000, 30_000])
 
@@ -165,23 +164,6 @@ def test_verdict_is_none_without_an_exponent_or_a_slope():
 def test_near_sets_how_close_converging_must_be():
     args = ([0.95, 0.9], [0.9, 0.86], [1.0, 0.94], 0.75)
     assert asymptotics.verdict(*args, near=0.2) == "converging"  # "above" at near 0.1 (test_verdict_rules)
-
-
-# --- Planning: runs per point, jobs, Slurm requests ---------------------------------------------
-
-
-def test_jobs_split_each_point_by_steps_and_cover_every_run_once():
-    assert asymptotics.point_runs(40, [{"horizon": 10_000_000, "runs": 20}], 10_000_000) == 20
-    assert asymptotics.point_runs(40, [{"horizon": 10_000_000, "runs": 20}], 3_000_000) == 40
-    assert asymptotics.job_ranges(20, 10_000_000, 30_000_000) == [(0, 2), (3, 5), (6, 8), (9, 11), (12, 14),
-                                                                  (15, 17), (18, 19)]  # fmt: skip
-    assert asymptotics.job_ranges(40, 1000, 30_000_000) == [(0, 39)]
-    assert asymptotics.job_ranges(5, 10**8, 30_000_000) == [(0, 0), (1, 1), (2, 2), (3, 3), (4, 4)]  # at least 1
-    for T in (1000, 300_000, 1_000_000, 3_000_000):
-        ranges = asymptotics.job_ranges(40, T, 30_000_000)
-        runs = [r for first, last in ranges for r in range(first, last + 1)]
-        assert runs == list(range(40))
-        assert all((last - first + 1) * T <= max(T, 30_000_000) for first, last in ranges)
 
 
 # --- Tables -----------------------------------------------------------------------------------
@@ -339,11 +321,11 @@ def test_a_scenario_without_figures_has_no_paper_regret():
 def test_markdown_lists_the_theorems_regret_first_with_ratios_at_every_horizon():
     points = synthetic_points(np.random.default_rng(2), CASES)
     exponents, local = asymptotics.long_horizon_tables(points, resamples=50, base_seed=1)
-    md = tables.asymptotics_markdown(exponents, local)
+    md = asymptotics.asymptotics_markdown(exponents, local)
     lines = md.splitlines()
     header = next(line for line in lines if line.startswith("| scenario | algorithm | regret | theorem"))
     assert "local 3x10^3-10^4" in header and "local 10^4-3x10^4" in header
-    assert [f"R_T/bound {tables.horizon_label(T)}" in header for T in HORIZONS] == [True] * 4
+    assert [f"R_T/bound {asymptotics.horizon_label(T)}" in header for T in HORIZONS] == [True] * 4
     rows = [line for line in lines if line.startswith("| borda | ts-maximin |")]
     # the first table: Maximin (Theorem 4.1's) before the figures' Borda regret, then the every-interval table
     assert rows[0].startswith("| borda | ts-maximin | Maximin (theorem's) | 1/2 (Thm 4.1) |")
@@ -356,7 +338,7 @@ def test_markdown_lists_the_theorems_regret_first_with_ratios_at_every_horizon()
 
 def test_horizon_labels():
     for T, label in [(1000, "10^3"), (3000, "3x10^3"), (10_000_000, "10^7"), (2000, "2,000"), (200, "200")]:
-        assert tables.horizon_label(T) == label
+        assert asymptotics.horizon_label(T) == label
 
 
 def test_regrets_shown_put_the_theorems_regret_first_then_the_figures():
@@ -453,14 +435,6 @@ def test_cli_table_and_figure_write_schemas_provenance_and_digest(tmp_path, poin
         {"local": local_path, "exponents": exponents_path}, figure="asymptotics", scenario="borda"
     )
     assert digests.figure_data_digest(out[0]) == digests.figure_data_digest(out[1]) == digest
-
-
-def test_cli_table_rejects_points_that_do_not_belong_together(tmp_path, point_files, capsys):
-    assert cli.main(table_args(tmp_path, point_files, "--c-alpha", "0.8")) == 2
-    assert "TS-Borda ran with c_alpha = 1, but --c-alpha is 0.8" in capsys.readouterr().err
-    assert cli.main(table_args(tmp_path, point_files[:1])) == 2
-    assert "at least two horizons" in capsys.readouterr().err
-    assert not (tmp_path / "out-local").exists()
 
 
 def test_cli_figure_rejects_tables_of_different_calls_and_unknown_scenarios(tmp_path, point_files, capsys):

@@ -11,10 +11,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from duelbandits import asymptotics, schemas, theorems
 from duelbandits import points as pointlib
+from duelbandits import schemas, theorems
+from duelbandits.studies.asymptotics import analysis as asymptotics
+from duelbandits.studies.asymptotics.analysis import asymptotics_markdown
 from duelbandits.studies.sweeps import analysis as sweeps
-from duelbandits.tables.asymptotics import asymptotics_markdown
 
 # --- bootstrap_local_slopes: the horizons must increase ------------------------------------------
 
@@ -163,7 +164,7 @@ def test_the_fewest_runs_are_per_algorithm_and_regret_not_over_the_whole_table()
 
 def note_runs(text, horizons):
     """``{T: runs}`` from the note's "runs per horizon: U (n at L, ...)" (U at every horizon not listed)."""
-    from duelbandits.tables.asymptotics import horizon_label
+    from duelbandits.studies.asymptotics.analysis import horizon_label
 
     match = re.search(r"runs per horizon: (\d+)(?: \(([^)]*)\))?;", text)
     assert match, text

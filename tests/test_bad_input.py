@@ -144,20 +144,12 @@ def test_matrix_files_as_spreadsheets_write_them_are_accepted(tmp_path, capsys):
         np.testing.assert_array_equal(X + X.T, np.ones((2, 2)))  # symmetrised: an exact preference matrix
 
 
-@pytest.mark.parametrize(
-    "text, words",
-    [
-        ("# my matrix\n0.5,1.2\n-0.2,0.5\n", ["X[0, 1] = 1.2", "[0, 1]", "(line 2, column 2)"]),
-        ("0.5,0.34\n0.6666666,0.5\n", ["tolerance 1e-06", "0.34 + 0.6666666", "(line 1, column 2)"]),
-        ("0.5,0.5\n0.5,0.4\n", ["diagonal must be 1/2", "X[1, 1] = 0.4", "(line 2, column 2)"]),
-        ("0.5,x\n0.5,0.5\n", ["line 1, column 2", "'x' is not a number"]),
-    ],
-)
-def test_a_bad_matrix_file_names_the_line_and_column(tmp_path, capsys, text, words):
+def test_a_bad_matrix_file_is_one_line_naming_the_line_and_column(tmp_path, capsys):
+    """The CLI's door for a user's CSV (each reason a file is refused: tests/test_scenarios.py)."""
+    text = "# my matrix\n0.5,1.2\n-0.2,0.5\n"
     assert cli.main(["matrix", "--scenario", "file", "--seed", "0", "--matrix-file", csv_matrix(tmp_path, text)]) == 2
     err = capsys.readouterr().err
-    for word in words:
-        assert word in err, (word, err)
+    assert err.count("\n") == 1 and "X[0, 1] = 1.2" in err and "(line 2, column 2)" in err, err
 
 
 # --- manifest verify cannot be fooled (issue 21) ------------------------------------------------------

@@ -1,4 +1,4 @@
-"""The maximin-bayes target (duelbandits.bayes): the prior's draws, the documented seed streams, the
+"""The maximin-bayes target (duelbandits.studies.bayes): the prior's draws, the documented seed streams, the
 estimator on a hand-computed case, the verdict at its boundaries, and the config section's checks."""
 
 import copy
@@ -10,8 +10,9 @@ import pandas as pd
 import pytest
 import yaml
 
-from duelbandits import bayes, configcheck, plan, winners
+from duelbandits import configcheck, plan, schemas, winners
 from duelbandits.configcheck import ConfigError
+from duelbandits.studies import bayes
 
 REPO = Path(__file__).resolve().parents[1]
 BASE = yaml.safe_load((REPO / "config.yaml").read_text())
@@ -81,7 +82,7 @@ def test_the_estimator_on_a_hand_computed_case():
     means above 1 (strictly): only 2.0, share 1/3 with standard error sqrt(1/3 * 2/3 / 3) = sqrt(2/27)."""
     ratios = [[0.5, 1.5], [2.0, 2.0], [0.0, 1.0]]
     mean, se, low, high, share, share_low, share_high = bayes.estimate(ratios, 0.95)
-    z = bayes.z_value(0.95)
+    z = 1.9599639845400536  # the two-sided 0.95 normal quantile
     assert mean == pytest.approx(7 / 6)
     assert se == pytest.approx(math.sqrt(7) / 6)
     assert (low, high) == pytest.approx((7 / 6 - z * math.sqrt(7) / 6, 7 / 6 + z * math.sqrt(7) / 6))
@@ -99,13 +100,13 @@ def test_estimates_per_actions_from_run_rows():
         for m, runs in enumerate(table)
         for r, ratio in enumerate(runs)
     ]
-    frame = bayes.estimates(pd.DataFrame(rows, columns=bayes.RUN_COLUMNS), 0.95)
+    frame = bayes.estimates(pd.DataFrame(rows, columns=schemas.BAYES_RUN_SCHEMA.names), 0.95)
     assert frame["actions"].tolist() == [3, 4]
     assert frame["ratio"].tolist() == pytest.approx([7 / 6, 0.2])
     assert frame[["matrices", "runs_per_matrix"]].values.tolist() == [[3, 2], [2, 1]]
     assert frame["verdict"].tolist() == ["inconclusive", "holds"]
     assert bayes.overall_verdict(frame).startswith("inconclusive at A = 3, T = 100")
-    missing = pd.DataFrame(rows[:-1], columns=bayes.RUN_COLUMNS)
+    missing = pd.DataFrame(rows[:-1], columns=schemas.BAYES_RUN_SCHEMA.names)
     with pytest.raises(bayes.BayesError, match="same runs"):
         bayes.estimates(missing.iloc[[0, 1, 2, 3, 4]], 0.95)
 
@@ -145,25 +146,6 @@ def test_the_default_section_is_valid_and_checked():
     configcheck.check_target(BASE, "maximin-bayes")
     assert "maximin-bayes" in plan.BEYOND_THE_PAPER and "maximin-bayes" not in plan.POINT_TARGETS
     assert "maximin-bayes" not in plan.paper_config(BASE)
-
-
-def test_a_bad_value_is_refused_naming_its_key():
-    for key, value in [
-        ("actions", [1, 3]),
-        ("actions", []),
-        ("horizon", 1),
-        ("matrices", 1),
-        ("runs", 0),
-        ("jobs", 0),
-        ("confidence", 1.0),
-        ("confidence", 0),
-        ("prior", "Uniform"),
-        ("prior", "beta"),
-    ]:
-        config = copy.deepcopy(BASE)
-        config["maximin-bayes"][key] = value
-        with pytest.raises(ConfigError, match=rf"^config: maximin-bayes/{key}"):
-            configcheck.validate(config, SCHEMA)
 
 
 def test_the_target_check_names_its_key():
@@ -215,7 +197,7 @@ def test_an_unknown_prior_is_refused_in_one_line_and_the_tables_name_the_prior()
     table = bayes.estimates(runs, 0.95, "projected")
     assert set(table["prior"]) == {"independent entries, projected"}
     assert "(prior: independent entries, projected)" in bayes.overall_verdict(table)
-    from duelbandits import claims
+    from duelbandits.studies.claims import analysis as claims
 
     spec = next(s for s in claims.DATA["claims"] if s["rule"] == "bayes")
     row = claims.reading(claims.rule_bayes(spec, {"bayes": table, "bayes_verdict": None}, {})[0])

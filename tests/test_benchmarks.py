@@ -116,23 +116,6 @@ def test_a_benchmark_scenario_returns_a_fresh_matrix():
     assert make_scenario("mslr5").matrix[0, 1] == MSLR5_FIRST_ROW[1]
 
 
-def test_cli_matrix_prints_a_benchmark(capsys):
-    assert cli.main(["matrix", "--scenario", "arithmetic", "--seed", "0"]) == 0
-    rows = capsys.readouterr().out.strip().splitlines()
-    X = np.array([[float(v) for v in row.split(",")] for row in rows])
-    np.testing.assert_array_equal(X, make_scenario("arithmetic").matrix)
-
-
-def test_cli_wrong_actions_exits_2_with_one_line_naming_both_sizes(capsys):
-    for name, asked in [("arithmetic", "10"), ("mslr5", "6")]:
-        assert cli.main(["matrix", "--scenario", name, "--seed", "0", "--actions", asked]) == 2
-        captured = capsys.readouterr()
-        assert captured.out == ""
-        lines = captured.err.strip().splitlines()
-        assert len(lines) == 1
-        assert f"has {SIZES[name]} actions" in lines[0] and f"actions = {asked} was asked for" in lines[0]
-
-
 def test_cli_list_shows_each_benchmark_with_its_size_and_source(capsys):
     assert cli.main(["list"]) == 0
     lines = capsys.readouterr().out.splitlines()

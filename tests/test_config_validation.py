@@ -5,6 +5,7 @@ import copy
 import math
 from pathlib import Path
 
+import numpy as np
 import pytest
 import yaml
 
@@ -54,6 +55,12 @@ def test_the_committed_schema_file_is_the_generators_output(tmp_path):
 
 def test_the_paper_config_is_valid():
     validate(BASE)
+
+
+def test_a_config_file_whose_name_is_not_utf8_is_refused_naming_it():
+    """Snakemake reads such a file, but its log file cannot hold the name (a traceback at every run)."""
+    with pytest.raises(ConfigError, match=r"^config: --configfile dir/\\udcffa\.yaml: its name is not valid UTF-8"):
+        configcheck.validate(BASE, SCHEMA_FILE, ["config.yaml", "dir/\udcffa.yaml"])
 
 
 @pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf])
@@ -153,6 +160,51 @@ def test_the_hyper_parameters_of_an_algorithm_the_file_does_not_list_are_checked
     refused(
         with_value(("algorithm_params", "plugged"), {"alpah": 1.0}),
         "config: algorithm_params/plugged/alpah: unknown key: no parameter of plugged; its parameters are alpha",
+    )
+    # snakemake --config 'algorithm_params={plugged: {alpha: 0.75}, dts: {alpha: 2}}' passes every nested value as text
+    config = with_value(("algorithm_params",), {"plugged": {"alpha": "0.75"}, "dts": {"alpha": "2"}})
+    validate(config)
+    assert config["algorithm_params"] == {"plugged": {"alpha": 0.75}, "dts": {"alpha": 2}}
+    config = with_value(("field", "runs"), "3")  # an integer key: 3, not 3.0 (refused as a float)
+    validate(config)
+    assert type(config["field"]["runs"]) is int and config["field"]["runs"] == 3
+    config = with_value(("algorithm_params", "plugged"), {"alpha": "-1"})
+    refused(config, "config: algorithm_params/plugged/alpha: must be a finite number > 0, got -1")
+
+
+def linear_gap(actions, rng, gap):
+    """X[i, j] = 1/2 + gap (j - i) / (2 (A - 1)): its largest entry is 1/2 + gap / 2."""
+    i, j = np.indices((actions, actions))
+    return 0.5 + gap * (j - i) / (2 * (actions - 1))
+
+
+def test_a_plugin_scenarios_parameters_are_set_under_its_slug_and_checked_by_its_entry(monkeypatch):
+    """A scenario that declares a Param: its value reaches make and the job's arguments; out of its
+    range, under an unknown name, or given without the slug, it is one line naming the key."""
+    from duelbandits import plan, scenarios
+    from duelbandits.algorithms import Param
+
+    gap = Param(0.5, "the largest margin", minimum=0.0, maximum=1.0)
+    entry = scenarios.ScenarioEntry("gapped", "Gapped", "a test's", make=f"{__name__}:linear_gap", params={"gap": gap})
+    monkeypatch.setitem(scenarios.REGISTRY, "gapped", entry)
+    monkeypatch.setattr(scenarios, "GENERATED", (*scenarios.GENERATED, "gapped"))
+    config = with_value(("scenario_params", "gapped"), {"gap": 1.0})  # its maximum
+    validate(config)
+    assert plan.scenario(config, "gapped", 5).matrix.max() == 1.0
+    assert plan.scenario(BASE, "gapped", 5).matrix[0, 4] == 0.75  # the default, 0.5
+    assert plan.scenario_args(config, "gapped", 5) == "--actions 5 --seed 20191114 --scenario-param gap=1.0"
+    refused(
+        with_value(("scenario_params", "gapped"), {"gap": 1.5}),
+        "config: scenario_params/gapped/gap: must be a finite number >= 0 and <= 1, got 1.5",
+    )
+    refused(
+        with_value(("scenario_params", "gapped"), {"gaps": 0.1}),
+        "config: scenario_params/gapped/gaps: unknown key: no parameter of gapped; its parameters are gap",
+    )
+    refused(
+        with_value(("scenario_params", "gap"), 0.1),
+        "config: scenario_params/gap: unknown key; did you mean 'gapped'? the keys allowed there are utility_max, "
+        "margin, borda_strength, and the slug of a scenario with parameters of its own (gapped (gap)) holding them",
     )
 
 

@@ -5,7 +5,6 @@ import numpy as np
 import pytest
 from montecarlo import assert_same_frequencies
 
-from duelbandits import regret
 from duelbandits.algorithms import dts
 
 ALPHA = 0.51
@@ -160,20 +159,6 @@ def test_every_step_of_a_run_follows_the_rule(matrix, X, cyclic4):
             B[(a1, a2) if o[t - 1] else (a2, a1)] += 1
     if matrix == "cyclic":
         assert restricted > 30 and ineligible > T // 2
-
-
-def test_regret_matches_the_reference_implementation(X):
-    """Mean maximin regret at T = 300: kernel (200 runs) vs reference (16 runs), 5 SE of the difference."""
-    T = 300
-    kernel = [
-        regret.cumulative("maximin", X, *dts.run(X, T, np.random.default_rng(s), None)[:2])[-1] for s in range(200)
-    ]
-    ref = [
-        regret.cumulative("maximin", X, *reference.run(X, T, np.random.default_rng(1000 + s))[:2])[-1]
-        for s in range(16)
-    ]
-    se = np.sqrt(np.var(kernel, ddof=1) / len(kernel) + np.var(ref, ddof=1) / len(ref))
-    assert abs(np.mean(kernel) - np.mean(ref)) < 5 * se
 
 
 def test_draws_fewer_beta_samples_than_the_literal_rule(X):

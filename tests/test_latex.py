@@ -144,24 +144,6 @@ def test_building_the_pdf_without_latexmk_names_the_debian_packages(tmp_path, mo
     assert not (tmp_path / "figures.pdf").exists()
 
 
-def test_the_cli_without_latexmk_exits_2_with_one_line(tmp_path):
-    (tmp_path / "doc.tex").write_text("\\documentclass{article}\\begin{document}x\\end{document}\n")
-    env = {"PATH": no_latexmk_path()}
-    result = run_cli("latex", "build", str(tmp_path / "doc.tex"), "--out", str(tmp_path / "f.pdf"), env=env)
-    assert result.returncode == 2
-    assert result.stderr.count("\n") == 1 and "latexmk not found" in result.stderr
-    assert not (tmp_path / "f.pdf").exists()
-
-
-def test_the_cli_refuses_a_panel_the_algorithm_does_not_have(tmp_path):
-    result = run_cli(
-        "figure", "appendix", "--panel", "d", "--scenario", "borda", "--algorithm", "dts", "--traces", "t.parquet",
-        "--strategies", "s.parquet", "--out", str(tmp_path / "d.pdf"), cwd=tmp_path,
-    )  # fmt: skip
-    assert result.returncode == 2 and result.stderr.count("\n") == 1
-    assert "the appendix figure of dts has panels a, b, c, not 'd'" in result.stderr
-
-
 def test_latex_figures_refuses_a_scenario_given_twice(tmp_path, scenarios):
     paths = []
     for record in scenarios:

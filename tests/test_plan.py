@@ -10,6 +10,7 @@ import pytest
 import yaml
 
 from duelbandits import configcheck, plan
+from duelbandits.algorithms import FIELD_ALGORITHMS
 
 REPO = Path(__file__).resolve().parents[1]
 BASE = yaml.safe_load((REPO / "config.yaml").read_text())
@@ -34,9 +35,9 @@ def config_with(validate=True, **changes):
 
 # --- TS-Borda's alpha at the shortest horizon ---------------------------------------------------
 
-C_ALPHAS = [1.5, 2.5]
-"""c_alpha off the default 1 whose threshold (2 c_alpha)^3 is an integer at which c_alpha T^(-1/3) is
-exactly 1/2 in floats."""
+C_ALPHAS = [2.5]
+"""A c_alpha off the default 1 whose threshold (2 c_alpha)^3 = 125 is an integer at which c_alpha T^(-1/3)
+is exactly 1/2 in floats (the boundary itself for every c_alpha: tests/test_theorems.py)."""
 
 
 def threshold(c_alpha):
@@ -147,8 +148,8 @@ def assert_partition(jobs, per_job, runs_of):
     return set(points)
 
 
-RUN_SPLITS = [(1, 1), (2, 1), (3, 2), (7, 3), (100, 25), (5, 10), (12, 12), (13, 12), (11, 1)]
-"""(runs, runs_per_job): multiples and not, one job, one run per job, runs_per_job above runs."""
+RUN_SPLITS = [(1, 1), (7, 3), (100, 25), (5, 10), (13, 12)]
+"""(runs, runs_per_job): not a multiple and one, one run per job, runs_per_job above runs, a last job of one."""
 
 
 @pytest.mark.parametrize("runs, per_job", RUN_SPLITS)
@@ -343,14 +344,26 @@ def test_the_file_scenario_cannot_be_swept_in_A_and_needs_its_matrix_file():
 
 
 def test_an_asymptotics_job_runs_steps_per_job_over_T_runs_and_at_least_one():
-    from duelbandits.asymptotics import job_ranges, runs_per_job
-
     for horizon, steps, per_job in [
         (1000, 1000, 1), (1000, 1999, 1), (1000, 2000, 2), (1001, 1000, 1), (10**7, 1, 1), (1, 10**9, 10**9)
     ]:  # fmt: skip
-        assert runs_per_job(horizon, steps) == per_job, (horizon, steps)
-        ranges = job_ranges(5, horizon, steps)
+        assert plan.runs_per_job(horizon, steps) == per_job, (horizon, steps)
+        ranges = plan.job_ranges(5, horizon, steps)
         assert ranges[0] == (0, min(per_job, 5) - 1) and ranges[-1][1] == 4
+
+
+def test_asymptotics_jobs_split_each_point_by_steps_and_cover_every_run_once():
+    assert plan.point_runs(40, [{"horizon": 10_000_000, "runs": 20}], 10_000_000) == 20
+    assert plan.point_runs(40, [{"horizon": 10_000_000, "runs": 20}], 3_000_000) == 40
+    assert plan.job_ranges(20, 10_000_000, 30_000_000) == [(0, 2), (3, 5), (6, 8), (9, 11), (12, 14),
+                                                           (15, 17), (18, 19)]  # fmt: skip
+    assert plan.job_ranges(40, 1000, 30_000_000) == [(0, 39)]
+    assert plan.job_ranges(5, 10**8, 30_000_000) == [(0, 0), (1, 1), (2, 2), (3, 3), (4, 4)]  # at least 1
+    for T in (1000, 300_000, 1_000_000, 3_000_000):
+        ranges = plan.job_ranges(40, T, 30_000_000)
+        runs = [r for first, last in ranges for r in range(first, last + 1)]
+        assert runs == list(range(40))
+        assert all((last - first + 1) * T <= max(T, 30_000_000) for first, last in ranges)
 
 
 @pytest.mark.parametrize("jobs", [1, 2, 3, 6, 7])
@@ -395,12 +408,13 @@ def test_kernel_groups_balance_the_compile_seconds_by_hand(monkeypatch, seconds,
 def test_the_paper_kernels_compile_in_two_groups_of_near_equal_compile_time():
     """TS-Maximin and TS-Borda (which share the posterior's helpers: 6.8 + 4.1 = 10.9 CPU-s in the costs
     file) against the other four (1.8 + 0.95 + 1.4 + 3.2 = 7.35), not three and three (12.7 against 5.55)."""
-    assert plan.kernel_groups() == {
+    groups = plan.kernel_groups()
+    assert {k: v for k, v in groups.items() if k.startswith("paper")} == {
         "paper-1": ("ts-maximin", "ts-borda"),
         "paper-2": ("sparring-exp3p", "partial-monitoring", "iss", "dts"),
-        "field-1": ("rucb", "rcs", "rmed1"),
-        "field-2": ("rmed2", "rmed2fh", "ccb", "winner-stays", "dexp3"),
     }
+    # the field's (which grows) in its registry order, cut in two
+    assert groups["field-1"] + groups["field-2"] == FIELD_ALGORITHMS and len(groups) == 4
 
 
 def test_the_tail_section_plans_its_first_phase_and_is_checked_naming_its_key():

@@ -243,7 +243,7 @@ def test_a_generated_scenario_is_made_from_its_seed_and_slug(maker):
 def test_a_generated_scenario_refuses_with_the_reason(maker):
     assert scenarios.generated_scenario(entry(make="fake_maker:make", min_actions=3), 3, 0, {}).matrix.shape == (3, 3)
     for make, actions, params, message in [
-        ("fake_maker:make", 3, {"b": 1, "a": 2}, "scenario s takes no scenario parameters, got a, b"),
+        ("fake_maker:make", 3, {"b": 1, "a": 2}, "scenario s has no parameter(s) a, b; it takes none"),
         ("fake_maker:make", 2, {}, "scenario s needs an integer number of actions >= 3, got 2"),
         ("fake_maker:make", True, {}, "scenario s needs an integer number of actions >= 3, got True"),
         ("fake_maker:make", 3.0, {}, "scenario s needs an integer number of actions >= 3, got 3.0"),
@@ -288,7 +288,7 @@ def test_make_scenario_builds_a_plugins_generated_scenario(maker, monkeypatch):
     assert sc.name == "sorted" and sc.params == {"actions": 3}
     stream = np.random.SeedSequence([7, int.from_bytes(b"sorted", "little")])
     assert maker.draws == [np.random.default_rng(stream).random()]  # make_scenario passes the seed on
-    with pytest.raises(ScenarioError, match=r"^scenario sorted takes no scenario parameters, got margin$"):
+    with pytest.raises(ScenarioError, match=r"^scenario sorted has no parameter\(s\) margin; it takes none$"):
         make_scenario("sorted", actions=3, margin=0.1)
 
 

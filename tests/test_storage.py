@@ -20,27 +20,6 @@ def test_write_table_delta_encodes_counters_and_round_trips(tmp_path):
     assert (tmp_path / "x.parquet").stat().st_size < 2_000
 
 
-def test_read_runs_rejects_incomplete_runs_naming_the_file(tmp_path):
-    table = pa.table(
-        {
-            "run": np.zeros(9, np.int32),
-            "t": np.arange(1, 10, dtype=np.int32),
-            "I": np.zeros(9, np.int16),
-            "J": np.zeros(9, np.int16),
-            "outcome": np.zeros(9, np.int8),
-        }
-    )
-    path = tmp_path / "chunk-0.parquet"
-    storage.write_table(table, path)
-    with pytest.raises(storage.StorageError, match=r"chunk-0.parquet: 9 rows for 1 runs of horizon 10"):
-        storage.read_runs(path, horizon=10, actions=3)
-    with pytest.raises(storage.StorageError, match="file not found"):
-        storage.read_runs(tmp_path / "nope.parquet", horizon=10, actions=3)
-    (tmp_path / "bad.parquet").write_bytes(b"PAR1 not really")
-    with pytest.raises(storage.StorageError, match="bad.parquet: not a readable Parquet file"):
-        storage.read_runs(tmp_path / "bad.parquet", horizon=10, actions=3)
-
-
 def _result(rng, horizon, actions, players, stride):
     """A SimulationResult of random actions, outcomes and strategies (rows sum to 1), recorded every ``stride``."""
     from duelbandits.simulation import SimulationResult
@@ -77,16 +56,18 @@ def _whole_table(runs, actions):
     return pa.table(columns)
 
 
-# Three runs of 400,001 steps are 1,200,003 rows: two row groups (2^20 = 1,048,576 rows), the
-# boundary inside the third run; one run of 7 steps is one short row group.
+# Row groups of 1,000 rows here (2^20 in a run): three runs of 401 steps are 1,203 rows, two row groups
+# with the boundary inside the third run, as three runs of 400,001 steps are at 2^20; one run of 7 steps
+# is one short row group.
 @pytest.mark.parametrize(
     "runs, horizon, actions, players, stride",
-    [(3, 400_001, 3, ("p", "q"), 40), (3, 400_001, 2, ("p",), 7), (2, 400_001, 5, (), 40), (1, 7, 10, ("p",), 3)],
+    [(3, 401, 3, ("p", "q"), 4), (3, 401, 2, ("p",), 7), (2, 401, 5, (), 40), (1, 7, 10, ("p",), 3)],
     ids=["two-players-A3", "one-player-A2", "no-strategies-A5", "one-short-run-A10"],
 )
 def test_write_runs_writes_the_bytes_of_the_whole_table_row_group_by_row_group(
-    tmp_path, runs, horizon, actions, players, stride
+    tmp_path, monkeypatch, runs, horizon, actions, players, stride
 ):
+    monkeypatch.setattr(storage, "ROW_GROUP_ROWS", 1000)
     rng = np.random.default_rng(7)
     results = [(run, _result(rng, horizon, actions, players, stride)) for run in range(5, 5 + runs)]
     if players:  # a NaN in a recorded strategy is a null, in its column only
@@ -96,6 +77,7 @@ def test_write_runs_writes_the_bytes_of_the_whole_table_row_group_by_row_group(
     whole = _whole_table(results, actions)
     storage.write_table(whole, tmp_path / "whole.parquet", provenance, row_group_size=storage.ROW_GROUP_ROWS)
     assert (tmp_path / "rows.parquet").read_bytes() == (tmp_path / "whole.parquet").read_bytes()
+    assert pq.ParquetFile(tmp_path / "rows.parquet").num_row_groups == -(-runs * horizon // 1000)
     if players:
         table = storage.read_table(tmp_path / "rows.parquet")
         assert (

@@ -6,8 +6,8 @@ import pyarrow as pa
 from summaries import summary_rows
 
 from duelbandits import tables
+from duelbandits.studies import field as field_tables
 from duelbandits.studies.sweeps import analysis as sweep_tables
-from duelbandits.tables import field as field_tables
 from duelbandits.tables import paper as paper_tables
 
 

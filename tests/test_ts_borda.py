@@ -1,4 +1,4 @@
-"""TS-Borda (Alg. 2): exploration rate, update rule, exact pruned sampling, runs."""
+"""TS-Borda (Alg. 2): exploration rate, exact pruned sampling, runs (its update: tests/test_posterior.py)."""
 
 import numpy as np
 import pytest
@@ -7,7 +7,7 @@ from montecarlo import N_MC, assert_same_frequencies, full_theta_choices, random
 import duelbandits
 from duelbandits import AlgorithmError, simulate
 from duelbandits.algorithms import ts_borda
-from duelbandits.algorithms._posterior import SCORE, col_order, counts, new_state, observe, row_order, sample_borda
+from duelbandits.algorithms._posterior import new_state, sample_borda
 
 # Exactness tests: N_MC draws per sampler, frequencies within 5 standard errors
 # (montecarlo.assert_same_frequencies). A pruning bound that is too tight by one
@@ -28,33 +28,14 @@ def near_tie_counts():
     return W
 
 
-@pytest.mark.parametrize(
-    ("c_alpha", "horizon"),
-    [(1.0, 8), (5.0, 100), (0.5 * 1000 ** (1 / 3) + 1e-9, 1000), (0.0, 100), (-1.0, 100), (float("nan"), 100)],
-)
-def test_c_alpha_whose_rate_is_not_in_0_to_one_half_is_rejected_by_name(c_alpha, horizon):
-    """At the door a run goes through (simulate: the entry's Param, then the rate's own check)."""
-    X = duelbandits.make_scenario("condorcet", seed=0).matrix
-    with pytest.raises(AlgorithmError, match="c_alpha"):
-        simulate(X, "ts-borda", horizon, 0, c_alpha=c_alpha)
-
-
 def test_invalid_alpha_message_names_horizon():
+    """The rate's own check, also through simulate (c_alpha's range in the entry, at its boundary for every
+    c_alpha: tests/test_theorems.py; its default 1: tests/test_registry.py)."""
     with pytest.raises(AlgorithmError, match="1000") as err:
         ts_borda.exploration_rate(6.0, 1000)
     assert "1/2" in str(err.value)
     with pytest.raises(AlgorithmError, match="c_alpha"):
         simulate(np.full((2, 2), 0.5), "ts-borda", 27, 0, c_alpha=1.5)  # alpha = 1/2 exactly
-
-
-def test_the_default_c_alpha_is_1():
-    """The registry's default and the module's agree: c_alpha = 1 (alpha = T^(-1/3))."""
-    X = duelbandits.make_scenario("borda", seed=1).matrix
-    assert simulate(X, "ts-borda", 1000, 7).params == {"c_alpha": 1.0}
-    a = simulate(X, "ts-borda", 1000, 7)
-    b = ts_borda.run(X, 1000, np.random.default_rng(7))
-    np.testing.assert_array_equal(a.I, b[0])
-    np.testing.assert_array_equal(a.outcomes, b[2])
 
 
 def test_exploration_rate_is_c_alpha_times_T_to_the_minus_one_third():
@@ -105,22 +86,6 @@ def test_first_step_draws_I_and_J_independently_and_uniformly_when_exploring_and
         np.add.at(cells, (first[mask, 0], first[mask, 1]), 1)
         sd = np.sqrt(n * (1 / A**2) * (1 - 1 / A**2))
         assert np.all(np.abs(cells - n / A**2) <= 5 * sd), (cells, n / A**2, 5 * sd)
-
-
-def test_observe_counts_and_row_sums():
-    A = 3
-    pair, order = new_state(np.zeros((A, A)), True)
-    for i, j, o in [(0, 2, 1), (2, 0, 1), (1, 1, 0), (1, 0, 0), (0, 2, 1)]:
-        observe(pair, order, i, j, o, True)
-    W, columns, rows, score = counts(pair), col_order(order), row_order(order), pair[range(A), range(A), SCORE]
-    expected = np.array([[0, 1, 2], [0, 0, 0], [1, 0, 0]], dtype=float)
-    np.testing.assert_array_equal(W, expected)
-    means = (W + 1) / (W + W.T + 2)
-    np.fill_diagonal(means, 0.5)
-    np.testing.assert_allclose(score, means.sum(axis=1))
-    assert np.all(np.diff(score[rows]) <= 0)
-    for i in range(A):
-        assert np.all(np.diff(means[i, columns[i]]) >= 0)
 
 
 @pytest.mark.parametrize(

@@ -44,8 +44,7 @@ def schema(path) -> dict:
     import yaml
 
     from .algorithms import BUILTINS
-    from .bayes import PRIORS
-    from .schemas import RANGES
+    from .schemas import PRIORS, RANGES
 
     with open(path, encoding="utf-8") as handle:
         out = yaml.safe_load(handle)
@@ -54,15 +53,18 @@ def schema(path) -> dict:
     bounds = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
     for name, ranged in RANGES.items():  # the command line checks the same ranges (cli.args.check_range)
         defs[name] = {**{k: v for k, v in defs[name].items() if k not in bounds}, **ranged}
-    out["properties"]["algorithm_params"]["properties"] = {
-        slug: {
-            "type": "object",
-            "additionalProperties": False,
-            "properties": {name: param.schema() for name, param in spec.params.items()},
+    declared = {"algorithm_params": BUILTINS, "scenario_params": scenarios.BUILTINS}
+    for section, entries in declared.items():  # a scenario's own beside the paper's three
+        kept = {k: v for k, v in out["properties"][section].get("properties", {}).items() if k in scenarios.DEFAULTS}
+        out["properties"][section]["properties"] = kept | {
+            slug: {
+                "type": "object",
+                "additionalProperties": False,
+                "properties": {name: param.schema() for name, param in entry.params.items()},
+            }
+            for slug, entry in entries.items()
+            if entry.params
         }
-        for slug, spec in BUILTINS.items()
-        if spec.params
-    }
     return out
 
 
@@ -90,9 +92,21 @@ def schema_text(path) -> str:
 _SEQ, _MAP = "tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"
 
 
+def number(text: str):
+    """The number ``text`` writes, else ``text``: ``snakemake --config 'KEY={...}'`` passes every nested
+    value as text, so the config door reads a number where the schema or a plugin's entry declares one."""
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
 def check_values(config: dict, schema_path) -> None:
     """One walk over ``config`` beside the schema file's nodes: what JSON Schema lets through (see
-    docs/troubleshooting.md), in one ConfigError line naming the key."""
+    docs/troubleshooting.md), in one ConfigError line naming the key; a number given as text where one
+    is declared (:func:`number`) is put in ``config`` as the number."""
     import yaml
 
     from .algorithms import ALGORITHMS
@@ -113,6 +127,8 @@ def check_values(config: dict, schema_path) -> None:
     def walk(value, node, path):
         ref = node.get("$ref", "").rpartition("/")[2]
         node = {**defs.get(ref, {}), **node}
+        if isinstance(value, str) and node.get("type") in ("number", "integer"):
+            value = number(value)
         if isinstance(value, float) and not math.isfinite(value):
             refuse(path, f"must be a finite number, got {value!r}")
         if node.get("type") == "integer" and isinstance(value, float):
@@ -129,30 +145,52 @@ def check_values(config: dict, schema_path) -> None:
             for key, item in value.items():
                 named(key, node.get("propertyNames", {}), (*path, key))
                 if key in properties:
-                    walk(item, properties[key], (*path, key))
+                    value[key] = walk(item, properties[key], (*path, key))
                 elif path == ("algorithm_params",) and key in ALGORITHMS and isinstance(item, dict):
-                    _check_params(ALGORITHMS[key], item)  # a plugin's (or an algorithm without any)
+                    _check_params(ALGORITHMS[key], item, "algorithm_params")  # a plugin's (or one without any)
+                elif path == ("scenario_params",):
+                    _check_scenario_params(key, item, properties)
                 else:
-                    walk(item, extra if isinstance(extra, dict) else {}, (*path, key))
+                    value[key] = walk(item, extra if isinstance(extra, dict) else {}, (*path, key))
         elif isinstance(value, list):
             for index, item in enumerate(value):
-                walk(item, node.get("items", {}), (*path, index))
+                value[index] = walk(item, node.get("items", {}), (*path, index))
+        return value
 
     walk(config, top, ())
 
 
-def _check_params(algorithm, values: dict) -> None:
-    """``algorithm_params/SLUG`` of an algorithm the schema file does not list, by its entry's own
-    :class:`~duelbandits.algorithms.Param` declarations."""
-    where = f"config: algorithm_params/{algorithm.slug}"
+def _check_params(entry, values: dict, section: str) -> None:
+    """``SECTION/SLUG`` of an algorithm or scenario the schema file does not list (a plugin's), by its
+    entry's own :class:`~duelbandits.algorithms.Param` declarations."""
+    where = f"config: {section}/{entry.slug}"
     for name, value in values.items():
-        if name not in algorithm.params:
-            allowed = f"its parameters are {', '.join(algorithm.params)}" if algorithm.params else "it has none"
-            raise ConfigError(f"{where}/{name}: unknown key: no parameter of {algorithm.slug}; {allowed}")
+        values[name] = value = number(value) if isinstance(value, str) else value
+        if name not in entry.params:
+            allowed = f"its parameters are {', '.join(entry.params)}" if entry.params else "it has none"
+            raise ConfigError(f"{where}/{name}: unknown key: no parameter of {entry.slug}; {allowed}")
         try:
-            algorithm.params[name].check(f"{where}/{name}:", value)
+            entry.params[name].check(f"{where}/{name}:", value)
         except AlgorithmError as err:
             raise ConfigError(str(err)) from None
+
+
+def _check_scenario_params(key, item, properties: dict) -> None:
+    """A key of ``scenario_params`` the schema file does not list: the slug of a scenario that declares
+    parameters, with its values (:func:`_check_params`), or one line naming it and the keys allowed."""
+    import difflib
+
+    entry = scenarios.REGISTRY.get(key)
+    if entry is not None and entry.params and isinstance(item, dict):
+        _check_params(entry, item, "scenario_params")
+        return
+    own = [f"{slug} ({', '.join(e.params)})" for slug, e in scenarios.REGISTRY.items() if e.params]
+    close = difflib.get_close_matches(str(key), [*properties, *(s for s, e in scenarios.REGISTRY.items() if e.params)])
+    raise ConfigError(
+        f"config: scenario_params/{key}: unknown key; {f'did you mean {close[0]!r}? ' if close else ''}the keys "
+        f"allowed there are {', '.join(properties)}, and the slug of a scenario with parameters of its own "
+        f"({', '.join(own) or 'none is installed'}) holding them"
+    )
 
 
 def one_line(error) -> str:
@@ -173,13 +211,18 @@ def one_line(error) -> str:
     return f"config: {'/'.join(path) or '(top level)'}: {error.message}"
 
 
-def validate(config: dict, schema_path) -> None:
-    """The config door: :func:`check_values`, then Snakemake's ``validate`` against the schema file;
-    the first problem as one ConfigError line naming the key."""
+def validate(config: dict, schema_path, configfiles=()) -> None:
+    """The config door: the names of the ``configfiles`` Snakemake read (its log file cannot hold one that
+    is not UTF-8), :func:`check_values`, then Snakemake's ``validate`` against the schema file; the first
+    problem as one ConfigError line naming the key or file."""
     from jsonschema import ValidationError
     from snakemake.exceptions import WorkflowError
     from snakemake.utils import validate as snakemake_validate
 
+    for name in map(str, configfiles):
+        shown = name.encode("utf-8", "backslashreplace").decode()
+        if shown != name:
+            raise ConfigError(f"config: --configfile {shown}: its name is not valid UTF-8 (rename the file)")
     check_values(config, schema_path)
     try:
         snakemake_validate(config, str(schema_path), set_default=False)
@@ -314,8 +357,8 @@ def check_target(config: dict, target: str) -> None:
 
 
 def _check_maximin_tail(config: dict, section: dict) -> None:
-    """The tail's horizons in order, its scenario a matrix with a trap (duelbandits.tail.trap)."""
-    from .tail import TailError, trap
+    """The tail's horizons in order, its scenario a matrix with a trap (duelbandits.winners.trap)."""
+    from .winners import trap
 
     if section["first_horizon"] >= section["horizon"]:
         raise ConfigError(
@@ -325,7 +368,7 @@ def _check_maximin_tail(config: dict, section: dict) -> None:
     _check_scenarios(config, [section["scenario"]], "maximin-tail/scenario")
     try:
         trap(plan.scenario(config, section["scenario"]).matrix)
-    except TailError as err:
+    except InputError as err:
         raise ConfigError(f"config: maximin-tail/scenario: {err}") from None
     check_memory(
         config,

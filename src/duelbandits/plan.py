@@ -77,8 +77,22 @@ def scenario(config: dict, name: str, actions: int | None = None, own_size: bool
     with ``own_size``, the size of its matrix for the benchmark matrices and the file scenario."""
     path = {"path": config.get("matrix_file")} if name == "file" else {}
     size = None if own_size and name not in scenarios.GENERATED else (actions or config["actions"])
-    params = config["scenario_params"] if name in scenarios.PARAMETERISED or name not in scenarios.GENERATED else {}
-    return scenarios.make_scenario(name, actions=size, seed=config["seed"], **path, **params)
+    return scenarios.make_scenario(name, actions=size, seed=config["seed"], **path, **scenario_params(config, name))
+
+
+def scenario_params(config: dict, name: str) -> dict:
+    """The config's ``scenario_params`` of scenario ``name``: a plugin's generated scenario takes its own
+    (``scenario_params/NAME``), any other the paper's (``utility_max``, ``margin``, ``borda_strength``;
+    checked, and used by the utility scenarios)."""
+    given = config["scenario_params"]
+    if name in scenarios.GENERATED and name not in scenarios.PARAMETERISED:
+        return dict(given.get(name, {}))
+    return {key: value for key, value in given.items() if key in scenarios.DEFAULTS}
+
+
+def own_size(config: dict, name: str) -> int:
+    """A of scenario ``name`` at its own size: the config's for a generated scenario, its matrix's otherwise."""
+    return config["actions"] if name in scenarios.GENERATED else scenario(config, name, own_size=True).matrix.shape[0]
 
 
 MATRIX_COPY = "results/scenarios/file.csv"
@@ -87,12 +101,13 @@ MATRIX_COPY = "results/scenarios/file.csv"
 renaming that file with the same content reruns nothing."""
 
 
-def scenario_args(config: dict, name: str, actions: int) -> str:
-    """The CLI arguments that pin scenario ``name``'s matrix at A = ``actions`` (as :func:`scenario`)."""
-
+def scenario_args(config: dict, name: str, actions: int | None = None) -> str:
+    """The CLI arguments that pin scenario ``name``'s matrix at A = ``actions`` (as :func:`scenario`; None:
+    the config's A for a generated scenario, its matrix's own for the others)."""
+    actions = own_size(config, name) if actions is None else actions
     args = [f"--actions {actions}", f"--seed {config['seed']}"]
-    if name in scenarios.PARAMETERISED:
-        args += [f"--scenario-param {k}={v}" for k, v in config["scenario_params"].items()]
+    if name in scenarios.GENERATED:
+        args += [f"--scenario-param {k}={v}" for k, v in scenario_params(config, name).items()]
     if name == "file":
         args.append(f"--matrix-file {MATRIX_COPY}")
     return " ".join(args)
@@ -117,10 +132,26 @@ def algorithm_args(config: dict, algorithm: str) -> str:
 # --- Jobs --------------------------------------------------------------------------------------
 
 
+def point_runs(runs: int, runs_at, horizon: int) -> int:
+    """Runs at ``horizon``: ``runs``, unless ``runs_at`` (``[{"horizon": T, "runs": n}, ...]``) names it."""
+    for item in runs_at or ():
+        if int(item["horizon"]) == int(horizon):
+            return int(item["runs"])
+    return int(runs)
+
+
+def runs_per_job(horizon: int, steps_per_job: int) -> int:
+    """Runs of horizon ``horizon`` in one job: ``max(1, steps_per_job // horizon)``."""
+    return max(1, int(steps_per_job) // int(horizon))
+
+
+def job_ranges(runs: int, horizon: int, steps_per_job: int) -> list[tuple[int, int]]:
+    """``(first, last)`` run of each job of an asymptotics point: ``runs`` runs, :func:`runs_per_job` per job."""
+    return chunk_ranges(int(runs), runs_per_job(horizon, steps_per_job))
+
+
 def _points(config: dict, target: str) -> list[tuple[str, int, int, str, list[tuple[int, int]]]]:
     """``(scenario, A, T, algorithm, run ranges)`` of every point of ``target``."""
-    from .asymptotics import job_ranges, point_runs
-
     section = config[target]
     out = []
     if target == "sweeps":
@@ -144,8 +175,10 @@ def _points(config: dict, target: str) -> list[tuple[str, int, int, str, list[tu
     elif target == "field":
         chunks = chunk_ranges(section["runs"], section["runs_per_job"])
         for name in section["scenarios"]:
-            size = scenario(config, name, own_size=True).matrix.shape[0]
-            out += [(name, size, section["horizon"], algorithm, chunks) for algorithm in section["algorithms"]]
+            out += [
+                (name, own_size(config, name), section["horizon"], algorithm, chunks)
+                for algorithm in section["algorithms"]
+            ]
     elif target == "maximin-tail":  # phase 1 only; phase 2 depends on its results (workflow/rules/tail.smk)
         chunks = chunk_ranges(section["runs"], section["runs_per_job"])
         out.append((section["scenario"], config["actions"], section["first_horizon"], "ts-maximin", chunks))

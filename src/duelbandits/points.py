@@ -162,21 +162,15 @@ def point_problem(frame: pd.DataFrame, prov: dict) -> str | None:
     not every run of ``prov["runs"]`` with every regret kind at every step of ``thin_grid(horizon,
     points)`` once, or a regret no run can have (:func:`duelbandits.regret.curve_problem`); None if
     they are."""
-    import pandas as pd
-
     first, _, last = prov["runs"].partition("-")
     runs = np.arange(int(first), int(last or first) + 1)
     grid = thin_grid(prov["horizon"], prov["points"])
     kinds = list(regret.REGRETS)
-    keys = ["run", "regret", "t"]
-    expected = pd.MultiIndex.from_product([runs, kinds, grid], names=keys)
-    if len(frame) != len(expected) or not pd.MultiIndex.from_frame(frame[keys]).sort_values().equals(
-        expected.sort_values()
-    ):
-        return (
-            f"holds {len(frame)} rows, not the {len(expected)} of its provenance (runs {prov['runs']} x "
-            f"{len(kinds)} regrets x {grid.size} steps to T = {prov['horizon']})"
-        )
+    shape = f"runs {prov['runs']} x {len(kinds)} regrets x {grid.size} steps to T = {prov['horizon']}"
+    what = f"the {runs.size * len(kinds) * grid.size} of its provenance ({shape})"
+    problem = regret.rows_problem(frame, {"run": runs, "regret": kinds, "t": grid}, what)
+    if problem:
+        return problem
     frame = frame.sort_values(["regret", "run", "t"], kind="stable")
     for kind, part in frame.groupby("regret", sort=False):
         problem = regret.curve_problem(kind, grid, part["cumulative_regret"].to_numpy(), [f"run {r}" for r in runs])

@@ -75,6 +75,26 @@ def sample_std(values):
     return values.std(axis=0, ddof=1)
 
 
+def z_value(confidence: float) -> float:
+    """The two-sided normal quantile of ``confidence``: an interval's half-width in standard errors."""
+    from statistics import NormalDist
+
+    return NormalDist().inv_cdf((1 + confidence) / 2)
+
+
+def rows_problem(frame, levels: dict, expected: str) -> str | None:
+    """``holds N rows, not EXPECTED`` unless the columns of ``levels`` (column -> its values) of ``frame``
+    hold every combination of the values once, in any order; None if they do. The first check of a
+    study's reader: a file holds the rows its provenance made."""
+    import pandas as pd
+
+    want = pd.MultiIndex.from_product(list(levels.values()), names=list(levels))
+    got = pd.MultiIndex.from_frame(frame[list(levels)])
+    if len(got) == len(want) and got.sort_values().equals(want.sort_values()):
+        return None
+    return f"holds {len(frame)} rows, not {expected}"
+
+
 def curve_problem(kind: str, t, R, names=None) -> str | None:
     """Why cumulative regrets ``R`` of ``kind`` at the 1-based steps ``t`` (``(runs, steps)``, the runs
     named ``names``, ``run 0, run 1, ...`` by default) are not regrets, as one clause; None if they can

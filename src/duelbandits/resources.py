@@ -208,7 +208,7 @@ def bayes_mem_mb(section: dict, actions: int) -> int:
 
 def bayes_runtime(section: dict, actions: int, algorithm: str, attempt: int = 1) -> int:
     """Minutes of one ``bayes_runs`` job: its share of the matrices (``ceil(matrices / jobs)``), ``runs``
-    runs of ``algorithm`` (duelbandits.bayes.ALGORITHM) each to ``horizon``, at A = ``actions``; a retry
+    runs of ``algorithm`` (duelbandits.studies.bayes.ALGORITHM) each to ``horizon``, at A = ``actions``; a retry
     asks for ``attempt`` times that."""
     runs = -(-section["matrices"] // section["jobs"]) * section["runs"]
     return runtime_minutes(algorithm, runs, section["horizon"], int(actions), attempt)
@@ -226,8 +226,8 @@ def tail_continue_mem_mb(config: dict) -> int:
 
 def tail_continue_runtime(config: dict, algorithm: str, attempt: int = 1) -> int:
     """Minutes of one ``tail_continue`` job: its share of ``others`` free runs and the trapped ones
-    allowed for (:data:`TAIL_TRAPPED_SHARE`), of ``algorithm`` (duelbandits.tail.ALGORITHM) to the tail's
-    ``horizon``; a retry asks for more."""
+    allowed for (:data:`TAIL_TRAPPED_SHARE`), of ``algorithm`` (duelbandits.studies.tail.analysis.ALGORITHM)
+    to the tail's ``horizon``; a retry asks for more."""
     section = config["maximin-tail"]
     runs = -(-(section["others"] + section["runs"] // TAIL_TRAPPED_SHARE) // section["jobs"])
     return runtime_minutes(algorithm, runs, section["horizon"], config["actions"], attempt)

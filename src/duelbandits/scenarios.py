@@ -16,7 +16,8 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from . import plugins, winners
-from .errors import MatrixError, ScenarioError
+from .algorithms.entry import Param
+from .errors import AlgorithmError, MatrixError, ScenarioError
 from .matrices import BENCHMARKS, benchmark_matrix, fitted_utilities, read_matrix_file, validate_matrix
 
 DEFAULT_ACTIONS = 10
@@ -49,8 +50,9 @@ class ScenarioEntry:
     """One scenario: slug, label, citation, ``kind`` (:data:`KINDS`), ``view`` (the regret each
     algorithm is measured by on it: ``condorcet``, ``borda`` or ``target``, see
     ``duelbandits.algorithms.REGRET_VIEWS``), the smallest A it is built for, and, for a plugin's
-    ``generated`` scenario, ``make``: ``"module:function"`` of ``make(actions, rng) -> matrix``
-    (the generator is seeded from the config's seed and the slug)."""
+    ``generated`` scenario, ``make``: ``"module:function"`` of ``make(actions, rng, **params) -> matrix``
+    (the generator is seeded from the config's seed and the slug), and ``params``, its parameters as
+    :class:`duelbandits.algorithms.Param` by name (the config's ``scenario_params/SLUG``)."""
 
     slug: str
     label: str
@@ -59,6 +61,7 @@ class ScenarioEntry:
     view: str = "target"
     make: str | None = None
     min_actions: int = 2
+    params: dict = field(default_factory=dict)
     source: plugins.Source | None = None
 
     def check(self) -> None:
@@ -74,10 +77,36 @@ class ScenarioEntry:
             raise ScenarioError(f"{where}: a generated scenario needs make = 'module:function'")
         if isinstance(self.min_actions, bool) or not isinstance(self.min_actions, int) or self.min_actions < 2:
             raise ScenarioError(f"{where}: min_actions must be an integer >= 2")
+        if not isinstance(self.params, dict) or not all(isinstance(p, Param) for p in self.params.values()):
+            raise ScenarioError(f"{where}: params must map each name to a duelbandits.algorithms.Param")
+        if self.params and self.kind != "generated":
+            raise ScenarioError(f"{where}: only a generated scenario declares params")
+        for name, param in self.params.items():
+            try:
+                param.check(f"{where}: out-of-range default: {name}", param.default)
+            except AlgorithmError as err:
+                raise ScenarioError(str(err)) from None
 
     def identity(self) -> str:
-        """The entry's fields as text: part of a plugin's digest (``duelbandits.plugins.files_digest``)."""
-        return repr(sorted({**vars(self), "source": None}.items()))
+        """The entry's fields as text, its parameters without their descriptions (which change no
+        result; no parameters, no field: the text of an entry from before they existed): part of a
+        plugin's digest (``duelbandits.plugins.files_digest``)."""
+        fields = {**vars(self), "source": None}
+        params = {name: replace(param, description="") for name, param in fields.pop("params").items()}
+        return repr(sorted({**fields, **({"params": params} if params else {})}.items()))
+
+    def parameters(self, params: dict) -> dict:
+        """Its parameters' defaults overridden by ``params``, each checked against its range; an unknown
+        name or a value out of range raises ScenarioError naming it."""
+        unknown = sorted(set(params) - set(self.params))
+        if unknown:
+            allowed = f"its parameters are {', '.join(self.params)}" if self.params else "it takes none"
+            raise ScenarioError(f"scenario {self.slug} has no parameter(s) {', '.join(unknown)}; {allowed}")
+        try:
+            given = {name: self.params[name].check(f"scenario {self.slug}: {name}", v) for name, v in params.items()}
+        except AlgorithmError as err:
+            raise ScenarioError(str(err)) from None
+        return {**{name: p.default for name, p in self.params.items()}, **given}
 
     def with_source(self, source: plugins.Source) -> ScenarioEntry:
         if self.kind != "generated":
@@ -304,12 +333,12 @@ def borda_modification(matrix: np.ndarray, utilities: np.ndarray, strength: floa
 
 
 def generated_scenario(entry: ScenarioEntry, actions, seed, params: dict) -> Scenario:
-    """A plugin's generated scenario: ``make(actions, rng)`` with ``rng`` seeded from (``seed``, slug),
+    """A plugin's generated scenario: ``make(actions, rng, **params)`` with ``rng`` seeded from (``seed``,
+    slug) and the entry's parameters (``params`` over their defaults; none passed if it declares none),
     its matrix validated; utilities fitted (:func:`fitted_utilities`) as for a file's matrix."""
     import importlib
 
-    if params:
-        raise ScenarioError(f"scenario {entry.slug} takes no scenario parameters, got {', '.join(sorted(params))}")
+    params = entry.parameters(params)
     if isinstance(actions, bool) or not isinstance(actions, (int, np.integer)) or actions < entry.min_actions:
         raise ScenarioError(
             f"scenario {entry.slug} needs an integer number of actions >= {entry.min_actions}, got {actions!r}"
@@ -326,7 +355,7 @@ def generated_scenario(entry: ScenarioEntry, actions, seed, params: dict) -> Sce
         rng = np.random.default_rng(np.random.SeedSequence([int(seed), int.from_bytes(entry.slug.encode(), "little")]))
     try:
         with plugins.foreign(entry) if entry.source is not None else nullcontext():
-            X = validate_matrix(make(int(actions), rng))
+            X = validate_matrix(make(int(actions), rng, **params))
     except MatrixError as err:
         raise ScenarioError(f"scenario {entry.slug} ({entry.make}): {err}") from None
     if X.shape[0] != actions:  # pragma: no mutate -- shape[1] for shape[0]: checked square before
@@ -334,4 +363,4 @@ def generated_scenario(entry: ScenarioEntry, actions, seed, params: dict) -> Sce
             # mutmut equivalent: shape[1] in the message: checked square before
             f"scenario {entry.slug}: make({actions}, rng) returned a {X.shape[0]} x {X.shape[0]} matrix"  # noqa: E501  # pragma: no mutate
         )
-    return Scenario(name=entry.slug, matrix=X, utilities=fitted_utilities(X), params={"actions": int(actions)})
+    return Scenario(entry.slug, X, fitted_utilities(X), params={"actions": int(actions), **params})

@@ -32,6 +32,10 @@ line checks its flags against them (``cli.args.check_range``), so the two cannot
 of an interval (``confidence``, the claims' ``--level``) lies in (0, 1); the share of delta that
 marks a trapped run in (0, 1]; the verdicts' ``near`` is at least 0."""
 
+PRIORS = {"uniform": "uniform antisymmetric", "projected": "independent entries, projected"}
+"""The priors of the Bayesian reading of Theorem 4.1 (config ``maximin-bayes/prior``, its schema's enum;
+docs/claims.md) and their names in its tables and the ledger."""
+
 
 def out_of_range(name: str, value: float) -> str | None:
     """``"must lie in (0, 1)"`` (the range of :data:`RANGES` ``name``) if ``value`` is not a finite
@@ -136,8 +140,8 @@ ASYMPTOTIC_EXPONENT_SCHEMA = _schema(
 the last two intervals (``prev_from``-``last_from`` and ``last_from``-``last_horizon``) with their
 bootstrap intervals, the global fit E[R_T] ~ exp(log_c) T^rho over every horizon with its interval,
 R_T / bound at the largest horizon, the worst-case lower bound's exponent where one applies, and the
-verdict against the theorem's exponent (null without a theorem; rules in :mod:`duelbandits.asymptotics`).
-``runs`` is the fewest runs of any horizon."""
+verdict against the theorem's exponent (null without a theorem; rules in
+:mod:`duelbandits.studies.asymptotics.analysis`). ``runs`` is the fewest runs of any horizon."""
 
 
 FIELD_CURVES_SCHEMA = _schema(
@@ -160,7 +164,7 @@ FIELD_TABLE_SCHEMA = _schema(
 TAIL_CURVE_SCHEMA = _schema("run:int32 stratum:string t:int32 cumulative_regret:float64")
 """results/maximin-tail/continued/chunk-{k}.parquet: phase 2 of the maximin-tail target, TS-Maximin's
 Maximin R_t per continued run on a thin grid ending at the long horizon; ``stratum`` is ``trapped`` or
-``free`` (the run's class at the first horizon, duelbandits.tail)."""
+``free`` (the run's class at the first horizon, duelbandits.studies.tail)."""
 
 TAIL_STATE_SCHEMA = _schema(
     "run:int32 stratum:string t:int32 cumulative_regret:float64 duels_star_borda:int64 wins_star_borda:int64"
@@ -188,18 +192,18 @@ TAIL_FAMILY_SCHEMA = _schema(
     " crossing_high:float64 exponent:float64 exponent_low:float64 exponent_high:float64"
 )
 """results/maximin-tail/family.parquet: TS-Maximin's mean Maximin R_t on each member (A, gap) of the
-family of duelbandits.tail_family.family_matrix, its two-sided normal interval, Theorem 4.1's bound and the
+family of duelbandits.studies.tail.family.family_matrix, its two-sided normal interval, Theorem 4.1's bound and the
 verdict (``exceeded``, ``below``, ``inconclusive``; ``no trap`` for a member whose Borda winner is its
 Condorcet winner, one row with t = 0). The last six columns are the member's, repeated on each of its rows:
-where E[R_t] first reaches the bound with its interval (duelbandits.tail_family.crossing; NaN: not within the grid)
-and the growth exponent of E[R_t] past that crossing with its bootstrap interval
-(duelbandits.tail_family.growth_exponent)."""
+where E[R_t] first reaches the bound with its interval (duelbandits.studies.tail.family.crossing; NaN: not
+within the grid) and the growth exponent of E[R_t] past that crossing with its bootstrap interval
+(duelbandits.studies.tail.family.growth_exponent)."""
 
 BAYES_RUN_SCHEMA = _schema(
     "actions:int16 matrix:int32 run:int32 horizon:int32 regret:float64 bound:float64 ratio:float64"
 )
 """results/maximin-bayes/runs-A{A}-{job}.parquet: TS-Maximin's Maximin R_T on matrices drawn from the prior
-of duelbandits.bayes, one row per (matrix, run), with Theorem 4.1's bound and R_T / bound."""
+of duelbandits.studies.bayes, one row per (matrix, run), with Theorem 4.1's bound and R_T / bound."""
 
 BAYES_ESTIMATE_SCHEMA = _schema(
     "actions:int16 horizon:int32 matrices:int32 runs_per_matrix:int32 ratio:float64 se:float64 low:float64 high:float64"
@@ -207,16 +211,16 @@ BAYES_ESTIMATE_SCHEMA = _schema(
 )
 """results/maximin-bayes/estimates.parquet: per A, E[R_T] / Theorem 4.1's bound over the prior with its
 two-sided normal interval, the share of matrices whose mean R_T exceeds the bound with its interval, and
-the verdict (``holds``, ``fails``, ``inconclusive``; duelbandits.bayes.estimate)."""
+the verdict (``holds``, ``fails``, ``inconclusive``; duelbandits.studies.bayes.estimate)."""
 
 CLAIM_SCHEMA = _schema(
     "claim:string where:string statement:string quantity:string method:string value:float64 low:float64 high:float64"
     " threshold:float64 verdict:string reason:string figure:string"
 )
-"""results/claims.parquet: one row per claim of the paper (duelbandits.claims): the number measured
+"""results/claims.parquet: one row per claim of the paper (duelbandits.studies.claims): the number measured
 with its interval, the threshold its verdict rule compares it with, and the verdict (``holds``,
 ``fails``, ``inconclusive``, ``not tested``; a Theorem 4.1 row's ``holds`` and ``fails`` name the reading
-it tests, duelbandits.claims.READINGS) with its reason."""
+it tests, duelbandits.studies.claims.analysis.READINGS) with its reason."""
 
 TABLE_SCHEMAS = {
     "traces": TRACE_SCHEMA,

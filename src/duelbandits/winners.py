@@ -7,7 +7,11 @@ every maximiser, so callers can test uniqueness.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
+
+from .errors import InputError
 
 
 def copeland_scores(matrix: np.ndarray) -> np.ndarray:
@@ -48,3 +52,27 @@ def condorcet_winner(matrix: np.ndarray) -> int | None:
     # mutmut equivalent: matrix.shape[1] for shape[0]: a preference matrix is square
     winners = np.flatnonzero(beats == matrix.shape[0] - 1)  # pragma: no mutate
     return int(winners[0]) if winners.size else None
+
+
+@dataclass(frozen=True)
+class Trap:
+    """The trap of a matrix for TS-Maximin (the maximin-tail study, checked by the config): its unique
+    Maximin winner ``i*``, its unique Borda winner ``i2 != i*``, and ``delta = X[i*, i2] - 1/2``, the
+    Maximin regret of a step on ``i2``'s self-duel."""
+
+    maximin_winner: int
+    borda_winner: int
+    delta: float
+
+
+def trap(matrix) -> Trap:
+    """The :class:`Trap` of ``matrix``, or one line saying it has none."""
+    X = np.asarray(matrix, dtype=float)
+    star, borda = maximin_winners(X), borda_winners(X)
+    if star.size != 1 or borda.size != 1 or star[0] == borda[0]:
+        raise InputError(
+            "maximin-tail needs a matrix with one Maximin winner and a different, unique Borda winner; "
+            f"got Maximin winners {star.tolist()} and Borda winners {borda.tolist()}"
+        )
+    i, j = int(star[0]), int(borda[0])
+    return Trap(i, j, float(X[i, j] - 0.5))

@@ -17,17 +17,13 @@ import yaml
 from workflow_helpers import REPO, TINY, assert_figure_pair, snakemake_command
 
 from duelbandits import (
-    asymptotics,
     digests,
-    make_scenario,
     plan,
-    regret,
     resources,
-    run_seed,
     schemas,
-    simulate,
     storage,
 )
+from duelbandits.studies.asymptotics import analysis as asymptotics
 
 ASYMPTOTICS_TINY = TINY.with_name("asymptotics_tiny.yaml")
 PAPER = yaml.safe_load((REPO / "config.yaml").read_text())
@@ -62,27 +58,15 @@ def test_points_are_split_into_jobs_by_steps_and_hold_every_run(asymptotics_run)
     df = pd.concat([pq.read_table(p).to_pandas() for p in files], ignore_index=True)
     for scenario in TINY_SECTION["scenarios"]:
         for T in TINY_SECTION["horizons"]:
-            runs = asymptotics.point_runs(TINY_SECTION["runs"], TINY_SECTION["runs_at"], T)
-            jobs = asymptotics.job_ranges(runs, T, TINY_SECTION["steps_per_job"])
+            runs = plan.point_runs(TINY_SECTION["runs"], TINY_SECTION["runs_at"], T)
+            jobs = plan.job_ranges(runs, T, TINY_SECTION["steps_per_job"])
             for algorithm in TINY_SECTION["algorithms"][scenario]:
                 folder = asymptotics_run / f"results/asymptotics/points/{scenario}/A{PAPER['actions']}-T{T}/{algorithm}"
                 assert sorted(p.name for p in folder.iterdir()) == [f"chunk-{k}.parquet" for k in range(len(jobs))]
                 part = df[(df["scenario"] == scenario) & (df["algorithm"] == algorithm) & (df["horizon"] == T)]
                 assert sorted(part["run"].unique()) == list(range(runs))
-    assert {len(asymptotics.job_ranges(4, T, 2400)) for T in (200, 600)} == {1}  # the tiny config's split
-    assert len(asymptotics.job_ranges(3, 2000, 2400)) == 3
-    # run 2 of (borda, ts-borda, T = 2000), alone in its job, is the run `duelbandits simulate --run 2` makes
-    X = make_scenario("borda", actions=PAPER["actions"], seed=PAPER["seed"]).matrix
-    res = simulate(X, "ts-borda", 2000, run_seed(PAPER["seed"], "borda", "ts-borda", 2))
-    row = df[
-        (df["scenario"] == "borda")
-        & (df["algorithm"] == "ts-borda")
-        & (df["horizon"] == 2000)
-        & (df["run"] == 2)
-        & (df["regret"] == "borda")
-        & (df["t"] == 2000)
-    ]
-    assert row["cumulative_regret"].item() == pytest.approx(regret.cumulative("borda", X, res.I, res.J)[-1])
+    assert {len(plan.job_ranges(4, T, 2400)) for T in (200, 600)} == {1}  # the tiny config's split
+    assert len(plan.job_ranges(3, 2000, 2400)) == 3
 
 
 def test_tables_are_the_local_slopes_of_the_points(asymptotics_run):
@@ -153,7 +137,7 @@ def test_paper_config_plans_jobs_whose_requests_grow_with_the_horizon(tmp_path):
         for scenario in FULL["scenarios"]
         for T in FULL["horizons"]
         for algorithm in FULL["algorithms"][scenario]
-        for k in range(len(asymptotics.job_ranges(asymptotics.point_runs(40, FULL["runs_at"], T), T, 30_000_000)))
+        for k in range(len(plan.job_ranges(plan.point_runs(40, FULL["runs_at"], T), T, 30_000_000)))
     }
     assert set(jobs) == expected and len(jobs) == 156
     runtime = {key: value[0] for key, value in jobs.items()}
@@ -162,7 +146,7 @@ def test_paper_config_plans_jobs_whose_requests_grow_with_the_horizon(tmp_path):
     assert mem[("borda", 10_000_000, "ts-borda", 0)] > mem[("borda", 1_000, "ts-borda", 0)]
     # every request is the one duelbandits.resources computes from the job's runs and T, and none exceeds 10 min
     for (_, T, algorithm, k), (minutes, mb) in jobs.items():
-        first, last = asymptotics.job_ranges(asymptotics.point_runs(40, FULL["runs_at"], T), T, 30_000_000)[k]
+        first, last = plan.job_ranges(plan.point_runs(40, FULL["runs_at"], T), T, 30_000_000)[k]
         assert minutes == resources.runtime_minutes(algorithm, last - first + 1, T, PAPER["actions"])
         assert mb == -(-resources.sweep_point_bytes(T, PAPER["actions"]) // 10**6)
         assert minutes <= 10

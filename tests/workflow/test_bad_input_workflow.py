@@ -16,7 +16,6 @@ from duelbandits import manifest
     "args, line",
     [
         (["--config", "horizon=nan"], "config: horizon: must be a finite number, got nan"),
-        (["--config", "runs=2147483648"], "config: runs: 2147483648 is beyond a 32-bit integer"),
         (["MINE", "horizon: 300.0"], "config: horizon: must be an integer, got 300.0"),
         (["MINE", "sweeps: {runz: 3}"], "config: sweeps/runz: unknown key; did you mean 'runs'?"),
         (["--config", "memory_limit_gb=0.1"], "config: horizon/runs/runs_per_job/actions: a simulation job of"),

@@ -1,12 +1,12 @@
 """End to end: `snakemake maximin_bayes` on a toy config (tests/workflow/bayes_tiny.yaml): the jobs' files
-hold the runs duelbandits.bayes makes, and the table is their estimate."""
+hold the runs duelbandits.studies.bayes makes, and the table is their estimate."""
 
 import pyarrow.parquet as pq
 import pytest
 import yaml
 from workflow_helpers import REPO, build_target
 
-from duelbandits import bayes
+from duelbandits.studies import bayes
 
 BAYES_TINY = REPO / "tests" / "workflow" / "bayes_tiny.yaml"
 BAYES = yaml.safe_load(BAYES_TINY.read_text())["maximin-bayes"]

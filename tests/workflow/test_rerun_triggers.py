@@ -228,9 +228,7 @@ def test_snakemake_reruns_exactly_the_jobs_whose_trigger_an_edit_changed(built, 
     assert marked(EDITED) == listed
 
 
-@pytest.mark.parametrize(
-    "section", ["sweeps: {runs: 3}", "field: {runs: 3}", "asymptotics: {runs: 3}", "sweeps: {bootstrap: 21}"]
-)
+@pytest.mark.parametrize("section", ["sweeps: {runs: 3}", "field: {runs: 3}", "asymptotics: {runs: 3}"])
 def test_a_change_to_a_section_beyond_the_paper_plans_no_job_of_the_paper_run(built, tmp_path, section):
     _, run = built
     (tmp_path / "change.yaml").write_text(section + "\n")

@@ -27,15 +27,6 @@ def sha256_tree(root, *folders):
     }
 
 
-def test_paper_config_dry_run_plans_every_job(tmp_path):
-    result = snakemake(tmp_path, "--dry-run", "--quiet", "rules", tiny=False)
-    assert result.returncode == 0, result.stderr
-    counts = dict(re.findall(r"^(\w+)\s+(\d+)$", result.stdout + result.stderr, re.M))
-    chunks = -(-PAPER["runs"] // PAPER["runs_per_job"])
-    assert int(counts["simulate"]) == 2 * 6 * chunks
-    assert int(counts["figure_appendix"]) == 2 and int(counts["figure_main"]) == 2  # one job per scenario
-
-
 def test_lint_is_clean_but_for_the_deliberate_absence_of_conda_environments(tmp_path):
     """Jobs run in the locked environment that runs Snakemake, not in per-rule conda
     environments (README, "Conda"), so that is the one lint left, once per rule; and the rule

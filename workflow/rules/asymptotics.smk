@@ -17,7 +17,7 @@ rule asymptotics_table:
         local="results/asymptotics/local.parquet",
         markdown="results/asymptotics/exponents.md",
     params:
-        code=code("cli.points:cmd_asymptotics_table"),
+        code=code("studies.asymptotics:cmd_asymptotics_table"),
         resamples=config["asymptotics"]["bootstrap"],
         confidence=config["asymptotics"]["confidence"],
         near=config["asymptotics"]["near"],
@@ -40,7 +40,7 @@ rule asymptotics_table:
 
 
 # figures/asymptotics/{scenario}.{pdf,png}: local exponent against T, one panel per algorithm.
-# Plotting code: duelbandits.plotting.asymptotics.asymptotics_figure.
+# Plotting code: duelbandits.studies.asymptotics.figure.asymptotics_figure.
 rule figure_asymptotics:
     input:
         local="results/asymptotics/local.parquet",
@@ -55,7 +55,7 @@ rule figure_asymptotics:
             labels={"figure": "long horizons", "scenario": "{scenario}"},
         ),
     params:
-        code=code("cli.figures:cmd_asymptotics_figure"),
+        code=code("studies.asymptotics:cmd_asymptotics_figure"),
     log:
         "logs/figures/asymptotics/{scenario}.log",
     benchmark:

@@ -1,6 +1,10 @@
 # Beyond the paper (target `maximin_bayes`, not in the default target): Theorem 4.1 as a Bayesian bound,
-# TS-Maximin's Maximin regret at `horizon` on matrices drawn from the prior of duelbandits.bayes. Each A's
-# `matrices` are split over `jobs` jobs (matrix k in job k mod jobs); each matrix and run has its own seed.
+# TS-Maximin's Maximin regret at `horizon` on matrices drawn from the prior of duelbandits.studies.bayes. Each
+# A's `matrices` are split over `jobs` jobs (matrix k in job k mod jobs); each matrix and run has its own seed.
+
+import duelbandits.studies.bayes
+
+BAYES = config["maximin-bayes"]
 
 
 # results/maximin-bayes/runs/A{actions}-{job}.parquet: one job's matrices at A, `runs` runs each.
@@ -8,7 +12,7 @@ rule bayes_runs:
     output:
         "results/maximin-bayes/runs/A{actions}-{job}.parquet",
     params:
-        code=code("cli.bayes:cmd_bayes_runs", "algorithms.ts_maximin"),
+        code=code("studies.bayes:cmd_bayes_runs", "algorithms.ts_maximin"),
         seed=config["seed"],
         matrices=BAYES["matrices"],
         runs=BAYES["runs"],
@@ -26,7 +30,7 @@ rule bayes_runs:
     resources:
         mem_mb=lambda wildcards: resources.bayes_mem_mb(BAYES, wildcards.actions),
         runtime=lambda wildcards, attempt: resources.bayes_runtime(
-            BAYES, wildcards.actions, duelbandits.bayes.ALGORITHM, attempt
+            BAYES, wildcards.actions, duelbandits.studies.bayes.ALGORITHM, attempt
         ),
     shell:
         cli(
@@ -40,7 +44,12 @@ rule bayes_runs:
 # prior with its interval, the share of drawn matrices above the bound, and the verdict.
 rule bayes_table:
     input:
-        bayes_runs,
+        checked_target(
+            "maximin-bayes",
+            lambda: expand(
+                "results/maximin-bayes/runs/A{a}-{job}.parquet", a=BAYES["actions"], job=range(BAYES["jobs"])
+            ),
+        ),
     output:
         estimates="results/maximin-bayes/estimates.parquet",
         markdown=report(
@@ -50,7 +59,7 @@ rule bayes_table:
             labels={"table": "Theorem 4.1 as a Bayesian bound"},
         ),
     params:
-        code=code("cli.bayes:cmd_bayes_table"),
+        code=code("studies.bayes:cmd_bayes_table"),
         confidence=BAYES["confidence"],
     log:
         "logs/maximin-bayes/table.log",

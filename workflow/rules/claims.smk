@@ -5,6 +5,16 @@
 # present or built in the same invocation, never built by this target alone; each row says which
 # source it used.
 
+import duelbandits.studies.claims.analysis as ledger
+
+CLAIMS_OPTIONAL = {
+    "local": ("asymptotics", "results/asymptotics/local.parquet"),
+    "tail": ("maximin_tail", "results/maximin-tail/estimates.parquet"),
+    "family": ("maximin_tail", "results/maximin-tail/family.parquet"),
+    "bayes": ("maximin_bayes", "results/maximin-bayes/estimates.parquet"),
+}
+"""The ledger's optional inputs, by its option: the target that builds each, and the file."""
+
 
 # results/claims.{parquet,md}: one row per claim, its number, interval, threshold and verdict.
 rule claims_table:
@@ -20,10 +30,10 @@ rule claims_table:
             labels={"table": "the paper's claims"},
         ),
     params:
-        code=code("cli.claims:cmd_claims"),
-        rows=triggers.file_sha256(duelbandits.claims.DATA_FILE),  # the claims as data: an edit reruns the ledger
+        code=code("studies.claims:cmd_claims"),
+        rows=triggers.file_sha256(ledger.DATA_FILE),  # the claims as data: an edit reruns the ledger
         optional=claims_optional_args,
-        level=duelbandits.claims.LEVEL,
+        level=ledger.LEVEL,
     log:
         "logs/claims.log",
     threads: 1

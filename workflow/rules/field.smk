@@ -14,7 +14,7 @@ rule field_table:
         table="results/field/table.parquet",
         markdown="results/field/table.md",
     params:
-        code=code("cli.points:cmd_field_table"),
+        code=code("studies.field:cmd_field_table"),
         scenarios=scenario_file_args,
     log:
         "logs/field/table.log",
@@ -31,8 +31,8 @@ rule field_table:
         )
 
 
-# figures/field/{scenario}.{pdf,png}: mean cumulative regret, log-log, paper solid, field dashed.
-# Plotting code: duelbandits.plotting.field_figure.
+# figures/field/{scenario}.{pdf,png}: mean cumulative regret, log-log, paper solid, field dashed, plugins dotted.
+# Plotting code: duelbandits.studies.field.field_figure.
 rule figure_field:
     input:
         curves="results/field/curves.parquet",
@@ -46,7 +46,7 @@ rule figure_field:
             labels={"figure": "the field", "scenario": "{scenario}"},
         ),
     params:
-        code=code("cli.figures:cmd_field_figure"),
+        code=code("studies.field:cmd_field_figure"),
     log:
         "logs/figures/field/{scenario}.log",
     benchmark:

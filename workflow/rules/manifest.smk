@@ -7,14 +7,14 @@
 # results/MANIFEST.sha256
 rule manifest:
     input:
-        paper_results(),
-        all_figures(),
+        PAPER_RESULTS,
+        PAPER_FIGURES,
     output:
         "results/MANIFEST.sha256",
     params:
         code=code("cli.reproducibility:cmd_manifest_write"),
-        config=PAPER_CONFIG,
-        plugins=PLUGINS_USED,
+        config=json.dumps(plan.paper_config(config), sort_keys=True),
+        plugins=json.dumps(plan.plugins_used(config), sort_keys=True),
     log:
         "logs/manifest.log",
     benchmark:

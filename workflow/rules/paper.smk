@@ -3,7 +3,15 @@
 # the width its subfigure has in the paper with text at the caption sizes, by
 # the same drawing functions as the composite figures (duelbandits.plotting.
 # main_panel and appendix_panel); figures/figures.tex with the paper's
-# subfigure layout; and, with TeX Live, figures/figures.pdf to check them.
+# subfigure layout; and, with TeX Live, figures/figures.pdf to check them. The panels' letters come from
+# duelbandits.plotting.style: the panel jobs' outputs are their letters, fixed when the workflow is parsed.
+
+import duelbandits.plotting.style as style
+
+MAIN_PANELS = "".join(style.MAIN_PANELS)  # (a) utilities to (d) the bounds
+APPENDIX_LAYOUTS = {}  # {letters: [algorithm, ...]}: a-c, and d, e for the strategies p_t, q_t it has
+for slug, entry in REGISTRY.items():
+    APPENDIX_LAYOUTS.setdefault(style.appendix_panel_letters(entry.strategies), []).append(slug)
 
 
 # figures/panels/main-{scenario}/{panel}.{pdf,png}: panels (a)-(d) of a main figure, one job per
@@ -38,7 +46,7 @@ rule panel_main:
 # one job per figure. A rule's outputs cannot depend on its wildcards, and the panels of a figure
 # depend on its algorithm ((d) p_t, (e) q_t where it has them): one rule per set of panels,
 # panel_appendix_abc, panel_appendix_abcd and panel_appendix_abcde, each for the algorithms with
-# those panels (common.smk: APPENDIX_LAYOUTS).
+# those panels (APPENDIX_LAYOUTS).
 for letters, members in APPENDIX_LAYOUTS.items():
 
     rule:
@@ -100,7 +108,7 @@ rule figures_pdf:
     input:
         document=checked_latex_document,
         figures="figures/figures.tex",
-        panels=panel_pdfs,
+        panels=lambda wildcards: paper_panels(formats=["pdf"]),
     output:
         "figures/figures.pdf",
     params:

@@ -12,7 +12,7 @@ rule matrix_file:
     output:
         "results/scenarios/file.csv",
     params:
-        matrix=matrix_file_sha256,
+        matrix=matrix_sha256,
         code=code("cli.simulation:cmd_matrix"),
     log:
         "logs/scenario/file-csv.log",
@@ -116,7 +116,7 @@ rule point:
         runs=job_runs,
         scenario=scenario_args,
         algorithm=algorithm_args,
-        points=point_count,
+        points=lambda wildcards: config[wildcards.target]["points"],
     log:
         "logs/{target}/points/{scenario}/A{actions}-T{horizon}/{algorithm}/chunk-{chunk}.log",
     benchmark:

@@ -2,12 +2,19 @@
 # horizons T, each tuned to its T, and at several numbers of actions A. The points come from the
 # shared `point` rule (simulate.smk) with target=sweeps.
 
+SWEEPS = config["sweeps"]
+
 
 # results/sweeps/horizon.parquet (R_t per horizon), results/sweeps/exponents.{parquet,md,html}:
 # rho in E[R_T] ~ T^rho per (scenario, algorithm, regret) with a bootstrap CI.
 rule sweep_horizon:
     input:
-        target_points("sweeps", in_horizon_sweep),
+        target_points(  # A = the config's `actions`, T over sweeps/horizon/horizons
+            "sweeps",
+            lambda job: job.scenario in SWEEPS["horizon"]["scenarios"]
+            and job.actions == config["actions"]
+            and job.horizon in SWEEPS["horizon"]["horizons"],
+        ),
     output:
         table="results/sweeps/horizon.parquet",
         exponents="results/sweeps/exponents.parquet",
@@ -43,7 +50,12 @@ rule sweep_horizon:
 # results/sweeps/actions.{parquet,md,html}: R_T per A, and R_T / theorem bound.
 rule sweep_actions:
     input:
-        target_points("sweeps", in_actions_sweep),
+        target_points(  # A over sweeps/actions/actions at T = sweeps/actions/horizon
+            "sweeps",
+            lambda job: job.scenario in SWEEPS["actions"]["scenarios"]
+            and job.horizon == SWEEPS["actions"]["horizon"]
+            and job.actions in SWEEPS["actions"]["actions"],
+        ),
     output:
         table="results/sweeps/actions.parquet",
         markdown="results/sweeps/actions.md",

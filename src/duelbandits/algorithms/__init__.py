@@ -76,6 +76,12 @@ def _rmed(label: str, alpha_role: str = "") -> dict:
     return out
 
 
+def _ucb(label: str) -> dict:
+    """The exploration alpha of the UCB machines of MultiSBM and Doubler."""
+    description = f"{label}'s UCB index mean + sqrt(alpha log n / pulls) (2.01 as in Komiyama et al.'s code)."
+    return {"alpha": Param(2.01, description, minimum=0.0, exclusive_minimum=True)}
+
+
 _CONDORCET = {"condorcet": "maximin", "borda": "borda", "target": "copeland"}
 """The regrets of an algorithm built for the Condorcet (or Copeland) winner."""
 
@@ -211,6 +217,36 @@ BUILTINS = {
             family="field",
         ),
         _builtin(
+            "btm",
+            "Beat the Mean",
+            "Yue & Joachims, ICML 2011, Algorithm 1 (online, gamma = 1)",
+            "btm",
+            _CONDORCET,
+            "#35978f",
+            horizon_tuned=True,
+            family="field",
+        ),
+        _builtin(
+            "if2",
+            "Interleaved Filter 2",
+            "Yue, Broder, Kleinberg & Joachims, JCSS 2012, Algorithm 2",
+            "if2",
+            _CONDORCET,
+            "#8c510a",
+            horizon_tuned=True,
+            family="field",
+        ),
+        _builtin(
+            "dts-plus",
+            "DTS+",
+            "Wu & Liu, NeurIPS 2016 (D-TS+, DTS with regret-aware tie-breaking)",
+            "dts_plus",
+            _CONDORCET,
+            "#c51b7d",
+            params=_alpha("DTS+"),
+            family="field",
+        ),
+        _builtin(
             "ccb",
             "CCB",
             "Zoghi, Karnin, Whiteson & de Rijke, NeurIPS 2015, Algorithm 1",
@@ -227,6 +263,43 @@ BUILTINS = {
             "winner_stays",
             _CONDORCET,
             "#a6761d",
+            family="field",
+        ),
+        _builtin(
+            "ws-s",
+            "WS-S",
+            "Chen & Frazier, ICML 2017, Algorithm 2 (Winner Stays for strong regret)",
+            "ws_s",
+            _CONDORCET,
+            "#66a61e",
+            params={
+                "beta": Param(
+                    1.5,
+                    "Round r's exploitation lasts floor(beta^r) steps (Chen & Frazier require beta > 1).",
+                    minimum=1.0,
+                    exclusive_minimum=True,
+                )
+            },
+            family="field",
+        ),
+        _builtin(
+            "multisbm",
+            "MultiSBM",
+            "Ailon, Karnin & Joachims, ICML 2014 (MultiSBM, UCB machines)",
+            "multisbm",
+            _CONDORCET,
+            "#e6ab02",
+            params=_ucb("MultiSBM"),
+            family="field",
+        ),
+        _builtin(
+            "doubler",
+            "Doubler",
+            "Ailon, Karnin & Joachims, ICML 2014 (Doubler, a UCB machine)",
+            "doubler",
+            _CONDORCET,
+            "#1b9e77",
+            params=_ucb("Doubler"),
             family="field",
         ),
         _builtin(

@@ -23,12 +23,14 @@ FAMILIES = (
     "cli.simulation",
     "cli.paper",
     "cli.figures",
-    "cli.points",
     "cli.latex",
     "cli.reproducibility",
-    "cli.claims",
-    "cli.bayes",
+    "studies.tail",
+    "studies.claims",
+    "studies.bayes",
     "studies.sweeps",
+    "studies.field",
+    "studies.asymptotics",
 )
 """The command modules, by dotted name in the package, in the order ``duelbandits --help`` lists their commands."""
 

@@ -1,6 +1,5 @@
 """Commands that draw figures (PDF and PNG; each carries the digest of the data it was drawn
-from): ``figure main`` and ``figure appendix`` (the paper's), ``field-figure``
-and ``asymptotics-figure`` (beyond the paper). Each loads only the plotting module it draws with.
+from): ``figure main`` and ``figure appendix`` (the paper's). Each loads only the plotting module it draws with.
 
 ``figure main`` draws several panels, and ``figure appendix`` several algorithms' figures (or
 panels), in one call: one process, one start and one import for all of them. Their ``--out`` are
@@ -189,37 +188,6 @@ def cmd_figure_appendix(args) -> None:
         gc.unfreeze()  # a caller in the same process (the tests) gets its collector back
 
 
-def cmd_field_figure(args) -> None:
-    from .. import digests
-    from ..plotting import field, style
-
-    style.check_figure_paths(args.out)
-    curves = scenario_rows(args.curves, args.scenario, table="field-curves")
-    digest = digests.data_digest({"curves": args.curves}, figure="field", scenario=args.scenario)
-    field.field_figure(args.scenario, curves, args.out, data_digest=digest)
-
-
-def cmd_asymptotics_figure(args) -> None:
-    from .. import digests, storage
-    from ..plotting import style
-    from ..plotting.asymptotics import asymptotics_figure
-
-    style.check_figure_paths(args.out)
-    local_prov = storage.read_provenance(args.local, table="asymptotics-local")
-    exponents_prov = storage.read_provenance(args.exponents, table="asymptotics-exponents")
-    made = ("points", "resamples", "confidence", "seed", "c_alpha", "near")
-    if any(local_prov.get(key) != exponents_prov.get(key) for key in made):
-        raise UsageError(f"{args.local} and {args.exponents} were not made by the same asymptotics-table call")
-    local = scenario_rows(args.local, args.scenario, "asymptotics-local")
-    exponents = storage.read_frame(args.exponents, "asymptotics-exponents", filters=[("scenario", "=", args.scenario)])
-    digest = digests.data_digest(
-        {"local": args.local, "exponents": args.exponents},
-        figure="asymptotics",
-        scenario=args.scenario,
-    )
-    asymptotics_figure(args.scenario, local, exponents, args.out, data_digest=digest)
-
-
 def add_panels_and_outputs(parser, letters: str, panel_help: str, template_help: str) -> None:
     """The ``--panel`` and ``--out`` options of ``figure main`` and ``figure appendix``."""
     parser.add_argument("--panel", nargs="+", action="extend", choices=list(letters), help=panel_help)
@@ -261,16 +229,3 @@ def add_commands(sub) -> None:
         "by each figure's, e.g. 'figures/appendix/borda-{algorithm}.pdf'",
     )
     f.set_defaults(func=cmd_figure_appendix, outputs=("out_files",))
-
-    p = sub.add_parser("field-figure", help="render a scenario's field figure (PDF and PNG)")
-    p.add_argument("--scenario", required=True)
-    p.add_argument("--curves", required=True, help="results/field/curves.parquet")
-    p.add_argument("--out", nargs="+", required=True, help="output files (.pdf, .png)")
-    p.set_defaults(func=cmd_field_figure, outputs=("out",))
-
-    p = sub.add_parser("asymptotics-figure", help="render a long-horizon figure (local exponents against T)")
-    p.add_argument("--scenario", required=True)
-    p.add_argument("--local", required=True, help="results/asymptotics/local.parquet")
-    p.add_argument("--exponents", required=True, help="results/asymptotics/exponents.parquet")
-    p.add_argument("--out", nargs="+", required=True, help="output files (.pdf, .png)")
-    p.set_defaults(func=cmd_asymptotics_figure, outputs=("out",))

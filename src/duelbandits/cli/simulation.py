@@ -27,7 +27,7 @@ def add_scenario_args(p) -> None:
         "--scenario-param",
         action="append",
         metavar="NAME=VALUE",
-        help=f"scenario parameter override; names: {', '.join(scenarios.DEFAULTS)}",
+        help=f"scenario parameter override; names: {', '.join(scenarios.DEFAULTS)}, or a plugin scenario's own",
     )
     p.add_argument(
         "--matrix-file", metavar="CSV", help="the file scenario's preference matrix: one row per line, comma-separated"
@@ -70,6 +70,8 @@ def cmd_list(args) -> None:
             print(f"  {name:12s} A = {size:<3d} {entry.citation}")
         elif entry.source is not None:
             print(f"  {name:12s} plugin {entry.source.distribution} {entry.source.version}; {entry.citation}")
+            for key, param in entry.params.items():
+                print(f"  {'':12s} {key} = {param.default!r}: {param.range_text()}")
         else:
             print(f"  {name}")
     print("  parameters: " + ", ".join(f"{k}={v}" for k, v in scenarios.DEFAULTS.items()))

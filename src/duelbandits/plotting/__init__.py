@@ -7,8 +7,8 @@ return the Figure. They never touch pyplot or the global rcParams: figures
 are plain ``matplotlib.figure.Figure`` objects styled by ``style.RC``.
 ``main_panel`` and ``appendix_panel`` draw one panel of those figures alone, at
 the width its subfigure has in the paper (figures/panels/), with the same
-drawing function as the composite. Beyond the paper, ``field_figure`` draws the field's
-regret curves and ``asymptotics_figure`` the local exponents at long horizons.
+drawing function as the composite. The figures of the other studies are their units' own
+(:mod:`duelbandits.studies`).
 
 Each figure family's module is loaded on first use, so that a figure job loads, and its rerun
 trigger covers, only the module that draws it.
@@ -20,8 +20,6 @@ _EXPORTS = {
     "ALGORITHM_COLORS": "style",
     "appendix_figure": "appendix",
     "appendix_panel": "appendix",
-    "asymptotics_figure": "asymptotics",
-    "field_figure": "field",
     "main_figure": "main",
     "main_panel": "main",
 }

@@ -1,7 +1,5 @@
-"""Readable tables as Markdown and HTML: the final-regret table of the paper run
-(:mod:`.paper`), and the tables of the targets beyond the paper (:mod:`.field`,
-:mod:`.asymptotics`), one module each, so that a table job loads, and its rerun trigger covers,
-only the module that writes it. This module holds the formatting they share.
+"""Readable tables as Markdown and HTML: the formatting that the paper run's table (:mod:`.paper`) and
+the studies' tables share.
 
 Plain string building (no tabulate, no jinja2), so the output is the same bytes for the same
 input on every machine.

@@ -1,8 +1,9 @@
 """Theorem 4.1 under its Bayesian reading (target ``maximin-bayes``): TS-Maximin's Maximin regret
-averaged over matrices drawn from a stated prior (:data:`PRIORS`, :func:`draw_matrix`), against the
-bound, with the project's own ``simulate`` and regret code. The priors, why each, and the estimate
-(per-matrix means of ``R_T / bound``, a normal interval from their spread, :func:`estimates`) are
-docs/claims.md, "Theorem 4.1 as a Bayesian bound".
+averaged over matrices drawn from a stated prior (:data:`duelbandits.schemas.PRIORS`, :func:`draw_matrix`),
+against the bound, with the project's own ``simulate`` and regret code; its commands ``bayes-runs`` (one
+job's share of the drawn matrices) and ``bayes-table``. The priors, why each, and the estimate (per-matrix
+means of ``R_T / bound``, a normal interval from their spread, :func:`estimates`) are docs/claims.md,
+"Theorem 4.1 as a Bayesian bound".
 """
 
 from __future__ import annotations
@@ -11,16 +12,15 @@ import math
 
 import numpy as np
 
-from . import regret
-from .errors import InputError
-from .simulation import name_seed, simulate
-from .theorems import PAPER_THEOREMS
+from .. import regret, schemas
+from ..cli.args import UsageError, check_confidence, int_in, positive_int, seed
+from ..errors import InputError
+from ..schemas import PRIORS
+from ..simulation import name_seed, simulate
+from ..theorems import PAPER_THEOREMS
 
 ALGORITHM = "ts-maximin"
 """The algorithm of Theorem 4.1."""
-
-PRIORS = {"uniform": "uniform antisymmetric", "projected": "independent entries, projected"}
-"""The priors (config ``maximin-bayes/prior``, docs/claims.md) and their names in the tables and the ledger."""
 
 DRAWS = {
     "uniform": "X[i, j] ~ U(0, 1) for i < j, X[j, i] = 1 - X[i, j]",
@@ -28,33 +28,8 @@ DRAWS = {
 }
 """How each prior draws a matrix, in the tables."""
 
-PRIOR = PRIORS["uniform"]
-"""The default prior's name: ``X[i, j] ~ U(0, 1)`` for ``i < j``, ``X[j, i] = 1 - X[i, j]``."""
-
 TARGET = "maximin-bayes"
 """The target's name, the first name of every seed it uses."""
-
-RUN_COLUMNS = ["actions", "matrix", "run", "horizon", "regret", "bound", "ratio"]
-"""One row per run: its Maximin ``R_T``, Theorem 4.1's bound at ``(A, T)`` and their ratio."""
-
-ESTIMATE_COLUMNS = [
-    "actions",
-    "horizon",
-    "matrices",
-    "runs_per_matrix",
-    "ratio",
-    "se",
-    "low",
-    "high",
-    "share_above",
-    "share_low",
-    "share_high",
-    "confidence",
-    "verdict",
-    "prior",
-]
-"""One row per A: ``E[R_T] / bound`` over the prior with its interval, the share of matrices whose
-mean ``R_T`` exceeds the bound with its interval, and the verdict."""
 
 
 class BayesError(InputError):
@@ -115,7 +90,7 @@ def matrix_indices(matrices: int, jobs: int, job: int) -> range:
 
 def measure(actions: int, matrices, runs: int, horizon: int, base_seed: int, progress=None, prior: str = "uniform"):
     """TS-Maximin's Maximin ``R_T`` on each matrix of ``matrices`` (indices) of ``prior`` at A, ``runs`` runs
-    each: a DataFrame with :data:`RUN_COLUMNS`."""
+    each: the rows of ``bayes-runs`` (:data:`duelbandits.schemas.BAYES_RUN_SCHEMA`)."""
     import pandas as pd
 
     b = bound(actions, horizon)
@@ -129,7 +104,7 @@ def measure(actions: int, matrices, runs: int, horizon: int, base_seed: int, pro
             rows.append((int(actions), int(m), r, int(horizon), R, b, R / b))
         if progress is not None:
             progress(n + 1, len(matrices))
-    return pd.DataFrame(rows, columns=RUN_COLUMNS)
+    return pd.DataFrame(rows, columns=schemas.BAYES_RUN_SCHEMA.names)
 
 
 def read_runs(paths):
@@ -139,7 +114,7 @@ def read_runs(paths):
     bound and their ratio."""
     import pandas as pd
 
-    from . import storage
+    from .. import storage
 
     frames, records = [], []
     for path in paths:
@@ -158,18 +133,13 @@ def read_runs(paths):
 def runs_problem(frame, prov: dict) -> str | None:
     """Why the rows ``frame`` of one run file (sorted by matrix and run) are not those its provenance
     ``prov`` made, as one clause; None if they are."""
-    import pandas as pd
-
-    A, T = prov["actions"], prov["horizon"]
+    A, T, runs = prov["actions"], prov["horizon"], prov["runs"]
     matrices = matrix_indices(prov["matrices"], prov["jobs"], prov["job"])
-    expected = pd.MultiIndex.from_product([[A], [T], matrices, range(prov["runs"])])
-    if not pd.MultiIndex.from_frame(frame[["actions", "horizon", "matrix", "run"]]).equals(expected):
-        return (
-            f"holds {len(frame)} rows, not the {len(expected)} of its provenance ({len(matrices)} matrices x "
-            f"{prov['runs']} runs at A = {A}, T = {T})"
-        )
+    shape = f"{len(matrices)} matrices x {runs} runs at A = {A}, T = {T}"
+    levels = {"actions": [A], "horizon": [T], "matrix": matrices, "run": range(runs)}
+    problem = regret.rows_problem(frame, levels, f"the {len(matrices) * runs} of its provenance ({shape})")
     names = [f"matrix {m} run {r}" for m, r in zip(frame["matrix"], frame["run"])]
-    problem = regret.curve_problem("maximin", [T], frame["regret"].to_numpy()[:, None], names)
+    problem = problem or regret.curve_problem("maximin", [T], frame["regret"].to_numpy()[:, None], names)
     if problem:
         return problem
     b = bound(A, T)
@@ -177,13 +147,6 @@ def runs_problem(frame, prov: dict) -> str | None:
     if not (ratios and np.array_equal(frame["bound"], np.full(len(frame), b))):
         return f"its columns bound and ratio are not Theorem 4.1's bound at A = {A}, T = {T} ({b:g}) and R_T over it"
     return None
-
-
-def z_value(confidence: float) -> float:
-    """The two-sided normal quantile of ``confidence``."""
-    from statistics import NormalDist
-
-    return NormalDist().inv_cdf((1 + confidence) / 2)
 
 
 def verdict(low: float, high: float) -> str:
@@ -213,25 +176,17 @@ def estimate(ratios, confidence: float) -> tuple[float, float, float, float, flo
         raise BayesError(f"need at least 2 matrices and 1 run each, got shape {ratios.shape}")
     M = ratios.shape[0]
     means = ratios.mean(axis=1)
-    z = z_value(confidence)
+    z = regret.z_value(confidence)
     mean = float(means.mean())
     se = float(means.std(ddof=1) / math.sqrt(M))
     share = float((means > 1.0).mean())
-    share_se = math.sqrt(share * (1 - share) / M)
-    return (
-        mean,
-        se,
-        mean - z * se,
-        mean + z * se,
-        share,
-        max(0.0, share - z * share_se),
-        min(1.0, share + z * share_se),
-    )
+    half, share_half = z * se, z * math.sqrt(share * (1 - share) / M)
+    return mean, se, mean - half, mean + half, share, max(0.0, share - share_half), min(1.0, share + share_half)
 
 
 def estimates(runs_frame, confidence: float, prior: str = "uniform"):
-    """One row per A of the runs of ``prior`` (:data:`ESTIMATE_COLUMNS`); every matrix of an A needs the
-    same runs."""
+    """One row per A of the runs of ``prior`` (:data:`duelbandits.schemas.BAYES_ESTIMATE_SCHEMA`); every
+    matrix of an A needs the same runs."""
     import pandas as pd
 
     rows = []
@@ -239,26 +194,10 @@ def estimates(runs_frame, confidence: float, prior: str = "uniform"):
         table = group.pivot_table(index="matrix", columns="run", values="ratio", aggfunc="first")
         if table.isna().any().any():
             raise BayesError(f"A = {A}: the matrices do not all have the same runs")
-        mean, se, low, high, share, share_low, share_high = estimate(table.to_numpy(), confidence)
-        rows.append(
-            (
-                int(A),
-                int(T),
-                table.shape[0],
-                table.shape[1],
-                mean,
-                se,
-                low,
-                high,
-                share,
-                share_low,
-                share_high,
-                confidence,
-                verdict(low, high),
-                PRIORS[check_prior(prior)],
-            )
-        )
-    return pd.DataFrame(rows, columns=ESTIMATE_COLUMNS)
+        mean, se, low, high, *share = estimate(table.to_numpy(), confidence)
+        row = (int(A), int(T), *table.shape, mean, se, low, high, *share, confidence, verdict(low, high))
+        rows.append((*row, PRIORS[check_prior(prior)]))
+    return pd.DataFrame(rows, columns=schemas.BAYES_ESTIMATE_SCHEMA.names)
 
 
 def overall_verdict(frame) -> str:
@@ -279,7 +218,106 @@ def overall_verdict(frame) -> str:
 
 
 def prior_name(frame) -> str:
-    """The name of the prior an estimates table was drawn from (:data:`PRIOR` for one without the column)."""
-    if "prior" not in frame or frame.empty:
-        return PRIOR
+    """The name of the prior an estimates table was drawn from (the default's without a table or its column)."""
+    if frame is None or "prior" not in frame or frame.empty:
+        return PRIORS["uniform"]
     return str(frame["prior"].iloc[0])
+
+
+def bayes_markdown(table, verdict: str, prior: str) -> str:
+    """results/maximin-bayes/bayes.md: per A, E[R_T] / bound over the prior (a key of :data:`PRIORS`), the
+    share of drawn matrices above the bound, the verdict."""
+    from ..tables import fmt, markdown
+
+    level = f"{100 * float(table['confidence'].iloc[0]):g}%" if len(table) else "-"
+    rows = [
+        [
+            str(int(row.actions)),
+            f"{int(row.horizon):,}",
+            f"{int(row.matrices)} x {int(row.runs_per_matrix)}",
+            f"{fmt(row.ratio, 3)} [{fmt(row.low, 3)}, {fmt(row.high, 3)}]",
+            f"{fmt(100 * row.share_above, 1)}% [{fmt(100 * row.share_low, 1)}, {fmt(100 * row.share_high, 1)}]",
+            row.verdict,
+        ]
+        for row in table.sort_values("actions").itertuples()
+    ]
+    return "\n".join(
+        [
+            "# Theorem 4.1 as a Bayesian bound\n",
+            f"TS-Maximin on matrices drawn from the prior `{PRIORS[prior]}` (duelbandits.bayes: {DRAWS[prior]}). "
+            "E[R_T] / bound is the mean over matrices of each matrix's mean "
+            f"Maximin R_T / bound, with the two-sided {level} normal interval from the spread of the matrix "
+            "means; 'matrices above' is the share of matrices whose mean R_T exceeds the bound.\n",
+            f"**{verdict}.**\n",
+            markdown(
+                ["A", "T", "matrices x runs", "E[R_T] / bound", "matrices above the bound", "verdict"], rows, "rrrrrl"
+            ),
+        ]
+    )
+
+
+# --- The commands -------------------------------------------------------------------------------
+
+
+def cmd_bayes_runs(args) -> None:
+    from .. import provenance, storage
+    from ..cli.simulation import progress_line
+
+    if args.job >= args.jobs:
+        raise UsageError(f"--job {args.job} must be below --jobs {args.jobs}")
+    check_prior(args.prior)
+    label = f"bayes-runs A={args.actions} T={args.horizon} job {args.job}/{args.jobs}"
+    matrices = matrix_indices(args.matrices, args.jobs, args.job)
+    frame = measure(args.actions, matrices, args.runs, args.horizon, args.seed, progress_line(label), args.prior)
+    keys = ("prior", "actions", "matrices", "runs", "horizon", "seed", "jobs", "job")
+    prov = provenance.record(table="bayes-runs", **{key: getattr(args, key) for key in keys})
+    storage.write_frame(frame, schemas.BAYES_RUN_SCHEMA, args.out, prov)
+
+
+def cmd_bayes_table(args) -> None:
+    from .. import provenance, storage
+
+    check_confidence(args.confidence)
+    runs, records = read_runs(args.files)
+    seeds = {r["seed"] for r in records}
+    if len(seeds) > 1:
+        raise UsageError(f"the run files were made with different seeds: {sorted(seeds)}")
+    keys = {name: key for key, name in PRIORS.items()}  # a file written before the choice: the default's name
+    priors = {keys.get(r.get("prior", "uniform"), r.get("prior", "uniform")) for r in records}
+    if len(priors) > 1:
+        raise UsageError(f"the run files were drawn from different priors: {', '.join(sorted(priors))}")
+    (prior,) = priors
+    if runs.duplicated(["actions", "matrix", "run"]).any():
+        raise UsageError("a (A, matrix, run) appears twice: the run files overlap")
+    table = estimates(runs, args.confidence, prior)
+    verdict = overall_verdict(table)
+    inputs = {path: provenance.file_sha256(path) for path in args.files}
+    prov = provenance.record(
+        table="bayes-estimates", prior=prior, inputs=inputs, confidence=args.confidence, verdict=verdict
+    )
+    storage.write_frame(table, schemas.BAYES_ESTIMATE_SCHEMA, args.estimates, prov)
+    storage.write_text(args.markdown, bayes_markdown(table, verdict, prior))
+
+
+def add_commands(sub) -> None:
+    p = sub.add_parser("bayes-runs", help="maximin-bayes: TS-Maximin's Maximin R_T on matrices drawn from the prior")
+    p.add_argument("--actions", type=int_in(2, 64), required=True, help="A (config `maximin-bayes/actions`)")
+    p.add_argument("--matrices", type=positive_int, required=True, help="matrices drawn at A (all jobs)")
+    p.add_argument("--runs", type=positive_int, required=True, help="runs per matrix")
+    p.add_argument("--horizon", type=positive_int, required=True, help="the horizon T")
+    p.add_argument("--seed", type=seed, required=True, help="the config's base seed")
+    p.add_argument("--jobs", type=positive_int, required=True, help="jobs the matrices of one A are split over")
+    p.add_argument("--job", type=int_in(0, 2**31 - 1), required=True, help="this job, 0..jobs-1")
+    p.add_argument(
+        "--prior", required=True, help="the prior, a key of duelbandits.schemas.PRIORS (config `maximin-bayes/prior`)"
+    )
+    p.add_argument("--out", required=True, help="output .parquet")
+    p.set_defaults(func=cmd_bayes_runs, outputs=("out",))
+    p = sub.add_parser("bayes-table", help="maximin-bayes: E[R_T] / Theorem 4.1's bound over the prior, verdict")
+    p.add_argument("files", nargs="+", help="run files (bayes-runs)")
+    p.add_argument(
+        "--confidence", type=float, required=True, help="level of the intervals (config `maximin-bayes/confidence`)"
+    )
+    p.add_argument("--estimates", required=True, help="output .parquet")
+    p.add_argument("--markdown", required=True, help="output .md")
+    p.set_defaults(func=cmd_bayes_table, outputs=("estimates", "markdown"))

@@ -1,33 +1,21 @@
-"""Beyond the paper: long horizons (target ``asymptotics``). Do the theorems' exponents appear?
-
-The local exponent between consecutive horizons, its bootstrap interval (runs resampled within each
-horizon) and the verdict are defined in docs/beyond-the-paper.md, "Long horizons". The points are
-sweep points (:func:`duelbandits.points.simulate_point`), split into jobs of about equal work
-(:func:`job_ranges`). pandas is imported inside the table functions only, as in :mod:`.points`.
-"""
+"""Long horizons (target ``asymptotics``): do the theorems' exponents appear? The local exponent between
+consecutive horizons, its bootstrap interval (runs resampled within each horizon) and the verdict, defined
+in docs/beyond-the-paper.md, "Long horizons"; the tables results/asymptotics/{local,exponents}.parquet and
+exponents.md. The points are sweep points (:func:`duelbandits.points.simulate_point`)."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
+import pandas as pd
 
-from . import algorithms, schemas, theorems
-from .points import (
-    PointError,
-    bootstrap_exponent,
-    check_bootstrap,
-    check_points,
-    chunk_ranges,
-    fit_power_law,
-    resampled_log_means,
-)
-from .regret import sample_std
-from .simulation import name_seed
-
-if TYPE_CHECKING:
-    import pandas as pd
+from ... import algorithms, schemas, theorems
+from ...points import PointError, bootstrap_exponent, check_bootstrap, check_points, fit_power_law, resampled_log_means
+from ...regret import REGRET_NAMES, sample_std
+from ...simulation import name_seed
+from ...tables import fmt, fraction, has, markdown
 
 NEAR = 0.1
 """Default ``near`` of the verdict ``converging``: the last interval's low end at most this far above ``e``."""
@@ -86,27 +74,6 @@ def regrets_shown(scenario: str, algorithm: str) -> list[str]:
     theorem = theorems.THEOREMS.get(algorithm)
     kinds = [theorem.regret] if theorem is not None else []
     return kinds + [k for k in [paper] if k is not None and k not in kinds]
-
-
-# --- Planning: runs per point and their split into jobs ---------------------------------------
-
-
-def point_runs(runs: int, runs_at, horizon: int) -> int:
-    """Runs at ``horizon``: ``runs``, unless ``runs_at`` (``[{"horizon": T, "runs": n}, ...]``) names it."""
-    for item in runs_at or ():
-        if int(item["horizon"]) == int(horizon):
-            return int(item["runs"])
-    return int(runs)
-
-
-def runs_per_job(horizon: int, steps_per_job: int) -> int:
-    """Runs of horizon ``horizon`` in one job: ``max(1, steps_per_job // horizon)``."""
-    return max(1, int(steps_per_job) // int(horizon))
-
-
-def job_ranges(runs: int, horizon: int, steps_per_job: int) -> list[tuple[int, int]]:
-    """``(first, last)`` run of each job of a point: ``runs`` runs, :func:`runs_per_job` per job."""
-    return chunk_ranges(int(runs), runs_per_job(horizon, steps_per_job))
 
 
 # --- Local exponents -------------------------------------------------------------------------
@@ -201,8 +168,6 @@ def long_horizon_tables(
     horizons give the same interval as ``sweep-horizon``); the local slopes'
     adds ``"local"``.
     """
-    import pandas as pd
-
     points = check_points(points)
     finals = points[points["t"] == points["horizon"]]
     exponent_rows, local_rows = [], []
@@ -221,17 +186,12 @@ def long_horizon_tables(
         values = [v for _, v in by_T]
         means = np.array([v.mean() for v in values])
         slopes = local_slopes(horizons, means)
+        key = (scenario, algorithm, kind, str(actions))
         lows, highs = bootstrap_local_slopes(
-            horizons,
-            values,
-            resamples,
-            confidence,
-            name_seed(base_seed, scenario, algorithm, kind, str(actions), "local"),
+            horizons, values, resamples, confidence, name_seed(base_seed, *key, "local")
         )
         rho, log_c = fit_power_law(horizons, means)
-        rho_low, rho_high = bootstrap_exponent(
-            horizons, values, resamples, confidence, name_seed(base_seed, scenario, algorithm, kind, str(actions))
-        )
+        rho_low, rho_high = bootstrap_exponent(horizons, values, resamples, confidence, name_seed(base_seed, *key))
         theorem = theorems.theorem_for(algorithm, kind)
         exponent = theorem.exponent if theorem else np.nan
         bounds = np.array([_bound(theorem, actions, T, c_alpha) for T in horizons])
@@ -294,3 +254,120 @@ def long_horizon_tables(
     exponents = pd.DataFrame(exponent_rows, columns=schemas.ASYMPTOTIC_EXPONENT_SCHEMA.names)
     local = pd.DataFrame(local_rows, columns=schemas.ASYMPTOTIC_LOCAL_SCHEMA.names)
     return exponents, local
+
+
+# --- The Markdown table ----------------------------------------------------------------------
+
+
+def horizon_label(T: int) -> str:
+    """``10^6``, ``3x10^6``, ``2,000``: a horizon in the table's headers (powers of ten from 10^3, and
+    three times them, as powers; anything else with thousands separators)."""
+    T = int(T)
+    power = int(math.floor(math.log10(T))) if T > 0 else 0
+    lead, rest = divmod(T, 10**power)
+    if power >= 3 and rest == 0 and lead in (1, 3):
+        return f"10^{power}" if lead == 1 else f"3x10^{power}"
+    return f"{T:,}"
+
+
+def _interval(value, low, high) -> str:
+    return "-" if not np.isfinite(value) else f"{fmt(value, 3)} [{fmt(low, 3)}, {fmt(high, 3)}]"
+
+
+def _shown(exponents: pd.DataFrame) -> pd.DataFrame:
+    """The rows the Markdown lists: per (scenario, algorithm), :func:`regrets_shown`, in that order."""
+    rows = []
+    for (scenario, algorithm), part in exponents.groupby(["scenario", "algorithm"], sort=False):
+        for kind in regrets_shown(scenario, algorithm):
+            rows.append(part[part["regret"] == kind])
+    return pd.concat(rows, ignore_index=True) if rows else exponents.iloc[:0]
+
+
+def _order(frame: pd.DataFrame) -> pd.DataFrame:
+    """Scenarios as they come, algorithms in the paper's legend order."""
+    rank = {slug: i for i, slug in enumerate(algorithms.ALGORITHMS)}
+    key = frame["algorithm"].map(lambda a: rank.get(a, len(rank)))
+    scen = {s: i for i, s in enumerate(dict.fromkeys(frame["scenario"]))}
+    return (
+        frame.assign(_s=frame["scenario"].map(scen), _a=key)
+        .sort_values(["_s", "_a"], kind="stable")
+        .drop(columns=["_s", "_a"])
+    )
+
+
+def asymptotics_markdown(exponents: pd.DataFrame, local: pd.DataFrame) -> str:
+    """results/asymptotics/exponents.md: the verdict table with R_T / bound at every horizon, then the
+    local exponent of every interval, then how to read them."""
+    shown = _shown(_order(exponents))
+    horizons = sorted(set(local["horizon"]))
+    uniform = shown[["prev_from", "last_from", "last_horizon"]].drop_duplicates()
+    if len(uniform) == 1:
+        a, b, c = uniform.iloc[0]
+        prev_head = f"local {horizon_label(a)}-{horizon_label(b)}" if not pd.isna(a) else "local (previous)"
+        last_head = f"local {horizon_label(b)}-{horizon_label(c)}"
+    else:
+        prev_head, last_head = "local, second-last interval", "local, last interval"
+    header = ["scenario", "algorithm", "regret", "theorem", prev_head, last_head, "global rho", "verdict"]
+    header += [f"R_T/bound {horizon_label(T)}" for T in horizons]
+    ratio = local.set_index(["scenario", "algorithm", "regret", "horizon"])["ratio"]
+    rows = []
+    for r in shown.itertuples():
+        theorem = f"{fraction(r.theorem_exponent)} (Thm {r.theorem})" if isinstance(r.theorem, str) else "-"
+        label = REGRET_NAMES.get(r.regret, r.regret) + ("" if r.paper else " (theorem's)")
+        cells = [
+            r.scenario,
+            r.algorithm,
+            label,
+            theorem,
+            _interval(r.prev_slope, r.prev_low, r.prev_high),
+            _interval(r.last_slope, r.last_low, r.last_high),
+            _interval(r.rho, r.rho_low, r.rho_high),
+            r.verdict if isinstance(r.verdict, str) else "-",
+        ]
+        for T in horizons:
+            value = ratio.get((r.scenario, r.algorithm, r.regret, T), np.nan)
+            cells.append(fmt(value, 2))
+        rows.append(cells)
+    main = markdown(header, rows, "llll" + "r" * 3 + "l" + "r" * len(horizons))
+
+    intervals = sorted({(int(f), int(t)) for f, t in zip(local["from_horizon"], local["horizon"]) if has(f)})
+    slope = local.set_index(["scenario", "algorithm", "regret", "horizon"])
+    header2 = ["scenario", "algorithm", "regret"] + [f"{horizon_label(f)}-{horizon_label(t)}" for f, t in intervals]
+    rows2 = []
+    for r in shown.itertuples():
+        cells = [r.scenario, r.algorithm, REGRET_NAMES.get(r.regret, r.regret)]
+        for f, t in intervals:
+            key = (r.scenario, r.algorithm, r.regret, t)
+            if key in slope.index and slope.loc[key, "from_horizon"] == f:
+                row = slope.loc[key]
+                cells.append(_interval(row["slope"], row["ci_low"], row["ci_high"]))
+            else:
+                cells.append("-")
+        rows2.append(cells)
+    every = markdown(header2, rows2, "lll" + "r" * len(intervals))
+
+    conf = float(exponents["confidence"].iloc[0]) if len(exponents) else 0.95
+    res = int(exponents["resamples"].iloc[0]) if len(exponents) else 0
+    near = float(exponents["near"].iloc[0]) if len(exponents) else NEAR
+    runs = local.groupby("horizon")["runs"].min()
+    usual = int(runs.mode().max()) if len(runs) else 0
+    others = ", ".join(f"{n} at {horizon_label(T)}" for T, n in runs.items() if n != usual)
+    run_text = f"{usual}" + (f" ({others})" if others else "")
+    actions = ", ".join(str(a) for a in sorted(set(local["actions"])))
+    bounds = sorted({(b.rate, b.citation) for b in LOWER_BOUNDS.values()})
+    note = (
+        f"A = {actions}; runs per horizon: {run_text}; every run tuned to its own T. Local exponent: slope of "
+        "log mean R_T between consecutive horizons; global rho: least-squares slope over all horizons. "
+        f"Intervals: {conf:.0%} percentile bootstrap, {res:,} resamples of the runs within each horizon. "
+        "Verdict against the theorem's exponent e, with s the last local exponent and [lo, hi] its interval: "
+        f"'inconclusive' if hi - lo > {2 * near:g} (too wide to tell); else 'at or below' if s <= e; 'consistent' "
+        "if s > e but lo <= e; 'converging' if lo > e, s is below the local exponent before it and lo - e <= "
+        f"{near:g}; 'above' otherwise; '-' where no theorem bounds the regret. R_T/bound: mean R_T over the "
+        "theorem's bound tuned to T ('-' where no theorem bounds that regret or T misses its requirement). "
+        "Worst-case lower bounds (rates only, drawn in the figures): "
+        + "; ".join(f"{rate}, {citation}" for rate, citation in bounds)
+        + "."
+    )
+    return (
+        f"# Long horizons: local regret exponents\n\n{main}\n## Local exponent of every interval\n\n{every}\n{note}\n"
+    )

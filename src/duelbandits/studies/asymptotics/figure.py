@@ -1,15 +1,8 @@
-"""Figure beyond the paper: long horizons (target ``asymptotics``), one per scenario.
-
-``asymptotics_figure``: one panel per algorithm, the local exponent of
-``E[R_T]`` (slope of ``log mean R_T`` between consecutive horizons, drawn at
-their geometric mean) against ``T`` on a log axis, with its bootstrap
-interval; filled markers for the regret the algorithm's theorem bounds,
-hollow ones for the regret the scenario's figures show where that differs.
-Reference lines: the theorem's exponent (black), the worst-case lower-bound
-rate of that regret where one applies (dotted; rate only, see
-:data:`duelbandits.asymptotics.LOWER_BOUNDS`) and 1, linear regret (dashed).
-Saved with ``style.save`` (deterministic bytes, the data digest in the metadata).
-"""
+"""The long-horizon figure of a scenario: one panel per algorithm, the local exponent of ``E[R_T]`` (drawn
+at the geometric mean of its two horizons) against ``T``, with its bootstrap interval; filled markers for
+the regret the algorithm's theorem bounds, hollow ones for the figures' regret where that differs.
+Reference lines: the theorem's exponent (black), the worst-case lower-bound rate where one applies
+(dotted; :data:`.analysis.LOWER_BOUNDS`) and 1, linear regret (dashed)."""
 
 from __future__ import annotations
 
@@ -18,9 +11,9 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.ticker import NullLocator
 
-from ..asymptotics import lower_bound, regrets_shown
-from ..regret import REGRET_NAMES
-from . import style
+from ...plotting import style
+from ...regret import REGRET_NAMES
+from .analysis import lower_bound, regrets_shown
 
 PANEL_SIZE = (5.4, 3.1)
 """Width and height in inches of one algorithm's panel; two panels per row."""
@@ -30,6 +23,9 @@ LOWER_BOUND_COLOR = "#d55e00"
 
 Y_RANGE = (-0.5, 1.5)
 """The y axis never extends beyond this: a very noisy interval (a regret near constant over T) is cut."""
+
+AT_THE_EDGE = dict(xycoords=("axes fraction", "data"), textcoords="offset points")
+"""A label at an edge of the panel (x in axes fraction), at the height of its line, offset in points."""
 
 
 def _series(local, slug, kind):
@@ -47,18 +43,9 @@ def _draw(ax, x, y, low, high, color, *, hollow: bool, gid: str) -> bool:
         return False
     low = np.where(np.isfinite(low), low, y)
     high = np.where(np.isfinite(high), high, y)
-    ax.errorbar(
-        x[ok] * (1.06 if hollow else 1.0),
-        y[ok],
-        yerr=[(y - low)[ok], (high - y)[ok]],
-        fmt="D--" if hollow else "o-",
-        ms=4.0 if hollow else 4.5,
-        mfc="white" if hollow else color,
-        color=color,
-        capsize=2,
-        lw=0.9 if hollow else 1.3,
-        gid=gid,
-    )
+    marker = dict(fmt="D--", ms=4.0, mfc="white", lw=0.9) if hollow else dict(fmt="o-", ms=4.5, mfc=color, lw=1.3)
+    x = x * (1.06 if hollow else 1.0)
+    ax.errorbar(x[ok], y[ok], yerr=[(y - low)[ok], (high - y)[ok]], color=color, capsize=2, gid=gid, **marker)
     return True
 
 
@@ -103,28 +90,14 @@ def asymptotics_figure(scenario: str, local, exponents, outputs, *, data_digest=
             if has_theorem:
                 e = float(row["theorem_exponent"])
                 ax.axhline(e, color="black", lw=1.6, gid=f"theorem:{slug}")
-                ax.annotate(
-                    f"Thm {row['theorem']}: {style.exponent_label(e)}",
-                    (1.0, e),
-                    xycoords=("axes fraction", "data"),
-                    xytext=(-3, 3),
-                    textcoords="offset points",
-                    ha="right",
-                    fontsize=7,
-                )
+                text = f"Thm {row['theorem']}: {style.exponent_label(e)}"
+                ax.annotate(text, (1.0, e), xytext=(-3, 3), ha="right", fontsize=7, **AT_THE_EDGE)
             bound = lower_bound(scenario, kinds[0])
             if bound is not None:
                 ax.axhline(bound.exponent, color=LOWER_BOUND_COLOR, ls=(0, (1, 1.5)), lw=1.4, gid=f"lower:{slug}")
-                ax.annotate(
-                    f"lower-bound rate {style.exponent_label(bound.exponent)}",
-                    (0.0, bound.exponent),
-                    xycoords=("axes fraction", "data"),
-                    xytext=(3, -9),
-                    textcoords="offset points",
-                    ha="left",
-                    fontsize=6.5,
-                    color=LOWER_BOUND_COLOR,
-                )
+                text = f"lower-bound rate {style.exponent_label(bound.exponent)}"
+                at = dict(xytext=(3, -9), ha="left", fontsize=6.5, color=LOWER_BOUND_COLOR)
+                ax.annotate(text, (0.0, bound.exponent), **at, **AT_THE_EDGE)
             ax.axhline(1.0, color=style.NEUTRAL, ls="--", lw=1.0)
             names = [REGRET_NAMES.get(k, k) for k in kinds]
             title = f"{style.algorithm_label(slug)}: {names[0]} regret"
@@ -164,7 +137,7 @@ def asymptotics_figure(scenario: str, local, exponents, outputs, *, data_digest=
         fig.legend(handles=legend, loc="outside lower center", ncols=len(legend), fontsize=7)
         run_text = f"{runs[0]} runs" if len(runs) == 1 else f"{runs[0]}-{runs[-1]} runs"
         fig.suptitle(
-            f"{scenario.capitalize()} scenario, long horizons: A = {', '.join(map(str, actions))}, "
+            f"{style.scenario_label(scenario)} scenario, long horizons: A = {', '.join(map(str, actions))}, "
             f"T = {horizons[0]:,} to {horizons[-1]:,}, {run_text} per T, each run tuned to its T"
         )
         style.save(fig, outputs, data_digest)

@@ -1,0 +1,100 @@
+"""Beat the Mean, the online regret-minimising version (Yue & Joachims, ICML 2011, Algorithm 1), gamma = 1.
+
+A working set ``W`` (all actions at first). Each step the action ``b`` of ``W`` with the fewest
+comparisons ``n[b]`` duels an action ``b'`` drawn uniformly from ``W`` (``b`` itself included, a
+fair coin: ``b`` is compared with the mean of ``W``); ``w[b]`` counts its wins. With
+``n* = min_{b in W} n[b]`` and the confidence radius ``c(n*) = 3 gamma^2 sqrt(log(1/delta) / n*)``,
+``delta = 1 / (2 T A)``, the action of least ``P[b] = w[b] / n[b]`` leaves ``W`` when
+``P_min + c <= P_max - c``, and every comparison against it is deleted from the others' counts.
+Once ``W`` holds one action, it duels itself to the end. The choices the paper leaves open:
+docs/paper.md ("The field's algorithms", Beat the Mean).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numba as nb
+import numpy as np
+
+from ._sampling import duel
+
+
+@nb.njit(cache=True)
+def _argmin_in(values, member, rng, cands):
+    """The member of least value, ties uniformly at random (``cands[rng.integers(m)]``, no draw if unique)."""
+    m = 0
+    low = 0.0
+    for k in range(values.shape[0]):
+        if not member[k]:
+            continue
+        if m == 0 or values[k] < low:
+            low = values[k]
+            m = 0
+        if values[k] == low:
+            cands[m] = k
+            m += 1
+    if m == 1:
+        return cands[0]
+    return cands[rng.integers(0, m)]
+
+
+@nb.njit(cache=True)
+def _kernel(matrix, horizon, rng, log_inv_delta):
+    A = matrix.shape[0]
+    I = np.empty(horizon, dtype=np.int64)
+    J = np.empty(horizon, dtype=np.int64)
+    outcomes = np.empty(horizon, dtype=np.int8)
+    pair_wins = np.zeros((A, A))
+    pair_n = np.zeros((A, A))
+    wins = np.zeros(A)
+    n = np.zeros(A)
+    rate = np.empty(A)
+    member = np.ones(A, dtype=np.bool_)
+    members = np.arange(A)
+    size = A
+    cands = np.empty(A, dtype=np.int64)
+    for t in range(horizon):
+        if size == 1:
+            b = members[0]
+            I[t], J[t], outcomes[t] = b, b, duel(matrix, b, b, rng)
+            continue
+        b = _argmin_in(n, member, rng, cands)
+        other = members[rng.integers(0, size)]
+        o = duel(matrix, b, other, rng)
+        I[t], J[t], outcomes[t] = b, other, o
+        pair_wins[b, other] += o
+        pair_n[b, other] += 1.0
+        wins[b] += o
+        n[b] += 1.0
+        fewest = np.inf
+        for k in members[:size]:
+            fewest = min(fewest, n[k])
+        if fewest == 0.0:  # c(0) is infinite: no decision
+            continue
+        top = -np.inf
+        low = np.inf
+        for k in members[:size]:
+            rate[k] = wins[k] / n[k]
+            top = max(top, rate[k])
+            low = min(low, rate[k])
+        radius = 3.0 * math.sqrt(log_inv_delta / fewest)
+        if low + radius <= top - radius:
+            worst = _argmin_in(rate, member, rng, cands)
+            member[worst] = False
+            size = 0
+            for k in range(A):
+                if member[k]:
+                    wins[k] -= pair_wins[k, worst]
+                    n[k] -= pair_n[k, worst]
+                    members[size] = k
+                    size += 1
+    return I, J, outcomes
+
+
+def run(matrix, horizon, rng, record=None):
+    """One Beat-the-Mean run (tuned to the horizon through delta); no mixed strategy."""
+    X = np.ascontiguousarray(matrix, dtype=np.float64)
+    log_inv_delta = math.log(2.0 * int(horizon) * X.shape[0])
+    I, J, outcomes = _kernel(X, int(horizon), rng, log_inv_delta)
+    return I, J, outcomes, {}

@@ -1,0 +1,288 @@
+"""The field (target ``field``): the paper's algorithms and the field's on the same scenarios and run
+seeds (docs/beyond-the-paper.md, "The field", says which regret each scenario is measured by). The point
+files become the mean regret curves (``field-table``: results/field/curves.parquet), the final-regret
+table with ranks (results/field/table.{parquet,md}) and one figure per scenario (``field-figure``). What
+each command runs is imported inside it, as the command line loads this module for every command."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..cli.args import scenario_rows
+from ..errors import InputError
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+REGRET_COLUMN = {"condorcet": "maximin", "copeland": "copeland", "borda": "borda"}
+"""The point files' regret column each field regret reads (Condorcet regret = maximin where a CW exists)."""
+
+FIELD_REGRET_NAMES = {"condorcet": "Condorcet", "copeland": "Copeland", "borda": "Borda"}
+"""How the field's tables and figures name each regret."""
+
+
+class FieldError(InputError):
+    """The field's point or scenario files are inconsistent."""
+
+
+def field_regrets(scenario: str, condorcet_winner) -> list[str]:
+    """The regrets reported on ``scenario``: Condorcet or Copeland, plus Borda on ``borda``."""
+    kinds = ["condorcet" if condorcet_winner is not None else "copeland"]
+    if scenario == "borda":
+        kinds.append("borda")
+    return kinds
+
+
+def family(slug: str) -> str:
+    """``paper`` or ``field`` for a registered slug; ``other`` for an unknown one."""
+    from ..algorithms import ALGORITHMS
+
+    spec = ALGORITHMS.get(slug)
+    return spec.family if spec is not None else "other"
+
+
+def scenario_regrets(records, simulated) -> dict:
+    """Scenario -> the regrets the field reports on it (:func:`field_regrets`), in the order of
+    ``records`` (``[(path, scenario record), ...]``), after checking that the point files'
+    provenance ``simulated`` shares one base seed and each scenario's matrix."""
+    seeds = sorted({prov["seed"] for prov in simulated})
+    if len(seeds) > 1:
+        raise FieldError(f"the point files were simulated with different base seeds {seeds}; the field compares "
+                         "algorithms on the same run seeds")  # fmt: skip
+    regrets = {}
+    for path, record in records:
+        name = record["name"]
+        digests = {prov["matrix_sha256"] for prov in simulated if prov["scenario"] == name}
+        if not digests:
+            raise FieldError(f"{path}: no point file of scenario {name} was given")
+        if digests - {record["matrix_sha256"]}:
+            raise FieldError(f"{path}: its matrix is not the one the point files of scenario {name} were simulated on")
+        regrets[name] = field_regrets(name, record["winners"]["condorcet"])
+    return regrets
+
+
+def curves_table(points: pd.DataFrame, regrets: dict) -> pd.DataFrame:
+    """Mean and std over runs of each field regret at every grid step.
+
+    ``points``: the rows of the point files; ``regrets``: scenario -> the
+    field regrets of that scenario (:func:`field_regrets`). Every scenario of
+    the points must have an entry, and every (scenario, algorithm) the same
+    horizon.
+    """
+    import pandas as pd
+
+    from ..points import check_points
+    from ..regret import sample_std
+    from ..schemas import FIELD_CURVES_SCHEMA
+
+    points = check_points(points)
+    missing = sorted(set(points["scenario"]) - set(regrets))
+    if missing:
+        raise FieldError(f"no scenario file for scenario(s) {', '.join(missing)} of the point files")
+    horizons = points.groupby("scenario")["horizon"].unique()
+    for scenario, values in horizons.items():
+        if len(values) != 1:
+            raise FieldError(f"scenario {scenario}: the point files hold several horizons {sorted(values.tolist())}")
+    for scenario, part in points.groupby("scenario"):
+        runs = part.groupby("algorithm")["run"].nunique()
+        if runs.nunique() > 1:
+            counts = ", ".join(f"{a} {n}" for a, n in runs.items())
+            raise FieldError(f"scenario {scenario}: the algorithms have different numbers of runs ({counts})")
+    frames = []
+    for scenario, kinds in regrets.items():
+        part = points[points["scenario"] == scenario]
+        for kind in kinds:
+            rows = part[part["regret"] == REGRET_COLUMN[kind]]
+            if rows.empty:
+                continue
+            grouped = (
+                # mutmut equivalent: groupby's sort=True dropped: True is its default
+                rows.groupby(["algorithm", "actions", "horizon", "t"], sort=True)["cumulative_regret"]  # noqa: E501  # pragma: no mutate
+                .agg(mean="mean", std=sample_std, runs="size")
+                .reset_index()
+            )
+            # mutmut equivalent: the column inserted at 1, not 0: the schema orders the columns
+            grouped.insert(0, "scenario", scenario)  # pragma: no mutate
+            # mutmut equivalent: the column inserted at 3, not 2: the schema orders the columns
+            grouped.insert(2, "regret", kind)  # pragma: no mutate
+            frames.append(grouped)
+    if not frames:
+        raise FieldError("the point files hold none of the field's scenarios")
+    table = pd.concat(frames, ignore_index=True)
+    table["family"] = [family(a) for a in table["algorithm"]]
+    return table[FIELD_CURVES_SCHEMA.names]
+
+
+def final_table(curves: pd.DataFrame, order=None) -> pd.DataFrame:
+    """Final regret R_T (mean, std over runs) per (scenario, regret, algorithm) and its rank.
+
+    Rank 1 is the smallest mean regret within a (scenario, regret); equal
+    means share the smaller rank. Rows follow ``order`` (scenario names) and
+    then the registry's algorithm order.
+    """
+    import numpy as np
+
+    from ..algorithms import ALGORITHMS
+    from ..schemas import FIELD_TABLE_SCHEMA
+
+    last = curves[curves["t"] == curves["horizon"]].copy()
+    last["rank"] = last.groupby(["scenario", "regret"])["mean"].rank(method="min").astype(np.int16)
+    scenarios = list(order) if order is not None else list(dict.fromkeys(curves["scenario"]))
+    scenarios += [s for s in dict.fromkeys(last["scenario"]) if s not in scenarios]
+    slugs = list(ALGORITHMS)
+    last["_s"] = [scenarios.index(s) for s in last["scenario"]]
+    last["_r"] = [list(REGRET_COLUMN).index(r) for r in last["regret"]]
+    last["_a"] = [slugs.index(a) if a in slugs else len(slugs) for a in last["algorithm"]]
+    # mutmut equivalent: sort kind: pandas applies kind only when sorting by one column
+    last = last.sort_values(["_s", "_r", "_a", "algorithm"], kind="stable", ignore_index=True)  # pragma: no mutate
+    return last[FIELD_TABLE_SCHEMA.names]
+
+
+FIELD_HEADER = ["scenario", "A", "regret", "rank", "algorithm", "family", "R_T mean ± std"]
+FIELD_ALIGN = "lrlrllr"
+FIELD_NOTE = (
+    "R_T: cumulative regret at the horizon T, mean ± std (ddof = 1) over runs, every algorithm with "
+    "the same run seeds. Regret: Condorcet where a Condorcet winner exists, Copeland where none does, "
+    "and Borda as well on the borda scenario. Rank 1: the lowest mean within a scenario and regret "
+    "(equal means share a rank). Family: paper (the paper's four algorithms and its baselines ISS and "
+    "DTS), field (the field's algorithms beyond the paper), plugin (an installed plugin's) or other (a slug "
+    "no installed package registers)."
+)
+
+
+def field_markdown(table: pd.DataFrame) -> str:
+    """results/field/table.md: ranks at a glance (algorithm x scenario/regret), then every final regret."""
+    import numpy as np
+
+    from ..algorithms import ALGORITHMS
+    from ..tables import markdown, mean_std
+
+    def label(slug):
+        return ALGORITHMS[slug].label if slug in ALGORITHMS else slug
+
+    columns = list(dict.fromkeys(zip(table["scenario"], table["regret"])))
+    slugs = list(dict.fromkeys(table["algorithm"]))
+    ranks = {(r.scenario, r.regret, r.algorithm): int(r.rank) for r in table.itertuples()}
+    glance = []
+    for slug in slugs:
+        mine = [ranks.get((s, k, slug)) for s, k in columns]
+        known = [x for x in mine if x is not None]
+        mean = f"{np.mean(known):.1f}" if known else "-"
+        glance.append([label(slug), *("-" if x is None else str(x) for x in mine), mean])
+    glance_header = ["algorithm", *(f"{s} ({FIELD_REGRET_NAMES.get(k, k)})" for s, k in columns), "mean rank"]
+    rows = [
+        [
+            r.scenario,
+            str(int(r.actions)),
+            FIELD_REGRET_NAMES.get(r.regret, r.regret),
+            str(int(r.rank)),
+            label(r.algorithm),
+            r.family,
+            mean_std(r.mean, r.std, runs=getattr(r, "runs", None)),
+        ]
+        for r in table.itertuples()
+    ]
+    horizons = ", ".join(f"{T:,}" for T in sorted(set(table["horizon"])))
+    runs = ", ".join(map(str, sorted(set(table["runs"]))))
+    glance = markdown(glance_header, glance, "l" + "r" * (len(glance_header) - 1))
+    finals = markdown(FIELD_HEADER, rows, FIELD_ALIGN)
+    title = f"# The field: final regret at T = {horizons} ({runs} runs)"
+    return f"{title}\n\n## Ranks\n\n{glance}\n## Final regret\n\n{finals}\n{FIELD_NOTE}\n"
+
+
+FIELD_PANEL_SIZE = (6.2, 4.6)
+"""Size in inches of one panel (the figure is one panel wide per regret)."""
+
+FAMILY_LINES = {"paper": ("-", "solid"), "field": ("--", "dashed"), "plugin": (":", "dotted"), "other": (":", "dotted")}
+"""Line style by algorithm family, and its name in the legend's title."""
+
+
+def field_figure(scenario: str, curves, outputs, *, data_digest=None):
+    """Render ``scenario``'s field figure from results/field/curves.parquet rows to every path of ``outputs``:
+    mean R_t of every algorithm, log-log, one panel per regret; the paper's algorithms solid, the field's
+    dashed, a plugin's dotted (the legend's title names the styles drawn), R_T in the legend so the ranking
+    reads without the table."""
+    import numpy as np
+    from matplotlib.figure import Figure
+
+    from ..plotting import style
+
+    curves = curves[curves["scenario"] == scenario]
+    kinds = list(dict.fromkeys(curves["regret"]))
+    horizon = int(curves["horizon"].max())
+    actions = int(curves["actions"].iloc[0])
+    runs = sorted(set(curves["runs"]))
+    with style.style():
+        fig = Figure(figsize=(FIELD_PANEL_SIZE[0] * len(kinds), FIELD_PANEL_SIZE[1]), layout="constrained")
+        axes = np.atleast_1d(fig.subplots(1, len(kinds)))
+        for letter, ax, kind in zip("abc", axes, kinds):
+            rows = curves[curves["regret"] == kind]
+            final = rows[rows["t"] == rows["horizon"]].set_index("algorithm")["mean"]
+            for slug in sorted(final.index, key=lambda s: final[s], reverse=True):  # legend: worst first
+                curve = rows[rows["algorithm"] == slug].sort_values("t")
+                t = curve["t"].to_numpy(float)
+                mean = curve["mean"].to_numpy(float)
+                shown = mean > 0  # log axis: R_t = 0 before the first regretful step
+                family = curve["family"].iloc[0]
+                width = style.LINE_WIDTH["mean"] * (1.0 if family == "paper" else 0.9)
+                line = dict(color=style.algorithm_color(slug), ls=FAMILY_LINES[family][0], lw=width)
+                label = f"{style.algorithm_label(slug)}: {final[slug]:,.0f}"
+                ax.plot(t[shown], mean[shown], **line, label=label, gid=f"field:{kind}:{slug}")
+            ax.set_xscale("log")
+            ax.set_yscale("log")
+            ax.set_xlim(1, horizon)
+            ax.set_xlabel("step t")
+            ax.set_ylabel(f"mean cumulative {FIELD_REGRET_NAMES.get(kind, kind)} regret")
+            ax.set_title(f"({letter}) {FIELD_REGRET_NAMES.get(kind, kind)} regret; legend: R_T")
+            drawn = [f for f in FAMILY_LINES if f in set(rows["family"])]
+            styles = ", ".join(f"{FAMILY_LINES[f][1]}: {f}" for f in drawn)
+            ax.legend(loc="upper left", fontsize=6.8, ncols=2, title=styles, title_fontsize=6.8)
+        run_text = f"{runs[0]} runs" if len(runs) == 1 else f"{runs[0]}-{runs[-1]} runs"
+        fig.suptitle(
+            f"{style.scenario_label(scenario)} scenario, the field: A = {actions}, T = {horizon:,}, {run_text}"
+        )
+        style.save(fig, outputs, data_digest)
+    return fig
+
+
+def cmd_field_table(args) -> None:
+    from .. import points, provenance, schemas, storage
+
+    frame, sources, simulated = points.read_points(args.points)
+    records = [(path, storage.read_scenario(path)) for path in args.scenario_file]
+    regrets = scenario_regrets(records, simulated)
+    curves = curves_table(frame, regrets)
+    table = final_table(curves, list(regrets))
+    prov = provenance.record(table="field-curves", points=sources, scenarios=list(regrets))
+    markdown = field_markdown(table)  # before any write: all or nothing
+    storage.write_frame(curves, schemas.FIELD_CURVES_SCHEMA, args.curves, prov)
+    storage.write_frame(table, schemas.FIELD_TABLE_SCHEMA, args.table, {**prov, "table": "field-table"})
+    storage.write_text(args.markdown, markdown)
+
+
+def cmd_field_figure(args) -> None:
+    from .. import digests
+    from ..plotting import style
+
+    style.check_figure_paths(args.out)
+    curves = scenario_rows(args.curves, args.scenario, table="field-curves")
+    digest = digests.data_digest({"curves": args.curves}, figure="field", scenario=args.scenario)
+    field_figure(args.scenario, curves, args.out, data_digest=digest)
+
+
+def add_commands(sub) -> None:
+    p = sub.add_parser("field-table", help="field point files -> mean regret curves, final regret table with ranks")
+    p.add_argument("points", nargs="+", help="point files (sweep-point) of every field scenario and algorithm")
+    p.add_argument(
+        "--scenario-file", action="append", required=True, help="scenario JSON file (duelbandits scenario), in order"
+    )
+    p.add_argument("--curves", required=True, help="output: mean and std of R_t per grid step (.parquet)")
+    p.add_argument("--table", required=True, help="output: final regret and rank (.parquet)")
+    p.add_argument("--markdown", required=True, help="output: the table (.md)")
+    p.set_defaults(func=cmd_field_table, outputs=("curves", "table", "markdown"))
+
+    p = sub.add_parser("field-figure", help="render a scenario's field figure (PDF and PNG)")
+    p.add_argument("--scenario", required=True)
+    p.add_argument("--curves", required=True, help="results/field/curves.parquet")
+    p.add_argument("--out", nargs="+", required=True, help="output files (.pdf, .png)")
+    p.set_defaults(func=cmd_field_figure, outputs=("out",))
