@@ -72,12 +72,6 @@ def test_matrix_bytes_is_base_plus_16_float64_copies_of_the_matrix():
         assert resources.matrix_bytes(actions) == expected == BASE + MATRIX * actions**2, actions
 
 
-def test_matrix_bytes_of_30000_actions_is_107_6_gib():
-    # 314,572,800 + 128 * 9 * 10^8 = 115,514,572,800 B = 107.58 GiB
-    assert resources.matrix_bytes(30_000) == 115_514_572_800
-    assert resources.human(115_514_572_800) == "107.6 GiB"
-
-
 def test_sweep_point_bytes_is_one_run_without_strategies_plus_compiling():
     for horizon, actions in itertools.product([1, 40_000, 10**7], ACTIONS):
         expected = BASE + horizon * PER_STEP + MATRIX * actions**2 + COMPILE

@@ -90,7 +90,7 @@ wildcard_constraints:
 # --- Rerun triggers: the code each command runs -------------------------------------------------
 
 code = triggers.code_digest
-"""A rule's rerun trigger: ``code("cli.MODULE:FUNCTION", *modules)``, the digest of the package modules
+"""A rule's rerun trigger: ``code`` of an entry ``"PACKAGE.MODULE:FUNCTION"`` and ``*modules``, the digest of the package modules
 the command runs and of ``modules`` it loads by name (a kernel the registry imports with importlib)."""
 
 
