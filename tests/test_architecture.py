@@ -24,7 +24,6 @@ FLOORS = {
     ],
     "storage": ["schemas", "storage", "provenance", "triggers", "digests", "manifest"],
     "analyses": [
-        "aggregate",
         "points",
         "tail",
         "tail_family",
@@ -32,7 +31,7 @@ FLOORS = {
         "configcheck",
         "plan",
     ],
-    "presentation": ["tables", "plotting", "latex"],
+    "presentation": ["tables", "plotting"],
     "command line": ["cli", "studies", "__main__", "__init__"],
 }
 LEVEL = {top: level for level, tops in enumerate(FLOORS.values()) for top in tops}

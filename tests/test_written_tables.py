@@ -261,8 +261,8 @@ def test_strategies_average_all_runs_at_the_recorded_steps_for_each_player_and_a
 
 
 def test_summaries_report_three_runs_at_the_nine_point_grid_ending_at_T(out):
-    from duelbandits.aggregate import summary_grid
     from duelbandits.regret import REGRETS
+    from duelbandits.studies.paper.analysis import summary_grid
 
     for name in ("summary-condorcet.parquet", "summary.parquet"):
         summary = read(out / name)

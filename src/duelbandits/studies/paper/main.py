@@ -16,11 +16,11 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
-from ..algorithms import ALGORITHMS
-from ..errors import InputError
-from ..regret import REGRET_NAMES
-from ..theorems import THEOREMS, theorem_for
-from . import style
+from ...algorithms import ALGORITHMS
+from ...errors import InputError
+from ...plotting import style
+from ...regret import REGRET_NAMES
+from ...theorems import THEOREMS, theorem_for
 
 
 def _paper_rows(name: str, summary):

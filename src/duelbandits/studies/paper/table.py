@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..regret import REGRET_NAMES
-from . import fmt, html_page, markdown_page, mean_std
+from ...regret import REGRET_NAMES
+from ...tables import fmt, html_page, markdown_page, mean_std
 
 
 def final_regret_table(summary: pd.DataFrame) -> pd.DataFrame:
