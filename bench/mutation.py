@@ -35,34 +35,40 @@ REPO = Path(__file__).resolve().parent.parent
 
 TESTS = {
     "aggregate": ["tests/test_aggregate.py"],
-    "asymptotics": ["tests/test_asymptotics.py", "tests/test_asymptotics_off_defaults.py"],
-    "claims": ["tests/test_claims.py"],
+    "studies.asymptotics.analysis": ["tests/test_asymptotics.py", "tests/test_asymptotics_off_defaults.py"],
     "configcheck": ["tests/test_config_validation.py", "tests/test_plan.py"],
     "digests": [
         "tests/test_digests.py",
         "tests/test_storage.py",
     ],
-    "field": ["tests/test_field.py"],
+    "studies.field": ["tests/test_field.py"],
     "manifest": ["tests/test_manifest.py"],
     "matrices": ["tests/test_scenarios.py", "tests/test_scenarios_edges.py", "tests/test_benchmarks.py"],
     "plan": ["tests/test_plan.py"],
+    "plugins": [
+        "tests/test_plugins.py",
+        "--deselect=tests/test_plugins.py::test_a_bad_plugin_stops_planning_in_one_message_naming_it",
+        "--deselect=tests/test_plugins.py::test_a_plugin_whose_algorithm_breaks_the_contract_stops_planning_of_the_config_that_selects_it",
+    ],
     "points": ["tests/test_points.py"],
     "regret": ["tests/test_regret.py"],
     "resources": ["tests/test_resources.py"],
     "scenarios": ["tests/test_scenarios.py", "tests/test_scenarios_edges.py", "tests/test_benchmarks.py"],
+    "studies.claims.analysis": ["tests/test_claims.py"],
+    "studies.tail.analysis": ["tests/test_tail.py"],
+    "studies.tail.family": ["tests/test_tail.py"],
     "storage": [
         "tests/test_storage.py",
         "tests/test_read_runs.py",
         "tests/test_provenance.py",
         "tests/test_benchmarks.py",
     ],
-    "tail": ["tests/test_tail.py"],
-    "tail_family": ["tests/test_tail.py"],
     "theorems": ["tests/test_theorems.py"],
     "winners": ["tests/test_winners.py"],
 }
 """The fast tests of each module: the tests mutmut runs against its mutants (a module not listed here
-gets ``tests/test_MODULE.py``): files, single tests (``file::name``) or ``--deselect=file::name``."""
+gets ``tests/test_NAME.py``, NAME the last part of its dotted name): files, single tests
+(``file::name``) or ``--deselect=file::name``."""
 
 STATUS = re.compile(r"^\s*(duelbandits\.\S+): (.+)$")
 
@@ -97,17 +103,22 @@ def scratch_copy(folder: Path) -> None:
             shutil.copy2(source, target)
 
 
+def source(module: str) -> str:
+    """The file of a package module, by its dotted name below the package (``regret``, ``studies.field``)."""
+    return f"src/duelbandits/{module.replace('.', '/')}.py"
+
+
 def mutmut_config(module: str, tests: list[str]) -> str:
     """What one module's run adds to the ``[tool.mutmut]`` table, the last of pyproject.toml: the module to
     mutate and its tests."""
     quoted = ", ".join(f'"{test}"' for test in tests)
-    return f'\nonly_mutate = ["src/duelbandits/{module}.py"]\npytest_add_cli_args_test_selection = [{quoted}]\n'
+    return f'\nonly_mutate = ["{source(module)}"]\npytest_add_cli_args_test_selection = [{quoted}]\n'
 
 
 def run_module(module: str, mutmut: str, children: int, diffs: bool) -> tuple[dict[str, str], dict[str, str]] | None:
     """``{mutant: status}`` of one module's mutmut run, and with ``diffs`` the diff of each live one; None
     (said on stderr) when mutmut failed or listed no mutant, which must not read as a score of 100%."""
-    tests = TESTS.get(module, [f"tests/test_{module}.py"])
+    tests = TESTS.get(module, [f"tests/test_{module.rpartition('.')[2]}.py"])
     with tempfile.TemporaryDirectory(prefix=f"mutation-{module}-") as scratch:
         folder = Path(scratch)
         scratch_copy(folder)
@@ -145,7 +156,7 @@ takes seconds on a loaded machine)."""
 def live_diffs(folder: Path, module: str, names: list[str]) -> dict[str, str]:
     """``{mutant: diff}`` of the mutants ``names`` of a finished run in ``folder``."""
     out = subprocess.run(
-        [sys.executable, "-c", DIFFS, f"src/duelbandits/{module}.py", *names],
+        [sys.executable, "-c", DIFFS, source(module), *names],
         cwd=folder,
         capture_output=True,
         text=True,
@@ -157,7 +168,7 @@ def live_diffs(folder: Path, module: str, names: list[str]) -> dict[str, str]:
 def parser() -> argparse.ArgumentParser:
     """The command line (docs/testing.md shows it)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("modules", nargs="*", help="modules of src/duelbandits, e.g. regret theorems")
+    parser.add_argument("modules", nargs="*", help="modules of src/duelbandits, e.g. regret studies.field")
     parser.add_argument("--changed", metavar="BASE", help="also every module changed since git revision BASE")
     parser.add_argument("--children", type=int, default=2, help="mutants tested at once (default 2)")
     parser.add_argument("--diffs", action="store_true", help="print the diff of each live mutant")
@@ -168,9 +179,9 @@ def parser() -> argparse.ArgumentParser:
 def main(argv=None) -> int:
     args = parser().parse_args(argv)
     modules = list(dict.fromkeys(args.modules + (changed_modules(args.changed) if args.changed else [])))
-    unknown = [m for m in modules if not (REPO / "src/duelbandits" / f"{m}.py").is_file()]
+    unknown = [m for m in modules if not (REPO / source(m)).is_file()]
     if unknown:
-        print(f"mutation: no module src/duelbandits/{unknown[0]}.py", file=sys.stderr)
+        print(f"mutation: no module {source(unknown[0])}", file=sys.stderr)
         return 2
     mutmut = shutil.which("mutmut", path=str(Path(sys.executable).parent)) or shutil.which("mutmut")
     if mutmut is None:

@@ -47,7 +47,9 @@ def select(B, t, rng, alpha, events):
             z = wins / (A - 1)
             R = {
                 i: sum(
-                    (z.max() - (z[i] + z[j]) / 2) / kl_half(theta[i, j]) for j in range(A) if j != i and theta[i, j] != 0.5
+                    (z.max() - (z[i] + z[j]) / 2) / kl_half(theta[i, j])
+                    for j in range(A)
+                    if j != i and theta[i, j] != 0.5
                 )
                 for i in tied
             }

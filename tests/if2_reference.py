@@ -26,7 +26,7 @@ def run(X, T, rng, events=None):
         return wins[j] / n[j]
 
     def c(j):
-        return math.sqrt(math.log(1 / delta) / n[j])
+        return math.sqrt(4 * math.log(1 / delta) / n[j])
 
     while W and len(I) < T:
         for j in W:

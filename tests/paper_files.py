@@ -23,27 +23,10 @@ def paper_files(root, algorithms):
         chunks += ["--chunk", f"{algorithm}={out}"]
     names = ("traces", "strategies", "summary")
     aggregate = [f"--{name}={root / f'{name}-borda.parquet'}" for name in names]
-    run(
-        "aggregate",
-        "--scenario-file",
-        root / "borda.json",
-        *chunks,
-        "--horizon",
-        200,
-        "--runs",
-        2,
-        "--points",
-        20,
-        *aggregate,
-    )
+    sizes = ["--horizon", 200, "--runs", 2, "--points", 20]
+    run("aggregate", "--scenario-file", root / "borda.json", *chunks, *sizes, *aggregate)
     bounds = ["--algorithms", *algorithms, "--actions", 5, "--horizon", 200, "--points", 20, "--c-alpha", 1.0]
     run("bounds", *bounds, "--out", root / "bounds.parquet")
-    run(
-        "summary",
-        root / "summary-borda.parquet",
-        "--bounds",
-        root / "bounds.parquet",
-        "--out",
-        root / "summary.parquet",
-    )
+    summary = [root / "summary-borda.parquet", "--bounds", root / "bounds.parquet"]
+    run("summary", *summary, "--out", root / "summary.parquet")
     return root

@@ -81,10 +81,10 @@ def partner(W, l, best, rng, events):
     return O_l[_argmin(ratio, rng, events)]
 
 
-def rmed2_challenger(W, l, t, alpha, rng, events, b_l="estimate", log_log=None):
+def rmed2_challenger(W, l, t, alpha, rng, events, b_l="estimate"):
     """Algorithm 3 at step ``t``: a pair of ``l`` played fewer than ``alpha log log t`` times (the fewest,
     then the least index; RMED2 only), else ``i*`` if ``O_l`` is empty or ``i*`` is in ``O_l`` with
-    ``N[l, i*] < N[l, b_l] / log log t``, else ``b_l``. RMED2FH passes its fixed ``b_l`` and ``log log T``."""
+    ``N[l, i*] < N[l, b_l] / log log t``, else ``b_l``. RMED2FH passes its fixed ``b_l``."""
     A = W.shape[0]
     N = W + W.T
     best = _argmin(divergences(W), rng, events)
@@ -93,11 +93,11 @@ def rmed2_challenger(W, l, t, alpha, rng, events, b_l="estimate", log_log=None):
         if few:
             events["explore"] += 1
             return min(few, key=lambda j: (N[l, j], j))
-        b_l, log_log = partner(W, l, best, rng, events), math.log(math.log(t))
+        b_l = partner(W, l, best, rng, events)
     if b_l is None:
         events["m = i*, O_l empty"] += 1
         return best
-    if best != l and W[l, best] <= W[best, l] and N[l, best] < N[l, b_l] / log_log:
+    if best != l and W[l, best] <= W[best, l] and N[l, best] < N[l, b_l] / math.log(math.log(t)):
         events["m = i*, met rarely"] += 1
         return best
     events["m = b_l"] += 1
@@ -144,7 +144,7 @@ def run(X, T, rng, f_K, events=None, rule="rmed1", alpha=3.0):
             elif rule == "rmed2":
                 m = rmed2_challenger(W, l, len(I) + 1, alpha, rng, events)
             else:
-                m = rmed2_challenger(W, l, len(I) + 1, alpha, rng, events, fixed[l], math.log(math.log(T)))
+                m = rmed2_challenger(W, l, len(I) + 1, alpha, rng, events, fixed[l])
             play(l, m)
             t = len(I)  # the 1-based step just played
             L_R.discard(l)

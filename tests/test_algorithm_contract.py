@@ -281,12 +281,15 @@ REGRET_RATIO_BOUND = {
     "rcs": (0.04, 0.28, 0.47),  # 0.026 (0.007), 0.187 (0.041), 0.348 (0.055)
     "rmed1": (0.04, 0.16, 0.29),  # 0.022 (0.008), 0.118 (0.020), 0.209 (0.035)
     "rmed2": (0.04, 0.28, 0.47),  # 0.025 (0.006), 0.225 (0.024), 0.394 (0.037)
-    "rmed2fh": (0.07, 0.66, 0.78),  # 0.032 (0.017), 0.359 (0.145), 0.581 (0.093): partners fixed early
+    "rmed2fh": (0.08, 0.66, 0.78),  # 0.031 (0.019), 0.351 (0.144), 0.585 (0.095): partners fixed early
     "btm": (1.02, 1.02, 1.02),  # 1.000 (0.008), 1.000 (0.005), 1.000 (0.006): uniform play until n ~ 10^4, see below
-    "if2": (0.15, 0.95, 1.12),  # 0.095 (0.026), 0.667 (0.136), 0.810 (0.147): still filtering at A = 13
+    "if2": (0.54, 1.32, 1.36),  # 0.378 (0.077), 0.959 (0.175), 0.967 (0.191): still filtering at A = 10 and 13
     "dts-plus": (0.04, 0.12, 0.17),  # 0.020 (0.006), 0.078 (0.017), 0.111 (0.026)
     "ccb": (0.06, 0.46, 0.81),  # 0.031 (0.010), 0.345 (0.052), 0.658 (0.072)
     "winner-stays": (0.74, 0.54, 0.5),  # 0.734 (0.003), 0.510 (0.011), 0.480 (0.007)
+    "ws-s": (0.03, 0.1, 0.16),  # 0.018 (0.003), 0.070 (0.010), 0.100 (0.028)
+    "multisbm": (0.22, 0.81, 0.87),  # 0.168 (0.021), 0.760 (0.022), 0.836 (0.015)
+    "doubler": (0.39, 0.76, 0.81),  # 0.323 (0.029), 0.695 (0.027), 0.758 (0.022)
     "dexp3": (0.66, 0.78, 0.81),  # 0.536 (0.059), 0.686 (0.043), 0.717 (0.043)
 }
 """Each bound is the measured mean plus 5 standard deviations of a mean of 6 runs (per-run sd / sqrt 6),
@@ -298,8 +301,8 @@ action for a while), where the sd rule is only a guide; its six seeds give 0.015
 Beat the Mean is the exception: its radius 3 sqrt(log(2 T A) / n) (Yue & Joachims' online version, gamma = 1)
 removes no action before each has about 10^4 comparisons at these gaps, and until then its duels are
 uniform over the A^2 pairs, so its bound only says it plays no worse than uniform (tests/test_field_references.py
-checks its removals on total orders). Interleaved Filter 2 at A = 13 (radius sqrt(log(T A^2) / n), n <= 166
-comparisons per pair by T = 2000) has made few decisions either, so its bound there is above 1 too.
+checks its removals on total orders). Interleaved Filter 2 at A = 10 and 13 (radius sqrt(4 log(T A^2) / n), at
+most 222 comparisons per pair by T = 2000) has made few decisions either, so its bounds there are above 1 too.
 The regret is the one the paper's condorcet figure shows for the algorithm (``regret.paper_regret``)."""
 
 

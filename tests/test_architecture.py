@@ -25,9 +25,6 @@ FLOORS = {
     "storage": ["schemas", "storage", "provenance", "triggers", "digests", "manifest"],
     "analyses": [
         "points",
-        "tail",
-        "tail_family",
-        "claims",
         "configcheck",
         "plan",
     ],

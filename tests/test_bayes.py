@@ -197,7 +197,7 @@ def test_an_unknown_prior_is_refused_in_one_line_and_the_tables_name_the_prior()
     table = bayes.estimates(runs, 0.95, "projected")
     assert set(table["prior"]) == {"independent entries, projected"}
     assert "(prior: independent entries, projected)" in bayes.overall_verdict(table)
-    from duelbandits import claims
+    from duelbandits.studies.claims import analysis as claims
 
     spec = next(s for s in claims.DATA["claims"] if s["rule"] == "bayes")
     row = claims.reading(claims.rule_bayes(spec, {"bayes": table, "bayes_verdict": None}, {})[0])

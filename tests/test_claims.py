@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from duelbandits import claims
 from duelbandits.schemas import CLAIM_SCHEMA
+from duelbandits.studies.claims import analysis as claims
 
 FIXED_HOLDS = "holds on this fixed matrix"
 """A Theorem 4.1 row on a fixed matrix says which reading of the theorem it tests (claims.READINGS)."""
@@ -127,7 +127,7 @@ SUMMARY_ROWS = 16
 8 Section 5 rows."""
 
 Z95 = 1.6448536269514722
-"""The one-sided 0.95 normal quantile, written out (not taken from duelbandits.claims)."""
+"""The one-sided 0.95 normal quantile, written out (not taken from duelbandits.studies.claims)."""
 
 
 def _runs(summary, runs):
@@ -140,7 +140,7 @@ THEOREM_4_1_LINE = "| 2 | Theorem 4.1 (condorcet) |"
 
 def test_one_run_gives_no_interval_and_no_verdict():
     """And the Markdown shows the number without an interval."""
-    from duelbandits.tables.claims import claims_markdown
+    from duelbandits.studies.claims import claims_markdown
 
     table = claims.ledger(_runs(_summary(), 1))
     rows = table.iloc[:SUMMARY_ROWS]
@@ -157,7 +157,7 @@ def test_one_run_gives_no_interval_and_no_verdict():
 
 def test_two_runs_give_an_interval_and_a_verdict():
     """The boundary: two runs, mean -+ 1.645 std / sqrt(2), and the verdicts of the 100-run ledger."""
-    from duelbandits.tables.claims import claims_markdown
+    from duelbandits.studies.claims import claims_markdown
 
     table = claims.ledger(_runs(_summary(), 2))
     assert not table.iloc[:SUMMARY_ROWS]["reason"].str.startswith("one run").any()
@@ -591,23 +591,7 @@ def _local(runs_at_10000=40):
     row: a bound null where T misses the requirement, no theorem (None, ""), a slope of another method or
     scenario, a NaN slope."""
     rows = [
-        (
-            "condorcet",
-            "ts-maximin",
-            "maximin",
-            "4.1",
-            100000,
-            40,
-            300.0,
-            100.0,
-            1000.0,
-            0.3,
-            10000,
-            0.4,
-            0.3,
-            0.5,
-            0.95,
-        ),
+        ("condorcet", "ts-maximin", "maximin", "4.1", 100000, 40, 300, 100, 1000, 0.3, 10000, 0.4, 0.3, 0.5, 0.95),
         ("condorcet", "ts-maximin", "maximin", "4.1", 10000, 40, 100.0, 30.0, 400.0, 0.25, NAN, NAN, NAN, NAN, 0.95),
         ("borda", "sparring-exp3p", "borda", None, 100000, 40, 5000.0, 50.0, NAN, NAN, 10000, 0.95, 0.92, 0.98, 0.9),
         ("borda", "sparring-exp3p", "borda", None, 10000, runs_at_10000, 600.0, 6.0, NAN, NAN, NAN, NAN, NAN, NAN, 0.9),
@@ -747,25 +731,7 @@ def _family(crossing=True):
         (5, 0.2, 1000, 0.0, 200, 80.0, 70.0, 95.0, 50.0, 1.6, "exceeded", 600.0, 500.0, 800.0, 0.85, 0.8, 0.9),
         (5, 0.1, 1000, 0.0, 200, 85.0, 75.0, 95.0, 50.0, 1.7, "exceeded", 700.4, 600.0, NAN, NAN, NAN, NAN),
         (4, 0.1, 1000, 0.0, 200, 40.0, 30.0, 55.0, 50.0, 0.8, "inconclusive", 2000.0, 1500.0, 3000.0, 0.86, 0.82, 0.89),
-        (
-            4,
-            0.1,
-            5000,
-            0.0,
-            200,
-            160.0,
-            130.0,
-            190.0,
-            110.0,
-            1.45,
-            "exceeded",
-            2000.0,
-            1500.0,
-            3000.0,
-            0.86,
-            0.82,
-            0.89,
-        ),
+        (4, 0.1, 5000, 0.0, 200, 160, 130, 190, 110, 1.45, "exceeded", 2000.0, 1500.0, 3000.0, 0.86, 0.82, 0.89),
         (3, 0.1, 1000, 0.0, 200, 20.0, 10.0, 30.0, 50.0, 0.4, "below", NAN, NAN, NAN, NAN, NAN, NAN),
         (3, 0.1, 5000, 0.0, 200, 60.0, 40.0, 80.0, 110.0, 0.55, "below", NAN, NAN, NAN, NAN, NAN, NAN),
         (3, 0.3, 0, 0.0, 200, NAN, NAN, NAN, NAN, NAN, "no trap", NAN, NAN, NAN, NAN, NAN, NAN),

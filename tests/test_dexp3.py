@@ -4,13 +4,10 @@ import warnings
 
 import numpy as np
 import pytest
-from montecarlo import assert_pairs_follow, pooled_runs, separation
 
-import duelbandits
 from duelbandits import regret
 from duelbandits.algorithms import AlgorithmError, dexp3
 from duelbandits.algorithms import partial_monitoring as pm
-from duelbandits.simulation import recorded_steps
 
 NO_RECORD = np.zeros(0, dtype=np.int64)
 
@@ -82,71 +79,18 @@ def test_estimate_and_strategy_after_hand_made_steps():
     np.testing.assert_allclose(q, [0.3570366, 0.3525460, 0.2904174], rtol=1e-6)
 
 
-def test_estimate_is_unbiased_for_the_shifted_borda_score():
-    """E[s~(i)] = (1/K) sum_j X(i, j) with x, y ~ q independently, by Monte Carlo.
-
-    E[s~(i)^2] = sum_j q(i) q(j) X(i, j) / (K q(i) q(j))^2 = (1/K^2) sum_j X(i, j) / (q(i) q(j));
-    the variance is that minus s(i)^2; five standard errors of the mean of M draws.
-    """
-    X5 = duelbandits.make_scenario("condorcet", actions=5, seed=3).matrix
-    rng = np.random.default_rng(21)
-    K, M = 5, 100_000
-    q = np.array([0.1, 0.15, 0.2, 0.25, 0.3])
-    x = rng.choice(K, size=M, p=q)
-    y = rng.choice(K, size=M, p=q)
-    o = (rng.random(M) < X5[x, y]).astype(float)  # X(i, i) = 1/2: a self-duel is a fair coin
-    out, total = np.empty(K), np.zeros(K)
-    for a, b, w in zip(x, y, o):
-        dexp3.estimate(q, a, b, w, out)
-        total += out
-    s = X5.mean(axis=1)
-    second = (X5 / np.outer(q, q)).sum(axis=1) / K**2
-    assert np.all(np.abs(total / M - s) < 5.0 * np.sqrt((second - s**2) / M))
-
-
-def test_recorded_strategies_are_those_the_history_implies(X):
-    """Replay q_{t+1} = (1 - gamma) softmax(eta sum s~) + gamma / K in plain numpy from (I, J, o)."""
-    T, K = 600, 10
-    h = dexp3.hyperparameters(K, T)
-    record = recorded_steps(T, 53)
-    I, J, o, s = dexp3.run(X, T, np.random.default_rng(5), record)
-    log_w, q, k = np.zeros(K), np.full(K, 1 / K), 0
-    for t in range(1, T + 1):
-        if t == record[k]:
-            np.testing.assert_allclose(s["p"][k], q, rtol=1e-10, atol=0)
-            k += 1
-        x, y = I[t - 1], J[t - 1]
-        log_w[x] += h["eta"] * o[t - 1] / (K * q[x] * q[y])
-        w = np.exp(log_w - log_w.max())
-        q = (1 - h["gamma"]) * w / w.sum() + h["gamma"] / K
-    assert k == len(record)
-
-
 def test_it_is_the_partial_monitoring_update_with_another_tuning(X):
     """Saha et al.'s Algorithm 1 and the paper's Alg. 4 share the estimator and the update: with the same
-    eta and gamma and the same generator the runs are identical."""
+    eta and gamma and the same generator the runs are identical (so the estimator's unbiasedness, the
+    independent draws of I and J and the recorded laws are tests/test_partial_monitoring.py's)."""
     record = np.arange(1, 301)
     a = dexp3.run(X, 300, np.random.default_rng(3), record, eta=0.02, gamma=0.2)
     b = pm.run(X, 300, np.random.default_rng(3), record, eta=0.02, gamma=0.2)
     for u, v in zip(a[:3], b[:3]):
         np.testing.assert_array_equal(u, v)
     np.testing.assert_allclose(a[3]["p"], b[3]["p"], rtol=1e-12, atol=0)
-
-
-def test_I_and_J_are_drawn_independently_from_q_at_every_step():
-    """(x_t, y_t) ~ q_t x q_t, checked per cell against the recorded laws.
-
-    eta = 0.5 moves q_t far from uniform within 50 steps (gamma = 0.3 keeps every q(i) >= 0.1);
-    400 runs, K = 3. The per-cell tolerance (5 sd, martingale CLT) is derived in
-    montecarlo.assert_pairs_follow; the separation checks show the test would notice a y_t drawn
-    uniformly (or both actions uniformly) on this very trajectory.
-    """
-    X3 = duelbandits.make_scenario("condorcet", actions=3, seed=0).matrix
-    I, J, s = pooled_runs(dexp3.run, X3, 50, 400, seed=1, eta=0.5, gamma=0.3)
-    assert_pairs_follow(I, J, s["p"], s["p"])
-    uniform = np.full_like(s["p"], 1 / 3)
-    assert separation(s["p"], s["p"], s["p"], uniform) > 20
-    assert separation(s["p"], s["p"], uniform, uniform) > 20
+    own = dexp3.run(X, 300, np.random.default_rng(4), record)  # by default its own tuning, not Alg. 4's
+    np.testing.assert_array_equal(own[0], pm.run(X, 300, np.random.default_rng(4), **dexp3.hyperparameters(10, 300))[0])
 
 
 @pytest.mark.parametrize(

@@ -20,7 +20,7 @@ def tool():
 
 def test_each_module_of_the_table_and_its_tests_exist(tool):
     for module, tests in tool.TESTS.items():
-        assert (REPO / "src" / "duelbandits" / f"{module}.py").is_file(), module
+        assert (REPO / tool.source(module)).is_file(), module
         for test in tests:  # a file, one test of it (file::name), or --deselect=file::name
             path, _, name = test.removeprefix("--deselect=").partition("::")
             assert (REPO / path).is_file(), test

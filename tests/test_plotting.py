@@ -234,14 +234,8 @@ def test_appendix_figure_is_byte_identical_and_independent_of_row_order(appendix
     _, first = appendix_renders["sparring-exp3p"]
     again = [tmp_path / p.name for p in first]
     shuffled = make_traces().sample(frac=1.0, random_state=1)
-    appendix_figure(
-        "condorcet",
-        "sparring-exp3p",
-        shuffled,
-        make_strategies(("p", "q")).iloc[::-1],
-        again,
-        scenario=scenario_dict("condorcet"),
-    )
+    strategies = make_strategies(("p", "q")).iloc[::-1]
+    appendix_figure("condorcet", "sparring-exp3p", shuffled, strategies, again, scenario=scenario_dict("condorcet"))
     for a, b in zip(first, again):
         assert a.read_bytes() == b.read_bytes(), a.name
 

@@ -3,13 +3,17 @@
 Each test lays out a fake installed distribution (a package and its ``.dist-info`` with
 ``entry_points.txt``) in a folder of its own and runs ``python -m duelbandits`` or Snakemake's
 planning with that folder on ``PYTHONPATH``, so the plugin is seen exactly as an installed one is and
-nothing leaks into this process's registries.
+nothing leaks into this process's registries; or loads it here with ``plugins.load`` (not into the
+registries), which mutation testing sees.
 """
 
+import dataclasses
 import os
+import re
 import subprocess
 import sys
 import textwrap
+import types
 from pathlib import Path
 
 import pytest
@@ -112,17 +116,25 @@ def test_the_contract_check_passes_a_good_plugin_and_names_an_action_out_of_rang
 
 
 BAD = {
-    "import": ["plugin fakeplugin 0.1", "fails to import: ZeroDivisionError"],
-    "exit": ["plugin fakeplugin 0.1", "fails to import: SystemExit: 0"],
-    "clash": ["plugin fakeplugin 0.1", "slug 'dts' is a built-in algorithm's"],
-    "incomplete": ["plugin fakeplugin 0.1", "algorithm 'uniform': citation must be a non-empty string"],
-    "regrets": ["plugin fakeplugin 0.1", "algorithm 'uniform': regrets must map each of condorcet, borda, target"],
-    "default": ["plugin fakeplugin 0.1", "out-of-range default: spread must be a finite number >= 0, got -1.0"],
-    "name": ["plugin fakeplugin 0.1", "the entry's slug is 'uniform'; the entry point must be named by it"],
-    "object": ["plugin fakeplugin 0.1", "is a dict, not a duelbandits.algorithms.Algorithm"],
-    "scenario-clash": ["plugin fakeplugin 0.1", "slug 'borda' is a built-in scenario's"],
+    "import": ["fails to import: ZeroDivisionError"],
+    "exit": ["fails to import: SystemExit: 0"],
+    "clash": ["slug 'dts' is a built-in algorithm's"],
+    "incomplete": ["algorithm 'uniform': citation must be a non-empty string"],
+    "regrets": ["algorithm 'uniform': regrets must map each of condorcet, borda, target"],
+    "default": ["out-of-range default: spread must be a finite number >= 0, got -1.0"],
+    "name": [
+        "plugin fakeplugin 0.1, entry point 'other-name' = 'fakeplugin:ALGORITHM' in group 'duelbandits.algorithms': "
+        "the entry's slug is 'uniform'; the entry point must be named by it"
+    ],
+    "object": ["is a dict, not a duelbandits.algorithms.Algorithm"],
+    "scenario-clash": [
+        "entry point 'borda' = 'fakeplugin:SCENARIO' in group 'duelbandits.scenarios': slug 'borda' "
+        "is a built-in scenario's; choose another"
+    ],
+    "kind": ["scenario 'sorted': a plugin's scenario is of kind generated"],
+    "twice": ["plugin otherplugin 0.1, entry point 'uniform'", "is also registered by plugin fakeplugin"],
 }
-"""Each kind of unusable plugin, and the words of its one line."""
+"""Each kind of unusable plugin, and the words of its one line, which starts by naming the distribution."""
 
 
 def install_bad(site, kind):
@@ -144,19 +156,88 @@ def install_bad(site, kind):
         names = ("other-name", "sorted")
     elif kind == "object":
         code = good + "\nALGORITHM = {'slug': 'uniform'}\n"
+    elif kind == "kind":
+        code = good.replace('make="fakeplugin:make"', 'kind="utility"')
+    elif kind == "twice":
+        install(site, package="otherplugin", scenario="other")
     else:
         code, names = good.replace('slug="sorted"', 'slug="borda"'), ("uniform", "borda")
     return install(site, code=code, names=names)
 
 
+def load(site, monkeypatch, package="fakeplugin"):
+    """The registries' ``plugins.load`` of both groups in this process, with ``site`` on its path and
+    ``package`` imported afresh (a test before, or mutmut's second run, imported another)."""
+    from duelbandits import algorithms, plugins, scenarios
+
+    monkeypatch.syspath_prepend(str(site))
+    for name in [name for name in sys.modules if name.partition(".")[0] == package]:
+        monkeypatch.delitem(sys.modules, name)
+    return (
+        plugins.load(plugins.ALGORITHM_GROUP, algorithms.Algorithm, algorithms.BUILTINS),
+        plugins.load(plugins.SCENARIO_GROUP, scenarios.ScenarioEntry, scenarios.BUILTINS),
+    )
+
+
 @pytest.mark.parametrize("kind", list(BAD))
-def test_a_bad_plugin_is_one_line_naming_it_and_the_problem_and_exit_2(tmp_path, kind):
-    result = duelbandits(install_bad(tmp_path / "site", kind), "list")
-    assert result.returncode == 2 and result.stdout == ""
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
+def test_a_bad_plugin_is_one_line_naming_it_and_the_problem(tmp_path, monkeypatch, kind):
+    from duelbandits.plugins import PluginError
+
+    with pytest.raises(PluginError) as refused:
+        load(install_bad(tmp_path / "site", kind), monkeypatch)
+    line = str(refused.value)
+    assert "\n" not in line and line.startswith(("plugin fakeplugin 0.1", "plugin otherplugin 0.1"))
     for word in BAD[kind]:
-        assert word in lines[0], (word, lines[0])
+        assert word in line, (word, line)
+
+
+def test_a_plugins_entries_carry_its_source_and_its_calls_errors_name_it(tmp_path, monkeypatch):
+    """A distribution's name, version and a 16-digit digest of its entry and code; without a distribution,
+    its module's name and version unknown."""
+    from duelbandits import algorithms, plugins
+    from duelbandits.errors import AlgorithmError
+
+    (algorithms_, scenarios_) = load(install(tmp_path / "site"), monkeypatch)
+    algorithm, scenario = algorithms_["uniform"], scenarios_["sorted"]
+    assert list(algorithms_) == ["uniform"] and list(scenarios_) == ["sorted"]
+    digest = algorithm.source.digest
+    assert algorithm.source.as_dict() == {"distribution": "fakeplugin", "version": "0.1", "digest": digest}
+    assert re.fullmatch("[0-9a-f]{16}", digest) and scenario.source.digest not in ("", digest)  # its entry differs
+    with pytest.raises(plugins.PluginError, match=r"^plugin uniform \(distribution fakeplugin\): SystemExit: 3$"):
+        with plugins.foreign(algorithm):
+            raise SystemExit(3)
+    with pytest.raises(AlgorithmError, match="^its own$"), plugins.foreign(algorithm):
+        raise AlgorithmError("its own")  # the project's own error is already one line
+    unnamed = dataclasses.replace(algorithm, source=None)
+    assert plugins.named(unnamed) == "plugin uniform (distribution none: registered in this process)"
+    raw, renamed = sys.modules["fakeplugin"].ALGORITHM, types.SimpleNamespace(name="Fake-Plugin", version="2")
+    for dist, source in ((renamed, ("Fake-Plugin", "2")), (None, ("fakeplugin", "unknown"))):
+        point = types.SimpleNamespace(name="uniform", value="fakeplugin:ALGORITHM", group="g", dist=dist)
+        point.load = lambda: raw
+        monkeypatch.setattr(plugins.metadata, "entry_points", lambda group, point=point: [point])
+        (entry,) = plugins.load(plugins.ALGORITHM_GROUP, algorithms.Algorithm, algorithms.BUILTINS).values()
+        assert entry.source == plugins.Source(*source, digest)
+    point.load = dict  # refused without a distribution: named by its entry point
+    with pytest.raises(plugins.PluginError, match="^plugin an unknown distribution, entry point 'uniform' = "):
+        plugins.load(plugins.ALGORITHM_GROUP, algorithms.Algorithm, algorithms.BUILTINS)
+
+
+def test_the_registries_are_built_once_on_first_use_and_not_while_building(monkeypatch):
+    from duelbandits import plugins
+
+    module, built = types.ModuleType("toyregistry"), []
+    monkeypatch.setitem(sys.modules, "toyregistry", module)
+
+    def build():
+        built.append(True)
+        with pytest.raises(plugins.PluginError, match=r"^toyregistry\.B was used while the plugins were being loaded"):
+            lazy.get("B")  # by a plugin's import, say
+        return {"A": 1, "B": 2}
+
+    lazy = plugins.LazyRegistry("toyregistry", ("A", "B"), build)
+    with pytest.raises(AttributeError, match="^module 'toyregistry' has no attribute 'C'$"):
+        lazy.get("C")
+    assert lazy.get("B") == 2 and lazy.get("A") == 1 and built == [True] and (module.A, module.B) == (1, 2)
 
 
 def plan(tmp_path, site, *args):
@@ -250,29 +331,34 @@ def test_impossible_outputs_or_an_exception_of_a_plugin_are_one_line_naming_it_a
 def test_a_plugins_digest_covers_its_packages_init_and_what_changes_results_only(tmp_path, monkeypatch):
     """The ``__init__`` of the implementation's package runs before it, so an edit of it changes the
     digest; its own imports are followed only for a name of the package (``helper``), not a submodule's.
-    A parameter's description (in the module or the entry) or a comment changes no result, nor the digest."""
-    import dataclasses
-
+    Relative, absolute and plain imports, two levels down, through a cycle. A parameter's description
+    (in the module or the entry) or a comment changes no result, nor the digest."""
     from duelbandits import plugins
     from duelbandits.algorithms import BUILTINS
 
     package = tmp_path / "initplugin"
-    package.mkdir()
+    (package / "sub").mkdir(parents=True)
     init = "from .other import OTHER\n\n\ndef helper():\n    return {}\n"
-    for name, text in (("__init__", init.format(1)), ("algo", "from .util import f\n"), ("util", "f = 1\n"),
-                       ("other", "OTHER = 1\n")):  # fmt: skip
+    for name, text in (("__init__", init.format(1)), ("sub/__init__", ""), ("sub/deep", ""), ("util", "f = 1\n"),
+                       ("sub/algo", "import json, initplugin.sub.deep\nfrom ..util import f\n"),
+                       ("other", "from .sub import algo\nOTHER = 1\n")):  # fmt: skip
         (package / f"{name}.py").write_text(text)
-    monkeypatch.syspath_prepend(str(tmp_path))
-    before = plugins.files_digest("initplugin.algo")
+    load(tmp_path, monkeypatch, "initplugin")
+    before = plugins.files_digest("initplugin.sub.algo")
     (package / "__init__.py").write_text(init.format(2))
-    assert plugins.files_digest("initplugin.algo") != before
-    assert sorted(plugins.module_files("initplugin.algo")) == ["initplugin", "initplugin.algo", "initplugin.util"]
-    (package / "algo.py").write_text("from . import helper\n")
-    assert sorted(plugins.module_files("initplugin.algo")) == ["initplugin", "initplugin.algo", "initplugin.other"]
+    assert plugins.files_digest("initplugin.sub.algo") != before
+    common = {"initplugin", "initplugin.sub", "initplugin.sub.algo"}
+    assert set(plugins.module_files("initplugin.sub.algo")) == {*common, "initplugin.sub.deep", "initplugin.util"}
+    (package / "sub/algo.py").write_text("from initplugin import util\n")
+    assert set(plugins.module_files("initplugin.sub.algo")) == {*common, "initplugin.util"}
+    (package / "sub/algo.py").write_text("from .. import helper\n")
+    assert set(plugins.module_files("initplugin.sub.algo")) == {*common, "initplugin.other"}
     entry, digests = BUILTINS["dts"], []
     alpha = entry.params["alpha"]
     for default, text, comment in ((0.51, "alpha", ""), (0.51, "alpha > 1/2", "  # a comment"), (0.6, "alpha", "")):
-        (package / "algo.py").write_text(f'from . import helper\nP = Param({default}, "{text}"){comment}\n')
+        (package / "sub/algo.py").write_text(f'from .. import helper\nP = Param({default}, "{text}"){comment}\n')
         edited = dataclasses.replace(alpha, default=default, description=text)
-        digests.append(plugins.files_digest("initplugin.algo", dataclasses.replace(entry, params={"alpha": edited})))
+        digests.append(
+            plugins.files_digest("initplugin.sub.algo", dataclasses.replace(entry, params={"alpha": edited}))
+        )
     assert digests[0] == digests[1] != digests[2]

@@ -204,17 +204,8 @@ def test_every_job_runs_the_cli_and_each_rule_has_its_expected_number_of_jobs(jo
 
 # --- Seeds, scenario parameters, hyper-parameters ------------------------------------------------
 
-SEEDED = {
-    "scenario",
-    "simulate",
-    "point",
-    "sweep_horizon",
-    "asymptotics_table",
-    "tail_continue",
-    "tail_table",
-    "tail_family",
-    "bayes_runs",
-}
+SEEDED = {"scenario", "simulate", "point", "sweep_horizon", "asymptotics_table", "tail_continue", "tail_table"}
+SEEDED |= {"tail_family", "bayes_runs"}
 """Rules whose command takes --seed: the matrices, the runs' streams and the bootstraps."""
 
 

@@ -1,4 +1,4 @@
-"""The maximin-tail target (duelbandits.tail): the prefix property it rests on, the trapped rule, the
+"""The maximin-tail target (duelbandits.studies.tail): the prefix property it rests on, the trapped rule, the
 phase-2 selection, and the two-phase stratified estimator against a brute-force estimate."""
 
 import math
@@ -7,10 +7,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from duelbandits import regret, scenarios, schemas, tail, tail_family, theorems, winners
+from duelbandits import regret, scenarios, schemas, theorems, winners
 from duelbandits.errors import InputError
 from duelbandits.points import simulate_point
 from duelbandits.simulation import name_seed, run_seed, simulate
+from duelbandits.studies.tail import analysis as tail
+from duelbandits.studies.tail import family as tail_family
 
 SEED = 20191114
 
@@ -46,7 +48,7 @@ def test_stratified_interval_covers_at_its_level():
     """On a population with a rare heavy stratum (like trapped runs), the 95% interval of the two-phase
     estimate covers the true mean in about 95% of 600 replications (binomial sd 0.9%: accept 91-99%)."""
     rng = np.random.default_rng(2)
-    z = tail.z_value(0.95)
+    z = regret.z_value(0.95)
     truth = 0.05 * 100.0 + 0.95 * 1.0
     covered = 0
     for _ in range(600):
@@ -62,7 +64,7 @@ def test_stratified_interval_covers_at_its_level():
 def test_stratified_estimate_against_brute_force_on_the_borda_matrix(borda):
     """A small case run both ways: all 150 runs to T2 (brute force) and the two-phase sample (every
     trapped run, 20 free ones); the estimates agree within 3 standard errors of their difference."""
-    trap = tail.trap(borda)
+    trap = winners.trap(borda)
     T1, T2, N = 1_000, 6_000, 150
     point = simulate_point(borda, "borda", "ts-maximin", T1, range(N), SEED, points=12).to_pandas()
     runs, strata = tail.strata_of(point, trap.delta, 0.5, 20, SEED)
@@ -233,7 +235,7 @@ action 1 is the Borda winner; delta = X[0, 1] - 1/2 = 0.1."""
 
 def test_family_matrix_by_value_and_its_trap():
     np.testing.assert_allclose(tail_family.family_matrix(4, 0.1, 0.1, 0.95), FAMILY_4, rtol=0, atol=1e-15)
-    trap = tail.trap(FAMILY_4)
+    trap = winners.trap(FAMILY_4)
     assert (trap.maximin_winner, trap.borda_winner) == (0, 1)
     assert trap.delta == pytest.approx(0.1, abs=1e-15)
 
@@ -335,13 +337,6 @@ def test_stratified_mean_refuses_strata_it_cannot_estimate_naming_them():
         tail.stratified_mean([(5, [1.0]), (2, [])])
 
 
-def test_z_value_is_the_two_sided_normal_quantile():
-    """Tabulated: 1.959964 at 95%, 1.644854 at 90%, 2.575829 at 99%."""
-    assert tail.z_value(0.95) == pytest.approx(1.959964, abs=1e-6)
-    assert tail.z_value(0.90) == pytest.approx(1.644854, abs=1e-6)
-    assert tail.z_value(0.99) == pytest.approx(2.575829, abs=1e-6)
-
-
 def test_posterior_counts_by_hand():
     """Steps (I, J, outcome): (0, 1, 1) gives wins[0, 1] += 1; (1, 1, 0) a self-duel, nothing; (2, 0, 1)
     wins[2, 0] += 1; (0, 2, 0) wins[2, 0] += 1; the fifth step (1, 0, 1), wins[1, 0] += 1, lies past upto = 4."""
@@ -406,7 +401,7 @@ def test_continue_runs_states_counted_by_hand(borda, monkeypatch):
     duels of the run's first t steps, and its escape probabilities are those of the documented seed
     SeedSequence([seed, "maximin-tail", "escape", run, t]) on those counts. Each run records its
     strategies at one step only (stride = horizon: memory)."""
-    trap = tail.trap(borda)
+    trap = winners.trap(borda)
     star, i2 = trap.maximin_winner, trap.borda_winner
     strides = []
 
@@ -727,7 +722,7 @@ def test_trap_delta_is_in_double_precision_for_a_float32_matrix():
     1.14, 2.3, 2.28, 2.28): delta = 0.2 - 1/2, which float32 rounds (0.2 < 1/4)."""
     A = np.array([[0.5, 0.2, 0.22, 0.22], [0.8, 0.5, 0.1, 0.9], [0.78, 0.9, 0.5, 0.1], [0.78, 0.1, 0.9, 0.5]])
     A32 = A.astype(np.float32)
-    trap = tail.trap(A32)
+    trap = winners.trap(A32)
     assert (trap.maximin_winner, trap.borda_winner) == (0, 1)
     assert trap.delta == float(A32[0, 1]) - 0.5 != float(A32[0, 1] - np.float32(0.5))
 

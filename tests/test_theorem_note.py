@@ -1,5 +1,5 @@
 """docs/theorem-4.1.md quotes the family's crossing, growth exponent and reach in prose; each sentence is
-rebuilt here from a fresh run of duelbandits.tail_family.family_search at the default config (the numbers have
+rebuilt here from a fresh run of duelbandits.studies.tail.family.family_search at the default config (the numbers have
 one source: the target's code and config; about 2 x 10^8 steps, a minute or two of CPU)."""
 
 from pathlib import Path
@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from duelbandits import tail_family
+from duelbandits.studies.tail import family as tail_family
 
 REPO = Path(__file__).resolve().parents[1]
 NOTE = (REPO / "docs" / "theorem-4.1.md").read_text()
@@ -24,17 +24,9 @@ def squeeze(text: str) -> str:
 def family():
     section, family = CONFIG["maximin-tail"], CONFIG["maximin-tail"]["family"]
     return tail_family.family_search(
-        family["actions"],
-        family["gaps"],
-        family["others_gap"],
-        family["strength"],
-        family["runs"],
-        family["horizon"],
-        CONFIG["seed"],
-        family["points"],
-        section["confidence"],
-        family["bootstrap"],
-    )
+        family["actions"], family["gaps"], family["others_gap"], family["strength"], family["runs"], family["horizon"],
+        CONFIG["seed"], family["points"], section["confidence"], family["bootstrap"],
+    )  # fmt: skip
 
 
 def test_the_notes_crossing_and_exponent_are_the_targets(family):

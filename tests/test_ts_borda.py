@@ -1,4 +1,4 @@
-"""TS-Borda (Alg. 2): exploration rate, update rule, exact pruned sampling, runs."""
+"""TS-Borda (Alg. 2): exploration rate, exact pruned sampling, runs (its update: tests/test_posterior.py)."""
 
 import numpy as np
 import pytest
@@ -7,7 +7,7 @@ from montecarlo import N_MC, assert_same_frequencies, full_theta_choices, random
 import duelbandits
 from duelbandits import AlgorithmError, simulate
 from duelbandits.algorithms import ts_borda
-from duelbandits.algorithms._posterior import SCORE, col_order, counts, new_state, observe, row_order, sample_borda
+from duelbandits.algorithms._posterior import new_state, sample_borda
 
 # Exactness tests: N_MC draws per sampler, frequencies within 5 standard errors
 # (montecarlo.assert_same_frequencies). A pruning bound that is too tight by one
@@ -105,22 +105,6 @@ def test_first_step_draws_I_and_J_independently_and_uniformly_when_exploring_and
         np.add.at(cells, (first[mask, 0], first[mask, 1]), 1)
         sd = np.sqrt(n * (1 / A**2) * (1 - 1 / A**2))
         assert np.all(np.abs(cells - n / A**2) <= 5 * sd), (cells, n / A**2, 5 * sd)
-
-
-def test_observe_counts_and_row_sums():
-    A = 3
-    pair, order = new_state(np.zeros((A, A)), True)
-    for i, j, o in [(0, 2, 1), (2, 0, 1), (1, 1, 0), (1, 0, 0), (0, 2, 1)]:
-        observe(pair, order, i, j, o, True)
-    W, columns, rows, score = counts(pair), col_order(order), row_order(order), pair[range(A), range(A), SCORE]
-    expected = np.array([[0, 1, 2], [0, 0, 0], [1, 0, 0]], dtype=float)
-    np.testing.assert_array_equal(W, expected)
-    means = (W + 1) / (W + W.T + 2)
-    np.fill_diagonal(means, 0.5)
-    np.testing.assert_allclose(score, means.sum(axis=1))
-    assert np.all(np.diff(score[rows]) <= 0)
-    for i in range(A):
-        assert np.all(np.diff(means[i, columns[i]]) >= 0)
 
 
 @pytest.mark.parametrize(

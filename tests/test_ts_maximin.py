@@ -1,4 +1,4 @@
-"""TS-Maximin (Alg. 1): update rule, exact pruned sampling, runs."""
+"""TS-Maximin (Alg. 1): exact pruned sampling, runs (the posterior's update: tests/test_posterior.py)."""
 
 import numpy as np
 import pytest
@@ -6,16 +6,7 @@ from montecarlo import N_MC, assert_same_frequencies, full_theta_choices, random
 
 import duelbandits
 from duelbandits.algorithms import ts_maximin
-from duelbandits.algorithms._posterior import (
-    SCORE,
-    col_order,
-    counts,
-    new_state,
-    observe,
-    posterior_mean,
-    row_order,
-    sample_maximin,
-)
+from duelbandits.algorithms._posterior import new_state, sample_maximin
 
 # Exactness tests: N_MC draws per sampler, frequencies within 5 standard errors
 # (montecarlo.assert_same_frequencies). The faults these tests target (ties
@@ -39,28 +30,6 @@ def uneven_tie_counts():
     W = tie_prone_counts()
     W[0, 1], W[1, 0] = 45.0, 35.0
     return W
-
-
-def test_observe_counts_and_orderings():
-    A = 4
-    pair, order = new_state(np.zeros((A, A)), False)
-    for i, j, o in [(0, 1, 1), (0, 1, 0), (2, 0, 1), (3, 3, 1), (3, 3, 0), (1, 2, 0), (2, 0, 1)]:
-        observe(pair, order, i, j, o, False)
-    W, columns, rows, score = counts(pair), col_order(order), row_order(order), pair[range(A), range(A), SCORE]
-    expected = np.zeros((A, A))
-    expected[0, 1] = 1  # (0, 1) won by 0
-    expected[1, 0] = 1  # (0, 1) won by 1
-    expected[2, 0] = 2  # (2, 0) won twice by 2
-    expected[2, 1] = 1  # (1, 2) won by 2; self-duels of 3 change nothing
-    np.testing.assert_array_equal(W, expected)
-    # The incrementally kept orderings match a fresh build from the counts.
-    for i in range(A):
-        means = [posterior_mean(pair, i, j) for j in columns[i]]
-        assert sorted(columns[i]) == [j for j in range(A) if j != i]
-        assert means == sorted(means)
-    np.testing.assert_allclose(score, new_state(W, False)[0][range(A), range(A), SCORE])
-    assert np.all(np.diff(score[rows]) <= 0)
-    np.testing.assert_allclose(score, np.minimum(0.5, ((W + 1) / (W + W.T + 2) + np.eye(A)).min(axis=1)))
 
 
 @pytest.mark.parametrize(

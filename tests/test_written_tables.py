@@ -125,29 +125,12 @@ def out(tmp_path_factory):
     bayes = ["--actions", 3, "--matrices", 2, "--runs", 1, "--horizon", 60, "--seed", SEED, "--jobs", 1, "--job", 0]
     bayes += ["--prior", "uniform"]
     run("bayes-runs", *bayes, *outputs(root, out="bayes-runs.parquet"))
-    run(
-        "bayes-table",
-        root / "bayes-runs.parquet",
-        "--confidence",
-        0.95,
-        *outputs(root, estimates="bayes-estimates.parquet", markdown="b.md"),
-    )
-    optional = outputs(
-        root,
-        local="asymptotics-local.parquet",
-        tail="tail-estimates.parquet",
-        family="family.parquet",
-        bayes="bayes-estimates.parquet",
-    )
-    run(
-        "claims",
-        "--summary",
-        root / "summary.parquet",
-        *optional,
-        "--level",
-        0.95,
-        *outputs(root, table="claims.parquet", markdown="c.md"),
-    )
+    files = outputs(root, estimates="bayes-estimates.parquet", markdown="b.md")
+    run("bayes-table", root / "bayes-runs.parquet", "--confidence", 0.95, *files)
+    optional = outputs(root, local="asymptotics-local.parquet", tail="tail-estimates.parquet", family="family.parquet")
+    optional += outputs(root, bayes="bayes-estimates.parquet")
+    files = outputs(root, table="claims.parquet", markdown="c.md")
+    run("claims", "--summary", root / "summary.parquet", *optional, "--level", 0.95, *files)
     return root
 
 

@@ -226,8 +226,8 @@ def tail_continue_mem_mb(config: dict) -> int:
 
 def tail_continue_runtime(config: dict, algorithm: str, attempt: int = 1) -> int:
     """Minutes of one ``tail_continue`` job: its share of ``others`` free runs and the trapped ones
-    allowed for (:data:`TAIL_TRAPPED_SHARE`), of ``algorithm`` (duelbandits.tail.ALGORITHM) to the tail's
-    ``horizon``; a retry asks for more."""
+    allowed for (:data:`TAIL_TRAPPED_SHARE`), of ``algorithm`` (duelbandits.studies.tail.analysis.ALGORITHM)
+    to the tail's ``horizon``; a retry asks for more."""
     section = config["maximin-tail"]
     runs = -(-(section["others"] + section["runs"] // TAIL_TRAPPED_SHARE) // section["jobs"])
     return runtime_minutes(algorithm, runs, section["horizon"], config["actions"], attempt)

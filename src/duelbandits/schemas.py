@@ -164,7 +164,7 @@ FIELD_TABLE_SCHEMA = _schema(
 TAIL_CURVE_SCHEMA = _schema("run:int32 stratum:string t:int32 cumulative_regret:float64")
 """results/maximin-tail/continued/chunk-{k}.parquet: phase 2 of the maximin-tail target, TS-Maximin's
 Maximin R_t per continued run on a thin grid ending at the long horizon; ``stratum`` is ``trapped`` or
-``free`` (the run's class at the first horizon, duelbandits.tail)."""
+``free`` (the run's class at the first horizon, duelbandits.studies.tail)."""
 
 TAIL_STATE_SCHEMA = _schema(
     "run:int32 stratum:string t:int32 cumulative_regret:float64 duels_star_borda:int64 wins_star_borda:int64"
@@ -192,12 +192,12 @@ TAIL_FAMILY_SCHEMA = _schema(
     " crossing_high:float64 exponent:float64 exponent_low:float64 exponent_high:float64"
 )
 """results/maximin-tail/family.parquet: TS-Maximin's mean Maximin R_t on each member (A, gap) of the
-family of duelbandits.tail_family.family_matrix, its two-sided normal interval, Theorem 4.1's bound and the
+family of duelbandits.studies.tail.family.family_matrix, its two-sided normal interval, Theorem 4.1's bound and the
 verdict (``exceeded``, ``below``, ``inconclusive``; ``no trap`` for a member whose Borda winner is its
 Condorcet winner, one row with t = 0). The last six columns are the member's, repeated on each of its rows:
-where E[R_t] first reaches the bound with its interval (duelbandits.tail_family.crossing; NaN: not within the grid)
-and the growth exponent of E[R_t] past that crossing with its bootstrap interval
-(duelbandits.tail_family.growth_exponent)."""
+where E[R_t] first reaches the bound with its interval (duelbandits.studies.tail.family.crossing; NaN: not
+within the grid) and the growth exponent of E[R_t] past that crossing with its bootstrap interval
+(duelbandits.studies.tail.family.growth_exponent)."""
 
 BAYES_RUN_SCHEMA = _schema(
     "actions:int16 matrix:int32 run:int32 horizon:int32 regret:float64 bound:float64 ratio:float64"
@@ -217,10 +217,10 @@ CLAIM_SCHEMA = _schema(
     "claim:string where:string statement:string quantity:string method:string value:float64 low:float64 high:float64"
     " threshold:float64 verdict:string reason:string figure:string"
 )
-"""results/claims.parquet: one row per claim of the paper (duelbandits.claims): the number measured
+"""results/claims.parquet: one row per claim of the paper (duelbandits.studies.claims): the number measured
 with its interval, the threshold its verdict rule compares it with, and the verdict (``holds``,
 ``fails``, ``inconclusive``, ``not tested``; a Theorem 4.1 row's ``holds`` and ``fails`` name the reading
-it tests, duelbandits.claims.READINGS) with its reason."""
+it tests, duelbandits.studies.claims.analysis.READINGS) with its reason."""
 
 TABLE_SCHEMAS = {
     "traces": TRACE_SCHEMA,

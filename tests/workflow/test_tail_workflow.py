@@ -1,6 +1,6 @@
 """End to end: `snakemake maximin_tail claims` on a toy config (tests/workflow/tiny.yaml and tail_tiny.yaml): the
-family's table is duelbandits.tail_family.family_search's, each member's crossing and growth exponent on all its rows,
-its markdown says where the bound is crossed and the smallest A / largest gap that fail, and the ledger
+family's table is duelbandits.studies.tail.family.family_search's, each member's crossing and growth exponent on
+all its rows, its markdown says where the bound is crossed and the smallest A / largest gap that fail, and the ledger
 built in the same invocation reads the tail and the family."""
 
 import subprocess
@@ -11,7 +11,7 @@ import pytest
 import yaml
 from workflow_helpers import REPO, TINY, snakemake_command
 
-from duelbandits import tail_family
+from duelbandits.studies.tail import family as tail_family
 
 TAIL_TINY = REPO / "tests" / "workflow" / "tail_tiny.yaml"
 TAIL = yaml.safe_load(TAIL_TINY.read_text())["maximin-tail"]
@@ -32,18 +32,11 @@ def test_the_familys_table_is_the_modules_with_its_crossings_and_exponents(tail_
     folder = tail_run / "results" / "maximin-tail"
     family = TAIL["family"]
     table = pq.read_table(folder / "family.parquet").to_pandas()
+    defaults = CONFIG["maximin-tail"]
     expected = tail_family.family_search(
-        family["actions"],
-        family["gaps"],
-        CONFIG["maximin-tail"]["family"]["others_gap"],
-        CONFIG["maximin-tail"]["family"]["strength"],
-        family["runs"],
-        family["horizon"],
-        SEED,
-        family["points"],
-        CONFIG["maximin-tail"]["confidence"],
-        family["bootstrap"],
-    )
+        family["actions"], family["gaps"], defaults["family"]["others_gap"], defaults["family"]["strength"],
+        family["runs"], family["horizon"], SEED, family["points"], defaults["confidence"], family["bootstrap"],
+    )  # fmt: skip
     assert list(table.columns) == list(expected.columns)
     for column in table.columns:  # every column the job wrote against the recomputation, none left out
         if pd.api.types.is_numeric_dtype(table[column]):

@@ -5,7 +5,7 @@
 # present or built in the same invocation, never built by this target alone; each row says which
 # source it used.
 
-import duelbandits.claims
+import duelbandits.studies.claims.analysis as ledger
 
 CLAIMS_OPTIONAL = {
     "local": ("asymptotics", "results/asymptotics/local.parquet"),
@@ -30,10 +30,10 @@ rule claims_table:
             labels={"table": "the paper's claims"},
         ),
     params:
-        code=code("cli.claims:cmd_claims"),
-        rows=triggers.file_sha256(duelbandits.claims.DATA_FILE),  # the claims as data: an edit reruns the ledger
+        code=code("studies.claims:cmd_claims"),
+        rows=triggers.file_sha256(ledger.DATA_FILE),  # the claims as data: an edit reruns the ledger
         optional=claims_optional_args,
-        level=duelbandits.claims.LEVEL,
+        level=ledger.LEVEL,
     log:
         "logs/claims.log",
     threads: 1

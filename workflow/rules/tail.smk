@@ -1,11 +1,11 @@
 # Beyond the paper (target `maximin_tail`, not in the default target): Theorem 4.1 on trial, TS-Maximin's
-# mean Maximin regret on the `maximin-tail` scenario far past the paper's horizon (duelbandits.tail).
+# mean Maximin regret on the `maximin-tail` scenario far past the paper's horizon (duelbandits.studies.tail).
 # Phase 1: `runs` runs to `first_horizon`, from the shared `point` rule (target=maximin-tail, planned by
 # duelbandits.plan). Phase 2: every run trapped at `first_horizon` and a seeded subsample of `others`
 # free runs, rerun from the start to `horizon` (TS-Maximin has no horizon tuning: a run's prefix is
 # the same at every horizon), split over `jobs` jobs; each job reads phase 1 and selects the same runs.
 
-import duelbandits.tail
+import duelbandits.studies.tail.analysis as tail
 
 TAIL = config["maximin-tail"]
 tail_points = target_points("maximin-tail")  # phase 1's point files, checked when planned
@@ -21,7 +21,7 @@ rule tail_continue:
         curves="results/maximin-tail/continued/curves-{job}.parquet",
         states="results/maximin-tail/continued/states-{job}.parquet",
     params:
-        code=code("cli.claims:cmd_tail_continue", "algorithms.ts_maximin"),
+        code=code("studies.tail:cmd_tail_continue", "algorithms.ts_maximin"),
         seed=config["seed"],
         share=TAIL["share"],
         horizon=TAIL["horizon"],
@@ -38,7 +38,7 @@ rule tail_continue:
     threads: 1
     resources:
         mem_mb=resources.tail_continue_mem_mb(config),
-        runtime=lambda wildcards, attempt: resources.tail_continue_runtime(config, duelbandits.tail.ALGORITHM, attempt),
+        runtime=lambda wildcards, attempt: resources.tail_continue_runtime(config, tail.ALGORITHM, attempt),
     shell:
         cli(
             "tail-continue {input.points} --scenario-file {input.scenario}"
@@ -65,7 +65,7 @@ rule tail_table:
             labels={"table": "Theorem 4.1 past 10^7"},
         ),
     params:
-        code=code("cli.claims:cmd_tail_table"),
+        code=code("studies.tail:cmd_tail_table"),
         seed=config["seed"],
         share=TAIL["share"],
         confidence=TAIL["confidence"],
@@ -94,7 +94,7 @@ rule tail_family:
             labels={"table": "Theorem 4.1: where the bound breaks first"},
         ),
     params:
-        code=code("cli.claims:cmd_tail_family", "algorithms.ts_maximin"),
+        code=code("studies.tail:cmd_tail_family", "algorithms.ts_maximin"),
         actions=" ".join(map(str, TAIL["family"]["actions"])),
         gaps=" ".join(map(str, TAIL["family"]["gaps"])),
         others_gap=TAIL["family"]["others_gap"],
@@ -129,7 +129,7 @@ rule tail_family:
 
 
 # figures/maximin-tail/tail.{pdf,png}: (a) the survival curve, (b) E[R_t] / Theorem 4.1's bound on the
-# borda matrix and on the family members that exceed it. Plotting code: duelbandits.plotting.tail.
+# borda matrix and on the family members that exceed it. Plotting code: duelbandits.studies.tail.figure.
 rule tail_figure:
     input:
         estimates="results/maximin-tail/estimates.parquet",
@@ -143,7 +143,7 @@ rule tail_figure:
             labels={"figure": "Theorem 4.1 on trial"},
         ),
     params:
-        code=code("cli.claims:cmd_tail_figure"),
+        code=code("studies.tail:cmd_tail_figure"),
     log:
         "logs/maximin-tail/figure.log",
     threads: 1

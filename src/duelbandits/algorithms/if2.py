@@ -3,7 +3,7 @@
 An incumbent ``b`` (drawn uniformly at first) and the working set ``W`` of the other actions. Each
 round the incumbent duels every action of ``W`` once (increasing index order). Then every ``j`` of
 ``W`` that the incumbent beats with confidence (``P[j] - c[j] > 1/2``, ``P[j]`` the incumbent's
-share of wins against ``j``, ``c[j] = sqrt(log(1/delta) / n[j])`` with ``n[j]`` their duels and
+share of wins against ``j``, ``c[j] = sqrt(4 log(1/delta) / n[j])`` with ``n[j]`` their duels and
 ``delta = 1 / (T A^2)``) leaves ``W``; if some ``j`` beats the incumbent with confidence
 (``P[j] + c[j] < 1/2``, the least index), every action the incumbent leads (``P > 1/2``) is pruned,
 ``j`` becomes the incumbent and leaves ``W``, and the estimates restart. When ``W`` is empty the
@@ -48,7 +48,7 @@ def _kernel(matrix, horizon, rng, log_inv_delta):
         for j in range(A):
             if member[j]:
                 p = wins[j] / n[j]
-                c = math.sqrt(log_inv_delta / n[j])
+                c = math.sqrt(4.0 * log_inv_delta / n[j])
                 if p - c > 0.5:
                     member[j] = False
                     size -= 1

@@ -161,17 +161,18 @@ def _partner(W, l, best, rng, score, cands):
 
 
 @nb.njit(cache=True)
-def _rmed2_challenger(W, l, best, b, t, alpha, log_log, rng, score, cands):
+def _rmed2_challenger(W, l, best, b, t, alpha, rng, score, cands):
     """RMED2's ``m`` for ``l`` at step ``t`` (``b`` >= -1: RMED2FH's partner fixed after its initial
     phase; -2: RMED2's, estimated now). First a pair ``(l, j)`` played fewer than ``alpha log log t``
     times (RMED2 only; the fewest, then the least index); then ``i*`` if ``O_l`` is empty, or if ``i*``
-    is in ``O_l`` and ``N[l, i*] < N[l, b] / log log``; else ``b``."""
+    is in ``O_l`` and ``N[l, i*] < N[l, b] / log log t``; else ``b``."""
     A = W.shape[0]
+    log_log = np.log(np.log(t))
     if b == -2:
         pick = -1
         for j in range(A):
             n = W[l, j] + W[j, l]
-            if j != l and n < alpha * np.log(np.log(t)) and (pick < 0 or n < W[l, pick] + W[pick, l]):
+            if j != l and n < alpha * log_log and (pick < 0 or n < W[l, pick] + W[pick, l]):
                 pick = j
         if pick >= 0:
             return pick
@@ -215,7 +216,6 @@ def _kernel(matrix, horizon, rng, f_K, rule, alpha, rounds):
         best = _argmin_ties(I_div, -1, rng, cands)
         for l in range(A):
             partner[l] = _partner(W, l, best, rng, mu, cands)
-    log_log_T = np.log(np.log(float(horizon)))
     L_C = np.arange(A)
     n_C = A
     pos = 0
@@ -227,9 +227,7 @@ def _kernel(matrix, horizon, rng, f_K, rule, alpha, rounds):
         if rule == 0:
             m = _challenger(W, l, best, rng, mu, cands)
         else:
-            step = float(t + 1)
-            log_log = np.log(np.log(step)) if rule == 1 else log_log_T
-            m = _rmed2_challenger(W, l, best, partner[l], step, alpha, log_log, rng, mu, cands)
+            m = _rmed2_challenger(W, l, best, partner[l], float(t + 1), alpha, rng, mu, cands)
         o = duel(matrix, l, m, rng)
         I[t], J[t], outcomes[t] = l, m, o
         if l != m:

@@ -1,8 +1,8 @@
 """RMED2FH, RMED2 for a known horizon (Komiyama, Honda, Kashima & Nakagawa, COLT 2015).
 
 RMED2 (:mod:`.rmed2`) whose initial phase plays every pair ``max(1, ceil(alpha log log T))`` times
-and whose comparison arms ``b_l`` are estimated once, at the end of that phase, with ``log log T``
-in place of ``log log t``. The rule and its open choices: docs/paper.md ("The field's algorithms", RMED2).
+and whose comparison arms ``b_l`` are estimated once, at the end of that phase. The rule and its
+open choices: docs/paper.md ("The field's algorithms", RMED2).
 """
 
 from __future__ import annotations

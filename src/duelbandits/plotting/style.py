@@ -23,7 +23,7 @@ from ..storage import atomic_write
 ALGORITHM_COLORS = {slug: a.color for slug, a in ALGORITHMS.items()}
 """Fixed colour per algorithm slug, from its registry entry: the paper's six take the first six hues
 of seaborn's 'colorblind' palette written out (docs/reproducibility.md), its four algorithms the strong
-ones, ISS and DTS the muted; the field's algorithms (drawn dashed) six further hues; a plugin its own.
+ones, ISS and DTS the muted; each of the field's algorithms (drawn dashed) a further hue; a plugin its own.
 """
 
 NEUTRAL = "#4d4d4d"
@@ -284,6 +284,14 @@ def algorithm_label(slug: str) -> str:
     """The readable label of an algorithm slug (the slug itself if unknown)."""
     algorithm = ALGORITHMS.get(slug)
     return algorithm.label if algorithm is not None else slug
+
+
+def scenario_label(slug: str) -> str:
+    """The label of a scenario slug in a figure's title (its entry's; the slug itself if unknown)."""
+    from ..scenarios import registry
+
+    entry = registry().get(slug)
+    return entry.label if entry is not None else slug
 
 
 def action_colors(actions: int) -> list:

@@ -145,7 +145,8 @@ FIELD_NOTE = (
     "the same run seeds. Regret: Condorcet where a Condorcet winner exists, Copeland where none does, "
     "and Borda as well on the borda scenario. Rank 1: the lowest mean within a scenario and regret "
     "(equal means share a rank). Family: paper (the paper's four algorithms and its baselines ISS and "
-    "DTS) or field (the field's algorithms beyond the paper)."
+    "DTS), field (the field's algorithms beyond the paper), plugin (an installed plugin's) or other (a slug "
+    "no installed package registers)."
 )
 
 
@@ -183,29 +184,24 @@ def field_markdown(table: pd.DataFrame) -> str:
     ]
     horizons = ", ".join(f"{T:,}" for T in sorted(set(table["horizon"])))
     runs = ", ".join(map(str, sorted(set(table["runs"]))))
-    return (
-        f"# The field: final regret at T = {horizons} ({runs} runs)\n\n"
-        "## Ranks\n\n"
-        + markdown(glance_header, glance, "l" + "r" * (len(glance_header) - 1))
-        + "\n## Final regret\n\n"
-        + markdown(FIELD_HEADER, rows, FIELD_ALIGN)
-        + "\n"
-        + FIELD_NOTE
-        + "\n"
-    )
+    glance = markdown(glance_header, glance, "l" + "r" * (len(glance_header) - 1))
+    finals = markdown(FIELD_HEADER, rows, FIELD_ALIGN)
+    title = f"# The field: final regret at T = {horizons} ({runs} runs)"
+    return f"{title}\n\n## Ranks\n\n{glance}\n## Final regret\n\n{finals}\n{FIELD_NOTE}\n"
 
 
 FIELD_PANEL_SIZE = (6.2, 4.6)
 """Size in inches of one panel (the figure is one panel wide per regret)."""
 
-DASHES = {"paper": "-", "field": "--"}
-"""Line style by algorithm family."""
+FAMILY_LINES = {"paper": ("-", "solid"), "field": ("--", "dashed"), "plugin": (":", "dotted"), "other": (":", "dotted")}
+"""Line style by algorithm family, and its name in the legend's title."""
 
 
 def field_figure(scenario: str, curves, outputs, *, data_digest=None):
     """Render ``scenario``'s field figure from results/field/curves.parquet rows to every path of ``outputs``:
     mean R_t of every algorithm, log-log, one panel per regret; the paper's algorithms solid, the field's
-    dashed, R_T in the legend so the ranking reads without the table."""
+    dashed, a plugin's dotted (the legend's title names the styles drawn), R_T in the legend so the ranking
+    reads without the table."""
     import numpy as np
     from matplotlib.figure import Figure
 
@@ -228,24 +224,23 @@ def field_figure(scenario: str, curves, outputs, *, data_digest=None):
                 mean = curve["mean"].to_numpy(float)
                 shown = mean > 0  # log axis: R_t = 0 before the first regretful step
                 family = curve["family"].iloc[0]
-                ax.plot(
-                    t[shown],
-                    mean[shown],
-                    color=style.algorithm_color(slug),
-                    ls=DASHES.get(family, ":"),
-                    lw=style.LINE_WIDTH["mean"] * (1.0 if family == "paper" else 0.9),
-                    label=f"{style.algorithm_label(slug)}: {final[slug]:,.0f}",
-                    gid=f"field:{kind}:{slug}",
-                )
+                width = style.LINE_WIDTH["mean"] * (1.0 if family == "paper" else 0.9)
+                line = dict(color=style.algorithm_color(slug), ls=FAMILY_LINES[family][0], lw=width)
+                label = f"{style.algorithm_label(slug)}: {final[slug]:,.0f}"
+                ax.plot(t[shown], mean[shown], **line, label=label, gid=f"field:{kind}:{slug}")
             ax.set_xscale("log")
             ax.set_yscale("log")
             ax.set_xlim(1, horizon)
             ax.set_xlabel("step t")
             ax.set_ylabel(f"mean cumulative {FIELD_REGRET_NAMES.get(kind, kind)} regret")
             ax.set_title(f"({letter}) {FIELD_REGRET_NAMES.get(kind, kind)} regret; legend: R_T")
-            ax.legend(loc="upper left", fontsize=6.8, ncols=2, title="solid: paper, dashed: field", title_fontsize=6.8)
+            drawn = [f for f in FAMILY_LINES if f in set(rows["family"])]
+            styles = ", ".join(f"{FAMILY_LINES[f][1]}: {f}" for f in drawn)
+            ax.legend(loc="upper left", fontsize=6.8, ncols=2, title=styles, title_fontsize=6.8)
         run_text = f"{runs[0]} runs" if len(runs) == 1 else f"{runs[0]}-{runs[-1]} runs"
-        fig.suptitle(f"{scenario.capitalize()} scenario, the field: A = {actions}, T = {horizon:,}, {run_text}")
+        fig.suptitle(
+            f"{style.scenario_label(scenario)} scenario, the field: A = {actions}, T = {horizon:,}, {run_text}"
+        )
         style.save(fig, outputs, data_digest)
     return fig
 

@@ -186,17 +186,12 @@ def long_horizon_tables(
         values = [v for _, v in by_T]
         means = np.array([v.mean() for v in values])
         slopes = local_slopes(horizons, means)
+        key = (scenario, algorithm, kind, str(actions))
         lows, highs = bootstrap_local_slopes(
-            horizons,
-            values,
-            resamples,
-            confidence,
-            name_seed(base_seed, scenario, algorithm, kind, str(actions), "local"),
+            horizons, values, resamples, confidence, name_seed(base_seed, *key, "local")
         )
         rho, log_c = fit_power_law(horizons, means)
-        rho_low, rho_high = bootstrap_exponent(
-            horizons, values, resamples, confidence, name_seed(base_seed, scenario, algorithm, kind, str(actions))
-        )
+        rho_low, rho_high = bootstrap_exponent(horizons, values, resamples, confidence, name_seed(base_seed, *key))
         theorem = theorems.theorem_for(algorithm, kind)
         exponent = theorem.exponent if theorem else np.nan
         bounds = np.array([_bound(theorem, actions, T, c_alpha) for T in horizons])
@@ -374,11 +369,5 @@ def asymptotics_markdown(exponents: pd.DataFrame, local: pd.DataFrame) -> str:
         + "."
     )
     return (
-        "# Long horizons: local regret exponents\n\n"
-        + main
-        + "\n## Local exponent of every interval\n\n"
-        + every
-        + "\n"
-        + note
-        + "\n"
+        f"# Long horizons: local regret exponents\n\n{main}\n## Local exponent of every interval\n\n{every}\n{note}\n"
     )

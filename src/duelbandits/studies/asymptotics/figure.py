@@ -24,6 +24,9 @@ LOWER_BOUND_COLOR = "#d55e00"
 Y_RANGE = (-0.5, 1.5)
 """The y axis never extends beyond this: a very noisy interval (a regret near constant over T) is cut."""
 
+AT_THE_EDGE = dict(xycoords=("axes fraction", "data"), textcoords="offset points")
+"""A label at an edge of the panel (x in axes fraction), at the height of its line, offset in points."""
+
 
 def _series(local, slug, kind):
     """Local slopes of (slug, kind): x (geometric mean of the two horizons), slope, low, high."""
@@ -40,18 +43,9 @@ def _draw(ax, x, y, low, high, color, *, hollow: bool, gid: str) -> bool:
         return False
     low = np.where(np.isfinite(low), low, y)
     high = np.where(np.isfinite(high), high, y)
-    ax.errorbar(
-        x[ok] * (1.06 if hollow else 1.0),
-        y[ok],
-        yerr=[(y - low)[ok], (high - y)[ok]],
-        fmt="D--" if hollow else "o-",
-        ms=4.0 if hollow else 4.5,
-        mfc="white" if hollow else color,
-        color=color,
-        capsize=2,
-        lw=0.9 if hollow else 1.3,
-        gid=gid,
-    )
+    marker = dict(fmt="D--", ms=4.0, mfc="white", lw=0.9) if hollow else dict(fmt="o-", ms=4.5, mfc=color, lw=1.3)
+    x = x * (1.06 if hollow else 1.0)
+    ax.errorbar(x[ok], y[ok], yerr=[(y - low)[ok], (high - y)[ok]], color=color, capsize=2, gid=gid, **marker)
     return True
 
 
@@ -96,28 +90,14 @@ def asymptotics_figure(scenario: str, local, exponents, outputs, *, data_digest=
             if has_theorem:
                 e = float(row["theorem_exponent"])
                 ax.axhline(e, color="black", lw=1.6, gid=f"theorem:{slug}")
-                ax.annotate(
-                    f"Thm {row['theorem']}: {style.exponent_label(e)}",
-                    (1.0, e),
-                    xycoords=("axes fraction", "data"),
-                    xytext=(-3, 3),
-                    textcoords="offset points",
-                    ha="right",
-                    fontsize=7,
-                )
+                text = f"Thm {row['theorem']}: {style.exponent_label(e)}"
+                ax.annotate(text, (1.0, e), xytext=(-3, 3), ha="right", fontsize=7, **AT_THE_EDGE)
             bound = lower_bound(scenario, kinds[0])
             if bound is not None:
                 ax.axhline(bound.exponent, color=LOWER_BOUND_COLOR, ls=(0, (1, 1.5)), lw=1.4, gid=f"lower:{slug}")
-                ax.annotate(
-                    f"lower-bound rate {style.exponent_label(bound.exponent)}",
-                    (0.0, bound.exponent),
-                    xycoords=("axes fraction", "data"),
-                    xytext=(3, -9),
-                    textcoords="offset points",
-                    ha="left",
-                    fontsize=6.5,
-                    color=LOWER_BOUND_COLOR,
-                )
+                text = f"lower-bound rate {style.exponent_label(bound.exponent)}"
+                at = dict(xytext=(3, -9), ha="left", fontsize=6.5, color=LOWER_BOUND_COLOR)
+                ax.annotate(text, (0.0, bound.exponent), **at, **AT_THE_EDGE)
             ax.axhline(1.0, color=style.NEUTRAL, ls="--", lw=1.0)
             names = [REGRET_NAMES.get(k, k) for k in kinds]
             title = f"{style.algorithm_label(slug)}: {names[0]} regret"
@@ -157,7 +137,7 @@ def asymptotics_figure(scenario: str, local, exponents, outputs, *, data_digest=
         fig.legend(handles=legend, loc="outside lower center", ncols=len(legend), fontsize=7)
         run_text = f"{runs[0]} runs" if len(runs) == 1 else f"{runs[0]}-{runs[-1]} runs"
         fig.suptitle(
-            f"{scenario.capitalize()} scenario, long horizons: A = {', '.join(map(str, actions))}, "
+            f"{style.scenario_label(scenario)} scenario, long horizons: A = {', '.join(map(str, actions))}, "
             f"T = {horizons[0]:,} to {horizons[-1]:,}, {run_text} per T, each run tuned to its T"
         )
         style.save(fig, outputs, data_digest)

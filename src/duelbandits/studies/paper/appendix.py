@@ -243,7 +243,7 @@ def appendix_figure(
             )
         axes[-1].set_xlabel("step t")
         fig.suptitle(
-            f"{scenario_name.capitalize()} scenario - {ALGORITHMS[algorithm].label}: "
+            f"{style.scenario_label(scenario_name)} scenario - {ALGORITHMS[algorithm].label}: "
             f"{grid['I'].shape[0]} runs, T = {horizon:,}"
         )
         style.save(fig, outputs, data_digest)

@@ -171,7 +171,7 @@ def _main_caption(record: dict, c_alpha: float) -> str:
         notes.append(f"Theorem {theorem.name} needs $T {relation} {_number(int(np.ceil(t_min)))}$ and is left out")
     left_out = f" ({'; '.join(notes)})" if notes else ""
     return (
-        f"\\textbf{{{record['name'].capitalize()} scenario}}: {_run_text(record)} per algorithm. "
+        f"\\textbf{{{style.scenario_label(record['name'])} scenario}}: {_run_text(record)} per algorithm. "
         f"(a) {utilities} "
         "(b) Preference matrix: $X(i, j)$ is the probability that action $i$ beats action $j$. "
         f"(c) Cumulative regret averaged over the runs, one standard deviation shaded above the mean; "
@@ -189,7 +189,7 @@ def _appendix_caption(record: dict, algorithm: str) -> str:
     width = selection_window(record["horizon"])
     window = f"each run averaged over windows of {_number(width)} steps" if width > 1 else "each run step by step"
     text = (
-        f"\\textbf{{{record['name'].capitalize()} scenario, {_escape(ALGORITHMS[algorithm].label)}}} "
+        f"\\textbf{{{style.scenario_label(record['name'])} scenario, {_escape(ALGORITHMS[algorithm].label)}}} "
         f"({_run_text(record)}). Light lines: single runs; thick lines: means over runs; shading: one "
         "standard deviation (above the mean in (a)). "
         f"(a) Cumulative {REGRET_NAMES.get(kind, kind)} regret" + (f", against {winner}" if winner else "") + ". "

@@ -286,7 +286,7 @@ def main_figure(scenario: dict, summary, outputs, *, c_alpha: float = 1.0, data_
         for panel, ax in zip(MAIN_PANELS, axes):
             _draw_main_panel(fig, ax, panel, scenario, summary, c_alpha, style.COMPOSITE)
         run_text = f"{runs[0]} runs" if len(runs) == 1 else f"{runs[0]}-{runs[-1]} runs"
-        fig.suptitle(f"{scenario['name'].capitalize()} scenario: A = {actions}, T = {horizon:,}, {run_text}")
+        fig.suptitle(f"{style.scenario_label(scenario['name'])} scenario: A = {actions}, T = {horizon:,}, {run_text}")
         style.save(fig, outputs, data_digest)
     return fig
 

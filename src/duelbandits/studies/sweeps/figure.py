@@ -25,11 +25,30 @@ def _minor_label(y, _pos=None) -> str:
     return f"{y:.3g}" if lead in (2.0, 3.0, 5.0) else ""
 
 
-def _paper_kind(rows, slug) -> str:
-    kinds = rows.loc[(rows["algorithm"] == slug) & rows["paper"].astype(bool), "regret"].unique()
-    if len(kinds) != 1:
-        raise ValueError(f"sweep table needs exactly one figure regret for {slug}, found {sorted(kinds)}")
-    return kinds[0]
+def _regrets(table):
+    """The algorithms in legend order, the regret the figures show for each, their legend labels (naming
+    the regret where the algorithms' differ) and panel (a)'s name of the regret."""
+    slugs = style.ordered_slugs(table["algorithm"].unique())
+    kinds = {}
+    for slug in slugs:
+        found = table.loc[(table["algorithm"] == slug) & table["paper"].astype(bool), "regret"].unique()
+        if len(found) != 1:
+            raise ValueError(f"sweep table needs exactly one figure regret for {slug}, found {sorted(found)}")
+        kinds[slug] = found[0]
+    mixed = len(set(kinds.values())) > 1
+    named = {slug: f" ({REGRET_NAMES.get(kind, kind)})" if mixed else "" for slug, kind in kinds.items()}
+    title = "regret" if mixed else f"{REGRET_NAMES.get(next(iter(kinds.values())), 'paper')} regret"
+    return slugs, kinds, {slug: style.algorithm_label(slug) + named[slug] for slug in slugs}, title
+
+
+def _rho_bar(ax, x, row, color, gid, **marker) -> None:
+    """The fitted rho of ``row`` at ``x`` with its bootstrap interval."""
+    yerr = [[row["rho"] - row["ci_low"]], [row["ci_high"] - row["rho"]]]
+    ax.errorbar([x], [row["rho"]], yerr=yerr, color=color, capsize=3, gid=gid, **marker)
+
+
+def _runs(runs) -> str:
+    return f"{runs[0]} runs" if len(runs) == 1 else f"{runs[0]}-{runs[-1]} runs"
 
 
 def horizon_sweep_figure(scenario: str, table, exponents, outputs, *, data_digest=None) -> Figure:
@@ -42,12 +61,9 @@ def horizon_sweep_figure(scenario: str, table, exponents, outputs, *, data_diges
     exponents = exponents[exponents["scenario"] == scenario]
     if table.empty or exponents.empty:
         raise ValueError(f"no horizon-sweep rows for scenario {scenario!r}")
-    slugs = style.ordered_slugs(table["algorithm"].unique())
+    slugs, kinds, labels, regret_title = _regrets(table)
     horizons = np.sort(table["horizon"].unique())
     actions = sorted(table["actions"].unique())
-    runs = sorted(table["runs"].unique())
-    kinds = {slug: _paper_kind(table, slug) for slug in slugs}
-    mixed = len(set(kinds.values())) > 1
 
     with style.style():
         fig = Figure(figsize=SWEEP_SIZE, layout="constrained")
@@ -60,7 +76,7 @@ def horizon_sweep_figure(scenario: str, table, exponents, outputs, *, data_diges
             T = final["horizon"].to_numpy(float)
             mean = final["mean"].to_numpy(float)
             sem = final["std"].to_numpy(float) / np.sqrt(final["runs"].to_numpy(float))
-            label = style.algorithm_label(slug) + (f" ({REGRET_NAMES.get(kinds[slug], kinds[slug])})" if mixed else "")
+            label = labels[slug]
             ax_r.errorbar(
                 T, mean, yerr=sem, fmt="o", ms=4.5, color=color, capsize=2, lw=1, label=label, gid=f"final:{slug}"
             )
@@ -70,23 +86,16 @@ def horizon_sweep_figure(scenario: str, table, exponents, outputs, *, data_diges
                 ax_r.plot(T, np.exp(log_c) * T**rho, color=color, lw=style.LINE_WIDTH["mean"] * 0.7, gid=f"fit:{slug}")
             inside = rows[rows["horizon"] == horizons[-1]].sort_values("t")
             inside = inside[inside["t"] >= horizons[0] / 10]
-            ax_r.plot(
-                inside["t"].to_numpy(float),
-                inside["mean"].to_numpy(float),
-                color=color,
-                ls=":",
-                lw=style.LINE_WIDTH["bound"],
-                gid=f"within:{slug}",
-            )
+            t, r = inside["t"].to_numpy(float), inside["mean"].to_numpy(float)
+            ax_r.plot(t, r, color=color, ls=":", lw=style.LINE_WIDTH["bound"], gid=f"within:{slug}")
         ax_r.set_xscale("log")
         ax_r.set_yscale("log")
         ax_r.set_xticks(horizons, [f"{T:,}" for T in horizons])
         ax_r.xaxis.set_minor_locator(NullLocator())
         ax_r.set_xlabel("horizon T (each T: its own runs, tuned to T)")
         ax_r.set_ylabel("mean cumulative regret")
-        regret_title = "regret" if mixed else f"{REGRET_NAMES.get(next(iter(kinds.values())), 'paper')} regret"
         ax_r.set_title(f"(a) mean final {regret_title} R_T (± s.e.) and fit T^rho")
-        handles, labels = ax_r.get_legend_handles_labels()
+        handles, _ = ax_r.get_legend_handles_labels()
         handles += [
             Line2D([], [], color=style.NEUTRAL, lw=1.2, label="least-squares fit"),
             Line2D([], [], color=style.NEUTRAL, ls=":", lw=1.5, label=f"R_t inside the runs of T = {horizons[-1]:,}"),
@@ -99,18 +108,7 @@ def horizon_sweep_figure(scenario: str, table, exponents, outputs, *, data_diges
             rows = exponents[exponents["algorithm"] == slug]
             paper = rows[rows["regret"] == kinds[slug]]
             if len(paper) and np.isfinite(paper["rho"].iloc[0]):
-                r = paper.iloc[0]
-                ax_e.errorbar(
-                    [i - 0.12],
-                    [r["rho"]],
-                    yerr=[[r["rho"] - r["ci_low"]], [r["ci_high"] - r["rho"]]],
-                    fmt="o",
-                    ms=6,
-                    color=color,
-                    capsize=3,
-                    lw=1.4,
-                    gid=f"rho:{slug}",
-                )
+                _rho_bar(ax_e, i - 0.12, paper.iloc[0], color, f"rho:{slug}", fmt="o", ms=6, lw=1.4)
             theorem = rows[rows["theorem"].notna()]
             if len(theorem):
                 r = theorem.iloc[0]
@@ -125,18 +123,7 @@ def horizon_sweep_figure(scenario: str, table, exponents, outputs, *, data_diges
                     color="black",
                 )
                 if r["regret"] != kinds[slug] and np.isfinite(r["rho"]):
-                    ax_e.errorbar(
-                        [i + 0.12],
-                        [r["rho"]],
-                        yerr=[[r["rho"] - r["ci_low"]], [r["ci_high"] - r["rho"]]],
-                        fmt="D",
-                        ms=5,
-                        mfc="white",
-                        color=color,
-                        capsize=3,
-                        lw=1.1,
-                        gid=f"rho-theorem:{slug}",
-                    )
+                    _rho_bar(ax_e, i + 0.12, r, color, f"rho-theorem:{slug}", fmt="D", ms=5, mfc="white", lw=1.1)
         ax_e.axhline(1.0, color=style.NEUTRAL, ls="--", lw=1.0)
         ax_e.annotate(
             "1: linear regret",
@@ -165,10 +152,9 @@ def horizon_sweep_figure(scenario: str, table, exponents, outputs, *, data_diges
         ]
         ax_e.legend(handles=legend, loc="lower left", fontsize=6.8)
 
-        run_text = f"{runs[0]} runs" if len(runs) == 1 else f"{runs[0]}-{runs[-1]} runs"
         fig.suptitle(
-            f"{scenario.capitalize()} scenario, horizon sweep: A = {', '.join(map(str, actions))}, "
-            f"T = {horizons[0]:,} to {horizons[-1]:,}, {run_text} per T"
+            f"{style.scenario_label(scenario)} scenario, horizon sweep: A = {', '.join(map(str, actions))}, "
+            f"T = {horizons[0]:,} to {horizons[-1]:,}, {_runs(sorted(table['runs'].unique()))} per T"
         )
         style.save(fig, outputs, data_digest)
     return fig
@@ -180,11 +166,8 @@ def actions_sweep_figure(scenario: str, table, outputs, *, data_digest=None) -> 
     ``table`` is results/sweeps/actions.parquet restricted to ``scenario``.
     """
     table = table[table["scenario"] == scenario]
-    slugs = style.ordered_slugs(table["algorithm"].unique())
-    kinds = {slug: _paper_kind(table, slug) for slug in slugs}
-    mixed = len(set(kinds.values())) > 1
+    slugs, kinds, labels, regret_title = _regrets(table)
     horizons = sorted(table["horizon"].unique())
-    runs = sorted(table["runs"].unique())
     A_all = np.sort(table["actions"].unique())
 
     with style.style():
@@ -196,44 +179,21 @@ def actions_sweep_figure(scenario: str, table, outputs, *, data_digest=None) -> 
             rows = table[(table["algorithm"] == slug) & (table["regret"] == kinds[slug])].sort_values("actions")
             A = rows["actions"].to_numpy(float)
             mean, std = rows["mean"].to_numpy(float), np.nan_to_num(rows["std"].to_numpy(float))
-            label = style.algorithm_label(slug) + (f" ({REGRET_NAMES.get(kinds[slug], kinds[slug])})" if mixed else "")
             ok = mean > 0  # log axis: a non-positive mean (possible for the Exp3.P regret) is left out, with a note
             if not ok.all():
                 hidden.append(style.algorithm_label(slug))
-            ax_r.plot(
-                A[ok],
-                mean[ok],
-                marker="o",
-                ms=4.5,
-                color=color,
-                lw=style.LINE_WIDTH["mean"],
-                label=label,
-                gid=f"final:{slug}",
-            )
-            ax_r.fill_between(
-                A[ok],
-                np.maximum(mean - std, mean / 10)[ok],
-                (mean + std)[ok],
-                color=color,
-                alpha=style.ALPHA["std"],
-                linewidth=0,
-            )
+            line = dict(marker="o", ms=4.5, color=color, lw=style.LINE_WIDTH["mean"])
+            ax_r.plot(A[ok], mean[ok], **line, label=labels[slug], gid=f"final:{slug}")
+            low, high = np.maximum(mean - std, mean / 10), mean + std
+            ax_r.fill_between(A[ok], low[ok], high[ok], color=color, alpha=style.ALPHA["std"], linewidth=0)
             bounded = table[(table["algorithm"] == slug) & table["theorem"].notna()].sort_values("actions")
             ratio = bounded["ratio"].to_numpy(float)
             if len(bounded) and np.isfinite(ratio).any():
                 ok = np.isfinite(ratio) & (ratio > 0)
                 theorem = bounded["theorem"].iloc[0]
                 kind = REGRET_NAMES.get(bounded["regret"].iloc[0], bounded["regret"].iloc[0])
-                ax_b.plot(
-                    bounded["actions"].to_numpy(float)[ok],
-                    ratio[ok],
-                    marker="o",
-                    ms=4.5,
-                    color=color,
-                    lw=style.LINE_WIDTH["mean"],
-                    label=f"{style.algorithm_label(slug)} / Thm {theorem} ({kind})",
-                    gid=f"ratio:{slug}",
-                )
+                label = f"{style.algorithm_label(slug)} / Thm {theorem} ({kind})"
+                ax_b.plot(bounded["actions"].to_numpy(float)[ok], ratio[ok], **line, label=label, gid=f"ratio:{slug}")
             else:
                 no_theorem.append(style.algorithm_label(slug))
         for ax in (ax_r, ax_b):
@@ -243,7 +203,6 @@ def actions_sweep_figure(scenario: str, table, outputs, *, data_digest=None) -> 
             ax.set_xlabel("number of actions A")
         ax_r.set_yscale("log")
         ax_r.set_ylabel("mean cumulative regret at T")
-        regret_title = "regret" if mixed else f"{REGRET_NAMES.get(next(iter(kinds.values())), 'paper')} regret"
         ax_r.set_title(f"(a) mean final {regret_title} R_T (std shaded)")
         ax_r.legend(loc="best", fontsize=6.8)
         ax_b.set_yscale("log")
@@ -258,19 +217,11 @@ def actions_sweep_figure(scenario: str, table, outputs, *, data_digest=None) -> 
             (ax_b, "no theorem bound: ", no_theorem),
         ):
             if names:
-                ax.text(
-                    0.99,
-                    0.02,
-                    note + ", ".join(names),
-                    transform=ax.transAxes,
-                    ha="right",
-                    va="bottom",
-                    fontsize=7,
-                    color=style.NEUTRAL,
-                )
-        run_text = f"{runs[0]} runs" if len(runs) == 1 else f"{runs[0]}-{runs[-1]} runs"
+                corner = dict(transform=ax.transAxes, ha="right", va="bottom", fontsize=7, color=style.NEUTRAL)
+                ax.text(0.99, 0.02, note + ", ".join(names), **corner)
+        run_text = _runs(sorted(table["runs"].unique()))
         fig.suptitle(
-            f"{scenario.capitalize()} scenario, scaling in A: T = {', '.join(f'{T:,}' for T in horizons)}, "
+            f"{style.scenario_label(scenario)} scenario, scaling in A: T = {', '.join(f'{T:,}' for T in horizons)}, "
             f"{run_text} per A"
         )
         style.save(fig, outputs, data_digest)

@@ -21,12 +21,12 @@ from statistics import NormalDist
 import numpy as np
 import yaml
 
-from .algorithms import ALGORITHMS
-from .errors import InputError
+from ...algorithms import ALGORITHMS
+from ...errors import InputError
 
 HOLDS, FAILS, INCONCLUSIVE, NOT_TESTED = "holds", "fails", "inconclusive", "not tested"
 
-DATA_FILE = Path(__file__).parent / "data" / "claims.yaml"
+DATA_FILE = Path(__file__).parents[2] / "data" / "claims.yaml"
 DATA = yaml.safe_load(DATA_FILE.read_text(encoding="utf-8"))
 """The ledger's rows as data (:data:`DATA_FILE`, package data): each claim's texts, rule and threshold."""
 
@@ -213,7 +213,7 @@ def _below_bound(spec, c, mean, std, bound: float, level: float) -> Claim:
 def rule_bound(spec, d, ctx) -> list[Claim]:
     """Theorems 4.1-4.4 at the paper run's horizon on every scenario: the mean's interval :func:`below` the
     bound (``not tested`` where T misses the theorem's requirement, or the method was not run)."""
-    from .theorems import THEOREMS
+    from ...theorems import THEOREMS
 
     rows = []
     for algorithm, theorem in THEOREMS.items():
@@ -268,7 +268,7 @@ def rule_ratio(spec, d, ctx) -> list[Claim]:
 def rule_every(spec, d, ctx) -> list[Claim]:
     """The conjunction of the theorem rows of ``theorems`` on ``scenario``: the largest R_T / bound with its
     limits, against 1 (``not tested``, :data:`ONE_RUN`, when a part was computed from fewer than two runs)."""
-    from .theorems import THEOREMS
+    from ...theorems import THEOREMS
 
     names, ran = spec["theorems"], _ran(d["summary"], spec["scenario"])
     missing = [a for a, th in THEOREMS.items() if a in LABELS and th.name in names and a not in ran]
@@ -334,7 +334,7 @@ def _first_exceeded(over, rest):
     ``rest`` decided on its interval (:func:`below`)."""
     r = over.iloc[0] if len(over) else rest.iloc[-1]
     # mutmut equivalent: `and False` on a row exceeded: the tail target writes `exceeded` exactly when the low end is
-    # above the bound (tail.py), which below() calls fails
+    # above the bound (studies/tail/analysis.py), which below() calls fails
     return r, FAILS if len(over) else below(float(r["low"]), float(r["high"]), float(r["bound"]))  # pragma: no mutate
 
 
@@ -353,7 +353,7 @@ def rule_tail(spec, d, ctx) -> list[Claim]:
 
 
 def rule_family(spec, d, ctx) -> list[Claim]:
-    """Theorem 4.1 on the small family of duelbandits.tail_family.family_matrix: the member whose interval first
+    """Theorem 4.1 on the small family of duelbandits.studies.tail.family.family_matrix: the member whose interval first
     lies above the bound (fails), else the largest ratio at the last t searched."""
     family = d["family"]
     if family is None:
@@ -373,7 +373,7 @@ def rule_family(spec, d, ctx) -> list[Claim]:
 def family_sharpened(texts, family, r) -> str:
     """The family row's crossing, growth exponent and reach (smallest A, largest gap failing), as clauses
     ``texts`` (the spec's ``sharpened``) each begun by "; "."""
-    from .tail_family import family_extremes
+    from ..tail.family import family_extremes
 
     parts = []
     if "crossing" in r.index and not math.isnan(r["crossing"]):
@@ -390,12 +390,12 @@ def rule_bayes(spec, d, ctx) -> list[Claim]:
     """Theorem 4.1 read as a Bayesian bound, from the maximin-bayes target: the A whose interval on
     ``E[R_T] / bound`` first lies above 1 (fails), else the one with the highest upper end; the verdict
     :func:`every` of the per-A verdicts."""
-    from .schemas import PRIORS
+    from ..bayes import prior_name
 
     estimates = d["bayes"]
+    c = {**ctx, "prior": prior_name(estimates)}
     if estimates is None or estimates.empty:
-        return [not_tested(spec, {**ctx, "prior": PRIORS["uniform"]})]
-    c = {**ctx, "prior": str(estimates["prior"].iloc[0]) if "prior" in estimates else PRIORS["uniform"]}
+        return [not_tested(spec, c)]
     verdicts = [below(low, high, 1.0) for low, high in zip(estimates["low"], estimates["high"])]
     failing = estimates[[v == FAILS for v in verdicts]].sort_values("actions")
     r = failing.iloc[0] if len(failing) else estimates.sort_values(["high", "actions"]).iloc[-1]
@@ -442,7 +442,7 @@ def ledger(summary, level: float = LEVEL, **inputs):
     verdicts naming the reading they test (:func:`reading`), after every rule built on them has run."""
     import pandas as pd
 
-    from .schemas import CLAIM_SCHEMA
+    from ...schemas import CLAIM_SCHEMA
 
     table = [vars(reading(r)) for r in rows(summary, level, **inputs)]
     # mutmut equivalent: columns=None or dropped: the rows are Claim's fields in CLAIM_SCHEMA's order, never none

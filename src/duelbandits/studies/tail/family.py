@@ -7,11 +7,13 @@ import math
 
 import numpy as np
 
-from . import regret
-from .errors import InputError
-from .points import thin_grid
-from .simulation import name_seed, simulate
-from .tail import ALGORITHM, TailError, trap, z_value
+from ... import regret
+from ...errors import InputError
+from ...points import check_bootstrap, fit_power_law, thin_grid
+from ...simulation import name_seed, simulate
+from ...tables import markdown
+from ...winners import trap
+from .analysis import ALGORITHM, TailError
 
 
 def family_matrix(actions: int, gap: float, others_gap: float, strength: float) -> np.ndarray:
@@ -52,9 +54,9 @@ def family_search(
     Condorcet winner) get one row, verdict ``no trap``."""
     import pandas as pd
 
-    from .theorems import ts_maximin
+    from ...theorems import ts_maximin
 
-    z = z_value(confidence)
+    z = regret.z_value(confidence)
     grid = thin_grid(horizon, points)
     rows = []
     members = [(int(A), float(g)) for A in actions for g in gaps]
@@ -84,7 +86,7 @@ def family_search(
             rows.append((*member, *row, *cross, *slope))
         if progress is not None:
             progress(n + 1, len(members))
-    from .schemas import TAIL_FAMILY_SCHEMA
+    from ...schemas import TAIL_FAMILY_SCHEMA
 
     return pd.DataFrame(rows, columns=TAIL_FAMILY_SCHEMA.names)
 
@@ -135,8 +137,6 @@ def growth_exponent(t, R, start: float, resamples: int, confidence: float, seed)
     the runs with replacement (a run keeps its whole curve, so the steps stay paired) and refits.
     NaN where ``start`` is NaN or fewer than two steps lie past it; the interval NaN as well when a
     resample's mean is not positive at some step (dropping such resamples would narrow it)."""
-    from .points import check_bootstrap, fit_power_law
-
     check_bootstrap(resamples, confidence)
     t = np.asarray(t, dtype=float)
     R = np.asarray(R, dtype=float)
@@ -179,3 +179,87 @@ def family_extremes(family) -> tuple[tuple[int, list[float]], tuple[float, list[
     gaps = sorted(float(g) for g in failing.loc[failing["actions"] == smallest, "gap"])
     actions = sorted(int(a) for a in failing.loc[failing["gap"] == largest, "actions"])
     return (smallest, gaps), (largest, actions)
+
+
+def _t_or(value: float, missing: str) -> str:
+    return missing if math.isnan(value) else f"{value:,.0f}"
+
+
+def family_markdown(table, first, extremes, confidence: float) -> str:
+    """results/maximin-tail/family.md: per member of the family, R_t / bound at the horizon, the first grid t
+    exceeded, where E[R_t] crosses the bound (with its interval) and its growth exponent past the crossing;
+    the first break, the smallest A and the largest gap that fail (within the grid searched)."""
+    level = f"{100 * confidence:g}%"
+    rows = []
+    horizon = int(table["t"].max())
+    for (A, gap), part in table.groupby(["actions", "gap"], sort=True):
+        if (part["verdict"] == "no trap").all():
+            rows.append([str(A), f"{gap:g}", "-", "-", "no trap (the Borda winner is the Condorcet winner)", "-", "-"])
+            continue
+        last = part.sort_values("t").iloc[-1]
+        over = part[part["verdict"] == "exceeded"].sort_values("t")
+        if math.isnan(last["crossing"]):
+            cross = f"not within t <= {horizon:,}"
+        else:
+            cross = (
+                f"{last['crossing']:,.0f} [{_t_or(last['crossing_low'], '-')}, "
+                f"{_t_or(last['crossing_high'], f'> {horizon:,}')}]"
+            )
+        if math.isnan(last["exponent"]):
+            slope = "-" if math.isnan(last["crossing"]) else "fewer than 2 grid steps past the crossing"
+        else:
+            slope = f"{last['exponent']:.2f} [{last['exponent_low']:.2f}, {last['exponent_high']:.2f}]"
+        rows.append(
+            [
+                str(A),
+                f"{gap:g}",
+                f"{int(last['t']):,}",
+                f"{last['ratio']:.3f} [{last['low'] / last['bound']:.3f}, {last['high'] / last['bound']:.3f}]",
+                f"{int(over['t'].iloc[0]):,}" if len(over) else "not exceeded",
+                cross,
+                slope,
+            ]
+        )
+    if first is None:
+        verdict = f"No member's interval lies above Theorem 4.1's bound up to t = {horizon:,}."
+    else:
+        A, gap, t, row = first
+        verdict = (
+            f"Theorem 4.1's bound breaks first on A = {A}, gap = {gap:g}: at t = {t:,}, E[R_t] = {row['mean']:,.0f} "
+            f"[{row['low']:,.0f}, {row['high']:,.0f}] ({level}) against the bound {row['bound']:,.0f}."
+        )
+    searched = (
+        f"A in {{{', '.join(str(a) for a in sorted(table['actions'].unique()))}}}, "
+        f"gap in {{{', '.join(f'{g:g}' for g in sorted(table['gap'].unique()))}}}"
+    )
+    if extremes is None:
+        reach = f"Within the grid searched ({searched}), no member fails."
+    else:
+        (small, gaps), (large, actions) = extremes
+        reach = (
+            f"Within the grid searched ({searched}): the smallest A that fails is {small} "
+            f"(gap {', '.join(f'{g:g}' for g in gaps)}), the largest gap that fails is {large:g} "
+            f"(A = {', '.join(map(str, actions))})."
+        )
+    one = table[table["verdict"] != "no trap"]
+    others_gap, strength = float(table["others_gap"].iloc[0]), float(table["strength"].iloc[0])
+    runs = int(one["runs"].iloc[0]) if len(one) else 0
+    return "\n".join(
+        [
+            "# Where Theorem 4.1's bound breaks first\n",
+            f"Family (duelbandits.tail_family.family_matrix): action 0 the Condorcet winner, X[0, 1] = 1/2 + gap, "
+            f"X[0, j] = {0.5 + others_gap:g}; action 1 beats every j >= 2 with {strength:g}; other pairs 1/2. "
+            f"TS-Maximin, {runs} runs per member; two-sided {level} normal intervals. A member fails when its "
+            "interval lies above the bound at some t of the grid. Crossing: where the mean first reaches the bound, "
+            "from where the interval's upper end first does (before it, every interval lies below the bound) to "
+            "where its lower end does (log-linear between grid steps). Exponent: least-squares slope of log E[R_t] "
+            f"on log t over the grid steps past the crossing, {level} percentile bootstrap interval over the runs.\n",
+            f"**{verdict}**\n",
+            f"**{reach}**\n",
+            markdown(
+                ["A", "gap", "t", "R_t / bound at t", "first t exceeded", "crossing t [interval]", "exponent past it"],
+                rows,
+                "rrrrlll",
+            ),
+        ]
+    )

@@ -1,14 +1,15 @@
-"""Commands that check the paper's claims: ``tail-continue`` and ``tail-table`` (target
-``maximin-tail``: Theorem 4.1 far past the paper's horizon) and ``claims`` (the ledger)."""
+"""Theorem 4.1 past the paper's horizon (target ``maximin_tail``): the commands ``tail-continue`` (phase 2),
+``tail-table``, ``tail-family`` and ``tail-figure``; the analysis is :mod:`.analysis`, the family of trap
+matrices :mod:`.family`, the figure :mod:`.figure`."""
 
 from __future__ import annotations
 
-from .args import UsageError, check_confidence, check_range, non_negative_int, positive_float, positive_int, seed
+from ...cli.args import UsageError, check_confidence, check_range, non_negative_int, positive_float, positive_int, seed
 
 
-def _tail_phase_one(args):
+def _phase_one(args):
     """Phase 1's point files, checked together and against the scenario file: ``(frame, sources, record)``."""
-    from .. import points, storage
+    from ... import points, storage
 
     frame, sources, records = points.read_points(args.points)
     points.check_together(args.points, records)
@@ -24,13 +25,15 @@ def _tail_phase_one(args):
 def cmd_tail_continue(args) -> None:
     import numpy as np
 
-    from .. import provenance, resources, storage, tail
-    from .simulation import progress_line
+    from ... import provenance, resources, storage
+    from ...cli.simulation import progress_line
+    from ...winners import trap
+    from .analysis import continue_runs, job_share, strata_of
 
     if args.job >= args.jobs:
         raise UsageError(f"--job must be below --jobs ({args.jobs}), got {args.job}")
     check_range("share", args.share, "--share")
-    frame, sources, record = _tail_phase_one(args)
+    frame, sources, record = _phase_one(args)
     X = np.asarray(record["matrix"])
     first = int(frame["horizon"].max())
     if args.horizon <= first:
@@ -38,11 +41,10 @@ def cmd_tail_continue(args) -> None:
     resources.check_memory(
         f"--horizon {args.horizon} at A = {X.shape[0]}", resources.sweep_point_bytes(args.horizon, X.shape[0])
     )
-    delta = tail.trap(X).delta
-    runs, strata = tail.strata_of(frame, delta, args.share, args.others, args.seed)
-    mine = tail.job_share(np.arange(runs.size), args.jobs, args.job)
+    runs, strata = strata_of(frame, trap(X).delta, args.share, args.others, args.seed)
+    mine = job_share(np.arange(runs.size), args.jobs, args.job)
     label = f"tail-continue {record['name']} T={args.horizon} job {args.job}/{args.jobs}"
-    curves, states = tail.continue_runs(
+    curves, states = continue_runs(
         X,
         record["name"],
         runs[mine],
@@ -76,25 +78,25 @@ def cmd_tail_continue(args) -> None:
 def cmd_tail_table(args) -> None:
     import pandas as pd
 
-    from .. import provenance, schemas, storage, tail
-    from ..tables.tail import tail_markdown
+    from ... import provenance, schemas, storage
+    from ...winners import trap
+    from .analysis import estimates, read_phase_two, strata_of, tail_markdown, verdict
 
     check_confidence(args.confidence)
     check_range("share", args.share, "--share")
-    frame, sources, record = _tail_phase_one(args)
+    frame, sources, record = _phase_one(args)
     X = record["matrix"]
-    delta = tail.trap(X).delta
-    curves, made = tail.read_phase_two(args.curves, "tail-curves")
-    states, _ = tail.read_phase_two(args.states, "tail-states")
+    curves, made = read_phase_two(args.curves, "tail-curves")
+    states, _ = read_phase_two(args.states, "tail-states")
     for path, prov in zip(args.curves, made):
         if sorted(prov.get("points", [])) != sorted(sources) or prov.get("share") != args.share:
             raise UsageError(f"{path}: continues other phase-1 points or another --share")
     states = pd.DataFrame() if states is None else states
-    expected, _ = tail.strata_of(frame, delta, args.share, made[0]["others"] if made else 0, args.seed)
+    expected, _ = strata_of(frame, trap(X).delta, args.share, made[0]["others"] if made else 0, args.seed)
     if curves is not None and sorted(curves["run"].unique().tolist()) != sorted(expected.tolist()):
         raise UsageError("the continued runs are not the runs phase 1 selects: rebuild the tail-continue jobs")
-    table = tail.estimates(frame, curves, len(X), delta, args.share, args.confidence)
-    markdown = tail_markdown(table, states, tail.trap(X), tail.verdict(table), args.confidence)
+    table = estimates(frame, curves, len(X), trap(X).delta, args.share, args.confidence)
+    markdown = tail_markdown(table, states, trap(X), verdict(table), args.confidence)
     prov = provenance.record(
         table="tail-estimates", points=sources, share=args.share, confidence=args.confidence, seed=args.seed
     )
@@ -103,36 +105,23 @@ def cmd_tail_table(args) -> None:
 
 
 def cmd_tail_family(args) -> None:
-    from .. import provenance, schemas, storage, tail_family
-    from ..tables.tail import family_markdown
-    from .simulation import progress_line
+    from ... import provenance, schemas, storage
+    from ...cli.simulation import progress_line
+    from .family import family_extremes, family_markdown, family_search, first_break
 
     check_confidence(args.confidence)
-    table = tail_family.family_search(
-        args.actions,
-        args.gaps,
-        args.others_gap,
-        args.strength,
-        args.runs,
-        args.horizon,
-        args.seed,
+    keys = ("actions", "gaps", "others_gap", "strength", "runs", "horizon", "seed")
+    table = family_search(
+        *(getattr(args, key) for key in keys),
         args.grid_points,
         args.confidence,
         args.bootstrap,
         progress=progress_line(f"tail-family T={args.horizon}"),
     )
-    markdown = family_markdown(
-        table, tail_family.first_break(table), tail_family.family_extremes(table), args.confidence
-    )
+    markdown = family_markdown(table, first_break(table), family_extremes(table), args.confidence)
     prov = provenance.record(
         table="tail-family",
-        actions=args.actions,
-        gaps=args.gaps,
-        others_gap=args.others_gap,
-        strength=args.strength,
-        runs=args.runs,
-        horizon=args.horizon,
-        seed=args.seed,
+        **{key: getattr(args, key) for key in keys},
         points=args.grid_points,
         confidence=args.confidence,
         bootstrap=args.bootstrap,
@@ -142,9 +131,9 @@ def cmd_tail_family(args) -> None:
 
 
 def cmd_tail_figure(args) -> None:
-    from .. import digests, storage
-    from ..plotting import style
-    from ..plotting.tail import tail_figure
+    from ... import digests, storage
+    from ...plotting import style
+    from .figure import tail_figure
 
     style.check_figure_paths(args.out)
     estimates = storage.read_frame(args.estimates, "tail-estimates")
@@ -153,7 +142,7 @@ def cmd_tail_figure(args) -> None:
     tail_figure(estimates, family, args.out, data_digest=digest)
 
 
-def add_tail_args(p) -> None:
+def _phase_one_args(p) -> None:
     p.add_argument("points", nargs="+", help="phase-1 point files (duelbandits sweep-point, ts-maximin)")
     p.add_argument("--scenario-file", required=True, help="the scenario's JSON file (duelbandits scenario)")
     p.add_argument("--seed", type=seed, required=True, help="the base seed the points were simulated with")
@@ -169,7 +158,7 @@ def add_commands(sub) -> None:
     p = sub.add_parser(
         "tail-continue", help="maximin-tail phase 2: rerun trapped and sampled free TS-Maximin runs to a long horizon"
     )
-    add_tail_args(p)
+    _phase_one_args(p)
     p.add_argument("--horizon", type=positive_int, required=True, help="the long horizon")
     p.add_argument("--others", type=non_negative_int, required=True, help="free runs continued (seeded subsample)")
     p.add_argument("--jobs", type=positive_int, required=True, help="phase-2 jobs")
@@ -193,7 +182,7 @@ def add_commands(sub) -> None:
     p = sub.add_parser(
         "tail-table", help="maximin-tail: stratified E[R_t] / Theorem 4.1's bound, survival curve, verdict"
     )
-    add_tail_args(p)
+    _phase_one_args(p)
     p.add_argument(
         "--curves",
         nargs="*",
@@ -244,81 +233,3 @@ def add_commands(sub) -> None:
     p.add_argument("--family", help="results/maximin-tail/family.parquet (optional)")
     p.add_argument("--out", nargs="+", required=True, help="output figure files (.pdf, .png)")
     p.set_defaults(func=cmd_tail_figure, outputs=("out",))
-    add_claims_command(sub)
-
-
-OPTIONAL = {
-    "local": ("asymptotics-local", "results/asymptotics/local.parquet"),
-    "tail": ("tail-estimates", "results/maximin-tail/estimates.parquet"),
-    "family": ("tail-family", "results/maximin-tail/family.parquet"),
-    "bayes": ("bayes-estimates", "results/maximin-bayes/estimates.parquet"),
-}
-"""The ledger's optional inputs: argument -> (table, the file the workflow passes), read if given."""
-
-MEAN_REGRETS = {
-    "summary": ["scenario", "algorithm", "regret"],
-    "asymptotics-local": ["scenario", "algorithm", "regret", "actions", "horizon"],
-    "tail-estimates": [],
-    "tail-family": ["actions", "gap"],
-}
-"""The tables the ledger reads mean regrets from (column ``mean`` at step ``t``, or ``horizon`` where there
-is no ``t``: each horizon's runs tuned to it), by the columns of one curve; no ``regret`` column: Maximin."""
-
-
-def mean_regret_problem(frame, table: str) -> str | None:
-    """Why the mean regrets of a table of :data:`MEAN_REGRETS` cannot be means of regrets (a mean of
-    cumulative regrets is one: :func:`duelbandits.regret.curve_problem`), as one clause; None if they can
-    be. Rows of no runs (a family member without a trap) hold none."""
-    from ..regret import curve_problem
-
-    keys, step = MEAN_REGRETS[table], "t" if "t" in frame else "horizon"
-    frame = frame[frame["runs"] > 0]
-    for key, part in frame.sort_values(step).groupby(keys, sort=True) if keys else [((), frame.sort_values(step))]:
-        kind = part["regret"].iloc[0] if "regret" in part else "maximin"
-        name = "/".join(map(str, key)) or "the estimate"
-        problem = curve_problem(kind, part[step].to_numpy(), part["mean"].to_numpy(), [f"{name} (mean)"])
-        if problem:
-            return problem
-    return None
-
-
-def cmd_claims(args) -> None:
-    from .. import claims, provenance, schemas, storage, tail
-    from ..studies import bayes
-    from ..tables.claims import claims_markdown
-
-    check_confidence(args.level, "--level")
-    paths = {"summary": args.summary} | {k: getattr(args, k) for k in OPTIONAL if getattr(args, k)}
-    tables = {"summary": "summary"} | {k: table for k, (table, _) in OPTIONAL.items()}
-    read = {k: storage.read_frame(path, tables[k]) for k, path in paths.items()}
-    for k, frame in read.items():
-        problem = mean_regret_problem(frame, tables[k]) if tables[k] in MEAN_REGRETS else None
-        if problem:
-            raise UsageError(f"{paths[k]}: {problem}")
-    verdicts = {"tail_verdict": tail.verdict(read["tail"]) if "tail" in read else None}
-    verdicts["bayes_verdict"] = bayes.overall_verdict(read["bayes"]) if "bayes" in read else None
-    table = claims.ledger(read.pop("summary"), args.level, **read, **verdicts)
-    sources = {path: k in paths for k, (_, path) in OPTIONAL.items()}
-    markdown = claims_markdown(table, args.level, sources)  # before any write: all or nothing
-    digests = {path: provenance.file_sha256(path) for path in paths.values()}
-    prov = provenance.record(table="claims", inputs=digests, level=args.level)
-    storage.write_frame(table, schemas.CLAIM_SCHEMA, args.table, prov)
-    storage.write_text(args.markdown, markdown)
-
-
-def add_claims_command(sub) -> None:
-    p = sub.add_parser("claims", help="the paper's claims, each with its number, interval and verdict")
-    p.add_argument("--summary", required=True, help="results/summary.parquet (the paper run)")
-    p.add_argument("--local", help="results/asymptotics/local.parquet, read if given")
-    p.add_argument("--tail", help="results/maximin-tail/estimates.parquet, read if given")
-    p.add_argument("--family", help="results/maximin-tail/family.parquet, read if given")
-    p.add_argument("--bayes", help="results/maximin-bayes/estimates.parquet, read if given")
-    p.add_argument(
-        "--level",
-        type=float,
-        required=True,
-        help="level of the one-sided limits (the workflow passes 0.95: workflow/rules/claims.smk)",
-    )
-    p.add_argument("--table", required=True, help="output .parquet")
-    p.add_argument("--markdown", required=True, help="output .md")
-    p.set_defaults(func=cmd_claims, outputs=("table", "markdown"))

@@ -4,8 +4,9 @@ Phase 2 reruns a stratified sample of phase 1's runs (every trapped run, some fr
 horizon, which the prefix property allows, and :func:`estimates` weighs the strata by their shares in
 phase 1: docs/claims.md, "Theorem 4.1 past the paper's horizon". A run is *trapped* at grid step
 ``t_k`` when its mean per-step Maximin regret over ``(t_{k-1}, t_k]`` is at least ``share * delta``,
-``delta = X[i*, i2] - 1/2`` the cost of a step on the Borda winner ``i2``'s self-duel. The family of
-trap matrices searched for the bound's first break is :mod:`duelbandits.tail_family`.
+``delta = X[i*, i2] - 1/2`` the cost of a step on the Borda winner ``i2``'s self-duel
+(:func:`duelbandits.winners.trap`). The family of trap matrices searched for the bound's first break
+is :mod:`.family`. This module also writes the estimates' Markdown, results/maximin-tail/tail.md.
 """
 
 from __future__ import annotations
@@ -15,11 +16,12 @@ import math
 import numpy as np
 import pyarrow as pa
 
-from . import regret, schemas
-from .errors import InputError
-from .points import thin_grid
-from .simulation import name_seed, run_seed, simulate
-from .winners import trap
+from ... import regret, schemas
+from ...errors import InputError
+from ...points import thin_grid
+from ...simulation import name_seed, run_seed, simulate
+from ...tables import fmt, markdown
+from ...winners import trap
 
 ALGORITHM = "ts-maximin"
 """The algorithm on trial (Theorem 4.1)."""
@@ -95,13 +97,6 @@ def stratified_mean(strata) -> tuple[float, float]:
     # mutmut equivalent: `or True` or N >= 1: N = 1 gives S^2 = 0
     phase1 = S2 / N if N > 1 else 0.0  # pragma: no mutate
     return estimate, float(math.sqrt(phase2 + phase1))
-
-
-def z_value(confidence: float) -> float:
-    """The two-sided normal quantile of ``confidence``."""
-    from statistics import NormalDist
-
-    return NormalDist().inv_cdf((1 + confidence) / 2)
 
 
 # --- Phase 2: one run to the long horizon, with its state -------------------------------------
@@ -220,7 +215,7 @@ def read_phase_two(paths, table: str):
     (:func:`duelbandits.regret.curve_problem`) or a state's probability outside [0, 1]."""
     import pandas as pd
 
-    from . import storage
+    from ... import storage
 
     frames, records = [], []
     for path in paths:
@@ -232,11 +227,10 @@ def read_phase_two(paths, table: str):
             else np.unique([prov["first_horizon"], prov["horizon"]])
         )
         runs = np.unique(frame["run"].to_numpy())
-        if not pd.MultiIndex.from_frame(frame[["run", "t"]]).equals(pd.MultiIndex.from_product([runs, grid])):
-            raise TailError(f"{path}: holds {len(frame)} rows, not its {runs.size} runs x {grid.size} steps to "
-                            f"T = {prov['horizon']}")  # fmt: skip
+        what = f"its {runs.size} runs x {grid.size} steps to T = {prov['horizon']}"
+        problem = regret.rows_problem(frame, {"run": runs, "t": grid}, what)
         names = [f"run {r}" for r in runs]
-        problem = regret.curve_problem("maximin", grid, frame["cumulative_regret"].to_numpy(), names)
+        problem = problem or regret.curve_problem("maximin", grid, frame["cumulative_regret"].to_numpy(), names)
         chances = frame.filter(like="p_").to_numpy()
         if problem is None and not ((chances >= 0) & (chances <= 1)).all():
             problem = "a probability of its states is not in [0, 1]"
@@ -277,9 +271,9 @@ def estimates(points_frame, curves, actions: int, delta: float, share: float, co
     from the stratified phase 2."""
     import pandas as pd
 
-    from .theorems import ts_maximin
+    from ...theorems import ts_maximin
 
-    z = z_value(confidence)
+    z = regret.z_value(confidence)
     t1, R1, runs, caught = phase_one(points_frame, delta, share)
     N = runs.size
     N_trapped = int(caught.sum())
@@ -353,3 +347,101 @@ def verdict(frame) -> str:
         f"inconclusive from t = {int(first['t']):,}: the interval reaches the bound "
         f"(at t = {int(last['t']):,}: {_ratio(last)})"
     )
+
+
+# --- The table --------------------------------------------------------------------------------
+
+
+def _estimate_rows(table) -> list[list[str]]:
+    rows = []
+    for row in table.sort_values("t").itertuples():
+        rows.append(
+            [
+                f"{int(row.t):,}",
+                row.source,
+                f"{fmt(row.mean, 0)} [{fmt(row.low, 0)}, {fmt(row.high, 0)}]",
+                fmt(row.bound, 0),
+                f"{fmt(row.ratio, 3)} [{fmt(row.ratio_low, 3)}, {fmt(row.ratio_high, 3)}]",
+                f"{fmt(100 * row.trapped, 2)}% [{fmt(100 * row.trapped_low, 2)}, {fmt(100 * row.trapped_high, 2)}]",
+                row.verdict,
+            ]
+        )
+    return rows
+
+
+def _state_rows(states) -> list[list[str]]:
+    rows = []
+    if states is None or states.empty:
+        return rows
+    for (t, stratum), part in states.groupby(["t", "stratum"], sort=True):
+        rows.append(
+            [
+                f"{int(t):,}",
+                stratum,
+                str(len(part)),
+                fmt(float(np.median(part["duels_star_borda"])), 0),
+                f"{int((part['duels_star_borda'] == 0).sum())}",
+                fmt(float(np.median(part["never_observed"])), 0),
+                fmt(float(np.median(part["never_observed_star"])), 0),
+                fmt(float(np.median(part["fewest_duels_star"])), 0),
+                f"{float(np.median(part['p_star'])):.2e}",
+                f"{float(np.median(part['p_duel_borda'])):.2e}",
+                f"{float(np.median(part['p_escape'])):.2e}",
+                fmt(float(np.median(part["cumulative_regret"])), 0),
+            ]
+        )
+    return rows
+
+
+def tail_markdown(table, states, trap, verdict: str, confidence: float) -> str:
+    """results/maximin-tail/tail.md: the estimates (survival curve and E[R_t] / bound per step), the
+    continued runs' states, the verdict."""
+    level = f"{100 * confidence:g}%"
+    first = table[table["source"].str.startswith("phase 1")]
+    runs = int(first["runs"].iloc[0]) if len(first) else 0
+    trapped_runs = int(first["trapped_runs"].iloc[0]) if len(first) else 0
+    text = [
+        "# Theorem 4.1 on trial: TS-Maximin's Maximin regret far past the paper's horizon\n",
+        f"Maximin winner i* = {trap.maximin_winner}, Borda winner i2 = {trap.borda_winner}; the trap's regret "
+        f"per step delta = X[i*, i2] - 1/2 = {trap.delta:.4f}. Phase 1: {runs:,} runs; "
+        f"{trapped_runs} trapped at the first horizon. Intervals: two-sided {level}, normal; phase 2 "
+        "stratified (duelbandits.tail.stratified_mean).\n",
+        f"**Verdict: {verdict}.**\n",
+        "## E[R_t] against Theorem 4.1's bound, and the trapped fraction (survival curve)\n",
+        markdown(
+            ["t", "from", f"E[R_t] [{level}]", "bound", "R_t / bound", "trapped", "verdict"],
+            _estimate_rows(table),
+            "rlrrrrl",
+        ),
+    ]
+    rows = _state_rows(states)
+    if rows:
+        text += [
+            "\n## The continued runs' posterior state (medians over runs)\n",
+            "`duels i*-i2`: duels of the Maximin winner against the Borda winner so far; `none`: runs "
+            "that never dueled them; `never observed`: ordered pairs never dueled "
+            "(`of i*'s row`: entries X[i*, j] among them); "
+            "`p(i*)`: probability "
+            "that one posterior draw picks i* under the frozen posterior; `fewest i* duels`: the fewest duels "
+            "of i* against one action j_min; `p(i*-i2)`, `p(escape)`: probability that a step duels i* against "
+            "i2, against j_min (2 p(i*) p(j)): the only duel that corrects the entry X[i*, j_min].\n",
+            markdown(
+                [
+                    "t",
+                    "stratum",
+                    "runs",
+                    "duels i*-i2",
+                    "none",
+                    "never observed",
+                    "of i*'s row",
+                    "fewest i* duels",
+                    "p(i*)",
+                    "p(i*-i2)",
+                    "p(escape)",
+                    "R_t",
+                ],
+                rows,
+                "rlrrrrrrrrrr",
+            ),
+        ]
+    return "\n".join(text)

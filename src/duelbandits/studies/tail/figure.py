@@ -1,19 +1,15 @@
-"""Figure beyond the paper: Theorem 4.1 on trial (target ``maximin_tail``).
-
-``tail_figure``: (a) the survival curve, the fraction of TS-Maximin's runs trapped on the Borda
-winner at each step ``t`` with its interval; (b) ``E[R_t]`` over Theorem 4.1's bound with its
-interval, on the paper's borda matrix (phase 1 solid, the stratified phase 2 dashed) and, where
-the family table is given, on each member of the family whose mean exceeded the bound (thin).
-The line at 1 is the bound. Saved with ``style.save`` (deterministic bytes, the data digest in
-the metadata).
-"""
+"""The maximin-tail figure, figures/maximin-tail/tail.{pdf,png}: (a) the survival curve, the fraction
+of TS-Maximin's runs trapped on the Borda winner at each step ``t`` with its interval; (b) ``E[R_t]``
+over Theorem 4.1's bound with its interval, on the paper's borda matrix (phase 1 solid, the stratified
+phase 2 dashed) and, where the family table is given, on each member of the family whose mean exceeded
+the bound (thin). The line at 1 is the bound."""
 
 from __future__ import annotations
 
 import numpy as np
 from matplotlib.figure import Figure
 
-from . import style
+from ...plotting import style
 
 COLOR = "#0072b2"
 """The paper's borda matrix (blue)."""

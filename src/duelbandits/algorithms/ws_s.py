@@ -1,0 +1,54 @@
+"""Winner Stays for strong regret, WS-S (Chen & Frazier, ICML 2017, Algorithm 2).
+
+WS-W (:mod:`.winner_stays`: counters ``C`` of wins minus losses, the previous actions kept while they
+lead) as the exploration, in rounds: round ``r`` of WS-W ends when an action's counter reaches
+``r (A - 1)`` (then every other action has lost once more in the round, at ``C = -r``); that
+round's winner then duels itself ``floor(beta^r)`` times (exploitation), and WS-W resumes where it
+stopped. The horizon is not used. The choices the paper leaves open: docs/paper.md ("The field's
+algorithms", WS-S).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numba as nb
+import numpy as np
+
+from ._sampling import duel
+from .winner_stays import _select, _update
+
+
+@nb.njit(cache=True)
+def _kernel(matrix, horizon, rng, beta):
+    A = matrix.shape[0]
+    C = np.zeros(A, dtype=np.int64)
+    cands = np.empty(A, dtype=np.int64)
+    I = np.empty(horizon, dtype=np.int64)
+    J = np.empty(horizon, dtype=np.int64)
+    outcomes = np.empty(horizon, dtype=np.int8)
+    i, j = -1, -1  # WS-W's previous actions (none at step 1)
+    r = 1
+    t = 0
+    while t < horizon:
+        i, j = _select(C, i, j, rng, cands)
+        o = duel(matrix, i, j, rng)
+        _update(C, i, j, o)
+        I[t], J[t], outcomes[t] = i, j, o
+        t += 1
+        top = r * (A - 1)
+        if C[i] == top or C[j] == top:  # round r of WS-W is over
+            w = i if C[i] == top else j
+            for _ in range(int(math.floor(min(beta**r, float(horizon))))):
+                if t == horizon:
+                    break
+                I[t], J[t], outcomes[t] = w, w, duel(matrix, w, w, rng)
+                t += 1
+            r += 1
+    return I, J, outcomes
+
+
+def run(matrix, horizon, rng, record=None, *, beta=1.5):
+    """One WS-S run; no mixed strategy, so ``strategies`` is empty."""
+    I, J, outcomes = _kernel(np.ascontiguousarray(matrix, dtype=np.float64), int(horizon), rng, float(beta))
+    return I, J, outcomes, {}
