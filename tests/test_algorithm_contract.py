@@ -20,7 +20,7 @@ import re
 
 import numpy as np
 import pytest
-from montecarlo import uniform_regret
+from montecarlo import total_order, uniform_regret
 
 from duelbandits import ALGORITHMS, AlgorithmError, algorithms, make_scenario, regret, run_seed, simulate
 
@@ -35,13 +35,6 @@ CASES = [("condorcet", 3), ("borda", 10), ("cyclic", 13)]
 
 def scenario_matrix(scenario, A, seed=0):
     return make_scenario(scenario, actions=A, seed=seed).matrix
-
-
-def total_order(A):
-    """``X[i, j] = 1`` for ``i < j`` (0 beats everyone surely, 1 everyone but 0, ...): every outcome
-    of a duel between two different actions is known in advance."""
-    i, j = np.indices((A, A))
-    return np.where(i < j, 1.0, np.where(i > j, 0.0, 0.5))
 
 
 def expected_steps(horizon, stride):

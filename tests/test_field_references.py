@@ -11,17 +11,10 @@ import numpy as np
 import pytest
 import sbm_reference
 import ws_s_reference
+from montecarlo import total_order
 
 import duelbandits
 from duelbandits import algorithms
-
-
-def total_order(A):
-    """``X[i, j] = 1`` for ``i < j``: gaps large enough for the confidence-interval algorithms to
-    decide within a few thousand steps."""
-    i, j = np.indices((A, A))
-    return np.where(i < j, 1.0, np.where(i > j, 0.0, 0.5))
-
 
 CASES = {
     # Beat the Mean removes actions only on total orders this short (its radius 3 sqrt(log(2TA) / n));

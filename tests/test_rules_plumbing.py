@@ -170,18 +170,6 @@ def out_files(job):
     return [path for paths in figure_outputs(job.all("--out"), **choices).values() for path in paths]
 
 
-def test_the_override_is_valid_and_plans_every_target():
-    """The premise: the merged config passes the schema and every check (so the dry run plans, not fails)."""
-    from duelbandits import configcheck
-
-    configcheck.validate(CONFIG, REPO / "workflow/schemas/config.schema.yaml")
-    configcheck.check_paper(CONFIG)
-    for target in plan.BEYOND_THE_PAPER:
-        configcheck.check_target(CONFIG, target)
-    assert CONFIG["algorithm_params"] == {"ts-borda": {"c_alpha": 0.7}, "dts": {"alpha": 0.6}}
-    assert CONFIG["horizon"] == 300 and CONFIG["runs"] == 3 and CONFIG["runs_per_job"] == 2
-
-
 def test_every_job_runs_the_cli_and_each_rule_has_its_expected_number_of_jobs(jobs):
     assert len(jobs["simulate"]) == len(plan.jobs(CONFIG, "paper"))
     assert len(jobs["point"]) == sum(len(plan.jobs(CONFIG, t)) for t in plan.POINT_TARGETS)
