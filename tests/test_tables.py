@@ -85,6 +85,7 @@ def test_a_scenario_of_no_paper_view_gets_its_own_table_of_one_regret_per_column
 def test_numbers_get_thousands_separators_and_missing_values_a_dash():
     assert tables.mean_std(12345.67, 1.26) == "12,345.7 ± 1.3"
     assert tables.mean_std(float("nan"), None) == "- ± -"
+    assert tables.mean_std(2.0, 0.0) == "2.0 ± 0.0"  # a table without a runs column: a std of 0 is shown
     table = final_table().assign(horizon=40_000)
     assert paper_tables.final_regret_markdown(table).startswith("# Final regret at T = 40,000 (5 runs)\n")
 
