@@ -7,13 +7,13 @@ this project's built-ins here, on the field's scenarios (``field.scenarios`` of 
 matrix built as the workflow builds it), at one horizon and run count. duelpy's runs duel through a
 feedback object of ours that records every pair played, and both sides' regrets are computed here
 from the pairs, with :mod:`duelbandits.regret` and the field's choice of regret per scenario
-(:func:`duelbandits.field.field_regrets`), never from duelpy's counters. Every built-in that has a
+(:func:`duelbandits.studies.field.field_regrets`), never from duelpy's counters. Every built-in that has a
 duelpy counterpart in :data:`PEERS` is run, with the same hyper-parameters (this project's defaults).
 Results and the reasons for the differences: docs/beyond-the-paper.md ("The peer comparison").
 
-    python3 -m venv /work/wt/peer-duelpy-venv
-    /work/wt/peer-duelpy-venv/bin/pip install duelpy==1.0.0 "numpy<1.24"
-    nice -n 10 python bench/peer_duelpy.py /work/wt/peer-duelpy-venv/bin/python [--horizon 2000] [--runs 5]
+    python3 -m venv ../duelpy-venv
+    ../duelpy-venv/bin/pip install duelpy==1.0.0 "numpy<1.24"
+    nice -n 10 python bench/peer_duelpy.py ../duelpy-venv/bin/python [--horizon 2000] [--runs 10]
 """
 
 from __future__ import annotations
@@ -152,7 +152,8 @@ def table(rows) -> str:
 def compare(python: str, config: dict, horizon: int, runs: int, only=None) -> list[dict]:
     """Run every built-in with a duelpy peer on the field's scenarios; one row per (algorithm,
     scenario, field regret)."""
-    from duelbandits import algorithms, field, plan, regret, simulation, winners
+    from duelbandits import algorithms, plan, regret, simulation, winners
+    from duelbandits.studies import field
 
     chosen = {s: p for s, p in peers(algorithms.registry()).items() if only is None or s in only}
     scenarios = {name: plan.scenario(config, name, own_size=True) for name in config["field"]["scenarios"]}
@@ -196,7 +197,7 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("python", help="the interpreter of a venv with duelpy 1.0.0 (and numpy < 1.24)")
     parser.add_argument("--horizon", type=int, default=2000, help="T of every run (default 2000)")
-    parser.add_argument("--runs", type=int, default=5, help="runs per (algorithm, scenario), each side (default 5)")
+    parser.add_argument("--runs", type=int, default=10, help="runs per (algorithm, scenario), each side (default 10)")
     parser.add_argument("--configfile", default=str(REPO / "config.yaml"), help="the config: seed, field scenarios")
     parser.add_argument("--only", nargs="*", help="only these slugs (default: every built-in with a duelpy peer)")
     args = parser.parse_args(argv)

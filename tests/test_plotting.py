@@ -12,8 +12,10 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 
 from duelbandits import ALGORITHMS, make_scenario, storage
 from duelbandits.algorithms import PAPER_ALGORITHMS, PAPER_REGRET
-from duelbandits.plotting import appendix_figure, appendix_panel, main_figure, main_panel, style
+from duelbandits.plotting import style
 from duelbandits.regret import REGRET_NAMES
+from duelbandits.studies.paper.appendix import appendix_figure, appendix_panel
+from duelbandits.studies.paper.main import main_figure, main_panel
 from duelbandits.theorems import THEOREMS, theorem_for
 
 A, T, RUNS = 4, 500, 5

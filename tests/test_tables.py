@@ -7,8 +7,8 @@ from summaries import summary_rows
 
 from duelbandits import tables
 from duelbandits.studies import field as field_tables
+from duelbandits.studies.paper import table as paper_tables
 from duelbandits.studies.sweeps import analysis as sweep_tables
-from duelbandits.tables import paper as paper_tables
 
 
 def final_table():

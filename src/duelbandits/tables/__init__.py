@@ -1,5 +1,5 @@
-"""Readable tables as Markdown and HTML: the formatting that the paper run's table (:mod:`.paper`) and
-the studies' tables share.
+"""Readable tables as Markdown and HTML: the formatting that the studies' tables share (the paper's
+final-regret table: :mod:`duelbandits.studies.paper.table`).
 
 Plain string building (no tabulate, no jinja2), so the output is the same bytes for the same
 input on every machine.

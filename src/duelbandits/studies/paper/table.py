@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..regret import REGRET_NAMES
-from . import fmt, html_page, markdown, markdown_page, mean_std
+from ...regret import REGRET_NAMES
+from ...tables import fmt, html_page, markdown, markdown_page, mean_std
 
 
 def final_regret_table(summary: pd.DataFrame) -> pd.DataFrame:
@@ -91,7 +91,7 @@ BEYOND_NOTE = (
 def paper_view(table: pd.DataFrame) -> pd.Series:
     """Whether each row's scenario takes one of the paper's views (condorcet, borda): the paper's layout,
     each algorithm's own regret side by side; the rows of any other scenario go to the second table."""
-    from ..scenarios import registry
+    from ...scenarios import registry
 
     views = {name: getattr(registry().get(name), "view", "target") for name in set(table["scenario"])}
     return table["scenario"].map(views).isin(["condorcet", "borda"])

@@ -16,11 +16,11 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
-from ..algorithms import ALGORITHMS
-from ..errors import InputError
-from ..regret import REGRET_NAMES
-from ..theorems import THEOREMS, theorem_for
-from . import style
+from ...algorithms import ALGORITHMS
+from ...errors import InputError
+from ...plotting import style
+from ...regret import REGRET_NAMES
+from ...theorems import THEOREMS, theorem_for
 
 
 def _paper_rows(name: str, summary):
@@ -255,7 +255,7 @@ def regret_groups(name: str, curves: dict) -> list[dict]:
     paper view (the paper's Figures 1 and 2 put each algorithm's own regret side by side), one pair of
     panels per regret kind on any other (one kind per panel; docs/beyond-the-paper.md, "Which regret
     the figures show")."""
-    from ..scenarios import registry
+    from ...scenarios import registry
 
     entry = registry().get(name)
     if entry is not None and entry.view != "target":
