@@ -117,7 +117,7 @@ rule maximin_bayes:
     """Theorem 4.1 as a Bayesian bound: TS-Maximin's `E[R_T]` / bound at `T = 10^5` over matrices
     drawn from a prior, `A = 3..10` ([docs/claims.md](docs/claims.md#theorem-41-as-a-bayesian-bound))."""
     input:
-        checked_target("maximin-bayes", ["results/maximin-bayes/bayes.md"]),
+        checked_target("maximin-bayes", ["results/maximin-bayes/bayes.md", "figures/maximin-bayes/ratios.png"]),
 
 
 # The paper's claims, each with its verdict (docs/claims.md).
