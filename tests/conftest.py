@@ -36,6 +36,7 @@ LONGEST_FIRST = (
     "tests/test_asymptotics.py",
     "tests/test_posterior.py",
     "tests/test_rules_plumbing.py",
+    "tests/test_plan.py",
     "tests/test_figure_batches.py",  # 9 s
 )
 """The modules that take longest, longest first (their tests' summed durations in `.ci/run` at

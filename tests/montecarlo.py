@@ -1,4 +1,4 @@
-"""Monte Carlo helpers of the sampler tests: count states, the full-theta reference, a two-sample check,
+"""Monte Carlo helpers of the sampler tests: count states, a total order, the full-theta reference, a two-sample check,
 and the per-step law of a kernel's draws (pooled runs, a per-cell martingale check and its power)."""
 
 import numpy as np
@@ -14,6 +14,13 @@ def random_counts(A, seed):
     W = np.random.default_rng(seed).integers(0, 25, size=(A, A)).astype(float)
     np.fill_diagonal(W, 0.0)
     return W
+
+
+def total_order(A):
+    """``X[i, j] = 1`` for ``i < j`` (0 beats everyone surely, 1 everyone but 0, ...): every duel of two
+    different actions has a known outcome, and the gaps let confidence-bound algorithms decide quickly."""
+    i, j = np.indices((A, A))
+    return np.where(i < j, 1.0, np.where(i > j, 0.0, 0.5))
 
 
 def full_theta_choices(W, n, rng, score):

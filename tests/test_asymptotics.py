@@ -437,14 +437,6 @@ def test_cli_table_and_figure_write_schemas_provenance_and_digest(tmp_path, poin
     assert digests.figure_data_digest(out[0]) == digests.figure_data_digest(out[1]) == digest
 
 
-def test_cli_table_rejects_points_that_do_not_belong_together(tmp_path, point_files, capsys):
-    assert cli.main(table_args(tmp_path, point_files, "--c-alpha", "0.8")) == 2
-    assert "TS-Borda ran with c_alpha = 1, but --c-alpha is 0.8" in capsys.readouterr().err
-    assert cli.main(table_args(tmp_path, point_files[:1])) == 2
-    assert "at least two horizons" in capsys.readouterr().err
-    assert not (tmp_path / "out-local").exists()
-
-
 def test_cli_figure_rejects_tables_of_different_calls_and_unknown_scenarios(tmp_path, point_files, capsys):
     assert cli.main(table_args(tmp_path, point_files)) == 0
     first = tmp_path / "first-exponents.parquet"

@@ -13,7 +13,7 @@ from duelbandits.algorithms import ALGORITHMS
 
 
 def test_every_command_prints_its_usage_for_help():
-    for cmd in ([], ["list"], ["matrix"], ["simulate"], ["aggregate"], ["bounds"], ["summary"], ["figure"]):
+    for cmd in ([], ["simulate"], ["figure"]):  # the program, a command, a command with subcommands
         result = run_cli(*cmd, "--help")
         assert result.returncode == 0 and "usage: duelbandits" in result.stdout
 

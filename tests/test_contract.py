@@ -5,6 +5,7 @@ only (the fixture removes them again), each breaking one property on purpose.
 """
 
 import dataclasses
+import random
 
 import numba
 import numpy as np
@@ -38,6 +39,16 @@ class OutOfRange(Fine):
 class GlobalRandom(Fine):
     def select(self):
         return int(np.random.randint(self.actions)), int(np.random.randint(self.actions))
+
+
+class PythonRandom(Fine):
+    def select(self):
+        return random.randrange(self.actions), random.randrange(self.actions)
+
+
+class Raises(Fine):
+    def select(self):
+        raise RuntimeError("its own bug")
 
 
 @numba.njit
@@ -120,11 +131,17 @@ def registered():
         (GlobalRandom, {}, "condorcet, A = 3: draws from numpy's global random state (np.random.*), not from its rng"),
         (numbaglobal, {}, "A = 3: draws from numba's global random state (np.random.* inside a jitted kernel), not"),
         (numbatyping, {}, "cannot compile it: TypingError: Unknown attribute 'no_such_attribute' of type int64 (test_"),
-        (OwnGenerator, {}, "ignores its seed: another seed gave the same duels"),
-        (SharedState, {}, "shares state between runs: the same seed gave other arrays after a run with another"),
-        (UsesHorizon, {}, "breaks the prefix property: a run of T/2 steps is not the first half of a run of T"),
+        (PythonRandom, {}, "borda, A = 7: draws from Python's global random state (the random module), not from"),
+        (Raises, {}, "condorcet, A = 3: RuntimeError: its own bug"),  # a plugin's error, named by the caller
+        (OwnGenerator, {}, "ignores its seed: another seed gave the same duels (is every draw from rng, and is what"),
+        (
+            SharedState,
+            {},
+            "shares state between runs: the same seed gave other arrays after a run with another seed (a",
+        ),
+        (UsesHorizon, {}, "breaks the prefix property: a run of T/2 steps is not the first half of a run of T (set"),
         (UsesHorizon, {"horizon_tuned": True}, None),  # declared: no prefix property asked
-        (BadLaw, {"strategies": ("p",)}, "strategy 'p' is not a probability distribution"),
+        (BadLaw, {"strategies": ("p",)}, "borda, A = 7: strategy 'p' is not a probability distribution"),
     ],
 )
 def test_each_broken_property_is_named_and_a_good_algorithm_passes(registered, cls, more, words):
@@ -151,13 +168,21 @@ def test_a_duel_of_non_integers_is_refused(registered):
 def test_planning_runs_the_contract_once_per_version_of_a_plugins_code(registered, tmp_path, monkeypatch):
     source = plugins.Source("toyplugin", "0.1", "0123456789abcdef")
     slug = registered(dataclasses.replace(entry("toy-planned", Fine), source=source))
-    runs, passes = [], str(tmp_path / ".duelbandits/contract-passes.json")
+    runs, passes = [], str(tmp_path / "work/.duelbandits/contract-passes.json")
     monkeypatch.setattr(contract, "check_algorithm", lambda slug: runs.append(slug) or [])
     assert contract.check_plugin(slug, passes) == [] and contract.check_plugin(slug, passes) == []
     assert runs == [slug]  # the second planning reads the pass
     edited = dataclasses.replace(source, digest="fedcba9876543210")
     algorithms.ALGORITHMS[slug] = dataclasses.replace(algorithms.ALGORITHMS[slug], source=edited)
-    assert contract.check_plugin(slug, passes) == [] and runs == [slug, slug]  # an edit of its code: again
+    assert contract.check_plugin(slug, passes) == contract.check_plugin(slug, passes) == []
+    assert runs == [slug, slug]  # an edit of its code: again, once
+
+
+def test_a_random_state_first_seen_after_a_run_is_not_a_draw(registered, monkeypatch):
+    """numba's state exists once a run has imported numba: it is compared from the next scenario on."""
+    states = iter([{}, {"numba's": 1}, {"numba's": 1}, {"numba's": 1}])
+    monkeypatch.setattr(contract, "_global_states", lambda: next(states))
+    assert contract.check_algorithm(registered(entry("toy-numba-later", Fine))) == []
 
 
 def test_a_pass_recorded_by_other_code_of_the_contract_does_not_count(registered, tmp_path, monkeypatch):

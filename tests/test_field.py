@@ -1,7 +1,5 @@
 """The field beyond the paper: regrets per scenario, curves, ranks, the Markdown table, the figure and commands."""
 
-import json
-
 import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
@@ -46,10 +44,10 @@ def curves(points):
     return field.curves_table(points, {"condorcet": ["condorcet"], "borda": ["condorcet", "borda"]})
 
 
-def test_field_regrets_follow_the_condorcet_winner_and_add_borda_on_borda():
-    assert field.field_regrets("condorcet", 3) == ["condorcet"]
+def test_field_regrets_are_condorcet_where_a_winner_exists_copeland_everywhere_and_borda_on_borda():
+    assert field.field_regrets("condorcet", 3) == ["condorcet", "copeland"]
     assert field.field_regrets("cyclic", None) == ["copeland"]
-    assert field.field_regrets("borda", 0) == ["condorcet", "borda"]
+    assert field.field_regrets("borda", 0) == ["condorcet", "copeland", "borda"]
     assert field.field_regrets("mslr5", None) == ["copeland"]
 
 
@@ -98,15 +96,21 @@ def test_markdown_has_a_rank_overview_and_every_final_regret(curves):
     assert "| algorithm | condorcet (Condorcet) | borda (Condorcet) | borda (Borda) | mean rank |" in overview
     assert "| RUCB | 2 | 1 | 1 | 1.3 |" in overview
     assert "| condorcet | 10 | Condorcet | 1 | DTS | paper | 15.0 ± 7.1 |" in text
+    assert "field (the field's algorithms beyond the paper), plugin (an installed plugin's) or other" in text
 
 
-def test_figure_draws_the_paper_solid_and_the_field_dashed(curves, tmp_path):
+def test_figure_draws_the_paper_solid_the_field_dashed_a_plugin_dotted_and_says_so(curves, tmp_path):
     fig = field_figure("borda", curves, [tmp_path / "f.png"])
     assert len(fig.axes) == 2  # Condorcet and Borda regret
     styles = {line.get_gid(): line.get_linestyle() for ax in fig.axes for line in ax.get_lines()}
     assert styles["field:borda:dts"] == "-"
     assert styles["field:borda:rucb"] == "--"
+    assert fig.axes[0].get_legend().get_title().get_text() == "solid: paper, dashed: field"
     assert (tmp_path / "f.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    plugin = curves.assign(family=curves["family"].replace({"field": "plugin"}))
+    fig = field_figure("borda", plugin, [tmp_path / "f.png"])
+    assert {line.get_gid(): line.get_linestyle() for line in fig.axes[1].get_lines()}["field:borda:rucb"] == ":"
+    assert fig.axes[1].get_legend().get_title().get_text() == "solid: paper, dotted: plugin"
 
 
 def test_figure_titles_name_the_scenario_by_its_label_not_its_slug(curves, tmp_path, monkeypatch):
@@ -161,18 +165,6 @@ def test_field_table_command_matches_a_recomputation_from_the_runs(field_files, 
     assert (tmp_path / "c.pdf").read_bytes().startswith(b"%PDF")
 
 
-def test_field_table_refuses_a_scenario_file_of_another_matrix(field_files, tmp_path, capsys):
-    other = tmp_path / "other.json"
-    record = storage.scenario_record(make_scenario("condorcet", actions=6, seed=9), 9)  # another matrix
-    assert record["name"] == json.loads(field_files["scenarios"][0].read_text())["name"]
-    other.write_text(json.dumps(record))
-    files = {**field_files, "scenarios": [other, field_files["scenarios"][1]]}
-    assert cli.main(field_table_args(files, tmp_path)) == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "other.json: its matrix is not the one" in err
-    assert not (tmp_path / "table.parquet").exists()
-
-
 def test_field_figure_refuses_an_unknown_scenario(field_files, tmp_path, capsys):
     assert cli.main(field_table_args(field_files, tmp_path)) == 0
     args = ["field-figure", "--scenario", "borda", "--curves", str(tmp_path / "curves.parquet")]
@@ -224,7 +216,7 @@ def test_scenario_regrets_follow_the_records_order_and_each_scenarios_winner():
         ("borda.json", scenario_record("borda", "a" * 64, 0)),
     ]
     regrets = field.scenario_regrets(records, simulated)
-    assert list(regrets.items()) == [("cyclic", ["copeland"]), ("borda", ["condorcet", "borda"])]
+    assert list(regrets.items()) == [("cyclic", ["copeland"]), ("borda", ["condorcet", "copeland", "borda"])]
 
 
 def test_scenario_regrets_refuse_two_base_seeds_with_the_whole_message():

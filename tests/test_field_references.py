@@ -9,44 +9,41 @@ import dts_plus_reference
 import if2_reference
 import numpy as np
 import pytest
+import sbm_reference
 import ws_s_reference
+from montecarlo import total_order
 
 import duelbandits
 from duelbandits import algorithms
-
-
-def total_order(A):
-    """``X[i, j] = 1`` for ``i < j``: gaps large enough for the confidence-interval algorithms to
-    decide within a few thousand steps."""
-    i, j = np.indices((A, A))
-    return np.where(i < j, 1.0, np.where(i > j, 0.0, 0.5))
-
 
 CASES = {
     # Beat the Mean removes actions only on total orders this short (its radius 3 sqrt(log(2TA) / n));
     # the condorcet run checks the phase before any removal
     "btm": (
-        btm_reference,
+        btm_reference.run,
         [(total_order(3), 6000, 0), (total_order(4), 8000, 1), ("condorcet", 3000, 2)],
     ),
     # Interleaved Filter 2: removals, switches, pruning and the exploitation after it
-    "if2": (if2_reference, [("condorcet", 3000, 0), ("cyclic", 4000, 1), ("borda", 6000, 4)]),
+    "if2": (if2_reference.run, [("condorcet", 3000, 0), ("cyclic", 4000, 1), ("borda", 6000, 4)]),
     # DTS+: its tie-breaks, on matrices with and without a Condorcet winner
-    "dts-plus": (dts_plus_reference, [("condorcet", 600, 0), ("cyclic", 600, 1)]),
+    "dts-plus": (dts_plus_reference.run, [("condorcet", 600, 0), ("cyclic", 600, 1)]),
     # WS-S: rounds of WS-W, each followed by its winner's exploitation
-    "ws-s": (ws_s_reference, [("condorcet", 3000, 0), ("cyclic", 3000, 1)]),
+    "ws-s": (ws_s_reference.run, [("condorcet", 3000, 0), ("cyclic", 3000, 1)]),
+    # MultiSBM and Doubler: runs long enough to settle on the winner's self-duels
+    "multisbm": (sbm_reference.multisbm, [("condorcet", 3000, 0), ("cyclic", 1000, 1)]),
+    "doubler": (sbm_reference.doubler, [("condorcet", 3000, 0), ("cyclic", 1000, 1)]),
 }
 
 
 @pytest.mark.parametrize("slug", sorted(CASES))
 def test_kernel_reproduces_the_literal_reference_exactly(slug):
-    reference, runs = CASES[slug]
+    literal, runs = CASES[slug]
     run = importlib.import_module(algorithms.get(slug).module).run
     total = {}
     for matrix, T, seed in runs:
         X = duelbandits.make_scenario(matrix, actions=6, seed=seed).matrix if isinstance(matrix, str) else matrix
         events = {}
-        ref = reference.run(X, T, np.random.default_rng(seed), events)
+        ref = literal(X, T, np.random.default_rng(seed), events)
         kernel = run(X, T, np.random.default_rng(seed))[:3]
         for a, b in zip(kernel, ref):
             np.testing.assert_array_equal(a, b)

@@ -2,7 +2,6 @@
 
 import numpy as np
 import pytest
-from montecarlo import assert_same_frequencies
 
 import duelbandits
 from duelbandits.algorithms import iss
@@ -15,19 +14,6 @@ def test_observe_counts_a_win_and_a_loss_per_duel_self_duels_included():
     # wins: 0, 1, 2, 3 (self), 3 (self), 2; losses: 1, 0, 3, 3, 3, 1
     np.testing.assert_array_equal(S, [1, 1, 2, 2])
     np.testing.assert_array_equal(F, [1, 2, 0, 3])
-
-
-def test_sample_action_matches_beta_argmax():
-    # P(argmax = i) from the kernel's sampler vs numpy's Beta draws, 20,000 each;
-    # 5 standard errors of a difference of two proportions per action.
-    S = np.array([30.0, 28.0, 5.0, 0.0])
-    F = np.array([10.0, 9.0, 5.0, 0.0])
-    n, A = 20_000, 4
-    rng = np.random.default_rng(1)
-    theta = np.empty(A)
-    kernel = np.array([iss.sample_action(S, F, theta, rng) for _ in range(n)])
-    ref = np.argmax(np.random.default_rng(2).beta(S + 1, F + 1, size=(n, A)), axis=1)
-    assert_same_frequencies(kernel, ref, A)
 
 
 def replay(X, T, rng):

@@ -171,16 +171,6 @@ def test_a_manifest_cut_short_is_refused_in_one_line(tree, capsys):
     assert f"{path}: truncated or damaged manifest: no closing '# end: N entries' line" in err
 
 
-def test_the_table_digest_ignores_codec_versions_and_last_bits_but_not_data_or_provenance(tmp_path):
-    write_chunk(tmp_path / "a.parquet")
-    base = digests.table_digest(tmp_path / "a.parquet")
-    write_chunk(tmp_path / "b.parquet", np.nextafter(VALUES, np.inf), versions=OTHER, compression="snappy")
-    write_chunk(tmp_path / "c.parquet", alpha=0.6)
-    write_chunk(tmp_path / "d.parquet", VALUES * (1 + 1e-5))
-    assert digests.table_digest(tmp_path / "b.parquet") == base
-    assert len({base, *(digests.table_digest(tmp_path / f"{n}.parquet") for n in "cd")}) == 3
-
-
 def test_a_figure_carries_its_data_digest_and_a_truncated_one_is_refused(tmp_path):
     for suffix in ("png", "pdf"):
         path = tmp_path / f"f.{suffix}"

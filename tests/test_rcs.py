@@ -85,40 +85,11 @@ def test_lazy_knockout_matches_the_full_theta_tournament(seed):
     assert close_to_law(np.bincount(kernel, minlength=A) / len(kernel), champion_law(W, b), len(kernel))
 
 
-def test_challenger_is_the_upper_bound_argmax_against_the_champion(ucb_upper, ucb_hand_state):
-    """t = 100 (ln 100 = 4.605): against c = 0, U[:, 0] = (1/2, 1.126, 0.485, 2): d = 3; against 1, d = 2;
-    against 2, U[1, 2] = U[3, 2] = 2 (unplayed) tie above U[0, 2] = 1.485: d uniform on {1, 3};
-    against 3, U[0, 3] = U[2, 3] = 2 tie above U[1, 3] = 1.485: d uniform on {0, 2}. The state is RUCB's
-    (conftest's ucb_hand_state: 0 beat 2 and 1 beat 3 ten to nothing, 0 and 1 split six duels)."""
-    W = ucb_hand_state
-    U = ucb_upper(W, 100)
-    assert np.allclose(U[:, 2], [1.4846, 2.0, 0.5, 2.0], atol=1e-4)
-    assert np.allclose(U[:, 3], [2.0, 1.4846, 2.0, 0.5], atol=1e-4)
-    c, d = rcs.select_pairs(W, np.zeros(4), 100, np.random.default_rng(3), n=40_000)
-    assert set(c.tolist()) == {0, 1, 2, 3}  # every arm can win the simulated tournament
-    assert np.all(d[c == 0] == 3) and np.all(d[c == 1] == 2)
-    for champion, pair in ((2, (1, 3)), (3, (0, 2))):
-        on = d[c == champion]
-        assert set(on.tolist()) == set(pair)
-        assert abs(np.mean(on == pair[0]) - 0.5) < 5 * np.sqrt(0.25 / len(on))
-
-
-def test_confident_champion_duels_itself():
-    # 0 beat 1, 2, 3 ten to nothing: at t = 100 every U[j, 0] = sqrt(0.51 ln 100 / 10) = 0.485 < 1/2
-    W = np.zeros((4, 4))
-    W[0, 1:] = 10
-    c, d = rcs.select_pairs(W, np.zeros(4), 100, np.random.default_rng(4), n=2000)
-    assert (c == 0).mean() > 0.99  # P(0 wins the sample) = (1 - 2^-11)^3 = 0.9985
-    assert np.all(d[c == 0] == 0)
-    # at t = 135 (ln t >= 10 / 2.04) the bounds reach 0.520 >= 1/2: a tie, d uniform on {1, 2, 3}
-    c, d = rcs.select_pairs(W, np.zeros(4), 135, np.random.default_rng(5), n=2000)
-    assert set(d[c == 0].tolist()) == {1, 2, 3}
-
-
 @pytest.mark.parametrize("matrix", ["condorcet", "cyclic"])
 def test_every_step_of_a_run_follows_algorithm_1(matrix, cyclic4, ucb_upper):
     """Replay a run (A = 4, T = 800): each step's champion against its exact law given (W, b),
-    and the challenger against the formula's argmax.
+    and the challenger against the formula's argmax (RUCB's challenger, whose ties and self-duels
+    tests/test_rucb.py checks on hand-made states).
 
     Per arm a, N_a - sum_t P_t(a) (N_a the champion count, P_t the exact law of
     step t) is a martingale with variance sum_t P_t(a)(1 - P_t(a)); the

@@ -90,6 +90,8 @@ def test_the_documented_hyper_parameter_defaults_are_the_entries():
         "rmed2fh": {"f_coefficient": 0.3, "f_exponent": 1.01, "alpha": 3.0},
         "dts-plus": {"alpha": 0.51},
         "ws-s": {"beta": 1.5},
+        "multisbm": {"alpha": 2.01},
+        "doubler": {"alpha": 2.01},
         "ccb": {"alpha": 0.51},
     }
     config = yaml.safe_load((REPO / "config.yaml").read_text())
@@ -115,8 +117,8 @@ def test_every_kernel_default_of_a_hyper_parameter_is_the_entrys():
                     assert param.default == entry.defaults[param.name], f"{entry.module}.{name}({param.name})"
                     checked += 1
     # alpha: DTS 4 functions, CCB 4, RCS 3, RUCB 4; c_alpha: TS-Borda 3; RMED1's two f(K) parameters in 3;
-    # RMED2's and RMED2FH's three in their run; DTS+'s alpha and WS-S's beta in their run
-    assert checked == 32
+    # RMED2's and RMED2FH's three in their run; DTS+'s, WS-S's, MultiSBM's and Doubler's one in their run
+    assert checked == 34
 
 
 def test_colours_and_regret_views_come_from_the_entries():

@@ -170,3 +170,10 @@ def test_curve_problem_names_a_kind_that_is_no_regret():
     """A regret column holding another word (a hand-edited table) is refused, not a KeyError."""
     assert regret.curve_problem("borda", [1, 2], [0.5, 1.0]) is None
     assert regret.curve_problem("bordaa", [1, 2], [0.5, 1.0]).startswith("'bordaa' is no regret kind (one of ")
+
+
+def test_z_value_is_the_two_sided_normal_quantile():
+    """Tabulated: 1.959964 at 95%, 1.644854 at 90%, 2.575829 at 99%."""
+    assert regret.z_value(0.95) == pytest.approx(1.959964, abs=1e-6)
+    assert regret.z_value(0.90) == pytest.approx(1.644854, abs=1e-6)
+    assert regret.z_value(0.99) == pytest.approx(2.575829, abs=1e-6)

@@ -16,8 +16,8 @@ import yaml
 
 from duelbandits import plan, scenarios
 from duelbandits.algorithms import ALGORITHMS
-from duelbandits.cli.figures import figure_outputs
 from duelbandits.plotting import style
+from duelbandits.studies.paper.batches import figure_outputs
 
 REPO = Path(__file__).resolve().parents[1]
 _spec = importlib.util.spec_from_file_location("workflow_helpers", REPO / "tests/workflow/workflow_helpers.py")
@@ -168,18 +168,6 @@ def out_files(job):
     if job.rule != "figure_main" and job.rule != "panel_main":
         choices = {"algorithm": job.all("--algorithm"), **choices}
     return [path for paths in figure_outputs(job.all("--out"), **choices).values() for path in paths]
-
-
-def test_the_override_is_valid_and_plans_every_target():
-    """The premise: the merged config passes the schema and every check (so the dry run plans, not fails)."""
-    from duelbandits import configcheck
-
-    configcheck.validate(CONFIG, REPO / "workflow/schemas/config.schema.yaml")
-    configcheck.check_paper(CONFIG)
-    for target in plan.BEYOND_THE_PAPER:
-        configcheck.check_target(CONFIG, target)
-    assert CONFIG["algorithm_params"] == {"ts-borda": {"c_alpha": 0.7}, "dts": {"alpha": 0.6}}
-    assert CONFIG["horizon"] == 300 and CONFIG["runs"] == 3 and CONFIG["runs_per_job"] == 2
 
 
 def test_every_job_runs_the_cli_and_each_rule_has_its_expected_number_of_jobs(jobs):

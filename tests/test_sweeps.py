@@ -128,14 +128,6 @@ def test_cli_table_and_sweep_commands_write_their_outputs(tmp_path):
     assert "| cyclic | dts | Copeland |" in (tmp_path / "h.markdown").read_text()
 
 
-def test_cli_sweep_horizon_refuses_a_file_that_is_not_a_point_file(tmp_path, capsys):
-    bad = tmp_path / "bad.parquet"
-    summary_rows().to_parquet(bad)
-    outs = [f"--{k}={tmp_path / k}" for k in ("table", "exponents", "markdown", "html")]
-    assert main("sweep-horizon --resamples 1000 --confidence 0.95 --seed 0", bad, *outs) == 2
-    assert "not a sweep point file" in capsys.readouterr().err
-
-
 def test_cli_file_scenario_needs_and_uses_the_matrix_file(tmp_path, capsys):
     X = make_scenario("condorcet", actions=4, seed=2).matrix
     path = tmp_path / "m.csv"

@@ -337,13 +337,6 @@ def test_stratified_mean_refuses_strata_it_cannot_estimate_naming_them():
         tail.stratified_mean([(5, [1.0]), (2, [])])
 
 
-def test_z_value_is_the_two_sided_normal_quantile():
-    """Tabulated: 1.959964 at 95%, 1.644854 at 90%, 2.575829 at 99%."""
-    assert regret.z_value(0.95) == pytest.approx(1.959964, abs=1e-6)
-    assert regret.z_value(0.90) == pytest.approx(1.644854, abs=1e-6)
-    assert regret.z_value(0.99) == pytest.approx(2.575829, abs=1e-6)
-
-
 def test_posterior_counts_by_hand():
     """Steps (I, J, outcome): (0, 1, 1) gives wins[0, 1] += 1; (1, 1, 0) a self-duel, nothing; (2, 0, 1)
     wins[2, 0] += 1; (0, 2, 0) wins[2, 0] += 1; the fifth step (1, 0, 1), wins[1, 0] += 1, lies past upto = 4."""

@@ -2,7 +2,6 @@
 
 import numpy as np
 import pytest
-from montecarlo import assert_same_frequencies
 from ws_s_reference import ws_w_pair
 
 import duelbandits
@@ -45,23 +44,6 @@ def test_counters_after_a_hand_made_sequence_of_duels():
 )
 def test_select_keeps_previous_actions_that_are_still_maximisers(C, prev, pair):
     assert ws.select(C, *prev, rng=np.random.default_rng(0)) == pair
-
-
-def test_select_draws_uniformly_among_new_maximisers():
-    # C = [3, 0, 0, -1, 0], previous pair (0, 3): 0 stays first; 3 fell below the others, so the
-    # second is uniform on {1, 2, 4}. At step 1 (no previous pair, all counters 0) the first is
-    # uniform on all 5 and the second uniform on the other 4, so every ordered pair has chance 1/20.
-    # Frequencies vs numpy's uniform draws (assert_same_frequencies: 5 standard errors).
-    n = 6000
-    rng, ref = np.random.default_rng(1), np.random.default_rng(2)
-    second = np.array([ws.select([3, 0, 0, -1, 0], 0, 3, rng)[1] for _ in range(n)])
-    assert set(np.unique(second)) == {1, 2, 4}
-    assert_same_frequencies(second, ref.choice([1, 2, 4], size=n), 5)
-    pairs = np.array([ws.select(np.zeros(5), rng=rng) for _ in range(n)])
-    assert np.all(pairs[:, 0] != pairs[:, 1])
-    codes = pairs[:, 0] * 5 + pairs[:, 1]
-    all_pairs = np.array([a * 5 + b for a in range(5) for b in range(5) if a != b])
-    assert_same_frequencies(codes, ref.choice(all_pairs, size=n), 25)
 
 
 def test_a_run_on_a_known_order_follows_the_hand_trace():

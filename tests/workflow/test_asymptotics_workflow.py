@@ -18,13 +18,9 @@ from workflow_helpers import REPO, TINY, assert_figure_pair, snakemake_command
 
 from duelbandits import (
     digests,
-    make_scenario,
     plan,
-    regret,
     resources,
-    run_seed,
     schemas,
-    simulate,
     storage,
 )
 from duelbandits.studies.asymptotics import analysis as asymptotics
@@ -71,18 +67,6 @@ def test_points_are_split_into_jobs_by_steps_and_hold_every_run(asymptotics_run)
                 assert sorted(part["run"].unique()) == list(range(runs))
     assert {len(plan.job_ranges(4, T, 2400)) for T in (200, 600)} == {1}  # the tiny config's split
     assert len(plan.job_ranges(3, 2000, 2400)) == 3
-    # run 2 of (borda, ts-borda, T = 2000), alone in its job, is the run `duelbandits simulate --run 2` makes
-    X = make_scenario("borda", actions=PAPER["actions"], seed=PAPER["seed"]).matrix
-    res = simulate(X, "ts-borda", 2000, run_seed(PAPER["seed"], "borda", "ts-borda", 2))
-    row = df[
-        (df["scenario"] == "borda")
-        & (df["algorithm"] == "ts-borda")
-        & (df["horizon"] == 2000)
-        & (df["run"] == 2)
-        & (df["regret"] == "borda")
-        & (df["t"] == 2000)
-    ]
-    assert row["cumulative_regret"].item() == pytest.approx(regret.cumulative("borda", X, res.I, res.J)[-1])
 
 
 def test_tables_are_the_local_slopes_of_the_points(asymptotics_run):

@@ -76,6 +76,12 @@ def _rmed(label: str, alpha_role: str = "") -> dict:
     return out
 
 
+def _ucb(label: str) -> dict:
+    """The exploration alpha of the UCB machines of MultiSBM and Doubler."""
+    description = f"{label}'s UCB index mean + sqrt(alpha log n / pulls) (2.01 as in Komiyama et al.'s code)."
+    return {"alpha": Param(2.01, description, minimum=0.0, exclusive_minimum=True)}
+
+
 _CONDORCET = {"condorcet": "maximin", "borda": "borda", "target": "copeland"}
 """The regrets of an algorithm built for the Condorcet (or Copeland) winner."""
 
@@ -274,6 +280,26 @@ BUILTINS = {
                     exclusive_minimum=True,
                 )
             },
+            family="field",
+        ),
+        _builtin(
+            "multisbm",
+            "MultiSBM",
+            "Ailon, Karnin & Joachims, ICML 2014 (MultiSBM, UCB machines)",
+            "multisbm",
+            _CONDORCET,
+            "#e6ab02",
+            params=_ucb("MultiSBM"),
+            family="field",
+        ),
+        _builtin(
+            "doubler",
+            "Doubler",
+            "Ailon, Karnin & Joachims, ICML 2014 (Doubler, a UCB machine)",
+            "doubler",
+            _CONDORCET,
+            "#1b9e77",
+            params=_ucb("Doubler"),
             family="field",
         ),
         _builtin(

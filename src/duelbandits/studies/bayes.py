@@ -180,16 +180,8 @@ def estimate(ratios, confidence: float) -> tuple[float, float, float, float, flo
     mean = float(means.mean())
     se = float(means.std(ddof=1) / math.sqrt(M))
     share = float((means > 1.0).mean())
-    share_se = math.sqrt(share * (1 - share) / M)
-    return (
-        mean,
-        se,
-        mean - z * se,
-        mean + z * se,
-        share,
-        max(0.0, share - z * share_se),
-        min(1.0, share + z * share_se),
-    )
+    half, share_half = z * se, z * math.sqrt(share * (1 - share) / M)
+    return mean, se, mean - half, mean + half, share, max(0.0, share - share_half), min(1.0, share + share_half)
 
 
 def estimates(runs_frame, confidence: float, prior: str = "uniform"):
@@ -258,9 +250,7 @@ def bayes_markdown(table, verdict: str, prior: str) -> str:
             "means; 'matrices above' is the share of matrices whose mean R_T exceeds the bound.\n",
             f"**{verdict}.**\n",
             markdown(
-                ["A", "T", "matrices x runs", "E[R_T] / bound", "matrices above the bound", "verdict"],
-                rows,
-                "rrrrrl",
+                ["A", "T", "matrices x runs", "E[R_T] / bound", "matrices above the bound", "verdict"], rows, "rrrrrl"
             ),
         ]
     )

@@ -26,8 +26,10 @@ class FieldError(InputError):
 
 
 def field_regrets(scenario: str, condorcet_winner) -> list[str]:
-    """The regrets reported on ``scenario``: Condorcet or Copeland, plus Borda on ``borda``."""
-    kinds = ["condorcet" if condorcet_winner is not None else "copeland"]
+    """The regrets reported on ``scenario``, each a panel and a column of ranks in which every algorithm is
+    measured by it: Condorcet where a Condorcet winner exists, Copeland on every scenario (the Copeland
+    algorithms' regret; the only one where no Condorcet winner exists), Borda as well on ``borda``."""
+    kinds = ["condorcet", "copeland"] if condorcet_winner is not None else ["copeland"]
     if scenario == "borda":
         kinds.append("borda")
     return kinds
@@ -142,10 +144,11 @@ FIELD_HEADER = ["scenario", "A", "regret", "rank", "algorithm", "family", "R_T m
 FIELD_ALIGN = "lrlrllr"
 FIELD_NOTE = (
     "R_T: cumulative regret at the horizon T, mean ± std (ddof = 1) over runs, every algorithm with "
-    "the same run seeds. Regret: Condorcet where a Condorcet winner exists, Copeland where none does, "
-    "and Borda as well on the borda scenario. Rank 1: the lowest mean within a scenario and regret "
-    "(equal means share a rank). Family: paper (the paper's four algorithms and its baselines ISS and "
-    "DTS) or field (the field's algorithms beyond the paper)."
+    "the same run seeds. Regret: Condorcet where a Condorcet winner exists, Copeland on every scenario, "
+    "and Borda as well on the borda scenario; every algorithm is measured by each. Rank 1: the lowest "
+    "mean within a scenario and regret (equal means share a rank). Family: paper (the paper's four "
+    "algorithms and its baselines ISS and DTS), field (the field's algorithms beyond the paper), plugin "
+    "(an installed plugin's) or other (a slug no installed package registers)."
 )
 
 
@@ -192,14 +195,15 @@ def field_markdown(table: pd.DataFrame) -> str:
 FIELD_PANEL_SIZE = (6.2, 4.6)
 """Size in inches of one panel (the figure is one panel wide per regret)."""
 
-DASHES = {"paper": "-", "field": "--"}
-"""Line style by algorithm family."""
+FAMILY_LINES = {"paper": ("-", "solid"), "field": ("--", "dashed"), "plugin": (":", "dotted"), "other": (":", "dotted")}
+"""Line style by algorithm family, and its name in the legend's title."""
 
 
 def field_figure(scenario: str, curves, outputs, *, data_digest=None):
     """Render ``scenario``'s field figure from results/field/curves.parquet rows to every path of ``outputs``:
     mean R_t of every algorithm, log-log, one panel per regret; the paper's algorithms solid, the field's
-    dashed, R_T in the legend so the ranking reads without the table."""
+    dashed, a plugin's dotted (the legend's title names the styles drawn), R_T in the legend so the ranking
+    reads without the table."""
     import numpy as np
     from matplotlib.figure import Figure
 
@@ -223,7 +227,7 @@ def field_figure(scenario: str, curves, outputs, *, data_digest=None):
                 shown = mean > 0  # log axis: R_t = 0 before the first regretful step
                 family = curve["family"].iloc[0]
                 width = style.LINE_WIDTH["mean"] * (1.0 if family == "paper" else 0.9)
-                line = dict(color=style.algorithm_color(slug), ls=DASHES.get(family, ":"), lw=width)
+                line = dict(color=style.algorithm_color(slug), ls=FAMILY_LINES[family][0], lw=width)
                 label = f"{style.algorithm_label(slug)}: {final[slug]:,.0f}"
                 ax.plot(t[shown], mean[shown], **line, label=label, gid=f"field:{kind}:{slug}")
             ax.set_xscale("log")
@@ -232,7 +236,9 @@ def field_figure(scenario: str, curves, outputs, *, data_digest=None):
             ax.set_xlabel("step t")
             ax.set_ylabel(f"mean cumulative {FIELD_REGRET_NAMES.get(kind, kind)} regret")
             ax.set_title(f"({letter}) {FIELD_REGRET_NAMES.get(kind, kind)} regret; legend: R_T")
-            ax.legend(loc="upper left", fontsize=6.8, ncols=2, title="solid: paper, dashed: field", title_fontsize=6.8)
+            drawn = [f for f in FAMILY_LINES if f in set(rows["family"])]
+            styles = ", ".join(f"{FAMILY_LINES[f][1]}: {f}" for f in drawn)
+            ax.legend(loc="upper left", fontsize=6.8, ncols=2, title=styles, title_fontsize=6.8)
         run_text = f"{runs[0]} runs" if len(runs) == 1 else f"{runs[0]}-{runs[-1]} runs"
         fig.suptitle(
             f"{style.scenario_label(scenario)} scenario, the field: A = {actions}, T = {horizon:,}, {run_text}"

@@ -1,0 +1,54 @@
+"""Doubler (Ailon, Karnin & Joachims, ICML 2014): a dueling bandit from one singleton bandit machine.
+
+Epoch ``i = 1, 2, ...`` lasts ``2^i`` steps. Each step's first action is drawn uniformly from the
+multiset ``L`` of the second actions of the previous epoch (at first one uniformly drawn action), the
+second is the pick of a UCB bandit (:func:`.multisbm.ucb_pick`, reset at each epoch) rewarded 1 when
+its pick wins. The choices the paper leaves open: docs/paper.md ("The field's algorithms", MultiSBM
+and Doubler).
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from ._sampling import duel
+from .multisbm import ucb_pick
+
+
+@nb.njit(cache=True)
+def _kernel(matrix, horizon, rng, alpha):
+    A = matrix.shape[0]
+    I = np.empty(horizon, dtype=np.int64)
+    J = np.empty(horizon, dtype=np.int64)
+    outcomes = np.empty(horizon, dtype=np.int8)
+    N = np.zeros(A)
+    G = np.zeros(A)
+    cands = np.empty(A, dtype=np.int64)
+    L = np.empty(max(horizon, 1), dtype=np.int64)
+    size = 1
+    L[0] = rng.integers(0, A)
+    t = 0
+    length = 1
+    while t < horizon:
+        length *= 2
+        start = t
+        N[:] = 0.0
+        G[:] = 0.0
+        while t < horizon and t - start < length:
+            x = L[0] if size == 1 else L[rng.integers(0, size)]
+            y = ucb_pick(N, G, alpha, rng, cands)
+            o = duel(matrix, x, y, rng)
+            I[t], J[t], outcomes[t] = x, y, o
+            N[y] += 1.0
+            G[y] += 1.0 - o
+            t += 1
+        size = t - start
+        L[:size] = J[start:t]
+    return I, J, outcomes
+
+
+def run(matrix, horizon, rng, record=None, *, alpha=2.01):
+    """One Doubler run; no mixed strategy, so ``strategies`` is empty."""
+    I, J, outcomes = _kernel(np.ascontiguousarray(matrix, dtype=np.float64), int(horizon), rng, float(alpha))
+    return I, J, outcomes, {}

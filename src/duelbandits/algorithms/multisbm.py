@@ -1,0 +1,72 @@
+"""MultiSBM (Ailon, Karnin & Joachims, ICML 2014): one singleton bandit machine (SBM) per action.
+
+Each action ``x`` owns a UCB bandit ``S_x`` over all actions, rewarded 1 when its pick beats ``x``.
+Step ``t`` duels ``x_t = y_{t-1}`` (the previous step's second action; ``y_0`` uniform) against
+``y_t``, the pick of ``S_{x_t}``, and feeds ``S_{x_t}`` the outcome. Once ``x_t`` is the Condorcet
+winner its machine learns that nothing beats it and picks it too: the run settles on self-duels of
+the winner. The SBM and the choices the paper leaves open: docs/paper.md ("The field's
+algorithms", MultiSBM and Doubler).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numba as nb
+import numpy as np
+
+from ._sampling import duel
+
+
+@nb.njit(cache=True)
+def ucb_pick(N, G, alpha, rng, cands):
+    """The SBM's pick from its pull counts ``N`` and rewards ``G``: an unplayed action if any, else the
+    largest ``G / N + sqrt(alpha log n / N)`` (``n`` its pulls); ties uniformly (``cands[rng.integers(m)]``)."""
+    K = N.shape[0]
+    n = 0.0
+    m = 0
+    for k in range(K):
+        n += N[k]
+        if N[k] == 0.0:
+            cands[m] = k
+            m += 1
+    if m == 0:
+        log_n = math.log(n)
+        best = -np.inf
+        for k in range(K):
+            v = G[k] / N[k] + math.sqrt(alpha * log_n / N[k])
+            if v > best:
+                best = v
+                m = 0
+            if v == best:
+                cands[m] = k
+                m += 1
+    if m == 1:
+        return cands[0]
+    return cands[rng.integers(0, m)]
+
+
+@nb.njit(cache=True)
+def _kernel(matrix, horizon, rng, alpha):
+    A = matrix.shape[0]
+    I = np.empty(horizon, dtype=np.int64)
+    J = np.empty(horizon, dtype=np.int64)
+    outcomes = np.empty(horizon, dtype=np.int8)
+    N = np.zeros((A, A))  # N[x, y]: pulls of y by S_x
+    G = np.zeros((A, A))  # G[x, y]: wins of y over x in them
+    cands = np.empty(A, dtype=np.int64)
+    x = rng.integers(0, A)
+    for t in range(horizon):
+        y = ucb_pick(N[x], G[x], alpha, rng, cands)
+        o = duel(matrix, x, y, rng)
+        I[t], J[t], outcomes[t] = x, y, o
+        N[x, y] += 1.0
+        G[x, y] += 1.0 - o
+        x = y
+    return I, J, outcomes
+
+
+def run(matrix, horizon, rng, record=None, *, alpha=2.01):
+    """One MultiSBM run; no mixed strategy, so ``strategies`` is empty."""
+    I, J, outcomes = _kernel(np.ascontiguousarray(matrix, dtype=np.float64), int(horizon), rng, float(alpha))
+    return I, J, outcomes, {}
