@@ -12,9 +12,10 @@ import pandas as pd
 import pytest
 from cli_process import run_cli
 
-from duelbandits import latex, make_scenario, storage
+from duelbandits import make_scenario, storage
 from duelbandits.algorithms import PAPER_ALGORITHMS, PAPER_REGRET
 from duelbandits.plotting import style
+from duelbandits.studies.paper import latex
 from duelbandits.theorems import theorem_for
 
 A, T, RUNS = 10, 40_000, 100

@@ -145,7 +145,7 @@ def test_the_resolver_reads_relative_absolute_and_package_imports():
     assert units("cli.simulation", "from .. import storage, points") == {"storage", "points"}
     assert units("cli.simulation", "from .args import seed") == {"cli", "cli.args"}
     assert units("studies.sweeps", "from . import figure") == {"studies", "studies.sweeps", "studies.sweeps.figure"}
-    assert units("cli.figures", "from ..plotting.style import METADATA") == {"plotting", "plotting.style"}
+    assert units("studies.paper.main", "from ...plotting.style import METADATA") == {"plotting", "plotting.style"}
     assert units("storage", "from .schemas import RUN_COLUMNS") == {"schemas"}
     assert units("storage", "from . import winners") == {"winners"}
     assert units("algorithms.dexp3", "from .partial_monitoring import x") == {
@@ -155,7 +155,7 @@ def test_the_resolver_reads_relative_absolute_and_package_imports():
     assert units("algorithms", "from . import _sampling") == {"algorithms", "algorithms._sampling"}
     assert units("__main__", "from .cli import main") == {"cli"}
     assert units("x", "import duelbandits.storage") == {"storage"}
-    assert units("x", "from duelbandits.plotting import main") == {"plotting", "plotting.main"}
+    assert units("x", "from duelbandits.plotting import style") == {"plotting", "plotting.style"}
     assert units("storage", "import numpy as np\nfrom pathlib import Path") == set()
 
 
@@ -212,7 +212,7 @@ def test_a_kernels_helpers_are_found_through_its_imports():
 
 
 def test_units_of_several_entries_are_the_union_of_each_entrys():
-    a, b = "cli.paper:cmd_aggregate", "cli.figures:cmd_figure_main"
+    a, b = "studies.paper:cmd_aggregate", "studies.paper:cmd_figure_main"
     assert set(triggers.code_units(a, b)) == set(triggers.code_units(a)) | set(triggers.code_units(b))
 
 
@@ -261,7 +261,7 @@ def test_the_import_walk_finds_an_import_in_every_kind_of_block_but_type_checkin
 
 
 SIMULATE = "cli.simulation:cmd_simulate"
-FIGURE_MAIN = "cli.figures:cmd_figure_main"
+FIGURE_MAIN = "studies.paper:cmd_figure_main"
 
 
 def test_code_units_are_the_modules_a_command_imports_and_no_other():
@@ -269,13 +269,23 @@ def test_code_units_are_the_modules_a_command_imports_and_no_other():
     assert {"__init__", "__main__", "cli", "cli.args", "cli.simulation", "simulation", "algorithms"} <= simulate
     assert {"algorithms.dts", "algorithms._sampling", "scenarios", "storage", "resources"} <= simulate
     # the other commands of the module, the other kernels, plotting and analyses are not run
-    assert not {"algorithms.iss", "points", "aggregate", "plotting", "tables", "manifest"} & simulate
-    assert not {unit for unit in simulate if unit.startswith(("plotting.", "tables.", "cli.figures"))}
+    assert not {"algorithms.iss", "points", "studies.paper.analysis", "plotting", "tables", "manifest"} & simulate
+    assert not {unit for unit in simulate if unit.startswith(("plotting.", "tables.", "studies."))}
     point = set(triggers.code_units("cli.simulation:cmd_sweep_point"))
     assert "points" in point and "simulation" in point  # a command's own lazy imports count
     figure = set(triggers.code_units(FIGURE_MAIN))
-    assert {"plotting.main", "plotting.style", "digests", "cli.figures"} <= figure
-    assert not {"plotting.appendix", "studies.sweeps.figure", "simulation", "points", "manifest"} & figure
+    assert {"studies.paper.main", "plotting.style", "digests", "studies.paper"} <= figure
+    assert (
+        not {
+            "studies.paper.appendix",
+            "studies.paper.analysis",
+            "studies.sweeps.figure",
+            "simulation",
+            "points",
+            "manifest",
+        }
+        & figure
+    )
     # a package above the entry counts with what it runs when loaded, not its other commands' imports
     claims = set(triggers.code_units("studies.claims:cmd_claims"))  # it imports from tail.analysis
     assert {"studies.tail", "studies.tail.analysis"} <= claims and "studies.tail.figure" not in claims
@@ -307,9 +317,9 @@ def test_code_digest_changes_with_the_code_a_command_runs_and_nothing_else(tmp_p
 
     monkeypatch.setattr(triggers, "PACKAGE_ROOT", copy)
     dts, iss, figure = digests()
-    assert edit("plotting/main.py") == (dts, iss, digests()[2]) and digests()[2] != figure
+    assert edit("studies/paper/main.py") == (dts, iss, digests()[2]) and digests()[2] != figure
     figure = digests()[2]
-    assert edit("plotting/appendix.py") == (dts, iss, figure)
+    assert edit("studies/paper/appendix.py") == (dts, iss, figure)
     after_dts = edit("algorithms/dts.py")
     assert after_dts[0] != dts and after_dts[1:] == (iss, figure)
     after_cli = edit("cli/simulation.py")

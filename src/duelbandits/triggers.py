@@ -19,8 +19,8 @@ from .provenance import file_sha256
 
 PACKAGE_ROOT = Path(__file__).resolve().parent
 # A unit is one module of the package, by its dotted name relative to the package ("storage",
-# "algorithms._posterior", "cli.figures"); "__init__" and "__main__" are the package's own two files. A
-# rule names its command's entry, "cli.figures:figure_main" (a module and the function the command
+# "algorithms._posterior", "studies.paper.main"); "__init__" and "__main__" are the package's own two files. A
+# rule names its command's entry, "studies.paper:cmd_figure_main" (a module and the function the command
 # calls), and the modules it loads by name at run time (an algorithm's kernel: the registry imports
 # it with importlib, which no import statement shows). Everything else follows from the import
 # statements: the entry function's own (and those of the functions of its module that it calls),

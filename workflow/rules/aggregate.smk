@@ -14,7 +14,7 @@ rule aggregate:
         strategies="results/strategies/{scenario}.parquet",
         summary="results/summary/{scenario}.parquet",
     params:
-        code=code("cli.paper:cmd_aggregate"),
+        code=code("studies.paper:cmd_aggregate"),
         chunks=chunk_args,
         horizon=config["horizon"],
         runs=config["runs"],
@@ -43,7 +43,7 @@ rule summary:
     output:
         "results/summary.parquet",
     params:
-        code=code("cli.paper:cmd_summary"),
+        code=code("studies.paper:cmd_summary"),
     log:
         "logs/summary.log",
     benchmark:

@@ -7,7 +7,7 @@ rule bounds:
     output:
         "results/bounds.parquet",
     params:
-        code=code("cli.paper:cmd_bounds"),
+        code=code("studies.paper:cmd_bounds"),
         algorithms=" ".join(ALGORITHMS),
         actions=config["actions"],
         horizon=config["horizon"],

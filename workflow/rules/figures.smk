@@ -1,5 +1,5 @@
 # The 14 figures of docs/paper.md, each as PDF and PNG. Plotting code:
-# duelbandits.plotting.main_figure and duelbandits.plotting.appendix_figure.
+# duelbandits.studies.paper.main and duelbandits.studies.paper.appendix.
 
 
 # figures/main/{scenario}.{pdf,png}: utilities, matrix, mean regrets, bounds.
@@ -17,7 +17,7 @@ rule figure_main:
             labels={"figure": "main", "scenario": "{scenario}"},
         ),
     params:
-        code=code("cli.figures:cmd_figure_main"),
+        code=code("studies.paper:cmd_figure_main"),
         c_alpha=C_ALPHA,
     log:
         "logs/figures/main/{scenario}.log",
@@ -55,7 +55,7 @@ rule figure_appendix:
             for algorithm in ALGORITHMS
         ],
     params:
-        code=code("cli.figures:cmd_figure_appendix"),
+        code=code("studies.paper:cmd_figure_appendix"),
         algorithms=" ".join(ALGORITHMS),
     log:
         "logs/figures/appendix/{scenario}.log",

@@ -1,8 +1,8 @@
 # Beyond the default target: the figures as an author puts them into the paper
 # (targets `panels` and `paper`). Every panel of the 14 figures alone, drawn at
 # the width its subfigure has in the paper with text at the caption sizes, by
-# the same drawing functions as the composite figures (duelbandits.plotting.
-# main_panel and appendix_panel); figures/figures.tex with the paper's
+# the same drawing functions as the composite figures (duelbandits.studies.paper:
+# main.main_panel and appendix.appendix_panel); figures/figures.tex with the paper's
 # subfigure layout; and, with TeX Live, figures/figures.pdf to check them. The panels' letters come from
 # duelbandits.plotting.style: the panel jobs' outputs are their letters, fixed when the workflow is parsed.
 
@@ -24,7 +24,7 @@ rule panel_main:
         pdf=expand("figures/panels/main-{{scenario}}/{panel}.pdf", panel=list(MAIN_PANELS)),
         png=expand("figures/panels/main-{{scenario}}/{panel}.png", panel=list(MAIN_PANELS)),
     params:
-        code=code("cli.figures:cmd_figure_main"),
+        code=code("studies.paper:cmd_figure_main"),
         c_alpha=C_ALPHA,
         panels=" ".join(MAIN_PANELS),
     log:
@@ -60,7 +60,7 @@ for letters, members in APPENDIX_LAYOUTS.items():
             pdf=expand("figures/panels/appendix-{{scenario}}-{{algorithm}}/{panel}.pdf", panel=list(letters)),
             png=expand("figures/panels/appendix-{{scenario}}-{{algorithm}}/{panel}.png", panel=list(letters)),
         params:
-            code=code("cli.figures:cmd_figure_appendix"),
+            code=code("studies.paper:cmd_figure_appendix"),
             panels=" ".join(letters),
         log:
             "logs/figures/panels/appendix-{scenario}-{algorithm}.log",
@@ -89,7 +89,7 @@ rule figures_tex:
     output:
         "figures/figures.tex",
     params:
-        code=code("cli.latex:cmd_latex_figures"),
+        code=code("studies.paper:cmd_latex_figures"),
         scenarios=scenario_file_args,
         c_alpha=C_ALPHA,
     log:
@@ -112,7 +112,7 @@ rule figures_pdf:
     output:
         "figures/figures.pdf",
     params:
-        code=code("cli.latex:cmd_latex_build"),
+        code=code("studies.paper:cmd_latex_build"),
     log:
         "logs/figures/figures-pdf.log",
     benchmark:

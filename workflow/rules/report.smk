@@ -17,7 +17,7 @@ rule final_table:
             labels={"table": "final regret"},
         ),
     params:
-        code=code("cli.paper:cmd_table"),
+        code=code("studies.paper:cmd_table"),
     log:
         "logs/table.log",
     benchmark:

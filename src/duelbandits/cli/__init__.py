@@ -21,9 +21,7 @@ from .args import UsageError
 
 FAMILIES = (
     "cli.simulation",
-    "cli.paper",
-    "cli.figures",
-    "cli.latex",
+    "studies.paper",
     "cli.reproducibility",
     "studies.tail",
     "studies.claims",

@@ -26,8 +26,10 @@ class FieldError(InputError):
 
 
 def field_regrets(scenario: str, condorcet_winner) -> list[str]:
-    """The regrets reported on ``scenario``: Condorcet or Copeland, plus Borda on ``borda``."""
-    kinds = ["condorcet" if condorcet_winner is not None else "copeland"]
+    """The regrets reported on ``scenario``, each a panel and a column of ranks in which every algorithm is
+    measured by it: Condorcet where a Condorcet winner exists, Copeland on every scenario (the Copeland
+    algorithms' regret; the only one where no Condorcet winner exists), Borda as well on ``borda``."""
+    kinds = ["condorcet", "copeland"] if condorcet_winner is not None else ["copeland"]
     if scenario == "borda":
         kinds.append("borda")
     return kinds
@@ -142,11 +144,11 @@ FIELD_HEADER = ["scenario", "A", "regret", "rank", "algorithm", "family", "R_T m
 FIELD_ALIGN = "lrlrllr"
 FIELD_NOTE = (
     "R_T: cumulative regret at the horizon T, mean ± std (ddof = 1) over runs, every algorithm with "
-    "the same run seeds. Regret: Condorcet where a Condorcet winner exists, Copeland where none does, "
-    "and Borda as well on the borda scenario. Rank 1: the lowest mean within a scenario and regret "
-    "(equal means share a rank). Family: paper (the paper's four algorithms and its baselines ISS and "
-    "DTS), field (the field's algorithms beyond the paper), plugin (an installed plugin's) or other (a slug "
-    "no installed package registers)."
+    "the same run seeds. Regret: Condorcet where a Condorcet winner exists, Copeland on every scenario, "
+    "and Borda as well on the borda scenario; every algorithm is measured by each. Rank 1: the lowest "
+    "mean within a scenario and regret (equal means share a rank). Family: paper (the paper's four "
+    "algorithms and its baselines ISS and DTS), field (the field's algorithms beyond the paper), plugin "
+    "(an installed plugin's) or other (a slug no installed package registers)."
 )
 
 
