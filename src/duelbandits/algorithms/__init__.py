@@ -303,6 +303,15 @@ BUILTINS = {
             family="field",
         ),
         _builtin(
+            "versatile-db",
+            "Versatile-DB",
+            "Saha & Gaillard, ICML 2022 (Versatile-DB with Tsallis-INF)",
+            "versatile_db",
+            _CONDORCET,
+            "#7570b3",
+            family="field",
+        ),
+        _builtin(
             "dexp3",
             "Dueling-EXP3",
             "Saha, Koren & Mansour, ICML 2021, Algorithm 1",
