@@ -26,13 +26,13 @@ _EXPORTS = {
 }
 
 
-
 def __getattr__(name: str):
     if name not in _EXPORTS:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     value = getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
     setattr(sys.modules[__name__], name, value)  # loaded once
     return value
+
 
 __all__ = sorted(_EXPORTS)
 

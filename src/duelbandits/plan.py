@@ -1,15 +1,8 @@
 """What a config asks the workflow for: the jobs it plans, and what their commands are given.
 
-The workflow (``workflow/rules/common.smk``) calls these functions with the validated config
-(:mod:`duelbandits.configcheck`); so can a test, without a Snakemake process. One path serves every
-target:
-
-- :func:`jobs` lists the simulation jobs of a target: the paper's run chunks or a target's
-  points, each with its scenario, A, T, algorithm and run range, all from one chunking rule
-  (:func:`duelbandits.points.chunk_ranges`); :func:`kernel_groups` the compile jobs;
-- :func:`scenario` builds a scenario as the config defines it, :func:`scenario_args` and
-  :func:`algorithm_args` pin it and the hyper-parameters on a command line;
-- :func:`c_alpha` is TS-Borda's c_alpha, resolved in this one place.
+The workflow (``workflow/rules/common.smk``) calls these with the validated config; so can a test,
+without a Snakemake process. Every target's jobs come from one chunking rule
+(:func:`duelbandits.points.chunk_ranges`).
 """
 
 from __future__ import annotations

@@ -1,13 +1,8 @@
-"""Points: the unit of the targets beyond the paper (sweeps, field, asymptotics).
+"""Points: the unit of the targets beyond the paper, one (scenario, A, T, algorithm) with its runs.
 
-A point is one (scenario, A, T, algorithm) with its runs, each tuned to its own horizon T. A
-point file keeps, per run and for every regret kind, the cumulative regret on a thin
-log-spaced grid of steps (always ending at T), never the full trace; run ``r`` has the seed of
-``duelbandits simulate --run r``, so any run can be rebuilt in full. This module simulates a
-point, splits its runs into jobs, reads and checks point files, and holds the statistics the
-exponent fits of the sweeps and the asymptotics share (power-law fit, bootstrap of log means).
-pandas is imported inside the functions that need it, so a job that only simulates does not
-pay for it.
+A point file keeps, per run and regret kind, the cumulative regret on a thin log-spaced grid of steps
+ending at T, never the full trace; run ``r`` has the seed of ``duelbandits simulate --run r``, so any
+run can be rebuilt in full. pandas is imported inside the functions that need it.
 """
 
 from __future__ import annotations

@@ -1,8 +1,5 @@
-"""Where a result came from: the parameters, matrix and versions every file carries.
-
-Every Parquet file the pipeline writes holds one key-value metadata entry, ``duelbandits``, whose
-fields docs/reproducibility.md lists; figures carry the content digest of the data they were drawn
-from (:mod:`duelbandits.manifest`). ``duelbandits provenance FILE`` prints either.
+"""Where a result came from: the parameters, matrix and versions every Parquet file carries in its
+``duelbandits`` metadata entry (fields: docs/reproducibility.md; ``duelbandits provenance FILE``).
 """
 
 from __future__ import annotations

@@ -1,11 +1,7 @@
 """The scenarios: the registry of their entries, the paper's matrices (Section 5) and their siblings.
 
 A scenario is one fixed matrix: it depends only on its seed and parameters, never on the algorithm or
-the run. ``condorcet`` and ``borda`` built from the same seed share their utilities (the borda matrix
-is the condorcet matrix modified as in Section 5); ``cyclic`` modifies it so that no Condorcet winner
-exists and the Copeland, Maximin and Borda winners differ; the benchmarks and ``file`` are the
-matrices of :mod:`duelbandits.matrices`. Each scenario is one :class:`ScenarioEntry`; a plugin package
-adds generated ones through the ``duelbandits.scenarios`` entry-point group (:mod:`duelbandits.plugins`).
+the run (docs/paper.md, docs/beyond-the-paper.md); a plugin adds its own through :mod:`duelbandits.plugins`.
 """
 
 from __future__ import annotations
