@@ -172,18 +172,11 @@ def field_markdown(table: pd.DataFrame) -> str:
         mean = f"{np.mean(known):.1f}" if known else "-"
         glance.append([label(slug), *("-" if x is None else str(x) for x in mine), mean])
     glance_header = ["algorithm", *(f"{s} ({FIELD_REGRET_NAMES.get(k, k)})" for s, k in columns), "mean rank"]
-    rows = [
-        [
-            r.scenario,
-            str(int(r.actions)),
-            FIELD_REGRET_NAMES.get(r.regret, r.regret),
-            str(int(r.rank)),
-            label(r.algorithm),
-            r.family,
-            mean_std(r.mean, r.std, runs=getattr(r, "runs", None)),
-        ]
-        for r in table.itertuples()
-    ]
+    rows = []
+    for r in table.itertuples():
+        final = mean_std(r.mean, r.std, runs=getattr(r, "runs", None))
+        kind = FIELD_REGRET_NAMES.get(r.regret, r.regret)
+        rows.append([r.scenario, str(int(r.actions)), kind, str(int(r.rank)), label(r.algorithm), r.family, final])
     horizons = ", ".join(f"{T:,}" for T in sorted(set(table["horizon"])))
     runs = ", ".join(map(str, sorted(set(table["runs"]))))
     glance = markdown(glance_header, glance, "l" + "r" * (len(glance_header) - 1))
