@@ -30,6 +30,11 @@ A module that is missing or fails to import is reported "not available".
     python bench/bench_algorithms.py [--horizon 40000] [--repeats 5] [--quick] [--ts-horizons 40000 1000000]
     python bench/bench_algorithms.py --compile
     python bench/bench_algorithms.py --write; python bench/bench_algorithms.py --compile --write
+    python bench/bench_algorithms.py --algorithms rmed2 btm --write   # only these (new) built-ins' rows
+
+``--algorithms`` times only the given slugs in sections 1 and 2 (the costs file's other rows are kept,
+the paper's projection counts only those given, section 3 runs only with ``dts``); ``--compile``
+always compiles whole families, as a compile job does.
 """
 
 from __future__ import annotations
@@ -135,7 +140,7 @@ def ts_horizons(scenarios, loaded, horizons, repeats):
     """Section 4: us per step and Beta variates per step of the Thompson-sampling kernels by horizon."""
     print(f"Thompson sampling by horizon, A = 10: us/step (median of {repeats}) and Beta variates/step\n")
     rows = []
-    for slug in ("ts-borda", "ts-maximin"):
+    for slug in [s for s in ("ts-borda", "ts-maximin") if s in loaded]:
         spec, module = loaded[slug]
         if module is None:
             rows.append([slug, "not available"] + [""] * (2 * len(scenarios)))
@@ -199,7 +204,11 @@ def main(argv=None):
     parser.add_argument(
         "--ts-horizons", type=int, nargs="*", default=[], help="also time TS-Borda and TS-Maximin at these horizons"
     )
+    parser.add_argument("--algorithms", nargs="+", metavar="SLUG", help="time only these algorithms (default: all)")
     args = parser.parse_args(argv)
+    unknown = sorted(set(args.algorithms or ()) - set(algorithms.ALGORITHMS))
+    if unknown:
+        parser.error(f"--algorithms: unknown algorithm(s) {', '.join(unknown)}; see duelbandits list")
     if args.write and (args.quick or args.horizon != PAPER_T):
         parser.error(f"--write: the costs are measured at --horizon {PAPER_T}, not with --quick or another horizon")
     if args.compile:
@@ -209,7 +218,7 @@ def main(argv=None):
     T = args.horizon
     scale = PAPER_T / T  # per-step cost is roughly constant: project linearly to the paper's T
 
-    slugs = list(algorithms.ALGORITHMS)
+    slugs = [slug for slug in algorithms.ALGORITHMS if slug in (args.algorithms or algorithms.ALGORITHMS)]
     loaded = {slug: load(slug) for slug in slugs}
     # the paper's two scenarios (SCENARIOS also holds cyclic and file, the latter needs a CSV path)
     scenarios = {name: duelbandits.make_scenario(name, actions=10, seed=0).matrix for name in ("condorcet", "borda")}
@@ -273,6 +282,8 @@ def main(argv=None):
     if args.ts_horizons:
         ts_horizons(scenarios, loaded, args.ts_horizons, args.repeats)
 
+    if "dts" not in loaded:
+        return
     print("DTS: numba kernel vs plain-Python reference (tests/dts_reference.py), A = 10, condorcet\n")
     if loaded["dts"][1] is None:
         print("  dts: not available\n")

@@ -8,10 +8,11 @@ import pyarrow.parquet as pq
 import pytest
 from regret_by_hand import per_step_regrets
 
-from duelbandits import aggregate, make_scenario, run_seed, schemas, simulate, storage
-from duelbandits.aggregate import aggregate_scenario, bounds_table, summary_grid
+from duelbandits import make_scenario, run_seed, schemas, simulate, storage
 from duelbandits.simulation import recorded_steps
 from duelbandits.storage import StorageError
+from duelbandits.studies.paper import analysis as aggregate
+from duelbandits.studies.paper.analysis import aggregate_scenario, bounds_table, summary_grid
 
 
 def test_summary_grid_is_sorted_within_range_and_ends_at_horizon():
@@ -253,7 +254,7 @@ def test_summary_grid_by_value_with_its_log_spaced_steps():
 def test_the_paper_summary_has_the_documented_steps():
     """docs/outputs.md: 1,000 evenly spaced steps and 200 log-spaced ones at T = 40,000: 1,156
     distinct steps (the union of round(1 + 39,999 k / 999) and round(40,000^(k/199)), counted once)."""
-    from duelbandits.aggregate import SUMMARY_POINTS
+    from duelbandits.studies.paper.analysis import SUMMARY_POINTS
 
     assert SUMMARY_POINTS == 1000
     grid = summary_grid(40_000)

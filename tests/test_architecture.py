@@ -10,7 +10,6 @@ PACKAGE = Path(triggers.PACKAGE_ROOT)
 FLOORS = {
     "domain core": [
         "errors",
-        "lazy",
         "plugins",
         "winners",
         "matrices",
@@ -24,12 +23,11 @@ FLOORS = {
     ],
     "storage": ["schemas", "storage", "provenance", "triggers", "digests", "manifest"],
     "analyses": [
-        "aggregate",
         "points",
         "configcheck",
         "plan",
     ],
-    "presentation": ["tables", "plotting", "latex"],
+    "presentation": ["tables", "plotting"],
     "command line": ["cli", "studies", "__main__", "__init__"],
 }
 LEVEL = {top: level for level, tops in enumerate(FLOORS.values()) for top in tops}

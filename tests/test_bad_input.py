@@ -262,13 +262,3 @@ def test_the_config_a_result_records_keys_the_matrix_file_by_its_content(tmp_pat
     assert plan.paper_config({"seed": 1, "matrix_file": str(tmp_path / "c.csv")}) != recorded[0]
     assert plan.paper_config({"seed": 1, "matrix_file": None}) == {"seed": 1, "matrix_file": None}
     assert plan.keyed_by_content({"matrix_file": "absent.csv"}) == {"matrix_file": "absent.csv"}  # planning names it
-
-
-def test_a_table_over_one_run_shows_no_spread_rather_than_a_std_of_zero():
-    """One run has no spread: the std column says '-' (as for a missing number), not '± 0.0'; two runs
-    show their sample std (here by hand: 1.5 and 2.5 give sqrt(0.5) = 0.7)."""
-    from duelbandits.tables import mean_std
-
-    assert mean_std(53.44, 0.0, runs=1) == "53.4 ± -"
-    assert mean_std(2.0, 0.5**0.5, runs=2) == "2.0 ± 0.7"
-    assert mean_std(2.0, 0.0) == "2.0 ± 0.0"  # a table without a runs column: as before

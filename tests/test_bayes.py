@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from duelbandits import configcheck, plan, schemas, winners
+from duelbandits import configcheck, digests, plan, schemas, winners
 from duelbandits.configcheck import ConfigError
 from duelbandits.studies import bayes
 
@@ -109,6 +109,27 @@ def test_estimates_per_actions_from_run_rows():
     missing = pd.DataFrame(rows[:-1], columns=schemas.BAYES_RUN_SCHEMA.names)
     with pytest.raises(bayes.BayesError, match="same runs"):
         bayes.estimates(missing.iloc[[0, 1, 2, 3, 4]], 0.95)
+
+
+def test_the_ratios_figure_counts_each_a_matrices_in_shared_bins_and_names_the_share_above(tmp_path):
+    # matrix means by A (two runs each): A = 3: 0.3, 0.5, 1.5; A = 4: -0.5, 0.6, 1.0. With bins = 3 (not the
+    # default 40) over [min, max] of all of them and 1, the edges are -0.5, 1/6, 5/6, 1.5 (no mean on an
+    # inner edge), so A = 3 counts 0, 2, 1 and A = 4 counts 1, 1, 1; one A = 3 matrix of three is above 1.
+    means = {3: [0.3, 0.5, 1.5], 4: [-0.5, 0.6, 1.0]}
+    rows = [
+        (A, m, r, 100, (mean + d) * bayes.bound(A, 100), bayes.bound(A, 100), mean + d)
+        for A, values in means.items()
+        for m, mean in enumerate(values)
+        for r, d in enumerate((-0.25, 0.25))
+    ]
+    runs = pd.DataFrame(rows, columns=schemas.BAYES_RUN_SCHEMA.names)
+    fig = bayes.ratios_figure(runs, bayes.estimates(runs, 0.95), 3, [tmp_path / "r.png"], data_digest="d")
+    axes = fig.get_axes()
+    assert [[p.get_height() for p in ax.patches] for ax in axes] == [[0, 2, 1], [1, 1, 1]]
+    assert [p.get_x() for p in axes[0].patches] == pytest.approx([-0.5, 1 / 6, 5 / 6])
+    assert axes[0].texts[0].get_text().startswith("A = 3: 3 matrices, 33.3% [")
+    assert axes[1].texts[0].get_text().startswith("A = 4: 3 matrices, 0.0% [")
+    assert digests.figure_data_digest(tmp_path / "r.png") == "d"
 
 
 def test_the_verdict_at_its_boundaries():

@@ -44,10 +44,10 @@ def curves(points):
     return field.curves_table(points, {"condorcet": ["condorcet"], "borda": ["condorcet", "borda"]})
 
 
-def test_field_regrets_follow_the_condorcet_winner_and_add_borda_on_borda():
-    assert field.field_regrets("condorcet", 3) == ["condorcet"]
+def test_field_regrets_are_condorcet_where_a_winner_exists_copeland_everywhere_and_borda_on_borda():
+    assert field.field_regrets("condorcet", 3) == ["condorcet", "copeland"]
     assert field.field_regrets("cyclic", None) == ["copeland"]
-    assert field.field_regrets("borda", 0) == ["condorcet", "borda"]
+    assert field.field_regrets("borda", 0) == ["condorcet", "copeland", "borda"]
     assert field.field_regrets("mslr5", None) == ["copeland"]
 
 
@@ -216,7 +216,7 @@ def test_scenario_regrets_follow_the_records_order_and_each_scenarios_winner():
         ("borda.json", scenario_record("borda", "a" * 64, 0)),
     ]
     regrets = field.scenario_regrets(records, simulated)
-    assert list(regrets.items()) == [("cyclic", ["copeland"]), ("borda", ["condorcet", "borda"])]
+    assert list(regrets.items()) == [("cyclic", ["copeland"]), ("borda", ["condorcet", "copeland", "borda"])]
 
 
 def test_scenario_regrets_refuse_two_base_seeds_with_the_whole_message():

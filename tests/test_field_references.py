@@ -10,6 +10,7 @@ import if2_reference
 import numpy as np
 import pytest
 import sbm_reference
+import versatile_db_reference
 import ws_s_reference
 from montecarlo import total_order
 
@@ -32,6 +33,8 @@ CASES = {
     # MultiSBM and Doubler: runs long enough to settle on the winner's self-duels
     "multisbm": (sbm_reference.multisbm, [("condorcet", 3000, 0), ("cyclic", 1000, 1)]),
     "doubler": (sbm_reference.doubler, [("condorcet", 3000, 0), ("cyclic", 1000, 1)]),
+    # Versatile-DB: Tsallis-INF's law, Newton's normaliser and the draws
+    "versatile-db": (versatile_db_reference.run, [("condorcet", 1500, 0), ("cyclic", 1500, 1)]),
 }
 
 

@@ -14,7 +14,7 @@ import pytest
 from paper_files import paper_files
 
 from duelbandits import cli
-from duelbandits.plotting import appendix, main
+from duelbandits.studies.paper import appendix, main
 
 ALGORITHMS = ["dts", "partial-monitoring", "sparring-exp3p"]
 """One of each appendix layout: panels a-c; a-d (p_t); a-e (p_t and q_t)."""

@@ -9,11 +9,15 @@ import numpy as np
 import pandas as pd
 import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
+from summaries import paper_summary
 
 from duelbandits import ALGORITHMS, make_scenario, storage
 from duelbandits.algorithms import PAPER_ALGORITHMS, PAPER_REGRET
-from duelbandits.plotting import appendix_figure, appendix_panel, main_figure, main_panel, style
-from duelbandits.theorems import THEOREMS, theorem_for
+from duelbandits.plotting import style
+from duelbandits.regret import REGRET_NAMES
+from duelbandits.studies.paper.appendix import appendix_figure, appendix_panel
+from duelbandits.studies.paper.main import main_figure, main_panel
+from duelbandits.theorems import THEOREMS
 
 A, T, RUNS = 4, 500, 5
 
@@ -23,34 +27,11 @@ def scenario_dict(name):
     return storage.scenario_record(make_scenario(name, A, seed=4), 4)
 
 
-def make_summary(drop_bound=()):
-    """Paper rows with made-up sqrt-like curves and the theorem bounds; plus non-paper rows."""
-    t = np.unique(np.r_[np.linspace(1, T, 100).round().astype(int), T])
-    frames = []
-    for name in ("condorcet", "borda"):
-        for k, slug in enumerate(PAPER_ALGORITHMS):
-            paper = PAPER_REGRET[name][slug]
-            for kind in (paper, "copeland"):
-                theorem = theorem_for(slug, kind)
-                bound = theorem.bound(A, t.astype(float)) if theorem is not None else np.full(t.size, np.nan)
-                if slug in drop_bound:
-                    bound = np.full(t.size, np.nan)
-                frames.append(
-                    pd.DataFrame(
-                        {
-                            "scenario": name,
-                            "algorithm": slug,
-                            "regret": kind,
-                            "t": t,
-                            "mean": (k + 1) * np.sqrt(t) * (1.0 if kind == paper else 50.0),
-                            "std": 0.3 * np.sqrt(t),
-                            "runs": RUNS,
-                            "bound": bound,
-                            "paper": kind == paper,
-                        }
-                    )
-                )
-    return pd.concat(frames, ignore_index=True)
+def make_summary(drop_bound=(), names=("condorcet", "borda")):
+    """Paper rows with sqrt-like curves and the theorem bounds; plus Copeland rows off the figures."""
+    return paper_summary(
+        np.unique(np.r_[np.linspace(1, T, 100).round().astype(int), T]), A, RUNS, names, drop_bound, "copeland"
+    )
 
 
 def make_traces(seed=0, runs=RUNS, horizon=T):
@@ -188,6 +169,22 @@ def test_main_figure_plots_only_the_paper_regret_rows(condorcet_render, summary)
     means = [line for line in fig.axes[2].get_lines() if (line.get_gid() or "").startswith("mean:")]
     assert len(means) == len(PAPER_ALGORITHMS)
     assert max(line.get_ydata().max() for line in means) == pytest.approx(paper["mean"].max())
+
+
+def test_main_figure_of_a_target_scenario_draws_one_regret_kind_per_panel_pair(tmp_path):
+    """cyclic (view target): each algorithm against the winner it is built for, one pair of panels per
+    regret kind, never TS-Maximin's Maximin regret beside DTS's Copeland regret."""
+    cyclic = storage.scenario_record(make_scenario("cyclic", 5, seed=4), 4)
+    fig = main_figure(cyclic, make_summary(names=("cyclic",)), [tmp_path / "cyclic.png"])
+    kinds = ["maximin", "borda", "exp3p", "copeland"]
+    assert_valid(tmp_path / "cyclic.png", figsize=(style.MAIN_SIZE[0], style.MAIN_SIZE[1] * 5 / 2))
+    panels = [ax for ax in fig.axes if ax.get_title()[:3] not in ("", "(a)", "(b)")]
+    assert [ax.get_title()[:3] for ax in panels] == [f"({x})" for x in "cdefghij"]
+    for k, kind in enumerate(kinds):
+        for ax in panels[2 * k : 2 * k + 2]:
+            slugs = {line.get_gid()[5:] for line in ax.get_lines() if line.get_gid().startswith("mean:")}
+            assert slugs == {s for s in PAPER_ALGORITHMS if PAPER_REGRET["cyclic"][s] == kind}
+            assert f"{REGRET_NAMES[kind]} regret" in ax.get_title()
 
 
 @pytest.fixture(scope="module")

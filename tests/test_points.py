@@ -49,15 +49,6 @@ def test_bootstrap_interval_has_the_width_and_coverage_of_its_level():
     assert abs(covered / datasets - 0.944) <= 4 * sd, covered / datasets
 
 
-def test_a_sweep_point_below_a_theorems_horizon_warns_once_not_once_per_run():
-    sc = make_scenario("borda", actions=10, seed=20191114)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        pointlib.simulate_point(sc.matrix, "borda", "partial-monitoring", 100, range(3), 7, points=4)
-    messages = [str(w.message) for w in caught]
-    assert len(messages) == 1 and "too short for Theorem 4.4" in messages[0]
-
-
 def test_thin_grid_is_the_documented_log_spaced_grid_by_value():
     """``round(T^(k / (points - 1)))``, k = 0..points-1, duplicates merged (derived once from that
     definition, written out here): at T = 10^5 and 20 points, round(10^(5k/19))."""

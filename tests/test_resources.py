@@ -72,12 +72,6 @@ def test_matrix_bytes_is_base_plus_16_float64_copies_of_the_matrix():
         assert resources.matrix_bytes(actions) == expected == BASE + MATRIX * actions**2, actions
 
 
-def test_matrix_bytes_of_30000_actions_is_107_6_gib():
-    # 314,572,800 + 128 * 9 * 10^8 = 115,514,572,800 B = 107.58 GiB
-    assert resources.matrix_bytes(30_000) == 115_514_572_800
-    assert resources.human(115_514_572_800) == "107.6 GiB"
-
-
 def test_sweep_point_bytes_is_one_run_without_strategies_plus_compiling():
     for horizon, actions in itertools.product([1, 40_000, 10**7], ACTIONS):
         expected = BASE + horizon * PER_STEP + MATRIX * actions**2 + COMPILE
@@ -108,23 +102,41 @@ def test_the_costs_file_holds_built_ins_only_each_measured_below_the_default():
     assert all(0 < step < resources.DEFAULT_STEP_SECONDS and compile > 0 for step, compile in costs.values())
 
 
-def test_the_benchmark_rewrites_one_column_of_the_costs_file_for_the_built_ins(tmp_path, monkeypatch):
-    """bench/bench_algorithms.py --write: the measured figures at two significant digits, the other
-    column and the comments kept, a row per built-in in the registry's order (a new one's other cell
-    empty, read as not measured), a row of a former built-in dropped."""
+def bench_module():
+    """bench/bench_algorithms.py, imported from its file."""
     import importlib.util
-
-    from duelbandits import algorithms
 
     spec = importlib.util.spec_from_file_location("bench_algorithms", REPO / "bench" / "bench_algorithms.py")
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
+    return bench
+
+
+def test_the_benchmark_rewrites_one_column_of_the_costs_file_for_the_built_ins(tmp_path, monkeypatch):
+    """bench/bench_algorithms.py --write: the measured figures at two significant digits, the other
+    column and the comments kept, a row per built-in in the registry's order (a new one's other cell
+    empty, read as not measured), a row of a former built-in dropped."""
+    from duelbandits import algorithms
+
+    bench = bench_module()
     path = tmp_path / "costs.csv"
     path.write_text("# how\nalgorithm,step_us,compile_s\niss,2.1,1.4\ngone,1.0,1.0\n")
     monkeypatch.setattr(algorithms, "BUILTINS", {"iss": None, "new": None})
     bench.write_costs("step_us", {"new": 0.876, "iss": 0.8449}, path)
     assert path.read_text() == "# how\nalgorithm,step_us,compile_s\niss,0.84,1.4\nnew,0.88,\n"
     assert resources.read_costs(path.read_text()) == {"iss": (0.84e-6, 1.4), "new": (0.88e-6, None)}
+
+
+def test_the_benchmark_refuses_an_unknown_algorithm_by_name(capsys):
+    """--algorithms (time only the new built-ins): a slug the registry lacks is one line, before any timing."""
+    with pytest.raises(SystemExit) as exit:
+        bench_module().main(["--algorithms", "rucb", "nope", "zz"])
+    assert exit.value.code == 2
+    assert (
+        capsys.readouterr()
+        .err.splitlines()[-1]
+        .endswith("--algorithms: unknown algorithm(s) nope, zz; see duelbandits list")
+    )
 
 
 def test_an_algorithm_without_a_measured_cost_is_planned_at_the_default_cost():

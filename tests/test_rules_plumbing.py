@@ -16,8 +16,8 @@ import yaml
 
 from duelbandits import plan, scenarios
 from duelbandits.algorithms import ALGORITHMS
-from duelbandits.cli.figures import figure_outputs
 from duelbandits.plotting import style
+from duelbandits.studies.paper.batches import figure_outputs
 
 REPO = Path(__file__).resolve().parents[1]
 _spec = importlib.util.spec_from_file_location("workflow_helpers", REPO / "tests/workflow/workflow_helpers.py")

@@ -1,4 +1,4 @@
-"""SparringExp3.P (Alg. 3): estimator, hyper-parameters, strategies, behaviour."""
+"""SparringExp3.P (Alg. 3): estimator, strategies (its tuning, Theorem 4.3's: tests/test_theorems.py)."""
 
 import numpy as np
 import pytest
@@ -14,17 +14,6 @@ NO_RECORD = np.zeros(0, dtype=np.int64)
 @pytest.fixture(scope="module")
 def X5():
     return duelbandits.make_scenario("condorcet", actions=5, seed=3).matrix
-
-
-def test_hyperparameters_match_theorem_4_3_by_hand():
-    # A = 10, T = 40,000: log 10 = 2.302585093, A T = 4e5,
-    # log A / (A T) = 5.756462732e-6, sqrt = 2.399262956e-3 = beta;
-    # eta = 0.95 beta = 2.279299808e-3;
-    # A log A / T = 5.756462732e-4, sqrt = 2.399262956e-2, x 1.05 = 2.519226104e-2 = gamma.
-    h = exp3p.hyperparameters(10, 40_000)
-    assert h["beta"] == pytest.approx(2.399262956e-3, rel=1e-9)
-    assert h["eta"] == pytest.approx(2.279299808e-3, rel=1e-9)
-    assert h["gamma"] == pytest.approx(2.519226104e-2, rel=1e-9)
 
 
 def _tolerance(X_col, strategy, M):
@@ -106,12 +95,3 @@ def test_recorded_strategies_are_those_the_history_implies(X):
         p = (1 - gamma) * np.exp(log_wp) / np.exp(log_wp).sum() + gamma / A
         q = (1 - gamma) * np.exp(log_wq) / np.exp(log_wq).sum() + gamma / A
     assert k == len(record)
-
-
-def test_both_players_learn_within_3000_steps(X):
-    """Theorem 4.3's tuning at A = 10, T = 3000: by the last step each player puts more than half its
-    mass on one action (the contract checks the laws themselves for every A)."""
-    T = 3000
-    _, _, _, s = exp3p.run(X, T, np.random.default_rng(1), np.array([T]))
-    assert s.keys() == {"p", "q"}
-    assert s["p"][-1].max() > 0.5 and s["q"][-1].max() > 0.5

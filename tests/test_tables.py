@@ -7,8 +7,8 @@ from summaries import summary_rows
 
 from duelbandits import tables
 from duelbandits.studies import field as field_tables
+from duelbandits.studies.paper import table as paper_tables
 from duelbandits.studies.sweeps import analysis as sweep_tables
-from duelbandits.tables import paper as paper_tables
 
 
 def final_table():
@@ -58,9 +58,34 @@ def test_final_regret_html_holds_the_same_cells_in_one_table():
     assert '<td class="r">300.0 ± 9.0</td><td class="r">200.0</td><td class="l">no</td>' in page
 
 
+def test_a_scenario_of_no_paper_view_gets_its_own_table_of_one_regret_per_column():
+    """cyclic (view target): TS-Maximin's Maximin regret and DTS's Copeland regret in two columns, not one;
+    the paper's borda keeps its table, and the HTML holds both."""
+    cyclic = [
+        ("cyclic", "ts-maximin", "maximin", True, 100, 12.0, 1.0, 5, np.nan),
+        ("cyclic", "ts-maximin", "copeland", False, 100, 90.0, 2.0, 5, np.nan),
+        ("cyclic", "dts", "copeland", True, 100, 50.0, 3.0, 5, np.nan),
+    ]
+    summary = pd.concat([summary_rows(), pd.DataFrame(cyclic, columns=summary_rows().columns)], ignore_index=True)
+    table = paper_tables.final_regret_table(summary)
+    lines = paper_tables.final_regret_markdown(table).splitlines()
+    assert lines[:9] == paper_tables.final_regret_markdown(final_table()).splitlines()
+    assert lines[10:16] == [
+        "## Scenarios of no paper view: one regret per column",
+        "",
+        "| scenario | algorithm | Maximin R_T mean ± std | Copeland R_T mean ± std | bound at T | below bound |",
+        "| --- | --- | ---: | ---: | ---: | --- |",
+        "| cyclic | ts-maximin | 12.0 ± 1.0 | 90.0 ± 2.0 | - | - |",
+        "| cyclic | dts | - | 50.0 ± 3.0 | - | - |",
+    ]
+    page = paper_tables.final_regret_html(table)
+    assert page.count("<table>") == 2 and "<th>Maximin R_T mean ± std</th>" in page
+
+
 def test_numbers_get_thousands_separators_and_missing_values_a_dash():
     assert tables.mean_std(12345.67, 1.26) == "12,345.7 ± 1.3"
     assert tables.mean_std(float("nan"), None) == "- ± -"
+    assert tables.mean_std(2.0, 0.0) == "2.0 ± 0.0"  # a table without a runs column: a std of 0 is shown
     table = final_table().assign(horizon=40_000)
     assert paper_tables.final_regret_markdown(table).startswith("# Final regret at T = 40,000 (5 runs)\n")
 

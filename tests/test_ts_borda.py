@@ -28,33 +28,14 @@ def near_tie_counts():
     return W
 
 
-@pytest.mark.parametrize(
-    ("c_alpha", "horizon"),
-    [(1.0, 8), (5.0, 100), (0.5 * 1000 ** (1 / 3) + 1e-9, 1000), (0.0, 100), (-1.0, 100), (float("nan"), 100)],
-)
-def test_c_alpha_whose_rate_is_not_in_0_to_one_half_is_rejected_by_name(c_alpha, horizon):
-    """At the door a run goes through (simulate: the entry's Param, then the rate's own check)."""
-    X = duelbandits.make_scenario("condorcet", seed=0).matrix
-    with pytest.raises(AlgorithmError, match="c_alpha"):
-        simulate(X, "ts-borda", horizon, 0, c_alpha=c_alpha)
-
-
 def test_invalid_alpha_message_names_horizon():
+    """The rate's own check, also through simulate (c_alpha's range in the entry, at its boundary for every
+    c_alpha: tests/test_theorems.py; its default 1: tests/test_registry.py)."""
     with pytest.raises(AlgorithmError, match="1000") as err:
         ts_borda.exploration_rate(6.0, 1000)
     assert "1/2" in str(err.value)
     with pytest.raises(AlgorithmError, match="c_alpha"):
         simulate(np.full((2, 2), 0.5), "ts-borda", 27, 0, c_alpha=1.5)  # alpha = 1/2 exactly
-
-
-def test_the_default_c_alpha_is_1():
-    """The registry's default and the module's agree: c_alpha = 1 (alpha = T^(-1/3))."""
-    X = duelbandits.make_scenario("borda", seed=1).matrix
-    assert simulate(X, "ts-borda", 1000, 7).params == {"c_alpha": 1.0}
-    a = simulate(X, "ts-borda", 1000, 7)
-    b = ts_borda.run(X, 1000, np.random.default_rng(7))
-    np.testing.assert_array_equal(a.I, b[0])
-    np.testing.assert_array_equal(a.outcomes, b[2])
 
 
 def test_exploration_rate_is_c_alpha_times_T_to_the_minus_one_third():

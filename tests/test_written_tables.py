@@ -25,8 +25,6 @@ RUNS_PER_A = {3: 3, 6: 2, 13: 4}  # action sweep at T = 120
 FIELD = {"condorcet": A, "mslr5": 5}  # the benchmark keeps its own A
 FIELD_ALGORITHMS = ["ts-maximin", "rucb"]
 FIELD_RUNS = 3
-RECORDED = [1, 8, 15, 22, 29, 36, 43, 50, 57, 60]
-"""Steps whose strategies are recorded at stride 7 and T = 60: 1, 1 + stride, ... and T."""
 
 
 def run(*argv):
@@ -207,45 +205,9 @@ def test_a_run_chunk_has_the_run_columns_and_one_strategy_column_per_player_and_
         assert strategy == {f"{p}_{a}": pa.float64() for p in players for a in range(A)}
 
 
-def test_a_run_chunk_holds_its_runs_every_step_and_the_strategies_from_step_1_every_stride_and_at_T(out):
-    chunk = read(out / "runs-borda-sparring-exp3p-0.parquet")
-    assert chunk["run"].tolist() == [0] * T + [1] * T
-    assert chunk["t"].tolist() == list(range(1, T + 1)) * 2
-    assert chunk["I"].between(0, A - 1).all() and chunk["J"].between(0, A - 1).all()
-    recorded = chunk.dropna(subset=["p_0"])
-    assert sorted(set(recorded["t"])) == RECORDED
-    np.testing.assert_allclose(recorded[[f"p_{a}" for a in range(A)]].sum(axis=1), 1.0)
-    np.testing.assert_allclose(recorded[[f"q_{a}" for a in range(A)]].sum(axis=1), 1.0)
-    assert read(out / "runs-borda-sparring-exp3p-1.parquet")["run"].tolist() == [2] * T
-
-
-def test_traces_hold_every_step_of_every_run_of_every_algorithm_once(out):
-    traces = read(out / "traces-condorcet.parquet")
-    assert len(traces) == len(PAPER_ALGORITHMS) * 3 * T
-    for algorithm in PAPER_ALGORITHMS:
-        part = traces[traces["algorithm"] == algorithm]
-        assert sorted(set(zip(part["run"], part["t"]))) == [(r, t) for r in range(3) for t in range(1, T + 1)]
-        assert part["regret_kind"].nunique() == 1
-        cumulative = part.sort_values(["run", "t"]).groupby("run")["regret"].cumsum()
-        np.testing.assert_allclose(part.sort_values(["run", "t"])["cumulative_regret"], cumulative, rtol=1e-6)
-
-
-def test_strategies_average_all_runs_at_the_recorded_steps_for_each_player_and_action(out):
-    strategies = read(out / "strategies-borda.parquet")
-    assert set(strategies["algorithm"]) == {"sparring-exp3p", "partial-monitoring"}
-    assert (strategies["runs"] == 3).all()
-    steps = RECORDED
-    for algorithm, players in (("sparring-exp3p", ["p", "q"]), ("partial-monitoring", ["p"])):
-        part = strategies[strategies["algorithm"] == algorithm]
-        assert sorted(set(part["player"])) == players
-        assert sorted(set(part["t"])) == steps
-        assert sorted(set(part["action"])) == list(range(A))
-        assert len(part) == len(players) * len(steps) * A
-
-
 def test_summaries_report_three_runs_at_the_nine_point_grid_ending_at_T(out):
-    from duelbandits.aggregate import summary_grid
     from duelbandits.regret import REGRETS
+    from duelbandits.studies.paper.analysis import summary_grid
 
     for name in ("summary-condorcet.parquet", "summary.parquet"):
         summary = read(out / name)

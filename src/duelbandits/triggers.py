@@ -19,8 +19,8 @@ from .provenance import file_sha256
 
 PACKAGE_ROOT = Path(__file__).resolve().parent
 # A unit is one module of the package, by its dotted name relative to the package ("storage",
-# "algorithms._posterior", "cli.figures"); "__init__" and "__main__" are the package's own two files. A
-# rule names its command's entry, "cli.figures:figure_main" (a module and the function the command
+# "algorithms._posterior", "studies.paper.main"); "__init__" and "__main__" are the package's own two files. A
+# rule names its command's entry, "studies.paper:cmd_figure_main" (a module and the function the command
 # calls), and the modules it loads by name at run time (an algorithm's kernel: the registry imports
 # it with importlib, which no import statement shows). Everything else follows from the import
 # statements: the entry function's own (and those of the functions of its module that it calls),
@@ -67,8 +67,9 @@ _BLOCK = (ast.stmt, ast.excepthandler, ast.match_case)
 the nodes, and most of the time the code digests take at each Snakemake start)."""
 
 
-def _import_statements(nodes):
-    """Every import statement under ``nodes``, skipping ``if TYPE_CHECKING:`` blocks (never run)."""
+def _import_statements(nodes, functions=True):
+    """Every import statement under ``nodes``, skipping ``if TYPE_CHECKING:`` blocks (never run), and
+    function bodies unless ``functions`` (what runs at import is the rest)."""
     todo = list(nodes)
     while todo:
         node = todo.pop()
@@ -76,6 +77,8 @@ def _import_statements(nodes):
             todo.extend(node.orelse)
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             yield node
+        elif not functions and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
         else:
             for field in node._fields:
                 value = getattr(node, field)  # the parser sets every field
@@ -92,15 +95,15 @@ def _imported_units(unit: str, statements) -> set[str]:
     for node in statements:
         if isinstance(node, ast.Import):
             names = [alias.name.split(".", 1)[1] for alias in node.names if alias.name.startswith("duelbandits.")]
-        elif node.level:
-            base = package[: len(package) - (node.level - 1)]
-            module = ".".join([*base, *([node.module] if node.module else [])])
-            names = [module] if module else []
-            names += [f"{module}.{alias.name}" if module else alias.name for alias in node.names]
-        elif node.module.split(".")[0] == "duelbandits":  # absolute: it names a module
-            module = node.module.partition(".")[2]
-            names = [module] if module else []
-            names += [f"{module}.{alias.name}" if module else alias.name for alias in node.names]
+        elif node.level or (node.module or "").split(".")[0] == "duelbandits":
+            if node.level:
+                base = package[: len(package) - (node.level - 1)]
+                module = ".".join([*base, *([node.module] if node.module else [])])
+            else:
+                module = node.module.partition(".")[2]
+            names = [f"{module}.{alias.name}" if module else alias.name for alias in node.names]
+            if module and not all(_is_unit(name) for name in names):  # a name of the package's own
+                names.append(module)
         else:
             continue
         units |= {name for name in names if _is_unit(name)}
@@ -129,9 +132,16 @@ def _module_imports(unit: str) -> frozenset[str]:
     return _module_imports_at(unit, path, _stamp(path))
 
 
+def _load_imports(unit: str) -> frozenset[str]:
+    """The units the module ``unit`` imports when it is loaded (its statements outside functions): all a
+    package's ``__init__`` runs when only a submodule of it is imported."""
+    path = _unit_file(unit)
+    return _module_imports_at(unit, path, _stamp(path), functions=False)
+
+
 @cache
-def _module_imports_at(unit: str, path: Path, stamp) -> frozenset[str]:
-    return frozenset(_imported_units(unit, _import_statements([_parse(unit)])))
+def _module_imports_at(unit: str, path: Path, stamp, functions=True) -> frozenset[str]:
+    return frozenset(_imported_units(unit, _import_statements([_parse(unit)], functions)))
 
 
 def _entry_statements(unit: str, function: str) -> list:
@@ -153,33 +163,34 @@ def _entry_statements(unit: str, function: str) -> list:
 
 def code_units(*entries: str) -> list[str]:
     """The units behind ``entries`` (``"module"`` or ``"module:function"``): the package's ``__init__``
-    and ``__main__`` (``python -m duelbandits``), the entries, and every unit they import, transitively."""
-    seen, todo = set(), ["__init__", "__main__"]
+    and ``__main__`` (``python -m duelbandits``), the entries, and every unit they import, transitively,
+    with all of its import statements; a package above an imported module only with what it imports when
+    loaded (so the commands in a study's ``__init__`` do not make one another's code their own)."""
+    seen, loaded = set(), set()  # units followed through every import statement / through their loading
+    todo = [("__init__", True), ("__main__", True)]
     for entry in entries:
         unit, _, function = entry.partition(":")
         _unit_file(unit)
         if function:
             seen.add(unit)
             statements = _import_statements(_entry_statements(unit, function))
-            todo += _packages(unit) + sorted(_imported_units(unit, statements))
+            todo += [(package, False) for package in _packages(unit)]
+            todo += [(name, True) for name in sorted(_imported_units(unit, statements))]
         else:
-            todo.append(unit)
+            todo.append((unit, True))
     while todo:
-        unit = todo.pop()
-        if unit in seen:
+        unit, whole = todo.pop()
+        if unit in seen or (not whole and unit in loaded):
             continue
-        seen.add(unit)  # pragma: no mutate -- without it an import cycle loops for ever (a timeout, no kill)
-        todo += _packages(unit) + sorted(_module_imports(unit) - seen)
-    return sorted(seen)
+        (seen if whole else loaded).add(unit)
+        todo += [(package, False) for package in _packages(unit)]
+        todo += [(name, True) for name in sorted((_module_imports(unit) if whole else _load_imports(unit)) - seen)]
+    return sorted(seen | loaded)
 
 
 @cache
 def code_digest(*entries: str) -> str:
-    """sha256 of the sources of :func:`code_units` of ``entries``: the rerun trigger of a rule.
-
-    A change to any of those files changes the digest; a change elsewhere in the package does not.
-    The workflow passes it as a rule param, so an edit reruns the jobs whose code it touches.
-    """
+    """sha256 of the sources of :func:`code_units` of ``entries``: the rerun trigger of a rule."""
     sha = hashlib.sha256()
     for unit in code_units(*entries):
         path = _unit_file(unit)

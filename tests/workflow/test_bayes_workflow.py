@@ -6,6 +6,7 @@ import pytest
 import yaml
 from workflow_helpers import REPO, build_target
 
+from duelbandits import digests
 from duelbandits.studies import bayes
 
 BAYES_TINY = REPO / "tests" / "workflow" / "bayes_tiny.yaml"
@@ -37,3 +38,7 @@ def test_the_runs_are_the_modules_and_the_table_their_estimate(bayes_run):
         assert table[column].tolist() == pytest.approx(expected[column].tolist()), column
     text = (folder / "bayes.md").read_text()
     assert "Theorem 4.1 as a Bayesian bound" in text and bayes.overall_verdict(table) in text
+    # the figure is drawn from these files with the config's bins (3, not the default 40)
+    inputs = {f"runs {k}": path for k, path in enumerate(files)} | {"estimates": folder / "estimates.parquet"}
+    png = bayes_run / "figures" / "maximin-bayes" / "ratios.png"
+    assert digests.figure_data_digest(png) == digests.data_digest(inputs, bins=BAYES["bins"])

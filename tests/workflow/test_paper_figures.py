@@ -18,7 +18,7 @@ import pytest
 import yaml
 from workflow_helpers import REPO, TINY, snakemake
 
-from duelbandits import latex
+from duelbandits.studies.paper import latex
 
 CONFIG = {**yaml.safe_load((REPO / "config.yaml").read_text()), **yaml.safe_load(TINY.read_text())}
 

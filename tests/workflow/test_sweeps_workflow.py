@@ -15,10 +15,9 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 import yaml
-from workflow_helpers import REPO, TINY, assert_figure_pair, snakemake, snakemake_command
+from workflow_helpers import REPO, TINY, assert_figure_pair, snakemake_command
 
 from duelbandits import digests, make_scenario, regret, run_seed, simulate
-from duelbandits import points as pointlib
 
 SWEEP_TINY = TINY.with_name("sweep_tiny.yaml")
 PAPER = yaml.safe_load((REPO / "config.yaml").read_text())
@@ -61,23 +60,6 @@ def points(workdir):
     """Every sweep point file of the run, concatenated."""
     files = sorted((workdir / "results/sweeps/points").rglob("*.parquet"))
     return pd.concat([pq.read_table(p).to_pandas() for p in files], ignore_index=True)
-
-
-def test_default_target_runs_no_sweep_and_the_sweeps_target_plans_every_point(tmp_path):
-    result = snakemake(tmp_path, "--dry-run", "--quiet", "rules", tiny=False)
-    assert result.returncode == 0, result.stderr
-    counts = dict(re.findall(r"^(\w+)\s+(\d+)$", result.stdout + result.stderr, re.M))
-    assert "final_table" in counts and not any(rule.startswith("sweep") for rule in counts)
-    result = snakemake(tmp_path, "--dry-run", "--quiet", "rules", "--", "sweeps", tiny=False)
-    assert result.returncode == 0, result.stderr
-    counts = dict(re.findall(r"^(\w+)\s+(\d+)$", result.stdout + result.stderr, re.M))
-    sw = PAPER["sweeps"]
-    chunks = len(pointlib.chunk_ranges(sw["runs"], sw["runs_per_job"]))
-    per_scenario = len(sw["horizon"]["horizons"]) * len(sw["horizon"]["scenarios"]) + len(
-        sw["actions"]["actions"]
-    ) * len(sw["actions"]["scenarios"])
-    assert int(counts["point"]) == per_scenario * len(PAPER["algorithms"]) * chunks
-    assert "simulate" not in counts and "aggregate" not in counts
 
 
 @pytest.mark.parametrize(

@@ -97,24 +97,6 @@ def test_traces_regret_matches_a_hand_computation_from_the_matrix(tiny_run):
                 np.testing.assert_allclose(run["cumulative_regret"], np.cumsum(per), rtol=6e-8, atol=1e-30)
 
 
-def test_summary_has_its_schema_runs_horizon_and_theorem_bounds(tiny_run):
-    table = pq.read_table(tiny_run / "results/summary.parquet")
-    assert table.schema.equals(schemas.SUMMARY_SCHEMA)
-    df = table.to_pandas()
-    assert set(df["runs"]) == {TINY_CFG["runs"]}
-    assert df["t"].max() == TINY_CFG["horizon"]
-    paper = df[df["paper"]]
-    assert len(paper.groupby(["scenario", "algorithm"])) == 12
-    # bounds only where a theorem bounds that algorithm under that regret
-    with_bound = set(map(tuple, df[df["bound"].notna()][["algorithm", "regret"]].drop_duplicates().to_numpy()))
-    assert with_bound == {
-        ("ts-maximin", "maximin"),
-        ("ts-borda", "borda"),
-        ("sparring-exp3p", "exp3p"),
-        ("partial-monitoring", "borda"),
-    }
-
-
 def test_rebuilding_a_chunk_and_rerendering_give_identical_bytes(tiny_copy):
     before = sha256_tree(tiny_copy, "results", "figures")
     chunk = tiny_copy / "results/runs/borda/dts/chunk-1.parquet"

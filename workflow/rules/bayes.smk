@@ -5,6 +5,10 @@
 import duelbandits.studies.bayes
 
 BAYES = config["maximin-bayes"]
+BAYES_RUNS = checked_target(
+    "maximin-bayes",
+    lambda: expand("results/maximin-bayes/runs/A{a}-{job}.parquet", a=BAYES["actions"], job=range(BAYES["jobs"])),
+)
 
 
 # results/maximin-bayes/runs/A{actions}-{job}.parquet: one job's matrices at A, `runs` runs each.
@@ -44,12 +48,7 @@ rule bayes_runs:
 # prior with its interval, the share of drawn matrices above the bound, and the verdict.
 rule bayes_table:
     input:
-        checked_target(
-            "maximin-bayes",
-            lambda: expand(
-                "results/maximin-bayes/runs/A{a}-{job}.parquet", a=BAYES["actions"], job=range(BAYES["jobs"])
-            ),
-        ),
+        BAYES_RUNS,
     output:
         estimates="results/maximin-bayes/estimates.parquet",
         markdown=report(
@@ -71,4 +70,33 @@ rule bayes_table:
         cli(
             "bayes-table {input} --confidence {params.confidence}"
             " --estimates {output.estimates} --markdown {output.markdown}"
+        )
+
+
+# figures/maximin-bayes/ratios.{pdf,png}: per A, the histogram of the drawn matrices' mean R_T / bound,
+# with the bound and the share of matrices above it. Plotting code: duelbandits.studies.bayes.ratios_figure.
+rule bayes_figure:
+    input:
+        runs=BAYES_RUNS,
+        estimates="results/maximin-bayes/estimates.parquet",
+    output:
+        pdf="figures/maximin-bayes/ratios.pdf",
+        png=report(
+            "figures/maximin-bayes/ratios.png",
+            caption="../report/claims.rst",
+            category="Claims",
+            labels={"figure": "Theorem 4.1 over the prior, matrix by matrix"},
+        ),
+    params:
+        code=code("studies.bayes:cmd_bayes_figure"),
+        bins=BAYES["bins"],
+    log:
+        "logs/maximin-bayes/figure.log",
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
+    shell:
+        cli(
+            "bayes-figure {input.runs} --estimates {input.estimates} --bins {params.bins} --out {output.pdf} {output.png}"
         )

@@ -90,8 +90,8 @@ wildcard_constraints:
 # --- Rerun triggers: the code each command runs -------------------------------------------------
 
 code = triggers.code_digest
-"""A rule's rerun trigger: ``code("cli.MODULE:FUNCTION", *modules)``, the digest of the package modules
-the command runs and of ``modules`` it loads by name (a kernel the registry imports with importlib)."""
+"""A rule's rerun trigger, ``code(ENTRY, *MODULES)``: the digest of the package modules the command ENTRY
+("MODULE:FUNCTION") runs and of the MODULES it loads by name (a kernel the registry imports with importlib)."""
 
 
 def algorithm_code(entry):
@@ -214,8 +214,8 @@ PAPER_FIGURES = [
 
 def paper_panels(wildcards=None, formats=FORMATS):
     """Every panel of the 14 figures alone (figures/panels/{figure}/{panel}.{ext}), in ``formats``;
-    duelbandits.latex is imported only when they are planned."""
-    import duelbandits.latex as latex
+    duelbandits.studies.paper.latex is imported only when they are planned."""
+    import duelbandits.studies.paper.latex as latex
 
     return [f"{latex.PANEL_FOLDER}/{f}" for f in latex.panel_files(SCENARIOS, ALGORITHMS, formats)]
 
@@ -223,7 +223,7 @@ def paper_panels(wildcards=None, formats=FORMATS):
 def checked_latex_document(wildcards):
     """workflow/latex/figures.tex, the document of figures/figures.pdf, once latexmk is found: without
     it, planning stops with one line naming the Debian packages to install, before any job runs."""
-    import duelbandits.latex as latex
+    import duelbandits.studies.paper.latex as latex
 
     if shutil.which("latexmk") is None:
         raise ValueError(f"figures/figures.pdf needs latexmk and TeX Live: install them with: {latex.INSTALL}")

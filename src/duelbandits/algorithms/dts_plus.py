@@ -9,8 +9,8 @@ regret per unit of information, ``R[i] = sum_{j != i} r[i, j] / d(theta[i, j], 1
 (``z`` the sampled normalised Copeland scores, ``z*`` their largest) and ``d`` the Bernoulli KL
 divergence. The choices the paper leaves open: docs/paper.md ("The field's algorithms", DTS+).
 
-With several candidates the whole ``theta`` is drawn (pairs ``i < j`` in lexicographic order), since
-the tie-break reads every action's sampled score; with one, nothing (as DTS).
+With several candidates ``theta`` is drawn lazily, as DTS's kernel does, and in full only for a tie
+(:func:`_first_action`); with one candidate nothing is drawn.
 """
 
 from __future__ import annotations
@@ -24,31 +24,63 @@ from .rmed1 import _kl_half
 
 
 @nb.njit(cache=True)
-def _first_action(B, cands, m, rng, theta, wins, tied):
-    """DTS+'s first action among the ``m`` candidates: most sampled wins, ties by least ``R``."""
+def _draw(B, rng, theta, drawn, i, j):
+    """Draw ``theta[lo, hi] ~ Beta(B[lo, hi] + 1, B[hi, lo] + 1)`` for ``{i, j}``, ``theta[hi, lo]`` its complement."""
+    lo, hi = min(i, j), max(i, j)
+    x = rng.beta(B[lo, hi] + 1.0, B[hi, lo] + 1.0)
+    theta[lo, hi] = x
+    theta[hi, lo] = 1.0 - x
+    drawn[lo, hi] = drawn[hi, lo] = True
+
+
+@nb.njit(cache=True)
+def _first_action(B, cands, m, rng, theta, drawn, wins, tied):
+    """DTS+'s first action among the ``m`` candidates: most sampled wins, ties by least ``R``.
+
+    Each candidate's row is drawn lazily (the candidates in ``cands``'s order, the previous first action
+    moved to the front) and abandoned once it cannot reach the best
+    count so far (it can then be no maximiser); only for a tie are the other pairs drawn
+    (lexicographic order), since ``R`` reads every action's sampled score. Pairs left undrawn are
+    independent of the choice, so its law is that of the full sample."""
     A = B.shape[0]
-    wins[:] = 0
-    for i in range(A):
-        for j in range(i + 1, A):
-            x = rng.beta(B[i, j] + 1.0, B[j, i] + 1.0)
-            theta[i, j] = x
-            theta[j, i] = 1.0 - x
-            if x > 0.5:
-                wins[i] += 1
-            elif 1.0 - x > 0.5:
-                wins[j] += 1
+    drawn[:] = False
     best = -1
     n = 0
     for c in range(m):
         i = cands[c]
-        if wins[i] > best:
-            best = wins[i]
-            n = 0
-        if wins[i] == best:
+        count = 0
+        open_pairs = A - 1
+        for j in range(A):
+            if j != i and drawn[i, j]:
+                open_pairs -= 1
+                if theta[i, j] > 0.5:
+                    count += 1
+        for j in range(A):
+            if count + open_pairs < best:
+                break
+            if j == i or drawn[i, j]:
+                continue
+            _draw(B, rng, theta, drawn, i, j)
+            open_pairs -= 1
+            if theta[i, j] > 0.5:
+                count += 1
+        if open_pairs == 0 and count >= best:
+            if count > best:
+                best = count
+                n = 0
             tied[n] = i
             n += 1
     if n == 1:
         return tied[0]
+    for i in range(A):
+        wins[i] = 0
+        for j in range(i + 1, A):
+            if not drawn[i, j]:
+                _draw(B, rng, theta, drawn, i, j)
+    for i in range(A):
+        for j in range(A):
+            if j != i and theta[i, j] > 0.5:
+                wins[i] += 1
     top = wins.max()
     low = np.inf
     k = 0
@@ -82,11 +114,18 @@ def _kernel(matrix, horizon, rng, alpha):
     cands = np.empty(A, dtype=np.int64)
     tied = np.empty(A, dtype=np.int64)
     wins = np.zeros(A, dtype=np.int64)
+    drawn = np.zeros((A, A), dtype=np.bool_)
     theta = np.empty((A, A))
+    a1 = 0
     for t in range(horizon):
         log_t = np.log(t + 1.0)
         m = _candidates(cU, log_t, cands)
-        a1 = cands[0] if m == 1 else _first_action(B, cands, m, rng, theta, wins, tied)
+        if m > 1:  # the previous first action is evaluated first: others are abandoned sooner
+            for c in range(1, m):
+                if cands[c] == a1:
+                    cands[c], cands[0] = cands[0], cands[c]
+                    break
+        a1 = cands[0] if m == 1 else _first_action(B, cands, m, rng, theta, drawn, wins, tied)
         best2, count2, a2 = 0.5, 1, a1  # DTS's second action
         for i in range(A):
             if i != a1 and log_t >= cL[i, a1]:

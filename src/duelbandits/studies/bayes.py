@@ -1,9 +1,9 @@
 """Theorem 4.1 under its Bayesian reading (target ``maximin-bayes``): TS-Maximin's Maximin regret
 averaged over matrices drawn from a stated prior (:data:`duelbandits.schemas.PRIORS`, :func:`draw_matrix`),
 against the bound, with the project's own ``simulate`` and regret code; its commands ``bayes-runs`` (one
-job's share of the drawn matrices) and ``bayes-table``. The priors, why each, and the estimate (per-matrix
-means of ``R_T / bound``, a normal interval from their spread, :func:`estimates`) are docs/claims.md,
-"Theorem 4.1 as a Bayesian bound".
+job's share of the drawn matrices), ``bayes-table`` and ``bayes-figure``. The priors, why each, and the
+estimate (per-matrix means of ``R_T / bound``, a normal interval from their spread, :func:`estimates`) are
+docs/claims.md, "Theorem 4.1 as a Bayesian bound".
 """
 
 from __future__ import annotations
@@ -256,6 +256,46 @@ def bayes_markdown(table, verdict: str, prior: str) -> str:
     )
 
 
+def ratios_figure(runs_frame, estimates_frame, bins: int, outputs, *, data_digest=None):
+    """figures/maximin-bayes/ratios.{pdf,png}: per A, the histogram of the drawn matrices' mean ``R_T / bound``
+    (``bins`` bins over the range of every A, so the rows compare), the bound at 1, and the share of
+    matrices above it with its interval (the estimates table's)."""
+    from matplotlib.figure import Figure
+
+    from ..plotting import style
+
+    means = runs_frame.groupby(["actions", "matrix"], sort=True)["ratio"].mean()
+    shares = estimates_frame.set_index("actions")
+    low, high = min(float(means.min()), 1.0), max(float(means.max()), 1.0)
+    edges = np.linspace(low, high, bins + 1)
+    actions = sorted(means.index.unique("actions"))
+    with style.style():
+        fig = Figure(figsize=(6.4, 0.9 + 0.75 * len(actions)), layout="constrained")
+        axes = np.atleast_1d(fig.subplots(len(actions), 1, sharex=True))
+        for ax, A in zip(axes, actions):
+            values = means.loc[A].to_numpy()
+            ax.hist(values, bins=edges, color="#0072b2", alpha=0.8)
+            ax.axvline(1.0, color="black", lw=1.2)
+            row = shares.loc[A]
+            share = f"{100 * row.share_above:.1f}% [{100 * row.share_low:.1f}, {100 * row.share_high:.1f}]"
+            ax.text(
+                0.99,
+                0.9,
+                f"A = {A}: {len(values)} matrices, {share} above",
+                transform=ax.transAxes,
+                ha="right",
+                va="top",
+                fontsize=7,
+            )
+            ax.set_yticks([])
+        axes[-1].set_xlabel("a matrix's mean Maximin R_T / Theorem 4.1's bound (line: the bound)")
+        fig.suptitle(
+            f"TS-Maximin over the prior {shares['prior'].iloc[0]}, T = {int(shares['horizon'].iloc[0]):,}", fontsize=9
+        )
+        style.save(fig, outputs, data_digest)
+    return fig
+
+
 # --- The commands -------------------------------------------------------------------------------
 
 
@@ -299,6 +339,19 @@ def cmd_bayes_table(args) -> None:
     storage.write_text(args.markdown, bayes_markdown(table, verdict, prior))
 
 
+def cmd_bayes_figure(args) -> None:
+    from .. import digests, storage
+    from ..plotting import style
+
+    style.check_figure_paths(args.out)
+    runs, _ = read_runs(args.files)
+    estimates_frame = storage.read_frame(args.estimates, "bayes-estimates")
+    if sorted(estimates_frame["actions"]) != sorted(runs["actions"].unique()):
+        raise UsageError(f"{args.estimates}: its A values are not those of the run files")
+    inputs = {f"runs {k}": path for k, path in enumerate(args.files)} | {"estimates": args.estimates}
+    ratios_figure(runs, estimates_frame, args.bins, args.out, data_digest=digests.data_digest(inputs, bins=args.bins))
+
+
 def add_commands(sub) -> None:
     p = sub.add_parser("bayes-runs", help="maximin-bayes: TS-Maximin's Maximin R_T on matrices drawn from the prior")
     p.add_argument("--actions", type=int_in(2, 64), required=True, help="A (config `maximin-bayes/actions`)")
@@ -321,3 +374,9 @@ def add_commands(sub) -> None:
     p.add_argument("--estimates", required=True, help="output .parquet")
     p.add_argument("--markdown", required=True, help="output .md")
     p.set_defaults(func=cmd_bayes_table, outputs=("estimates", "markdown"))
+    p = sub.add_parser("bayes-figure", help="maximin-bayes: the histogram of the matrices' R_T / bound per A")
+    p.add_argument("files", nargs="+", help="run files (bayes-runs)")
+    p.add_argument("--estimates", required=True, help="the estimates table (bayes-table)")
+    p.add_argument("--bins", type=int_in(1, 1000), required=True, help="histogram bins (config `maximin-bayes/bins`)")
+    p.add_argument("--out", nargs="+", required=True, help="output .pdf and/or .png")
+    p.set_defaults(func=cmd_bayes_figure, outputs=("out",))

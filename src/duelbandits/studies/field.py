@@ -26,8 +26,10 @@ class FieldError(InputError):
 
 
 def field_regrets(scenario: str, condorcet_winner) -> list[str]:
-    """The regrets reported on ``scenario``: Condorcet or Copeland, plus Borda on ``borda``."""
-    kinds = ["condorcet" if condorcet_winner is not None else "copeland"]
+    """The regrets reported on ``scenario``, each a panel and a column of ranks in which every algorithm is
+    measured by it: Condorcet where a Condorcet winner exists, Copeland on every scenario (the Copeland
+    algorithms' regret; the only one where no Condorcet winner exists), Borda as well on ``borda``."""
+    kinds = ["condorcet", "copeland"] if condorcet_winner is not None else ["copeland"]
     if scenario == "borda":
         kinds.append("borda")
     return kinds
@@ -142,11 +144,11 @@ FIELD_HEADER = ["scenario", "A", "regret", "rank", "algorithm", "family", "R_T m
 FIELD_ALIGN = "lrlrllr"
 FIELD_NOTE = (
     "R_T: cumulative regret at the horizon T, mean ± std (ddof = 1) over runs, every algorithm with "
-    "the same run seeds. Regret: Condorcet where a Condorcet winner exists, Copeland where none does, "
-    "and Borda as well on the borda scenario. Rank 1: the lowest mean within a scenario and regret "
-    "(equal means share a rank). Family: paper (the paper's four algorithms and its baselines ISS and "
-    "DTS), field (the field's algorithms beyond the paper), plugin (an installed plugin's) or other (a slug "
-    "no installed package registers)."
+    "the same run seeds. Regret: Condorcet where a Condorcet winner exists, Copeland on every scenario, "
+    "and Borda as well on the borda scenario; every algorithm is measured by each. Rank 1: the lowest "
+    "mean within a scenario and regret (equal means share a rank). Family: paper (the paper's four "
+    "algorithms and its baselines ISS and DTS), field (the field's algorithms beyond the paper), plugin "
+    "(an installed plugin's) or other (a slug no installed package registers)."
 )
 
 
@@ -170,18 +172,11 @@ def field_markdown(table: pd.DataFrame) -> str:
         mean = f"{np.mean(known):.1f}" if known else "-"
         glance.append([label(slug), *("-" if x is None else str(x) for x in mine), mean])
     glance_header = ["algorithm", *(f"{s} ({FIELD_REGRET_NAMES.get(k, k)})" for s, k in columns), "mean rank"]
-    rows = [
-        [
-            r.scenario,
-            str(int(r.actions)),
-            FIELD_REGRET_NAMES.get(r.regret, r.regret),
-            str(int(r.rank)),
-            label(r.algorithm),
-            r.family,
-            mean_std(r.mean, r.std, runs=getattr(r, "runs", None)),
-        ]
-        for r in table.itertuples()
-    ]
+    rows = []
+    for r in table.itertuples():
+        final = mean_std(r.mean, r.std, runs=getattr(r, "runs", None))
+        kind = FIELD_REGRET_NAMES.get(r.regret, r.regret)
+        rows.append([r.scenario, str(int(r.actions)), kind, str(int(r.rank)), label(r.algorithm), r.family, final])
     horizons = ", ".join(f"{T:,}" for T in sorted(set(table["horizon"])))
     runs = ", ".join(map(str, sorted(set(table["runs"]))))
     glance = markdown(glance_header, glance, "l" + "r" * (len(glance_header) - 1))

@@ -1,5 +1,5 @@
-"""Readable tables as Markdown and HTML: the formatting that the paper run's table (:mod:`.paper`) and
-the studies' tables share.
+"""Readable tables as Markdown and HTML: the formatting that the studies' tables share (the paper's
+final-regret table: :mod:`duelbandits.studies.paper.table`).
 
 Plain string building (no tabulate, no jinja2), so the output is the same bytes for the same
 input on every machine.
@@ -48,8 +48,8 @@ HTML_STYLE = (
 )
 
 
-def html_page(title: str, header: list[str], rows: list[list[str]], align: str | None = None, note: str = "") -> str:
-    """A self-contained HTML page holding one table (for the Snakemake report)."""
+def html_table(caption: str, header: list[str], rows: list[list[str]], align: str | None = None, note: str = "") -> str:
+    """One captioned HTML table and its note."""
     align = align or "l" * len(header)
     head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
     body = "".join(
@@ -58,9 +58,20 @@ def html_page(title: str, header: list[str], rows: list[list[str]], align: str |
     )
     note_html = f"<p>{html.escape(note)}</p>" if note else ""
     return (
+        f"<table><caption>{html.escape(caption)}</caption>"
+        f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>{note_html}"
+    )
+
+
+def html_page(
+    title: str, header: list[str], rows: list[list[str]], align: str | None = None, note: str = "", more=()
+) -> str:
+    """A self-contained HTML page holding a table (for the Snakemake report), then the tables of ``more``
+    (``(caption, header, rows, align, note)`` each)."""
+    tables = html_table(title, header, rows, align, note) + "".join(html_table(*table) for table in more)
+    return (
         f'<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
-        f"<style>{HTML_STYLE}</style></head><body><table><caption>{html.escape(title)}</caption>"
-        f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>{note_html}</body></html>\n"
+        f"<style>{HTML_STYLE}</style></head><body>{tables}</body></html>\n"
     )
 
 

@@ -314,16 +314,9 @@ def asymptotics_markdown(exponents: pd.DataFrame, local: pd.DataFrame) -> str:
     for r in shown.itertuples():
         theorem = f"{fraction(r.theorem_exponent)} (Thm {r.theorem})" if isinstance(r.theorem, str) else "-"
         label = REGRET_NAMES.get(r.regret, r.regret) + ("" if r.paper else " (theorem's)")
-        cells = [
-            r.scenario,
-            r.algorithm,
-            label,
-            theorem,
-            _interval(r.prev_slope, r.prev_low, r.prev_high),
-            _interval(r.last_slope, r.last_low, r.last_high),
-            _interval(r.rho, r.rho_low, r.rho_high),
-            r.verdict if isinstance(r.verdict, str) else "-",
-        ]
+        fits = [_interval(r.prev_slope, r.prev_low, r.prev_high), _interval(r.last_slope, r.last_low, r.last_high)]
+        fits += [_interval(r.rho, r.rho_low, r.rho_high), r.verdict if isinstance(r.verdict, str) else "-"]
+        cells = [r.scenario, r.algorithm, label, theorem, *fits]
         for T in horizons:
             value = ratio.get((r.scenario, r.algorithm, r.regret, T), np.nan)
             cells.append(fmt(value, 2))

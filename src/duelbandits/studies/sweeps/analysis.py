@@ -156,19 +156,12 @@ ACTIONS_NOTE = (
 
 def actions_rows(table: pd.DataFrame) -> list[list[str]]:
     shown = table[table["paper"].astype(bool) | table["theorem"].notna()]
-    return [
-        [
-            r.scenario,
-            r.algorithm,
-            _regret_label(r),
-            str(r.actions),
-            f"{r.horizon:,}",
-            mean_std(r.mean, r.std, runs=getattr(r, "runs", None)),
-            fmt(r.bound),
-            fmt(r.ratio, 4),
-        ]
-        for r in shown.itertuples()
-    ]
+    rows = []
+    for r in shown.itertuples():
+        final = mean_std(r.mean, r.std, runs=getattr(r, "runs", None))
+        cells = [r.scenario, r.algorithm, _regret_label(r), str(r.actions), f"{r.horizon:,}", final]
+        rows.append([*cells, fmt(r.bound), fmt(r.ratio, 4)])
+    return rows
 
 
 def actions_markdown(table: pd.DataFrame) -> str:

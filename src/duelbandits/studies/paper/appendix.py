@@ -17,10 +17,10 @@ from matplotlib.collections import LineCollection
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
-from ..algorithms import ALGORITHMS, PAPER_REGRET
-from ..errors import InputError
-from ..regret import REGRET_NAMES
-from . import style
+from ...algorithms import ALGORITHMS, PAPER_REGRET
+from ...errors import InputError
+from ...plotting import style
+from ...regret import REGRET_NAMES
 
 TRACE_COLUMNS = ("run", "t", "I", "J", "cumulative_regret")
 STRATEGY_COLUMNS = ("player", "t", "action", "mean", "std")

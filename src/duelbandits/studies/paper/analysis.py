@@ -9,10 +9,10 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from . import regret, schemas, storage
-from .algorithms import paper_regret
-from .regret import sample_std
-from .theorems import THEOREMS
+from ... import regret, schemas, storage
+from ...algorithms import paper_regret
+from ...regret import sample_std
+from ...theorems import THEOREMS
 
 SUMMARY_POINTS = 1000
 """Steps at which the summary table reports the cumulative regret."""

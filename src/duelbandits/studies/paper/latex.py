@@ -17,13 +17,13 @@ from pathlib import Path
 
 import numpy as np
 
-from .algorithms import ALGORITHMS
-from .errors import InputError
-from .plotting import style
-from .plotting.appendix import regret_winner, selection_window
-from .regret import REGRET_NAMES
-from .storage import atomic_write
-from .theorems import THEOREMS, theorem_for
+from ...algorithms import ALGORITHMS
+from ...errors import InputError
+from ...plotting import style
+from ...regret import REGRET_NAMES
+from ...storage import atomic_write
+from ...theorems import THEOREMS, theorem_for
+from .appendix import regret_winner, selection_window
 
 DEBIAN_PACKAGES = ("latexmk", "texlive-latex-base", "texlive-latex-recommended")
 """What the PDF needs from Debian: latexmk, pdfLaTeX with graphicx and geometry (latex-base), caption

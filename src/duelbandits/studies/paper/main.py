@@ -16,11 +16,11 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
-from ..algorithms import ALGORITHMS
-from ..errors import InputError
-from ..regret import REGRET_NAMES
-from ..theorems import THEOREMS, theorem_for
-from . import style
+from ...algorithms import ALGORITHMS
+from ...errors import InputError
+from ...plotting import style
+from ...regret import REGRET_NAMES
+from ...theorems import THEOREMS, theorem_for
 
 
 def _paper_rows(name: str, summary):
@@ -186,19 +186,26 @@ def _legend_place(look: style.Look, inside: str, columns: int = 2) -> dict:
     return {"loc": "lower center", "bbox_to_anchor": (0.5, 1.0), "ncol": columns, "frameon": False}
 
 
-def _mean_regret_panel(ax, curves: dict, mixed: bool, horizon: int, look: style.Look = style.COMPOSITE):
+def _mean_regret_panel(ax, curves: dict, mixed: bool, horizon: int, look: style.Look = style.COMPOSITE, letter="c"):
     """(c): the mean cumulative paper-regret of every algorithm, std shaded above the mean."""
     _regret_curves(ax, curves, mixed and not look.short_labels)
     ax.set_ylim(bottom=0)
     if look.titles:
-        ax.set_title(f"(c) mean cumulative {_regret_title(curves)} (std shaded above)")
+        ax.set_title(f"({letter}) mean cumulative {_regret_title(curves)} (std shaded above)")
     ax.legend(**_legend_place(look, "upper left"))
     ax.set_xlim(0, horizon)
     _step_axis(ax)
 
 
 def _bounds_panel(
-    ax, curves: dict, mixed: bool, horizon: int, actions: int, c_alpha: float, look: style.Look = style.COMPOSITE
+    ax,
+    curves: dict,
+    mixed: bool,
+    horizon: int,
+    actions: int,
+    c_alpha: float,
+    look: style.Look = style.COMPOSITE,
+    letter="d",
 ):
     """(d): the mean regrets of (c) with the theorem bounds dashed, on log-log axes."""
     _regret_curves(ax, curves, mixed and not look.short_labels)
@@ -211,7 +218,7 @@ def _bounds_panel(
     if np.isfinite(lowest):
         ax.set_ylim(bottom=lowest * 0.5)
     if look.titles:
-        ax.set_title(f"(d) mean cumulative {_regret_title(curves)} and theorem bounds (dashed)")
+        ax.set_title(f"({letter}) mean cumulative {_regret_title(curves)} and theorem bounds (dashed)")
     bound_handles = [h for h in ax.get_lines() if (h.get_gid() or "").startswith("bound:")]
     if bound_handles:
         # the theorems bound E[R_T] for parameters tuned to T; the curve is that bound at each t
@@ -241,6 +248,20 @@ def _regret_title(curves: dict) -> str:
     kinds = {part["regret"].iloc[0] for part in curves.values()}
     kind = next(iter(kinds))
     return "regret" if len(kinds) > 1 else f"{REGRET_NAMES.get(kind, kind)} regret"
+
+
+def regret_groups(name: str, curves: dict) -> list[dict]:
+    """The curves of scenario ``name`` as panels (c) and (d) draw them: all together on a scenario of a
+    paper view (the paper's Figures 1 and 2 put each algorithm's own regret side by side), one pair of
+    panels per regret kind on any other (one kind per panel; docs/beyond-the-paper.md, "Which regret
+    the figures show")."""
+    from ...scenarios import registry
+
+    entry = registry().get(name)
+    if entry is not None and entry.view != "target":
+        return [curves]
+    kinds = sorted({part["regret"].iloc[0] for part in curves.values()}, key=list(REGRET_NAMES).index)
+    return [{slug: part for slug, part in curves.items() if part["regret"].iloc[0] == kind} for kind in kinds]
 
 
 def _main_data(scenario: dict, summary):
@@ -279,12 +300,19 @@ def main_figure(scenario: dict, summary, outputs, *, c_alpha: float = 1.0, data_
     the per-step mean/std/bound table (only this scenario's ``paper`` rows are
     used). Returns the saved Figure so callers and tests can inspect it.
     """
-    _, _, horizon, runs, actions = _main_data(scenario, summary)
+    curves, _, horizon, runs, actions = _main_data(scenario, summary)
+    groups = regret_groups(scenario["name"], curves)
     with style.style():
-        fig = Figure(figsize=style.MAIN_SIZE, layout="constrained")
-        axes = fig.subplots(2, 2).ravel()
-        for panel, ax in zip(MAIN_PANELS, axes):
+        width, height = style.MAIN_SIZE
+        fig = Figure(figsize=(width, height * (1 + len(groups)) / 2), layout="constrained")
+        axes = fig.subplots(1 + len(groups), 2)
+        for panel, ax in zip("ab", axes[0]):
             _draw_main_panel(fig, ax, panel, scenario, summary, c_alpha, style.COMPOSITE)
+        for k, (group, row) in enumerate(zip(groups, axes[1:])):
+            mixed = len({part["regret"].iloc[0] for part in group.values()}) > 1
+            letters = "cdefghij"[2 * k : 2 * k + 2]
+            _mean_regret_panel(row[0], group, mixed, horizon, style.COMPOSITE, letters[0])
+            _bounds_panel(row[1], group, mixed, horizon, actions, c_alpha, style.COMPOSITE, letters[1])
         run_text = f"{runs[0]} runs" if len(runs) == 1 else f"{runs[0]}-{runs[-1]} runs"
         fig.suptitle(f"{style.scenario_label(scenario['name'])} scenario: A = {actions}, T = {horizon:,}, {run_text}")
         style.save(fig, outputs, data_digest)
