@@ -215,11 +215,9 @@ def kernel_groups(jobs: int = KERNEL_JOBS) -> dict[str, tuple[str, ...]]:
     """``{"paper-1": algorithms, ...}``: each family's built-in algorithms, in the registry's order, cut
     into ``jobs`` runs of consecutive entries whose summed compile seconds (the measured costs:
     :func:`duelbandits.resources.compile_seconds`) has the smallest maximum
-    (the compile jobs take about as long as each other; among equal maxima, the first cut). Fixed by
-    the built-ins, not by the config or the installed plugins, so that a simulation's compile job (its
-    input) does not change when the config's algorithms do (a change of the built-ins does change it,
-    and reruns the group's simulations). A plugin's algorithm has no compile job: its first simulation
-    compiles it, if at all."""
+    (among equal maxima, the first cut). Fixed by the built-ins, not the config, so that a simulation's
+    compile job (its input) does not change when the config's algorithms do; a plugin's algorithm has
+    no compile job."""
     from itertools import accumulate, combinations
 
     from .algorithms import BUILTINS

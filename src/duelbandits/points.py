@@ -50,15 +50,8 @@ def simulate_point(
     progress=None,
     **params,
 ) -> pa.Table:
-    """Simulate ``runs`` of one sweep point and keep only their thin regret curves.
-
-    Run ``r`` uses ``run_seed(base_seed, scenario, algorithm, r)``, the seed of
-    ``duelbandits simulate --run r`` at the same horizon, so any point's run
-    can be rebuilt in full with that command. Hyper-parameters that depend on
-    the horizon (TS-Borda's alpha, Exp3.P's and PM's beta, eta, gamma) are
-    tuned to ``horizon`` by the algorithms themselves. ``progress``, if given,
-    is called as ``progress(done, total)`` after each run (the CLI logs it).
-    """
+    """Simulate ``runs`` of one sweep point (run ``r`` seeded as ``duelbandits simulate --run r``) and
+    keep only their thin regret curves; ``progress(done, total)``, if given, is called after each run."""
     X = np.asarray(matrix, dtype=float)
     grid = thin_grid(horizon, points)
     kinds = list(regret.REGRETS)
@@ -198,10 +191,8 @@ def check_together(paths, records, c_alpha: float | None = None) -> None:
 
 
 def fit_power_law(horizons, means) -> tuple[float, float]:
-    """Least squares of ``log mean`` on ``log T``: ``(rho, log_c)`` with ``mean ~ exp(log_c) T^rho``.
-
-    NaN if fewer than two distinct horizons or any mean is not positive.
-    """
+    """Least squares of ``log mean`` on ``log T``: ``(rho, log_c)`` with ``mean ~ exp(log_c) T^rho``;
+    NaN if fewer than two distinct horizons or any mean is not positive."""
     x = np.log(np.asarray(horizons, dtype=float))
     means = np.asarray(means, dtype=float)
     if np.unique(x).size < 2 or not np.all(means > 0):
@@ -242,14 +233,8 @@ def resampled_log_means(finals, resamples: int, seed) -> np.ndarray:
 def bootstrap_exponent(
     horizons, finals, resamples: int = 1000, confidence: float = 0.95, seed=0
 ) -> tuple[float, float]:
-    """Percentile bootstrap interval of the fitted exponent rho.
-
-    ``finals[h]`` holds the final regrets R_T of the runs at ``horizons[h]``.
-    Each resample draws the runs of every horizon with replacement, within
-    that horizon, and refits rho on the resampled means; the interval is the
-    ``(1 - confidence) / 2`` and ``(1 + confidence) / 2`` quantiles of the
-    refitted rhos. ``seed`` is anything ``numpy.random.default_rng`` accepts.
-    """
+    """Percentile bootstrap interval of the fitted exponent rho: the runs of each horizon (``finals[h]``,
+    their R_T) resampled within it, rho refitted on the resampled means."""
     check_bootstrap(resamples, confidence)
     x = np.log(np.asarray(horizons, dtype=float))
     if np.unique(x).size < 2:

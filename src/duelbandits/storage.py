@@ -156,11 +156,8 @@ def read_frame(path, table: str | None = None, columns=None, filters=None):
 
 
 def _arrow(values: np.ndarray, type_: pa.DataType, valid: np.ndarray | None = None) -> pa.Array:
-    """A primitive Arrow array over a numpy array's buffer (``valid`` marks non-null entries).
-
-    Built from buffers rather than with ``pa.array``, which imports pandas
-    (0.7 s) in every simulation job just to inspect its argument.
-    """
+    """A primitive Arrow array over a numpy array's buffer (``valid`` marks non-null entries): not
+    ``pa.array``, which imports pandas (0.7 s) in every simulation job to inspect its argument."""
     values = np.ascontiguousarray(values, dtype=type_.to_pandas_dtype())
     bitmap = None if valid is None else pa.py_buffer(np.packbits(valid, bitorder="little"))
     nulls = 0 if valid is None else int(valid.size - np.count_nonzero(valid))
@@ -389,14 +386,8 @@ def _recorded_rows(path, columns: list[str]) -> pa.Table:
 
 
 def read_runs(path, horizon: int, actions: int):
-    """Read and check one run chunk; return ``(runs, strategies)`` DataFrames.
-
-    ``runs`` has the columns of :data:`RUN_COLUMNS`; every run must have
-    exactly ``horizon`` rows with ``t = 1..horizon`` and actions in
-    ``[0, actions)``. ``strategies`` holds only the recorded steps (``run``,
-    ``t`` and the ``p_*``/``q_*`` columns), or is None for algorithms without
-    strategies; dropping the null rows early keeps memory at one chunk.
-    """
+    """Read and check one run chunk: ``(runs, strategies)`` DataFrames, ``strategies`` only the recorded
+    steps (dropping the null rows early keeps memory at one chunk), or None for algorithms without."""
     names = read_schema(path).names
     strategy_cols = [c for c in names if c[:2] in ("p_", "q_")]
     players = sorted({c[0] for c in strategy_cols})

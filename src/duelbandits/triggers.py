@@ -190,11 +190,7 @@ def code_units(*entries: str) -> list[str]:
 
 @cache
 def code_digest(*entries: str) -> str:
-    """sha256 of the sources of :func:`code_units` of ``entries``: the rerun trigger of a rule.
-
-    A change to any of those files changes the digest; a change elsewhere in the package does not.
-    The workflow passes it as a rule param, so an edit reruns the jobs whose code it touches.
-    """
+    """sha256 of the sources of :func:`code_units` of ``entries``: the rerun trigger of a rule."""
     sha = hashlib.sha256()
     for unit in code_units(*entries):
         path = _unit_file(unit)
