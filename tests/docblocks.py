@@ -53,21 +53,27 @@ class Block:
         return f"{self.page.relative_to(REPO)}:{self.line}"
 
 
-def blocks(page: Path) -> list[Block]:
-    """The fenced blocks of ``page`` with their language and marker."""
-    found, lines, start = [], page.read_text().splitlines(), None
+def split(text: str) -> tuple[list[str], list[tuple[int, str, str]]]:
+    """``(prose lines, fenced blocks as (index of the opening fence's line, language, body))`` of Markdown."""
+    prose, found, lines, start = [], [], text.splitlines(), None
     for number, line in enumerate(lines):
         if not FENCE.match(line.strip()):
-            continue
-        if start is None:
+            prose += [line] if start is None else []
+        elif start is None:
             start = number
-            continue
-        before = lines[start - 1].strip() if start else ""
-        match = MARKER.match(before)
-        language = lines[start].strip().lstrip("`~").strip()
-        body = "\n".join(lines[start + 1 : number])
-        found.append(Block(page, start + 1, language, body, (match.group(1), match.group(2)) if match else None))
-        start = None
+        else:
+            found.append((start, lines[start].strip().lstrip("`~").strip(), "\n".join(lines[start + 1 : number])))
+            start = None
+    return prose, found
+
+
+def blocks(page: Path) -> list[Block]:
+    """The fenced blocks of ``page`` with their language and marker."""
+    lines = page.read_text().splitlines()
+    found = []
+    for start, language, body in split("\n".join(lines))[1]:
+        match = MARKER.match(lines[start - 1].strip()) if start else None
+        found.append(Block(page, start + 1, language, body, match.groups() if match else None))
     return found
 
 

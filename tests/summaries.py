@@ -1,12 +1,15 @@
-"""Hand-made tables shared by several test files: a results/summary.parquet table (the table tests and
-the CLI table command test), point tables as the sweep-point command writes them, and lognormal final
-regrets around a power law (the fits of the points, sweeps and asymptotics)."""
+"""Hand-made tables shared by several test files: results/summary.parquet tables (the table tests and the
+CLI table command test; the figures' and figures.tex's tests), point tables as the sweep-point command
+writes them, and lognormal final regrets around a power law (the fits of the points, sweeps and
+asymptotics)."""
 
 import numpy as np
 import pandas as pd
 
 from duelbandits import regret, schemas
+from duelbandits.algorithms import PAPER_ALGORITHMS, PAPER_REGRET
 from duelbandits.points import thin_grid
+from duelbandits.theorems import theorem_for
 
 
 def summary_rows():
@@ -22,6 +25,25 @@ def summary_rows():
             ("borda", "iss", "copeland", False, t, 6.0, 0.5, 5, np.nan),
         ]
     return pd.DataFrame(rows, columns=["scenario", "algorithm", "regret", "paper", "t", "mean", "std", "runs", "bound"])
+
+
+def paper_summary(t, actions, runs, names=("condorcet", "borda"), drop_bound=(), other=None):
+    """The paper's six algorithms on the scenarios ``names`` at the steps ``t``: the regret each figure shows
+    (``paper`` true), mean (k + 1) sqrt(t) for the k-th algorithm, std 0.3 sqrt(t), and its theorem's bound
+    at ``actions`` where there is one and the algorithm is not in ``drop_bound``; with ``other``, that regret
+    too, off the figures and 50 times larger."""
+    t, frames = np.asarray(t), []
+    for name in names:
+        for k, slug in enumerate(PAPER_ALGORITHMS):
+            shown = PAPER_REGRET[name][slug]
+            for kind in [shown, other] if other else [shown]:
+                theorem = None if slug in drop_bound else theorem_for(slug, kind)
+                bound = theorem.bound(actions, t.astype(float)) if theorem is not None else np.full(t.size, np.nan)
+                mean = (k + 1) * np.sqrt(t) * (1.0 if kind == shown else 50.0)
+                columns = {"scenario": name, "algorithm": slug, "regret": kind, "paper": kind == shown, "t": t}
+                columns |= {"mean": mean, "std": 0.3 * np.sqrt(t), "runs": runs, "bound": bound}
+                frames.append(pd.DataFrame(columns))
+    return pd.concat(frames, ignore_index=True)
 
 
 def synthetic_points(algorithms, actions, horizons, runs=5, rho=0.7, scenario="borda"):

@@ -10,7 +10,6 @@ PACKAGE = Path(triggers.PACKAGE_ROOT)
 FLOORS = {
     "domain core": [
         "errors",
-        "lazy",
         "plugins",
         "winners",
         "matrices",

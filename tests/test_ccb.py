@@ -3,6 +3,7 @@
 import ccb_reference as reference
 import numpy as np
 import pytest
+from montecarlo import random_win_states
 
 import duelbandits
 from duelbandits import regret, winners
@@ -55,15 +56,8 @@ def test_copeland_bounds_of_hand_made_states_match_the_hand_values():
 
 def test_copeland_bounds_agree_with_the_formulas_on_random_states():
     """The log-t thresholds give the scores of U and L (line 6-7) on random states, ties and N = 0 included."""
-    rng = np.random.default_rng(0)
     A, informative = 6, 0
-    for _ in range(400):
-        W = rng.integers(0, 8, size=(A, A)).astype(float)
-        W *= rng.random((A, A)) < 0.7  # some pairs with N = 0 or one-sided
-        tie = rng.random((A, A)) < 0.2  # some pairs with W/N = 1/2 exactly
-        W = np.where(tie, np.maximum(W, W.T), W)
-        np.fill_diagonal(W, 0)
-        t = int(rng.choice([1, 2, 3, 10, 100, 1000, 40_000]))
+    for W, t in random_win_states(A):
         expected = reference.copeland(*reference.bounds(W, t, ALPHA))
         up, lo = ccb.copeland_bounds(W, t, ALPHA)
         np.testing.assert_array_equal(up, expected[0])

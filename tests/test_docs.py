@@ -22,12 +22,9 @@ import docblocks
 import pytest
 from cli_process import run_cli, run_main
 
-REPO = Path(__file__).resolve().parents[1]
-README = REPO / "README.md"
-DOCS = sorted((REPO / "docs").glob("*.md"))
-PAGES = [README, *DOCS]
+REPO, PAGES = docblocks.REPO, docblocks.PAGES
+README, DOCS = PAGES[0], PAGES[1:]
 
-FENCE = re.compile(r"^(```|~~~)")
 LINK = re.compile(r"!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 INLINE_CODE = re.compile(r"(`+)(.+?)\1")
 
@@ -42,28 +39,9 @@ MANY_VALUES = {
     "--default-resources", "--set-resources", "--set-threads", "--until", "-U", "--omit-from", "-O",
     "--sdm", "--software-deployment-method",
 }  # fmt: skip
-SHELL_STOP = {"&&", "||", "|", ";", "&", ">", ">>", "2>", "2>&1", "<"}
 TARGET = re.compile(r"^[a-z][a-z0-9_]*$")  # a rule name; file targets and placeholders (TARGET) are not checked
-SHELL_LANGUAGES = {"bash", "sh", "shell", "console"}
 LATEX_MISSING = "needs latexmk"
 LATEX_TARGETS = {"paper"}  # figures/figures.pdf: Snakemake refuses to plan it without latexmk
-
-
-def split_code(text: str) -> tuple[list[str], list[tuple[str, str]]]:
-    """``(prose lines, fenced code blocks as (language, text))`` of a Markdown text."""
-    prose, blocks, block, language = [], [], None, ""
-    for line in text.splitlines():
-        if FENCE.match(line.strip()):
-            if block is None:
-                block, language = [], line.strip().lstrip("`~").strip()
-            else:
-                blocks.append((language, "\n".join(block)))
-                block = None
-        elif block is None:
-            prose.append(line)
-        else:
-            block.append(line)
-    return prose, blocks
 
 
 def slug(heading: str) -> str:
@@ -75,7 +53,7 @@ def slug(heading: str) -> str:
 def anchors(path: Path) -> set[str]:
     """The anchors of every heading of a Markdown file, duplicates numbered as GitHub does."""
     found, seen = set(), {}
-    prose, _ = split_code(path.read_text())
+    prose, _ = docblocks.split(path.read_text())
     for line in prose:
         match = re.match(r"^#{1,6}\s+(.*?)\s*#*\s*$", line)
         if match:
@@ -88,7 +66,7 @@ def anchors(path: Path) -> set[str]:
 
 def relative_links(path: Path) -> list[str]:
     """Link targets of a Markdown file outside code, without web and mail links."""
-    prose, _ = split_code(path.read_text())
+    prose, _ = docblocks.split(path.read_text())
     text = INLINE_CODE.sub("", "\n".join(prose))
     return [t for t in LINK.findall(text) if not re.match(r"^(https?:|mailto:)", t)]
 
@@ -137,30 +115,18 @@ def test_every_relative_link_resolves_to_a_file_and_heading():
 
 
 def commands(text: str) -> list[list[str]]:
-    """The arguments of every snakemake command in Markdown code: shell blocks (one command per
-    logical line, comments dropped, several per line after `&&`) and inline spans that start with
-    snakemake. Other blocks (error messages, YAML) and snakemake in the middle of a sentence are not
-    commands."""
-    prose, blocks = split_code(text)
-    shell = [body for language, body in blocks if language in SHELL_LANGUAGES]
-    lines = [line for body in shell for line in body.replace("\\\n", " ").splitlines()]
-    lines += [span for _, span in INLINE_CODE.findall("\n".join(prose)) if span.startswith("snakemake ")]
-    found = []
-    for line in lines:
-        try:
-            words = shlex.split(line, comments=True)
-        except ValueError:  # an unbalanced quote in a span: fall back to plain words
-            words = line.split()
-        for i, word in enumerate(words):
-            runs = i == 0 or words[i - 1] in SHELL_STOP or (words[i - 1] == "-m" and "python" in words[i - 2])
-            if Path(word).name == "snakemake" and runs:
-                rest = []
-                for w in words[i + 1 :]:
-                    if w in SHELL_STOP:
-                        break
-                    rest.append(w)
-                found.append(rest)
-    return found
+    """The arguments of every snakemake command in Markdown code: shell blocks' (tests/docblocks.py) and
+    inline spans that start with snakemake. Other blocks (error messages, YAML) and snakemake in the middle
+    of a sentence are not commands."""
+    prose, blocks = docblocks.split(text)
+    found = [w for _, language, body in blocks if language in docblocks.SHELL for w in docblocks.shell_commands(body)]
+    for _, span in INLINE_CODE.findall("\n".join(prose)):
+        if span.startswith("snakemake "):
+            try:
+                found += docblocks.shell_commands(span)
+            except ValueError:  # an unbalanced quote in a span: fall back to plain words
+                found.append(span.split())
+    return [docblocks.dry_run_arguments(w) for w in found if docblocks.program(w) == "snakemake"]
 
 
 def targets(words: list[str]) -> list[str]:
@@ -366,7 +332,7 @@ def complete_commands() -> list[tuple[str, list[str]]]:
     results/ or figures/ (the workflow tests run those); a bare subcommand gets --help."""
     found = []
     for page in PAGES:
-        prose, _ = split_code(page.read_text())
+        prose, _ = docblocks.split(page.read_text())
         for _, span in INLINE_CODE.findall("\n".join(prose)):
             if not span.startswith("duelbandits ") or re.search(r"\b[A-Z]{2,}\b|\.\.\.|\[|results/|figures/", span):
                 continue

@@ -3,7 +3,7 @@
 import dts_reference as reference
 import numpy as np
 import pytest
-from montecarlo import assert_same_frequencies
+from montecarlo import assert_same_frequencies, random_win_states
 
 from duelbandits.algorithms import dts
 
@@ -45,15 +45,8 @@ def _reference_candidates(B, t):
 
 def test_candidates_are_the_actions_of_largest_upper_copeland_score():
     """The kernel's log-t thresholds give the same candidates as U's formula, on random states."""
-    rng = np.random.default_rng(0)
     A, strict = 6, 0
-    for _ in range(400):
-        B = rng.integers(0, 8, size=(A, A)).astype(float)
-        B *= rng.random((A, A)) < 0.7  # some pairs with N = 0 or one-sided
-        tie = rng.random((A, A)) < 0.2  # some pairs with B/N = 1/2 exactly
-        B = np.where(tie, np.maximum(B, B.T), B)
-        np.fill_diagonal(B, 0)
-        t = int(rng.choice([1, 2, 3, 10, 100, 1000, 40_000]))
+    for B, t in random_win_states(A):
         expected = _reference_candidates(B, t)
         assert set(dts.candidates(B, t, ALPHA).tolist()) == expected, (B, t)
         strict += 1 < len(expected) < A

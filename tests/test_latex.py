@@ -7,16 +7,14 @@ import re
 import sys
 from pathlib import Path
 
-import numpy as np
-import pandas as pd
 import pytest
 from cli_process import run_cli
+from summaries import paper_summary
 
 from duelbandits import make_scenario, storage
-from duelbandits.algorithms import PAPER_ALGORITHMS, PAPER_REGRET
+from duelbandits.algorithms import PAPER_ALGORITHMS
 from duelbandits.plotting import style
 from duelbandits.studies.paper import latex
-from duelbandits.theorems import theorem_for
 
 A, T, RUNS = 10, 40_000, 100
 
@@ -28,28 +26,7 @@ def scenario_dict(name):
 
 def make_summary(horizon=T, drop_bound=()):
     """The paper rows of both scenarios, with a bound where a theorem bounds the paper regret."""
-    t = np.array([1, horizon // 2, horizon])
-    frames = []
-    for name in ("condorcet", "borda"):
-        for slug in PAPER_ALGORITHMS:
-            kind = PAPER_REGRET[name][slug]
-            has_bound = theorem_for(slug, kind) is not None and slug not in drop_bound
-            frames.append(
-                pd.DataFrame(
-                    {
-                        "scenario": name,
-                        "algorithm": slug,
-                        "regret": kind,
-                        "paper": True,
-                        "t": t,
-                        "mean": np.sqrt(t),
-                        "std": 1.0,
-                        "runs": RUNS,
-                        "bound": 10 * np.sqrt(t) if has_bound else np.nan,
-                    }
-                )
-            )
-    return pd.concat(frames, ignore_index=True)
+    return paper_summary([1, horizon // 2, horizon], A, RUNS, drop_bound=drop_bound)
 
 
 @pytest.fixture(scope="module")

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
+from summaries import paper_summary
 
 from duelbandits import ALGORITHMS, make_scenario, storage
 from duelbandits.algorithms import PAPER_ALGORITHMS, PAPER_REGRET
@@ -16,7 +17,7 @@ from duelbandits.plotting import style
 from duelbandits.regret import REGRET_NAMES
 from duelbandits.studies.paper.appendix import appendix_figure, appendix_panel
 from duelbandits.studies.paper.main import main_figure, main_panel
-from duelbandits.theorems import THEOREMS, theorem_for
+from duelbandits.theorems import THEOREMS
 
 A, T, RUNS = 4, 500, 5
 
@@ -27,33 +28,10 @@ def scenario_dict(name):
 
 
 def make_summary(drop_bound=(), names=("condorcet", "borda")):
-    """Paper rows with made-up sqrt-like curves and the theorem bounds; plus non-paper rows."""
-    t = np.unique(np.r_[np.linspace(1, T, 100).round().astype(int), T])
-    frames = []
-    for name in names:
-        for k, slug in enumerate(PAPER_ALGORITHMS):
-            paper = PAPER_REGRET[name][slug]
-            for kind in (paper, "copeland"):
-                theorem = theorem_for(slug, kind)
-                bound = theorem.bound(A, t.astype(float)) if theorem is not None else np.full(t.size, np.nan)
-                if slug in drop_bound:
-                    bound = np.full(t.size, np.nan)
-                frames.append(
-                    pd.DataFrame(
-                        {
-                            "scenario": name,
-                            "algorithm": slug,
-                            "regret": kind,
-                            "t": t,
-                            "mean": (k + 1) * np.sqrt(t) * (1.0 if kind == paper else 50.0),
-                            "std": 0.3 * np.sqrt(t),
-                            "runs": RUNS,
-                            "bound": bound,
-                            "paper": kind == paper,
-                        }
-                    )
-                )
-    return pd.concat(frames, ignore_index=True)
+    """Paper rows with sqrt-like curves and the theorem bounds; plus Copeland rows off the figures."""
+    return paper_summary(
+        np.unique(np.r_[np.linspace(1, T, 100).round().astype(int), T]), A, RUNS, names, drop_bound, "copeland"
+    )
 
 
 def make_traces(seed=0, runs=RUNS, horizon=T):

@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from montecarlo import close_to_law
+from montecarlo import close_to_law, random_win_states
 
 from duelbandits import winners
 from duelbandits.algorithms import rucb
@@ -27,15 +27,8 @@ def test_candidate_set_switches_exactly_at_the_log_t_threshold(ucb_upper, ucb_ha
 
 def test_candidate_set_matches_the_formula_on_random_states(ucb_upper):
     """Random counts (some pairs unplayed, some exactly even) at many t: thresholds == formula."""
-    rng = np.random.default_rng(0)
     A, proper = 6, 0
-    for _ in range(400):
-        W = rng.integers(0, 8, size=(A, A)).astype(float)
-        W *= rng.random((A, A)) < 0.7
-        tie = rng.random((A, A)) < 0.2
-        W = np.where(tie, np.maximum(W, W.T), W)
-        np.fill_diagonal(W, 0)
-        t = int(rng.choice([1, 2, 3, 10, 100, 1000, 40_000]))
+    for W, t in random_win_states(A):
         expected = formula_candidates(ucb_upper, W, t)
         assert set(rucb.candidates(W, t, ALPHA).tolist()) == expected, (W, t)
         proper += 0 < len(expected) < A

@@ -203,14 +203,8 @@ def test_phase_two_estimate_by_hand():
     z = 1.959963984540054  # the two-sided 0.95 normal quantile, written out
     se = math.sqrt(1.718125 / 4)
     assert table["se"].tolist() == pytest.approx([0.0, math.sqrt(0.62 / 3) / 2, se], rel=1e-12)
+    # the interval, bound and ratio columns are computed from these for both phases at once (the phase-1 test)
     assert table["trapped_low"].tolist() == pytest.approx([0.0, 0.5 - z * 0.25, 0.5 - z * 0.25], rel=1e-12)
-    assert table["trapped_high"].tolist() == pytest.approx([0.0, 0.5 + z * 0.25, 0.5 + z * 0.25], rel=1e-12)
-    row = table.iloc[-1]
-    assert (row["low"], row["high"]) == pytest.approx((1.175 - z * se, 1.175 + z * se), rel=1e-12)
-    assert row["bound"] == pytest.approx(21.45966026, rel=1e-9)
-    assert row["ratio"] == pytest.approx(1.175 / 21.45966026, rel=1e-9)
-    assert row["ratio_low"] == pytest.approx((1.175 - z * se) / 21.45966026, rel=1e-9)
-    assert row["ratio_high"] == pytest.approx((1.175 + z * se) / 21.45966026, rel=1e-9)
     assert table["verdict"].tolist() == ["below"] * 3 and (table["confidence"] == 0.95).all()
     assert table[["runs", "trapped_runs", "free_runs_continued"]].values.tolist() == [[4, 2, 0], [4, 2, 0], [4, 2, 1]]
 
@@ -366,14 +360,8 @@ def test_escape_probabilities_on_a_posterior_with_a_known_answer():
 
 
 def test_escape_takes_the_lowest_index_among_the_fewest_duels():
-    """Action 0 lost 10^6 duels to each of 1 and 2 (p = 0, 5/8, 3/8 as above, shifted): row 1's duels are
-    10^6 with 0 and 0 with 2, so j_min = 2; with no duel at all, row 0's fewest are 1 and 2 (0 each): 1."""
-    wins = np.zeros((3, 3), dtype=np.int64)
-    wins[1, 0] = wins[2, 0] = 10**6
-    p_star, p_duel, p_escape = tail.escape_probabilities(wins, 1, 0, 2000, np.random.default_rng(5))
-    assert p_star == pytest.approx(5 / 8, abs=0.045) and p_duel == 0.0
-    assert p_escape == pytest.approx(15 / 32, abs=0.045)
-    # no duel at all: row 0's fewest are 1 and 2 (0 each), the lower index wins, so p_escape is p_duel with i2 = 1
+    """With no duel at all, row 0's fewest are 1 and 2 (0 each): 1, so p_escape is p_duel with i2 = 1 (the
+    fewest duels themselves: the known-answer test above)."""
     none = np.zeros((3, 3), dtype=np.int64)
     _, p_duel, p_escape = tail.escape_probabilities(none, 0, 1, 300, np.random.default_rng(6))
     assert p_escape == p_duel > 0
@@ -663,18 +651,6 @@ def test_phase_two_curves_of_one_step_each():
     curves = _phase_two_curves()
     table = tail.estimates(_phase_one_rows(), curves[curves["t"] == 4], 10, 1.0, 0.5, 0.95)
     assert table["t"].tolist() == [1, 2, 4] and table["mean"].iloc[-1] == pytest.approx(1.175)
-
-
-def test_phase_two_rows_start_after_the_last_phase_one_step():
-    """Phase 1 at t = 1, 2, 3, phase 2 at t = 1, 2, 3, 6: only t = 6 comes from phase 2 (two runs, both
-    continued, one trapped at t = 3 with slope 1 >= 1/2)."""
-    one = _rows({0: [0.0, 1.0, 2.0], 1: [0.0, 0.0, 0.0]}, (1, 2, 3))
-    rows = [(0, "trapped", t, r) for t, r in zip((1, 2, 3, 6), (0.0, 1.0, 2.0, 5.0))]
-    rows += [(1, "free", t, 0.0) for t in (1, 2, 3, 6)]
-    two = pd.DataFrame(rows, columns=["run", "stratum", "t", "cumulative_regret"])
-    table = tail.estimates(one, two, 10, 1.0, 0.5, 0.95)
-    assert table["source"].tolist() == ["phase 1 (all runs)"] * 3 + ["phase 2 (stratified)"]
-    assert table["t"].tolist() == [1, 2, 3, 6] and table["mean"].iloc[-1] == pytest.approx(2.5)
 
 
 def test_growth_exponent_interval_by_hand_from_the_documented_draws():

@@ -13,26 +13,6 @@ A, T = 10, 40_000
 LOG_A = np.log(A)  # 2.302585092994046
 
 
-def test_theorem_4_1_bound_at_A_10_T_40000_is_the_hand_computed_value():
-    # 10 / sqrt(2) * sqrt(2.302585) * 200 = 7.0710678 * 1.5174271 * 200
-    assert theorems.ts_maximin(A, T) == pytest.approx(2145.966, rel=1e-6)
-
-
-def test_theorem_4_2_bound_at_A_10_T_40000_is_the_hand_computed_value():
-    # (1 + sqrt(10 * 2.302585)) * 40000^(2/3) = 5.7985259 * 1169.6070953
-    assert theorems.ts_borda(A, T, c_alpha=1.0) == pytest.approx(5.7985259 * 1169.6070953, rel=1e-7)
-
-
-def test_theorem_4_3_bound_at_A_10_T_40000_is_the_hand_computed_value():
-    # (sqrt(10 / 2.302585) + 4.2 sqrt(23.02585)) * 200 = (2.0839733 + 20.1538088) * 200
-    assert theorems.sparring_exp3p(A, T) == pytest.approx(4447.5564, rel=1e-7)
-
-
-def test_theorem_4_4_bound_at_A_10_T_40000_is_the_hand_computed_value():
-    # 2 * 0.718282^(1/4) * sqrt(10 * 1.517427) * 40000^(3/4) = 2 * 0.9206058 * 3.8954167 * 2828.4271
-    assert theorems.partial_monitoring(A, T) == pytest.approx(2 * 0.9206058 * 3.8954167 * 2828.4271, rel=1e-7)
-
-
 def test_each_theorem_holds_from_the_first_horizon_past_its_requirement():
     exp3p = theorems.THEOREMS["sparring-exp3p"]
     T_min, strict = exp3p.requirement(A)
@@ -83,6 +63,8 @@ def paper_4_4(A, T):
 @pytest.mark.parametrize(
     ("A", "c_alpha", "T", "value"),
     [
+        # the paper run's: (1 + sqrt(10 * 2.302585)) * 40000^(2/3) = 5.7985259 * 1169.6070953
+        (10, 1.0, 40_000, 5.7985259 * 1169.6070953),
         # (2 + sqrt(3/2 * 1.0986123)) * 1000^(2/3) = (2 + 1.2837128) * 100
         (3, 2.0, 1000, 328.37128),
         # (0.5 + sqrt(13/0.5 * 2.5649494 = 66.688684)) * 100 = (0.5 + 8.1663140) * 100; with A * c it would be 458.3
@@ -108,6 +90,12 @@ def test_theorem_4_2_bound_is_the_papers_formula_for_every_c_alpha_and_A(c_alpha
 @pytest.mark.parametrize(
     ("theorem", "A", "T", "value"),
     [
+        # the paper run's, A = 10, T = 40,000: 10 / sqrt(2) * sqrt(2.302585) * 200 = 7.0710678 * 1.5174271 * 200
+        ("ts-maximin", 10, 40_000, 2145.966),
+        # (sqrt(10 / 2.302585) + 4.2 sqrt(23.02585)) * 200 = (2.0839733 + 20.1538088) * 200
+        ("sparring-exp3p", 10, 40_000, 4447.5564),
+        # 2 * 0.718282^(1/4) * sqrt(10 * 1.517427) * 40000^(3/4) = 2 * 0.9206058 * 3.8954167 * 2828.4271
+        ("partial-monitoring", 10, 40_000, 2 * 0.9206058 * 3.8954167 * 2828.4271),
         # 3 / sqrt 2 * sqrt(1.0986123) * 100 = 2.1213203 * 1.0481471 * 100
         ("ts-maximin", 3, 10_000, 222.34538),
         # (sqrt(13 / 2.5649494) + 4.2 sqrt(13 * 2.5649494)) * 100 = (2.2512943 + 4.2 * 5.7744560) * 100

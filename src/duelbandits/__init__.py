@@ -5,7 +5,8 @@ package is imported: every command runs ``python -m duelbandits``, which imports
 and a command must load (and its rerun trigger cover) only the modules it runs.
 """
 
-from .lazy import exports
+import importlib
+import sys
 
 _EXPORTS = {
     "ALGORITHMS": "algorithms",
@@ -24,7 +25,14 @@ _EXPORTS = {
     "simulate": "simulation",
 }
 
-__getattr__ = exports(__name__, _EXPORTS)
+
+def __getattr__(name: str):
+    if name not in _EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
+    setattr(sys.modules[__name__], name, value)  # loaded once
+    return value
+
 
 __all__ = sorted(_EXPORTS)
 

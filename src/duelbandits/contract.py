@@ -1,10 +1,7 @@
 """The contract every algorithm keeps, checked for one registry entry: built-in, plugin or prototype.
 
-``duelbandits check-algorithm SLUG`` runs :func:`check_algorithm`; a plugin's own tests can call it
-too (``assert not check_algorithm("my-slug")``). Planning runs it on every plugin algorithm a config
-selects, before any job (:func:`check_plugin`, once per version of the plugin's code). What is
-checked (docs/extending.md), each on small matrices of the built-in scenarios (A = 3 and 7, T = 300):
-outputs, seeding, no shared state, the prefix property unless tuned to the horizon.
+``duelbandits check-algorithm SLUG`` runs :func:`check_algorithm`; planning runs :func:`check_plugin`
+on every plugin algorithm a config selects. What is checked: docs/extending.md.
 """
 
 from __future__ import annotations

@@ -1,9 +1,7 @@
 """The content digest of a Parquet table or JSON file: what a result holds, not how its bytes lay it out.
 
-What counts and what does not (floats at float32 precision, no metadata but the provenance in the
-manifest's :func:`table_digest`) is in docs/reproducibility.md ("Verification"). A table's digest is
-the same computed in memory (:class:`TableDigest`) or from its file (:func:`parquet_digest`). A
-figure carries the digest of the data it was drawn from (:func:`data_digest`).
+What counts (docs/reproducibility.md, "Verification") is the same in memory (:class:`TableDigest`) and
+from a file (:func:`parquet_digest`); a figure carries the digest of its data (:func:`data_digest`).
 """
 
 from __future__ import annotations

@@ -1,8 +1,6 @@
 """The one base class of the errors a user can cause: a bad argument, config value or input file.
 
-Each module raises its own subclass, with a message that names what was wrong and what is
-allowed. The command line prints such an error as one line and exits 2; any other exception
-is a bug in this package and keeps its traceback.
+The command line prints one as one line and exits 2; any other exception is a bug and keeps its traceback.
 """
 
 import errno

@@ -1,10 +1,7 @@
 """A manifest of a results tree, and ``manifest verify``: the one integrity check, at the end.
 
-The manifest lists one ``<sha256>  <path>`` line per result and figure, sorted by path (so
-``sha256sum -c`` reads it too), then one ``# content: <digest>  <path>`` line per file, after ``#``
-lines recording the versions and the config, and closes with ``# end: N entries``: :func:`read`
-refuses a manifest without it or whose count disagrees, so a manifest cut short never verifies. It
-holds no timestamps. What :func:`verify` compares, under the same or other versions:
+One ``<sha256>  <path>`` line per file (``sha256sum -c`` reads it), one ``# content:`` line per file
+and ``# end: N entries`` last, so a manifest cut short never verifies; what :func:`verify` compares:
 docs/reproducibility.md ("Verification").
 """
 

@@ -36,12 +36,8 @@ within this tolerance but not within :data:`MATRIX_ATOL` is then symmetrised
 
 
 def validate_matrix(matrix, atol: float = MATRIX_ATOL) -> np.ndarray:
-    """Return ``matrix`` as a float array, or raise MatrixError naming the fault.
-
-    A preference matrix is square with at least 2 actions, has entries in
-    [0, 1], ``X[i, j] + X[j, i] = 1`` off the diagonal and ``X[i, i] = 1/2``
-    (both up to ``atol``).
-    """
+    """``matrix`` as a float array, or MatrixError naming the fault (what a preference matrix is:
+    docs/paper.md)."""
     try:
         X = np.array(matrix, dtype=float)
     except (TypeError, ValueError) as err:
@@ -76,13 +72,9 @@ def validate_matrix(matrix, atol: float = MATRIX_ATOL) -> np.ndarray:
 
 
 def read_matrix_file(path) -> np.ndarray:
-    """Read a preference matrix from a CSV file; errors name the file and the problem.
-
-    One matrix row per line, entries separated by commas, no header; blank
-    lines and lines starting with ``#`` are skipped; a UTF-8 byte-order mark
-    (spreadsheets write one) is ignored. The matrix must be square and pass
-    :func:`validate_matrix` with :data:`FILE_ATOL`; it is returned symmetrised.
-    """
+    """Read a preference matrix from a CSV file (its format: docs/beyond-the-paper.md); errors name the
+    file and the problem. It must pass :func:`validate_matrix` with :data:`FILE_ATOL`; it is returned
+    symmetrised."""
     if path is None:
         raise ScenarioError("the file scenario needs the path of a CSV matrix file")
     path = Path(path)
@@ -129,12 +121,8 @@ def read_matrix_file(path) -> np.ndarray:
 
 
 def fitted_utilities(matrix: np.ndarray, clip: float = 1e-3) -> np.ndarray:
-    """Least-squares Bradley-Terry utilities ``u[i] = mean_j logit X[i, j]``, shifted to min 0.
-
-    Exact (up to a constant) for a logistic matrix; the ``file`` scenario has
-    no latent utilities, so these stand in for them (entries are clipped to
-    ``[clip, 1 - clip]`` so that 0 and 1 stay finite).
-    """
+    """Least-squares Bradley-Terry utilities ``u[i] = mean_j logit X[i, j]``, shifted to min 0: the
+    ``file`` scenario's stand-in for latent utilities (entries clipped so that 0 and 1 stay finite)."""
     # mutmut equivalent: dtype=None or dtype dropped: np.clip to float bounds gives floats
     X = np.clip(np.asarray(matrix, dtype=float), clip, 1.0 - clip)  # pragma: no mutate
     u = np.log(X / (1.0 - X)).mean(axis=1)

@@ -1,15 +1,8 @@
 """What a config asks the workflow for: the jobs it plans, and what their commands are given.
 
-The workflow (``workflow/rules/common.smk``) calls these functions with the validated config
-(:mod:`duelbandits.configcheck`); so can a test, without a Snakemake process. One path serves every
-target:
-
-- :func:`jobs` lists the simulation jobs of a target: the paper's run chunks or a target's
-  points, each with its scenario, A, T, algorithm and run range, all from one chunking rule
-  (:func:`duelbandits.points.chunk_ranges`); :func:`kernel_groups` the compile jobs;
-- :func:`scenario` builds a scenario as the config defines it, :func:`scenario_args` and
-  :func:`algorithm_args` pin it and the hyper-parameters on a command line;
-- :func:`c_alpha` is TS-Borda's c_alpha, resolved in this one place.
+The workflow (``workflow/rules/common.smk``) calls these with the validated config; so can a test,
+without a Snakemake process. Every target's jobs come from one chunking rule
+(:func:`duelbandits.points.chunk_ranges`).
 """
 
 from __future__ import annotations
@@ -222,11 +215,9 @@ def kernel_groups(jobs: int = KERNEL_JOBS) -> dict[str, tuple[str, ...]]:
     """``{"paper-1": algorithms, ...}``: each family's built-in algorithms, in the registry's order, cut
     into ``jobs`` runs of consecutive entries whose summed compile seconds (the measured costs:
     :func:`duelbandits.resources.compile_seconds`) has the smallest maximum
-    (the compile jobs take about as long as each other; among equal maxima, the first cut). Fixed by
-    the built-ins, not by the config or the installed plugins, so that a simulation's compile job (its
-    input) does not change when the config's algorithms do (a change of the built-ins does change it,
-    and reruns the group's simulations). A plugin's algorithm has no compile job: its first simulation
-    compiles it, if at all."""
+    (among equal maxima, the first cut). Fixed by the built-ins, not the config, so that a simulation's
+    compile job (its input) does not change when the config's algorithms do; a plugin's algorithm has
+    no compile job."""
     from itertools import accumulate, combinations
 
     from .algorithms import BUILTINS

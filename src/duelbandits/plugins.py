@@ -1,19 +1,9 @@
-"""Algorithms and scenarios from other packages, through Python entry points.
+"""Algorithms and scenarios from other packages, through Python entry points (docs/extending.md).
 
-A package registers its entries under two entry-point groups (docs/extending.md):
-
-- ``duelbandits.algorithms``: each entry point's name is an algorithm slug and its object a
-  :class:`duelbandits.algorithms.Algorithm`;
-- ``duelbandits.scenarios``: each name a scenario slug and its object a
-  :class:`duelbandits.scenarios.ScenarioEntry`.
-
-They are loaded once, when the registries are first built, and checked there: an entry point that
-fails to import (any exception, a ``sys.exit`` too), is not an entry, names another slug, clashes with
-a built-in or another plugin, or is incomplete stops everything with one :class:`PluginError` line
-naming the distribution, the entry point and the problem; a later call of a plugin's code that
-raises is one line too (:func:`foreign`). A loaded entry carries its :class:`Source`: the distribution's name
-and version and a digest of its entry and its implementation's modules, which provenance records
-and which the rerun triggers of its jobs include.
+They are loaded once, when the registries are first built, and checked there: any problem stops
+everything with one :class:`PluginError` line naming the distribution, the entry point and the problem,
+as does a later exception of a plugin's code (:func:`foreign`). A loaded entry carries its
+:class:`Source` (distribution, version, code digest) for provenance and the rerun triggers.
 """
 
 from __future__ import annotations

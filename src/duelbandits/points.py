@@ -1,13 +1,8 @@
-"""Points: the unit of the targets beyond the paper (sweeps, field, asymptotics).
+"""Points: the unit of the targets beyond the paper, one (scenario, A, T, algorithm) with its runs.
 
-A point is one (scenario, A, T, algorithm) with its runs, each tuned to its own horizon T. A
-point file keeps, per run and for every regret kind, the cumulative regret on a thin
-log-spaced grid of steps (always ending at T), never the full trace; run ``r`` has the seed of
-``duelbandits simulate --run r``, so any run can be rebuilt in full. This module simulates a
-point, splits its runs into jobs, reads and checks point files, and holds the statistics the
-exponent fits of the sweeps and the asymptotics share (power-law fit, bootstrap of log means).
-pandas is imported inside the functions that need it, so a job that only simulates does not
-pay for it.
+A point file keeps, per run and regret kind, the cumulative regret on a thin log-spaced grid of steps
+ending at T, never the full trace; run ``r`` has the seed of ``duelbandits simulate --run r``, so any
+run can be rebuilt in full. pandas is imported inside the functions that need it.
 """
 
 from __future__ import annotations
@@ -55,15 +50,8 @@ def simulate_point(
     progress=None,
     **params,
 ) -> pa.Table:
-    """Simulate ``runs`` of one sweep point and keep only their thin regret curves.
-
-    Run ``r`` uses ``run_seed(base_seed, scenario, algorithm, r)``, the seed of
-    ``duelbandits simulate --run r`` at the same horizon, so any point's run
-    can be rebuilt in full with that command. Hyper-parameters that depend on
-    the horizon (TS-Borda's alpha, Exp3.P's and PM's beta, eta, gamma) are
-    tuned to ``horizon`` by the algorithms themselves. ``progress``, if given,
-    is called as ``progress(done, total)`` after each run (the CLI logs it).
-    """
+    """Simulate ``runs`` of one sweep point (run ``r`` seeded as ``duelbandits simulate --run r``) and
+    keep only their thin regret curves; ``progress(done, total)``, if given, is called after each run."""
     X = np.asarray(matrix, dtype=float)
     grid = thin_grid(horizon, points)
     kinds = list(regret.REGRETS)
@@ -86,19 +74,14 @@ def simulate_point(
     rows = values.size
     return pa.table(
         {
-            # mutmut equivalent: a column's type None or a column's type dropped: pa.table casts it to the schema's
+            # mutmut equivalent: a column's type changed or dropped: pa.table casts every column to the schema's
+            # (the integral floats too); shape[1] for shape[0]: X is square
             "scenario": pa.array([scenario] * rows, pa.string()),  # pragma: no mutate
-            # mutmut equivalent: a column's type None: pa.table casts it to the schema's
             "algorithm": pa.array([algorithm] * rows, pa.string()),  # pragma: no mutate
-            # mutmut equivalent: int64 for int16: pa.table casts to the schema; shape[1]: X is square
             "actions": np.full(rows, X.shape[0], np.int16),  # pragma: no mutate
-            # mutmut equivalent: int64 horizons for int32: pa.table casts it to the schema's
             "horizon": np.full(rows, horizon, np.int32),  # pragma: no mutate
-            # mutmut equivalent: int64 runs for int32: pa.table casts it to the schema's
             "run": np.repeat(np.asarray(runs, np.int32), shape[1] * shape[2]),  # pragma: no mutate
-            # mutmut equivalent: a column's type None: pa.table casts it to the schema's
             "regret": pa.array(np.tile(np.repeat(kinds, shape[2]), shape[0]).tolist(), pa.string()),  # noqa: E501  # pragma: no mutate
-            # mutmut equivalent: float64 steps for int32: pa.table casts the integral floats to the schema's int32
             "t": np.tile(grid.astype(np.int32), shape[0] * shape[1]),  # pragma: no mutate
             "cumulative_regret": values.ravel(),
         },
@@ -203,10 +186,8 @@ def check_together(paths, records, c_alpha: float | None = None) -> None:
 
 
 def fit_power_law(horizons, means) -> tuple[float, float]:
-    """Least squares of ``log mean`` on ``log T``: ``(rho, log_c)`` with ``mean ~ exp(log_c) T^rho``.
-
-    NaN if fewer than two distinct horizons or any mean is not positive.
-    """
+    """Least squares of ``log mean`` on ``log T``: ``(rho, log_c)`` with ``mean ~ exp(log_c) T^rho``;
+    NaN if fewer than two distinct horizons or any mean is not positive."""
     x = np.log(np.asarray(horizons, dtype=float))
     means = np.asarray(means, dtype=float)
     if np.unique(x).size < 2 or not np.all(means > 0):
@@ -247,14 +228,8 @@ def resampled_log_means(finals, resamples: int, seed) -> np.ndarray:
 def bootstrap_exponent(
     horizons, finals, resamples: int = 1000, confidence: float = 0.95, seed=0
 ) -> tuple[float, float]:
-    """Percentile bootstrap interval of the fitted exponent rho.
-
-    ``finals[h]`` holds the final regrets R_T of the runs at ``horizons[h]``.
-    Each resample draws the runs of every horizon with replacement, within
-    that horizon, and refits rho on the resampled means; the interval is the
-    ``(1 - confidence) / 2`` and ``(1 + confidence) / 2`` quantiles of the
-    refitted rhos. ``seed`` is anything ``numpy.random.default_rng`` accepts.
-    """
+    """Percentile bootstrap interval of the fitted exponent rho: the runs of each horizon (``finals[h]``,
+    their R_T) resampled within it, rho refitted on the resampled means."""
     check_bootstrap(resamples, confidence)
     x = np.log(np.asarray(horizons, dtype=float))
     if np.unique(x).size < 2:

@@ -1,8 +1,5 @@
-"""Where a result came from: the parameters, matrix and versions every file carries.
-
-Every Parquet file the pipeline writes holds one key-value metadata entry, ``duelbandits``, whose
-fields docs/reproducibility.md lists; figures carry the content digest of the data they were drawn
-from (:mod:`duelbandits.manifest`). ``duelbandits provenance FILE`` prints either.
+"""Where a result came from: the parameters, matrix and versions every Parquet file carries in its
+``duelbandits`` metadata entry (fields: docs/reproducibility.md; ``duelbandits provenance FILE``).
 """
 
 from __future__ import annotations
@@ -60,11 +57,8 @@ def digest(value) -> str:
 
 
 def canonical_floats(values) -> np.ndarray:
-    """Floats rounded to IEEE float32 (round to nearest even), with one zero and one NaN.
-
-    The precision at which content is compared: numpy's ``exp`` differs in the
-    last bit between releases, and the digest of a matrix or a result must not.
-    """
+    """Floats rounded to IEEE float32 (nearest even), with one zero and one NaN: numpy's ``exp`` differs
+    in the last bit between releases, and the digest of a matrix or a result must not."""
     rounded = np.asarray(values, dtype=np.float64).astype("<f4")
     rounded[rounded == 0] = 0.0
     rounded[np.isnan(rounded)] = np.float32("nan")
@@ -97,11 +91,8 @@ class ProvenanceError(InputError):
 
 
 def check(path, prov: dict, **expected) -> None:
-    """Raise ProvenanceError naming ``path`` where ``prov`` disagrees with ``expected``.
-
-    A value in ``expected`` may be a list of allowed values' container only if
-    the recorded value is a list too: then every expected item must be in it.
-    """
+    """ProvenanceError naming ``path`` where ``prov`` disagrees with ``expected`` (a list expected in a
+    recorded list: every item must be in it)."""
     for key, want in expected.items():
         if key not in prov:
             raise ProvenanceError(f"{path}: its provenance has no {key!r} (expected {want!r})")

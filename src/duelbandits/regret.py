@@ -1,9 +1,7 @@
 """Expected per-step regrets of docs/paper.md as pure functions of (X, I, J).
 
-The theorems bound the expected regret, and given the selections the expectation of ``X_t`` is
-``X``; so each function takes the matrix and the selected actions (scalars or arrays) and returns the
-expected regret of each step, at most 1. The Maximin and Exp3.P regrets can be negative where no
-Condorcet winner exists (:data:`RANGES`); why both are kept though they coincide is docs/paper.md.
+Given the selections, the expectation of ``X_t`` is ``X``: each function returns the expected regret
+of each step, at most 1 (the Maximin and Exp3.P regrets can be negative: :data:`RANGES`).
 """
 
 from __future__ import annotations

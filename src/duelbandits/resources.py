@@ -1,14 +1,6 @@
 """What a job needs: the size limits of the file formats, the memory a job will need (checked before
-it runs), and what a job asks a cluster for (the workflow's Slurm ``mem_mb`` and ``runtime``).
-
-The step, run and action columns are int32, int32 and int16, so a horizon or
-a run index beyond 2^31 - 1 and more than 32,767 actions cannot be stored.
-Memory is estimated from the sizes alone (bytes per stored step, measured on
-the paper run with margin) and compared with the machine's physical memory,
-so that an impossible request fails at once, naming the argument, the
-estimate and the limit, instead of failing in every job after allocating.
-The time and memory of a sweep-point job (measured costs per step, with a
-margin) size the cluster requests of the `asymptotics` target's jobs.
+it runs, so an impossible request fails at once, naming the argument, the estimate and the limit),
+and what a job asks a cluster for (Slurm ``mem_mb`` and ``runtime`` from the measured costs).
 """
 
 from __future__ import annotations

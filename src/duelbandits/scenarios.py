@@ -1,11 +1,7 @@
 """The scenarios: the registry of their entries, the paper's matrices (Section 5) and their siblings.
 
 A scenario is one fixed matrix: it depends only on its seed and parameters, never on the algorithm or
-the run. ``condorcet`` and ``borda`` built from the same seed share their utilities (the borda matrix
-is the condorcet matrix modified as in Section 5); ``cyclic`` modifies it so that no Condorcet winner
-exists and the Copeland, Maximin and Borda winners differ; the benchmarks and ``file`` are the
-matrices of :mod:`duelbandits.matrices`. Each scenario is one :class:`ScenarioEntry`; a plugin package
-adds generated ones through the ``duelbandits.scenarios`` entry-point group (:mod:`duelbandits.plugins`).
+the run (docs/paper.md, docs/beyond-the-paper.md); a plugin adds its own through :mod:`duelbandits.plugins`.
 """
 
 from __future__ import annotations
@@ -173,10 +169,8 @@ def logistic_matrix(utilities: np.ndarray) -> np.ndarray:
 
 
 def condorcet_utilities(actions: int, rng: np.random.Generator, utility_max: float, margin: float):
-    """The winner gets ``utility_max``; the rest are uniform on ``[0, utility_max - margin]``.
-
-    The winner's position is uniform among the actions.
-    """
+    """The winner (at a uniform position) gets ``utility_max``; the rest are uniform on
+    ``[0, utility_max - margin]``."""
     others = rng.uniform(0.0, utility_max - margin, size=actions - 1)
     winner = int(rng.integers(actions))
     return np.insert(others, winner, utility_max)
@@ -207,16 +201,9 @@ def _check_params(name: str, actions, params: dict) -> dict:
 
 
 def make_scenario(name: str, actions: int | None = None, seed=0, *, path=None, **params) -> Scenario:
-    """Build the named scenario's preference matrix.
-
-    ``seed`` is anything ``numpy.random.default_rng`` accepts (an int or a
-    ``SeedSequence``); ``params`` override :data:`DEFAULTS`; ``actions``
-    defaults to :data:`DEFAULT_ACTIONS`. The ``file`` scenario reads its
-    matrix from the CSV file ``path`` (:func:`read_matrix_file`), a
-    :data:`BENCHMARKS` scenario from the package data: A comes from the
-    matrix (an ``actions`` given must equal it) and ``seed`` and ``params``
-    do not apply (their names are still checked).
-    """
+    """Build the named scenario's preference matrix; ``params`` override :data:`DEFAULTS`. The ``file``
+    scenario reads the CSV file ``path``, a :data:`BENCHMARKS` scenario the package data: A comes from
+    the matrix (an ``actions`` given must equal it) and ``seed`` and ``params`` do not apply."""
     if name == "file":
         return file_scenario(path, actions, params)
     if name in BENCHMARKS and path is None:
@@ -301,13 +288,8 @@ def _fixed(name: str, X, actions, params, where: str, **more) -> Scenario:
 
 
 def borda_modification(matrix: np.ndarray, utilities: np.ndarray, strength: float) -> np.ndarray:
-    """Make ``i2`` (second-largest utility) the Borda winner (Section 5).
-
-    ``X[i2, j] = strength`` and ``X[j, i2] = 1 - strength`` for every ``j``
-    other than ``i2`` and the Condorcet winner ``i*``. Raises ScenarioError
-    unless ``i2`` is then the unique Borda winner and ``i*`` the unique
-    Condorcet and Maximin winner.
-    """
+    """Make ``i2`` (second-largest utility) the Borda winner (Section 5); ScenarioError unless ``i2`` is
+    then the unique Borda winner and ``i*`` the unique Condorcet and Maximin winner."""
     # mutmut equivalent: argsort kind: continuous uniform utilities have no ties
     order = np.argsort(utilities, kind="stable")  # pragma: no mutate
     i_star, i2 = int(order[-1]), int(order[-2])

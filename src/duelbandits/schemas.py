@@ -1,14 +1,5 @@
 """The columns and types of every Parquet table the pipeline writes, in one place, so that the
-CLI, the workflow and the tests agree on them.
-
-- run chunks (``results/runs/{scenario}/{algorithm}/chunk-{k}.parquet``): one row per (run,
-  step); strategy columns ``p_0..p_{A-1}`` (and ``q_*``) are filled only at recorded steps and
-  null elsewhere.
-- traces (``results/traces/{scenario}.parquet``): one row per (algorithm, run, step).
-- strategies (``results/strategies/{scenario}.parquet``): mean/std over runs.
-- summary (``results/summary.parquet``) and bounds (``results/bounds.parquet``).
-- the point files of the targets beyond the paper and their tables (``results/sweeps/``,
-  ``results/field/``, ``results/asymptotics/``).
+CLI, the workflow and the tests agree on them (the files: docs/outputs.md).
 """
 
 from __future__ import annotations

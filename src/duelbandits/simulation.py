@@ -42,10 +42,8 @@ def name_seed(base_seed: int, *parts) -> np.random.SeedSequence:
 
 
 def run_seed(base_seed: int, scenario: str, algorithm: str, run: int) -> np.random.SeedSequence:
-    """The seed of one run: a function of (base seed, scenario, algorithm, run) alone.
-
-    Any subset of runs therefore reproduces the same streams as the full sweep.
-    """
+    """The seed of one run, a function of (base seed, scenario, algorithm, run) alone: any subset of
+    runs reproduces the same streams as the full sweep."""
     return name_seed(base_seed, scenario, algorithm, int(run))
 
 
@@ -102,12 +100,8 @@ def output_problems(spec, A: int, horizon: int, out, record) -> list[str]:
 
 
 def simulate(matrix, algorithm: str, horizon: int, seed, *, stride: int = DEFAULT_STRIDE, **params):
-    """Run ``algorithm`` for ``horizon`` steps on the preference ``matrix``.
-
-    ``seed`` is an int or a ``numpy.random.SeedSequence``; every draw of the
-    run comes from the generator it seeds, so equal seeds give equal arrays.
-    ``params`` are the algorithm's hyper-parameters (see ``duelbandits list``).
-    """
+    """Run ``algorithm`` for ``horizon`` steps on the preference ``matrix``: every draw comes from the
+    generator ``seed`` (an int or a SeedSequence) seeds; ``params`` are its hyper-parameters."""
     X = np.ascontiguousarray(validate_matrix(matrix))
     spec = algorithms.get(algorithm)
     hyper = spec.hyperparameters(**params)

@@ -156,11 +156,8 @@ def read_frame(path, table: str | None = None, columns=None, filters=None):
 
 
 def _arrow(values: np.ndarray, type_: pa.DataType, valid: np.ndarray | None = None) -> pa.Array:
-    """A primitive Arrow array over a numpy array's buffer (``valid`` marks non-null entries).
-
-    Built from buffers rather than with ``pa.array``, which imports pandas
-    (0.7 s) in every simulation job just to inspect its argument.
-    """
+    """A primitive Arrow array over a numpy array's buffer (``valid`` marks non-null entries): not
+    ``pa.array``, which imports pandas (0.7 s) in every simulation job to inspect its argument."""
     values = np.ascontiguousarray(values, dtype=type_.to_pandas_dtype())
     bitmap = None if valid is None else pa.py_buffer(np.packbits(valid, bitorder="little"))
     nulls = 0 if valid is None else int(valid.size - np.count_nonzero(valid))
@@ -219,18 +216,14 @@ def write_runs(runs: list, actions: int, path, provenance: dict | None = None) -
 
 
 def _run_column(name: str, run: int, res) -> np.ndarray:
-    """One run's values of a run-chunk column (:data:`duelbandits.schemas.RUN_COLUMNS`)."""
+    """One run's values of a run-chunk column (:data:`duelbandits.schemas.RUN_COLUMNS`).
+
+    mutmut equivalents below (a dtype dropped or None): _arrow converts every column to its Arrow type."""
     if name == "run":
-        # mutmut equivalent: dtype=None for the run number or dtype dropped: _arrow converts every column to its Arrow
-        # type, so the integers' numpy dtype before it does not reach the file
-        return np.full(res.horizon, run, dtype=np.int32)  # pragma: no mutate
+        return np.full(res.horizon, run, dtype=np.int32)  # pragma: no mutate -- dtype: see the docstring
     if name == "t":
-        # mutmut equivalent: dtype=None for the steps or dtype dropped: _arrow converts every column to its Arrow type,
-        # so the integers' numpy dtype before it does not reach the file
-        return np.arange(1, res.horizon + 1, dtype=np.int32)  # pragma: no mutate
-    # mutmut equivalent: astype(None) for I, J, outcome: float64 integers,: _arrow converts every column to its Arrow
-    # type, so the integers' numpy dtype before it does not reach the file
-    return {"I": res.I, "J": res.J, "outcome": res.outcomes}[name].astype(RUN_COLUMNS[name].to_pandas_dtype())  # noqa: E501  # pragma: no mutate
+        return np.arange(1, res.horizon + 1, dtype=np.int32)  # pragma: no mutate -- dtype: see the docstring
+    return {"I": res.I, "J": res.J, "outcome": res.outcomes}[name].astype(RUN_COLUMNS[name].to_pandas_dtype())  # noqa: E501  # pragma: no mutate -- dtype: docstring
 
 
 def _without(valid: np.ndarray, rows: np.ndarray) -> np.ndarray:
@@ -389,14 +382,8 @@ def _recorded_rows(path, columns: list[str]) -> pa.Table:
 
 
 def read_runs(path, horizon: int, actions: int):
-    """Read and check one run chunk; return ``(runs, strategies)`` DataFrames.
-
-    ``runs`` has the columns of :data:`RUN_COLUMNS`; every run must have
-    exactly ``horizon`` rows with ``t = 1..horizon`` and actions in
-    ``[0, actions)``. ``strategies`` holds only the recorded steps (``run``,
-    ``t`` and the ``p_*``/``q_*`` columns), or is None for algorithms without
-    strategies; dropping the null rows early keeps memory at one chunk.
-    """
+    """Read and check one run chunk: ``(runs, strategies)`` DataFrames, ``strategies`` only the recorded
+    steps (dropping the null rows early keeps memory at one chunk), or None for algorithms without."""
     names = read_schema(path).names
     strategy_cols = [c for c in names if c[:2] in ("p_", "q_")]
     players = sorted({c[0] for c in strategy_cols})

@@ -1,10 +1,8 @@
 """Theorems 4.1-4.4 in one place: each one's horizon requirement, exponent and bound (the tuning
-each prescribes is ``duelbandits.algorithms.tuning``, beside the kernels that use it).
+each prescribes is ``duelbandits.algorithms.tuning``).
 
-The bound curves and tables take their formulas and requirements from here, the plots their
-notes. Each bound is stated for ``E[R_T]`` of an algorithm tuned to the horizon ``T``; the curves
-the pipeline draws evaluate the same formula at every step ``t`` of a run tuned to ``T`` (as the
-paper's figures do), which is a bound at ``t = T`` only.
+Each bound is stated for ``E[R_T]`` of an algorithm tuned to ``T``; a curve that evaluates it at every
+step of such a run is a bound at ``t = T`` only.
 """
 
 from __future__ import annotations

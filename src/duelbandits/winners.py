@@ -1,8 +1,5 @@
-"""Winner notions of a preference matrix ``X`` (``X[i, j] = P(i beats j)``).
-
-Each ``*_scores`` function returns one score per action; the winners are the
-actions of maximal score. Ties are kept: the ``*_winners`` functions return
-every maximiser, so callers can test uniqueness.
+"""Winner notions of a preference matrix ``X`` (``X[i, j] = P(i beats j)``): one score per action,
+and every maximiser as a winner (ties kept).
 """
 
 from __future__ import annotations

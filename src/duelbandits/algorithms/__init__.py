@@ -1,11 +1,7 @@
 """The dueling-bandit algorithms, by slug: the paper's six, the field's, and those of installed plugins.
 
-Each algorithm is one self-describing entry (:mod:`.entry`: :class:`Algorithm`, :class:`Param`, the
-kernel contract). Every other table of the package (plot colours, regret maps, the config
-schema's enums and parameters, the docs' tables) is derived from the entries; their measured costs
-are the planner's (:data:`duelbandits.resources.COSTS_FILE`). A plugin package adds
-entries through the ``duelbandits.algorithms`` entry-point group (:mod:`duelbandits.plugins`,
-docs/extending.md). The built-ins' hot loops are numba kernels compiled once and cached on disk.
+Each algorithm is one entry (:mod:`.entry`), from which every other table is derived (colours, regret
+maps, the schema, the docs); the built-ins' numba kernels are compiled once and cached on disk.
 """
 
 from __future__ import annotations

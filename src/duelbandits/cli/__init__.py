@@ -1,10 +1,7 @@
 """Command line: ``duelbandits COMMAND``, one command per pipeline step (``duelbandits --help`` lists them).
 
-Each Snakemake rule is a single call of one command. The commands live in one module per
-family (:data:`FAMILIES`), which this module loads by name to build the parser: a command's
-module imports what it runs inside the command, so that a job loads, and its rerun trigger
-covers, only that code. Bad input exits with status 2 and one line naming the problem;
-outputs are written atomically, so a failed call leaves no file behind.
+The commands live in one module per family (:data:`FAMILIES`), loaded by name, and import what they
+run inside the command: a job loads, and its rerun trigger covers, only that code.
 """
 
 from __future__ import annotations
