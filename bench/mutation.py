@@ -34,7 +34,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 
 TESTS = {
-    "aggregate": ["tests/test_aggregate.py"],
+    "studies.paper.analysis": ["tests/test_aggregate.py"],
     "studies.asymptotics.analysis": ["tests/test_asymptotics.py", "tests/test_asymptotics_off_defaults.py"],
     "configcheck": ["tests/test_config_validation.py", "tests/test_plan.py"],
     "digests": [

@@ -110,7 +110,10 @@ def _summary():
     return pd.DataFrame(rows, columns=["scenario", "algorithm", "regret", "paper", "t", "mean", "std", "runs", "bound"])
 
 
-def test_family_row_is_not_tested_without_a_member_with_a_trap():
+def test_family_row_is_not_tested_without_the_table_or_without_a_member_with_a_trap():
+    none = _family_row(None)  # no number at all (the table's NaN would hide a None)
+    assert none.verdict == claims.NOT_TESTED and all(math.isnan(x) for x in (none.value, none.low, none.high))
+    assert math.isnan(none.threshold)
     untrapped = _family(crossing=False).assign(verdict="no trap", t=0, low=NAN, high=NAN, bound=NAN)
     row = _family_row(untrapped)  # it crashed on an empty selection
     assert (row.verdict, row.reason) == (
@@ -635,6 +638,7 @@ def test_long_horizon_rows_of_a_hand_made_asymptotics_table():
         assert (row.value, row.low, row.high, row.threshold) == pytest.approx((mean, mean - half, mean + half, bound))
         assert (row.verdict, row.reason) == (verdict, reason)
         assert row.method == f"40 runs (asymptotics; {seeds} at horizon T); one-sided 0.95 limits of the mean"
+    assert rows[2].statement == "TS-Maximin's expected maximin regret is at most the theorem's bound"  # its label
 
 
 def test_long_horizon_rows_from_one_run_and_from_two():

@@ -47,42 +47,10 @@ def test_gamma_is_clipped_to_one_at_or_below_K_log_K_with_a_warning(X):
     np.testing.assert_allclose(s["p"], 0.1, rtol=0, atol=1e-15)
 
 
-def test_estimate_and_strategy_after_hand_made_steps():
-    """K = 3, eta = 0.1, gamma = 0.3, q_1 = (1/3, 1/3, 1/3); the numbers by hand.
-
-    1. x = 0, y = 2, o = 1: s~ = (1 / (3 (1/3)(1/3)), 0, 0) = (3, 0, 0); S = eta s~ = (0.3, 0, 0);
-       softmax = (e^0.3, 1, 1) / (e^0.3 + 2) = (1.3498588, 1, 1) / 3.3498588 = (0.4029599, 0.2985200, 0.2985200);
-       q_2 = 0.7 softmax + 0.1 = (0.3820719, 0.3089640, 0.3089640).
-    2. x = y = 1, o = 0 (a self-duel lost): s~ = 0, nothing changes.
-    3. x = 1, y = 0, o = 1: s~(1) = 1 / (3 q(1) q(0)) = 1 / 0.3541395 = 2.823746; S = (0.3, 0.2823746, 0);
-       exp S = (1.3498588, 1.3262755, 1), sum 3.6761343; q_4 = (0.3570366, 0.3525460, 0.2904174).
-    """
-    eta, gamma = 0.1, 0.3
-    S, q, s = np.zeros(3), np.full(3, 1 / 3), np.empty(3)
-
-    dexp3.estimate(q, 0, 2, 1.0, s)
-    np.testing.assert_allclose(s, [3.0, 0.0, 0.0], rtol=1e-12)
-    dexp3.update(S, q, 0, 2, 1, eta, gamma)
-    np.testing.assert_allclose(S, [0.3, 0.0, 0.0], rtol=1e-12)
-    np.testing.assert_allclose(q, [0.3820719, 0.3089640, 0.3089640], rtol=1e-6)
-
-    dexp3.estimate(q, 1, 1, 0.0, s)
-    np.testing.assert_array_equal(s, 0.0)
-    before = q.copy()
-    dexp3.update(S, q, 1, 1, 0, eta, gamma)
-    np.testing.assert_array_equal(q, before)
-
-    dexp3.estimate(q, 1, 0, 1.0, s)
-    np.testing.assert_allclose(s, [0.0, 2.823746, 0.0], rtol=1e-6)
-    dexp3.update(S, q, 1, 0, 1, eta, gamma)
-    np.testing.assert_allclose(S, [0.3, 0.2823746, 0.0], rtol=1e-6)
-    np.testing.assert_allclose(q, [0.3570366, 0.3525460, 0.2904174], rtol=1e-6)
-
-
 def test_it_is_the_partial_monitoring_update_with_another_tuning(X):
     """Saha et al.'s Algorithm 1 and the paper's Alg. 4 share the estimator and the update: with the same
     eta and gamma and the same generator the runs are identical (so the estimator's unbiasedness, the
-    independent draws of I and J and the recorded laws are tests/test_partial_monitoring.py's)."""
+    independent draws of I and J, the update and the recorded laws are tests/test_partial_monitoring.py's)."""
     record = np.arange(1, 301)
     a = dexp3.run(X, 300, np.random.default_rng(3), record, eta=0.02, gamma=0.2)
     b = pm.run(X, 300, np.random.default_rng(3), record, eta=0.02, gamma=0.2)

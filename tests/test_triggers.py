@@ -29,6 +29,15 @@ def rule_entries():
     return sorted(found)
 
 
+@pytest.fixture(autouse=True)
+def afresh():
+    """Each test computes the units and digests afresh: mutmut forks each mutant from a process that ran
+    the tests, whose caches would answer for the mutant."""
+    for cached in (triggers._unit_file_in, triggers._parse_file, triggers._module_imports_at, triggers.code_digest):
+        cached.cache_clear()
+    code_units.cache_clear()
+
+
 ENTRIES = rule_entries()
 PLAIN = [entry for entry, kernel in ENTRIES if not kernel]
 WITH_KERNEL = [entry for entry, kernel in ENTRIES if kernel]
@@ -140,7 +149,10 @@ def test_the_resolver_reads_relative_absolute_and_package_imports():
     """The resolver itself, on import statements whose modules are known by hand."""
 
     def units(unit, source):
-        return set().union(*[resolve(unit, node) for node in ast.parse(source).body])
+        nodes = ast.parse(source).body
+        found, named = set().union(*[resolve(unit, node) for node in nodes]), triggers._imported_units(unit, nodes)
+        assert named | {p for name in named for p in parents(name)} == found, (unit, source)  # triggers' agrees
+        return found
 
     assert units("cli.simulation", "from .. import storage, points") == {"storage", "points"}
     assert units("cli.simulation", "from .args import seed") == {"cli", "cli.args"}
@@ -154,9 +166,17 @@ def test_the_resolver_reads_relative_absolute_and_package_imports():
     }
     assert units("algorithms", "from . import _sampling") == {"algorithms", "algorithms._sampling"}
     assert units("__main__", "from .cli import main") == {"cli"}
-    assert units("x", "import duelbandits.storage") == {"storage"}
-    assert units("x", "from duelbandits.plotting import style") == {"plotting", "plotting.style"}
-    assert units("storage", "import numpy as np\nfrom pathlib import Path") == set()
+    assert units("studies.sweeps", "from .. import field") == {"studies", "studies.field"}
+    assert units("__init__", "from .cli import main") == {"cli"}
+    assert units("storage", "import duelbandits.regret, duelbandits.plotting.style") == {
+        "regret",
+        "plotting",
+        "plotting.style",
+    }
+    assert units("storage", "from duelbandits.plotting import style") == {"plotting", "plotting.style"}
+    assert units("storage", "from duelbandits import regret") == {"regret"}
+    assert units("storage", "from duelbandits.regret import per_step") == {"regret"}
+    assert units("storage", "import numpy as np\nfrom pathlib import Path\nfrom . import winners") == {"winners"}
 
 
 # --- Every command's units -------------------------------------------------------------------------
@@ -166,6 +186,17 @@ def test_the_resolver_reads_relative_absolute_and_package_imports():
 def code_units(*entries):
     """triggers.code_units, computed once per entry for the tests below."""
     return frozenset(triggers.code_units(*entries))
+
+
+def closure(units):
+    """``units`` and every unit they import or sit in, transitively, by the independent resolver."""
+    found, todo = set(), list(units)
+    while todo:
+        unit = todo.pop()
+        if unit not in found:
+            found.add(unit)
+            todo += sorted(module_imports(unit) | parents(unit))
+    return found
 
 
 ALWAYS = {"__init__", "__main__", "cli", "cli.args"}
@@ -191,13 +222,7 @@ def test_simulation_units_hold_the_jobs_kernel_and_everything_it_imports(entry):
         kernel = ALGORITHMS[slug].module.removeprefix("duelbandits.")
         units = code_units(entry, kernel)
         assert {kernel, "algorithms"} | ALWAYS | {entry.partition(":")[0]} <= units, slug
-        closure, todo = set(), [kernel]
-        while todo:
-            unit = todo.pop()
-            if unit not in closure:
-                closure.add(unit)
-                todo += sorted(module_imports(unit) | parents(unit))
-        assert closure <= units, (slug, sorted(closure - units))
+        assert closure({kernel}) <= units, (slug, sorted(closure({kernel}) - units))
         assert code_units(entry) <= units  # the kernel adds, never removes
 
 
@@ -246,6 +271,8 @@ if TYPE_CHECKING:
     import never
 else:
     import a12
+if typing.TYPE_CHECKING:
+    import never
 async def g():
     async with h():
         import a13
@@ -324,4 +351,37 @@ def test_code_digest_changes_with_the_code_a_command_runs_and_nothing_else(tmp_p
     assert after_dts[0] != dts and after_dts[1:] == (iss, figure)
     after_cli = edit("cli/simulation.py")
     assert after_cli[0] != after_dts[0] and after_cli[1] != iss and after_cli[2] == figure
+    toy = copy / "cli" / "toy.py"  # a command calling a function after one already followed
+    toy.write_text(
+        "def cmd():\n    helper(), other(), cmd()\n\ndef helper():\n    from .. import manifest\n\ndef other(): ...\n"
+    )
+    assert {"manifest", "regret"} & set(triggers.code_units("cli.toy:cmd")) == {"manifest"}
+    with open(copy / "manifest.py", "a") as handle:  # parsed again, and its imports read again
+        handle.write("\nfrom . import regret\n")
+    assert {"manifest", "regret"} <= set(triggers.code_units("cli.toy:cmd"))
     triggers.code_digest.cache_clear()
+
+
+def test_a_simulations_trigger_adds_its_kernel_or_its_plugins_source_and_a_scenario_its_source(tmp_path, monkeypatch):
+    import dataclasses
+    import hashlib
+
+    from duelbandits import plugins, scenarios
+
+    assert triggers.algorithm_code_digest(SIMULATE, "dts") == triggers.code_digest(SIMULATE, "algorithms.dts")
+    source = plugins.Source("toyplugin", "0.1", "0123456789abcdef")
+    monkeypatch.setitem(ALGORITHMS, "toy", dataclasses.replace(ALGORITHMS["dts"], slug="toy", source=source))
+    assert (
+        triggers.algorithm_code_digest(SIMULATE, "toy")
+        == triggers.code_digest(SIMULATE) + "+toyplugin==0.1:0123456789abcdef"
+    )
+    monkeypatch.setitem(scenarios.REGISTRY, "toy", dataclasses.replace(scenarios.REGISTRY["condorcet"], source=source))
+    (tmp_path / "m.csv").write_bytes(b"0.5,0.6\n0.4,0.5\n")
+    assert (
+        triggers.scenario_source_digest("file", tmp_path / "m.csv") == hashlib.sha256(b"0.5,0.6\n0.4,0.5\n").hexdigest()
+    )
+    assert [triggers.scenario_source_digest(name) for name in ("toy", "condorcet", "no-such")] == [
+        "toyplugin==0.1:0123456789abcdef",
+        "",
+        "",
+    ]

@@ -74,19 +74,14 @@ def simulate_point(
     rows = values.size
     return pa.table(
         {
-            # mutmut equivalent: a column's type None or a column's type dropped: pa.table casts it to the schema's
+            # mutmut equivalent: a column's type changed or dropped: pa.table casts every column to the schema's
+            # (the integral floats too); shape[1] for shape[0]: X is square
             "scenario": pa.array([scenario] * rows, pa.string()),  # pragma: no mutate
-            # mutmut equivalent: a column's type None: pa.table casts it to the schema's
             "algorithm": pa.array([algorithm] * rows, pa.string()),  # pragma: no mutate
-            # mutmut equivalent: int64 for int16: pa.table casts to the schema; shape[1]: X is square
             "actions": np.full(rows, X.shape[0], np.int16),  # pragma: no mutate
-            # mutmut equivalent: int64 horizons for int32: pa.table casts it to the schema's
             "horizon": np.full(rows, horizon, np.int32),  # pragma: no mutate
-            # mutmut equivalent: int64 runs for int32: pa.table casts it to the schema's
             "run": np.repeat(np.asarray(runs, np.int32), shape[1] * shape[2]),  # pragma: no mutate
-            # mutmut equivalent: a column's type None: pa.table casts it to the schema's
             "regret": pa.array(np.tile(np.repeat(kinds, shape[2]), shape[0]).tolist(), pa.string()),  # noqa: E501  # pragma: no mutate
-            # mutmut equivalent: float64 steps for int32: pa.table casts the integral floats to the schema's int32
             "t": np.tile(grid.astype(np.int32), shape[0] * shape[1]),  # pragma: no mutate
             "cumulative_regret": values.ravel(),
         },

@@ -216,18 +216,14 @@ def write_runs(runs: list, actions: int, path, provenance: dict | None = None) -
 
 
 def _run_column(name: str, run: int, res) -> np.ndarray:
-    """One run's values of a run-chunk column (:data:`duelbandits.schemas.RUN_COLUMNS`)."""
+    """One run's values of a run-chunk column (:data:`duelbandits.schemas.RUN_COLUMNS`).
+
+    mutmut equivalents below (a dtype dropped or None): _arrow converts every column to its Arrow type."""
     if name == "run":
-        # mutmut equivalent: dtype=None for the run number or dtype dropped: _arrow converts every column to its Arrow
-        # type, so the integers' numpy dtype before it does not reach the file
-        return np.full(res.horizon, run, dtype=np.int32)  # pragma: no mutate
+        return np.full(res.horizon, run, dtype=np.int32)  # pragma: no mutate -- dtype: see the docstring
     if name == "t":
-        # mutmut equivalent: dtype=None for the steps or dtype dropped: _arrow converts every column to its Arrow type,
-        # so the integers' numpy dtype before it does not reach the file
-        return np.arange(1, res.horizon + 1, dtype=np.int32)  # pragma: no mutate
-    # mutmut equivalent: astype(None) for I, J, outcome: float64 integers,: _arrow converts every column to its Arrow
-    # type, so the integers' numpy dtype before it does not reach the file
-    return {"I": res.I, "J": res.J, "outcome": res.outcomes}[name].astype(RUN_COLUMNS[name].to_pandas_dtype())  # noqa: E501  # pragma: no mutate
+        return np.arange(1, res.horizon + 1, dtype=np.int32)  # pragma: no mutate -- dtype: see the docstring
+    return {"I": res.I, "J": res.J, "outcome": res.outcomes}[name].astype(RUN_COLUMNS[name].to_pandas_dtype())  # noqa: E501  # pragma: no mutate -- dtype: docstring
 
 
 def _without(valid: np.ndarray, rows: np.ndarray) -> np.ndarray:

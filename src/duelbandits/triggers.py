@@ -81,7 +81,7 @@ def _import_statements(nodes, functions=True):
             continue
         else:
             for field in node._fields:
-                value = getattr(node, field, None)
+                value = getattr(node, field)  # the parser sets every field
                 if isinstance(value, list):
                     todo.extend(v for v in value if isinstance(v, _BLOCK))
 
@@ -89,7 +89,7 @@ def _import_statements(nodes, functions=True):
 def _imported_units(unit: str, statements) -> set[str]:
     """Package units named by ``statements`` of the module ``unit``."""
     package = unit.split(".")[:-1] if _unit_file(unit).name != "__init__.py" else unit.split(".")
-    if unit in ("__init__", "__main__"):
+    if unit == "__init__":  # the package's own (``__main__``'s package is [] by the rule above)
         package = []
     units = set()
     for node in statements:

@@ -30,23 +30,11 @@ otherwise, if ``B_t`` meets ``C_t``, with probability 2/3 ``C_t`` becomes
 set is ``B^c``, else all arms, and ``d = argmax {u[j, c] : j in that set,
 l[j, c] <= 1/2}``, a tie not allowed to pick ``c`` itself.
 
-Choices the paper leaves open (each pinned by ``tests/test_ccb.py``; docs/paper.md, "The field's
-algorithms", CCB, gives the unplayed pairs' ``u = 2, l = 0``, line 13's fallback to all arms and its
-self-duel, which leaves ``W`` unchanged):
-
-* Every uniform choice (ties of line 13 included) is
-  ``items[rng.integers(n)]`` over the items in increasing index order
-  (pairs in row-major order), with no draw when ``n = 1``; the subset kept in
-  C is the first ``L_C + 1`` of a partial Fisher-Yates shuffle of ``B^j`` in
-  increasing order. The coins are ``rng.random() < p``, drawn only when they
-  can change the choice: the 1/4 coin when the pair set is non-empty, the
-  2/3 coin when ``B_t ∩ C_t`` is non-empty and smaller than ``C_t``, the 1/2
-  coin when ``B^c`` is non-empty.
-* In C the arms of ``C_t`` are taken in increasing order (all have the same
-  ``Cpld``, so ``L_C`` is the same whichever comes last).
-* Kept literally though it never binds: B's test ``|B^i| != L_C + 1`` is always
-  true, since an arm of ``B_t`` always has ``B^i`` empty (``B^i`` is filled only
-  when ``i`` leaves ``B_t`` and emptied when it joins or on a reset).
+The choices the paper leaves open: docs/paper.md ("The field's algorithms", CCB), each pinned by
+``tests/test_ccb.py``. A uniform choice is ``items[rng.integers(n)]`` in increasing index order (pairs
+row-major), no draw when ``n = 1``; a coin is ``rng.random() < p``, drawn only when it can change the
+choice. Kept literally though it never binds: B's test ``|B^i| != L_C + 1`` (an arm of ``B_t`` always
+has ``B^i`` empty).
 
 Speed. Every comparison of a bound with 1/2 is a comparison of ``log t``
 with the per-pair threshold ``c = d^2 / (alpha N)``, ``d = W[i, j] - N/2`` (exact),

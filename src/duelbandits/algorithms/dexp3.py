@@ -21,7 +21,7 @@ import math
 import numpy as np
 
 from . import AlgorithmError
-from .partial_monitoring import _kernel, step
+from .partial_monitoring import _kernel
 from .partial_monitoring import estimate as estimate  # eq. (6) is the estimate s~_t above
 from .tuning import _clipped_gamma
 
@@ -31,11 +31,6 @@ def hyperparameters(K: int, T: int) -> dict:
     eta = float((math.log(K) / (T * math.sqrt(K))) ** (2.0 / 3.0))
     gamma = math.sqrt(eta * K)
     return {"eta": eta, "gamma": _clipped_gamma(gamma, "dexp3", "2 of Saha et al. (2021)", K, T, ", needs T > K log K")}
-
-
-def update(S, q, x, y, o, eta, gamma):
-    """One step's update of the log-weights ``S`` and the strategy ``q`` (float arrays, in place), for tests."""
-    step(S, q, np.empty_like(q), int(x), int(y), int(o), float(eta), float(gamma))
 
 
 def _check(name, value, low_open) -> float:

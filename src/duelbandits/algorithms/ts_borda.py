@@ -4,15 +4,6 @@ The rule: docs/paper.md ("The algorithms", TS-Borda). Each step draws
 ``b ~ Bernoulli(alpha)`` (line 3) before the posterior samples; ties uniform,
 the diagonal 1/2 included. The posterior and its pruned, exact sampling live
 in :mod:`._posterior`.
-
-Besides :func:`run`:
-
-- :func:`beta_draws(matrix, horizon, rng, c_alpha=1.0) <beta_draws>`: how many
-  Beta variates a run draws (for benchmarks);
-- :func:`explorations(matrix, horizon, rng, c_alpha=1.0) <explorations>`: the
-  boolean mask of the steps with ``b = 1``.
-
-With the same seed both describe the very run :func:`run` makes.
 """
 
 from __future__ import annotations

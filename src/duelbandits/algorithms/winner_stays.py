@@ -2,17 +2,8 @@
 
 The rule: docs/paper.md ("The field's algorithms", Winner Stays). Each action
 ``i`` has an integer counter ``C[i]``, its wins minus its losses (all 0 at the
-start). The horizon is not used.
-
-Choices the paper leaves open (pinned by ``tests/test_winner_stays.py``):
-
-* The order "``I_{t-1}`` before ``J_{t-1}``" (as in the paper's pseudo-code)
-  matters only on a tie for the first place: then ``I_{t-1}`` keeps it even
-  if it lost the last duel.
-* The uniform draw among ``m >= 2`` maximisers is ``cands[rng.integers(m)]``
-  with the candidates in increasing index order; no draw is made when the
-  maximiser is unique or a previous action is taken.
-* Step 1 has no previous actions: both choices are uniform draws.
+start). The horizon is not used. A uniform draw among ``m >= 2`` maximisers is
+``cands[rng.integers(m)]`` in increasing index order, made only when no previous action is taken.
 """
 
 from __future__ import annotations

@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 
 from ...cli.args import UsageError, actions, add_c_alpha, positive_int, scenario_rows
-from .batches import FigureParser, figure_outputs, removed_on_failure
 
 
 def cmd_aggregate(args) -> None:
@@ -144,6 +143,7 @@ def cmd_figure_main(args) -> None:
     from ... import digests, provenance, storage
     from ...plotting import style
     from . import main
+    from .batches import figure_outputs, removed_on_failure
 
     figures = figure_outputs(args.out, panel=args.panel)
     style.check_figure_paths(path for paths in figures.values() for path in paths)
@@ -165,6 +165,7 @@ def cmd_figure_appendix(args) -> None:
     from ... import algorithms, digests, provenance, storage
     from ...plotting import style
     from . import appendix
+    from .batches import figure_outputs, removed_on_failure
 
     figures = figure_outputs(args.out, algorithm=args.algorithm, panel=args.panel)
     for slug in args.algorithm:
@@ -249,6 +250,8 @@ def cmd_latex_build(args) -> None:
 
 
 def add_commands(sub) -> None:
+    from .batches import FigureParser  # here, not at the top: the other commands' triggers need none of it
+
     p = sub.add_parser("aggregate", help="one scenario's run chunks -> traces, strategies, summary")
     p.add_argument("--scenario-file", required=True, help="scenario JSON from 'duelbandits scenario'")
     p.add_argument("--chunk", action="append", required=True, metavar="ALGORITHM=PATH", help="a run chunk")
