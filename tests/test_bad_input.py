@@ -66,7 +66,8 @@ MAIN = ["figure", "main", "--scenario-file", "s.json"]
         ),
         (
             ["bayes-runs", "--actions", "3", "--matrices", "2", "--runs", "1", "--horizon", "50", "--seed", "0"]
-            + ["--jobs", "1", "--job", "0", "--prior", "beta", "--out", "o.parquet"],
+            + ["--jobs", "1", "--job", "0", "--prior", "beta", "--grid-from", "5", "--grid-points", "2"]
+            + ["--out", "o.parquet"],
             ["unknown prior 'beta'; the priors are uniform, projected"],
         ),
     ],

@@ -13,6 +13,7 @@ import yaml
 from duelbandits import configcheck, digests, plan, schemas, winners
 from duelbandits.configcheck import ConfigError
 from duelbandits.studies import bayes
+from duelbandits.studies import bayes_growth as growth
 
 REPO = Path(__file__).resolve().parents[1]
 BASE = yaml.safe_load((REPO / "config.yaml").read_text())
@@ -76,21 +77,55 @@ def test_a_job_takes_every_jobs_th_matrix_and_the_jobs_cover_them_once():
         bayes.matrix_indices(10, 3, 3)
 
 
-def test_the_estimator_on_a_hand_computed_case():
-    """Ratios of 3 matrices x 2 runs: matrix means 1.0, 2.0, 0.5; their mean 7/6; deviations -1/6, 5/6,
-    -2/3, squares summing to 42/36, sample variance 21/36, so se = sqrt(21/36 / 3) = sqrt(7) / 6. Matrix
-    means above 1 (strictly): only 2.0, share 1/3 with standard error sqrt(1/3 * 2/3 / 3) = sqrt(2/27)."""
-    ratios = [[0.5, 1.5], [2.0, 2.0], [0.0, 1.0]]
-    mean, se, low, high, share, share_low, share_high = bayes.estimate(ratios, 0.95)
+def test_the_estimator_on_hand_computed_cases_plain_and_stratified():
+    """Plain (no strata): ratios of 3 matrices x 2 runs, matrix means 1.0, 2.0, 0.5; their mean 7/6;
+    deviations -1/6, 5/6, -2/3, sample variance 21/36, so se = sqrt(21/36 / 3) = sqrt(7) / 6; above 1: only
+    2.0, share 1/3 with standard error sqrt(1/3 * 2/3 / 3). Stratified (Cochran 12.2): 10 matrices drawn,
+    4 with a Condorcet winner; the 4 simulated are the first (flags T, F, T, F), ratios 0.2, -0.1, 0.4, 0.3:
+    W = 0.4, 0.6, stratum means 0.3, 0.1 (variances 0.02, 0.08), estimate 0.18; phase 2
+    0.16 * 0.02 / 2 * (1 - 2/4) + 0.36 * 0.08 / 2 * (1 - 2/6) = 0.0104; S^2 = 0.4 * 0.02 + 0.6 * 0.08 +
+    0.4 * 0.12^2 + 0.6 * 0.08^2 = 0.0656, phase 1 0.0656 / 10; share 0.4 +- z sqrt(0.24 / 10)."""
     z = 1.9599639845400536  # the two-sided 0.95 normal quantile
-    assert mean == pytest.approx(7 / 6)
-    assert se == pytest.approx(math.sqrt(7) / 6)
-    assert (low, high) == pytest.approx((7 / 6 - z * math.sqrt(7) / 6, 7 / 6 + z * math.sqrt(7) / 6))
-    assert share == pytest.approx(1 / 3)
-    assert share_low == pytest.approx(max(0.0, 1 / 3 - z * math.sqrt(2 / 27)))
-    assert share_high == pytest.approx(1 / 3 + z * math.sqrt(2 / 27))
-    with pytest.raises(bayes.BayesError):
-        bayes.estimate([[1.0, 2.0]], 0.95)
+
+    def frame(table, t=100):
+        b = bayes.bound(3, t)
+        rows = [(3, m, r, t, x * b, b, x) for m, runs in enumerate(table) for r, x in enumerate(runs)]
+        return pd.DataFrame(rows, columns=schemas.BAYES_RUN_SCHEMA.names)
+
+    (row,) = bayes.estimates(frame([[0.5, 1.5], [2.0, 2.0], [0.0, 1.0]]), 0.95).itertuples()
+    assert (row.ratio, row.se) == pytest.approx((7 / 6, math.sqrt(7) / 6))
+    assert (row.low, row.high) == pytest.approx((7 / 6 - z * math.sqrt(7) / 6, 7 / 6 + z * math.sqrt(7) / 6))
+    assert (row.share_above, row.share_high) == pytest.approx((1 / 3, 1 / 3 + z * math.sqrt(2 / 27)))
+    assert row.share_low == 0.0 and row.condorcet_share == 1.0 and row.strata_draws == 3
+    flags = {3: [True, False, True, False, True, True, False, False, False, False]}
+    (row,) = bayes.estimates(frame([[0.2], [-0.1], [0.4], [0.3]]), 0.95, flags=flags).itertuples()
+    assert (row.ratio, row.se) == pytest.approx((0.18, math.sqrt(0.0104 + 0.00656)))
+    half = z * math.sqrt(0.024)
+    assert (row.condorcet_low, row.condorcet_high) == pytest.approx((0.4 - half, 0.4 + half))
+    flags = {3: [True, True, True, True, False]}  # a stratum drawn but none of it simulated
+    with pytest.raises(bayes.BayesError, match="^A = 3: a stratum has 1 of 5 drawn matrices .without a Condorcet"):
+        bayes.estimates(frame([[0.2], [-0.1], [0.4], [0.3]]), 0.95, flags=flags)
+    with pytest.raises(bayes.BayesError, match="same runs"):
+        bayes.estimates(frame([[1.0, 2.0]]), 0.95)
+
+
+def test_the_local_exponent_and_the_crossing_by_hand():
+    """Means 100 and 1000 at t = 10^5 and 10^6: exponent log(10) / log(10) = 1; against a sqrt(t) bound
+    (exponent 1/2) at ratio 1/4 the crossing is 10^6 * 4^(1 / (1 - 1/2)) = 1.6 * 10^7; an exponent at or
+    below the bound's never crosses (inf); a mean not positive has no exponent (NaN). The bootstrap of
+    identical matrices in one stratum has every replicate at the point: a zero-width interval."""
+    t = [10**5, 10**6]
+    alpha = growth.exponents(t, [100.0, 1000.0])
+    assert np.isnan(alpha[0]) and alpha[1] == pytest.approx(1.0)
+    assert np.isnan(growth.exponents(t, [-5.0, 1000.0])[1])
+    cross = growth.crossings([10**6] * 3, [0.25] * 3, [1.0, 0.5, 0.4], [0.5] * 3)
+    assert cross.tolist() == pytest.approx([1.6e7, math.inf, math.inf])
+    assert growth.crossings([10**6], [2.0], [1.0], [0.5])[0] == pytest.approx(2.5e5)  # already above: behind
+    bounds = [bayes.bound(5, s) for s in t]
+    a, c = growth.bootstrap([[100.0, 1000.0]] * 3, [True] * 4, t, bounds, 20, np.random.default_rng(1))
+    low, high = growth.percentile_interval(a, 0.9)
+    assert np.isnan(low[0]) and (low[1], high[1]) == pytest.approx((1.0, 1.0))
+    assert growth.grid(10**6, 10**5, 3) == [100000, 316228, 1000000] and growth.grid(500, 7, 1) == [500]
 
 
 def test_estimates_per_actions_from_run_rows():
@@ -153,11 +188,12 @@ def test_the_overall_verdict_names_the_reading_and_the_prior():
 
 
 def test_measure_is_reproducible_and_reports_the_bound():
-    a = bayes.measure(3, range(2), 2, 200, 1)
-    b = bayes.measure(3, [1], 2, 200, 1)
-    assert len(a) == 4 and np.all(a["bound"] == bayes.bound(3, 200))
+    a = bayes.measure(3, range(2), 2, [50, 200], 1)
+    b = bayes.measure(3, [1], 2, [200], 1)
+    assert len(a) == 8 and a["bound"].tolist()[:2] == [bayes.bound(3, 50), bayes.bound(3, 200)]
     assert np.allclose(a["ratio"], a["regret"] / a["bound"])
-    assert a[a["matrix"] == 1]["regret"].tolist() == b["regret"].tolist()  # a matrix's runs: its own streams
+    # a matrix's runs: its own streams; R_200 of the run to 200 is the same run's (the prefix property)
+    assert a[(a["matrix"] == 1) & (a["horizon"] == 200)]["regret"].tolist() == b["regret"].tolist()
     X = bayes.prior_matrix(1, 3, 0)
     assert winners.maximin_winners(X).size == 1
 
@@ -180,6 +216,11 @@ def test_the_target_check_names_its_key():
     config["maximin-bayes"]["actions"] = [3, 3]
     with pytest.raises(ConfigError, match="^config: maximin-bayes/actions: an A is given twice"):
         configcheck.check_target(config, "maximin-bayes")
+    for key, value, most in (("grid_from", 10**6, "horizon"), ("matrices", 10**6, "strata_draws")):
+        config = copy.deepcopy(BASE)
+        config["maximin-bayes"].update(jobs=1, **{key: value})
+        with pytest.raises(ConfigError, match=f"^config: maximin-bayes/{key}: 1000000 is above maximin-bayes/{most}"):
+            configcheck.check_target(config, "maximin-bayes")
     config = copy.deepcopy(BASE)
     config["memory_limit_gb"] = 0.001
     with pytest.raises(ConfigError, match="^config: maximin-bayes/horizon: "):
@@ -214,7 +255,7 @@ def test_the_projected_prior_is_the_mean_of_two_independent_opinions_triangular_
 def test_an_unknown_prior_is_refused_in_one_line_and_the_tables_name_the_prior():
     with pytest.raises(bayes.BayesError, match="unknown prior 'beta'; the priors are uniform, projected"):
         bayes.draw_matrix(3, np.random.default_rng(0), "beta")
-    runs = bayes.measure(3, range(3), 1, 100, 1, prior="projected")
+    runs = bayes.measure(3, range(3), 1, [100], 1, prior="projected")
     table = bayes.estimates(runs, 0.95, "projected")
     assert set(table["prior"]) == {"independent entries, projected"}
     assert "(prior: independent entries, projected)" in bayes.overall_verdict(table)

@@ -29,7 +29,8 @@ COMMANDS = {  # the study commands, each reading the files named first, writing 
                           "--markdown", "o.md"],
     "tail-table": ["p100.parquet", *PHASE_ONE, "--curves", "curves.parquet", "--states", "states.parquet",
                    "--confidence", 0.9, "--estimates", "o1.parquet", "--markdown", "o.md"],
-    "bayes-table": ["runs.parquet", "--confidence", 0.9, "--estimates", "o1.parquet", "--markdown", "o.md"],
+    "bayes-table": ["runs.parquet", "--confidence", 0.9, "--strata-draws", 4, "--bootstrap", 10, "--estimates",
+                    "o1.parquet", "--markdown", "o.md"],
     "claims": ["--summary", "summary.parquet", "--local", "local.parquet", "--level", 0.95, "--table", "o1.parquet",
                "--markdown", "o.md"],
 }  # fmt: skip
@@ -52,7 +53,7 @@ def made(tmp_path_factory):
         ["asymptotics-table", *COMMANDS["asymptotics-table"][:-6], "--exponents", "exponents.parquet", "--local",
          "local.parquet", "--markdown", "asymptotics.md"],
         ["bayes-runs", "--actions", 3, "--matrices", 2, "--runs", 2, "--horizon", 50, "--seed", SEED, "--jobs", 1,
-         "--job", 0, "--prior", "uniform", "--out", "runs.parquet"],
+         "--job", 0, "--prior", "uniform", "--grid-from", 50, "--grid-points", 1, "--out", "runs.parquet"],
     ]  # fmt: skip
     for argv in commands:
         assert run_cli(*argv, cwd=folder).returncode == 0, argv
@@ -141,7 +142,7 @@ def test_an_impossible_regret_is_refused(made, tmp_path, command, name, change, 
     [
         ("sweep-actions", "p100.parquet", f"p100.parquet: holds 0 rows, not the 96 of its provenance {POINT}"),
         ("bayes-table", "runs.parquet",
-         "runs.parquet: holds 0 rows, not the 4 of its provenance (2 matrices x 2 runs at A = 3, T = 50)"),
+         "runs.parquet: holds 0 rows, not the 4 of its provenance (2 matrices x 2 runs x 1 horizons at A = 3, T = 50)"),
     ],
 )  # fmt: skip
 def test_an_empty_file_is_refused(made, tmp_path, command, name, line):
@@ -155,7 +156,7 @@ def test_an_empty_file_is_refused(made, tmp_path, command, name, line):
         ("tail-table", "curves.parquet", "curves.parquet: holds 14 rows, not its 3 runs x 5 steps to T = 200"),
         ("tail-table", "states.parquet", "states.parquet: holds 5 rows, not its 3 runs x 2 steps to T = 200"),
         ("bayes-table", "runs.parquet",
-         "runs.parquet: holds 3 rows, not the 4 of its provenance (2 matrices x 2 runs at A = 3, T = 50)"),
+         "runs.parquet: holds 3 rows, not the 4 of its provenance (2 matrices x 2 runs x 1 horizons at A = 3, T = 50)"),
     ],
 )  # fmt: skip
 def test_a_file_with_rows_dropped_is_refused(made, tmp_path, command, name, line):

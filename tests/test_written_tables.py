@@ -121,10 +121,10 @@ def out(tmp_path_factory):
     run("tail-family", *family, *outputs(root, table="family.parquet", markdown="f.md"))
     # Theorem 4.1 as a Bayesian bound: 2 matrices x 1 run at A = 3, T = 60, one job; its table
     bayes = ["--actions", 3, "--matrices", 2, "--runs", 1, "--horizon", 60, "--seed", SEED, "--jobs", 1, "--job", 0]
-    bayes += ["--prior", "uniform"]
+    bayes += ["--prior", "uniform", "--grid-from", 20, "--grid-points", 2]
     run("bayes-runs", *bayes, *outputs(root, out="bayes-runs.parquet"))
     files = outputs(root, estimates="bayes-estimates.parquet", markdown="b.md")
-    run("bayes-table", root / "bayes-runs.parquet", "--confidence", 0.95, *files)
+    run("bayes-table", root / "bayes-runs.parquet", "--confidence", 0.95, "--strata-draws", 2, "--bootstrap", 5, *files)
     optional = outputs(root, local="asymptotics-local.parquet", tail="tail-estimates.parquet", family="family.parquet")
     optional += outputs(root, bayes="bayes-estimates.parquet")
     files = outputs(root, table="claims.parquet", markdown="c.md")

@@ -374,7 +374,8 @@ def _check_maximin_tail(config: dict, section: dict) -> None:
 
 
 def _check_maximin_bayes(config: dict, section: dict) -> None:
-    """Each A's matrices cover its jobs, and one run of the longest kind fits in memory."""
+    """Each A's matrices cover its jobs, the grid starts within the horizon, the strata's draw holds the
+    simulated matrices, and one run of the longest kind fits in memory."""
     if section["jobs"] > section["matrices"]:
         raise ConfigError(
             f"config: maximin-bayes/jobs: {section['jobs']} jobs per A for {section['matrices']} matrices "
@@ -382,6 +383,11 @@ def _check_maximin_bayes(config: dict, section: dict) -> None:
         )
     if len(set(section["actions"])) != len(section["actions"]):
         raise ConfigError(f"config: maximin-bayes/actions: an A is given twice: {section['actions']}")
+    for key, most in (("grid_from", "horizon"), ("matrices", "strata_draws")):
+        if section[key] > section[most]:
+            raise ConfigError(
+                f"config: maximin-bayes/{key}: {section[key]} is above maximin-bayes/{most} ({section[most]})"
+            )
     check_memory(
         config,
         f"a maximin-bayes run of horizon {section['horizon']} at A = {max(section['actions'])}",

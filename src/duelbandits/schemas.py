@@ -193,16 +193,21 @@ within the grid) and the growth exponent of E[R_t] past that crossing with its b
 BAYES_RUN_SCHEMA = _schema(
     "actions:int16 matrix:int32 run:int32 horizon:int32 regret:float64 bound:float64 ratio:float64"
 )
-"""results/maximin-bayes/runs-A{A}-{job}.parquet: TS-Maximin's Maximin R_T on matrices drawn from the prior
-of duelbandits.studies.bayes, one row per (matrix, run), with Theorem 4.1's bound and R_T / bound."""
+"""results/maximin-bayes/runs-A{A}-{job}.parquet: TS-Maximin's Maximin R_t on matrices drawn from the prior
+of duelbandits.studies.bayes, one row per (matrix, run, grid horizon t), with Theorem 4.1's bound and R_t / bound."""
 
 BAYES_ESTIMATE_SCHEMA = _schema(
     "actions:int16 horizon:int32 matrices:int32 runs_per_matrix:int32 ratio:float64 se:float64 low:float64 high:float64"
-    " share_above:float64 share_low:float64 share_high:float64 confidence:float64 verdict:string prior:string"
+    " share_above:float64 share_low:float64 share_high:float64 condorcet_share:float64 condorcet_low:float64"
+    " condorcet_high:float64 strata_draws:int64 exponent:float64 exponent_low:float64 exponent_high:float64"
+    " crossing:float64 crossing_low:float64 crossing_high:float64 confidence:float64 verdict:string prior:string"
 )
-"""results/maximin-bayes/estimates.parquet: per A, E[R_T] / Theorem 4.1's bound over the prior with its
-two-sided normal interval, the share of matrices whose mean R_T exceeds the bound with its interval, and
-the verdict (``holds``, ``fails``, ``inconclusive``; duelbandits.studies.bayes.estimate)."""
+"""results/maximin-bayes/estimates.parquet: per A and horizon t, E[R_t] / Theorem 4.1's bound over the
+prior (stratified by a Condorcet winner, the stratum's share of ``strata_draws`` matrices with its
+interval) with its two-sided normal interval, the share of matrices whose mean R_t exceeds the bound with
+its interval, the verdict (``holds``, ``fails``, ``inconclusive``), the local growth exponent of E[R_t]
+since the previous horizon and the predicted crossing of the bound (``inf``: never), with bootstrap
+intervals (duelbandits.studies.bayes.estimates)."""
 
 CLAIM_SCHEMA = _schema(
     "claim:string where:string statement:string quantity:string method:string value:float64 low:float64 high:float64"

@@ -11,7 +11,8 @@ BAYES_RUNS = checked_target(
 )
 
 
-# results/maximin-bayes/runs/A{actions}-{job}.parquet: one job's matrices at A, `runs` runs each.
+# results/maximin-bayes/runs/A{actions}-{job}.parquet: one job's matrices at A, `runs` runs each, R_t at the
+# `grid_points` log-spaced horizons from `grid_from` to `horizon` (one run each: the prefix property).
 rule bayes_runs:
     output:
         "results/maximin-bayes/runs/A{actions}-{job}.parquet",
@@ -21,6 +22,8 @@ rule bayes_runs:
         matrices=BAYES["matrices"],
         runs=BAYES["runs"],
         horizon=BAYES["horizon"],
+        grid_from=BAYES["grid_from"],
+        grid_points=BAYES["grid_points"],
         jobs=BAYES["jobs"],
         prior=BAYES["prior"],
     log:
@@ -40,12 +43,14 @@ rule bayes_runs:
         cli(
             "bayes-runs --actions {wildcards.actions}"
             " --matrices {params.matrices} --runs {params.runs} --horizon {params.horizon} --seed {params.seed}"
+            " --grid-from {params.grid_from} --grid-points {params.grid_points}"
             " --jobs {params.jobs} --job {wildcards.job} --prior {params.prior} --out {output}"
         )
 
 
-# results/maximin-bayes/estimates.parquet and bayes.md: per A, E[R_T] / Theorem 4.1's bound over the
-# prior with its interval, the share of drawn matrices above the bound, and the verdict.
+# results/maximin-bayes/estimates.parquet and bayes.md: per A and grid horizon, E[R_t] / Theorem 4.1's bound
+# over the prior (stratified by a Condorcet winner) with its interval, the share of drawn matrices above the
+# bound, the verdict, the local growth exponent and the predicted crossing of the bound.
 rule bayes_table:
     input:
         BAYES_RUNS,
@@ -60,6 +65,8 @@ rule bayes_table:
     params:
         code=code("studies.bayes:cmd_bayes_table"),
         confidence=BAYES["confidence"],
+        strata_draws=BAYES["strata_draws"],
+        bootstrap=BAYES["bootstrap"],
     log:
         "logs/maximin-bayes/table.log",
     threads: 1
@@ -68,7 +75,8 @@ rule bayes_table:
         runtime=10,
     shell:
         cli(
-            "bayes-table {input} --confidence {params.confidence}"
+            "bayes-table {input} --confidence {params.confidence} --strata-draws {params.strata_draws}"
+            " --bootstrap {params.bootstrap}"
             " --estimates {output.estimates} --markdown {output.markdown}"
         )
 

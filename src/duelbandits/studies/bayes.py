@@ -18,6 +18,7 @@ from ..errors import InputError
 from ..schemas import PRIORS
 from ..simulation import name_seed, simulate
 from ..theorems import PAPER_THEOREMS
+from .bayes_growth import grid
 
 ALGORITHM = "ts-maximin"
 """The algorithm of Theorem 4.1."""
@@ -81,6 +82,10 @@ def bound(actions: int, horizon: int) -> float:
     return float(PAPER_THEOREMS["4.1"].bound(actions, float(horizon)))
 
 
+PROVENANCE_INTS = ("actions", "matrices", "runs", "horizon", "grid_from", "grid_points")
+"""The integer settings of a run file's provenance (besides its job's), which make its rows."""
+
+
 def matrix_indices(matrices: int, jobs: int, job: int) -> range:
     """The matrices of job ``job`` of ``jobs``: every ``jobs``-th from ``job`` on."""
     if not 0 <= job < jobs:
@@ -88,20 +93,22 @@ def matrix_indices(matrices: int, jobs: int, job: int) -> range:
     return range(job, matrices, jobs)
 
 
-def measure(actions: int, matrices, runs: int, horizon: int, base_seed: int, progress=None, prior: str = "uniform"):
-    """TS-Maximin's Maximin ``R_T`` on each matrix of ``matrices`` (indices) of ``prior`` at A, ``runs`` runs
-    each: the rows of ``bayes-runs`` (:data:`duelbandits.schemas.BAYES_RUN_SCHEMA`)."""
+def measure(actions: int, matrices, runs: int, horizons, base_seed: int, progress=None, prior: str = "uniform"):
+    """TS-Maximin's Maximin ``R_t`` at each of ``horizons`` (one run to the last: Algorithm 1 has the prefix
+    property) on each matrix of ``matrices`` (indices) of ``prior`` at A, ``runs`` runs each: the rows of
+    ``bayes-runs`` (:data:`duelbandits.schemas.BAYES_RUN_SCHEMA`)."""
     import pandas as pd
 
-    b = bound(actions, horizon)
+    horizons = [int(t) for t in horizons]
+    b = [bound(actions, t) for t in horizons]
     rows = []
     matrices = list(matrices)
     for n, m in enumerate(matrices):
         X = prior_matrix(base_seed, actions, m, prior)
         for r in range(runs):
-            res = simulate(X, ALGORITHM, horizon, run_seed(base_seed, actions, m, r), stride=horizon)
-            R = float(regret.per_step("maximin", X, res.I, res.J).sum())
-            rows.append((int(actions), int(m), r, int(horizon), R, b, R / b))
+            res = simulate(X, ALGORITHM, horizons[-1], run_seed(base_seed, actions, m, r), stride=horizons[-1])
+            R = np.cumsum(regret.per_step("maximin", X, res.I, res.J))[np.asarray(horizons) - 1]
+            rows += [(int(actions), int(m), r, t, float(R_t), b_t, R_t / b_t) for t, R_t, b_t in zip(horizons, R, b)]
         if progress is not None:
             progress(n + 1, len(matrices))
     return pd.DataFrame(rows, columns=schemas.BAYES_RUN_SCHEMA.names)
@@ -119,9 +126,11 @@ def read_runs(paths):
     frames, records = [], []
     for path in paths:
         prov = storage.read_provenance(
-            path, {key: int for key in ("actions", "matrices", "runs", "horizon", "jobs", "job")}, table="bayes-runs"
+            path, {key: int for key in (*PROVENANCE_INTS, "jobs", "job")}, table="bayes-runs"
         )
-        frame = storage.read_frame(path, table="bayes-runs").sort_values(["matrix", "run"], ignore_index=True)
+        frame = storage.read_frame(path, table="bayes-runs").sort_values(
+            ["matrix", "run", "horizon"], ignore_index=True
+        )
         problem = runs_problem(frame, prov)
         if problem:
             raise BayesError(f"{path}: {problem}")
@@ -131,21 +140,22 @@ def read_runs(paths):
 
 
 def runs_problem(frame, prov: dict) -> str | None:
-    """Why the rows ``frame`` of one run file (sorted by matrix and run) are not those its provenance
-    ``prov`` made, as one clause; None if they are."""
+    """Why the rows ``frame`` of one run file (sorted by matrix, run and horizon) are not those its
+    provenance ``prov`` made, as one clause; None if they are."""
     A, T, runs = prov["actions"], prov["horizon"], prov["runs"]
+    ts = grid(T, prov["grid_from"], prov["grid_points"])
     matrices = matrix_indices(prov["matrices"], prov["jobs"], prov["job"])
-    shape = f"{len(matrices)} matrices x {runs} runs at A = {A}, T = {T}"
-    levels = {"actions": [A], "horizon": [T], "matrix": matrices, "run": range(runs)}
-    problem = regret.rows_problem(frame, levels, f"the {len(matrices) * runs} of its provenance ({shape})")
-    names = [f"matrix {m} run {r}" for m, r in zip(frame["matrix"], frame["run"])]
-    problem = problem or regret.curve_problem("maximin", [T], frame["regret"].to_numpy()[:, None], names)
+    shape = f"{len(matrices)} matrices x {runs} runs x {len(ts)} horizons at A = {A}, T = {T}"
+    levels = {"actions": [A], "horizon": ts, "matrix": matrices, "run": range(runs)}
+    problem = regret.rows_problem(frame, levels, f"the {len(matrices) * runs * len(ts)} of its provenance ({shape})")
+    names = [f"matrix {m} run {r}" for m, r in zip(frame["matrix"][:: len(ts)], frame["run"][:: len(ts)])]
+    problem = problem or regret.curve_problem("maximin", ts, frame["regret"].to_numpy(), names)
     if problem:
         return problem
-    b = bound(A, T)
+    b = np.tile([bound(A, t) for t in ts], len(frame) // len(ts))
     ratios = np.allclose(frame["ratio"], frame["regret"] / b, rtol=1e-12, atol=0)
-    if not (ratios and np.array_equal(frame["bound"], np.full(len(frame), b))):
-        return f"its columns bound and ratio are not Theorem 4.1's bound at A = {A}, T = {T} ({b:g}) and R_T over it"
+    if not (ratios and np.array_equal(frame["bound"], b)):
+        return f"its columns bound and ratio are not Theorem 4.1's bound at A = {A} and R_t over it"
     return None
 
 
@@ -159,45 +169,45 @@ def verdict(low: float, high: float) -> str:
     return "inconclusive"
 
 
-def estimate(ratios, confidence: float) -> tuple[float, float, float, float, float, float, float]:
-    """From ``ratios`` of shape ``(M, r)`` (run ``R_T / bound`` per matrix and run): ``(mean, se, low, high,
-    share, share_low, share_high)``.
-
-    The mean over the prior is the mean of the ``M`` matrix means; each matrix mean is an independent
-    draw of one random variable (a matrix from the prior, then ``r`` runs on it), so the standard error
-    is their standard deviation over ``sqrt(M)``, and the interval is the two-sided normal one (``M`` is
-    hundreds in the default config, where the t and normal quantiles agree to 1%; the tiny test
-    configs only smoke-test it). ``share`` is the fraction of matrix means above 1 (the matrices that
-    are themselves counterexamples, up to their own run noise), with the normal interval
-    ``p +- z sqrt(p (1 - p) / M)`` clipped to [0, 1].
-    """
-    ratios = np.asarray(ratios, dtype=float)
-    if ratios.ndim != 2 or ratios.shape[0] < 2 or ratios.shape[1] < 1:
-        raise BayesError(f"need at least 2 matrices and 1 run each, got shape {ratios.shape}")
-    M = ratios.shape[0]
-    means = ratios.mean(axis=1)
-    z = regret.z_value(confidence)
-    mean = float(means.mean())
-    se = float(means.std(ddof=1) / math.sqrt(M))
-    share = float((means > 1.0).mean())
-    half, share_half = z * se, z * math.sqrt(share * (1 - share) / M)
-    return mean, se, mean - half, mean + half, share, max(0.0, share - share_half), min(1.0, share + share_half)
-
-
-def estimates(runs_frame, confidence: float, prior: str = "uniform"):
-    """One row per A of the runs of ``prior`` (:data:`duelbandits.schemas.BAYES_ESTIMATE_SCHEMA`); every
-    matrix of an A needs the same runs."""
+def estimates(runs_frame, confidence: float, prior: str = "uniform", flags=None, replicates: int = 0, seed: int = 0):
+    """One row per A and horizon of the runs of ``prior`` (:data:`duelbandits.schemas.BAYES_ESTIMATE_SCHEMA`);
+    every matrix of an A needs the same runs. ``flags`` (A -> whether each of the matrices drawn for the
+    strata has a Condorcet winner, the simulated ones first; :func:`condorcet_flags`) stratifies the
+    estimate (duelbandits.studies.bayes_growth); without it the simulated matrices are the one stratum
+    (:func:`estimate`'s mean and standard error). ``replicates`` seeded bootstrap resamplings give the
+    intervals of the local exponent and the predicted crossing (none: NaN)."""
     import pandas as pd
 
+    from . import bayes_growth as growth
+
     rows = []
-    for (A, T), group in runs_frame.groupby(["actions", "horizon"], sort=True):
-        table = group.pivot_table(index="matrix", columns="run", values="ratio", aggfunc="first")
-        if table.isna().any().any():
-            raise BayesError(f"A = {A}: the matrices do not all have the same runs")
-        mean, se, low, high, *share = estimate(table.to_numpy(), confidence)
-        row = (int(A), int(T), *table.shape, mean, se, low, high, *share, confidence, verdict(low, high))
-        rows.append((*row, PRIORS[check_prior(prior)]))
+    for A, group in runs_frame.groupby("actions", sort=True):
+        table = group.pivot_table(index="matrix", columns=["horizon", "run"], values=["ratio", "regret"])
+        if table.isna().any().any() or len(table) < 2:
+            raise BayesError(f"A = {A}: the matrices do not all have the same runs (at least 2 matrices)")
+        ratio, R = (table[v].T.groupby(level="horizon").mean().T.to_numpy() for v in ("ratio", "regret"))
+        t = np.array(sorted(group["horizon"].unique()))
+        f = np.ones(len(table), bool) if flags is None else np.asarray(flags[A], dtype=bool)
+        if flags is not None and not np.array_equal(table.index, np.arange(len(table))):
+            raise BayesError(f"A = {A}: stratifying needs the matrices 0..M-1 (the first of the drawn ones)")
+        rng = np.random.default_rng(name_seed(seed, TARGET, "bootstrap", int(A)))
+        try:
+            columns = growth.columns(ratio, R, f, t, [bound(A, s) for s in t], confidence, replicates, rng)
+        except ValueError as e:
+            raise BayesError(f"A = {A}: a stratum has {e}: simulate more (maximin-bayes/matrices)") from None
+        runs = table["ratio"].shape[1] // len(t)
+        for k, c in enumerate(columns):
+            row = (int(A), int(t[k]), len(table), runs, *c, confidence, verdict(c[2], c[3]))
+            rows.append((*row, PRIORS[check_prior(prior)]))
     return pd.DataFrame(rows, columns=schemas.BAYES_ESTIMATE_SCHEMA.names)
+
+
+def condorcet_flags(base_seed: int, actions: int, count: int, prior: str) -> np.ndarray:
+    """Whether each of matrices ``0..count-1`` of ``prior`` at A (:func:`prior_matrix`) has a Condorcet
+    winner: the large cheap draw the strata's probabilities come from."""
+    from ..winners import condorcet_winner
+
+    return np.array([condorcet_winner(prior_matrix(base_seed, actions, m, prior)) is not None for m in range(count)])
 
 
 def overall_verdict(frame) -> str:
@@ -207,13 +217,13 @@ def overall_verdict(frame) -> str:
     verdicts = frame["verdict"].tolist()
     prior = prior_name(frame)
     T = ", ".join(f"{t:,}" for t in sorted(set(frame["horizon"])))
-    As = ", ".join(str(a) for a in frame["actions"])
+    As = ", ".join(str(a) for a in sorted(set(frame["actions"])))
     if "fails" in verdicts:
-        bad = ", ".join(str(a) for a, v in zip(frame["actions"], verdicts) if v == "fails")
+        bad = ", ".join(str(a) for a in sorted({a for a, v in zip(frame["actions"], verdicts) if v == "fails"}))
         return f"fails as a Bayesian bound (prior: {prior}) at A = {bad}, T = {T}"
     if all(v == "holds" for v in verdicts):
         return f"holds as a Bayesian bound (prior: {prior}) at A = {As}, T = {T}"
-    open_ = ", ".join(str(a) for a, v in zip(frame["actions"], verdicts) if v != "holds")
+    open_ = ", ".join(str(a) for a in sorted({a for a, v in zip(frame["actions"], verdicts) if v != "holds"}))
     return f"inconclusive at A = {open_}, T = {T} (prior: {prior})"
 
 
@@ -230,6 +240,10 @@ def bayes_markdown(table, verdict: str, prior: str) -> str:
     from ..tables import fmt, markdown
 
     level = f"{100 * float(table['confidence'].iloc[0]):g}%" if len(table) else "-"
+
+    def horizon(t):
+        return "never" if t == math.inf else "-" if not math.isfinite(t) else f"{t:,.0f}" if t < 1e7 else f"{t:.2e}"
+
     rows = [
         [
             str(int(row.actions)),
@@ -238,32 +252,59 @@ def bayes_markdown(table, verdict: str, prior: str) -> str:
             f"{fmt(row.ratio, 3)} [{fmt(row.low, 3)}, {fmt(row.high, 3)}]",
             f"{fmt(100 * row.share_above, 1)}% [{fmt(100 * row.share_low, 1)}, {fmt(100 * row.share_high, 1)}]",
             row.verdict,
+            f"{fmt(row.exponent, 2)} [{fmt(row.exponent_low, 2)}, {fmt(row.exponent_high, 2)}]",
+            f"{horizon(row.crossing)} [{horizon(row.crossing_low)}, {horizon(row.crossing_high)}]",
         ]
-        for row in table.sort_values("actions").itertuples()
+        for row in table.sort_values(["actions", "horizon"]).itertuples()
     ]
+    strata = table.drop_duplicates("actions").sort_values("actions")
+    shares = "; ".join(
+        f"A = {int(r.actions)}: {fmt(100 * r.condorcet_share, 1)}% [{fmt(100 * r.condorcet_low, 1)}, "
+        f"{fmt(100 * r.condorcet_high, 1)}] of {int(r.strata_draws):,}"
+        for r in strata.itertuples()
+    )
     return "\n".join(
         [
             "# Theorem 4.1 as a Bayesian bound\n",
             f"TS-Maximin on matrices drawn from the prior `{PRIORS[prior]}` (duelbandits.bayes: {DRAWS[prior]}). "
-            "E[R_T] / bound is the mean over matrices of each matrix's mean "
-            f"Maximin R_T / bound, with the two-sided {level} normal interval from the spread of the matrix "
-            "means; 'matrices above' is the share of matrices whose mean R_T exceeds the bound.\n",
+            "E[R_t] / bound is the mean over the prior of each matrix's mean Maximin R_t / bound, stratified by "
+            "whether the matrix has a Condorcet winner (double sampling: the strata's shares from a larger draw of "
+            f"matrices, the simulated ones its first), with the two-sided {level} normal interval; 'matrices above' "
+            "is the share of simulated matrices whose mean R_t exceeds the bound; the exponent is the local growth "
+            "exponent of E[R_t] since the previous horizon, and the crossing the horizon where E[R_t], extrapolated "
+            f"with it, reaches the bound (bootstrap percentile {level} intervals over the matrices; duelbandits."
+            "studies.bayes_growth).\n",
+            f"Matrices with a Condorcet winner (share of the drawn): {shares}.\n",
             f"**{verdict}.**\n",
             markdown(
-                ["A", "T", "matrices x runs", "E[R_T] / bound", "matrices above the bound", "verdict"], rows, "rrrrrl"
+                [
+                    "A",
+                    "t",
+                    "matrices x runs",
+                    "E[R_t] / bound",
+                    "matrices above the bound",
+                    "verdict",
+                    "exponent",
+                    "crossing",
+                ],
+                rows,
+                "rrrrrlrr",
             ),
         ]
     )
 
 
 def ratios_figure(runs_frame, estimates_frame, bins: int, outputs, *, data_digest=None):
-    """figures/maximin-bayes/ratios.{pdf,png}: per A, the histogram of the drawn matrices' mean ``R_T / bound``
-    (``bins`` bins over the range of every A, so the rows compare), the bound at 1, and the share of
+    """figures/maximin-bayes/ratios.{pdf,png}: per A at the longest horizon, the histogram of the drawn
+    matrices' mean ``R_T / bound`` (``bins`` bins over the range of every A, so the rows compare), the bound
+    at 1, and the share of
     matrices above it with its interval (the estimates table's)."""
     from matplotlib.figure import Figure
 
     from ..plotting import style
 
+    runs_frame = runs_frame[runs_frame["horizon"] == runs_frame["horizon"].max()]
+    estimates_frame = estimates_frame[estimates_frame["horizon"] == estimates_frame["horizon"].max()]
     means = runs_frame.groupby(["actions", "matrix"], sort=True)["ratio"].mean()
     shares = estimates_frame.set_index("actions")
     low, high = min(float(means.min()), 1.0), max(float(means.max()), 1.0)
@@ -307,9 +348,12 @@ def cmd_bayes_runs(args) -> None:
         raise UsageError(f"--job {args.job} must be below --jobs {args.jobs}")
     check_prior(args.prior)
     label = f"bayes-runs A={args.actions} T={args.horizon} job {args.job}/{args.jobs}"
+    if args.grid_from > args.horizon:
+        raise UsageError(f"--grid-from {args.grid_from} must be at most --horizon {args.horizon}")
     matrices = matrix_indices(args.matrices, args.jobs, args.job)
-    frame = measure(args.actions, matrices, args.runs, args.horizon, args.seed, progress_line(label), args.prior)
-    keys = ("prior", "actions", "matrices", "runs", "horizon", "seed", "jobs", "job")
+    horizons = grid(args.horizon, args.grid_from, args.grid_points)
+    frame = measure(args.actions, matrices, args.runs, horizons, args.seed, progress_line(label), args.prior)
+    keys = ("prior", *PROVENANCE_INTS, "seed", "jobs", "job")
     prov = provenance.record(table="bayes-runs", **{key: getattr(args, key) for key in keys})
     storage.write_frame(frame, schemas.BAYES_RUN_SCHEMA, args.out, prov)
 
@@ -327,13 +371,26 @@ def cmd_bayes_table(args) -> None:
     if len(priors) > 1:
         raise UsageError(f"the run files were drawn from different priors: {', '.join(sorted(priors))}")
     (prior,) = priors
-    if runs.duplicated(["actions", "matrix", "run"]).any():
+    if runs.duplicated(["actions", "matrix", "run", "horizon"]).any():
         raise UsageError("a (A, matrix, run) appears twice: the run files overlap")
-    table = estimates(runs, args.confidence, prior)
+    (seed,) = seeds
+    made = {r["actions"]: r["matrices"] for r in records}
+    if any(args.strata_draws < M for M in made.values()):
+        raise UsageError(
+            f"--strata-draws {args.strata_draws} must be at least the matrices drawn ({max(made.values())})"
+        )
+    flags = {A: condorcet_flags(seed, A, args.strata_draws, prior) for A in made}
+    table = estimates(runs, args.confidence, prior, flags, args.bootstrap, seed)
     verdict = overall_verdict(table)
     inputs = {path: provenance.file_sha256(path) for path in args.files}
     prov = provenance.record(
-        table="bayes-estimates", prior=prior, inputs=inputs, confidence=args.confidence, verdict=verdict
+        table="bayes-estimates",
+        prior=prior,
+        inputs=inputs,
+        confidence=args.confidence,
+        verdict=verdict,
+        strata_draws=args.strata_draws,
+        bootstrap=args.bootstrap,
     )
     storage.write_frame(table, schemas.BAYES_ESTIMATE_SCHEMA, args.estimates, prov)
     storage.write_text(args.markdown, bayes_markdown(table, verdict, prior))
@@ -346,7 +403,7 @@ def cmd_bayes_figure(args) -> None:
     style.check_figure_paths(args.out)
     runs, _ = read_runs(args.files)
     estimates_frame = storage.read_frame(args.estimates, "bayes-estimates")
-    if sorted(estimates_frame["actions"]) != sorted(runs["actions"].unique()):
+    if sorted(set(estimates_frame["actions"])) != sorted(runs["actions"].unique()):
         raise UsageError(f"{args.estimates}: its A values are not those of the run files")
     inputs = {f"runs {k}": path for k, path in enumerate(args.files)} | {"estimates": args.estimates}
     ratios_figure(runs, estimates_frame, args.bins, args.out, data_digest=digests.data_digest(inputs, bins=args.bins))
@@ -358,6 +415,8 @@ def add_commands(sub) -> None:
     p.add_argument("--matrices", type=positive_int, required=True, help="matrices drawn at A (all jobs)")
     p.add_argument("--runs", type=positive_int, required=True, help="runs per matrix")
     p.add_argument("--horizon", type=positive_int, required=True, help="the horizon T")
+    p.add_argument("--grid-from", type=positive_int, required=True, help="the first horizon of the grid (`grid_from`)")
+    p.add_argument("--grid-points", type=positive_int, required=True, help="log-spaced horizons (`grid_points`)")
     p.add_argument("--seed", type=seed, required=True, help="the config's base seed")
     p.add_argument("--jobs", type=positive_int, required=True, help="jobs the matrices of one A are split over")
     p.add_argument("--job", type=int_in(0, 2**31 - 1), required=True, help="this job, 0..jobs-1")
@@ -371,6 +430,10 @@ def add_commands(sub) -> None:
     p.add_argument(
         "--confidence", type=float, required=True, help="level of the intervals (config `maximin-bayes/confidence`)"
     )
+    p.add_argument(
+        "--strata-draws", type=positive_int, required=True, help="matrices drawn for the strata (`strata_draws`)"
+    )
+    p.add_argument("--bootstrap", type=int_in(0, 10**6), required=True, help="bootstrap resamplings (`bootstrap`)")
     p.add_argument("--estimates", required=True, help="output .parquet")
     p.add_argument("--markdown", required=True, help="output .md")
     p.set_defaults(func=cmd_bayes_table, outputs=("estimates", "markdown"))

@@ -64,13 +64,8 @@ def scenario_regrets(records, simulated) -> dict:
 
 
 def curves_table(points: pd.DataFrame, regrets: dict) -> pd.DataFrame:
-    """Mean and std over runs of each field regret at every grid step.
-
-    ``points``: the rows of the point files; ``regrets``: scenario -> the
-    field regrets of that scenario (:func:`field_regrets`). Every scenario of
-    the points must have an entry, and every (scenario, algorithm) the same
-    horizon.
-    """
+    """Mean and std over runs of each field regret (``regrets``: scenario -> its :func:`field_regrets`)
+    at every grid step of the point files' rows ``points``."""
     import pandas as pd
 
     from ..points import check_points
@@ -116,12 +111,8 @@ def curves_table(points: pd.DataFrame, regrets: dict) -> pd.DataFrame:
 
 
 def final_table(curves: pd.DataFrame, order=None) -> pd.DataFrame:
-    """Final regret R_T (mean, std over runs) per (scenario, regret, algorithm) and its rank.
-
-    Rank 1 is the smallest mean regret within a (scenario, regret); equal
-    means share the smaller rank. Rows follow ``order`` (scenario names) and
-    then the registry's algorithm order.
-    """
+    """Final regret R_T (mean, std over runs) per (scenario, regret, algorithm) and its rank (1: the
+    smallest mean; equal means share the smaller rank), in ``order`` then the registry's order."""
     import numpy as np
 
     from ..algorithms import ALGORITHMS

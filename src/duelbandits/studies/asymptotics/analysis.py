@@ -94,15 +94,8 @@ def local_slopes(horizons, means) -> np.ndarray:
 def bootstrap_local_slopes(
     horizons, finals, resamples: int = 1000, confidence: float = 0.95, seed=0
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Percentile bootstrap interval of every local slope: ``(low, high)``, ``len(horizons) - 1`` each.
-
-    ``finals[h]`` holds the final regrets R_T of the runs at ``horizons[h]``.
-    Each resample draws the runs of every horizon with replacement, within that
-    horizon, and recomputes all local slopes from the resampled means; a
-    slope's interval is the ``(1 -+ confidence) / 2`` quantiles of its
-    finite resampled values (NaN if none is finite). ``seed`` is anything
-    ``numpy.random.default_rng`` accepts.
-    """
+    """Percentile bootstrap interval of every local slope, ``(low, high)``, resampled as
+    :func:`duelbandits.points.bootstrap_exponent` does; from a slope's finite resampled values (NaN if none)."""
     check_bootstrap(resamples, confidence)
     x = np.log(np.asarray(horizons, dtype=float))
     if np.any(np.diff(x) <= 0):
@@ -156,17 +149,9 @@ def long_horizon_tables(
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """``(exponents, local)`` of every (scenario, algorithm, regret, A) of the sweep ``points``.
 
-    ``local``: one row per horizon, with R_T's mean, std and runs, the
-    theorem's bound tuned to that T and R_T / bound, and the local slope from
-    the previous horizon with its bootstrap interval (null at the first).
-    ``exponents``: one row per (scenario, algorithm, regret, A), with the local
-    slopes of the last two intervals, the global fit
-    (:func:`duelbandits.points.fit_power_law`, interval from
-    :func:`duelbandits.points.bootstrap_exponent`), R_T / bound at the largest
-    T and the verdict. Streams: the global fit's is the sweeps' own,
-    ``name_seed(base_seed, scenario, algorithm, regret, str(A))`` (the same
-    horizons give the same interval as ``sweep-horizon``); the local slopes'
-    adds ``"local"``.
+    ``local`` has one row per horizon, ``exponents`` one per (scenario, algorithm, regret, A) (their
+    columns: :mod:`duelbandits.schemas`). The global fit's stream is the sweeps' own, so the same horizons
+    give the same interval as ``sweep-horizon``; the local slopes' adds ``"local"``.
     """
     points = check_points(points)
     finals = points[points["t"] == points["horizon"]]

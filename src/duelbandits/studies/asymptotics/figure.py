@@ -50,11 +50,7 @@ def _draw(ax, x, y, low, high, color, *, hollow: bool, gid: str) -> bool:
 
 
 def asymptotics_figure(scenario: str, local, exponents, outputs, *, data_digest=None) -> Figure:
-    """Render the long-horizon figure of ``scenario`` to every path of ``outputs``.
-
-    ``local`` is results/asymptotics/local.parquet and ``exponents``
-    results/asymptotics/exponents.parquet, both restricted to ``scenario``.
-    """
+    """Render the long-horizon figure of ``scenario`` (the rows of its tables) to every path of ``outputs``."""
     local = local[local["scenario"] == scenario]
     exponents = exponents[exponents["scenario"] == scenario]
     slugs = style.ordered_slugs(local["algorithm"].unique())

@@ -57,6 +57,8 @@ def cmd_claims(args) -> None:
         if problem:
             raise UsageError(f"{paths[k]}: {problem}")
     verdicts = {"tail_verdict": verdict(read["tail"]) if "tail" in read else None}
+    if "bayes" in read:  # the ledger's row is the longest horizon's (the config's T); the grid's are in bayes.md
+        read["bayes"] = read["bayes"][read["bayes"]["horizon"] == read["bayes"]["horizon"].max()]
     verdicts["bayes_verdict"] = overall_verdict(read["bayes"]) if "bayes" in read else None
     table = ledger(read.pop("summary"), args.level, **read, **verdicts)
     sources = {path: k in paths for k, (_, path) in OPTIONAL.items()}

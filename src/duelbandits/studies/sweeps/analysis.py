@@ -36,12 +36,8 @@ def horizon_table(points: pd.DataFrame) -> pd.DataFrame:
 def exponent_table(
     points: pd.DataFrame, resamples: int = 1000, confidence: float = 0.95, base_seed: int = 0
 ) -> pd.DataFrame:
-    """Fit rho for every (scenario, algorithm, regret, A) over the horizons, with a bootstrap CI.
-
-    The bootstrap of each fit has its own stream, ``name_seed(base_seed,
-    scenario, algorithm, regret, str(A))``, so a fit does not depend on which
-    other fits are made.
-    """
+    """Fit rho for every (scenario, algorithm, regret, A) over the horizons, with a bootstrap CI, each
+    from its own stream (``name_seed(base_seed, scenario, algorithm, regret, str(A))``)."""
     points = check_points(points)
     finals = points[points["t"] == points["horizon"]]
     rows = []
@@ -77,11 +73,8 @@ def exponent_table(
 
 
 def actions_table(points: pd.DataFrame, c_alpha: float = 1.0) -> pd.DataFrame:
-    """Final regret per number of actions, with the theorem bound at T and mean / bound.
-
-    The bound applies only to the regret its theorem bounds, and only where
-    the theorem's horizon requirement holds at (A, T); elsewhere it is NaN.
-    """
+    """Final regret per number of actions, with the theorem bound at T (NaN for another regret, or where
+    the theorem's horizon requirement fails at (A, T)) and mean / bound."""
     points = check_points(points)
     finals = points[points["t"] == points["horizon"]]
     table = _final_stats(finals, ["scenario", "algorithm", "regret", "actions", "horizon"])

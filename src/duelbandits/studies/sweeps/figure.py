@@ -52,11 +52,7 @@ def _runs(runs) -> str:
 
 
 def horizon_sweep_figure(scenario: str, table, exponents, outputs, *, data_digest=None) -> Figure:
-    """Render the horizon-sweep figure of ``scenario`` to every path of ``outputs``.
-
-    ``table`` is results/sweeps/horizon.parquet and ``exponents``
-    results/sweeps/exponents.parquet, both restricted to ``scenario``.
-    """
+    """Render the horizon-sweep figure of ``scenario`` (the rows of its tables) to every path of ``outputs``."""
     table = table[table["scenario"] == scenario]
     exponents = exponents[exponents["scenario"] == scenario]
     if table.empty or exponents.empty:

@@ -1,0 +1,145 @@
+"""The maximin-bayes estimate over a grid of horizons (issue 43): the prior stratified by whether the drawn
+matrix has a Condorcet winner, ``E[R_t] / bound`` as a stratified mean, the local growth exponent of the
+Bayesian average between grid horizons and the horizon where it would cross the bound, with intervals
+from a seeded bootstrap over the matrices. Pure arithmetic; duelbandits.studies.bayes reads the files."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..regret import z_value
+from .tail.analysis import stratified_mean
+
+
+def grid(horizon: int, first: int, points: int) -> list[int]:
+    """``points`` log-spaced horizons from ``first`` to ``horizon`` (both in, rounded, repeats dropped);
+    ``[horizon]`` for one point."""
+    if points == 1:
+        return [int(horizon)]
+    return sorted({int(round(t)) for t in np.geomspace(first, horizon, points)} | {int(horizon)})
+
+
+def strata(values, flags, drawn) -> list:
+    """The strata of :func:`duelbandits.studies.tail.analysis.stratified_mean`: ``values`` (one per
+    simulated matrix, or rows of them) split by ``flags[:M]`` (Condorcet winner or not), with the counts of
+    each among all ``drawn`` flags (the simulated matrices are the first ``M`` drawn, a random subsample
+    of each stratum, so this is double sampling for stratification). A stratum with no simulated matrix is
+    an error (``ValueError`` naming the counts)."""
+    values, flags = np.asarray(values, dtype=float), np.asarray(flags, dtype=bool)
+    mine = flags[: len(values)]
+    out = []
+    for h in (True, False):
+        N_h, n_h = int((flags == h).sum()), int((mine == h).sum())
+        if N_h and not n_h:
+            kind = "with" if h else "without"
+            simulated = len(values)
+            raise ValueError(
+                f"{N_h} of {flags.size} drawn matrices ({kind} a Condorcet winner) but none of the {simulated}"
+            )
+        out.append((N_h, values[mine == h]))
+    return out
+
+
+def stratified(values, flags) -> tuple[float, float]:
+    """``(estimate, standard error)`` of the prior mean of ``values`` (one per simulated matrix) with the
+    strata of :func:`strata`."""
+    return stratified_mean(strata(values, flags, len(flags)))
+
+
+def exponents(t, means) -> np.ndarray:
+    """Local growth exponents ``log(m_k / m_{k-1}) / log(t_k / t_{k-1})`` of ``means`` (last axis over the
+    horizons ``t``): NaN at the first horizon and where a mean is not positive."""
+    t, m = np.asarray(t, dtype=float), np.asarray(means, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        logs = np.where(m > 0, np.log(np.where(m > 0, m, 1.0)), np.nan)
+    out = np.full(m.shape, np.nan)
+    out[..., 1:] = np.diff(logs, axis=-1) / np.diff(np.log(t))
+    return out
+
+
+def crossings(t, ratios, alpha, beta) -> np.ndarray:
+    """Where ``ratio = E[R_t] / bound``, extrapolated from each horizon ``t_k`` with the local exponents
+    ``alpha`` (of the mean) and ``beta`` (of the bound), reaches 1 from below or above it:
+    ``t_k ratio_k^(-1 / (alpha - beta))`` when ``alpha > beta``; ``inf`` (never) when ``alpha <= beta``;
+    NaN where ``alpha`` is (the first horizon, a mean not positive)."""
+    t, r = np.asarray(t, dtype=float), np.asarray(ratios, dtype=float)
+    alpha, beta = np.asarray(alpha, dtype=float), np.asarray(beta, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        ahead = t * np.exp(-np.log(np.where(r > 0, r, 1.0)) / (alpha - beta))
+    return np.where(np.isnan(alpha), np.nan, np.where(alpha > beta, ahead, np.inf))
+
+
+def bootstrap(values, flags, t, bounds, replicates: int, rng) -> tuple[np.ndarray, np.ndarray]:
+    """``(exponents, crossings)`` of ``replicates`` resamplings, each ``(replicates, K)``: ``values`` is
+    ``(M, K)``, each simulated matrix's mean ``R_t`` at the ``K`` horizons ``t`` (bound ``bounds``). A
+    replicate redraws the count of the Condorcet stratum among the drawn matrices (binomial) and the
+    matrices within each stratum (with replacement), and takes the stratified mean at every horizon."""
+    values, flags = np.asarray(values, dtype=float), np.asarray(flags, dtype=bool)
+    N = flags.size
+    (N1, v1), (_, v0) = strata(values, flags, N)
+    W1 = rng.binomial(N, N1 / N, size=replicates)[:, None] / N
+    means = np.zeros((replicates, values.shape[1]))
+    for W, v in ((W1, v1), (1 - W1, v0)):
+        if len(v):
+            means += W * v[rng.integers(0, len(v), size=(replicates, len(v)))].mean(axis=1)
+    alpha = exponents(t, means)
+    beta = exponents(t, bounds)
+    return alpha, crossings(t, means / np.asarray(bounds, dtype=float), alpha, beta)
+
+
+def percentile_interval(replicates, confidence: float) -> tuple[np.ndarray, np.ndarray]:
+    """The two-sided percentile interval of each column of ``replicates`` (an order statistic, so ``inf``
+    stays ``inf``); NaN for a column with a NaN replicate (the quantity is undefined in some of them)."""
+    x = np.sort(np.asarray(replicates, dtype=float), axis=0)
+    q = (1 - confidence) / 2
+    low = np.quantile(x, q, axis=0, method="inverted_cdf")
+    high = np.quantile(x, 1 - q, axis=0, method="inverted_cdf")
+    undefined = np.isnan(x).any(axis=0)
+    return np.where(undefined, np.nan, low), np.where(undefined, np.nan, high)
+
+
+def columns(ratio, R, flags, t, bounds, confidence: float, replicates: int, rng) -> list[tuple]:
+    """The estimate's columns at each horizon ``t_k`` from the ``(M, K)`` matrix means ``ratio`` (of
+    ``R_t / bound``) and ``R`` and the strata's ``flags``: ``E[R_t] / bound`` (stratified) with its standard
+    error and normal interval, the share of matrices above the bound with its interval, the Condorcet
+    stratum's share of the drawn with its interval and their count, the local exponent and the crossing
+    each with the percentile interval of ``replicates`` resamplings (none: NaN)."""
+    z, flags, t, bounds = z_value(confidence), np.asarray(flags, dtype=bool), np.asarray(t), np.asarray(bounds)
+    ratio, R = np.asarray(ratio, dtype=float), np.asarray(R, dtype=float)
+    est = [stratified(ratio[:, k], flags) for k in range(len(t))]
+    mean_R = np.array([stratified(R[:, k], flags)[0] for k in range(len(t))])
+    alpha = exponents(t, mean_R)
+    cross = crossings(t, mean_R / bounds, alpha, exponents(t, bounds))
+    ci = [np.full(len(t), np.nan)] * 4
+    if replicates:
+        boot = bootstrap(R, flags, t, bounds, replicates, rng)
+        ci = [*percentile_interval(boot[0], confidence), *percentile_interval(boot[1], confidence)]
+    p, N, M = float(flags.mean()), flags.size, len(ratio)
+    half = z * np.sqrt(p * (1 - p) / N)
+    out = []
+    for k, (mean, se) in enumerate(est):
+        share = float((ratio[:, k] > 1.0).mean())
+        share_half = z * np.sqrt(share * (1 - share) / M)
+        row = (
+            mean,
+            se,
+            mean - z * se,
+            mean + z * se,
+            share,
+            max(0.0, share - share_half),
+            min(1.0, share + share_half),
+        )
+        row += (
+            p,
+            max(0.0, p - half),
+            min(1.0, p + half),
+            N,
+            alpha[k],
+            ci[0][k],
+            ci[1][k],
+            cross[k],
+            ci[2][k],
+            ci[3][k],
+        )
+        out.append(row)
+    return out
