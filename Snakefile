@@ -75,7 +75,7 @@ rule sweeps:
 
 
 rule field:
-    """The paper's algorithms against six from the literature, on five scenarios."""
+    """The paper's algorithms against every other built-in from the literature, on five scenarios."""
     input:
         checked_target(
             "field",

@@ -30,7 +30,7 @@ A module that is missing or fails to import is reported "not available".
     python bench/bench_algorithms.py [--horizon 40000] [--repeats 5] [--quick] [--ts-horizons 40000 1000000]
     python bench/bench_algorithms.py --compile
     python bench/bench_algorithms.py --write; python bench/bench_algorithms.py --compile --write
-    python bench/bench_algorithms.py --algorithms rmed2 btm --write   # only these (new) built-ins' rows
+    python bench/bench_algorithms.py --algorithms SLUG... --write   # only these (new) built-ins' rows
 
 ``--algorithms`` times only the given slugs in sections 1 and 2 (the costs file's other rows are kept,
 the paper's projection counts only those given, section 3 runs only with ``dts``); ``--compile``

@@ -30,10 +30,12 @@ PAPER_SLUGS_ALSO_IN = {
 
 
 def files_naming(slug: str) -> set[str]:
-    """Tracked files outside tests, docs, examples, the reference and the experiment's config naming ``slug``."""
+    """Tracked files outside tests, docs, examples, the reference, the experiment's configs and the peer
+    comparison (which maps each slug to duelpy's class) naming ``slug``."""
     tracked = subprocess.run(["git", "ls-files"], cwd=REPO, capture_output=True, text=True, check=True).stdout.split()
     skip = re.compile(  # the schema file's algorithm_params are generated from the entries
-        r"^(tests|docs|examples|reference)/|^(CHANGELOG\.md|README\.md|config\.yaml|workflow/schemas/config\.schema\.yaml)$"
+        r"^(tests|docs|examples|reference|config)/"
+        r"|^(CHANGELOG\.md|README\.md|config\.yaml|workflow/schemas/config\.schema\.yaml|bench/peer_duelpy\.py)$"
     )
     word = re.compile(rf"(^|[^a-z0-9-]){re.escape(slug)}([^a-z0-9-]|$)")
     out = set()

@@ -1,5 +1,5 @@
 # Beyond the paper (target `field`, not in the default target): the paper's algorithms
-# and the field's (RUCB, RCS, RMED1, CCB, Winner Stays, Dueling-EXP3) on the same
+# and the field's (every other built-in, `duelbandits list`) on the same
 # scenarios, with the same run seeds, at one horizon. The points come from the shared `point` rule (simulate.smk) with
 # target=field, the scenario files from the `scenario` rule (benchmarks at their own A).
 
