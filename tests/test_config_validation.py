@@ -122,6 +122,8 @@ def test_an_unknown_key_is_refused_with_the_closest_allowed_one():
     config = copy.deepcopy(BASE)
     config["sweeps"]["horizon"]["scenaros"] = ["borda"]
     refused(config, "config: sweeps/horizon/scenaros: unknown key; did you mean 'scenarios'? the keys allowed")
+    config["sweeps"]["horizon"] = {"zzz": 1}  # nothing close: no hint, and every allowed key
+    refused(config, "config: sweeps/horizon/zzz: unknown key; the keys allowed there are scenarios, horizons")
 
 
 def test_a_value_of_the_wrong_type_is_refused():
@@ -279,6 +281,19 @@ def test_memory_limit_gb_stops_where_a_byte_count_stops():
     validate(with_value(("memory_limit_gb",), 2**33))
     for bad in (2**33 + 1, 1e308):
         refused(with_value(("memory_limit_gb",), bad), f"config: memory_limit_gb: {bad!r} is greater than the maximum")
+
+
+def test_a_job_beyond_memory_names_its_keys_and_the_limit_it_passes(monkeypatch):
+    from duelbandits import resources
+
+    monkeypatch.setattr(resources, "physical_memory", lambda: 2**30)
+    configcheck.check_memory({}, "a job", 2**30, "horizon/runs")  # at the limit
+    for config, needed, source in (({}, 2**30 + 1, "this machine's memory; set memory_limit_gb"),
+                                   ({"memory_limit_gb": 0.5}, 2**29 + 1, "memory_limit_gb")):  # fmt: skip
+        with pytest.raises(ConfigError) as raised:
+            configcheck.check_memory(config, "a job", needed, "horizon/runs")
+        line = str(raised.value)
+        assert line.startswith("config: horizon/runs: a job needs about ") and line.endswith(f"({source})"), line
 
 
 @pytest.mark.parametrize("overlay", sorted((REPO / "config").glob("*.yaml")), ids=lambda p: p.name)
