@@ -303,3 +303,22 @@ def test_the_test_configs_are_valid_over_the_paper_config():
         config = copy.deepcopy(BASE)
         update_config(config, yaml.safe_load(path.read_text()))
         validate(config)
+
+
+def test_a_selected_plugin_algorithm_that_breaks_the_contract_is_named_by_its_first_problem(monkeypatch):
+    """Only a plugin's algorithm is checked (the built-ins are tests/test_contract.py's); the planning test of
+    it is tests/test_plugins.py's (slow)."""
+    import dataclasses
+
+    from duelbandits import contract, plugins
+    from duelbandits.algorithms import ALGORITHMS
+
+    source, checked = plugins.Source("toyplugin", "0.1", "0123456789abcdef"), []
+    monkeypatch.setitem(ALGORITHMS, "toy", dataclasses.replace(ALGORITHMS["dts"], slug="toy", source=source))
+    monkeypatch.setattr(contract, "check_plugin", lambda slug: checked.append(slug) or ["its first", "its second"])
+    with pytest.raises(ConfigError) as raised:
+        configcheck.check_plugins(["dts", "toy"], "field/algorithms")
+    assert checked == ["toy"] and str(raised.value) == (
+        "config: field/algorithms: toy (plugin toyplugin 0.1) breaks the algorithm contract: its first "
+        "(duelbandits check-algorithm toy lists every problem)"
+    )
