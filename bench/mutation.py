@@ -36,7 +36,12 @@ REPO = Path(__file__).resolve().parent.parent
 TESTS = {
     "studies.paper.analysis": ["tests/test_aggregate.py"],
     "studies.asymptotics.analysis": ["tests/test_asymptotics.py", "tests/test_asymptotics_off_defaults.py"],
-    "configcheck": ["tests/test_config_validation.py", "tests/test_plan.py"],
+    "configcheck": [
+        "tests/test_config_validation.py",
+        "tests/test_plan.py",
+        "tests/test_bayes.py::test_the_default_section_is_valid_and_checked",
+        "tests/test_bayes.py::test_the_target_check_names_its_key",
+    ],
     "digests": [
         "tests/test_digests.py",
         "tests/test_storage.py",
