@@ -213,6 +213,13 @@ def test_the_plugins_and_versions_lines_are_read_back_and_a_plugins_line_of_anot
             continue
         with pytest.raises(manifest.ManifestError, match=r"its '# plugins:' line is not a JSON object of \{slug: "):
             manifest.recorded_plugins(path)
+    (tmp_path / "x.json").write_text("{}")
+    path.write_text(manifest.build(tmp_path, ["x.json"], {"b": 1, "a": 2}, {"toy": made}))
+    text = path.read_text()
+    assert manifest.recorded_plugins(path) == {"toy": made} and '\n# config: {"a": 2, "b": 1}\n' in text
+    assert f"\n# environment: {json.dumps(provenance.environment(), sort_keys=True)}\n" in text
+    with pytest.raises(manifest.ManifestError, match=r"y.json: file not found.*, cannot be listed in the manifest$"):
+        manifest.build(tmp_path, ["x.json", "y.json"], {})
     path.write_text("")  # none from a manifest read refuses (verify names it)
     assert manifest.recorded_plugins(path) == {}
     path.write_text(SMALL.replace("{}", json.dumps({"numpy": "0.0", "no-such-library": "1"}), 1))
