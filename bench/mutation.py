@@ -47,7 +47,11 @@ TESTS = {
         "tests/test_storage.py",
     ],
     "studies.field": ["tests/test_field.py"],
-    "manifest": ["tests/test_manifest.py"],
+    "manifest": [
+        "tests/test_manifest.py",
+        "tests/test_bad_input.py::test_a_manifest_entry_outside_the_tree_or_listed_twice_is_refused_naming_the_line",
+        "tests/test_bad_input.py::test_verify_from_the_wrong_folder_says_to_use_root",
+    ],
     "matrices": ["tests/test_scenarios.py", "tests/test_scenarios_edges.py", "tests/test_benchmarks.py"],
     "plan": ["tests/test_plan.py"],
     "plugins": [
