@@ -36,13 +36,22 @@ REPO = Path(__file__).resolve().parent.parent
 TESTS = {
     "studies.paper.analysis": ["tests/test_aggregate.py"],
     "studies.asymptotics.analysis": ["tests/test_asymptotics.py", "tests/test_asymptotics_off_defaults.py"],
-    "configcheck": ["tests/test_config_validation.py", "tests/test_plan.py"],
+    "configcheck": [
+        "tests/test_config_validation.py",
+        "tests/test_plan.py",
+        "tests/test_bayes.py::test_the_default_section_is_valid_and_checked",
+        "tests/test_bayes.py::test_the_target_check_names_its_key",
+    ],
     "digests": [
         "tests/test_digests.py",
         "tests/test_storage.py",
     ],
     "studies.field": ["tests/test_field.py"],
-    "manifest": ["tests/test_manifest.py"],
+    "manifest": [
+        "tests/test_manifest.py",
+        "tests/test_bad_input.py::test_a_manifest_entry_outside_the_tree_or_listed_twice_is_refused_naming_the_line",
+        "tests/test_bad_input.py::test_verify_from_the_wrong_folder_says_to_use_root",
+    ],
     "matrices": ["tests/test_scenarios.py", "tests/test_scenarios_edges.py", "tests/test_benchmarks.py"],
     "plan": ["tests/test_plan.py"],
     "plugins": [

@@ -122,6 +122,8 @@ def test_an_unknown_key_is_refused_with_the_closest_allowed_one():
     config = copy.deepcopy(BASE)
     config["sweeps"]["horizon"]["scenaros"] = ["borda"]
     refused(config, "config: sweeps/horizon/scenaros: unknown key; did you mean 'scenarios'? the keys allowed")
+    config["sweeps"]["horizon"] = {"zzz": 1}  # nothing close: no hint, and every allowed key
+    refused(config, "config: sweeps/horizon/zzz: unknown key; the keys allowed there are scenarios, horizons")
 
 
 def test_a_value_of_the_wrong_type_is_refused():
@@ -281,6 +283,19 @@ def test_memory_limit_gb_stops_where_a_byte_count_stops():
         refused(with_value(("memory_limit_gb",), bad), f"config: memory_limit_gb: {bad!r} is greater than the maximum")
 
 
+def test_a_job_beyond_memory_names_its_keys_and_the_limit_it_passes(monkeypatch):
+    from duelbandits import resources
+
+    monkeypatch.setattr(resources, "physical_memory", lambda: 2**30)
+    configcheck.check_memory({}, "a job", 2**30, "horizon/runs")  # at the limit
+    for config, needed, source in (({}, 2**30 + 1, "this machine's memory; set memory_limit_gb"),
+                                   ({"memory_limit_gb": 0.5}, 2**29 + 1, "memory_limit_gb")):  # fmt: skip
+        with pytest.raises(ConfigError) as raised:
+            configcheck.check_memory(config, "a job", needed, "horizon/runs")
+        line = str(raised.value)
+        assert line.startswith("config: horizon/runs: a job needs about ") and line.endswith(f"({source})"), line
+
+
 @pytest.mark.parametrize("overlay", sorted((REPO / "config").glob("*.yaml")), ids=lambda p: p.name)
 def test_every_overlay_in_config_is_valid_on_top_of_the_paper_config(overlay):
     """config/ holds the documented non-default runs (docs/architecture.md): each, merged over config.yaml
@@ -303,3 +318,22 @@ def test_the_test_configs_are_valid_over_the_paper_config():
         config = copy.deepcopy(BASE)
         update_config(config, yaml.safe_load(path.read_text()))
         validate(config)
+
+
+def test_a_selected_plugin_algorithm_that_breaks_the_contract_is_named_by_its_first_problem(monkeypatch):
+    """Only a plugin's algorithm is checked (the built-ins are tests/test_contract.py's); the planning test of
+    it is tests/test_plugins.py's (slow)."""
+    import dataclasses
+
+    from duelbandits import contract, plugins
+    from duelbandits.algorithms import ALGORITHMS
+
+    source, checked = plugins.Source("toyplugin", "0.1", "0123456789abcdef"), []
+    monkeypatch.setitem(ALGORITHMS, "toy", dataclasses.replace(ALGORITHMS["dts"], slug="toy", source=source))
+    monkeypatch.setattr(contract, "check_plugin", lambda slug: checked.append(slug) or ["its first", "its second"])
+    with pytest.raises(ConfigError) as raised:
+        configcheck.check_plugins(["dts", "toy"], "field/algorithms")
+    assert checked == ["toy"] and str(raised.value) == (
+        "config: field/algorithms: toy (plugin toyplugin 0.1) breaks the algorithm contract: its first "
+        "(duelbandits check-algorithm toy lists every problem)"
+    )

@@ -171,6 +171,56 @@ def test_a_manifest_cut_short_is_refused_in_one_line(tree, capsys):
     assert f"{path}: truncated or damaged manifest: no closing '# end: N entries' line" in err
 
 
+SMALL = (
+    f"# duelbandits results manifest\n# environment: {{}}\n{'a' * 64}  results/a.json\n{'b' * 64}  results/b.json\n"
+    "# content: c1  results/a.json\n# content: c2  results/b.json\n# end: 2 entries\n"
+)
+"""A manifest of two files, for the refusals of :func:`manifest.read` (lines 3-4 sha256, 5-6 content, 7 end)."""
+
+
+@pytest.mark.parametrize(
+    ("edit", "words"),
+    [
+        (lambda t: t + "x\n", ": truncated or damaged manifest: line 8 follows the closing line (line 7)"),
+        (lambda t: t.replace("end: 2", "end: 3"), ": truncated or damaged manifest: its closing line (line 7) says 3 "),
+        (lambda t: t.replace("2 entries", "two"), ": truncated or damaged manifest: line 7 is not a closing '# end: N"),
+        (lambda t: t[:-5], ": truncated or damaged manifest: its last line (line 7) is cut short"),
+        (lambda t: t.replace("c2  results/b", "c2  results/c"), " list other files (results/b.json)"),
+        (lambda t: t.replace("a" * 64, "a" * 63), ":3: not a '<sha256>  <path>' line"),
+        (lambda t: t.replace("c1  results/a.json", "c1"), ":5: not a '# content: <digest>  <path>' line"),
+        (lambda t: t.replace("a.json\n#", "b.json\n#"), ":6: results/b.json is listed twice (also on line 5)"),
+        (lambda t: t.replace("results/a.json\n" + "b", "C:/a.json\n" + "b"), ":3: C:/a.json: not a path inside the"),
+        (lambda t: t.splitlines(keepends=True)[1] + "# end: 0 entries\n", ": lists no files"),
+        (lambda t: "", ": truncated or damaged manifest: no closing '# end: N entries' line (it is empty)"),
+    ],
+)
+def test_each_kind_of_damaged_manifest_is_refused_naming_its_line(tmp_path, edit, words):
+    path = tmp_path / "MANIFEST.sha256"
+    path.write_text(edit(SMALL))
+    with pytest.raises(manifest.ManifestError) as refused:
+        manifest.read(path)
+    line = str(refused.value)
+    assert line.startswith(str(path)) and words in line and "\n" not in line, line
+
+
+def test_the_plugins_and_versions_lines_are_read_back_and_a_plugins_line_of_another_shape_is_refused(tmp_path):
+    path, made = tmp_path / "MANIFEST.sha256", {"distribution": "p", "version": "1", "digest": "d"}
+    for record in ("[1]", "{", json.dumps({"toy": 1}), json.dumps({"toy": {"distribution": "p"}}),
+                   json.dumps({"toy": {**made, "version": 1}}), json.dumps({"toy": made})):  # fmt: skip
+        path.write_text(SMALL.replace("# environment: {}", f"# plugins: {record}"))
+        if record == json.dumps({"toy": made}):
+            assert manifest.recorded_plugins(path) == {"toy": made}
+            continue
+        with pytest.raises(manifest.ManifestError, match=r"its '# plugins:' line is not a JSON object of \{slug: "):
+            manifest.recorded_plugins(path)
+    path.write_text("")  # none from a manifest read refuses (verify names it)
+    assert manifest.recorded_plugins(path) == {}
+    path.write_text(SMALL.replace("{}", json.dumps({"numpy": "0.0", "no-such-library": "1"}), 1))
+    assert manifest.environment_differences(path) == [f"numpy {provenance.environment()['numpy']} (manifest 0.0)"]
+    path.write_text(SMALL.replace("{}", "{", 1))
+    assert manifest.environment_differences(path) == ["the manifest's environment line is not JSON"]
+
+
 def test_a_figure_carries_its_data_digest_and_a_truncated_one_is_refused(tmp_path):
     for suffix in ("png", "pdf"):
         path = tmp_path / f"f.{suffix}"

@@ -653,6 +653,18 @@ def test_phase_two_curves_of_one_step_each():
     assert table["t"].tolist() == [1, 2, 4] and table["mean"].iloc[-1] == pytest.approx(1.175)
 
 
+def test_phase_two_rows_start_after_the_last_phase_one_step():
+    """Phase 1 at t = 1, 2, 3, phase 2 at t = 1, 2, 3, 6: only t = 6 comes from phase 2 (two runs, both
+    continued, one trapped at t = 3 with slope 1 >= 1/2)."""
+    one = _rows({0: [0.0, 1.0, 2.0], 1: [0.0, 0.0, 0.0]}, (1, 2, 3))
+    rows = [(0, "trapped", t, r) for t, r in zip((1, 2, 3, 6), (0.0, 1.0, 2.0, 5.0))]
+    rows += [(1, "free", t, 0.0) for t in (1, 2, 3, 6)]
+    two = pd.DataFrame(rows, columns=["run", "stratum", "t", "cumulative_regret"])
+    table = tail.estimates(one, two, 10, 1.0, 0.5, 0.95)
+    assert table["source"].tolist() == ["phase 1 (all runs)"] * 3 + ["phase 2 (stratified)"]
+    assert table["t"].tolist() == [1, 2, 3, 6] and table["mean"].iloc[-1] == pytest.approx(2.5)
+
+
 def test_growth_exponent_interval_by_hand_from_the_documented_draws():
     """Two runs, R = (0.1, 1) and (0.1, 10) at t = 10, 100: the mean curve (0.1, 5.5) has slope
     r = log10(55) = 1.740. default_rng(3).integers(0, 2, size=(4, 2)) is [[1, 0], [0, 0], [0, 1], [1, 1]]

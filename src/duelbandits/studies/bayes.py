@@ -2,8 +2,9 @@
 averaged over matrices drawn from a stated prior (:data:`duelbandits.schemas.PRIORS`, :func:`draw_matrix`),
 against the bound, with the project's own ``simulate`` and regret code; its commands ``bayes-runs`` (one
 job's share of the drawn matrices), ``bayes-table`` and ``bayes-figure``. The priors, why each, and the
-estimate (per-matrix means of ``R_T / bound``, a normal interval from their spread, :func:`estimates`) are
-docs/claims.md, "Theorem 4.1 as a Bayesian bound".
+estimate (per-matrix means of ``R_t / bound`` on a grid of horizons, stratified by a Condorcet winner,
+:func:`estimates`; the arithmetic in :mod:`.bayes_growth`) are docs/claims.md, "Theorem 4.1 as a Bayesian
+bound".
 """
 
 from __future__ import annotations
