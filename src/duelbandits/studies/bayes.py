@@ -298,8 +298,7 @@ def bayes_markdown(table, verdict: str, prior: str) -> str:
 def ratios_figure(runs_frame, estimates_frame, bins: int, outputs, *, data_digest=None):
     """figures/maximin-bayes/ratios.{pdf,png}: per A at the longest horizon, the histogram of the drawn
     matrices' mean ``R_T / bound`` (``bins`` bins over the range of every A, so the rows compare), the bound
-    at 1, and the share of
-    matrices above it with its interval (the estimates table's)."""
+    at 1, and the share of matrices above it with its interval (the estimates table's)."""
     from matplotlib.figure import Figure
 
     from ..plotting import style
