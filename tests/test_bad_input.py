@@ -70,6 +70,12 @@ MAIN = ["figure", "main", "--scenario-file", "s.json"]
             + ["--out", "o.parquet"],
             ["unknown prior 'beta'; the priors are uniform, projected"],
         ),
+        (
+            ["bayes-runs", "--actions", "3", "--matrices", "2", "--runs", "1", "--horizon", "50", "--seed", "0"]
+            + ["--jobs", "1", "--job", "0", "--prior", "uniform", "--grid-from", "51", "--grid-points", "2"]
+            + ["--out", "o.parquet"],
+            ["--grid-from 51 must be at most --horizon 50"],
+        ),
     ],
 )
 def test_a_user_mistake_is_one_line_and_exit_2(tmp_path, args, words):

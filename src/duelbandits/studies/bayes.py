@@ -2,8 +2,9 @@
 averaged over matrices drawn from a stated prior (:data:`duelbandits.schemas.PRIORS`, :func:`draw_matrix`),
 against the bound, with the project's own ``simulate`` and regret code; its commands ``bayes-runs`` (one
 job's share of the drawn matrices), ``bayes-table`` and ``bayes-figure``. The priors, why each, and the
-estimate (per-matrix means of ``R_T / bound``, a normal interval from their spread, :func:`estimates`) are
-docs/claims.md, "Theorem 4.1 as a Bayesian bound".
+estimate (per-matrix means of ``R_t / bound`` on a grid of horizons, stratified by a Condorcet winner,
+:func:`estimates`; the arithmetic in :mod:`.bayes_growth`) are docs/claims.md, "Theorem 4.1 as a Bayesian
+bound".
 """
 
 from __future__ import annotations
@@ -297,8 +298,7 @@ def bayes_markdown(table, verdict: str, prior: str) -> str:
 def ratios_figure(runs_frame, estimates_frame, bins: int, outputs, *, data_digest=None):
     """figures/maximin-bayes/ratios.{pdf,png}: per A at the longest horizon, the histogram of the drawn
     matrices' mean ``R_T / bound`` (``bins`` bins over the range of every A, so the rows compare), the bound
-    at 1, and the share of
-    matrices above it with its interval (the estimates table's)."""
+    at 1, and the share of matrices above it with its interval (the estimates table's)."""
     from matplotlib.figure import Figure
 
     from ..plotting import style
