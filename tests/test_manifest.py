@@ -181,13 +181,19 @@ SMALL = (
 @pytest.mark.parametrize(
     ("edit", "words"),
     [
-        (lambda t: t + "x\n", ": truncated or damaged manifest: line 8 follows the closing line (line 7)"),
+        (lambda t: t + "\nx\n", ": truncated or damaged manifest: line 9 follows the closing line (line 7)"),
         (lambda t: t.replace("end: 2", "end: 3"), ": truncated or damaged manifest: its closing line (line 7) says 3 "),
-        (lambda t: t.replace("2 entries", "two"), ": truncated or damaged manifest: line 7 is not a closing '# end: N"),
+        (lambda t: t.replace("end: 2", "end:2"), ": truncated or damaged manifest: line 7 is not a closing '# end: N"),
+        (
+            lambda t: t.replace("# end: 2 entries\n", ""),
+            ": truncated or damaged manifest: no closing '# end: N entries' line (it ends at line 6)",
+        ),
         (lambda t: t[:-5], ": truncated or damaged manifest: its last line (line 7) is cut short"),
         (lambda t: t.replace("c2  results/b", "c2  results/c"), " list other files (results/b.json)"),
+        (lambda t: t.replace("# end", "# content: c3  results/c.json\n# end"), " list other files (results/c.json)"),
         (lambda t: t.replace("a" * 64, "a" * 63), ":3: not a '<sha256>  <path>' line"),
-        (lambda t: t.replace("c1  results/a.json", "c1"), ":5: not a '# content: <digest>  <path>' line"),
+        (lambda t: t.replace("a" * 64 + "  ", "a: "), ":3: not a '<sha256>  <path>' line"),
+        (lambda t: t.replace("c1  results/a.json", "c1  "), ":5: not a '# content: <digest>  <path>' line"),
         (lambda t: t.replace("a.json\n#", "b.json\n#"), ":6: results/b.json is listed twice (also on line 5)"),
         (lambda t: t.replace("results/a.json\n" + "b", "C:/a.json\n" + "b"), ":3: C:/a.json: not a path inside the"),
         (lambda t: t.splitlines(keepends=True)[1] + "# end: 0 entries\n", ": lists no files"),
