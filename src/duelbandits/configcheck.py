@@ -9,6 +9,8 @@ so that a setting only a target beyond the paper uses never stops the paper run.
 from __future__ import annotations
 
 import math
+import os
+from functools import cache
 
 from . import plan, resources, scenarios
 from .algorithms.tuning import ts_borda_alpha
@@ -98,16 +100,24 @@ def number(text: str):
     return text
 
 
+@cache
+def _parsed_schema(path: str, mtime_ns: int, size: int) -> dict:
+    """The schema file ``path`` as parsed (libyaml's parser where PyYAML has it), once per version of the
+    file: the walk reads it and never changes it."""
+    import yaml
+
+    with open(path, encoding="utf-8") as handle:
+        return yaml.load(handle, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
 def check_values(config: dict, schema_path) -> None:
     """One walk over ``config`` beside the schema file's nodes: what JSON Schema lets through (see
     docs/troubleshooting.md), in one ConfigError line naming the key; a number given as text where one
     is declared (:func:`number`) is put in ``config`` as the number."""
-    import yaml
-
     from .algorithms import ALGORITHMS
 
-    with open(schema_path, encoding="utf-8") as handle:
-        top = yaml.safe_load(handle)
+    stat = os.stat(schema_path)
+    top = _parsed_schema(os.path.abspath(schema_path), stat.st_mtime_ns, stat.st_size)
     defs = top["$defs"]
     names = {name: tuple(get(scenarios)) for name, get in SLUGS.items()} | {"algorithm": tuple(ALGORITHMS)}
 
