@@ -10,11 +10,12 @@ import pytest
 
 from duelbandits.schemas import CLAIM_SCHEMA
 from duelbandits.studies.claims import analysis as claims
+from duelbandits.studies.claims import verdicts
 
 FIXED_HOLDS = "holds on this fixed matrix"
 """A Theorem 4.1 row on a fixed matrix says which reading of the theorem it tests (claims.READINGS)."""
 
-Z = claims.z_one_sided(0.95)
+Z = verdicts.z_one_sided(0.95)
 
 SPECS = claims.DATA["claims"]
 LINEAR = 0.9
@@ -60,27 +61,27 @@ def _slope(summary, algorithm, ultimately=False):
 
 def test_below_at_its_boundary():
     bound = 100.0
-    assert claims.below(90.0, np.nextafter(bound, 0), bound) == claims.HOLDS  # last value that holds
-    assert claims.below(90.0, bound, bound) == claims.INCONCLUSIVE  # high end at the bound: not below it
-    assert claims.below(np.nextafter(bound, 200), 120.0, bound) == claims.FAILS  # first value that fails
-    assert claims.below(bound, 120.0, bound) == claims.INCONCLUSIVE
-    assert claims.below(math.nan, 1.0, bound) == claims.NOT_TESTED
+    assert verdicts.below(90.0, np.nextafter(bound, 0), bound) == verdicts.HOLDS  # last value that holds
+    assert verdicts.below(90.0, bound, bound) == verdicts.INCONCLUSIVE  # high end at the bound: not below it
+    assert verdicts.below(np.nextafter(bound, 200), 120.0, bound) == verdicts.FAILS  # first value that fails
+    assert verdicts.below(bound, 120.0, bound) == verdicts.INCONCLUSIVE
+    assert verdicts.below(math.nan, 1.0, bound) == verdicts.NOT_TESTED
 
 
 def test_at_least_at_its_boundary():
     t = LINEAR
-    assert claims.at_least(t, 1.2, t) == claims.HOLDS  # low end at the threshold: holds
-    assert claims.at_least(np.nextafter(t, 0), 1.2, t) == claims.INCONCLUSIVE
-    assert claims.at_least(0.5, np.nextafter(t, 0), t) == claims.FAILS  # high end just below: fails
-    assert claims.at_least(0.5, t, t) == claims.INCONCLUSIVE
+    assert verdicts.at_least(t, 1.2, t) == verdicts.HOLDS  # low end at the threshold: holds
+    assert verdicts.at_least(np.nextafter(t, 0), 1.2, t) == verdicts.INCONCLUSIVE
+    assert verdicts.at_least(0.5, np.nextafter(t, 0), t) == verdicts.FAILS  # high end just below: fails
+    assert verdicts.at_least(0.5, t, t) == verdicts.INCONCLUSIVE
 
 
 def test_smallest_at_its_boundary():
     others = {"a": (10.0, 12.0), "b": (20.0, 25.0)}
-    assert claims.smallest({**others, "x": (5.0, np.nextafter(10.0, 0))}, ["x"]) == claims.HOLDS
-    assert claims.smallest({**others, "x": (5.0, 10.0)}, ["x"]) == claims.INCONCLUSIVE
-    assert claims.smallest({**others, "x": (np.nextafter(12.0, 20), 14.0)}, ["x"]) == claims.FAILS
-    assert claims.smallest({**others, "x": (12.0, 14.0)}, ["x"]) == claims.INCONCLUSIVE
+    assert verdicts.smallest({**others, "x": (5.0, np.nextafter(10.0, 0))}, ["x"]) == verdicts.HOLDS
+    assert verdicts.smallest({**others, "x": (5.0, 10.0)}, ["x"]) == verdicts.INCONCLUSIVE
+    assert verdicts.smallest({**others, "x": (np.nextafter(12.0, 20), 14.0)}, ["x"]) == verdicts.FAILS
+    assert verdicts.smallest({**others, "x": (12.0, 14.0)}, ["x"]) == verdicts.INCONCLUSIVE
 
 
 def _summary():
@@ -112,12 +113,12 @@ def _summary():
 
 def test_family_row_is_not_tested_without_the_table_or_without_a_member_with_a_trap():
     none = _family_row(None)  # no number at all (the table's NaN would hide a None)
-    assert none.verdict == claims.NOT_TESTED and all(math.isnan(x) for x in (none.value, none.low, none.high))
+    assert none.verdict == verdicts.NOT_TESTED and all(math.isnan(x) for x in (none.value, none.low, none.high))
     assert math.isnan(none.threshold)
     untrapped = _family(crossing=False).assign(verdict="no trap", t=0, low=NAN, high=NAN, bound=NAN)
     row = _family_row(untrapped)  # it crashed on an empty selection
     assert (row.verdict, row.reason) == (
-        claims.NOT_TESTED,
+        verdicts.NOT_TESTED,
         "no member of the family searched has a trap (see results/maximin-tail/family.md)",
     )
 
@@ -146,13 +147,13 @@ def test_one_run_gives_no_interval_and_no_verdict():
 
     table = claims.ledger(_runs(_summary(), 1))
     rows = table.iloc[:SUMMARY_ROWS]
-    assert (rows["verdict"] == claims.NOT_TESTED).all()
+    assert (rows["verdict"] == verdicts.NOT_TESTED).all()
     assert (rows["reason"] == "one run: no interval").all(), rows["reason"].tolist()
     assert rows["low"].isna().all() and rows["high"].isna().all()
     by = table.set_index("claim")
     assert by.loc["Theorem 4.1 (condorcet)", "value"] == 130.0  # the number stands: TS-Maximin's mean
     assert by.loc["S5 condorcet: state of the art very strong", "value"] == 78.0  # ISS, the weaker of the two
-    assert by.loc["S5 condorcet: every method beats its bound", "verdict"] == claims.NOT_TESTED
+    assert by.loc["S5 condorcet: every method beats its bound", "verdict"] == verdicts.NOT_TESTED
     line = next(x for x in claims_markdown(table, 0.95, {}).splitlines() if x.startswith(THEOREM_4_1_LINE))
     assert "| 130 [-] | 2,146 | **not tested** (one run: no interval) |" in line, line
 
@@ -171,7 +172,7 @@ def test_two_runs_give_an_interval_and_a_verdict():
     sota = by.loc["S5 condorcet: state of the art very strong"]
     half = Z95 * 7.8 / math.sqrt(2)  # ISS: mean 78, std 7.8; TS-Maximin's low end 130 - 15.1 is above 78 + 9.1
     assert (sota["value"], sota["low"], sota["high"]) == pytest.approx((78.0, 78.0 - half, 78.0 + half), rel=1e-12)
-    assert sota["verdict"] == claims.HOLDS
+    assert sota["verdict"] == verdicts.HOLDS
     line = next(x for x in claims_markdown(table, 0.95, {}).splitlines() if x.startswith(THEOREM_4_1_LINE))
     assert "| 130 [115, 145] | 2,146 | **holds on this fixed matrix** (R_T / bound = 0.061) |" in line, line
 
@@ -180,13 +181,13 @@ def test_the_tail_and_the_family_from_one_run_are_not_tested():
     one = {"mean": 50.0, "low": 40.0, "high": 60.0, "bound": 70.0, "ratio": 0.7, "t": 1000, "runs": 1}
     family = pd.DataFrame([{"actions": 3, "gap": 0.1, "verdict": "exceeded", **one}])
     row = _family_row(family)
-    assert (row.verdict, row.reason) == (claims.NOT_TESTED, "one run: no interval")
+    assert (row.verdict, row.reason) == (verdicts.NOT_TESTED, "one run: no interval")
     assert math.isnan(row.low) and math.isnan(row.high) and row.value == 50.0
     estimates = pd.DataFrame(
         [{**one, "trapped_runs": 0, "free_runs_continued": 0, "confidence": 0.95, "verdict": "below"}]
     )
     row = _tail_row(estimates, "text")
-    assert row.verdict == claims.NOT_TESTED and row.reason.startswith("one run: no interval")
+    assert row.verdict == verdicts.NOT_TESTED and row.reason.startswith("one run: no interval")
 
 
 def _without(*algorithms):
@@ -222,10 +223,10 @@ def test_a_claim_about_the_methods_run_is_decided_when_others_are_missing():
 
     by = claims.ledger(summary_rows()).set_index("claim")
     theorem = by.loc["Theorem 4.4 (borda)"]
-    assert theorem["verdict"] == claims.FAILS
+    assert theorem["verdict"] == verdicts.FAILS
     assert theorem["low"] == pytest.approx(300.0 - Z95 * 9.0 / math.sqrt(5), rel=1e-12)
     both = by.loc["S5 borda: Borda methods beat their bounds"]
-    assert both["verdict"] == claims.FAILS and both["value"] == pytest.approx(1.5)
+    assert both["verdict"] == verdicts.FAILS and both["value"] == pytest.approx(1.5)
     assert by.loc["S5 borda: Thompson Sampling shines", "reason"] == "TS-Maximin, SparringExp3.P and DTS not run"
     assert by.loc["Theorem 4.1 (borda)", "reason"] == "TS-Maximin not run"
     assert "S5 condorcet: every method beats its bound" not in by.index  # no condorcet scenario in it
@@ -270,7 +271,7 @@ def test_the_levels_and_thresholds_are_the_documented_numbers():
     assert thresholds["slope"] == thresholds["exponent"] == LINEAR
     assert "low end of the local slope `>= 0.9` | high end `< 0.9`" in text
     assert thresholds["ratio"] == 2.0 and "upper limit of the ratio `< 2` | lower limit `> 2`" in text
-    assert claims.z_one_sided() == pytest.approx(1.6448536, abs=1e-6)  # the default level is 0.95
+    assert verdicts.z_one_sided(claims.LEVEL) == pytest.approx(1.6448536, abs=1e-6)  # the ledger's level is 0.95
 
 
 # --- The rules' arithmetic and edges, by hand -------------------------------------------------------
@@ -279,50 +280,50 @@ def test_the_levels_and_thresholds_are_the_documented_numbers():
 def test_below_and_at_least_leave_a_missing_number_untested():
     """Any of low, high and threshold NaN or infinite: no verdict (a bound null where T misses the theorem's
     requirement reaches `below` as NaN)."""
-    for rule in (claims.below, claims.at_least):
+    for rule in (verdicts.below, verdicts.at_least):
         for args in [(1.0, math.nan, 5.0), (1.0, 2.0, math.nan), (1.0, math.inf, 5.0), (-math.inf, 2.0, 5.0)]:
-            assert rule(*args) == claims.NOT_TESTED, (rule.__name__, args)
-        assert rule(1.0, 2.0, 5.0) != claims.NOT_TESTED
+            assert rule(*args) == verdicts.NOT_TESTED, (rule.__name__, args)
+        assert rule(1.0, 2.0, 5.0) != verdicts.NOT_TESTED
 
 
 def test_smallest_with_two_named_methods_compares_the_larger_upper_limit_with_the_smaller_lower_one():
     """holds needs *every* named upper limit below *every* other lower limit: the named pair's largest
     high end (9) against the others' smallest low end (5)."""
     others = {"a": (5.0, 6.0), "b": (20.0, 25.0)}
-    assert claims.smallest({**others, "x": (1.0, 3.0), "y": (2.0, 9.0)}, ["x", "y"]) == claims.INCONCLUSIVE
-    assert claims.smallest({**others, "x": (1.0, 3.0), "y": (2.0, 4.0)}, ["x", "y"]) == claims.HOLDS
+    assert verdicts.smallest({**others, "x": (1.0, 3.0), "y": (2.0, 9.0)}, ["x", "y"]) == verdicts.INCONCLUSIVE
+    assert verdicts.smallest({**others, "x": (1.0, 3.0), "y": (2.0, 4.0)}, ["x", "y"]) == verdicts.HOLDS
     # fails when any other method's high end is below any named low end: a (high 6) under y (low 7)
-    assert claims.smallest({**others, "x": (1.0, 3.0), "y": (7.0, 8.0)}, ["x", "y"]) == claims.FAILS
+    assert verdicts.smallest({**others, "x": (1.0, 3.0), "y": (7.0, 8.0)}, ["x", "y"]) == verdicts.FAILS
     # a missing end anywhere (a NaN std) decides nothing: it would otherwise hold, min() skipping the NaN
-    assert claims.smallest({"a": (5.0, 6.0), "b": (NAN, NAN), "x": (1.0, 3.0)}, ["x"]) == claims.NOT_TESTED
+    assert verdicts.smallest({"a": (5.0, 6.0), "b": (NAN, NAN), "x": (1.0, 3.0)}, ["x"]) == verdicts.NOT_TESTED
 
 
 def test_every_of_nothing_or_of_untested_parts_is_not_tested_and_reads_a_generator_once():
-    assert claims.every([]) == claims.NOT_TESTED
-    assert claims.every([claims.NOT_TESTED, claims.NOT_TESTED]) == claims.NOT_TESTED
-    assert claims.every([claims.NOT_TESTED, claims.INCONCLUSIVE]) == claims.INCONCLUSIVE
-    assert claims.every([claims.HOLDS, claims.FAILS, claims.HOLDS]) == claims.FAILS
+    assert verdicts.every([]) == verdicts.NOT_TESTED
+    assert verdicts.every([verdicts.NOT_TESTED, verdicts.NOT_TESTED]) == verdicts.NOT_TESTED
+    assert verdicts.every([verdicts.NOT_TESTED, verdicts.INCONCLUSIVE]) == verdicts.INCONCLUSIVE
+    assert verdicts.every([verdicts.HOLDS, verdicts.FAILS, verdicts.HOLDS]) == verdicts.FAILS
     # all_below passes a generator: every part must be seen by each test, not only by the first
-    assert claims.every(v for v in [claims.INCONCLUSIVE]) == claims.INCONCLUSIVE
-    assert claims.every(v for v in [claims.HOLDS, claims.HOLDS]) == claims.HOLDS
-    assert claims.every([claims.HOLDS, claims.NOT_TESTED]) == claims.INCONCLUSIVE
+    assert verdicts.every(v for v in [verdicts.INCONCLUSIVE]) == verdicts.INCONCLUSIVE
+    assert verdicts.every(v for v in [verdicts.HOLDS, verdicts.HOLDS]) == verdicts.HOLDS
+    assert verdicts.every([verdicts.HOLDS, verdicts.NOT_TESTED]) == verdicts.INCONCLUSIVE
 
 
 def test_mean_interval_of_one_run_and_of_no_run():
     """mean -+ z std / sqrt(runs): one run gives z std (sqrt(1) = 1); no run has no interval at all (the
     level is checked through the ledger, test_the_level_reaches_every_interval_and_its_text)."""
-    assert claims.mean_interval(10.0, 2.0, 1) == pytest.approx((10.0 - 2 * Z95, 10.0 + 2 * Z95), rel=1e-12)
-    assert claims.mean_interval(10.0, 2.0, 0) == (-math.inf, math.inf)
+    assert verdicts.mean_interval(10.0, 2.0, 1, 0.95) == pytest.approx((10.0 - 2 * Z95, 10.0 + 2 * Z95), rel=1e-12)
+    assert verdicts.mean_interval(10.0, 2.0, 0, 0.95) == (-math.inf, math.inf)
 
 
 def test_log_slope_by_hand():
     """Means 10 -> 100 over t = 100 -> 10,000 (two decades): slope log 10 / log 100 = 0.5; standard error
     sqrt((1/10)^2 / 4 + (20/100)^2 / 4) / log 100 = sqrt(0.0125) / log 100; means below 1 are fine."""
     se = math.sqrt(0.0125) / math.log(100)
-    got = claims.log_slope(10.0, 1.0, 100, 100.0, 20.0, 10000, 4)
+    got = verdicts.log_slope(10.0, 1.0, 100, 100.0, 20.0, 10000, 4, 0.95)
     assert got == pytest.approx((0.5, 0.5 - Z95 * se, 0.5 + Z95 * se), rel=1e-12)
     se = math.sqrt(0.01 + 0.01) / math.log(10)  # 0.5 -> 5 over one decade, 10% spread, one run
-    assert claims.log_slope(0.5, 0.05, 10, 5.0, 0.5, 100, 1) == pytest.approx((1.0, 1 - Z95 * se, 1 + Z95 * se))
+    assert verdicts.log_slope(0.5, 0.05, 10, 5.0, 0.5, 100, 1, 0.95) == pytest.approx((1.0, 1 - Z95 * se, 1 + Z95 * se))
 
 
 def test_log_slope_is_undefined_without_positive_means_or_a_later_end():
@@ -333,20 +334,20 @@ def test_log_slope_is_undefined_without_positive_means_or_a_later_end():
         (10.0, 1.0, 100, 100.0, 20.0, 100),  # no width between the ends
         (10.0, 1.0, 1000, 100.0, 20.0, 100),  # ends reversed
     ]:
-        assert all(math.isnan(x) for x in claims.log_slope(*args, 4)), args
+        assert all(math.isnan(x) for x in verdicts.log_slope(*args, 4, 0.95)), args
 
 
 def test_ratio_interval_by_hand():
     """200 over 100 with 10% and 5% spreads over 25 runs: the log ratio's standard error is
     sqrt(0.1^2 / 25 + 0.05^2 / 25) = sqrt(0.0005), limits 2 exp(-+ z sqrt(0.0005))."""
     se = math.sqrt(0.0005)
-    got = claims.ratio_interval(200.0, 20.0, 100.0, 5.0, 25)
+    got = verdicts.ratio_interval(200.0, 20.0, 100.0, 5.0, 25, 0.95)
     assert got == pytest.approx((2.0, 2.0 * math.exp(-Z95 * se), 2.0 * math.exp(Z95 * se)), rel=1e-12)
     se = math.sqrt(0.01 + 0.04)  # means below 1: 0.5 over 0.25, spreads 10% and 20%, one run
-    got = claims.ratio_interval(0.5, 0.05, 0.25, 0.05, 1)
+    got = verdicts.ratio_interval(0.5, 0.05, 0.25, 0.05, 1, 0.95)
     assert got == pytest.approx((2.0, 2.0 * math.exp(-Z95 * se), 2.0 * math.exp(Z95 * se)), rel=1e-12)
     for m_a, m_b in [(0.0, 1.0), (1.0, 0.0), (-1.0, 1.0)]:
-        assert all(math.isnan(x) for x in claims.ratio_interval(m_a, 0.1, m_b, 0.1, 25))
+        assert all(math.isnan(x) for x in verdicts.ratio_interval(m_a, 0.1, m_b, 0.1, 25, 0.95))
 
 
 # --- Rows built by hand ------------------------------------------------------------------------------
@@ -369,7 +370,7 @@ def _assert_row(actual, expected):
             assert have == want, (name, have, want)
 
 
-def _row(claim="c", verdict=claims.HOLDS, reason="r", value=50.0, low=40.0, high=60.0, threshold=100.0):
+def _row(claim="c", verdict=verdicts.HOLDS, reason="r", value=50.0, low=40.0, high=60.0, threshold=100.0):
     return claims.Claim(claim, "w", "s", "q", "m", value, low, high, threshold, verdict, reason, "f")
 
 
@@ -378,9 +379,9 @@ def test_one_run_keeps_the_number_drops_the_interval_and_keeps_a_reason_not_to_t
         claims.one_run(_row()),
         ("c", "w", "s", "q", "m", 50.0, NAN, NAN, 100.0, "not tested", "one run: no interval", "f"),
     )
-    why = claims.one_run(_row(verdict=claims.NOT_TESTED, reason="T misses it"))
-    assert (why.verdict, why.reason) == (claims.NOT_TESTED, "one run: no interval; T misses it")
-    assert claims.one_run(_row(verdict=claims.NOT_TESTED, reason="")).reason == "one run: no interval"
+    why = claims.one_run(_row(verdict=verdicts.NOT_TESTED, reason="T misses it"))
+    assert (why.verdict, why.reason) == (verdicts.NOT_TESTED, "one run: no interval; T misses it")
+    assert claims.one_run(_row(verdict=verdicts.NOT_TESTED, reason="")).reason == "one run: no interval"
 
 
 def test_not_run_names_a_method_outside_the_paper_by_its_slug():
@@ -392,8 +393,8 @@ def test_not_run_names_a_method_outside_the_paper_by_its_slug():
 def test_all_below_reports_the_largest_ratio_to_its_bound_and_each_part_verdict():
     """Parts 50 [40, 60] of 100 and 30 [20, 45] of 50: value max(0.5, 0.6) = 0.6, low max(0.4, 0.4) = 0.4,
     high max(0.6, 0.9) = 0.9; each maximum from a different part."""
-    a = _row("Theorem 4.1 (borda)", claims.HOLDS, "R_T / bound = 0.500")
-    b = _row("Theorem 4.4 (borda)", claims.INCONCLUSIVE, "x", 30.0, 20.0, 45.0, 50.0)
+    a = _row("Theorem 4.1 (borda)", verdicts.HOLDS, "R_T / bound = 0.500")
+    b = _row("Theorem 4.4 (borda)", verdicts.INCONCLUSIVE, "x", 30.0, 20.0, 45.0, 50.0)
     spec = {**next(s for s in SPECS if s["rule"] == "every"), "scenario": "borda", "theorems": ["4.1", "4.4"]}
     spec |= {"claim": "c", "where": "w", "statement": "s", "quantity": "q", "method": "m", "figure": "f"}
 
@@ -406,7 +407,7 @@ def test_all_below_reports_the_largest_ratio_to_its_bound_and_each_part_verdict(
     one = every(a, claims.one_run(b))
     _assert_row(one, ("c", "w", "s", "q", "m", 0.6, NAN, NAN, 1.0, "not tested", "one run: no interval", "f"))
     # a part not tested for another reason (its own "one run" comes second) does not make the row one run's
-    other = _row("Theorem 4.4 (borda)", claims.NOT_TESTED, "T misses it; one run: no interval")
+    other = _row("Theorem 4.4 (borda)", verdicts.NOT_TESTED, "T misses it; one run: no interval")
     assert every(a, other).reason == "Theorem 4.1: holds, Theorem 4.4: not tested"
 
 
@@ -454,7 +455,7 @@ def test_every_field_of_the_ledger_of_the_hand_made_summary():
                     mean - _half(mean),
                     mean + _half(mean),
                     _bound(summary, algorithm, regret),
-                    FIXED_HOLDS if name == "4.1" else claims.HOLDS,
+                    FIXED_HOLDS if name == "4.1" else verdicts.HOLDS,
                     f"R_T / bound = {ratio}",
                     f"figures/main/{scenario}.png (d); figures/appendix/{scenario}-{algorithm}.png (a)",
                 )
@@ -476,7 +477,7 @@ def test_every_field_of_the_ledger_of_the_hand_made_summary():
             78.0 - _half(78.0),  # ISS, the weaker of the two, against TS-Maximin's 130, the best of the others
             78.0 + _half(78.0),
             130.0,
-            claims.HOLDS,
+            verdicts.HOLDS,
             "largest of ISS, DTS 78.0; smallest of the others 130.0",
             "figures/main/condorcet.png (c)",
         ),
@@ -491,7 +492,7 @@ def test_every_field_of_the_ledger_of_the_hand_made_summary():
             ratio * math.exp(-Z95 * log_se),
             ratio * math.exp(Z95 * log_se),
             2.0,
-            claims.FAILS,
+            verdicts.FAILS,
             "TS-Borda 450.0 vs DTS 69.0, comparable only for a factor >= 6.7; the best of the paper's four is "
             "TS-Maximin",
             "figures/main/condorcet.png (c)",
@@ -503,7 +504,7 @@ def test_every_field_of_the_ledger_of_the_hand_made_summary():
             "the four theorem rows on the condorcet matrix (largest R_T / bound reported)",
             "conjunction of the rows Theorem 4.1-4.4 (condorcet)",
             *largest,
-            claims.HOLDS,
+            verdicts.HOLDS,
             "Theorem 4.1: holds, Theorem 4.2: holds, Theorem 4.3: holds, Theorem 4.4: holds",
             "figures/main/condorcet.png (d)",
         ),
@@ -520,21 +521,22 @@ def test_every_field_of_the_ledger_of_the_hand_made_summary():
             1.0 - Z95 * slope_se,
             1.0 + Z95 * slope_se,
             0.9,
-            claims.HOLDS,
+            verdicts.HOLDS,
             "R_T / T = 0.0019",  # 78 / 40,000 = 0.00195
             "figures/main/borda.png (c); figures/appendix/borda-iss.png (a)",
         )
     )
     # the other rows of these rules: (claim, value, low, high, threshold, verdict, reason), texts as above
     others = [
-        ("S5 borda: DTS's Borda regret linear", 1.0, 1.0 - Z95 * slope_se, 1.0 + Z95 * slope_se, 0.9, claims.HOLDS,
+        ("S5 borda: DTS's Borda regret linear", 1.0, 1.0 - Z95 * slope_se, 1.0 + Z95 * slope_se, 0.9, verdicts.HOLDS,
          "R_T / T = 0.0017"),  # 69 / 40,000 = 0.001725
         ("S5 borda: SparringExp3.P ultimately linear (T = 40,000)", 0.5, 0.5 - Z95 * slope_se, 0.5 + Z95 * slope_se,
-         0.9, claims.INCONCLUSIVE,
+         0.9, verdicts.INCONCLUSIVE,
          "R_T / T = 0.0475; not linear yet at the paper's horizon, which 'ultimately' allows"),
-        ("S5 borda: Thompson Sampling shines", 450.0, 450.0 - _half(450.0), 450.0 + _half(450.0), 69.0, claims.FAILS,
+        ("S5 borda: Thompson Sampling shines", 450.0, 450.0 - _half(450.0), 450.0 + _half(450.0), 69.0, verdicts.FAILS,
          "next smallest mean 69.0"),  # DTS's 69 [67.9, 70.1] lies below TS-Borda's 450 [442.6, 457.4]
-        ("S5 borda: Borda methods beat their bounds", *largest, claims.HOLDS, "Theorem 4.2: holds, Theorem 4.4: holds"),
+        ("S5 borda: Borda methods beat their bounds", *largest, verdicts.HOLDS,
+         "Theorem 4.2: holds, Theorem 4.4: holds"),
     ]  # fmt: skip
     expected += [
         (
@@ -547,7 +549,7 @@ def test_every_field_of_the_ledger_of_the_hand_made_summary():
             NAN,
             NAN,
             NAN,
-            claims.NOT_TESTED,
+            verdicts.NOT_TESTED,
             "the asymptotics target was not built (snakemake --cores 2 asymptotics)",
             "figures/asymptotics/{scenario}.png",
         ),
@@ -570,7 +572,7 @@ def test_every_field_of_the_ledger_of_the_hand_made_summary():
         assert (row["verdict"], row["reason"]) == (verdict, reason)
     rest = table.iloc[-len(not_built) :]
     assert dict(zip(rest["claim"], rest["reason"])) == not_built
-    assert (rest["verdict"] == claims.NOT_TESTED).all() and rest[
+    assert (rest["verdict"] == verdicts.NOT_TESTED).all() and rest[
         ["value", "low", "high", "threshold"]
     ].isna().to_numpy().all()
 
@@ -620,7 +622,7 @@ def test_long_horizon_rows_of_a_hand_made_asymptotics_table():
             0.92,
             0.98,
             0.9,
-            claims.HOLDS,  # the low end 0.92 reaches 0.9
+            verdicts.HOLDS,  # the low end 0.92 reaches 0.9
             "across horizons, each run tuned to its T",
             "figures/asymptotics/borda.png",
         ),
@@ -628,8 +630,8 @@ def test_long_horizon_rows_of_a_hand_made_asymptotics_table():
     _assert_row(rows[0], expected[0])
     # the theorem rows: one-sided limits of the mean against the bound, in full on the paper run's rows above
     theorems = [
-        ("Theorem 4.3 (borda, T = 100,000)", 2000.0, half_exp3p, 1800.0, claims.FAILS, "R_T / bound = 1.110"),
-        ("Theorem 4.1 (condorcet, T = 100,000)", 300.0, half_maximin, 1000.0, claims.HOLDS, "R_T / bound = 0.300"),
+        ("Theorem 4.3 (borda, T = 100,000)", 2000.0, half_exp3p, 1800.0, verdicts.FAILS, "R_T / bound = 1.110"),
+        ("Theorem 4.1 (condorcet, T = 100,000)", 300.0, half_maximin, 1000.0, verdicts.HOLDS, "R_T / bound = 0.300"),
     ]  # 2,000 - 5.2 lies above 1,800
     for row, (claim, mean, half, bound, verdict, reason) in zip(rows[1:], theorems, strict=True):
         assert row.claim == claim
@@ -644,17 +646,17 @@ def test_long_horizon_rows_from_one_run_and_from_two():
     one-run row (the run at 1,000, outside that span, does not); the theorem rows follow their own runs."""
     rows = {r.claim: r for r in _long_rows(_local(runs_at_10000=1))}
     slope = rows["S5 borda: SparringExp3.P ultimately linear (T = 100,000)"]
-    assert (slope.verdict, slope.reason, slope.value) == (claims.NOT_TESTED, "one run: no interval", 0.95)
-    assert rows["Theorem 4.1 (condorcet, T = 100,000)"].verdict == claims.HOLDS
+    assert (slope.verdict, slope.reason, slope.value) == (verdicts.NOT_TESTED, "one run: no interval", 0.95)
+    assert rows["Theorem 4.1 (condorcet, T = 100,000)"].verdict == verdicts.HOLDS
     local = _local()
     local.loc[0, "runs"] = 1  # condorcet TS-Maximin at its longest horizon
     one = {r.claim: r for r in _long_rows(local)}["Theorem 4.1 (condorcet, T = 100,000)"]
-    assert (one.verdict, one.reason, one.value) == (claims.NOT_TESTED, "one run: no interval", 300.0)
+    assert (one.verdict, one.reason, one.value) == (verdicts.NOT_TESTED, "one run: no interval", 300.0)
     local.loc[0, "runs"] = 2  # the boundary: two runs have an interval
     two = {r.claim: r for r in _long_rows(local)}["Theorem 4.1 (condorcet, T = 100,000)"]
     assert two.low == pytest.approx(300.0 - Z95 * 100.0 / math.sqrt(2), rel=1e-12)
     rows = {r.claim: r for r in _long_rows(_local(runs_at_10000=2))}  # the boundary: two runs at 10,000
-    assert rows["S5 borda: SparringExp3.P ultimately linear (T = 100,000)"].verdict == claims.HOLDS
+    assert rows["S5 borda: SparringExp3.P ultimately linear (T = 100,000)"].verdict == verdicts.HOLDS
 
 
 def test_long_horizon_row_of_a_method_outside_the_paper_names_its_slug():
@@ -697,7 +699,7 @@ def test_tail_row_every_field_at_the_first_step_exceeded():
         150.0,
         250.0,
         107.0,
-        claims.FAILS,
+        verdicts.FAILS,
         "exceeded at t = 100",
         "figures/maximin-tail/tail.png (a, b); results/maximin-tail/tail.md",
     )
@@ -710,14 +712,14 @@ def test_tail_row_without_an_exceeded_step_takes_the_last_and_decides_on_its_int
     row = _tail_row(_estimates(["below", "below", "inconclusive"]), None)
     assert (row.claim, row.verdict, row.reason, row.threshold) == (
         "Theorem 4.1 (borda, t = 1,000)",
-        claims.INCONCLUSIVE,
+        verdicts.INCONCLUSIVE,
         "",
         339.0,
     )
     below = _estimates(["below", "below", "below"]).assign(high=[338.0, 6.0, 250.0])
-    assert _tail_row(below, "t").verdict == claims.HOLDS
+    assert _tail_row(below, "t").verdict == verdicts.HOLDS
     two = _tail_row(_estimates(["below", "below", "below"], runs=2).assign(high=338.0), "t")
-    assert (two.verdict, two.low, two.high) == (claims.HOLDS, 250.0, 338.0)
+    assert (two.verdict, two.low, two.high) == (verdicts.HOLDS, 250.0, 338.0)
 
 
 def _family(crossing=True):
@@ -757,7 +759,7 @@ def test_family_row_every_field_of_the_first_member_exceeded():
         75.0,
         95.0,
         50.0,
-        claims.FAILS,
+        verdicts.FAILS,
         "R_t / bound = 1.70; E[R_t] crosses the bound at t = 700 [600, beyond the grid]; within the grid, fails "
         "down to A = 4 and up to gap 0.2",
         "figures/maximin-tail/tail.png (b); results/maximin-tail/family.md",
@@ -796,13 +798,13 @@ def test_family_row_without_an_exceeded_member_takes_the_largest_ratio_at_the_la
         "Theorem 4.1 (A = 4, gap 0.1, t = 5,000)",
         160.0,
         205.0,
-        claims.HOLDS,
+        verdicts.HOLDS,
     )
     assert row.reason == "R_t / bound = 0.78"
     family.loc[4, "bound"] = 150.0  # 150 inside [130, 190]
-    assert _family_row(family).verdict == claims.INCONCLUSIVE
+    assert _family_row(family).verdict == verdicts.INCONCLUSIVE
     family["runs"] = 2  # the boundary: two runs per member have an interval
-    assert _family_row(family).verdict == claims.INCONCLUSIVE
+    assert _family_row(family).verdict == verdicts.INCONCLUSIVE
 
 
 def test_bayes_row_every_field_and_the_prior_it_names():
@@ -824,20 +826,20 @@ def test_bayes_row_every_field_and_the_prior_it_names():
         0.9,
         1.2,
         1.0,
-        claims.INCONCLUSIVE,
+        verdicts.INCONCLUSIVE,
         "inconclusive as ...; 12.5% of the drawn matrices above the bound",
         "results/maximin-bayes/bayes.md",
     )
     _assert_row(row, expected)
-    assert claims.reading(row).verdict == claims.INCONCLUSIVE
+    assert claims.reading(row).verdict == verdicts.INCONCLUSIVE
 
 
 def test_bayes_row_decides_on_the_intervals_so_a_nan_never_holds():
     """The stored per-A verdicts say holds, but A = 4's interval is NaN: that A is not tested, so the row is
     inconclusive; A = 3 alone, with its interval below 1, holds."""
     estimates = _bayes(["holds", "holds"], [0.1, NAN], [0.5, NAN])
-    assert _bayes_row(estimates).verdict == claims.INCONCLUSIVE
-    assert _bayes_row(estimates.iloc[:1]).verdict == claims.HOLDS
+    assert _bayes_row(estimates).verdict == verdicts.INCONCLUSIVE
+    assert _bayes_row(estimates.iloc[:1]).verdict == verdicts.HOLDS
 
 
 def test_bayes_row_picks_the_smallest_failing_a_and_breaks_ties_of_the_upper_end_by_a():
@@ -848,33 +850,34 @@ def test_bayes_row_picks_the_smallest_failing_a_and_breaks_ties_of_the_upper_end
     assert (row.claim, row.value, row.verdict) == (
         "Theorem 4.1 (Bayesian, prior: uniform antisymmetric) (A = 4, T = 100,000)",
         pytest.approx(1.205),
-        claims.FAILS,
+        verdicts.FAILS,
     )
     assert row.reason == "; 12.5% of the drawn matrices above the bound"  # no verdict text
     tied = _bayes(["holds", "holds"], [0.1, 0.2], [0.5, 0.5])
     tied["actions"] = [4, 3]
     assert "(A = 4, T = 100,000)" in _bayes_row(tied).claim  # equal high ends: the larger A, sorted last
     empty = _bayes_row(_bayes([], [], []))
-    assert (empty.claim, empty.verdict) == ("Theorem 4.1 (Bayesian, prior: uniform antisymmetric)", claims.NOT_TESTED)
+    assert (empty.claim, empty.verdict) == ("Theorem 4.1 (Bayesian, prior: uniform antisymmetric)", verdicts.NOT_TESTED)
 
 
 def test_reading_names_the_reading_only_on_theorem_4_1_rows():
     """holds/fails on a fixed matrix, or as a Bayesian bound naming the prior; inconclusive and not tested as
     they are; other theorems' rows and Section 5's untouched."""
-    fixed = _row("Theorem 4.1 (borda, t = 100)", claims.FAILS)
+    fixed = _row("Theorem 4.1 (borda, t = 100)", verdicts.FAILS)
     assert claims.reading(fixed).verdict == "fails as a bound on a fixed matrix"
-    assert claims.reading(replace(fixed, verdict=claims.HOLDS)).verdict == "holds on this fixed matrix"
-    assert claims.reading(replace(fixed, verdict=claims.INCONCLUSIVE)).verdict == claims.INCONCLUSIVE
-    bayes = _row("Theorem 4.1 (Bayesian, prior: some prior) (A = 3, T = 100)", claims.HOLDS)
+    assert claims.reading(replace(fixed, verdict=verdicts.HOLDS)).verdict == "holds on this fixed matrix"
+    assert claims.reading(replace(fixed, verdict=verdicts.INCONCLUSIVE)).verdict == verdicts.INCONCLUSIVE
+    bayes = _row("Theorem 4.1 (Bayesian, prior: some prior) (A = 3, T = 100)", verdicts.HOLDS)
     assert claims.reading(bayes).verdict == "holds as a Bayesian bound (prior: some prior)"
     assert (
-        claims.reading(replace(bayes, verdict=claims.FAILS)).verdict == "fails as a Bayesian bound (prior: some prior)"
+        claims.reading(replace(bayes, verdict=verdicts.FAILS)).verdict
+        == "fails as a Bayesian bound (prior: some prior)"
     )
-    assert claims.reading(replace(bayes, verdict=claims.NOT_TESTED)).verdict == claims.NOT_TESTED
+    assert claims.reading(replace(bayes, verdict=verdicts.NOT_TESTED)).verdict == verdicts.NOT_TESTED
     named = replace(bayes, claim="Theorem 4.1 (Bayesian, prior: a prior: of sorts) (A = 3, T = 100)")
     assert claims.reading(named).verdict == "holds as a Bayesian bound (prior: a prior: of sorts)"  # named whole
     for other in ("Theorem 4.2 (borda)", "S5 borda: Thompson Sampling shines", "theorem 4.1 (borda)"):
-        assert claims.reading(_row(other, claims.FAILS)).verdict == claims.FAILS
+        assert claims.reading(_row(other, verdicts.FAILS)).verdict == verdicts.FAILS
     assert claims.reading(fixed).reason == "r"  # nothing else changes
 
 
@@ -912,11 +915,11 @@ def test_every_field_of_the_rows_about_methods_not_run():
         texts = decided.loc[claim, ["where", "statement", "quantity", "method", "figure"]].tolist()
         texts[2:4] = [quantity or texts[2], method or texts[3]]
         where, statement, quantity, method, figure = texts
-        row = (claim, where, statement, quantity, method, NAN, NAN, NAN, NAN, claims.NOT_TESTED, reason, figure)
+        row = (claim, where, statement, quantity, method, NAN, NAN, NAN, NAN, verdicts.NOT_TESTED, reason, figure)
         _assert_row(by.reset_index().set_index("claim", drop=False).loc[claim], row)
     rest = by.iloc[:SUMMARY_ROWS][~by.index[:SUMMARY_ROWS].isin(list(expected))]
-    assert len(rest) == 8 and not (rest["verdict"] == claims.NOT_TESTED).any(), rest["verdict"]
-    assert by.loc["S5 borda: ISS's Borda regret linear", "verdict"] == claims.HOLDS
+    assert len(rest) == 8 and not (rest["verdict"] == verdicts.NOT_TESTED).any(), rest["verdict"]
+    assert by.loc["S5 borda: ISS's Borda regret linear", "verdict"] == verdicts.HOLDS
 
 
 def test_the_four_of_the_paper_that_were_run_and_the_runs_of_one_method():
@@ -938,9 +941,9 @@ def test_the_four_of_the_paper_that_were_run_and_the_runs_of_one_method():
         "S5 borda: Borda methods beat their bounds",
         "Theorem 4.4 (borda)",
     ):
-        assert (by.loc[claim, "verdict"], by.loc[claim, "reason"]) == (claims.NOT_TESTED, "one run: no interval")
+        assert (by.loc[claim, "verdict"], by.loc[claim, "reason"]) == (verdicts.NOT_TESTED, "one run: no interval")
     ratio = by.loc["S5 condorcet: TS-Borda comparably strong"]
-    assert ratio["verdict"] == claims.FAILS
+    assert ratio["verdict"] == verdicts.FAILS
     assert ratio["high"] == pytest.approx(450 / 69 * math.exp(Z95 * math.sqrt(2 * 0.1**2 / 100)), rel=1e-12)
     assert ratio["method"].startswith(f"paper run, 100 runs ({SEEDS_100});")
 
@@ -969,10 +972,13 @@ def test_a_theorem_row_without_its_regret_or_without_a_bound():
     summary.loc[summary["algorithm"] == "ts-borda", "bound"] = NAN
     by = claims.ledger(summary).set_index("claim")
     row = by.loc["Theorem 4.2 (condorcet)"]
-    assert (row["verdict"], row["reason"]) == (claims.NOT_TESTED, "T = 40,000 misses Theorem 4.2's horizon requirement")
+    assert (row["verdict"], row["reason"]) == (
+        verdicts.NOT_TESTED,
+        "T = 40,000 misses Theorem 4.2's horizon requirement",
+    )
     assert row["method"].endswith("against the bound nan") and row["value"] == 450.0
     every = by.loc["S5 condorcet: every method beats its bound"]
-    assert every["verdict"] == claims.INCONCLUSIVE
+    assert every["verdict"] == verdicts.INCONCLUSIVE
     assert every["reason"] == "Theorem 4.1: holds, Theorem 4.2: not tested, Theorem 4.3: holds, Theorem 4.4: holds"
     one = claims.ledger(summary.assign(runs=1)).set_index("claim").loc["Theorem 4.2 (condorcet)", "reason"]
     assert one == "one run: no interval; T = 40,000 misses Theorem 4.2's horizon requirement"
@@ -1000,7 +1006,7 @@ def test_a_condorcet_only_summary_has_no_borda_rows():
     summary = _summary()
     by = claims.ledger(summary[summary["scenario"] == "condorcet"]).set_index("claim")
     assert not by.index.str.startswith("S5 borda").any() and not by.index.str.contains(r"\(borda\)").any()
-    assert by.loc["S5 condorcet: every method beats its bound", "verdict"] == claims.HOLDS
+    assert by.loc["S5 condorcet: every method beats its bound", "verdict"] == verdicts.HOLDS
 
 
 def _steps_summary():
@@ -1024,9 +1030,9 @@ def test_slope_claim_starts_at_the_step_nearest_a_tenth_of_the_horizon():
     row = _slope(_steps_summary(), "iss", ultimately=True)
     assert row.quantity == "local slope of log mean borda regret on log t of ISS, t = 4,005 to 40,000 (borda)"
     assert (row.value, row.low, row.high) == pytest.approx((slope, slope - Z95 * se, slope + Z95 * se), rel=1e-12)
-    assert (row.verdict, row.reason) == (claims.HOLDS, "R_T / T = 0.0250")  # 1,000 / 40,000
+    assert (row.verdict, row.reason) == (verdicts.HOLDS, "R_T / T = 0.0250")  # 1,000 / 40,000
     two = _slope(_steps_summary().assign(runs=2), "iss")
-    assert two.method.startswith("paper run, 2 runs (runs 0-1, run r's stream") and two.verdict == claims.HOLDS
+    assert two.method.startswith("paper run, 2 runs (runs 0-1, run r's stream") and two.verdict == verdicts.HOLDS
 
 
 def test_slope_claim_starts_at_the_step_nearest_t_over_10_when_t_is_not_a_multiple_of_10():
@@ -1043,9 +1049,9 @@ def test_slope_claim_that_fails_is_not_inconclusive_unless_the_claim_is_ultimate
     """DTS's Borda regret is flat (7 at t = 4,000 and 40,000): slope 0, fails; only an "ultimately" claim
     turns that into inconclusive, with its clause."""
     row = _slope(_steps_summary(), "dts")
-    assert (row.value, row.verdict, row.reason) == (0.0, claims.FAILS, "R_T / T = 0.0002")  # 7 / 40,000
+    assert (row.value, row.verdict, row.reason) == (0.0, verdicts.FAILS, "R_T / T = 0.0002")  # 7 / 40,000
     row = _slope(_steps_summary(), "dts", ultimately=True)
-    assert row.verdict == claims.INCONCLUSIVE
+    assert row.verdict == verdicts.INCONCLUSIVE
     assert row.reason == "R_T / T = 0.0002; not linear yet at the paper's horizon, which 'ultimately' allows"
 
 
@@ -1071,11 +1077,11 @@ def test_a_summary_of_one_step_decides_the_orderings_and_has_no_decade_for_the_s
     orderings and the theorems are decided as with two steps."""
     summary = _summary()
     by = claims.ledger(summary[summary["t"] == 40000]).set_index("claim")
-    assert by.loc["S5 condorcet: state of the art very strong", "verdict"] == claims.HOLDS
-    assert by.loc["S5 borda: Thompson Sampling shines", "verdict"] == claims.FAILS
+    assert by.loc["S5 condorcet: state of the art very strong", "verdict"] == verdicts.HOLDS
+    assert by.loc["S5 borda: Thompson Sampling shines", "verdict"] == verdicts.FAILS
     slope = by.loc["S5 borda: ISS's Borda regret linear"]
-    assert slope["verdict"] == claims.NOT_TESTED and math.isnan(slope["value"])
-    assert by.loc["Theorem 4.2 (condorcet)", "verdict"] == claims.HOLDS
+    assert slope["verdict"] == verdicts.NOT_TESTED and math.isnan(slope["value"])
+    assert by.loc["Theorem 4.2 (condorcet)", "verdict"] == verdicts.HOLDS
 
 
 def test_the_ledger_reads_every_optional_table_at_its_level():
@@ -1116,7 +1122,7 @@ def test_the_ratio_of_ts_borda_over_dts_has_no_interval_when_either_has_one_run(
     summary = _summary()
     summary.loc[summary["algorithm"] == one, "runs"] = 1
     row = claims.ledger(summary).set_index("claim").loc["S5 condorcet: TS-Borda comparably strong"]
-    assert (row["verdict"], row["reason"]) == (claims.NOT_TESTED, "one run: no interval")
+    assert (row["verdict"], row["reason"]) == (verdicts.NOT_TESTED, "one run: no interval")
     assert row["value"] == pytest.approx(450 / 69) and math.isnan(row["low"])
 
 
@@ -1126,7 +1132,7 @@ def test_ts_borda_shines_when_its_interval_lies_below_every_other_method_s():
     summary = _summary()
     summary.loc[summary["algorithm"] == "ts-borda", ["mean", "std"]] /= 10
     row = claims.ledger(summary).set_index("claim").loc["S5 borda: Thompson Sampling shines"]
-    assert (row["value"], row["threshold"], row["verdict"]) == (pytest.approx(45.0), 69.0, claims.HOLDS)
+    assert (row["value"], row["threshold"], row["verdict"]) == (pytest.approx(45.0), 69.0, verdicts.HOLDS)
     assert row["reason"] == "next smallest mean 69.0"
 
 

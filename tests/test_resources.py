@@ -121,10 +121,11 @@ def test_the_benchmark_rewrites_one_column_of_the_costs_file_for_the_built_ins(t
     bench = bench_module()
     path = tmp_path / "costs.csv"
     path.write_text("# how\nalgorithm,step_us,compile_s\niss,2.1,1.4\ngone,1.0,1.0\n")
-    monkeypatch.setattr(algorithms, "BUILTINS", {"iss": None, "new": None})
-    bench.write_costs("step_us", {"new": 0.876, "iss": 0.8449}, path)
-    assert path.read_text() == "# how\nalgorithm,step_us,compile_s\niss,0.84,1.4\nnew,0.88,\n"
-    assert resources.read_costs(path.read_text()) == {"iss": (0.84e-6, 1.4), "new": (0.88e-6, None)}
+    monkeypatch.setattr(algorithms, "BUILTINS", {"iss": None, "new": None, "slow": None})
+    bench.write_costs("step_us", {"new": 0.876, "iss": 0.8449, "slow": 100.0}, path)  # 100: 2 digits, 1e+02
+    assert path.read_text() == "# how\nalgorithm,step_us,compile_s\niss,0.84,1.4\nnew,0.88,\nslow,1e+02,\n"
+    costs = {"iss": (0.84e-6, 1.4), "new": (0.88e-6, None), "slow": (1e-4, None)}
+    assert resources.read_costs(path.read_text()) == costs
 
 
 def test_the_benchmark_refuses_an_unknown_algorithm_by_name(capsys):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import functools
 import os
+from decimal import Decimal
 
 from .errors import InputError
 
@@ -117,11 +118,11 @@ DEFAULT_COMPILE_SECONDS = 3.0
 
 def read_costs(text: str) -> dict[str, tuple[float | None, float | None]]:
     """``{slug: (seconds per step, compile CPU seconds)}`` of a costs file's text, None for an empty cell
-    (not measured); a microsecond figure is read as its decimal literal times 1e-6, so ``0.8`` is
-    ``0.8e-6`` to the last bit."""
+    (not measured); a microsecond figure is its decimal value times 1e-6, rounded once, so ``0.8`` is
+    ``0.8e-6`` to the last bit (and ``1e+02``, as ``bench_algorithms.py --write`` may print it, is 1e-4)."""
     rows = csv.DictReader(line for line in text.splitlines() if not line.startswith("#"))
     return {
-        row["algorithm"]: (float(row["step_us"] + "e-6") if row["step_us"] else None,
+        row["algorithm"]: (float(Decimal(row["step_us"]).scaleb(-6)) if row["step_us"] else None,
                            float(row["compile_s"]) if row["compile_s"] else None)
         for row in rows
     }  # fmt: skip

@@ -267,7 +267,8 @@ def bayes_markdown(table, verdict: str, prior: str) -> str:
     return "\n".join(
         [
             "# Theorem 4.1 as a Bayesian bound\n",
-            f"TS-Maximin on matrices drawn from the prior `{PRIORS[prior]}` (duelbandits.bayes: {DRAWS[prior]}). "
+            f"TS-Maximin on matrices drawn from the prior `{PRIORS[prior]}` "
+            f"(duelbandits.studies.bayes: {DRAWS[prior]}). "
             "E[R_t] / bound is the mean over the prior of each matrix's mean Maximin R_t / bound, stratified by "
             "whether the matrix has a Condorcet winner (double sampling: the strata's shares from a larger draw of "
             f"matrices, the simulated ones its first), with the two-sided {level} normal interval; 'matrices above' "

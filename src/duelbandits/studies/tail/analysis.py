@@ -405,7 +405,7 @@ def tail_markdown(table, states, trap, verdict: str, confidence: float) -> str:
         f"Maximin winner i* = {trap.maximin_winner}, Borda winner i2 = {trap.borda_winner}; the trap's regret "
         f"per step delta = X[i*, i2] - 1/2 = {trap.delta:.4f}. Phase 1: {runs:,} runs; "
         f"{trapped_runs} trapped at the first horizon. Intervals: two-sided {level}, normal; phase 2 "
-        "stratified (duelbandits.tail.stratified_mean).\n",
+        "stratified (duelbandits.studies.tail.analysis.stratified_mean).\n",
         f"**Verdict: {verdict}.**\n",
         "## E[R_t] against Theorem 4.1's bound, and the trapped fraction (survival curve)\n",
         markdown(

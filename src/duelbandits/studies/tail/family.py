@@ -247,7 +247,8 @@ def family_markdown(table, first, extremes, confidence: float) -> str:
     return "\n".join(
         [
             "# Where Theorem 4.1's bound breaks first\n",
-            f"Family (duelbandits.tail_family.family_matrix): action 0 the Condorcet winner, X[0, 1] = 1/2 + gap, "
+            "Family (duelbandits.studies.tail.family.family_matrix): action 0 the Condorcet winner, "
+            "X[0, 1] = 1/2 + gap, "
             f"X[0, j] = {0.5 + others_gap:g}; action 1 beats every j >= 2 with {strength:g}; other pairs 1/2. "
             f"TS-Maximin, {runs} runs per member; two-sided {level} normal intervals. A member fails when its "
             "interval lies above the bound at some t of the grid. Crossing: where the mean first reaches the bound, "
