@@ -24,17 +24,12 @@ from pathlib import Path
 
 import yaml
 
+from duelbandits.tables import markdown
+
 REPO = Path(__file__).resolve().parents[1]
 SECTION = re.compile(r"(<!-- generated: (\w+) \(python bench/docgen\.py\) -->\n)(.*?)(<!-- end generated -->)", re.S)
 SHOWN_DEFAULT = 72
 """A config value longer than this, as YAML on one line, is shown as "see `config.yaml`"."""
-
-
-def markdown(header: list[str], align: str, rows: list[list[str]]) -> str:
-    """A Markdown table: ``align`` has one letter per column, ``l`` or ``r``."""
-    rule = ["---:" if a == "r" else "---" for a in align]
-    lines = [header, rule, *rows]
-    return "".join("| " + " | ".join(cell.replace("|", "\\|") for cell in line) + " |\n" for line in lines)
 
 
 def targets(root: Path = REPO) -> str:
@@ -49,7 +44,7 @@ def targets(root: Path = REPO) -> str:
             rows.insert(0, [f"default (`{name}`)", "`snakemake --cores 2`", " ".join(doc.group(1).split())])
         else:
             rows.append([f"`{name}`", f"`snakemake --cores 2 {name}`", " ".join(doc.group(1).split())])
-    return markdown(["target", "command", "what it makes"], "lll", rows)
+    return markdown(["target", "command", "what it makes"], rows, "lll")
 
 
 def config(root: Path = REPO) -> str:
@@ -63,7 +58,7 @@ def config(root: Path = REPO) -> str:
         text = text.removesuffix("...\n").strip()
         shown = f"`{text}`" if len(text) <= SHOWN_DEFAULT else "see `config.yaml`"
         rows.append([f"`{key}`", shown, " ".join(schema[key]["description"].split())])
-    return markdown(["key", "default", "what it sets"], "lll", rows)
+    return markdown(["key", "default", "what it sets"], rows, "lll")
 
 
 def results(root: Path = REPO) -> str:
@@ -79,7 +74,7 @@ def costs(root: Path = REPO) -> str:
     text = (root / "src/duelbandits/data/costs.csv").read_text()
     rows = csv.DictReader(line for line in text.splitlines() if not line.startswith("#"))
     cells = [[f"`{r['algorithm']}`", r["step_us"] or "-", r["compile_s"] or "-"] for r in rows]
-    return markdown(["algorithm", "us per step", "compile CPU s"], "lrr", cells)
+    return markdown(["algorithm", "us per step", "compile CPU s"], cells, "lrr")
 
 
 PAGES = {"README.md": (targets, config, results), "docs/performance.md": (costs,)}
