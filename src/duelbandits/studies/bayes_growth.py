@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..regret import z_value
-from .tail.analysis import stratified_mean
+from ..regret import stratified_mean, z_value
 
 
 def grid(horizon: int, first: int, points: int) -> list[int]:
@@ -20,7 +19,7 @@ def grid(horizon: int, first: int, points: int) -> list[int]:
 
 
 def strata(values, flags, drawn) -> list:
-    """The strata of :func:`duelbandits.studies.tail.analysis.stratified_mean`: ``values`` (one per
+    """The strata of :func:`duelbandits.regret.stratified_mean`: ``values`` (one per
     simulated matrix, or rows of them) split by ``flags[:M]`` (Condorcet winner or not), with the counts of
     each among all ``drawn`` flags (the simulated matrices are the first ``M`` drawn, a random subsample
     of each stratum, so this is double sampling for stratification). A stratum with no simulated matrix is
