@@ -182,7 +182,7 @@ def linear_gap(actions, rng, gap):
 
 def test_a_plugin_scenarios_parameters_are_set_under_its_slug_and_checked_by_its_entry(monkeypatch):
     """A scenario that declares a Param: its value reaches make and the job's arguments; out of its
-    range, under an unknown name, or given without the slug, it is one line naming the key."""
+    range, under an unknown name, not in a mapping, or given without the slug, it is one line naming the key."""
     from duelbandits import plan, scenarios
     from duelbandits.algorithms import Param
 
@@ -202,6 +202,10 @@ def test_a_plugin_scenarios_parameters_are_set_under_its_slug_and_checked_by_its
     refused(
         with_value(("scenario_params", "gapped"), {"gaps": 0.1}),
         "config: scenario_params/gapped/gaps: unknown key: no parameter of gapped; its parameters are gap",
+    )
+    refused(
+        with_value(("scenario_params", "gapped"), 0.1),
+        "config: scenario_params/gapped: must be a mapping of its parameters (gap), got 0.1",
     )
     refused(
         with_value(("scenario_params", "gap"), 0.1),

@@ -182,11 +182,17 @@ def _check_params(entry, values: dict, section: str) -> None:
 
 def _check_scenario_params(key, item, properties: dict) -> None:
     """A key of ``scenario_params`` the schema file does not list: the slug of a scenario that declares
-    parameters, with its values (:func:`_check_params`), or one line naming it and the keys allowed."""
+    parameters, with a mapping of its values (:func:`_check_params`), or one line naming it and the
+    keys allowed."""
     import difflib
 
     entry = scenarios.REGISTRY.get(key)
-    if entry is not None and entry.params and isinstance(item, dict):
+    if entry is not None and entry.params:
+        if not isinstance(item, dict):
+            raise ConfigError(
+                f"config: scenario_params/{key}: must be a mapping of its parameters ({', '.join(entry.params)}), "
+                f"got {item!r}"
+            )
         _check_params(entry, item, "scenario_params")
         return
     own = [f"{slug} ({', '.join(e.params)})" for slug, e in scenarios.REGISTRY.items() if e.params]
