@@ -18,11 +18,11 @@ def grid(horizon: int, first: int, points: int) -> list[int]:
     return sorted({int(round(t)) for t in np.geomspace(first, horizon, points)} | {int(horizon)})
 
 
-def strata(values, flags, drawn) -> list:
+def strata(values, flags) -> list:
     """The strata of :func:`duelbandits.regret.stratified_mean`: ``values`` (one per
     simulated matrix, or rows of them) split by ``flags[:M]`` (Condorcet winner or not), with the counts of
-    each among all ``drawn`` flags (the simulated matrices are the first ``M`` drawn, a random subsample
-    of each stratum, so this is double sampling for stratification). A stratum with no simulated matrix is
+    each among all the ``flags`` (one per drawn matrix; the simulated matrices are the first ``M`` drawn, a
+    random subsample of each stratum, so this is double sampling for stratification). A stratum with no simulated matrix is
     an error (``ValueError`` naming the counts)."""
     values, flags = np.asarray(values, dtype=float), np.asarray(flags, dtype=bool)
     mine = flags[: len(values)]
@@ -42,7 +42,7 @@ def strata(values, flags, drawn) -> list:
 def stratified(values, flags) -> tuple[float, float]:
     """``(estimate, standard error)`` of the prior mean of ``values`` (one per simulated matrix) with the
     strata of :func:`strata`."""
-    return stratified_mean(strata(values, flags, len(flags)))
+    return stratified_mean(strata(values, flags))
 
 
 def exponents(t, means) -> np.ndarray:
@@ -75,7 +75,7 @@ def bootstrap(values, flags, t, bounds, replicates: int, rng) -> tuple[np.ndarra
     matrices within each stratum (with replacement), and takes the stratified mean at every horizon."""
     values, flags = np.asarray(values, dtype=float), np.asarray(flags, dtype=bool)
     N = flags.size
-    (N1, v1), (_, v0) = strata(values, flags, N)
+    (N1, v1), (_, v0) = strata(values, flags)
     W1 = rng.binomial(N, N1 / N, size=replicates)[:, None] / N
     means = np.zeros((replicates, values.shape[1]))
     for W, v in ((W1, v1), (1 - W1, v0)):
