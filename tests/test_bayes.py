@@ -14,6 +14,7 @@ from duelbandits import configcheck, digests, plan, schemas, winners
 from duelbandits.configcheck import ConfigError
 from duelbandits.studies import bayes
 from duelbandits.studies import bayes_growth as growth
+from duelbandits.studies import bayes_report as report
 
 REPO = Path(__file__).resolve().parents[1]
 BASE = yaml.safe_load((REPO / "config.yaml").read_text())
@@ -158,7 +159,7 @@ def test_the_ratios_figure_counts_each_a_matrices_in_shared_bins_and_names_the_s
         for r, d in enumerate((-0.25, 0.25))
     ]
     runs = pd.DataFrame(rows, columns=schemas.BAYES_RUN_SCHEMA.names)
-    fig = bayes.ratios_figure(runs, bayes.estimates(runs, 0.95), 3, [tmp_path / "r.png"], data_digest="d")
+    fig = report.ratios_figure(runs, bayes.estimates(runs, 0.95), 3, [tmp_path / "r.png"], data_digest="d")
     axes = fig.get_axes()
     assert [[p.get_height() for p in ax.patches] for ax in axes] == [[0, 2, 1], [1, 1, 1]]
     assert [p.get_x() for p in axes[0].patches] == pytest.approx([-0.5, 1 / 6, 5 / 6])

@@ -22,8 +22,8 @@ def strata(values, flags) -> list:
     """The strata of :func:`duelbandits.regret.stratified_mean`: ``values`` (one per
     simulated matrix, or rows of them) split by ``flags[:M]`` (Condorcet winner or not), with the counts of
     each among all the ``flags`` (one per drawn matrix; the simulated matrices are the first ``M`` drawn, a
-    random subsample of each stratum, so this is double sampling for stratification). A stratum with no simulated matrix is
-    an error (``ValueError`` naming the counts)."""
+    random subsample of each stratum, so this is double sampling for stratification). A stratum with no
+    simulated matrix is an error (``ValueError`` naming the counts)."""
     values, flags = np.asarray(values, dtype=float), np.asarray(flags, dtype=bool)
     mine = flags[: len(values)]
     out = []
