@@ -188,6 +188,22 @@ def test_the_overall_verdict_names_the_reading_and_the_prior():
     assert bayes.overall_verdict(frame).startswith("fails as a Bayesian bound (prior: uniform antisymmetric) at A = 4")
 
 
+def test_the_headline_verdict_is_the_longest_horizons_and_the_page_says_so_once():
+    """Three matrices at A = 3, one run each: R_t / bound 2.0, 2.1, 2.2 at t = 100 (mean 2.1, se 0.058:
+    fails) and 0.1, 0.2, 0.3 at t = 1,000 (mean 0.2: holds). The headline is t = 1,000's alone; the page
+    keeps t = 100's row with its own verdict."""
+    b = {t: bayes.bound(3, t) for t in (100, 1000)}
+    ratios = {100: [2.0, 2.1, 2.2], 1000: [0.1, 0.2, 0.3]}
+    rows = [(3, m, 0, t, x * b[t], b[t], x) for t, xs in ratios.items() for m, x in enumerate(xs)]
+    table = bayes.estimates(pd.DataFrame(rows, columns=schemas.BAYES_RUN_SCHEMA.names), 0.95)
+    assert table["verdict"].tolist() == ["fails", "holds"]
+    headline = bayes.overall_verdict(table)
+    assert headline == "holds as a Bayesian bound (prior: uniform antisymmetric) at A = 3, T = 1,000"
+    page = report.bayes_markdown(table, headline, "uniform")
+    assert page.count("Headline verdict, at the longest horizon") == 1 and f"**{headline}.**" in page
+    assert "| 3 | 100 | 3 x 1 | 2.100 [" in page and "| fails |" in page
+
+
 def test_measure_is_reproducible_and_reports_the_bound():
     a = bayes.measure(3, range(2), 2, [50, 200], 1)
     b = bayes.measure(3, [1], 2, [200], 1)

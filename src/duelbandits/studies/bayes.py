@@ -204,12 +204,15 @@ def condorcet_flags(base_seed: int, actions: int, count: int, prior: str) -> np.
 
 
 def overall_verdict(frame) -> str:
-    """One sentence over every A: ``fails`` if any A fails, ``holds`` if every A holds, else inconclusive."""
+    """The headline verdict, one sentence over every A at the longest horizon only (the config's ``T``, the
+    ledger's; each grid horizon's own verdict is in the table): ``fails`` if any A fails there, ``holds``
+    if every A holds, else inconclusive."""
     if frame.empty:
         return "inconclusive: no estimates"
+    frame = frame[frame["horizon"] == frame["horizon"].max()]
     verdicts = frame["verdict"].tolist()
     prior = prior_name(frame)
-    T = ", ".join(f"{t:,}" for t in sorted(set(frame["horizon"])))
+    T = f"{int(frame['horizon'].iloc[0]):,}"
     As = ", ".join(str(a) for a in sorted(set(frame["actions"])))
     if "fails" in verdicts:
         bad = ", ".join(str(a) for a in sorted({a for a, v in zip(frame["actions"], verdicts) if v == "fails"}))

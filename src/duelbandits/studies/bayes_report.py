@@ -58,7 +58,7 @@ def bayes_markdown(table, verdict: str, prior: str) -> str:
             f"with it, reaches the bound (bootstrap percentile {level} intervals over the matrices; duelbandits."
             "studies.bayes_growth).\n",
             f"Matrices with a Condorcet winner (share of the drawn): {shares}.\n",
-            f"**{verdict}.**\n",
+            f"Headline verdict, at the longest horizon (each horizon's own verdict is in the table): **{verdict}.**\n",
             markdown(
                 [
                     "A",
