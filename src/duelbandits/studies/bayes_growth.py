@@ -57,15 +57,18 @@ def exponents(t, means) -> np.ndarray:
 
 
 def crossings(t, ratios, alpha, beta) -> np.ndarray:
-    """Where ``ratio = E[R_t] / bound``, extrapolated from each horizon ``t_k`` with the local exponents
-    ``alpha`` (of the mean) and ``beta`` (of the bound), reaches 1 from below or above it:
-    ``t_k ratio_k^(-1 / (alpha - beta))`` when ``alpha > beta``; ``inf`` (never) when ``alpha <= beta``;
-    NaN where ``alpha`` is (the first horizon, a mean not positive)."""
+    """Where ``ratio = E[R_t] / bound`` reaches 1, as seen from each horizon ``t_k``: ``t_k`` itself when
+    ``ratio_k >= 1`` (reached: at or above the bound at ``t_k``, whatever its exponent; a later return below
+    it is not predicted); below 1, extrapolated with the local exponents ``alpha`` (of the mean) and
+    ``beta`` (of the bound), ``t_k ratio_k^(-1 / (alpha - beta))`` when ``alpha > beta`` (the ratio rising)
+    and ``inf`` (never) when ``alpha <= beta``; NaN below 1 where ``alpha`` is (the first horizon, a mean
+    not positive). So a crossing is never before ``t_k``."""
     t, r = np.asarray(t, dtype=float), np.asarray(ratios, dtype=float)
     alpha, beta = np.asarray(alpha, dtype=float), np.asarray(beta, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         ahead = t * np.exp(-np.log(np.where(r > 0, r, 1.0)) / (alpha - beta))
-    return np.where(np.isnan(alpha), np.nan, np.where(alpha > beta, ahead, np.inf))
+    below = np.where(np.isnan(alpha), np.nan, np.where(alpha > beta, ahead, np.inf))
+    return np.where(r >= 1.0, t, below)
 
 
 def bootstrap(values, flags, t, bounds, replicates: int, rng) -> tuple[np.ndarray, np.ndarray]:

@@ -23,8 +23,10 @@ def bayes_markdown(table, verdict: str, prior: str) -> str:
 
     level = f"{100 * float(table['confidence'].iloc[0]):g}%" if len(table) else "-"
 
-    def horizon(t):
-        return "never" if t == math.inf else "-" if not math.isfinite(t) else f"{t:,.0f}" if t < 1e7 else f"{t:.2e}"
+    def horizon(c, t):  # a crossing seen from t: reached by t, never, or the horizon
+        if not math.isfinite(c):
+            return "never" if c == math.inf else "-"
+        return "reached" if c <= t else f"{c:,.0f}" if c < 1e7 else f"{c:.2e}"
 
     rows = [
         [
@@ -35,7 +37,8 @@ def bayes_markdown(table, verdict: str, prior: str) -> str:
             f"{fmt(100 * row.share_above, 1)}% [{fmt(100 * row.share_low, 1)}, {fmt(100 * row.share_high, 1)}]",
             row.verdict,
             f"{fmt(row.exponent, 2)} [{fmt(row.exponent_low, 2)}, {fmt(row.exponent_high, 2)}]",
-            f"{horizon(row.crossing)} [{horizon(row.crossing_low)}, {horizon(row.crossing_high)}]",
+            f"{horizon(row.crossing, row.horizon)} [{horizon(row.crossing_low, row.horizon)}, "
+            f"{horizon(row.crossing_high, row.horizon)}]",
         ]
         for row in table.sort_values(["actions", "horizon"]).itertuples()
     ]
@@ -54,8 +57,9 @@ def bayes_markdown(table, verdict: str, prior: str) -> str:
             "whether the matrix has a Condorcet winner (double sampling: the strata's shares from a larger draw of "
             f"matrices, the simulated ones its first), with the two-sided {level} normal interval; 'matrices above' "
             "is the share of simulated matrices whose mean R_t exceeds the bound; the exponent is the local growth "
-            "exponent of E[R_t] since the previous horizon, and the crossing the horizon where E[R_t], extrapolated "
-            f"with it, reaches the bound (bootstrap percentile {level} intervals over the matrices; duelbandits."
+            "exponent of E[R_t] since the previous horizon, and the crossing the horizon where E[R_t] reaches the "
+            "bound: 'reached' when it is at or above it at t, else extrapolated with that exponent ('never' when it "
+            f"is at most the bound's, 1/2) (bootstrap percentile {level} intervals over the matrices; duelbandits."
             "studies.bayes_growth).\n",
             f"Matrices with a Condorcet winner (share of the drawn): {shares}.\n",
             f"Headline verdict, at the longest horizon (each horizon's own verdict is in the table): **{verdict}.**\n",
