@@ -14,6 +14,7 @@ from duelbandits import configcheck, digests, plan, schemas, winners
 from duelbandits.configcheck import ConfigError
 from duelbandits.studies import bayes
 from duelbandits.studies import bayes_growth as growth
+from duelbandits.studies import bayes_report as report
 
 REPO = Path(__file__).resolve().parents[1]
 BASE = yaml.safe_load((REPO / "config.yaml").read_text())
@@ -111,16 +112,21 @@ def test_the_estimator_on_hand_computed_cases_plain_and_stratified():
 
 def test_the_local_exponent_and_the_crossing_by_hand():
     """Means 100 and 1000 at t = 10^5 and 10^6: exponent log(10) / log(10) = 1; against a sqrt(t) bound
-    (exponent 1/2) at ratio 1/4 the crossing is 10^6 * 4^(1 / (1 - 1/2)) = 1.6 * 10^7; an exponent at or
-    below the bound's never crosses (inf); a mean not positive has no exponent (NaN). The bootstrap of
-    identical matrices in one stratum has every replicate at the point: a zero-width interval."""
+    (exponent 1/2) at ratio 1/4 the crossing is 10^6 * 4^(1 / (1 - 1/2)) = 1.6 * 10^7; below 1, an exponent
+    at or below the bound's never crosses (inf), even just below 1; at or above 1 the bound is reached at
+    t = 10^6 itself, rising (exponent 1) or falling toward 1 (0.3), or with no exponent; below 1 a mean not
+    positive has no exponent (NaN) and no crossing. The bootstrap of identical matrices in one stratum has
+    every replicate at the point: a zero-width interval."""
     t = [10**5, 10**6]
     alpha = growth.exponents(t, [100.0, 1000.0])
     assert np.isnan(alpha[0]) and alpha[1] == pytest.approx(1.0)
     assert np.isnan(growth.exponents(t, [-5.0, 1000.0])[1])
     cross = growth.crossings([10**6] * 3, [0.25] * 3, [1.0, 0.5, 0.4], [0.5] * 3)
     assert cross.tolist() == pytest.approx([1.6e7, math.inf, math.inf])
-    assert growth.crossings([10**6], [2.0], [1.0], [0.5])[0] == pytest.approx(2.5e5)  # already above: behind
+    below = growth.crossings([10**6] * 2, [np.nextafter(1.0, 0), 0.5], [0.4, np.nan], [0.5] * 2)
+    assert below[0] == math.inf and np.isnan(below[1])
+    above = growth.crossings([10**6] * 4, [2.0, 2.0, 1.0, 3.0], [1.0, 0.3, 0.2, np.nan], [0.5] * 4)
+    assert above.tolist() == [1e6] * 4
     bounds = [bayes.bound(5, s) for s in t]
     a, c = growth.bootstrap([[100.0, 1000.0]] * 3, [True] * 4, t, bounds, 20, np.random.default_rng(1))
     low, high = growth.percentile_interval(a, 0.9)
@@ -158,7 +164,7 @@ def test_the_ratios_figure_counts_each_a_matrices_in_shared_bins_and_names_the_s
         for r, d in enumerate((-0.25, 0.25))
     ]
     runs = pd.DataFrame(rows, columns=schemas.BAYES_RUN_SCHEMA.names)
-    fig = bayes.ratios_figure(runs, bayes.estimates(runs, 0.95), 3, [tmp_path / "r.png"], data_digest="d")
+    fig = report.ratios_figure(runs, bayes.estimates(runs, 0.95), 3, [tmp_path / "r.png"], data_digest="d")
     axes = fig.get_axes()
     assert [[p.get_height() for p in ax.patches] for ax in axes] == [[0, 2, 1], [1, 1, 1]]
     assert [p.get_x() for p in axes[0].patches] == pytest.approx([-0.5, 1 / 6, 5 / 6])
@@ -185,6 +191,22 @@ def test_the_overall_verdict_names_the_reading_and_the_prior():
     )
     frame["verdict"] = ["holds", "fails"]
     assert bayes.overall_verdict(frame).startswith("fails as a Bayesian bound (prior: uniform antisymmetric) at A = 4")
+
+
+def test_the_headline_verdict_is_the_longest_horizons_and_the_page_says_so_once():
+    """Three matrices at A = 3, one run each: R_t / bound 2.0, 2.1, 2.2 at t = 100 (mean 2.1, se 0.058:
+    fails) and 0.1, 0.2, 0.3 at t = 1,000 (mean 0.2: holds). The headline is t = 1,000's alone; the page
+    keeps t = 100's row with its own verdict (and the crossing 'reached': the ratio is above 1 there)."""
+    b = {t: bayes.bound(3, t) for t in (100, 1000)}
+    ratios = {100: [2.0, 2.1, 2.2], 1000: [0.1, 0.2, 0.3]}
+    rows = [(3, m, 0, t, x * b[t], b[t], x) for t, xs in ratios.items() for m, x in enumerate(xs)]
+    table = bayes.estimates(pd.DataFrame(rows, columns=schemas.BAYES_RUN_SCHEMA.names), 0.95)
+    assert table["verdict"].tolist() == ["fails", "holds"]
+    headline = bayes.overall_verdict(table)
+    assert headline == "holds as a Bayesian bound (prior: uniform antisymmetric) at A = 3, T = 1,000"
+    page = report.bayes_markdown(table, headline, "uniform")
+    assert page.count("Headline verdict, at the longest horizon") == 1 and f"**{headline}.**" in page
+    assert "| 3 | 100 | 3 x 1 | 2.100 [" in page and "| fails | - [-, -] | reached [-, -] |" in page
 
 
 def test_measure_is_reproducible_and_reports_the_bound():

@@ -206,8 +206,8 @@ BAYES_ESTIMATE_SCHEMA = _schema(
 prior (stratified by a Condorcet winner, the stratum's share of ``strata_draws`` matrices with its
 interval) with its two-sided normal interval, the share of matrices whose mean R_t exceeds the bound with
 its interval, the verdict (``holds``, ``fails``, ``inconclusive``), the local growth exponent of E[R_t]
-since the previous horizon and the predicted crossing of the bound (``inf``: never), with bootstrap
-intervals (duelbandits.studies.bayes.estimates)."""
+since the previous horizon and the predicted crossing of the bound (``inf``: never; the horizon itself:
+reached), with bootstrap intervals (duelbandits.studies.bayes.estimates)."""
 
 CLAIM_SCHEMA = _schema(
     "claim:string where:string statement:string quantity:string method:string value:float64 low:float64 high:float64"

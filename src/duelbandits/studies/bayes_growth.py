@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..regret import z_value
-from .tail.analysis import stratified_mean
+from ..regret import stratified_mean, z_value
 
 
 def grid(horizon: int, first: int, points: int) -> list[int]:
@@ -19,12 +18,12 @@ def grid(horizon: int, first: int, points: int) -> list[int]:
     return sorted({int(round(t)) for t in np.geomspace(first, horizon, points)} | {int(horizon)})
 
 
-def strata(values, flags, drawn) -> list:
-    """The strata of :func:`duelbandits.studies.tail.analysis.stratified_mean`: ``values`` (one per
+def strata(values, flags) -> list:
+    """The strata of :func:`duelbandits.regret.stratified_mean`: ``values`` (one per
     simulated matrix, or rows of them) split by ``flags[:M]`` (Condorcet winner or not), with the counts of
-    each among all ``drawn`` flags (the simulated matrices are the first ``M`` drawn, a random subsample
-    of each stratum, so this is double sampling for stratification). A stratum with no simulated matrix is
-    an error (``ValueError`` naming the counts)."""
+    each among all the ``flags`` (one per drawn matrix; the simulated matrices are the first ``M`` drawn, a
+    random subsample of each stratum, so this is double sampling for stratification). A stratum with no
+    simulated matrix is an error (``ValueError`` naming the counts)."""
     values, flags = np.asarray(values, dtype=float), np.asarray(flags, dtype=bool)
     mine = flags[: len(values)]
     out = []
@@ -43,7 +42,7 @@ def strata(values, flags, drawn) -> list:
 def stratified(values, flags) -> tuple[float, float]:
     """``(estimate, standard error)`` of the prior mean of ``values`` (one per simulated matrix) with the
     strata of :func:`strata`."""
-    return stratified_mean(strata(values, flags, len(flags)))
+    return stratified_mean(strata(values, flags))
 
 
 def exponents(t, means) -> np.ndarray:
@@ -58,15 +57,18 @@ def exponents(t, means) -> np.ndarray:
 
 
 def crossings(t, ratios, alpha, beta) -> np.ndarray:
-    """Where ``ratio = E[R_t] / bound``, extrapolated from each horizon ``t_k`` with the local exponents
-    ``alpha`` (of the mean) and ``beta`` (of the bound), reaches 1 from below or above it:
-    ``t_k ratio_k^(-1 / (alpha - beta))`` when ``alpha > beta``; ``inf`` (never) when ``alpha <= beta``;
-    NaN where ``alpha`` is (the first horizon, a mean not positive)."""
+    """Where ``ratio = E[R_t] / bound`` reaches 1, as seen from each horizon ``t_k``: ``t_k`` itself when
+    ``ratio_k >= 1`` (reached: at or above the bound at ``t_k``, whatever its exponent; a later return below
+    it is not predicted); below 1, extrapolated with the local exponents ``alpha`` (of the mean) and
+    ``beta`` (of the bound), ``t_k ratio_k^(-1 / (alpha - beta))`` when ``alpha > beta`` (the ratio rising)
+    and ``inf`` (never) when ``alpha <= beta``; NaN below 1 where ``alpha`` is (the first horizon, a mean
+    not positive). So a crossing is never before ``t_k``."""
     t, r = np.asarray(t, dtype=float), np.asarray(ratios, dtype=float)
     alpha, beta = np.asarray(alpha, dtype=float), np.asarray(beta, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         ahead = t * np.exp(-np.log(np.where(r > 0, r, 1.0)) / (alpha - beta))
-    return np.where(np.isnan(alpha), np.nan, np.where(alpha > beta, ahead, np.inf))
+    below = np.where(np.isnan(alpha), np.nan, np.where(alpha > beta, ahead, np.inf))
+    return np.where(r >= 1.0, t, below)
 
 
 def bootstrap(values, flags, t, bounds, replicates: int, rng) -> tuple[np.ndarray, np.ndarray]:
@@ -76,7 +78,7 @@ def bootstrap(values, flags, t, bounds, replicates: int, rng) -> tuple[np.ndarra
     matrices within each stratum (with replacement), and takes the stratified mean at every horizon."""
     values, flags = np.asarray(values, dtype=float), np.asarray(flags, dtype=bool)
     N = flags.size
-    (N1, v1), (_, v0) = strata(values, flags, N)
+    (N1, v1), (_, v0) = strata(values, flags)
     W1 = rng.binomial(N, N1 / N, size=replicates)[:, None] / N
     means = np.zeros((replicates, values.shape[1]))
     for W, v in ((W1, v1), (1 - W1, v0)):

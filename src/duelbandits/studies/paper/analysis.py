@@ -31,7 +31,7 @@ def load_algorithm_runs(paths, horizon: int, actions: int, runs: int) -> tuple[p
     checked to hold runs 0..runs-1 once each."""
     frames, strategies = [], []
     for path in paths:
-        df, strat = storage.read_runs(path, horizon, actions)
+        df, strat = storage.read_runs(path)
         frames.append(df)
         if strat is not None:
             strategies.append(strat)
