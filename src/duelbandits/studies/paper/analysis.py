@@ -36,7 +36,7 @@ def load_algorithm_runs(paths, horizon: int, actions: int, runs: int) -> tuple[p
     """
     frames, strategies = [], []
     for path in paths:
-        df, strat = storage.read_runs(path, horizon, actions)
+        df, strat = storage.read_runs(path)
         frames.append(df)
         if strat is not None:
             strategies.append(strat)
