@@ -129,9 +129,32 @@ def test_the_local_exponent_and_the_crossing_by_hand():
     assert above.tolist() == [1e6] * 4
     bounds = [bayes.bound(5, s) for s in t]
     a, c = growth.bootstrap([[100.0, 1000.0]] * 3, [True] * 4, t, bounds, 20, np.random.default_rng(1))
-    low, high = growth.percentile_interval(a, 0.9)
-    assert np.isnan(low[0]) and (low[1], high[1]) == pytest.approx((1.0, 1.0))
+    low, high, undefined = growth.percentile_interval(a, 0.9)
+    assert np.isnan(low[0]) and (low[1], high[1]) == pytest.approx((1.0, 1.0)) and undefined.tolist() == [20, 0]
     assert growth.grid(10**6, 10**5, 3) == [100000, 316228, 1000000] and growth.grid(500, 7, 1) == [500]
+
+
+def test_undefined_resamplings_are_counted_and_the_page_says_so():
+    """Percentile intervals over the defined replicates (inverted CDF, the smallest x with F(x) >= q): of
+    NaN, 1, 2, 3, NaN at 50% (q = 0.25, 0.75) the ends are 1 and 3 with 2 undefined; of 1, 2, 3, 4, inf at
+    90% (q = 0.05, 0.95) 1 and inf with none; all NaN: no ends, 5 undefined. End to end: 3 identical
+    matrices at A = 3 with R_t = -1, 5, 10 at t = 100, 1,000, 10,000, 20 resamplings: every resampled mean
+    at 100 is -1, so at 1,000 the exponent and the crossing are undefined in all 20; at 10,000 the exponent
+    is log(10 / 5) / log(10) = 0.30 in every resampling, below the bound's 1/2: never."""
+    x = np.array([[np.nan, 1, np.nan], [1, 2, np.nan], [2, 3, np.nan], [3, 4, np.nan], [np.nan, np.inf, np.nan]])
+    low, high, undefined = growth.percentile_interval(x[:, :1], 0.5)
+    assert (low[0], high[0], undefined[0]) == (1, 3, 2)
+    low, high, undefined = growth.percentile_interval(x[:, 1:], 0.9)
+    assert (low[0], high[0], undefined[0]) == (1, math.inf, 0) and np.isnan(low[1]) and undefined[1] == 5
+    R = {100: -1.0, 1000: 5.0, 10000: 10.0}
+    rows = [(3, m, 0, t, r, bayes.bound(3, t), r / bayes.bound(3, t)) for t, r in R.items() for m in range(3)]
+    table = bayes.estimates(pd.DataFrame(rows, columns=schemas.BAYES_RUN_SCHEMA.names), 0.95, replicates=20)
+    assert table["exponent_undefined"].tolist() == [20, 20, 0] and table["crossing_undefined"].tolist() == [20, 20, 0]
+    assert table["exponent"].iloc[2] == pytest.approx(math.log10(2))
+    page = report.bayes_markdown(table, bayes.overall_verdict(table), "uniform", 20)
+    everywhere = "undefined [undefined in all 20 resamplings]"
+    assert f"| {everywhere} | {everywhere} |" in page and "| 0.30 [0.30, 0.30] | never [never, never] |" in page
+    assert "nan" not in page.lower()
 
 
 def test_estimates_per_actions_from_run_rows():
@@ -204,9 +227,9 @@ def test_the_headline_verdict_is_the_longest_horizons_and_the_page_says_so_once(
     assert table["verdict"].tolist() == ["fails", "holds"]
     headline = bayes.overall_verdict(table)
     assert headline == "holds as a Bayesian bound (prior: uniform antisymmetric) at A = 3, T = 1,000"
-    page = report.bayes_markdown(table, headline, "uniform")
+    page = report.bayes_markdown(table, headline, "uniform", 0)
     assert page.count("Headline verdict, at the longest horizon") == 1 and f"**{headline}.**" in page
-    assert "| 3 | 100 | 3 x 1 | 2.100 [" in page and "| fails | - [-, -] | reached [-, -] |" in page
+    assert "| 3 | 100 | 3 x 1 | 2.100 [" in page and "| fails | - | reached [-, -] |" in page
 
 
 def test_measure_is_reproducible_and_reports_the_bound():

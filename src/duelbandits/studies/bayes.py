@@ -287,7 +287,7 @@ def cmd_bayes_table(args) -> None:
         bootstrap=args.bootstrap,
     )
     storage.write_frame(table, schemas.BAYES_ESTIMATE_SCHEMA, args.estimates, prov)
-    storage.write_text(args.markdown, bayes_markdown(table, verdict, prior))
+    storage.write_text(args.markdown, bayes_markdown(table, verdict, prior, args.bootstrap))
 
 
 def cmd_bayes_figure(args) -> None:
