@@ -170,6 +170,12 @@ def test_estimates_per_actions_from_run_rows():
     assert frame[["matrices", "runs_per_matrix"]].values.tolist() == [[3, 2], [2, 1]]
     assert frame["verdict"].tolist() == ["inconclusive", "holds"]
     assert bayes.overall_verdict(frame).startswith("inconclusive at A = 3, T = 100")
+    # A = 3 is inconclusive: its interval would exclude 1 from n > 3 (z se / (7/6 - 1))^2 = 3 z^2 (7/36) / (1/36)
+    # = 21 z^2 = 80.67 matrices on, so 81; A = 4 holds (no number); at a ratio of exactly 1 none decides
+    page = report.bayes_markdown(frame, bayes.overall_verdict(frame), "uniform", 0)
+    assert "| inconclusive | 81 |" in page and "| holds | - |" in page
+    assert growth.matrices_to_decide(100, 0.5, 0.75) == 401  # 100 (0.5 / 0.25)^2 = 400 exactly: not yet excluded
+    assert growth.matrices_to_decide(100, 0.5, 1.0) == math.inf
     missing = pd.DataFrame(rows[:-1], columns=schemas.BAYES_RUN_SCHEMA.names)
     with pytest.raises(bayes.BayesError, match="same runs"):
         bayes.estimates(missing.iloc[[0, 1, 2, 3, 4]], 0.95)
@@ -251,7 +257,7 @@ def test_the_headline_verdict_is_the_longest_horizons_and_the_page_says_so_once(
     assert headline == "holds as a Bayesian bound (prior: uniform antisymmetric) at A = 3, T = 1,000"
     page = report.bayes_markdown(table, headline, "uniform", 0)
     assert page.count("Headline verdict, at the longest horizon") == 1 and f"**{headline}.**" in page
-    assert "| 3 | 100 | 3 x 1 | 2.100 [" in page and "| fails | - | reached [-, -] |" in page
+    assert "| 3 | 100 | 3 x 1 | 2.100 [" in page and "| fails | - | - | reached [-, -] |" in page
 
 
 def test_measure_is_reproducible_and_reports_the_bound():
