@@ -170,6 +170,12 @@ def test_estimates_per_actions_from_run_rows():
     assert frame[["matrices", "runs_per_matrix"]].values.tolist() == [[3, 2], [2, 1]]
     assert frame["verdict"].tolist() == ["inconclusive", "holds"]
     assert bayes.overall_verdict(frame).startswith("inconclusive at A = 3, T = 100")
+    # A = 3 is inconclusive: its interval would exclude 1 from n > 3 (z se / (7/6 - 1))^2 = 3 z^2 (7/36) / (1/36)
+    # = 21 z^2 = 80.67 matrices on, so 81; A = 4 holds (no number); at a ratio of exactly 1 none decides
+    page = report.bayes_markdown(frame, bayes.overall_verdict(frame), "uniform", 0)
+    assert "| inconclusive | 81 |" in page and "| holds | - |" in page
+    assert growth.matrices_to_decide(100, 0.5, 0.75) == 401  # 100 (0.5 / 0.25)^2 = 400 exactly: not yet excluded
+    assert growth.matrices_to_decide(100, 0.5, 1.0) == math.inf
     missing = pd.DataFrame(rows[:-1], columns=schemas.BAYES_RUN_SCHEMA.names)
     with pytest.raises(bayes.BayesError, match="same runs"):
         bayes.estimates(missing.iloc[[0, 1, 2, 3, 4]], 0.95)
@@ -194,6 +200,28 @@ def test_the_ratios_figure_counts_each_a_matrices_in_shared_bins_and_names_the_s
     assert axes[0].texts[0].get_text().startswith("A = 3: 3 matrices, 33.3% [")
     assert axes[1].texts[0].get_text().startswith("A = 4: 3 matrices, 0.0% [")
     assert digests.figure_data_digest(tmp_path / "r.png") == "d"
+
+
+def test_the_figure_refuses_run_files_and_estimates_of_different_longest_horizons(tmp_path, capsys):
+    """Estimates made from runs to T = 60 and a run file to T = 59, one step short: refused in one line naming
+    both files; the run file to 60 itself is drawn."""
+    from duelbandits.cli import main
+
+    def runs(T):
+        argv = ["bayes-runs", "--actions", "3", "--matrices", "2", "--runs", "1", "--horizon", str(T), "--seed", "1"]
+        argv += ["--jobs", "1", "--job", "0", "--prior", "uniform", "--grid-from", "20", "--grid-points", "2"]
+        assert main([*argv, "--out", str(tmp_path / f"r{T}.parquet")]) == 0
+        return str(tmp_path / f"r{T}.parquet")
+
+    est = str(tmp_path / "e.parquet")
+    table = ["--confidence", "0.9", "--strata-draws", "2", "--bootstrap", "0", "--estimates", est, "--markdown"]
+    assert main(["bayes-table", runs(60), *table, str(tmp_path / "b.md")]) == 0
+    figure = ["--estimates", est, "--bins", "3", "--out"]
+    assert main(["bayes-figure", runs(59), *figure, str(tmp_path / "f.png")]) == 2
+    line = f"{tmp_path / 'r59.parquet'}: its longest horizon is 59, that of {est} 60"
+    assert capsys.readouterr().err.splitlines()[-1] == f"duelbandits bayes-figure: error: {line}"
+    assert not (tmp_path / "f.png").exists()
+    assert main(["bayes-figure", str(tmp_path / "r60.parquet"), *figure, str(tmp_path / "f.png")]) == 0
 
 
 def test_the_verdict_at_its_boundaries():
@@ -229,7 +257,7 @@ def test_the_headline_verdict_is_the_longest_horizons_and_the_page_says_so_once(
     assert headline == "holds as a Bayesian bound (prior: uniform antisymmetric) at A = 3, T = 1,000"
     page = report.bayes_markdown(table, headline, "uniform", 0)
     assert page.count("Headline verdict, at the longest horizon") == 1 and f"**{headline}.**" in page
-    assert "| 3 | 100 | 3 x 1 | 2.100 [" in page and "| fails | - | reached [-, -] |" in page
+    assert "| 3 | 100 | 3 x 1 | 2.100 [" in page and "| fails | - | - | reached [-, -] |" in page
 
 
 def test_measure_is_reproducible_and_reports_the_bound():

@@ -5,6 +5,8 @@ from a seeded bootstrap over the matrices. Pure arithmetic; duelbandits.studies.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..regret import stratified_mean, z_value
@@ -87,6 +89,15 @@ def bootstrap(values, flags, t, bounds, replicates: int, rng) -> tuple[np.ndarra
     alpha = exponents(t, means)
     beta = exponents(t, bounds)
     return alpha, crossings(t, means / np.asarray(bounds, dtype=float), alpha, beta)
+
+
+def matrices_to_decide(matrices: int, half: float, ratio: float) -> float:
+    """The fewest matrices whose interval on ``E[R_t] / bound`` would exclude 1 if the estimate ``ratio``
+    and the between-matrix spread stayed as observed with ``matrices`` (its half-width ``half`` = z se,
+    shrinking as ``1 / sqrt(n)``): the smallest ``n > matrices (half / |ratio - 1|)^2``; ``inf`` at a ratio
+    of exactly 1 (no number decides)."""
+    gap = abs(ratio - 1.0)
+    return math.inf if gap == 0 else float(math.floor(matrices * (half / gap) ** 2) + 1)
 
 
 def percentile_interval(replicates, confidence: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
