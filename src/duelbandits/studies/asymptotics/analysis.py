@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from ... import algorithms, schemas, theorems
-from ...points import PointError, bootstrap_exponent, check_bootstrap, check_points, fit_power_law, resampled_log_means
+from ...points import PointError, bootstrap_exponent, check_points, fit_power_law, resampled_log_means
 from ...regret import REGRET_NAMES, sample_std
 from ...simulation import name_seed
 from ...tables import fmt, fraction, has, markdown
@@ -96,10 +96,7 @@ def bootstrap_local_slopes(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Percentile bootstrap interval of every local slope, ``(low, high)``, resampled as
     :func:`duelbandits.points.bootstrap_exponent` does; from a slope's finite resampled values (NaN if none)."""
-    check_bootstrap(resamples, confidence)
     x = np.log(np.asarray(horizons, dtype=float))
-    if np.any(np.diff(x) <= 0):
-        raise PointError(f"horizons must increase, got {list(horizons)}")
     logs = resampled_log_means(finals, resamples, seed)
     # mutmut equivalent: np.diff's axis=1 dropped: its default is the last axis, axis 1
     slopes = np.diff(logs, axis=1) / np.diff(x)  # pragma: no mutate

@@ -3,11 +3,8 @@
 (a) the latent utilities with the Condorcet and Borda winners marked, (b) the preference matrix X as
 an annotated heat map, (c) the mean cumulative paper-regret of every algorithm, std shaded above,
 (d) the same with the theorem bounds on log-log axes (why: docs/paper.md, "Figures"); a NaN bound
-(no theorem, or T below its requirement) is left out, with a note.
-
-Each panel is drawn by one function (``_draw_main_panel``), which ``main_figure`` calls for the
-composite and ``main_panel`` for the panel alone at its width in the paper; what differs between the
-two is ``style.COMPOSITE`` against ``style.PANEL``.
+(no theorem, or T below its requirement) is left out, with a note. ``main_figure`` draws the
+composite, ``main_panel`` one panel alone (``style.PANEL``), both through ``_draw_main_panel``.
 """
 
 from __future__ import annotations
@@ -17,18 +14,14 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
 from ...algorithms import ALGORITHMS
-from ...errors import InputError
 from ...plotting import style
 from ...regret import REGRET_NAMES
 from ...theorems import THEOREMS, theorem_for
 
 
 def _paper_rows(name: str, summary):
-    """The summary rows the paper plots for scenario ``name``, one curve per algorithm (the typed read
-    guarantees the columns; aggregate marks one paper regret per algorithm)."""
+    """The summary rows the paper plots for scenario ``name``, one curve per algorithm."""
     rows = summary[(summary["scenario"] == name) & summary["paper"].astype(bool)]
-    if rows.empty:
-        raise InputError(f"summary has no paper-regret rows for scenario {name!r}")
     present = set(rows["algorithm"])
     order = [a for a in ALGORITHMS if a in present] + sorted(present - set(ALGORITHMS))
     return {slug: rows[rows["algorithm"] == slug].sort_values("t") for slug in order}
@@ -40,13 +33,8 @@ def _thin(part):
 
 
 def _log_left(curves) -> float:
-    """Left end of a log step axis: the summary's second step (t = 1 excluded).
-
-    A grid that is even in t has one point below its spacing, so drawing
-    from t = 1 would show a straight chord as if it were data; starting at
-    the second grid point shows only resolved steps (a geometric grid starts
-    at t = 2).
-    """
+    """Left end of a log step axis: the summary's second step, as from t = 1 an even grid would draw
+    a straight chord as if it were data."""
     steps = np.unique(np.concatenate([part["t"].to_numpy() for part in curves.values()]))
     return float(steps[1]) if steps.size > 1 else 1.0
 
@@ -283,23 +271,13 @@ def _draw_main_panel(fig, ax, panel: str, scenario: dict, summary, c_alpha: floa
         _matrix_panel(fig, ax, scenario, look)
     elif panel == "c":
         _mean_regret_panel(ax, curves, mixed, horizon, look)
-    elif panel == "d":
-        _bounds_panel(ax, curves, mixed, horizon, actions, c_alpha, look)
     else:
-        raise ValueError(f"a main figure has panels {', '.join(MAIN_PANELS)}, not {panel!r}")
-
-
-MAIN_PANELS = tuple(style.MAIN_PANELS)
-"""The panels of a main figure, in order: (a) utilities, (b) X, (c) mean regrets, (d) with bounds."""
+        _bounds_panel(ax, curves, mixed, horizon, actions, c_alpha, look)
 
 
 def main_figure(scenario: dict, summary, outputs, *, c_alpha: float = 1.0, data_digest=None) -> Figure:
-    """Render the four-panel figure of one scenario to each path of ``outputs``.
-
-    ``scenario`` holds name, utilities, matrix, winners and params; ``summary``
-    the per-step mean/std/bound table (only this scenario's ``paper`` rows are
-    used). Returns the saved Figure so callers and tests can inspect it.
-    """
+    """Render the four-panel figure of the scenario record ``scenario`` from its ``paper`` rows of
+    ``summary`` to each path of ``outputs``; returns the saved Figure."""
     curves, _, horizon, runs, actions = _main_data(scenario, summary)
     groups = regret_groups(scenario["name"], curves)
     with style.style():
@@ -320,14 +298,8 @@ def main_figure(scenario: dict, summary, outputs, *, c_alpha: float = 1.0, data_
 
 
 def main_panel(scenario: dict, summary, panel: str, outputs, *, c_alpha: float = 1.0, data_digest=None) -> Figure:
-    """Render panel ``panel`` (a-d) of the scenario's main figure alone, at the width its subfigure has
-    in the paper (:func:`style.main_panel_size`) with text at the caption sizes (:data:`style.PANEL`).
-
-    The same drawing as the composite :func:`main_figure`, without the '(x) ...' title, which the
-    subfigure's caption gives. Returns the saved Figure.
-    """
-    if panel not in MAIN_PANELS:
-        raise ValueError(f"a main figure has panels {', '.join(MAIN_PANELS)}, not {panel!r}")
+    """Render panel ``panel`` (a-d) of the scenario's main figure alone, at its subfigure's width in the
+    paper and text at the caption sizes, without the '(x) ...' title; returns the saved Figure."""
     with style.style(style.PANEL.rc):
         fig = Figure(figsize=style.main_panel_size(panel), layout="constrained")
         ax = fig.subplots()

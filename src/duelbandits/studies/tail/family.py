@@ -9,7 +9,7 @@ import numpy as np
 
 from ... import regret
 from ...errors import InputError
-from ...points import check_bootstrap, fit_power_law, thin_grid
+from ...points import fit_power_law, thin_grid
 from ...simulation import name_seed, simulate
 from ...tables import markdown
 from ...winners import trap
@@ -119,14 +119,10 @@ def _first_reach(t, ratio) -> float:
 
 
 def crossing(t, ratio, low, high) -> tuple[float, float, float]:
-    """Where ``E[R_t]`` first reaches Theorem 4.1's bound on the grid ``t``: ``(t_cross, t_low, t_high)``.
-
-    ``ratio``, ``low`` and ``high`` are the mean and the ends of its interval over the bound. ``t_cross`` is
-    where ``ratio`` first reaches 1; the interval runs from where the upper end first reaches 1 (before it,
-    every interval lies below the bound) to where the lower end does (from there the bound is exceeded
-    with confidence). Each is interpolated linearly in ``log t`` between the grid steps around it, and
-    is the first step if the curve starts at or above 1; NaN where it never reaches 1 on the grid
-    (``t_high`` NaN with ``t_cross`` finite: crossed, not yet shown exceeded)."""
+    """Where ``E[R_t]`` first reaches Theorem 4.1's bound on the grid ``t``: ``(t_cross, t_low, t_high)``,
+    where the mean ``ratio`` over the bound, the upper end ``high`` and the lower end ``low`` of its
+    interval first reach 1 (:func:`_first_reach`; ``t_high`` NaN with ``t_cross`` finite: crossed, not
+    yet shown exceeded)."""
     return _first_reach(t, ratio), _first_reach(t, high), _first_reach(t, low)
 
 
@@ -137,7 +133,6 @@ def growth_exponent(t, R, start: float, resamples: int, confidence: float, seed)
     the runs with replacement (a run keeps its whole curve, so the steps stay paired) and refits.
     NaN where ``start`` is NaN or fewer than two steps lie past it; the interval NaN as well when a
     resample's mean is not positive at some step (dropping such resamples would narrow it)."""
-    check_bootstrap(resamples, confidence)
     t = np.asarray(t, dtype=float)
     R = np.asarray(R, dtype=float)
     # mutmut equivalent: `or True` or the zeros' dtype: t >= NaN is all False; rho NaN returns first
