@@ -1,7 +1,5 @@
-"""The sweeps' figures: ``horizon_sweep_figure``, (a) mean R_T against T, each T its own runs tuned to
-it, with the fitted T^rho and, dotted, R_t inside the runs of the largest T, (b) the fitted exponents
-with their bootstrap intervals beside the theorem exponents and 1; ``actions_sweep_figure``, (a) mean
-R_T against A, (b) R_T over the theorem bound at (A, T)."""
+"""The sweeps' figures: over the horizons (mean R_T, the fit T^rho, R_t inside the largest T's runs; the
+fitted exponents beside the theorems'), and over A (mean R_T; R_T over the theorem bound)."""
 
 from __future__ import annotations
 
@@ -26,8 +24,8 @@ def _minor_label(y, _pos=None) -> str:
 
 
 def _regrets(table):
-    """The algorithms in legend order, the regret the figures show for each, their legend labels (naming
-    the regret where the algorithms' differ) and panel (a)'s name of the regret."""
+    """The algorithms in legend order, the figures' regret of each, their legend labels and panel (a)'s
+    name of the regret."""
     slugs = style.ordered_slugs(table["algorithm"].unique())
     paper = table[table["paper"].astype(bool)]
     kinds = {slug: paper.loc[paper["algorithm"] == slug, "regret"].iloc[0] for slug in slugs}

@@ -108,12 +108,10 @@ def continue_runs(
     samples: int = 2000,
     progress=None,
 ) -> tuple[pa.Table, pa.Table]:
-    """Phase 2: each run of ``runs`` (stratum ``strata[k]``) simulated from the start to ``horizon``
-    with the seed of ``duelbandits simulate --run r``; returns ``(curves, states)``: its Maximin
-    ``R_t`` on ``thin_grid(horizon, points)``, and its state at ``first_horizon`` and ``horizon``
-    (duels and wins of ``i*`` against ``i2``, ordered pairs never observed, escape probabilities
-    under the frozen posterior, from ``samples`` posterior draws seeded by
-    ``SeedSequence([seed, "maximin-tail", "escape", run, step])``)."""
+    """Phase 2: each run of ``runs`` (stratum ``strata[k]``) to ``horizon`` with the seed of ``duelbandits
+    simulate --run r``; returns ``(curves, states)``: its Maximin ``R_t`` on ``thin_grid(horizon, points)``
+    and its state at ``first_horizon`` and ``horizon`` (escape probabilities from ``samples`` draws seeded
+    by ``SeedSequence([seed, "maximin-tail", "escape", run, step])``)."""
     X = np.asarray(matrix, dtype=float)
     A = X.shape[0]  # pragma: no mutate -- X.shape[1] for X.shape[0]: a preference matrix is square
     tr = trap(X)
