@@ -287,7 +287,7 @@ def cmd_bayes_table(args) -> None:
         bootstrap=args.bootstrap,
     )
     storage.write_frame(table, schemas.BAYES_ESTIMATE_SCHEMA, args.estimates, prov)
-    storage.write_text(args.markdown, bayes_markdown(table, verdict, prior))
+    storage.write_text(args.markdown, bayes_markdown(table, verdict, prior, args.bootstrap))
 
 
 def cmd_bayes_figure(args) -> None:
@@ -296,8 +296,12 @@ def cmd_bayes_figure(args) -> None:
     from .bayes_report import ratios_figure
 
     style.check_figure_paths(args.out)
-    runs, _ = read_runs(args.files)
+    runs, records = read_runs(args.files)
     estimates_frame = storage.read_frame(args.estimates, "bayes-estimates")
+    T = int(estimates_frame["horizon"].max())
+    for path, prov in zip(args.files, records):  # the figure is the longest horizon's: the same in both
+        if prov["horizon"] != T:
+            raise UsageError(f"{path}: its longest horizon is {prov['horizon']:,}, that of {args.estimates} {T:,}")
     if sorted(set(estimates_frame["actions"])) != sorted(runs["actions"].unique()):
         raise UsageError(f"{args.estimates}: its A values are not those of the run files")
     inputs = {f"runs {k}": path for k, path in enumerate(args.files)} | {"estimates": args.estimates}

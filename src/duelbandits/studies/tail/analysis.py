@@ -1,12 +1,8 @@
 """Theorem 4.1 on trial: TS-Maximin's Maximin regret far past the paper's horizon (target ``maximin-tail``).
 
 Phase 2 reruns a stratified sample of phase 1's runs (every trapped run, some free ones) to the long
-horizon, which the prefix property allows, and :func:`estimates` weighs the strata by their shares in
-phase 1: docs/claims.md, "Theorem 4.1 past the paper's horizon". A run is *trapped* at grid step
-``t_k`` when its mean per-step Maximin regret over ``(t_{k-1}, t_k]`` is at least ``share * delta``,
-``delta = X[i*, i2] - 1/2`` the cost of a step on the Borda winner ``i2``'s self-duel
-(:func:`duelbandits.winners.trap`). The family of trap matrices searched for the bound's first break
-is :mod:`.family`. This module also writes the estimates' Markdown, results/maximin-tail/tail.md.
+horizon, and :func:`estimates` weighs the strata by their shares in phase 1 (the design and the
+trapped runs: docs/claims.md, "Theorem 4.1 past the paper's horizon"); also results/maximin-tail/tail.md.
 """
 
 from __future__ import annotations
@@ -83,13 +79,9 @@ def posterior_counts(actions: int, I, J, outcomes, upto: int) -> np.ndarray:
 
 
 def escape_probabilities(wins, star: int, borda: int, samples: int, rng) -> tuple[float, float, float]:
-    """Under the frozen posterior ``Beta(1 + wins, 1 + wins.T)``: the probability that one draw picks
-    ``i*``, that a step duels ``i*`` against ``i2``, and that a step duels ``i*`` against ``j_min``,
-    the action whose entry ``X[i*, j]`` has the fewest duels (ties: the lowest index).
-
-    One draw picks the argmax of the sampled row minima (ties have probability 0); a step makes two
-    independent draws, so ``P(duel i, j) = 2 p(i) p(j)``.
-    """
+    """Under the frozen posterior ``Beta(1 + wins, 1 + wins.T)``: the probability that one draw (the
+    argmax of the sampled row minima) picks ``i*``, and that a step (two draws: ``2 p(i) p(j)``) duels
+    ``i*`` against ``i2``, and against ``j_min``, the action of fewest duels with ``i*`` (ties: lowest)."""
     A = wins.shape[0]  # pragma: no mutate -- wins.shape[1] for shape[0]: the counts are square
     a, b = 1.0 + wins, 1.0 + wins.T
     picks = np.empty(samples, dtype=np.int64)
@@ -116,12 +108,10 @@ def continue_runs(
     samples: int = 2000,
     progress=None,
 ) -> tuple[pa.Table, pa.Table]:
-    """Phase 2: each run of ``runs`` (stratum ``strata[k]``) simulated from the start to ``horizon``
-    with the seed of ``duelbandits simulate --run r``; returns ``(curves, states)``: its Maximin
-    ``R_t`` on ``thin_grid(horizon, points)``, and its state at ``first_horizon`` and ``horizon``
-    (duels and wins of ``i*`` against ``i2``, ordered pairs never observed, escape probabilities
-    under the frozen posterior, from ``samples`` posterior draws seeded by
-    ``SeedSequence([seed, "maximin-tail", "escape", run, step])``)."""
+    """Phase 2: each run of ``runs`` (stratum ``strata[k]``) to ``horizon`` with the seed of ``duelbandits
+    simulate --run r``; returns ``(curves, states)``: its Maximin ``R_t`` on ``thin_grid(horizon, points)``
+    and its state at ``first_horizon`` and ``horizon`` (escape probabilities from ``samples`` draws seeded
+    by ``SeedSequence([seed, "maximin-tail", "escape", run, step])``)."""
     X = np.asarray(matrix, dtype=float)
     A = X.shape[0]  # pragma: no mutate -- X.shape[1] for X.shape[0]: a preference matrix is square
     tr = trap(X)
@@ -175,11 +165,9 @@ def continue_runs(
 
 
 def read_phase_two(paths, table: str):
-    """Phase 2's curve or state files (``tail-continue``, ``table`` ``tail-curves`` or ``tail-states``):
-    ``(rows, records)``, the rows of all (None without a file) and each file's provenance. A file is
-    refused in one line when a run of it lacks a step (of ``thin_grid(horizon, points_kept)``; a state's:
-    the first horizon and the horizon), holds a Maximin regret no run can have
-    (:func:`duelbandits.regret.curve_problem`) or a state's probability outside [0, 1]."""
+    """Phase 2's ``tail-curves`` or ``tail-states`` files: ``(rows of all or None, each one's provenance)``;
+    refused in one line when a run lacks a step, or holds a Maximin regret no run can have or a
+    probability outside [0, 1]."""
     import pandas as pd
 
     from ... import storage
@@ -261,8 +249,6 @@ def estimates(points_frame, curves, actions: int, delta: float, share: float, co
         R2 = c["cumulative_regret"].to_numpy().reshape(-1, t2.size)  # pragma: no mutate
         stuck2 = trapped(t2, R2, delta, share)
         held = strat == "trapped"
-        if held.sum() != N_trapped:
-            raise TailError(f"phase 2 holds {int(held.sum())} trapped runs, phase 1 classified {N_trapped}")
         free_n = int((~held).sum())
         for k, t in enumerate(t2):
             if t <= t1[-1]:
