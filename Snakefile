@@ -20,7 +20,10 @@ configfile: "config.yaml"
 # (and Snakemake's) rule, the last wins.
 try:
     duelbandits.configcheck.validate(
-        config, workflow.source_path("workflow/schemas/config.schema.yaml"), workflow.configfiles
+        config,
+        workflow.source_path("workflow/schemas/config.schema.yaml"),
+        workflow.configfiles,
+        workflow.config_settings.config,
     )
 except duelbandits.errors.InputError as err:  # an unusable plugin stops here too, in one line
     raise ValueError(str(err)) from None

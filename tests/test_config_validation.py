@@ -163,15 +163,26 @@ def test_the_hyper_parameters_of_an_algorithm_the_file_does_not_list_are_checked
         with_value(("algorithm_params", "plugged"), {"alpah": 1.0}),
         "config: algorithm_params/plugged/alpah: unknown key: no parameter of plugged; its parameters are alpha",
     )
-    # snakemake --config 'algorithm_params={plugged: {alpha: 0.75}, dts: {alpha: 2}}' passes every nested value as text
-    config = with_value(("algorithm_params",), {"plugged": {"alpha": "0.75"}, "dts": {"alpha": "2"}})
-    validate(config)
-    assert config["algorithm_params"] == {"plugged": {"alpha": 0.75}, "dts": {"alpha": 2}}
-    config = with_value(("field", "runs"), "3")  # an integer key: 3, not 3.0 (refused as a float)
-    validate(config)
-    assert type(config["field"]["runs"]) is int and config["field"]["runs"] == 3
-    config = with_value(("algorithm_params", "plugged"), {"alpha": "-1"})
-    refused(config, "config: algorithm_params/plugged/alpha: must be a finite number > 0, got -1")
+
+
+@pytest.mark.parametrize("slug", ["dts", "plugged"])
+def test_a_number_as_text_is_read_from_the_command_line_and_refused_from_a_config_file(monkeypatch, slug):
+    """snakemake --config 'algorithm_params={dts: {alpha: 2}}' passes every nested value as text (YAML's
+    base loader), Snakemake's ``workflow.config_settings.config``; a config file's quoted "2" is text."""
+    import dataclasses
+
+    from duelbandits import algorithms
+
+    monkeypatch.setitem(
+        algorithms.ALGORITHMS, "plugged", dataclasses.replace(algorithms.BUILTINS["dts"], slug="plugged")
+    )
+    given = {"algorithm_params": {slug: {"alpha": "2"}}, "field": {**BASE["field"], "runs": "3"}}
+    config = BASE | copy.deepcopy(given)
+    configcheck.validate(config, SCHEMA_FILE, command_line=given)
+    assert config["algorithm_params"] == {slug: {"alpha": 2}} and config["field"]["runs"] == 3
+    assert type(config["field"]["runs"]) is int  # an integer key: 3, not 3.0 (refused as a float)
+    message = "must be a finite number > 0, got '2'" if slug == "plugged" else "'2' is not of type 'number'"
+    refused(BASE | copy.deepcopy(given), f"config: algorithm_params/{slug}/alpha: {message}")
 
 
 def linear_gap(actions, rng, gap):
@@ -182,7 +193,7 @@ def linear_gap(actions, rng, gap):
 
 def test_a_plugin_scenarios_parameters_are_set_under_its_slug_and_checked_by_its_entry(monkeypatch):
     """A scenario that declares a Param: its value reaches make and the job's arguments; out of its
-    range, under an unknown name, or given without the slug, it is one line naming the key."""
+    range, under an unknown name, not in a mapping, or given without the slug, it is one line naming the key."""
     from duelbandits import plan, scenarios
     from duelbandits.algorithms import Param
 
@@ -202,6 +213,10 @@ def test_a_plugin_scenarios_parameters_are_set_under_its_slug_and_checked_by_its
     refused(
         with_value(("scenario_params", "gapped"), {"gaps": 0.1}),
         "config: scenario_params/gapped/gaps: unknown key: no parameter of gapped; its parameters are gap",
+    )
+    refused(
+        with_value(("scenario_params", "gapped"), 0.1),
+        "config: scenario_params/gapped: must be a mapping of its parameters (gap), got 0.1",
     )
     refused(
         with_value(("scenario_params", "gap"), 0.1),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Mapping
 from functools import cache
 
 from . import plan, resources, scenarios
@@ -91,7 +92,9 @@ _SEQ, _MAP = "tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"
 
 def number(text: str):
     """The number ``text`` writes, else ``text``: ``snakemake --config 'KEY={...}'`` passes every nested
-    value as text, so the config door reads a number where the schema or a plugin's entry declares one."""
+    value as text (YAML's base loader), so the config door reads a number from it where the schema or a
+    plugin's entry declares one. Only there: a quoted number in a config file (``"0.5"``) is text the
+    user wrote, and refused as such, naming its key."""
     for kind in (int, float):
         try:
             return kind(text)
@@ -110,10 +113,11 @@ def _parsed_schema(path: str, mtime_ns: int, size: int) -> dict:
         return yaml.load(handle, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
 
-def check_values(config: dict, schema_path) -> None:
+def check_values(config: dict, schema_path, command_line=None) -> None:
     """One walk over ``config`` beside the schema file's nodes: what JSON Schema lets through (see
-    docs/troubleshooting.md), in one ConfigError line naming the key; a number given as text where one
-    is declared (:func:`number`) is put in ``config`` as the number."""
+    docs/troubleshooting.md), in one ConfigError line naming the key; a number given as text on the
+    command line (``command_line``, Snakemake's ``--config`` values) where one is declared
+    (:func:`number`) is put in ``config`` as the number."""
     from .algorithms import ALGORITHMS
 
     stat = os.stat(schema_path)
@@ -129,10 +133,10 @@ def check_values(config: dict, schema_path) -> None:
         if ref in names and isinstance(value, str) and value not in names[ref]:
             refuse(path, f"{value!r} is not one of {', '.join(names[ref])} (`duelbandits list`)")
 
-    def walk(value, node, path):
+    def walk(value, node, path, given):
         ref = node.get("$ref", "").rpartition("/")[2]
         node = {**defs.get(ref, {}), **node}
-        if isinstance(value, str) and node.get("type") in ("number", "integer"):
+        if isinstance(value, str) and value == given and node.get("type") in ("number", "integer"):
             value = number(value)
         if isinstance(value, float) and not math.isfinite(value):
             refuse(path, f"must be a finite number, got {value!r}")
@@ -149,28 +153,32 @@ def check_values(config: dict, schema_path) -> None:
             properties, extra = node.get("properties", {}), node.get("additionalProperties")
             for key, item in value.items():
                 named(key, node.get("propertyNames", {}), (*path, key))
+                under = given.get(key) if isinstance(given, Mapping) else None
                 if key in properties:
-                    value[key] = walk(item, properties[key], (*path, key))
+                    value[key] = walk(item, properties[key], (*path, key), under)
                 elif path == ("algorithm_params",) and key in ALGORITHMS and isinstance(item, dict):
-                    _check_params(ALGORITHMS[key], item, "algorithm_params")  # a plugin's (or one without any)
+                    _check_params(ALGORITHMS[key], item, "algorithm_params", under)  # a plugin's (or one without any)
                 elif path == ("scenario_params",):
-                    _check_scenario_params(key, item, properties)
+                    _check_scenario_params(key, item, properties, under)
                 else:
-                    value[key] = walk(item, extra if isinstance(extra, dict) else {}, (*path, key))
+                    value[key] = walk(item, extra if isinstance(extra, dict) else {}, (*path, key), under)
         elif isinstance(value, list):
             for index, item in enumerate(value):
-                value[index] = walk(item, node.get("items", {}), (*path, index))
+                under = given[index] if isinstance(given, list) and index < len(given) else None
+                value[index] = walk(item, node.get("items", {}), (*path, index), under)
         return value
 
-    walk(config, top, ())
+    walk(config, top, (), command_line)
 
 
-def _check_params(entry, values: dict, section: str) -> None:
+def _check_params(entry, values: dict, section: str, given) -> None:
     """``SECTION/SLUG`` of an algorithm or scenario the schema file does not list (a plugin's), by its
-    entry's own :class:`~duelbandits.algorithms.Param` declarations."""
+    entry's own :class:`~duelbandits.algorithms.Param` declarations; ``given``: the command line's values
+    there (:func:`number`)."""
     where = f"config: {section}/{entry.slug}"
     for name, value in values.items():
-        values[name] = value = number(value) if isinstance(value, str) else value
+        text = isinstance(value, str) and isinstance(given, Mapping) and given.get(name) == value
+        values[name] = value = number(value) if text else value
         if name not in entry.params:
             allowed = f"its parameters are {', '.join(entry.params)}" if entry.params else "it has none"
             raise ConfigError(f"{where}/{name}: unknown key: no parameter of {entry.slug}; {allowed}")
@@ -180,14 +188,20 @@ def _check_params(entry, values: dict, section: str) -> None:
             raise ConfigError(str(err)) from None
 
 
-def _check_scenario_params(key, item, properties: dict) -> None:
+def _check_scenario_params(key, item, properties: dict, given) -> None:
     """A key of ``scenario_params`` the schema file does not list: the slug of a scenario that declares
-    parameters, with its values (:func:`_check_params`), or one line naming it and the keys allowed."""
+    parameters, with a mapping of its values (:func:`_check_params`), or one line naming it and the
+    keys allowed."""
     import difflib
 
     entry = scenarios.REGISTRY.get(key)
-    if entry is not None and entry.params and isinstance(item, dict):
-        _check_params(entry, item, "scenario_params")
+    if entry is not None and entry.params:
+        if not isinstance(item, dict):
+            raise ConfigError(
+                f"config: scenario_params/{key}: must be a mapping of its parameters ({', '.join(entry.params)}), "
+                f"got {item!r}"
+            )
+        _check_params(entry, item, "scenario_params", given)
         return
     own = [f"{slug} ({', '.join(e.params)})" for slug, e in scenarios.REGISTRY.items() if e.params]
     close = difflib.get_close_matches(str(key), [*properties, *(s for s, e in scenarios.REGISTRY.items() if e.params)])
@@ -216,10 +230,10 @@ def one_line(error) -> str:
     return f"config: {'/'.join(path) or '(top level)'}: {error.message}"
 
 
-def validate(config: dict, schema_path, configfiles=()) -> None:
+def validate(config: dict, schema_path, configfiles=(), command_line=None) -> None:
     """The config door: the names of the ``configfiles`` Snakemake read (its log file cannot hold one that
-    is not UTF-8), :func:`check_values`, then Snakemake's ``validate`` against the schema file; the first
-    problem as one ConfigError line naming the key or file."""
+    is not UTF-8), :func:`check_values` (``command_line``: the ``--config`` values), then Snakemake's
+    ``validate`` against the schema file; the first problem as one ConfigError line naming the key or file."""
     from jsonschema import ValidationError
     from snakemake.exceptions import WorkflowError
     from snakemake.utils import validate as snakemake_validate
@@ -228,7 +242,7 @@ def validate(config: dict, schema_path, configfiles=()) -> None:
         shown = name.encode("utf-8", "backslashreplace").decode()
         if shown != name:
             raise ConfigError(f"config: --configfile {shown}: its name is not valid UTF-8 (rename the file)")
-    check_values(config, schema_path)
+    check_values(config, schema_path, command_line)
     try:
         snakemake_validate(config, str(schema_path), set_default=False)
     except WorkflowError as err:  # raised while handling jsonschema's ValidationError, its context

@@ -1,14 +1,19 @@
 """Expected per-step regrets of docs/paper.md as pure functions of (X, I, J).
 
 Given the selections, the expectation of ``X_t`` is ``X``: each function returns the expected regret
-of each step, at most 1 (the Maximin and Exp3.P regrets can be negative: :data:`RANGES`).
+of each step, at most 1 (the Maximin and Exp3.P regrets can be negative: :data:`RANGES`). Also the
+statistics the studies share (:func:`sample_std`, :func:`z_value`, :func:`stratified_mean`) and the checks
+that a study's file holds regrets.
 """
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from . import winners
+from .errors import InputError
 
 
 def maximin(matrix, I, J):
@@ -78,6 +83,39 @@ def z_value(confidence: float) -> float:
     from statistics import NormalDist
 
     return NormalDist().inv_cdf((1 + confidence) / 2)
+
+
+def stratified_mean(strata) -> tuple[float, float]:
+    """``(estimate, standard error)`` of a population mean from a two-phase stratified sample.
+
+    ``strata`` is a list of ``(N_h, values_h)``: ``N_h`` runs of stratum ``h`` in phase 1,
+    ``values_h`` the ``n_h`` phase-2 values (a simple random subsample of them). The estimate is
+    ``sum_h W_h ybar_h`` with ``W_h = N_h / N``; its variance (double sampling for
+    stratification, Cochran 1977, 12.2) is ``sum_h W_h^2 s_h^2 / n_h (1 - n_h / N_h)`` (phase 2)
+    plus ``S^2 / N`` (phase 1, which drew the strata's shares), with
+    ``S^2 = sum_h W_h s_h^2 + sum_h W_h (ybar_h - ybar)^2``. A stratum with ``N_h = 0`` is
+    skipped; one with ``N_h > 0`` needs ``n_h >= 1`` (``s_h = 0`` when ``n_h = 1``).
+    """
+    strata = [(int(N), np.asarray(v, dtype=float)) for N, v in strata if int(N) > 0]
+    if not strata:
+        raise InputError("no runs in any stratum")
+    N = sum(N_h for N_h, _ in strata)
+    for N_h, v in strata:
+        if v.size == 0 or v.size > N_h:
+            raise InputError(f"a stratum of {N_h} runs needs 1 to {N_h} values, got {v.size}")
+    W = np.array([N_h / N for N_h, _ in strata])
+    means = np.array([v.mean() for _, v in strata])
+    var = np.array([v.var(ddof=1) if v.size > 1 else 0.0 for _, v in strata])
+    # mutmut equivalent: dtype=None for float or dtype dropped: n only divides (true division)
+    n = np.array([v.size for _, v in strata], dtype=float)  # pragma: no mutate
+    # mutmut equivalent: dtype=None for float or dtype dropped: N_h only divides (true division)
+    Nh = np.array([N_h for N_h, _ in strata], dtype=float)  # pragma: no mutate
+    estimate = float((W * means).sum())
+    phase2 = (W**2 * var / n * (1 - n / Nh)).sum()
+    S2 = (W * var).sum() + (W * (means - estimate) ** 2).sum()
+    # mutmut equivalent: `or True` or N >= 1: N = 1 gives S^2 = 0
+    phase1 = S2 / N if N > 1 else 0.0  # pragma: no mutate
+    return estimate, float(math.sqrt(phase2 + phase1))
 
 
 def rows_problem(frame, levels: dict, expected: str) -> str | None:

@@ -17,7 +17,7 @@ import math
 import numba as nb
 import numpy as np
 
-from ._sampling import duel
+from ._sampling import duel, pick, trace
 
 
 @nb.njit(cache=True)
@@ -34,17 +34,13 @@ def _argmin_in(values, member, rng, cands):
         if values[k] == low:
             cands[m] = k
             m += 1
-    if m == 1:
-        return cands[0]
-    return cands[rng.integers(0, m)]
+    return pick(cands, m, rng)
 
 
 @nb.njit(cache=True)
 def _kernel(matrix, horizon, rng, log_inv_delta):
     A = matrix.shape[0]
-    I = np.empty(horizon, dtype=np.int64)
-    J = np.empty(horizon, dtype=np.int64)
-    outcomes = np.empty(horizon, dtype=np.int8)
+    I, J, outcomes = trace(horizon)
     pair_wins = np.zeros((A, A))
     pair_n = np.zeros((A, A))
     wins = np.zeros(A)

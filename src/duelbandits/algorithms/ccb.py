@@ -63,7 +63,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from ._sampling import duel, largest
+from ._sampling import duel, largest, pick, trace
 
 _INF = np.inf
 UNPLAYED_U = 2.0
@@ -236,13 +236,6 @@ def _lists(gt, cup, inB, Bset, C, BC, pairs):
 
 
 @nb.njit(cache=True)
-def _uniform(items, n, rng):
-    if n == 1:
-        return items[0]
-    return items[rng.integers(0, n)]
-
-
-@nb.njit(cache=True)
 def _challenger(W, gt, Bset, c, restricted, alpha, log_t, rng, ties):
     """Line 13: argmax of ``u[j, c]`` over the eligible ``j`` (``-1`` if none), ``c`` only if unique."""
     A = W.shape[0]
@@ -271,7 +264,7 @@ def _challenger(W, gt, Bset, c, restricted, alpha, log_t, rng, ties):
                 ties[k] = ties[q]
                 k += 1
         m = k
-    return _uniform(ties, m, rng)
+    return pick(ties, m, rng)
 
 
 @nb.njit(cache=True)
@@ -279,12 +272,12 @@ def _select(W, gt, Bset, Bsize, C, nC, BC, nBC, pairs, nP, alpha, log_t, rng, ti
     """Lines 10-13: the pair ``(c, d)``."""
     A = W.shape[0]
     if nP > 0 and rng.random() < 0.25:
-        p = _uniform(pairs, nP, rng)
+        p = pick(pairs, nP, rng)
         return p // A, p % A
     if 0 < nBC < nC and rng.random() < 2.0 / 3.0:
-        c = _uniform(BC, nBC, rng)
+        c = pick(BC, nBC, rng)
     else:
-        c = _uniform(C, nC, rng)
+        c = pick(C, nC, rng)
     d = -1
     if Bsize[c] > 0 and rng.random() < 0.5:
         d = _challenger(W, gt, Bset, c, True, alpha, log_t, rng, ties)
@@ -296,9 +289,7 @@ def _select(W, gt, Bset, Bsize, C, nC, BC, nBC, pairs, nP, alpha, log_t, rng, ti
 @nb.njit(cache=True)
 def _kernel(matrix, horizon, rng, alpha):
     A = matrix.shape[0]
-    I = np.empty(horizon, dtype=np.int64)
-    J = np.empty(horizon, dtype=np.int64)
-    outcomes = np.empty(horizon, dtype=np.int8)
+    I, J, outcomes = trace(horizon)
     W = np.zeros((A, A))
     gt = np.zeros((A, A), dtype=np.bool_)
     ge = np.zeros((A, A), dtype=np.bool_)

@@ -12,16 +12,14 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from ._sampling import duel
+from ._sampling import duel, trace
 from .multisbm import ucb_pick
 
 
 @nb.njit(cache=True)
 def _kernel(matrix, horizon, rng, alpha):
     A = matrix.shape[0]
-    I = np.empty(horizon, dtype=np.int64)
-    J = np.empty(horizon, dtype=np.int64)
-    outcomes = np.empty(horizon, dtype=np.int8)
+    I, J, outcomes = trace(horizon)
     N = np.zeros(A)
     G = np.zeros(A)
     cands = np.empty(A, dtype=np.int64)

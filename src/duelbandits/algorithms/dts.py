@@ -30,7 +30,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from ._sampling import duel
+from ._sampling import duel, trace
 
 _INF = np.inf
 
@@ -176,9 +176,7 @@ def _select(B, cU, cL, log_t, rng, first, cands, theta, drawn, stamp):
 @nb.njit(cache=True)
 def _kernel(matrix, horizon, rng, alpha):
     A = matrix.shape[0]
-    I = np.empty(horizon, dtype=np.int64)
-    J = np.empty(horizon, dtype=np.int64)
-    outcomes = np.empty(horizon, dtype=np.int8)
+    I, J, outcomes = trace(horizon)
     B = np.zeros((A, A))
     cU = np.empty((A, A))
     cL = np.empty((A, A))

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from ._sampling import duel
+from ._sampling import duel, pick, trace
 from .dts import _all_thresholds, _candidates, _pair_thresholds, _pick
 from .rmed1 import _kl_half
 
@@ -96,17 +96,13 @@ def _first_action(B, cands, m, rng, theta, drawn, wins, tied):
         if total == low:
             tied[k] = i
             k += 1
-    if k == 1:
-        return tied[0]
-    return tied[rng.integers(0, k)]
+    return pick(tied, k, rng)
 
 
 @nb.njit(cache=True)
 def _kernel(matrix, horizon, rng, alpha):
     A = matrix.shape[0]
-    I = np.empty(horizon, dtype=np.int64)
-    J = np.empty(horizon, dtype=np.int64)
-    outcomes = np.empty(horizon, dtype=np.int8)
+    I, J, outcomes = trace(horizon)
     B = np.zeros((A, A))
     cU = np.empty((A, A))
     cL = np.empty((A, A))

@@ -18,15 +18,13 @@ import math
 import numba as nb
 import numpy as np
 
-from ._sampling import duel
+from ._sampling import duel, trace
 
 
 @nb.njit(cache=True)
 def _kernel(matrix, horizon, rng, log_inv_delta):
     A = matrix.shape[0]
-    I = np.empty(horizon, dtype=np.int64)
-    J = np.empty(horizon, dtype=np.int64)
-    outcomes = np.empty(horizon, dtype=np.int8)
+    I, J, outcomes = trace(horizon)
     wins = np.zeros(A)
     n = np.zeros(A)
     member = np.ones(A, dtype=np.bool_)

@@ -15,7 +15,7 @@ import math
 import numba as nb
 import numpy as np
 
-from ._sampling import duel
+from ._sampling import duel, pick, trace
 
 
 @nb.njit(cache=True)
@@ -41,17 +41,13 @@ def ucb_pick(N, G, alpha, rng, cands):
             if v == best:
                 cands[m] = k
                 m += 1
-    if m == 1:
-        return cands[0]
-    return cands[rng.integers(0, m)]
+    return pick(cands, m, rng)
 
 
 @nb.njit(cache=True)
 def _kernel(matrix, horizon, rng, alpha):
     A = matrix.shape[0]
-    I = np.empty(horizon, dtype=np.int64)
-    J = np.empty(horizon, dtype=np.int64)
-    outcomes = np.empty(horizon, dtype=np.int8)
+    I, J, outcomes = trace(horizon)
     N = np.zeros((A, A))  # N[x, y]: pulls of y by S_x
     G = np.zeros((A, A))  # G[x, y]: wins of y over x in them
     cands = np.empty(A, dtype=np.int64)

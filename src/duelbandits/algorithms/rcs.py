@@ -24,7 +24,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from ._sampling import duel
+from ._sampling import duel, trace
 from .rucb import challenger, new_state, observe
 
 
@@ -85,9 +85,7 @@ def champion(W, b, first, rng, theta, drawn, stamp):
 @nb.njit(cache=True)
 def _kernel(matrix, horizon, rng, alpha):
     A = matrix.shape[0]
-    I = np.empty(horizon, dtype=np.int64)
-    J = np.empty(horizon, dtype=np.int64)
-    outcomes = np.empty(horizon, dtype=np.int8)
+    I, J, outcomes = trace(horizon)
     W = np.zeros((A, A))
     thr, rowmax, colmin = new_state(W, alpha)
     b = np.zeros(A)

@@ -36,7 +36,7 @@ import math
 import numba as nb
 import numpy as np
 
-from ._sampling import duel
+from ._sampling import duel, pick, trace
 
 _LOG2 = math.log(2.0)
 
@@ -103,9 +103,7 @@ def _argmin_ties(values, skip, rng, cands):
         if v == best:
             cands[m] = k
             m += 1
-    if m == 1:
-        return cands[0]
-    return cands[rng.integers(0, m)]
+    return pick(cands, m, rng)
 
 
 @nb.njit(cache=True)
@@ -155,9 +153,7 @@ def _partner(W, l, best, rng, score, cands):
             m += 1
     if m == 0:
         return -1
-    if m == 1:
-        return cands[0]
-    return cands[rng.integers(0, m)]
+    return pick(cands, m, rng)
 
 
 @nb.njit(cache=True)
@@ -188,9 +184,7 @@ def _rmed2_challenger(W, l, best, b, t, alpha, rng, score, cands):
 def _kernel(matrix, horizon, rng, f_K, rule, alpha, rounds):
     """``rule`` 0 RMED1, 1 RMED2, 2 RMED2FH; ``rounds`` passes over the pairs in the initial phase."""
     A = matrix.shape[0]
-    I = np.empty(horizon, dtype=np.int64)
-    J = np.empty(horizon, dtype=np.int64)
-    outcomes = np.empty(horizon, dtype=np.int8)
+    I, J, outcomes = trace(horizon)
     W = np.zeros((A, A))
     D = np.zeros((A, A))
     I_div = np.zeros(A)

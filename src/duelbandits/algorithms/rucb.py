@@ -23,7 +23,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from ._sampling import duel
+from ._sampling import duel, pick, trace
 
 _INF = np.inf
 NO_ARM = -1
@@ -107,10 +107,8 @@ def _sample_champion(cands, m, best, A, rng):
     """Lines 7, 9, 11: the champion ``c`` given ``C = cands[:m]`` and the hypothesis ``best``."""
     if m == 0:
         return rng.integers(0, A)  # line 7
-    if m == 1:
-        return cands[0]
-    if best == NO_ARM:
-        return cands[rng.integers(0, m)]  # 1/(2^0 |C|)
+    if m == 1 or best == NO_ARM:
+        return pick(cands, m, rng)  # 1/(2^0 |C|)
     if rng.random() < 0.5:
         return best
     k = rng.integers(0, m - 1)  # uniform over C \ B: 1/(2 |C \ B|) each
@@ -149,9 +147,7 @@ def challenger(W, colmin, c, log_t, alpha, rng):
 @nb.njit(cache=True)
 def _kernel(matrix, horizon, rng, alpha):
     A = matrix.shape[0]
-    I = np.empty(horizon, dtype=np.int64)
-    J = np.empty(horizon, dtype=np.int64)
-    outcomes = np.empty(horizon, dtype=np.int8)
+    I, J, outcomes = trace(horizon)
     W = np.zeros((A, A))
     thr, rowmax, colmin = new_state(W, alpha)
     cands = np.empty(A, dtype=np.int64)

@@ -14,7 +14,7 @@ import numba as nb
 import numpy as np
 
 from ._posterior import ROWS, new_state, observe, sample_maximin
-from ._sampling import duel
+from ._sampling import duel, trace
 
 
 @nb.njit(cache=True)
@@ -27,9 +27,7 @@ def _kernel(matrix, horizon, rng, borda):
     """
     A = matrix.shape[0]
     pair, order = new_state(np.zeros((A, A)), borda)
-    I = np.empty(horizon, dtype=np.int64)
-    J = np.empty(horizon, dtype=np.int64)
-    outcomes = np.empty(horizon, dtype=np.int8)
+    I, J, outcomes = trace(horizon)
     draws = 0
     i = order[A + ROWS, 0]  # the top row of the prior's order
     j = i

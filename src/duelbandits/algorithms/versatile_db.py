@@ -15,7 +15,7 @@ import math
 import numba as nb
 import numpy as np
 
-from ._sampling import duel, sample_discrete
+from ._sampling import duel, sample_discrete, trace
 
 
 @nb.njit(cache=True)
@@ -50,9 +50,7 @@ def tsallis_law(L, eta, p):
 @nb.njit(cache=True)
 def _kernel(matrix, horizon, rng):
     A = matrix.shape[0]
-    I = np.empty(horizon, dtype=np.int64)
-    J = np.empty(horizon, dtype=np.int64)
-    outcomes = np.empty(horizon, dtype=np.int8)
+    I, J, outcomes = trace(horizon)
     L = np.zeros(A)
     p = np.empty(A)
     for t in range(horizon):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from ._sampling import duel
+from ._sampling import duel, pick, trace
 
 
 @nb.njit(cache=True)
@@ -37,9 +37,7 @@ def _choose(C, exclude, prev_first, prev_second, rng, cands):
         return prev_first
     if prev_second >= 0 and prev_second != exclude and C[prev_second] == best:
         return prev_second
-    if m == 1:
-        return cands[0]
-    return cands[rng.integers(0, m)]
+    return pick(cands, m, rng)
 
 
 @nb.njit(cache=True)
@@ -65,9 +63,7 @@ def _kernel(matrix, horizon, rng):
     A = matrix.shape[0]
     C = np.zeros(A, dtype=np.int64)
     cands = np.empty(A, dtype=np.int64)
-    I = np.empty(horizon, dtype=np.int64)
-    J = np.empty(horizon, dtype=np.int64)
-    outcomes = np.empty(horizon, dtype=np.int8)
+    I, J, outcomes = trace(horizon)
     i, j = -1, -1  # no previous actions at step 1
     for t in range(horizon):
         i, j = _select(C, i, j, rng, cands)

@@ -15,7 +15,7 @@ import math
 import numba as nb
 import numpy as np
 
-from ._sampling import duel
+from ._sampling import duel, trace
 from .winner_stays import _select, _update
 
 
@@ -24,9 +24,7 @@ def _kernel(matrix, horizon, rng, beta):
     A = matrix.shape[0]
     C = np.zeros(A, dtype=np.int64)
     cands = np.empty(A, dtype=np.int64)
-    I = np.empty(horizon, dtype=np.int64)
-    J = np.empty(horizon, dtype=np.int64)
-    outcomes = np.empty(horizon, dtype=np.int8)
+    I, J, outcomes = trace(horizon)
     i, j = -1, -1  # WS-W's previous actions (none at step 1)
     r = 1
     t = 0

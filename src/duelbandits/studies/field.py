@@ -1,8 +1,6 @@
-"""The field (target ``field``): the paper's algorithms and the field's on the same scenarios and run
-seeds (docs/beyond-the-paper.md, "The field", says which regret each scenario is measured by). The point
-files become the mean regret curves (``field-table``: results/field/curves.parquet), the final-regret
-table with ranks (results/field/table.{parquet,md}) and one figure per scenario (``field-figure``). What
-each command runs is imported inside it, as the command line loads this module for every command."""
+"""The field (target ``field``; docs/beyond-the-paper.md, "The field"): the paper's algorithms and the
+field's on the same scenarios and run seeds, as mean regret curves, final regrets with ranks and one figure
+per scenario. Imports are inside the functions: the command line loads this module for every command."""
 
 from __future__ import annotations
 
@@ -184,10 +182,8 @@ FAMILY_LINES = {"paper": ("-", "solid"), "field": ("--", "dashed"), "plugin": ("
 
 
 def field_figure(scenario: str, curves, outputs, *, data_digest=None):
-    """Render ``scenario``'s field figure from results/field/curves.parquet rows to every path of ``outputs``:
-    mean R_t of every algorithm, log-log, one panel per regret; the paper's algorithms solid, the field's
-    dashed, a plugin's dotted (the legend's title names the styles drawn), R_T in the legend so the ranking
-    reads without the table."""
+    """Render ``scenario``'s field figure from its curves to every path of ``outputs``: mean R_t of every
+    algorithm, log-log, one panel per regret, the line style by family, R_T in the legend."""
     import numpy as np
     from matplotlib.figure import Figure
 

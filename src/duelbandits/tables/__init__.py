@@ -1,9 +1,5 @@
-"""Readable tables as Markdown and HTML: the formatting that the studies' tables share (the paper's
-final-regret table: :mod:`duelbandits.studies.paper.table`).
-
-Plain string building (no tabulate, no jinja2), so the output is the same bytes for the same
-input on every machine.
-"""
+"""The studies' tables as Markdown and HTML, by plain string building (no tabulate, no jinja2), so the
+same input gives the same bytes on every machine."""
 
 from __future__ import annotations
 

@@ -1,8 +1,6 @@
-"""The long-horizon figure of a scenario: one panel per algorithm, the local exponent of ``E[R_T]`` (drawn
-at the geometric mean of its two horizons) against ``T``, with its bootstrap interval; filled markers for
-the regret the algorithm's theorem bounds, hollow ones for the figures' regret where that differs.
-Reference lines: the theorem's exponent (black), the worst-case lower-bound rate where one applies
-(dotted; :data:`.analysis.LOWER_BOUNDS`) and 1, linear regret (dashed)."""
+"""The long-horizon figure of a scenario: one panel per algorithm, the local exponents of ``E[R_T]`` against
+``T`` (filled: the theorem's regret, hollow: the figures' where it differs), the theorem's exponent, the
+lower-bound rate (:data:`.analysis.LOWER_BOUNDS`) and 1."""
 
 from __future__ import annotations
 

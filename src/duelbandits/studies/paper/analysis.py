@@ -19,24 +19,19 @@ SUMMARY_POINTS = 1000
 
 
 def summary_grid(horizon: int, points: int = SUMMARY_POINTS) -> np.ndarray:
-    """``points`` steps evenly spread over ``1..horizon``, plus ``points // 5`` log-spaced ones.
-
-    Always holds 1 and ``horizon``; the log-spaced steps let log-log plots
-    show the early steps, where even spacing has none.
-    """
+    """``points`` steps evenly spread over ``1..horizon`` (1 and ``horizon`` included), plus ``points // 5``
+    log-spaced ones, so that log-log plots show the early steps."""
     even = np.linspace(1, horizon, min(points, horizon))
     log = np.geomspace(1, horizon, max(points // 5, 2))
     return np.unique(np.r_[even, log].round().astype(np.int64))
 
 
 def load_algorithm_runs(paths, horizon: int, actions: int, runs: int) -> tuple[pd.DataFrame, pd.DataFrame | None]:
-    """All chunks of one (scenario, algorithm), sorted by run and checked complete.
-
-    Returns ``(runs, strategies)`` as :func:`storage.read_runs` does.
-    """
+    """All chunks of one (scenario, algorithm) as :func:`storage.read_runs` reads one, sorted by run and
+    checked to hold runs 0..runs-1 once each."""
     frames, strategies = [], []
     for path in paths:
-        df, strat = storage.read_runs(path, horizon, actions)
+        df, strat = storage.read_runs(path)
         frames.append(df)
         if strat is not None:
             strategies.append(strat)
@@ -54,16 +49,7 @@ def load_algorithm_runs(paths, horizon: int, actions: int, runs: int) -> tuple[p
     if not strategies:
         return df, None
     # mutmut equivalent: sort kind: pandas applies kind only when sorting by one column, and these sort by (run, t)
-    strat = pd.concat(strategies, ignore_index=True).sort_values(["run", "t"], kind="stable", ignore_index=True)  # noqa: E501  # pragma: no mutate
-    steps = strat["t"].to_numpy()[: np.searchsorted(strat["run"].to_numpy(), 1)]  # run 0's recorded steps
-    if len(strat) != runs * len(steps) or not np.array_equal(
-        strat["t"].to_numpy().reshape(runs, len(steps)), np.broadcast_to(steps, (runs, len(steps)))
-    ):
-        raise storage.StorageError(
-            f"chunks {', '.join(map(str, paths))}: the strategies are not recorded at the same steps in every run "
-            f"({len(strat)} recorded rows for {runs} runs, run 0 at {len(steps)} steps)"
-        )
-    return df, strat
+    return df, pd.concat(strategies, ignore_index=True).sort_values(["run", "t"], kind="stable", ignore_index=True)  # noqa: E501  # pragma: no mutate
 
 
 def _in_run_order(df: pd.DataFrame) -> bool:
@@ -118,13 +104,9 @@ def aggregate_scenario(
     points: int = SUMMARY_POINTS,
     provenance: dict | None = None,
 ) -> None:
-    """Write one scenario's traces, strategies and (bound-less) summary.
-
-    ``chunks`` maps each algorithm slug to its chunk files; ``outputs`` has the
-    paths ``traces``, ``strategies`` and ``summary``, and ``provenance`` (if
-    given) the provenance record of each of them. Each algorithm is read,
-    reduced and written before the next, so memory holds one algorithm's runs.
-    """
+    """Write one scenario's traces, strategies and (bound-less) summary to ``outputs[name]`` with the
+    provenance ``provenance[name]``, from ``chunks`` (slug -> its chunk files); each algorithm is read,
+    reduced and written before the next, so memory holds one algorithm's runs."""
     X = np.asarray(matrix)
     actions = X.shape[0]  # pragma: no mutate -- shape[1] for shape[0]: a preference matrix is square
     grid = summary_grid(horizon, points)
@@ -212,11 +194,8 @@ def aggregate_scenario(
 def bounds_table(
     algorithms, actions: int, horizon: int, points: int = SUMMARY_POINTS, c_alpha: float = 1.0
 ) -> pd.DataFrame:
-    """Theorem bound curves for the given algorithms on the summary grid.
-
-    A theorem whose horizon requirement fails at ``horizon`` gets a warning,
-    ``holds = False`` and null bounds: no misleading curve is drawn.
-    """
+    """Theorem bound curves for the given algorithms on the summary grid; a theorem whose horizon
+    requirement fails at ``horizon`` gets a warning, ``holds = False`` and null bounds."""
     grid = summary_grid(horizon, points)
     frames = []
     for algorithm in algorithms:

@@ -1,12 +1,8 @@
 """Theorem 4.1 on trial: TS-Maximin's Maximin regret far past the paper's horizon (target ``maximin-tail``).
 
 Phase 2 reruns a stratified sample of phase 1's runs (every trapped run, some free ones) to the long
-horizon, which the prefix property allows, and :func:`estimates` weighs the strata by their shares in
-phase 1: docs/claims.md, "Theorem 4.1 past the paper's horizon". A run is *trapped* at grid step
-``t_k`` when its mean per-step Maximin regret over ``(t_{k-1}, t_k]`` is at least ``share * delta``,
-``delta = X[i*, i2] - 1/2`` the cost of a step on the Borda winner ``i2``'s self-duel
-(:func:`duelbandits.winners.trap`). The family of trap matrices searched for the bound's first break
-is :mod:`.family`. This module also writes the estimates' Markdown, results/maximin-tail/tail.md.
+horizon, and :func:`estimates` weighs the strata by their shares in phase 1 (the design and the
+trapped runs: docs/claims.md, "Theorem 4.1 past the paper's horizon"); also results/maximin-tail/tail.md.
 """
 
 from __future__ import annotations
@@ -66,39 +62,6 @@ def job_share(runs, jobs: int, job: int) -> np.ndarray:
     return np.asarray(runs)[job::jobs]
 
 
-def stratified_mean(strata) -> tuple[float, float]:
-    """``(estimate, standard error)`` of a population mean from a two-phase stratified sample.
-
-    ``strata`` is a list of ``(N_h, values_h)``: ``N_h`` runs of stratum ``h`` in phase 1,
-    ``values_h`` the ``n_h`` phase-2 values (a simple random subsample of them). The estimate is
-    ``sum_h W_h ybar_h`` with ``W_h = N_h / N``; its variance (double sampling for
-    stratification, Cochran 1977, 12.2) is ``sum_h W_h^2 s_h^2 / n_h (1 - n_h / N_h)`` (phase 2)
-    plus ``S^2 / N`` (phase 1, which drew the strata's shares), with
-    ``S^2 = sum_h W_h s_h^2 + sum_h W_h (ybar_h - ybar)^2``. A stratum with ``N_h = 0`` is
-    skipped; one with ``N_h > 0`` needs ``n_h >= 1`` (``s_h = 0`` when ``n_h = 1``).
-    """
-    strata = [(int(N), np.asarray(v, dtype=float)) for N, v in strata if int(N) > 0]
-    if not strata:
-        raise TailError("no runs in any stratum")
-    N = sum(N_h for N_h, _ in strata)
-    for N_h, v in strata:
-        if v.size == 0 or v.size > N_h:
-            raise TailError(f"a stratum of {N_h} runs needs 1 to {N_h} values, got {v.size}")
-    W = np.array([N_h / N for N_h, _ in strata])
-    means = np.array([v.mean() for _, v in strata])
-    var = np.array([v.var(ddof=1) if v.size > 1 else 0.0 for _, v in strata])
-    # mutmut equivalent: dtype=None for float or dtype dropped: n only divides (true division)
-    n = np.array([v.size for _, v in strata], dtype=float)  # pragma: no mutate
-    # mutmut equivalent: dtype=None for float or dtype dropped: N_h only divides (true division)
-    Nh = np.array([N_h for N_h, _ in strata], dtype=float)  # pragma: no mutate
-    estimate = float((W * means).sum())
-    phase2 = (W**2 * var / n * (1 - n / Nh)).sum()
-    S2 = (W * var).sum() + (W * (means - estimate) ** 2).sum()
-    # mutmut equivalent: `or True` or N >= 1: N = 1 gives S^2 = 0
-    phase1 = S2 / N if N > 1 else 0.0  # pragma: no mutate
-    return estimate, float(math.sqrt(phase2 + phase1))
-
-
 # --- Phase 2: one run to the long horizon, with its state -------------------------------------
 
 
@@ -116,13 +79,9 @@ def posterior_counts(actions: int, I, J, outcomes, upto: int) -> np.ndarray:
 
 
 def escape_probabilities(wins, star: int, borda: int, samples: int, rng) -> tuple[float, float, float]:
-    """Under the frozen posterior ``Beta(1 + wins, 1 + wins.T)``: the probability that one draw picks
-    ``i*``, that a step duels ``i*`` against ``i2``, and that a step duels ``i*`` against ``j_min``,
-    the action whose entry ``X[i*, j]`` has the fewest duels (ties: the lowest index).
-
-    One draw picks the argmax of the sampled row minima (ties have probability 0); a step makes two
-    independent draws, so ``P(duel i, j) = 2 p(i) p(j)``.
-    """
+    """Under the frozen posterior ``Beta(1 + wins, 1 + wins.T)``: the probability that one draw (the
+    argmax of the sampled row minima) picks ``i*``, and that a step (two draws: ``2 p(i) p(j)``) duels
+    ``i*`` against ``i2``, and against ``j_min``, the action of fewest duels with ``i*`` (ties: lowest)."""
     A = wins.shape[0]  # pragma: no mutate -- wins.shape[1] for shape[0]: the counts are square
     a, b = 1.0 + wins, 1.0 + wins.T
     picks = np.empty(samples, dtype=np.int64)
@@ -149,12 +108,10 @@ def continue_runs(
     samples: int = 2000,
     progress=None,
 ) -> tuple[pa.Table, pa.Table]:
-    """Phase 2: each run of ``runs`` (stratum ``strata[k]``) simulated from the start to ``horizon``
-    with the seed of ``duelbandits simulate --run r``; returns ``(curves, states)``: its Maximin
-    ``R_t`` on ``thin_grid(horizon, points)``, and its state at ``first_horizon`` and ``horizon``
-    (duels and wins of ``i*`` against ``i2``, ordered pairs never observed, escape probabilities
-    under the frozen posterior, from ``samples`` posterior draws seeded by
-    ``SeedSequence([seed, "maximin-tail", "escape", run, step])``)."""
+    """Phase 2: each run of ``runs`` (stratum ``strata[k]``) to ``horizon`` with the seed of ``duelbandits
+    simulate --run r``; returns ``(curves, states)``: its Maximin ``R_t`` on ``thin_grid(horizon, points)``
+    and its state at ``first_horizon`` and ``horizon`` (escape probabilities from ``samples`` draws seeded
+    by ``SeedSequence([seed, "maximin-tail", "escape", run, step])``)."""
     X = np.asarray(matrix, dtype=float)
     A = X.shape[0]  # pragma: no mutate -- X.shape[1] for X.shape[0]: a preference matrix is square
     tr = trap(X)
@@ -208,11 +165,9 @@ def continue_runs(
 
 
 def read_phase_two(paths, table: str):
-    """Phase 2's curve or state files (``tail-continue``, ``table`` ``tail-curves`` or ``tail-states``):
-    ``(rows, records)``, the rows of all (None without a file) and each file's provenance. A file is
-    refused in one line when a run of it lacks a step (of ``thin_grid(horizon, points_kept)``; a state's:
-    the first horizon and the horizon), holds a Maximin regret no run can have
-    (:func:`duelbandits.regret.curve_problem`) or a state's probability outside [0, 1]."""
+    """Phase 2's ``tail-curves`` or ``tail-states`` files: ``(rows of all or None, each one's provenance)``;
+    refused in one line when a run lacks a step, or holds a Maximin regret no run can have or a
+    probability outside [0, 1]."""
     import pandas as pd
 
     from ... import storage
@@ -294,14 +249,12 @@ def estimates(points_frame, curves, actions: int, delta: float, share: float, co
         R2 = c["cumulative_regret"].to_numpy().reshape(-1, t2.size)  # pragma: no mutate
         stuck2 = trapped(t2, R2, delta, share)
         held = strat == "trapped"
-        if held.sum() != N_trapped:
-            raise TailError(f"phase 2 holds {int(held.sum())} trapped runs, phase 1 classified {N_trapped}")
         free_n = int((~held).sum())
         for k, t in enumerate(t2):
             if t <= t1[-1]:
                 continue
-            mean, se = stratified_mean([(N_trapped, R2[held, k]), (N - N_trapped, R2[~held, k])])
-            frac, fse = stratified_mean(
+            mean, se = regret.stratified_mean([(N_trapped, R2[held, k]), (N - N_trapped, R2[~held, k])])
+            frac, fse = regret.stratified_mean(
                 # mutmut equivalent: astype(None) of the trapped flags or astype(None): numpy's default type is float64
                 [(N_trapped, stuck2[held, k].astype(float)), (N - N_trapped, stuck2[~held, k].astype(float))]  # noqa: E501  # pragma: no mutate
             )
@@ -405,7 +358,7 @@ def tail_markdown(table, states, trap, verdict: str, confidence: float) -> str:
         f"Maximin winner i* = {trap.maximin_winner}, Borda winner i2 = {trap.borda_winner}; the trap's regret "
         f"per step delta = X[i*, i2] - 1/2 = {trap.delta:.4f}. Phase 1: {runs:,} runs; "
         f"{trapped_runs} trapped at the first horizon. Intervals: two-sided {level}, normal; phase 2 "
-        "stratified (duelbandits.studies.tail.analysis.stratified_mean).\n",
+        "stratified (duelbandits.regret.stratified_mean).\n",
         f"**Verdict: {verdict}.**\n",
         "## E[R_t] against Theorem 4.1's bound, and the trapped fraction (survival curve)\n",
         markdown(
