@@ -1,8 +1,5 @@
-"""What a config asks the workflow for: the jobs it plans, and what their commands are given.
-
-The workflow (``workflow/rules/common.smk``) calls these with the validated config; so can a test,
-without a Snakemake process. Every target's jobs come from one chunking rule
-(:func:`duelbandits.points.chunk_ranges`).
+"""What a config asks the workflow for (``workflow/rules/common.smk``, with the validated config): the
+jobs it plans, cut by one chunking rule (:func:`duelbandits.points.chunk_ranges`), and their arguments.
 """
 
 from __future__ import annotations
@@ -205,19 +202,15 @@ def jobs(config: dict, target: str = "paper") -> list[Job]:
 
 
 KERNEL_JOBS = 2
-"""Compile jobs per family of algorithms (the paper's, the field's). numba compiles its own helpers
-(array constructors, the random generator's methods) once per process and into every kernel, so
-kernels compiled in one process share them (what each group costs: docs/performance.md). Two jobs
-keep both cores of a laptop busy."""
+"""Compile jobs per family of algorithms: kernels compiled in one process share numba's helpers (their
+costs: docs/performance.md); two jobs keep both cores of a laptop busy."""
 
 
 def kernel_groups(jobs: int = KERNEL_JOBS) -> dict[str, tuple[str, ...]]:
-    """``{"paper-1": algorithms, ...}``: each family's built-in algorithms, in the registry's order, cut
-    into ``jobs`` runs of consecutive entries whose summed compile seconds (the measured costs:
-    :func:`duelbandits.resources.compile_seconds`) has the smallest maximum
-    (among equal maxima, the first cut). Fixed by the built-ins, not the config, so that a simulation's
-    compile job (its input) does not change when the config's algorithms do; a plugin's algorithm has
-    no compile job."""
+    """``{"paper-1": algorithms, ...}``: each family's built-ins, in the registry's order, cut into ``jobs``
+    runs of consecutive entries of least maximal summed compile seconds (the first such cut). Fixed by
+    the built-ins, not the config, so that a job's compile input does not change with the config's
+    algorithms; a plugin's algorithm has no compile job."""
     from itertools import accumulate, combinations
 
     from .algorithms import BUILTINS
