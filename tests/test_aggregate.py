@@ -2,8 +2,6 @@ import re
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
-import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
 from regret_by_hand import per_step_regrets
@@ -98,36 +96,6 @@ def test_chunks_that_repeat_or_miss_a_run_are_refused_naming_them(tmp_path):
         df, strategies = aggregate.load_algorithm_runs(chunks, 10, 3, 3)
         assert df.index.equals(pd.RangeIndex(30)) and df["run"].tolist() == [0] * 10 + [1] * 10 + [2] * 10
         assert strategies.index.equals(pd.RangeIndex(len(strategies))) and strategies["run"].is_monotonic_increasing
-
-
-def test_strategies_recorded_at_other_steps_in_some_run_are_refused_naming_the_chunks(tmp_path):
-    """A chunk of another stride, or one whose run lost a recorded row (every strategy column null there:
-    not recorded), cannot be averaged over runs step by step: refused in one line, not a reshape error."""
-    X = make_scenario("condorcet", actions=3, seed=2).matrix
-    seed = {r: run_seed(4, "condorcet", "partial-monitoring", r) for r in range(3)}
-    res = {r: simulate(X, "partial-monitoring", 10, seed[r], stride=2) for r in range(3)}
-    other = simulate(X, "partial-monitoring", 10, seed[2], stride=5)
-    a, b, c, d = (tmp_path / f"{name}.parquet" for name in "abcd")
-    storage.write_runs([(0, res[0]), (1, res[1])], 3, a)
-    storage.write_runs([(2, res[2])], 3, b)
-    storage.write_runs([(2, other)], 3, c)
-    k = len(res[0].strategy_steps)
-    _, strategies = aggregate.load_algorithm_runs([a, b], 10, 3, 3)  # the same stride: accepted
-    assert len(strategies) == 3 * k and len(other.strategy_steps) != k
-    message = f"chunks {a}, {c}: the strategies are not recorded at the same steps in every run "
-    message += f"({2 * k + len(other.strategy_steps)} recorded rows for 3 runs, run 0 at {k} steps)"
-    with pytest.raises(StorageError, match="^" + re.escape(message) + "$"):
-        aggregate.load_algorithm_runs([a, c], 10, 3, 3)
-    table = pq.read_table(b)  # run 2's second recorded step loses its strategy (every column of it)
-    row = np.arange(table.num_rows) == int(res[2].strategy_steps[1]) - 1
-    for name in ("p_0", "p_1", "p_2"):
-        lost = pc.if_else(pa.array(row), pa.scalar(None, pa.float64()), table[name])
-        table = table.set_column(table.column_names.index(name), name, lost)
-    pq.write_table(table, d)
-    message = f"chunks {a}, {d}: the strategies are not recorded at the same steps in every run "
-    message += f"({3 * k - 1} recorded rows for 3 runs, run 0 at {k} steps)"
-    with pytest.raises(StorageError, match="^" + re.escape(message) + "$"):
-        aggregate.load_algorithm_runs([a, d], 10, 3, 3)
 
 
 def test_each_output_has_its_schema_and_its_own_provenance(tmp_path):

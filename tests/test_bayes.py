@@ -14,6 +14,7 @@ from duelbandits import configcheck, digests, plan, schemas, winners
 from duelbandits.configcheck import ConfigError
 from duelbandits.studies import bayes
 from duelbandits.studies import bayes_growth as growth
+from duelbandits.studies import bayes_report as report
 
 REPO = Path(__file__).resolve().parents[1]
 BASE = yaml.safe_load((REPO / "config.yaml").read_text())
@@ -111,21 +112,49 @@ def test_the_estimator_on_hand_computed_cases_plain_and_stratified():
 
 def test_the_local_exponent_and_the_crossing_by_hand():
     """Means 100 and 1000 at t = 10^5 and 10^6: exponent log(10) / log(10) = 1; against a sqrt(t) bound
-    (exponent 1/2) at ratio 1/4 the crossing is 10^6 * 4^(1 / (1 - 1/2)) = 1.6 * 10^7; an exponent at or
-    below the bound's never crosses (inf); a mean not positive has no exponent (NaN). The bootstrap of
-    identical matrices in one stratum has every replicate at the point: a zero-width interval."""
+    (exponent 1/2) at ratio 1/4 the crossing is 10^6 * 4^(1 / (1 - 1/2)) = 1.6 * 10^7; below 1, an exponent
+    at or below the bound's never crosses (inf), even just below 1; at or above 1 the bound is reached at
+    t = 10^6 itself, rising (exponent 1) or falling toward 1 (0.3), or with no exponent; below 1 a mean not
+    positive has no exponent (NaN) and no crossing. The bootstrap of identical matrices in one stratum has
+    every replicate at the point: a zero-width interval."""
     t = [10**5, 10**6]
     alpha = growth.exponents(t, [100.0, 1000.0])
     assert np.isnan(alpha[0]) and alpha[1] == pytest.approx(1.0)
     assert np.isnan(growth.exponents(t, [-5.0, 1000.0])[1])
     cross = growth.crossings([10**6] * 3, [0.25] * 3, [1.0, 0.5, 0.4], [0.5] * 3)
     assert cross.tolist() == pytest.approx([1.6e7, math.inf, math.inf])
-    assert growth.crossings([10**6], [2.0], [1.0], [0.5])[0] == pytest.approx(2.5e5)  # already above: behind
+    below = growth.crossings([10**6] * 2, [np.nextafter(1.0, 0), 0.5], [0.4, np.nan], [0.5] * 2)
+    assert below[0] == math.inf and np.isnan(below[1])
+    above = growth.crossings([10**6] * 4, [2.0, 2.0, 1.0, 3.0], [1.0, 0.3, 0.2, np.nan], [0.5] * 4)
+    assert above.tolist() == [1e6] * 4
     bounds = [bayes.bound(5, s) for s in t]
     a, c = growth.bootstrap([[100.0, 1000.0]] * 3, [True] * 4, t, bounds, 20, np.random.default_rng(1))
-    low, high = growth.percentile_interval(a, 0.9)
-    assert np.isnan(low[0]) and (low[1], high[1]) == pytest.approx((1.0, 1.0))
+    low, high, undefined = growth.percentile_interval(a, 0.9)
+    assert np.isnan(low[0]) and (low[1], high[1]) == pytest.approx((1.0, 1.0)) and undefined.tolist() == [20, 0]
     assert growth.grid(10**6, 10**5, 3) == [100000, 316228, 1000000] and growth.grid(500, 7, 1) == [500]
+
+
+def test_undefined_resamplings_are_counted_and_the_page_says_so():
+    """Percentile intervals over the defined replicates (inverted CDF, the smallest x with F(x) >= q): of
+    NaN, 1, 2, 3, NaN at 50% (q = 0.25, 0.75) the ends are 1 and 3 with 2 undefined; of 1, 2, 3, 4, inf at
+    90% (q = 0.05, 0.95) 1 and inf with none; all NaN: no ends, 5 undefined. End to end: 3 identical
+    matrices at A = 3 with R_t = -1, 5, 10 at t = 100, 1,000, 10,000, 20 resamplings: every resampled mean
+    at 100 is -1, so at 1,000 the exponent and the crossing are undefined in all 20; at 10,000 the exponent
+    is log(10 / 5) / log(10) = 0.30 in every resampling, below the bound's 1/2: never."""
+    x = np.array([[np.nan, 1, np.nan], [1, 2, np.nan], [2, 3, np.nan], [3, 4, np.nan], [np.nan, np.inf, np.nan]])
+    low, high, undefined = growth.percentile_interval(x[:, :1], 0.5)
+    assert (low[0], high[0], undefined[0]) == (1, 3, 2)
+    low, high, undefined = growth.percentile_interval(x[:, 1:], 0.9)
+    assert (low[0], high[0], undefined[0]) == (1, math.inf, 0) and np.isnan(low[1]) and undefined[1] == 5
+    R = {100: -1.0, 1000: 5.0, 10000: 10.0}
+    rows = [(3, m, 0, t, r, bayes.bound(3, t), r / bayes.bound(3, t)) for t, r in R.items() for m in range(3)]
+    table = bayes.estimates(pd.DataFrame(rows, columns=schemas.BAYES_RUN_SCHEMA.names), 0.95, replicates=20)
+    assert table["exponent_undefined"].tolist() == [20, 20, 0] and table["crossing_undefined"].tolist() == [20, 20, 0]
+    assert table["exponent"].iloc[2] == pytest.approx(math.log10(2))
+    page = report.bayes_markdown(table, bayes.overall_verdict(table), "uniform", 20)
+    everywhere = "undefined [undefined in all 20 resamplings]"
+    assert f"| {everywhere} | {everywhere} |" in page and "| 0.30 [0.30, 0.30] | never [never, never] |" in page
+    assert "nan" not in page.lower()
 
 
 def test_estimates_per_actions_from_run_rows():
@@ -141,6 +170,12 @@ def test_estimates_per_actions_from_run_rows():
     assert frame[["matrices", "runs_per_matrix"]].values.tolist() == [[3, 2], [2, 1]]
     assert frame["verdict"].tolist() == ["inconclusive", "holds"]
     assert bayes.overall_verdict(frame).startswith("inconclusive at A = 3, T = 100")
+    # A = 3 is inconclusive: its interval would exclude 1 from n > 3 (z se / (7/6 - 1))^2 = 3 z^2 (7/36) / (1/36)
+    # = 21 z^2 = 80.67 matrices on, so 81; A = 4 holds (no number); at a ratio of exactly 1 none decides
+    page = report.bayes_markdown(frame, bayes.overall_verdict(frame), "uniform", 0)
+    assert "| inconclusive | 81 |" in page and "| holds | - |" in page
+    assert growth.matrices_to_decide(100, 0.5, 0.75) == 401  # 100 (0.5 / 0.25)^2 = 400 exactly: not yet excluded
+    assert growth.matrices_to_decide(100, 0.5, 1.0) == math.inf
     missing = pd.DataFrame(rows[:-1], columns=schemas.BAYES_RUN_SCHEMA.names)
     with pytest.raises(bayes.BayesError, match="same runs"):
         bayes.estimates(missing.iloc[[0, 1, 2, 3, 4]], 0.95)
@@ -158,13 +193,35 @@ def test_the_ratios_figure_counts_each_a_matrices_in_shared_bins_and_names_the_s
         for r, d in enumerate((-0.25, 0.25))
     ]
     runs = pd.DataFrame(rows, columns=schemas.BAYES_RUN_SCHEMA.names)
-    fig = bayes.ratios_figure(runs, bayes.estimates(runs, 0.95), 3, [tmp_path / "r.png"], data_digest="d")
+    fig = report.ratios_figure(runs, bayes.estimates(runs, 0.95), 3, [tmp_path / "r.png"], data_digest="d")
     axes = fig.get_axes()
     assert [[p.get_height() for p in ax.patches] for ax in axes] == [[0, 2, 1], [1, 1, 1]]
     assert [p.get_x() for p in axes[0].patches] == pytest.approx([-0.5, 1 / 6, 5 / 6])
     assert axes[0].texts[0].get_text().startswith("A = 3: 3 matrices, 33.3% [")
     assert axes[1].texts[0].get_text().startswith("A = 4: 3 matrices, 0.0% [")
     assert digests.figure_data_digest(tmp_path / "r.png") == "d"
+
+
+def test_the_figure_refuses_run_files_and_estimates_of_different_longest_horizons(tmp_path, capsys):
+    """Estimates made from runs to T = 60 and a run file to T = 59, one step short: refused in one line naming
+    both files; the run file to 60 itself is drawn."""
+    from duelbandits.cli import main
+
+    def runs(T):
+        argv = ["bayes-runs", "--actions", "3", "--matrices", "2", "--runs", "1", "--horizon", str(T), "--seed", "1"]
+        argv += ["--jobs", "1", "--job", "0", "--prior", "uniform", "--grid-from", "20", "--grid-points", "2"]
+        assert main([*argv, "--out", str(tmp_path / f"r{T}.parquet")]) == 0
+        return str(tmp_path / f"r{T}.parquet")
+
+    est = str(tmp_path / "e.parquet")
+    table = ["--confidence", "0.9", "--strata-draws", "2", "--bootstrap", "0", "--estimates", est, "--markdown"]
+    assert main(["bayes-table", runs(60), *table, str(tmp_path / "b.md")]) == 0
+    figure = ["--estimates", est, "--bins", "3", "--out"]
+    assert main(["bayes-figure", runs(59), *figure, str(tmp_path / "f.png")]) == 2
+    line = f"{tmp_path / 'r59.parquet'}: its longest horizon is 59, that of {est} 60"
+    assert capsys.readouterr().err.splitlines()[-1] == f"duelbandits bayes-figure: error: {line}"
+    assert not (tmp_path / "f.png").exists()
+    assert main(["bayes-figure", str(tmp_path / "r60.parquet"), *figure, str(tmp_path / "f.png")]) == 0
 
 
 def test_the_verdict_at_its_boundaries():
@@ -185,6 +242,22 @@ def test_the_overall_verdict_names_the_reading_and_the_prior():
     )
     frame["verdict"] = ["holds", "fails"]
     assert bayes.overall_verdict(frame).startswith("fails as a Bayesian bound (prior: uniform antisymmetric) at A = 4")
+
+
+def test_the_headline_verdict_is_the_longest_horizons_and_the_page_says_so_once():
+    """Three matrices at A = 3, one run each: R_t / bound 2.0, 2.1, 2.2 at t = 100 (mean 2.1, se 0.058:
+    fails) and 0.1, 0.2, 0.3 at t = 1,000 (mean 0.2: holds). The headline is t = 1,000's alone; the page
+    keeps t = 100's row with its own verdict (and the crossing 'reached': the ratio is above 1 there)."""
+    b = {t: bayes.bound(3, t) for t in (100, 1000)}
+    ratios = {100: [2.0, 2.1, 2.2], 1000: [0.1, 0.2, 0.3]}
+    rows = [(3, m, 0, t, x * b[t], b[t], x) for t, xs in ratios.items() for m, x in enumerate(xs)]
+    table = bayes.estimates(pd.DataFrame(rows, columns=schemas.BAYES_RUN_SCHEMA.names), 0.95)
+    assert table["verdict"].tolist() == ["fails", "holds"]
+    headline = bayes.overall_verdict(table)
+    assert headline == "holds as a Bayesian bound (prior: uniform antisymmetric) at A = 3, T = 1,000"
+    page = report.bayes_markdown(table, headline, "uniform", 0)
+    assert page.count("Headline verdict, at the longest horizon") == 1 and f"**{headline}.**" in page
+    assert "| 3 | 100 | 3 x 1 | 2.100 [" in page and "| fails | - | - | reached [-, -] |" in page
 
 
 def test_measure_is_reproducible_and_reports_the_bound():

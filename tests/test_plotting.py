@@ -235,11 +235,6 @@ def test_appendix_figure_is_byte_identical_and_independent_of_row_order(appendix
         assert a.read_bytes() == b.read_bytes(), a.name
 
 
-def test_appendix_figure_requires_strategies_for_the_exp3_algorithms(tmp_path):
-    with pytest.raises(ValueError, match="strategies"):
-        appendix_figure("condorcet", "partial-monitoring", make_traces(), None, [tmp_path / "x.png"])
-
-
 def test_save_replaces_the_target_atomically_and_leaves_no_temporary_file(tmp_path):
     fig = mpl.figure.Figure(figsize=(1, 1))
     target = tmp_path / "f.png"
@@ -417,11 +412,3 @@ def test_the_panels_stacked_in_an_appendix_figure_line_up(appendix_panels):
             edges.add((round(box.x0 * width, 6), round(box.x1 * width, 6)))
         assert len(edges) == 1, (algorithm, edges)
         assert next(iter(edges))[0] == pytest.approx(style.PANEL_GUTTER)
-
-
-def test_an_appendix_panel_the_algorithm_does_not_have_is_refused_before_writing(tmp_path):
-    with pytest.raises(ValueError, match="has panels a, b, c, not 'd'"):
-        appendix_panel("condorcet", "dts", make_traces(), None, "d", [tmp_path / "d.png"])
-    with pytest.raises(ValueError, match="has panels a, b, c, d"):
-        main_panel(scenario_dict("condorcet"), make_summary(), "e", [tmp_path / "e.png"])
-    assert list(tmp_path.iterdir()) == []

@@ -1,8 +1,5 @@
-"""What a config asks the workflow for: the jobs it plans, and what their commands are given.
-
-The workflow (``workflow/rules/common.smk``) calls these with the validated config; so can a test,
-without a Snakemake process. Every target's jobs come from one chunking rule
-(:func:`duelbandits.points.chunk_ranges`).
+"""What a config asks the workflow for (``workflow/rules/common.smk``, with the validated config): the
+jobs it plans, cut by one chunking rule (:func:`duelbandits.points.chunk_ranges`), and their arguments.
 """
 
 from __future__ import annotations
@@ -210,12 +207,11 @@ KERNEL_GROUPS = {
     "field-1": ("rucb", "rcs", "rmed1", "rmed2", "rmed2fh", "btm", "if2", "dts-plus"),
     "field-2": ("ccb", "winner-stays", "ws-s", "multisbm", "doubler", "versatile-db", "dexp3"),
 }
-"""The built-ins whose kernels one compile job compiles in one process (numba compiles its own helpers
-once per process and into every kernel, so a group shares them; two a family keep both cores of a
-laptop busy): each family in registry order, cut where the measured compile seconds balance. Frozen
-here, not cut from the costs file: a group's file is an input of its simulations, so a cut that moved
-with a re-measure would rerun them (``bench/bench_algorithms.py --compile`` prints the balanced cut;
-moving an algorithm here reruns its simulations). A plugin's algorithm has no compile job."""
+"""The built-ins whose kernels one compile job compiles (in one process they share numba's helpers; two
+a family keep both cores of a laptop busy): each family in registry order, cut where the measured
+compile seconds balance. Frozen, not cut from the costs file: a group's file is an input of its
+simulations, which a re-measure must not rerun (``bench/bench_algorithms.py --compile`` prints the
+balanced cut; moving an algorithm here reruns its simulations). A plugin's algorithm has none."""
 
 
 def kernel_group(algorithm: str) -> str | None:

@@ -200,23 +200,26 @@ BAYES_ESTIMATE_SCHEMA = _schema(
     "actions:int16 horizon:int32 matrices:int32 runs_per_matrix:int32 ratio:float64 se:float64 low:float64 high:float64"
     " share_above:float64 share_low:float64 share_high:float64 condorcet_share:float64 condorcet_low:float64"
     " condorcet_high:float64 strata_draws:int64 exponent:float64 exponent_low:float64 exponent_high:float64"
-    " crossing:float64 crossing_low:float64 crossing_high:float64 confidence:float64 verdict:string prior:string"
+    " exponent_undefined:int64 crossing:float64 crossing_low:float64 crossing_high:float64 crossing_undefined:int64"
+    " confidence:float64 verdict:string prior:string"
 )
 """results/maximin-bayes/estimates.parquet: per A and horizon t, E[R_t] / Theorem 4.1's bound over the
 prior (stratified by a Condorcet winner, the stratum's share of ``strata_draws`` matrices with its
 interval) with its two-sided normal interval, the share of matrices whose mean R_t exceeds the bound with
 its interval, the verdict (``holds``, ``fails``, ``inconclusive``), the local growth exponent of E[R_t]
-since the previous horizon and the predicted crossing of the bound (``inf``: never), with bootstrap
-intervals (duelbandits.studies.bayes.estimates)."""
+since the previous horizon and the predicted crossing of the bound (``inf``: never; the horizon itself:
+reached), with bootstrap intervals over the resamplings where each is defined and the count of the others
+(``*_undefined``: a resampled mean not positive; duelbandits.studies.bayes.estimates)."""
 
 CLAIM_SCHEMA = _schema(
     "claim:string where:string statement:string quantity:string method:string value:float64 low:float64 high:float64"
-    " threshold:float64 verdict:string reason:string figure:string"
+    " threshold:float64 verdict:string reason:string figure:string source:string"
 )
 """results/claims.parquet: one row per claim of the paper (duelbandits.studies.claims): the number measured
 with its interval, the threshold its verdict rule compares it with, and the verdict (``holds``,
 ``fails``, ``inconclusive``, ``not tested``; a Theorem 4.1 row's ``holds`` and ``fails`` name the reading
-it tests, duelbandits.studies.claims.analysis.READINGS) with its reason."""
+it tests, duelbandits.studies.claims.analysis.READINGS) with its reason, and where its table came from
+(``this run``, ``archive``: docs/claims.md#the-archive, ``-``: not built)."""
 
 TABLE_SCHEMAS = {
     "traces": TRACE_SCHEMA,

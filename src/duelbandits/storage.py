@@ -1,8 +1,5 @@
-"""Reading and writing the pipeline's files: Parquet tables and scenario files, with their provenance.
-
-Every write goes through :func:`atomic_write`, so an interrupted job never leaves a partial file
-that a rerun would take as done; reads turn every failure into a StorageError naming the file. The
-tables' columns are in :mod:`duelbandits.schemas`.
+"""Reading and writing the pipeline's files (Parquet tables of :mod:`duelbandits.schemas`, scenario files)
+with their provenance: every write atomic (:func:`atomic_write`), every read failure a StorageError naming the file.
 """
 
 from __future__ import annotations
@@ -172,12 +169,8 @@ built and written one row group at a time, so its strategy columns are never hel
 
 
 def write_runs(runs: list, actions: int, path, provenance: dict | None = None) -> None:
-    """Write one chunk from ``[(run, SimulationResult), ...]``: one row per (run, step), atomically.
-
-    A strategy column holds a value at the recorded steps and null elsewhere (a zeroed buffer with
-    the recorded values in place: Parquet stores no value for a null). Built row group by row group,
-    SparringExp3.P's chunk peaks at half the memory of the whole table, with the same bytes.
-    """
+    """Write one chunk from ``[(run, SimulationResult), ...]``, one row per (run, step), atomically: a strategy
+    column null but at the recorded steps, built row group by row group (half the memory, the same bytes)."""
     base = [_arrow(np.concatenate([_run_column(name, run, res) for run, res in runs]), type_)
             for name, type_ in RUN_COLUMNS.items()]  # fmt: skip
     players = next((tuple(res.strategies) for _, res in runs if res.strategies), ())
@@ -299,10 +292,9 @@ def read_scenario(path) -> dict:
 
 
 def read_table(path, table: str | None = None, columns=None, filters=None) -> pa.Table:
-    """Read a Parquet file the pipeline wrote: the one typed read, whose failures are a StorageError naming
-    the file. With ``table`` (a name of :data:`duelbandits.schemas.TABLE_SCHEMAS`), the columns read must be
-    in the file with that schema's types, and its integer and boolean columns hold no null
-    (:data:`duelbandits.schemas.MAY_BE_NULL` names those that may)."""
+    """The one typed read of a Parquet file the pipeline wrote: with ``table`` (of :data:`.schemas.TABLE_SCHEMAS`),
+    its columns with that schema's types and no null in an integer or boolean column but those of
+    :data:`.schemas.MAY_BE_NULL`."""
     schema = None if table is None else TABLE_SCHEMAS[table]
     return _read(path, columns, filters, schema, MAY_BE_NULL.get(table, ()))
 
@@ -359,64 +351,26 @@ def _recorded_rows(path, columns: list[str]) -> pa.Table:
     """The rows of a run chunk whose strategy (``columns[2]``) was recorded, filtered one row group
     at a time as they are read: never the whole null-padded columns (0.64 GB for SparringExp3.P's
     20 columns of 4 million rows, where the recorded rows take 16 MB)."""
-    uneven = False
     try:
         parquet = pq.ParquetFile(path)
-        parts = []
-        for group in range(parquet.num_row_groups):
-            part = parquet.read_row_group(group, columns=columns)
-            uneven = len({part[name].null_count for name in columns[2:]}) > 1
-            if uneven:
-                break
-            parts.append(part.filter(pc.is_valid(part[columns[2]])))
-        recorded = (
-            pa.concat_tables(parts)
-            if parts
-            else pa.schema([parquet.schema_arrow.field(c) for c in columns]).empty_table()
-        )
+        parts = [
+            part.filter(pc.is_valid(part[columns[2]]))
+            for part in (parquet.read_row_group(g, columns=columns) for g in range(parquet.num_row_groups))
+        ]
+        if parts:
+            return pa.concat_tables(parts)
+        return pa.schema([parquet.schema_arrow.field(c) for c in columns]).empty_table()
     except (pa.ArrowException, OSError, ValueError, KeyError) as err:
         raise DamagedFile(path, f"not a readable Parquet file ({err})") from None
-    if uneven:  # some strategy column recorded where another is not: a recorded row would be lost
-        raise StorageError(f"{path}: strategy columns are incomplete")
-    return recorded
 
 
-def read_runs(path, horizon: int, actions: int):
-    """Read and check one run chunk: ``(runs, strategies)`` DataFrames, ``strategies`` only the recorded
-    steps (dropping the null rows early keeps memory at one chunk), or None for algorithms without."""
-    names = read_schema(path).names
-    strategy_cols = [c for c in names if c[:2] in ("p_", "q_")]
-    players = sorted({c[0] for c in strategy_cols})
-    expected = [c for player in players for c in strategy_columns(player, actions)]
-    if sorted(strategy_cols) != sorted(expected):
-        raise StorageError(
-            f"{path}: strategy columns are incomplete: {', '.join(strategy_cols)} "
-            f"are not p_0..p_{actions - 1} per player"
-        )
+def read_runs(path):
+    """One run chunk by the typed read: ``(runs, strategies)`` DataFrames, ``strategies`` only the recorded
+    steps (dropping the null rows early keeps memory at one chunk), or None for algorithms without. The
+    chunk's invariants (its rows, steps, actions, laws) were checked where they entered (the kernels, a
+    plugin's outputs); a chunk changed since is named by ``manifest verify``."""
+    strategy_cols = [c for c in read_schema(path).names if c[:2] in ("p_", "q_")]
     schema = pa.schema([*RUN_COLUMNS.items(), *((col, pa.float64()) for col in strategy_cols)])
     check_columns(path, schema)
-    strategies = None
-    if strategy_cols:
-        strategies = _recorded_rows(path, ["run", "t", *strategy_cols]).to_pandas()
-        if strategies[strategy_cols].isna().any().any() or len(strategy_cols) % actions:
-            raise StorageError(f"{path}: strategy columns are incomplete")
-        values = strategies[strategy_cols].to_numpy()
-        if values.min(initial=0.0) < 0 or values.max(initial=0.0) > 1:
-            raise StorageError(f"{path}: strategy columns hold probabilities outside [0, 1]")
-    df = _read(path, list(RUN_COLUMNS), None, schema).to_pandas()
-    runs = np.unique(df["run"].to_numpy())
-    if not len(runs) or len(df) != len(runs) * horizon:  # no run: no actions to check below
-        raise StorageError(f"{path}: {len(df)} rows for {len(runs)} runs of horizon {horizon}")
-    t = df["t"].to_numpy().reshape(len(runs), horizon)
-    if not np.array_equal(t, np.broadcast_to(np.arange(1, horizon + 1), t.shape)):
-        raise StorageError(f"{path}: steps are not 1..{horizon} in order for every run")
-    for col in ("I", "J"):
-        values = df[col].to_numpy()
-        if values.min() < 0 or values.max() >= actions:
-            raise StorageError(f"{path}: column {col} has actions outside [0, {actions})")
-    outcome = df["outcome"].to_numpy()
-    if outcome.min() < 0 or outcome.max() > 1:
-        raise StorageError(f"{path}: column outcome holds values other than 0 and 1")
-    if strategies is not None and strategies.empty:  # every run records its first step
-        raise StorageError(f"{path}: its strategy columns record no step")
-    return df, strategies
+    strategies = _recorded_rows(path, ["run", "t", *strategy_cols]).to_pandas() if strategy_cols else None
+    return _read(path, list(RUN_COLUMNS), None, schema).to_pandas(), strategies

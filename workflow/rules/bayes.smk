@@ -82,7 +82,7 @@ rule bayes_table:
 
 
 # figures/maximin-bayes/ratios.{pdf,png}: per A, the histogram of the drawn matrices' mean R_T / bound,
-# with the bound and the share of matrices above it. Plotting code: duelbandits.studies.bayes.ratios_figure.
+# with the bound and the share of matrices above it. Plotting code: duelbandits.studies.bayes_report.ratios_figure.
 rule bayes_figure:
     input:
         runs=BAYES_RUNS,

@@ -28,14 +28,9 @@ for _type in (Algorithm, DuelingAlgorithm, Param):
 
 
 def _key_numba_cache_by_source() -> None:
-    """Put numba's on-disk cache in a folder named by the hash of every kernel source.
-
-    numba invalidates a cached kernel only when its own file changes, not when
-    a helper it calls from another module (``_sampling``, ``_posterior``) does,
-    so after an edit or a ``git pull`` a stale kernel could run old code
-    silently. Keying the folder by all sources makes any edit compile afresh.
-    A user's own ``NUMBA_CACHE_DIR`` wins.
-    """
+    """Put numba's on-disk cache in a folder named by the hash of every kernel source: numba invalidates a
+    kernel when its own file changes, not a helper's (``_sampling``, ``_posterior``), so a stale kernel
+    could run old code after an edit. A user's own ``NUMBA_CACHE_DIR`` wins."""
     if os.environ.get("NUMBA_CACHE_DIR"):
         return
     here = Path(__file__).parent
@@ -350,18 +345,11 @@ _LAZY = plugins.LazyRegistry(
 
 
 def __getattr__(name):
-    """The registries, built on first use (:class:`duelbandits.plugins.LazyRegistry`):
-
-    - ``ALGORITHMS``: algorithms by slug, the built-ins then every installed plugin's;
-    - ``PAPER_ALGORITHMS``, ``FIELD_ALGORITHMS``: the slugs of the paper's and the field's;
-    - ``PAPER_REGRET``: ``{scenario: {algorithm: regret kind}}``, the regret each figure shows
-      (Section 5): each algorithm entry's ``regrets`` by the view its scenario entry takes
-      (:data:`REGRET_VIEWS`);
-    - ``OWN_TARGET_REGRET``: each algorithm against the winner it is built to find, used where no
-      Condorcet winner need exist (docs/beyond-the-paper.md, "Which regret the figures show").
-
-    The theorems by algorithm are ``duelbandits.theorems.THEOREMS``.
-    """
+    """The registries, built on first use (:class:`duelbandits.plugins.LazyRegistry`): ``ALGORITHMS`` by
+    slug (the built-ins, then the plugins'); the slugs of the paper's and the field's; ``PAPER_REGRET``,
+    ``{scenario: {algorithm: regret kind}}`` by the view each scenario takes (Section 5); and
+    ``OWN_TARGET_REGRET``, each algorithm against the winner it is built for (docs/beyond-the-paper.md,
+    "Which regret the figures show")."""
     return _LAZY.get(name)
 
 

@@ -79,3 +79,17 @@ def mixed_strategy(log_weights, gamma, out):
         total += out[k]
     for k in range(A):
         out[k] = (1.0 - gamma) * out[k] / total + gamma / A
+
+
+@nb.njit(cache=True)
+def pick(cands, m, rng):
+    """One of ``cands[:m]`` uniformly, ``cands[rng.integers(m)]``; no draw when ``m == 1``."""
+    if m == 1:
+        return cands[0]
+    return cands[rng.integers(0, m)]
+
+
+@nb.njit(cache=True)
+def trace(horizon):
+    """A run's empty trace: the actions ``I``, ``J`` (int64) and the outcomes (int8), each ``horizon`` long."""
+    return np.empty(horizon, dtype=np.int64), np.empty(horizon, dtype=np.int64), np.empty(horizon, dtype=np.int8)

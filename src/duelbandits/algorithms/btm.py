@@ -1,13 +1,8 @@
 """Beat the Mean, the online regret-minimising version (Yue & Joachims, ICML 2011, Algorithm 1), gamma = 1.
 
-A working set ``W`` (all actions at first). Each step the action ``b`` of ``W`` with the fewest
-comparisons ``n[b]`` duels an action ``b'`` drawn uniformly from ``W`` (``b`` itself included, a
-fair coin: ``b`` is compared with the mean of ``W``); ``w[b]`` counts its wins. With
-``n* = min_{b in W} n[b]`` and the confidence radius ``c(n*) = 3 gamma^2 sqrt(log(1/delta) / n*)``,
-``delta = 1 / (2 T A)``, the action of least ``P[b] = w[b] / n[b]`` leaves ``W`` when
-``P_min + c <= P_max - c``, and every comparison against it is deleted from the others' counts.
-Once ``W`` holds one action, it duels itself to the end. The choices the paper leaves open:
-docs/paper.md ("The field's algorithms", Beat the Mean).
+A working set shrinks by the action of least empirical win rate against its mean once the confidence
+radius ``c(n*) = 3 sqrt(log(1/delta) / n*)``, ``delta = 1 / (2 T A)``, separates it. The rule and the
+choices the paper leaves open: docs/paper.md ("The field's algorithms", Beat the Mean).
 """
 
 from __future__ import annotations
@@ -17,7 +12,7 @@ import math
 import numba as nb
 import numpy as np
 
-from ._sampling import duel
+from ._sampling import duel, pick, trace
 
 
 @nb.njit(cache=True)
@@ -34,17 +29,13 @@ def _argmin_in(values, member, rng, cands):
         if values[k] == low:
             cands[m] = k
             m += 1
-    if m == 1:
-        return cands[0]
-    return cands[rng.integers(0, m)]
+    return pick(cands, m, rng)
 
 
 @nb.njit(cache=True)
 def _kernel(matrix, horizon, rng, log_inv_delta):
     A = matrix.shape[0]
-    I = np.empty(horizon, dtype=np.int64)
-    J = np.empty(horizon, dtype=np.int64)
-    outcomes = np.empty(horizon, dtype=np.int8)
+    I, J, outcomes = trace(horizon)
     pair_wins = np.zeros((A, A))
     pair_n = np.zeros((A, A))
     wins = np.zeros(A)

@@ -1,10 +1,8 @@
 """Doubler (Ailon, Karnin & Joachims, ICML 2014): a dueling bandit from one singleton bandit machine.
 
-Epoch ``i = 1, 2, ...`` lasts ``2^i`` steps. Each step's first action is drawn uniformly from the
-multiset ``L`` of the second actions of the previous epoch (at first one uniformly drawn action), the
-second is the pick of a UCB bandit (:func:`.multisbm.ucb_pick`, reset at each epoch) rewarded 1 when
-its pick wins. The choices the paper leaves open: docs/paper.md ("The field's algorithms", MultiSBM
-and Doubler).
+Epoch ``i`` lasts ``2^i`` steps; a step's first action is uniform over the previous epoch's second
+actions, its second the pick of a UCB machine (:func:`.multisbm.ucb_pick`, reset each epoch). The
+choices the paper leaves open: docs/paper.md ("The field's algorithms", MultiSBM and Doubler).
 """
 
 from __future__ import annotations
@@ -12,16 +10,14 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from ._sampling import duel
+from ._sampling import duel, trace
 from .multisbm import ucb_pick
 
 
 @nb.njit(cache=True)
 def _kernel(matrix, horizon, rng, alpha):
     A = matrix.shape[0]
-    I = np.empty(horizon, dtype=np.int64)
-    J = np.empty(horizon, dtype=np.int64)
-    outcomes = np.empty(horizon, dtype=np.int8)
+    I, J, outcomes = trace(horizon)
     N = np.zeros(A)
     G = np.zeros(A)
     cands = np.empty(A, dtype=np.int64)

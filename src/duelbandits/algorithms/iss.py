@@ -11,7 +11,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from ._sampling import argmax_random_ties, duel
+from ._sampling import argmax_random_ties, duel, trace
 
 
 @nb.njit(cache=True)
@@ -40,9 +40,7 @@ def _kernel(matrix, horizon, rng):
     S = np.zeros(A)
     F = np.zeros(A)
     theta = np.empty(A)
-    I = np.empty(horizon, dtype=np.int64)
-    J = np.empty(horizon, dtype=np.int64)
-    outcomes = np.empty(horizon, dtype=np.int8)
+    I, J, outcomes = trace(horizon)
     for t in range(horizon):
         i = sample_action(S, F, theta, rng)
         j = sample_action(S, F, theta, rng)

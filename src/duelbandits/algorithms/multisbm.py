@@ -1,10 +1,7 @@
 """MultiSBM (Ailon, Karnin & Joachims, ICML 2014): one singleton bandit machine (SBM) per action.
 
-Each action ``x`` owns a UCB bandit ``S_x`` over all actions, rewarded 1 when its pick beats ``x``.
-Step ``t`` duels ``x_t = y_{t-1}`` (the previous step's second action; ``y_0`` uniform) against
-``y_t``, the pick of ``S_{x_t}``, and feeds ``S_{x_t}`` the outcome. Once ``x_t`` is the Condorcet
-winner its machine learns that nothing beats it and picks it too: the run settles on self-duels of
-the winner. The SBM and the choices the paper leaves open: docs/paper.md ("The field's
+Step ``t`` duels ``x_t = y_{t-1}`` against ``y_t``, the pick of ``x_t``'s own UCB machine, rewarded 1
+when its pick wins. The SBM and the choices the paper leaves open: docs/paper.md ("The field's
 algorithms", MultiSBM and Doubler).
 """
 
@@ -15,7 +12,7 @@ import math
 import numba as nb
 import numpy as np
 
-from ._sampling import duel
+from ._sampling import duel, pick, trace
 
 
 @nb.njit(cache=True)
@@ -41,17 +38,13 @@ def ucb_pick(N, G, alpha, rng, cands):
             if v == best:
                 cands[m] = k
                 m += 1
-    if m == 1:
-        return cands[0]
-    return cands[rng.integers(0, m)]
+    return pick(cands, m, rng)
 
 
 @nb.njit(cache=True)
 def _kernel(matrix, horizon, rng, alpha):
     A = matrix.shape[0]
-    I = np.empty(horizon, dtype=np.int64)
-    J = np.empty(horizon, dtype=np.int64)
-    outcomes = np.empty(horizon, dtype=np.int8)
+    I, J, outcomes = trace(horizon)
     N = np.zeros((A, A))  # N[x, y]: pulls of y by S_x
     G = np.zeros((A, A))  # G[x, y]: wins of y over x in them
     cands = np.empty(A, dtype=np.int64)

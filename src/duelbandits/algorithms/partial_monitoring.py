@@ -10,7 +10,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from ._sampling import duel, mixed_strategy, record_row, sample_discrete
+from ._sampling import duel, mixed_strategy, record_row, sample_discrete, trace
 from .tuning import partial_monitoring_tuning as hyperparameters  # Theorem 4.4's eta, gamma
 
 
@@ -40,9 +40,7 @@ def step(log_w, p, g, I, J, o, eta, gamma):
 @nb.njit(cache=True)
 def _kernel(matrix, horizon, rng, record, eta, gamma):
     A = matrix.shape[0]
-    I = np.empty(horizon, dtype=np.int64)
-    J = np.empty(horizon, dtype=np.int64)
-    outcomes = np.empty(horizon, dtype=np.int8)
+    I, J, outcomes = trace(horizon)
     p_rec = np.empty((record.shape[0], A))
     log_w = np.zeros(A)  # log w_0 = 0
     p = np.full(A, 1.0 / A)  # p_1 = uniform

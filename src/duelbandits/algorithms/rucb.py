@@ -1,21 +1,16 @@
 """RUCB: Relative Upper Confidence Bound (Zoghi, Whiteson, Munos & de Rijke, ICML 2014, Algorithm 1).
 
-The rule and the choices the paper leaves open: docs/paper.md ("The field's
-algorithms", RUCB). ``W[i, j]`` counts the wins of ``i`` over ``j``,
-``N = W + W^T``, ``t`` is the 1-based step and
+The rule and the choices the paper leaves open: docs/paper.md ("The field's algorithms", RUCB).
+``W[i, j]`` counts the wins of ``i`` over ``j``, ``N = W + W^T``, ``t`` the 1-based step and
 ``U = W/N + sqrt(alpha ln t / N)`` (``x/0 := 1``, ``U[i, i] = 1/2``).
 
-Speed. ``U`` meets 1/2 in two places, line 6 and the ``d = c`` test of
-line 13. With ``e = W[i, j] - N/2`` (exact in floating point)::
+Speed. With ``e = W[i, j] - N/2`` (exact)::
 
     U[i, j] >= 1/2   <=>   N = 0  or  e >= 0  or  ln t >= e^2 / (alpha N)
 
-(square ``sqrt(alpha ln t / N) >= -e/N``), so each ordered pair carries a
-threshold ``thr[i, j]`` (``-inf`` when always true) that changes only for the
-dueled pair. ``C`` is ``{i : ln t >= rowmax[i]}`` and "every ``U[j, c] <
-1/2``" is ``ln t < colmin[c]``, with the row maxima and column minima of
-``thr`` repaired in O(A) per duel. Square roots are taken only for the
-challenger's argmax, and only when ``d = c`` is ruled out.
+so each ordered pair carries a threshold ``thr[i, j]`` that changes only for the dueled pair. ``C``
+is ``{i : ln t >= rowmax[i]}`` and "every ``U[j, c] < 1/2``" is ``ln t < colmin[c]``, the row maxima
+and column minima of ``thr`` repaired in O(A) per duel; square roots only for the challenger's argmax.
 """
 
 from __future__ import annotations
@@ -23,7 +18,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from ._sampling import duel
+from ._sampling import duel, pick, trace
 
 _INF = np.inf
 NO_ARM = -1
@@ -107,10 +102,8 @@ def _sample_champion(cands, m, best, A, rng):
     """Lines 7, 9, 11: the champion ``c`` given ``C = cands[:m]`` and the hypothesis ``best``."""
     if m == 0:
         return rng.integers(0, A)  # line 7
-    if m == 1:
-        return cands[0]
-    if best == NO_ARM:
-        return cands[rng.integers(0, m)]  # 1/(2^0 |C|)
+    if m == 1 or best == NO_ARM:
+        return pick(cands, m, rng)  # 1/(2^0 |C|)
     if rng.random() < 0.5:
         return best
     k = rng.integers(0, m - 1)  # uniform over C \ B: 1/(2 |C \ B|) each
@@ -149,9 +142,7 @@ def challenger(W, colmin, c, log_t, alpha, rng):
 @nb.njit(cache=True)
 def _kernel(matrix, horizon, rng, alpha):
     A = matrix.shape[0]
-    I = np.empty(horizon, dtype=np.int64)
-    J = np.empty(horizon, dtype=np.int64)
-    outcomes = np.empty(horizon, dtype=np.int8)
+    I, J, outcomes = trace(horizon)
     W = np.zeros((A, A))
     thr, rowmax, colmin = new_state(W, alpha)
     cands = np.empty(A, dtype=np.int64)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from ._sampling import duel, mixed_strategy, record_row, sample_discrete
+from ._sampling import duel, mixed_strategy, record_row, sample_discrete, trace
 from .tuning import sparring_exp3p_tuning as hyperparameters  # Theorem 4.3's beta, eta, gamma
 
 
@@ -39,9 +39,7 @@ def q_observation(o, I, J):
 @nb.njit(cache=True)
 def _kernel(matrix, horizon, rng, record, beta, eta, gamma):
     A = matrix.shape[0]
-    I = np.empty(horizon, dtype=np.int64)
-    J = np.empty(horizon, dtype=np.int64)
-    outcomes = np.empty(horizon, dtype=np.int8)
+    I, J, outcomes = trace(horizon)
     p_rec = np.empty((record.shape[0], A))
     q_rec = np.empty((record.shape[0], A))
     log_wp = np.zeros(A)  # log w_{p,t}, w_{p,0} = 1

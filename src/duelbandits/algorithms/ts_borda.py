@@ -12,7 +12,7 @@ import numba as nb
 import numpy as np
 
 from ._posterior import ROWS, new_state, observe, sample_borda
-from ._sampling import duel
+from ._sampling import duel, trace
 from .tuning import ts_borda_alpha as exploration_rate  # Theorem 4.2's alpha = c_alpha T^(-1/3) < 1/2
 
 
@@ -26,9 +26,7 @@ def _kernel(matrix, horizon, alpha, rng, borda):
     """
     A = matrix.shape[0]
     pair, order = new_state(np.zeros((A, A)), borda)
-    I = np.empty(horizon, dtype=np.int64)
-    J = np.empty(horizon, dtype=np.int64)
-    outcomes = np.empty(horizon, dtype=np.int8)
+    I, J, outcomes = trace(horizon)
     explored = np.zeros(horizon, dtype=np.bool_)
     draws = 0
     # Where each Thompson draw starts: its own previous Thompson choice.

@@ -1,9 +1,8 @@
 """Winner Stays for weak regret, WS-W (Chen & Frazier, ICML 2017, Algorithm 1).
 
-The rule: docs/paper.md ("The field's algorithms", Winner Stays). Each action
-``i`` has an integer counter ``C[i]``, its wins minus its losses (all 0 at the
-start). The horizon is not used. A uniform draw among ``m >= 2`` maximisers is
-``cands[rng.integers(m)]`` in increasing index order, made only when no previous action is taken.
+The rule: docs/paper.md ("The field's algorithms", Winner Stays). ``C[i]`` counts the wins minus the
+losses of action ``i``; a uniform draw among the maximisers (:func:`._sampling.pick`) is made only
+when no previous action is taken.
 """
 
 from __future__ import annotations
@@ -11,7 +10,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from ._sampling import duel
+from ._sampling import duel, pick, trace
 
 
 @nb.njit(cache=True)
@@ -37,9 +36,7 @@ def _choose(C, exclude, prev_first, prev_second, rng, cands):
         return prev_first
     if prev_second >= 0 and prev_second != exclude and C[prev_second] == best:
         return prev_second
-    if m == 1:
-        return cands[0]
-    return cands[rng.integers(0, m)]
+    return pick(cands, m, rng)
 
 
 @nb.njit(cache=True)
@@ -65,9 +62,7 @@ def _kernel(matrix, horizon, rng):
     A = matrix.shape[0]
     C = np.zeros(A, dtype=np.int64)
     cands = np.empty(A, dtype=np.int64)
-    I = np.empty(horizon, dtype=np.int64)
-    J = np.empty(horizon, dtype=np.int64)
-    outcomes = np.empty(horizon, dtype=np.int8)
+    I, J, outcomes = trace(horizon)
     i, j = -1, -1  # no previous actions at step 1
     for t in range(horizon):
         i, j = _select(C, i, j, rng, cands)

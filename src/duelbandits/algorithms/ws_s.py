@@ -1,10 +1,7 @@
 """Winner Stays for strong regret, WS-S (Chen & Frazier, ICML 2017, Algorithm 2).
 
-WS-W (:mod:`.winner_stays`: counters ``C`` of wins minus losses, the previous actions kept while they
-lead) as the exploration, in rounds: round ``r`` of WS-W ends when an action's counter reaches
-``r (A - 1)`` (then every other action has lost once more in the round, at ``C = -r``); that
-round's winner then duels itself ``floor(beta^r)`` times (exploitation), and WS-W resumes where it
-stopped. The horizon is not used. The choices the paper leaves open: docs/paper.md ("The field's
+WS-W (:mod:`.winner_stays`) as the exploration, in rounds, each round's winner then duelling itself
+``floor(beta^r)`` times. The rule and the choices the paper leaves open: docs/paper.md ("The field's
 algorithms", WS-S).
 """
 
@@ -15,7 +12,7 @@ import math
 import numba as nb
 import numpy as np
 
-from ._sampling import duel
+from ._sampling import duel, trace
 from .winner_stays import _select, _update
 
 
@@ -24,9 +21,7 @@ def _kernel(matrix, horizon, rng, beta):
     A = matrix.shape[0]
     C = np.zeros(A, dtype=np.int64)
     cands = np.empty(A, dtype=np.int64)
-    I = np.empty(horizon, dtype=np.int64)
-    J = np.empty(horizon, dtype=np.int64)
-    outcomes = np.empty(horizon, dtype=np.int8)
+    I, J, outcomes = trace(horizon)
     i, j = -1, -1  # WS-W's previous actions (none at step 1)
     r = 1
     t = 0

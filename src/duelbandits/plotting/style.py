@@ -1,9 +1,5 @@
-"""The one place that fixes how every figure looks, and how it is saved.
-
-Sizes, fonts, line widths, colours per algorithm and the save metadata live
-here, so the 14 figures look like one paper and render byte-identically from
-the same inputs (no clock, no version string, fixed SVG hash salt).
-"""
+"""How every figure looks (sizes, fonts, line widths, colours per algorithm) and how it is saved
+(byte-identical from the same inputs: no clock, no version string, fixed SVG hash salt)."""
 
 from __future__ import annotations
 
@@ -21,10 +17,7 @@ from ..errors import InputError
 from ..storage import atomic_write
 
 ALGORITHM_COLORS = {slug: a.color for slug, a in ALGORITHMS.items()}
-"""Fixed colour per algorithm slug, from its registry entry: the paper's six take the first six hues
-of seaborn's 'colorblind' palette written out (docs/reproducibility.md), its four algorithms the strong
-ones, ISS and DTS the muted; each of the field's algorithms (drawn dashed) a further hue; a plugin its own.
-"""
+"""Fixed colour per algorithm slug, from its registry entry (the paper's six: docs/reproducibility.md)."""
 
 NEUTRAL = "#4d4d4d"
 """Colour of things that belong to no algorithm (utility bars, reference lines)."""
@@ -84,26 +77,22 @@ RC = {
     "path.simplify": True,
     "image.interpolation": "nearest",
 }
-"""Matplotlib rcParams applied (temporarily) while a figure is built and saved."""
+"""Matplotlib rcParams while a figure is built and saved."""
 
 # --- Panels at print size (figures/panels/): one file per subfigure of the paper -----------------
 
 TEXT_WIDTH = 5.5
 """Text width of the paper's page (NeurIPS 2019 style), in inches: each subfigure is a fraction of it."""
 
-CAPTION_SIZE = 10
 SUBCAPTION_SIZE = 9
-"""The paper's caption sizes in points: the figure caption is the body's 10 pt (the caption
-package's default), a subcaption one step smaller (subcaption's ``font+=smaller``: 9 pt)."""
+"""A subcaption's size in points: one step below the caption's 10 pt (subcaption's ``font+=smaller``)."""
 
 MAIN_PANELS = {"a": (0.35, 1.7), "b": (0.35, 1.7), "c": (0.40, 2.1), "d": (0.40, 2.1)}
-"""Main figures: panel letter -> (subfigure width as a fraction of the text width, panel height
-in inches). (a), (b) side by side over (c), (d), as in the paper; one height per row."""
+"""Main figures: panel letter -> (subfigure width as a fraction of the text width, panel height in
+inches); the sizes and why: docs/outputs.md, "Sizes"."""
 
 APPENDIX_PANELS = {3: (0.75, 1.8), 4: (0.65, 1.6), 5: (0.5, 1.35)}
-"""Appendix figures, by their number of stacked panels: (width fraction, panel height in inches).
-The paper draws three panels at 0.75 of the text width, Partial Monitoring's four at 0.65 and
-SparringExp3.P's five at 0.5, so that each figure fits on one page (9 in of text height)."""
+"""Appendix figures, by their number of stacked panels: (width fraction, panel height in inches)."""
 
 PANEL_RC = {
     **RC,
@@ -123,15 +112,12 @@ PANEL_RC = {
     "xtick.major.pad": 2.0,
     "ytick.major.pad": 2.0,
 }
-"""rcParams of a panel alone at print size: axis labels at the subcaption size (9 pt), tick
-labels 8 pt, legends 7 pt, so that included at ``width=\\textwidth`` in its subfigure the text
-matches the paper's captions (matplotlib points are TeX's big points, 1/72 in)."""
+"""rcParams of a panel alone at print size, its text at the paper's caption sizes (docs/outputs.md)."""
 
 
 PANEL_GUTTER = 0.6
-"""Left margin in inches of every appendix panel alone (room for the axis label and tick labels up to
-five digits), so that the panels stacked in a figure line up; a panel whose labels need more keeps
-the margin constrained layout gives it."""
+"""Left margin in inches of every appendix panel alone (room for tick labels up to five digits), so
+that the panels stacked in a figure line up."""
 
 
 def align_left(fig, ax, gutter: float = PANEL_GUTTER) -> None:
@@ -166,38 +152,25 @@ def appendix_panel_size(panels: int) -> tuple[float, float]:
 
 @dataclass(frozen=True)
 class Look:
-    """What differs between a panel drawn inside a composite figure and the same panel alone at
-    print size; the data, line styles and colours are the same in both."""
+    """What differs between a panel inside a composite figure and the same panel alone at print size."""
 
-    rc: dict = field(repr=False)
-    """rcParams while the figure is built and saved."""
-    dpi: dict = field(repr=False)
-    """Resolution per format: the PNG's, and that of rasterised line bundles in a PDF."""
-    titles: bool
-    """Axes titles '(a) ...': the composite's only; a panel's subfigure caption gives its letter."""
+    rc: dict = field(repr=False)  # rcParams while the figure is built and saved
+    dpi: dict = field(repr=False)  # per format: the PNG's, and that of rasterised line bundles in a PDF
+    titles: bool  # axes titles '(a) ...'; a panel's subfigure caption gives its letter
+    # labels without what the caption says (the winner's action, each algorithm's regret, the algorithm
+    # of each bound; 'regret' for 'cumulative regret'): a panel is a fraction as wide
     short_labels: bool
-    """Labels without what the caption says (the winner's action, each algorithm's regret, the
-    algorithm of each bound; 'regret' for 'cumulative regret'): a panel is a fraction as wide."""
-    note_size: float
-    """Notes in a panel and titles of small legends, points."""
-    marker_scale: float
-    """Size of the winner markers relative to the composite's."""
-    headroom: float
-    """Fraction of the utilities panel's height kept free above the bars, for its legend."""
-    cell_text: dict
-    """Size of the values written in the cells of X: ``{largest A: size}``; none above the largest A."""
+    note_size: float  # notes in a panel and titles of small legends, points
+    marker_scale: float  # size of the winner markers relative to the composite's
+    headroom: float  # fraction of the utilities panel's height kept free above the bars, for its legend
+    cell_text: dict  # size of the values in the cells of X: {largest A: size}; none above the largest A
+    # legends above the axes, frameless: not inside them (panels (c), (d) of a main figure) or beside
+    # them (the strategy panels of an appendix figure)
     legends_above: bool
-    """Legends above the axes, frameless, not inside them (the regret panels (c), (d) of a main
-    figure) or beside them (the strategy panels of an appendix figure)."""
-    action_ticks: int | None
-    """At most this many ticks on an action axis (I_t, J_t); None: every action up to A = 12."""
-    step_bins: int | None
-    """At most this many intervals between the ticks of an appendix panel's step axis (labels such as
-    '40,000' are wide); None: matplotlib's choice."""
-    strategy_legend_size: float
-    """Legend of the actions beside a strategy panel, points."""
-    strategy_legend_columns: int | None
-    """Its columns above the axes; None: beside them, one column up to 12 actions, else two."""
+    action_ticks: int | None  # at most this many ticks on an action axis; None: every action up to A = 12
+    step_bins: int | None  # at most this many tick intervals on an appendix panel's step axis (wide labels)
+    strategy_legend_size: float  # legend of the actions beside a strategy panel, points
+    strategy_legend_columns: int | None  # above the axes; None: beside them, 1 column up to 12 actions, else 2
 
 
 COMPOSITE = Look(
@@ -332,11 +305,3 @@ def ordered_slugs(slugs) -> list[str]:
     """Algorithm slugs in the paper's legend order, unknown ones last."""
     slugs = set(slugs)
     return [a for a in ALGORITHMS if a in slugs] + sorted(slugs - set(ALGORITHMS))
-
-
-def exponent_label(x: float) -> str:
-    """An exponent as the fraction the theorems name (1/2, 2/3, 3/4, 1), else with two decimals."""
-    for value, name in ((0.5, "1/2"), (2 / 3, "2/3"), (0.75, "3/4"), (1.0, "1")):
-        if abs(x - value) < 1e-9:
-            return name
-    return f"{x:.2f}"

@@ -1,15 +1,13 @@
 """Theorem 4.1 under its Bayesian reading (target ``maximin-bayes``): TS-Maximin's Maximin regret
 averaged over matrices drawn from a stated prior (:data:`duelbandits.schemas.PRIORS`, :func:`draw_matrix`),
 against the bound, with the project's own ``simulate`` and regret code; its commands ``bayes-runs`` (one
-job's share of the drawn matrices), ``bayes-table`` and ``bayes-figure``. The priors, why each, and the
-estimate (per-matrix means of ``R_t / bound`` on a grid of horizons, stratified by a Condorcet winner,
-:func:`estimates`; the arithmetic in :mod:`.bayes_growth`) are docs/claims.md, "Theorem 4.1 as a Bayesian
-bound".
+job's share of the drawn matrices), ``bayes-table`` and ``bayes-figure`` (their page and figure:
+:mod:`.bayes_report`). The priors, why each, and the estimate (per-matrix means of ``R_t / bound`` on a
+grid of horizons, stratified by a Condorcet winner, :func:`estimates`; the arithmetic in
+:mod:`.bayes_growth`) are docs/claims.md, "Theorem 4.1 as a Bayesian bound".
 """
 
 from __future__ import annotations
-
-import math
 
 import numpy as np
 
@@ -23,12 +21,6 @@ from .bayes_growth import grid
 
 ALGORITHM = "ts-maximin"
 """The algorithm of Theorem 4.1."""
-
-DRAWS = {
-    "uniform": "X[i, j] ~ U(0, 1) for i < j, X[j, i] = 1 - X[i, j]",
-    "projected": "X[i, j] = (a + 1 - b) / 2 with a, b ~ U(0, 1) independent for i < j, X[j, i] = 1 - X[i, j]",
-}
-"""How each prior draws a matrix, in the tables."""
 
 TARGET = "maximin-bayes"
 """The target's name, the first name of every seed it uses."""
@@ -212,12 +204,15 @@ def condorcet_flags(base_seed: int, actions: int, count: int, prior: str) -> np.
 
 
 def overall_verdict(frame) -> str:
-    """One sentence over every A: ``fails`` if any A fails, ``holds`` if every A holds, else inconclusive."""
+    """The headline verdict, one sentence over every A at the longest horizon only (the config's ``T``, the
+    ledger's; each grid horizon's own verdict is in the table): ``fails`` if any A fails there, ``holds``
+    if every A holds, else inconclusive."""
     if frame.empty:
         return "inconclusive: no estimates"
+    frame = frame[frame["horizon"] == frame["horizon"].max()]
     verdicts = frame["verdict"].tolist()
     prior = prior_name(frame)
-    T = ", ".join(f"{t:,}" for t in sorted(set(frame["horizon"])))
+    T = f"{int(frame['horizon'].iloc[0]):,}"
     As = ", ".join(str(a) for a in sorted(set(frame["actions"])))
     if "fails" in verdicts:
         bad = ", ".join(str(a) for a in sorted({a for a, v in zip(frame["actions"], verdicts) if v == "fails"}))
@@ -233,109 +228,6 @@ def prior_name(frame) -> str:
     if frame is None or "prior" not in frame or frame.empty:
         return PRIORS["uniform"]
     return str(frame["prior"].iloc[0])
-
-
-def bayes_markdown(table, verdict: str, prior: str) -> str:
-    """results/maximin-bayes/bayes.md: per A, E[R_T] / bound over the prior (a key of :data:`PRIORS`), the
-    share of drawn matrices above the bound, the verdict."""
-    from ..tables import fmt, markdown
-
-    level = f"{100 * float(table['confidence'].iloc[0]):g}%" if len(table) else "-"
-
-    def horizon(t):
-        return "never" if t == math.inf else "-" if not math.isfinite(t) else f"{t:,.0f}" if t < 1e7 else f"{t:.2e}"
-
-    rows = [
-        [
-            str(int(row.actions)),
-            f"{int(row.horizon):,}",
-            f"{int(row.matrices)} x {int(row.runs_per_matrix)}",
-            f"{fmt(row.ratio, 3)} [{fmt(row.low, 3)}, {fmt(row.high, 3)}]",
-            f"{fmt(100 * row.share_above, 1)}% [{fmt(100 * row.share_low, 1)}, {fmt(100 * row.share_high, 1)}]",
-            row.verdict,
-            f"{fmt(row.exponent, 2)} [{fmt(row.exponent_low, 2)}, {fmt(row.exponent_high, 2)}]",
-            f"{horizon(row.crossing)} [{horizon(row.crossing_low)}, {horizon(row.crossing_high)}]",
-        ]
-        for row in table.sort_values(["actions", "horizon"]).itertuples()
-    ]
-    strata = table.drop_duplicates("actions").sort_values("actions")
-    shares = "; ".join(
-        f"A = {int(r.actions)}: {fmt(100 * r.condorcet_share, 1)}% [{fmt(100 * r.condorcet_low, 1)}, "
-        f"{fmt(100 * r.condorcet_high, 1)}] of {int(r.strata_draws):,}"
-        for r in strata.itertuples()
-    )
-    return "\n".join(
-        [
-            "# Theorem 4.1 as a Bayesian bound\n",
-            f"TS-Maximin on matrices drawn from the prior `{PRIORS[prior]}` "
-            f"(duelbandits.studies.bayes: {DRAWS[prior]}). "
-            "E[R_t] / bound is the mean over the prior of each matrix's mean Maximin R_t / bound, stratified by "
-            "whether the matrix has a Condorcet winner (double sampling: the strata's shares from a larger draw of "
-            f"matrices, the simulated ones its first), with the two-sided {level} normal interval; 'matrices above' "
-            "is the share of simulated matrices whose mean R_t exceeds the bound; the exponent is the local growth "
-            "exponent of E[R_t] since the previous horizon, and the crossing the horizon where E[R_t], extrapolated "
-            f"with it, reaches the bound (bootstrap percentile {level} intervals over the matrices; duelbandits."
-            "studies.bayes_growth).\n",
-            f"Matrices with a Condorcet winner (share of the drawn): {shares}.\n",
-            f"**{verdict}.**\n",
-            markdown(
-                [
-                    "A",
-                    "t",
-                    "matrices x runs",
-                    "E[R_t] / bound",
-                    "matrices above the bound",
-                    "verdict",
-                    "exponent",
-                    "crossing",
-                ],
-                rows,
-                "rrrrrlrr",
-            ),
-        ]
-    )
-
-
-def ratios_figure(runs_frame, estimates_frame, bins: int, outputs, *, data_digest=None):
-    """figures/maximin-bayes/ratios.{pdf,png}: per A at the longest horizon, the histogram of the drawn
-    matrices' mean ``R_T / bound`` (``bins`` bins over the range of every A, so the rows compare), the bound
-    at 1, and the share of matrices above it with its interval (the estimates table's)."""
-    from matplotlib.figure import Figure
-
-    from ..plotting import style
-
-    runs_frame = runs_frame[runs_frame["horizon"] == runs_frame["horizon"].max()]
-    estimates_frame = estimates_frame[estimates_frame["horizon"] == estimates_frame["horizon"].max()]
-    means = runs_frame.groupby(["actions", "matrix"], sort=True)["ratio"].mean()
-    shares = estimates_frame.set_index("actions")
-    low, high = min(float(means.min()), 1.0), max(float(means.max()), 1.0)
-    edges = np.linspace(low, high, bins + 1)
-    actions = sorted(means.index.unique("actions"))
-    with style.style():
-        fig = Figure(figsize=(6.4, 0.9 + 0.75 * len(actions)), layout="constrained")
-        axes = np.atleast_1d(fig.subplots(len(actions), 1, sharex=True))
-        for ax, A in zip(axes, actions):
-            values = means.loc[A].to_numpy()
-            ax.hist(values, bins=edges, color="#0072b2", alpha=0.8)
-            ax.axvline(1.0, color="black", lw=1.2)
-            row = shares.loc[A]
-            share = f"{100 * row.share_above:.1f}% [{100 * row.share_low:.1f}, {100 * row.share_high:.1f}]"
-            ax.text(
-                0.99,
-                0.9,
-                f"A = {A}: {len(values)} matrices, {share} above",
-                transform=ax.transAxes,
-                ha="right",
-                va="top",
-                fontsize=7,
-            )
-            ax.set_yticks([])
-        axes[-1].set_xlabel("a matrix's mean Maximin R_T / Theorem 4.1's bound (line: the bound)")
-        fig.suptitle(
-            f"TS-Maximin over the prior {shares['prior'].iloc[0]}, T = {int(shares['horizon'].iloc[0]):,}", fontsize=9
-        )
-        style.save(fig, outputs, data_digest)
-    return fig
 
 
 # --- The commands -------------------------------------------------------------------------------
@@ -361,6 +253,7 @@ def cmd_bayes_runs(args) -> None:
 
 def cmd_bayes_table(args) -> None:
     from .. import provenance, storage
+    from .bayes_report import bayes_markdown
 
     check_confidence(args.confidence)
     runs, records = read_runs(args.files)
@@ -394,16 +287,21 @@ def cmd_bayes_table(args) -> None:
         bootstrap=args.bootstrap,
     )
     storage.write_frame(table, schemas.BAYES_ESTIMATE_SCHEMA, args.estimates, prov)
-    storage.write_text(args.markdown, bayes_markdown(table, verdict, prior))
+    storage.write_text(args.markdown, bayes_markdown(table, verdict, prior, args.bootstrap))
 
 
 def cmd_bayes_figure(args) -> None:
     from .. import digests, storage
     from ..plotting import style
+    from .bayes_report import ratios_figure
 
     style.check_figure_paths(args.out)
-    runs, _ = read_runs(args.files)
+    runs, records = read_runs(args.files)
     estimates_frame = storage.read_frame(args.estimates, "bayes-estimates")
+    T = int(estimates_frame["horizon"].max())
+    for path, prov in zip(args.files, records):  # the figure is the longest horizon's: the same in both
+        if prov["horizon"] != T:
+            raise UsageError(f"{path}: its longest horizon is {prov['horizon']:,}, that of {args.estimates} {T:,}")
     if sorted(set(estimates_frame["actions"])) != sorted(runs["actions"].unique()):
         raise UsageError(f"{args.estimates}: its A values are not those of the run files")
     inputs = {f"runs {k}": path for k, path in enumerate(args.files)} | {"estimates": args.estimates}

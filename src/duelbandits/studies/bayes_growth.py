@@ -5,6 +5,8 @@ from a seeded bootstrap over the matrices. Pure arithmetic; duelbandits.studies.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..regret import stratified_mean, z_value
@@ -22,8 +24,8 @@ def strata(values, flags) -> list:
     """The strata of :func:`duelbandits.regret.stratified_mean`: ``values`` (one per
     simulated matrix, or rows of them) split by ``flags[:M]`` (Condorcet winner or not), with the counts of
     each among all the ``flags`` (one per drawn matrix; the simulated matrices are the first ``M`` drawn, a
-    random subsample of each stratum, so this is double sampling for stratification). A stratum with no simulated matrix is
-    an error (``ValueError`` naming the counts)."""
+    random subsample of each stratum, so this is double sampling for stratification). A stratum with no
+    simulated matrix is an error (``ValueError`` naming the counts)."""
     values, flags = np.asarray(values, dtype=float), np.asarray(flags, dtype=bool)
     mine = flags[: len(values)]
     out = []
@@ -57,15 +59,18 @@ def exponents(t, means) -> np.ndarray:
 
 
 def crossings(t, ratios, alpha, beta) -> np.ndarray:
-    """Where ``ratio = E[R_t] / bound``, extrapolated from each horizon ``t_k`` with the local exponents
-    ``alpha`` (of the mean) and ``beta`` (of the bound), reaches 1 from below or above it:
-    ``t_k ratio_k^(-1 / (alpha - beta))`` when ``alpha > beta``; ``inf`` (never) when ``alpha <= beta``;
-    NaN where ``alpha`` is (the first horizon, a mean not positive)."""
+    """Where ``ratio = E[R_t] / bound`` reaches 1, as seen from each horizon ``t_k``: ``t_k`` itself when
+    ``ratio_k >= 1`` (reached: at or above the bound at ``t_k``, whatever its exponent; a later return below
+    it is not predicted); below 1, extrapolated with the local exponents ``alpha`` (of the mean) and
+    ``beta`` (of the bound), ``t_k ratio_k^(-1 / (alpha - beta))`` when ``alpha > beta`` (the ratio rising)
+    and ``inf`` (never) when ``alpha <= beta``; NaN below 1 where ``alpha`` is (the first horizon, a mean
+    not positive). So a crossing is never before ``t_k``."""
     t, r = np.asarray(t, dtype=float), np.asarray(ratios, dtype=float)
     alpha, beta = np.asarray(alpha, dtype=float), np.asarray(beta, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         ahead = t * np.exp(-np.log(np.where(r > 0, r, 1.0)) / (alpha - beta))
-    return np.where(np.isnan(alpha), np.nan, np.where(alpha > beta, ahead, np.inf))
+    below = np.where(np.isnan(alpha), np.nan, np.where(alpha > beta, ahead, np.inf))
+    return np.where(r >= 1.0, t, below)
 
 
 def bootstrap(values, flags, t, bounds, replicates: int, rng) -> tuple[np.ndarray, np.ndarray]:
@@ -86,15 +91,29 @@ def bootstrap(values, flags, t, bounds, replicates: int, rng) -> tuple[np.ndarra
     return alpha, crossings(t, means / np.asarray(bounds, dtype=float), alpha, beta)
 
 
-def percentile_interval(replicates, confidence: float) -> tuple[np.ndarray, np.ndarray]:
-    """The two-sided percentile interval of each column of ``replicates`` (an order statistic, so ``inf``
-    stays ``inf``); NaN for a column with a NaN replicate (the quantity is undefined in some of them)."""
-    x = np.sort(np.asarray(replicates, dtype=float), axis=0)
+def matrices_to_decide(matrices: int, half: float, ratio: float) -> float:
+    """The fewest matrices whose interval on ``E[R_t] / bound`` would exclude 1 if the estimate ``ratio``
+    and the between-matrix spread stayed as observed with ``matrices`` (its half-width ``half`` = z se,
+    shrinking as ``1 / sqrt(n)``): the smallest ``n > matrices (half / |ratio - 1|)^2``; ``inf`` at a ratio
+    of exactly 1 (no number decides)."""
+    gap = abs(ratio - 1.0)
+    return math.inf if gap == 0 else float(math.floor(matrices * (half / gap) ** 2) + 1)
+
+
+def percentile_interval(replicates, confidence: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(low, high, undefined)`` per column of ``replicates``: the two-sided percentile interval over the
+    replicates where the quantity is defined (not NaN; an order statistic, so ``inf`` stays ``inf``), NaN
+    where it is defined in none, and the count of the replicates where it is not (an exponent where a
+    resampled mean is not positive): the interval is conditional on the quantity's existing, and the count
+    says how often it did not."""
+    x = np.asarray(replicates, dtype=float)
     q = (1 - confidence) / 2
-    low = np.quantile(x, q, axis=0, method="inverted_cdf")
-    high = np.quantile(x, 1 - q, axis=0, method="inverted_cdf")
-    undefined = np.isnan(x).any(axis=0)
-    return np.where(undefined, np.nan, low), np.where(undefined, np.nan, high)
+    ends = np.full((2, x.shape[1]), np.nan)
+    for k in range(x.shape[1]):
+        defined = x[~np.isnan(x[:, k]), k]
+        if defined.size:
+            ends[:, k] = np.quantile(defined, [q, 1 - q], method="inverted_cdf")
+    return ends[0], ends[1], np.isnan(x).sum(axis=0)
 
 
 def columns(ratio, R, flags, t, bounds, confidence: float, replicates: int, rng) -> list[tuple]:
@@ -102,14 +121,15 @@ def columns(ratio, R, flags, t, bounds, confidence: float, replicates: int, rng)
     ``R_t / bound``) and ``R`` and the strata's ``flags``: ``E[R_t] / bound`` (stratified) with its standard
     error and normal interval, the share of matrices above the bound with its interval, the Condorcet
     stratum's share of the drawn with its interval and their count, the local exponent and the crossing
-    each with the percentile interval of ``replicates`` resamplings (none: NaN)."""
+    each with the percentile interval of ``replicates`` resamplings and the count of those where it is
+    undefined (:func:`percentile_interval`; no resamplings: NaN and 0)."""
     z, flags, t, bounds = z_value(confidence), np.asarray(flags, dtype=bool), np.asarray(t), np.asarray(bounds)
     ratio, R = np.asarray(ratio, dtype=float), np.asarray(R, dtype=float)
     est = [stratified(ratio[:, k], flags) for k in range(len(t))]
     mean_R = np.array([stratified(R[:, k], flags)[0] for k in range(len(t))])
     alpha = exponents(t, mean_R)
     cross = crossings(t, mean_R / bounds, alpha, exponents(t, bounds))
-    ci = [np.full(len(t), np.nan)] * 4
+    ci = [np.full(len(t), np.nan), np.full(len(t), np.nan), np.zeros(len(t), int)] * 2
     if replicates:
         boot = bootstrap(R, flags, t, bounds, replicates, rng)
         ci = [*percentile_interval(boot[0], confidence), *percentile_interval(boot[1], confidence)]
@@ -136,9 +156,11 @@ def columns(ratio, R, flags, t, bounds, confidence: float, replicates: int, rng)
             alpha[k],
             ci[0][k],
             ci[1][k],
+            int(ci[2][k]),
             cross[k],
-            ci[2][k],
             ci[3][k],
+            ci[4][k],
+            int(ci[5][k]),
         )
         out.append(row)
     return out

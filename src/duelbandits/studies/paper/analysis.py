@@ -19,31 +19,25 @@ SUMMARY_POINTS = 1000
 
 
 def summary_grid(horizon: int, points: int = SUMMARY_POINTS) -> np.ndarray:
-    """``points`` steps evenly spread over ``1..horizon``, plus ``points // 5`` log-spaced ones.
-
-    Always holds 1 and ``horizon``; the log-spaced steps let log-log plots
-    show the early steps, where even spacing has none.
-    """
+    """``points`` steps evenly spread over ``1..horizon`` (1 and ``horizon`` included), plus ``points // 5``
+    log-spaced ones, so that log-log plots show the early steps."""
     even = np.linspace(1, horizon, min(points, horizon))
     log = np.geomspace(1, horizon, max(points // 5, 2))
     return np.unique(np.r_[even, log].round().astype(np.int64))
 
 
 def load_algorithm_runs(paths, horizon: int, actions: int, runs: int) -> tuple[pd.DataFrame, pd.DataFrame | None]:
-    """All chunks of one (scenario, algorithm), sorted by run and checked complete.
-
-    Returns ``(runs, strategies)`` as :func:`storage.read_runs` does.
-    """
+    """All chunks of one (scenario, algorithm) as :func:`storage.read_runs` reads one, sorted by run and
+    checked to hold runs 0..runs-1 once each."""
     frames, strategies = [], []
     for path in paths:
-        df, strat = storage.read_runs(path, horizon, actions)
+        df, strat = storage.read_runs(path)
         frames.append(df)
         if strat is not None:
             strategies.append(strat)
     df = pd.concat(frames, ignore_index=True)
     if not _in_run_order(df):  # chunks given out of order (the workflow gives them in order)
-        # mutmut equivalent: sort kind: pandas applies kind only when sorting by one column, and these sort by (run, t)
-        df = df.sort_values(["run", "t"], kind="stable", ignore_index=True)  # pragma: no mutate
+        df = df.sort_values(["run", "t"], ignore_index=True)
     run = df["run"].to_numpy()
     found = run[np.r_[True, run[1:] != run[:-1]]] if len(run) else run
     if not np.array_equal(found, np.arange(runs)) or len(df) != runs * horizon:
@@ -53,17 +47,7 @@ def load_algorithm_runs(paths, horizon: int, actions: int, runs: int) -> tuple[p
         )
     if not strategies:
         return df, None
-    # mutmut equivalent: sort kind: pandas applies kind only when sorting by one column, and these sort by (run, t)
-    strat = pd.concat(strategies, ignore_index=True).sort_values(["run", "t"], kind="stable", ignore_index=True)  # noqa: E501  # pragma: no mutate
-    steps = strat["t"].to_numpy()[: np.searchsorted(strat["run"].to_numpy(), 1)]  # run 0's recorded steps
-    if len(strat) != runs * len(steps) or not np.array_equal(
-        strat["t"].to_numpy().reshape(runs, len(steps)), np.broadcast_to(steps, (runs, len(steps)))
-    ):
-        raise storage.StorageError(
-            f"chunks {', '.join(map(str, paths))}: the strategies are not recorded at the same steps in every run "
-            f"({len(strat)} recorded rows for {runs} runs, run 0 at {len(steps)} steps)"
-        )
-    return df, strat
+    return df, pd.concat(strategies).sort_values(["run", "t"], ignore_index=True)
 
 
 def _in_run_order(df: pd.DataFrame) -> bool:
@@ -118,13 +102,9 @@ def aggregate_scenario(
     points: int = SUMMARY_POINTS,
     provenance: dict | None = None,
 ) -> None:
-    """Write one scenario's traces, strategies and (bound-less) summary.
-
-    ``chunks`` maps each algorithm slug to its chunk files; ``outputs`` has the
-    paths ``traces``, ``strategies`` and ``summary``, and ``provenance`` (if
-    given) the provenance record of each of them. Each algorithm is read,
-    reduced and written before the next, so memory holds one algorithm's runs.
-    """
+    """Write one scenario's traces, strategies and (bound-less) summary to ``outputs[name]`` with the
+    provenance ``provenance[name]``, from ``chunks`` (slug -> its chunk files); each algorithm is read,
+    reduced and written before the next, so memory holds one algorithm's runs."""
     X = np.asarray(matrix)
     actions = X.shape[0]  # pragma: no mutate -- shape[1] for shape[0]: a preference matrix is square
     grid = summary_grid(horizon, points)
@@ -138,8 +118,7 @@ def aggregate_scenario(
         ) as writer:
             for algorithm, paths in chunks.items():
                 df, recorded = load_algorithm_runs(paths, horizon, actions, runs)
-                # mutmut equivalent: a dtype dropped before pa.table's schema casts the column to its type
-                I, J = df["I"].to_numpy(np.int64), df["J"].to_numpy(np.int64)  # pragma: no mutate
+                I, J = df["I"].to_numpy(), df["J"].to_numpy()
                 paper_kind = paper_regret(scenario, algorithm)
                 for kind in regret.REGRETS:
                     r = regret.per_step(kind, X, I, J)
@@ -166,29 +145,22 @@ def aggregate_scenario(
                             {
                                 "algorithm": _repeated(algorithm, len(df)),
                                 "regret_kind": _repeated(kind, len(df)),
-                                # mutmut equivalent: the schema casts the column to its type
-                                "run": df["run"].to_numpy(np.int32),  # pragma: no mutate
-                                # mutmut equivalent: the schema casts the column to its type
-                                "t": df["t"].to_numpy(np.int32),  # pragma: no mutate
-                                # mutmut equivalent: the schema casts the column to its type
-                                "I": df["I"].to_numpy(np.int16),  # pragma: no mutate
-                                # mutmut equivalent: the schema casts the column to its type
-                                "J": df["J"].to_numpy(np.int16),  # pragma: no mutate
-                                # mutmut equivalent: the schema casts the column to its type
-                                "outcome": df["outcome"].to_numpy(np.int8),  # pragma: no mutate
+                                "run": df["run"].to_numpy(),  # the schema gives each column its type
+                                "t": df["t"].to_numpy(),
+                                "I": I,
+                                "J": J,
+                                "outcome": df["outcome"].to_numpy(),
                                 "regret": r,
                                 # mutmut equivalent: the schema casts the column to its type
                                 "cumulative_regret": cum.ravel().astype(np.float32),  # pragma: no mutate
                             },
-                            # mutmut equivalent: the trace's schema dropped: the columns as built have its types
-                            schema=schemas.TRACE_SCHEMA,  # pragma: no mutate
+                            schema=schemas.TRACE_SCHEMA,
                         )
                         # mutmut equivalent: row_group_size None: pyarrow's default is storage.ROW_GROUP_ROWS
                         writer.write_table(trace, row_group_size=storage.ROW_GROUP_ROWS)  # pragma: no mutate
                 if recorded is not None:
                     strategies.extend(_strategy_rows(algorithm, recorded, actions, runs))
-    # mutmut equivalent: the index of a frame written with preserve_index=False: never read
-    summary_df = pd.concat(summary, ignore_index=True)  # pragma: no mutate
+    summary_df = pd.concat(summary)  # its index is not written
     storage.write_table(
         # mutmut equivalent: preserve_index None/True: the columns written are the schema's
         pa.Table.from_pandas(summary_df, schema=schemas.SUMMARY_SCHEMA, preserve_index=False),  # pragma: no mutate
@@ -196,8 +168,7 @@ def aggregate_scenario(
         prov.get("summary"),
     )
     strategy_df = (
-        # mutmut equivalent: the index of a frame written with preserve_index=False: never read
-        pd.concat(strategies, ignore_index=True)  # pragma: no mutate
+        pd.concat(strategies)  # its index is not written
         if strategies
         else pd.DataFrame({f.name: [] for f in schemas.STRATEGY_SCHEMA})
     )
@@ -212,11 +183,8 @@ def aggregate_scenario(
 def bounds_table(
     algorithms, actions: int, horizon: int, points: int = SUMMARY_POINTS, c_alpha: float = 1.0
 ) -> pd.DataFrame:
-    """Theorem bound curves for the given algorithms on the summary grid.
-
-    A theorem whose horizon requirement fails at ``horizon`` gets a warning,
-    ``holds = False`` and null bounds: no misleading curve is drawn.
-    """
+    """Theorem bound curves for the given algorithms on the summary grid; a theorem whose horizon
+    requirement fails at ``horizon`` gets a warning, ``holds = False`` and null bounds."""
     grid = summary_grid(horizon, points)
     frames = []
     for algorithm in algorithms:
@@ -253,8 +221,7 @@ def bounds_table(
 
 def join_summary(summaries: list[pd.DataFrame], bounds_df: pd.DataFrame) -> pd.DataFrame:
     """Concatenate per-scenario summaries and fill ``bound`` where a theorem applies."""
-    # mutmut equivalent: the index of the concatenated summaries: merge gives a new one
-    df = pd.concat(summaries, ignore_index=True).drop(columns="bound")  # pragma: no mutate
+    df = pd.concat(summaries).drop(columns="bound")  # merge gives a new index
     keyed = bounds_df[["algorithm", "regret", "t", "bound"]]
     # mutmut equivalent: merge on the common columns: after dropping bound they are algorithm, regret and t
     df = df.merge(keyed, on=["algorithm", "regret", "t"], how="left", validate="many_to_one")  # pragma: no mutate

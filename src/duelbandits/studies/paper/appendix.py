@@ -4,10 +4,8 @@
 (c) J_t, each run as its mean action over windows of T / style.SELECTION_WINDOWS steps, the mean over
 runs thick, the band the per-step std over runs (root mean square over the window, so windowing does
 not shrink it; docs/paper.md, "Figures"); (d) p_t and, for SparringExp3.P, (e) q_t, each action's
-mean probability over runs with the std shaded.
-
-Each panel is drawn by one function (``_draw_appendix_panel``), which ``appendix_figure`` calls for
-the stacked composite and ``appendix_panel`` for the panel alone at its width in the paper.
+mean probability over runs with the std shaded. ``appendix_figure`` draws the stacked composite,
+``appendix_panel`` one panel alone, both through ``_draw_appendix_panel``.
 """
 
 from __future__ import annotations
@@ -18,12 +16,10 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from ...algorithms import ALGORITHMS, PAPER_REGRET
-from ...errors import InputError
 from ...plotting import style
 from ...regret import REGRET_NAMES
 
 TRACE_COLUMNS = ("run", "t", "I", "J", "cumulative_regret")
-STRATEGY_COLUMNS = ("player", "t", "action", "mean", "std")
 PLAYER_NAMES = {"p": r"$p_t$ (strategy of $I_t$)", "q": r"$q_t$ (strategy of $J_t$)"}
 
 
@@ -52,7 +48,7 @@ def _run_lines(ax, x, Y, color, width=style.LINE_WIDTH["run"]):
     return lines
 
 
-def _regret_panel(ax, regret, color, kind, look: style.Look = style.COMPOSITE):
+def _regret_panel(ax, regret, color, kind, look: style.Look):
     """(a): the cumulative paper-regret of every run, the mean over runs thick, the std shaded above it."""
     horizon = regret.shape[1]
     idx = style.display_index(horizon)
@@ -70,7 +66,7 @@ def _regret_panel(ax, regret, color, kind, look: style.Look = style.COMPOSITE):
         )
 
 
-def _selection_panel(ax, letter, name, selections, color, actions, winner, look: style.Look = style.COMPOSITE):
+def _selection_panel(ax, letter, name, selections, color, actions, winner, look: style.Look):
     """(b), (c): the actions I_t or J_t selected, averaged over windows, runs light, mean thick, ± std."""
     runs, horizon = selections.shape
     width = selection_window(horizon)
@@ -103,11 +99,9 @@ def _selection_panel(ax, letter, name, selections, color, actions, winner, look:
         )
 
 
-def _strategy_panel(ax, letter, player, strategies, actions, winner, look: style.Look = style.COMPOSITE):
+def _strategy_panel(ax, letter, player, strategies, actions, winner, look: style.Look):
     """(d), (e): each action's mean probability in the strategy p_t or q_t over runs, ± std."""
     part = strategies[strategies["player"] == player]
-    if part.empty:
-        raise InputError(f"strategies has no rows for player {player!r}")
     mean = part.pivot(index="t", columns="action", values="mean").sort_index()
     std = part.pivot(index="t", columns="action", values="std").sort_index().reindex_like(mean)
     idx = style.display_index(len(mean))
@@ -168,11 +162,8 @@ def selection_window(horizon: int) -> int:
 
 
 def _appendix_data(scenario_name: str, algorithm: str, traces, strategies, scenario):
-    """Check the inputs; return the (runs, T) grids, T, the paper regret's kind, A and the winner marked."""
+    """The (runs, T) grids, T, the paper regret's kind, A and the winner marked."""
     players = ALGORITHMS[algorithm].strategies
-    if players:
-        if strategies is None or any(c not in strategies.columns for c in STRATEGY_COLUMNS):
-            raise InputError(f"{algorithm} needs strategies with columns {', '.join(STRATEGY_COLUMNS)}")
     grid, horizon = _grid(traces, ("cumulative_regret", "I", "J"))
     kind = PAPER_REGRET.get(scenario_name, {}).get(algorithm, "paper")
 
@@ -220,16 +211,9 @@ def _draw_appendix_panel(ax, panel: str, algorithm: str, grid, horizon, kind, ac
 def appendix_figure(
     scenario_name: str, algorithm: str, traces, strategies, outputs, *, scenario=None, data_digest=None
 ) -> Figure:
-    """Render the stacked appendix figure of one (scenario, algorithm) to each path of ``outputs``.
-
-    ``traces``: run, t, I, J, cumulative_regret of every step of every run;
-    ``strategies``: player, t, action, mean, std (SparringExp3.P: p and q,
-    Partial Monitoring: p; ignored, and may be None, for the others).
-    ``scenario`` (optional, the dict given to main_figure) sets the number of
-    actions and marks the winner of the algorithm's paper regret (a dotted
-    line in (b) and (c), a thick line in (d) and (e)).
-    Returns the saved Figure.
-    """
+    """Render the stacked appendix figure of one (scenario, algorithm) from its ``traces`` and
+    ``strategies`` (None for an algorithm without) to each path of ``outputs``; the ``scenario`` record,
+    if given, sets A and marks the winner of the algorithm's paper regret. Returns the saved Figure."""
     grid, horizon, kind, actions, winner = _appendix_data(scenario_name, algorithm, traces, strategies, scenario)
     panels = style.appendix_panel_letters(ALGORITHMS[algorithm].strategies)
     with style.style():
@@ -253,15 +237,9 @@ def appendix_figure(
 def appendix_panel(
     scenario_name: str, algorithm: str, traces, strategies, panel: str, outputs, *, scenario=None, data_digest=None
 ) -> Figure:
-    """Render panel ``panel`` of the appendix figure of one (scenario, algorithm) alone, at the width its
-    subfigure has in the paper (:func:`style.appendix_panel_size`) with text at the caption sizes
-    (:data:`style.PANEL`). Arguments as :func:`appendix_figure`; the panels are
-    :func:`style.appendix_panel_letters`. The same drawing as the composite, without the '(x) ...'
-    title, which the subfigure's caption gives, and with its own step axis. Returns the saved Figure.
-    """
+    """Render panel ``panel`` of :func:`appendix_figure` alone, at its subfigure's width in the paper and
+    text at the caption sizes, without the '(x) ...' title; returns the saved Figure."""
     panels = style.appendix_panel_letters(ALGORITHMS[algorithm].strategies)
-    if panel not in panels:
-        raise ValueError(f"the appendix figure of {algorithm} has panels {', '.join(panels)}, not {panel!r}")
     grid, horizon, kind, actions, winner = _appendix_data(scenario_name, algorithm, traces, strategies, scenario)
     with style.style(style.PANEL.rc):
         fig = Figure(figsize=style.appendix_panel_size(len(panels)), layout="constrained")

@@ -3,11 +3,8 @@
 (a) the latent utilities with the Condorcet and Borda winners marked, (b) the preference matrix X as
 an annotated heat map, (c) the mean cumulative paper-regret of every algorithm, std shaded above,
 (d) the same with the theorem bounds on log-log axes (why: docs/paper.md, "Figures"); a NaN bound
-(no theorem, or T below its requirement) is left out, with a note.
-
-Each panel is drawn by one function (``_draw_main_panel``), which ``main_figure`` calls for the
-composite and ``main_panel`` for the panel alone at its width in the paper; what differs between the
-two is ``style.COMPOSITE`` against ``style.PANEL``.
+(no theorem, or T below its requirement) is left out, with a note. ``main_figure`` draws the
+composite, ``main_panel`` one panel alone (``style.PANEL``), both through ``_draw_main_panel``.
 """
 
 from __future__ import annotations
@@ -16,22 +13,15 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
-from ...algorithms import ALGORITHMS
-from ...errors import InputError
 from ...plotting import style
 from ...regret import REGRET_NAMES
 from ...theorems import THEOREMS, theorem_for
 
 
 def _paper_rows(name: str, summary):
-    """The summary rows the paper plots for scenario ``name``, one curve per algorithm (the typed read
-    guarantees the columns; aggregate marks one paper regret per algorithm)."""
+    """The summary rows the paper plots for scenario ``name``, one curve per algorithm."""
     rows = summary[(summary["scenario"] == name) & summary["paper"].astype(bool)]
-    if rows.empty:
-        raise InputError(f"summary has no paper-regret rows for scenario {name!r}")
-    present = set(rows["algorithm"])
-    order = [a for a in ALGORITHMS if a in present] + sorted(present - set(ALGORITHMS))
-    return {slug: rows[rows["algorithm"] == slug].sort_values("t") for slug in order}
+    return {slug: rows[rows["algorithm"] == slug].sort_values("t") for slug in style.ordered_slugs(rows["algorithm"])}
 
 
 def _thin(part):
@@ -40,13 +30,8 @@ def _thin(part):
 
 
 def _log_left(curves) -> float:
-    """Left end of a log step axis: the summary's second step (t = 1 excluded).
-
-    A grid that is even in t has one point below its spacing, so drawing
-    from t = 1 would show a straight chord as if it were data; starting at
-    the second grid point shows only resolved steps (a geometric grid starts
-    at t = 2).
-    """
+    """Left end of a log step axis: the summary's second step, as from t = 1 an even grid would draw
+    a straight chord as if it were data."""
     steps = np.unique(np.concatenate([part["t"].to_numpy() for part in curves.values()]))
     return float(steps[1]) if steps.size > 1 else 1.0
 
@@ -56,7 +41,7 @@ def _regret_label(slug: str, kind: str, mixed: bool) -> str:
     return f"{label} ({REGRET_NAMES.get(kind, kind)} regret)" if mixed else label
 
 
-def _utilities_panel(ax, scenario: dict, look: style.Look = style.COMPOSITE):
+def _utilities_panel(ax, scenario: dict, look: style.Look):
     """(a): each action's latent utility as a bar, the Condorcet and Borda winners marked above."""
     u = np.asarray(scenario["utilities"], dtype=float)
     actions = np.arange(u.size)
@@ -95,7 +80,7 @@ def _utilities_panel(ax, scenario: dict, look: style.Look = style.COMPOSITE):
     ax.legend(handles=handles, loc="upper left")
 
 
-def _matrix_panel(fig, ax, scenario: dict, look: style.Look = style.COMPOSITE):
+def _matrix_panel(fig, ax, scenario: dict, look: style.Look):
     """(b): the preference matrix X as a heat map with its colour bar, values in the cells when they fit."""
     X = np.asarray(scenario["matrix"], dtype=float)
     A = X.shape[0]
@@ -186,7 +171,7 @@ def _legend_place(look: style.Look, inside: str, columns: int = 2) -> dict:
     return {"loc": "lower center", "bbox_to_anchor": (0.5, 1.0), "ncol": columns, "frameon": False}
 
 
-def _mean_regret_panel(ax, curves: dict, mixed: bool, horizon: int, look: style.Look = style.COMPOSITE, letter="c"):
+def _mean_regret_panel(ax, curves: dict, mixed: bool, horizon: int, look: style.Look, letter="c"):
     """(c): the mean cumulative paper-regret of every algorithm, std shaded above the mean."""
     _regret_curves(ax, curves, mixed and not look.short_labels)
     ax.set_ylim(bottom=0)
@@ -197,16 +182,7 @@ def _mean_regret_panel(ax, curves: dict, mixed: bool, horizon: int, look: style.
     _step_axis(ax)
 
 
-def _bounds_panel(
-    ax,
-    curves: dict,
-    mixed: bool,
-    horizon: int,
-    actions: int,
-    c_alpha: float,
-    look: style.Look = style.COMPOSITE,
-    letter="d",
-):
+def _bounds_panel(ax, curves: dict, mixed: bool, horizon: int, actions: int, c_alpha: float, look, letter="d"):
     """(d): the mean regrets of (c) with the theorem bounds dashed, on log-log axes."""
     _regret_curves(ax, curves, mixed and not look.short_labels)
     notes = _bound_curves(ax, curves, horizon, actions, c_alpha, look)
@@ -283,23 +259,13 @@ def _draw_main_panel(fig, ax, panel: str, scenario: dict, summary, c_alpha: floa
         _matrix_panel(fig, ax, scenario, look)
     elif panel == "c":
         _mean_regret_panel(ax, curves, mixed, horizon, look)
-    elif panel == "d":
-        _bounds_panel(ax, curves, mixed, horizon, actions, c_alpha, look)
     else:
-        raise ValueError(f"a main figure has panels {', '.join(MAIN_PANELS)}, not {panel!r}")
-
-
-MAIN_PANELS = tuple(style.MAIN_PANELS)
-"""The panels of a main figure, in order: (a) utilities, (b) X, (c) mean regrets, (d) with bounds."""
+        _bounds_panel(ax, curves, mixed, horizon, actions, c_alpha, look)
 
 
 def main_figure(scenario: dict, summary, outputs, *, c_alpha: float = 1.0, data_digest=None) -> Figure:
-    """Render the four-panel figure of one scenario to each path of ``outputs``.
-
-    ``scenario`` holds name, utilities, matrix, winners and params; ``summary``
-    the per-step mean/std/bound table (only this scenario's ``paper`` rows are
-    used). Returns the saved Figure so callers and tests can inspect it.
-    """
+    """Render the four-panel figure of the scenario record ``scenario`` from its ``paper`` rows of
+    ``summary`` to each path of ``outputs``; returns the saved Figure."""
     curves, _, horizon, runs, actions = _main_data(scenario, summary)
     groups = regret_groups(scenario["name"], curves)
     with style.style():
@@ -320,14 +286,8 @@ def main_figure(scenario: dict, summary, outputs, *, c_alpha: float = 1.0, data_
 
 
 def main_panel(scenario: dict, summary, panel: str, outputs, *, c_alpha: float = 1.0, data_digest=None) -> Figure:
-    """Render panel ``panel`` (a-d) of the scenario's main figure alone, at the width its subfigure has
-    in the paper (:func:`style.main_panel_size`) with text at the caption sizes (:data:`style.PANEL`).
-
-    The same drawing as the composite :func:`main_figure`, without the '(x) ...' title, which the
-    subfigure's caption gives. Returns the saved Figure.
-    """
-    if panel not in MAIN_PANELS:
-        raise ValueError(f"a main figure has panels {', '.join(MAIN_PANELS)}, not {panel!r}")
+    """Render panel ``panel`` (a-d) of the scenario's main figure alone, at its subfigure's width in the
+    paper and text at the caption sizes, without the '(x) ...' title; returns the saved Figure."""
     with style.style(style.PANEL.rc):
         fig = Figure(figsize=style.main_panel_size(panel), layout="constrained")
         ax = fig.subplots()

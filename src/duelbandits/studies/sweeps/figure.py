@@ -1,7 +1,5 @@
-"""The sweeps' figures: ``horizon_sweep_figure``, (a) mean R_T against T, each T its own runs tuned to
-it, with the fitted T^rho and, dotted, R_t inside the runs of the largest T, (b) the fitted exponents
-with their bootstrap intervals beside the theorem exponents and 1; ``actions_sweep_figure``, (a) mean
-R_T against A, (b) R_T over the theorem bound at (A, T)."""
+"""The sweeps' figures: over the horizons (mean R_T, the fit T^rho, R_t inside the largest T's runs; the
+fitted exponents beside the theorems'), and over A (mean R_T; R_T over the theorem bound)."""
 
 from __future__ import annotations
 
@@ -12,6 +10,7 @@ from matplotlib.ticker import FuncFormatter, NullLocator
 
 from ...plotting import style
 from ...regret import REGRET_NAMES
+from ...tables import fraction
 
 SWEEP_SIZE = (11.0, 4.4)
 """Size in inches of each sweep figure (two panels side by side)."""
@@ -26,15 +25,11 @@ def _minor_label(y, _pos=None) -> str:
 
 
 def _regrets(table):
-    """The algorithms in legend order, the regret the figures show for each, their legend labels (naming
-    the regret where the algorithms' differ) and panel (a)'s name of the regret."""
+    """The algorithms in legend order, the figures' regret of each, their legend labels and panel (a)'s
+    name of the regret."""
     slugs = style.ordered_slugs(table["algorithm"].unique())
-    kinds = {}
-    for slug in slugs:
-        found = table.loc[(table["algorithm"] == slug) & table["paper"].astype(bool), "regret"].unique()
-        if len(found) != 1:
-            raise ValueError(f"sweep table needs exactly one figure regret for {slug}, found {sorted(found)}")
-        kinds[slug] = found[0]
+    paper = table[table["paper"].astype(bool)]
+    kinds = {slug: paper.loc[paper["algorithm"] == slug, "regret"].iloc[0] for slug in slugs}
     mixed = len(set(kinds.values())) > 1
     named = {slug: f" ({REGRET_NAMES.get(kind, kind)})" if mixed else "" for slug, kind in kinds.items()}
     title = "regret" if mixed else f"{REGRET_NAMES.get(next(iter(kinds.values())), 'paper')} regret"
@@ -55,8 +50,6 @@ def horizon_sweep_figure(scenario: str, table, exponents, outputs, *, data_diges
     """Render the horizon-sweep figure of ``scenario`` (the rows of its tables) to every path of ``outputs``."""
     table = table[table["scenario"] == scenario]
     exponents = exponents[exponents["scenario"] == scenario]
-    if table.empty or exponents.empty:
-        raise ValueError(f"no horizon-sweep rows for scenario {scenario!r}")
     slugs, kinds, labels, regret_title = _regrets(table)
     horizons = np.sort(table["horizon"].unique())
     actions = sorted(table["actions"].unique())
@@ -110,7 +103,7 @@ def horizon_sweep_figure(scenario: str, table, exponents, outputs, *, data_diges
                 r = theorem.iloc[0]
                 ax_e.hlines(r["theorem_exponent"], i - 0.38, i + 0.38, color="black", lw=2.2, gid=f"theorem:{slug}")
                 ax_e.annotate(
-                    f"Thm {r['theorem']}: {style.exponent_label(r['theorem_exponent'])}",
+                    f"Thm {r['theorem']}: {fraction(r['theorem_exponent'], 2)}",
                     (i, r["theorem_exponent"]),
                     xytext=(0, -11),
                     textcoords="offset points",
@@ -157,10 +150,7 @@ def horizon_sweep_figure(scenario: str, table, exponents, outputs, *, data_diges
 
 
 def actions_sweep_figure(scenario: str, table, outputs, *, data_digest=None) -> Figure:
-    """Render the scaling-in-A figure of ``scenario`` to every path of ``outputs``.
-
-    ``table`` is results/sweeps/actions.parquet restricted to ``scenario``.
-    """
+    """Render the scaling-in-A figure of ``scenario`` (the rows of its table) to every path of ``outputs``."""
     table = table[table["scenario"] == scenario]
     slugs, kinds, labels, regret_title = _regrets(table)
     horizons = sorted(table["horizon"].unique())

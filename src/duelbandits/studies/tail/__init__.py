@@ -56,21 +56,10 @@ def cmd_tail_continue(args) -> None:
         args.escape_samples,
         progress=progress_line(label),
     )
-    prov = provenance.record(
-        table="tail-curves",
-        points=sources,
-        scenario=record["name"],
-        matrix_sha256=record["matrix_sha256"],
-        seed=args.seed,
-        horizon=args.horizon,
-        first_horizon=first,
-        share=args.share,
-        others=args.others,
-        jobs=args.jobs,
-        job=args.job,
-        points_kept=args.grid_points,
-        escape_samples=args.escape_samples,
-    )
+    fields = dict(points=sources, scenario=record["name"], matrix_sha256=record["matrix_sha256"], first_horizon=first)
+    keys = ("seed", "horizon", "share", "others", "jobs", "job", "escape_samples")
+    fields |= {key: getattr(args, key) for key in keys}
+    prov = provenance.record(table="tail-curves", points_kept=args.grid_points, **fields)
     storage.write_table(curves, args.curves, prov)
     storage.write_table(states, args.states, {**prov, "table": "tail-states"})
 
@@ -142,16 +131,16 @@ def cmd_tail_figure(args) -> None:
     tail_figure(estimates, family, args.out, data_digest=digest)
 
 
+def _config_option(p, flag: str, type_, what: str, key: str) -> None:
+    p.add_argument(flag, type=type_, required=True, help=f"{what} (config `maximin-tail/{key}`)")
+
+
 def _phase_one_args(p) -> None:
     p.add_argument("points", nargs="+", help="phase-1 point files (duelbandits sweep-point, ts-maximin)")
     p.add_argument("--scenario-file", required=True, help="the scenario's JSON file (duelbandits scenario)")
     p.add_argument("--seed", type=seed, required=True, help="the base seed the points were simulated with")
-    p.add_argument(
-        "--share",
-        type=positive_float,
-        required=True,
-        help="trapped: last interval's mean regret per step >= SHARE * delta (config `maximin-tail/share`)",
-    )
+    trapped = "trapped: last interval's mean regret per step >= SHARE * delta"
+    _config_option(p, "--share", positive_float, trapped, "share")
 
 
 def add_commands(sub) -> None:
@@ -163,18 +152,8 @@ def add_commands(sub) -> None:
     p.add_argument("--others", type=non_negative_int, required=True, help="free runs continued (seeded subsample)")
     p.add_argument("--jobs", type=positive_int, required=True, help="phase-2 jobs")
     p.add_argument("--job", type=non_negative_int, required=True, help="this job's index, 0..jobs-1")
-    p.add_argument(
-        "--grid-points",
-        type=positive_int,
-        required=True,
-        help="log-spaced steps kept per run (config `maximin-tail/points`)",
-    )
-    p.add_argument(
-        "--escape-samples",
-        type=positive_int,
-        required=True,
-        help="posterior draws per state (config `maximin-tail/escape_samples`)",
-    )
+    _config_option(p, "--grid-points", positive_int, "log-spaced steps kept per run", "points")
+    _config_option(p, "--escape-samples", positive_int, "posterior draws per state", "escape_samples")
     p.add_argument("--curves", required=True, help="output: R_t per continued run (.parquet)")
     p.add_argument("--states", required=True, help="output: posterior state per continued run (.parquet)")
     p.set_defaults(func=cmd_tail_continue, outputs=("curves", "states"))
@@ -183,25 +162,14 @@ def add_commands(sub) -> None:
         "tail-table", help="maximin-tail: stratified E[R_t] / Theorem 4.1's bound, survival curve, verdict"
     )
     _phase_one_args(p)
-    p.add_argument(
-        "--curves",
-        nargs="*",
-        required=True,
-        help="phase-2 curve files (tail-continue; the workflow passes one per job of config `maximin-tail/jobs`; "
-        "none: phase 1 alone)",
-    )
-    p.add_argument(
-        "--states",
-        nargs="*",
-        required=True,
-        help="phase-2 state files (tail-continue; the workflow passes one per job; none: phase 1 alone)",
-    )
-    p.add_argument(
-        "--confidence", type=float, required=True, help="level of the intervals (config `maximin-tail/confidence`)"
-    )
+    for name in ("curve", "state"):
+        what = f"phase-2 {name} files (tail-continue, one per job of config `maximin-tail/jobs`; none: phase 1 alone)"
+        p.add_argument(f"--{name}s", nargs="*", required=True, help=what)
+    _config_option(p, "--confidence", float, "level of the intervals", "confidence")
     p.add_argument("--estimates", required=True, help="output .parquet")
     p.add_argument("--markdown", required=True, help="output .md")
     p.set_defaults(func=cmd_tail_table, outputs=("estimates", "markdown"))
+
     p = sub.add_parser("tail-family", help="Theorem 4.1: where its bound breaks first, on a small family of matrices")
     p.add_argument("--actions", type=positive_int, nargs="+", required=True, help="numbers of actions A (>= 3)")
     p.add_argument("--gaps", type=positive_float, nargs="+", required=True, help="X[0, 1] - 1/2 of each member")
@@ -210,24 +178,13 @@ def add_commands(sub) -> None:
     p.add_argument("--runs", type=positive_int, required=True, help="runs per member")
     p.add_argument("--horizon", type=positive_int, required=True, help="the horizon")
     p.add_argument("--seed", type=seed, required=True, help="base seed")
-    p.add_argument(
-        "--grid-points",
-        type=positive_int,
-        required=True,
-        help="log-spaced steps kept (config `maximin-tail/family/points`)",
-    )
-    p.add_argument(
-        "--confidence", type=float, required=True, help="level of the intervals (config `maximin-tail/confidence`)"
-    )
-    p.add_argument(
-        "--bootstrap",
-        type=positive_int,
-        required=True,
-        help="resamples of the growth exponent's interval (config `maximin-tail/family/bootstrap`)",
-    )
+    _config_option(p, "--grid-points", positive_int, "log-spaced steps kept", "family/points")
+    _config_option(p, "--confidence", float, "level of the intervals", "confidence")
+    _config_option(p, "--bootstrap", positive_int, "resamples of the growth exponent's interval", "family/bootstrap")
     p.add_argument("--table", required=True, help="output .parquet")
     p.add_argument("--markdown", required=True, help="output .md")
     p.set_defaults(func=cmd_tail_family, outputs=("table", "markdown"))
+
     p = sub.add_parser("tail-figure", help="maximin-tail figure: survival curve, E[R_t] / Theorem 4.1's bound")
     p.add_argument("--estimates", required=True, help="results/maximin-tail/estimates.parquet")
     p.add_argument("--family", help="results/maximin-tail/family.parquet (optional)")

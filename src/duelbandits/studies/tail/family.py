@@ -9,7 +9,7 @@ import numpy as np
 
 from ... import regret
 from ...errors import InputError
-from ...points import check_bootstrap, fit_power_law, thin_grid
+from ...points import fit_power_law, thin_grid
 from ...simulation import name_seed, simulate
 from ...tables import markdown
 from ...winners import trap
@@ -17,10 +17,9 @@ from .analysis import ALGORITHM, TailError
 
 
 def family_matrix(actions: int, gap: float, others_gap: float, strength: float) -> np.ndarray:
-    """The family searched for Theorem 4.1's first break: action 0 is the Condorcet winner (``X[0, 1] =
-    1/2 + gap`` against action 1, ``1/2 + others_gap`` against the rest), action 1 beats every other
-    action with ``strength``, all other pairs are ties (1/2). Action 1 is the Borda winner when
-    ``(A - 2)(strength - 1/2 - others_gap) > 2 gap``; then the matrix has the trap of :func:`trap`."""
+    """The family searched for Theorem 4.1's first break: ``X[0, 1] = 1/2 + gap``, ``X[0, j] = 1/2 +
+    others_gap`` and ``X[1, j] = strength`` for ``j >= 2``, other pairs 1/2; action 1 is the Borda winner
+    (the trap) when ``(A - 2)(strength - 1/2 - others_gap) > 2 gap``."""
     if actions < 3:
         raise TailError(f"the family needs A >= 3, got {actions}")
     if not (0 < gap < 0.5 and 0 < others_gap < 0.5 and 0.5 < strength < 1):
@@ -119,25 +118,18 @@ def _first_reach(t, ratio) -> float:
 
 
 def crossing(t, ratio, low, high) -> tuple[float, float, float]:
-    """Where ``E[R_t]`` first reaches Theorem 4.1's bound on the grid ``t``: ``(t_cross, t_low, t_high)``.
-
-    ``ratio``, ``low`` and ``high`` are the mean and the ends of its interval over the bound. ``t_cross`` is
-    where ``ratio`` first reaches 1; the interval runs from where the upper end first reaches 1 (before it,
-    every interval lies below the bound) to where the lower end does (from there the bound is exceeded
-    with confidence). Each is interpolated linearly in ``log t`` between the grid steps around it, and
-    is the first step if the curve starts at or above 1; NaN where it never reaches 1 on the grid
-    (``t_high`` NaN with ``t_cross`` finite: crossed, not yet shown exceeded)."""
+    """Where ``E[R_t]`` first reaches Theorem 4.1's bound on the grid ``t``: ``(t_cross, t_low, t_high)``,
+    where the mean ``ratio`` over the bound, the upper end ``high`` and the lower end ``low`` of its
+    interval first reach 1 (:func:`_first_reach`; ``t_high`` NaN with ``t_cross`` finite: crossed, not
+    yet shown exceeded)."""
     return _first_reach(t, ratio), _first_reach(t, high), _first_reach(t, low)
 
 
 def growth_exponent(t, R, start: float, resamples: int, confidence: float, seed) -> tuple[float, float, float]:
     """``(rho, low, high)``: the least-squares slope of ``log E[R_t]`` on ``log t`` over the grid steps
-    ``t >= start`` (``R`` is ``(runs, len(t))``, the runs' curves; :func:`duelbandits.points.fit_power_law`),
-    and its percentile bootstrap interval at ``confidence``: each of ``resamples`` resamples draws
-    the runs with replacement (a run keeps its whole curve, so the steps stay paired) and refits.
-    NaN where ``start`` is NaN or fewer than two steps lie past it; the interval NaN as well when a
-    resample's mean is not positive at some step (dropping such resamples would narrow it)."""
-    check_bootstrap(resamples, confidence)
+    ``t >= start`` (``R``: the runs' curves, ``(runs, len(t))``) and its percentile bootstrap interval over
+    the runs (whole curves). NaN where ``start`` is NaN or fewer than two steps lie past it; the interval
+    NaN when a resample's mean is not positive at some step (dropping such resamples would narrow it)."""
     t = np.asarray(t, dtype=float)
     R = np.asarray(R, dtype=float)
     # mutmut equivalent: `or True` or the zeros' dtype: t >= NaN is all False; rho NaN returns first
@@ -148,8 +140,7 @@ def growth_exponent(t, R, start: float, resamples: int, confidence: float, seed)
         return math.nan, math.nan, math.nan
     runs = R.shape[0]
     rng = np.random.default_rng(seed)
-    # mutmut equivalent: integers(runs) is integers(0, runs): low alone is the bound
-    picks = rng.integers(0, runs, size=(resamples, runs)) + runs * np.arange(resamples)[:, None]  # pragma: no mutate
+    picks = rng.integers(runs, size=(resamples, runs)) + runs * np.arange(resamples)[:, None]
     counts = np.bincount(picks.ravel(), minlength=resamples * runs).reshape(resamples, runs)
     # mutmut equivalent: * runs: scales every mean by runs^2, a constant the centring removes
     means = counts @ R[:, past] / runs  # pragma: no mutate

@@ -1,0 +1,159 @@
+"""The maximin-bayes target's page (results/maximin-bayes/bayes.md) and figure (figures/maximin-bayes/ratios.*),
+from its estimates and runs (duelbandits.studies.bayes)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..schemas import PRIORS
+
+DRAWS = {
+    "uniform": "X[i, j] ~ U(0, 1) for i < j, X[j, i] = 1 - X[i, j]",
+    "projected": "X[i, j] = (a + 1 - b) / 2 with a, b ~ U(0, 1) independent for i < j, X[j, i] = 1 - X[i, j]",
+}
+"""How each prior draws a matrix, in the tables."""
+
+
+def bayes_markdown(table, verdict: str, prior: str, bootstrap: int) -> str:
+    """results/maximin-bayes/bayes.md: per A, E[R_T] / bound over the prior (a key of :data:`PRIORS`), the
+    share of drawn matrices above the bound, the verdict, the exponent and the crossing with their intervals
+    over ``bootstrap`` resamplings (and how many left each undefined)."""
+    from ..tables import fmt, markdown
+    from .bayes_growth import matrices_to_decide
+
+    level = f"{100 * float(table['confidence'].iloc[0]):g}%" if len(table) else "-"
+    table = table.sort_values(["actions", "horizon"], ignore_index=True)
+    firsts = table["horizon"] == table.groupby("actions")["horizon"].transform("min")
+
+    def horizon(c, t):  # a crossing seen from t: reached by t, never, or the horizon
+        if not math.isfinite(c):
+            return "never" if c == math.inf else "-"
+        return "reached" if c <= t else f"{c:,.0f}" if c < 1e7 else f"{c:.2e}"
+
+    def to_decide(row):
+        n = matrices_to_decide(int(row.matrices), row.high - row.ratio, row.ratio)
+        return "none" if n == math.inf else f"{n:,.0f}"
+
+    def cell(point, low, high, undefined, show):  # undefined points and resamplings in words, never a NaN
+        if bootstrap and undefined == bootstrap:
+            ends = f"[undefined in all {bootstrap:,} resamplings]"
+        else:
+            ends = f"[{show(low)}, {show(high)}]" + (
+                f" ({undefined:,} of {bootstrap:,} undefined)" if undefined else ""
+            )
+        return f"{'undefined' if math.isnan(point) else show(point)} {ends}"
+
+    rows = [
+        [
+            str(int(row.actions)),
+            f"{int(row.horizon):,}",
+            f"{int(row.matrices)} x {int(row.runs_per_matrix)}",
+            f"{fmt(row.ratio, 3)} [{fmt(row.low, 3)}, {fmt(row.high, 3)}]",
+            f"{fmt(100 * row.share_above, 1)}% [{fmt(100 * row.share_low, 1)}, {fmt(100 * row.share_high, 1)}]",
+            row.verdict,
+            "-" if row.verdict != "inconclusive" else to_decide(row),
+            # an A's first horizon has no previous one: no exponent, and a crossing only if reached
+            "-"
+            if first
+            else cell(row.exponent, row.exponent_low, row.exponent_high, row.exponent_undefined, lambda x: fmt(x, 2)),
+            "-"
+            if first and math.isnan(row.crossing)
+            else cell(
+                row.crossing,
+                row.crossing_low,
+                row.crossing_high,
+                row.crossing_undefined,
+                lambda c, t=row.horizon: horizon(c, t),
+            ),
+        ]
+        for row, first in zip(table.itertuples(), firsts)
+    ]
+    strata = table.drop_duplicates("actions").sort_values("actions")
+    shares = "; ".join(
+        f"A = {int(r.actions)}: {fmt(100 * r.condorcet_share, 1)}% [{fmt(100 * r.condorcet_low, 1)}, "
+        f"{fmt(100 * r.condorcet_high, 1)}] of {int(r.strata_draws):,}"
+        for r in strata.itertuples()
+    )
+    return "\n".join(
+        [
+            "# Theorem 4.1 as a Bayesian bound\n",
+            f"TS-Maximin on matrices drawn from the prior `{PRIORS[prior]}` "
+            f"(duelbandits.studies.bayes: {DRAWS[prior]}). "
+            "E[R_t] / bound is the mean over the prior of each matrix's mean Maximin R_t / bound, stratified by "
+            "whether the matrix has a Condorcet winner (double sampling: the strata's shares from a larger draw "
+            f"of matrices, the simulated ones its first), with the two-sided {level} normal interval; 'matrices "
+            "above' is the share of simulated matrices whose mean R_t exceeds the bound; 'matrices to decide', "
+            "for an inconclusive row, is the fewest matrices n whose interval would exclude 1 if the estimate and"
+            " the between-matrix spread stayed as observed with M: n > M (half-width / |E[R_t] / bound - 1|)^2, "
+            "the half-width z se of the level's interval ('none' at a ratio of exactly 1); the exponent is the "
+            "local growth exponent of E[R_t] since the previous horizon, and the crossing the horizon where "
+            "E[R_t] reaches the bound: 'reached' when it is at or above it at t, else extrapolated with that "
+            f"exponent ('never' when it is at most the bound's, 1/2), each with the bootstrap percentile {level} "
+            f"interval from {bootstrap:,} resamplings of the matrices (duelbandits.studies.bayes_growth). Where a "
+            "resampled E[R_t] is not positive (at t or the previous horizon) the exponent is undefined, and so is"
+            " the crossing unless reached: the interval is over the resamplings where it is defined, and the "
+            "others are counted ('n of B undefined'); 'undefined' alone is a point whose E[R_t] is not positive, "
+            "'-' an A's first horizon (no previous one).\n",
+            f"Matrices with a Condorcet winner (share of the drawn): {shares}.\n",
+            f"Headline verdict, at the longest horizon (each horizon's own verdict is in the table): **{verdict}.**\n",
+            markdown(
+                [
+                    "A",
+                    "t",
+                    "matrices x runs",
+                    "E[R_t] / bound",
+                    "matrices above the bound",
+                    "verdict",
+                    "matrices to decide",
+                    "exponent",
+                    "crossing",
+                ],
+                rows,
+                "rrrrrlrrr",
+            ),
+        ]
+    )
+
+
+def ratios_figure(runs_frame, estimates_frame, bins: int, outputs, *, data_digest=None):
+    """figures/maximin-bayes/ratios.{pdf,png}: per A at the longest horizon, the histogram of the drawn
+    matrices' mean ``R_T / bound`` (``bins`` bins over the range of every A, so the rows compare), the bound
+    at 1, and the share of matrices above it with its interval (the estimates table's)."""
+    from matplotlib.figure import Figure
+
+    from ..plotting import style
+
+    runs_frame = runs_frame[runs_frame["horizon"] == runs_frame["horizon"].max()]
+    estimates_frame = estimates_frame[estimates_frame["horizon"] == estimates_frame["horizon"].max()]
+    means = runs_frame.groupby(["actions", "matrix"], sort=True)["ratio"].mean()
+    shares = estimates_frame.set_index("actions")
+    low, high = min(float(means.min()), 1.0), max(float(means.max()), 1.0)
+    edges = np.linspace(low, high, bins + 1)
+    actions = sorted(means.index.unique("actions"))
+    with style.style():
+        fig = Figure(figsize=(6.4, 0.9 + 0.75 * len(actions)), layout="constrained")
+        axes = np.atleast_1d(fig.subplots(len(actions), 1, sharex=True))
+        for ax, A in zip(axes, actions):
+            values = means.loc[A].to_numpy()
+            ax.hist(values, bins=edges, color="#0072b2", alpha=0.8)
+            ax.axvline(1.0, color="black", lw=1.2)
+            row = shares.loc[A]
+            share = f"{100 * row.share_above:.1f}% [{100 * row.share_low:.1f}, {100 * row.share_high:.1f}]"
+            ax.text(
+                0.99,
+                0.9,
+                f"A = {A}: {len(values)} matrices, {share} above",
+                transform=ax.transAxes,
+                ha="right",
+                va="top",
+                fontsize=7,
+            )
+            ax.set_yticks([])
+        axes[-1].set_xlabel("a matrix's mean Maximin R_T / Theorem 4.1's bound (line: the bound)")
+        fig.suptitle(
+            f"TS-Maximin over the prior {shares['prior'].iloc[0]}, T = {int(shares['horizon'].iloc[0]):,}", fontsize=9
+        )
+        style.save(fig, outputs, data_digest)
+    return fig
