@@ -327,23 +327,17 @@ def _state_rows(states) -> list[list[str]]:
     if states is None or states.empty:
         return rows
     for (t, stratum), part in states.groupby(["t", "stratum"], sort=True):
-        rows.append(
-            [
-                f"{int(t):,}",
-                stratum,
-                str(len(part)),
-                fmt(float(np.median(part["duels_star_borda"])), 0),
-                f"{int((part['duels_star_borda'] == 0).sum())}",
-                fmt(float(np.median(part["never_observed"])), 0),
-                fmt(float(np.median(part["never_observed_star"])), 0),
-                fmt(float(np.median(part["fewest_duels_star"])), 0),
-                f"{float(np.median(part['p_star'])):.2e}",
-                f"{float(np.median(part['p_duel_borda'])):.2e}",
-                f"{float(np.median(part['p_escape'])):.2e}",
-                fmt(float(np.median(part["cumulative_regret"])), 0),
-            ]
-        )
+        median = {name: float(np.median(part[name])) for name in part.columns if name not in ("t", "stratum")}
+        counts = [fmt(median[name], 0) for name in ("never_observed", "never_observed_star", "fewest_duels_star")]
+        chances = [f"{median[name]:.2e}" for name in ("p_star", "p_duel_borda", "p_escape")]
+        none = str(int((part["duels_star_borda"] == 0).sum()))
+        cells = [f"{int(t):,}", stratum, str(len(part)), fmt(median["duels_star_borda"], 0), none, *counts, *chances]
+        rows.append([*cells, fmt(median["cumulative_regret"], 0)])
     return rows
+
+
+STATE_HEADER = ["t", "stratum", "runs", "duels i*-i2", "none", "never observed", "of i*'s row", "fewest i* duels"]
+STATE_HEADER += ["p(i*)", "p(i*-i2)", "p(escape)", "R_t"]
 
 
 def tail_markdown(table, states, trap, verdict: str, confidence: float) -> str:
@@ -371,30 +365,12 @@ def tail_markdown(table, states, trap, verdict: str, confidence: float) -> str:
     if rows:
         text += [
             "\n## The continued runs' posterior state (medians over runs)\n",
-            "`duels i*-i2`: duels of the Maximin winner against the Borda winner so far; `none`: runs "
-            "that never dueled them; `never observed`: ordered pairs never dueled "
-            "(`of i*'s row`: entries X[i*, j] among them); "
-            "`p(i*)`: probability "
-            "that one posterior draw picks i* under the frozen posterior; `fewest i* duels`: the fewest duels "
-            "of i* against one action j_min; `p(i*-i2)`, `p(escape)`: probability that a step duels i* against "
-            "i2, against j_min (2 p(i*) p(j)): the only duel that corrects the entry X[i*, j_min].\n",
-            markdown(
-                [
-                    "t",
-                    "stratum",
-                    "runs",
-                    "duels i*-i2",
-                    "none",
-                    "never observed",
-                    "of i*'s row",
-                    "fewest i* duels",
-                    "p(i*)",
-                    "p(i*-i2)",
-                    "p(escape)",
-                    "R_t",
-                ],
-                rows,
-                "rlrrrrrrrrrr",
-            ),
+            "`duels i*-i2`: duels of the Maximin winner against the Borda winner so far; `none`: runs that never "
+            "dueled them; `never observed`: ordered pairs never dueled (`of i*'s row`: entries X[i*, j] among "
+            "them); `p(i*)`: probability that one posterior draw picks i* under the frozen posterior; `fewest i* "
+            "duels`: the fewest duels of i* against one action j_min; `p(i*-i2)`, `p(escape)`: probability that a "
+            "step duels i* against i2, against j_min (2 p(i*) p(j)): the only duel that corrects the entry X[i*, "
+            "j_min].\n",
+            markdown(STATE_HEADER, rows, "rlrrrrrrrrrr"),
         ]
     return "\n".join(text)
