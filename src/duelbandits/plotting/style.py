@@ -305,11 +305,3 @@ def ordered_slugs(slugs) -> list[str]:
     """Algorithm slugs in the paper's legend order, unknown ones last."""
     slugs = set(slugs)
     return [a for a in ALGORITHMS if a in slugs] + sorted(slugs - set(ALGORITHMS))
-
-
-def exponent_label(x: float) -> str:
-    """An exponent as the fraction the theorems name (1/2, 2/3, 3/4, 1), else with two decimals."""
-    for value, name in ((0.5, "1/2"), (2 / 3, "2/3"), (0.75, "3/4"), (1.0, "1")):
-        if abs(x - value) < 1e-9:
-            return name
-    return f"{x:.2f}"

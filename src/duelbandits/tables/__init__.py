@@ -71,12 +71,12 @@ def html_page(
     )
 
 
-def fraction(x: float) -> str:
-    names = {0.5: "1/2", 2 / 3: "2/3", 0.75: "3/4", 1.0: "1"}
-    for value, name in names.items():
+def fraction(x: float, digits: int = 3) -> str:
+    """An exponent as the fraction the theorems name (1/2, 2/3, 3/4, 1), else with ``digits`` decimals."""
+    for value, name in {0.5: "1/2", 2 / 3: "2/3", 0.75: "3/4", 1.0: "1"}.items():
         if np.isfinite(x) and abs(x - value) < 1e-9:
             return name
-    return fmt(x, 3)
+    return fmt(x, digits)
 
 
 def has(value) -> bool:

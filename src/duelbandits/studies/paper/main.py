@@ -13,7 +13,6 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
-from ...algorithms import ALGORITHMS
 from ...plotting import style
 from ...regret import REGRET_NAMES
 from ...theorems import THEOREMS, theorem_for
@@ -22,9 +21,7 @@ from ...theorems import THEOREMS, theorem_for
 def _paper_rows(name: str, summary):
     """The summary rows the paper plots for scenario ``name``, one curve per algorithm."""
     rows = summary[(summary["scenario"] == name) & summary["paper"].astype(bool)]
-    present = set(rows["algorithm"])
-    order = [a for a in ALGORITHMS if a in present] + sorted(present - set(ALGORITHMS))
-    return {slug: rows[rows["algorithm"] == slug].sort_values("t") for slug in order}
+    return {slug: rows[rows["algorithm"] == slug].sort_values("t") for slug in style.ordered_slugs(rows["algorithm"])}
 
 
 def _thin(part):

@@ -10,6 +10,7 @@ from matplotlib.ticker import FuncFormatter, NullLocator
 
 from ...plotting import style
 from ...regret import REGRET_NAMES
+from ...tables import fraction
 
 SWEEP_SIZE = (11.0, 4.4)
 """Size in inches of each sweep figure (two panels side by side)."""
@@ -102,7 +103,7 @@ def horizon_sweep_figure(scenario: str, table, exponents, outputs, *, data_diges
                 r = theorem.iloc[0]
                 ax_e.hlines(r["theorem_exponent"], i - 0.38, i + 0.38, color="black", lw=2.2, gid=f"theorem:{slug}")
                 ax_e.annotate(
-                    f"Thm {r['theorem']}: {style.exponent_label(r['theorem_exponent'])}",
+                    f"Thm {r['theorem']}: {fraction(r['theorem_exponent'], 2)}",
                     (i, r["theorem_exponent"]),
                     xytext=(0, -11),
                     textcoords="offset points",
