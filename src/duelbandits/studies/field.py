@@ -91,8 +91,7 @@ def curves_table(points: pd.DataFrame, regrets: dict) -> pd.DataFrame:
             if rows.empty:
                 continue
             grouped = (
-                # mutmut equivalent: groupby's sort=True dropped: True is its default
-                rows.groupby(["algorithm", "actions", "horizon", "t"], sort=True)["cumulative_regret"]  # noqa: E501  # pragma: no mutate
+                rows.groupby(["algorithm", "actions", "horizon", "t"])["cumulative_regret"]
                 .agg(mean="mean", std=sample_std, runs="size")
                 .reset_index()
             )
@@ -124,8 +123,7 @@ def final_table(curves: pd.DataFrame, order=None) -> pd.DataFrame:
     last["_s"] = [scenarios.index(s) for s in last["scenario"]]
     last["_r"] = [list(REGRET_COLUMN).index(r) for r in last["regret"]]
     last["_a"] = [slugs.index(a) if a in slugs else len(slugs) for a in last["algorithm"]]
-    # mutmut equivalent: sort kind: pandas applies kind only when sorting by one column
-    last = last.sort_values(["_s", "_r", "_a", "algorithm"], kind="stable", ignore_index=True)  # pragma: no mutate
+    last = last.sort_values(["_s", "_r", "_a", "algorithm"], ignore_index=True)
     return last[FIELD_TABLE_SCHEMA.names]
 
 

@@ -92,8 +92,7 @@ def bootstrap_local_slopes(
     :func:`duelbandits.points.bootstrap_exponent` does; from a slope's finite resampled values (NaN if none)."""
     x = np.log(np.asarray(horizons, dtype=float))
     logs = resampled_log_means(finals, resamples, seed)
-    # mutmut equivalent: np.diff's axis=1 dropped: its default is the last axis, axis 1
-    slopes = np.diff(logs, axis=1) / np.diff(x)  # pragma: no mutate
+    slopes = np.diff(logs) / np.diff(x)
     low, high = np.full(x.size - 1, np.nan), np.full(x.size - 1, np.nan)
     for k in range(x.size - 1):
         finite = slopes[np.isfinite(slopes[:, k]), k]
@@ -116,8 +115,7 @@ def verdict(slopes, lows, highs, exponent, near: float = NEAR) -> str | None:
         return "at or below"
     if low <= exponent:
         return "consistent"
-    # mutmut equivalent: float('NAN') for float('nan'): Python reads either case
-    previous = float(slopes[-2]) if len(slopes) > 1 else float("nan")  # pragma: no mutate
+    previous = float(slopes[-2]) if len(slopes) > 1 else math.nan
     if np.isfinite(previous) and last < previous and low - exponent <= near:
         return "converging"
     return "above"
@@ -126,7 +124,7 @@ def verdict(slopes, lows, highs, exponent, near: float = NEAR) -> str | None:
 def _bound(theorem, actions: int, horizon: int, c_alpha: float) -> float:
     """The theorem's bound on E[R_T] tuned to ``horizon``, NaN where its horizon requirement fails."""
     if theorem is None or not theorem.holds(int(actions), int(horizon), c_alpha):
-        return float("nan")  # pragma: no mutate -- float('NAN') for float('nan'): Python reads either case
+        return math.nan
     return float(theorem.bound(int(actions), float(horizon), c_alpha=c_alpha))
 
 
@@ -144,12 +142,8 @@ def long_horizon_tables(
     points = check_points(points)
     finals = points[points["t"] == points["horizon"]]
     exponent_rows, local_rows = [], []
-    for (scenario, algorithm, kind, actions), part in finals.groupby(
-        ["scenario", "algorithm", "regret", "actions"],
-        sort=True,  # pragma: no mutate -- groupby's sort=True dropped: True is its default
-    ):
-        # mutmut equivalent: groupby sort None/False/dropped: check_points sorts the rows by horizon already
-        by_T = [(int(T), grp["cumulative_regret"].to_numpy()) for T, grp in part.groupby("horizon", sort=True)]  # noqa: E501  # pragma: no mutate
+    for (scenario, algorithm, kind, actions), part in finals.groupby(["scenario", "algorithm", "regret", "actions"]):
+        by_T = [(int(T), grp["cumulative_regret"].to_numpy()) for T, grp in part.groupby("horizon")]
         if len(by_T) < 2:
             raise PointError(
                 f"{scenario}/{algorithm} A={actions}: local exponents need at least two horizons, "

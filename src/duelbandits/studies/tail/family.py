@@ -140,8 +140,7 @@ def growth_exponent(t, R, start: float, resamples: int, confidence: float, seed)
         return math.nan, math.nan, math.nan
     runs = R.shape[0]
     rng = np.random.default_rng(seed)
-    # mutmut equivalent: integers(runs) is integers(0, runs): low alone is the bound
-    picks = rng.integers(0, runs, size=(resamples, runs)) + runs * np.arange(resamples)[:, None]  # pragma: no mutate
+    picks = rng.integers(runs, size=(resamples, runs)) + runs * np.arange(resamples)[:, None]
     counts = np.bincount(picks.ravel(), minlength=resamples * runs).reshape(resamples, runs)
     # mutmut equivalent: * runs: scales every mean by runs^2, a constant the centring removes
     means = counts @ R[:, past] / runs  # pragma: no mutate
