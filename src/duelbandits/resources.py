@@ -103,14 +103,11 @@ def check_bootstrap_memory(resamples: int, points) -> None:
 
 COSTS_FILE = "costs.csv"
 """The built-ins' measured costs, package data (its header says how each is measured; rewritten by
-``bench/bench_algorithms.py --write``): they size cluster requests and balance the compile jobs, never a result."""
+``bench/bench_algorithms.py --write``): they size cluster requests and advise the compile groups, never a result."""
 
 DEFAULT_STEP_SECONDS = 3e-6
 """Seconds per step of an algorithm the costs file does not hold, such as a plugin's (the package's
 target is 2 us at A = 10)."""
-
-DEFAULT_COMPILE_SECONDS = 3.0
-"""Compile CPU seconds of a built-in the costs file does not hold (about the built-ins' median)."""
 
 
 def read_costs(text: str) -> dict[str, tuple[float | None, float | None]]:
@@ -136,11 +133,6 @@ def measured_costs() -> dict[str, tuple[float | None, float | None]]:
 def step_seconds(algorithm: str) -> float:
     """Seconds per step of ``algorithm`` at A = 10: its measured cost, or :data:`DEFAULT_STEP_SECONDS`."""
     return measured_costs().get(algorithm, (None, None))[0] or DEFAULT_STEP_SECONDS
-
-
-def compile_seconds(algorithm: str) -> float:
-    """Compile CPU seconds of a built-in: its measured cost, or :data:`DEFAULT_COMPILE_SECONDS`."""
-    return measured_costs().get(algorithm, (None, None))[1] or DEFAULT_COMPILE_SECONDS
 
 
 START_SECONDS = 60.0
