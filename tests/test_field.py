@@ -219,18 +219,6 @@ def test_scenario_regrets_follow_the_records_order_and_each_scenarios_winner():
     assert list(regrets.items()) == [("cyclic", ["copeland"]), ("borda", ["condorcet", "copeland", "borda"])]
 
 
-def test_scenario_regrets_refuse_two_base_seeds_with_the_whole_message():
-    simulated = [provenance_of("cyclic", "b" * 64, seed=7), provenance_of("cyclic", "b" * 64, seed=2)]
-    records = [("cyclic.json", scenario_record("cyclic", "b" * 64, None))]
-    expected = (
-        "the point files were simulated with different base seeds [2, 7]; the field compares algorithms on the "
-        "same run seeds"
-    )
-    with pytest.raises(field.FieldError) as error:
-        field.scenario_regrets(records, simulated)
-    assert str(error.value) == expected
-
-
 def test_scenario_regrets_refuse_a_scenario_without_points_and_a_matrix_the_points_did_not_run_on():
     simulated = [provenance_of("cyclic", "b" * 64), provenance_of("condorcet", "c" * 64)]
     no_points = [("borda.json", scenario_record("borda", "a" * 64, 0))]
