@@ -44,7 +44,7 @@ def mean_regret_problem(frame, table: str) -> str | None:
 
 def cmd_claims(args) -> None:
     from ... import provenance, schemas, storage
-    from ..bayes import overall_verdict
+    from ..bayes_report import overall_verdict
     from ..tail.analysis import verdict
     from .analysis import ledger
 

@@ -317,7 +317,7 @@ def rule_bayes(spec, d, ctx) -> list[Claim]:
     """Theorem 4.1 read as a Bayesian bound, from the maximin-bayes target: the A whose interval on
     ``E[R_T] / bound`` first lies above 1 (fails), else the one with the highest upper end; the verdict
     :func:`every` of the per-A verdicts."""
-    from ..bayes import prior_name
+    from ..bayes_report import prior_name
 
     estimates = d["bayes"]
     c = {**ctx, "prior": prior_name(estimates)}
