@@ -128,36 +128,24 @@ def test_bootstrap_local_intervals_cover_the_true_exponent_at_their_level():
 
 
 def test_verdict_rules():
-    """Away from the rules' ties (each rule at its exact tie: test_asymptotics_off_defaults)."""
-    for slopes, lows, highs, exponent, expected in [
-        ([0.9, 0.6], [0.8, 0.55], [1.0, 0.65], 2 / 3, "at or below"),  # the slope is below e
-        ([0.9, 0.4], [0.8, 0.3], [1.0, 0.5], 2 / 3, "at or below"),  # the interval lies below e
-        ([0.2, 0.13], [0.1, -0.65], [0.3, 0.94], 0.5, "inconclusive"),  # below e, but heavy-tailed: too wide
-        ([0.85], [0.8], [0.9], 0.75, "above"),  # one interval: nothing to fall from
-        ([0.8, 0.7], [0.7, 0.6], [0.9, 0.8], np.nan, None),  # no theorem
+    """Away from the rules' ties (each rule at its exact tie: test_asymptotics_off_defaults); no verdict
+    without a theorem, a slope or a finite last interval; ``near`` sets how close converging must be."""
+    for slopes, lows, highs, exponent, near, expected in [
+        ([0.9, 0.6], [0.8, 0.55], [1.0, 0.65], 2 / 3, 0.1, "at or below"),  # the slope is below e
+        ([0.9, 0.4], [0.8, 0.3], [1.0, 0.5], 2 / 3, 0.1, "at or below"),  # the interval lies below e
+        ([0.2, 0.13], [0.1, -0.65], [0.3, 0.94], 0.5, 0.1, "inconclusive"),  # below e, but too wide
+        ([0.85], [0.8], [0.9], 0.75, 0.1, "above"),  # one interval: nothing to fall from
+        ([0.8, 0.7], [0.7, 0.6], [0.9, 0.8], np.nan, 0.1, None),  # no theorem
+        ([0.9, 0.85], [0.8, 0.8], [1.0, 0.9], 0.75, 0.1, "converging"),
+        ([0.9, 0.85], [0.8, np.nan], [1.0, 0.9], 0.75, 0.1, None),  # no low end
+        ([0.9, 0.85], [0.8, 0.8], [1.0, np.nan], 0.75, 0.1, None),  # no high end
+        ([0.9, 0.85], [0.8, 0.8], [1.0, np.inf], 0.75, 0.1, None),  # an infinite end
+        ([], [], [], 0.5, 0.1, None),  # no slope
+        ([0.95, 0.9], [0.9, 0.86], [1.0, 0.94], 0.75, 0.1, "above"),  # falling, but lo - e = 0.11
+        ([0.95, 0.9], [0.9, 0.86], [1.0, 0.94], 0.75, 0.2, "converging"),
     ]:
-        assert asymptotics.verdict(slopes, lows, highs, exponent, near=0.1) == expected
-
-
-def test_verdict_is_none_when_any_of_the_last_slope_and_its_interval_is_not_finite():
-    assert asymptotics.verdict([0.9, 0.85], [0.8, 0.8], [1.0, 0.9], 0.75, near=0.1) == "converging"
-    for slopes, lows, highs in [
-        ([0.9, 0.85], [0.8, np.nan], [1.0, 0.9]),  # no low end
-        ([0.9, 0.85], [0.8, 0.8], [1.0, np.nan]),  # no high end
-        ([0.9, 0.85], [0.8, 0.8], [1.0, np.inf]),  # an infinite end
-    ]:
-        assert asymptotics.verdict(slopes, lows, highs, 0.75, near=0.1) is None
-
-
-def test_verdict_is_none_without_an_exponent_or_a_slope():
+        assert asymptotics.verdict(slopes, lows, highs, exponent, near=near) == expected
     assert asymptotics.verdict([0.8], [0.7], [0.9], None) is None
-    assert asymptotics.verdict([], [], [], 0.5) is None
-
-
-def test_near_sets_how_close_converging_must_be():
-    args = ([0.95, 0.9], [0.9, 0.86], [1.0, 0.94], 0.75)
-    assert asymptotics.verdict(*args, near=0.1) == "above"  # falling, but lo - e = 0.11
-    assert asymptotics.verdict(*args, near=0.2) == "converging"
 
 
 # --- Tables -----------------------------------------------------------------------------------

@@ -42,8 +42,8 @@ def _family_row(family):
     return _only(("Theorem 4.1 (A = ", "Theorem 4.1 (small"), family=family)
 
 
-def _bayes_row(bayes, verdict=None):
-    return _only("Theorem 4.1 (Bayesian", bayes=bayes, bayes_verdict=verdict)
+def _bayes_rows(bayes):
+    return [r for r in claims.rows(_summary(), bayes=bayes) if r.claim.startswith("Theorem 4.1 (Bayesian")]
 
 
 def _long_rows(local):
@@ -248,6 +248,7 @@ def _bayes(verdicts, lows, highs):
             "share_high": 0.15,
             "confidence": 0.95,
             "verdict": verdicts,
+            "prior": "uniform antisymmetric",
         }
     )
 
@@ -357,9 +358,10 @@ NAN = math.nan
 
 def _assert_row(actual, expected):
     """Every field of a ledger row (a Claim or a row of the table) in CLAIM_SCHEMA's order: texts equal,
-    numbers to 1e-12 relative, NaN where NaN is expected."""
+    numbers to 1e-12 relative, NaN where NaN is expected; the source, if not expected, this run."""
     got = vars(actual) if isinstance(actual, claims.Claim) else dict(actual)
     assert list(got) == CLAIM_SCHEMA.names
+    expected = (*expected, claims.THIS_RUN)[: len(CLAIM_SCHEMA.names)] if len(expected) < 13 else expected
     for name, want in zip(CLAIM_SCHEMA.names, expected, strict=True):
         have = got[name]
         if isinstance(want, float) and math.isnan(want):
@@ -552,6 +554,7 @@ def test_every_field_of_the_ledger_of_the_hand_made_summary():
             verdicts.NOT_TESTED,
             "the asymptotics target was not built (snakemake --cores 2 asymptotics)",
             "figures/asymptotics/{scenario}.png",
+            claims.NONE,
         ),
     ]
     # the other targets not built: the same rule (claims.not_tested), their texts claims.yaml's
@@ -807,56 +810,41 @@ def test_family_row_without_an_exceeded_member_takes_the_largest_ratio_at_the_la
     assert _family_row(family).verdict == verdicts.INCONCLUSIVE
 
 
-def test_bayes_row_every_field_and_the_prior_it_names():
-    """Verdicts holds at A = 5 and 3, inconclusive at A = 4 (rows out of order): no A fails, so the row is
-    the A with the highest upper end, A = 4 (1.2); the verdict is the conjunction, inconclusive. The
-    table's prior column names the prior."""
+def test_bayes_rows_one_per_prior_a_and_horizon_every_field():
+    """One row per (prior, A, T), rows out of order in the table: the priors in PRIORS' order, then T, then A;
+    each decided on its own interval against 1 (A = 4: 1.2 above 1, inconclusive), naming its prior and T."""
     estimates = _bayes(["holds", "inconclusive", "holds"], [0.1, 0.9, -0.2], [0.5, 1.2, 0.3])
     estimates["actions"] = [5, 4, 3]
-    estimates["prior"] = "independent entries, projected"
-    row = _bayes_row(estimates, "inconclusive as ...")
+    estimates.loc[0, ["prior", "horizon"]] = ["independent entries, projected", 10**6]
+    got = _bayes_rows(estimates)
+    assert [r.claim for r in got] == [
+        "Theorem 4.1 (Bayesian, prior: uniform antisymmetric) (A = 3, T = 100,000)",
+        "Theorem 4.1 (Bayesian, prior: uniform antisymmetric) (A = 4, T = 100,000)",
+        "Theorem 4.1 (Bayesian, prior: independent entries, projected) (A = 5, T = 1,000,000)",
+    ]
     expected = (
-        "Theorem 4.1 (Bayesian, prior: independent entries, projected) (A = 4, T = 100,000)",
+        "Theorem 4.1 (Bayesian, prior: uniform antisymmetric) (A = 4, T = 100,000)",
         "Theorem 4.1 (Section 4; its proof)",
         "TS-Maximin's Bayesian Maximin regret (X drawn from the prior) is at most A/sqrt(2) sqrt(log A) sqrt(T)",
-        "E[R_T] / bound of TS-Maximin over the prior at A = 4 (the first A above 1, else the highest upper end)",
-        "maximin-bayes: A = 5, 4, 3, 400 matrices x 2 runs each; mean of the matrix means, two-sided 0.95 normal "
-        "interval from their spread",
+        "E[R_T] / bound of TS-Maximin over the prior at A = 4, T = 100,000",
+        "maximin-bayes: 400 matrices x 2 runs each, the prior stratified by a Condorcet winner; two-sided 0.95 "
+        "normal interval",
         1.05,
         0.9,
         1.2,
         1.0,
         verdicts.INCONCLUSIVE,
-        "inconclusive as ...; 12.5% of the drawn matrices above the bound",
+        "12.5% [10.0, 15.0] of the drawn matrices above the bound",
         "results/maximin-bayes/bayes.md",
     )
-    _assert_row(row, expected)
-    assert claims.reading(row).verdict == verdicts.INCONCLUSIVE
-
-
-def test_bayes_row_decides_on_the_intervals_so_a_nan_never_holds():
-    """The stored per-A verdicts say holds, but A = 4's interval is NaN: that A is not tested, so the row is
-    inconclusive; A = 3 alone, with its interval below 1, holds."""
-    estimates = _bayes(["holds", "holds"], [0.1, NAN], [0.5, NAN])
-    assert _bayes_row(estimates).verdict == verdicts.INCONCLUSIVE
-    assert _bayes_row(estimates.iloc[:1]).verdict == verdicts.HOLDS
-
-
-def test_bayes_row_picks_the_smallest_failing_a_and_breaks_ties_of_the_upper_end_by_a():
-    # A = 5 and 4 fail, A = 3 (inconclusive) has the highest upper end: the row is the smallest A failing, 4
-    fails = _bayes(["inconclusive", "fails", "fails"], [0.9, 1.1, 1.01], [1.8, 1.3, 1.4])
-    fails["actions"] = [3, 5, 4]
-    row = _bayes_row(fails)
-    assert (row.claim, row.value, row.verdict) == (
-        "Theorem 4.1 (Bayesian, prior: uniform antisymmetric) (A = 4, T = 100,000)",
-        pytest.approx(1.205),
-        verdicts.FAILS,
-    )
-    assert row.reason == "; 12.5% of the drawn matrices above the bound"  # no verdict text
-    tied = _bayes(["holds", "holds"], [0.1, 0.2], [0.5, 0.5])
-    tied["actions"] = [4, 3]
-    assert "(A = 4, T = 100,000)" in _bayes_row(tied).claim  # equal high ends: the larger A, sorted last
-    empty = _bayes_row(_bayes([], [], []))
+    _assert_row(got[1], expected)
+    assert [claims.reading(r).verdict for r in got] == [
+        "holds as a Bayesian bound (prior: uniform antisymmetric)",
+        verdicts.INCONCLUSIVE,
+        "holds as a Bayesian bound (prior: independent entries, projected)",
+    ]
+    assert _bayes_rows(_bayes(["holds"], [NAN], [NAN]))[0].verdict == verdicts.NOT_TESTED  # a NaN never holds
+    [empty] = _bayes_rows(_bayes([], [], []))
     assert (empty.claim, empty.verdict) == ("Theorem 4.1 (Bayesian, prior: uniform antisymmetric)", verdicts.NOT_TESTED)
 
 
@@ -1096,7 +1084,7 @@ def test_the_ledger_reads_every_optional_table_at_its_level():
         level=0.975,
         family=_family(),
         bayes=_bayes(["holds"], [0.1], [0.5]),
-        bayes_verdict="bayes text",
+        sources={"local": claims.ARCHIVE},
     )
     assert table["claim"].tolist()[SUMMARY_ROWS:] == [
         "S5 borda: SparringExp3.P ultimately linear (T = 100,000)",
@@ -1113,8 +1101,7 @@ def test_the_ledger_reads_every_optional_table_at_its_level():
     tail = by.loc["Theorem 4.1 (borda, t = 100)"]
     assert (tail["verdict"], tail["reason"]) == ("fails as a bound on a fixed matrix", "tail text")
     assert by.loc["Theorem 4.1 (A = 5, gap 0.1, t = 1,000)", "verdict"] == "fails as a bound on a fixed matrix"
-    bayes = by.loc["Theorem 4.1 (Bayesian, prior: uniform antisymmetric) (A = 3, T = 100,000)"]
-    assert bayes["reason"] == "bayes text; 12.5% of the drawn matrices above the bound"
+    assert by["source"].tolist()[SUMMARY_ROWS - 1 :] == [claims.THIS_RUN, *[claims.ARCHIVE] * 3, *[claims.THIS_RUN] * 3]
 
 
 @pytest.mark.parametrize("one", ["ts-borda", "dts"])

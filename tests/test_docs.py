@@ -410,6 +410,11 @@ def test_the_generated_tables_are_the_generators_output(tmp_path):
     (tmp_path / "Snakefile").write_text('rule all:\n    """Everything."""\n\n\nrule new:\n    input:\n')
     with pytest.raises(SystemExit, match="^Snakefile: rule new has no docstring"):
         docgen.targets(tmp_path)  # a new target's row is its docstring: one is needed
+    (tmp_path / "workflow/schemas").mkdir(parents=True)  # a new config key's row is its schema description
+    (tmp_path / "workflow/schemas/config.schema.yaml").write_text("properties:\n  seed: {description: The seed.}\n")
+    (tmp_path / "config.yaml").write_text("seed: 1\nnew_key: 2\n")
+    with pytest.raises(SystemExit, match="^workflow/schemas/config.schema.yaml: config key new_key has no description"):
+        docgen.config(tmp_path)
 
 
 def test_the_readmes_results_come_from_the_reference_runs_table():

@@ -5,6 +5,7 @@ calling the function under test), off the paper's A = 10 and at each rule's boun
 import itertools
 import math
 import os
+import types
 from pathlib import Path
 
 import pytest
@@ -126,6 +127,29 @@ def test_the_benchmark_rewrites_one_column_of_the_costs_file_for_the_built_ins(t
     assert path.read_text() == "# how\nalgorithm,step_us,compile_s\niss,0.84,1.4\nnew,0.88,\nslow,1e+02,\n"
     costs = {"iss": (0.84e-6, 1.4), "new": (0.88e-6, None), "slow": (1e-4, None)}
     assert resources.read_costs(path.read_text()) == costs
+
+
+@pytest.mark.parametrize(
+    "seconds, jobs, sizes",
+    [
+        ([6.8, 4.1, 1.8, 0.95, 1.4, 3.2], 2, [2, 4]),  # the paper's: 10.9 | 7.35, not 12.7 | 5.55 (three and three)
+        ([5.0, 1.0, 1.0, 1.0, 1.0, 1.0], 2, [1, 5]),  # 5 | 5: the heavy first kernel alone
+        ([1.0, 1.0, 1.0, 1.0, 4.0], 2, [4, 1]),  # 4 | 4: the heavy last kernel alone
+        ([2.0, 2.0, 2.0], 2, [1, 2]),  # 2 | 4 and 4 | 2 tie at 4: the first cut
+        ([1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 6.0], 3, [1, 5, 1]),  # no cut below 6; 1 | 5 | 6 is the first at 6
+        ([4.0, 1.0], 3, [1, 1]),  # more jobs than kernels: one each
+    ],
+)
+def test_the_benchmark_balances_the_compile_groups_by_hand(monkeypatch, seconds, jobs, sizes):
+    """bench_algorithms.py --compile's advice for plan.KERNEL_GROUPS: the cut with the smallest largest
+    group, worked out by hand for each list of compile times."""
+    from duelbandits import algorithms
+
+    fake = {f"k{i}": types.SimpleNamespace(family="paper") for i in range(len(seconds))}
+    monkeypatch.setattr(algorithms, "BUILTINS", fake)
+    groups = bench_module().balanced_groups({f"k{i}": s for i, s in enumerate(seconds)}, jobs)
+    assert [len(members) for members in groups.values()] == sizes
+    assert [slug for members in groups.values() for slug in members] == list(fake)
 
 
 def test_the_benchmark_refuses_an_unknown_algorithm_by_name(capsys):

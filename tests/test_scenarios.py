@@ -57,31 +57,12 @@ def test_borda_scenario_that_breaks_its_winners_fails():
         make_scenario("borda", actions=2)
 
 
-BAD_ARGUMENTS = [  # each parameter at its bounds, in full: tests/test_scenarios_edges.py
-    ({"name": "nope"}, "valid scenarios: condorcet, borda, cyclic, arithmetic, mslr5, file"),
-    ({"actions": 1}, "actions must be an integer >= 2"),
-    ({"actions": 2.5}, "actions must be an integer >= 2"),
-    ({"margin": float("nan")}, "finite number"),
-]
-
-
-def test_bad_scenario_arguments_raise_named_errors():
-    for kwargs, message in BAD_ARGUMENTS:
-        kwargs = dict(kwargs)  # not the list's own: a second run in the same process (mutmut's) sees it again
-        name = kwargs.pop("name", "condorcet")
-        with pytest.raises(ScenarioError, match=message):
-            make_scenario(name, **kwargs)
-
-
 def test_invalid_matrices_are_rejected_with_the_reason():
     for matrix, message in [
+        # (each entry check at its tolerance, naming the entry: tests/test_scenarios_edges.py)
         ([[0.5, 0.6, 0.4], [0.4, 0.5, 0.5]], "square"),
         ([[0.5]], "at least 2 actions"),
-        ([[0.5, 1.2], [-0.2, 0.5]], r"\[0, 1\]"),
-        ([[0.5, 0.7], [0.4, 0.5]], r"X\[i, j\] \+ X\[j, i\] = 1"),
-        ([[0.4, 0.6], [0.4, 0.5]], "diagonal must be 1/2"),
         ([[0.5, "a"], [0.5, 0.5]], "not numeric"),
-        ([[0.5, np.nan], [np.nan, 0.5]], "non-finite"),
     ]:
         with pytest.raises(MatrixError, match=message):
             validate_matrix(matrix)
@@ -147,9 +128,7 @@ def test_file_scenario_errors_name_the_file_and_the_problem(tmp_path):
         (None, "file not found"),
         ("0.5,0.6\n0.4,abc\n", "line 2, column 2: 'abc' is not a number"),
         ("0.5,0.6,0.3\n0.4,0.5,0.5\n", "not a square matrix: 2 rows, but line 1 has 3 entries"),
-        ("0.5,0.6\n0.6,0.5\n", r"X\[i, j\] \+ X\[j, i\] = 1"),
-        ("0.4,0.6\n0.4,0.5\n", "diagonal must be 1/2"),
-        ("0.5,1.5\n-0.5,0.5\n", r"entries must lie in \[0, 1\]"),
+        ("0.4,0.6\n0.4,0.5\n", "diagonal must be 1/2"),  # the matrix checks: validate_matrix's
         ("0.5\n", "at least 2 actions"),
         ("# only a comment\n", "no matrix rows"),
     ]:

@@ -272,6 +272,14 @@ def test_scenario_parameters_are_accepted_up_to_their_bounds_and_refused_in_full
     ]:
         with pytest.raises(ScenarioError, match="^" + re.escape(message) + "$"):
             make_scenario("condorcet", actions=3, **params)
+    for name, params, message in [
+        ("nope", {}, "unknown scenario 'nope'; valid scenarios: condorcet, borda, cyclic, arithmetic, mslr5, file"),
+        ("condorcet", {"actions": 1}, "actions must be an integer >= 2, got 1"),
+        ("condorcet", {"actions": 2.5}, "actions must be an integer >= 2, got 2.5"),
+        ("condorcet", {"margin": float("nan")}, "scenario parameter margin must be a finite number, got nan"),
+    ]:
+        with pytest.raises(ScenarioError, match="^" + re.escape(message)):
+            make_scenario(name, **params)
 
 
 def test_a_scenario_is_named_and_records_its_actions_and_the_paper_parameters():

@@ -39,10 +39,9 @@ def _canonical_json_value(value):
 
 
 def _arrow_type_name(type_) -> str:
-    """A type name stable across pyarrow versions and writers: ``large_string`` reads as ``string``,
-    and nested types name their children by type alone (a list's item field is ``item`` in Arrow and
-    ``element`` read back from Parquet; a map's entries are named differently too), so a table digests
-    the same in memory and written. A struct keeps its fields' names: they are the data's."""
+    """A type name stable across pyarrow versions and writers: ``large_string`` reads as ``string``, a
+    dictionary as its values' type. The pipeline's tables are flat; a nested type is named as pyarrow
+    names it (a list's item field differs in memory and read back: digest such a table from its file)."""
     import pyarrow as pa
 
     if pa.types.is_large_string(type_) or pa.types.is_string(type_):
@@ -51,15 +50,6 @@ def _arrow_type_name(type_) -> str:
         return "binary"
     if pa.types.is_dictionary(type_):
         return _arrow_type_name(type_.value_type)
-    if pa.types.is_list(type_) or pa.types.is_large_list(type_):
-        return f"list<{_arrow_type_name(type_.value_type)}>"
-    if pa.types.is_fixed_size_list(type_):
-        return f"list<{_arrow_type_name(type_.value_type)}>[{type_.list_size}]"
-    if pa.types.is_map(type_):
-        return f"map<{_arrow_type_name(type_.key_type)}, {_arrow_type_name(type_.item_type)}>"
-    if pa.types.is_struct(type_):
-        fields = ", ".join(f"{field.name}: {_arrow_type_name(field.type)}" for field in type_)
-        return f"struct<{fields}>"
     return str(type_)
 
 
@@ -338,13 +328,9 @@ def content_digest(path) -> str:
 
 
 def data_digest(inputs: dict, **args) -> str:
-    """Digest of a figure's data: the sha256 of its input files and its arguments.
-
-    ``inputs`` maps a role (``"summary"``) to a file; the role, not the path, enters the digest, so
-    a figure drawn from the same files elsewhere has the same digest. The files' bytes, not their
-    content digests: a figure is compared by its bytes (``manifest verify``), so the digest it
-    carries is informational, and the traces' content digest cost seconds per figure job.
-    """
+    """Digest of a figure's data: the sha256 of its input files by role (``{"summary": path}``: not the path,
+    so a figure drawn from the same files elsewhere has the same digest) and its arguments. The files'
+    bytes, not their content digests, which cost the traces seconds per figure job."""
     return figure_digest(input_contents(inputs), **args)
 
 

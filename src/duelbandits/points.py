@@ -1,8 +1,6 @@
-"""Points: the unit of the targets beyond the paper, one (scenario, A, T, algorithm) with its runs.
-
-A point file keeps, per run and regret kind, the cumulative regret on a thin log-spaced grid of steps
-ending at T, never the full trace; run ``r`` has the seed of ``duelbandits simulate --run r``, so any
-run can be rebuilt in full. pandas is imported inside the functions that need it.
+"""Points: the unit of the targets beyond the paper, one (scenario, A, T, algorithm) with its runs, kept
+as the cumulative regrets on a thin log-spaced grid of steps; run ``r`` has the seed of
+``duelbandits simulate --run r``, so any run can be rebuilt in full.
 """
 
 from __future__ import annotations

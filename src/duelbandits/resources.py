@@ -1,6 +1,5 @@
-"""What a job needs: the size limits of the file formats, the memory a job will need (checked before
-it runs, so an impossible request fails at once, naming the argument, the estimate and the limit),
-and what a job asks a cluster for (Slurm ``mem_mb`` and ``runtime`` from the measured costs).
+"""What a job needs: the memory it will need (checked before it runs, naming the argument, the estimate
+and the limit) and what it asks a cluster for (Slurm ``mem_mb`` and ``runtime`` from the measured costs).
 """
 
 from __future__ import annotations
@@ -103,17 +102,12 @@ def check_bootstrap_memory(resamples: int, points) -> None:
 
 
 COSTS_FILE = "costs.csv"
-"""The built-ins' measured costs, package data (``data/costs.csv``; its header says how each is
-measured): per algorithm, microseconds per step (``step_us``) and compile CPU seconds (``compile_s``),
-an empty cell where not measured; rewritten by ``bench/bench_algorithms.py --write``. They are the
-planner's, not the domain's: they size cluster requests and balance the compile jobs, never a result."""
+"""The built-ins' measured costs, package data (its header says how each is measured; rewritten by
+``bench/bench_algorithms.py --write``): they size cluster requests and advise the compile groups, never a result."""
 
 DEFAULT_STEP_SECONDS = 3e-6
 """Seconds per step of an algorithm the costs file does not hold, such as a plugin's (the package's
 target is 2 us at A = 10)."""
-
-DEFAULT_COMPILE_SECONDS = 3.0
-"""Compile CPU seconds of a built-in the costs file does not hold (about the built-ins' median)."""
 
 
 def read_costs(text: str) -> dict[str, tuple[float | None, float | None]]:
@@ -141,11 +135,6 @@ def step_seconds(algorithm: str) -> float:
     return measured_costs().get(algorithm, (None, None))[0] or DEFAULT_STEP_SECONDS
 
 
-def compile_seconds(algorithm: str) -> float:
-    """Compile CPU seconds of a built-in: its measured cost, or :data:`DEFAULT_COMPILE_SECONDS`."""
-    return measured_costs().get(algorithm, (None, None))[1] or DEFAULT_COMPILE_SECONDS
-
-
 START_SECONDS = 60.0
 """A job's fixed time: starting Python, loading (or, on a fresh machine, compiling) the kernels."""
 
@@ -154,11 +143,8 @@ RUNTIME_MARGIN = 3.0
 
 
 def job_seconds(algorithm: str, runs: int, horizon: int, actions: int) -> float:
-    """Expected seconds of simulation in one sweep-point job of ``runs`` runs of ``horizon`` steps.
-
-    Per step :func:`step_seconds` at A = 10, scaled by ``(A / 10)^2`` above A = 10 (the Thompson-sampling
-    kernels do up to O(A^2) work per step; a bound, not a measurement).
-    """
+    """Expected seconds of one job of ``runs`` runs of ``horizon`` steps: :func:`step_seconds` at A = 10,
+    times ``(A / 10)^2`` above (the Thompson-sampling kernels' O(A^2) work per step; a bound)."""
     return runs * horizon * step_seconds(algorithm) * max(1.0, (actions / 10.0) ** 2)
 
 

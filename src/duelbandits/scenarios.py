@@ -43,12 +43,10 @@ logistic construction and its modifications), ``generated`` by a plugin's ``make
 
 @dataclass(frozen=True)
 class ScenarioEntry:
-    """One scenario: slug, label, citation, ``kind`` (:data:`KINDS`), ``view`` (the regret each
-    algorithm is measured by on it: ``condorcet``, ``borda`` or ``target``, see
-    ``duelbandits.algorithms.REGRET_VIEWS``), the smallest A it is built for, and, for a plugin's
-    ``generated`` scenario, ``make``: ``"module:function"`` of ``make(actions, rng, **params) -> matrix``
-    (the generator is seeded from the config's seed and the slug), and ``params``, its parameters as
-    :class:`duelbandits.algorithms.Param` by name (the config's ``scenario_params/SLUG``)."""
+    """One scenario: slug, label, citation, ``kind`` (:data:`KINDS`), ``view`` (of
+    ``duelbandits.algorithms.REGRET_VIEWS``), its smallest A, and for a plugin's ``generated`` scenario
+    ``make``, ``"module:function"`` of ``make(actions, rng, **params) -> matrix``, and its ``params``
+    (:class:`duelbandits.algorithms.Param` by name; docs/extending.md)."""
 
     slug: str
     label: str
@@ -141,11 +139,9 @@ _LAZY = plugins.LazyRegistry(__name__, ("REGISTRY", "SCENARIOS", "GENERATED", "P
 
 
 def __getattr__(name):
-    """The registries, built on first use (:class:`duelbandits.plugins.LazyRegistry`): ``REGISTRY``,
-    scenario entries by slug, the built-ins then every installed plugin's; ``SCENARIOS``, their slugs
-    (the names :func:`make_scenario` accepts); ``GENERATED``, those generated from a seed at the
-    config's A (``file`` and the benchmarks have their own A); ``PARAMETERISED``, those built from
-    :data:`DEFAULTS` (the config's ``scenario_params``)."""
+    """The registries, built on first use (:class:`duelbandits.plugins.LazyRegistry`): ``REGISTRY`` by slug
+    (the built-ins, then the plugins'), ``SCENARIOS`` its slugs, ``GENERATED`` those drawn at the config's
+    A, ``PARAMETERISED`` those built from :data:`DEFAULTS`."""
     return _LAZY.get(name)
 
 

@@ -213,12 +213,13 @@ reached), with bootstrap intervals over the resamplings where each is defined an
 
 CLAIM_SCHEMA = _schema(
     "claim:string where:string statement:string quantity:string method:string value:float64 low:float64 high:float64"
-    " threshold:float64 verdict:string reason:string figure:string"
+    " threshold:float64 verdict:string reason:string figure:string source:string"
 )
 """results/claims.parquet: one row per claim of the paper (duelbandits.studies.claims): the number measured
 with its interval, the threshold its verdict rule compares it with, and the verdict (``holds``,
 ``fails``, ``inconclusive``, ``not tested``; a Theorem 4.1 row's ``holds`` and ``fails`` name the reading
-it tests, duelbandits.studies.claims.analysis.READINGS) with its reason."""
+it tests, duelbandits.studies.claims.analysis.READINGS) with its reason, and where its table came from
+(``this run``, ``archive``: docs/claims.md#the-archive, ``-``: not built)."""
 
 TABLE_SCHEMAS = {
     "traces": TRACE_SCHEMA,

@@ -1,8 +1,5 @@
-"""Reading and writing the pipeline's files: Parquet tables and scenario files, with their provenance.
-
-Every write goes through :func:`atomic_write`, so an interrupted job never leaves a partial file
-that a rerun would take as done; reads turn every failure into a StorageError naming the file. The
-tables' columns are in :mod:`duelbandits.schemas`.
+"""Reading and writing the pipeline's files (Parquet tables of :mod:`duelbandits.schemas`, scenario files)
+with their provenance: every write atomic (:func:`atomic_write`), every read failure a StorageError naming the file.
 """
 
 from __future__ import annotations
@@ -172,12 +169,8 @@ built and written one row group at a time, so its strategy columns are never hel
 
 
 def write_runs(runs: list, actions: int, path, provenance: dict | None = None) -> None:
-    """Write one chunk from ``[(run, SimulationResult), ...]``: one row per (run, step), atomically.
-
-    A strategy column holds a value at the recorded steps and null elsewhere (a zeroed buffer with
-    the recorded values in place: Parquet stores no value for a null). Built row group by row group,
-    SparringExp3.P's chunk peaks at half the memory of the whole table, with the same bytes.
-    """
+    """Write one chunk from ``[(run, SimulationResult), ...]``, one row per (run, step), atomically: a strategy
+    column null but at the recorded steps, built row group by row group (half the memory, the same bytes)."""
     base = [_arrow(np.concatenate([_run_column(name, run, res) for run, res in runs]), type_)
             for name, type_ in RUN_COLUMNS.items()]  # fmt: skip
     players = next((tuple(res.strategies) for _, res in runs if res.strategies), ())
@@ -299,10 +292,9 @@ def read_scenario(path) -> dict:
 
 
 def read_table(path, table: str | None = None, columns=None, filters=None) -> pa.Table:
-    """Read a Parquet file the pipeline wrote: the one typed read, whose failures are a StorageError naming
-    the file. With ``table`` (a name of :data:`duelbandits.schemas.TABLE_SCHEMAS`), the columns read must be
-    in the file with that schema's types, and its integer and boolean columns hold no null
-    (:data:`duelbandits.schemas.MAY_BE_NULL` names those that may)."""
+    """The one typed read of a Parquet file the pipeline wrote: with ``table`` (of :data:`.schemas.TABLE_SCHEMAS`),
+    its columns with that schema's types and no null in an integer or boolean column but those of
+    :data:`.schemas.MAY_BE_NULL`."""
     schema = None if table is None else TABLE_SCHEMAS[table]
     return _read(path, columns, filters, schema, MAY_BE_NULL.get(table, ()))
 

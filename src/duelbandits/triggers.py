@@ -1,9 +1,5 @@
-"""The workflow's rerun triggers: the digests of what a job's results depend on beyond its params.
-
-Snakemake reruns a job when one of its params changes; the rules pass these digests as params
-(``workflow/rules/common.smk``): :func:`code_digest` of the package modules a command runs (erring on
-the side of rerunning: every job whose command imports the changed module at all), and
-:func:`algorithm_code_digest` / :func:`scenario_source_digest` for what a job loads by name (an
+"""The workflow's rerun triggers, passed by the rules as params (``workflow/rules/common.smk``): the
+digest of the package modules a command runs (:func:`code_digest`) and of what a job loads by name (an
 algorithm's kernel, a plugin's package, the ``file`` scenario's CSV). docs/rerun-triggers.md.
 """
 
@@ -18,13 +14,9 @@ from . import scenarios
 from .provenance import file_sha256
 
 PACKAGE_ROOT = Path(__file__).resolve().parent
-# A unit is one module of the package, by its dotted name relative to the package ("storage",
-# "algorithms._posterior", "studies.paper.main"); "__init__" and "__main__" are the package's own two files. A
-# rule names its command's entry, "studies.paper:cmd_figure_main" (a module and the function the command
-# calls), and the modules it loads by name at run time (an algorithm's kernel: the registry imports
-# it with importlib, which no import statement shows). Everything else follows from the import
-# statements: the entry function's own (and those of the functions of its module that it calls),
-# its module's top-level ones, and every import statement of every module reached that way.
+# A unit is one module of the package by its dotted name ("storage", "algorithms._posterior"; "__init__" and
+# "__main__" the package's own two files). A rule names its command's entry ("studies.paper:cmd_figure_main")
+# and the modules it loads by name (an algorithm's kernel); the rest follows from the import statements.
 
 
 def _unit_file(unit: str) -> Path:
@@ -162,10 +154,9 @@ def _entry_statements(unit: str, function: str) -> list:
 
 
 def code_units(*entries: str) -> list[str]:
-    """The units behind ``entries`` (``"module"`` or ``"module:function"``): the package's ``__init__``
-    and ``__main__`` (``python -m duelbandits``), the entries, and every unit they import, transitively,
-    with all of its import statements; a package above an imported module only with what it imports when
-    loaded (so the commands in a study's ``__init__`` do not make one another's code their own)."""
+    """The units behind ``entries`` (``"module"`` or ``"module:function"``): ``__init__``, ``__main__``, the
+    entries and every unit they import, transitively; a package above an imported module only with what
+    it imports when loaded (so the commands of a study's ``__init__`` do not share one another's code)."""
     seen, loaded = set(), set()  # units followed through every import statement / through their loading
     todo = [("__init__", True), ("__main__", True)]
     for entry in entries:

@@ -2,8 +2,9 @@
 # results/claims.{md,parquet} from the paper run's summary and, when those targets were built or are
 # named beside it, the long horizons (asymptotics), the Theorem 4.1 tail (maximin_tail) and its
 # Bayesian reading (maximin_bayes). Those are optional inputs (common.smk claims_optional): read if
-# present or built in the same invocation, never built by this target alone; each row says which
-# source it used.
+# present or built in the same invocation, never built by this target alone; for those that are not,
+# the archive's tables (archive/, docs/claims.md#the-archive) when it is there. Each row names its
+# source (this run, archive, - for not built).
 
 import duelbandits.studies.claims.analysis as ledger
 
@@ -14,6 +15,9 @@ CLAIMS_OPTIONAL = {
     "bayes": ("maximin_bayes", "results/maximin-bayes/estimates.parquet"),
 }
 """The ledger's optional inputs, by its option: the target that builds each, and the file."""
+
+CLAIMS_ARCHIVE = "archive"
+"""The archive of the long targets' tables, in the folder snakemake runs in (the repository's root in a clone)."""
 
 
 # results/claims.{parquet,md}: one row per claim, its number, interval, threshold and verdict.

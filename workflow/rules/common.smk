@@ -11,11 +11,13 @@ import sys
 from pathlib import Path
 
 import duelbandits.configcheck as configcheck
+import duelbandits.studies.claims.archive as claims_archive
 import duelbandits.plan as plan
 import duelbandits.resources as resources
 import duelbandits.triggers as triggers
 import duelbandits.scenarios as scenarios
 from duelbandits.algorithms import ALGORITHMS as REGISTRY
+from duelbandits.errors import InputError
 
 
 # Jobs run the package's CLI as `python -m duelbandits`, with the folder of the interpreter that
@@ -155,7 +157,7 @@ def job_of(wildcards):
 
 
 def kernels(wildcards):
-    """The compile job of the job's algorithm's group (duelbandits.plan.kernel_groups); none for a plugin's."""
+    """The compile job of the job's algorithm's group (duelbandits.plan.KERNEL_GROUPS); none for a plugin's."""
     group = plan.kernel_group(wildcards.algorithm)
     return [] if group is None else [f".duelbandits/kernels/{group}.done"]
 
@@ -236,12 +238,24 @@ def checked_latex_document(wildcards):
 def claims_optional(wildcards):
     """The optional inputs that exist or that this invocation builds (their target or file among its
     targets: Snakemake's own, set before it evaluates an input function), so that `snakemake maximin_tail
-    claims` reads the tail it builds; a change of this set reruns the claims."""
+    claims` reads the tail it builds; for the others, the archive's files (CLAIMS_ARCHIVE, if it is there:
+    docs/claims.md#the-archive) with its manifest. A change of this set, or of an archived file, reruns the
+    claims."""
     named = workflow.dag_settings.targets if workflow.dag_settings is not None else ()
     optional = CLAIMS_OPTIONAL.items()
-    return {key: path for key, (target, path) in optional if target in named or path in named or os.path.exists(path)}
+    fresh = {key: path for key, (target, path) in optional if target in named or path in named or os.path.exists(path)}
+    manifest = os.path.join(CLAIMS_ARCHIVE, claims_archive.MANIFEST)
+    if len(fresh) == len(CLAIMS_OPTIONAL) or not os.path.exists(manifest):
+        return fresh
+    try:
+        found = claims_archive.archived(CLAIMS_ARCHIVE, set(CLAIMS_OPTIONAL) - set(fresh))
+    except InputError as err:
+        raise ValueError(str(err)) from None
+    archived = [str(path) for paths in found.values() for path in paths]
+    return fresh | {"archive": manifest} | {f"archived{n}": path for n, path in enumerate(archived)}
 
 
 def claims_optional_args(wildcards, input):
-    """``--OPTION PATH`` for each optional input the ledger reads."""
-    return " ".join(f"--{key} {shlex.quote(input[key])}" for key in CLAIMS_OPTIONAL if key in input.keys())
+    """``--OPTION PATH`` for each optional input the ledger reads, and ``--archive`` for the others'."""
+    given = [f"--{key} {shlex.quote(input[key])}" for key in CLAIMS_OPTIONAL if key in input.keys()]
+    return " ".join(given + ([f"--archive {shlex.quote(CLAIMS_ARCHIVE)}"] if "archive" in input.keys() else []))

@@ -10,6 +10,7 @@ import hashlib
 import os
 import sys
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 from .. import plugins
@@ -28,14 +29,9 @@ for _type in (Algorithm, DuelingAlgorithm, Param):
 
 
 def _key_numba_cache_by_source() -> None:
-    """Put numba's on-disk cache in a folder named by the hash of every kernel source.
-
-    numba invalidates a cached kernel only when its own file changes, not when
-    a helper it calls from another module (``_sampling``, ``_posterior``) does,
-    so after an edit or a ``git pull`` a stale kernel could run old code
-    silently. Keying the folder by all sources makes any edit compile afresh.
-    A user's own ``NUMBA_CACHE_DIR`` wins.
-    """
+    """Put numba's on-disk cache in a folder named by the hash of every kernel source: numba invalidates a
+    kernel when its own file changes, not a helper's (``_sampling``, ``_posterior``), so a stale kernel
+    could run old code after an edit. A user's own ``NUMBA_CACHE_DIR`` wins."""
     if os.environ.get("NUMBA_CACHE_DIR"):
         return
     here = Path(__file__).parent
@@ -82,28 +78,31 @@ _CONDORCET = {"condorcet": "maximin", "borda": "borda", "target": "copeland"}
 """The regrets of an algorithm built for the Condorcet (or Copeland) winner."""
 
 
-def _builtin(slug, label, citation, module, regrets, color, **more) -> Algorithm:
-    return Algorithm(slug, label, citation, f"{__name__}.{module}:run", regrets, color, **more)
+def _builtin(family, slug, label, citation, regrets, color, **more) -> Algorithm:
+    """A built-in's entry: its kernel is ``run`` of the module named by its slug (``ts-borda``: ``ts_borda``)."""
+    return Algorithm(
+        slug, label, citation, f"{__name__}.{slug.replace('-', '_')}:run", regrets, color, family=family, **more
+    )
+
+
+_paper, _field = partial(_builtin, "paper"), partial(_builtin, "field")
 
 
 BUILTINS = {
     a.slug: a
     for a in (
-        _builtin(
+        _paper(
             "ts-maximin",
             "TS-Maximin",
             "Lekang & Lamperski 2019, Algorithm 1",
-            "ts_maximin",
             {"condorcet": "maximin", "borda": "borda", "target": "maximin"},
             "#0173b2",
             theorem="4.1",
-            family="paper",
         ),
-        _builtin(
+        _paper(
             "ts-borda",
             "TS-Borda",
             "Lekang & Lamperski 2019, Algorithm 2",
-            "ts_borda",
             {"condorcet": "borda", "borda": "borda", "target": "borda"},
             "#de8f05",
             params={
@@ -116,156 +115,126 @@ BUILTINS = {
             },
             theorem="4.2",
             horizon_tuned=True,
-            family="paper",
         ),
-        _builtin(
+        _paper(
             "sparring-exp3p",
             "SparringExp3.P",
             "Lekang & Lamperski 2019, Algorithm 3",
-            "sparring_exp3p",
             {"condorcet": "exp3p", "borda": "borda", "target": "exp3p"},
             "#029e73",
             strategies=("p", "q"),
             theorem="4.3",
             horizon_tuned=True,
-            family="paper",
         ),
-        _builtin(
+        _paper(
             "partial-monitoring",
             "Partial Monitoring",
             "Lekang & Lamperski 2019, Algorithm 4",
-            "partial_monitoring",
             {"condorcet": "borda", "borda": "borda", "target": "borda"},
             "#cc78bc",
             strategies=("p",),
             theorem="4.4",
             horizon_tuned=True,
-            family="paper",
         ),
-        _builtin(
+        _paper(
             "iss",
             "ISS",
             "Sui, Zhuang, Burdick & Yue, UAI 2017 (Independent Self-Sparring)",
-            "iss",
             _CONDORCET,
             "#ca9161",
-            family="paper",
         ),
-        _builtin(
+        _paper(
             "dts",
             "DTS",
             "Wu & Liu, NeurIPS 2016 (Double Thompson Sampling)",
-            "dts",
             _CONDORCET,
             "#333333",
             params=_alpha("DTS"),
-            family="paper",
         ),
-        _builtin(
+        _field(
             "rucb",
             "RUCB",
             "Zoghi, Whiteson, Munos & de Rijke, ICML 2014, Algorithm 1",
-            "rucb",
             _CONDORCET,
             "#56b4e9",
             params=_alpha("RUCB"),
-            family="field",
         ),
-        _builtin(
+        _field(
             "rcs",
             "RCS",
             "Zoghi, Whiteson, de Rijke & Munos, WSDM 2014, Algorithm 1",
-            "rcs",
             _CONDORCET,
             "#d55e00",
             params=_alpha("RCS", " of the challenger"),
-            family="field",
         ),
-        _builtin(
+        _field(
             "rmed1",
             "RMED1",
             "Komiyama, Honda, Kashima & Nakagawa, COLT 2015",
-            "rmed1",
             _CONDORCET,
             "#7b3294",
             params=_rmed("RMED1"),
-            family="field",
         ),
-        _builtin(
+        _field(
             "rmed2",
             "RMED2",
             "Komiyama, Honda, Kashima & Nakagawa, COLT 2015, Algorithms 1 and 3",
-            "rmed2",
             _CONDORCET,
             "#4d9221",
             params=_rmed("RMED2", "every pair of the first arm is played at least alpha log log t times"),
-            family="field",
         ),
-        _builtin(
+        _field(
             "rmed2fh",
             "RMED2FH",
             "Komiyama, Honda, Kashima & Nakagawa, COLT 2015 (RMED2, fixed horizon)",
-            "rmed2fh",
             _CONDORCET,
             "#b8e186",
             params=_rmed("RMED2FH", "the initial phase plays every pair ceil(alpha log log T) times"),
             horizon_tuned=True,
-            family="field",
         ),
-        _builtin(
+        _field(
             "btm",
             "Beat the Mean",
             "Yue & Joachims, ICML 2011, Algorithm 1 (online, gamma = 1)",
-            "btm",
             _CONDORCET,
             "#35978f",
             horizon_tuned=True,
-            family="field",
         ),
-        _builtin(
+        _field(
             "if2",
             "Interleaved Filter 2",
             "Yue, Broder, Kleinberg & Joachims, JCSS 2012, Algorithm 2",
-            "if2",
             _CONDORCET,
             "#8c510a",
             horizon_tuned=True,
-            family="field",
         ),
-        _builtin(
+        _field(
             "dts-plus",
             "DTS+",
             "Wu & Liu, NeurIPS 2016 (D-TS+, DTS with regret-aware tie-breaking)",
-            "dts_plus",
             _CONDORCET,
             "#c51b7d",
             params=_alpha("DTS+"),
-            family="field",
         ),
-        _builtin(
+        _field(
             "ccb",
             "CCB",
             "Zoghi, Karnin, Whiteson & de Rijke, NeurIPS 2015, Algorithm 1",
-            "ccb",
             _CONDORCET,
             "#949494",
             params=_alpha("CCB"),
-            family="field",
         ),
-        _builtin(
+        _field(
             "winner-stays",
             "Winner Stays",
             "Chen & Frazier, ICML 2017, Algorithm 1 (WS-W)",
-            "winner_stays",
             _CONDORCET,
             "#a6761d",
-            family="field",
         ),
-        _builtin(
+        _field(
             "ws-s",
             "WS-S",
             "Chen & Frazier, ICML 2017, Algorithm 2 (Winner Stays for strong regret)",
-            "ws_s",
             _CONDORCET,
             "#66a61e",
             params={
@@ -276,47 +245,38 @@ BUILTINS = {
                     exclusive_minimum=True,
                 )
             },
-            family="field",
         ),
-        _builtin(
+        _field(
             "multisbm",
             "MultiSBM",
             "Ailon, Karnin & Joachims, ICML 2014 (MultiSBM, UCB machines)",
-            "multisbm",
             _CONDORCET,
             "#e6ab02",
             params=_ucb("MultiSBM"),
-            family="field",
         ),
-        _builtin(
+        _field(
             "doubler",
             "Doubler",
             "Ailon, Karnin & Joachims, ICML 2014 (Doubler, a UCB machine)",
-            "doubler",
             _CONDORCET,
             "#1b9e77",
             params=_ucb("Doubler"),
-            family="field",
         ),
-        _builtin(
+        _field(
             "versatile-db",
             "Versatile-DB",
             "Saha & Gaillard, ICML 2022 (Versatile-DB with Tsallis-INF)",
-            "versatile_db",
             _CONDORCET,
             "#7570b3",
-            family="field",
         ),
-        _builtin(
+        _field(
             "dexp3",
             "Dueling-EXP3",
             "Saha, Koren & Mansour, ICML 2021, Algorithm 1",
-            "dexp3",
             {"condorcet": "borda", "borda": "borda", "target": "borda"},
             "#e7298a",
             strategies=("p",),
             horizon_tuned=True,
-            family="field",
         ),
     )
 }
@@ -350,18 +310,11 @@ _LAZY = plugins.LazyRegistry(
 
 
 def __getattr__(name):
-    """The registries, built on first use (:class:`duelbandits.plugins.LazyRegistry`):
-
-    - ``ALGORITHMS``: algorithms by slug, the built-ins then every installed plugin's;
-    - ``PAPER_ALGORITHMS``, ``FIELD_ALGORITHMS``: the slugs of the paper's and the field's;
-    - ``PAPER_REGRET``: ``{scenario: {algorithm: regret kind}}``, the regret each figure shows
-      (Section 5): each algorithm entry's ``regrets`` by the view its scenario entry takes
-      (:data:`REGRET_VIEWS`);
-    - ``OWN_TARGET_REGRET``: each algorithm against the winner it is built to find, used where no
-      Condorcet winner need exist (docs/beyond-the-paper.md, "Which regret the figures show").
-
-    The theorems by algorithm are ``duelbandits.theorems.THEOREMS``.
-    """
+    """The registries, built on first use (:class:`duelbandits.plugins.LazyRegistry`): ``ALGORITHMS`` by
+    slug (the built-ins, then the plugins'); the slugs of the paper's and the field's; ``PAPER_REGRET``,
+    ``{scenario: {algorithm: regret kind}}`` by the view each scenario takes (Section 5); and
+    ``OWN_TARGET_REGRET``, each algorithm against the winner it is built for (docs/beyond-the-paper.md,
+    "Which regret the figures show")."""
     return _LAZY.get(name)
 
 

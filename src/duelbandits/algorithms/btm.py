@@ -1,13 +1,8 @@
 """Beat the Mean, the online regret-minimising version (Yue & Joachims, ICML 2011, Algorithm 1), gamma = 1.
 
-A working set ``W`` (all actions at first). Each step the action ``b`` of ``W`` with the fewest
-comparisons ``n[b]`` duels an action ``b'`` drawn uniformly from ``W`` (``b`` itself included, a
-fair coin: ``b`` is compared with the mean of ``W``); ``w[b]`` counts its wins. With
-``n* = min_{b in W} n[b]`` and the confidence radius ``c(n*) = 3 gamma^2 sqrt(log(1/delta) / n*)``,
-``delta = 1 / (2 T A)``, the action of least ``P[b] = w[b] / n[b]`` leaves ``W`` when
-``P_min + c <= P_max - c``, and every comparison against it is deleted from the others' counts.
-Once ``W`` holds one action, it duels itself to the end. The choices the paper leaves open:
-docs/paper.md ("The field's algorithms", Beat the Mean).
+A working set shrinks by the action of least empirical win rate against its mean once the confidence
+radius ``c(n*) = 3 sqrt(log(1/delta) / n*)``, ``delta = 1 / (2 T A)``, separates it. The rule and the
+choices the paper leaves open: docs/paper.md ("The field's algorithms", Beat the Mean).
 """
 
 from __future__ import annotations

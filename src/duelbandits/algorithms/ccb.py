@@ -1,61 +1,25 @@
 """CCB, Copeland Confidence Bound (Zoghi, Karnin, Whiteson & de Rijke, NeurIPS 2015, Algorithm 1).
 
-``W[i, j]`` counts wins of ``i`` over ``j``, ``N = W + W^T`` and, with ``t`` the
-1-based step (line 5, ``for t = 1, 2, ...``)::
+``W[i, j]`` counts wins of ``i`` over ``j``, ``N = W + W^T``, ``t`` the 1-based step and
+``u, l = W/N +- sqrt(alpha log t / N)`` (``u = l = 1/2`` on the diagonal, line 6); the hypotheses
+``B_t``, ``B^i`` and ``L_C`` are updated by the paper's line 9 (A: reset, B: removals, C: additions,
+in that order), then lines 10-14 choose the pair. The choices the paper leaves open: docs/paper.md
+("The field's algorithms", CCB), each pinned by ``tests/test_ccb.py``; a uniform choice is
+:func:`._sampling.pick` (pairs row-major), a coin ``rng.random() < p``, drawn only when it can change
+the choice. Kept literally though it never binds: B's test ``|B^i| != L_C + 1``.
 
-    u[i, j] = W/N + sqrt(alpha log t / N),   l[i, j] = W/N - sqrt(alpha log t / N),
-
-``u[i, i] = l[i, i] = 1/2`` (line 6). The upper and lower Copeland scores are
-``Cpld(i) = #{k != i : u[i, k] >= 1/2}`` and ``Cpld_(i) = #{k != i : l[i, k] >= 1/2}``
-(line 7); ``C_t`` holds the arms of largest upper score (line 8). The
-hypotheses are ``B_t`` (potential Copeland winners, initially all arms), for
-each arm ``i`` a set ``B^i`` (arms hypothesised to beat ``i``, initially empty),
-and ``L_C`` (the estimated number of losses of a Copeland winner, initially
-``K``). Each step updates them (line 9) in this order:
-
-A. reset (``B_t`` = all, every ``B^k`` empty, ``L_C = K``) if some ``j`` in some
-   ``B^i`` has ``l[i, j] > 1/2`` (the hypothesis "j beats i" is disproven);
-B. every ``i`` in ``B_t`` with ``Cpld(i) < max_j Cpld_(j)`` leaves ``B_t``, and if
-   ``|B^i| != L_C + 1`` then ``B^i = {k : u[i, k] < 1/2}``; if ``B_t`` is then
-   empty, reset;
-C. every ``i`` in ``C_t`` with ``Cpld(i) = Cpld_(i)`` (its score is known) joins
-   ``B_t``, ``B^i`` is emptied and ``L_C = K - 1 - Cpld(i)``; every other ``B^j``
-   smaller than ``L_C + 1`` is emptied, and one larger keeps ``L_C + 1`` of its
-   arms chosen uniformly at random.
-
-Then the pair (lines 10-14): with probability 1/4, ``(c, d)`` uniform from
-``{(i, j) : j in B^i, l[i, j] <= 1/2 <= u[i, j]}`` if that set is not empty;
-otherwise, if ``B_t`` meets ``C_t``, with probability 2/3 ``C_t`` becomes
-``B_t ∩ C_t``; ``c`` is uniform from ``C_t``; with probability 1/2 the challenger
-set is ``B^c``, else all arms, and ``d = argmax {u[j, c] : j in that set,
-l[j, c] <= 1/2}``, a tie not allowed to pick ``c`` itself.
-
-The choices the paper leaves open: docs/paper.md ("The field's algorithms", CCB), each pinned by
-``tests/test_ccb.py``. A uniform choice is ``items[rng.integers(n)]`` in increasing index order (pairs
-row-major), no draw when ``n = 1``; a coin is ``rng.random() < p``, drawn only when it can change the
-choice. Kept literally though it never binds: B's test ``|B^i| != L_C + 1`` (an arm of ``B_t`` always
-has ``B^i`` empty).
-
-Speed. Every comparison of a bound with 1/2 is a comparison of ``log t``
-with the per-pair threshold ``c = d^2 / (alpha N)``, ``d = W[i, j] - N/2`` (exact),
-as in :mod:`.dts`: for ``N > 0``::
+Speed. Every comparison of a bound with 1/2 is one of ``log t`` with the per-pair threshold
+``c = d^2 / (alpha N)``, ``d = W[i, j] - N/2`` (exact), as in :mod:`.dts`: for ``N > 0``::
 
     l[i, j] >  1/2  <=>  d > 0  and log t <  c      ("gt")
     l[i, j] >= 1/2  <=>  d >= 0 and log t <= c      ("ge")
     u[i, j] >= 1/2  <=>  not l[j, i] > 1/2          (u[i, j] = 1 - l[j, i])
 
-The two boolean matrices ``gt`` and ``ge`` change only for the dueled pair or
-when ``log t`` passes a threshold of a still-true flag; the smallest such
-threshold is kept, so a step does O(1) flag work unless it is passed. Scores,
-``C_t``, the update A-C and the lists of line 10 and 11 are recomputed only
-when a flag has changed or the previous update changed the hypotheses: with
-unchanged flags an update that changed nothing changes nothing again and
-draws nothing (B's removals leave ``Cpld(i) >= max Cpld_`` in ``B_t``, C's
-resizes leave sizes ``0`` or ``L_C + 1``, and no ``B^i`` member can have
-``l > 1/2``), so skipping it leaves the run exactly that of the literal rule,
-which ``tests/ccb_reference.py`` implements (the tests compare the arrays).
-Per step remain one ``log``, at most ``A`` square roots (the ``u`` of
-line 13) and the coins.
+``gt`` and ``ge`` change only for the dueled pair or when ``log t`` passes the smallest threshold of
+a true flag. The scores, ``C_t``, the update A-C and the lists of lines 10-11 are recomputed only when
+a flag has changed or the last update changed the hypotheses: an update that changed nothing, with
+unchanged flags, changes nothing again and draws nothing, so the run is that of the literal rule
+(``tests/ccb_reference.py``, compared array for array).
 """
 
 from __future__ import annotations

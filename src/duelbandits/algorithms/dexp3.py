@@ -1,17 +1,8 @@
 """Dueling-EXP3 (Saha, Koren & Mansour, "Adversarial Dueling Bandits", ICML 2021, Algorithm 1).
 
-The rule, its tuning and the choices left open: docs/paper.md ("The field's
-algorithms", Dueling-EXP3). Each step::
-
-    q_t = (1 - gamma) softmax(eta S_{t-1}) + gamma / K,   S_{t-1} = sum_{tau < t} s~_tau
-    x_t, y_t ~ q_t independently; o_t = 1 when x_t wins the duel (x_t, y_t)
-    s~_t(i) = 1(x_t = i) o_t / (K q_t(x_t) q_t(y_t))
-
-This is the paper's Partial Monitoring update (Alg. 4, eqs. 4-6) with another
-tuning (:func:`hyperparameters`), so a run is that forecaster's kernel
-(:mod:`.partial_monitoring`). ``q_1`` is uniform (``S_0 = 0``); a self-duel
-``x_t = y_t`` is a fair coin and enters the estimate like any other duel, as
-the unbiasedness needs.
+The paper's Partial Monitoring update (Alg. 4, eqs. 4-6) with another tuning (:func:`hyperparameters`),
+so a run is that forecaster's kernel (:mod:`.partial_monitoring`). The rule, its tuning and the choices
+left open: docs/paper.md ("The field's algorithms", Dueling-EXP3).
 """
 
 from __future__ import annotations

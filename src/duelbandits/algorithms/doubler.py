@@ -1,10 +1,8 @@
 """Doubler (Ailon, Karnin & Joachims, ICML 2014): a dueling bandit from one singleton bandit machine.
 
-Epoch ``i = 1, 2, ...`` lasts ``2^i`` steps. Each step's first action is drawn uniformly from the
-multiset ``L`` of the second actions of the previous epoch (at first one uniformly drawn action), the
-second is the pick of a UCB bandit (:func:`.multisbm.ucb_pick`, reset at each epoch) rewarded 1 when
-its pick wins. The choices the paper leaves open: docs/paper.md ("The field's algorithms", MultiSBM
-and Doubler).
+Epoch ``i`` lasts ``2^i`` steps; a step's first action is uniform over the previous epoch's second
+actions, its second the pick of a UCB machine (:func:`.multisbm.ucb_pick`, reset each epoch). The
+choices the paper leaves open: docs/paper.md ("The field's algorithms", MultiSBM and Doubler).
 """
 
 from __future__ import annotations

@@ -1,28 +1,19 @@
 """Double Thompson Sampling (Wu & Liu 2016), as docs/paper.md ("The algorithms", DTS) fixes it.
 
-``B[i, j]`` counts wins of ``i`` over ``j``, ``N = B + B^T``, ``t`` is the
-1-based step and ``U``, ``L`` the bounds docs/paper.md gives.
+``B[i, j]`` counts wins of ``i`` over ``j``, ``N = B + B^T``, ``t`` is the 1-based step and ``U``,
+``L`` the bounds docs/paper.md gives.
 
-Speed. Only the comparisons ``U > 1/2`` and ``L <= 1/2`` are ever used, and
-with ``d = B[i, j] - N/2`` (exact in floating point) they are equivalent to
-comparing ``log t`` with a per-pair threshold ``c = d^2 / (alpha N)``::
+Speed. Only ``U > 1/2`` and ``L <= 1/2`` are used; with ``d = B[i, j] - N/2`` (exact) they compare
+``log t`` with a per-pair threshold ``c = d^2 / (alpha N)``::
 
     U[i, j] > 1/2   <=>  d > 0   or  log t >  c
     L[i, j] <= 1/2  <=>  d <= 0  or  log t >= c
 
-(square ``sqrt(alpha log t / N) > -d/N`` and ``d/N <= sqrt(...)``; the
-two forms can disagree only by rounding when ``log t`` is within an ulp of
-``c``, never for ``d = 0``, where ``c = 0`` exactly). The
-thresholds change only for the dueled pair, so they are updated in O(1) per
-step and the growing ``log t`` costs nothing; no square root is taken per
-step. Beta samples are drawn only where they can change the choice: none
-for ``theta`` when there is a single candidate, otherwise ``theta`` entries
-lazily, one per unordered pair, only for candidate rows, abandoning a
-candidate once it cannot reach the best count (see :func:`_first_action`);
-``theta2`` only for eligible actions. Every such shortcut leaves the
-distribution of ``(a1, a2)`` exactly that of the full rule, which
-``tests/dts_reference.py`` implements literally (the tests compare the two).
-The random stream, though, differs from a literal implementation's.
+(the two forms can disagree only by rounding within an ulp of ``c``, never for ``d = 0``). The
+thresholds change only for the dueled pair: O(1) per step, no square root. Beta samples are drawn
+only where they can change the choice (``theta`` lazily for candidate rows, :func:`_first_action`;
+``theta2`` for eligible actions), which keeps the law of ``(a1, a2)`` that of the full rule
+(``tests/dts_reference.py``), though not its random stream.
 """
 
 from __future__ import annotations

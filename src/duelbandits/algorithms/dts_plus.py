@@ -1,16 +1,10 @@
 """DTS+ (Wu & Liu, NeurIPS 2016): Double Thompson Sampling with the ties of its first action broken to
 reduce regret.
 
-DTS (:mod:`.dts`: the candidates of largest upper Copeland score, ``theta`` from the Beta
-posteriors, the second action from fresh samples against the first) except for one rule: when several
-candidates share the largest sampled Copeland score, the first action is the one of least estimated
-regret per unit of information, ``R[i] = sum_{j != i} r[i, j] / d(theta[i, j], 1/2)`` with
-``r[i, j] = z* - (z[i] + z[j]) / 2`` the Copeland regret of the duel ``(i, j)`` under the sample
-(``z`` the sampled normalised Copeland scores, ``z*`` their largest) and ``d`` the Bernoulli KL
-divergence. The choices the paper leaves open: docs/paper.md ("The field's algorithms", DTS+).
-
-With several candidates ``theta`` is drawn lazily, as DTS's kernel does, and in full only for a tie
-(:func:`_first_action`); with one candidate nothing is drawn.
+:mod:`.dts` but for one rule: of several candidates sharing the largest sampled Copeland score, the
+first action is the one of least ``R[i] = sum_{j != i} r[i, j] / d(theta[i, j], 1/2)``, estimated
+regret per unit of information. The rule and the choices the paper leaves open: docs/paper.md ("The
+field's algorithms", DTS+).
 """
 
 from __future__ import annotations

@@ -1,16 +1,7 @@
 """What an algorithm entry is: :class:`Algorithm` (slug, label, citation, how it runs, its
-hyper-parameters as :class:`Param`, the regret it targets per kind of scenario, its theorem, colour and
-costs), and the plain-Python :class:`DuelingAlgorithm` that :func:`python_run` turns into a kernel.
-
-A kernel is one function with the contract::
-
-    run(matrix, horizon, rng, record, **hyper) -> (I, J, outcomes, strategies)
-
-``matrix`` a validated float64 preference matrix, ``rng`` a ``numpy.random.Generator`` (every draw
-of the run comes from it), ``record`` the sorted 1-based steps at which to record the strategies. It
-returns 0-based actions ``I`` and ``J`` (int64, length ``horizon``), the outcomes (int8, 1 when ``I``
-won) and a dict of strategy arrays of shape ``(len(record), A)``: the law each player's action of the
-step was drawn from.
+hyper-parameters as :class:`Param`, the regret it targets per kind of scenario, its theorem, colour),
+and the plain-Python :class:`DuelingAlgorithm` that :func:`python_run` turns into a kernel, a
+``run(matrix, horizon, rng, record, **hyper) -> (I, J, outcomes, strategies)`` (docs/extending.md).
 """
 
 from __future__ import annotations
@@ -87,16 +78,10 @@ beyond the paper (target ``field``); ``plugin``: an installed plugin's."""
 
 
 class DuelingAlgorithm:
-    """Base class of a plain-Python algorithm (for prototyping; the built-ins are numba kernels).
-
-    ``__init__(actions, horizon, rng, **hyper)`` gets the number of actions, the horizon (use it only
-    if the algorithm is tuned to it, and set ``horizon_tuned=True`` in its entry), the run's one
-    random generator (every draw of the algorithm comes from it) and the hyper-parameters.
-    Each step, ``select()`` returns the duel ``(i, j)`` (0-based; ``i == j`` is allowed), and
-    ``update(i, j, outcome)`` learns its result (1 when ``i`` won). An algorithm with strategies
-    (the entry's ``strategies``, e.g. ``("p",)``) returns them from ``strategies()`` after
-    ``select()``: ``{player: probabilities over the actions}``, the law the duel was drawn from.
-    """
+    """Base class of a plain-Python algorithm, for prototyping (docs/extending.md): each step ``select()``
+    returns the duel ``(i, j)`` (0-based), ``update(i, j, outcome)`` learns its result (1 when ``i`` won),
+    and an algorithm with ``strategies`` returns ``{player: law}`` from ``strategies()`` after ``select()``;
+    every draw comes from ``self.rng``, the horizon is used only by a ``horizon_tuned`` entry."""
 
     def __init__(self, actions: int, horizon: int, rng: np.random.Generator, **hyper):
         self.actions, self.horizon, self.rng = actions, horizon, rng
@@ -154,14 +139,11 @@ def python_run(cls: type[DuelingAlgorithm], slug: str, players: tuple[str, ...])
 
 @dataclass(frozen=True)
 class Algorithm:
-    """Everything the pipeline knows about one algorithm.
-
-    ``implementation`` is ``"module:name"``: a kernel-contract ``run`` function or a
-    :class:`DuelingAlgorithm` subclass, imported on first use. ``regrets`` maps each of
-    :data:`REGRET_VIEWS` to a regret kind; ``theorem`` is its bound, if it has one (its regret
-    kind is one of ``regrets``); ``horizon_tuned`` whether it uses the horizon (then a run is not a
-    prefix of a longer one). What it costs to run is measured, not declared (:mod:`duelbandits.resources`).
-    """
+    """Everything the pipeline knows about one algorithm: ``implementation`` is ``"module:name"`` of a
+    kernel-contract ``run`` or a :class:`DuelingAlgorithm` subclass, imported on first use; ``regrets``
+    maps each of :data:`REGRET_VIEWS` to a regret kind; ``theorem`` its bound, if any; ``horizon_tuned``
+    whether it uses the horizon (then a run is not a prefix of a longer one). Its costs are measured
+    (:mod:`duelbandits.resources`)."""
 
     slug: str
     label: str

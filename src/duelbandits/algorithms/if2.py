@@ -1,14 +1,6 @@
-"""Interleaved Filter 2 (Yue, Broder, Kleinberg & Joachims, JCSS 2012, Algorithm 2), then exploitation.
-
-An incumbent ``b`` (drawn uniformly at first) and the working set ``W`` of the other actions. Each
-round the incumbent duels every action of ``W`` once (increasing index order). Then every ``j`` of
-``W`` that the incumbent beats with confidence (``P[j] - c[j] > 1/2``, ``P[j]`` the incumbent's
-share of wins against ``j``, ``c[j] = sqrt(4 log(1/delta) / n[j])`` with ``n[j]`` their duels and
-``delta = 1 / (T A^2)``) leaves ``W``; if some ``j`` beats the incumbent with confidence
-(``P[j] + c[j] < 1/2``, the least index), every action the incumbent leads (``P > 1/2``) is pruned,
-``j`` becomes the incumbent and leaves ``W``, and the estimates restart. When ``W`` is empty the
-incumbent duels itself to the end. The choices the paper leaves open: docs/paper.md ("The field's
-algorithms", Interleaved Filter 2).
+"""Interleaved Filter 2 (Yue, Broder, Kleinberg & Joachims, JCSS 2012, Algorithm 2), then exploitation:
+the action it returns duels itself to the end. The rule and the choices the paper leaves open:
+docs/paper.md ("The field's algorithms", Interleaved Filter 2).
 """
 
 from __future__ import annotations

@@ -1,10 +1,7 @@
 """MultiSBM (Ailon, Karnin & Joachims, ICML 2014): one singleton bandit machine (SBM) per action.
 
-Each action ``x`` owns a UCB bandit ``S_x`` over all actions, rewarded 1 when its pick beats ``x``.
-Step ``t`` duels ``x_t = y_{t-1}`` (the previous step's second action; ``y_0`` uniform) against
-``y_t``, the pick of ``S_{x_t}``, and feeds ``S_{x_t}`` the outcome. Once ``x_t`` is the Condorcet
-winner its machine learns that nothing beats it and picks it too: the run settles on self-duels of
-the winner. The SBM and the choices the paper leaves open: docs/paper.md ("The field's
+Step ``t`` duels ``x_t = y_{t-1}`` against ``y_t``, the pick of ``x_t``'s own UCB machine, rewarded 1
+when its pick wins. The SBM and the choices the paper leaves open: docs/paper.md ("The field's
 algorithms", MultiSBM and Doubler).
 """
 

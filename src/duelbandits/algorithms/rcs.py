@@ -1,22 +1,14 @@
 """RCS: Relative Confidence Sampling (Zoghi, Whiteson, de Rijke & Munos, WSDM 2014, Algorithm 1).
 
-The rule and the choices the paper leaves open: docs/paper.md ("The field's
-algorithms", RCS). ``W[i, j]`` counts the wins of ``i`` over ``j`` and ``b[i]``
-the steps at which ``i`` was the champion (``b[c] += 1`` at every step,
-whichever way ``c`` was found); the challenger is :func:`.rucb.challenger`.
+The rule and the choices the paper leaves open: docs/paper.md ("The field's algorithms", RCS).
+``W[i, j]`` counts the wins of ``i`` over ``j``, ``b[i]`` the steps at which ``i`` was the champion;
+the challenger is :func:`.rucb.challenger`.
 
-Speed. The champion depends on ``theta`` only through which arm, if any,
-beats all others, so ``theta`` is revealed lazily in a knockout: the
-holder (first the previous champion) meets every other arm in index order
-and is replaced by any arm that beats it; the final holder is then checked
-against the arms it has not met. Every other arm has lost a revealed duel,
-so the revealed entries alone decide the outcome, and since the order of
-revelation depends only on what was revealed, each revealed entry is still
-a fresh draw from its own Beta law: the champion has exactly the law of the
-full-matrix rule (``tests/test_rcs.py`` compares them), with ``A - 1`` to
-``2A - 3`` Beta draws per step instead of ``A(A - 1)/2`` (the random stream
-differs from a literal implementation's). ``U`` is compared with 1/2 through
-RUCB's log-t thresholds (:mod:`.rucb`, updated in O(A) per duel).
+Speed. The champion depends on ``theta`` only through which arm, if any, beats all others, so
+``theta`` is revealed lazily in a knockout (the previous champion first): every other arm has lost a
+revealed duel, and each revealed entry is a fresh draw from its own Beta law, so the champion has the
+law of the full-matrix rule (``tests/test_rcs.py``) with ``A - 1`` to ``2A - 3`` Beta draws a step
+instead of ``A(A - 1)/2``. ``U`` is compared with 1/2 through RUCB's log-t thresholds (:mod:`.rucb`).
 """
 
 from __future__ import annotations

@@ -1,32 +1,14 @@
 """RMED1, Relative Minimum Empirical Divergence (Komiyama, Honda, Kashima & Nakagawa, COLT 2015).
 
-Algorithm 1 of the paper with RMED1's choice of the comparison arm (Algorithm 2); the rule and the
-choices the paper leaves open: docs/paper.md ("The field's algorithms", RMED1). ``W[i, j]`` counts
-wins of ``i`` over ``j``, ``N = W + W^T``, ``mu[i, j] = W[i, j] / N[i, j]`` (1/2 where ``N = 0``)
-and the empirical divergence of arm ``i`` is ::
+Algorithm 1 with RMED1's comparison arm (Algorithm 2); RMED2 and RMED2FH are rule switches of the same
+kernel. The rules and the choices the paper leaves open: docs/paper.md ("The field's algorithms",
+RMED1, RMED2). ``W[i, j]`` counts wins of ``i`` over ``j``, ``N = W + W^T``, ``mu = W / N`` (1/2 where
+``N = 0``) and the empirical divergence is ``I_i = sum_{j != i, mu[i, j] < 1/2} N[i, j] d(mu[i, j], 1/2)``
+(``d`` the Bernoulli KL divergence); the candidates are ``J_t = {i : I_i - min_j I_j <= log t + f(K)}``.
+Ties are :func:`._sampling.pick` over the tied arms in increasing order (``tests/test_rmed1.py``).
 
-    I_i = sum_{j != i, mu[i, j] < 1/2} N[i, j] d(mu[i, j], 1/2),
-
-``d`` the Bernoulli KL divergence (the paper's sum over ``mu <= 1/2`` is the
-same sum: ``d(1/2, 1/2) = 0``). The candidates at step ``t`` are
-``J_t = {i : I_i - min_j I_j <= log t + f(K)}`` with ``f(K) = c K^e``
-(``f_coefficient`` c = 0.3 and ``f_exponent`` e = 1.01, the paper's
-experiments).
-
-The loops: ``L_C = L_R = all arms``, ``L_N`` empty. Each arm ``l`` of ``L_C``
-in increasing index order duels ``m``; then ``l`` leaves ``L_R`` and every arm
-of ``J_t`` that is in neither ``L_R`` nor ``L_N`` joins ``L_N``. When ``L_C``
-is exhausted, ``L_C = L_R = L_N`` and ``L_N`` is emptied. ``L_N`` is never
-empty then: at the loop's last step ``L_R`` is empty and ``J_t`` holds the arm
-of least divergence.
-
-Ties (in ``argmin I`` and in ``argmin mu[l, .]``) are drawn as
-``cands[rng.integers(m)]`` over the tied arms in increasing order; no draw is
-made when the minimiser is unique (``tests/test_rmed1.py`` pins each choice).
-
-Speed: a duel changes one pair, so only the two divergences of its arms are
-recomputed (O(A) each, exact row sums, no drift); ``min I``, ``i*`` (the arm of least
-divergence), ``J_t`` and ``O_l = {j != l : mu[l, j] <= 1/2}`` are O(A) per step. No work is O(A^2) per step.
+Speed: a duel changes one pair, so only its two arms' divergences are recomputed (O(A), exact row
+sums); no work is O(A^2) per step.
 """
 
 from __future__ import annotations

@@ -1,21 +1,16 @@
 """RUCB: Relative Upper Confidence Bound (Zoghi, Whiteson, Munos & de Rijke, ICML 2014, Algorithm 1).
 
-The rule and the choices the paper leaves open: docs/paper.md ("The field's
-algorithms", RUCB). ``W[i, j]`` counts the wins of ``i`` over ``j``,
-``N = W + W^T``, ``t`` is the 1-based step and
+The rule and the choices the paper leaves open: docs/paper.md ("The field's algorithms", RUCB).
+``W[i, j]`` counts the wins of ``i`` over ``j``, ``N = W + W^T``, ``t`` the 1-based step and
 ``U = W/N + sqrt(alpha ln t / N)`` (``x/0 := 1``, ``U[i, i] = 1/2``).
 
-Speed. ``U`` meets 1/2 in two places, line 6 and the ``d = c`` test of
-line 13. With ``e = W[i, j] - N/2`` (exact in floating point)::
+Speed. With ``e = W[i, j] - N/2`` (exact)::
 
     U[i, j] >= 1/2   <=>   N = 0  or  e >= 0  or  ln t >= e^2 / (alpha N)
 
-(square ``sqrt(alpha ln t / N) >= -e/N``), so each ordered pair carries a
-threshold ``thr[i, j]`` (``-inf`` when always true) that changes only for the
-dueled pair. ``C`` is ``{i : ln t >= rowmax[i]}`` and "every ``U[j, c] <
-1/2``" is ``ln t < colmin[c]``, with the row maxima and column minima of
-``thr`` repaired in O(A) per duel. Square roots are taken only for the
-challenger's argmax, and only when ``d = c`` is ruled out.
+so each ordered pair carries a threshold ``thr[i, j]`` that changes only for the dueled pair. ``C``
+is ``{i : ln t >= rowmax[i]}`` and "every ``U[j, c] < 1/2``" is ``ln t < colmin[c]``, the row maxima
+and column minima of ``thr`` repaired in O(A) per duel; square roots only for the challenger's argmax.
 """
 
 from __future__ import annotations

@@ -1,12 +1,8 @@
 """TS-Maximin: Thompson sampling for dueling bandits with Maximin winners (Alg. 1).
 
-The rule: docs/paper.md ("The algorithms", TS-Maximin); ties uniform. The
-posterior and its pruned, exact sampling live in :mod:`._posterior`.
-
-Besides :func:`run`, :func:`beta_draws(matrix, horizon, rng) <beta_draws>`
-returns how many Beta variates a run draws (for benchmarks) and :func:`regret_at`
-its cumulative regret at a few steps without its trace; with the same seed
-each makes the same run as :func:`run`.
+The rule: docs/paper.md ("The algorithms", TS-Maximin); ties uniform. The posterior and its pruned,
+exact sampling live in :mod:`._posterior`; :func:`beta_draws` counts a run's Beta variates, and
+:func:`regret_at` sums a run's regret at a few steps without holding its trace.
 """
 
 from __future__ import annotations
@@ -20,12 +16,8 @@ from ._sampling import duel, trace
 
 @nb.njit(cache=True)
 def _kernel(matrix, horizon, rng, borda):
-    """The whole run; returns ``(I, J, outcomes, number of Beta draws)``.
-
-    ``borda`` is False: an argument rather than a constant, so that the posterior's helpers compile
-    for a plain bool, once for both TS kernels when one process compiles them (the workflow's
-    ``compile_kernels``: TS-Borda's compile after TS-Maximin's 3.8 -> 2.4 s).
-    """
+    """The whole run: ``(I, J, outcomes, number of Beta draws)``; ``borda`` False, an argument so that
+    both TS kernels share one compile of the posterior (:func:`.ts_borda._kernel`)."""
     A = matrix.shape[0]
     pair, order = new_state(np.zeros((A, A)), borda)
     I, J, outcomes = trace(horizon)

@@ -18,11 +18,8 @@ E_MINUS_2 = np.e - 2.0
 
 
 def ts_borda_alpha(c_alpha, horizon) -> float:
-    """Theorem 4.2's exploration rate ``alpha = c_alpha * T^(-1/3)``.
-
-    Raises AlgorithmError unless ``alpha < 1/2`` (Algorithm 2 explores with probability ``alpha``
-    and needs it below 1/2), that is unless ``T > (2 c_alpha)^3``.
-    """
+    """Theorem 4.2's exploration rate ``alpha = c_alpha * T^(-1/3)``; AlgorithmError unless ``alpha < 1/2``
+    (Algorithm 2's exploration probability), that is unless ``T > (2 c_alpha)^3``."""
     c_alpha = float(c_alpha)  # > 0: checked at its doors (the config, the CLI, the entry's Param)
     alpha = c_alpha * float(horizon) ** (-1.0 / 3.0)
     if not alpha < 0.5:
@@ -48,13 +45,8 @@ def _clipped_gamma(gamma: float, algorithm: str, theorem: str, A: int, T: int, n
 
 
 def sparring_exp3p_tuning(A: int, T: int) -> dict:
-    """Theorem 4.3's ``beta, eta, gamma`` for ``A`` actions and horizon ``T``.
-
-    ``beta = sqrt(log A / (A T))``, ``eta = 0.95 beta``,
-    ``gamma = 1.05 sqrt(A log A / T)``. The theorem needs ``gamma < 1``; for a
-    horizon so short that ``gamma >= 1`` it is clipped to 1 (uniform play)
-    with a warning, rather than giving a negative probability.
-    """
+    """Theorem 4.3's ``beta = sqrt(log A / (A T))``, ``eta = 0.95 beta``, ``gamma = 1.05 sqrt(A log A / T)``;
+    ``gamma >= 1`` (a horizon too short for the theorem) is clipped to 1, uniform play, with a warning."""
     logA = np.log(A)
     beta = float(np.sqrt(logA / (A * T)))
     gamma = float(1.05 * np.sqrt(A * logA / T))
@@ -62,13 +54,8 @@ def sparring_exp3p_tuning(A: int, T: int) -> dict:
 
 
 def partial_monitoring_tuning(A: int, T: int) -> dict:
-    """Theorem 4.4's ``eta, gamma`` for ``A`` actions and horizon ``T``.
-
-    ``eta = (e-2)^(-1/4) (log A / (A^(2/3) T))^(3/4)``,
-    ``gamma = (e-2)^(1/4) (A^2 log A / T)^(1/4)``. ``gamma >= 1`` (that is
-    ``T <= (e-2) A^2 log A``, below the theorem's requirement) is clipped to 1
-    (uniform play) with a warning.
-    """
+    """Theorem 4.4's ``eta = (e-2)^(-1/4) (log A / (A^(2/3) T))^(3/4)``, ``gamma = (e-2)^(1/4) (A^2 log A / T)^(1/4)``;
+    ``gamma >= 1`` (``T <= (e-2) A^2 log A``) is clipped to 1, uniform play, with a warning."""
     logA = np.log(A)
     eta = float(E_MINUS_2**-0.25 * (logA / (A ** (2.0 / 3.0) * T)) ** 0.75)
     gamma = float(E_MINUS_2**0.25 * (A**2 * logA / T) ** 0.25)

@@ -1,11 +1,8 @@
 """Versatile-DB (Saha & Gaillard, ICML 2022): dueling bandits reduced to one multi-armed bandit, Tsallis-INF.
 
-One Tsallis-INF learner (Zimmert & Seldin's, 1/2-Tsallis entropy) keeps the cumulative loss estimates
-``L`` of the actions. Step ``t`` computes its law ``p[i] = 4 / (eta (L[i] - x))^2`` (``eta =
-2 / sqrt(t)``, ``x < min L`` the normaliser, found by Newton's method), draws both actions from
-``p`` independently, and feeds the learner the loss of the first only: ``1 - o`` (1 when it lost),
-importance-weighted, ``L[I] += (1 - o) / p[I]``. The choices the paper leaves open: docs/paper.md
-("The field's algorithms", Versatile-DB).
+Both actions are drawn from the learner's law ``p`` and the first one's loss is fed back,
+importance-weighted. The rule and the choices the paper leaves open: docs/paper.md ("The field's
+algorithms", Versatile-DB).
 """
 
 from __future__ import annotations

@@ -1,9 +1,8 @@
 """Winner Stays for weak regret, WS-W (Chen & Frazier, ICML 2017, Algorithm 1).
 
-The rule: docs/paper.md ("The field's algorithms", Winner Stays). Each action
-``i`` has an integer counter ``C[i]``, its wins minus its losses (all 0 at the
-start). The horizon is not used. A uniform draw among ``m >= 2`` maximisers is
-``cands[rng.integers(m)]`` in increasing index order, made only when no previous action is taken.
+The rule: docs/paper.md ("The field's algorithms", Winner Stays). ``C[i]`` counts the wins minus the
+losses of action ``i``; a uniform draw among the maximisers (:func:`._sampling.pick`) is made only
+when no previous action is taken.
 """
 
 from __future__ import annotations

@@ -1,10 +1,7 @@
 """Winner Stays for strong regret, WS-S (Chen & Frazier, ICML 2017, Algorithm 2).
 
-WS-W (:mod:`.winner_stays`: counters ``C`` of wins minus losses, the previous actions kept while they
-lead) as the exploration, in rounds: round ``r`` of WS-W ends when an action's counter reaches
-``r (A - 1)`` (then every other action has lost once more in the round, at ``C = -r``); that
-round's winner then duels itself ``floor(beta^r)`` times (exploitation), and WS-W resumes where it
-stopped. The horizon is not used. The choices the paper leaves open: docs/paper.md ("The field's
+WS-W (:mod:`.winner_stays`) as the exploration, in rounds, each round's winner then duelling itself
+``floor(beta^r)`` times. The rule and the choices the paper leaves open: docs/paper.md ("The field's
 algorithms", WS-S).
 """
 

@@ -17,10 +17,7 @@ from ..errors import InputError
 from ..storage import atomic_write
 
 ALGORITHM_COLORS = {slug: a.color for slug, a in ALGORITHMS.items()}
-"""Fixed colour per algorithm slug, from its registry entry: the paper's six take the first six hues
-of seaborn's 'colorblind' palette written out (docs/reproducibility.md), its four algorithms the strong
-ones, ISS and DTS the muted; each of the field's algorithms (drawn dashed) a further hue; a plugin its own.
-"""
+"""Fixed colour per algorithm slug, from its registry entry (the paper's six: docs/reproducibility.md)."""
 
 NEUTRAL = "#4d4d4d"
 """Colour of things that belong to no algorithm (utility bars, reference lines)."""
@@ -80,7 +77,7 @@ RC = {
     "path.simplify": True,
     "image.interpolation": "nearest",
 }
-"""Matplotlib rcParams applied (temporarily) while a figure is built and saved."""
+"""Matplotlib rcParams while a figure is built and saved."""
 
 # --- Panels at print size (figures/panels/): one file per subfigure of the paper -----------------
 
@@ -91,13 +88,11 @@ SUBCAPTION_SIZE = 9
 """A subcaption's size in points: one step below the caption's 10 pt (subcaption's ``font+=smaller``)."""
 
 MAIN_PANELS = {"a": (0.35, 1.7), "b": (0.35, 1.7), "c": (0.40, 2.1), "d": (0.40, 2.1)}
-"""Main figures: panel letter -> (subfigure width as a fraction of the text width, panel height
-in inches). (a), (b) side by side over (c), (d), as in the paper; one height per row."""
+"""Main figures: panel letter -> (subfigure width as a fraction of the text width, panel height in
+inches); the sizes and why: docs/outputs.md, "Sizes"."""
 
 APPENDIX_PANELS = {3: (0.75, 1.8), 4: (0.65, 1.6), 5: (0.5, 1.35)}
-"""Appendix figures, by their number of stacked panels: (width fraction, panel height in inches).
-The paper draws three panels at 0.75 of the text width, Partial Monitoring's four at 0.65 and
-SparringExp3.P's five at 0.5, so that each figure fits on one page (9 in of text height)."""
+"""Appendix figures, by their number of stacked panels: (width fraction, panel height in inches)."""
 
 PANEL_RC = {
     **RC,
@@ -117,15 +112,12 @@ PANEL_RC = {
     "xtick.major.pad": 2.0,
     "ytick.major.pad": 2.0,
 }
-"""rcParams of a panel alone at print size: axis labels at the subcaption size (9 pt), tick
-labels 8 pt, legends 7 pt, so that included at ``width=\\textwidth`` in its subfigure the text
-matches the paper's captions (matplotlib points are TeX's big points, 1/72 in)."""
+"""rcParams of a panel alone at print size, its text at the paper's caption sizes (docs/outputs.md)."""
 
 
 PANEL_GUTTER = 0.6
-"""Left margin in inches of every appendix panel alone (room for the axis label and tick labels up to
-five digits), so that the panels stacked in a figure line up; a panel whose labels need more keeps
-the margin constrained layout gives it."""
+"""Left margin in inches of every appendix panel alone (room for tick labels up to five digits), so
+that the panels stacked in a figure line up."""
 
 
 def align_left(fig, ax, gutter: float = PANEL_GUTTER) -> None:
@@ -160,8 +152,7 @@ def appendix_panel_size(panels: int) -> tuple[float, float]:
 
 @dataclass(frozen=True)
 class Look:
-    """What differs between a panel drawn inside a composite figure and the same panel alone at
-    print size; the data, line styles and colours are the same in both."""
+    """What differs between a panel inside a composite figure and the same panel alone at print size."""
 
     rc: dict = field(repr=False)  # rcParams while the figure is built and saved
     dpi: dict = field(repr=False)  # per format: the PNG's, and that of rasterised line bundles in a PDF
@@ -314,11 +305,3 @@ def ordered_slugs(slugs) -> list[str]:
     """Algorithm slugs in the paper's legend order, unknown ones last."""
     slugs = set(slugs)
     return [a for a in ALGORITHMS if a in slugs] + sorted(slugs - set(ALGORITHMS))
-
-
-def exponent_label(x: float) -> str:
-    """An exponent as the fraction the theorems name (1/2, 2/3, 3/4, 1), else with two decimals."""
-    for value, name in ((0.5, "1/2"), (2 / 3, "2/3"), (0.75, "3/4"), (1.0, "1")):
-        if abs(x - value) < 1e-9:
-            return name
-    return f"{x:.2f}"

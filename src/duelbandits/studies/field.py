@@ -1,8 +1,6 @@
-"""The field (target ``field``): the paper's algorithms and the field's on the same scenarios and run
-seeds (docs/beyond-the-paper.md, "The field", says which regret each scenario is measured by). The point
-files become the mean regret curves (``field-table``: results/field/curves.parquet), the final-regret
-table with ranks (results/field/table.{parquet,md}) and one figure per scenario (``field-figure``). What
-each command runs is imported inside it, as the command line loads this module for every command."""
+"""The field (target ``field``; docs/beyond-the-paper.md, "The field"): the paper's algorithms and the
+field's on the same scenarios and run seeds, as mean regret curves, final regrets with ranks and one figure
+per scenario. Imports are inside the functions: the command line loads this module for every command."""
 
 from __future__ import annotations
 
@@ -93,8 +91,7 @@ def curves_table(points: pd.DataFrame, regrets: dict) -> pd.DataFrame:
             if rows.empty:
                 continue
             grouped = (
-                # mutmut equivalent: groupby's sort=True dropped: True is its default
-                rows.groupby(["algorithm", "actions", "horizon", "t"], sort=True)["cumulative_regret"]  # noqa: E501  # pragma: no mutate
+                rows.groupby(["algorithm", "actions", "horizon", "t"])["cumulative_regret"]
                 .agg(mean="mean", std=sample_std, runs="size")
                 .reset_index()
             )
@@ -126,8 +123,7 @@ def final_table(curves: pd.DataFrame, order=None) -> pd.DataFrame:
     last["_s"] = [scenarios.index(s) for s in last["scenario"]]
     last["_r"] = [list(REGRET_COLUMN).index(r) for r in last["regret"]]
     last["_a"] = [slugs.index(a) if a in slugs else len(slugs) for a in last["algorithm"]]
-    # mutmut equivalent: sort kind: pandas applies kind only when sorting by one column
-    last = last.sort_values(["_s", "_r", "_a", "algorithm"], kind="stable", ignore_index=True)  # pragma: no mutate
+    last = last.sort_values(["_s", "_r", "_a", "algorithm"], ignore_index=True)
     return last[FIELD_TABLE_SCHEMA.names]
 
 
@@ -184,10 +180,8 @@ FAMILY_LINES = {"paper": ("-", "solid"), "field": ("--", "dashed"), "plugin": ("
 
 
 def field_figure(scenario: str, curves, outputs, *, data_digest=None):
-    """Render ``scenario``'s field figure from results/field/curves.parquet rows to every path of ``outputs``:
-    mean R_t of every algorithm, log-log, one panel per regret; the paper's algorithms solid, the field's
-    dashed, a plugin's dotted (the legend's title names the styles drawn), R_T in the legend so the ranking
-    reads without the table."""
+    """Render ``scenario``'s field figure from its curves to every path of ``outputs``: mean R_t of every
+    algorithm, log-log, one panel per regret, the line style by family, R_T in the legend."""
     import numpy as np
     from matplotlib.figure import Figure
 

@@ -1,9 +1,5 @@
-"""Readable tables as Markdown and HTML: the formatting that the studies' tables share (the paper's
-final-regret table: :mod:`duelbandits.studies.paper.table`).
-
-Plain string building (no tabulate, no jinja2), so the output is the same bytes for the same
-input on every machine.
-"""
+"""The studies' tables as Markdown and HTML, by plain string building (no tabulate, no jinja2), so the
+same input gives the same bytes on every machine."""
 
 from __future__ import annotations
 
@@ -75,12 +71,12 @@ def html_page(
     )
 
 
-def fraction(x: float) -> str:
-    names = {0.5: "1/2", 2 / 3: "2/3", 0.75: "3/4", 1.0: "1"}
-    for value, name in names.items():
+def fraction(x: float, digits: int = 3) -> str:
+    """An exponent as the fraction the theorems name (1/2, 2/3, 3/4, 1), else with ``digits`` decimals."""
+    for value, name in {0.5: "1/2", 2 / 3: "2/3", 0.75: "3/4", 1.0: "1"}.items():
         if np.isfinite(x) and abs(x - value) < 1e-9:
             return name
-    return fmt(x, 3)
+    return fmt(x, digits)
 
 
 def has(value) -> bool:

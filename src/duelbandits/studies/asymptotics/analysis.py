@@ -1,7 +1,5 @@
-"""Long horizons (target ``asymptotics``): do the theorems' exponents appear? The local exponent between
-consecutive horizons, its bootstrap interval (runs resampled within each horizon) and the verdict, defined
-in docs/beyond-the-paper.md, "Long horizons"; the tables results/asymptotics/{local,exponents}.parquet and
-exponents.md. The points are sweep points (:func:`duelbandits.points.simulate_point`)."""
+"""Long horizons (target ``asymptotics``; docs/beyond-the-paper.md, "Long horizons"): the local exponents
+between consecutive horizons with their bootstrap intervals and verdicts, from sweep points."""
 
 from __future__ import annotations
 
@@ -48,12 +46,8 @@ GAJANE_2015 = LowerBound(
 )
 
 LOWER_BOUNDS = {"borda": SAHA_2021, "maximin": GAJANE_2015, "exp3p": GAJANE_2015}
-"""Worst-case lower bounds by regret kind (``K`` = A). Only their rates are drawn: the papers give
-no constant for these bounds. They hold over all instances (adversarial sequences), not for each
-fixed matrix: on a fixed stationary matrix a gap-dependent ``O(log T)`` regret is possible, so a
-local exponent below them contradicts nothing. Gajane et al.'s regret is, on their linear-link
-utility model, twice the Maximin (Condorcet) regret here (which equals the Exp3.P regret), so
-theirs applies only where a Condorcet winner exists."""
+"""Worst-case lower bounds by regret kind (``K`` = A), drawn as rates only; why these, and where they
+apply: docs/beyond-the-paper.md, "Long horizons"."""
 
 CONDORCET_SCENARIOS = ("condorcet", "borda")
 """Generated scenarios that always have a Condorcet winner (``cyclic`` has none; ``file`` may not)."""
@@ -98,8 +92,7 @@ def bootstrap_local_slopes(
     :func:`duelbandits.points.bootstrap_exponent` does; from a slope's finite resampled values (NaN if none)."""
     x = np.log(np.asarray(horizons, dtype=float))
     logs = resampled_log_means(finals, resamples, seed)
-    # mutmut equivalent: np.diff's axis=1 dropped: its default is the last axis, axis 1
-    slopes = np.diff(logs, axis=1) / np.diff(x)  # pragma: no mutate
+    slopes = np.diff(logs) / np.diff(x)
     low, high = np.full(x.size - 1, np.nan), np.full(x.size - 1, np.nan)
     for k in range(x.size - 1):
         finite = slopes[np.isfinite(slopes[:, k]), k]
@@ -122,8 +115,7 @@ def verdict(slopes, lows, highs, exponent, near: float = NEAR) -> str | None:
         return "at or below"
     if low <= exponent:
         return "consistent"
-    # mutmut equivalent: float('NAN') for float('nan'): Python reads either case
-    previous = float(slopes[-2]) if len(slopes) > 1 else float("nan")  # pragma: no mutate
+    previous = float(slopes[-2]) if len(slopes) > 1 else math.nan
     if np.isfinite(previous) and last < previous and low - exponent <= near:
         return "converging"
     return "above"
@@ -132,7 +124,7 @@ def verdict(slopes, lows, highs, exponent, near: float = NEAR) -> str | None:
 def _bound(theorem, actions: int, horizon: int, c_alpha: float) -> float:
     """The theorem's bound on E[R_T] tuned to ``horizon``, NaN where its horizon requirement fails."""
     if theorem is None or not theorem.holds(int(actions), int(horizon), c_alpha):
-        return float("nan")  # pragma: no mutate -- float('NAN') for float('nan'): Python reads either case
+        return math.nan
     return float(theorem.bound(int(actions), float(horizon), c_alpha=c_alpha))
 
 
@@ -144,21 +136,14 @@ def long_horizon_tables(
     c_alpha: float = 1.0,
     near: float = NEAR,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """``(exponents, local)`` of every (scenario, algorithm, regret, A) of the sweep ``points``.
-
-    ``local`` has one row per horizon, ``exponents`` one per (scenario, algorithm, regret, A) (their
-    columns: :mod:`duelbandits.schemas`). The global fit's stream is the sweeps' own, so the same horizons
-    give the same interval as ``sweep-horizon``; the local slopes' adds ``"local"``.
-    """
+    """``(exponents, local)``: one row per (scenario, algorithm, regret, A) of the sweep ``points``, and one
+    per horizon. The global fit's stream is the sweeps' own (the same interval as ``sweep-horizon``); the
+    local slopes' adds ``"local"``."""
     points = check_points(points)
     finals = points[points["t"] == points["horizon"]]
     exponent_rows, local_rows = [], []
-    for (scenario, algorithm, kind, actions), part in finals.groupby(
-        ["scenario", "algorithm", "regret", "actions"],
-        sort=True,  # pragma: no mutate -- groupby's sort=True dropped: True is its default
-    ):
-        # mutmut equivalent: groupby sort None/False/dropped: check_points sorts the rows by horizon already
-        by_T = [(int(T), grp["cumulative_regret"].to_numpy()) for T, grp in part.groupby("horizon", sort=True)]  # noqa: E501  # pragma: no mutate
+    for (scenario, algorithm, kind, actions), part in finals.groupby(["scenario", "algorithm", "regret", "actions"]):
+        by_T = [(int(T), grp["cumulative_regret"].to_numpy()) for T, grp in part.groupby("horizon")]
         if len(by_T) < 2:
             raise PointError(
                 f"{scenario}/{algorithm} A={actions}: local exponents need at least two horizons, "
@@ -242,8 +227,7 @@ def long_horizon_tables(
 
 
 def horizon_label(T: int) -> str:
-    """``10^6``, ``3x10^6``, ``2,000``: a horizon in the table's headers (powers of ten from 10^3, and
-    three times them, as powers; anything else with thousands separators)."""
+    """``10^6``, ``3x10^6``, ``2,000``: a horizon in the table's headers (from 10^3, 10^k and 3x10^k as powers)."""
     T = int(T)
     power = int(math.floor(math.log10(T))) if T > 0 else 0
     lead, rest = divmod(T, 10**power)

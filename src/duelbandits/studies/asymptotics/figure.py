@@ -1,8 +1,6 @@
-"""The long-horizon figure of a scenario: one panel per algorithm, the local exponent of ``E[R_T]`` (drawn
-at the geometric mean of its two horizons) against ``T``, with its bootstrap interval; filled markers for
-the regret the algorithm's theorem bounds, hollow ones for the figures' regret where that differs.
-Reference lines: the theorem's exponent (black), the worst-case lower-bound rate where one applies
-(dotted; :data:`.analysis.LOWER_BOUNDS`) and 1, linear regret (dashed)."""
+"""The long-horizon figure of a scenario: one panel per algorithm, the local exponents of ``E[R_T]`` against
+``T`` (filled: the theorem's regret, hollow: the figures' where it differs), the theorem's exponent, the
+lower-bound rate (:data:`.analysis.LOWER_BOUNDS`) and 1."""
 
 from __future__ import annotations
 
@@ -13,6 +11,7 @@ from matplotlib.ticker import NullLocator
 
 from ...plotting import style
 from ...regret import REGRET_NAMES
+from ...tables import fraction
 from .analysis import lower_bound, regrets_shown
 
 PANEL_SIZE = (5.4, 3.1)
@@ -86,12 +85,12 @@ def asymptotics_figure(scenario: str, local, exponents, outputs, *, data_digest=
             if has_theorem:
                 e = float(row["theorem_exponent"])
                 ax.axhline(e, color="black", lw=1.6, gid=f"theorem:{slug}")
-                text = f"Thm {row['theorem']}: {style.exponent_label(e)}"
+                text = f"Thm {row['theorem']}: {fraction(e, 2)}"
                 ax.annotate(text, (1.0, e), xytext=(-3, 3), ha="right", fontsize=7, **AT_THE_EDGE)
             bound = lower_bound(scenario, kinds[0])
             if bound is not None:
                 ax.axhline(bound.exponent, color=LOWER_BOUND_COLOR, ls=(0, (1, 1.5)), lw=1.4, gid=f"lower:{slug}")
-                text = f"lower-bound rate {style.exponent_label(bound.exponent)}"
+                text = f"lower-bound rate {fraction(bound.exponent, 2)}"
                 at = dict(xytext=(3, -9), ha="left", fontsize=6.5, color=LOWER_BOUND_COLOR)
                 ax.annotate(text, (0.0, bound.exponent), **at, **AT_THE_EDGE)
             ax.axhline(1.0, color=style.NEUTRAL, ls="--", lw=1.0)

@@ -6,14 +6,7 @@ from __future__ import annotations
 import math
 
 from ...cli.args import UsageError, check_confidence
-
-OPTIONAL = {
-    "local": ("asymptotics-local", "results/asymptotics/local.parquet"),
-    "tail": ("tail-estimates", "results/maximin-tail/estimates.parquet"),
-    "family": ("tail-family", "results/maximin-tail/family.parquet"),
-    "bayes": ("bayes-estimates", "results/maximin-bayes/estimates.parquet"),
-}
-"""The ledger's optional inputs: argument -> (table, the file the workflow passes), read if given."""
+from .archive import OPTIONAL
 
 MEAN_REGRETS = {
     "summary": ["scenario", "algorithm", "regret"],
@@ -42,31 +35,75 @@ def mean_regret_problem(frame, table: str) -> str | None:
     return None
 
 
+BAYES_VALUES = ["matrices", "runs_per_matrix", "ratio", "low", "high", "share_above"]
+"""The numbers of a Bayesian row that two files giving the same (prior, A, horizon) must agree on."""
+
+
+def bayes_rows(frames, paths):
+    """The Bayesian estimates the ledger reads from several files (``frames`` read from ``paths``): each file's
+    longest horizon per (prior, A). A (prior, A, horizon) given twice is kept once if its numbers are equal (the
+    same matrices and runs give the same R_t at a shared horizon: the prefix property), refused naming both
+    files if not (to 1e-9 relative: sums in another order)."""
+    import numpy as np
+    import pandas as pd
+
+    parts = [
+        f[f["horizon"] == f.groupby("actions")["horizon"].transform("max")].assign(file=str(p))
+        for f, p in zip(frames, paths)
+    ]
+    table = pd.concat(parts, ignore_index=True)
+    key = ["prior", "actions", "horizon"]
+    for (prior, A, T), same in table.groupby(key, sort=True):
+        first = same.iloc[0]
+        for _, other in same.iloc[1:].iterrows():
+            if not np.allclose(
+                first[BAYES_VALUES].astype(float), other[BAYES_VALUES].astype(float), rtol=1e-9, atol=0, equal_nan=True
+            ):
+                raise UsageError(
+                    f"{first['file']} and {other['file']} give prior {prior}, A = {A}, T = {T:,} with different "
+                    f"estimates (E[R_T] / bound {first['ratio']:.6g} and {other['ratio']:.6g}): give one of them"
+                )
+    return table.drop_duplicates(key, keep="first")
+
+
 def cmd_claims(args) -> None:
     from ... import provenance, schemas, storage
-    from ..bayes_report import overall_verdict
     from ..tail.analysis import verdict
-    from .analysis import ledger
+    from .analysis import ARCHIVE, THIS_RUN, ledger
+    from .archive import archived
 
     check_confidence(args.level, "--level")
-    paths = {"summary": args.summary} | {k: getattr(args, k) for k in OPTIONAL if getattr(args, k)}
-    tables = {"summary": "summary"} | {k: table for k, (table, _) in OPTIONAL.items()}
-    read = {k: storage.read_frame(path, tables[k]) for k, path in paths.items()}
-    for k, frame in read.items():
-        problem = mean_regret_problem(frame, tables[k]) if tables[k] in MEAN_REGRETS else None
+    given = {k: getattr(args, k) for k in OPTIONAL if getattr(args, k)}
+    files = {k: [(p, THIS_RUN) for p in (paths if k == "bayes" else [paths])] for k, paths in given.items()}
+    if args.archive:  # the archive's tables for the inputs not given: the fresh ones win
+        found = archived(args.archive, set(OPTIONAL) - set(given))
+        files |= {k: [(p, ARCHIVE) for p in paths] for k, paths in found.items()}
+    paths = [("summary", args.summary)] + [(OPTIONAL[k][0], p) for k, pairs in files.items() for p, _ in pairs]
+    frames = [storage.read_frame(path, table) for table, path in paths]  # every file readable, then each checked
+    for (table, path), frame in zip(paths, frames):
+        problem = mean_regret_problem(frame, table) if table in MEAN_REGRETS else None
         if problem:
-            raise UsageError(f"{paths[k]}: {problem}")
-    verdicts = {"tail_verdict": verdict(read["tail"]) if "tail" in read else None}
-    if "bayes" in read:  # the ledger's row is the longest horizon's (the config's T); the grid's are in bayes.md
-        read["bayes"] = read["bayes"][read["bayes"]["horizon"] == read["bayes"]["horizon"].max()]
-    verdicts["bayes_verdict"] = overall_verdict(read["bayes"]) if "bayes" in read else None
-    table = ledger(read.pop("summary"), args.level, **read, **verdicts)
-    sources = {path: k in paths for k, (_, path) in OPTIONAL.items()}
-    markdown = claims_markdown(table, args.level, sources)  # before any write: all or nothing
-    digests = {path: provenance.file_sha256(path) for path in paths.values()}
+            raise UsageError(f"{path}: {problem}")
+    read, frames = {"summary": [frames[0]]}, iter(frames[1:])
+    read |= {k: [next(frames) for _ in pairs] for k, pairs in files.items()}
+    read = {k: bayes_rows(f, [p for p, _ in files[k]]) if k == "bayes" else f[0] for k, f in read.items()}
+    sources = {k: pairs[0][1] for k, pairs in files.items()}
+    tail_verdict = verdict(read["tail"]) if "tail" in read else None
+    table = ledger(read.pop("summary"), args.level, sources, **read, tail_verdict=tail_verdict)
+    markdown = claims_markdown(table, args.level, files)  # before any write: all or nothing
+    digests = {str(path): provenance.file_sha256(path) for _, path in paths}
     prov = provenance.record(table="claims", inputs=digests, level=args.level)
     storage.write_frame(table, schemas.CLAIM_SCHEMA, args.table, prov)
     storage.write_text(args.markdown, markdown)
+
+
+def cmd_archive(args) -> None:
+    from .archive import refresh
+
+    for rel in refresh(args.folders, args.archive):
+        print(f"archived {rel}")
+    manifest = f"{args.archive}/MANIFEST.sha256"
+    print(f"wrote {manifest}: check it with duelbandits manifest verify {manifest}")
 
 
 def add_commands(sub) -> None:
@@ -75,7 +112,16 @@ def add_commands(sub) -> None:
     p.add_argument("--local", help="results/asymptotics/local.parquet, read if given")
     p.add_argument("--tail", help="results/maximin-tail/estimates.parquet, read if given")
     p.add_argument("--family", help="results/maximin-tail/family.parquet, read if given")
-    p.add_argument("--bayes", help="results/maximin-bayes/estimates.parquet, read if given")
+    p.add_argument(
+        "--bayes",
+        nargs="+",
+        help="results/maximin-bayes/estimates.parquet, or several (other priors, horizons): each file's longest "
+        "horizon is a row per prior and A",
+    )
+    p.add_argument(
+        "--archive",
+        help="the archive folder (archive/): its tables for every optional input not given (docs/claims.md)",
+    )
     p.add_argument(
         "--level",
         type=float,
@@ -86,6 +132,15 @@ def add_commands(sub) -> None:
     p.add_argument("--markdown", required=True, help="output .md")
     p.set_defaults(func=cmd_claims, outputs=("table", "markdown"))
 
+    p = sub.add_parser(
+        "archive",
+        help="copy the long targets' tables built in FOLDERS into the archive and rewrite its manifest "
+        "(docs/claims.md#the-archive)",
+    )
+    p.add_argument("folders", nargs="+", help="folders snakemake built asymptotics, maximin_tail or maximin_bayes in")
+    p.add_argument("--archive", default="archive", help="the archive folder (default archive)")
+    p.set_defaults(func=cmd_archive)
+
 
 def _number(value: float) -> str:
     if value is None or not math.isfinite(value):
@@ -93,9 +148,9 @@ def _number(value: float) -> str:
     return f"{value:,.3f}" if abs(value) < 10 else f"{value:,.0f}"
 
 
-def claims_markdown(table, level: float, sources: dict) -> str:
+def claims_markdown(table, level: float, files: dict) -> str:
     """results/claims.md: one row per claim (the number, its interval or `[-]` without one, the threshold, the
-    verdict), then each row's method."""
+    verdict, the source of its table), then each row's method; ``files``: {optional input: [(path, source)]}."""
     from ...tables import markdown
 
     rows, methods = [], []
@@ -116,11 +171,13 @@ def claims_markdown(table, level: float, sources: dict) -> str:
                 _number(row.threshold),
                 f"**{row.verdict}**" + (f" ({row.reason})" if row.reason else ""),
                 row.figure,
+                row.source,
             ]
         )
         methods.append(f"{n}. **{row.claim}**: {row.quantity}; {row.method}.")
     built = "; ".join(
-        f"{name}: {'read' if used else 'not built, its rows not tested'}" for name, used in sources.items()
+        f"{key}: " + (", ".join(f"{p} ({source})" for p, source in files[key]) if key in files else "not built")
+        for key in OPTIONAL
     )
     return "\n".join(
         [
@@ -128,9 +185,19 @@ def claims_markdown(table, level: float, sources: dict) -> str:
             f"Verdict rules and tolerances: docs/claims.md. Limits are one-sided at level {level:g} unless a "
             f"row says otherwise. Optional inputs: {built}.\n",
             markdown(
-                ["#", "claim", "where", "statement (in short)", "number [interval]", "threshold", "verdict", "figure"],
+                [
+                    "#",
+                    "claim",
+                    "where",
+                    "statement (in short)",
+                    "number [interval]",
+                    "threshold",
+                    "verdict",
+                    "figure",
+                    "source",
+                ],
                 rows,
-                "rllllrll",
+                "rllllrlll",
             ),
             "\n## How each number was measured\n",
             "\n".join(methods),

@@ -14,7 +14,7 @@ naming them (:func:`not_run`), never decided on the methods that were.
 from __future__ import annotations
 
 import math
-from dataclasses import make_dataclass, replace
+from dataclasses import field, make_dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -56,8 +56,25 @@ ONE_RUN = "one run: no interval"
 
 TEXTS = ("claim", "where", "statement", "quantity", "method")
 
-Claim = make_dataclass("Claim", [*TEXTS, "value", "low", "high", "threshold", "verdict", "reason", "figure"])
-"""A row of the ledger: its texts, its number and interval (NaN: none), threshold, verdict and reason."""
+THIS_RUN, ARCHIVE, NONE = "this run", "archive", "-"
+"""Where a row's table came from: built in this folder (or given), the archive (:mod:`.archive`), not built."""
+
+Claim = make_dataclass(
+    "Claim",
+    [
+        *TEXTS,
+        "value",
+        "low",
+        "high",
+        "threshold",
+        "verdict",
+        "reason",
+        "figure",
+        ("source", str, field(default=THIS_RUN)),
+    ],
+)
+"""A row of the ledger: its texts, its number and interval (NaN: none), threshold, verdict, reason, figure
+and the source of its table (:data:`THIS_RUN`, :data:`ARCHIVE`, :data:`NONE`)."""
 
 LABELS = {slug: a.label for slug, a in ALGORITHMS.items() if a.family == "paper"}
 """The paper's six algorithms, whose claims the ledger checks, by their labels (from the registry)."""
@@ -314,23 +331,23 @@ def family_sharpened(texts, family, r) -> str:
 
 
 def rule_bayes(spec, d, ctx) -> list[Claim]:
-    """Theorem 4.1 read as a Bayesian bound, from the maximin-bayes target: the A whose interval on
-    ``E[R_T] / bound`` first lies above 1 (fails), else the one with the highest upper end; the verdict
-    :func:`every` of the per-A verdicts."""
-    from ..bayes_report import prior_name
+    """Theorem 4.1 read as a Bayesian bound: one row per (prior, A, horizon) of the estimates the ledger reads
+    (each file's longest horizon: :func:`duelbandits.studies.claims.bayes_rows`), ``E[R_T] / bound``
+    :func:`below` 1, in the order of the priors (:data:`duelbandits.schemas.PRIORS`), then T, then A."""
+    from ...schemas import PRIORS
 
-    estimates = d["bayes"]
-    c = {**ctx, "prior": prior_name(estimates)}
+    estimates, order = d["bayes"], list(PRIORS.values())
     if estimates is None or estimates.empty:
-        return [not_tested(spec, c)]
-    verdicts = [below(low, high, 1.0) for low, high in zip(estimates["low"], estimates["high"])]
-    failing = estimates[[v == FAILS for v in verdicts]].sort_values("actions")
-    r = failing.iloc[0] if len(failing) else estimates.sort_values(["high", "actions"]).iloc[-1]
-    c |= {"actions": int(r["actions"]), "T": int(r["horizon"]), "matrices": int(r["matrices"])}
-    c |= {"all_actions": ", ".join(str(int(a)) for a in estimates["actions"]), "confidence": r["confidence"]}
-    c |= {"runs_per_matrix": int(r["runs_per_matrix"]), "verdict_text": d["bayes_verdict"] or ""}
-    c["share"] = 100 * r["share_above"]
-    return [row(spec, c, float(r["ratio"]), float(r["low"]), float(r["high"]), 1.0, every(verdicts))]
+        return [not_tested(spec, {**ctx, "prior": order[0]})]
+    rank = estimates["prior"].map(lambda p: order.index(p) if p in order else len(order))
+    rows = []
+    for _, r in estimates.assign(rank=rank).sort_values(["rank", "horizon", "actions"]).iterrows():
+        c = {**ctx, "prior": r["prior"], "actions": int(r["actions"]), "T": int(r["horizon"])}
+        c |= {k: r[k] for k in ("matrices", "runs_per_matrix", "confidence")}
+        c |= {k: 100 * r[f"share_{k}"] for k in ("above", "low", "high")}
+        low, high = float(r["low"]), float(r["high"])
+        rows.append(row(spec, c, float(r["ratio"]), low, high, 1.0, below(low, high, 1.0), runs=int(r["matrices"])))
+    return rows
 
 
 RULES = {name.removeprefix("rule_").replace("_", " "): f for name, f in globals().items() if name.startswith("rule_")}
@@ -347,30 +364,39 @@ def reading(row: Claim) -> Claim:
     return replace(row, verdict=text.format(prior=prior)) if text else row
 
 
-INPUTS = ("local", "tail", "family", "bayes", "tail_verdict", "bayes_verdict")
-"""The ledger's optional inputs: the long targets' tables (None: not built) and two overall verdicts."""
+INPUTS = ("local", "tail", "family", "bayes", "tail_verdict")
+"""The ledger's optional inputs: the long targets' tables (None: not built) and the tail's overall verdict."""
+
+RULE_INPUT = {"long horizons": "local", "tail": "tail", "family": "family", "bayes": "bayes"}
+"""The optional table each rule beyond the paper run reads (the others read the summary: :data:`THIS_RUN`)."""
 
 
-def rows(summary, level: float = LEVEL, **inputs) -> list[Claim]:
+def rows(summary, level: float = LEVEL, sources=None, **inputs) -> list[Claim]:
     """The rows of the claims of :data:`DATA`, in order, each from its rule, from ``summary`` and ``inputs`` (of
-    :data:`INPUTS`); a claim about a scenario the summary lacks has none."""
+    :data:`INPUTS`), each naming the source of its table (``sources``: {input: :data:`ARCHIVE` or
+    :data:`THIS_RUN`}, this run if not given); a claim about a scenario the summary lacks has none."""
     d = dict.fromkeys(INPUTS) | inputs | {"summary": summary, "level": level, "rows": {}}
     ctx = {"level": level, "z": z_one_sided(level), "runs": int(summary["runs"].max())}
     out = []
     for spec in DATA["claims"]:
         if "scenario" not in spec or spec["scenario"] in set(summary["scenario"]):
-            out += RULES[spec["rule"]](spec, d, {**ctx, "threshold": spec.get("threshold")})
+            key = RULE_INPUT.get(spec["rule"])
+            source = NONE if key and d[key] is None else (sources or {}).get(key, THIS_RUN)
+            out += [
+                replace(r, source=source)
+                for r in RULES[spec["rule"]](spec, d, {**ctx, "threshold": spec.get("threshold")})
+            ]
             d["rows"] = {r.claim: r for r in out}  # the rows a conjunction reads
     return out
 
 
-def ledger(summary, level: float = LEVEL, **inputs):
+def ledger(summary, level: float = LEVEL, sources=None, **inputs):
     """:func:`rows` as a DataFrame of :data:`duelbandits.schemas.CLAIM_SCHEMA`'s columns, the Theorem 4.1 rows'
     verdicts naming the reading they test (:func:`reading`), after every rule built on them has run."""
     import pandas as pd
 
     from ...schemas import CLAIM_SCHEMA
 
-    table = [vars(reading(r)) for r in rows(summary, level, **inputs)]
+    table = [vars(reading(r)) for r in rows(summary, level, sources, **inputs)]
     # mutmut equivalent: columns=None or dropped: the rows are Claim's fields in CLAIM_SCHEMA's order, never none
     return pd.DataFrame(table, columns=CLAIM_SCHEMA.names)  # pragma: no mutate

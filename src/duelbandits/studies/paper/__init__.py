@@ -1,10 +1,7 @@
-"""The paper's study (the default target, `panels` and `paper`): its commands. ``aggregate`` (one
-scenario's run chunks into traces, strategies and summary), ``bounds`` (the theorem curves), ``summary``
-(both joined), ``table`` (the final regrets), ``figure main`` and ``figure appendix`` (the 14 figures and
-their panels; each figure carries the digest of the data it was drawn from), ``latex figures`` and
-``latex build`` (figures.tex and its PDF). The analysis is in :mod:`.analysis`, the table in :mod:`.table`,
-the figures in :mod:`.main` and :mod:`.appendix` (several in one call: :mod:`.batches`), the LaTeX in
-:mod:`.latex`, each loaded by the command that uses it."""
+"""The paper's study (the default target, `panels` and `paper`): its commands ``aggregate``, ``bounds``,
+``summary``, ``table``, ``figure main|appendix`` and ``latex figures|build``; the analysis is in
+:mod:`.analysis`, the table in :mod:`.table`, the figures in :mod:`.main`, :mod:`.appendix` and
+:mod:`.batches`, the LaTeX in :mod:`.latex`, each loaded by the command that uses it."""
 
 from __future__ import annotations
 
@@ -82,14 +79,8 @@ def cmd_bounds(args) -> None:
         df = bounds_table(args.algorithms, args.actions, args.horizon, args.points, args.c_alpha)
     for w in caught:
         print(f"warning: {w.message}", file=sys.stderr)
-    prov = provenance.record(
-        table="bounds",
-        algorithms=args.algorithms,
-        actions=args.actions,
-        horizon=args.horizon,
-        points=args.points,
-        c_alpha=args.c_alpha,
-    )
+    keys = ("algorithms", "actions", "horizon", "points", "c_alpha")
+    prov = provenance.record(table="bounds", **{key: getattr(args, key) for key in keys})
     storage.write_frame(df, schemas.BOUND_SCHEMA, args.out, prov)
 
 

@@ -37,8 +37,7 @@ def load_algorithm_runs(paths, horizon: int, actions: int, runs: int) -> tuple[p
             strategies.append(strat)
     df = pd.concat(frames, ignore_index=True)
     if not _in_run_order(df):  # chunks given out of order (the workflow gives them in order)
-        # mutmut equivalent: sort kind: pandas applies kind only when sorting by one column, and these sort by (run, t)
-        df = df.sort_values(["run", "t"], kind="stable", ignore_index=True)  # pragma: no mutate
+        df = df.sort_values(["run", "t"], ignore_index=True)
     run = df["run"].to_numpy()
     found = run[np.r_[True, run[1:] != run[:-1]]] if len(run) else run
     if not np.array_equal(found, np.arange(runs)) or len(df) != runs * horizon:
@@ -48,8 +47,7 @@ def load_algorithm_runs(paths, horizon: int, actions: int, runs: int) -> tuple[p
         )
     if not strategies:
         return df, None
-    # mutmut equivalent: sort kind: pandas applies kind only when sorting by one column, and these sort by (run, t)
-    return df, pd.concat(strategies, ignore_index=True).sort_values(["run", "t"], kind="stable", ignore_index=True)  # noqa: E501  # pragma: no mutate
+    return df, pd.concat(strategies).sort_values(["run", "t"], ignore_index=True)
 
 
 def _in_run_order(df: pd.DataFrame) -> bool:
@@ -120,8 +118,7 @@ def aggregate_scenario(
         ) as writer:
             for algorithm, paths in chunks.items():
                 df, recorded = load_algorithm_runs(paths, horizon, actions, runs)
-                # mutmut equivalent: a dtype dropped before pa.table's schema casts the column to its type
-                I, J = df["I"].to_numpy(np.int64), df["J"].to_numpy(np.int64)  # pragma: no mutate
+                I, J = df["I"].to_numpy(), df["J"].to_numpy()
                 paper_kind = paper_regret(scenario, algorithm)
                 for kind in regret.REGRETS:
                     r = regret.per_step(kind, X, I, J)
@@ -148,29 +145,22 @@ def aggregate_scenario(
                             {
                                 "algorithm": _repeated(algorithm, len(df)),
                                 "regret_kind": _repeated(kind, len(df)),
-                                # mutmut equivalent: the schema casts the column to its type
-                                "run": df["run"].to_numpy(np.int32),  # pragma: no mutate
-                                # mutmut equivalent: the schema casts the column to its type
-                                "t": df["t"].to_numpy(np.int32),  # pragma: no mutate
-                                # mutmut equivalent: the schema casts the column to its type
-                                "I": df["I"].to_numpy(np.int16),  # pragma: no mutate
-                                # mutmut equivalent: the schema casts the column to its type
-                                "J": df["J"].to_numpy(np.int16),  # pragma: no mutate
-                                # mutmut equivalent: the schema casts the column to its type
-                                "outcome": df["outcome"].to_numpy(np.int8),  # pragma: no mutate
+                                "run": df["run"].to_numpy(),  # the schema gives each column its type
+                                "t": df["t"].to_numpy(),
+                                "I": I,
+                                "J": J,
+                                "outcome": df["outcome"].to_numpy(),
                                 "regret": r,
                                 # mutmut equivalent: the schema casts the column to its type
                                 "cumulative_regret": cum.ravel().astype(np.float32),  # pragma: no mutate
                             },
-                            # mutmut equivalent: the trace's schema dropped: the columns as built have its types
-                            schema=schemas.TRACE_SCHEMA,  # pragma: no mutate
+                            schema=schemas.TRACE_SCHEMA,
                         )
                         # mutmut equivalent: row_group_size None: pyarrow's default is storage.ROW_GROUP_ROWS
                         writer.write_table(trace, row_group_size=storage.ROW_GROUP_ROWS)  # pragma: no mutate
                 if recorded is not None:
                     strategies.extend(_strategy_rows(algorithm, recorded, actions, runs))
-    # mutmut equivalent: the index of a frame written with preserve_index=False: never read
-    summary_df = pd.concat(summary, ignore_index=True)  # pragma: no mutate
+    summary_df = pd.concat(summary)  # its index is not written
     storage.write_table(
         # mutmut equivalent: preserve_index None/True: the columns written are the schema's
         pa.Table.from_pandas(summary_df, schema=schemas.SUMMARY_SCHEMA, preserve_index=False),  # pragma: no mutate
@@ -178,8 +168,7 @@ def aggregate_scenario(
         prov.get("summary"),
     )
     strategy_df = (
-        # mutmut equivalent: the index of a frame written with preserve_index=False: never read
-        pd.concat(strategies, ignore_index=True)  # pragma: no mutate
+        pd.concat(strategies)  # its index is not written
         if strategies
         else pd.DataFrame({f.name: [] for f in schemas.STRATEGY_SCHEMA})
     )
@@ -232,8 +221,7 @@ def bounds_table(
 
 def join_summary(summaries: list[pd.DataFrame], bounds_df: pd.DataFrame) -> pd.DataFrame:
     """Concatenate per-scenario summaries and fill ``bound`` where a theorem applies."""
-    # mutmut equivalent: the index of the concatenated summaries: merge gives a new one
-    df = pd.concat(summaries, ignore_index=True).drop(columns="bound")  # pragma: no mutate
+    df = pd.concat(summaries).drop(columns="bound")  # merge gives a new index
     keyed = bounds_df[["algorithm", "regret", "t", "bound"]]
     # mutmut equivalent: merge on the common columns: after dropping bound they are algorithm, regret and t
     df = df.merge(keyed, on=["algorithm", "regret", "t"], how="left", validate="many_to_one")  # pragma: no mutate

@@ -48,7 +48,7 @@ def _run_lines(ax, x, Y, color, width=style.LINE_WIDTH["run"]):
     return lines
 
 
-def _regret_panel(ax, regret, color, kind, look: style.Look = style.COMPOSITE):
+def _regret_panel(ax, regret, color, kind, look: style.Look):
     """(a): the cumulative paper-regret of every run, the mean over runs thick, the std shaded above it."""
     horizon = regret.shape[1]
     idx = style.display_index(horizon)
@@ -66,7 +66,7 @@ def _regret_panel(ax, regret, color, kind, look: style.Look = style.COMPOSITE):
         )
 
 
-def _selection_panel(ax, letter, name, selections, color, actions, winner, look: style.Look = style.COMPOSITE):
+def _selection_panel(ax, letter, name, selections, color, actions, winner, look: style.Look):
     """(b), (c): the actions I_t or J_t selected, averaged over windows, runs light, mean thick, ± std."""
     runs, horizon = selections.shape
     width = selection_window(horizon)
@@ -99,7 +99,7 @@ def _selection_panel(ax, letter, name, selections, color, actions, winner, look:
         )
 
 
-def _strategy_panel(ax, letter, player, strategies, actions, winner, look: style.Look = style.COMPOSITE):
+def _strategy_panel(ax, letter, player, strategies, actions, winner, look: style.Look):
     """(d), (e): each action's mean probability in the strategy p_t or q_t over runs, ± std."""
     part = strategies[strategies["player"] == player]
     mean = part.pivot(index="t", columns="action", values="mean").sort_index()

@@ -37,11 +37,9 @@ def _placeholders(template: str, allowed) -> set[str]:
 
 
 def figure_outputs(templates, **choices) -> dict[tuple, list[str]]:
-    """``{(value, ...): [path, ...]}``: the files of each figure a call draws, in drawing order: one
-    figure per combination of the values ``choices`` gives each placeholder (None: its option not
-    given). UsageError, before anything is drawn, for a template or value that would make two
-    figures write one path or leave a placeholder unfilled.
-    """
+    """``{(value, ...): [path, ...]}``: the files of each figure a call draws (one per combination of the
+    ``choices`` of each placeholder; None: its option not given), in drawing order. UsageError, before
+    anything is drawn, for two figures writing one path or a placeholder unfilled."""
     for key, values in choices.items():
         for value in values or ():
             if values.count(value) > 1:

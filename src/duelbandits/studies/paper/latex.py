@@ -206,37 +206,32 @@ def _appendix_caption(record: dict, algorithm: str) -> str:
     return text
 
 
-def _main_environment(record: dict, c_alpha: float) -> list[str]:
-    figure = main_figure_name(record["name"])
+def _environment(figure: str, rows: list[str], widths: dict, subcaptions: dict, between: str, caption: str):
+    """A figure environment: the subfigures of each row of panel letters, ``between`` the rows."""
     lines = ["\\begin{figure}[tbp]", "  \\centering"]
-    rows = [["a", "b"], ["c", "d"]]
     for k, row in enumerate(rows):
+        lines += [] if k == 0 else [f"  {between}"]
         for i, panel in enumerate(row):
-            width = style.MAIN_PANELS[panel][0]
-            lines += _subfigure(width, f"{figure}/{panel}.pdf", SUBCAPTIONS[panel], f"fig:{figure}-{panel}")
-            if i < len(row) - 1:
-                lines.append("  \\hfil")
-        if k < len(rows) - 1:
-            lines.append("  \\par\\medskip")
-    lines += [f"  \\caption{{{_main_caption(record, c_alpha)}}}", f"  \\label{{fig:{figure}}}", "\\end{figure}"]
-    return lines
+            lines += [] if i == 0 else ["  \\hfil"]
+            lines += _subfigure(widths[panel], f"{figure}/{panel}.pdf", subcaptions[panel], f"fig:{figure}-{panel}")
+    return lines + [f"  \\caption{{{caption}}}", f"  \\label{{fig:{figure}}}", "\\end{figure}"]
+
+
+def _main_environment(record: dict, c_alpha: float) -> list[str]:
+    widths = {panel: size[0] for panel, size in style.MAIN_PANELS.items()}
+    caption = _main_caption(record, c_alpha)
+    return _environment(main_figure_name(record["name"]), ["ab", "cd"], widths, SUBCAPTIONS, "\\par\\medskip", caption)
 
 
 def _appendix_environment(record: dict, algorithm: str) -> list[str]:
-    figure = appendix_figure_name(record["name"], algorithm)
     players = ALGORITHMS[algorithm].strategies
     letters = style.appendix_panel_letters(players)
-    width = style.APPENDIX_PANELS[len(letters)][0]
+    widths = dict.fromkeys(letters, style.APPENDIX_PANELS[len(letters)][0])
     kind = record["kinds"][algorithm]
     subcaptions = {"a": f"{REGRET_NAMES.get(kind, kind)} regret", "b": "$\\mathbf{I}_t$", "c": "$\\mathbf{J}_t$"}
     subcaptions |= {letter: f"$\\mathbf{{{p}}}_t$" for letter, p in zip("de", players)}
-    lines = ["\\begin{figure}[tbp]", "  \\centering"]
-    for k, panel in enumerate(letters):
-        lines += _subfigure(width, f"{figure}/{panel}.pdf", subcaptions[panel], f"fig:{figure}-{panel}")
-        if k < len(letters) - 1:
-            lines.append("  \\par")
-    lines += [f"  \\caption{{{_appendix_caption(record, algorithm)}}}", f"  \\label{{fig:{figure}}}", "\\end{figure}"]
-    return lines
+    figure = appendix_figure_name(record["name"], algorithm)
+    return _environment(figure, list(letters), widths, subcaptions, "\\par", _appendix_caption(record, algorithm))
 
 
 def figures_tex(scenarios: list[dict], summary, *, c_alpha: float = 1.0) -> str:

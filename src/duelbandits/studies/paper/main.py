@@ -13,7 +13,6 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
-from ...algorithms import ALGORITHMS
 from ...plotting import style
 from ...regret import REGRET_NAMES
 from ...theorems import THEOREMS, theorem_for
@@ -22,9 +21,7 @@ from ...theorems import THEOREMS, theorem_for
 def _paper_rows(name: str, summary):
     """The summary rows the paper plots for scenario ``name``, one curve per algorithm."""
     rows = summary[(summary["scenario"] == name) & summary["paper"].astype(bool)]
-    present = set(rows["algorithm"])
-    order = [a for a in ALGORITHMS if a in present] + sorted(present - set(ALGORITHMS))
-    return {slug: rows[rows["algorithm"] == slug].sort_values("t") for slug in order}
+    return {slug: rows[rows["algorithm"] == slug].sort_values("t") for slug in style.ordered_slugs(rows["algorithm"])}
 
 
 def _thin(part):
@@ -44,7 +41,7 @@ def _regret_label(slug: str, kind: str, mixed: bool) -> str:
     return f"{label} ({REGRET_NAMES.get(kind, kind)} regret)" if mixed else label
 
 
-def _utilities_panel(ax, scenario: dict, look: style.Look = style.COMPOSITE):
+def _utilities_panel(ax, scenario: dict, look: style.Look):
     """(a): each action's latent utility as a bar, the Condorcet and Borda winners marked above."""
     u = np.asarray(scenario["utilities"], dtype=float)
     actions = np.arange(u.size)
@@ -83,7 +80,7 @@ def _utilities_panel(ax, scenario: dict, look: style.Look = style.COMPOSITE):
     ax.legend(handles=handles, loc="upper left")
 
 
-def _matrix_panel(fig, ax, scenario: dict, look: style.Look = style.COMPOSITE):
+def _matrix_panel(fig, ax, scenario: dict, look: style.Look):
     """(b): the preference matrix X as a heat map with its colour bar, values in the cells when they fit."""
     X = np.asarray(scenario["matrix"], dtype=float)
     A = X.shape[0]
@@ -174,7 +171,7 @@ def _legend_place(look: style.Look, inside: str, columns: int = 2) -> dict:
     return {"loc": "lower center", "bbox_to_anchor": (0.5, 1.0), "ncol": columns, "frameon": False}
 
 
-def _mean_regret_panel(ax, curves: dict, mixed: bool, horizon: int, look: style.Look = style.COMPOSITE, letter="c"):
+def _mean_regret_panel(ax, curves: dict, mixed: bool, horizon: int, look: style.Look, letter="c"):
     """(c): the mean cumulative paper-regret of every algorithm, std shaded above the mean."""
     _regret_curves(ax, curves, mixed and not look.short_labels)
     ax.set_ylim(bottom=0)
@@ -185,16 +182,7 @@ def _mean_regret_panel(ax, curves: dict, mixed: bool, horizon: int, look: style.
     _step_axis(ax)
 
 
-def _bounds_panel(
-    ax,
-    curves: dict,
-    mixed: bool,
-    horizon: int,
-    actions: int,
-    c_alpha: float,
-    look: style.Look = style.COMPOSITE,
-    letter="d",
-):
+def _bounds_panel(ax, curves: dict, mixed: bool, horizon: int, actions: int, c_alpha: float, look, letter="d"):
     """(d): the mean regrets of (c) with the theorem bounds dashed, on log-log axes."""
     _regret_curves(ax, curves, mixed and not look.short_labels)
     notes = _bound_curves(ax, curves, horizon, actions, c_alpha, look)

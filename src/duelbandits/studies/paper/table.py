@@ -10,12 +10,8 @@ from ...tables import fmt, html_page, markdown, markdown_page, mean_std
 
 
 def final_regret_table(summary: pd.DataFrame) -> pd.DataFrame:
-    """Per (scenario, algorithm): the figure's regret at T (mean, std), the bound at T, below it or not.
-
-    ``summary`` is results/summary.parquet. The Copeland regret at T is added
-    for every row (the extra regret reported beyond the paper). ``below`` is
-    "yes"/"no" where a bound applies and "-" where none does.
-    """
+    """Per (scenario, algorithm) of ``summary``: the figure's regret at T (mean, std), the bound at T,
+    ``below`` it ("yes", "no"; "-" without a bound) and the Copeland regret at T."""
     last = summary[summary["t"] == summary.groupby("scenario")["t"].transform("max")]
     paper = last[last["paper"].astype(bool)].set_index(["scenario", "algorithm"])
     copeland = last[last["regret"] == "copeland"].set_index(["scenario", "algorithm"])

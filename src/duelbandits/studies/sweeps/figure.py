@@ -1,7 +1,5 @@
-"""The sweeps' figures: ``horizon_sweep_figure``, (a) mean R_T against T, each T its own runs tuned to
-it, with the fitted T^rho and, dotted, R_t inside the runs of the largest T, (b) the fitted exponents
-with their bootstrap intervals beside the theorem exponents and 1; ``actions_sweep_figure``, (a) mean
-R_T against A, (b) R_T over the theorem bound at (A, T)."""
+"""The sweeps' figures: over the horizons (mean R_T, the fit T^rho, R_t inside the largest T's runs; the
+fitted exponents beside the theorems'), and over A (mean R_T; R_T over the theorem bound)."""
 
 from __future__ import annotations
 
@@ -12,6 +10,7 @@ from matplotlib.ticker import FuncFormatter, NullLocator
 
 from ...plotting import style
 from ...regret import REGRET_NAMES
+from ...tables import fraction
 
 SWEEP_SIZE = (11.0, 4.4)
 """Size in inches of each sweep figure (two panels side by side)."""
@@ -26,8 +25,8 @@ def _minor_label(y, _pos=None) -> str:
 
 
 def _regrets(table):
-    """The algorithms in legend order, the regret the figures show for each, their legend labels (naming
-    the regret where the algorithms' differ) and panel (a)'s name of the regret."""
+    """The algorithms in legend order, the figures' regret of each, their legend labels and panel (a)'s
+    name of the regret."""
     slugs = style.ordered_slugs(table["algorithm"].unique())
     paper = table[table["paper"].astype(bool)]
     kinds = {slug: paper.loc[paper["algorithm"] == slug, "regret"].iloc[0] for slug in slugs}
@@ -104,7 +103,7 @@ def horizon_sweep_figure(scenario: str, table, exponents, outputs, *, data_diges
                 r = theorem.iloc[0]
                 ax_e.hlines(r["theorem_exponent"], i - 0.38, i + 0.38, color="black", lw=2.2, gid=f"theorem:{slug}")
                 ax_e.annotate(
-                    f"Thm {r['theorem']}: {style.exponent_label(r['theorem_exponent'])}",
+                    f"Thm {r['theorem']}: {fraction(r['theorem_exponent'], 2)}",
                     (i, r["theorem_exponent"]),
                     xytext=(0, -11),
                     textcoords="offset points",

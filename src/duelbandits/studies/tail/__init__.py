@@ -56,21 +56,10 @@ def cmd_tail_continue(args) -> None:
         args.escape_samples,
         progress=progress_line(label),
     )
-    prov = provenance.record(
-        table="tail-curves",
-        points=sources,
-        scenario=record["name"],
-        matrix_sha256=record["matrix_sha256"],
-        seed=args.seed,
-        horizon=args.horizon,
-        first_horizon=first,
-        share=args.share,
-        others=args.others,
-        jobs=args.jobs,
-        job=args.job,
-        points_kept=args.grid_points,
-        escape_samples=args.escape_samples,
-    )
+    fields = dict(points=sources, scenario=record["name"], matrix_sha256=record["matrix_sha256"], first_horizon=first)
+    keys = ("seed", "horizon", "share", "others", "jobs", "job", "escape_samples")
+    fields |= {key: getattr(args, key) for key in keys}
+    prov = provenance.record(table="tail-curves", points_kept=args.grid_points, **fields)
     storage.write_table(curves, args.curves, prov)
     storage.write_table(states, args.states, {**prov, "table": "tail-states"})
 

@@ -31,11 +31,9 @@ def interval_slopes(t, R) -> np.ndarray:
     """Mean per-step regret over each grid interval ``(t_{k-1}, t_k]`` (``(0, t_0]`` first);
     ``R`` is ``(runs, steps)`` or ``(steps,)``."""
     t = np.asarray(t, dtype=float)
-    # mutmut equivalent: dtype=None or dtype dropped: the float64 zeros joined to R make it float64
-    R = np.asarray(R, dtype=float)  # pragma: no mutate
+    R = np.asarray(R)
     dt = np.diff(np.r_[0.0, t])
-    # mutmut equivalent: np.diff's axis dropped: its default is the last axis, -1
-    dR = np.diff(np.concatenate([np.zeros(R.shape[:-1] + (1,)), R], axis=-1), axis=-1)  # pragma: no mutate
+    dR = np.diff(np.concatenate([np.zeros(R.shape[:-1] + (1,)), R], axis=-1))
     return dR / dt
 
 
@@ -108,12 +106,10 @@ def continue_runs(
     samples: int = 2000,
     progress=None,
 ) -> tuple[pa.Table, pa.Table]:
-    """Phase 2: each run of ``runs`` (stratum ``strata[k]``) simulated from the start to ``horizon``
-    with the seed of ``duelbandits simulate --run r``; returns ``(curves, states)``: its Maximin
-    ``R_t`` on ``thin_grid(horizon, points)``, and its state at ``first_horizon`` and ``horizon``
-    (duels and wins of ``i*`` against ``i2``, ordered pairs never observed, escape probabilities
-    under the frozen posterior, from ``samples`` posterior draws seeded by
-    ``SeedSequence([seed, "maximin-tail", "escape", run, step])``)."""
+    """Phase 2: each run of ``runs`` (stratum ``strata[k]``) to ``horizon`` with the seed of ``duelbandits
+    simulate --run r``; returns ``(curves, states)``: its Maximin ``R_t`` on ``thin_grid(horizon, points)``
+    and its state at ``first_horizon`` and ``horizon`` (escape probabilities from ``samples`` draws seeded
+    by ``SeedSequence([seed, "maximin-tail", "escape", run, step])``)."""
     X = np.asarray(matrix, dtype=float)
     A = X.shape[0]  # pragma: no mutate -- X.shape[1] for X.shape[0]: a preference matrix is square
     tr = trap(X)
@@ -139,31 +135,17 @@ def continue_runs(
             progress(n + 1, len(runs))
     k = grid.size
     curve_table = pa.table(
-        {
-            # mutmut equivalent: a column type None or a column's type dropped: pa.table casts it to the schema
-            "run": pa.array(np.repeat([c[0] for c in curves], k), pa.int32()),  # pragma: no mutate
-            # mutmut equivalent: a column type None or a column's type dropped: pa.table casts it to the schema
-            "stratum": pa.array(np.repeat([c[1] for c in curves], k).tolist(), pa.string()),  # pragma: no mutate
-            # mutmut equivalent: a column's type None or a column's type dropped: pa.table casts it to the schema
-            "t": pa.array(np.tile(grid, len(curves)), pa.int32()),  # pragma: no mutate
-            "cumulative_regret": pa.array(
-                np.concatenate([c[2] for c in curves]) if curves else np.zeros(0),
-                pa.float64(),  # pragma: no mutate -- the column's type None or dropped: pa.table casts it to the schema
-            ),
+        {  # the schema gives each column its type
+            "run": np.repeat([c[0] for c in curves], k),
+            "stratum": np.repeat([c[1] for c in curves], k).tolist(),
+            "t": np.tile(grid, len(curves)),
+            "cumulative_regret": np.concatenate([c[2] for c in curves]) if curves else np.zeros(0),
         },
-        schema=schemas.TAIL_CURVE_SCHEMA,  # pragma: no mutate -- the curves' schema dropped: each column has its type
+        schema=schemas.TAIL_CURVE_SCHEMA,
     )
     columns = list(zip(*states)) if states else [[] for _ in schemas.TAIL_STATE_SCHEMA.names]
-    state_table = pa.table(
-        {
-            # mutmut equivalent: the columns' types: pa.table casts to the schema
-            name: pa.array(list(col), schemas.TAIL_STATE_SCHEMA.field(name).type)  # pragma: no mutate
-            for name, col in zip(schemas.TAIL_STATE_SCHEMA.names, columns)
-        },
-        # mutmut equivalent: the state table's schema dropped: each column has its type
-        schema=schemas.TAIL_STATE_SCHEMA,  # pragma: no mutate
-    )
-    return curve_table, state_table
+    by_name = {name: list(col) for name, col in zip(schemas.TAIL_STATE_SCHEMA.names, columns)}
+    return curve_table, pa.table(by_name, schema=schemas.TAIL_STATE_SCHEMA)
 
 
 def read_phase_two(paths, table: str):
@@ -217,8 +199,7 @@ def strata_of(points_frame, delta: float, share: float, others: int, base_seed: 
     held, sampled = select_continued(runs[caught], runs[~caught], others, base_seed)
     chosen = np.r_[held, sampled]
     labels = np.array(["trapped"] * held.size + ["free"] * sampled.size)
-    # mutmut equivalent: argsort kind: the chosen runs are distinct
-    order = np.argsort(chosen, kind="stable")  # pragma: no mutate
+    order = np.argsort(chosen)  # the chosen runs are distinct
     return chosen[order], labels[order]
 
 
@@ -256,10 +237,7 @@ def estimates(points_frame, curves, actions: int, delta: float, share: float, co
             if t <= t1[-1]:
                 continue
             mean, se = regret.stratified_mean([(N_trapped, R2[held, k]), (N - N_trapped, R2[~held, k])])
-            frac, fse = regret.stratified_mean(
-                # mutmut equivalent: astype(None) of the trapped flags or astype(None): numpy's default type is float64
-                [(N_trapped, stuck2[held, k].astype(float)), (N - N_trapped, stuck2[~held, k].astype(float))]  # noqa: E501  # pragma: no mutate
-            )
+            frac, fse = regret.stratified_mean([(N_trapped, stuck2[held, k]), (N - N_trapped, stuck2[~held, k])])
             rows.append(("phase 2 (stratified)", int(t), N, N_trapped, free_n, mean, se, frac, fse))
     frame = pd.DataFrame(
         rows,
@@ -269,8 +247,7 @@ def estimates(points_frame, curves, actions: int, delta: float, share: float, co
     frame["high"] = frame["mean"] + z * frame["se"]
     frame["trapped_low"] = (frame["trapped"] - z * frame["trapped_se"]).clip(lower=0.0)
     frame["trapped_high"] = (frame["trapped"] + z * frame["trapped_se"]).clip(upper=1.0)
-    # mutmut equivalent: to_numpy(dtype=None): int64 steps, and sqrt of integers is float64
-    frame["bound"] = ts_maximin(actions, frame["t"].to_numpy(dtype=float))  # pragma: no mutate
+    frame["bound"] = ts_maximin(actions, frame["t"].to_numpy())
     for col in ("mean", "low", "high"):
         frame[f"ratio_{col}" if col != "mean" else "ratio"] = frame[col] / frame["bound"]
     frame["verdict"] = np.where(
@@ -329,23 +306,17 @@ def _state_rows(states) -> list[list[str]]:
     if states is None or states.empty:
         return rows
     for (t, stratum), part in states.groupby(["t", "stratum"], sort=True):
-        rows.append(
-            [
-                f"{int(t):,}",
-                stratum,
-                str(len(part)),
-                fmt(float(np.median(part["duels_star_borda"])), 0),
-                f"{int((part['duels_star_borda'] == 0).sum())}",
-                fmt(float(np.median(part["never_observed"])), 0),
-                fmt(float(np.median(part["never_observed_star"])), 0),
-                fmt(float(np.median(part["fewest_duels_star"])), 0),
-                f"{float(np.median(part['p_star'])):.2e}",
-                f"{float(np.median(part['p_duel_borda'])):.2e}",
-                f"{float(np.median(part['p_escape'])):.2e}",
-                fmt(float(np.median(part["cumulative_regret"])), 0),
-            ]
-        )
+        median = {name: float(np.median(part[name])) for name in part.columns if name not in ("t", "stratum")}
+        counts = [fmt(median[name], 0) for name in ("never_observed", "never_observed_star", "fewest_duels_star")]
+        chances = [f"{median[name]:.2e}" for name in ("p_star", "p_duel_borda", "p_escape")]
+        none = str(int((part["duels_star_borda"] == 0).sum()))
+        cells = [f"{int(t):,}", stratum, str(len(part)), fmt(median["duels_star_borda"], 0), none, *counts, *chances]
+        rows.append([*cells, fmt(median["cumulative_regret"], 0)])
     return rows
+
+
+STATE_HEADER = ["t", "stratum", "runs", "duels i*-i2", "none", "never observed", "of i*'s row", "fewest i* duels"]
+STATE_HEADER += ["p(i*)", "p(i*-i2)", "p(escape)", "R_t"]
 
 
 def tail_markdown(table, states, trap, verdict: str, confidence: float) -> str:
@@ -373,30 +344,12 @@ def tail_markdown(table, states, trap, verdict: str, confidence: float) -> str:
     if rows:
         text += [
             "\n## The continued runs' posterior state (medians over runs)\n",
-            "`duels i*-i2`: duels of the Maximin winner against the Borda winner so far; `none`: runs "
-            "that never dueled them; `never observed`: ordered pairs never dueled "
-            "(`of i*'s row`: entries X[i*, j] among them); "
-            "`p(i*)`: probability "
-            "that one posterior draw picks i* under the frozen posterior; `fewest i* duels`: the fewest duels "
-            "of i* against one action j_min; `p(i*-i2)`, `p(escape)`: probability that a step duels i* against "
-            "i2, against j_min (2 p(i*) p(j)): the only duel that corrects the entry X[i*, j_min].\n",
-            markdown(
-                [
-                    "t",
-                    "stratum",
-                    "runs",
-                    "duels i*-i2",
-                    "none",
-                    "never observed",
-                    "of i*'s row",
-                    "fewest i* duels",
-                    "p(i*)",
-                    "p(i*-i2)",
-                    "p(escape)",
-                    "R_t",
-                ],
-                rows,
-                "rlrrrrrrrrrr",
-            ),
+            "`duels i*-i2`: duels of the Maximin winner against the Borda winner so far; `none`: runs that never "
+            "dueled them; `never observed`: ordered pairs never dueled (`of i*'s row`: entries X[i*, j] among "
+            "them); `p(i*)`: probability that one posterior draw picks i* under the frozen posterior; `fewest i* "
+            "duels`: the fewest duels of i* against one action j_min; `p(i*-i2)`, `p(escape)`: probability that a "
+            "step duels i* against i2, against j_min (2 p(i*) p(j)): the only duel that corrects the entry X[i*, "
+            "j_min].\n",
+            markdown(STATE_HEADER, rows, "rlrrrrrrrrrr"),
         ]
     return "\n".join(text)

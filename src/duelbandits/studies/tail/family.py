@@ -17,10 +17,9 @@ from .analysis import ALGORITHM, TailError
 
 
 def family_matrix(actions: int, gap: float, others_gap: float, strength: float) -> np.ndarray:
-    """The family searched for Theorem 4.1's first break: action 0 is the Condorcet winner (``X[0, 1] =
-    1/2 + gap`` against action 1, ``1/2 + others_gap`` against the rest), action 1 beats every other
-    action with ``strength``, all other pairs are ties (1/2). Action 1 is the Borda winner when
-    ``(A - 2)(strength - 1/2 - others_gap) > 2 gap``; then the matrix has the trap of :func:`trap`."""
+    """The family searched for Theorem 4.1's first break: ``X[0, 1] = 1/2 + gap``, ``X[0, j] = 1/2 +
+    others_gap`` and ``X[1, j] = strength`` for ``j >= 2``, other pairs 1/2; action 1 is the Borda winner
+    (the trap) when ``(A - 2)(strength - 1/2 - others_gap) > 2 gap``."""
     if actions < 3:
         raise TailError(f"the family needs A >= 3, got {actions}")
     if not (0 < gap < 0.5 and 0 < others_gap < 0.5 and 0.5 < strength < 1):
@@ -128,11 +127,9 @@ def crossing(t, ratio, low, high) -> tuple[float, float, float]:
 
 def growth_exponent(t, R, start: float, resamples: int, confidence: float, seed) -> tuple[float, float, float]:
     """``(rho, low, high)``: the least-squares slope of ``log E[R_t]`` on ``log t`` over the grid steps
-    ``t >= start`` (``R`` is ``(runs, len(t))``, the runs' curves; :func:`duelbandits.points.fit_power_law`),
-    and its percentile bootstrap interval at ``confidence``: each of ``resamples`` resamples draws
-    the runs with replacement (a run keeps its whole curve, so the steps stay paired) and refits.
-    NaN where ``start`` is NaN or fewer than two steps lie past it; the interval NaN as well when a
-    resample's mean is not positive at some step (dropping such resamples would narrow it)."""
+    ``t >= start`` (``R``: the runs' curves, ``(runs, len(t))``) and its percentile bootstrap interval over
+    the runs (whole curves). NaN where ``start`` is NaN or fewer than two steps lie past it; the interval
+    NaN when a resample's mean is not positive at some step (dropping such resamples would narrow it)."""
     t = np.asarray(t, dtype=float)
     R = np.asarray(R, dtype=float)
     # mutmut equivalent: `or True` or the zeros' dtype: t >= NaN is all False; rho NaN returns first
@@ -143,8 +140,7 @@ def growth_exponent(t, R, start: float, resamples: int, confidence: float, seed)
         return math.nan, math.nan, math.nan
     runs = R.shape[0]
     rng = np.random.default_rng(seed)
-    # mutmut equivalent: integers(runs) is integers(0, runs): low alone is the bound
-    picks = rng.integers(0, runs, size=(resamples, runs)) + runs * np.arange(resamples)[:, None]  # pragma: no mutate
+    picks = rng.integers(runs, size=(resamples, runs)) + runs * np.arange(resamples)[:, None]
     counts = np.bincount(picks.ravel(), minlength=resamples * runs).reshape(resamples, runs)
     # mutmut equivalent: * runs: scales every mean by runs^2, a constant the centring removes
     means = counts @ R[:, past] / runs  # pragma: no mutate

@@ -1,8 +1,6 @@
-"""The maximin-tail figure, figures/maximin-tail/tail.{pdf,png}: (a) the survival curve, the fraction
-of TS-Maximin's runs trapped on the Borda winner at each step ``t`` with its interval; (b) ``E[R_t]``
-over Theorem 4.1's bound with its interval, on the paper's borda matrix (phase 1 solid, the stratified
-phase 2 dashed) and, where the family table is given, on each member of the family whose mean exceeded
-the bound (thin). The line at 1 is the bound."""
+"""The maximin-tail figure: (a) the fraction of TS-Maximin's runs trapped at each step; (b) ``E[R_t]`` over
+Theorem 4.1's bound on the borda matrix (phase 1 solid, phase 2 dashed) and on each family member whose
+mean exceeded it (thin); each with its interval."""
 
 from __future__ import annotations
 

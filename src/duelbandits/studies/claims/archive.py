@@ -1,0 +1,106 @@
+"""The archive of the long targets (docs/claims.md#the-archive): the small tables the ledger's rows need from
+``asymptotics``, ``maximin_tail`` and ``maximin_bayes``, committed in ``archive/`` with their sha256 in
+``archive/MANIFEST.sha256`` (paths relative to the folder above it, so ``duelbandits manifest verify
+archive/MANIFEST.sha256`` checks it from the repository's root as it checks a paper run), so that ``claims``
+rebuilds the ledger without running them; ``duelbandits archive FOLDER...`` refreshes it from folders where
+they were built."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from ...errors import InputError
+
+OPTIONAL = {
+    "local": ("asymptotics-local", "results/asymptotics/local.parquet"),
+    "tail": ("tail-estimates", "results/maximin-tail/estimates.parquet"),
+    "family": ("tail-family", "results/maximin-tail/family.parquet"),
+    "bayes": ("bayes-estimates", "results/maximin-bayes/estimates.parquet"),
+}
+"""The ledger's optional inputs: argument -> (table, the file the workflow passes), read if given."""
+
+MANIFEST = "MANIFEST.sha256"
+"""The archive's manifest, in the archive's folder."""
+
+BAYES = "maximin-bayes"
+"""The folder of the Bayesian estimates in the archive: one file per run, ``{prior}-T{horizon}.parquet``."""
+
+
+class ArchiveError(InputError):
+    """An archive, or a folder to refresh it from, is not what the ledger can read."""
+
+
+def archived_name(key: str, frame) -> str:
+    """The path inside the archive of the optional input ``key``'s table ``frame``: its results path without
+    ``results/``; a Bayesian estimates table by its prior and longest horizon (several runs side by side)."""
+    from ...schemas import PRIORS
+
+    if key != "bayes":
+        return OPTIONAL[key][1].removeprefix("results/")
+    prior = {name: slug for slug, name in PRIORS.items()}.get(str(frame["prior"].iloc[0]), "uniform")
+    return f"{BAYES}/{prior}-T{int(frame['horizon'].max())}.parquet"
+
+
+def key_of(name: str) -> str | None:
+    """The optional input an archived path (inside the archive) is read as, None for another file."""
+    if name.startswith(f"{BAYES}/") and name.endswith(".parquet"):
+        return "bayes"
+    return next((k for k, (_, path) in OPTIONAL.items() if k != "bayes" and path == f"results/{name}"), None)
+
+
+def archived(folder, keys) -> dict[str, list[Path]]:
+    """``{key: [path, ...]}``: the files of the archive in ``folder`` (those its manifest lists) read as each
+    optional input of ``keys``; ArchiveError for a folder without a manifest."""
+    from ... import manifest
+
+    folder = Path(folder)
+    if not (folder / MANIFEST).is_file():
+        raise ArchiveError(f"{folder}: no {MANIFEST}: not an archive (docs/claims.md#the-archive)")
+    files = {}
+    for rel in manifest.read(folder / MANIFEST)[1]:
+        key = key_of(rel.removeprefix(f"{folder.resolve().name}/"))
+        if key in keys:
+            files.setdefault(key, []).append(folder.parent / rel)
+    return files
+
+
+def refresh(folders, folder) -> list[str]:
+    """Copy the long targets' tables built in ``folders`` (each a folder snakemake ran in) into the archive
+    ``folder`` and rewrite its manifest over every file it holds (a listed file deleted is dropped); the
+    archived paths written. Refused before anything is written: an archive file other than its manifest's,
+    two folders giving the same archived file, no table in any folder."""
+    from ... import manifest, storage
+
+    folder = Path(folder).resolve()
+    root, kept, origins = folder.parent, [], {}
+    if (folder / MANIFEST).exists():
+        header = manifest.read(folder / MANIFEST)[0]
+        status = manifest.verify(folder / MANIFEST, root)
+        bad = [rel for rel, state in status.items() if state not in (manifest.IDENTICAL, manifest.MISSING)]
+        if bad:
+            raise ArchiveError(
+                f"{root / bad[0]}: {status[bad[0]]} against {folder / MANIFEST}: restore the archive "
+                f"(git checkout {folder.name}) before refreshing it"
+            )
+        kept = [rel for rel, state in status.items() if state == manifest.IDENTICAL]
+        origins = json.loads(header.get("config", "{}")).get("archive", {})
+    new = {}
+    for source in map(Path, folders):
+        for key, (table, path) in OPTIONAL.items():
+            if (source / path).is_file():
+                rel = f"{folder.name}/{archived_name(key, storage.read_frame(source / path, table))}"
+                if rel in new:
+                    raise ArchiveError(f"{new[rel]} and {source / path} both give {rel}: refresh from one of them")
+                new[rel], origins[rel] = source / path, path
+    if not new:
+        paths = ", ".join(path for _, path in OPTIONAL.values())
+        raise ArchiveError(f"{', '.join(map(str, folders))}: none holds a table to archive ({paths})")
+    for rel, source in new.items():
+        with storage.atomic_write(root / rel) as tmp:
+            shutil.copyfile(source, tmp)
+    rels = sorted(set(kept) | set(new))
+    config = {"archive": {rel: origins.get(rel, "") for rel in rels}}  # each file's path in the folder it came from
+    storage.write_text(folder / MANIFEST, manifest.build(root, rels, config))
+    return sorted(new)
