@@ -144,12 +144,10 @@ def cmd_figure_main(args) -> None:
     contents = digests.input_contents({"scenario": args.scenario_file, "summary": args.summary})
     with removed_on_failure(figures):
         for (panel,), outputs in figures.items():
-            panel_arg = {} if panel is None else {"panel": panel}
-            digest = digests.figure_digest(contents, figure="main", **panel_arg)
-            if panel is None:
-                main.main_figure(record, summary, outputs, c_alpha=args.c_alpha, data_digest=digest)
-            else:
-                main.main_panel(record, summary, panel, outputs, c_alpha=args.c_alpha, data_digest=digest)
+            by_panel = {} if panel is None else {"panel": panel}
+            digest = digests.figure_digest(contents, figure="main", **by_panel)
+            draw = main.main_figure if panel is None else main.main_panel
+            draw(record, summary, outputs=outputs, c_alpha=args.c_alpha, data_digest=digest, **by_panel)
 
 
 def cmd_figure_appendix(args) -> None:
@@ -192,16 +190,12 @@ def cmd_figure_appendix(args) -> None:
                 strategies = storage.read_frame(args.strategies, "strategies", filters=mine)
                 strategies = strategies if len(strategies) else None
                 for panel in args.panel or [None]:
-                    outputs = figures[(slug, panel)]
-                    panel_arg = {} if panel is None else {"panel": panel}
-                    digest = digests.figure_digest(
-                        contents, figure="appendix", scenario=args.scenario, algorithm=slug, **panel_arg
-                    )
-                    draw = dict(outputs=outputs, scenario=record, data_digest=digest)
-                    if panel is None:
-                        appendix.appendix_figure(args.scenario, slug, traces, strategies, **draw)
-                    else:
-                        appendix.appendix_panel(args.scenario, slug, traces, strategies, panel=panel, **draw)
+                    by_panel = {} if panel is None else {"panel": panel}
+                    figure = dict(scenario=args.scenario, algorithm=slug, **by_panel)
+                    digest = digests.figure_digest(contents, figure="appendix", **figure)
+                    draw = appendix.appendix_figure if panel is None else appendix.appendix_panel
+                    made = dict(outputs=figures[(slug, panel)], scenario=record, data_digest=digest)
+                    draw(args.scenario, slug, traces, strategies, **made, **by_panel)
                 del traces, strategies
                 gc.collect()  # a drawn Figure is a reference cycle that holds its arrays: free them now
     finally:
