@@ -1,7 +1,7 @@
 """The archive of the long targets (duelbandits.studies.claims.archive) on tiny tables: ``duelbandits archive``
 fills it from a built folder, ``claims --archive`` reads it for an input not given and prefers one given,
-``manifest verify`` names an archived file changed, and ``claims --bayes`` over several files refuses a
-(prior, A, horizon) two files give with other numbers."""
+``manifest verify`` names an archived file changed, ``claims --bayes`` over several files refuses a
+(prior, A, horizon) two files give with other numbers, and a refresh refuses a folder with nothing to archive."""
 
 import shutil
 
@@ -95,3 +95,11 @@ def test_a_horizon_given_twice_is_kept_once_if_equal_and_refused_naming_both_fil
     err = capsys.readouterr().err
     assert f"{archived} and {other} give prior uniform antisymmetric, A = 3, T = 100 with different" in err
     assert err.count("\n") == 1, err
+
+
+def test_a_folder_without_a_table_to_archive_is_refused_naming_it(project, tmp_path, capsys):
+    """A mistyped folder beside a good one is not skipped: nothing is written."""
+    before = (project / "archive" / "MANIFEST.sha256").read_bytes()
+    assert run("archive", project / "built", tmp_path / "typo", "--archive", project / "archive") == 2
+    assert f"{tmp_path / 'typo'}: holds no table to archive" in capsys.readouterr().err
+    assert (project / "archive" / "MANIFEST.sha256").read_bytes() == before

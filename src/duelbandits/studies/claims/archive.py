@@ -70,7 +70,7 @@ def refresh(folders, folder) -> list[str]:
     """Copy the long targets' tables built in ``folders`` (each a folder snakemake ran in) into the archive
     ``folder`` and rewrite its manifest over every file it holds (a listed file deleted is dropped); the
     archived paths written. Refused before anything is written: an archive file other than its manifest's,
-    two folders giving the same archived file, no table in any folder."""
+    a folder holding no table to archive, two folders giving the same archived file."""
     from ... import manifest, storage
 
     folder = Path(folder).resolve()
@@ -88,15 +88,15 @@ def refresh(folders, folder) -> list[str]:
         origins = json.loads(header.get("config", "{}")).get("archive", {})
     new = {}
     for source in map(Path, folders):
-        for key, (table, path) in OPTIONAL.items():
-            if (source / path).is_file():
-                rel = f"{folder.name}/{archived_name(key, storage.read_frame(source / path, table))}"
-                if rel in new:
-                    raise ArchiveError(f"{new[rel]} and {source / path} both give {rel}: refresh from one of them")
-                new[rel], origins[rel] = source / path, path
-    if not new:
-        paths = ", ".join(path for _, path in OPTIONAL.values())
-        raise ArchiveError(f"{', '.join(map(str, folders))}: none holds a table to archive ({paths})")
+        found = [(key, table, path) for key, (table, path) in OPTIONAL.items() if (source / path).is_file()]
+        if not found:
+            paths = ", ".join(path for _, path in OPTIONAL.values())
+            raise ArchiveError(f"{source}: holds no table to archive (none of {paths})")
+        for key, table, path in found:
+            rel = f"{folder.name}/{archived_name(key, storage.read_frame(source / path, table))}"
+            if rel in new:
+                raise ArchiveError(f"{new[rel]} and {source / path} both give {rel}: refresh from one of them")
+            new[rel], origins[rel] = source / path, path
     for rel, source in new.items():
         with storage.atomic_write(root / rel) as tmp:
             shutil.copyfile(source, tmp)
