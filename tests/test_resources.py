@@ -313,12 +313,14 @@ def test_a_simulation_jobs_runtime_grows_with_each_retry():
 def test_the_bayes_jobs_resources_by_hand():
     """10 matrices over 3 jobs: ceil(10/3) = 4 matrices of 4 runs = 16 runs of 10^7 steps. At A = 10:
     60 + 3 x 16 x 10^7 x 0.8e-6 = 444 s -> 8 minutes; at A = 20, (20/10)^2 = 4 times the steps' time:
-    60 + 1,536 = 1,596 s -> 27 minutes. Memory: one run of 10^7 steps at A = 10, 1,088,803,328 bytes."""
-    section = {"matrices": 10, "jobs": 3, "runs": 4, "horizon": 10**7}
+    60 + 1,536 = 1,596 s -> 27 minutes. Memory, whatever the horizon: 300 MiB + 128 MiB (a compile) + 16 x 8 x
+    10^2 (the matrices) + 4 x 4 x 7 rows x 400 bytes = 314,572,800 + 134,217,728 + 12,800 + 44,800 =
+    448,848,128 bytes -> 449 MB."""
+    section = {"matrices": 10, "jobs": 3, "runs": 4, "horizon": 10**7, "grid_points": 7}
     assert resources.bayes_runtime(section, "10", "ts-maximin") == 8
     assert resources.bayes_runtime(section, 10, "ts-maximin", attempt=3) == 24
     assert resources.bayes_runtime(section, 20, "ts-maximin") == 27
-    assert resources.bayes_mem_mb(section, "10") == 1089
+    assert resources.bayes_mem_mb(section, "10") == 449
 
 
 def test_the_tail_continue_jobs_resources_by_hand():

@@ -228,10 +228,7 @@ def cmd_latex_build(args) -> None:
 
     if Path(args.out).suffix.lower() != ".pdf":
         raise UsageError(f"--out must name a .pdf file, got {args.out!r}")
-    try:
-        latex.build_pdf(args.document, args.out)
-    except latex.LatexError as err:
-        raise UsageError(str(err)) from None
+    latex.build_pdf(args.document, args.out)
 
 
 def add_commands(sub) -> None:
