@@ -66,7 +66,7 @@ def test_a_table_given_wins_over_the_archive(project):
     )
 
 
-def test_an_archived_file_changed_is_named_by_verify_and_blocks_a_refresh(project, tmp_path, capsys):
+def test_an_archived_file_changed_is_named_by_verify_and_refused_by_claims_and_a_refresh(project, tmp_path, capsys):
     archive = tmp_path / "archive"
     shutil.copytree(project / "archive", archive)
     assert run("manifest", "verify", archive / "MANIFEST.sha256", "--root", tmp_path) == 0
@@ -77,6 +77,9 @@ def test_an_archived_file_changed_is_named_by_verify_and_blocks_a_refresh(projec
     assert "archive/maximin-bayes/uniform-T100.parquet: differs: other bytes" in capsys.readouterr().err
     assert run("archive", project / "built", "--archive", archive) == 2
     assert f"{changed}: differs against {archive / 'MANIFEST.sha256'}" in capsys.readouterr().err
+    shutil.copytree(project / "results", tmp_path / "results")
+    assert claims(tmp_path, "--archive", archive)[0] == 2
+    assert f"{changed}: other bytes than {archive / 'MANIFEST.sha256'} lists" in capsys.readouterr().err
 
 
 def test_a_horizon_given_twice_is_kept_once_if_equal_and_refused_naming_both_files_if_not(project, tmp_path, capsys):

@@ -367,7 +367,8 @@ def test_a_plugins_digest_covers_its_packages_init_and_what_changes_results_only
     """The ``__init__`` of the implementation's package runs before it, so an edit of it changes the
     digest; its own imports are followed only for a name of the package (``helper``), not a submodule's.
     Relative, absolute and plain imports, two levels down, through a cycle. A parameter's description
-    (in the module or the entry) or a comment changes no result, nor the digest."""
+    (in the module or the entry, by position or keyword) or a comment changes no result, nor the digest;
+    its other arguments do."""
     from duelbandits import plugins
     from duelbandits.algorithms import BUILTINS
 
@@ -397,3 +398,11 @@ def test_a_plugins_digest_covers_its_packages_init_and_what_changes_results_only
             plugins.files_digest("initplugin.sub.algo", dataclasses.replace(entry, params={"alpha": edited}))
         )
     assert digests[0] == digests[1] != digests[2]
+
+    def digest(line):
+        (package / "sub/algo.py").write_text(f"from .. import helper\n{line}\n")
+        return plugins.files_digest("initplugin.sub.algo")
+
+    keyword = 'P = algorithms.Param(0.5, description="{}", minimum={})'  # by keyword, through a module
+    assert digest(keyword.format("a", 0)) == digest(keyword.format("b", 0)) != digest(keyword.format("a", 1))
+    assert digest('P = Param(0.5, "a", 0)') != digest('P = Param(0.5, "a", 1)')  # the argument after it counts

@@ -52,17 +52,24 @@ def key_of(name: str) -> str | None:
 
 def archived(folder, keys) -> dict[str, list[Path]]:
     """``{key: [path, ...]}``: the files of the archive in ``folder`` (those its manifest lists) read as each
-    optional input of ``keys``; ArchiveError for a folder without a manifest."""
+    optional input of ``keys``; ArchiveError for a folder without a manifest, or a file of those whose bytes
+    are not the manifest's (never regenerated, an archived file has the bytes it was archived with)."""
     from ... import manifest
 
     folder = Path(folder)
     if not (folder / MANIFEST).is_file():
         raise ArchiveError(f"{folder}: no {MANIFEST}: not an archive (docs/claims.md#the-archive)")
     files = {}
-    for rel in manifest.read(folder / MANIFEST)[1]:
+    for rel, digest in manifest.read(folder / MANIFEST)[1].items():
         key = key_of(rel.removeprefix(f"{folder.resolve().name}/"))
         if key in keys:
-            files.setdefault(key, []).append(folder.parent / rel)
+            path = folder.parent / rel
+            if path.is_file() and manifest.sha256(path) != digest:
+                raise ArchiveError(
+                    f"{path}: other bytes than {folder / MANIFEST} lists: restore it (git checkout {path}) or "
+                    "refresh the archive (docs/claims.md#the-archive)"
+                )
+            files.setdefault(key, []).append(path)
     return files
 
 
@@ -85,7 +92,10 @@ def refresh(folders, folder) -> list[str]:
                 f"(git checkout {folder.name}) before refreshing it"
             )
         kept = [rel for rel, state in status.items() if state == manifest.IDENTICAL]
-        origins = json.loads(header.get("config", "{}")).get("archive", {})
+        try:
+            origins = dict(json.loads(header.get("config", "{}")).get("archive", {}))
+        except (ValueError, AttributeError):  # a config line of another shape: the origins are not carried over
+            origins = {}
     new = {}
     for source in map(Path, folders):
         found = [(key, table, path) for key, (table, path) in OPTIONAL.items() if (source / path).is_file()]
