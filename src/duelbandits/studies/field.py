@@ -249,9 +249,8 @@ def cmd_field_figure(args) -> None:
 def add_commands(sub) -> None:
     p = sub.add_parser("field-table", help="field point files -> mean regret curves, final regret table with ranks")
     p.add_argument("points", nargs="+", help="point files (sweep-point) of every field scenario and algorithm")
-    p.add_argument(
-        "--scenario-file", action="append", required=True, help="scenario JSON file (duelbandits scenario), in order"
-    )
+    scenario_help = "scenario JSON file (duelbandits scenario), in order"
+    p.add_argument("--scenario-file", action="append", required=True, help=scenario_help)
     p.add_argument("--curves", required=True, help="output: mean and std of R_t per grid step (.parquet)")
     p.add_argument("--table", required=True, help="output: final regret and rank (.parquet)")
     p.add_argument("--markdown", required=True, help="output: the table (.md)")
