@@ -19,7 +19,8 @@ run that loads or compiles the numba kernels, and reports
 5. with ``--compile``, only the CPU seconds numba takes to compile each built-in's kernels, a
    family at a time in one fresh process with an empty cache, in the registry's order (so each
    figure is the kernel's cost after the entries before it, as in a compile job), against the
-   costs file's, which balances the workflow's compile jobs.
+   costs file's, and the compile jobs' groups these seconds balance (:func:`balanced_groups`) beside
+   the workflow's frozen ones.
 
 With ``--write``, the built-ins' measured costs replace theirs in the planner's costs file
 (``src/duelbandits/data/costs.csv``, read by ``duelbandits.resources``): microseconds per step (the
@@ -43,6 +44,7 @@ import argparse
 import csv
 import importlib
 import io
+import itertools
 import json
 import os
 import statistics
@@ -56,7 +58,7 @@ from pathlib import Path
 import numpy as np
 
 import duelbandits
-from duelbandits import algorithms, resources
+from duelbandits import algorithms, plan, resources
 
 # the literal DTS reference is test support code, kept in tests/
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
@@ -87,6 +89,23 @@ def write_costs(column: str, measured: dict, path: Path = COSTS) -> None:
         row = old.get(slug, {"algorithm": slug, "step_us": "", "compile_s": ""})
         writer.writerow({**row, column: f"{measured[slug]:.2g}"} if slug in measured else row)
     path.write_text("\n".join(comments) + "\n" + out.getvalue(), encoding="utf-8")
+
+
+def balanced_groups(seconds: dict, jobs: int = 2) -> dict[str, tuple[str, ...]]:
+    """``{"paper-1": slugs, ...}``: each family's built-ins, in the registry's order, cut into ``jobs``
+    runs of consecutive entries whose summed compile ``seconds`` has the smallest maximum (among equal
+    maxima, the first cut): the advice for ``duelbandits.plan.KERNEL_GROUPS``."""
+    groups = {}
+    for family in dict.fromkeys(a.family for a in algorithms.BUILTINS.values()):
+        slugs = [slug for slug, a in algorithms.BUILTINS.items() if a.family == family]
+        total = [0.0, *itertools.accumulate(seconds[slug] for slug in slugs)]
+        count = min(jobs, len(slugs))
+        cuts = min(
+            ((0, *inner, len(slugs)) for inner in itertools.combinations(range(1, len(slugs)), count - 1)),
+            key=lambda cut: max(total[b] - total[a] for a, b in zip(cut, cut[1:])),
+        )
+        groups |= {f"{family}-{i + 1}": tuple(slugs[cuts[i] : cuts[i + 1]]) for i in range(count)}
+    return groups
 
 
 def load(slug):
@@ -183,9 +202,19 @@ def compile_times(write: bool) -> None:
         if out.returncode:
             sys.exit(f"compiling the {family} family failed: {out.stderr.strip().splitlines()[-1]}")
         measured |= json.loads(out.stdout)
-        rows += [[slug, family, f"{measured[slug]:.2f}", f"{resources.compile_seconds(slug):g}"] for slug in slugs]
+        rows += [
+            [slug, family, f"{measured[slug]:.2f}", f"{resources.measured_costs().get(slug, (0, 0))[1] or '-'}"]
+            for slug in slugs
+        ]
     print("CPU seconds to compile each built-in's kernels after its family's entries before it (empty cache)\n")
     table(["algorithm", "family", "measured s", "costs file's s"], rows)
+    print("The compile jobs' groups balanced by these seconds (plan.KERNEL_GROUPS is frozen: moving an algorithm")
+    print("there reruns its simulations, so do it when the gain is worth it)\n")
+    cut = balanced_groups(measured)
+    table(
+        ["group", "balanced", "plan.KERNEL_GROUPS"],
+        [[g, " ".join(cut[g]), " ".join(plan.KERNEL_GROUPS.get(g, ()))] for g in cut],
+    )
     if write:
         write_costs("compile_s", measured)
         print(f"written: {COSTS}")

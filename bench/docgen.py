@@ -24,6 +24,7 @@ from pathlib import Path
 
 import yaml
 
+from duelbandits.storage import write_text
 from duelbandits.tables import markdown
 
 REPO = Path(__file__).resolve().parents[1]
@@ -54,10 +55,13 @@ def config(root: Path = REPO) -> str:
     schema = yaml.safe_load((root / "workflow/schemas/config.schema.yaml").read_text())["properties"]
     rows = []
     for key, value in values.items():
+        description = schema.get(key, {}).get("description")
+        if description is None:
+            sys.exit(f"workflow/schemas/config.schema.yaml: config key {key} has no description (its README row)")
         text = yaml.safe_dump(value, default_flow_style=True, sort_keys=False, width=float("inf"))
         text = text.removesuffix("...\n").strip()
         shown = f"`{text}`" if len(text) <= SHOWN_DEFAULT else "see `config.yaml`"
-        rows.append([f"`{key}`", shown, " ".join(schema[key]["description"].split())])
+        rows.append([f"`{key}`", shown, " ".join(description.split())])
     return markdown(["key", "default", "what it sets"], rows, "lll")
 
 
@@ -96,10 +100,10 @@ def expected(root: Path = REPO) -> dict[str, str]:
 
 
 def main() -> None:
-    """Rewrite each page that is not the output, naming it."""
+    """Rewrite each page that is not the output (atomically: never a half-written page), naming it."""
     for page, text in expected().items():
         if (REPO / page).read_text() != text:
-            (REPO / page).write_text(text)
+            write_text(REPO / page, text)
             print(f"written: {page}")
 
 

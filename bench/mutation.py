@@ -65,6 +65,7 @@ TESTS = {
     "resources": ["tests/test_resources.py"],
     "scenarios": ["tests/test_scenarios.py", "tests/test_scenarios_edges.py", "tests/test_benchmarks.py"],
     "studies.claims.analysis": ["tests/test_claims.py"],
+    "studies.claims.archive": ["tests/test_archive.py"],
     "studies.claims.verdicts": ["tests/test_claims.py"],
     "studies.tail.analysis": ["tests/test_tail.py"],
     "studies.tail.family": ["tests/test_tail.py"],

@@ -1,7 +1,7 @@
 """The archive of the long targets (duelbandits.studies.claims.archive) on tiny tables: ``duelbandits archive``
 fills it from a built folder, ``claims --archive`` reads it for an input not given and prefers one given,
-``manifest verify`` names an archived file changed, and ``claims --bayes`` over several files refuses a
-(prior, A, horizon) two files give with other numbers."""
+``manifest verify`` names an archived file changed, ``claims --bayes`` over several files refuses a
+(prior, A, horizon) two files give with other numbers, and a refresh refuses a folder with nothing to archive."""
 
 import shutil
 
@@ -66,7 +66,7 @@ def test_a_table_given_wins_over_the_archive(project):
     )
 
 
-def test_an_archived_file_changed_is_named_by_verify_and_blocks_a_refresh(project, tmp_path, capsys):
+def test_an_archived_file_changed_is_named_by_verify_and_refused_by_claims_and_a_refresh(project, tmp_path, capsys):
     archive = tmp_path / "archive"
     shutil.copytree(project / "archive", archive)
     assert run("manifest", "verify", archive / "MANIFEST.sha256", "--root", tmp_path) == 0
@@ -77,6 +77,9 @@ def test_an_archived_file_changed_is_named_by_verify_and_blocks_a_refresh(projec
     assert "archive/maximin-bayes/uniform-T100.parquet: differs: other bytes" in capsys.readouterr().err
     assert run("archive", project / "built", "--archive", archive) == 2
     assert f"{changed}: differs against {archive / 'MANIFEST.sha256'}" in capsys.readouterr().err
+    shutil.copytree(project / "results", tmp_path / "results")
+    assert claims(tmp_path, "--archive", archive)[0] == 2
+    assert f"{changed}: other bytes than {archive / 'MANIFEST.sha256'} lists" in capsys.readouterr().err
 
 
 def test_a_horizon_given_twice_is_kept_once_if_equal_and_refused_naming_both_files_if_not(project, tmp_path, capsys):
@@ -95,3 +98,11 @@ def test_a_horizon_given_twice_is_kept_once_if_equal_and_refused_naming_both_fil
     err = capsys.readouterr().err
     assert f"{archived} and {other} give prior uniform antisymmetric, A = 3, T = 100 with different" in err
     assert err.count("\n") == 1, err
+
+
+def test_a_folder_without_a_table_to_archive_is_refused_naming_it(project, tmp_path, capsys):
+    """A mistyped folder beside a good one is not skipped: nothing is written."""
+    before = (project / "archive" / "MANIFEST.sha256").read_bytes()
+    assert run("archive", project / "built", tmp_path / "typo", "--archive", project / "archive") == 2
+    assert f"{tmp_path / 'typo'}: holds no table to archive" in capsys.readouterr().err
+    assert (project / "archive" / "MANIFEST.sha256").read_bytes() == before

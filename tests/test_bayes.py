@@ -10,7 +10,8 @@ import pandas as pd
 import pytest
 import yaml
 
-from duelbandits import configcheck, digests, plan, schemas, winners
+from duelbandits import configcheck, digests, plan, regret, schemas, winners
+from duelbandits.algorithms import ts_maximin
 from duelbandits.configcheck import ConfigError
 from duelbandits.studies import bayes
 from duelbandits.studies import bayes_growth as growth
@@ -151,7 +152,7 @@ def test_undefined_resamplings_are_counted_and_the_page_says_so():
     table = bayes.estimates(pd.DataFrame(rows, columns=schemas.BAYES_RUN_SCHEMA.names), 0.95, replicates=20)
     assert table["exponent_undefined"].tolist() == [20, 20, 0] and table["crossing_undefined"].tolist() == [20, 20, 0]
     assert table["exponent"].iloc[2] == pytest.approx(math.log10(2))
-    page = report.bayes_markdown(table, bayes.overall_verdict(table), "uniform", 20)
+    page = report.bayes_markdown(table, report.overall_verdict(table), "uniform", 20)
     everywhere = "undefined [undefined in all 20 resamplings]"
     assert f"| {everywhere} | {everywhere} |" in page and "| 0.30 [0.30, 0.30] | never [never, never] |" in page
     assert "nan" not in page.lower()
@@ -169,10 +170,10 @@ def test_estimates_per_actions_from_run_rows():
     assert frame["ratio"].tolist() == pytest.approx([7 / 6, 0.2])
     assert frame[["matrices", "runs_per_matrix"]].values.tolist() == [[3, 2], [2, 1]]
     assert frame["verdict"].tolist() == ["inconclusive", "holds"]
-    assert bayes.overall_verdict(frame).startswith("inconclusive at A = 3, T = 100")
+    assert report.overall_verdict(frame).startswith("inconclusive at A = 3, T = 100")
     # A = 3 is inconclusive: its interval would exclude 1 from n > 3 (z se / (7/6 - 1))^2 = 3 z^2 (7/36) / (1/36)
     # = 21 z^2 = 80.67 matrices on, so 81; A = 4 holds (no number); at a ratio of exactly 1 none decides
-    page = report.bayes_markdown(frame, bayes.overall_verdict(frame), "uniform", 0)
+    page = report.bayes_markdown(frame, report.overall_verdict(frame), "uniform", 0)
     assert "| inconclusive | 81 |" in page and "| holds | - |" in page
     assert growth.matrices_to_decide(100, 0.5, 0.75) == 401  # 100 (0.5 / 0.25)^2 = 400 exactly: not yet excluded
     assert growth.matrices_to_decide(100, 0.5, 1.0) == math.inf
@@ -237,11 +238,11 @@ def test_the_verdict_at_its_boundaries():
 
 def test_the_overall_verdict_names_the_reading_and_the_prior():
     frame = pd.DataFrame({"actions": [3, 4], "horizon": [10, 10], "verdict": ["holds", "holds"]})
-    assert bayes.overall_verdict(frame) == (
+    assert report.overall_verdict(frame) == (
         "holds as a Bayesian bound (prior: uniform antisymmetric) at A = 3, 4, T = 10"
     )
     frame["verdict"] = ["holds", "fails"]
-    assert bayes.overall_verdict(frame).startswith("fails as a Bayesian bound (prior: uniform antisymmetric) at A = 4")
+    assert report.overall_verdict(frame).startswith("fails as a Bayesian bound (prior: uniform antisymmetric) at A = 4")
 
 
 def test_the_headline_verdict_is_the_longest_horizons_and_the_page_says_so_once():
@@ -253,11 +254,31 @@ def test_the_headline_verdict_is_the_longest_horizons_and_the_page_says_so_once(
     rows = [(3, m, 0, t, x * b[t], b[t], x) for t, xs in ratios.items() for m, x in enumerate(xs)]
     table = bayes.estimates(pd.DataFrame(rows, columns=schemas.BAYES_RUN_SCHEMA.names), 0.95)
     assert table["verdict"].tolist() == ["fails", "holds"]
-    headline = bayes.overall_verdict(table)
+    headline = report.overall_verdict(table)
     assert headline == "holds as a Bayesian bound (prior: uniform antisymmetric) at A = 3, T = 1,000"
     page = report.bayes_markdown(table, headline, "uniform", 0)
     assert page.count("Headline verdict, at the longest horizon") == 1 and f"**{headline}.**" in page
     assert "| 3 | 100 | 3 x 1 | 2.100 [" in page and "| fails | - | - | reached [-, -] |" in page
+
+
+def test_measure_sums_the_regret_as_the_run_proceeds_to_the_bits_of_the_whole_trace():
+    """R_t summed as the run proceeds (no trace) equals, bit for bit, the cumulative sum of the whole run's
+    per-step Maximin regrets that ``simulate`` makes with the same seed (the implementation before, whose
+    rows the long runs' files hold), at A = 3 and 5 (off the default grid), the first step and the last."""
+    from duelbandits.simulation import simulate
+
+    ts = [1, 7, 100, 999, 5000]
+    for A, prior in ((3, "uniform"), (5, "projected")):
+        got = bayes.measure(A, [2, 5], 2, ts, 11, prior=prior)
+        for m in (2, 5):
+            X = bayes.prior_matrix(11, A, m, prior)
+            for r in range(2):
+                res = simulate(X, bayes.ALGORITHM, ts[-1], bayes.run_seed(11, A, m, r), stride=ts[-1])
+                whole = np.cumsum(regret.per_step("maximin", X, res.I, res.J))[np.asarray(ts) - 1]
+                mine = got[(got["matrix"] == m) & (got["run"] == r)].sort_values("horizon")["regret"].to_numpy()
+                np.testing.assert_array_equal(mine, whole)
+    with pytest.raises(ValueError, match="strictly increasing"):  # a repeated step would skip the next one
+        ts_maximin.regret_at(X, [5, 5], np.zeros((A, A)), np.random.default_rng(0))
 
 
 def test_measure_is_reproducible_and_reports_the_bound():
@@ -294,10 +315,14 @@ def test_the_target_check_names_its_key():
         config["maximin-bayes"].update(jobs=1, **{key: value})
         with pytest.raises(ConfigError, match=f"^config: maximin-bayes/{key}: 1000000 is above maximin-bayes/{most}"):
             configcheck.check_target(config, "maximin-bayes")
-    config = copy.deepcopy(BASE)
+    config = copy.deepcopy(BASE)  # any horizon fits in memory (no trace), up to the run files' int32 column
     config["memory_limit_gb"] = 0.001
-    with pytest.raises(ConfigError, match="^config: maximin-bayes/horizon: "):
-        configcheck.check_target(config, "maximin-bayes")
+    config["maximin-bayes"]["horizon"] = 2**31 - 1
+    configcheck.validate(config, SCHEMA)
+    configcheck.check_target(config, "maximin-bayes")
+    config["maximin-bayes"]["horizon"] = 2**31
+    with pytest.raises(ConfigError, match="^config: maximin-bayes/horizon: 2147483648 is greater than the maximum"):
+        configcheck.validate(config, SCHEMA)
 
 
 def test_the_projected_prior_is_the_mean_of_two_independent_opinions_triangular_on_0_1():
@@ -331,7 +356,7 @@ def test_an_unknown_prior_is_refused_in_one_line_and_the_tables_name_the_prior()
     runs = bayes.measure(3, range(3), 1, [100], 1, prior="projected")
     table = bayes.estimates(runs, 0.95, "projected")
     assert set(table["prior"]) == {"independent entries, projected"}
-    assert "(prior: independent entries, projected)" in bayes.overall_verdict(table)
+    assert "(prior: independent entries, projected)" in report.overall_verdict(table)
     from duelbandits.studies.claims import analysis as claims
 
     spec = next(s for s in claims.DATA["claims"] if s["rule"] == "bayes")

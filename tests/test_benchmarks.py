@@ -10,8 +10,7 @@ import pytest
 
 from duelbandits import cli, make_scenario, winners
 from duelbandits.errors import ScenarioError
-from duelbandits.matrices import BENCHMARKS, MATRIX_ATOL, benchmark_matrix, fitted_utilities, validate_matrix
-from duelbandits.scenarios import SCENARIOS
+from duelbandits.matrices import BENCHMARKS, MATRIX_ATOL, fitted_utilities, validate_matrix
 
 SIZES = {"arithmetic": 8, "mslr5": 5}
 """A of each benchmark as its publication states it."""
@@ -30,12 +29,8 @@ def data_file(name: str) -> str:
     return resources.files("duelbandits").joinpath("data", BENCHMARKS[name][0]).read_text(encoding="utf-8")
 
 
-def test_benchmarks_are_scenarios_between_cyclic_and_file():
-    assert SCENARIOS == ("condorcet", "borda", "cyclic", "arithmetic", "mslr5", "file")
-    assert set(BENCHMARKS) == set(SIZES)
-
-
 def test_each_benchmark_is_an_exact_preference_matrix_of_its_published_size():
+    assert set(BENCHMARKS) == set(SIZES)  # (their place among the scenarios: tests/test_scenarios_edges.py)
     for name in sorted(SIZES):
         sc = make_scenario(name)
         assert sc.name == name and sc.matrix.shape == (SIZES[name], SIZES[name])
@@ -54,15 +49,11 @@ def test_each_data_file_cites_a_publication_repository_path_and_commit():
         assert "Transformation:" in text
 
 
-def test_arithmetic_equals_the_rmed_formula():
+def test_arithmetic_equals_the_rmed_formula_a_total_order_with_arm_1_the_winner_of_every_notion():
     """Komiyama et al. (2015): mu_ij = 0.5 + 0.05 (j - i); the 2-decimal file entries parse to within 1e-15."""
     X = make_scenario("arithmetic").matrix
     i, j = np.indices((8, 8))
     np.testing.assert_allclose(X, 0.5 + 0.05 * (j - i), rtol=0, atol=1e-12)
-
-
-def test_arithmetic_is_a_total_order_with_arm_1_the_winner_of_every_notion():
-    X = make_scenario("arithmetic").matrix
     upper = np.triu_indices(8, k=1)
     assert (X[upper] > 0.5).all()  # arm i beats arm j whenever i < j
     assert winners.condorcet_winner(X) == 0
@@ -72,15 +63,12 @@ def test_arithmetic_is_a_total_order_with_arm_1_the_winner_of_every_notion():
     np.testing.assert_allclose(winners.borda_scores(X)[0], 0.675, atol=1e-12)  # (0.5 + ... + 0.85) / 8
 
 
-def test_mslr5_first_row_equals_the_published_numbers():
+def test_mslr5_first_row_equals_the_published_numbers_and_ranker_1_wins():
     X = make_scenario("mslr5").matrix
     np.testing.assert_array_equal(X[0], MSLR5_FIRST_ROW)  # read exactly, no symmetrisation needed
     np.testing.assert_array_equal(np.round(X[0], 3), MSLR5_FIRST_ROW_3DP)
     np.testing.assert_array_equal(np.round(X[:, 0], 3), MSLR5_FIRST_COLUMN_3DP)
-
-
-def test_mslr5_has_a_condorcet_winner_ranker_1_as_the_dts_paper_states():
-    X = make_scenario("mslr5").matrix
+    # a Condorcet winner, ranker 1, as the DTS paper states
     assert winners.condorcet_winner(X) == 0
     assert (X[np.triu_indices(5, k=1)] > 0.5).all()  # the 5 rankers are totally ordered
     for notion in (winners.copeland_winners, winners.maximin_winners, winners.borda_winners):
@@ -89,15 +77,12 @@ def test_mslr5_has_a_condorcet_winner_ranker_1_as_the_dts_paper_states():
     np.testing.assert_allclose(X[3, 4], 0.50999465, atol=0)
 
 
-def test_a_benchmark_rejects_another_number_of_actions_naming_both():
+def test_a_benchmark_checks_its_actions_and_its_parameters_names_ignores_their_values_and_is_a_fresh_copy():
     for name, asked in [("arithmetic", 10), ("arithmetic", 5), ("mslr5", 8)]:
         message = f"scenario {name} has {SIZES[name]} actions, but actions = {asked} was asked for"
         with pytest.raises(ScenarioError, match=re.escape(message)):
             make_scenario(name, actions=asked)
         assert make_scenario(name, actions=SIZES[name]).matrix.shape == (SIZES[name],) * 2
-
-
-def test_a_benchmark_ignores_seed_and_params_but_checks_their_names():
     base = make_scenario("arithmetic", seed=0).matrix
     np.testing.assert_array_equal(make_scenario("arithmetic", seed=123, margin=0.2).matrix, base)
     with pytest.raises(ScenarioError, match="unknown scenario parameter"):
@@ -106,11 +91,6 @@ def test_a_benchmark_ignores_seed_and_params_but_checks_their_names():
         make_scenario("mslr5", actions=True)
     with pytest.raises(ScenarioError, match="path applies only to the file scenario"):
         make_scenario("mslr5", path="x.csv")
-    with pytest.raises(ScenarioError, match="unknown benchmark matrix"):
-        benchmark_matrix("sushi16")
-
-
-def test_a_benchmark_scenario_returns_a_fresh_matrix():
     a = make_scenario("mslr5")
     a.matrix[0, 1] = 0.0
     assert make_scenario("mslr5").matrix[0, 1] == MSLR5_FIRST_ROW[1]

@@ -95,16 +95,12 @@ def test_update_adds_a_known_winner_and_resizes_the_other_sets():
     assert abs(np.mean(np.array(kept) == 0) - 0.5) < 5 * np.sqrt(0.25 / 4000)
 
 
-def test_a_disproven_hypothesis_resets_everything():
+def test_a_disproven_hypothesis_or_an_emptied_B_resets_everything():
     """B^2 = {1} says "1 beats 2", but l[2, 1] = 0.7202 > 1/2: step A resets (B = all, no B^i,
-    L_C = 4), and B and C then act as from the initial hypotheses."""
+    L_C = 4), and B and C then act as from the initial hypotheses. B = {1}: step B removes 1 (Cpld 1 < 2),
+    B is empty, so everything is reset (the B^1 just built is dropped too); C adds nothing."""
     state = ccb.update_hypotheses(_four_arms(), 100, [0], {2: {1}}, 2, np.random.default_rng(0), ALPHA)
     assert state == ({0, 2, 3}, {1: {0, 2}}, 4)
-
-
-def test_an_emptied_B_resets_everything():
-    """B = {1}: step B removes 1 (Cpld 1 < 2), B is empty, so everything is reset (the B^1
-    just built is dropped too); C adds nothing."""
     state = ccb.update_hypotheses(_four_arms(), 100, [1], {}, 4, np.random.default_rng(0), ALPHA)
     assert state == ({0, 1, 2, 3}, {}, 4)
 

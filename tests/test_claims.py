@@ -812,8 +812,9 @@ def test_family_row_without_an_exceeded_member_takes_the_largest_ratio_at_the_la
 
 def test_bayes_rows_one_per_prior_a_and_horizon_every_field():
     """One row per (prior, A, T), rows out of order in the table: the priors in PRIORS' order, then T, then A;
-    each decided on its own interval against 1 (A = 4: 1.2 above 1, inconclusive), naming its prior and T."""
-    estimates = _bayes(["holds", "inconclusive", "holds"], [0.1, 0.9, -0.2], [0.5, 1.2, 0.3])
+    each decided on its own interval against 1, naming its prior and T. A = 4, 1.075 [0.9, 1.25], is
+    inconclusive: n > 400 (0.175 / 0.075)^2 = 2,177.8 matrices would decide it."""
+    estimates = _bayes(["holds", "inconclusive", "holds"], [0.1, 0.9, -0.2], [0.5, 1.25, 0.3])
     estimates["actions"] = [5, 4, 3]
     estimates.loc[0, ["prior", "horizon"]] = ["independent entries, projected", 10**6]
     got = _bayes_rows(estimates)
@@ -829,12 +830,13 @@ def test_bayes_rows_one_per_prior_a_and_horizon_every_field():
         "E[R_T] / bound of TS-Maximin over the prior at A = 4, T = 100,000",
         "maximin-bayes: 400 matrices x 2 runs each, the prior stratified by a Condorcet winner; two-sided 0.95 "
         "normal interval",
-        1.05,
+        1.075,
         0.9,
-        1.2,
+        1.25,
         1.0,
         verdicts.INCONCLUSIVE,
-        "12.5% [10.0, 15.0] of the drawn matrices above the bound",
+        "12.5% [10.0, 15.0] of the drawn matrices above the bound; 2,178 matrices would decide it if the estimate "
+        "and the between-matrix spread stayed as observed",
         "results/maximin-bayes/bayes.md",
     )
     _assert_row(got[1], expected)

@@ -2,6 +2,7 @@
 
 import json
 import os
+import shutil
 
 import matplotlib
 
@@ -39,17 +40,25 @@ def draw(path, digest="ab" * 32, colour="C0"):
 FILES = ["figures/f.pdf", "figures/f.png", "results/a.parquet", "results/s.json", "results/table.md"]
 
 
+@pytest.fixture(scope="module")
+def pristine(tmp_path_factory):
+    """A results tree and its manifest (``MANIFEST.sha256``), made under this interpreter, once a module."""
+    root = tmp_path_factory.mktemp("tree")
+    (root / "results").mkdir()
+    (root / "figures").mkdir()
+    write_chunk(root / "results/a.parquet")
+    (root / "results/s.json").write_text(json.dumps({"b": [0.1, 2], "a": "x"}))
+    (root / "results/table.md").write_text("| a |\n")
+    draw(root / "figures/f.png")
+    draw(root / "figures/f.pdf")
+    (root / "MANIFEST.sha256").write_text(manifest.build(root, FILES, {"seed": 1}))
+    return root
+
+
 @pytest.fixture
-def tree(tmp_path):
-    """A results tree and its manifest (``tmp_path/MANIFEST.sha256``), made under this interpreter."""
-    (tmp_path / "results").mkdir()
-    (tmp_path / "figures").mkdir()
-    write_chunk(tmp_path / "results/a.parquet")
-    (tmp_path / "results/s.json").write_text(json.dumps({"b": [0.1, 2], "a": "x"}))
-    (tmp_path / "results/table.md").write_text("| a |\n")
-    draw(tmp_path / "figures/f.png")
-    draw(tmp_path / "figures/f.pdf")
-    (tmp_path / "MANIFEST.sha256").write_text(manifest.build(tmp_path, FILES, {"seed": 1}))
+def tree(pristine, tmp_path):
+    """A copy of the pristine tree in ``tmp_path``, the test's to change."""
+    shutil.copytree(pristine, tmp_path, dirs_exist_ok=True)
     return tmp_path
 
 

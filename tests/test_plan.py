@@ -10,7 +10,6 @@ import pytest
 import yaml
 
 from duelbandits import configcheck, plan
-from duelbandits.algorithms import FIELD_ALGORITHMS
 
 REPO = Path(__file__).resolve().parents[1]
 BASE = yaml.safe_load((REPO / "config.yaml").read_text())
@@ -366,55 +365,15 @@ def test_asymptotics_jobs_split_each_point_by_steps_and_cover_every_run_once():
         assert all((last - first + 1) * T <= max(T, 30_000_000) for first, last in ranges)
 
 
-@pytest.mark.parametrize("jobs", [1, 2, 3, 6, 7])
-def test_kernel_groups_cut_each_family_in_registry_order_into_consecutive_groups(jobs):
-    from duelbandits.algorithms import ALGORITHMS
+def test_the_compile_groups_cut_each_family_in_registry_order_into_consecutive_groups():
+    """A new built-in must join a group of its family (bench_algorithms.py --compile says where)."""
+    from duelbandits.algorithms import BUILTINS
 
-    groups = plan.kernel_groups(jobs)
     for family in ("paper", "field"):
-        slugs = [slug for slug, a in ALGORITHMS.items() if a.family == family]
-        mine = [members for name, members in groups.items() if name.startswith(f"{family}-")]
-        assert len(mine) == min(jobs, len(slugs))  # 7 jobs for 6 algorithms: one each, no empty group
-        assert all(mine)
-        assert [slug for members in mine for slug in members] == slugs  # each once, in order
-    for slug in ALGORITHMS:
-        assert slug in plan.kernel_groups()[plan.kernel_group(slug)]
-
-
-@pytest.mark.parametrize(
-    "seconds, jobs, sizes",
-    [
-        ([5.0, 1.0, 1.0, 1.0, 1.0, 1.0], 2, [1, 5]),  # 5 | 5: the heavy first kernel alone
-        ([3.0, 3.0, 3.0, 3.0], 2, [2, 2]),  # 6 | 6
-        ([1.0, 1.0, 1.0, 1.0, 4.0], 2, [4, 1]),  # 4 | 4: the heavy last kernel alone
-        ([2.0, 2.0, 2.0], 2, [1, 2]),  # 2 | 4 and 4 | 2 tie at 4: the first cut
-        ([1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 6.0], 3, [1, 5, 1]),  # no cut below 6; 1 | 5 | 6 is the first at 6
-        ([4.0, 1.0], 3, [1, 1]),  # more jobs than kernels: one each
-    ],
-)
-def test_kernel_groups_balance_the_compile_seconds_by_hand(monkeypatch, seconds, jobs, sizes):
-    """The cut with the smallest largest group, worked out by hand for each list of compile times."""
-    import dataclasses
-
-    from duelbandits import algorithms, resources
-
-    base = algorithms.BUILTINS["iss"]
-    fake = {f"k{i}": dataclasses.replace(base, slug=f"k{i}", family="paper") for i in range(len(seconds))}
-    monkeypatch.setattr(algorithms, "BUILTINS", fake)
-    monkeypatch.setattr(resources, "compile_seconds", lambda slug: seconds[int(slug[1:])])
-    assert [len(members) for members in plan.kernel_groups(jobs).values()] == sizes
-
-
-def test_the_paper_kernels_compile_in_two_groups_of_near_equal_compile_time():
-    """TS-Maximin and TS-Borda (which share the posterior's helpers: 6.8 + 4.1 = 10.9 CPU-s in the costs
-    file) against the other four (1.8 + 0.95 + 1.4 + 3.2 = 7.35), not three and three (12.7 against 5.55)."""
-    groups = plan.kernel_groups()
-    assert {k: v for k, v in groups.items() if k.startswith("paper")} == {
-        "paper-1": ("ts-maximin", "ts-borda"),
-        "paper-2": ("sparring-exp3p", "partial-monitoring", "iss", "dts"),
-    }
-    # the field's (which grows) in its registry order, cut in two
-    assert groups["field-1"] + groups["field-2"] == FIELD_ALGORITHMS and len(groups) == 4
+        slugs = [slug for slug, a in BUILTINS.items() if a.family == family]
+        mine = [members for name, members in plan.KERNEL_GROUPS.items() if name.startswith(f"{family}-")]
+        assert len(mine) == 2 and [slug for members in mine for slug in members] == slugs  # each once, in order
+    assert plan.kernel_group("iss") == "paper-2" and plan.kernel_group("a-plugins") is None
 
 
 def test_the_tail_section_plans_its_first_phase_and_is_checked_naming_its_key():

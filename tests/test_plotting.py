@@ -98,9 +98,8 @@ def condorcet_render(tmp_path_factory, summary):
 
 
 @pytest.fixture(scope="module")
-def borda_fig(tmp_path_factory, summary):
-    out = tmp_path_factory.mktemp("main")
-    return main_figure(scenario_dict("borda"), summary, [out / "borda.png"])
+def borda_fig(summary):
+    return main_figure(scenario_dict("borda"), summary, [])  # built, not saved: its artists are read
 
 
 def legend_texts(fig):
@@ -154,10 +153,8 @@ def test_main_figure_bound_is_dashed_in_the_algorithm_colour(condorcet_render):
             assert mpl.colors.same_color(line.get_color(), style.ALGORITHM_COLORS[gid.split(":")[1]])
 
 
-def test_main_figure_leaves_out_a_nan_bound_and_says_so(tmp_path):
-    fig = main_figure(
-        scenario_dict("condorcet"), make_summary(drop_bound=("partial-monitoring",)), [tmp_path / "f.png"]
-    )
+def test_main_figure_leaves_out_a_nan_bound_and_says_so():
+    fig = main_figure(scenario_dict("condorcet"), make_summary(drop_bound=("partial-monitoring",)), [])
     assert bound_slugs(fig) == set(THEOREMS) - {"partial-monitoring"}
     notes = " ".join(t.get_text() for t in fig.axes[3].texts)
     assert "Thm 4.4" in notes and "not shown" in notes
@@ -225,12 +222,14 @@ def test_appendix_figure_marks_the_paper_regret_winner(appendix_renders):
     assert f"Borda winner (action {borda})" in legend_texts(fig)
 
 
-def test_appendix_figure_is_byte_identical_and_independent_of_row_order(appendix_renders, tmp_path):
+def test_appendix_figure_is_byte_identical_independent_of_row_order_and_leaves_the_rcparams(appendix_renders, tmp_path):
     _, first = appendix_renders["sparring-exp3p"]
     again = [tmp_path / p.name for p in first]
     shuffled = make_traces().sample(frac=1.0, random_state=1)
     strategies = make_strategies(("p", "q")).iloc[::-1]
+    before = dict(mpl.rcParams)
     appendix_figure("condorcet", "sparring-exp3p", shuffled, strategies, again, scenario=scenario_dict("condorcet"))
+    assert dict(mpl.rcParams) == before  # the figure's look is set for its own build and save only
     for a, b in zip(first, again):
         assert a.read_bytes() == b.read_bytes(), a.name
 
@@ -248,12 +247,6 @@ def test_save_replaces_the_target_atomically_and_leaves_no_temporary_file(tmp_pa
         style.save(fig, [target])
     assert target.read_bytes() == b"old"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["f.png"]
-
-
-def test_plotting_leaves_the_global_rcparams_untouched(tmp_path, summary):
-    before = dict(mpl.rcParams)
-    appendix_figure("condorcet", "iss", make_traces(), None, [tmp_path / "f.png"])
-    assert dict(mpl.rcParams) == before
 
 
 def test_every_algorithm_has_its_own_colour():

@@ -249,6 +249,41 @@ def plan(tmp_path, site, *args):
     )  # fmt: skip
 
 
+NUMBA_PLACES = (
+    "\x1b[1mFailed in nopython mode pipeline (step: nopython frontend)\nUnknown attribute 'x' of type int64\x1b[0m\n"
+    'File "pkg/inner.py", line 5:\n\x1b[1mdef inner(A):\n    return A.x\n    ^\x1b[0m\n\nDuring: typing\n'
+    'File "pkg/middle.py", line 7:\n    return inner(A)\n    ^\n'  # its caret right above the last place
+    'File "/abs/pkg/kern.py", line 9:\n    return middle(matrix.shape[0])\n    ^\n\nDuring: Pass nopython_type'
+)
+SIGNATURE = "No implementation found for signature:"
+
+
+@pytest.mark.parametrize(
+    "text, line",
+    [
+        (NUMBA_PLACES, "Unknown attribute 'x' of type int64 (kern.py, line 9: return middle(matrix.shape[0]))"),
+        (NUMBA_PLACES.replace("    return middle(matrix.shape[0])\n    ^", "<source missing, REPL/exec in use?>"),
+         "Unknown attribute 'x' of type int64 (kern.py, line 9)"),
+        (f"Failed in nopython mode pipeline\n{SIGNATURE}\n \n >>> add(int64, unicode_type)\n \nThere are 20 ...",
+         f"{SIGNATURE} add(int64, unicode_type)"),
+        (f"{SIGNATURE}\nDuring: a\nDuring: b\n>>> f(int64)", f"{SIGNATURE} f(int64)"),  # numba's lines skipped
+        (f"{SIGNATURE}\n- one\n- two\n>>> f(int64)", SIGNATURE),  # beyond the two lines after the cause
+        ("Cannot unify int64 and float64\n>>> f(int64)", "Cannot unify int64 and float64"),  # no colon: no signature
+        ("", "TypingError"),
+    ],
+)  # fmt: skip
+def test_a_numba_error_is_one_line_its_cause_signature_and_last_place(text, line):
+    """numba's message of tens of lines (colours, its own "Failed in" and "During:" lines, the places it
+    went through) as its cause, the signature on one of the two lines after a cause ending in a colon, and
+    the last place, with its failing line when numba shows the source."""
+    from duelbandits import plugins
+
+    class TypingError(Exception):
+        pass
+
+    assert plugins.numba_cause(TypingError(text)) == f"numba cannot compile it: TypingError: {line}"
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("kind", ["import", "exit", "clash", "incomplete"])
 def test_a_bad_plugin_stops_planning_in_one_message_naming_it(tmp_path, kind):
@@ -332,7 +367,8 @@ def test_a_plugins_digest_covers_its_packages_init_and_what_changes_results_only
     """The ``__init__`` of the implementation's package runs before it, so an edit of it changes the
     digest; its own imports are followed only for a name of the package (``helper``), not a submodule's.
     Relative, absolute and plain imports, two levels down, through a cycle. A parameter's description
-    (in the module or the entry) or a comment changes no result, nor the digest."""
+    (in the module or the entry, by position or keyword) or a comment changes no result, nor the digest;
+    its other arguments do."""
     from duelbandits import plugins
     from duelbandits.algorithms import BUILTINS
 
@@ -362,3 +398,11 @@ def test_a_plugins_digest_covers_its_packages_init_and_what_changes_results_only
             plugins.files_digest("initplugin.sub.algo", dataclasses.replace(entry, params={"alpha": edited}))
         )
     assert digests[0] == digests[1] != digests[2]
+
+    def digest(line):
+        (package / "sub/algo.py").write_text(f"from .. import helper\n{line}\n")
+        return plugins.files_digest("initplugin.sub.algo")
+
+    keyword = 'P = algorithms.Param(0.5, description="{}", minimum={})'  # by keyword, through a module
+    assert digest(keyword.format("a", 0)) == digest(keyword.format("b", 0)) != digest(keyword.format("a", 1))
+    assert digest('P = Param(0.5, "a", 0)') != digest('P = Param(0.5, "a", 1)')  # the argument after it counts

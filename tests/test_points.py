@@ -113,6 +113,8 @@ def test_points_together_without_c_alpha_ignore_ts_bordas_and_a_matrix_per_scena
     pointlib.check_together(["p0", "p1", "p2"], [{**TOGETHER[0], "params": {"c_alpha": 9.0}}, *TOGETHER[1:]])
     assert TOGETHER[0]["matrix_sha256"] != TOGETHER[2]["matrix_sha256"]  # two scenarios, two matrices: fine
     pointlib.check_together(["p0", "p1", "p2"], TOGETHER, c_alpha=2.0 * (1 + 1e-13))  # within rel_tol 1e-12
+    with pytest.raises(pointlib.PointError, match="but --c-alpha is 2"):
+        pointlib.check_together(["p0", "p1", "p2"], TOGETHER, c_alpha=2.0 * (1 + 1e-11))
 
 
 # --- The parts by hand (issue 33's mutation run of the module) -------------------------------------
@@ -134,11 +136,7 @@ def test_fit_power_law_of_two_horizons_and_of_a_negative_mean():
     assert rho == pytest.approx(1.0, abs=1e-12) and log_c == pytest.approx(np.log(0.1), abs=1e-12)
     assert all(np.isnan(pointlib.fit_power_law([10, 100], [-1.0, 10.0])))
     assert all(np.isnan(pointlib.fit_power_law([10], [1.0])))
-
-
-def test_fit_power_law_gives_nan_quietly():
-    """Refused inputs never reach the logarithm or the division: no numpy warning (here an error)."""
-    with warnings.catch_warnings():
+    with warnings.catch_warnings():  # refused inputs never reach the logarithm or the division: no warning
         warnings.simplefilter("error")
         assert all(np.isnan(pointlib.fit_power_law([1000, 1000], [1.0, 2.0])))
         assert all(np.isnan(pointlib.fit_power_law([1000, 2000], [0.0, 2.0])))
@@ -158,9 +156,6 @@ def test_resampled_log_means_draw_runs_within_each_horizon_as_documented():
     10 each time."""
     logs = pointlib.resampled_log_means([[1.0, 2.0, 4.0], [10.0]], 3, 0)
     np.testing.assert_allclose(logs, np.log([[8 / 3, 10.0], [1.0, 10.0], [1.0, 10.0]]), rtol=1e-12)
-
-
-def test_resampled_log_means_are_nan_where_a_mean_is_not_positive():
     logs = pointlib.resampled_log_means([[0.0, 0.0], [-1.0, -2.0], [0.5, 0.5]], 2, 0)
     assert np.isnan(logs[:, :2]).all() and logs[:, 2].tolist() == [np.log(0.5)] * 2
 
@@ -172,9 +167,7 @@ def test_bootstrap_exponent_by_hand_from_the_documented_draws():
     low, high = pointlib.bootstrap_exponent([10, 100], [[1.0, 2.0, 4.0], [10.0]], resamples=3, confidence=0.5, seed=0)
     assert low == pytest.approx((1 - np.log(8 / 3) / np.log(10) + 1) / 2, rel=1e-12)
     assert high == pytest.approx(1.0, rel=1e-12)
-
-
-def test_bootstrap_exponent_is_nan_without_two_horizons_or_any_positive_resample():
+    # NaN without two horizons or any positive resample
     assert all(np.isnan(pointlib.bootstrap_exponent([10, 10], [[1.0], [2.0]], resamples=5)))
     assert all(np.isnan(pointlib.bootstrap_exponent([10, 100], [[-1.0], [2.0]], resamples=5)))
 
@@ -184,10 +177,7 @@ def test_bootstrap_exponent_drops_the_resamples_whose_mean_is_not_positive():
     T = 100: every kept rho is 1, so the interval is [1, 1] (default_rng(0) draws it: see above)."""
     low, high = pointlib.bootstrap_exponent([10, 100], [[1.0, -3.0], [10.0]], resamples=50, seed=0)
     assert (low, high) == pytest.approx((1.0, 1.0), rel=1e-12)
-
-
-def test_bootstrap_exponent_defaults_are_the_documented_ones():
-    """resamples 1000, confidence 0.95, seed 0."""
+    # the defaults are the documented ones: resamples 1000, confidence 0.95, seed 0
     finals = synthetic_finals(np.random.default_rng(8), HORIZONS[:3], runs=5, rho=0.5)
     assert pointlib.bootstrap_exponent(HORIZONS[:3], finals) == pointlib.bootstrap_exponent(
         HORIZONS[:3], finals, resamples=1000, confidence=0.95, seed=0
@@ -295,11 +285,6 @@ def test_read_points_refuses_another_table_naming_its_columns_or_its_provenance(
     storage.write_table(table, path, provenance={"table": "simulate", "config_sha256": "x"})
     with pytest.raises(provenance.ProvenanceError, match="is used as table 'sweep-point'"):
         pointlib.read_points([path])
-
-
-def test_points_together_refuse_c_alpha_just_outside_the_tolerance():
-    with pytest.raises(pointlib.PointError, match="but --c-alpha is 2"):
-        pointlib.check_together(["p0", "p1", "p2"], TOGETHER, c_alpha=2.0 * (1 + 1e-11))
 
 
 def test_sweep_point_columns_by_value_in_run_regret_step_order():

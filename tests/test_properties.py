@@ -1,6 +1,7 @@
-"""Property-based tests: valid inputs (valid by construction) simulate and build. The invalid ones are
-refused one per kind, with their messages: tests/test_scenarios.py, test_scenarios_edges.py,
-test_simulation.py and test_algorithm_contract.py.
+"""Property-based tests: random valid matrices simulate under every algorithm, and random valid scenario
+arguments build their promised winners (valid by construction). The simulation's own arguments (seeds,
+strides, horizons, hyper-parameters) are tests/test_algorithm_contract.py's; the invalid inputs are refused
+one per kind, with their messages: tests/test_scenarios.py, test_scenarios_edges.py, test_simulation.py.
 
 Every strategy below builds the inputs its test needs, so each example reaches the branch under
 test: no test passes by sending most of its examples down an early ``return``. Hypothesis runs
@@ -109,32 +110,3 @@ def test_valid_scenario_arguments_build_a_matrix_with_the_promised_winners(data,
         assert winners.condorcet_winner(X) == by_utility[0]
         if name == "borda" and args["actions"] > 2:
             assert winners.borda_winners(X).tolist() == [by_utility[1]]
-
-
-@st.composite
-def valid_simulations(draw):
-    """``(algorithm, horizon, seed, stride, params)`` that simulate, by construction."""
-    algorithm = draw(st.sampled_from(list(ALGORITHMS)))
-    horizon = draw(st.integers(9, 120))
-    seed = draw(st.one_of(st.integers(0, 2**64), st.builds(np.random.SeedSequence, st.integers(0, 2**32))))
-    params = {}
-    if algorithm == "ts-borda" and draw(st.booleans()):
-        # alpha = c_alpha T^(-1/3) < 1/2: c_alpha below 0.5 T^(1/3), by a safe factor
-        params["c_alpha"] = 0.5 * horizon ** (1 / 3) * draw(st.floats(0.01, 0.99))
-    if algorithm == "dts" and draw(st.booleans()):
-        params["alpha"] = draw(st.floats(1e-3, 10.0))
-    return algorithm, horizon, seed, draw(st.integers(1, 200)), params
-
-
-@MANY
-@given(case=valid_simulations())
-def test_valid_simulate_arguments_run_and_return_their_shapes(case):
-    algorithm, horizon, seed, stride, params = case
-    X = make_scenario("condorcet", actions=4, seed=0).matrix
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # gamma clipping at short horizons
-        res = simulate(X, algorithm, horizon, seed, stride=stride, **params)
-    assert res.I.shape == res.J.shape == res.outcomes.shape == (horizon,)
-    assert res.params == ALGORITHMS[algorithm].hyperparameters(**params)
-    for probs in res.strategies.values():
-        assert probs.shape == (len(res.strategy_steps), 4)

@@ -5,6 +5,7 @@ calling the function under test), off the paper's A = 10 and at each rule's boun
 import itertools
 import math
 import os
+import types
 from pathlib import Path
 
 import pytest
@@ -126,6 +127,29 @@ def test_the_benchmark_rewrites_one_column_of_the_costs_file_for_the_built_ins(t
     assert path.read_text() == "# how\nalgorithm,step_us,compile_s\niss,0.84,1.4\nnew,0.88,\nslow,1e+02,\n"
     costs = {"iss": (0.84e-6, 1.4), "new": (0.88e-6, None), "slow": (1e-4, None)}
     assert resources.read_costs(path.read_text()) == costs
+
+
+@pytest.mark.parametrize(
+    "seconds, jobs, sizes",
+    [
+        ([6.8, 4.1, 1.8, 0.95, 1.4, 3.2], 2, [2, 4]),  # the paper's: 10.9 | 7.35, not 12.7 | 5.55 (three and three)
+        ([5.0, 1.0, 1.0, 1.0, 1.0, 1.0], 2, [1, 5]),  # 5 | 5: the heavy first kernel alone
+        ([1.0, 1.0, 1.0, 1.0, 4.0], 2, [4, 1]),  # 4 | 4: the heavy last kernel alone
+        ([2.0, 2.0, 2.0], 2, [1, 2]),  # 2 | 4 and 4 | 2 tie at 4: the first cut
+        ([1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 6.0], 3, [1, 5, 1]),  # no cut below 6; 1 | 5 | 6 is the first at 6
+        ([4.0, 1.0], 3, [1, 1]),  # more jobs than kernels: one each
+    ],
+)
+def test_the_benchmark_balances_the_compile_groups_by_hand(monkeypatch, seconds, jobs, sizes):
+    """bench_algorithms.py --compile's advice for plan.KERNEL_GROUPS: the cut with the smallest largest
+    group, worked out by hand for each list of compile times."""
+    from duelbandits import algorithms
+
+    fake = {f"k{i}": types.SimpleNamespace(family="paper") for i in range(len(seconds))}
+    monkeypatch.setattr(algorithms, "BUILTINS", fake)
+    groups = bench_module().balanced_groups({f"k{i}": s for i, s in enumerate(seconds)}, jobs)
+    assert [len(members) for members in groups.values()] == sizes
+    assert [slug for members in groups.values() for slug in members] == list(fake)
 
 
 def test_the_benchmark_refuses_an_unknown_algorithm_by_name(capsys):
@@ -289,12 +313,14 @@ def test_a_simulation_jobs_runtime_grows_with_each_retry():
 def test_the_bayes_jobs_resources_by_hand():
     """10 matrices over 3 jobs: ceil(10/3) = 4 matrices of 4 runs = 16 runs of 10^7 steps. At A = 10:
     60 + 3 x 16 x 10^7 x 0.8e-6 = 444 s -> 8 minutes; at A = 20, (20/10)^2 = 4 times the steps' time:
-    60 + 1,536 = 1,596 s -> 27 minutes. Memory: one run of 10^7 steps at A = 10, 1,088,803,328 bytes."""
-    section = {"matrices": 10, "jobs": 3, "runs": 4, "horizon": 10**7}
+    60 + 1,536 = 1,596 s -> 27 minutes. Memory, whatever the horizon: 300 MiB + 128 MiB (a compile) + 16 x 8 x
+    10^2 (the matrices) + 4 x 4 x 7 rows x 400 bytes = 314,572,800 + 134,217,728 + 12,800 + 44,800 =
+    448,848,128 bytes -> 449 MB."""
+    section = {"matrices": 10, "jobs": 3, "runs": 4, "horizon": 10**7, "grid_points": 7}
     assert resources.bayes_runtime(section, "10", "ts-maximin") == 8
     assert resources.bayes_runtime(section, 10, "ts-maximin", attempt=3) == 24
     assert resources.bayes_runtime(section, 20, "ts-maximin") == 27
-    assert resources.bayes_mem_mb(section, "10") == 1089
+    assert resources.bayes_mem_mb(section, "10") == 449
 
 
 def test_the_tail_continue_jobs_resources_by_hand():

@@ -18,6 +18,7 @@ from duelbandits import (
     theorems,
 )
 from duelbandits import points as pointlib
+from duelbandits.errors import InputError
 from duelbandits.studies.sweeps import analysis as sweeps
 from duelbandits.studies.sweeps.figure import actions_sweep_figure, horizon_sweep_figure
 
@@ -105,7 +106,7 @@ def main(line, *paths):
     return cli.main([*line.split(), *map(str, paths)])
 
 
-def test_cli_table_and_sweep_commands_write_their_outputs(tmp_path):
+def test_cli_table_and_sweep_commands_write_their_outputs(tmp_path, monkeypatch):
     summary = tmp_path / "summary.parquet"
     # as the `summary` command writes it: the table refuses a file without that provenance
     storage.write_frame(summary_rows(), schemas.SUMMARY_SCHEMA, summary, provenance.record(table="summary"))
@@ -120,6 +121,10 @@ def test_cli_table_and_sweep_commands_write_their_outputs(tmp_path):
         line = f"sweep-point --scenario cyclic --actions 5 --seed 3 --algorithm dts --horizon {T} --runs 0-2 --points 5"
         assert main(f"{line} --out", path) == 0
     outs = [f"--{k}={tmp_path / f'h.{k}'}" for k in ("table", "exponents", "markdown", "html")]
+    with monkeypatch.context() as patch:  # the fit fails: no table is written before it (a partial set)
+        patch.setattr(sweeps, "exponent_table", lambda *args: (_ for _ in ()).throw(InputError("no fit")))
+        assert main("sweep-horizon --resamples 50 --confidence 0.95 --seed 3", *paths, *outs) == 2
+        assert not list(tmp_path.glob("h.*"))
     assert main("sweep-horizon --resamples 50 --confidence 0.95 --seed 3", *paths, *outs) == 0
     ex = pq.read_table(tmp_path / "h.exponents").to_pandas()
     assert set(ex["regret"]) == set(regret.REGRETS)

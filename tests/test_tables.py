@@ -5,7 +5,7 @@ import pandas as pd
 import pyarrow as pa
 from summaries import summary_rows
 
-from duelbandits import tables
+from duelbandits import schemas, tables
 from duelbandits.studies import field as field_tables
 from duelbandits.studies.paper import table as paper_tables
 from duelbandits.studies.sweeps import analysis as sweep_tables
@@ -40,7 +40,7 @@ def test_final_regret_table_reads_each_scenarios_last_step_in_the_summarys_order
     assert paper_tables.final_regret_markdown(both).startswith("# Final regret at T = 100, 200 (5 runs)\n")
 
 
-def test_final_regret_markdown_is_title_header_alignment_rows_and_note():
+def test_final_regret_markdown_is_title_header_alignment_rows_and_note_and_the_html_the_same_cells():
     lines = paper_tables.final_regret_markdown(final_table()).splitlines()
     assert lines[0] == "# Final regret at T = 100 (5 runs)"
     assert lines[2] == (
@@ -49,9 +49,6 @@ def test_final_regret_markdown_is_title_header_alignment_rows_and_note():
     assert lines[3] == "| --- | --- | --- | ---: | ---: | --- | ---: |"
     assert lines[6] == "| borda | iss | Borda | 30.0 ± 3.0 | - | - | 6.0 ± 0.5 |"
     assert lines[7] == "" and lines[8].startswith("R_T: cumulative regret at the horizon T") and len(lines) == 9
-
-
-def test_final_regret_html_holds_the_same_cells_in_one_table():
     page = paper_tables.final_regret_html(final_table())
     assert page.startswith("<!DOCTYPE html>") and page.count("<table>") == 1 and page.count("<tr>") == 1 + 3
     assert "<th>Copeland R_T mean ± std</th>" in page
@@ -82,15 +79,13 @@ def test_a_scenario_of_no_paper_view_gets_its_own_table_of_one_regret_per_column
     assert page.count("<table>") == 2 and "<th>Maximin R_T mean ± std</th>" in page
 
 
-def test_numbers_get_thousands_separators_and_missing_values_a_dash():
+def test_numbers_get_thousands_separators_missing_values_a_dash_and_cells_are_escaped():
     assert tables.mean_std(12345.67, 1.26) == "12,345.7 ± 1.3"
     assert tables.mean_std(float("nan"), None) == "- ± -"
     assert tables.mean_std(2.0, 0.0) == "2.0 ± 0.0"  # a table without a runs column: a std of 0 is shown
     table = final_table().assign(horizon=40_000)
     assert paper_tables.final_regret_markdown(table).startswith("# Final regret at T = 40,000 (5 runs)\n")
-
-
-def test_markdown_and_html_escape_their_cells():
+    # Markdown and HTML escape their cells
     assert tables.markdown(["a", "b"], [["x|y", 1]], "lr") == "| a | b |\n| --- | ---: |\n| x\\|y | 1 |\n"
     page = tables.html_page("T<1>", ["h&"], [["<b>"]])
     assert "<title>T&lt;1&gt;</title>" in page and "<th>h&amp;</th>" in page
@@ -166,11 +161,6 @@ def test_config_html_flattens_nested_keys_and_shows_json_values():
 
 # --- Off the defaults: every schema column, other run counts, ties ---------------------------------
 
-try:  # the Parquet schemas of the tables' inputs (in storage before the package redesign)
-    from duelbandits import schemas
-except ImportError:  # pragma: no cover
-    from duelbandits import storage as schemas
-
 
 def field_table(rows):
     """A hand-made results/field/table.parquet (its schema's columns, in its order)."""
@@ -191,7 +181,7 @@ def table_cells(line):
     return line[2:-2].split(" | ")
 
 
-def test_final_table_with_other_run_counts_reports_each_and_lists_them_in_numeric_order():
+def test_final_table_with_other_run_counts_reports_each_in_numeric_order_and_one_run_without_spread():
     """7, 3 and 12 runs (the paper's default is one count): each row its own, the title 3, 7, 12
     (sorted as numbers, not as text, where 12 would come first)."""
     summary = summary_rows()
@@ -199,10 +189,7 @@ def test_final_table_with_other_run_counts_reports_each_and_lists_them_in_numeri
     table = paper_tables.final_regret_table(summary)
     assert table.set_index("algorithm")["runs"].to_dict() == {"ts-borda": 7, "partial-monitoring": 3, "iss": 12}
     assert paper_tables.final_regret_markdown(table).startswith("# Final regret at T = 100 (3, 7, 12 runs)\n")
-
-
-def test_final_table_of_a_single_run_stores_a_std_of_zero_and_shows_none():
-    """One run has no spread (issue 30): the table's data keeps the stored 0.0, its text says '-'."""
+    # one run has no spread (issue 30): the table's data keeps the stored 0.0, its text says '-'
     summary = summary_rows().assign(runs=1, std=0.0)
     table = paper_tables.final_regret_table(summary)
     assert set(table["runs"]) == {1} and set(table["std"]) == {0.0}

@@ -13,28 +13,13 @@ A, T = 10, 40_000
 LOG_A = np.log(A)  # 2.302585092994046
 
 
-def test_each_theorem_holds_from_the_first_horizon_past_its_requirement():
-    exp3p = theorems.THEOREMS["sparring-exp3p"]
-    T_min, strict = exp3p.requirement(A)
-    assert T_min == pytest.approx(4.41 * A * LOG_A) and not strict  # 101.54 > 0.95^2 log A / (0.01 A)
-    assert exp3p.holds(A, 102) and not exp3p.holds(A, 101)
-    pm = theorems.THEOREMS["partial-monitoring"]
-    T_min, strict = pm.requirement(A)
-    assert T_min == pytest.approx((np.e - 2) * 100 * LOG_A) and strict  # 165.39
-    assert pm.holds(A, 166) and not pm.holds(A, 165)
-    # A = 2: the second term of 4.3 dominates: 0.9025 * 0.6931 / 0.02 = 31.28 > 4.41 * 2 * 0.6931 = 6.11
-    assert theorems.THEOREMS["sparring-exp3p"].requirement(2)[0] == pytest.approx(0.95**2 * np.log(2) / 0.02)
-    ts_borda = theorems.THEOREMS["ts-borda"]
-    assert ts_borda.holds(A, 9) and not ts_borda.holds(A, 8)  # alpha = T^(-1/3) < 1/2 <=> T > 8
-    assert theorems.THEOREMS["ts-maximin"].holds(A, 1)
-
-
 def test_theorem_for_matches_algorithm_and_regret():
     assert theorems.theorem_for("ts-maximin", "maximin").name == "4.1"
     assert theorems.theorem_for("partial-monitoring", "borda").name == "4.4"
     assert theorems.theorem_for("ts-maximin", "borda") is None
     assert theorems.theorem_for("dts", "maximin") is None
     assert theorems.theorem_for("no-such-algorithm", "borda") is None
+    assert theorems.THEOREMS["ts-maximin"].holds(A, 1)  # Theorem 4.1 has no requirement on T
 
 
 # --- Off the defaults: several c_alpha and A, each against the paper's formula written with math ------
@@ -152,30 +137,23 @@ def test_ts_borda_requirement_is_where_its_alpha_is_accepted(c_alpha, A):
 
 
 @pytest.mark.parametrize(
-    ("A", "T_min", "last_invalid"),
+    ("theorem", "A", "T_min", "strict", "last_invalid"),
     [
-        # max(4.41 * 3 * 1.0986123 = 14.534, 0.9025 * 1.0986123 / (0.01 * 3) = 33.050): the second term
-        (3, 33.049920, 33),
-        # max(4.41 * 10 * 2.3025851 = 101.544, 0.9025 * 2.3025851 / 0.1 = 20.781)
-        (10, 101.544003, 101),
-        # max(4.41 * 13 * 2.5649494 = 147.049, 0.9025 * 2.5649494 / 0.13 = 17.807)
-        (13, 147.048547, 147),
+        # 4.3: max(4.41 A log A, 0.95^2 log A / (0.01 A)): 3: max(14.534, 33.050), the second term; 10: max(101.544,
+        # 20.781); 13: max(147.049, 17.807); 2: the second term, 0.9025 * 0.6931 / 0.02 = 31.28 > 6.11
+        ("sparring-exp3p", 3, 33.049920, False, 33),
+        ("sparring-exp3p", 10, 101.544003, False, 101),
+        ("sparring-exp3p", 13, 147.048547, False, 147),
+        ("sparring-exp3p", 2, 0.95**2 * math.log(2) / 0.02, False, 31),
+        # 4.4: (e - 2) A^2 log A: 0.7182818 * 9 * 1.0986123 = 7.102; * 100 * 2.3025851 = 165.391; * 169 * 2.5649494
+        ("partial-monitoring", 3, 7.102019, True, 7),
+        ("partial-monitoring", 10, 165.390503, True, 165),
+        ("partial-monitoring", 13, 311.358251, True, 311),
     ],
 )
-def test_theorem_4_3_requirement_off_the_defaults(A, T_min, last_invalid):
-    theorem = theorems.THEOREMS["sparring-exp3p"]
-    assert theorem.requirement(A) == (pytest.approx(T_min, rel=1e-7), False)
-    assert not theorem.holds(A, last_invalid) and theorem.holds(A, last_invalid + 1)
-
-
-@pytest.mark.parametrize(
-    ("A", "T_min", "last_invalid"),
-    # (e - 2) A^2 log A: 0.7182818 * 9 * 1.0986123 = 7.102; * 100 * 2.3025851 = 165.391; * 169 * 2.5649494 = 311.358
-    [(3, 7.102019, 7), (10, 165.390503, 165), (13, 311.358251, 311)],
-)
-def test_theorem_4_4_requirement_off_the_defaults(A, T_min, last_invalid):
-    theorem = theorems.THEOREMS["partial-monitoring"]
-    assert theorem.requirement(A) == (pytest.approx(T_min, rel=1e-7), True)
+def test_theorems_4_3_and_4_4_requirements_off_the_defaults(theorem, A, T_min, strict, last_invalid):
+    theorem = theorems.THEOREMS[theorem]
+    assert theorem.requirement(A) == (pytest.approx(T_min, rel=1e-7), strict)
     assert not theorem.holds(A, last_invalid) and theorem.holds(A, last_invalid + 1)
     np.testing.assert_array_equal(theorem.holds(A, np.array([last_invalid, last_invalid + 1])), [False, True])
 

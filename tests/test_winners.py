@@ -17,51 +17,6 @@ CYCLIC = np.array([[0.5, 0.9, 0.4], [0.1, 0.5, 0.7], [0.6, 0.3, 0.5]])
 TIED = np.array([[0.5, 0.5, 0.7, 0.7], [0.5, 0.5, 0.7, 0.7], [0.3, 0.3, 0.5, 0.6], [0.3, 0.3, 0.4, 0.5]])
 
 
-def test_condorcet_matrix_has_one_winner_of_every_kind():
-    w = winners.condorcet_winner(CONDORCET)
-    assert w == 0 and isinstance(w, int)
-    assert winners.copeland_winners(CONDORCET).tolist() == [0]
-    assert winners.maximin_winners(CONDORCET).tolist() == [0]
-    assert winners.borda_winners(CONDORCET).tolist() == [0]
-
-
-def test_scores_match_the_hand_computation_with_the_diagonal_in_the_minimum():
-    """The Condorcet winner's Maximin score is the diagonal 1/2, not its 0.6 against the others."""
-    np.testing.assert_array_equal(winners.copeland_scores(CONDORCET), [2, 1, 0])
-    np.testing.assert_allclose(winners.maximin_scores(CONDORCET), [0.5, 0.4, 0.2])
-    np.testing.assert_allclose(winners.borda_scores(CONDORCET), [1.9 / 3, 1.6 / 3, 1.0 / 3])
-
-
-def test_cyclic_matrix_has_no_condorcet_winner_and_all_tie_for_copeland():
-    assert winners.condorcet_winner(CYCLIC) is None
-    assert winners.copeland_winners(CYCLIC).tolist() == [0, 1, 2]
-    assert winners.maximin_winners(CYCLIC).tolist() == [0]
-    assert winners.borda_winners(CYCLIC).tolist() == [0]
-
-
-def test_ties_keep_every_maximiser_and_an_even_pair_is_not_a_win():
-    """X[0, 1] = 1/2 is no win: 0 and 1 each beat only two others, so neither is a Condorcet winner."""
-    assert winners.condorcet_winner(TIED) is None
-    np.testing.assert_array_equal(winners.copeland_scores(TIED), [2, 2, 1, 0])
-    assert winners.copeland_winners(TIED).tolist() == [0, 1]
-    assert winners.maximin_winners(TIED).tolist() == [0, 1]
-    assert winners.borda_winners(TIED).tolist() == [0, 1]
-
-
-def test_borda_winner_can_differ_from_the_condorcet_winner():
-    """0 beats everyone narrowly (0.51); 1 crushes 2, so 1 has the best row mean: 1.99/3 > 1.52/3."""
-    X = np.array([[0.5, 0.51, 0.51], [0.49, 0.5, 1.0], [0.49, 0.0, 0.5]])
-    assert winners.condorcet_winner(X) == 0
-    assert winners.copeland_winners(X).tolist() == [0]
-    assert winners.maximin_winners(X).tolist() == [0]
-    assert winners.borda_winners(X).tolist() == [1]
-
-
-def test_nested_lists_are_accepted():
-    assert winners.condorcet_winner(CONDORCET.tolist()) == 0
-    assert winners.borda_winners(TIED.tolist()).tolist() == [0, 1]
-
-
 # Action 3, the last, beats every other: a Condorcet winner at the last index. Row minima 0.2, 0.3,
 # 0.1, 0.5; row sums 2.0, 1.8, 1.3, 2.9; Copeland scores 2, 1, 0, 3.
 LAST = np.array([[0.5, 0.6, 0.7, 0.2], [0.4, 0.5, 0.6, 0.3], [0.3, 0.4, 0.5, 0.1], [0.8, 0.7, 0.9, 0.5]])
@@ -72,19 +27,36 @@ LAST = np.array([[0.5, 0.6, 0.7, 0.2], [0.4, 0.5, 0.6, 0.3], [0.3, 0.4, 0.5, 0.1
 DIFFER = np.array([[0.5, 0.55, 0.9, 0.35], [0.45, 0.5, 0.45, 0.6], [0.1, 0.55, 0.5, 0.85], [0.65, 0.4, 0.15, 0.5]])
 
 
-def test_a_winner_at_the_last_index_is_found_by_every_notion():
-    assert winners.condorcet_winner(LAST) == 3
-    assert winners.copeland_winners(LAST).tolist() == [3]
-    assert winners.maximin_winners(LAST).tolist() == [3]
-    assert winners.borda_winners(LAST).tolist() == [3]
+BORDA_NOT_CONDORCET = np.array([[0.5, 0.51, 0.51], [0.49, 0.5, 1.0], [0.49, 0.0, 0.5]])
+"""0 beats everyone narrowly (0.51); 1 crushes 2, so 1 has the best row mean: 1.99/3 > 1.52/3."""
 
 
-def test_the_notions_differ_on_a_matrix_without_condorcet_winner():
-    assert winners.condorcet_winner(DIFFER) is None
+def test_every_notion_on_hand_computed_matrices_ties_kept_and_an_even_pair_no_win():
+    """TIED: X[0, 1] = 1/2 is no win, so neither 0 nor 1 is a Condorcet winner; nested lists are accepted."""
+    for X, condorcet, copeland, maximin, borda in [
+        (CONDORCET, 0, [0], [0], [0]),
+        (CYCLIC, None, [0, 1, 2], [0], [0]),
+        (TIED, None, [0, 1], [0, 1], [0, 1]),
+        (BORDA_NOT_CONDORCET, 0, [0], [0], [1]),
+        (LAST, 3, [3], [3], [3]),
+        (DIFFER, None, [0, 2], [1], [0]),
+        (CONDORCET.tolist(), 0, [0], [0], [0]),
+        (TIED.tolist(), None, [0, 1], [0, 1], [0, 1]),
+    ]:
+        w = winners.condorcet_winner(X)
+        assert w == condorcet and (w is None or isinstance(w, int)), w
+        assert winners.copeland_winners(X).tolist() == copeland
+        assert winners.maximin_winners(X).tolist() == maximin
+        assert winners.borda_winners(X).tolist() == borda
+
+
+def test_scores_match_the_hand_computation_with_the_diagonal_in_the_minimum():
+    """The Condorcet winner's Maximin score is the diagonal 1/2, not its 0.6 against the others."""
+    np.testing.assert_array_equal(winners.copeland_scores(CONDORCET), [2, 1, 0])
+    np.testing.assert_allclose(winners.maximin_scores(CONDORCET), [0.5, 0.4, 0.2])
+    np.testing.assert_allclose(winners.borda_scores(CONDORCET), [1.9 / 3, 1.6 / 3, 1.0 / 3])
+    np.testing.assert_array_equal(winners.copeland_scores(TIED), [2, 2, 1, 0])
     np.testing.assert_array_equal(winners.copeland_scores(DIFFER), [2, 1, 2, 1])
-    assert winners.copeland_winners(DIFFER).tolist() == [0, 2]
-    assert winners.maximin_winners(DIFFER).tolist() == [1]
-    assert winners.borda_winners(DIFFER).tolist() == [0]
 
 
 def test_ties_for_the_maximum_after_a_lower_tie_are_the_winners():

@@ -201,38 +201,23 @@ def jobs(config: dict, target: str = "paper") -> list[Job]:
     ]
 
 
-KERNEL_JOBS = 2
-"""Compile jobs per family of algorithms: kernels compiled in one process share numba's helpers (their
-costs: docs/performance.md); two jobs keep both cores of a laptop busy."""
-
-
-def kernel_groups(jobs: int = KERNEL_JOBS) -> dict[str, tuple[str, ...]]:
-    """``{"paper-1": algorithms, ...}``: each family's built-ins, in the registry's order, cut into ``jobs``
-    runs of consecutive entries of least maximal summed compile seconds (the first such cut). Fixed by
-    the built-ins, not the config, so that a job's compile input does not change with the config's
-    algorithms; a plugin's algorithm has no compile job."""
-    from itertools import accumulate, combinations
-
-    from .algorithms import BUILTINS
-    from .resources import compile_seconds
-
-    groups = {}
-    for family in dict.fromkeys(a.family for a in BUILTINS.values()):
-        slugs = [slug for slug, a in BUILTINS.items() if a.family == family]
-        total = [0.0, *accumulate(compile_seconds(slug) for slug in slugs)]
-        count = min(jobs, len(slugs))
-        cuts = min(
-            ((0, *inner, len(slugs)) for inner in combinations(range(1, len(slugs)), count - 1)),
-            key=lambda cut: max(total[b] - total[a] for a, b in zip(cut, cut[1:])),
-        )
-        groups |= {f"{family}-{i + 1}": tuple(slugs[cuts[i] : cuts[i + 1]]) for i in range(count)}
-    return groups
+KERNEL_GROUPS = {
+    "paper-1": ("ts-maximin", "ts-borda"),
+    "paper-2": ("sparring-exp3p", "partial-monitoring", "iss", "dts"),
+    "field-1": ("rucb", "rcs", "rmed1", "rmed2", "rmed2fh", "btm", "if2", "dts-plus"),
+    "field-2": ("ccb", "winner-stays", "ws-s", "multisbm", "doubler", "versatile-db", "dexp3"),
+}
+"""The built-ins whose kernels one compile job compiles (in one process they share numba's helpers; two
+a family keep both cores of a laptop busy): each family in registry order, cut where the measured
+compile seconds balance. Frozen, not cut from the costs file: a group's file is an input of its
+simulations, which a re-measure must not rerun (``bench/bench_algorithms.py --compile`` prints the
+balanced cut; moving an algorithm here reruns its simulations). A plugin's algorithm has none."""
 
 
 def kernel_group(algorithm: str) -> str | None:
-    """The name of the group (:func:`kernel_groups`) whose compile job compiles ``algorithm``'s kernels;
+    """The name of the group (:data:`KERNEL_GROUPS`) whose compile job compiles ``algorithm``'s kernels;
     None for a plugin's algorithm (the config's algorithms are checked at its door)."""
-    for name, slugs in kernel_groups().items():
+    for name, slugs in KERNEL_GROUPS.items():
         if algorithm in slugs:
             return name
     return None

@@ -94,7 +94,8 @@ def results_source(path: Path) -> bytes:
     tree = ast.parse(path.read_bytes())
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "Param":
-            node.args[1:2] = [ast.Constant("")] * len(node.args[1:2])
+            blank = ast.Constant("")  # pragma: no mutate -- any constant: every description becomes the same one
+            node.args[1:2] = [blank] * len(node.args[1:2])
             node.keywords = [k for k in node.keywords if k.arg != "description"]
     return ast.dump(tree).encode()
 
@@ -132,8 +133,9 @@ def numba_cause(err: Exception) -> str:
     places = [(n, m) for n, line in enumerate(lines) if (m := re.match(r'File "(.+)", line (\d+):', line))]
     if places:
         n, match = places[-1]
-        marker = next((k for k in range(n + 1, len(lines)) if lines[k] == "^"), None)
-        code = f": {lines[marker - 1]}" if marker else ""
+        after = lines[n + 1 :]  # the place's source, a caret under the line that fails
+        marker = next((k for k, line in enumerate(after) if line == "^"), None)
+        code = f": {after[marker - 1]}" if marker else ""
         cause += f" ({Path(match.group(1)).name}, line {match.group(2)}{code})"
     return f"numba cannot compile it: {type(err).__name__}: {cause}"
 

@@ -103,14 +103,11 @@ def check_bootstrap_memory(resamples: int, points) -> None:
 
 COSTS_FILE = "costs.csv"
 """The built-ins' measured costs, package data (its header says how each is measured; rewritten by
-``bench/bench_algorithms.py --write``): they size cluster requests and balance the compile jobs, never a result."""
+``bench/bench_algorithms.py --write``): they size cluster requests and advise the compile groups, never a result."""
 
 DEFAULT_STEP_SECONDS = 3e-6
 """Seconds per step of an algorithm the costs file does not hold, such as a plugin's (the package's
 target is 2 us at A = 10)."""
-
-DEFAULT_COMPILE_SECONDS = 3.0
-"""Compile CPU seconds of a built-in the costs file does not hold (about the built-ins' median)."""
 
 
 def read_costs(text: str) -> dict[str, tuple[float | None, float | None]]:
@@ -136,11 +133,6 @@ def measured_costs() -> dict[str, tuple[float | None, float | None]]:
 def step_seconds(algorithm: str) -> float:
     """Seconds per step of ``algorithm`` at A = 10: its measured cost, or :data:`DEFAULT_STEP_SECONDS`."""
     return measured_costs().get(algorithm, (None, None))[0] or DEFAULT_STEP_SECONDS
-
-
-def compile_seconds(algorithm: str) -> float:
-    """Compile CPU seconds of a built-in: its measured cost, or :data:`DEFAULT_COMPILE_SECONDS`."""
-    return measured_costs().get(algorithm, (None, None))[1] or DEFAULT_COMPILE_SECONDS
 
 
 START_SECONDS = 60.0
@@ -188,9 +180,18 @@ COMPILE_MEM_MB = megabytes(BASE_BYTES + COMPILE_BYTES)
 """MB of memory a compile job requests: a job's base and the compile's extra."""
 
 
+BAYES_ROW_BYTES = 400
+"""Per row of a ``bayes_runs`` job's table (a matrix, run and grid horizon), as Python rows, a frame and
+Arrow at once: an allowance."""
+
+
 def bayes_mem_mb(section: dict, actions: int) -> int:
-    """MB of memory of one ``bayes_runs`` job at A = ``actions``: one run at a time, as a point."""
-    return megabytes(sweep_point_bytes(section["horizon"], int(actions)))
+    """MB of memory of one ``bayes_runs`` job at A = ``actions``: no run's trace (its regret is summed as it
+    proceeds, duelbandits.algorithms.ts_maximin.regret_at), so any horizon: a job that compiles, the
+    matrices, and its rows (measured: 0.23 GB peak for one run to 10^8 at A = 3, against 1.38 GB with the
+    trace)."""
+    rows = -(-section["matrices"] // section["jobs"]) * section["runs"] * section["grid_points"]
+    return megabytes(BASE_BYTES + COMPILE_BYTES + MATRIX_COPIES * 8 * int(actions) ** 2 + rows * BAYES_ROW_BYTES)
 
 
 def bayes_runtime(section: dict, actions: int, algorithm: str, attempt: int = 1) -> int:

@@ -9,6 +9,7 @@ from workflow_helpers import REPO, build_target
 from duelbandits import digests
 from duelbandits.studies import bayes
 from duelbandits.studies import bayes_growth as growth
+from duelbandits.studies import bayes_report as report
 
 BAYES_TINY = REPO / "tests" / "workflow" / "bayes_tiny.yaml"
 BAYES = yaml.safe_load(BAYES_TINY.read_text())["maximin-bayes"]
@@ -40,7 +41,7 @@ def test_the_runs_are_the_modules_and_the_table_their_estimate(bayes_run):
     for column in ("ratio", "low", "high", "share_above", "matrices", "runs_per_matrix", "exponent_low"):
         assert table[column].tolist() == pytest.approx(expected[column].tolist(), nan_ok=True), column
     text = (folder / "bayes.md").read_text()
-    assert "Theorem 4.1 as a Bayesian bound" in text and bayes.overall_verdict(table) in text
+    assert "Theorem 4.1 as a Bayesian bound" in text and report.overall_verdict(table) in text
     # the figure is drawn from these files with the config's bins (3, not the default 40)
     inputs = {f"runs {k}": path for k, path in enumerate(files)} | {"estimates": folder / "estimates.parquet"}
     png = bayes_run / "figures" / "maximin-bayes" / "ratios.png"

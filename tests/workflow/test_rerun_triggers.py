@@ -238,20 +238,32 @@ def test_a_change_to_a_section_beyond_the_paper_plans_no_job_of_the_paper_run(bu
     assert planned_rules(result.stdout + result.stderr) == {"report_config": 1, "all": 1}
 
 
-def test_an_edited_kernel_reruns_its_own_simulations_not_its_compile_group(built, tmp_path):
+# the compile seconds of a re-measure (bench_algorithms.py --compile --write) whose balanced cut of the paper's
+# kernels is five | DTS: in a cut from the costs file, DTS's simulations would take another group's file
+MEASURED = "ts-maximin,0.8,1\nts-borda,1.4,1\nsparring-exp3p,0.27,1\npartial-monitoring,0.22,1\niss,2.1,1\ndts,1.6,9\n"
+
+
+@pytest.mark.parametrize("edit", ["kernel", "costs"])
+def test_an_edited_kernel_or_compile_cost_reruns_no_compile_job_nor_another_simulation(built, tmp_path, edit):
     """The compile job of a group of kernels (paper-2: SparringExp3.P, Partial Monitoring, ISS, DTS) has no
     rerun trigger and its file is not remade: an edit of ISS's kernel plans ISS's simulations and what reads
-    them, not the compile job and not the simulations of the other three."""
+    them, not the compile job and not the simulations of the other three; re-measured compile costs plan
+    no simulation (plan.KERNEL_GROUPS is frozen)."""
     src, run = built
     copy = tmp_path / "src"
     shutil.copytree(src, copy)
-    kernel = copy / "duelbandits" / "algorithms" / "iss.py"
-    kernel.write_bytes(kernel.read_bytes() + b"\n# an edit\n")
+    if edit == "kernel":
+        kernel = copy / "duelbandits" / "algorithms" / "iss.py"
+        kernel.write_bytes(kernel.read_bytes() + b"\n# an edit\n")
+    else:
+        costs = copy / "duelbandits" / "data" / "costs.csv"
+        costs.write_text(re.sub(r"(?s)ts-maximin,.*?\ndts,[^\n]*\n", MEASURED, costs.read_text()))
+        assert MEASURED in costs.read_text()
     result = run("--dry-run", "all", src=copy)
     assert result.returncode == 0, result.stderr[-3000:]
     planned = planned_rules(result.stdout + result.stderr)
     simulated = set(re.findall(r"output: results/runs/\w+/([\w-]+)/chunk-\d+\.parquet", result.stdout))
-    assert "compile_kernels" not in planned and simulated == {"iss"}
-    assert planned["simulate"] == sum(
+    assert "compile_kernels" not in planned and simulated == ({"iss"} if edit == "kernel" else set())
+    assert planned.get("simulate", 0) == sum(
         1 for line in result.stdout.splitlines() if "/iss/chunk-" in line and "output:" in line
     )

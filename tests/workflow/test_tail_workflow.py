@@ -1,7 +1,7 @@
 """End to end: `snakemake maximin_tail claims` on a toy config (tests/workflow/tiny.yaml and tail_tiny.yaml): the
 family's table is duelbandits.studies.tail.family.family_search's, each member's crossing and growth exponent on
 all its rows, its markdown says where the bound is crossed and the smallest A / largest gap that fail, and the ledger
-built in the same invocation reads the tail and the family."""
+built in the same invocation reads the tail and the family it builds, and the archive's table for maximin_bayes."""
 
 import subprocess
 
@@ -11,6 +11,8 @@ import pytest
 import yaml
 from workflow_helpers import REPO, TINY, snakemake_command
 
+from duelbandits import cli, schemas, storage
+from duelbandits.studies import bayes
 from duelbandits.studies.tail import family as tail_family
 
 TAIL_TINY = REPO / "tests" / "workflow" / "tail_tiny.yaml"
@@ -22,6 +24,10 @@ SEED = CONFIG["seed"]
 @pytest.fixture(scope="module")
 def tail_run(tmp_path_factory):
     workdir = tmp_path_factory.mktemp("tail")
+    built = workdir / "built" / "results" / "maximin-bayes" / "estimates.parquet"  # an archive of maximin_bayes
+    table = bayes.estimates(bayes.measure(3, range(3), 1, [50, 100], SEED), 0.95)
+    storage.write_frame(table, schemas.BAYES_ESTIMATE_SCHEMA, built, {"table": "bayes-estimates"})
+    assert cli.main(["archive", str(workdir / "built"), "--archive", str(workdir / "archive")]) == 0
     cmd = snakemake_command(workdir, [REPO / "config.yaml", TINY, TAIL_TINY], "--cores", "2", "maximin_tail", "claims")
     result = subprocess.run(cmd, capture_output=True, text=True, timeout=1200)
     assert result.returncode == 0, result.stderr[-5000:]
@@ -59,7 +65,8 @@ def test_the_familys_table_is_the_modules_with_its_crossings_and_exponents(tail_
 def test_the_ledger_built_with_the_tail_reads_it(tail_run):
     """The claims rule's optional inputs are the files of the targets named with it, not only those found at
     planning: its Theorem 4.1 tail row is the estimates' first t exceeded (else the last t), and no row
-    says the maximin_tail target was not built."""
+    says the maximin_tail target was not built; the target not built is read from the archive, its row
+    naming it."""
     estimates = pq.read_table(tail_run / "results" / "maximin-tail" / "estimates.parquet").to_pandas().sort_values("t")
     exceeded = estimates[estimates["verdict"] == "exceeded"]
     row = exceeded.iloc[0] if len(exceeded) else estimates.iloc[-1]
@@ -70,3 +77,5 @@ def test_the_ledger_built_with_the_tail_reads_it(tail_run):
     )
     assert any(claim.startswith("Theorem 4.1 (A = ") for claim in ledger.index)  # the family's row
     assert "maximin_tail target was not built" not in (tail_run / "results" / "claims.md").read_text()
+    assert tail_row["source"] == "this run"
+    assert ledger.loc["Theorem 4.1 (Bayesian, prior: uniform antisymmetric) (A = 3, T = 100)", "source"] == "archive"

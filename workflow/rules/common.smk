@@ -157,7 +157,7 @@ def job_of(wildcards):
 
 
 def kernels(wildcards):
-    """The compile job of the job's algorithm's group (duelbandits.plan.kernel_groups); none for a plugin's."""
+    """The compile job of the job's algorithm's group (duelbandits.plan.KERNEL_GROUPS); none for a plugin's."""
     group = plan.kernel_group(wildcards.algorithm)
     return [] if group is None else [f".duelbandits/kernels/{group}.done"]
 

@@ -1,7 +1,8 @@
 """TS-Maximin: Thompson sampling for dueling bandits with Maximin winners (Alg. 1).
 
 The rule: docs/paper.md ("The algorithms", TS-Maximin); ties uniform. The posterior and its pruned,
-exact sampling live in :mod:`._posterior`; :func:`beta_draws` counts a run's Beta variates.
+exact sampling live in :mod:`._posterior`; :func:`beta_draws` counts a run's Beta variates, and
+:func:`regret_at` sums a run's regret at a few steps without holding its trace.
 """
 
 from __future__ import annotations
@@ -36,6 +37,28 @@ def _kernel(matrix, horizon, rng, borda):
     return I, J, outcomes, draws
 
 
+@nb.njit(cache=True)
+def _regret_kernel(matrix, steps, table, rng, borda):
+    """:func:`_kernel`'s run to ``steps[-1]`` (the same draws in the same order), keeping only the running
+    sum of ``table[I_t, J_t]`` at each of ``steps`` (1-based, increasing): no trace."""
+    A = matrix.shape[0]
+    pair, order = new_state(np.zeros((A, A)), borda)
+    out = np.empty(steps.size)
+    total = 0.0
+    k = 0
+    i = order[A + ROWS, 0]
+    j = i
+    for t in range(steps[-1]):
+        i, _ = sample_maximin(pair, order, i, rng)
+        j, _ = sample_maximin(pair, order, j, rng)
+        observe(pair, order, i, j, duel(matrix, i, j, rng), borda)
+        total += table[i, j]  # one step at a time, as np.cumsum adds: the same bits
+        if t + 1 == steps[k]:
+            out[k] = total
+            k += 1
+    return out
+
+
 def _prepare(matrix, horizon):
     return np.ascontiguousarray(matrix, dtype=np.float64), int(horizon)
 
@@ -49,3 +72,13 @@ def run(matrix, horizon, rng, record=None):
 def beta_draws(matrix, horizon, rng) -> int:
     """Number of Beta variates one run draws (the run is the one :func:`run` makes with ``rng``)."""
     return int(_kernel(*_prepare(matrix, horizon), rng, False)[3])
+
+
+def regret_at(matrix, steps, table, rng) -> np.ndarray:
+    """The cumulative regret ``sum_{s <= t} table[I_s, J_s]`` at each of ``steps`` (1-based, strictly
+    increasing) of the run :func:`run` makes with ``rng`` to ``steps[-1]``, bit for bit, in memory of the
+    size of ``steps`` instead of the run's trace (the Bayesian study's runs to 10^8)."""
+    steps = np.asarray(steps, dtype=np.int64)
+    if steps.size == 0 or steps[0] < 1 or np.any(np.diff(steps) <= 0):  # else the kernel would skip a step
+        raise ValueError(f"steps must be 1-based and strictly increasing, got {steps.tolist()}")
+    return _regret_kernel(_prepare(matrix, 1)[0], steps, np.ascontiguousarray(table, dtype=np.float64), rng, False)

@@ -1,6 +1,6 @@
 """Theorem 4.1 under its Bayesian reading (target ``maximin-bayes``): TS-Maximin's Maximin regret
 averaged over matrices drawn from a stated prior (:data:`duelbandits.schemas.PRIORS`, :func:`draw_matrix`),
-against the bound, with the project's own ``simulate`` and regret code; its commands ``bayes-runs`` (one
+against the bound, with the project's own TS-Maximin kernel and regret code; its commands ``bayes-runs`` (one
 job's share of the drawn matrices), ``bayes-table`` and ``bayes-figure`` (their page and figure:
 :mod:`.bayes_report`). The priors, why each, and the estimate (per-matrix means of ``R_t / bound`` on a
 grid of horizons, stratified by a Condorcet winner, :func:`estimates`; the arithmetic in
@@ -15,7 +15,7 @@ from .. import regret, schemas
 from ..cli.args import UsageError, check_confidence, int_in, positive_int, seed
 from ..errors import InputError
 from ..schemas import PRIORS
-from ..simulation import name_seed, simulate
+from ..simulation import name_seed
 from ..theorems import PAPER_THEOREMS
 from .bayes_growth import grid
 
@@ -87,20 +87,25 @@ def matrix_indices(matrices: int, jobs: int, job: int) -> range:
 
 
 def measure(actions: int, matrices, runs: int, horizons, base_seed: int, progress=None, prior: str = "uniform"):
-    """TS-Maximin's Maximin ``R_t`` at each of ``horizons`` (one run to the last: Algorithm 1 has the prefix
-    property) on each matrix of ``matrices`` (indices) of ``prior`` at A, ``runs`` runs each: the rows of
-    ``bayes-runs`` (:data:`duelbandits.schemas.BAYES_RUN_SCHEMA`)."""
+    """TS-Maximin's Maximin ``R_t`` at each of ``horizons`` (increasing; one run to the last: Algorithm 1 has
+    the prefix property) on each matrix of ``matrices`` (indices) of ``prior`` at A, ``runs`` runs each: the
+    rows of ``bayes-runs`` (:data:`duelbandits.schemas.BAYES_RUN_SCHEMA`). The run is the one ``simulate``
+    makes with the run's seed, its regret summed as it proceeds (``ts_maximin.regret_at``): memory of the
+    grid's size, not the run's."""
     import pandas as pd
+
+    from ..algorithms.ts_maximin import regret_at
 
     horizons = [int(t) for t in horizons]
     b = [bound(actions, t) for t in horizons]
     rows = []
     matrices = list(matrices)
+    a = np.arange(actions)
     for n, m in enumerate(matrices):
         X = prior_matrix(base_seed, actions, m, prior)
+        table = regret.per_step("maximin", X, a[:, None], a[None, :])  # each pair's step regret, its one formula
         for r in range(runs):
-            res = simulate(X, ALGORITHM, horizons[-1], run_seed(base_seed, actions, m, r), stride=horizons[-1])
-            R = np.cumsum(regret.per_step("maximin", X, res.I, res.J))[np.asarray(horizons) - 1]
+            R = regret_at(X, horizons, table, np.random.default_rng(run_seed(base_seed, actions, m, r)))
             rows += [(int(actions), int(m), r, t, float(R_t), b_t, R_t / b_t) for t, R_t, b_t in zip(horizons, R, b)]
         if progress is not None:
             progress(n + 1, len(matrices))
@@ -203,33 +208,6 @@ def condorcet_flags(base_seed: int, actions: int, count: int, prior: str) -> np.
     return np.array([condorcet_winner(prior_matrix(base_seed, actions, m, prior)) is not None for m in range(count)])
 
 
-def overall_verdict(frame) -> str:
-    """The headline verdict, one sentence over every A at the longest horizon only (the config's ``T``, the
-    ledger's; each grid horizon's own verdict is in the table): ``fails`` if any A fails there, ``holds``
-    if every A holds, else inconclusive."""
-    if frame.empty:
-        return "inconclusive: no estimates"
-    frame = frame[frame["horizon"] == frame["horizon"].max()]
-    verdicts = frame["verdict"].tolist()
-    prior = prior_name(frame)
-    T = f"{int(frame['horizon'].iloc[0]):,}"
-    As = ", ".join(str(a) for a in sorted(set(frame["actions"])))
-    if "fails" in verdicts:
-        bad = ", ".join(str(a) for a in sorted({a for a, v in zip(frame["actions"], verdicts) if v == "fails"}))
-        return f"fails as a Bayesian bound (prior: {prior}) at A = {bad}, T = {T}"
-    if all(v == "holds" for v in verdicts):
-        return f"holds as a Bayesian bound (prior: {prior}) at A = {As}, T = {T}"
-    open_ = ", ".join(str(a) for a in sorted({a for a, v in zip(frame["actions"], verdicts) if v != "holds"}))
-    return f"inconclusive at A = {open_}, T = {T} (prior: {prior})"
-
-
-def prior_name(frame) -> str:
-    """The name of the prior an estimates table was drawn from (the default's without a table or its column)."""
-    if frame is None or "prior" not in frame or frame.empty:
-        return PRIORS["uniform"]
-    return str(frame["prior"].iloc[0])
-
-
 # --- The commands -------------------------------------------------------------------------------
 
 
@@ -253,7 +231,7 @@ def cmd_bayes_runs(args) -> None:
 
 def cmd_bayes_table(args) -> None:
     from .. import provenance, storage
-    from .bayes_report import bayes_markdown
+    from .bayes_report import bayes_markdown, overall_verdict
 
     check_confidence(args.confidence)
     runs, records = read_runs(args.files)

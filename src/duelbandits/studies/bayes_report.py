@@ -16,6 +16,33 @@ DRAWS = {
 """How each prior draws a matrix, in the tables."""
 
 
+def overall_verdict(frame) -> str:
+    """The headline verdict, one sentence over every A at the longest horizon only (the config's ``T``, the
+    ledger's; each grid horizon's own verdict is in the table): ``fails`` if any A fails there, ``holds``
+    if every A holds, else inconclusive."""
+    if frame.empty:
+        return "inconclusive: no estimates"
+    frame = frame[frame["horizon"] == frame["horizon"].max()]
+    verdicts = frame["verdict"].tolist()
+    prior = prior_name(frame)
+    T = f"{int(frame['horizon'].iloc[0]):,}"
+    As = ", ".join(str(a) for a in sorted(set(frame["actions"])))
+    if "fails" in verdicts:
+        bad = ", ".join(str(a) for a in sorted({a for a, v in zip(frame["actions"], verdicts) if v == "fails"}))
+        return f"fails as a Bayesian bound (prior: {prior}) at A = {bad}, T = {T}"
+    if all(v == "holds" for v in verdicts):
+        return f"holds as a Bayesian bound (prior: {prior}) at A = {As}, T = {T}"
+    open_ = ", ".join(str(a) for a in sorted({a for a, v in zip(frame["actions"], verdicts) if v != "holds"}))
+    return f"inconclusive at A = {open_}, T = {T} (prior: {prior})"
+
+
+def prior_name(frame) -> str:
+    """The name of the prior an estimates table was drawn from (the default's without a table or its column)."""
+    if frame is None or "prior" not in frame or frame.empty:
+        return PRIORS["uniform"]
+    return str(frame["prior"].iloc[0])
+
+
 def bayes_markdown(table, verdict: str, prior: str, bootstrap: int) -> str:
     """results/maximin-bayes/bayes.md: per A, E[R_T] / bound over the prior (a key of :data:`PRIORS`), the
     share of drawn matrices above the bound, the verdict, the exponent and the crossing with their intervals

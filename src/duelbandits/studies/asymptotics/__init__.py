@@ -57,19 +57,12 @@ def cmd_asymptotics_figure(args) -> None:
 
 
 def add_commands(sub) -> None:
-    p = sub.add_parser(
-        "asymptotics-table",
-        help="long-horizon points -> local exponents with bootstrap CIs, verdicts, R_T / bound (Parquet, Markdown)",
-    )
+    what = "long-horizon points -> local exponents with bootstrap CIs, verdicts, R_T / bound (Parquet, Markdown)"
+    p = sub.add_parser("asymptotics-table", help=what)
     add_bootstrap_args(p, "asymptotics")
     add_c_alpha(p, "Theorem 4.2's bound")
-    p.add_argument(
-        "--near",
-        type=non_negative_float,
-        required=True,
-        help="verdict 'converging': the last interval's low end at most NEAR above the theorem exponent "
-        "(config `asymptotics/near`)",
-    )
+    near = "verdict 'converging': the last interval's low end at most NEAR above the theorem exponent"
+    p.add_argument("--near", type=non_negative_float, required=True, help=f"{near} (config `asymptotics/near`)")
     p.add_argument("--exponents", required=True, help="output: one row per (scenario, algorithm, regret) (.parquet)")
     p.add_argument("--local", required=True, help="output: R_T, R_T / bound and local exponent per horizon (.parquet)")
     p.add_argument("--markdown", required=True, help="output: the readable table (.md)")

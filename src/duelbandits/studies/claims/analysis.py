@@ -333,8 +333,10 @@ def family_sharpened(texts, family, r) -> str:
 def rule_bayes(spec, d, ctx) -> list[Claim]:
     """Theorem 4.1 read as a Bayesian bound: one row per (prior, A, horizon) of the estimates the ledger reads
     (each file's longest horizon: :func:`duelbandits.studies.claims.bayes_rows`), ``E[R_T] / bound``
-    :func:`below` 1, in the order of the priors (:data:`duelbandits.schemas.PRIORS`), then T, then A."""
+    :func:`below` 1, in the order of the priors (:data:`duelbandits.schemas.PRIORS`), then T, then A; an
+    inconclusive row says how many matrices would decide it (``bayes_growth.matrices_to_decide``)."""
     from ...schemas import PRIORS
+    from ..bayes_growth import matrices_to_decide
 
     estimates, order = d["bayes"], list(PRIORS.values())
     if estimates is None or estimates.empty:
@@ -343,10 +345,13 @@ def rule_bayes(spec, d, ctx) -> list[Claim]:
     rows = []
     for _, r in estimates.assign(rank=rank).sort_values(["rank", "horizon", "actions"]).iterrows():
         c = {**ctx, "prior": r["prior"], "actions": int(r["actions"]), "T": int(r["horizon"])}
-        c |= {k: r[k] for k in ("matrices", "runs_per_matrix", "confidence")}
+        c |= {k: int(r[k]) for k in ("matrices", "runs_per_matrix")} | {"confidence": r["confidence"]}
         c |= {k: 100 * r[f"share_{k}"] for k in ("above", "low", "high")}
-        low, high = float(r["low"]), float(r["high"])
-        rows.append(row(spec, c, float(r["ratio"]), low, high, 1.0, below(low, high, 1.0), runs=int(r["matrices"])))
+        ratio, low, high = float(r["ratio"]), float(r["low"]), float(r["high"])
+        verdict, reason = below(low, high, 1.0), spec["reason"].format_map(c)
+        n = matrices_to_decide(c["matrices"], high - ratio, ratio) if verdict == INCONCLUSIVE else math.inf
+        reason += spec["undecided"].format(n=n) if math.isfinite(n) else ""
+        rows.append(row(spec, c, ratio, low, high, 1.0, verdict, reason, runs=c["matrices"]))
     return rows
 
 

@@ -52,17 +52,24 @@ def key_of(name: str) -> str | None:
 
 def archived(folder, keys) -> dict[str, list[Path]]:
     """``{key: [path, ...]}``: the files of the archive in ``folder`` (those its manifest lists) read as each
-    optional input of ``keys``; ArchiveError for a folder without a manifest."""
+    optional input of ``keys``; ArchiveError for a folder without a manifest, or a file of those whose bytes
+    are not the manifest's (never regenerated, an archived file has the bytes it was archived with)."""
     from ... import manifest
 
     folder = Path(folder)
     if not (folder / MANIFEST).is_file():
         raise ArchiveError(f"{folder}: no {MANIFEST}: not an archive (docs/claims.md#the-archive)")
     files = {}
-    for rel in manifest.read(folder / MANIFEST)[1]:
+    for rel, digest in manifest.read(folder / MANIFEST)[1].items():
         key = key_of(rel.removeprefix(f"{folder.resolve().name}/"))
         if key in keys:
-            files.setdefault(key, []).append(folder.parent / rel)
+            path = folder.parent / rel
+            if path.is_file() and manifest.sha256(path) != digest:
+                raise ArchiveError(
+                    f"{path}: other bytes than {folder / MANIFEST} lists: restore it (git checkout {path}) or "
+                    "refresh the archive (docs/claims.md#the-archive)"
+                )
+            files.setdefault(key, []).append(path)
     return files
 
 
@@ -70,7 +77,7 @@ def refresh(folders, folder) -> list[str]:
     """Copy the long targets' tables built in ``folders`` (each a folder snakemake ran in) into the archive
     ``folder`` and rewrite its manifest over every file it holds (a listed file deleted is dropped); the
     archived paths written. Refused before anything is written: an archive file other than its manifest's,
-    two folders giving the same archived file, no table in any folder."""
+    a folder holding no table to archive, two folders giving the same archived file."""
     from ... import manifest, storage
 
     folder = Path(folder).resolve()
@@ -85,18 +92,21 @@ def refresh(folders, folder) -> list[str]:
                 f"(git checkout {folder.name}) before refreshing it"
             )
         kept = [rel for rel, state in status.items() if state == manifest.IDENTICAL]
-        origins = json.loads(header.get("config", "{}")).get("archive", {})
+        try:
+            origins = dict(json.loads(header.get("config", "{}")).get("archive", {}))
+        except (ValueError, AttributeError):  # a config line of another shape: the origins are not carried over
+            origins = {}
     new = {}
     for source in map(Path, folders):
-        for key, (table, path) in OPTIONAL.items():
-            if (source / path).is_file():
-                rel = f"{folder.name}/{archived_name(key, storage.read_frame(source / path, table))}"
-                if rel in new:
-                    raise ArchiveError(f"{new[rel]} and {source / path} both give {rel}: refresh from one of them")
-                new[rel], origins[rel] = source / path, path
-    if not new:
-        paths = ", ".join(path for _, path in OPTIONAL.values())
-        raise ArchiveError(f"{', '.join(map(str, folders))}: none holds a table to archive ({paths})")
+        found = [(key, table, path) for key, (table, path) in OPTIONAL.items() if (source / path).is_file()]
+        if not found:
+            paths = ", ".join(path for _, path in OPTIONAL.values())
+            raise ArchiveError(f"{source}: holds no table to archive (none of {paths})")
+        for key, table, path in found:
+            rel = f"{folder.name}/{archived_name(key, storage.read_frame(source / path, table))}"
+            if rel in new:
+                raise ArchiveError(f"{new[rel]} and {source / path} both give {rel}: refresh from one of them")
+            new[rel], origins[rel] = source / path, path
     for rel, source in new.items():
         with storage.atomic_write(root / rel) as tmp:
             shutil.copyfile(source, tmp)

@@ -144,12 +144,10 @@ def cmd_figure_main(args) -> None:
     contents = digests.input_contents({"scenario": args.scenario_file, "summary": args.summary})
     with removed_on_failure(figures):
         for (panel,), outputs in figures.items():
-            panel_arg = {} if panel is None else {"panel": panel}
-            digest = digests.figure_digest(contents, figure="main", **panel_arg)
-            if panel is None:
-                main.main_figure(record, summary, outputs, c_alpha=args.c_alpha, data_digest=digest)
-            else:
-                main.main_panel(record, summary, panel, outputs, c_alpha=args.c_alpha, data_digest=digest)
+            by_panel = {} if panel is None else {"panel": panel}
+            digest = digests.figure_digest(contents, figure="main", **by_panel)
+            draw = main.main_figure if panel is None else main.main_panel
+            draw(record, summary, outputs=outputs, c_alpha=args.c_alpha, data_digest=digest, **by_panel)
 
 
 def cmd_figure_appendix(args) -> None:
@@ -192,16 +190,12 @@ def cmd_figure_appendix(args) -> None:
                 strategies = storage.read_frame(args.strategies, "strategies", filters=mine)
                 strategies = strategies if len(strategies) else None
                 for panel in args.panel or [None]:
-                    outputs = figures[(slug, panel)]
-                    panel_arg = {} if panel is None else {"panel": panel}
-                    digest = digests.figure_digest(
-                        contents, figure="appendix", scenario=args.scenario, algorithm=slug, **panel_arg
-                    )
-                    draw = dict(outputs=outputs, scenario=record, data_digest=digest)
-                    if panel is None:
-                        appendix.appendix_figure(args.scenario, slug, traces, strategies, **draw)
-                    else:
-                        appendix.appendix_panel(args.scenario, slug, traces, strategies, panel=panel, **draw)
+                    by_panel = {} if panel is None else {"panel": panel}
+                    figure = dict(scenario=args.scenario, algorithm=slug, **by_panel)
+                    digest = digests.figure_digest(contents, figure="appendix", **figure)
+                    draw = appendix.appendix_figure if panel is None else appendix.appendix_panel
+                    made = dict(outputs=figures[(slug, panel)], scenario=record, data_digest=digest)
+                    draw(args.scenario, slug, traces, strategies, **made, **by_panel)
                 del traces, strategies
                 gc.collect()  # a drawn Figure is a reference cycle that holds its arrays: free them now
     finally:
@@ -234,10 +228,7 @@ def cmd_latex_build(args) -> None:
 
     if Path(args.out).suffix.lower() != ".pdf":
         raise UsageError(f"--out must name a .pdf file, got {args.out!r}")
-    try:
-        latex.build_pdf(args.document, args.out)
-    except latex.LatexError as err:
-        raise UsageError(str(err)) from None
+    latex.build_pdf(args.document, args.out)
 
 
 def add_commands(sub) -> None:
@@ -281,42 +272,28 @@ def add_commands(sub) -> None:
     f.add_argument("--scenario-file", required=True, help="scenario JSON from 'duelbandits scenario'")
     f.add_argument("--summary", required=True, help="results/summary.parquet")
     add_c_alpha(f, "Theorem 4.2's requirement, for notes")
-    add_panels_and_outputs(
-        f,
-        "abcd",
-        "draw these panels alone, each at its width in the paper (one process for all)",
-        "with several --panel, path templates in which {panel} is replaced by each panel's letter, "
-        "e.g. 'figures/panels/main-borda/{panel}.pdf'",
-    )
+    alone = "draw these panels alone, each at its width in the paper (one process for all)"
+    templates = "with several --panel, path templates in which {panel} is replaced by each panel's letter, "
+    add_panels_and_outputs(f, "abcd", alone, templates + "e.g. 'figures/panels/main-borda/{panel}.pdf'")
     f.set_defaults(func=cmd_figure_main, outputs=("out_files",))
     f = fsub.add_parser("appendix", help="appendix figures: every run, I_t, J_t, strategies")
     f.add_argument("--scenario", required=True, help="scenario name")
-    f.add_argument(
-        "--algorithm",
-        nargs="+",
-        action="extend",
-        required=True,
-        help="algorithm slug; several (or the option repeated) draw each one's figure in one process",
-    )
+    several = "algorithm slug; several (or the option repeated) draw each one's figure in one process"
+    f.add_argument("--algorithm", nargs="+", action="extend", required=True, help=several)
     f.add_argument("--traces", required=True, help="the scenario's traces Parquet")
     f.add_argument("--strategies", required=True, help="the scenario's strategies Parquet")
     f.add_argument("--scenario-file", help="scenario JSON (marks the winner)")
-    add_panels_and_outputs(
-        f,
-        "abcde",
-        "draw these panels alone, each at its width in the paper (a-c; d, e where the algorithm has strategies)",
-        "with several --algorithm or --panel, path templates in which {algorithm} and {panel} are replaced "
-        "by each figure's, e.g. 'figures/appendix/borda-{algorithm}.pdf'",
-    )
+    alone = "draw these panels alone, each at its width in the paper (a-c; d, e where the algorithm has strategies)"
+    templates = "with several --algorithm or --panel, path templates in which {algorithm} and {panel} are replaced "
+    templates += "by each figure's, e.g. 'figures/appendix/borda-{algorithm}.pdf'"
+    add_panels_and_outputs(f, "abcde", alone, templates)
     f.set_defaults(func=cmd_figure_appendix, outputs=("out_files",))
 
     p = sub.add_parser("latex", help="the figures for a LaTeX paper: figures.tex, and its PDF")
     lsub = p.add_subparsers(dest="action", required=True, metavar="ACTION")
-    x = lsub.add_parser(
-        "figures", help="write the figure environments (one subfigure per panel of figures/panels/) with captions"
-    )
+    x = lsub.add_parser("figures", help="figure environments with captions, a subfigure per panel of figures/panels/")
     x.add_argument(
-        "--scenario-file", action="append", required=True, help="a scenario JSON; once per scenario, in order"
+        "--scenario-file", action="append", required=True, help="a scenario JSON, once per scenario, in order"
     )
     x.add_argument("--summary", required=True, help="results/summary.parquet")
     add_c_alpha(x, "Theorem 4.2's requirement, for notes")

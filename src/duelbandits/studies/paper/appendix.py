@@ -114,39 +114,22 @@ def _strategy_panel(ax, letter, player, strategies, actions, winner, look: style
         ax.fill_between(t, np.clip(m - s, 0, 1), np.clip(m + s, 0, 1), color=color, alpha=0.15, linewidth=0)
         is_winner = winner is not None and int(action) == winner[0]
         label = f"{int(action)} ({winner[1]})" if is_winner and not look.short_labels else f"{int(action)}"
-        ax.plot(
-            t,
-            m,
-            color=color,
-            lw=style.LINE_WIDTH["mean"] + (0.6 if is_winner else -0.4),
-            label=label,
-            gid=f"{player}:{int(action)}",
-        )
+        width = style.LINE_WIDTH["mean"] + (0.6 if is_winner else -0.4)
+        ax.plot(t, m, color=color, lw=width, label=label, gid=f"{player}:{int(action)}")
     ax.set_ylim(0, 1)
     ax.set_ylabel(f"${player}_t(i)$")
     if look.titles:
         ax.set_title(f"({letter}) {PLAYER_NAMES[player]}: mean probability of each action i over runs, ± std")
     if look.legends_above:  # a panel alone: the actions in rows above the axes, which keep the stack's width
         handles, labels = ax.get_legend_handles_labels()
-        order = _row_major(len(handles), min(len(handles), look.strategy_legend_columns))
-        ax.legend(
-            [handles[k] for k in order],
-            [labels[k] for k in order],
-            loc="lower center",
-            bbox_to_anchor=(0.5, 1.0),
-            ncol=min(len(mean.columns), look.strategy_legend_columns),
-            frameon=False,
-            fontsize=look.strategy_legend_size,
-        )
+        columns = min(len(handles), look.strategy_legend_columns)
+        order = _row_major(len(handles), columns)
+        above = dict(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=columns, frameon=False)
+        ax.legend([handles[k] for k in order], [labels[k] for k in order], **above, fontsize=look.strategy_legend_size)
         return
-    ax.legend(
-        title="action i",
-        loc="center left",
-        bbox_to_anchor=(1.005, 0.5),
-        ncol=1 if len(mean.columns) <= 12 else 2,
-        fontsize=look.strategy_legend_size,
-        title_fontsize=look.note_size,
-    )
+    ncol = 1 if len(mean.columns) <= 12 else 2
+    beside = dict(title="action i", loc="center left", bbox_to_anchor=(1.005, 0.5), ncol=ncol)
+    ax.legend(**beside, fontsize=look.strategy_legend_size, title_fontsize=look.note_size)
 
 
 def _row_major(n: int, columns: int) -> list[int]:

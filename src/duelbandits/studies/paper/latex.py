@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from ...algorithms import ALGORITHMS
+from ...errors import InputError
 from ...plotting import style
 from ...regret import REGRET_NAMES
 from ...storage import atomic_write
@@ -44,7 +45,7 @@ SUBCAPTIONS = {
 MARKER_NAMES = {"*": "star", "v": "triangle"}
 
 
-class LatexError(RuntimeError):
+class LatexError(InputError):
     """LaTeX is missing, or the document does not compile."""
 
 

@@ -89,15 +89,9 @@ def _matrix_panel(fig, ax, scenario: dict, look: style.Look):
     if size is not None:
         for i in range(A):
             for j in range(A):
-                ax.text(
-                    j,
-                    i,
-                    f"{X[i, j]:.2f}".lstrip("0") if X[i, j] < 1 else "1",
-                    ha="center",
-                    va="center",
-                    fontsize=size,
-                    color="white" if abs(X[i, j] - 0.5) > 0.3 else "black",
-                )
+                text = f"{X[i, j]:.2f}".lstrip("0") if X[i, j] < 1 else "1"
+                color = "white" if abs(X[i, j] - 0.5) > 0.3 else "black"
+                ax.text(j, i, text, ha="center", va="center", fontsize=size, color=color)
     ticks = np.arange(A) if A <= 20 else np.arange(0, A, max(1, A // 10))
     ax.set_xticks(ticks)
     ax.set_yticks(ticks)
@@ -118,14 +112,8 @@ def _regret_curves(ax, curves: dict, mixed: bool):
         color = style.algorithm_color(slug)
         kind = part["regret"].iloc[0]
         ax.fill_between(t, mean, mean + std, color=color, alpha=style.ALPHA["std"], linewidth=0)
-        ax.plot(
-            t,
-            mean,
-            color=color,
-            lw=style.LINE_WIDTH["mean"],
-            label=_regret_label(slug, kind, mixed),
-            gid=f"mean:{slug}",
-        )
+        label = _regret_label(slug, kind, mixed)
+        ax.plot(t, mean, color=color, lw=style.LINE_WIDTH["mean"], label=label, gid=f"mean:{slug}")
 
 
 def _bound_curves(ax, curves: dict, horizon: int, actions: int, c_alpha: float, look: style.Look):
@@ -138,15 +126,9 @@ def _bound_curves(ax, curves: dict, horizon: int, actions: int, c_alpha: float, 
         theorem = THEOREMS.get(slug)
         name = theorem.name if theorem else "?"
         if ok.any():
-            ax.plot(
-                part["t"].to_numpy(float)[ok],
-                bound[ok],
-                color=style.algorithm_color(slug),
-                lw=style.LINE_WIDTH["bound"],
-                ls="--",
-                gid=f"bound:{slug}",
-                label=f"Thm {name}" if look.short_labels else f"Thm {name} bound, {style.algorithm_label(slug)}",
-            )
+            label = f"Thm {name}" if look.short_labels else f"Thm {name} bound, {style.algorithm_label(slug)}"
+            line = dict(color=style.algorithm_color(slug), lw=style.LINE_WIDTH["bound"], ls="--", gid=f"bound:{slug}")
+            ax.plot(part["t"].to_numpy(float)[ok], bound[ok], **line, label=label)
         elif theorem is not None and theorem_for(slug, part["regret"].iloc[0]) is not None:
             t_min, strict = theorem.requirement(actions, c_alpha)
             which = "" if look.short_labels else f" ({style.algorithm_label(slug)})"
@@ -205,16 +187,10 @@ def _bounds_panel(ax, curves: dict, mixed: bool, horizon: int, actions: int, c_a
             **_legend_place(look, "lower right", columns=2 if len(bound_handles) > 2 else 1),
         )
     if notes:
-        ax.text(
-            0.99,
-            0.99 if not bound_handles else 0.02 if look.legends_above else 0.3,
-            "\n".join(notes),
-            transform=ax.transAxes,
-            ha="right",
-            va="top" if not bound_handles or not look.legends_above else "bottom",
-            fontsize=look.note_size,
-            color=style.NEUTRAL,
-        )
+        y = 0.99 if not bound_handles else 0.02 if look.legends_above else 0.3
+        va = "top" if not bound_handles or not look.legends_above else "bottom"
+        corner = dict(transform=ax.transAxes, ha="right", va=va, fontsize=look.note_size, color=style.NEUTRAL)
+        ax.text(0.99, y, "\n".join(notes), **corner)
     ax.set_xlim(left, horizon)
     _step_axis(ax)
 

@@ -8,6 +8,7 @@ from ...cli.args import UsageError, add_bootstrap_args, add_c_alpha, check_confi
 
 
 def cmd_sweep_horizon(args) -> None:
+    """Both tables computed before either is written: a failure leaves no partial set of files."""
     from ... import points, provenance, resources, schemas, storage
     from . import analysis
 
@@ -17,8 +18,9 @@ def cmd_sweep_horizon(args) -> None:
     prov = provenance.record(
         table="sweep-horizon", points=sources, resamples=args.resamples, confidence=args.confidence, seed=args.seed
     )
-    storage.write_frame(analysis.horizon_table(frame), schemas.HORIZON_SCHEMA, args.table, prov)
+    horizons = analysis.horizon_table(frame)
     exponents = analysis.exponent_table(frame, args.resamples, args.confidence, args.seed)
+    storage.write_frame(horizons, schemas.HORIZON_SCHEMA, args.table, prov)
     storage.write_frame(exponents, schemas.EXPONENT_SCHEMA, args.exponents, {**prov, "table": "sweep-exponents"})
     storage.write_text(args.markdown, analysis.exponent_markdown(exponents))
     storage.write_text(args.html, analysis.exponent_html(exponents))

@@ -102,27 +102,14 @@ def horizon_sweep_figure(scenario: str, table, exponents, outputs, *, data_diges
             if len(theorem):
                 r = theorem.iloc[0]
                 ax_e.hlines(r["theorem_exponent"], i - 0.38, i + 0.38, color="black", lw=2.2, gid=f"theorem:{slug}")
-                ax_e.annotate(
-                    f"Thm {r['theorem']}: {fraction(r['theorem_exponent'], 2)}",
-                    (i, r["theorem_exponent"]),
-                    xytext=(0, -11),
-                    textcoords="offset points",
-                    ha="center",
-                    fontsize=6.5,
-                    color="black",
-                )
+                text = f"Thm {r['theorem']}: {fraction(r['theorem_exponent'], 2)}"
+                at = dict(xytext=(0, -11), textcoords="offset points", ha="center", fontsize=6.5, color="black")
+                ax_e.annotate(text, (i, r["theorem_exponent"]), **at)
                 if r["regret"] != kinds[slug] and np.isfinite(r["rho"]):
                     _rho_bar(ax_e, i + 0.12, r, color, f"rho-theorem:{slug}", fmt="D", ms=5, mfc="white", lw=1.1)
         ax_e.axhline(1.0, color=style.NEUTRAL, ls="--", lw=1.0)
-        ax_e.annotate(
-            "1: linear regret",
-            (len(slugs) - 0.5, 1.0),
-            xytext=(0, 3),
-            textcoords="offset points",
-            ha="right",
-            fontsize=7,
-            color=style.NEUTRAL,
-        )
+        at = dict(xytext=(0, 3), textcoords="offset points", ha="right", fontsize=7, color=style.NEUTRAL)
+        ax_e.annotate("1: linear regret", (len(slugs) - 0.5, 1.0), **at)
         ax_e.set_xticks(x, [style.algorithm_label(s) for s in slugs], rotation=25, ha="right")
         ax_e.set_xlim(-0.6, len(slugs) - 0.4)
         low = np.nanmin(np.r_[exponents["ci_low"].to_numpy(float), 0.5])

@@ -287,17 +287,10 @@ def verdict(frame) -> str:
 def _estimate_rows(table) -> list[list[str]]:
     rows = []
     for row in table.sort_values("t").itertuples():
-        rows.append(
-            [
-                f"{int(row.t):,}",
-                row.source,
-                f"{fmt(row.mean, 0)} [{fmt(row.low, 0)}, {fmt(row.high, 0)}]",
-                fmt(row.bound, 0),
-                f"{fmt(row.ratio, 3)} [{fmt(row.ratio_low, 3)}, {fmt(row.ratio_high, 3)}]",
-                f"{fmt(100 * row.trapped, 2)}% [{fmt(100 * row.trapped_low, 2)}, {fmt(100 * row.trapped_high, 2)}]",
-                row.verdict,
-            ]
-        )
+        mean = f"{fmt(row.mean, 0)} [{fmt(row.low, 0)}, {fmt(row.high, 0)}]"
+        ratio = f"{fmt(row.ratio, 3)} [{fmt(row.ratio_low, 3)}, {fmt(row.ratio_high, 3)}]"
+        trapped = f"{fmt(100 * row.trapped, 2)}% [{fmt(100 * row.trapped_low, 2)}, {fmt(100 * row.trapped_high, 2)}]"
+        rows.append([f"{int(row.t):,}", row.source, mean, fmt(row.bound, 0), ratio, trapped, row.verdict])
     return rows
 
 

@@ -176,6 +176,9 @@ def _t_or(value: float, missing: str) -> str:
     return missing if math.isnan(value) else f"{value:,.0f}"
 
 
+FAMILY_HEADER = ["A", "gap", "t", "R_t / bound at t", "first t exceeded", "crossing t [interval]", "exponent past it"]
+
+
 def family_markdown(table, first, extremes, confidence: float) -> str:
     """results/maximin-tail/family.md: per member of the family, R_t / bound at the horizon, the first grid t
     exceeded, where E[R_t] crosses the bound (with its interval) and its growth exponent past the crossing;
@@ -200,17 +203,9 @@ def family_markdown(table, first, extremes, confidence: float) -> str:
             slope = "-" if math.isnan(last["crossing"]) else "fewer than 2 grid steps past the crossing"
         else:
             slope = f"{last['exponent']:.2f} [{last['exponent_low']:.2f}, {last['exponent_high']:.2f}]"
-        rows.append(
-            [
-                str(A),
-                f"{gap:g}",
-                f"{int(last['t']):,}",
-                f"{last['ratio']:.3f} [{last['low'] / last['bound']:.3f}, {last['high'] / last['bound']:.3f}]",
-                f"{int(over['t'].iloc[0]):,}" if len(over) else "not exceeded",
-                cross,
-                slope,
-            ]
-        )
+        ratio = f"{last['ratio']:.3f} [{last['low'] / last['bound']:.3f}, {last['high'] / last['bound']:.3f}]"
+        exceeded = f"{int(over['t'].iloc[0]):,}" if len(over) else "not exceeded"
+        rows.append([str(A), f"{gap:g}", f"{int(last['t']):,}", ratio, exceeded, cross, slope])
     if first is None:
         verdict = f"No member's interval lies above Theorem 4.1's bound up to t = {horizon:,}."
     else:
@@ -248,10 +243,6 @@ def family_markdown(table, first, extremes, confidence: float) -> str:
             f"on log t over the grid steps past the crossing, {level} percentile bootstrap interval over the runs.\n",
             f"**{verdict}**\n",
             f"**{reach}**\n",
-            markdown(
-                ["A", "gap", "t", "R_t / bound at t", "first t exceeded", "crossing t [interval]", "exponent past it"],
-                rows,
-                "rrrrlll",
-            ),
+            markdown(FAMILY_HEADER, rows, "rrrrlll"),
         ]
     )

@@ -29,14 +29,8 @@ def tail_figure(estimates, family, outputs, *, data_digest=None) -> Figure:
             t = part["t"].to_numpy(float)
             keep = part["trapped"].to_numpy() > 0
             ax_a.plot(t[keep], part["trapped"].to_numpy()[keep], ls=ls, color=COLOR, lw=1.6, label=source)
-            ax_a.fill_between(
-                t[keep],
-                np.maximum(part["trapped_low"].to_numpy()[keep], 1e-4),
-                part["trapped_high"].to_numpy()[keep],
-                color=COLOR,
-                alpha=0.2,
-                lw=0,
-            )
+            low = np.maximum(part["trapped_low"].to_numpy()[keep], 1e-4)
+            ax_a.fill_between(t[keep], low, part["trapped_high"].to_numpy()[keep], color=COLOR, alpha=0.2, lw=0)
             ax_b.plot(t, part["ratio"], ls=ls, color=COLOR, lw=1.8, label=f"borda matrix, {source}")
             ax_b.fill_between(t, part["ratio_low"], part["ratio_high"], color=COLOR, alpha=0.2, lw=0)
         if family is not None and not family.empty:
