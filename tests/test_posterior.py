@@ -252,8 +252,24 @@ def early_exit_counts():
     return W
 
 
+def mirror_tie_counts():
+    """Borda: rows 0 and 1 have the same law of row sum (mirror-image counts) and lead the others: a pruning bound
+    too tight by one entry shifts their 50/50 split."""
+    A = 6
+    W = np.zeros((A, A))
+    W[0, 2:], W[2:, 0] = [9, 6, 14, 4], [2, 3, 4, 1]
+    W[1, 2:], W[2:, 1] = [9, 6, 14, 4], [2, 3, 4, 1]
+    W[0, 1] = W[1, 0] = 5
+    W[2, 3:], W[3:, 2] = [3, 4, 2], [4, 3, 3]
+    W[3, 4:], W[4:, 3] = [2, 5], [2, 1]
+    W[4, 5], W[5, 4] = 3, 3
+    return W
+
+
 BORDA_CASES = [
     (near_tie_large_counts(), 0, P.THRESHOLD_Z),
+    (mirror_tie_counts(), 5, P.THRESHOLD_Z),
+    (np.zeros((3, 3)), 2, P.THRESHOLD_Z),  # the prior: every row the same law
     (near_tie_large_counts(), 3, 0.3),
     (random_counts(6, 4), 2, P.THRESHOLD_Z),
     (random_counts(6, 4), 0, 0.3),
