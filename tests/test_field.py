@@ -242,15 +242,12 @@ def test_curves_name_every_scenario_without_a_file_and_refuse_unequal_runs_and_m
 
 def test_curves_skip_a_regret_without_rows_and_keep_the_next_one():
     """Points of borda with only the Borda column: the Condorcet regret (maximin) has no rows and is left out,
-    the Borda one that follows it is still there; with no row for any regret the table is refused."""
+    the Borda one that follows it is still there."""
     rows = [row for row in point_rows("borda", "dts", [4.0, 8.0]) if row["regret"] == "borda"]
     curves = field.curves_table(pd.DataFrame(rows), {"borda": ["condorcet", "borda"]})
     assert set(curves["regret"]) == {"borda"}
     # point_rows doubles the Borda column: the mean of 8 and 16 at T
     assert curves.loc[curves["t"] == 100, "mean"].item() == pytest.approx(12.0)
-    with pytest.raises(field.FieldError) as error:
-        field.curves_table(pd.DataFrame(rows), {"borda": ["condorcet"]})
-    assert str(error.value) == "the point files hold none of the field's scenarios"
 
 
 def test_curves_hold_runs_actions_horizon_and_family_of_an_unknown_slug_with_a_fresh_index(points):

@@ -95,8 +95,6 @@ def curves_table(points: pd.DataFrame, regrets: dict) -> pd.DataFrame:
             # mutmut equivalent: the column inserted at 3, not 2: the schema orders the columns
             grouped.insert(2, "regret", kind)  # pragma: no mutate
             frames.append(grouped)
-    if not frames:
-        raise FieldError("the point files hold none of the field's scenarios")
     table = pd.concat(frames, ignore_index=True)
     table["family"] = [family(a) for a in table["algorithm"]]
     return table[FIELD_CURVES_SCHEMA.names]
