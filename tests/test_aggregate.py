@@ -13,14 +13,6 @@ from duelbandits.studies.paper import analysis as aggregate
 from duelbandits.studies.paper.analysis import aggregate_scenario, bounds_table, summary_grid
 
 
-def test_summary_grid_is_sorted_within_range_and_ends_at_horizon():
-    for horizon in [1, 2, 300, 40_000]:
-        grid = summary_grid(horizon, 1000)
-        assert grid[0] == 1 and grid[-1] == horizon
-        assert np.all(np.diff(grid) > 0)
-        assert len(grid) >= min(horizon, 1000)
-
-
 def test_bounds_table_leaves_out_theorems_whose_horizon_requirement_fails():
     # T = 150 at A = 10: Thm 4.3 needs T >= 101.5 (holds), Thm 4.4 needs T > 165.4 (fails)
     with pytest.warns(UserWarning, match=r"Theorem 4.4 \(partial-monitoring\) needs T > 165.4"):
@@ -46,6 +38,8 @@ def test_a_bounds_table_off_the_defaults_is_theorem_4_2_by_hand_on_the_grid():
     default = bounds_table(["ts-borda", "ts-maximin"], actions=3, horizon=1000, points=10)
     assert default["bound"].iloc[9] == pytest.approx(281.54440, rel=1e-7)
     assert default.index.equals(pd.RangeIndex(20)) and default["algorithm"].iloc[10] == "ts-maximin"
+    df = bounds_table(["dts", "rmed1"], actions=3, horizon=100)  # no theorem: empty, the columns kept
+    assert df.empty and list(df.columns) == ["algorithm", "theorem", "regret", "horizon", "holds", "t", "bound"]
 
 
 def test_a_bound_whose_requirement_fails_is_left_out_with_the_full_warning():
@@ -58,11 +52,6 @@ def test_a_bound_whose_requirement_fails_is_left_out_with_the_full_warning():
         with pytest.warns(UserWarning, match="^" + re.escape(full) + "$"):
             df = bounds_table([algorithm], actions=actions, horizon=horizon, points=5, c_alpha=c_alpha)
         assert not df["holds"].any() and df["bound"].isna().all() and len(df) > 0
-
-
-def test_a_bounds_table_without_a_theorem_is_empty_with_the_schemas_columns():
-    df = bounds_table(["dts", "rmed1"], actions=3, horizon=100)
-    assert df.empty and list(df.columns) == ["algorithm", "theorem", "regret", "horizon", "holds", "t", "bound"]
 
 
 def test_rows_are_in_run_order_when_runs_rise_and_steps_rise_within_each():
@@ -229,6 +218,11 @@ def test_the_paper_summary_has_the_documented_steps():
     assert grid.size == 1156
     assert grid[:8].tolist() == [1, 2, 3, 4, 5, 6, 7, 8]  # log-spaced: 40,000^(k/199) rounds to 1..8 first
     assert summary_grid(10, 1000).tolist() == list(range(1, 11))  # T below the points: every step
+    for horizon in [1, 2, 300, 40_000]:  # sorted, within range, ending at the horizon
+        grid = summary_grid(horizon, 1000)
+        assert grid[0] == 1 and grid[-1] == horizon
+        assert np.all(np.diff(grid) > 0)
+        assert len(grid) >= min(horizon, 1000)
 
 
 def test_join_summary_fills_the_bound_of_each_algorithm_regret_and_step_and_keeps_the_schemas_order():

@@ -53,10 +53,6 @@ def test_the_committed_schema_file_is_the_generators_output(tmp_path):
     assert configcheck.schema_text(tmp_path / "bare.yaml") == SCHEMA_FILE.read_text()
 
 
-def test_the_paper_config_is_valid():
-    validate(BASE)
-
-
 def test_a_config_file_whose_name_is_not_utf8_is_refused_naming_it():
     """Snakemake reads such a file, but its log file cannot hold the name (a traceback at every run)."""
     with pytest.raises(ConfigError, match=r"^config: --configfile dir/\\udcffa\.yaml: its name is not valid UTF-8"):
@@ -326,9 +322,10 @@ def test_every_overlay_in_config_is_valid_on_top_of_the_paper_config(overlay):
     assert config["maximin-tail"]["family"] == BASE["maximin-tail"]["family"]  # merged, not replaced
 
 
-def test_the_test_configs_are_valid_over_the_paper_config():
+def test_the_paper_config_and_the_test_configs_over_it_are_valid():
     from snakemake.utils import update_config
 
+    validate(BASE)
     for path in sorted((REPO / "tests/workflow").glob("*.yaml")):
         config = copy.deepcopy(BASE)
         update_config(config, yaml.safe_load(path.read_text()))

@@ -71,13 +71,6 @@ def relative_links(path: Path) -> list[str]:
     return [t for t in LINK.findall(text) if not re.match(r"^(https?:|mailto:)", t)]
 
 
-def test_the_anchor_of_a_heading_is_githubs():
-    assert slug("Long horizons (target `asymptotics`)") == "long-horizons-target-asymptotics"
-    assert slug("The field: the paper's algorithms against the field's") == (
-        "the-field-the-papers-algorithms-against-the-fields"
-    )
-
-
 def link_problems(page: Path, root: Path = REPO) -> list[str]:
     """What is wrong with the relative links of ``page``: a missing file or folder, a path out of
     ``root``, an anchor that no heading of the target has."""
@@ -96,7 +89,11 @@ def link_problems(page: Path, root: Path = REPO) -> list[str]:
     return problems
 
 
-def test_the_link_check_finds_broken_links(tmp_path):
+def test_the_link_check_finds_broken_links_and_takes_githubs_anchors(tmp_path):
+    assert slug("Long horizons (target `asymptotics`)") == "long-horizons-target-asymptotics"
+    assert slug("The field: the paper's algorithms against the field's") == (
+        "the-field-the-papers-algorithms-against-the-fields"
+    )
     (tmp_path / "other.md").write_text("# A heading, with `code`\n\n```\n# not a heading\n```\n")
     page = tmp_path / "page.md"
     page.write_text(
@@ -164,12 +161,11 @@ def test_the_command_parser_skips_options_and_their_values():
     assert {"all", "table", "sweeps", "field", "asymptotics", "panels", "paper"} <= set(shown_targets())
 
 
-def test_the_readme_is_at_most_300_lines():
+def test_the_readme_is_at_most_300_lines_the_index_lists_every_page_and_nothing_points_outside():
     lines = len(README.read_text().splitlines())
     assert lines <= 300, f"README.md has {lines} lines; move detail into docs/"
-
-
-def test_nothing_points_outside_the_repository():
+    listed = {t for t in relative_links(REPO / "docs/README.md") if not t.startswith("..")}
+    assert listed == {p.name for p in DOCS} - {"README.md"}
     files = [README, *sorted((REPO / "docs").rglob("*")), REPO / "config.yaml", *sorted((REPO / "workflow").rglob("*"))]
     offenders = [
         str(path.relative_to(REPO))
@@ -426,12 +422,6 @@ def test_the_readmes_results_come_from_the_reference_runs_table():
         if line and not line.startswith("#")
     )  # fmt: skip
     assert hashlib.sha256((REPO / "docs/images/table.md").read_bytes()).hexdigest() == entries["results/table.md"]
-
-
-def test_the_docs_index_lists_every_page():
-    index = (REPO / "docs/README.md").read_text()
-    listed = {t for t in relative_links(REPO / "docs/README.md") if not t.startswith("..")}
-    assert listed == {p.name for p in DOCS} - {"README.md"}, index
 
 
 def test_every_declared_runtime_dependency_is_imported():

@@ -25,17 +25,13 @@ X = np.array([[0.5, 0.9, 0.4], [0.1, 0.5, 0.7], [0.6, 0.3, 0.5]])
         ("exp3p", 0, 1, 0.2),  # (0.9 - 0.9 + 0.5 - 0.1) / 2
         ("exp3p", 1, 2, 0.15),  # (0.4 - 0.7 + 0.9 - 0.3) / 2
         ("exp3p", 2, 0, -0.05),  # (0.5 - 0.6 + 0.4 - 0.4) / 2: no Condorcet winner, can be negative
+        # the proof's X(J, I) in the last term; the statement's typo X(I, J) would give (0.9 - 0.3 + 0.4 - 0.3) / 2
+        ("exp3p", 2, 1, 0.15),
         ("copeland", 1, 2, 0.0),
     ],
 )
 def test_per_step_regret_matches_hand_computation(kind, I, J, expected):
     assert regret.per_step(kind, X, I, J) == pytest.approx(expected, abs=1e-12)
-
-
-def test_exp3p_uses_x_j_i_in_last_term_as_in_the_proof():
-    # With X(I, J) in the last term (the statement's typo) exp3p(2, 1) would be
-    # (0.9 - 0.3 + 0.4 - 0.3) / 2 = 0.35; the proof's X(J, I) gives 0.15.
-    assert regret.exp3p(X, 2, 1) == pytest.approx(0.15)
 
 
 def test_copeland_regret_counts_beaten_actions():
@@ -51,6 +47,8 @@ def test_per_step_takes_arrays_and_cumulative_is_their_running_sum():
     # (2, 0): (X[0, 2] + X[0, 0] - 1) / 2 = -0.05, negative without a Condorcet winner
     np.testing.assert_allclose(per, [0.0, 0.4, 0.15, -0.05], atol=1e-12)
     np.testing.assert_allclose(regret.cumulative("maximin", X, I, J), [0.0, 0.4, 0.55, 0.5], atol=1e-12)
+    per = regret.per_step("copeland", LAST, np.array([0, 1]), np.array([2, 2]))  # integer actions: floats
+    assert per.dtype == np.float64 and per.tolist() == [0.0, 0.0]
 
 
 @pytest.mark.parametrize("kind", list(regret.REGRETS))
@@ -68,16 +66,13 @@ def test_per_step_gives_the_bits_of_the_formula_at_every_step(kind):
     assert regret.per_step(kind, M, 6, 0).shape == ()
 
 
-def test_paper_regret_table_follows_section_5():
+def test_paper_regret_table_follows_section_5_and_beyond_each_algorithm_its_own_target():
     assert algorithms.paper_regret("condorcet", "dts") == "maximin"
     assert algorithms.paper_regret("condorcet", "ts-borda") == "borda"
     assert algorithms.paper_regret("condorcet", "sparring-exp3p") == "exp3p"
     assert {algorithms.paper_regret("borda", a) for a in algorithms.PAPER_REGRET["borda"]} == {"borda"}
     with pytest.raises(ValueError, match="no paper regret"):
         algorithms.paper_regret("nope", "dts")
-
-
-def test_new_scenarios_measure_each_algorithm_against_its_own_target():
     for scenario in ("cyclic", "file"):
         assert algorithms.paper_regret(scenario, "ts-maximin") == "maximin"
         assert (
@@ -87,10 +82,7 @@ def test_new_scenarios_measure_each_algorithm_against_its_own_target():
         )
         assert algorithms.paper_regret(scenario, "sparring-exp3p") == "exp3p"
         assert algorithms.paper_regret(scenario, "iss") == algorithms.paper_regret(scenario, "dts") == "copeland"
-
-
-def test_every_registered_algorithm_has_a_figure_regret_in_every_scenario():
-    """The sweeps, the asymptotics table and aggregation look the figure's regret up for any algorithm."""
+    # the sweeps, the asymptotics table and aggregation look the figure's regret up for any algorithm
     from duelbandits import ALGORITHMS
     from duelbandits.scenarios import SCENARIOS
 
@@ -119,11 +111,6 @@ LAST = np.array([[0.5, 0.9, 0.3], [0.1, 0.5, 0.6], [0.7, 0.4, 0.5]])
 )
 def test_regrets_find_a_winner_at_the_last_index_and_each_its_own(kind, I, J, expected):
     assert regret.per_step(kind, LAST, I, J) == pytest.approx(expected, abs=1e-12)
-
-
-def test_per_step_of_integer_actions_is_a_float_array():
-    per = regret.per_step("copeland", LAST, np.array([0, 1]), np.array([2, 2]))
-    assert per.dtype == np.float64 and per.tolist() == [0.0, 0.0]
 
 
 def test_sample_std_by_hand_and_over_one_run():

@@ -20,7 +20,10 @@ def test_condorcet_scenario_is_logistic_and_its_top_utility_3_wins_every_notion(
         assert winners.borda_winners(X).tolist() == [star]
 
 
-def test_winner_position_is_random():
+def test_winner_position_is_random_and_the_seed_sets_the_matrix():
+    a, b, c = (make_scenario("condorcet", seed=s).matrix for s in (3, 3, 4))
+    np.testing.assert_array_equal(a, b)
+    assert not np.allclose(a, c)
     positions = {int(np.argmax(make_scenario("condorcet", seed=s).utilities)) for s in range(40)}
     # P(one position in 40 uniform draws over 10 actions) is negligible; demand >= 5 distinct.
     assert len(positions) >= 5
@@ -44,12 +47,6 @@ def test_borda_scenario_modifies_condorcet_matrix():
         assert winners.condorcet_winner(sc.matrix) == star
 
 
-def test_same_seed_same_matrix_other_seed_other_matrix():
-    a, b, c = (make_scenario("condorcet", seed=s).matrix for s in (3, 3, 4))
-    np.testing.assert_array_equal(a, b)
-    assert not np.allclose(a, c)
-
-
 def test_borda_scenario_that_breaks_its_winners_fails():
     with pytest.raises(ScenarioError, match="not the unique Borda winner"):
         make_scenario("borda", actions=3, seed=0, borda_strength=0.51)
@@ -66,12 +63,6 @@ def test_invalid_matrices_are_rejected_with_the_reason():
     ]:
         with pytest.raises(MatrixError, match=message):
             validate_matrix(matrix)
-
-
-def test_logistic_matrix_is_a_preference_matrix():
-    X = logistic_matrix(np.array([0.0, 1.0, 2.5]))
-    validate_matrix(X)
-    assert X[2, 0] == pytest.approx(1 / (1 + np.exp(-2.5)))
 
 
 # Beyond the paper: the cyclic and file scenarios.

@@ -179,12 +179,9 @@ def test_each_table_name_of_the_checked_reads_gives_the_schema_its_file_was_writ
         assert {name for name, value in vars(schemas).items() if value is schema} == named[table], table
 
 
-def test_every_schema_of_the_package_is_written_by_a_command():
+def test_every_schema_of_the_package_is_written_by_a_command_with_exactly_its_columns_and_types(out):
     declared = {name for name, value in vars(schemas).items() if isinstance(value, pa.Schema)}
     assert declared == set(WRITTEN.values())
-
-
-def test_every_table_written_has_exactly_its_schemas_columns_and_types(out):
     for name, schema in WRITTEN.items():
         written = pq.read_schema(out / name).remove_metadata()
         expected = getattr(schemas, schema)
@@ -228,15 +225,13 @@ def test_bounds_are_tuned_to_the_c_alpha_given_not_the_default(out):
     assert at_T != pytest.approx(theorem.bound(A, float(T), c_alpha=1.0), rel=1e-6)
 
 
-def test_the_horizon_sweeps_exponents_report_the_fewest_runs_and_the_bootstrap_given(out):
+def test_the_horizon_sweeps_tables_report_the_point_files_runs_means_stds_and_the_bootstrap_given(out):
     exponents = read(out / "exponents.parquet")
     assert (exponents["runs"] == min(RUNS_AT.values())).all()
     assert (exponents["horizons"] == len(RUNS_AT)).all()
     assert (exponents["confidence"] == 0.8).all() and (exponents["resamples"] == 30).all()
     assert (exponents["actions"] == A).all()
-
-
-def test_sweep_horizon_means_and_stds_are_those_of_the_point_files(out):
+    # the horizon table's means and stds are those of the point files
     frames = [read(path) for path in sorted(out.glob("h-*.parquet"))]
     points = pd.concat(frames, ignore_index=True)
     horizon = read(out / "horizon.parquet").set_index(["algorithm", "regret", "horizon", "t"])
@@ -250,7 +245,7 @@ def test_sweep_horizon_means_and_stds_are_those_of_the_point_files(out):
         assert row["runs"] == len(values) == RUNS_AT[T_]
 
 
-def test_asymptotics_local_runs_per_horizon_and_exponents_the_fewest(out):
+def test_asymptotics_local_runs_per_horizon_exponents_the_fewest_and_bounds_the_c_alpha_given(out):
     local = read(out / "asymptotics-local.parquet")
     for T_, runs in RUNS_AT.items():
         assert (local.loc[local["horizon"] == T_, "runs"] == runs).all(), T_
@@ -262,10 +257,6 @@ def test_asymptotics_local_runs_per_horizon_and_exponents_the_fewest(out):
     for table in (local, exponents):
         assert (table["confidence"] == 0.8).all() and (table["resamples"] == 30).all()
     assert (exponents["near"] == 0.2).all()
-
-
-def test_asymptotics_bounds_use_the_c_alpha_given(out):
-    local = read(out / "asymptotics-local.parquet")
     theorem = theorems.THEOREMS["ts-borda"]
     rows = local[(local["algorithm"] == "ts-borda") & (local["regret"] == theorem.regret)]
     assert len(rows) == len(RUNS_AT)

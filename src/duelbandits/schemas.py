@@ -59,10 +59,7 @@ TRACE_SCHEMA = _schema(
     "algorithm:string regret_kind:string run:int32 t:int32 I:int16 J:int16 outcome:int8 regret:float64"
     " cumulative_regret:float32"
 )
-"""Traces schema. ``cumulative_regret`` is float32 (relative precision 6e-8,
-far below what a plot shows) with byte-stream-split encoding: a float64 sum
-that changes at every step barely compresses and made the traces 7x larger.
-The summary's statistics are computed in float64 before anything is stored."""
+"""Traces schema; ``cumulative_regret`` float32, a float64 sum made the file 7x larger (docs/outputs.md)."""
 
 STRATEGY_SCHEMA = _schema("algorithm:string player:string t:int32 action:int16 mean:float64 std:float64 runs:int32")
 
@@ -92,21 +89,15 @@ EXPONENT_SCHEMA = _schema(
     " horizons:int16 runs:int32 rho:float64 log_c:float64 ci_low:float64 ci_high:float64 confidence:float64"
     " resamples:int32"
 )
-"""results/sweeps/exponents.parquet: fitted E[R_T] ~ exp(log_c) T^rho with a bootstrap CI.
-
-``theorem`` names the theorem that bounds this (algorithm, regret), null if
-none; ``paper`` marks the regret the scenario's figures show.
-"""
+"""results/sweeps/exponents.parquet: fitted E[R_T] ~ exp(log_c) T^rho with a bootstrap CI; ``theorem`` null
+where none bounds this (algorithm, regret), ``paper`` the regret the scenario's figures show."""
 
 ACTIONS_SCHEMA = _schema(
     "scenario:string algorithm:string regret:string paper:bool_ theorem:string actions:int16 horizon:int32 runs:int32"
     " mean:float64 std:float64 bound:float64 ratio:float64"
 )
-"""results/sweeps/actions.parquet: R_T per number of actions, and mean / theorem bound.
-
-``bound`` and ``ratio`` are null unless the algorithm's theorem bounds this
-regret and its horizon requirement holds at (A, T).
-"""
+"""results/sweeps/actions.parquet: R_T per number of actions and mean / bound, both null unless the
+algorithm's theorem bounds this regret and its horizon requirement holds at (A, T)."""
 
 # Long horizons (target `asymptotics`): results/asymptotics/. Its points are sweep points (POINT_SCHEMA).
 
@@ -115,10 +106,8 @@ ASYMPTOTIC_LOCAL_SCHEMA = _schema(
     " horizon:int32 runs:int32 mean:float64 std:float64 bound:float64 ratio:float64 from_horizon:int32 slope:float64"
     " ci_low:float64 ci_high:float64 confidence:float64 resamples:int32"
 )
-"""results/asymptotics/local.parquet: per horizon, R_T (mean, std, runs), the theorem's bound tuned to
-T and R_T / bound (null where no theorem bounds the regret or T misses its requirement), and the local
-exponent ``slope`` from ``from_horizon`` (the previous horizon) to ``horizon`` with its bootstrap
-interval (``from_horizon`` null and the slope NaN at the first horizon)."""
+"""results/asymptotics/local.parquet (docs/beyond-the-paper.md): the local exponent ``slope`` is from
+``from_horizon``, the previous horizon, to ``horizon`` (null and NaN at the first horizon)."""
 
 ASYMPTOTIC_EXPONENT_SCHEMA = _schema(
     "scenario:string algorithm:string regret:string paper:bool_ theorem:string theorem_exponent:float64"
@@ -139,11 +128,8 @@ FIELD_CURVES_SCHEMA = _schema(
     "scenario:string algorithm:string regret:string actions:int16 horizon:int32 t:int32 mean:float64 std:float64"
     " runs:int32 family:string"
 )
-"""results/field/curves.parquet: mean and std over runs of each field regret at the thin grid's steps.
-
-``regret`` is ``condorcet`` (where a Condorcet winner exists), ``copeland`` (where none does) or
-``borda``; ``family`` is ``paper`` (the paper's six algorithms) or ``field``.
-"""
+"""results/field/curves.parquet: mean and std over runs of each field regret (``condorcet`` where a Condorcet
+winner exists, else ``copeland``; ``borda``) at the thin grid's steps; ``family`` ``paper`` or ``field``."""
 
 FIELD_TABLE_SCHEMA = _schema(
     "scenario:string regret:string algorithm:string family:string actions:int16 horizon:int32 runs:int32 mean:float64"

@@ -130,10 +130,9 @@ def simulate(matrix, algorithm: str, horizon: int, seed, *, stride: int = DEFAUL
 
 
 def compile_kernels(algorithm: str) -> None:
-    """Compile ``algorithm``'s kernels into numba's on-disk cache, or load them from it: one short run
-    with the argument types of a real job (any valid matrix will do: kernels are typed, not sized), so
-    numba builds the specialisation the simulation jobs then load. The compile job's call, and the
-    one ``bench/bench_algorithms.py --compile`` times."""
+    """Compile ``algorithm``'s kernels into numba's on-disk cache, or load them from it: one short run with
+    the argument types of a real job (kernels are typed, not sized), as the compile job and
+    ``bench/bench_algorithms.py --compile`` do."""
     import warnings
 
     matrix = [[0.5, 0.6, 0.7], [0.4, 0.5, 0.6], [0.3, 0.4, 0.5]]

@@ -50,14 +50,17 @@ def _pair_thresholds(B, alpha, i, j, cU, cL):
 
 
 @nb.njit(cache=True)
-def _all_thresholds(B, alpha, cU, cL):
-    """Thresholds of every pair from scratch; the diagonal makes ``U[i, i] = L[i, i] = 1/2``."""
+def _all_thresholds(B, alpha):
+    """The thresholds ``(cU, cL)`` of every pair from scratch; the diagonal makes ``U[i, i] = L[i, i] = 1/2``."""
     A = B.shape[0]
+    cU = np.empty((A, A))
+    cL = np.empty((A, A))
     for i in range(A):
         cU[i, i] = _INF  # U[i, i] = 1/2 is never > 1/2
         cL[i, i] = -_INF  # L[i, i] = 1/2 <= 1/2: a1 is always eligible
         for j in range(i + 1, A):
             _pair_thresholds(B, alpha, i, j, cU, cL)
+    return cU, cL
 
 
 @nb.njit(cache=True)
@@ -169,9 +172,7 @@ def _kernel(matrix, horizon, rng, alpha):
     A = matrix.shape[0]
     I, J, outcomes = trace(horizon)
     B = np.zeros((A, A))
-    cU = np.empty((A, A))
-    cL = np.empty((A, A))
-    _all_thresholds(B, alpha, cU, cL)
+    cU, cL = _all_thresholds(B, alpha)
     cands = np.empty(A, dtype=np.int64)
     theta = np.empty((A, A))
     drawn = np.zeros((A, A), dtype=np.int64)  # step stamp of each theta entry
@@ -199,9 +200,7 @@ def _kernel(matrix, horizon, rng, alpha):
 @nb.njit(cache=True)
 def _select_many(B, t, alpha, rng, n, first):
     A = B.shape[0]
-    cU = np.empty((A, A))
-    cL = np.empty((A, A))
-    _all_thresholds(B, alpha, cU, cL)
+    cU, cL = _all_thresholds(B, alpha)
     cands = np.empty(A, dtype=np.int64)
     theta = np.empty((A, A))
     drawn = np.zeros((A, A), dtype=np.int64)
@@ -227,9 +226,7 @@ def select_pairs(B, t, rng, n=1, alpha=0.51, first=0):
 @nb.njit(cache=True)
 def _candidate_set(B, t, alpha):
     A = B.shape[0]
-    cU = np.empty((A, A))
-    cL = np.empty((A, A))
-    _all_thresholds(B, alpha, cU, cL)
+    cU, cL = _all_thresholds(B, alpha)
     cands = np.empty(A, dtype=np.int64)
     m = _candidates(cU, np.log(float(t)), cands)
     return cands[:m].copy()

@@ -98,9 +98,7 @@ def _kernel(matrix, horizon, rng, alpha):
     A = matrix.shape[0]
     I, J, outcomes = trace(horizon)
     B = np.zeros((A, A))
-    cU = np.empty((A, A))
-    cL = np.empty((A, A))
-    _all_thresholds(B, alpha, cU, cL)
+    cU, cL = _all_thresholds(B, alpha)
     cands = np.empty(A, dtype=np.int64)
     tied = np.empty(A, dtype=np.int64)
     wins = np.zeros(A, dtype=np.int64)

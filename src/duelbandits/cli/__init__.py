@@ -1,7 +1,7 @@
 """Command line: ``duelbandits COMMAND``, one command per pipeline step (``duelbandits --help`` lists them).
 
-The commands live in one module per family (:data:`FAMILIES`), loaded by name, and import what they
-run inside the command: a job loads, and its rerun trigger covers, only that code.
+One module per family of commands (:data:`FAMILIES`), each importing inside the command what it runs,
+so that a job loads, and its rerun trigger covers, only that code.
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import matplotlib as mpl
 import numpy as np
+from matplotlib.figure import Figure
 
 from ..algorithms import ALGORITHMS
 from ..digests import FIGURE_DATA_KEY
@@ -156,46 +157,32 @@ class Look:
 
     rc: dict = field(repr=False)  # rcParams while the figure is built and saved
     dpi: dict = field(repr=False)  # per format: the PNG's, and that of rasterised line bundles in a PDF
-    titles: bool  # axes titles '(a) ...'; a panel's subfigure caption gives its letter
+    titles: bool = True  # axes titles '(a) ...'; a panel's subfigure caption gives its letter
     # labels without what the caption says (the winner's action, each algorithm's regret, the algorithm
     # of each bound; 'regret' for 'cumulative regret'): a panel is a fraction as wide
-    short_labels: bool
-    note_size: float  # notes in a panel and titles of small legends, points
-    marker_scale: float  # size of the winner markers relative to the composite's
-    headroom: float  # fraction of the utilities panel's height kept free above the bars, for its legend
-    cell_text: dict  # size of the values in the cells of X: {largest A: size}; none above the largest A
+    short_labels: bool = False
+    note_size: float = 7  # notes in a panel and titles of small legends, points
+    marker_scale: float = 1.0  # size of the winner markers relative to the composite's
+    headroom: float = 0.0  # fraction of the utilities panel's height kept free above the bars, for its legend
+    # size of the values in the cells of X: {largest A: size}; none above the largest A
+    cell_text: dict = field(default_factory=lambda: {8: 7, 12: 5.5})
     # legends above the axes, frameless: not inside them (panels (c), (d) of a main figure) or beside
     # them (the strategy panels of an appendix figure)
-    legends_above: bool
-    action_ticks: int | None  # at most this many ticks on an action axis; None: every action up to A = 12
-    step_bins: int | None  # at most this many tick intervals on an appendix panel's step axis (wide labels)
-    strategy_legend_size: float  # legend of the actions beside a strategy panel, points
-    strategy_legend_columns: int | None  # above the axes; None: beside them, 1 column up to 12 actions, else 2
+    legends_above: bool = False
+    action_ticks: int | None = None  # at most this many ticks on an action axis; None: every action up to 12
+    step_bins: int | None = None  # at most this many tick intervals on an appendix panel's step axis (wide labels)
+    strategy_legend_size: float = 6.5  # legend of the actions beside a strategy panel, points
+    strategy_legend_columns: int | None = None  # above the axes; None: beside, 1 column up to 12 actions, else 2
 
 
-COMPOSITE = Look(
-    rc=RC,
-    dpi=DPI,
-    titles=True,
-    short_labels=False,
-    note_size=7,
-    marker_scale=1.0,
-    headroom=0.0,
-    cell_text={8: 7, 12: 5.5},
-    legends_above=False,
-    action_ticks=None,
-    step_bins=None,
-    strategy_legend_size=6.5,
-    strategy_legend_columns=None,
-)
-"""The composite figures of figures/main and figures/appendix."""
+COMPOSITE = Look(RC, DPI)
+"""The composite figures of figures/main and figures/appendix: the defaults."""
 
 PANEL = Look(
-    rc=PANEL_RC,
-    dpi={"png": 300, "pdf": 300, "svg": 300},
+    PANEL_RC,
+    {"png": 300, "pdf": 300, "svg": 300},
     titles=False,
     short_labels=True,
-    note_size=7,
     marker_scale=0.7,
     headroom=0.3,
     cell_text={6: 6},
@@ -240,6 +227,16 @@ def style(rc: dict = RC):
     """Apply ``rc`` (default :data:`RC`) for the duration of the block, leaving global rcParams untouched."""
     with mpl.rc_context(rc):
         yield
+
+
+@contextmanager
+def figure(size, outputs, data_digest: str | None = None, look: Look = COMPOSITE):
+    """A constrained-layout Figure of ``size`` inches, drawn under ``look``'s rcParams and saved to every
+    path of ``outputs`` (:func:`save`) when the block ends."""
+    with style(look.rc):
+        fig = Figure(figsize=size, layout="constrained")
+        yield fig
+        save(fig, outputs, data_digest, look)
 
 
 def algorithm_color(slug: str) -> str:

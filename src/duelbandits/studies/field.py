@@ -95,8 +95,6 @@ def curves_table(points: pd.DataFrame, regrets: dict) -> pd.DataFrame:
             # mutmut equivalent: the column inserted at 3, not 2: the schema orders the columns
             grouped.insert(2, "regret", kind)  # pragma: no mutate
             frames.append(grouped)
-    if not frames:
-        raise FieldError("the point files hold none of the field's scenarios")
     table = pd.concat(frames, ignore_index=True)
     table["family"] = [family(a) for a in table["algorithm"]]
     return table[FIELD_CURVES_SCHEMA.names]
@@ -178,7 +176,6 @@ def field_figure(scenario: str, curves, outputs, *, data_digest=None):
     """Render ``scenario``'s field figure from its curves to every path of ``outputs``: mean R_t of every
     algorithm, log-log, one panel per regret, the line style by family, R_T in the legend."""
     import numpy as np
-    from matplotlib.figure import Figure
 
     from ..plotting import style
 
@@ -187,8 +184,7 @@ def field_figure(scenario: str, curves, outputs, *, data_digest=None):
     horizon = int(curves["horizon"].max())
     actions = int(curves["actions"].iloc[0])
     runs = sorted(set(curves["runs"]))
-    with style.style():
-        fig = Figure(figsize=(FIELD_PANEL_SIZE[0] * len(kinds), FIELD_PANEL_SIZE[1]), layout="constrained")
+    with style.figure((FIELD_PANEL_SIZE[0] * len(kinds), FIELD_PANEL_SIZE[1]), outputs, data_digest) as fig:
         axes = np.atleast_1d(fig.subplots(1, len(kinds)))
         for letter, ax, kind in zip("abc", axes, kinds):
             rows = curves[curves["regret"] == kind]
@@ -216,7 +212,6 @@ def field_figure(scenario: str, curves, outputs, *, data_digest=None):
         fig.suptitle(
             f"{style.scenario_label(scenario)} scenario, the field: A = {actions}, T = {horizon:,}, {run_text}"
         )
-        style.save(fig, outputs, data_digest)
     return fig
 
 
@@ -249,9 +244,8 @@ def cmd_field_figure(args) -> None:
 def add_commands(sub) -> None:
     p = sub.add_parser("field-table", help="field point files -> mean regret curves, final regret table with ranks")
     p.add_argument("points", nargs="+", help="point files (sweep-point) of every field scenario and algorithm")
-    p.add_argument(
-        "--scenario-file", action="append", required=True, help="scenario JSON file (duelbandits scenario), in order"
-    )
+    scenario_help = "scenario JSON file (duelbandits scenario), in order"
+    p.add_argument("--scenario-file", action="append", required=True, help=scenario_help)
     p.add_argument("--curves", required=True, help="output: mean and std of R_t per grid step (.parquet)")
     p.add_argument("--table", required=True, help="output: final regret and rank (.parquet)")
     p.add_argument("--markdown", required=True, help="output: the table (.md)")

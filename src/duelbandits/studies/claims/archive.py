@@ -92,7 +92,10 @@ def refresh(folders, folder) -> list[str]:
                 f"(git checkout {folder.name}) before refreshing it"
             )
         kept = [rel for rel, state in status.items() if state == manifest.IDENTICAL]
-        origins = json.loads(header.get("config", "{}")).get("archive", {})
+        try:
+            origins = dict(json.loads(header.get("config", "{}")).get("archive", {}))
+        except (ValueError, AttributeError):  # a config line of another shape: the origins are not carried over
+            origins = {}
     new = {}
     for source in map(Path, folders):
         found = [(key, table, path) for key, (table, path) in OPTIONAL.items() if (source / path).is_file()]

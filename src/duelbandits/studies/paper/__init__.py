@@ -272,42 +272,28 @@ def add_commands(sub) -> None:
     f.add_argument("--scenario-file", required=True, help="scenario JSON from 'duelbandits scenario'")
     f.add_argument("--summary", required=True, help="results/summary.parquet")
     add_c_alpha(f, "Theorem 4.2's requirement, for notes")
-    add_panels_and_outputs(
-        f,
-        "abcd",
-        "draw these panels alone, each at its width in the paper (one process for all)",
-        "with several --panel, path templates in which {panel} is replaced by each panel's letter, "
-        "e.g. 'figures/panels/main-borda/{panel}.pdf'",
-    )
+    alone = "draw these panels alone, each at its width in the paper (one process for all)"
+    templates = "with several --panel, path templates in which {panel} is replaced by each panel's letter, "
+    add_panels_and_outputs(f, "abcd", alone, templates + "e.g. 'figures/panels/main-borda/{panel}.pdf'")
     f.set_defaults(func=cmd_figure_main, outputs=("out_files",))
     f = fsub.add_parser("appendix", help="appendix figures: every run, I_t, J_t, strategies")
     f.add_argument("--scenario", required=True, help="scenario name")
-    f.add_argument(
-        "--algorithm",
-        nargs="+",
-        action="extend",
-        required=True,
-        help="algorithm slug; several (or the option repeated) draw each one's figure in one process",
-    )
+    several = "algorithm slug; several (or the option repeated) draw each one's figure in one process"
+    f.add_argument("--algorithm", nargs="+", action="extend", required=True, help=several)
     f.add_argument("--traces", required=True, help="the scenario's traces Parquet")
     f.add_argument("--strategies", required=True, help="the scenario's strategies Parquet")
     f.add_argument("--scenario-file", help="scenario JSON (marks the winner)")
-    add_panels_and_outputs(
-        f,
-        "abcde",
-        "draw these panels alone, each at its width in the paper (a-c; d, e where the algorithm has strategies)",
-        "with several --algorithm or --panel, path templates in which {algorithm} and {panel} are replaced "
-        "by each figure's, e.g. 'figures/appendix/borda-{algorithm}.pdf'",
-    )
+    alone = "draw these panels alone, each at its width in the paper (a-c; d, e where the algorithm has strategies)"
+    templates = "with several --algorithm or --panel, path templates in which {algorithm} and {panel} are replaced "
+    templates += "by each figure's, e.g. 'figures/appendix/borda-{algorithm}.pdf'"
+    add_panels_and_outputs(f, "abcde", alone, templates)
     f.set_defaults(func=cmd_figure_appendix, outputs=("out_files",))
 
     p = sub.add_parser("latex", help="the figures for a LaTeX paper: figures.tex, and its PDF")
     lsub = p.add_subparsers(dest="action", required=True, metavar="ACTION")
-    x = lsub.add_parser(
-        "figures", help="write the figure environments (one subfigure per panel of figures/panels/) with captions"
-    )
+    x = lsub.add_parser("figures", help="figure environments with captions, a subfigure per panel of figures/panels/")
     x.add_argument(
-        "--scenario-file", action="append", required=True, help="a scenario JSON; once per scenario, in order"
+        "--scenario-file", action="append", required=True, help="a scenario JSON, once per scenario, in order"
     )
     x.add_argument("--summary", required=True, help="results/summary.parquet")
     add_c_alpha(x, "Theorem 4.2's requirement, for notes")
