@@ -10,6 +10,7 @@ from pathlib import Path
 
 import matplotlib as mpl
 import numpy as np
+from matplotlib.figure import Figure
 
 from ..algorithms import ALGORITHMS
 from ..digests import FIGURE_DATA_KEY
@@ -226,6 +227,16 @@ def style(rc: dict = RC):
     """Apply ``rc`` (default :data:`RC`) for the duration of the block, leaving global rcParams untouched."""
     with mpl.rc_context(rc):
         yield
+
+
+@contextmanager
+def figure(size, outputs, data_digest: str | None = None, look: Look = COMPOSITE):
+    """A constrained-layout Figure of ``size`` inches, drawn under ``look``'s rcParams and saved to every
+    path of ``outputs`` (:func:`save`) when the block ends."""
+    with style(look.rc):
+        fig = Figure(figsize=size, layout="constrained")
+        yield fig
+        save(fig, outputs, data_digest, look)
 
 
 def algorithm_color(slug: str) -> str:

@@ -176,7 +176,6 @@ def field_figure(scenario: str, curves, outputs, *, data_digest=None):
     """Render ``scenario``'s field figure from its curves to every path of ``outputs``: mean R_t of every
     algorithm, log-log, one panel per regret, the line style by family, R_T in the legend."""
     import numpy as np
-    from matplotlib.figure import Figure
 
     from ..plotting import style
 
@@ -185,8 +184,7 @@ def field_figure(scenario: str, curves, outputs, *, data_digest=None):
     horizon = int(curves["horizon"].max())
     actions = int(curves["actions"].iloc[0])
     runs = sorted(set(curves["runs"]))
-    with style.style():
-        fig = Figure(figsize=(FIELD_PANEL_SIZE[0] * len(kinds), FIELD_PANEL_SIZE[1]), layout="constrained")
+    with style.figure((FIELD_PANEL_SIZE[0] * len(kinds), FIELD_PANEL_SIZE[1]), outputs, data_digest) as fig:
         axes = np.atleast_1d(fig.subplots(1, len(kinds)))
         for letter, ax, kind in zip("abc", axes, kinds):
             rows = curves[curves["regret"] == kind]
@@ -214,7 +212,6 @@ def field_figure(scenario: str, curves, outputs, *, data_digest=None):
         fig.suptitle(
             f"{style.scenario_label(scenario)} scenario, the field: A = {actions}, T = {horizon:,}, {run_text}"
         )
-        style.save(fig, outputs, data_digest)
     return fig
 
 

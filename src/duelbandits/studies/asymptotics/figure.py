@@ -59,8 +59,7 @@ def asymptotics_figure(scenario: str, local, exponents, outputs, *, data_digest=
     columns = 1 if len(slugs) == 1 else 2
     rows_n = -(-len(slugs) // columns)
 
-    with style.style():
-        fig = Figure(figsize=(PANEL_SIZE[0] * columns, PANEL_SIZE[1] * rows_n + 0.9), layout="constrained")
+    with style.figure((PANEL_SIZE[0] * columns, PANEL_SIZE[1] * rows_n + 0.9), outputs, data_digest) as fig:
         axes = np.atleast_1d(fig.subplots(rows_n, columns, sharex=True, sharey=True, squeeze=False)).ravel()
         for ax in axes[len(slugs) :]:
             ax.set_visible(False)
@@ -135,5 +134,4 @@ def asymptotics_figure(scenario: str, local, exponents, outputs, *, data_digest=
             f"{style.scenario_label(scenario)} scenario, long horizons: A = {', '.join(map(str, actions))}, "
             f"T = {horizons[0]:,} to {horizons[-1]:,}, {run_text} per T, each run tuned to its T"
         )
-        style.save(fig, outputs, data_digest)
     return fig

@@ -199,10 +199,8 @@ def appendix_figure(
     if given, sets A and marks the winner of the algorithm's paper regret. Returns the saved Figure."""
     grid, horizon, kind, actions, winner = _appendix_data(scenario_name, algorithm, traces, strategies, scenario)
     panels = style.appendix_panel_letters(ALGORITHMS[algorithm].strategies)
-    with style.style():
-        fig = Figure(
-            figsize=(style.APPENDIX_WIDTH, style.APPENDIX_PANEL_HEIGHT * len(panels) + 0.5), layout="constrained"
-        )
+    size = (style.APPENDIX_WIDTH, style.APPENDIX_PANEL_HEIGHT * len(panels) + 0.5)
+    with style.figure(size, outputs, data_digest) as fig:
         axes = fig.subplots(len(panels), 1, sharex=True)
         for panel, ax in zip(panels, axes):
             _draw_appendix_panel(
@@ -213,7 +211,6 @@ def appendix_figure(
             f"{style.scenario_label(scenario_name)} scenario - {ALGORITHMS[algorithm].label}: "
             f"{grid['I'].shape[0]} runs, T = {horizon:,}"
         )
-        style.save(fig, outputs, data_digest)
     return fig
 
 
@@ -224,11 +221,9 @@ def appendix_panel(
     text at the caption sizes, without the '(x) ...' title; returns the saved Figure."""
     panels = style.appendix_panel_letters(ALGORITHMS[algorithm].strategies)
     grid, horizon, kind, actions, winner = _appendix_data(scenario_name, algorithm, traces, strategies, scenario)
-    with style.style(style.PANEL.rc):
-        fig = Figure(figsize=style.appendix_panel_size(len(panels)), layout="constrained")
+    with style.figure(style.appendix_panel_size(len(panels)), outputs, data_digest, style.PANEL) as fig:
         ax = fig.subplots()
         _draw_appendix_panel(ax, panel, algorithm, grid, horizon, kind, actions, winner, strategies, style.PANEL)
         ax.set_xlabel("step t")
         style.align_left(fig, ax)  # the panels stacked in the figure line up
-        style.save(fig, outputs, data_digest, look=style.PANEL)
     return fig

@@ -244,9 +244,8 @@ def main_figure(scenario: dict, summary, outputs, *, c_alpha: float = 1.0, data_
     ``summary`` to each path of ``outputs``; returns the saved Figure."""
     curves, _, horizon, runs, actions = _main_data(scenario, summary)
     groups = regret_groups(scenario["name"], curves)
-    with style.style():
-        width, height = style.MAIN_SIZE
-        fig = Figure(figsize=(width, height * (1 + len(groups)) / 2), layout="constrained")
+    width, height = style.MAIN_SIZE
+    with style.figure((width, height * (1 + len(groups)) / 2), outputs, data_digest) as fig:
         axes = fig.subplots(1 + len(groups), 2)
         for panel, ax in zip("ab", axes[0]):
             _draw_main_panel(fig, ax, panel, scenario, summary, c_alpha, style.COMPOSITE)
@@ -257,16 +256,13 @@ def main_figure(scenario: dict, summary, outputs, *, c_alpha: float = 1.0, data_
             _bounds_panel(row[1], group, mixed, horizon, actions, c_alpha, style.COMPOSITE, letters[1])
         run_text = f"{runs[0]} runs" if len(runs) == 1 else f"{runs[0]}-{runs[-1]} runs"
         fig.suptitle(f"{style.scenario_label(scenario['name'])} scenario: A = {actions}, T = {horizon:,}, {run_text}")
-        style.save(fig, outputs, data_digest)
     return fig
 
 
 def main_panel(scenario: dict, summary, panel: str, outputs, *, c_alpha: float = 1.0, data_digest=None) -> Figure:
     """Render panel ``panel`` (a-d) of the scenario's main figure alone, at its subfigure's width in the
     paper and text at the caption sizes, without the '(x) ...' title; returns the saved Figure."""
-    with style.style(style.PANEL.rc):
-        fig = Figure(figsize=style.main_panel_size(panel), layout="constrained")
+    with style.figure(style.main_panel_size(panel), outputs, data_digest, style.PANEL) as fig:
         ax = fig.subplots()
         _draw_main_panel(fig, ax, panel, scenario, summary, c_alpha, style.PANEL)
-        style.save(fig, outputs, data_digest, look=style.PANEL)
     return fig

@@ -54,8 +54,7 @@ def horizon_sweep_figure(scenario: str, table, exponents, outputs, *, data_diges
     horizons = np.sort(table["horizon"].unique())
     actions = sorted(table["actions"].unique())
 
-    with style.style():
-        fig = Figure(figsize=SWEEP_SIZE, layout="constrained")
+    with style.figure(SWEEP_SIZE, outputs, data_digest) as fig:
         ax_r, ax_e = fig.subplots(1, 2, width_ratios=[1.15, 1])
 
         for slug in slugs:
@@ -132,7 +131,6 @@ def horizon_sweep_figure(scenario: str, table, exponents, outputs, *, data_diges
             f"{style.scenario_label(scenario)} scenario, horizon sweep: A = {', '.join(map(str, actions))}, "
             f"T = {horizons[0]:,} to {horizons[-1]:,}, {_runs(sorted(table['runs'].unique()))} per T"
         )
-        style.save(fig, outputs, data_digest)
     return fig
 
 
@@ -143,8 +141,7 @@ def actions_sweep_figure(scenario: str, table, outputs, *, data_digest=None) -> 
     horizons = sorted(table["horizon"].unique())
     A_all = np.sort(table["actions"].unique())
 
-    with style.style():
-        fig = Figure(figsize=SWEEP_SIZE, layout="constrained")
+    with style.figure(SWEEP_SIZE, outputs, data_digest) as fig:
         ax_r, ax_b = fig.subplots(1, 2)
         no_theorem, hidden = [], []
         for slug in slugs:
@@ -197,5 +194,4 @@ def actions_sweep_figure(scenario: str, table, outputs, *, data_digest=None) -> 
             f"{style.scenario_label(scenario)} scenario, scaling in A: T = {', '.join(f'{T:,}' for T in horizons)}, "
             f"{run_text} per A"
         )
-        style.save(fig, outputs, data_digest)
     return fig

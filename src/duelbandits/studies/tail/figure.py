@@ -19,8 +19,7 @@ FAMILY_COLORS = ("#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#000000
 def tail_figure(estimates, family, outputs, *, data_digest=None) -> Figure:
     """Render the tail figure from results/maximin-tail/estimates.parquet (and family.parquet, or None)."""
     est = estimates.sort_values("t")
-    with style.style():
-        fig = Figure(figsize=(10.8, 3.6), layout="constrained")
+    with style.figure((10.8, 3.6), outputs, data_digest) as fig:
         ax_a, ax_b = fig.subplots(1, 2)
         for source, ls in (("phase 1", "-"), ("phase 2", "--")):
             part = est[est["source"].str.startswith(source)]
@@ -54,5 +53,4 @@ def tail_figure(estimates, family, outputs, *, data_digest=None) -> Figure:
         ax_b.set_ylabel("E[R_t] / Theorem 4.1's bound")
         ax_b.set_title("(b) mean Maximin regret over the bound", fontsize=9)
         ax_b.legend(fontsize=6.5, loc="upper left")
-        style.save(fig, outputs, data_digest)
     return fig
