@@ -47,10 +47,32 @@ def test_the_committed_schema_file_is_the_generators_output(tmp_path):
     assert SCHEMA_FILE.read_text() == configcheck.schema_text(SCHEMA_FILE)
     bare = yaml.safe_load(SCHEMA_FILE.read_text())
     del bare["$defs"]["prior"]["enum"], bare["properties"]["algorithm_params"]["properties"]
+    stale = {"minimum": -9, "maximum": 9, "exclusiveMinimum": -9, "exclusiveMaximum": 9}  # RANGES' replace them all
     for name in RANGES:
-        bare["$defs"][name] = {"description": bare["$defs"][name]["description"], "type": "number"}
+        bare["$defs"][name] = {"description": bare["$defs"][name]["description"], "type": "number", **stale}
     (tmp_path / "bare.yaml").write_text(yaml.safe_dump(bare, sort_keys=False))
     assert configcheck.schema_text(tmp_path / "bare.yaml") == SCHEMA_FILE.read_text()
+    bare["$comment"] = "T ≥ 1"  # a description's text as written, not escaped
+    (tmp_path / "bare.yaml").write_text(yaml.safe_dump(bare, sort_keys=False))
+    assert "$comment: T ≥ 1\n" in configcheck.schema_text(tmp_path / "bare.yaml")
+
+
+def test_an_edited_schema_file_is_read_again(tmp_path):
+    """The parsed schema is kept per version of the file: its time and its size."""
+    import os
+
+    path, config = tmp_path / "schema.yaml", {"x": 1.5}
+    path.write_text("$defs: {}\nproperties: {x: {type: integer}}\n")
+    with pytest.raises(ConfigError, match="^config: x: must be an integer, got 1.5$"):
+        configcheck.check_values(config, path)
+    when = path.stat().st_mtime_ns
+    path.write_text("$defs: {}\nproperties: {x: {type: number}} \n")  # the same size, a later time
+    os.utime(path, ns=(when + 10**9, when + 10**9))
+    configcheck.check_values(config, path)
+    path.write_text("$defs: {}\nproperties: {x: {type: integer}}\n# again\n")  # another size, the same time
+    os.utime(path, ns=(when + 10**9, when + 10**9))
+    with pytest.raises(ConfigError, match="^config: x: must be an integer"):
+        configcheck.check_values(config, path)
 
 
 def test_a_config_file_whose_name_is_not_utf8_is_refused_naming_it():
@@ -103,6 +125,8 @@ def test_a_snakemake_validation_error_without_a_schema_error_behind_it_is_one_li
 
     monkeypatch.setattr(utils, "validate", fail)
     refused(BASE, "config: Error validating config file.")
+    monkeypatch.setattr(utils, "validate", lambda *args, **kwargs: (_ for _ in ()).throw(WorkflowError("")))
+    refused(BASE, "config: WorkflowError")
 
 
 def test_a_float_where_an_integer_is_required_is_refused():
@@ -124,6 +148,11 @@ def test_an_unknown_key_is_refused_with_the_closest_allowed_one():
 
 def test_a_value_of_the_wrong_type_is_refused():
     refused(with_value(("field", "horizon"), "many"), "config: field/horizon: 'many' is not of type 'integer'")
+    refused(with_value(("scenarios",), {"a": 1}), "config: scenarios: {'a': 1} is not of type 'array'")
+    import jsonschema
+
+    error = next(jsonschema.Draft202012Validator({"type": "object"}).iter_errors([]))  # Snakemake's validate skips it
+    assert configcheck.one_line(error) == "config: (top level): [] is not of type 'object'"
 
 
 def test_a_missing_key_is_refused_by_its_own_name():
@@ -159,6 +188,14 @@ def test_the_hyper_parameters_of_an_algorithm_the_file_does_not_list_are_checked
         with_value(("algorithm_params", "plugged"), {"alpah": 1.0}),
         "config: algorithm_params/plugged/alpah: unknown key: no parameter of plugged; its parameters are alpha",
     )
+    for copied, allowed in (("rmed1", "its parameters are f_coefficient, f_exponent"), ("btm", "it has none")):
+        monkeypatch.setitem(
+            algorithms.ALGORITHMS, "plugged", dataclasses.replace(algorithms.BUILTINS[copied], slug="plugged")
+        )
+        refused(
+            with_value(("algorithm_params", "plugged"), {"x": 1}),
+            f"config: algorithm_params/plugged/x: unknown key: no parameter of plugged; {allowed}",
+        )
 
 
 @pytest.mark.parametrize("slug", ["dts", "plugged"])
@@ -173,9 +210,11 @@ def test_a_number_as_text_is_read_from_the_command_line_and_refused_from_a_confi
         algorithms.ALGORITHMS, "plugged", dataclasses.replace(algorithms.BUILTINS["dts"], slug="plugged")
     )
     given = {"algorithm_params": {slug: {"alpha": "2"}}, "field": {**BASE["field"], "runs": "3"}}
+    given["sweeps"] = {**BASE["sweeps"], "confidence": "0.9"}  # a number by the schema's $defs
     config = BASE | copy.deepcopy(given)
     configcheck.validate(config, SCHEMA_FILE, command_line=given)
     assert config["algorithm_params"] == {slug: {"alpha": 2}} and config["field"]["runs"] == 3
+    assert config["sweeps"]["confidence"] == 0.9
     assert type(config["field"]["runs"]) is int  # an integer key: 3, not 3.0 (refused as a float)
     message = "must be a finite number > 0, got '2'" if slug == "plugged" else "'2' is not of type 'number'"
     refused(BASE | copy.deepcopy(given), f"config: algorithm_params/{slug}/alpha: {message}")
@@ -190,15 +229,24 @@ def linear_gap(actions, rng, gap):
 def test_a_plugin_scenarios_parameters_are_set_under_its_slug_and_checked_by_its_entry(monkeypatch):
     """A scenario that declares a Param: its value reaches make and the job's arguments; out of its
     range, under an unknown name, not in a mapping, or given without the slug, it is one line naming the key."""
+    import dataclasses
+
     from duelbandits import plan, scenarios
     from duelbandits.algorithms import Param
 
     gap = Param(0.5, "the largest margin", minimum=0.0, maximum=1.0)
     entry = scenarios.ScenarioEntry("gapped", "Gapped", "a test's", make=f"{__name__}:linear_gap", params={"gap": gap})
+    none = (
+        "margin, borda_strength, and the slug of a scenario with parameters of its own (none is installed) holding them"
+    )
+    refused(
+        with_value(("scenario_params", "zzz"), 1),
+        f"config: scenario_params/zzz: unknown key; the keys allowed there are utility_max, {none}",
+    )
     monkeypatch.setitem(scenarios.REGISTRY, "gapped", entry)
     monkeypatch.setattr(scenarios, "GENERATED", (*scenarios.GENERATED, "gapped"))
-    config = with_value(("scenario_params", "gapped"), {"gap": 1.0})  # its maximum
-    validate(config)
+    config = with_value(("scenario_params", "gapped"), {"gap": "1.0"})  # its maximum, from the command line
+    configcheck.validate(config, SCHEMA_FILE, command_line={"scenario_params": {"gapped": {"gap": "1.0"}}})
     assert plan.scenario(config, "gapped", 5).matrix.max() == 1.0
     assert plan.scenario(BASE, "gapped", 5).matrix[0, 4] == 0.75  # the default, 0.5
     assert plan.scenario_args(config, "gapped", 5) == "--actions 5 --seed 20191114 --scenario-param gap=1.0"
@@ -214,10 +262,17 @@ def test_a_plugin_scenarios_parameters_are_set_under_its_slug_and_checked_by_its
         with_value(("scenario_params", "gapped"), 0.1),
         "config: scenario_params/gapped: must be a mapping of its parameters (gap), got 0.1",
     )
+    tilted = dataclasses.replace(entry, slug="tilted", params={"gap": gap, "tilt": gap})
+    monkeypatch.setitem(scenarios.REGISTRY, "tilted", tilted)
+    refused(
+        with_value(("scenario_params", "tilted"), 0.1),
+        "config: scenario_params/tilted: must be a mapping of its parameters (gap, tilt), got 0.1",
+    )
     refused(
         with_value(("scenario_params", "gap"), 0.1),
         "config: scenario_params/gap: unknown key; did you mean 'gapped'? the keys allowed there are utility_max, "
-        "margin, borda_strength, and the slug of a scenario with parameters of its own (gapped (gap)) holding them",
+        "margin, borda_strength, and the slug of a scenario with parameters of its own (gapped (gap), tilted (gap, "
+        "tilt)) holding them",
     )
 
 

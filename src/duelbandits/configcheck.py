@@ -44,7 +44,7 @@ def schema(path) -> dict:
     from .algorithms import BUILTINS
     from .schemas import PRIORS, RANGES
 
-    with open(path, encoding="utf-8") as handle:
+    with open(path, encoding="utf-8") as handle:  # pragma: no mutate -- an ASCII file: any locale reads it alike
         out = yaml.safe_load(handle)
     defs = out["$defs"]
     defs["prior"] = {**defs["prior"], "enum": list(PRIORS)}
@@ -84,7 +84,7 @@ def schema_text(path) -> str:
             _MAP, data.items(), flow_style=leaf(data.values()) and "description" not in data
         ),
     )
-    return HEADER + yaml.dump(schema(path), Dumper=Dumper, sort_keys=False, width=110, allow_unicode=True)
+    return HEADER + yaml.dump(schema(path), Dumper=Dumper, width=110, allow_unicode=True)  # items, so in order
 
 
 _SEQ, _MAP = "tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"
@@ -128,14 +128,17 @@ def check_values(config: dict, schema_path, command_line=None) -> None:
     def refuse(path, why):
         raise ConfigError(f"config: {'/'.join(map(str, path))}: {why}")
 
+    def defined(node):
+        """The name in ``$defs`` that ``node`` refers to; False for none."""
+        return "$ref" in node and node["$ref"].rpartition("/")[2]
+
     def named(value, node, path):
-        ref = node.get("$ref", "").rpartition("/")[2]
+        ref = defined(node)
         if ref in names and isinstance(value, str) and value not in names[ref]:
             refuse(path, f"{value!r} is not one of {', '.join(names[ref])} (`duelbandits list`)")
 
     def walk(value, node, path, given):
-        ref = node.get("$ref", "").rpartition("/")[2]
-        node = {**defs.get(ref, {}), **node}
+        node = {**defs.get(defined(node), {}), **node}
         if isinstance(value, str) and value == given and node.get("type") in ("number", "integer"):
             value = number(value)
         if isinstance(value, float) and not math.isfinite(value):
@@ -221,7 +224,7 @@ def one_line(error) -> str:
     if error.validator == "additionalProperties" and isinstance(error.instance, dict):
         allowed = list(error.schema.get("properties", {}))
         name = str(next(key for key in error.instance if key not in allowed))
-        close = difflib.get_close_matches(name, allowed, n=1)
+        close = difflib.get_close_matches(name, allowed)
         hint = f"did you mean {close[0]!r}? " if close else ""
         return f"config: {'/'.join([*path, name])}: unknown key; {hint}the keys allowed there are {', '.join(allowed)}"
     if error.validator == "required" and isinstance(error.instance, dict):
@@ -239,12 +242,16 @@ def validate(config: dict, schema_path, configfiles=(), command_line=None) -> No
     from snakemake.utils import validate as snakemake_validate
 
     for name in map(str, configfiles):
-        shown = name.encode("utf-8", "backslashreplace").decode()
+        shown = name.encode(errors="backslashreplace").decode()
         if shown != name:
             raise ConfigError(f"config: --configfile {shown}: its name is not valid UTF-8 (rename the file)")
     check_values(config, schema_path, command_line)
     try:
-        snakemake_validate(config, str(schema_path), set_default=False)
+        snakemake_validate(
+            config,
+            str(schema_path),
+            set_default=False,  # pragma: no mutate -- the schema file declares no default: True would set none
+        )
     except WorkflowError as err:  # raised while handling jsonschema's ValidationError, its context
         context = err.__context__
         if isinstance(context, ValidationError):
