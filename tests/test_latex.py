@@ -45,13 +45,10 @@ def environments(text):
     return {re.findall(r"\\label\{([^}]*)\}", env)[-1]: env for env in envs}
 
 
-def test_figures_tex_has_the_fourteen_figures_in_the_paper_order_with_their_labels(text):
+def test_figures_tex_has_the_fourteen_figures_in_the_paper_order_and_one_labelled_subfigure_per_panel_file(text):
     labels = list(environments(text))
     appendix = [f"fig:appendix-{s}-{a}" for s in ("condorcet", "borda") for a in PAPER_ALGORITHMS]
     assert labels == ["fig:main-condorcet", "fig:main-borda", *appendix]
-
-
-def test_every_panel_file_is_one_subfigure_with_its_own_label(text):
     files = latex.included_files(text)
     assert files == latex.panel_files(["condorcet", "borda"], list(PAPER_ALGORITHMS))
     assert len(files) == 2 * 4 + 2 * (6 * 3 + 2 + 1) == 50
@@ -62,7 +59,7 @@ def test_every_panel_file_is_one_subfigure_with_its_own_label(text):
     assert len(labels) == len(set(labels)) == 50 + 14
 
 
-def test_subfigures_have_the_widths_of_the_paper(text):
+def test_subfigures_have_the_widths_of_the_paper_and_the_panels_are_drawn_at_them(text):
     envs = environments(text)
     widths = lambda env: re.findall(r"\\begin\{subfigure\}\[b\]\{([0-9.]+)\\textwidth\}", env)  # noqa: E731
     assert widths(envs["fig:main-condorcet"]) == ["0.35", "0.35", "0.4", "0.4"]
@@ -71,6 +68,10 @@ def test_subfigures_have_the_widths_of_the_paper(text):
     assert widths(envs["fig:appendix-borda-sparring-exp3p"]) == ["0.5"] * 5
     for env in envs.values():
         assert env.count("\\includegraphics[width=\\textwidth]") == env.count("\\begin{subfigure}")
+    # the widths the panels are drawn at (a 5.5-inch text width)
+    assert style.main_panel_size("a")[0] == pytest.approx(0.35 * 5.5)
+    assert style.main_panel_size("d")[0] == pytest.approx(0.4 * 5.5)
+    assert [style.appendix_panel_size(n)[0] for n in (3, 4, 5)] == pytest.approx([4.125, 3.575, 2.75])
 
 
 def test_captions_state_the_runs_numbers_and_the_winners(text, scenarios):
@@ -101,12 +102,6 @@ def test_figures_tex_is_the_same_text_for_the_same_inputs(scenarios, text):
     assert latex.figures_tex(scenarios, make_summary().sample(frac=1.0, random_state=3)) == text
 
 
-def test_the_widths_in_figures_tex_are_the_widths_the_panels_are_drawn_at():
-    assert style.main_panel_size("a")[0] == pytest.approx(0.35 * 5.5)
-    assert style.main_panel_size("d")[0] == pytest.approx(0.4 * 5.5)
-    assert [style.appendix_panel_size(n)[0] for n in (3, 4, 5)] == pytest.approx([4.125, 3.575, 2.75])
-
-
 def no_latexmk_path():
     """A PATH with this interpreter's folder and nothing else: no latexmk."""
     return str(Path(sys.executable).parent)
@@ -122,15 +117,11 @@ def test_building_the_pdf_without_latexmk_names_the_debian_packages(tmp_path, mo
     assert not (tmp_path / "figures.pdf").exists()
 
 
-def test_latex_figures_refuses_a_scenario_given_twice(tmp_path, scenarios):
-    paths = []
-    for record in scenarios:
-        path = tmp_path / f"{record['name']}.json"
-        sc = make_scenario(record["name"], A, seed=20191114)
-        storage.write_scenario(path, sc, 20191114)
-        paths.append(path)
+def test_latex_figures_refuses_a_scenario_given_twice(tmp_path):
+    path = tmp_path / "condorcet.json"
+    storage.write_scenario(path, make_scenario("condorcet", A, seed=20191114), 20191114)
     result = run_cli(
-        "latex", "figures", "--scenario-file", str(paths[0]), "--scenario-file", str(paths[0]),
+        "latex", "figures", "--scenario-file", str(path), "--scenario-file", str(path),
         "--summary", str(tmp_path / "summary.parquet"), "--c-alpha", "1.0", "--out", str(tmp_path / "figures.tex"),
     )  # fmt: skip
     assert result.returncode == 2 and result.stderr.count("\n") == 1
