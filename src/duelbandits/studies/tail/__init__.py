@@ -45,7 +45,9 @@ def cmd_tail_continue(args) -> None:
     mine = job_share(np.arange(runs.size), args.jobs, args.job)
     label = f"tail-continue {record['name']} T={args.horizon} job {args.job}/{args.jobs}"
     settings = (args.horizon, first, args.seed, args.grid_points, args.escape_samples)
-    curves, states = continue_runs(X, record["name"], runs[mine], strata[mine], *settings, progress=progress_line(label))
+    curves, states = continue_runs(
+        X, record["name"], runs[mine], strata[mine], *settings, progress=progress_line(label)
+    )
     fields = dict(points=sources, scenario=record["name"], matrix_sha256=record["matrix_sha256"], first_horizon=first)
     keys = ("seed", "horizon", "share", "others", "jobs", "job", "escape_samples")
     fields |= {key: getattr(args, key) for key in keys}
@@ -90,21 +92,12 @@ def cmd_tail_family(args) -> None:
 
     check_confidence(args.confidence)
     keys = ("actions", "gaps", "others_gap", "strength", "runs", "horizon", "seed")
-    table = family_search(
-        *(getattr(args, key) for key in keys),
-        args.grid_points,
-        args.confidence,
-        args.bootstrap,
-        progress=progress_line(f"tail-family T={args.horizon}"),
-    )
+    member = [getattr(args, key) for key in keys]
+    progress = progress_line(f"tail-family T={args.horizon}")
+    table = family_search(*member, args.grid_points, args.confidence, args.bootstrap, progress=progress)
     markdown = family_markdown(table, first_break(table), family_extremes(table), args.confidence)
-    prov = provenance.record(
-        table="tail-family",
-        **{key: getattr(args, key) for key in keys},
-        points=args.grid_points,
-        confidence=args.confidence,
-        bootstrap=args.bootstrap,
-    )
+    made = dict(zip(keys, member), points=args.grid_points, confidence=args.confidence, bootstrap=args.bootstrap)
+    prov = provenance.record(table="tail-family", **made)
     storage.write_frame(table, schemas.TAIL_FAMILY_SCHEMA, args.table, prov)
     storage.write_text(args.markdown, markdown)
 
