@@ -304,7 +304,9 @@ def test_the_target_check_names_its_key():
     config["maximin-bayes"].update(matrices=3, jobs=3)
     configcheck.check_target(config, "maximin-bayes")  # the last valid number of jobs: one matrix each
     config["maximin-bayes"].update(matrices=3, jobs=4)
-    with pytest.raises(ConfigError, match="^config: maximin-bayes/jobs: 4 jobs per A for 3 matrices"):
+    line = r"^config: maximin-bayes/jobs: 4 jobs per A for 3 matrices \(maximin-bayes/matrices\): a job would have "
+    line += "no matrix$"
+    with pytest.raises(ConfigError, match=line):
         configcheck.check_target(config, "maximin-bayes")
     config = copy.deepcopy(BASE)
     config["maximin-bayes"]["actions"] = [3, 3]
@@ -312,7 +314,9 @@ def test_the_target_check_names_its_key():
         configcheck.check_target(config, "maximin-bayes")
     for key, value, most in (("grid_from", 10**6, "horizon"), ("matrices", 10**6, "strata_draws")):
         config = copy.deepcopy(BASE)
-        config["maximin-bayes"].update(jobs=1, **{key: value})
+        config["maximin-bayes"].update(jobs=1, **{key: config["maximin-bayes"][most]})
+        configcheck.check_target(config, "maximin-bayes")  # at its most
+        config["maximin-bayes"].update(**{key: value})
         with pytest.raises(ConfigError, match=f"^config: maximin-bayes/{key}: 1000000 is above maximin-bayes/{most}"):
             configcheck.check_target(config, "maximin-bayes")
     config = copy.deepcopy(BASE)  # any horizon fits in memory (no trace), up to the run files' int32 column

@@ -349,3 +349,12 @@ def test_a_selected_plugin_algorithm_that_breaks_the_contract_is_named_by_its_fi
         "config: field/algorithms: toy (plugin toyplugin 0.1) breaks the algorithm contract: its first "
         "(duelbandits check-algorithm toy lists every problem)"
     )
+    config = with_value(("algorithms",), ["dts", "toy"])
+    config["field"].update(scenarios=["borda"], algorithms=["toy"])
+    planned = {
+        "algorithms": configcheck.check_paper,
+        "field/algorithms": lambda c: configcheck.check_target(c, "field"),
+    }
+    for key, check in planned.items():  # planning checks a selected plugin, naming the key that selects it
+        with pytest.raises(ConfigError, match=f"^config: {key}: toy \\(plugin toyplugin 0.1\\) breaks"):
+            check(config)

@@ -6,6 +6,7 @@ import math
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 import yaml
 
@@ -262,12 +263,15 @@ def limit_gb(needed):
     return gb
 
 
-def memory_boundary(config, check, needed, key):
-    """``check`` passes with a limit of exactly ``needed`` bytes and fails, naming ``key``, one byte below."""
+def memory_boundary(config, check, needed, key, what):
+    """``check`` passes with a limit of exactly ``needed`` bytes and fails, naming ``key`` and the job ``what``,
+    one byte below."""
     config["memory_limit_gb"] = limit_gb(needed)
     check(config)
     config["memory_limit_gb"] = limit_gb(needed - 1)
-    with pytest.raises(configcheck.ConfigError, match=f"config: {re.escape(key)}: .*memory_limit_gb"):
+    with pytest.raises(
+        configcheck.ConfigError, match=f"^config: {re.escape(f'{key}: {what} needs')} .*memory_limit_gb"
+    ):
         check(config)
 
 
@@ -278,13 +282,17 @@ def test_paper_memory_is_checked_for_a_chunk_of_at_most_runs_and_for_aggregating
 
     config = config_with(runs=runs, runs_per_job=per_job, actions=actions, horizon=40_000, scenarios=["condorcet"])
     chunk = resources.simulate_bytes(min(runs, per_job), 40_000, actions)  # a chunk never holds more runs than exist
-    needed = max(chunk, resources.aggregate_bytes(runs, 40_000, actions))
-    memory_boundary(config, lambda c: check(c, "paper"), needed, "horizon/runs/runs_per_job/actions")
+    aggregate = resources.aggregate_bytes(runs, 40_000, actions)
+    what = (f"a simulation job of horizon 40000 x runs_per_job {min(runs, per_job)} at A = {actions}"
+            if chunk >= aggregate else f"aggregating horizon 40000 x runs {runs} at A = {actions}")  # fmt: skip
+    memory_boundary(
+        config, lambda c: check(c, "paper"), max(chunk, aggregate), "horizon/runs/runs_per_job/actions", what
+    )
 
 
-@pytest.mark.parametrize("target", ["sweeps", "field", "asymptotics"])
+@pytest.mark.parametrize("target", ["sweeps", "field", "asymptotics", "maximin-tail"])
 def test_target_memory_is_checked_at_the_longest_horizon_and_the_widest_matrix_wherever_listed(target):
-    from duelbandits import resources
+    from duelbandits.resources import sweep_point_bytes
 
     changes = {
         # the longest horizon first, the widest A in the middle: neither is the last item
@@ -292,12 +300,16 @@ def test_target_memory_is_checked_at_the_longest_horizon_and_the_widest_matrix_w
         # generated scenarios at A = 6: the widest is arithmetic's own 8
         "field": {"actions": 6, "field/horizon": 50_000},
         "asymptotics": {"asymptotics/horizons": [10**7, 1000, 3000]},
+        "maximin-tail": {"maximin-tail/horizon": 3 * 10**6},  # phase two's horizon, not phase one's
     }[target]
-    longest, widest = {"sweeps": (300_000, 48), "field": (50_000, 8), "asymptotics": (10**7, 10)}[target]
-    key = {"sweeps": "sweeps/horizon/horizons/actions", "field": "field/horizon", "asymptotics": "asymptotics/horizons"}
-    config = config_with(**changes)
-    needed = resources.sweep_point_bytes(longest, widest)
-    memory_boundary(config, lambda c: check(c, target), needed, key[target])
+    run, key, longest, widest = {
+        "sweeps": ("a sweep run", "sweeps/horizon/horizons/actions", 300_000, 48),
+        "field": ("a field run", "field/horizon", 50_000, 8),
+        "asymptotics": ("an asymptotics run", "asymptotics/horizons", 10**7, 10),
+        "maximin-tail": ("a maximin-tail run", "maximin-tail/horizon", 3 * 10**6, 10),
+    }[target]
+    what = f"{run} of horizon {longest} at A = {widest}"
+    memory_boundary(config_with(**changes), lambda c: check(c, target), sweep_point_bytes(longest, widest), key, what)
 
 
 # --- The other checks a schema cannot express -----------------------------------------------------
@@ -318,24 +330,56 @@ def test_runs_at_must_name_a_horizon_of_the_list_once():
 
 
 def test_every_asymptotics_scenario_needs_its_algorithms():
-    config = config_with(
-        **{"asymptotics/scenarios": ["borda", "cyclic"], "asymptotics/algorithms": {"borda": ["ts-borda"]}}
-    )
-    with pytest.raises(
-        configcheck.ConfigError, match="config: asymptotics/algorithms: no algorithms for scenario.*cyclic"
-    ):
-        configcheck.check_target(config, "asymptotics")
+    scenarios = {
+        "asymptotics/scenarios": ["borda", "cyclic", "condorcet"],
+        "asymptotics/algorithms": {"borda": ["dts"]},
+    }
+    with pytest.raises(configcheck.ConfigError) as raised:
+        configcheck.check_target(config_with(**scenarios), "asymptotics")
+    assert str(raised.value) == "config: asymptotics/algorithms: no algorithms for scenario(s) cyclic, condorcet"
+
+
+@pytest.mark.parametrize(
+    "target, changes, line",
+    [
+        ("paper", {"actions": 4, "scenarios": ["cyclic"]}, "scenarios/seed/scenario_params/actions: cyclic scenario"),
+        ("sweeps", {"sweeps/horizon/scenarios": ["arithmetic"]},  # a benchmark is at its own A in the field alone
+         "sweeps/horizon/scenarios: scenario arithmetic has 8 actions, but actions = 10 was asked for"),
+        ("sweeps", {"sweeps/horizon/scenarios": ["file"], "matrix_file": "m4.csv"},
+         "sweeps/horizon/scenarios: matrix file m4.csv: has 4 actions, but actions = 10 was asked for"),
+        ("sweeps", {"sweeps/actions/scenarios": ["cyclic"], "sweeps/actions/actions": [6, 4]},
+         "sweeps/actions/actions: cyclic scenario"),
+        ("asymptotics", {"actions": 4, "asymptotics/scenarios": ["cyclic"], "asymptotics/algorithms/cyclic": ["dts"]},
+         "asymptotics/scenarios: cyclic scenario"),
+        ("field", {"actions": 4, "field/scenarios": ["cyclic"]}, "field/scenarios: cyclic scenario"),
+        ("maximin-tail", {"actions": 4, "maximin-tail/scenario": "cyclic"}, "maximin-tail/scenario: cyclic scenario"),
+    ],
+)  # fmt: skip
+def test_a_scenario_that_does_not_build_is_named_by_the_key_of_its_target(tmp_path, monkeypatch, target, changes, line):
+    """At the config's A (10, or 4, below the cyclic scenario's 5) or the one a sweep lists."""
+    from duelbandits import make_scenario
+
+    monkeypatch.chdir(tmp_path)
+    np.savetxt("m4.csv", make_scenario("condorcet", actions=4, seed=2).matrix, delimiter=",", fmt="%.17g")
+    with pytest.raises(configcheck.ConfigError) as raised:
+        check(config_with(validate=False, **changes), target)
+    expected = f"config: {line}" + (" needs at least 5 actions, got 4" if line.endswith("cyclic scenario") else "")
+    assert str(raised.value) == expected
 
 
 def test_the_file_scenario_cannot_be_swept_in_A_and_needs_its_matrix_file():
-    with pytest.raises(configcheck.ConfigError, match="config: sweeps/actions/scenarios: the file scenario"):
+    message = "config: sweeps/actions/scenarios: the file scenario has a fixed A; it cannot be swept in A$"
+    with pytest.raises(configcheck.ConfigError, match=message):
         # the schema refuses it too; the check stands for a config that skipped the schema
         configcheck.check_target(
             config_with(validate=False, **{"sweeps/actions/scenarios": ["borda", "file"]}), "sweeps"
         )
-    with pytest.raises(configcheck.ConfigError, match="config: matrix_file: required"):
+    with pytest.raises(
+        configcheck.ConfigError, match="^config: matrix_file: required when field/scenarios include file$"
+    ):
         configcheck.check_target(config_with(**{"field/scenarios": ["borda", "file"]}), "field")
-    with pytest.raises(configcheck.ConfigError, match="config: matrix_file: required"):
+    message = r"^config: matrix_file: required when scenarios include file \(a CSV preference matrix\)$"
+    with pytest.raises(configcheck.ConfigError, match=message):
         configcheck.check_paper(config_with(scenarios=["file"]))
 
 

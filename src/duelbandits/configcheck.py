@@ -334,7 +334,7 @@ def check_target(config: dict, target: str) -> None:
     scenarios build, its largest job fits in memory, TS-Borda's alpha < 1/2 at its shortest horizon."""
     section = config[target]
     if target == "maximin-bayes":  # no point jobs: its own rules (workflow/rules/bayes.smk)
-        _check_maximin_bayes(config, section)
+        _check_maximin_bayes(section)
         return
     if target == "sweeps":
         if "file" in section["actions"]["scenarios"]:
@@ -397,7 +397,7 @@ def _check_maximin_tail(config: dict, section: dict) -> None:
     )
 
 
-def _check_maximin_bayes(config: dict, section: dict) -> None:
+def _check_maximin_bayes(section: dict) -> None:
     """Each A's matrices cover its jobs, the grid starts within the horizon, and the strata's draw holds the
     simulated matrices (a run needs no memory of its horizon's size: resources.bayes_mem_mb)."""
     if section["jobs"] > section["matrices"]:

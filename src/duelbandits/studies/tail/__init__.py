@@ -44,18 +44,8 @@ def cmd_tail_continue(args) -> None:
     runs, strata = strata_of(frame, trap(X).delta, args.share, args.others, args.seed)
     mine = job_share(np.arange(runs.size), args.jobs, args.job)
     label = f"tail-continue {record['name']} T={args.horizon} job {args.job}/{args.jobs}"
-    curves, states = continue_runs(
-        X,
-        record["name"],
-        runs[mine],
-        strata[mine],
-        args.horizon,
-        first,
-        args.seed,
-        args.grid_points,
-        args.escape_samples,
-        progress=progress_line(label),
-    )
+    settings = (args.horizon, first, args.seed, args.grid_points, args.escape_samples)
+    curves, states = continue_runs(X, record["name"], runs[mine], strata[mine], *settings, progress=progress_line(label))
     fields = dict(points=sources, scenario=record["name"], matrix_sha256=record["matrix_sha256"], first_horizon=first)
     keys = ("seed", "horizon", "share", "others", "jobs", "job", "escape_samples")
     fields |= {key: getattr(args, key) for key in keys}
