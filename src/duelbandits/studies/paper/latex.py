@@ -1,9 +1,5 @@
-"""The figures as an author includes them: figures/figures.tex, and its PDF through LaTeX.
-
-``figures_tex`` writes the paper's fourteen figure environments, one subfigure per panel file of
-figures/panels/ (its layout, captions and labels: docs/outputs.md). ``build_pdf`` compiles a
-standalone document that inputs it (workflow/latex/figures.tex) with latexmk and pdfLaTeX, from
-Debian's TeX Live (:data:`DEBIAN_PACKAGES`).
+"""The figures as an author includes them: figures/figures.tex (``figures_tex``; its layout, captions
+and labels: docs/outputs.md), and its PDF through latexmk and pdfLaTeX (``build_pdf``).
 """
 
 from __future__ import annotations
