@@ -127,9 +127,8 @@ def _phase_one_args(p) -> None:
 
 
 def add_commands(sub) -> None:
-    p = sub.add_parser(
-        "tail-continue", help="maximin-tail phase 2: rerun trapped and sampled free TS-Maximin runs to a long horizon"
-    )
+    what = "maximin-tail phase 2: rerun trapped and sampled free TS-Maximin runs to a long horizon"
+    p = sub.add_parser("tail-continue", help=what)
     _phase_one_args(p)
     p.add_argument("--horizon", type=positive_int, required=True, help="the long horizon")
     p.add_argument("--others", type=non_negative_int, required=True, help="free runs continued (seeded subsample)")
@@ -141,9 +140,8 @@ def add_commands(sub) -> None:
     p.add_argument("--states", required=True, help="output: posterior state per continued run (.parquet)")
     p.set_defaults(func=cmd_tail_continue, outputs=("curves", "states"))
 
-    p = sub.add_parser(
-        "tail-table", help="maximin-tail: stratified E[R_t] / Theorem 4.1's bound, survival curve, verdict"
-    )
+    what = "maximin-tail: stratified E[R_t] / Theorem 4.1's bound, survival curve, verdict"
+    p = sub.add_parser("tail-table", help=what)
     _phase_one_args(p)
     for name in ("curve", "state"):
         what = f"phase-2 {name} files (tail-continue, one per job of config `maximin-tail/jobs`; none: phase 1 alone)"
