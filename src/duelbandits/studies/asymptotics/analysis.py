@@ -33,9 +33,7 @@ class LowerBound:
 
 
 SAHA_2021 = LowerBound(
-    2.0 / 3.0,
-    "Omega(K^(1/3) T^(2/3))",
-    "Saha, Koren & Mansour, Adversarial Dueling Bandits, ICML 2021",
+    2.0 / 3.0, "Omega(K^(1/3) T^(2/3))", "Saha, Koren & Mansour, Adversarial Dueling Bandits, ICML 2021"
 )
 GAJANE_2015 = LowerBound(
     0.5,

@@ -119,10 +119,8 @@ def asymptotics_figure(scenario: str, local, exponents, outputs, *, data_digest=
 
         conf = float(local["confidence"].iloc[0])
         legend = [Line2D([], [], marker="o", color=style.NEUTRAL, label=f"local exponent, {conf:.0%} bootstrap CI")]
-        if hollow:
-            legend.append(
-                Line2D([], [], marker="D", mfc="white", ls="--", color=style.NEUTRAL, label="the figures' regret")
-            )
+        figures = Line2D([], [], marker="D", mfc="white", ls="--", color=style.NEUTRAL, label="the figures' regret")
+        legend += [figures] if hollow else []
         legend += [
             Line2D([], [], color="black", lw=1.6, label="theorem exponent"),
             Line2D([], [], color=LOWER_BOUND_COLOR, ls=(0, (1, 1.5)), lw=1.4, label="worst-case lower-bound rate"),

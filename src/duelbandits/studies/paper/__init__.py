@@ -32,32 +32,16 @@ def cmd_aggregate(args) -> None:
         resources.aggregate_bytes(args.runs, args.horizon, size),
     )
     matrix_sha = provenance.matrix_sha256(record["matrix"])
+    made = dict(horizon=args.horizon, matrix_sha256=matrix_sha, seed=record.get("seed"))
     sources = {}
     for slug, paths in chunks.items():
         for path in paths:
-            prov = storage.read_provenance(
-                path,
-                table="runs",
-                scenario=record["name"],
-                algorithm=slug,
-                horizon=args.horizon,
-                matrix_sha256=matrix_sha,
-                seed=record.get("seed"),
-                fields={"config_sha256": str},
-            )
+            expected = dict(table="runs", scenario=record["name"], algorithm=slug, **made)
+            prov = storage.read_provenance(path, {"config_sha256": str}, **expected)
             sources.setdefault(slug, []).append(prov["config_sha256"])
     outputs = {"traces": args.traces, "strategies": args.strategies, "summary": args.summary}
-    fields = dict(
-        actions=size,
-        scenario=record["name"],
-        algorithms=list(chunks),
-        runs=args.runs,
-        horizon=args.horizon,
-        seed=record.get("seed"),
-        matrix_sha256=matrix_sha,
-        points=args.points,
-        chunks=sources,
-    )
+    fields = dict(actions=size, scenario=record["name"], algorithms=list(chunks), runs=args.runs, **made)
+    fields |= dict(points=args.points, chunks=sources)
     tables = {"traces": "traces", "strategies": "strategies", "summary": "scenario-summary"}
     prov = {name: provenance.record(table=tables[name], **fields) for name in outputs}
     aggregate_scenario(
@@ -92,13 +76,9 @@ def cmd_summary(args) -> None:
     bounds_prov = storage.read_provenance(args.bounds, table="bounds", fields=needed)
     matrices, slugs = {}, []
     for path in args.summaries:
-        prov = storage.read_provenance(
-            path,
-            table="scenario-summary",
-            horizon=bounds_prov["horizon"],
-            actions=bounds_prov["actions"],
-            fields={"algorithms": list, "scenario": str, "matrix_sha256": str},
-        )
+        used = {"algorithms": list, "scenario": str, "matrix_sha256": str}
+        same = {key: bounds_prov[key] for key in ("horizon", "actions")}
+        prov = storage.read_provenance(path, used, table="scenario-summary", **same)
         missing = sorted(set(prov["algorithms"]) - set(bounds_prov["algorithms"]))
         if missing:
             raise UsageError(f"{args.bounds}: has no bounds for algorithm(s) {', '.join(missing)} of {path}")
@@ -109,14 +89,8 @@ def cmd_summary(args) -> None:
     summaries = [storage.read_frame(p, "scenario-summary") for p in args.summaries]
     bounds = storage.read_frame(args.bounds, "bounds")
     df = join_summary(summaries, bounds)
-    prov = provenance.record(
-        table="summary",
-        scenarios=list(matrices),
-        algorithms=slugs,
-        horizon=bounds_prov["horizon"],
-        matrix_sha256=matrices,
-        bounds=bounds_prov["config_sha256"],
-    )
+    made = dict(scenarios=list(matrices), algorithms=slugs, horizon=bounds_prov["horizon"], matrix_sha256=matrices)
+    prov = provenance.record(table="summary", **made, bounds=bounds_prov["config_sha256"])
     storage.write_frame(df, schemas.SUMMARY_SCHEMA, args.out, prov)
 
 

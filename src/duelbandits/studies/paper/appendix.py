@@ -1,11 +1,6 @@
-"""Appendix figures (S1tsmm ... S2dts): one per (scenario, algorithm), panels stacked.
-
-(a) cumulative paper-regret, every run thin, the mean thick, the std shaded above; (b) I_t and
-(c) J_t, each run as its mean action over windows of T / style.SELECTION_WINDOWS steps, the mean over
-runs thick, the band the per-step std over runs (root mean square over the window, so windowing does
-not shrink it; docs/paper.md, "Figures"); (d) p_t and, for SparringExp3.P, (e) q_t, each action's
-mean probability over runs with the std shaded. ``appendix_figure`` draws the stacked composite,
-``appendix_panel`` one panel alone, both through ``_draw_appendix_panel``.
+"""Appendix figures, one per (scenario, algorithm) (docs/paper.md, "Figures"): (a) the regret of every run,
+(b) I_t and (c) J_t over windows (the std band the root mean square of the per-step std over the window,
+so windowing does not shrink it), (d) p_t and (e) q_t; ``appendix_figure`` stacked, ``appendix_panel`` alone.
 """
 
 from __future__ import annotations

@@ -1,7 +1,5 @@
-"""Figure batches: ``figure main`` draws several panels, and ``figure appendix`` several algorithms'
-figures (or panels), in one call: one process, one start and one import for all of them. Their
-``--out`` are then path templates, ``{algorithm}`` and ``{panel}`` replaced per figure
-(:func:`figure_outputs`); a failed call leaves none of its figures behind (:func:`removed_on_failure`).
+"""Several figures in one call of ``figure main`` or ``figure appendix`` (one process for all): their
+``--out`` path templates (:func:`figure_outputs`), none left behind by a failed call.
 """
 
 from __future__ import annotations

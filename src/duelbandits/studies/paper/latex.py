@@ -1,9 +1,5 @@
-"""The figures as an author includes them: figures/figures.tex, and its PDF through LaTeX.
-
-``figures_tex`` writes the paper's fourteen figure environments, one subfigure per panel file of
-figures/panels/ (its layout, captions and labels: docs/outputs.md). ``build_pdf`` compiles a
-standalone document that inputs it (workflow/latex/figures.tex) with latexmk and pdfLaTeX, from
-Debian's TeX Live (:data:`DEBIAN_PACKAGES`).
+"""The figures as an author includes them: figures/figures.tex (``figures_tex``; its layout, captions
+and labels: docs/outputs.md), and its PDF through latexmk and pdfLaTeX (``build_pdf``).
 """
 
 from __future__ import annotations
@@ -34,12 +30,7 @@ INSTALL = f"apt-get install --no-install-recommends {' '.join(DEBIAN_PACKAGES)}"
 PANEL_FOLDER = "figures/panels"
 """Where the workflow writes the panels; figures.tex names them relative to this folder."""
 
-SUBCAPTIONS = {
-    "a": "Utilities",
-    "b": "Preference matrix $X$",
-    "c": "Mean regret",
-    "d": "Regret and bounds, log--log",
-}
+SUBCAPTIONS = {"a": "Utilities", "b": "Preference matrix $X$", "c": "Mean regret", "d": "Regret and bounds, log--log"}
 """Subfigure captions of the main figures (the figure caption explains each panel)."""
 
 MARKER_NAMES = {"*": "star", "v": "triangle"}
@@ -281,16 +272,8 @@ def build_pdf(document, out) -> Path:
         raise LatexError(f"{document}: no such file")
     env = dict(os.environ, SOURCE_DATE_EPOCH="0", FORCE_SOURCE_DATE="1")
     with tempfile.TemporaryDirectory(prefix="duelbandits-latex-") as build:
-        command = [
-            latexmk,
-            "-pdf",
-            "-interaction=nonstopmode",
-            "-halt-on-error",
-            "-file-line-error",
-            f"-outdir={build}",
-            f"-jobname={out.stem}",
-            str(document.resolve()),
-        ]
+        command = [latexmk, "-pdf", "-interaction=nonstopmode", "-halt-on-error", "-file-line-error"]
+        command += [f"-outdir={build}", f"-jobname={out.stem}", str(document.resolve())]
         done = subprocess.run(command, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True)
         output = done.stdout + done.stderr
         pdf = Path(build) / f"{out.stem}.pdf"

@@ -1,10 +1,6 @@
-"""Main-text figures (figScen1, figScen2): one per scenario, four panels.
-
-(a) the latent utilities with the Condorcet and Borda winners marked, (b) the preference matrix X as
-an annotated heat map, (c) the mean cumulative paper-regret of every algorithm, std shaded above,
-(d) the same with the theorem bounds on log-log axes (why: docs/paper.md, "Figures"); a NaN bound
-(no theorem, or T below its requirement) is left out, with a note. ``main_figure`` draws the
-composite, ``main_panel`` one panel alone (``style.PANEL``), both through ``_draw_main_panel``.
+"""Main-text figures, one per scenario (docs/paper.md, "Figures"): (a) the utilities and winners, (b) X,
+(c) the mean regrets, (d) with the theorem bounds, log-log (a bound left out with a note where it
+does not hold); ``main_figure`` the composite, ``main_panel`` one panel alone.
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ def _is_paper(scenario: str, algorithm: str, kind: str) -> bool:
 
 def _final_stats(points: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     """Mean, std and runs of R_t per ``keys``, with ``paper`` (:func:`_is_paper`)."""
-    table = points.groupby(keys, sort=True)["cumulative_regret"].agg(mean="mean", std=sample_std, runs="size")
+    table = points.groupby(keys)["cumulative_regret"].agg(mean="mean", std=sample_std, runs="size")
     table = table.reset_index()
     table["paper"] = [_is_paper(*key) for key in zip(table["scenario"], table["algorithm"], table["regret"])]
     return table
@@ -41,10 +41,8 @@ def exponent_table(
     points = check_points(points)
     finals = points[points["t"] == points["horizon"]]
     rows = []
-    for (scenario, algorithm, kind, actions), part in finals.groupby(
-        ["scenario", "algorithm", "regret", "actions"], sort=True
-    ):
-        by_T = [(T, grp["cumulative_regret"].to_numpy()) for T, grp in part.groupby("horizon", sort=True)]
+    for (scenario, algorithm, kind, actions), part in finals.groupby(["scenario", "algorithm", "regret", "actions"]):
+        by_T = [(T, grp["cumulative_regret"].to_numpy()) for T, grp in part.groupby("horizon")]
         horizons = [T for T, _ in by_T]
         rho, log_c = fit_power_law(horizons, [v.mean() for _, v in by_T])
         seed = name_seed(base_seed, scenario, algorithm, kind, str(actions))

@@ -64,10 +64,8 @@ def horizon_sweep_figure(scenario: str, table, exponents, outputs, *, data_diges
             T = final["horizon"].to_numpy(float)
             mean = final["mean"].to_numpy(float)
             sem = final["std"].to_numpy(float) / np.sqrt(final["runs"].to_numpy(float))
-            label = labels[slug]
-            ax_r.errorbar(
-                T, mean, yerr=sem, fmt="o", ms=4.5, color=color, capsize=2, lw=1, label=label, gid=f"final:{slug}"
-            )
+            point = dict(fmt="o", ms=4.5, color=color, capsize=2, lw=1)
+            ax_r.errorbar(T, mean, yerr=sem, **point, label=labels[slug], gid=f"final:{slug}")
             fit = exponents[(exponents["algorithm"] == slug) & (exponents["regret"] == kinds[slug])]
             if len(fit) and np.isfinite(fit["rho"].iloc[0]):
                 rho, log_c = float(fit["rho"].iloc[0]), float(fit["log_c"].iloc[0])

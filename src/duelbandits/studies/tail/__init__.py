@@ -44,17 +44,9 @@ def cmd_tail_continue(args) -> None:
     runs, strata = strata_of(frame, trap(X).delta, args.share, args.others, args.seed)
     mine = job_share(np.arange(runs.size), args.jobs, args.job)
     label = f"tail-continue {record['name']} T={args.horizon} job {args.job}/{args.jobs}"
+    settings = (args.horizon, first, args.seed, args.grid_points, args.escape_samples)
     curves, states = continue_runs(
-        X,
-        record["name"],
-        runs[mine],
-        strata[mine],
-        args.horizon,
-        first,
-        args.seed,
-        args.grid_points,
-        args.escape_samples,
-        progress=progress_line(label),
+        X, record["name"], runs[mine], strata[mine], *settings, progress=progress_line(label)
     )
     fields = dict(points=sources, scenario=record["name"], matrix_sha256=record["matrix_sha256"], first_horizon=first)
     keys = ("seed", "horizon", "share", "others", "jobs", "job", "escape_samples")
@@ -100,21 +92,12 @@ def cmd_tail_family(args) -> None:
 
     check_confidence(args.confidence)
     keys = ("actions", "gaps", "others_gap", "strength", "runs", "horizon", "seed")
-    table = family_search(
-        *(getattr(args, key) for key in keys),
-        args.grid_points,
-        args.confidence,
-        args.bootstrap,
-        progress=progress_line(f"tail-family T={args.horizon}"),
-    )
+    member = [getattr(args, key) for key in keys]
+    progress = progress_line(f"tail-family T={args.horizon}")
+    table = family_search(*member, args.grid_points, args.confidence, args.bootstrap, progress=progress)
     markdown = family_markdown(table, first_break(table), family_extremes(table), args.confidence)
-    prov = provenance.record(
-        table="tail-family",
-        **{key: getattr(args, key) for key in keys},
-        points=args.grid_points,
-        confidence=args.confidence,
-        bootstrap=args.bootstrap,
-    )
+    made = dict(zip(keys, member), points=args.grid_points, confidence=args.confidence, bootstrap=args.bootstrap)
+    prov = provenance.record(table="tail-family", **made)
     storage.write_frame(table, schemas.TAIL_FAMILY_SCHEMA, args.table, prov)
     storage.write_text(args.markdown, markdown)
 
@@ -144,9 +127,8 @@ def _phase_one_args(p) -> None:
 
 
 def add_commands(sub) -> None:
-    p = sub.add_parser(
-        "tail-continue", help="maximin-tail phase 2: rerun trapped and sampled free TS-Maximin runs to a long horizon"
-    )
+    what = "maximin-tail phase 2: rerun trapped and sampled free TS-Maximin runs to a long horizon"
+    p = sub.add_parser("tail-continue", help=what)
     _phase_one_args(p)
     p.add_argument("--horizon", type=positive_int, required=True, help="the long horizon")
     p.add_argument("--others", type=non_negative_int, required=True, help="free runs continued (seeded subsample)")
@@ -158,9 +140,8 @@ def add_commands(sub) -> None:
     p.add_argument("--states", required=True, help="output: posterior state per continued run (.parquet)")
     p.set_defaults(func=cmd_tail_continue, outputs=("curves", "states"))
 
-    p = sub.add_parser(
-        "tail-table", help="maximin-tail: stratified E[R_t] / Theorem 4.1's bound, survival curve, verdict"
-    )
+    what = "maximin-tail: stratified E[R_t] / Theorem 4.1's bound, survival curve, verdict"
+    p = sub.add_parser("tail-table", help=what)
     _phase_one_args(p)
     for name in ("curve", "state"):
         what = f"phase-2 {name} files (tail-continue, one per job of config `maximin-tail/jobs`; none: phase 1 alone)"

@@ -1,8 +1,5 @@
-"""Theorem 4.1 on trial: TS-Maximin's Maximin regret far past the paper's horizon (target ``maximin-tail``).
-
-Phase 2 reruns a stratified sample of phase 1's runs (every trapped run, some free ones) to the long
-horizon, and :func:`estimates` weighs the strata by their shares in phase 1 (the design and the
-trapped runs: docs/claims.md, "Theorem 4.1 past the paper's horizon"); also results/maximin-tail/tail.md.
+"""Theorem 4.1 on trial (target ``maximin-tail``; docs/claims.md, "Theorem 4.1 past the paper's horizon"):
+phase 2 reruns the trapped runs and some free ones to the long horizon, :func:`estimates` weighs the strata.
 """
 
 from __future__ import annotations

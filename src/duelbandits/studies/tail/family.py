@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from ... import regret
+from ... import regret, schemas
 from ...errors import InputError
 from ...points import fit_power_law, thin_grid
 from ...simulation import name_seed, simulate
@@ -73,8 +73,7 @@ def family_search(
             res = simulate(X, ALGORITHM, horizon, seed, stride=horizon)
             R[r] = np.cumsum(regret.per_step("maximin", X, res.I, res.J))[grid - 1]
         mean, se = R.mean(axis=0), R.std(axis=0, ddof=1) / math.sqrt(runs)
-        # mutmut equivalent: grid.astype(None): numpy's default type is float64
-        bound = ts_maximin(A, grid.astype(float))  # pragma: no mutate
+        bound = ts_maximin(A, grid)
         cross = crossing(grid, mean / bound, (mean - z * se) / bound, (mean + z * se) / bound)
         boot = name_seed(base_seed, "maximin-tail", "family", "bootstrap", A, int(round(1000 * g)))
         slope = growth_exponent(grid, R, cross[0], resamples, confidence, boot)
@@ -85,9 +84,7 @@ def family_search(
             rows.append((*member, *row, *cross, *slope))
         if progress is not None:
             progress(n + 1, len(members))
-    from ...schemas import TAIL_FAMILY_SCHEMA
-
-    return pd.DataFrame(rows, columns=TAIL_FAMILY_SCHEMA.names)
+    return pd.DataFrame(rows, columns=schemas.TAIL_FAMILY_SCHEMA.names)
 
 
 def first_break(family) -> tuple | None:

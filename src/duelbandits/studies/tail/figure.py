@@ -38,9 +38,8 @@ def tail_figure(estimates, family, outputs, *, data_digest=None) -> Figure:
             for color, ((A, gap), _) in zip(FAMILY_COLORS, over.items()):
                 part = members[(members["actions"] == A) & (members["gap"] == gap)].sort_values("t")
                 ax_b.plot(part["t"], part["ratio"], color=color, lw=1.0, label=f"family A = {A}, gap {gap:g}")
-                ax_b.fill_between(
-                    part["t"], part["low"] / part["bound"], part["high"] / part["bound"], color=color, alpha=0.12, lw=0
-                )
+                low, high = part["low"] / part["bound"], part["high"] / part["bound"]
+                ax_b.fill_between(part["t"], low, high, color=color, alpha=0.12, lw=0)
         ax_a.set_xscale("log")
         ax_a.set_yscale("log")
         ax_a.set_xlabel("step t")
