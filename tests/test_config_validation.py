@@ -153,6 +153,8 @@ def test_a_value_of_the_wrong_type_is_refused():
 
     error = next(jsonschema.Draft202012Validator({"type": "object"}).iter_errors([]))  # Snakemake's validate skips it
     assert configcheck.one_line(error) == "config: (top level): [] is not of type 'object'"
+    error = next(jsonschema.Draft202012Validator({"additionalProperties": False}).iter_errors({"a": 1}))
+    assert configcheck.one_line(error) == "config: a: unknown key; the keys allowed there are none"
 
 
 def test_a_missing_key_is_refused_by_its_own_name():

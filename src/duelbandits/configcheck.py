@@ -226,7 +226,8 @@ def one_line(error) -> str:
         name = str(next(key for key in error.instance if key not in allowed))
         close = difflib.get_close_matches(name, allowed)
         hint = f"did you mean {close[0]!r}? " if close else ""
-        return f"config: {'/'.join([*path, name])}: unknown key; {hint}the keys allowed there are {', '.join(allowed)}"
+        keys = ", ".join(allowed) or "none"
+        return f"config: {'/'.join([*path, name])}: unknown key; {hint}the keys allowed there are {keys}"
     if error.validator == "required" and isinstance(error.instance, dict):
         name = next(key for key in error.validator_value if key not in error.instance)
         return f"config: {'/'.join([*path, name])}: required, and set by no config file"
