@@ -58,7 +58,7 @@ from pathlib import Path
 import numpy as np
 
 import duelbandits
-from duelbandits import algorithms, plan, resources
+from duelbandits import algorithms, resources
 
 # the literal DTS reference is test support code, kept in tests/
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
@@ -94,7 +94,7 @@ def write_costs(column: str, measured: dict, path: Path = COSTS) -> None:
 def balanced_groups(seconds: dict, jobs: int = 2) -> dict[str, tuple[str, ...]]:
     """``{"paper-1": slugs, ...}``: each family's built-ins, in the registry's order, cut into ``jobs``
     runs of consecutive entries whose summed compile ``seconds`` has the smallest maximum (among equal
-    maxima, the first cut): the advice for ``duelbandits.plan.KERNEL_GROUPS``."""
+    maxima, the first cut): the advice for ``duelbandits.algorithms.KERNEL_GROUPS``."""
     groups = {}
     for family in dict.fromkeys(a.family for a in algorithms.BUILTINS.values()):
         slugs = [slug for slug, a in algorithms.BUILTINS.items() if a.family == family]
@@ -208,12 +208,12 @@ def compile_times(write: bool) -> None:
         ]
     print("CPU seconds to compile each built-in's kernels after its family's entries before it (empty cache)\n")
     table(["algorithm", "family", "measured s", "costs file's s"], rows)
-    print("The compile jobs' groups balanced by these seconds (plan.KERNEL_GROUPS is frozen: moving an algorithm")
+    print("The compile jobs' groups balanced by these seconds (algorithms.KERNEL_GROUPS is frozen: moving an algorithm")
     print("there reruns its simulations, so do it when the gain is worth it)\n")
     cut = balanced_groups(measured)
     table(
-        ["group", "balanced", "plan.KERNEL_GROUPS"],
-        [[g, " ".join(cut[g]), " ".join(plan.KERNEL_GROUPS.get(g, ()))] for g in cut],
+        ["group", "balanced", "algorithms.KERNEL_GROUPS"],
+        [[g, " ".join(cut[g]), " ".join(algorithms.KERNEL_GROUPS.get(g, ()))] for g in cut],
     )
     if write:
         write_costs("compile_s", measured)

@@ -79,12 +79,9 @@ def test_run_range_is_first_to_last_inclusive_up_to_the_largest_run_index():
     for text in [str(INT32_MAX + 1), f"0-{INT32_MAX + 1}", "-1", "-1-3", "5-4", "1.5", "0-inf", "a-b", "", "1-2-3"]:
         with pytest.raises(args.UsageError, match="--runs"):
             args.run_range(text)
-
-
-def test_a_run_range_error_is_a_user_error():
     from duelbandits.errors import InputError
 
-    assert issubclass(args.UsageError, InputError)
+    assert issubclass(args.UsageError, InputError)  # a user's error: one line, exit 2
 
 
 # --- The options of the commands: each has the type of its range -------------------------------

@@ -411,11 +411,11 @@ def test_asymptotics_jobs_split_each_point_by_steps_and_cover_every_run_once():
 
 def test_the_compile_groups_cut_each_family_in_registry_order_into_consecutive_groups():
     """A new built-in must join a group of its family (bench_algorithms.py --compile says where)."""
-    from duelbandits.algorithms import BUILTINS
+    from duelbandits.algorithms import BUILTINS, KERNEL_GROUPS
 
     for family in ("paper", "field"):
         slugs = [slug for slug, a in BUILTINS.items() if a.family == family]
-        mine = [members for name, members in plan.KERNEL_GROUPS.items() if name.startswith(f"{family}-")]
+        mine = [members for name, members in KERNEL_GROUPS.items() if name.startswith(f"{family}-")]
         assert len(mine) == 2 and [slug for members in mine for slug in members] == slugs  # each once, in order
     assert plan.kernel_group("iss") == "paper-2" and plan.kernel_group("a-plugins") is None
 

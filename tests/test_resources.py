@@ -141,7 +141,7 @@ def test_the_benchmark_rewrites_one_column_of_the_costs_file_for_the_built_ins(t
     ],
 )
 def test_the_benchmark_balances_the_compile_groups_by_hand(monkeypatch, seconds, jobs, sizes):
-    """bench_algorithms.py --compile's advice for plan.KERNEL_GROUPS: the cut with the smallest largest
+    """bench_algorithms.py --compile's advice for algorithms.KERNEL_GROUPS: the cut with the smallest largest
     group, worked out by hand for each list of compile times."""
     from duelbandits import algorithms
 

@@ -55,7 +55,7 @@ def test_argmax_random_ties_returns_the_maximum_and_splits_ties_uniformly():
     frequencies_within_5_standard_errors(draws, np.array([0, 1, 0, 1, 1]) / 3)
 
 
-def test_largest_is_what_ndarray_max_gives():
+def test_largest_is_what_ndarray_max_gives_and_record_row_writes_row_k_and_nothing_else():
     for values in [
         np.array([-0.5]),  # one value: the loop never runs
         np.array([3.0, -1.0, 2.0]),  # the first is the largest
@@ -65,9 +65,6 @@ def test_largest_is_what_ndarray_max_gives():
         np.array([4, 9, 9, -2]),  # integers (CCB's bounds counts) keep their type
     ]:
         assert largest(values) == values.max()
-
-
-def test_record_row_writes_row_k_and_nothing_else():
     rows = np.zeros((3, 4))
     record_row(rows, 1, np.array([0.1, 0.2, 0.3, 0.4]))
     assert rows.tolist() == [[0.0] * 4, [0.1, 0.2, 0.3, 0.4], [0.0] * 4]

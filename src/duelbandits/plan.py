@@ -201,22 +201,11 @@ def jobs(config: dict, target: str = "paper") -> list[Job]:
     ]
 
 
-KERNEL_GROUPS = {
-    "paper-1": ("ts-maximin", "ts-borda"),
-    "paper-2": ("sparring-exp3p", "partial-monitoring", "iss", "dts"),
-    "field-1": ("rucb", "rcs", "rmed1", "rmed2", "rmed2fh", "btm", "if2", "dts-plus"),
-    "field-2": ("ccb", "winner-stays", "ws-s", "multisbm", "doubler", "versatile-db", "dexp3"),
-}
-"""The built-ins whose kernels one compile job compiles (in one process they share numba's helpers; two
-a family keep both cores of a laptop busy): each family in registry order, cut where the measured
-compile seconds balance. Frozen, not cut from the costs file: a group's file is an input of its
-simulations, which a re-measure must not rerun (``bench/bench_algorithms.py --compile`` prints the
-balanced cut; moving an algorithm here reruns its simulations). A plugin's algorithm has none."""
-
-
 def kernel_group(algorithm: str) -> str | None:
-    """The name of the group (:data:`KERNEL_GROUPS`) whose compile job compiles ``algorithm``'s kernels;
-    None for a plugin's algorithm (the config's algorithms are checked at its door)."""
+    """The name of the group (:data:`duelbandits.algorithms.KERNEL_GROUPS`) whose compile job compiles
+    ``algorithm``'s kernels; None for a plugin's algorithm (the config's algorithms are checked at its door)."""
+    from .algorithms import KERNEL_GROUPS
+
     for name, slugs in KERNEL_GROUPS.items():
         if algorithm in slugs:
             return name

@@ -248,7 +248,7 @@ def test_an_edited_kernel_or_compile_cost_reruns_no_compile_job_nor_another_simu
     """The compile job of a group of kernels (paper-2: SparringExp3.P, Partial Monitoring, ISS, DTS) has no
     rerun trigger and its file is not remade: an edit of ISS's kernel plans ISS's simulations and what reads
     them, not the compile job and not the simulations of the other three; re-measured compile costs plan
-    no simulation (plan.KERNEL_GROUPS is frozen)."""
+    no simulation (algorithms.KERNEL_GROUPS is frozen)."""
     src, run = built
     copy = tmp_path / "src"
     shutil.copytree(src, copy)

@@ -16,7 +16,7 @@ import duelbandits.plan as plan
 import duelbandits.resources as resources
 import duelbandits.triggers as triggers
 import duelbandits.scenarios as scenarios
-from duelbandits.algorithms import ALGORITHMS as REGISTRY
+from duelbandits.algorithms import ALGORITHMS as REGISTRY, KERNEL_GROUPS
 from duelbandits.errors import InputError
 
 
@@ -157,7 +157,7 @@ def job_of(wildcards):
 
 
 def kernels(wildcards):
-    """The compile job of the job's algorithm's group (duelbandits.plan.KERNEL_GROUPS); none for a plugin's."""
+    """The compile job of the job's algorithm's group (duelbandits.algorithms.KERNEL_GROUPS); none for a plugin's."""
     group = plan.kernel_group(wildcards.algorithm)
     return [] if group is None else [f".duelbandits/kernels/{group}.done"]
 

@@ -47,23 +47,23 @@ rule scenario:
 
 
 # .duelbandits/kernels/{group}.done: the numba kernels of a group of algorithms (paper-1: the two
-# TS kernels, ...: duelbandits.plan.KERNEL_GROUPS, frozen, balanced by compile time) compiled in one
+# TS kernels, ...: duelbandits.algorithms.KERNEL_GROUPS, frozen, balanced by compile time) compiled in one
 # process into numba's cache before their simulations, which then load them (less CPU than when each
 # simulation's first job compiles its own: docs/performance.md). It has no code trigger: made once, it
 # reruns (and its group's simulations with it) only when its file is gone or the rule or
-# plan.KERNEL_GROUPS change (a re-measure of the compile costs does not); an edited kernel is compiled
+# algorithms.KERNEL_GROUPS change (a re-measure of the compile costs does not); an edited kernel is compiled
 # by the simulations the edit reruns.
 rule compile_kernels:
     output:
         ".duelbandits/kernels/{group}.done",
     params:
-        algorithms=lambda wildcards: " ".join(plan.KERNEL_GROUPS[wildcards.group]),
+        algorithms=lambda wildcards: " ".join(KERNEL_GROUPS[wildcards.group]),
     log:
         "logs/compile/{group}.log",
     benchmark:
         "benchmarks/compile/{group}.tsv"
     wildcard_constraints:
-        group="|".join(plan.KERNEL_GROUPS),
+        group="|".join(KERNEL_GROUPS),
     threads: 1
     resources:
         mem_mb=resources.COMPILE_MEM_MB,

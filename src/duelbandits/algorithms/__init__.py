@@ -282,6 +282,18 @@ BUILTINS = {
 }
 """The package's own algorithms: the paper's six in its order, then the field's."""
 
+KERNEL_GROUPS = {
+    "paper-1": ("ts-maximin", "ts-borda"),
+    "paper-2": ("sparring-exp3p", "partial-monitoring", "iss", "dts"),
+    "field-1": ("rucb", "rcs", "rmed1", "rmed2", "rmed2fh", "btm", "if2", "dts-plus"),
+    "field-2": ("ccb", "winner-stays", "ws-s", "multisbm", "doubler", "versatile-db", "dexp3"),
+}
+"""The built-ins whose kernels one compile job compiles (in one process they share numba's helpers; two
+a family keep both cores of a laptop busy): each family in registry order, cut where the measured
+compile seconds balance. Frozen, not cut from the costs file: a group's file is an input of its
+simulations, which a re-measure must not rerun (``bench/bench_algorithms.py --compile`` prints the
+balanced cut; moving an algorithm here reruns its simulations). A plugin's algorithm has none."""
+
 for _entry in BUILTINS.values():
     _entry.check()
 

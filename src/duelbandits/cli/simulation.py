@@ -222,7 +222,7 @@ def cmd_sweep_point(args) -> None:
 def cmd_compile(args) -> None:
     """Compile the kernels of ``--algorithm``s in this one process into numba's on-disk cache (or load
     them from it), so that their simulation jobs load them instead of each compiling its own
-    (:data:`duelbandits.plan.KERNEL_GROUPS`); ``--out`` lists the algorithms once they are ready."""
+    (:data:`duelbandits.algorithms.KERNEL_GROUPS`); ``--out`` lists the algorithms once they are ready."""
     from .. import algorithms
     from ..simulation import compile_kernels
     from ..storage import write_text
