@@ -114,6 +114,7 @@ def test_an_integer_below_int32_is_refused_where_the_key_sets_no_minimum_of_its_
         "config: offset: -2147483649 is beyond a 32-bit integer (at least -2147483648: the step and run columns "
         "are int32)"
     )
+    refused(with_value(("runs",), -(2**31) - 1), "config: runs: -2147483649 is less than the minimum of 1")  # its own
 
 
 def test_a_snakemake_validation_error_without_a_schema_error_behind_it_is_one_line(monkeypatch):
@@ -168,6 +169,9 @@ def test_a_scenario_or_algorithm_no_registry_holds_is_refused():
     config = with_value(("asymptotics", "algorithms", "cyclik"), ["dts"])
     refused(config, "config: asymptotics/algorithms/cyclik: 'cyclik' is not one of condorcet, borda, cyclic")
     refused(with_value(("algorithm_params", "dst"), {}), "config: algorithm_params/dst: 'dst' is not one of ")
+    refused(
+        with_value(("asymptotics", "algorithms", "borda"), ["dst"]), "config: asymptotics/algorithms/borda/0: 'dst' is"
+    )
 
 
 def test_the_hyper_parameters_of_an_algorithm_the_file_does_not_list_are_checked_by_its_entry(monkeypatch):
