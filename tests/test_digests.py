@@ -6,6 +6,7 @@ import hashlib
 import json
 import re
 import struct
+import warnings
 
 import numpy as np
 import pyarrow as pa
@@ -63,6 +64,9 @@ def test_canonical_floats_keeps_infinities_signs_and_float32_steps_apart():
     assert out[3] == -1.0 and np.signbit(out[3])
     assert out[5] == np.float32(1.0 + 2**-23) != out[4]  # one float32 step apart: different
     assert out[6] == out[4]  # a quarter step rounds back to 1.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # beyond float32 (3.4e38): an infinity of its sign, without a warning
+        assert list(provenance.canonical_floats([1e56, -1e39, 3e38])) == [np.inf, -np.inf, np.float32(3e38)]
 
 
 # --- matrix_sha256 ------------------------------------------------------------------------------

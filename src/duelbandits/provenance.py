@@ -58,8 +58,10 @@ def digest(value) -> str:
 
 def canonical_floats(values) -> np.ndarray:
     """Floats rounded to IEEE float32 (nearest even), with one zero and one NaN: numpy's ``exp`` differs
-    in the last bit between releases, and the digest of a matrix or a result must not."""
-    rounded = np.asarray(values, dtype=np.float64).astype("<f4")
+    in the last bit between releases, and the digest of a matrix or a result must not. A value beyond
+    float32's range (a predicted crossing of 1e56) becomes an infinity, silently."""
+    with np.errstate(over="ignore"):
+        rounded = np.asarray(values, dtype=np.float64).astype("<f4")
     rounded[rounded == 0] = 0.0
     rounded[np.isnan(rounded)] = np.float32("nan")
     return rounded
