@@ -1,0 +1,41 @@
+"""docs/theorem-4.1.md's table of the Bayesian reading past 10^5 is the archive's: each row is rebuilt
+here from archive/maximin-bayes/*.parquet (its file's longest horizon and T = 10^5), so the note cannot
+drift from the tables the ledger reads (the archive's bytes are checked by manifest verify)."""
+
+from pathlib import Path
+
+import pandas as pd
+
+from duelbandits.studies.bayes_growth import matrices_to_decide
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def note_rows(archive: Path = REPO / "archive" / "maximin-bayes") -> list[str]:
+    """The note's rows: prior, A, t, E[R_t] / bound [95%], verdict, matrices to decide, exponent [95%]."""
+    rows = []
+    for path in sorted(archive.glob("*-T*.parquet")):
+        table = pd.read_parquet(path)
+        prior = path.name.split("-T")[0]
+        longest = table["horizon"].max()
+        for _, r in table[table["horizon"] == longest].iterrows():
+            decide = "-"
+            if r["verdict"] == "inconclusive":
+                decide = f"{matrices_to_decide(r['matrices'], r['high'] - r['ratio'], r['ratio']):,.0f}"
+            exponent = "undefined" if pd.isna(r["exponent"]) else f"{r['exponent']:.2f}"
+            rows.append(
+                f"| {prior} | {r['actions']} | {r['horizon']:,} | {r['ratio']:.3f} [{r['low']:.3f}, {r['high']:.3f}] "
+                f"| {r['verdict']} | {decide} | {exponent} [{r['exponent_low']:.2f}, {r['exponent_high']:.2f}] "
+                f"({r['exponent_undefined']:,}) |"
+            )
+    return rows
+
+
+def test_the_notes_bayesian_rows_are_the_archives():
+    note = (REPO / "docs" / "theorem-4.1.md").read_text(encoding="utf-8")
+    rows = note_rows()
+    assert len(rows) == 18 and [row for row in rows if row not in note] == []  # 8 + 8 at 10^6, 2 at 10^7
+
+
+if __name__ == "__main__":  # prints the rows to paste into the note
+    print("\n".join(note_rows()))
