@@ -12,7 +12,14 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def note_rows(archive: Path = REPO / "archive" / "maximin-bayes") -> list[str]:
-    """The note's rows: prior, A, t, E[R_t] / bound [95%], verdict, matrices to decide, exponent [95%]."""
+    """The note's rows: prior, A, t, E[R_t] / bound [95%], verdict, matrices to decide, exponent [95%],
+    predicted crossing [95%] (as bayes.md writes a crossing: reached by t, never, or the horizon)."""
+
+    def crossing(c, t):
+        if c != c:
+            return "undefined"
+        return "never" if c == float("inf") else "reached" if c <= t else f"{c:.2e}"
+
     rows = []
     for path in sorted(archive.glob("*-T*.parquet")):
         table = pd.read_parquet(path)
@@ -26,7 +33,8 @@ def note_rows(archive: Path = REPO / "archive" / "maximin-bayes") -> list[str]:
             rows.append(
                 f"| {prior} | {r['actions']} | {r['horizon']:,} | {r['ratio']:.3f} [{r['low']:.3f}, {r['high']:.3f}] "
                 f"| {r['verdict']} | {decide} | {exponent} [{r['exponent_low']:.2f}, {r['exponent_high']:.2f}] "
-                f"({r['exponent_undefined']:,}) |"
+                f"({r['exponent_undefined']:,}) | {crossing(r['crossing'], longest)} "
+                f"[{crossing(r['crossing_low'], longest)}, {crossing(r['crossing_high'], longest)}] |"
             )
     return rows
 
