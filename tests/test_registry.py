@@ -30,11 +30,11 @@ PAPER_SLUGS_ALSO_IN = {
 
 
 def files_naming(slug: str) -> set[str]:
-    """Tracked files outside tests, docs, examples, the reference, the experiment's configs and the peer
-    comparison (which maps each slug to duelpy's class) naming ``slug``."""
+    """Tracked files outside tests, docs, examples, the committed results (reference, archive), the
+    experiment's configs and the peer comparison (which maps each slug to duelpy's class) naming ``slug``."""
     tracked = subprocess.run(["git", "ls-files"], cwd=REPO, capture_output=True, text=True, check=True).stdout.split()
     skip = re.compile(  # the schema file's algorithm_params are generated from the entries
-        r"^(tests|docs|examples|reference|config)/"
+        r"^(tests|docs|examples|reference|archive|config)/"
         r"|^(CHANGELOG\.md|README\.md|config\.yaml|workflow/schemas/config\.schema\.yaml|bench/peer_duelpy\.py)$"
     )
     word = re.compile(rf"(^|[^a-z0-9-]){re.escape(slug)}([^a-z0-9-]|$)")
