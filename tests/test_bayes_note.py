@@ -6,35 +6,28 @@ from pathlib import Path
 
 import pandas as pd
 
-from duelbandits.studies.bayes_growth import matrices_to_decide
+from duelbandits.studies.bayes_report import crossing_text, decide_text
 
 REPO = Path(__file__).resolve().parents[1]
 
 
 def note_rows(archive: Path = REPO / "archive" / "maximin-bayes") -> list[str]:
     """The note's rows: prior, A, t, E[R_t] / bound [95%], verdict, matrices to decide, exponent [95%],
-    predicted crossing [95%] (as bayes.md writes a crossing: reached by t, never, or the horizon)."""
-
-    def crossing(c, t):
-        if c != c:
-            return "undefined"
-        return "never" if c == float("inf") else "reached" if c <= t else f"{c:.2e}"
-
+    predicted crossing [95%], the last two columns' cells as bayes.md writes them."""
     rows = []
     for path in sorted(archive.glob("*-T*.parquet")):
         table = pd.read_parquet(path)
         prior = path.name.split("-T")[0]
         longest = table["horizon"].max()
         for _, r in table[table["horizon"] == longest].iterrows():
-            decide = "-"
-            if r["verdict"] == "inconclusive":
-                decide = f"{matrices_to_decide(r['matrices'], r['high'] - r['ratio'], r['ratio']):,.0f}"
+            decide = decide_text(r) if r["verdict"] == "inconclusive" else "-"
+            crossing = "undefined" if pd.isna(r["crossing"]) else crossing_text(r["crossing"], longest)
             exponent = "undefined" if pd.isna(r["exponent"]) else f"{r['exponent']:.2f}"
             rows.append(
                 f"| {prior} | {r['actions']} | {r['horizon']:,} | {r['ratio']:.3f} [{r['low']:.3f}, {r['high']:.3f}] "
                 f"| {r['verdict']} | {decide} | {exponent} [{r['exponent_low']:.2f}, {r['exponent_high']:.2f}] "
-                f"({r['exponent_undefined']:,}) | {crossing(r['crossing'], longest)} "
-                f"[{crossing(r['crossing_low'], longest)}, {crossing(r['crossing_high'], longest)}] |"
+                f"({r['exponent_undefined']:,}) | {crossing} "
+                f"[{crossing_text(r['crossing_low'], longest)}, {crossing_text(r['crossing_high'], longest)}] |"
             )
     return rows
 

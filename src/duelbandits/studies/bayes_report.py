@@ -43,25 +43,31 @@ def prior_name(frame) -> str:
     return str(frame["prior"].iloc[0])
 
 
+def crossing_text(c: float, t: int) -> str:
+    """A crossing as seen from horizon ``t`` in bayes.md: reached by ``t``, never, ``-`` (undefined), or the
+    horizon."""
+    if not math.isfinite(c):
+        return "never" if c == math.inf else "-"
+    return "reached" if c <= t else f"{c:,.0f}" if c < 1e7 else f"{c:.2e}"
+
+
+def decide_text(row) -> str:
+    """An inconclusive row's matrices to decide in bayes.md (:func:`.bayes_growth.matrices_to_decide`)."""
+    from .bayes_growth import matrices_to_decide
+
+    n = matrices_to_decide(int(row.matrices), row.high - row.ratio, row.ratio)
+    return "none" if n == math.inf else f"{n:,.0f}"
+
+
 def bayes_markdown(table, verdict: str, prior: str, bootstrap: int) -> str:
     """results/maximin-bayes/bayes.md: per A, E[R_T] / bound over the prior (a key of :data:`PRIORS`), the
     share of drawn matrices above the bound, the verdict, the exponent and the crossing with their intervals
     over ``bootstrap`` resamplings (and how many left each undefined)."""
     from ..tables import fmt, markdown
-    from .bayes_growth import matrices_to_decide
 
     level = f"{100 * float(table['confidence'].iloc[0]):g}%" if len(table) else "-"
     table = table.sort_values(["actions", "horizon"], ignore_index=True)
     firsts = table["horizon"] == table.groupby("actions")["horizon"].transform("min")
-
-    def horizon(c, t):  # a crossing seen from t: reached by t, never, or the horizon
-        if not math.isfinite(c):
-            return "never" if c == math.inf else "-"
-        return "reached" if c <= t else f"{c:,.0f}" if c < 1e7 else f"{c:.2e}"
-
-    def to_decide(row):
-        n = matrices_to_decide(int(row.matrices), row.high - row.ratio, row.ratio)
-        return "none" if n == math.inf else f"{n:,.0f}"
 
     def cell(point, low, high, undefined, show):  # undefined points and resamplings in words, never a NaN
         if bootstrap and undefined == bootstrap:
@@ -80,7 +86,7 @@ def bayes_markdown(table, verdict: str, prior: str, bootstrap: int) -> str:
             f"{fmt(row.ratio, 3)} [{fmt(row.low, 3)}, {fmt(row.high, 3)}]",
             f"{fmt(100 * row.share_above, 1)}% [{fmt(100 * row.share_low, 1)}, {fmt(100 * row.share_high, 1)}]",
             row.verdict,
-            "-" if row.verdict != "inconclusive" else to_decide(row),
+            "-" if row.verdict != "inconclusive" else decide_text(row),
             # an A's first horizon has no previous one: no exponent, and a crossing only if reached
             "-"
             if first
@@ -92,7 +98,7 @@ def bayes_markdown(table, verdict: str, prior: str, bootstrap: int) -> str:
                 row.crossing_low,
                 row.crossing_high,
                 row.crossing_undefined,
-                lambda c, t=row.horizon: horizon(c, t),
+                lambda c, t=row.horizon: crossing_text(c, t),
             ),
         ]
         for row, first in zip(table.itertuples(), firsts)
