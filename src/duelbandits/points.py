@@ -30,13 +30,6 @@ def thin_grid(horizon: int, points: int) -> np.ndarray:
     return np.unique(np.r_[grid, horizon])
 
 
-def chunk_ranges(runs: int, runs_per_job: int) -> list[tuple[int, int]]:
-    """``(first, last)`` run index of each job: ``runs`` runs, ``runs_per_job`` per job."""
-    if runs < 1 or runs_per_job < 1:
-        raise PointError(f"runs and runs_per_job must be >= 1, got {runs} and {runs_per_job}")
-    return [(first, min(first + runs_per_job, runs) - 1) for first in range(0, runs, runs_per_job)]
-
-
 def simulate_point(
     matrix,
     scenario: str,
@@ -170,17 +163,6 @@ def fit_power_law(horizons, means) -> tuple[float, float]:
     return rho, float(y.mean() - rho * x.mean())
 
 
-def check_bootstrap(resamples: int, confidence: float) -> None:
-    """A bootstrap needs at least one resample and a level in the range of :data:`schemas.RANGES`."""
-    from .schemas import out_of_range
-
-    problem = out_of_range("confidence", confidence)
-    if problem:
-        raise PointError(f"confidence {problem}, got {confidence}")
-    if resamples < 1:
-        raise PointError(f"resamples must be >= 1, got {resamples}")
-
-
 def resampled_log_means(finals, resamples: int, seed) -> np.ndarray:
     """``(resamples, len(finals))`` logs of bootstrap means: resample ``h`` draws the runs of
     ``finals[h]`` with replacement (within that horizon); NaN where a mean is not positive."""
@@ -201,8 +183,8 @@ def bootstrap_exponent(
     horizons, finals, resamples: int = 1000, confidence: float = 0.95, seed=0
 ) -> tuple[float, float]:
     """Percentile bootstrap interval of the fitted exponent rho: the runs of each horizon (``finals[h]``,
-    their R_T) resampled within it, rho refitted on the resampled means."""
-    check_bootstrap(resamples, confidence)
+    their R_T) resampled within it, rho refitted on the resampled means (``resamples`` >= 1 and
+    ``confidence`` in (0, 1): checked at the command line)."""
     x = np.log(np.asarray(horizons, dtype=float))
     if np.unique(x).size < 2:
         return float("nan"), float("nan")  # pragma: no mutate -- float('NAN') is NaN: float() ignores the case
