@@ -103,7 +103,7 @@ def test_a_nan_is_refused(made, tmp_path, command, name, change, line):
 
 @pytest.mark.parametrize(
     "command, name, change, line",
-    [  # a Borda regret that falls, a Copeland regret below 0, Maximin regrets above t / 2
+    [  # Maximin regrets above t / 2, a Borda regret that falls
         ("tail-table", "curves.parquet", lambda f: cell(f, "cumulative_regret", 0.75, run=0, t=1),
          "curves.parquet: run 0's maximin regret goes to 0.75 at t = 1: not a sum of per-step regrets in "
          "[-0.5, 0.5]"),
@@ -120,25 +120,12 @@ def test_an_impossible_regret_is_refused(made, tmp_path, command, name, change, 
 
 
 @pytest.mark.parametrize(
-    "command, name, line",
-    [
-        ("bayes-table", "runs.parquet",
+    "command, name, keep, line",
+    [  # regret.rows_problem, in each reader: the last run's last step dropped, or every row
+        ("tail-table", "curves.parquet", -1, "curves.parquet: holds 14 rows, not its 3 runs x 5 steps to T = 200"),
+        ("bayes-table", "runs.parquet", 0,
          "runs.parquet: holds 0 rows, not the 4 of its provenance (2 matrices x 2 runs x 1 horizons at A = 3, T = 50)"),
     ],
 )  # fmt: skip
-def test_an_empty_file_is_refused(made, tmp_path, command, name, line):
-    refused(tampered(made, tmp_path, name, lambda f: f.iloc[:0]), command, line)
-
-
-@pytest.mark.parametrize(
-    "command, name, line",
-    [
-        ("tail-table", "curves.parquet", "curves.parquet: holds 14 rows, not its 3 runs x 5 steps to T = 200"),
-        ("tail-table", "states.parquet", "states.parquet: holds 5 rows, not its 3 runs x 2 steps to T = 200"),
-        ("bayes-table", "runs.parquet",
-         "runs.parquet: holds 3 rows, not the 4 of its provenance (2 matrices x 2 runs x 1 horizons at A = 3, T = 50)"),
-    ],
-)  # fmt: skip
-def test_a_file_with_rows_dropped_is_refused(made, tmp_path, command, name, line):
-    """One row fewer than the provenance makes: the last run's last step (of its last regret kind)."""
-    refused(tampered(made, tmp_path, name, lambda f: f.iloc[:-1]), command, line)
+def test_an_empty_file_or_one_with_rows_dropped_is_refused(made, tmp_path, command, name, keep, line):
+    refused(tampered(made, tmp_path, name, lambda f: f.iloc[:keep]), command, line)
