@@ -172,11 +172,6 @@ class TableDigest:
         return sha.hexdigest()
 
 
-PARQUET = "parquet:"
-"""The prefix of a Parquet file's content digest (``JSON`` for a JSON file's)."""
-JSON = "json:"
-
-
 def parquet_digest(path) -> str:
     """Content digest of a Parquet file: schema and values (docs/reproducibility.md), read one column
     and one batch at a time (the traces have 24 million rows)."""
@@ -306,22 +301,18 @@ def figure_data_digest(path) -> str:
 
 
 def content_digest(path) -> str:
-    """The content digest of one file, by its suffix: ``parquet:`` and ``json:`` (docs/reproducibility.md),
-    ``figure:`` the data digest a figure carries (:func:`figure_data_digest`), ``bytes:`` the sha256 of
-    anything else (Markdown, HTML); DigestError if it cannot be read."""
-    from .storage import StorageError
-
+    """The manifest's content digest of one file, by its suffix (docs/reproducibility.md): ``table:`` a
+    Parquet table's (:func:`table_digest`), ``json:`` a JSON file's values, ``figure:`` the data digest a
+    figure carries (:func:`figure_data_digest`), ``bytes:`` the sha256 of anything else (Markdown, HTML);
+    DigestError if it cannot be read."""
     suffix = Path(path).suffix.lower()
     problem = why_unreadable(path)
     if problem:
         raise DigestError(f"{path}: {problem}")
-    try:
-        if suffix == ".parquet":
-            return PARQUET + parquet_digest(path)
-        if suffix == ".json":
-            return JSON + json_digest(path)
-    except StorageError as err:
-        raise DigestError(str(err)) from None
+    if suffix == ".parquet":
+        return table_digest(path)
+    if suffix == ".json":
+        return "json:" + json_digest(path)
     if suffix in FIGURE_SUFFIXES:
         return "figure:" + figure_data_digest(path)
     return "bytes:" + file_sha256(path)
