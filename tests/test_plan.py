@@ -367,13 +367,7 @@ def test_a_scenario_that_does_not_build_is_named_by_the_key_of_its_target(tmp_pa
     assert str(raised.value) == expected
 
 
-def test_the_file_scenario_cannot_be_swept_in_A_and_needs_its_matrix_file():
-    message = "config: sweeps/actions/scenarios: the file scenario has a fixed A; it cannot be swept in A$"
-    with pytest.raises(configcheck.ConfigError, match=message):
-        # the schema refuses it too; the check stands for a config that skipped the schema
-        configcheck.check_target(
-            config_with(validate=False, **{"sweeps/actions/scenarios": ["borda", "file"]}), "sweeps"
-        )
+def test_the_file_scenario_needs_its_matrix_file():
     with pytest.raises(
         configcheck.ConfigError, match="^config: matrix_file: required when field/scenarios include file$"
     ):
