@@ -83,16 +83,6 @@ def test_ranks_are_one_for_the_lowest_mean_and_shared_on_ties(curves):
     assert ranks[("borda", "borda", "dts")] == ranks[("borda", "borda", "rucb")] == 1  # equal means
 
 
-def test_markdown_has_a_rank_overview_and_every_final_regret(curves):
-    text = field.field_markdown(field.final_table(curves))
-    assert text.startswith("# The field: final regret at T = 100 (2 runs)\n")
-    overview = text.split("## Final regret")[0]
-    assert "| algorithm | condorcet (Condorcet) | borda (Condorcet) | borda (Borda) | mean rank |" in overview
-    assert "| RUCB | 2 | 1 | 1 | 1.3 |" in overview
-    assert "| condorcet | 10 | Condorcet | 1 | DTS | paper | 15.0 ± 7.1 |" in text
-    assert "field (the field's algorithms beyond the paper), plugin (an installed plugin's) or other" in text
-
-
 def test_figure_draws_the_paper_solid_the_field_dashed_a_plugin_dotted_and_says_so(curves, tmp_path):
     fig = field_figure("borda", curves, [tmp_path / "f.png"])
     assert len(fig.axes) == 2  # Condorcet and Borda regret

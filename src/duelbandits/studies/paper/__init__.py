@@ -98,10 +98,10 @@ def cmd_table(args) -> None:
     from ... import storage
     from . import table as tables
 
-    table = tables.final_regret_table(storage.read_frame(args.summary, "summary"))
-    storage.write_text(args.markdown, tables.final_regret_markdown(table))
+    page = tables.final_regret_page(tables.final_regret_table(storage.read_frame(args.summary, "summary")))
+    storage.write_text(args.markdown, page.markdown())
     if args.html:
-        storage.write_text(args.html, tables.final_regret_html(table))
+        storage.write_text(args.html, page.html())
 
 
 def cmd_figure_main(args) -> None:

@@ -94,9 +94,8 @@ def _subfigure(width: float, file: str, caption: str, label: str) -> list[str]:
 
 def _run_text(record: dict) -> str:
     """``$A = 10$ actions, $T = 40{,}000$ steps, 100 runs``."""
-    runs = record["runs"]
-    run_text = f"{runs[0]} runs" if len(runs) == 1 else f"{runs[0]}--{runs[-1]} runs"
-    return f"$A = {record['actions']}$ actions, $T = {_number(record['horizon'])}$ steps, {run_text}"
+    runs = style.runs_text(record["runs"], dash="--")
+    return f"$A = {record['actions']}$ actions, $T = {_number(record['horizon'])}$ steps, {runs}"
 
 
 def scenario_numbers(scenario: dict, summary) -> dict:
