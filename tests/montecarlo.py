@@ -1,6 +1,6 @@
-"""Monte Carlo helpers of the sampler tests: count states, a
-total order, the full-theta reference, a two-sample check, and the per-step law of a kernel's draws (pooled
-runs, a per-cell martingale check and its power)."""
+"""Monte Carlo helpers of the sampler tests: count states, a total order, the full-theta reference, a
+two-sample check, and the per-step law of a kernel's draws (pooled runs, a per-cell martingale check and its
+power)."""
 
 import numpy as np
 
