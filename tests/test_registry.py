@@ -7,7 +7,7 @@ from pathlib import Path
 
 import yaml
 
-from duelbandits.algorithms import ALGORITHMS, BUILTINS, PAPER_REGRET
+from duelbandits.algorithms import ALGORITHMS, BUILTINS
 from duelbandits.plotting import style
 from duelbandits.schemas import PRIORS
 
@@ -123,13 +123,9 @@ def test_every_kernel_default_of_a_hyper_parameter_is_the_entrys():
     assert checked == 22
 
 
-def test_colours_and_regret_views_come_from_the_entries():
+def test_colours_come_from_the_entries():
     assert style.ALGORITHM_COLORS == {slug: a.color for slug, a in ALGORITHMS.items()}
     assert len(set(style.ALGORITHM_COLORS.values())) == len(ALGORITHMS)  # every algorithm its own colour
-    # Section 5: condorcet shows each algorithm's own winner, borda the Borda regret for all
-    assert PAPER_REGRET["condorcet"]["sparring-exp3p"] == "exp3p" and PAPER_REGRET["condorcet"]["iss"] == "maximin"
-    assert set(PAPER_REGRET["borda"].values()) == {"borda"}
-    assert PAPER_REGRET["cyclic"]["dts"] == "copeland" and PAPER_REGRET["mslr5"]["ts-maximin"] == "maximin"
 
 
 def test_param_ranges_refuse_nan_and_the_first_value_past_each_bound():

@@ -43,7 +43,11 @@ def family(slug: str) -> str:
 
 def scenario_regrets(records, simulated) -> dict:
     """Scenario -> the regrets the field reports on it (:func:`field_regrets`), in the order of
-    ``records`` (``[(path, scenario record), ...]``), each checked against the point files' provenance."""
+    ``records`` (``[(path, scenario record), ...]``), each checked against the point files' provenance, and
+    every scenario of the point files given its file."""
+    missing = sorted({prov["scenario"] for prov in simulated} - {record["name"] for _, record in records})
+    if missing:
+        raise FieldError(f"no scenario file for scenario(s) {', '.join(missing)} of the point files")
     regrets = {}
     for path, record in records:
         name = record["name"]
@@ -66,25 +70,11 @@ def curves_table(points: pd.DataFrame, regrets: dict) -> pd.DataFrame:
     from ..schemas import FIELD_CURVES_SCHEMA
 
     points = check_points(points)
-    missing = sorted(set(points["scenario"]) - set(regrets))
-    if missing:
-        raise FieldError(f"no scenario file for scenario(s) {', '.join(missing)} of the point files")
-    horizons = points.groupby("scenario")["horizon"].unique()
-    for scenario, values in horizons.items():
-        if len(values) != 1:
-            raise FieldError(f"scenario {scenario}: the point files hold several horizons {sorted(values.tolist())}")
-    for scenario, part in points.groupby("scenario"):
-        runs = part.groupby("algorithm")["run"].nunique()
-        if runs.nunique() > 1:
-            counts = ", ".join(f"{a} {n}" for a, n in runs.items())
-            raise FieldError(f"scenario {scenario}: the algorithms have different numbers of runs ({counts})")
     frames = []
     for scenario, kinds in regrets.items():
         part = points[points["scenario"] == scenario]
         for kind in kinds:
             rows = part[part["regret"] == REGRET_COLUMN[kind]]
-            if rows.empty:
-                continue
             grouped = (
                 rows.groupby(["algorithm", "actions", "horizon", "t"])["cumulative_regret"]
                 .agg(mean="mean", std=sample_std, runs="size")

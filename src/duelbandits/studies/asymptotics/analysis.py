@@ -18,9 +18,6 @@ from ...tables import Page, Table, fmt, fraction, has
 NEAR = 0.1
 """Default ``near`` of the verdict ``converging``: the last interval's low end at most this far above ``e``."""
 
-VERDICTS = ("at or below", "consistent", "converging", "above", "inconclusive")
-"""The verdicts, best first; a row without a theorem or without a slope has none (null)."""
-
 
 @dataclass(frozen=True)
 class LowerBound:

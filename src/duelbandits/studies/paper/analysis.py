@@ -26,9 +26,9 @@ def summary_grid(horizon: int, points: int = SUMMARY_POINTS) -> np.ndarray:
     return np.unique(np.r_[even, log].round().astype(np.int64))
 
 
-def load_algorithm_runs(paths, horizon: int, actions: int, runs: int) -> tuple[pd.DataFrame, pd.DataFrame | None]:
-    """All chunks of one (scenario, algorithm) as :func:`storage.read_runs` reads one, sorted by run and
-    checked to hold runs 0..runs-1 once each."""
+def load_algorithm_runs(paths) -> tuple[pd.DataFrame, pd.DataFrame | None]:
+    """All chunks of one (scenario, algorithm) as :func:`storage.read_runs` reads one, sorted by run (the
+    workflow gives the chunks of runs 0..runs-1 and each holds its runs whole: Snakemake's inputs)."""
     frames, strategies = [], []
     for path in paths:
         df, strat = storage.read_runs(path)
@@ -38,13 +38,6 @@ def load_algorithm_runs(paths, horizon: int, actions: int, runs: int) -> tuple[p
     df = pd.concat(frames, ignore_index=True)
     if not _in_run_order(df):  # chunks given out of order (the workflow gives them in order)
         df = df.sort_values(["run", "t"], ignore_index=True)
-    run = df["run"].to_numpy()
-    found = run[np.r_[True, run[1:] != run[:-1]]] if len(run) else run
-    if not np.array_equal(found, np.arange(runs)) or len(df) != runs * horizon:
-        raise storage.StorageError(
-            f"chunks {', '.join(map(str, paths))} hold runs {found.tolist()} in {len(df) // horizon} run(s) "
-            f"of {horizon} steps, expected runs 0..{runs - 1} once each"
-        )
     if not strategies:
         return df, None
     return df, pd.concat(strategies).sort_values(["run", "t"], ignore_index=True)
@@ -117,7 +110,7 @@ def aggregate_scenario(
             **storage.write_options(schemas.TRACE_SCHEMA.names),
         ) as writer:
             for algorithm, paths in chunks.items():
-                df, recorded = load_algorithm_runs(paths, horizon, actions, runs)
+                df, recorded = load_algorithm_runs(paths)
                 I, J = df["I"].to_numpy(), df["J"].to_numpy()
                 paper_kind = paper_regret(scenario, algorithm)
                 for kind in regret.REGRETS:

@@ -245,11 +245,6 @@ def figures_tex(scenarios: list[dict], summary, *, c_alpha: float = 1.0) -> str:
     return "\n".join(header + body)
 
 
-def included_files(text: str) -> list[str]:
-    """The files a figures.tex text includes with ``\\includegraphics``, in order."""
-    return re.findall(r"\\includegraphics(?:\[[^\]]*\])?\{([^}]*)\}", text)
-
-
 def _first_error(output: str) -> str:
     """The first LaTeX error of a latexmk run's output, on one line."""
     for line in output.splitlines():
