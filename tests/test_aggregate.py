@@ -8,7 +8,6 @@ from regret_by_hand import per_step_regrets
 
 from duelbandits import make_scenario, run_seed, schemas, simulate, storage
 from duelbandits.simulation import recorded_steps
-from duelbandits.storage import StorageError
 from duelbandits.studies.paper import analysis as aggregate
 from duelbandits.studies.paper.analysis import aggregate_scenario, bounds_table, summary_grid
 
@@ -65,26 +64,6 @@ def test_rows_are_in_run_order_when_runs_rise_and_steps_rise_within_each():
         ([0, 1, 0], [1, 1, 2], False),
     ]:
         assert aggregate._in_run_order(pd.DataFrame({"run": run, "t": t})) is ordered
-
-
-def test_chunks_that_repeat_or_miss_a_run_are_refused_naming_them(tmp_path):
-    X = make_scenario("condorcet", actions=3, seed=2).matrix
-    res = {r: simulate(X, "sparring-exp3p", 10, run_seed(4, "condorcet", "sparring-exp3p", r)) for r in range(3)}
-    a, b = tmp_path / "a.parquet", tmp_path / "b.parquet"
-    storage.write_runs([(0, res[0]), (1, res[1])], 3, a)
-    storage.write_runs([(1, res[1]), (2, res[2])], 3, b)
-    message = f"chunks {a}, {b} hold runs [0, 1, 2] in 4 run(s) of 10 steps, expected runs 0..2 once each"
-    with pytest.raises(StorageError, match="^" + re.escape(message) + "$"):
-        aggregate.load_algorithm_runs([a, b], 10, 3, 3)
-    message = f"chunks {a} hold runs [0, 1] in 2 run(s) of 10 steps, expected runs 0..2 once each"
-    with pytest.raises(StorageError, match="^" + re.escape(message) + "$"):
-        aggregate.load_algorithm_runs([a], 10, 3, 3)
-    c = tmp_path / "c.parquet"
-    storage.write_runs([(2, res[2])], 3, c)
-    for chunks in ([a, c], [c, a]):  # in order, and out of order (sorted)
-        df, strategies = aggregate.load_algorithm_runs(chunks, 10, 3, 3)
-        assert df.index.equals(pd.RangeIndex(30)) and df["run"].tolist() == [0] * 10 + [1] * 10 + [2] * 10
-        assert strategies.index.equals(pd.RangeIndex(len(strategies))) and strategies["run"].is_monotonic_increasing
 
 
 def test_each_output_has_its_schema_and_its_own_provenance(tmp_path):

@@ -10,6 +10,7 @@ PACKAGE = Path(triggers.PACKAGE_ROOT)
 FLOORS = {
     "domain core": [
         "errors",
+        "params",
         "plugins",
         "winners",
         "matrices",

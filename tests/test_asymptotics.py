@@ -296,7 +296,7 @@ def test_table_rows_are_sorted_by_regret_before_actions_and_empty_without_a_fina
 def test_markdown_lists_the_theorems_regret_first_with_ratios_at_every_horizon():
     points = synthetic_points(np.random.default_rng(2), CASES)
     exponents, local = asymptotics.long_horizon_tables(points, resamples=50, base_seed=1)
-    md = asymptotics.asymptotics_markdown(exponents, local)
+    md = asymptotics.asymptotics_page(exponents, local).markdown()
     lines = md.splitlines()
     header = next(line for line in lines if line.startswith("| scenario | algorithm | regret | theorem"))
     assert "local 3x10^3-10^4" in header and "local 10^4-3x10^4" in header

@@ -13,7 +13,6 @@ import pytest
 
 from duelbandits import schemas, theorems
 from duelbandits.studies.asymptotics import analysis as asymptotics
-from duelbandits.studies.asymptotics.analysis import asymptotics_markdown
 from duelbandits.studies.sweeps import analysis as sweeps
 
 # --- bootstrap_local_slopes ----------------------------------------------------------------------
@@ -151,7 +150,7 @@ def note_runs(text, horizons):
 def test_the_notes_runs_per_horizon_give_every_horizons_count_and_the_most_common_as_usual():
     for runs in [(40, 40, 20), (20, 40, 40), (4, 4, 4), (3, 5, 7), (2, 2, 6), (6, 2, 2)]:
         exponents, local = asymptotics.long_horizon_tables(hand_points(runs), resamples=10)
-        usual, per_horizon = note_runs(asymptotics_markdown(exponents, local), HORIZONS)
+        usual, per_horizon = note_runs(asymptotics.asymptotics_page(exponents, local).markdown(), HORIZONS)
         assert per_horizon == dict(zip(HORIZONS, runs))
         counts = {n: runs.count(n) for n in runs}
         assert counts[usual] == max(counts.values())
@@ -161,7 +160,7 @@ def test_tied_counts_take_the_largest_as_usual():
     for runs, usual in [((2, 2, 6, 6), 6), ((6, 6, 2, 2), 6), ((3, 5, 7, 9), 9)]:
         horizons = [1000, 3000, 10_000, 30_000]
         exponents, local = asymptotics.long_horizon_tables(hand_points(runs, horizons=horizons), resamples=10)
-        got, per_horizon = note_runs(asymptotics_markdown(exponents, local), horizons)
+        got, per_horizon = note_runs(asymptotics.asymptotics_page(exponents, local).markdown(), horizons)
         assert got == usual and per_horizon == dict(zip(horizons, runs))
 
 

@@ -83,16 +83,6 @@ def test_ranks_are_one_for_the_lowest_mean_and_shared_on_ties(curves):
     assert ranks[("borda", "borda", "dts")] == ranks[("borda", "borda", "rucb")] == 1  # equal means
 
 
-def test_markdown_has_a_rank_overview_and_every_final_regret(curves):
-    text = field.field_markdown(field.final_table(curves))
-    assert text.startswith("# The field: final regret at T = 100 (2 runs)\n")
-    overview = text.split("## Final regret")[0]
-    assert "| algorithm | condorcet (Condorcet) | borda (Condorcet) | borda (Borda) | mean rank |" in overview
-    assert "| RUCB | 2 | 1 | 1 | 1.3 |" in overview
-    assert "| condorcet | 10 | Condorcet | 1 | DTS | paper | 15.0 ± 7.1 |" in text
-    assert "field (the field's algorithms beyond the paper), plugin (an installed plugin's) or other" in text
-
-
 def test_figure_draws_the_paper_solid_the_field_dashed_a_plugin_dotted_and_says_so(curves, tmp_path):
     fig = field_figure("borda", curves, [tmp_path / "f.png"])
     assert len(fig.axes) == 2  # Condorcet and Borda regret
@@ -205,49 +195,20 @@ def test_scenario_regrets_follow_the_records_order_and_each_scenarios_winner():
     assert list(regrets.items()) == [("cyclic", ["copeland"]), ("borda", ["condorcet", "copeland", "borda"])]
 
 
-def test_scenario_regrets_refuse_a_scenario_without_points_and_a_matrix_the_points_did_not_run_on():
-    simulated = [provenance_of("cyclic", "b" * 64), provenance_of("condorcet", "c" * 64)]
-    no_points = [("borda.json", scenario_record("borda", "a" * 64, 0))]
-    with pytest.raises(field.FieldError) as error:
-        field.scenario_regrets(no_points, simulated)
-    assert str(error.value) == "borda.json: no point file of scenario borda was given"
-    # the other scenario's digest is not this one's: only a point file of cyclic with another matrix is refused
-    assert field.scenario_regrets([("cyclic.json", scenario_record("cyclic", "b" * 64, None))], simulated) == {
-        "cyclic": ["copeland"]
-    }
-    mixed = [*simulated, provenance_of("cyclic", "d" * 64)]
-    with pytest.raises(field.FieldError) as error:
-        field.scenario_regrets([("cyclic.json", scenario_record("cyclic", "b" * 64, None))], mixed)
-    assert (
-        str(error.value)
-        == "cyclic.json: its matrix is not the one the point files of scenario cyclic were simulated on"
-    )
-
-
-def test_curves_name_every_scenario_without_a_file_and_refuse_unequal_runs_and_mixed_horizons(points):
-    extra = pd.DataFrame(point_rows("cyclic", "dts", [1.0]) + point_rows("mslr5", "dts", [1.0]))
-    with pytest.raises(field.FieldError) as error:
-        field.curves_table(pd.concat([points, extra], ignore_index=True), {"condorcet": ["condorcet"]})
-    assert str(error.value) == "no scenario file for scenario(s) borda, cyclic, mslr5 of the point files"
-    fewer = pd.concat([points, pd.DataFrame(point_rows("condorcet", "iss", [1.0]))], ignore_index=True)
-    with pytest.raises(field.FieldError) as error:
-        field.curves_table(fewer, {"condorcet": ["condorcet"], "borda": ["condorcet", "borda"]})
-    assert (
-        str(error.value) == "scenario condorcet: the algorithms have different numbers of runs (dts 2, iss 1, rucb 2)"
-    )
-    mixed = pd.concat([points, pd.DataFrame(point_rows("condorcet", "iss", [1.0, 2.0], horizon=200, grid=(1, 200)))])
-    with pytest.raises(field.FieldError, match="several horizons"):
-        field.curves_table(mixed, {"condorcet": ["condorcet"], "borda": ["condorcet"]})
-
-
-def test_curves_skip_a_regret_without_rows_and_keep_the_next_one():
-    """Points of borda with only the Borda column: the Condorcet regret (maximin) has no rows and is left out,
-    the Borda one that follows it is still there."""
-    rows = [row for row in point_rows("borda", "dts", [4.0, 8.0]) if row["regret"] == "borda"]
-    curves = field.curves_table(pd.DataFrame(rows), {"borda": ["condorcet", "borda"]})
-    assert set(curves["regret"]) == {"borda"}
-    # point_rows doubles the Borda column: the mean of 8 and 16 at T
-    assert curves.loc[curves["t"] == 100, "mean"].item() == pytest.approx(12.0)
+def test_scenario_regrets_refuse_a_scenario_without_points_points_without_a_scenario_and_another_matrix():
+    cyclic = ("cyclic.json", scenario_record("cyclic", "b" * 64, None))
+    simulated = [provenance_of("cyclic", "b" * 64)]
+    for records, given, message in [
+        ([cyclic, ("borda.json", scenario_record("borda", "a" * 64, 0))], simulated, "borda.json: no point file of "
+         "scenario borda was given"),
+        ([cyclic], [*simulated, provenance_of("condorcet", "c" * 64)], "no scenario file for scenario(s) condorcet of "
+         "the point files"),
+        ([cyclic], [*simulated, provenance_of("cyclic", "d" * 64)], "cyclic.json: its matrix is not the one the point "
+         "files of scenario cyclic were simulated on"),
+    ]:  # fmt: skip
+        with pytest.raises(field.FieldError) as error:
+            field.scenario_regrets(records, given)
+        assert str(error.value) == message
 
 
 def test_curves_hold_runs_actions_horizon_and_family_of_an_unknown_slug_with_a_fresh_index(points):

@@ -125,14 +125,6 @@ def test_a_typed_read_reads_the_rows_asked_for_and_refuses_another_schema_or_a_n
         storage.read_frame(path, "bounds")
 
 
-@pytest.mark.parametrize("reader", [storage.read_table, storage.read_schema, storage.read_provenance])
-def test_a_missing_parquet_file_is_named_by_every_reader(tmp_path, reader):
-    path = tmp_path / "absent.parquet"
-    with pytest.raises(storage.DamagedFile) as err:
-        reader(path)
-    assert str(err.value) == f"{path}: file not found" and err.value.path == str(path)
-
-
 def test_arrow_arrays_take_the_arrow_type_whatever_the_numpy_dtype():
     """``_arrow`` converts the values to the type's width before taking the buffer (int64 in, int16 out)."""
     values = np.array([1, -2, 300], dtype=np.int64)
@@ -216,12 +208,19 @@ def _garbled(path):
     return path
 
 
-def test_a_file_that_is_not_parquet_is_named_by_every_reader(tmp_path):
+@pytest.mark.parametrize("reader", [storage.read_table, storage.read_schema, storage.read_provenance])
+@pytest.mark.parametrize("content", [None, b"PAR1 not really"], ids=["missing", "not-parquet"])
+def test_a_missing_file_or_one_that_is_not_parquet_is_named_by_every_reader(tmp_path, reader, content):
     path = tmp_path / "x.parquet"
-    path.write_bytes(b"PAR1 not really")
-    for reader in (storage.read_table, storage.read_schema):
-        with pytest.raises(storage.DamagedFile, match=rf"^{re.escape(str(path))}: not a readable Parquet file \("):
-            reader(path)
+    if content is not None:
+        path.write_bytes(content)
+    problem = "file not found" if content is None else r"not a readable Parquet file \("
+    with pytest.raises(storage.DamagedFile, match=rf"^{re.escape(str(path))}: {problem}"):
+        reader(path)
+
+
+def test_a_file_whose_schema_reads_but_not_its_data_is_named(tmp_path):
+    path = tmp_path / "x.parquet"
     storage.write_table(pa.table({"x": np.arange(100.0)}), path)
     _garbled(path)
     assert storage.read_schema(path).names == ["x"]

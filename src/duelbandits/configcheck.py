@@ -344,11 +344,7 @@ def check_target(config: dict, target: str) -> None:
     if target == "maximin-bayes":  # no point jobs: its own rules (workflow/rules/bayes.smk)
         _check_maximin_bayes(section)
         return
-    if target == "sweeps":
-        if "file" in section["actions"]["scenarios"]:
-            raise ConfigError(
-                "config: sweeps/actions/scenarios: the file scenario has a fixed A; it cannot be swept in A"
-            )
+    if target == "sweeps":  # the file scenario's fixed A in the A sweep: the schema's (generated_scenario)
         _check_scenarios(config, section["horizon"]["scenarios"], "sweeps/horizon/scenarios")
         _check_scenarios(
             config, section["actions"]["scenarios"], "sweeps/actions/actions", section["actions"]["actions"]

@@ -175,12 +175,11 @@ class TableDigest:
 def parquet_digest(path) -> str:
     """Content digest of a Parquet file: schema and values (docs/reproducibility.md), read one column
     and one batch at a time (the traces have 24 million rows)."""
-    import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from .storage import DamagedFile
+    from .storage import parquet_errors
 
-    try:
+    with parquet_errors(path):
         strings = [f.name for f in pq.read_schema(path) if _arrow_type_name(f.type) in ("string", "binary")]
         parquet = pq.ParquetFile(path, read_dictionary=strings)  # read as runs of values: _update_runs
         digest = TableDigest(parquet.schema_arrow)
@@ -191,8 +190,6 @@ def parquet_digest(path) -> str:
             # the split (tested)
             for batch in parquet.iter_batches(batch_size=BATCH_ROWS, columns=[field.name]):  # pragma: no mutate
                 column.update(batch.column(0))
-    except (pa.ArrowException, OSError, ValueError) as err:
-        raise DamagedFile(path, f"not a readable Parquet file ({err})") from None
     return digest.hexdigest()
 
 

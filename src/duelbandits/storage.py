@@ -43,6 +43,25 @@ class DamagedFile(StorageError):
         self.path = str(path)
 
 
+def readable(path) -> Path:
+    """``path``, or DamagedFile naming why it cannot be read as a file (:func:`duelbandits.errors.why_unreadable`)."""
+    problem = why_unreadable(path)
+    if problem:
+        raise DamagedFile(path, problem)
+    return Path(path)
+
+
+@contextmanager
+def parquet_errors(path):
+    """Arrow's error reading the Parquet file ``path`` as one DamagedFile line (Arrow's first line: its
+    message can go on to dump a schema)."""
+    try:
+        yield
+    except (pa.ArrowException, OSError, ValueError, KeyError) as err:
+        first = next(iter(str(err).splitlines()), "")
+        raise DamagedFile(path, f"not a readable Parquet file ({first})") from None
+
+
 def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
@@ -117,6 +136,17 @@ def with_provenance(schema_or_table, provenance: dict | None):
     return schema_or_table.replace_schema_metadata(metadata) if is_table else schema.with_metadata(metadata)
 
 
+@contextmanager
+def parquet_writer(path, schema: pa.Schema, provenance: dict | None = None):
+    """A ``pyarrow.parquet.ParquetWriter`` of ``schema`` carrying ``provenance``, written table by table to a
+    temporary file that becomes ``path`` when the block ends (:func:`atomic_write`): never a partial file."""
+    with (
+        atomic_write(path) as tmp,
+        pq.ParquetWriter(tmp, with_provenance(schema, provenance), **write_options(schema.names)) as out,
+    ):
+        yield out
+
+
 def write_table(table: pa.Table, path, provenance: dict | None = None, **options) -> None:
     """Write ``table`` to ``path`` atomically, carrying ``provenance``: a crash never leaves a partial file."""
     with atomic_write(path) as tmp:
@@ -181,10 +211,7 @@ def write_runs(runs: list, actions: int, path, provenance: dict | None = None) -
         recorded = {
             p: np.concatenate([res.strategies[p] for _, res in runs]).reshape(len(at), actions) for p in players
         }
-    with (
-        atomic_write(path) as tmp,
-        pq.ParquetWriter(tmp, with_provenance(schema, provenance), **write_options(names)) as out,
-    ):
+    with parquet_writer(path, schema, provenance) as out:
         for first in range(0, int(starts[-1]), ROW_GROUP_ROWS):
             rows = min(ROW_GROUP_ROWS, int(starts[-1]) - first)
             arrays = [column.slice(first, rows) for column in base]
@@ -266,12 +293,8 @@ def read_scenario(path) -> dict:
     """Load a scenario file written by :func:`write_scenario`: the typed read (JSON, each of
     :data:`SCENARIO_FIELDS` with its type). Its values are the writer's (a file changed since is named by
     ``manifest verify``)."""
-    path = Path(path)
-    problem = why_unreadable(path)
-    if problem:
-        raise DamagedFile(path, problem)
     try:
-        record = json.loads(path.read_text())
+        record = json.loads(readable(path).read_text())
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
         raise DamagedFile(path, f"not a scenario file ({err})") from None
     for key, kind in SCENARIO_FIELDS.items():
@@ -290,17 +313,11 @@ def read_table(path, table: str | None = None, columns=None, filters=None) -> pa
 
 def _read(path, columns, filters, schema: pa.Schema | None, nullable=()) -> pa.Table:
     """:func:`read_table` against ``schema`` (None: any columns)."""
-    path = Path(path)
-    problem = why_unreadable(path)
-    if problem:
-        raise DamagedFile(path, problem)
+    path = readable(path)
     if schema is not None:
         check_columns(path, schema, columns)
-    try:
+    with parquet_errors(path):
         table = pq.read_table(path, columns=columns, filters=filters)
-    except (pa.ArrowException, OSError, ValueError) as err:
-        first = next(iter(str(err).splitlines()), "")  # Arrow's message can go on to dump a schema
-        raise DamagedFile(path, f"not a readable Parquet file ({first})") from None
     if schema is not None:
         for name in columns or schema.names:
             type_, nulls = schema.field(name).type, table.column(name).null_count
@@ -326,21 +343,16 @@ def check_columns(path, schema: pa.Schema, columns=None) -> None:
 
 def read_schema(path) -> pa.Schema:
     """The Arrow schema of a Parquet file; any failure becomes a StorageError naming the file."""
-    path = Path(path)
-    problem = why_unreadable(path)
-    if problem:
-        raise DamagedFile(path, problem)
-    try:
+    path = readable(path)
+    with parquet_errors(path):
         return pq.read_schema(path)
-    except (pa.ArrowException, OSError, ValueError) as err:
-        raise DamagedFile(path, f"not a readable Parquet file ({err})") from None
 
 
 def _recorded_rows(path, columns: list[str]) -> pa.Table:
     """The rows of a run chunk whose strategy (``columns[2]``) was recorded, filtered one row group
     at a time as they are read: never the whole null-padded columns (0.64 GB for SparringExp3.P's
     20 columns of 4 million rows, where the recorded rows take 16 MB)."""
-    try:
+    with parquet_errors(path):
         parquet = pq.ParquetFile(path)
         parts = [
             part.filter(pc.is_valid(part[columns[2]]))
@@ -349,8 +361,6 @@ def _recorded_rows(path, columns: list[str]) -> pa.Table:
         if parts:
             return pa.concat_tables(parts)
         return pa.schema([parquet.schema_arrow.field(c) for c in columns]).empty_table()
-    except (pa.ArrowException, OSError, ValueError, KeyError) as err:
-        raise DamagedFile(path, f"not a readable Parquet file ({err})") from None
 
 
 def read_runs(path):

@@ -13,13 +13,10 @@ from ... import algorithms, schemas, theorems
 from ...points import PointError, bootstrap_exponent, check_points, fit_power_law, resampled_log_means
 from ...regret import REGRET_NAMES, sample_std
 from ...simulation import name_seed
-from ...tables import fmt, fraction, has, markdown
+from ...tables import Page, Table, fmt, fraction, has
 
 NEAR = 0.1
 """Default ``near`` of the verdict ``converging``: the last interval's low end at most this far above ``e``."""
-
-VERDICTS = ("at or below", "consistent", "converging", "above", "inconclusive")
-"""The verdicts, best first; a row without a theorem or without a slope has none (null)."""
 
 
 @dataclass(frozen=True)
@@ -259,7 +256,7 @@ def _order(frame: pd.DataFrame) -> pd.DataFrame:
     )
 
 
-def asymptotics_markdown(exponents: pd.DataFrame, local: pd.DataFrame) -> str:
+def asymptotics_page(exponents: pd.DataFrame, local: pd.DataFrame) -> Page:
     """results/asymptotics/exponents.md: the verdict table with R_T / bound at every horizon, then the
     local exponent of every interval, then how to read them."""
     shown = _shown(_order(exponents))
@@ -285,7 +282,7 @@ def asymptotics_markdown(exponents: pd.DataFrame, local: pd.DataFrame) -> str:
             value = ratio.get((r.scenario, r.algorithm, r.regret, T), np.nan)
             cells.append(fmt(value, 2))
         rows.append(cells)
-    main = markdown(header, rows, "llll" + "r" * 3 + "l" + "r" * len(horizons))
+    main = Table(header, rows, "llll" + "r" * 3 + "l" + "r" * len(horizons))
 
     intervals = sorted({(int(f), int(t)) for f, t in zip(local["from_horizon"], local["horizon"]) if has(f)})
     slope = local.set_index(["scenario", "algorithm", "regret", "horizon"])
@@ -301,13 +298,11 @@ def asymptotics_markdown(exponents: pd.DataFrame, local: pd.DataFrame) -> str:
             else:
                 cells.append("-")
         rows2.append(cells)
-    every = markdown(header2, rows2, "lll" + "r" * len(intervals))
 
-    conf = float(exponents["confidence"].iloc[0]) if len(exponents) else 0.95
-    res = int(exponents["resamples"].iloc[0]) if len(exponents) else 0
-    near = float(exponents["near"].iloc[0]) if len(exponents) else NEAR
+    first = exponents.iloc[0]
+    conf, res, near = first["confidence"], first["resamples"], first["near"]
     runs = local.groupby("horizon")["runs"].min()
-    usual = int(runs.mode().max()) if len(runs) else 0
+    usual = int(runs.mode().max())
     others = ", ".join(f"{n} at {horizon_label(T)}" for T, n in runs.items() if n != usual)
     run_text = f"{usual}" + (f" ({others})" if others else "")
     actions = ", ".join(str(a) for a in sorted(set(local["actions"])))
@@ -325,6 +320,6 @@ def asymptotics_markdown(exponents: pd.DataFrame, local: pd.DataFrame) -> str:
         + "; ".join(f"{rate}, {citation}" for rate, citation in bounds)
         + "."
     )
-    return (
-        f"# Long horizons: local regret exponents\n\n{main}\n## Local exponent of every interval\n\n{every}\n{note}\n"
-    )
+    heading = "Local exponent of every interval"
+    every = Table(header2, rows2, "lll" + "r" * len(intervals), heading=heading, note=note)
+    return Page("Long horizons: local regret exponents", [main, every])

@@ -127,9 +127,8 @@ def asymptotics_figure(scenario: str, local, exponents, outputs, *, data_digest=
             Line2D([], [], color=style.NEUTRAL, ls="--", lw=1.0, label="1: linear regret"),
         ]
         fig.legend(handles=legend, loc="outside lower center", ncols=len(legend), fontsize=7)
-        run_text = f"{runs[0]} runs" if len(runs) == 1 else f"{runs[0]}-{runs[-1]} runs"
         fig.suptitle(
             f"{style.scenario_label(scenario)} scenario, long horizons: A = {', '.join(map(str, actions))}, "
-            f"T = {horizons[0]:,} to {horizons[-1]:,}, {run_text} per T, each run tuned to its T"
+            f"T = {horizons[0]:,} to {horizons[-1]:,}, {style.runs_text(runs)} per T, each run tuned to its T"
         )
     return fig

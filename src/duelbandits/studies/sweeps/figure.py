@@ -42,10 +42,6 @@ def _rho_bar(ax, x, row, color, gid, **marker) -> None:
     ax.errorbar([x], [row["rho"]], yerr=yerr, color=color, capsize=3, gid=gid, **marker)
 
 
-def _runs(runs) -> str:
-    return f"{runs[0]} runs" if len(runs) == 1 else f"{runs[0]}-{runs[-1]} runs"
-
-
 def horizon_sweep_figure(scenario: str, table, exponents, outputs, *, data_digest=None) -> Figure:
     """Render the horizon-sweep figure of ``scenario`` (the rows of its tables) to every path of ``outputs``."""
     table = table[table["scenario"] == scenario]
@@ -127,7 +123,7 @@ def horizon_sweep_figure(scenario: str, table, exponents, outputs, *, data_diges
 
         fig.suptitle(
             f"{style.scenario_label(scenario)} scenario, horizon sweep: A = {', '.join(map(str, actions))}, "
-            f"T = {horizons[0]:,} to {horizons[-1]:,}, {_runs(sorted(table['runs'].unique()))} per T"
+            f"T = {horizons[0]:,} to {horizons[-1]:,}, {style.runs_text(sorted(table['runs'].unique()))} per T"
         )
     return fig
 
@@ -187,9 +183,8 @@ def actions_sweep_figure(scenario: str, table, outputs, *, data_digest=None) -> 
             if names:
                 corner = dict(transform=ax.transAxes, ha="right", va="bottom", fontsize=7, color=style.NEUTRAL)
                 ax.text(0.99, 0.02, note + ", ".join(names), **corner)
-        run_text = _runs(sorted(table["runs"].unique()))
         fig.suptitle(
             f"{style.scenario_label(scenario)} scenario, scaling in A: T = {', '.join(f'{T:,}' for T in horizons)}, "
-            f"{run_text} per A"
+            f"{style.runs_text(sorted(table['runs'].unique()))} per A"
         )
     return fig
