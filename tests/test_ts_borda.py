@@ -48,11 +48,10 @@ def test_exploration_steps_are_binomial_T_alpha_and_play_uniform_actions():
     X = duelbandits.make_scenario("condorcet", seed=0).matrix
     A, T, c_alpha = X.shape[0], 20_000, 2.0
     alpha = ts_borda.exploration_rate(c_alpha, T)
-    explored = ts_borda.explorations(X, T, np.random.default_rng(4), c_alpha=c_alpha)
+    I, J, _, explored, _ = ts_borda._call(X, T, np.random.default_rng(4), c_alpha)
     assert abs(explored.sum() - T * alpha) <= 5 * np.sqrt(T * alpha * (1 - alpha))
-    # Same seed, same run: on those steps I and J are uniform, each count
-    # Binomial(n, 1/A) (5 standard deviations), while TS steps concentrate.
-    I, J, _, _ = ts_borda.run(X, T, np.random.default_rng(4), c_alpha=c_alpha)
+    # On those steps I and J are uniform, each count Binomial(n, 1/A) (5 standard deviations), while TS
+    # steps concentrate.
     n = explored.sum()
     sd = np.sqrt(n * (1 / A) * (1 - 1 / A))
     for actions in (I[explored], J[explored]):
@@ -77,8 +76,9 @@ def test_first_step_draws_I_and_J_independently_and_uniformly_when_exploring_and
     X = duelbandits.make_scenario("condorcet", actions=3, seed=0).matrix
     A, c_alpha = 3, 0.45  # T = 1: alpha = c_alpha
     seeds = np.random.SeedSequence(8).spawn(8000)
-    first = np.array([[a[0] for a in ts_borda.run(X, 1, np.random.default_rng(s), c_alpha=c_alpha)[:2]] for s in seeds])
-    explored = np.array([ts_borda.explorations(X, 1, np.random.default_rng(s), c_alpha=c_alpha)[0] for s in seeds])
+    runs = [ts_borda._call(X, 1, np.random.default_rng(s), c_alpha) for s in seeds]
+    first = np.array([[I[0], J[0]] for I, J, *_ in runs])
+    explored = np.array([mask[0] for _, _, _, mask, _ in runs])
     for mask in (explored, ~explored):
         n = mask.sum()
         assert n > 3000  # both kinds of step are well represented
@@ -110,6 +110,6 @@ def test_thompson_steps_draw_under_70_percent_of_two_full_thetas_and_fewer_as_th
     A = X.shape[0]
     per_step = {}
     for T in (2000, 20_000):
-        draws = ts_borda.beta_draws(X, T, np.random.default_rng(0))
-        per_step[T] = draws / (T - ts_borda.explorations(X, T, np.random.default_rng(0)).sum())
+        _, _, _, explored, draws = ts_borda._call(X, T, np.random.default_rng(0), 1.0)
+        per_step[T] = draws / (T - explored.sum())
     assert 0 < per_step[20_000] < 0.8 * per_step[2000] < 0.8 * 0.7 * 2 * (A * A - A)
