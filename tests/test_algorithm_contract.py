@@ -207,13 +207,6 @@ def test_a_hyperparameter_that_is_not_a_finite_number_is_refused_by_name(slug, n
         simulate(X, slug, 10, 0, **{name: bad})
 
 
-@pytest.mark.parametrize("alpha", [0.0, -1e-300], ids=repr)
-@pytest.mark.parametrize("slug", WITH_ALPHA)
-def test_alpha_at_or_below_zero_is_refused_by_name(slug, alpha, X):
-    with pytest.raises(AlgorithmError, match=rf"^{re.escape(slug)}: alpha must be a finite number > 0"):
-        simulate(X, slug, 10, 0, alpha=alpha)
-
-
 @pytest.mark.parametrize("slug", WITH_ALPHA)
 def test_the_smallest_positive_alpha_and_a_huge_one_are_accepted(slug, X):
     """alpha > 0 is the whole rule: the last valid value next to the boundary (the smallest subnormal)

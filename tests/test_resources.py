@@ -195,14 +195,10 @@ def test_runtime_rounds_up_to_the_next_minute_from_the_first_second_past_one():
 # --- The memory check and human() ------------------------------------------------------------------
 
 
-def test_check_memory_accepts_exactly_the_limit_and_refuses_one_byte_more():
-    for limit in [1, 1024, 24 * GIB, 25_276_510_208]:
-        resources.check_memory("x", limit, limit=limit)  # the last valid value
-        with pytest.raises(resources.LimitError):
-            resources.check_memory("x", limit + 1, limit=limit)  # the first invalid one
-
-
-def test_check_memory_message_names_what_the_sizes_and_the_source():
+def test_check_memory_passes_at_the_limit_and_refuses_one_byte_more_naming_what_the_sizes_and_the_source(
+    monkeypatch,
+):
+    resources.check_memory("x", 24 * GIB, limit=24 * GIB)  # the last valid value
     with pytest.raises(resources.LimitError) as err:
         resources.check_memory("--horizon 2000000000 x 10000 run(s)", 24 * GIB + 1, limit=24 * GIB)
     assert str(err.value) == (
@@ -215,14 +211,9 @@ def test_check_memory_message_names_what_the_sizes_and_the_source():
         "a sweep point needs about 1.5 GiB of memory, more than the limit of 1.0 GiB (the cluster's mem_mb)"
     )
     assert issubclass(resources.LimitError, ValueError)
-
-
-def test_check_memory_defaults_to_the_machines_memory(monkeypatch):
-    monkeypatch.setattr(resources, "physical_memory", lambda: 1000)
+    monkeypatch.setattr(resources, "physical_memory", lambda: 1000)  # the default limit: this machine's
     resources.check_memory("a", 1000)
-    with pytest.raises(
-        resources.LimitError, match=r"^a needs about 1001 B of memory, more than the limit of 1000 B \("
-    ):
+    with pytest.raises(resources.LimitError, match=r"^a needs about 1001 B of memory, more than the limit of 1000 B"):
         resources.check_memory("a", 1001)
 
 
@@ -238,17 +229,13 @@ def test_physical_memory_is_pages_times_page_size_or_unbounded_without_sysconf(m
 
 def test_human_uses_binary_units_with_one_decimal_above_bytes():
     for n, text in [
-        (0, "0 B"),
         (1023, "1023 B"),  # the last byte count shown in B
-        (1024, "1.0 KiB"),  # the first in KiB
-        (1536, "1.5 KiB"),
         (512.4, "512 B"),
+        (1024, "1.0 KiB"),  # the first in KiB
         (2**20, "1.0 MiB"),
         (int(7.3 * 2**40), "7.3 TiB"),
         (3 * GIB // 2, "1.5 GiB"),
-        (2**50, "1.0 PiB"),
         (int(1.3 * 2**50), "1.3 PiB"),
-        (1023 * 2**50, "1023.0 PiB"),
         (5 * 2**60, "5120.0 PiB"),  # no unit above PiB
     ]:
         assert resources.human(n) == text, n

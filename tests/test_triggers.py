@@ -226,16 +226,6 @@ def test_simulation_units_hold_the_jobs_kernel_and_everything_it_imports(entry):
         assert code_units(entry) <= units  # the kernel adds, never removes
 
 
-def test_a_kernels_helpers_are_found_through_its_imports():
-    """Hand-known kernel imports: Dueling-EXP3 reuses partial monitoring's kernel, the Thompson samplers
-    share _posterior, and every kernel draws through _sampling."""
-    dexp3 = set(triggers.code_units("cli.simulation:cmd_simulate", "algorithms.dexp3"))
-    assert "algorithms.partial_monitoring" in dexp3
-    ts = set(triggers.code_units("cli.simulation:cmd_sweep_point", "algorithms.ts_maximin"))
-    assert "algorithms._posterior" in ts
-    assert "algorithms._sampling" in module_imports("algorithms.ts_maximin") | ts
-
-
 def test_units_of_several_entries_are_the_union_of_each_entrys():
     a, b = "studies.paper:cmd_aggregate", "studies.paper:cmd_figure_main"
     assert set(triggers.code_units(a, b)) == set(triggers.code_units(a)) | set(triggers.code_units(b))

@@ -136,6 +136,17 @@ def with_provenance(schema_or_table, provenance: dict | None):
     return schema_or_table.replace_schema_metadata(metadata) if is_table else schema.with_metadata(metadata)
 
 
+@contextmanager
+def parquet_writer(path, schema: pa.Schema, provenance: dict | None = None):
+    """A ``pyarrow.parquet.ParquetWriter`` of ``schema`` carrying ``provenance``, written table by table to a
+    temporary file that becomes ``path`` when the block ends (:func:`atomic_write`): never a partial file."""
+    with (
+        atomic_write(path) as tmp,
+        pq.ParquetWriter(tmp, with_provenance(schema, provenance), **write_options(schema.names)) as out,
+    ):
+        yield out
+
+
 def write_table(table: pa.Table, path, provenance: dict | None = None, **options) -> None:
     """Write ``table`` to ``path`` atomically, carrying ``provenance``: a crash never leaves a partial file."""
     with atomic_write(path) as tmp:
@@ -200,10 +211,7 @@ def write_runs(runs: list, actions: int, path, provenance: dict | None = None) -
         recorded = {
             p: np.concatenate([res.strategies[p] for _, res in runs]).reshape(len(at), actions) for p in players
         }
-    with (
-        atomic_write(path) as tmp,
-        pq.ParquetWriter(tmp, with_provenance(schema, provenance), **write_options(names)) as out,
-    ):
+    with parquet_writer(path, schema, provenance) as out:
         for first in range(0, int(starts[-1]), ROW_GROUP_ROWS):
             rows = min(ROW_GROUP_ROWS, int(starts[-1]) - first)
             arrays = [column.slice(first, rows) for column in base]
