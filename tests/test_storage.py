@@ -125,15 +125,6 @@ def test_a_typed_read_reads_the_rows_asked_for_and_refuses_another_schema_or_a_n
         storage.read_frame(path, "bounds")
 
 
-def test_arrow_arrays_take_the_arrow_type_whatever_the_numpy_dtype():
-    """``_arrow`` converts the values to the type's width before taking the buffer (int64 in, int16 out)."""
-    values = np.array([1, -2, 300], dtype=np.int64)
-    assert storage._arrow(values, pa.int16()).to_pylist() == [1, -2, 300]
-    masked = storage._arrow(values, pa.int16(), valid=np.array([True, False, True]))
-    assert masked.type == pa.int16() and masked.to_pylist() == [1, None, 300] and masked.null_count == 1
-    assert storage._arrow(np.array([0.5, 2.0]), pa.int8()).to_pylist() == [0, 2]
-
-
 def _hand_scenario():
     """A = 3 by hand: 0 beats 1 and 2 (a Condorcet winner), but 1 has the largest row sum (Borda winner):
     rows off the diagonal sum to 1.10, 1.44 and 0.46; Copeland wins 2, 1, 0; row minima 0.55, 0.45, 0.01."""

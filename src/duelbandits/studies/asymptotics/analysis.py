@@ -10,10 +10,11 @@ import numpy as np
 import pandas as pd
 
 from ... import algorithms, schemas, theorems
-from ...points import PointError, bootstrap_exponent, check_points, fit_power_law, resampled_log_means
+from ...points import PointError, check_points, resampled_log_means
 from ...regret import REGRET_NAMES, sample_std
 from ...simulation import name_seed
 from ...tables import Page, Table, fmt, fraction, has
+from ..sweeps.analysis import exponent_table
 
 NEAR = 0.1
 """Default ``near`` of the verdict ``converging``: the last interval's low end at most this far above ``e``."""
@@ -132,12 +133,14 @@ def long_horizon_tables(
     near: float = NEAR,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """``(exponents, local)``: one row per (scenario, algorithm, regret, A) of the sweep ``points``, and one
-    per horizon. The global fit's stream is the sweeps' own (the same interval as ``sweep-horizon``); the
-    local slopes' adds ``"local"``."""
+    per horizon. The global fit is the sweeps' own (:func:`..sweeps.analysis.exponent_table`, the same
+    interval as ``sweep-horizon``); the local slopes' stream adds ``"local"`` to its."""
+    keys = ["scenario", "algorithm", "regret", "actions"]
     points = check_points(points)
     finals = points[points["t"] == points["horizon"]]
-    exponent_rows, local_rows = [], []
-    for (scenario, algorithm, kind, actions), part in finals.groupby(["scenario", "algorithm", "regret", "actions"]):
+    fits = exponent_table(points, resamples, confidence, base_seed).set_index(keys)
+    exponent_rows, local_frames = [], []
+    for (scenario, algorithm, kind, actions), part in finals.groupby(keys):
         by_T = [(int(T), grp["cumulative_regret"].to_numpy()) for T, grp in part.groupby("horizon")]
         if len(by_T) < 2:
             raise PointError(
@@ -148,42 +151,32 @@ def long_horizon_tables(
         values = [v for _, v in by_T]
         means = np.array([v.mean() for v in values])
         slopes = local_slopes(horizons, means)
-        key = (scenario, algorithm, kind, str(actions))
-        lows, highs = bootstrap_local_slopes(
-            horizons, values, resamples, confidence, name_seed(base_seed, *key, "local")
-        )
-        rho, log_c = fit_power_law(horizons, means)
-        rho_low, rho_high = bootstrap_exponent(horizons, values, resamples, confidence, name_seed(base_seed, *key))
+        seed = name_seed(base_seed, scenario, algorithm, kind, str(actions), "local")
+        lows, highs = bootstrap_local_slopes(horizons, values, resamples, confidence, seed)
+        fit = fits.loc[(scenario, algorithm, kind, actions)]
         theorem = theorems.theorem_for(algorithm, kind)
-        exponent = theorem.exponent if theorem else np.nan
         bounds = np.array([_bound(theorem, actions, T, c_alpha) for T in horizons])
-        common = {
-            "scenario": scenario,
-            "algorithm": algorithm,
-            "regret": kind,
-            "paper": algorithms.PAPER_REGRET.get(scenario, {}).get(algorithm) == kind,
-            "theorem": theorem.name if theorem else None,
-            "theorem_exponent": exponent,
-            "actions": actions,
-        }
-        for k, (T, v) in enumerate(by_T):
-            local_rows.append(
+        common = {"scenario": scenario, "algorithm": algorithm, "regret": kind}
+        common |= {name: fit[name] for name in ("paper", "theorem", "theorem_exponent")} | {"actions": actions}
+        local_frames.append(
+            pd.DataFrame(
                 {
                     **common,
-                    "horizon": T,
-                    "runs": v.size,
-                    "mean": means[k],
-                    "std": float(sample_std(v)),
-                    "bound": bounds[k],
-                    "ratio": means[k] / bounds[k],
-                    "from_horizon": int(horizons[k - 1]) if k else None,
-                    "slope": slopes[k - 1] if k else np.nan,
-                    "ci_low": lows[k - 1] if k else np.nan,
-                    "ci_high": highs[k - 1] if k else np.nan,
+                    "horizon": horizons,
+                    "runs": [v.size for v in values],
+                    "mean": means,
+                    "std": [float(sample_std(v)) for v in values],
+                    "bound": bounds,
+                    "ratio": means / bounds,
+                    "from_horizon": [None, *map(int, horizons[:-1])],
+                    "slope": np.r_[np.nan, slopes],
+                    "ci_low": np.r_[np.nan, lows],
+                    "ci_high": np.r_[np.nan, highs],
                     "confidence": confidence,
                     "resamples": resamples,
                 }
             )
+        )
         bound = lower_bound(scenario, kind)
         has_prev = len(slopes) > 1
         exponent_rows.append(
@@ -191,7 +184,7 @@ def long_horizon_tables(
                 **common,
                 "lower_bound_exponent": bound.exponent if bound else np.nan,
                 "horizons": len(by_T),
-                "runs": min(v.size for v in values),
+                "runs": fit["runs"],
                 "first_horizon": int(horizons[0]),
                 "last_horizon": int(horizons[-1]),
                 "prev_from": int(horizons[-3]) if has_prev else None,
@@ -202,20 +195,20 @@ def long_horizon_tables(
                 "last_slope": slopes[-1],
                 "last_low": lows[-1],
                 "last_high": highs[-1],
-                "rho": rho,
-                "log_c": log_c,
-                "rho_low": rho_low,
-                "rho_high": rho_high,
+                "rho": fit["rho"],
+                "log_c": fit["log_c"],
+                "rho_low": fit["ci_low"],
+                "rho_high": fit["ci_high"],
                 "last_ratio": means[-1] / bounds[-1],
-                "verdict": verdict(slopes, lows, highs, exponent, near),
+                "verdict": verdict(slopes, lows, highs, fit["theorem_exponent"], near),
                 "near": near,
                 "confidence": confidence,
                 "resamples": resamples,
             }
         )
     exponents = pd.DataFrame(exponent_rows, columns=schemas.ASYMPTOTIC_EXPONENT_SCHEMA.names)
-    local = pd.DataFrame(local_rows, columns=schemas.ASYMPTOTIC_LOCAL_SCHEMA.names)
-    return exponents, local
+    local = pd.concat(local_frames, ignore_index=True) if local_frames else pd.DataFrame()
+    return exponents, local.reindex(columns=schemas.ASYMPTOTIC_LOCAL_SCHEMA.names)
 
 
 # --- The Markdown table ----------------------------------------------------------------------
