@@ -10,10 +10,11 @@ import numpy as np
 import pandas as pd
 
 from ... import algorithms, schemas, theorems
-from ...points import PointError, bootstrap_exponent, check_points, fit_power_law, resampled_log_means
+from ...points import PointError, check_points, resampled_log_means
 from ...regret import REGRET_NAMES, sample_std
 from ...simulation import name_seed
 from ...tables import Page, Table, fmt, fraction, has
+from ..sweeps.analysis import exponent_table
 
 NEAR = 0.1
 """Default ``near`` of the verdict ``converging``: the last interval's low end at most this far above ``e``."""
@@ -132,12 +133,14 @@ def long_horizon_tables(
     near: float = NEAR,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """``(exponents, local)``: one row per (scenario, algorithm, regret, A) of the sweep ``points``, and one
-    per horizon. The global fit's stream is the sweeps' own (the same interval as ``sweep-horizon``); the
-    local slopes' adds ``"local"``."""
+    per horizon. The global fit is the sweeps' own (:func:`..sweeps.analysis.exponent_table`, the same
+    interval as ``sweep-horizon``); the local slopes' stream adds ``"local"`` to its."""
+    keys = ["scenario", "algorithm", "regret", "actions"]
     points = check_points(points)
     finals = points[points["t"] == points["horizon"]]
-    exponent_rows, local_rows = [], []
-    for (scenario, algorithm, kind, actions), part in finals.groupby(["scenario", "algorithm", "regret", "actions"]):
+    fits = exponent_table(points, resamples, confidence, base_seed).set_index(keys)
+    exponent_rows, local_frames = [], []
+    for (scenario, algorithm, kind, actions), part in finals.groupby(keys):
         by_T = [(int(T), grp["cumulative_regret"].to_numpy()) for T, grp in part.groupby("horizon")]
         if len(by_T) < 2:
             raise PointError(
@@ -148,42 +151,32 @@ def long_horizon_tables(
         values = [v for _, v in by_T]
         means = np.array([v.mean() for v in values])
         slopes = local_slopes(horizons, means)
-        key = (scenario, algorithm, kind, str(actions))
-        lows, highs = bootstrap_local_slopes(
-            horizons, values, resamples, confidence, name_seed(base_seed, *key, "local")
-        )
-        rho, log_c = fit_power_law(horizons, means)
-        rho_low, rho_high = bootstrap_exponent(horizons, values, resamples, confidence, name_seed(base_seed, *key))
+        seed = name_seed(base_seed, scenario, algorithm, kind, str(actions), "local")
+        lows, highs = bootstrap_local_slopes(horizons, values, resamples, confidence, seed)
+        fit = fits.loc[(scenario, algorithm, kind, actions)]
         theorem = theorems.theorem_for(algorithm, kind)
-        exponent = theorem.exponent if theorem else np.nan
         bounds = np.array([_bound(theorem, actions, T, c_alpha) for T in horizons])
-        common = {
-            "scenario": scenario,
-            "algorithm": algorithm,
-            "regret": kind,
-            "paper": algorithms.PAPER_REGRET.get(scenario, {}).get(algorithm) == kind,
-            "theorem": theorem.name if theorem else None,
-            "theorem_exponent": exponent,
-            "actions": actions,
-        }
-        for k, (T, v) in enumerate(by_T):
-            local_rows.append(
+        common = {"scenario": scenario, "algorithm": algorithm, "regret": kind}
+        common |= {name: fit[name] for name in ("paper", "theorem", "theorem_exponent")} | {"actions": actions}
+        local_frames.append(
+            pd.DataFrame(
                 {
                     **common,
-                    "horizon": T,
-                    "runs": v.size,
-                    "mean": means[k],
-                    "std": float(sample_std(v)),
-                    "bound": bounds[k],
-                    "ratio": means[k] / bounds[k],
-                    "from_horizon": int(horizons[k - 1]) if k else None,
-                    "slope": slopes[k - 1] if k else np.nan,
-                    "ci_low": lows[k - 1] if k else np.nan,
-                    "ci_high": highs[k - 1] if k else np.nan,
+                    "horizon": horizons,
+                    "runs": [v.size for v in values],
+                    "mean": means,
+                    "std": [float(sample_std(v)) for v in values],
+                    "bound": bounds,
+                    "ratio": means / bounds,
+                    "from_horizon": [None, *map(int, horizons[:-1])],
+                    "slope": np.r_[np.nan, slopes],
+                    "ci_low": np.r_[np.nan, lows],
+                    "ci_high": np.r_[np.nan, highs],
                     "confidence": confidence,
                     "resamples": resamples,
                 }
             )
+        )
         bound = lower_bound(scenario, kind)
         has_prev = len(slopes) > 1
         exponent_rows.append(
@@ -191,7 +184,7 @@ def long_horizon_tables(
                 **common,
                 "lower_bound_exponent": bound.exponent if bound else np.nan,
                 "horizons": len(by_T),
-                "runs": min(v.size for v in values),
+                "runs": fit["runs"],
                 "first_horizon": int(horizons[0]),
                 "last_horizon": int(horizons[-1]),
                 "prev_from": int(horizons[-3]) if has_prev else None,
@@ -202,20 +195,20 @@ def long_horizon_tables(
                 "last_slope": slopes[-1],
                 "last_low": lows[-1],
                 "last_high": highs[-1],
-                "rho": rho,
-                "log_c": log_c,
-                "rho_low": rho_low,
-                "rho_high": rho_high,
+                "rho": fit["rho"],
+                "log_c": fit["log_c"],
+                "rho_low": fit["ci_low"],
+                "rho_high": fit["ci_high"],
                 "last_ratio": means[-1] / bounds[-1],
-                "verdict": verdict(slopes, lows, highs, exponent, near),
+                "verdict": verdict(slopes, lows, highs, fit["theorem_exponent"], near),
                 "near": near,
                 "confidence": confidence,
                 "resamples": resamples,
             }
         )
     exponents = pd.DataFrame(exponent_rows, columns=schemas.ASYMPTOTIC_EXPONENT_SCHEMA.names)
-    local = pd.DataFrame(local_rows, columns=schemas.ASYMPTOTIC_LOCAL_SCHEMA.names)
-    return exponents, local
+    local = pd.concat(local_frames, ignore_index=True) if local_frames else pd.DataFrame()
+    return exponents, local.reindex(columns=schemas.ASYMPTOTIC_LOCAL_SCHEMA.names)
 
 
 # --- The Markdown table ----------------------------------------------------------------------
@@ -236,30 +229,22 @@ def _interval(value, low, high) -> str:
 
 
 def _shown(exponents: pd.DataFrame) -> pd.DataFrame:
-    """The rows the Markdown lists: per (scenario, algorithm), :func:`regrets_shown`, in that order."""
-    rows = []
-    for (scenario, algorithm), part in exponents.groupby(["scenario", "algorithm"], sort=False):
-        for kind in regrets_shown(scenario, algorithm):
-            rows.append(part[part["regret"] == kind])
-    return pd.concat(rows, ignore_index=True) if rows else exponents.iloc[:0]
-
-
-def _order(frame: pd.DataFrame) -> pd.DataFrame:
-    """Scenarios as they come, algorithms in the paper's legend order."""
-    rank = {slug: i for i, slug in enumerate(algorithms.ALGORITHMS)}
-    key = frame["algorithm"].map(lambda a: rank.get(a, len(rank)))
-    scen = {s: i for i, s in enumerate(dict.fromkeys(frame["scenario"]))}
-    return (
-        frame.assign(_s=frame["scenario"].map(scen), _a=key)
-        .sort_values(["_s", "_a"], kind="stable")
-        .drop(columns=["_s", "_a"])
+    """The rows the Markdown lists: scenarios as they come, algorithms in the paper's legend order, and of
+    each its :func:`regrets_shown`, in that order."""
+    scenarios, slugs = list(dict.fromkeys(exponents["scenario"])), list(algorithms.ALGORITHMS)
+    pairs = sorted(
+        dict.fromkeys(zip(exponents["scenario"], exponents["algorithm"])),
+        key=lambda pair: (scenarios.index(pair[0]), slugs.index(pair[1]) if pair[1] in slugs else len(slugs)),
     )
+    at = exponents.set_index(["scenario", "algorithm", "regret"]).index
+    rows = [exponents[at == (s, a, kind)] for s, a in pairs for kind in regrets_shown(s, a)]
+    return pd.concat(rows, ignore_index=True) if rows else exponents.iloc[:0]
 
 
 def asymptotics_page(exponents: pd.DataFrame, local: pd.DataFrame) -> Page:
     """results/asymptotics/exponents.md: the verdict table with R_T / bound at every horizon, then the
     local exponent of every interval, then how to read them."""
-    shown = _shown(_order(exponents))
+    shown = _shown(exponents)
     horizons = sorted(set(local["horizon"]))
     uniform = shown[["prev_from", "last_from", "last_horizon"]].drop_duplicates()
     if len(uniform) == 1:
@@ -285,19 +270,17 @@ def asymptotics_page(exponents: pd.DataFrame, local: pd.DataFrame) -> Page:
     main = Table(header, rows, "llll" + "r" * 3 + "l" + "r" * len(horizons))
 
     intervals = sorted({(int(f), int(t)) for f, t in zip(local["from_horizon"], local["horizon"]) if has(f)})
-    slope = local.set_index(["scenario", "algorithm", "regret", "horizon"])
+    slopes = {
+        (r.scenario, r.algorithm, r.regret, int(r.from_horizon), r.horizon): _interval(r.slope, r.ci_low, r.ci_high)
+        for r in local.itertuples()
+        if has(r.from_horizon)
+    }
     header2 = ["scenario", "algorithm", "regret"] + [f"{horizon_label(f)}-{horizon_label(t)}" for f, t in intervals]
-    rows2 = []
-    for r in shown.itertuples():
-        cells = [r.scenario, r.algorithm, REGRET_NAMES.get(r.regret, r.regret)]
-        for f, t in intervals:
-            key = (r.scenario, r.algorithm, r.regret, t)
-            if key in slope.index and slope.loc[key, "from_horizon"] == f:
-                row = slope.loc[key]
-                cells.append(_interval(row["slope"], row["ci_low"], row["ci_high"]))
-            else:
-                cells.append("-")
-        rows2.append(cells)
+    rows2 = [
+        [r.scenario, r.algorithm, REGRET_NAMES.get(r.regret, r.regret)]
+        + [slopes.get((r.scenario, r.algorithm, r.regret, f, t), "-") for f, t in intervals]
+        for r in shown.itertuples()
+    ]
 
     first = exponents.iloc[0]
     conf, res, near = first["confidence"], first["resamples"], first["near"]
