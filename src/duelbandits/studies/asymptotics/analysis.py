@@ -229,30 +229,22 @@ def _interval(value, low, high) -> str:
 
 
 def _shown(exponents: pd.DataFrame) -> pd.DataFrame:
-    """The rows the Markdown lists: per (scenario, algorithm), :func:`regrets_shown`, in that order."""
-    rows = []
-    for (scenario, algorithm), part in exponents.groupby(["scenario", "algorithm"], sort=False):
-        for kind in regrets_shown(scenario, algorithm):
-            rows.append(part[part["regret"] == kind])
-    return pd.concat(rows, ignore_index=True) if rows else exponents.iloc[:0]
-
-
-def _order(frame: pd.DataFrame) -> pd.DataFrame:
-    """Scenarios as they come, algorithms in the paper's legend order."""
-    rank = {slug: i for i, slug in enumerate(algorithms.ALGORITHMS)}
-    key = frame["algorithm"].map(lambda a: rank.get(a, len(rank)))
-    scen = {s: i for i, s in enumerate(dict.fromkeys(frame["scenario"]))}
-    return (
-        frame.assign(_s=frame["scenario"].map(scen), _a=key)
-        .sort_values(["_s", "_a"], kind="stable")
-        .drop(columns=["_s", "_a"])
+    """The rows the Markdown lists: scenarios as they come, algorithms in the paper's legend order, and of
+    each its :func:`regrets_shown`, in that order."""
+    scenarios, slugs = list(dict.fromkeys(exponents["scenario"])), list(algorithms.ALGORITHMS)
+    pairs = sorted(
+        dict.fromkeys(zip(exponents["scenario"], exponents["algorithm"])),
+        key=lambda pair: (scenarios.index(pair[0]), slugs.index(pair[1]) if pair[1] in slugs else len(slugs)),
     )
+    at = exponents.set_index(["scenario", "algorithm", "regret"]).index
+    rows = [exponents[at == (s, a, kind)] for s, a in pairs for kind in regrets_shown(s, a)]
+    return pd.concat(rows, ignore_index=True) if rows else exponents.iloc[:0]
 
 
 def asymptotics_page(exponents: pd.DataFrame, local: pd.DataFrame) -> Page:
     """results/asymptotics/exponents.md: the verdict table with R_T / bound at every horizon, then the
     local exponent of every interval, then how to read them."""
-    shown = _shown(_order(exponents))
+    shown = _shown(exponents)
     horizons = sorted(set(local["horizon"]))
     uniform = shown[["prev_from", "last_from", "last_horizon"]].drop_duplicates()
     if len(uniform) == 1:
@@ -278,19 +270,17 @@ def asymptotics_page(exponents: pd.DataFrame, local: pd.DataFrame) -> Page:
     main = Table(header, rows, "llll" + "r" * 3 + "l" + "r" * len(horizons))
 
     intervals = sorted({(int(f), int(t)) for f, t in zip(local["from_horizon"], local["horizon"]) if has(f)})
-    slope = local.set_index(["scenario", "algorithm", "regret", "horizon"])
+    slopes = {
+        (r.scenario, r.algorithm, r.regret, int(r.from_horizon), r.horizon): _interval(r.slope, r.ci_low, r.ci_high)
+        for r in local.itertuples()
+        if has(r.from_horizon)
+    }
     header2 = ["scenario", "algorithm", "regret"] + [f"{horizon_label(f)}-{horizon_label(t)}" for f, t in intervals]
-    rows2 = []
-    for r in shown.itertuples():
-        cells = [r.scenario, r.algorithm, REGRET_NAMES.get(r.regret, r.regret)]
-        for f, t in intervals:
-            key = (r.scenario, r.algorithm, r.regret, t)
-            if key in slope.index and slope.loc[key, "from_horizon"] == f:
-                row = slope.loc[key]
-                cells.append(_interval(row["slope"], row["ci_low"], row["ci_high"]))
-            else:
-                cells.append("-")
-        rows2.append(cells)
+    rows2 = [
+        [r.scenario, r.algorithm, REGRET_NAMES.get(r.regret, r.regret)]
+        + [slopes.get((r.scenario, r.algorithm, r.regret, f, t), "-") for f, t in intervals]
+        for r in shown.itertuples()
+    ]
 
     first = exponents.iloc[0]
     conf, res, near = first["confidence"], first["resamples"], first["near"]
