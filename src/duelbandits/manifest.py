@@ -76,7 +76,7 @@ def recorded_plugins(manifest) -> dict:
     try:
         record = json.loads(text)
     except ValueError:
-        record = None
+        record = None  # pragma: no mutate -- '' for None: neither is a dict, the same error
     fine = isinstance(record, dict) and all(
         isinstance(made, dict) and set(made) == set(PLUGIN_FIELDS) and all(isinstance(v, str) for v in made.values())
         for made in record.values()
