@@ -258,10 +258,6 @@ def test_a_plugin_scenarios_parameters_are_set_under_its_slug_and_checked_by_its
         "config: scenario_params/gapped/gap: must be a finite number >= 0 and <= 1, got 1.5",
     )
     refused(
-        with_value(("scenario_params", "gapped"), {"gaps": 0.1}),
-        "config: scenario_params/gapped/gaps: unknown key: no parameter of gapped; its parameters are gap",
-    )
-    refused(
         with_value(("scenario_params", "gapped"), 0.1),
         "config: scenario_params/gapped: must be a mapping of its parameters (gap), got 0.1",
     )
