@@ -75,8 +75,6 @@ def test_the_seeds_are_the_documented_streams():
 def test_a_job_takes_every_jobs_th_matrix_and_the_jobs_cover_them_once():
     parts = [list(bayes.matrix_indices(10, 3, job)) for job in range(3)]
     assert parts == [[0, 3, 6, 9], [1, 4, 7], [2, 5, 8]]
-    with pytest.raises(bayes.BayesError):
-        bayes.matrix_indices(10, 3, 3)
 
 
 def test_the_estimator_on_hand_computed_cases_plain_and_stratified():

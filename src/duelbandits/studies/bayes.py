@@ -42,8 +42,6 @@ def draw_matrix(actions: int, rng, prior: str = "uniform") -> np.ndarray:
     are ``u = rng.uniform(size=A (A - 1) / 2)``; ``projected``: ``(u + 1 - v) / 2`` with ``v`` the next
     ``A (A - 1) / 2`` uniforms (so matrix ``m`` of both priors starts from the same ``u``)."""
     check_prior(prior)
-    if actions < 2:
-        raise BayesError(f"a preference matrix needs A >= 2, got {actions}")
     upper = np.triu_indices(actions, 1)
     u = rng.uniform(size=upper[0].size)
     if prior == "projected":
@@ -80,9 +78,8 @@ PROVENANCE_INTS = ("actions", "matrices", "runs", "horizon", "grid_from", "grid_
 
 
 def matrix_indices(matrices: int, jobs: int, job: int) -> range:
-    """The matrices of job ``job`` of ``jobs``: every ``jobs``-th from ``job`` on."""
-    if not 0 <= job < jobs:
-        raise BayesError(f"job {job} is not one of 0..{jobs - 1}")
+    """The matrices of job ``job`` of ``jobs`` (``bayes-runs --job`` checks it is one): every ``jobs``-th from
+    ``job`` on."""
     return range(job, matrices, jobs)
 
 
@@ -178,8 +175,6 @@ def estimates(runs_frame, confidence: float, prior: str = "uniform", flags=None,
         ratio, R = (table[v].T.groupby(level="horizon").mean().T.to_numpy() for v in ("ratio", "regret"))
         t = np.array(sorted(group["horizon"].unique()))
         f = np.ones(len(table), bool) if flags is None else np.asarray(flags[A], dtype=bool)
-        if flags is not None and not np.array_equal(table.index, np.arange(len(table))):
-            raise BayesError(f"A = {A}: stratifying needs the matrices 0..M-1 (the first of the drawn ones)")
         rng = np.random.default_rng(name_seed(seed, TARGET, "bootstrap", int(A)))
         try:
             columns = growth.columns(ratio, R, f, t, [bound(A, s) for s in t], confidence, replicates, rng)
