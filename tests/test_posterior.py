@@ -141,15 +141,6 @@ def test_beta_variate_has_the_beta_law(a, b):
     assert_cdf_matches(draws, {x: exact_beta_cdf(a, b, x) for x in cuts}, (a, b))
 
 
-def test_cached_posterior_variate_has_the_posterior_law():
-    W = np.array([[0.0, 30.0], [11.0, 0.0]])
-    pair, _ = P.new_state(W, True)
-    rng = np.random.default_rng(2)
-    draws = np.array([P._beta_cached(pair, 0, 1, rng) for _ in range(N)])
-    cuts = (0.6, 0.68, 0.72, 0.76, 0.85)
-    assert_cdf_matches(draws, {x: exact_beta_cdf(31, 12, x) for x in cuts}, "cached")
-
-
 @pytest.mark.parametrize(("a", "b", "z"), [(3, 4, 0.2), (30, 12, 1.0), (400, 500, 2.5), (1, 30, 1.5)])
 def test_upper_tail_variate_has_the_law_given_the_tail(a, b, z):
     # Given theta > u the CDF is (F(x) - F(u)) / (1 - F(u)); every draw exceeds u.
