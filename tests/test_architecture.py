@@ -26,6 +26,7 @@ FLOORS = {
     "analyses": [
         "points",
         "configcheck",
+        "configschema",
         "plan",
     ],
     "presentation": ["tables", "plotting"],

@@ -61,22 +61,6 @@ def test_hand_made_state_has_the_designed_candidates_and_eligibility():
         assert set(np.flatnonzero(L[:, a1] > 0.5).tolist()) == bad
 
 
-@pytest.mark.parametrize("first", [0, 2])
-def test_second_action_is_never_confidently_better_than_the_first(first):
-    B, t, ineligible = _cyclic_state()
-    a1, a2 = _select(B, t, np.random.default_rng(3), 20_000, first)
-    assert set(np.unique(a1).tolist()) == {0, 1, 2, 3}
-    for a, bad in ineligible.items():
-        chosen = set(np.unique(a2[a1 == a]).tolist())
-        assert not chosen & bad, (a, chosen)
-        if a != 0:
-            # an unplayed pair (theta2 ~ U(0, 1)) makes a2 != a1 common for a1 = 1, 2, 3;
-            # for a1 = 0 the eligible 1 and 3 have theta2 ~ Beta(1, 31) < 1/2 almost surely
-            assert chosen - {a}, a
-    # Without the restriction the ineligible action would win almost surely:
-    # theta2[2, 0] ~ Beta(31, 1) beats theta2[0, 0] = 1/2 with probability 1 - 2^-31.
-
-
 def test_first_step_is_uniform_then_second_action_avoids_a1():
     """At t = 1 (B = 0): all actions are candidates and eligible, theta ~ U(0, 1).
 

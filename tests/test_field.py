@@ -74,15 +74,6 @@ def test_curves_average_runs_per_step_and_tag_families(curves):
     assert mid["mean"].item() == pytest.approx(1.5)
 
 
-def test_ranks_are_one_for_the_lowest_mean_and_shared_on_ties(curves):
-    table = field.final_table(curves, order=["borda", "condorcet"])
-    assert table.columns.tolist() == schemas.FIELD_TABLE_SCHEMA.names
-    ranks = table.set_index(["scenario", "regret", "algorithm"])["rank"]
-    assert ranks[("condorcet", "condorcet", "dts")] == 1
-    assert ranks[("condorcet", "condorcet", "rucb")] == 2
-    assert ranks[("borda", "borda", "dts")] == ranks[("borda", "borda", "rucb")] == 1  # equal means
-
-
 def test_figure_draws_the_paper_solid_the_field_dashed_a_plugin_dotted_and_says_so(curves, tmp_path):
     fig = field_figure("borda", curves, [tmp_path / "f.png"])
     assert len(fig.axes) == 2  # Condorcet and Borda regret
@@ -121,18 +112,16 @@ def field_files(tmp_path_factory):
     return files
 
 
-def field_table_args(files, tmp_path):
-    args = ["field-table", *map(str, files["points"]), *(f"--scenario-file={path}" for path in files["scenarios"])]
-    return args + [f"--{name}={tmp_path / file}" for name, file in FIELD_OUTPUTS.items()]
-
-
-FIELD_OUTPUTS = {"curves": "curves.parquet", "table": "table.parquet", "markdown": "table.md"}
-
-
 def test_field_table_command_matches_a_recomputation_from_the_runs_and_the_figure_draws_its_scenarios_only(
     field_files, tmp_path, capsys
 ):
-    assert cli.main(field_table_args(field_files, tmp_path)) == 0
+    args = [
+        "field-table",
+        *map(str, field_files["points"]),
+        *(f"--scenario-file={p}" for p in field_files["scenarios"]),
+    ]
+    outputs = {"curves": "curves.parquet", "table": "table.parquet", "markdown": "table.md"}
+    assert cli.main(args + [f"--{name}={tmp_path / file}" for name, file in outputs.items()]) == 0
     table = pq.read_table(tmp_path / "table.parquet").to_pandas().set_index(["scenario", "regret", "algorithm"])
     assert sorted(set(table.index.get_level_values("regret"))) == ["condorcet", "copeland"]
     for name, kind in (("condorcet", "maximin"), ("cyclic", "copeland")):
@@ -234,8 +223,9 @@ def test_curves_list_the_steps_in_order_when_runs_were_recorded_on_different_gri
     assert curves["mean"].tolist() == pytest.approx([0.02, 0.4, 3.0])  # 2 t / 100, 4 t / 100, then (2 + 4) / 2
 
 
-def test_final_table_puts_scenarios_missing_from_the_order_after_it_with_int16_ranks_and_a_fresh_index(curves):
+def test_final_table_ranks_the_lowest_mean_first_ties_shared_and_puts_scenarios_missing_from_the_order_last(curves):
     table = field.final_table(curves, order=["borda"])
+    assert table.columns.tolist() == schemas.FIELD_TABLE_SCHEMA.names
     assert list(zip(table["scenario"], table["regret"], table["algorithm"])) == [
         ("borda", "condorcet", "dts"),
         ("borda", "condorcet", "rucb"),
@@ -245,5 +235,5 @@ def test_final_table_puts_scenarios_missing_from_the_order_after_it_with_int16_r
         ("condorcet", "condorcet", "rucb"),
     ]
     assert table["rank"].dtype == np.int16  # FIELD_TABLE_SCHEMA's type
-    assert table["rank"].tolist() == [1, 1, 1, 1, 1, 2]
+    assert table["rank"].tolist() == [1, 1, 1, 1, 1, 2]  # equal means on borda share rank 1
     assert table.index.equals(pd.RangeIndex(len(table)))

@@ -82,18 +82,6 @@ def test_kernel_reproduces_the_literal_reference_exactly(rule, X, near_half_matr
     assert all(count > 0 for key, count in total.items() if (rule, key) != ("rmed2fh", "explore")), total
 
 
-def test_initial_phase_duels_every_pair_once_in_lexicographic_order(X):
-    A = X.shape[0]
-    pairs = [(i, j) for i in range(A) for j in range(i + 1, A)]
-    I, J, _, _ = rmed1.run(X, len(pairs) + 5, np.random.default_rng(3))
-    assert list(zip(I[: len(pairs)].tolist(), J[: len(pairs)].tolist())) == pairs
-    # the first loop starts with l = 0 (L_C in increasing order)
-    assert I[len(pairs)] == 0
-    # a horizon inside the initial phase stops there
-    I, J, o, _ = rmed1.run(X, 7, np.random.default_rng(3))
-    assert list(zip(I.tolist(), J.tolist())) == pairs[:7] and o.shape == (7,)
-
-
 @pytest.mark.parametrize("f_coefficient", [-0.1, -5e-324], ids=repr)
 def test_a_negative_f_coefficient_is_rejected_by_name(f_coefficient, X):
     """f(K) = c K^e must be >= 0: the first invalid value is the largest negative float (the contract,
