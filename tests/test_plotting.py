@@ -241,11 +241,6 @@ def test_save_replaces_the_target_atomically_and_leaves_no_temporary_file(tmp_pa
     assert sorted(p.name for p in tmp_path.iterdir()) == ["f.png"]
 
 
-def test_every_algorithm_has_its_own_colour():
-    assert set(style.ALGORITHM_COLORS) == set(ALGORITHMS)
-    assert len(set(style.ALGORITHM_COLORS.values())) == len(ALGORITHMS)
-
-
 def test_display_index_keeps_at_most_max_points_and_both_ends():
     idx = style.display_index(40_000)
     assert len(idx) <= style.MAX_POINTS

@@ -1,7 +1,5 @@
-"""RMED1 (Komiyama et al., COLT 2015): the literal reference on hand-made states, the kernel against it (RMED2
-and RMED2FH too), behaviour."""
-
-import importlib
+"""RMED1 (Komiyama et al., COLT 2015): the literal reference on hand-made states (the kernels of RMED1, RMED2
+and RMED2FH against it, array for array: tests/test_field_references.py), parameters, behaviour."""
 
 import numpy as np
 import pytest
@@ -51,47 +49,6 @@ def test_ties_are_broken_uniformly_at_random():
     m = np.array([reference.challenger(np.zeros((3, 3)), 0, rng) for _ in range(n)])
     assert set(np.unique(m).tolist()) == {1, 2}
     assert abs(np.mean(m == 1) - 0.5) < 5 * np.sqrt(0.25 / n)
-
-
-@pytest.mark.parametrize("rule", ["rmed1", "rmed2", "rmed2fh"])
-def test_kernel_reproduces_the_literal_reference_exactly(rule, X, near_half_matrix):
-    """Same seed, same arrays: the kernel's incremental divergences and loop lists are Algorithms 1-3.
-
-    Both draw their random numbers by the same calls in the same order, so
-    every step must agree. The runs cover every branch (counted below): ties,
-    every rule for m (RMED2FH has no exploration step), self-duels, and loops
-    that drop arms from L_C (the near-1/2 matrix keeps several arms candidates
-    for long, so ties are frequent).
-    """
-    runs = [
-        (X, 1500, 0),
-        (duelbandits.make_scenario("arithmetic").matrix, 1500, 1),
-        (near_half_matrix(5, 2, 0.1), 1500, 2),
-    ]
-    events_of = reference.EVENTS if rule == "rmed1" else reference.RMED2_EVENTS
-    total = dict.fromkeys(events_of, 0)
-    run = importlib.import_module(f"duelbandits.algorithms.{rule}").run
-    for matrix, T, seed in runs:
-        events = {}
-        ref = reference.run(matrix, T, np.random.default_rng(seed), rmed1.f_of_K(matrix.shape[0]), events, rule)
-        kernel = run(matrix, T, np.random.default_rng(seed))[:3]
-        for a, b in zip(kernel, ref):
-            np.testing.assert_array_equal(a, b)
-        for key in total:
-            total[key] += events[key]
-    assert all(count > 0 for key, count in total.items() if (rule, key) != ("rmed2fh", "explore")), total
-
-
-def test_initial_phase_duels_every_pair_once_in_lexicographic_order(X):
-    A = X.shape[0]
-    pairs = [(i, j) for i in range(A) for j in range(i + 1, A)]
-    I, J, _, _ = rmed1.run(X, len(pairs) + 5, np.random.default_rng(3))
-    assert list(zip(I[: len(pairs)].tolist(), J[: len(pairs)].tolist())) == pairs
-    # the first loop starts with l = 0 (L_C in increasing order)
-    assert I[len(pairs)] == 0
-    # a horizon inside the initial phase stops there
-    I, J, o, _ = rmed1.run(X, 7, np.random.default_rng(3))
-    assert list(zip(I.tolist(), J.tolist())) == pairs[:7] and o.shape == (7,)
 
 
 @pytest.mark.parametrize("f_coefficient", [-0.1, -5e-324], ids=repr)

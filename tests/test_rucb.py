@@ -114,39 +114,6 @@ def test_tie_with_the_champion_itself_goes_to_the_other_arm(ucb_upper):
     assert (c == 0).any()
 
 
-# A hand-made sequence of 30 duels on A = 3 (the losers' log-t threshold n/(4 alpha) = n/2.04 after
-# n straight losses: 1.471 for n = 3, 2.451 for n = 5):
-#   t = 1..5  : 0 beats 1 (W[0,1] = 5)       t = 11   : 0 duels itself (no update)
-#   t = 6..10 : 0 beats 2 (W[0,2] = 5)       t = 12..29: 2 beats 0 (W[2,0] = 18)
-#   t = 30    : 1 beats 2
-_DUELS = [(0, 1, 1)] * 5 + [(0, 2, 1)] * 5 + [(0, 0, 1)] + [(2, 0, 1)] * 18 + [(1, 2, 1)]
-# Candidate sets and hypotheses before each step, derived by hand:
-#   t = 1..3 all (ln 3 = 1.099 >= 0.980 = threshold after 2 losses); t = 4..10 {0, 2} (1 has lost
-#   3..5 times, ln 10 = 2.303 < 2.451); t = 11 {0} (2 has lost 5 times too, ln 11 = 2.398 < 2.451):
-#   B = {0}; t = 12 all again (ln 12 = 2.485), B stays {0} through t = 29, where 0's bound against
-#   2 is 5/22 + sqrt(0.51 ln 29 / 22) = 0.227 + 0.279 >= 1/2 (threshold (-6)^2/(0.51*22) = 3.21 <=
-#   ln 29 = 3.37); t = 30: threshold (-6.5)^2/(0.51*23) = 3.60 > ln 30 = 3.40, C = {1, 2}, B = ∅.
-_EXPECTED_C = {1: {0, 1, 2}, 3: {0, 1, 2}, 4: {0, 2}, 10: {0, 2}, 11: {0}, 12: {0, 1, 2}, 29: {0, 1, 2}, 30: {1, 2}}
-_EXPECTED_B = {1: NONE, 10: NONE, 11: 0, 12: 0, 29: 0, 30: NONE}
-
-
-def test_state_after_a_hand_made_sequence_of_duels(ucb_upper):
-    """The kernel's incremental state (``observe``) against the hand values and, every step, the formula."""
-    W = np.zeros((3, 3))
-    thr, rowmax, colmin = rucb.new_state(W, ALPHA)
-    cands = np.empty(3, dtype=np.int64)
-    best = NONE
-    for t, (i, j, x) in enumerate(_DUELS, start=1):
-        m, best = rucb._hypothesis(rowmax, np.log(t), best, cands)
-        C = set(cands[:m].tolist())
-        assert C == formula_candidates(ucb_upper, W, t) and C == _EXPECTED_C.get(t, C), t
-        assert best == _EXPECTED_B.get(t, best), t
-        rucb.observe(W, ALPHA, thr, rowmax, colmin, i, j, x)
-    expected_W = np.zeros((3, 3))
-    expected_W[0, 1], expected_W[0, 2], expected_W[2, 0], expected_W[1, 2] = 5, 5, 18, 1
-    np.testing.assert_array_equal(W, expected_W)
-
-
 @pytest.mark.parametrize("matrix", ["condorcet", "cyclic"])
 def test_every_step_of_a_run_follows_algorithm_1(matrix, X, cyclic4, ucb_upper):
     """Replay a run against the literal formulas: c in C (or C empty), B's rules, d's argmax.

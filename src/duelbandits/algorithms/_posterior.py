@@ -86,17 +86,6 @@ def counts(pair):
     return pair[:, :, COUNT]
 
 
-def col_order(order):
-    """Per row, the columns ``j != i`` by increasing posterior mean (a view of ``order``)."""
-    A = order.shape[1]
-    return order[:A, : A - 1]
-
-
-def row_order(order):
-    """The actions by decreasing posterior-mean score (a view of ``order``)."""
-    return order[order.shape[1] + ROWS]
-
-
 @nb.njit(cache=True, inline="always")
 def posterior_mean(pair, i, j):
     """``E[theta[i, j] | H_t] = (W[i, j] + 1) / (W[i, j] + W[j, i] + 2)``."""
