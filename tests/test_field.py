@@ -205,7 +205,6 @@ def test_curves_hold_runs_actions_horizon_and_family_of_an_unknown_slug_with_a_f
     curves = field.curves_table(more, {"condorcet": ["condorcet"], "borda": ["condorcet", "borda"]})
     assert set(curves["runs"]) == {2} and set(curves["actions"]) == {10} and set(curves["horizon"]) == {100}
     assert set(curves.loc[curves["algorithm"] == "zz-plugin", "family"]) == {"other"}
-    assert (field.family("dts"), field.family("rucb")) == ("paper", "field")  # the registry's
     # three (scenario, regret) parts concatenated: one index 0..n-1, not one per part
     assert curves.index.equals(pd.RangeIndex(len(curves)))
     # 2 algorithms x 3 steps on condorcet, 2 x 3 x 2 regrets on borda, 3 steps of zz-plugin

@@ -13,7 +13,7 @@ from ... import algorithms, schemas, theorems
 from ...points import PointError, check_points, resampled_log_means
 from ...regret import REGRET_NAMES, sample_std
 from ...simulation import name_seed
-from ...tables import Page, Table, fmt, fraction, has
+from ...tables import Page, Table, fmt, fraction
 from ..sweeps.analysis import exponent_table
 
 NEAR = 0.1
@@ -269,11 +269,11 @@ def asymptotics_page(exponents: pd.DataFrame, local: pd.DataFrame) -> Page:
         rows.append(cells)
     main = Table(header, rows, "llll" + "r" * 3 + "l" + "r" * len(horizons))
 
-    intervals = sorted({(int(f), int(t)) for f, t in zip(local["from_horizon"], local["horizon"]) if has(f)})
+    intervals = sorted({(int(f), int(t)) for f, t in zip(local["from_horizon"], local["horizon"]) if pd.notna(f)})
     slopes = {
         (r.scenario, r.algorithm, r.regret, int(r.from_horizon), r.horizon): _interval(r.slope, r.ci_low, r.ci_high)
         for r in local.itertuples()
-        if has(r.from_horizon)
+        if pd.notna(r.from_horizon)
     }
     header2 = ["scenario", "algorithm", "regret"] + [f"{horizon_label(f)}-{horizon_label(t)}" for f, t in intervals]
     rows2 = [
