@@ -163,7 +163,6 @@ def field_figure(scenario: str, curves, outputs, *, data_digest=None):
 
     from ..plotting import style
 
-    curves = curves[curves["scenario"] == scenario]
     kinds = list(dict.fromkeys(curves["regret"]))
     horizon = int(curves["horizon"].max())
     actions = int(curves["actions"].iloc[0])
