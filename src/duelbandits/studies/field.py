@@ -33,14 +33,6 @@ def field_regrets(scenario: str, condorcet_winner) -> list[str]:
     return kinds
 
 
-def family(slug: str) -> str:
-    """``paper`` or ``field`` for a registered slug; ``other`` for an unknown one."""
-    from ..algorithms import ALGORITHMS
-
-    spec = ALGORITHMS.get(slug)
-    return spec.family if spec is not None else "other"
-
-
 def scenario_regrets(records, simulated) -> dict:
     """Scenario -> the regrets the field reports on it (:func:`field_regrets`), in the order of
     ``records`` (``[(path, scenario record), ...]``), each checked against the point files' provenance, and
@@ -65,6 +57,7 @@ def curves_table(points: pd.DataFrame, regrets: dict) -> pd.DataFrame:
     at every grid step of the point files' rows ``points``."""
     import pandas as pd
 
+    from ..algorithms import ALGORITHMS
     from ..points import check_points
     from ..regret import sample_std
     from ..schemas import FIELD_CURVES_SCHEMA
@@ -86,7 +79,7 @@ def curves_table(points: pd.DataFrame, regrets: dict) -> pd.DataFrame:
             grouped.insert(2, "regret", kind)  # pragma: no mutate
             frames.append(grouped)
     table = pd.concat(frames, ignore_index=True)
-    table["family"] = [family(a) for a in table["algorithm"]]
+    table["family"] = [ALGORITHMS[a].family if a in ALGORITHMS else "other" for a in table["algorithm"]]
     return table[FIELD_CURVES_SCHEMA.names]
 
 
@@ -170,7 +163,6 @@ def field_figure(scenario: str, curves, outputs, *, data_digest=None):
 
     from ..plotting import style
 
-    curves = curves[curves["scenario"] == scenario]
     kinds = list(dict.fromkeys(curves["regret"]))
     horizon = int(curves["horizon"].max())
     actions = int(curves["actions"].iloc[0])

@@ -99,11 +99,6 @@ def fraction(x: float, digits: int = 3) -> str:
     return fmt(x, digits)
 
 
-def has(value) -> bool:
-    """Whether a table cell holds a value (not None, not NaN)."""
-    return value is not None and not (isinstance(value, float) and np.isnan(value))
-
-
 def config_html(config: dict) -> str:
     """The effective configuration (config files and --config overrides merged) as an HTML page."""
 
