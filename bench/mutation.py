@@ -42,6 +42,7 @@ TESTS = {
         "tests/test_bayes.py::test_the_default_section_is_valid_and_checked",
         "tests/test_bayes.py::test_the_target_check_names_its_key",
     ],
+    "configschema": ["tests/test_config_validation.py::test_the_committed_schema_file_is_the_generators_output"],
     "digests": [
         "tests/test_digests.py",
         "tests/test_storage.py",

@@ -97,24 +97,6 @@ def cyclic4():
 
 
 @pytest.fixture
-def near_half_matrix():
-    """``near_half_matrix(A, seed, spread)``: a preference matrix whose entries above the diagonal are
-    uniform on ``1/2 +- spread`` (close to 1/2, so that confidence-bound algorithms stay unsure for long)."""
-    import numpy as np
-
-    def build(A, seed, spread):
-        rng = np.random.default_rng(seed)
-        X = np.full((A, A), 0.5)
-        iu = np.triu_indices(A, 1)
-        v = rng.uniform(0.5 - spread, 0.5 + spread, len(iu[0]))
-        X[iu] = v
-        X[iu[1], iu[0]] = 1 - v
-        return X
-
-    return build
-
-
-@pytest.fixture
 def ucb_upper():
     """``ucb_upper(W, t, alpha=0.51)``: the upper confidence bounds of RUCB and RCS (their line 4-5)
     literally, ``U = W/N + sqrt(alpha ln t / N)`` with both quotients 1 where ``N = 0``, ``U_ii = 1/2``."""

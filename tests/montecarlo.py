@@ -1,6 +1,6 @@
-"""Monte Carlo helpers of the sampler tests: count states (random ones for the confidence-bound rules too), a
-total order, the full-theta reference, a two-sample check, and the per-step law of a kernel's draws (pooled
-runs, a per-cell martingale check and its power)."""
+"""Monte Carlo helpers of the sampler tests: count states, a total order, the full-theta reference, a
+two-sample check, and the per-step law of a kernel's draws (pooled runs, a per-cell martingale check and its
+power)."""
 
 import numpy as np
 
@@ -17,16 +17,16 @@ def random_counts(A, seed):
     return W
 
 
-def random_win_states(A=6, states=400, seed=0):
-    """``(W, t)``: win counts 0..7 with about 30% of the pairs unplayed or one-sided and about 20% exactly
-    even (W/N = 1/2), at a t among 1 to 40,000: the edges of the confidence bounds' thresholds."""
+def near_half_matrix(A, seed, spread):
+    """A preference matrix whose entries above the diagonal are uniform on ``1/2 +- spread`` (close to 1/2,
+    so that confidence-bound algorithms stay unsure for long)."""
     rng = np.random.default_rng(seed)
-    for _ in range(states):
-        W = rng.integers(0, 8, size=(A, A)).astype(float)
-        W *= rng.random((A, A)) < 0.7
-        W = np.where(rng.random((A, A)) < 0.2, np.maximum(W, W.T), W)
-        np.fill_diagonal(W, 0)
-        yield W, int(rng.choice([1, 2, 3, 10, 100, 1000, 40_000]))
+    X = np.full((A, A), 0.5)
+    iu = np.triu_indices(A, 1)
+    v = rng.uniform(0.5 - spread, 0.5 + spread, len(iu[0]))
+    X[iu] = v
+    X[iu[1], iu[0]] = 1 - v
+    return X
 
 
 def total_order(A):

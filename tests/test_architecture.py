@@ -10,6 +10,7 @@ PACKAGE = Path(triggers.PACKAGE_ROOT)
 FLOORS = {
     "domain core": [
         "errors",
+        "params",
         "plugins",
         "winners",
         "matrices",
@@ -25,6 +26,7 @@ FLOORS = {
     "analyses": [
         "points",
         "configcheck",
+        "configschema",
         "plan",
     ],
     "presentation": ["tables", "plotting"],

@@ -106,3 +106,16 @@ def test_a_folder_without_a_table_to_archive_is_refused_naming_it(project, tmp_p
     assert run("archive", project / "built", tmp_path / "typo", "--archive", project / "archive") == 2
     assert f"{tmp_path / 'typo'}: holds no table to archive" in capsys.readouterr().err
     assert (project / "archive" / "MANIFEST.sha256").read_bytes() == before
+
+
+def test_an_estimates_table_of_an_unknown_prior_is_refused_naming_it(project, tmp_path, capsys):
+    """Not archived as the uniform prior's (its name is the file's, and the ledger reads the prior from it)."""
+    built = tmp_path / "results" / "maximin-bayes" / "estimates.parquet"
+    built.parent.mkdir(parents=True)
+    table = storage.read_frame(estimates(built, 3, [50, 100])).assign(prior="my prior")
+    storage.write_frame(table, schemas.BAYES_ESTIMATE_SCHEMA, built, {"table": "bayes-estimates"})
+    before = (project / "archive" / "MANIFEST.sha256").read_bytes()
+    assert run("archive", tmp_path, "--archive", project / "archive") == 2
+    priors = "uniform antisymmetric, independent entries, projected"
+    assert capsys.readouterr().err.endswith(f"{built}: its prior 'my prior' is not one of the priors ({priors})\n")
+    assert (project / "archive" / "MANIFEST.sha256").read_bytes() == before

@@ -296,7 +296,7 @@ def test_table_rows_are_sorted_by_regret_before_actions_and_empty_without_a_fina
 def test_markdown_lists_the_theorems_regret_first_with_ratios_at_every_horizon():
     points = synthetic_points(np.random.default_rng(2), CASES)
     exponents, local = asymptotics.long_horizon_tables(points, resamples=50, base_seed=1)
-    md = asymptotics.asymptotics_markdown(exponents, local)
+    md = asymptotics.asymptotics_page(exponents, local).markdown()
     lines = md.splitlines()
     header = next(line for line in lines if line.startswith("| scenario | algorithm | regret | theorem"))
     assert "local 3x10^3-10^4" in header and "local 10^4-3x10^4" in header
@@ -309,6 +309,11 @@ def test_markdown_lists_the_theorems_regret_first_with_ratios_at_every_horizon()
     verdict = exponents.set_index(["algorithm", "regret"]).loc[("ts-borda", "borda"), "verdict"]
     assert f"| {verdict} |" in next(line for line in lines if line.startswith("| borda | ts-borda | Borda | 2/3"))
     assert "Saha, Koren & Mansour" in md and "lo - e <= 0.1" in md
+    two = synthetic_points(np.random.default_rng(2), CASES, horizons=HORIZONS[:2])  # one interval, none before it
+    assert (
+        "local (previous)"
+        in asymptotics.asymptotics_page(*asymptotics.long_horizon_tables(two, resamples=10)).markdown()
+    )
     for T, label in [(1000, "10^3"), (3000, "3x10^3"), (10_000_000, "10^7"), (2000, "2,000"), (200, "200")]:
         assert asymptotics.horizon_label(T) == label
 
@@ -409,22 +414,12 @@ def test_cli_table_and_figure_write_schemas_provenance_and_digest(tmp_path, poin
     assert digests.figure_data_digest(out[0]) == digests.figure_data_digest(out[1]) == digest
 
 
-def test_cli_figure_rejects_unknown_scenarios_and_other_tables(tmp_path, point_files, capsys):
+def test_cli_figure_rejects_another_table(tmp_path, point_files, capsys):
     assert cli.main(table_args(tmp_path, point_files)) == 0
     args = ["asymptotics-figure", "--local", str(tmp_path / "out-local"), "--out", str(tmp_path / "f.png")]
-    assert cli.main([*args, "--scenario", "cyclic", "--exponents", str(tmp_path / "out-exponents")]) == 2
-    assert "no rows for scenario 'cyclic'" in capsys.readouterr().err
     assert cli.main([*args, "--scenario", "borda", "--exponents", str(point_files[0])]) == 2
     assert "not what the pipeline wrote" in capsys.readouterr().err
     assert not (tmp_path / "f.png").exists()
-
-
-def test_cli_table_with_two_horizons_writes_all_three_outputs(tmp_path, point_files):
-    """Two horizons: one local interval, no previous one; the Markdown is built before any file is written."""
-    two = [p for p in point_files if not p.name.endswith("-1200.parquet")]
-    assert cli.main(table_args(tmp_path, two)) == 0
-    text = (tmp_path / "out-markdown").read_text()
-    assert "local (previous)" in text and "| borda | ts-borda | Borda | 2/3 (Thm 4.2) |" in text
 
 
 def test_cli_table_refuses_a_bootstrap_larger_than_memory(tmp_path, point_files, capsys):

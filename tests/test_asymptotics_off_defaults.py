@@ -13,7 +13,6 @@ import pytest
 
 from duelbandits import schemas, theorems
 from duelbandits.studies.asymptotics import analysis as asymptotics
-from duelbandits.studies.asymptotics.analysis import asymptotics_markdown
 from duelbandits.studies.sweeps import analysis as sweeps
 
 # --- bootstrap_local_slopes ----------------------------------------------------------------------
@@ -114,7 +113,7 @@ def test_local_rows_hold_each_horizons_runs_mean_and_std_and_exponents_the_fewes
         assert (row.confidence, row.resamples) == (0.8, 20)
 
 
-def test_sweep_exponents_hold_the_fewest_runs_and_the_horizon_table_each_horizons():
+def test_sweep_exponents_hold_the_fewest_runs_of_each_algorithm_and_regret_and_the_horizon_table_each_horizons():
     for runs in RUN_COUNTS:
         points = hand_points(runs)
         (row,) = sweeps.exponent_table(points, resamples=20, confidence=0.8).itertuples()
@@ -123,14 +122,12 @@ def test_sweep_exponents_hold_the_fewest_runs_and_the_horizon_table_each_horizon
         finals = table[table["t"] == table["horizon"]].sort_values("horizon")
         assert finals["runs"].tolist() == list(runs)
         assert (table[table["t"] == 1]["runs"].tolist()) == list(runs)
-
-
-def test_the_fewest_runs_are_per_algorithm_and_regret_not_over_the_whole_table():
     points = pd.concat([hand_points((2, 5, 7)), hand_points((6, 4, 8), algorithm="ts-maximin")], ignore_index=True)
-    exponents, _ = asymptotics.long_horizon_tables(points, resamples=10)
-    assert dict(zip(exponents["algorithm"], exponents["runs"])) == {"ts-borda": 2, "ts-maximin": 4}
-    sweep = sweeps.exponent_table(points, resamples=10)
-    assert dict(zip(sweep["algorithm"], sweep["runs"])) == {"ts-borda": 2, "ts-maximin": 4}
+    for table in (
+        asymptotics.long_horizon_tables(points, resamples=10)[0],
+        sweeps.exponent_table(points, resamples=10),
+    ):
+        assert dict(zip(table["algorithm"], table["runs"])) == {"ts-borda": 2, "ts-maximin": 4}
 
 
 # --- The Markdown note: the runs of every horizon can be read off it --------------------------------
@@ -148,20 +145,17 @@ def note_runs(text, horizons):
     return usual, {T: named.get(T, usual) for T in horizons}
 
 
-def test_the_notes_runs_per_horizon_give_every_horizons_count_and_the_most_common_as_usual():
+def test_the_notes_runs_per_horizon_give_every_horizons_count_and_the_most_common_as_usual_the_largest_if_tied():
     for runs in [(40, 40, 20), (20, 40, 40), (4, 4, 4), (3, 5, 7), (2, 2, 6), (6, 2, 2)]:
         exponents, local = asymptotics.long_horizon_tables(hand_points(runs), resamples=10)
-        usual, per_horizon = note_runs(asymptotics_markdown(exponents, local), HORIZONS)
+        usual, per_horizon = note_runs(asymptotics.asymptotics_page(exponents, local).markdown(), HORIZONS)
         assert per_horizon == dict(zip(HORIZONS, runs))
         counts = {n: runs.count(n) for n in runs}
         assert counts[usual] == max(counts.values())
-
-
-def test_tied_counts_take_the_largest_as_usual():
     for runs, usual in [((2, 2, 6, 6), 6), ((6, 6, 2, 2), 6), ((3, 5, 7, 9), 9)]:
         horizons = [1000, 3000, 10_000, 30_000]
         exponents, local = asymptotics.long_horizon_tables(hand_points(runs, horizons=horizons), resamples=10)
-        got, per_horizon = note_runs(asymptotics_markdown(exponents, local), horizons)
+        got, per_horizon = note_runs(asymptotics.asymptotics_page(exponents, local).markdown(), horizons)
         assert got == usual and per_horizon == dict(zip(horizons, runs))
 
 

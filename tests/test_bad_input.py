@@ -25,7 +25,6 @@ MAIN = ["figure", "main", "--scenario-file", "s.json"]
             [*SIM, "--horizon", "300.0", "--runs", "0-1", "--out", "o.parquet"],
             ["--horizon", "must be an integer", "'300.0'"],
         ),
-        ([*SIM, "--horizon", "1000000000000", "--runs", "0-1", "--out", "o.parquet"], ["--horizon", "[1, 2147483647]"]),
         # fits the int32 step column, not in memory: refused before any allocation, naming the sizes
         (
             [*SIM, "--horizon", "2000000000", "--runs", "0-9999", "--out", "o.parquet"],
@@ -45,11 +44,6 @@ MAIN = ["figure", "main", "--scenario-file", "s.json"]
         (["table", "--summary", "absent.parquet", "--markdown", "t.md"], ["absent.parquet: file not found"]),
         (["manifest", "verify", "M.sha256", "--root", "/nonexistent"], ["--root /nonexistent: not a directory"]),
         (["config-page", "--config-json", '{"horizon": NaN}', "--out", "c.html"], ["--config-json", "NaN is not"]),
-        (
-            ["bounds", "--algorithms", "ts-borda", "--actions", "5", "--horizon", "50", "--points", "1000"]
-            + ["--c-alpha", "nan", "--out", "b.pq"],
-            ["--c-alpha", "must be a finite number > 0"],
-        ),
         (
             [*MAIN, "--summary", "x.parquet", "--c-alpha", "1.0", "--out", "f.jpg"],
             ["--out f.jpg: a figure is saved as .pdf, .png or .svg"],
@@ -162,30 +156,6 @@ def test_a_bad_matrix_file_is_one_line_naming_the_line_and_column(tmp_path, caps
 # --- manifest verify cannot be fooled (issue 21) ------------------------------------------------------
 
 
-def _tree(root, prov_scenario="condorcet", seed=1):
-    """A tiny results tree: one traces file whose provenance says ``prov_scenario`` and ``seed``, one figure."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    import pyarrow as pa
-
-    from duelbandits import storage
-    from duelbandits.plotting import style
-
-    (root / "results/traces").mkdir(parents=True, exist_ok=True)
-    (root / "figures").mkdir(exist_ok=True)
-    prov = {"table": "traces", "scenario": prov_scenario, "seed": seed, "horizon": 300, "runs": 3}
-    table = pa.table({"t": np.arange(1, 4, dtype=np.int32), "x": np.array([0.5, 1.5, 2.5])})
-    storage.write_table(table, root / "results/traces/condorcet.parquet", prov)
-    if not (root / "figures/f.png").exists():
-        fig, ax = plt.subplots(figsize=(2, 2))
-        ax.plot([0, 1], [0, 1])
-        style.save(fig, root / "figures/f.png", data_digest="ab" * 32)
-        plt.close(fig)
-    return ["results/traces/condorcet.parquet", "figures/f.png"]
-
-
 @pytest.mark.parametrize(
     "entry, words",
     [
@@ -230,8 +200,12 @@ def test_a_full_disk_names_the_file_and_leaves_no_temporary_file(tmp_path, monke
 
 
 def test_provenance_into_a_closed_pipe_stops_quietly_with_141(tmp_path):
-    files = _tree(tmp_path)
-    many = " ".join([files[0]] * 3000)  # far more than a pipe's buffer
+    import pyarrow as pa
+
+    from duelbandits import storage
+
+    storage.write_table(pa.table({"t": pa.array([1], pa.int32())}), tmp_path / "a.parquet", {"table": "traces"})
+    many = " ".join(["a.parquet"] * 3000)  # far more than a pipe's buffer
     script = (
         f"{sys.executable} -m duelbandits provenance {many} | head -c 10 >/dev/null; echo status ${{PIPESTATUS[0]}}"
     )

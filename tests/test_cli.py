@@ -94,19 +94,6 @@ def test_simulate_needs_run_or_runs(tmp_path, capsys):
     assert list(tmp_path.iterdir()) == []
 
 
-def test_aggregate_names_a_truncated_run_file(tmp_path, capsys):
-    good, bad, sc = tmp_path / "good.parquet", tmp_path / "bad.parquet", tmp_path / "sc.json"
-    line = "simulate --scenario condorcet --algorithm iss --horizon 100 --runs 0-1 --seed 0 --stride 40 --out"
-    assert main(line, good) == 0
-    assert main("scenario --scenario condorcet --seed 0 --out", sc) == 0
-    bad.write_bytes(good.read_bytes()[:-100])
-    outs = [f"--{name}={tmp_path / name}.parquet" for name in ("traces", "strategies", "summary")]
-    line = f"aggregate --horizon 100 --runs 2 --points 1000 --chunk iss={bad} --scenario-file"
-    assert main(line, sc, *outs) == 2
-    assert str(bad) in capsys.readouterr().err
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.parquet", "good.parquet", "sc.json"]
-
-
 @pytest.mark.slow
 def test_compile_fills_numba_s_cache_so_that_a_later_simulation_loads_its_kernels(tmp_path):
     """The workflow's compile job: one process compiles the kernels of a group, the simulations load them

@@ -165,7 +165,11 @@ def test_a_duel_of_non_integers_is_refused(registered):
     ]
 
 
-def test_planning_runs_the_contract_once_per_version_of_a_plugins_code(registered, tmp_path, monkeypatch):
+def test_planning_runs_the_contract_once_per_version_of_a_plugins_code_and_of_the_contract(
+    registered, tmp_path, monkeypatch
+):
+    """A pass is read back until the plugin's digest or the contract's own code (code_key) changes; one
+    that cannot be recorded (its folder is a file: root can write even a read-only folder) only is not."""
     source = plugins.Source("toyplugin", "0.1", "0123456789abcdef")
     slug = registered(dataclasses.replace(entry("toy-planned", Fine), source=source))
     runs, passes = [], str(tmp_path / "work/.duelbandits/contract-passes.json")
@@ -175,7 +179,14 @@ def test_planning_runs_the_contract_once_per_version_of_a_plugins_code(registere
     edited = dataclasses.replace(source, digest="fedcba9876543210")
     algorithms.ALGORITHMS[slug] = dataclasses.replace(algorithms.ALGORITHMS[slug], source=edited)
     assert contract.check_plugin(slug, passes) == contract.check_plugin(slug, passes) == []
-    assert runs == [slug, slug]  # an edit of its code: again, once
+    assert runs == [slug] * 2  # an edit of its code: again, once
+    monkeypatch.setattr(contract, "code_key", lambda: "another version")  # e.g. an edit of simulation.py
+    assert contract.check_plugin(slug, passes) == contract.check_plugin(slug, passes) == []
+    assert runs == [slug] * 3
+    unwritable = tmp_path / "a-file" / "contract-passes.json"
+    unwritable.parent.write_text("not a folder")
+    assert contract.check_plugin(slug, str(unwritable)) == contract.check_plugin(slug, str(unwritable)) == []
+    assert runs == [slug] * 5 and unwritable.parent.read_text() == "not a folder"
 
 
 def test_a_random_state_first_seen_after_a_run_is_not_a_draw(registered, monkeypatch):
@@ -183,27 +194,6 @@ def test_a_random_state_first_seen_after_a_run_is_not_a_draw(registered, monkeyp
     states = iter([{}, {"numba's": 1}, {"numba's": 1}, {"numba's": 1}])
     monkeypatch.setattr(contract, "_global_states", lambda: next(states))
     assert contract.check_algorithm(registered(entry("toy-numba-later", Fine))) == []
-
-
-def test_a_pass_recorded_by_other_code_of_the_contract_does_not_count(registered, tmp_path, monkeypatch):
-    source = plugins.Source("toyplugin", "0.1", "0123456789abcdef")
-    slug = registered(dataclasses.replace(entry("toy-recontracted", Fine), source=source))
-    runs, passes = [], str(tmp_path / "contract-passes.json")
-    monkeypatch.setattr(contract, "check_algorithm", lambda slug: runs.append(slug) or [])
-    assert contract.check_plugin(slug, passes) == [] and runs == [slug]
-    monkeypatch.setattr(contract, "code_key", lambda: "another version")  # e.g. an edit of simulation.py
-    assert contract.check_plugin(slug, passes) == [] and runs == [slug, slug]
-
-
-def test_a_pass_that_cannot_be_recorded_only_is_not_recorded(registered, tmp_path, monkeypatch):
-    """The folder of the record is a file (root can write even a read-only folder): planning goes on."""
-    source = plugins.Source("toyplugin", "0.1", "0123456789abcdef")
-    slug = registered(dataclasses.replace(entry("toy-unrecorded", Fine), source=source))
-    runs, passes = [], tmp_path / "a-file" / "contract-passes.json"
-    passes.parent.write_text("not a folder")
-    monkeypatch.setattr(contract, "check_algorithm", lambda slug: runs.append(slug) or [])
-    assert contract.check_plugin(slug, str(passes)) == [] and contract.check_plugin(slug, str(passes)) == []
-    assert runs == [slug, slug] and passes.parent.read_text() == "not a folder"
 
 
 def test_register_refuses_a_taken_slug_and_an_incomplete_entry(registered):

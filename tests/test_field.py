@@ -74,26 +74,8 @@ def test_curves_average_runs_per_step_and_tag_families(curves):
     assert mid["mean"].item() == pytest.approx(1.5)
 
 
-def test_ranks_are_one_for_the_lowest_mean_and_shared_on_ties(curves):
-    table = field.final_table(curves, order=["borda", "condorcet"])
-    assert table.columns.tolist() == schemas.FIELD_TABLE_SCHEMA.names
-    ranks = table.set_index(["scenario", "regret", "algorithm"])["rank"]
-    assert ranks[("condorcet", "condorcet", "dts")] == 1
-    assert ranks[("condorcet", "condorcet", "rucb")] == 2
-    assert ranks[("borda", "borda", "dts")] == ranks[("borda", "borda", "rucb")] == 1  # equal means
-
-
-def test_markdown_has_a_rank_overview_and_every_final_regret(curves):
-    text = field.field_markdown(field.final_table(curves))
-    assert text.startswith("# The field: final regret at T = 100 (2 runs)\n")
-    overview = text.split("## Final regret")[0]
-    assert "| algorithm | condorcet (Condorcet) | borda (Condorcet) | borda (Borda) | mean rank |" in overview
-    assert "| RUCB | 2 | 1 | 1 | 1.3 |" in overview
-    assert "| condorcet | 10 | Condorcet | 1 | DTS | paper | 15.0 ± 7.1 |" in text
-    assert "field (the field's algorithms beyond the paper), plugin (an installed plugin's) or other" in text
-
-
 def test_figure_draws_the_paper_solid_the_field_dashed_a_plugin_dotted_and_says_so(curves, tmp_path):
+    curves = curves[curves["scenario"] == "borda"]
     fig = field_figure("borda", curves, [tmp_path / "f.png"])
     assert len(fig.axes) == 2  # Condorcet and Borda regret
     styles = {line.get_gid(): line.get_linestyle() for ax in fig.axes for line in ax.get_lines()}
@@ -110,7 +92,7 @@ def test_figure_draws_the_paper_solid_the_field_dashed_a_plugin_dotted_and_says_
 def test_figure_titles_name_the_scenario_by_its_label_not_its_slug(curves, monkeypatch):
     entry = ScenarioEntry("linear-gap", "Linear gap", "a test", make="m:f")
     monkeypatch.setitem(scenarios.registry(), "linear-gap", entry)
-    fig = field_figure("linear-gap", curves.replace({"scenario": {"borda": "linear-gap"}}), [])
+    fig = field_figure("linear-gap", curves[curves["scenario"] == "borda"].assign(scenario="linear-gap"), [])
     assert fig.get_suptitle().startswith("Linear gap scenario, the field: A = 10")
 
 
@@ -131,18 +113,16 @@ def field_files(tmp_path_factory):
     return files
 
 
-def field_table_args(files, tmp_path):
-    args = ["field-table", *map(str, files["points"]), *(f"--scenario-file={path}" for path in files["scenarios"])]
-    return args + [f"--{name}={tmp_path / file}" for name, file in FIELD_OUTPUTS.items()]
-
-
-FIELD_OUTPUTS = {"curves": "curves.parquet", "table": "table.parquet", "markdown": "table.md"}
-
-
 def test_field_table_command_matches_a_recomputation_from_the_runs_and_the_figure_draws_its_scenarios_only(
     field_files, tmp_path, capsys
 ):
-    assert cli.main(field_table_args(field_files, tmp_path)) == 0
+    args = [
+        "field-table",
+        *map(str, field_files["points"]),
+        *(f"--scenario-file={p}" for p in field_files["scenarios"]),
+    ]
+    outputs = {"curves": "curves.parquet", "table": "table.parquet", "markdown": "table.md"}
+    assert cli.main(args + [f"--{name}={tmp_path / file}" for name, file in outputs.items()]) == 0
     table = pq.read_table(tmp_path / "table.parquet").to_pandas().set_index(["scenario", "regret", "algorithm"])
     assert sorted(set(table.index.get_level_values("regret"))) == ["condorcet", "copeland"]
     for name, kind in (("condorcet", "maximin"), ("cyclic", "copeland")):
@@ -205,49 +185,20 @@ def test_scenario_regrets_follow_the_records_order_and_each_scenarios_winner():
     assert list(regrets.items()) == [("cyclic", ["copeland"]), ("borda", ["condorcet", "copeland", "borda"])]
 
 
-def test_scenario_regrets_refuse_a_scenario_without_points_and_a_matrix_the_points_did_not_run_on():
-    simulated = [provenance_of("cyclic", "b" * 64), provenance_of("condorcet", "c" * 64)]
-    no_points = [("borda.json", scenario_record("borda", "a" * 64, 0))]
-    with pytest.raises(field.FieldError) as error:
-        field.scenario_regrets(no_points, simulated)
-    assert str(error.value) == "borda.json: no point file of scenario borda was given"
-    # the other scenario's digest is not this one's: only a point file of cyclic with another matrix is refused
-    assert field.scenario_regrets([("cyclic.json", scenario_record("cyclic", "b" * 64, None))], simulated) == {
-        "cyclic": ["copeland"]
-    }
-    mixed = [*simulated, provenance_of("cyclic", "d" * 64)]
-    with pytest.raises(field.FieldError) as error:
-        field.scenario_regrets([("cyclic.json", scenario_record("cyclic", "b" * 64, None))], mixed)
-    assert (
-        str(error.value)
-        == "cyclic.json: its matrix is not the one the point files of scenario cyclic were simulated on"
-    )
-
-
-def test_curves_name_every_scenario_without_a_file_and_refuse_unequal_runs_and_mixed_horizons(points):
-    extra = pd.DataFrame(point_rows("cyclic", "dts", [1.0]) + point_rows("mslr5", "dts", [1.0]))
-    with pytest.raises(field.FieldError) as error:
-        field.curves_table(pd.concat([points, extra], ignore_index=True), {"condorcet": ["condorcet"]})
-    assert str(error.value) == "no scenario file for scenario(s) borda, cyclic, mslr5 of the point files"
-    fewer = pd.concat([points, pd.DataFrame(point_rows("condorcet", "iss", [1.0]))], ignore_index=True)
-    with pytest.raises(field.FieldError) as error:
-        field.curves_table(fewer, {"condorcet": ["condorcet"], "borda": ["condorcet", "borda"]})
-    assert (
-        str(error.value) == "scenario condorcet: the algorithms have different numbers of runs (dts 2, iss 1, rucb 2)"
-    )
-    mixed = pd.concat([points, pd.DataFrame(point_rows("condorcet", "iss", [1.0, 2.0], horizon=200, grid=(1, 200)))])
-    with pytest.raises(field.FieldError, match="several horizons"):
-        field.curves_table(mixed, {"condorcet": ["condorcet"], "borda": ["condorcet"]})
-
-
-def test_curves_skip_a_regret_without_rows_and_keep_the_next_one():
-    """Points of borda with only the Borda column: the Condorcet regret (maximin) has no rows and is left out,
-    the Borda one that follows it is still there."""
-    rows = [row for row in point_rows("borda", "dts", [4.0, 8.0]) if row["regret"] == "borda"]
-    curves = field.curves_table(pd.DataFrame(rows), {"borda": ["condorcet", "borda"]})
-    assert set(curves["regret"]) == {"borda"}
-    # point_rows doubles the Borda column: the mean of 8 and 16 at T
-    assert curves.loc[curves["t"] == 100, "mean"].item() == pytest.approx(12.0)
+def test_scenario_regrets_refuse_a_scenario_without_points_points_without_a_scenario_and_another_matrix():
+    cyclic = ("cyclic.json", scenario_record("cyclic", "b" * 64, None))
+    simulated = [provenance_of("cyclic", "b" * 64)]
+    for records, given, message in [
+        ([cyclic, ("borda.json", scenario_record("borda", "a" * 64, 0))], simulated, "borda.json: no point file of "
+         "scenario borda was given"),
+        ([cyclic], [*simulated, provenance_of("condorcet", "c" * 64)], "no scenario file for scenario(s) condorcet of "
+         "the point files"),
+        ([cyclic], [*simulated, provenance_of("cyclic", "d" * 64)], "cyclic.json: its matrix is not the one the point "
+         "files of scenario cyclic were simulated on"),
+    ]:  # fmt: skip
+        with pytest.raises(field.FieldError) as error:
+            field.scenario_regrets(records, given)
+        assert str(error.value) == message
 
 
 def test_curves_hold_runs_actions_horizon_and_family_of_an_unknown_slug_with_a_fresh_index(points):
@@ -255,7 +206,6 @@ def test_curves_hold_runs_actions_horizon_and_family_of_an_unknown_slug_with_a_f
     curves = field.curves_table(more, {"condorcet": ["condorcet"], "borda": ["condorcet", "borda"]})
     assert set(curves["runs"]) == {2} and set(curves["actions"]) == {10} and set(curves["horizon"]) == {100}
     assert set(curves.loc[curves["algorithm"] == "zz-plugin", "family"]) == {"other"}
-    assert (field.family("dts"), field.family("rucb")) == ("paper", "field")  # the registry's
     # three (scenario, regret) parts concatenated: one index 0..n-1, not one per part
     assert curves.index.equals(pd.RangeIndex(len(curves)))
     # 2 algorithms x 3 steps on condorcet, 2 x 3 x 2 regrets on borda, 3 steps of zz-plugin
@@ -273,8 +223,9 @@ def test_curves_list_the_steps_in_order_when_runs_were_recorded_on_different_gri
     assert curves["mean"].tolist() == pytest.approx([0.02, 0.4, 3.0])  # 2 t / 100, 4 t / 100, then (2 + 4) / 2
 
 
-def test_final_table_puts_scenarios_missing_from_the_order_after_it_with_int16_ranks_and_a_fresh_index(curves):
+def test_final_table_ranks_the_lowest_mean_first_ties_shared_and_puts_scenarios_missing_from_the_order_last(curves):
     table = field.final_table(curves, order=["borda"])
+    assert table.columns.tolist() == schemas.FIELD_TABLE_SCHEMA.names
     assert list(zip(table["scenario"], table["regret"], table["algorithm"])) == [
         ("borda", "condorcet", "dts"),
         ("borda", "condorcet", "rucb"),
@@ -284,5 +235,5 @@ def test_final_table_puts_scenarios_missing_from_the_order_after_it_with_int16_r
         ("condorcet", "condorcet", "rucb"),
     ]
     assert table["rank"].dtype == np.int16  # FIELD_TABLE_SCHEMA's type
-    assert table["rank"].tolist() == [1, 1, 1, 1, 1, 2]
+    assert table["rank"].tolist() == [1, 1, 1, 1, 1, 2]  # equal means on borda share rank 1
     assert table.index.equals(pd.RangeIndex(len(table)))

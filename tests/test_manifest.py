@@ -147,25 +147,29 @@ def test_under_other_versions_a_figure_with_other_bytes_is_not_confirmed_and_so_
     assert out[-1].startswith("not confirmed: ")
 
 
-def test_under_other_versions_a_markdown_file_is_compared_by_its_bytes(tree, capsys):
+def test_under_other_versions_a_markdown_file_is_compared_by_its_bytes_and_a_damaged_table_differs(tree, capsys):
     made_elsewhere(tree)
     (tree / "results/table.md").write_text("| b |\n")
-    code, status, _ = verify(tree, capsys)
-    assert code == 1 and status["results/table.md"] == "differs"
+    (tree / "results/a.parquet").write_bytes(b"PAR1 not really")
+    code, status, err = verify(tree, capsys)
+    assert code == 1 and status["results/table.md"] == status["results/a.parquet"] == "differs"
+    assert "results/a.parquet: differs: " + str(tree / "results/a.parquet: not a readable Parquet file (") in err
+    assert manifest.verify(tree / "MANIFEST.sha256", tree)["results/table.md"] == "differs"  # reasons not asked
 
 
 def test_a_folder_or_fifo_in_place_of_a_file_differs_naming_the_cause(tree, capsys):
-    (tree / "results/table.md").unlink()
-    (tree / "results/table.md").mkdir()
     (tree / "figures/f.png").unlink()
-    os.mkfifo(tree / "figures/f.png")  # hashed, it would block forever
+    (tree / "figures/f.png").mkdir()  # listed before the FIFO: a bug that hashes it fails before one that blocks
+    (tree / "results/table.md").unlink()
+    os.mkfifo(tree / "results/table.md")  # hashed, it would block forever
     code, status, err = verify(tree, capsys)
     assert code == 1 and status["results/table.md"] == status["figures/f.png"] == "differs"
-    assert "results/table.md: differs: is a directory, not a file" in err.splitlines()
-    assert "figures/f.png: differs: is not a regular file" in err.splitlines()
+    assert "figures/f.png: differs: is a directory, not a file" in err.splitlines()
+    assert "results/table.md: differs: is not a regular file" in err.splitlines()
 
 
 def test_a_missing_file_is_named_missing(tree, capsys):
+    """On its own, not beside the FIFO: a bug that hashes the missing file fails here instead of blocking there."""
     (tree / "results/s.json").unlink()
     code, status, _ = verify(tree, capsys)
     assert code == 1 and status["results/s.json"] == "missing"
@@ -204,7 +208,7 @@ SMALL = (
         (lambda t: t.replace("a" * 64 + "  ", "a: "), ":3: not a '<sha256>  <path>' line"),
         (lambda t: t.replace("c1  results/a.json", "c1  "), ":5: not a '# content: <digest>  <path>' line"),
         (lambda t: t.replace("a.json\n#", "b.json\n#"), ":6: results/b.json is listed twice (also on line 5)"),
-        (lambda t: t.replace("results/a.json\n" + "b", "C:/a.json\n" + "b"), ":3: C:/a.json: not a path inside the"),
+        (lambda t: t.replace("results/a.json\n" + "b", "c:/a.json\n" + "b"), ":3: c:/a.json: not a path inside the"),
         (lambda t: t.splitlines(keepends=True)[1] + "# end: 0 entries\n", ": lists no files"),
         (lambda t: "", ": truncated or damaged manifest: no closing '# end: N entries' line (it is empty)"),
     ],
@@ -226,21 +230,24 @@ def test_the_plugins_and_versions_lines_are_read_back_and_a_plugins_line_of_anot
         if record == json.dumps({"toy": made}):
             assert manifest.recorded_plugins(path) == {"toy": made}
             continue
-        with pytest.raises(manifest.ManifestError, match=r"its '# plugins:' line is not a JSON object of \{slug: "):
+        with pytest.raises(manifest.ManifestError, match=r"object of \{slug: \{distribution, version, digest\}\}$"):
             manifest.recorded_plugins(path)
-    (tmp_path / "x.json").write_text("{}")
-    path.write_text(manifest.build(tmp_path, ["x.json"], {"b": 1, "a": 2}, {"toy": made}))
+    (tmp_path / "x  y.json").write_text("{}")  # two spaces in a name: the path is all after the first two
+    path.write_text(manifest.build(tmp_path, ["x  y.json"], {"b": 1, "a": 2}, {"toy": made}))
     text = path.read_text()
+    assert set(manifest.read(path)[1]) == set(manifest.read(path)[2]) == {"x  y.json"}
+    assert '\n# plugins: {"toy": {"digest": "d", "distribution": "p", "version": "1"}}\n' in text
     assert manifest.recorded_plugins(path) == {"toy": made} and '\n# config: {"a": 2, "b": 1}\n' in text
     assert f"\n# environment: {json.dumps(provenance.environment(), sort_keys=True)}\n" in text
     with pytest.raises(manifest.ManifestError, match=r"y.json: file not found.*, cannot be listed in the manifest$"):
-        manifest.build(tmp_path, ["x.json", "y.json"], {})
-    path.write_text("")  # none from a manifest read refuses (verify names it)
-    assert manifest.recorded_plugins(path) == {}
+        manifest.build(tmp_path, ["x  y.json", "y.json"], {})
+    with pytest.raises(manifest.ManifestError, match=r"none.sha256: file not found$"):
+        manifest.read(tmp_path / "none.sha256")
     path.write_text(SMALL.replace("{}", json.dumps({"numpy": "0.0", "no-such-library": "1"}), 1))
     assert manifest.environment_differences(path) == [f"numpy {provenance.environment()['numpy']} (manifest 0.0)"]
     path.write_text(SMALL.replace("{}", "{", 1))
-    assert manifest.environment_differences(path) == ["the manifest's environment line is not JSON"]
+    with pytest.raises(manifest.ManifestError, match="its environment line is not a JSON object$"):
+        manifest.environment_differences(path)
 
 
 def test_a_figure_carries_its_data_digest_and_a_truncated_one_is_refused(tmp_path):

@@ -367,13 +367,7 @@ def test_a_scenario_that_does_not_build_is_named_by_the_key_of_its_target(tmp_pa
     assert str(raised.value) == expected
 
 
-def test_the_file_scenario_cannot_be_swept_in_A_and_needs_its_matrix_file():
-    message = "config: sweeps/actions/scenarios: the file scenario has a fixed A; it cannot be swept in A$"
-    with pytest.raises(configcheck.ConfigError, match=message):
-        # the schema refuses it too; the check stands for a config that skipped the schema
-        configcheck.check_target(
-            config_with(validate=False, **{"sweeps/actions/scenarios": ["borda", "file"]}), "sweeps"
-        )
+def test_the_file_scenario_needs_its_matrix_file():
     with pytest.raises(
         configcheck.ConfigError, match="^config: matrix_file: required when field/scenarios include file$"
     ):
@@ -381,32 +375,6 @@ def test_the_file_scenario_cannot_be_swept_in_A_and_needs_its_matrix_file():
     message = r"^config: matrix_file: required when scenarios include file \(a CSV preference matrix\)$"
     with pytest.raises(configcheck.ConfigError, match=message):
         configcheck.check_paper(config_with(scenarios=["file"]))
-
-
-# --- The chunking rule the jobs share ------------------------------------------------------------
-
-
-def test_an_asymptotics_job_runs_steps_per_job_over_T_runs_and_at_least_one():
-    for horizon, steps, per_job in [
-        (1000, 1000, 1), (1000, 1999, 1), (1000, 2000, 2), (1001, 1000, 1), (10**7, 1, 1), (1, 10**9, 10**9)
-    ]:  # fmt: skip
-        assert plan.runs_per_job(horizon, steps) == per_job, (horizon, steps)
-        ranges = plan.job_ranges(5, horizon, steps)
-        assert ranges[0] == (0, min(per_job, 5) - 1) and ranges[-1][1] == 4
-
-
-def test_asymptotics_jobs_split_each_point_by_steps_and_cover_every_run_once():
-    assert plan.point_runs(40, [{"horizon": 10_000_000, "runs": 20}], 10_000_000) == 20
-    assert plan.point_runs(40, [{"horizon": 10_000_000, "runs": 20}], 3_000_000) == 40
-    assert plan.job_ranges(20, 10_000_000, 30_000_000) == [(0, 2), (3, 5), (6, 8), (9, 11), (12, 14),
-                                                           (15, 17), (18, 19)]  # fmt: skip
-    assert plan.job_ranges(40, 1000, 30_000_000) == [(0, 39)]
-    assert plan.job_ranges(5, 10**8, 30_000_000) == [(0, 0), (1, 1), (2, 2), (3, 3), (4, 4)]  # at least 1
-    for T in (1000, 300_000, 1_000_000, 3_000_000):
-        ranges = plan.job_ranges(40, T, 30_000_000)
-        runs = [r for first, last in ranges for r in range(first, last + 1)]
-        assert runs == list(range(40))
-        assert all((last - first + 1) * T <= max(T, 30_000_000) for first, last in ranges)
 
 
 def test_the_compile_groups_cut_each_family_in_registry_order_into_consecutive_groups():

@@ -115,37 +115,37 @@ def bound_slugs(fig):
     }
 
 
-def test_main_figure_writes_a_valid_pdf_and_png_of_four_titled_panels(condorcet_render):
+def test_main_figure_writes_a_valid_pdf_and_png_of_four_titled_panels_of_the_paper_regret_rows(
+    condorcet_render, summary
+):
     fig, paths = condorcet_render
     assert_valid(*paths, figsize=style.MAIN_SIZE)
     titles = [ax.get_title() for ax in fig.axes if ax.get_title()]
     assert [t[:3] for t in titles] == ["(a)", "(b)", "(c)", "(d)"]
     assert len(fig.axes) == 5  # the four panels and the colour bar of X
+    paper = summary[(summary.scenario == "condorcet") & summary.paper]
+    means = [line for line in fig.axes[2].get_lines() if (line.get_gid() or "").startswith("mean:")]
+    assert len(means) == len(PAPER_ALGORITHMS)
+    assert max(line.get_ydata().max() for line in means) == pytest.approx(paper["mean"].max())
 
 
-def test_main_figure_legend_names_every_algorithm_and_its_regret_in_condorcet(condorcet_render):
-    fig, _ = condorcet_render
-    texts = legend_texts(fig)
+def test_main_figure_legend_names_each_regret_in_condorcet_and_plain_labels_when_every_regret_is_borda(
+    condorcet_render, borda_fig
+):
+    texts = legend_texts(condorcet_render[0])
     for slug in PAPER_ALGORITHMS:
-        algorithm = ALGORITHMS[slug]
         kind = {"maximin": "Maximin", "borda": "Borda", "exp3p": "Exp3.P"}[PAPER_REGRET["condorcet"][slug]]
-        assert f"{algorithm.label} ({kind} regret)" in texts
-
-
-def test_main_figure_legend_uses_plain_labels_when_every_regret_is_borda(borda_fig):
-    texts = legend_texts(borda_fig)
-    assert {ALGORITHMS[a].label for a in PAPER_ALGORITHMS} <= set(texts)
+        assert f"{ALGORITHMS[slug].label} ({kind} regret)" in texts
+    assert {ALGORITHMS[a].label for a in PAPER_ALGORITHMS} <= set(legend_texts(borda_fig))
     assert "Borda regret" in borda_fig.axes[2].get_title()
 
 
-def test_main_figure_draws_the_four_bounds_in_condorcet_and_the_two_borda_bounds_in_borda(condorcet_render, borda_fig):
+def test_main_figure_draws_the_bounds_dashed_in_their_colour_four_in_condorcet_two_in_borda(
+    condorcet_render, borda_fig
+):
     assert bound_slugs(condorcet_render[0]) == set(THEOREMS)
     assert bound_slugs(borda_fig) == {"ts-borda", "partial-monitoring"}
-    ax_c = condorcet_render[0].axes[2]
-    assert not any((line.get_gid() or "").startswith("bound:") for line in ax_c.get_lines())
-
-
-def test_main_figure_bound_is_dashed_in_the_algorithm_colour(condorcet_render):
+    assert not any((line.get_gid() or "").startswith("bound:") for line in condorcet_render[0].axes[2].get_lines())
     for line in condorcet_render[0].axes[3].get_lines():
         gid = line.get_gid() or ""
         if gid.startswith("bound:"):
@@ -158,14 +158,6 @@ def test_main_figure_leaves_out_a_nan_bound_and_says_so():
     assert bound_slugs(fig) == set(THEOREMS) - {"partial-monitoring"}
     notes = " ".join(t.get_text() for t in fig.axes[3].texts)
     assert "Thm 4.4" in notes and "not shown" in notes
-
-
-def test_main_figure_plots_only_the_paper_regret_rows(condorcet_render, summary):
-    fig, _ = condorcet_render
-    paper = summary[(summary.scenario == "condorcet") & summary.paper]
-    means = [line for line in fig.axes[2].get_lines() if (line.get_gid() or "").startswith("mean:")]
-    assert len(means) == len(PAPER_ALGORITHMS)
-    assert max(line.get_ydata().max() for line in means) == pytest.approx(paper["mean"].max())
 
 
 def test_main_figure_of_a_target_scenario_draws_one_regret_kind_per_panel_pair(tmp_path):
@@ -222,13 +214,16 @@ def test_appendix_figure_marks_the_paper_regret_winner(appendix_renders):
     assert f"Borda winner (action {borda})" in legend_texts(fig)
 
 
-def test_appendix_figure_is_byte_identical_independent_of_row_order_and_leaves_the_rcparams(appendix_renders, tmp_path):
+def test_appendix_figure_is_byte_identical_whatever_the_strategies_row_order_and_leaves_the_rcparams(
+    appendix_renders, tmp_path
+):
     _, first = appendix_renders["sparring-exp3p"]
     again = [tmp_path / p.name for p in first]
-    shuffled = make_traces().sample(frac=1.0, random_state=1)
     strategies = make_strategies(("p", "q")).iloc[::-1]
     before = dict(mpl.rcParams)
-    appendix_figure("condorcet", "sparring-exp3p", shuffled, strategies, again, scenario=scenario_dict("condorcet"))
+    appendix_figure(
+        "condorcet", "sparring-exp3p", make_traces(), strategies, again, scenario=scenario_dict("condorcet")
+    )
     assert dict(mpl.rcParams) == before  # the figure's look is set for its own build and save only
     for a, b in zip(first, again):
         assert a.read_bytes() == b.read_bytes(), a.name
@@ -247,11 +242,6 @@ def test_save_replaces_the_target_atomically_and_leaves_no_temporary_file(tmp_pa
         style.save(fig, [target])
     assert target.read_bytes() == b"old"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["f.png"]
-
-
-def test_every_algorithm_has_its_own_colour():
-    assert set(style.ALGORITHM_COLORS) == set(ALGORITHMS)
-    assert len(set(style.ALGORITHM_COLORS.values())) == len(ALGORITHMS)
 
 
 def test_display_index_keeps_at_most_max_points_and_both_ends():

@@ -120,16 +120,6 @@ def test_points_together_without_c_alpha_ignore_ts_bordas_and_a_matrix_per_scena
 # --- The parts by hand (issue 33's mutation run of the module) -------------------------------------
 
 
-def test_chunk_ranges_cover_every_run_once_and_refuse_a_count_below_one():
-    assert pointlib.chunk_ranges(10, 4) == [(0, 3), (4, 7), (8, 9)]
-    assert pointlib.chunk_ranges(1, 1) == [(0, 0)]
-    assert pointlib.chunk_ranges(3, 5) == [(0, 2)]
-    with pytest.raises(pointlib.PointError, match="^runs and runs_per_job must be >= 1, got 0 and 4$"):
-        pointlib.chunk_ranges(0, 4)
-    with pytest.raises(pointlib.PointError, match="^runs and runs_per_job must be >= 1, got 3 and 0$"):
-        pointlib.chunk_ranges(3, 0)
-
-
 def test_fit_power_law_of_two_horizons_and_of_a_negative_mean():
     """Two horizons suffice: 1 at T = 10 and 10 at T = 100 is mean = T / 10, rho 1, log_c = log(1/10)."""
     rho, log_c = pointlib.fit_power_law([10, 100], [1.0, 10.0])
@@ -140,14 +130,6 @@ def test_fit_power_law_of_two_horizons_and_of_a_negative_mean():
         warnings.simplefilter("error")
         assert all(np.isnan(pointlib.fit_power_law([1000, 1000], [1.0, 2.0])))
         assert all(np.isnan(pointlib.fit_power_law([1000, 2000], [0.0, 2.0])))
-
-
-def test_check_bootstrap_takes_one_resample_and_refuses_none_naming_the_value():
-    pointlib.check_bootstrap(1, 0.95)
-    with pytest.raises(pointlib.PointError, match="^resamples must be >= 1, got 0$"):
-        pointlib.check_bootstrap(0, 0.95)
-    with pytest.raises(pointlib.PointError, match=r"^confidence .*, got 0\.0$"):
-        pointlib.check_bootstrap(10, 0.0)
 
 
 def test_resampled_log_means_draw_runs_within_each_horizon_as_documented():

@@ -29,17 +29,20 @@ def chunk(path, I, J, runs=2, strategies=None):
     return path
 
 
-ACTION_COUNTS = [2, 10, 13, INT16_MAX]
-
-
-def test_actions_zero_to_A_minus_1_are_accepted_in_both_columns(tmp_path):
-    for A in ACTION_COUNTS:
-        path = chunk(tmp_path / "c.parquet", I=[0, A - 1, A - 1, 0], J=[A - 1, 0, A - 1, 0])
-        runs, strategies = storage.read_runs(path)
-        assert runs["I"].tolist() == [0, A - 1, A - 1, 0] * 2
-        assert runs["J"].tolist() == [A - 1, 0, A - 1, 0] * 2
-        assert runs["run"].tolist() == [0] * 4 + [1] * 4
+@pytest.mark.parametrize("A, players", [(2, ("p",)), (13, ("p", "q")), (INT16_MAX, ())])
+def test_a_chunk_reads_back_as_its_run_columns_and_its_strategies_at_the_recorded_steps(tmp_path, A, players):
+    """Actions 0 and A - 1 in both columns (int16 up to its largest); the strategy frame None without players."""
+    columns = {f"{p}_{a}": 1.0 / A for p in players for a in range(A)}
+    path = chunk(tmp_path / "c.parquet", I=[0, A - 1, A - 1, 0], J=[A - 1, 0, A - 1, 0], strategies=columns)
+    runs, strategies = storage.read_runs(path)
+    assert list(runs.columns) == ["run", "t", "I", "J", "outcome"]
+    assert runs["I"].tolist() == [0, A - 1, A - 1, 0] * 2 and runs["J"].tolist() == [A - 1, 0, A - 1, 0] * 2
+    assert runs["run"].tolist() == [0] * 4 + [1] * 4 and runs["t"].tolist() == [1, 2, 3, 4] * 2
+    if not players:
         assert strategies is None
+        return
+    assert list(strategies.columns) == ["run", "t", *columns] and len(strategies) == 2 * 4
+    assert np.allclose(strategies[list(columns)].to_numpy(), 1.0 / A)
 
 
 def test_every_run_column_is_required_and_the_missing_ones_are_all_named(tmp_path):
@@ -49,23 +52,9 @@ def test_every_run_column_is_required_and_the_missing_ones_are_all_named(tmp_pat
         storage.write_table(table.drop_columns(missing), path)
         with pytest.raises(storage.StorageError, match=rf"c\.parquet: has no column\(s\) {', '.join(missing)}: "):
             storage.read_runs(path)
-
-
-def test_complete_strategy_columns_are_returned_at_their_recorded_steps(tmp_path):
-    for A, players in ((2, ("p",)), (13, ("p", "q"))):
-        columns = {f"{p}_{a}": 1.0 / A for p in players for a in range(A)}
-        path = chunk(tmp_path / "c.parquet", I=[0, A - 1, 1], J=[A - 1, 0, 1], strategies=columns)
-        _, strategies = storage.read_runs(path)
-        assert set(strategies.columns) == {"run", "t", *columns}
-        assert len(strategies) == 2 * 3
-        assert np.allclose(strategies[list(columns)].to_numpy(), 1.0 / A)
-
-
-def test_the_runs_frame_holds_the_run_columns_only_when_strategies_are_recorded(tmp_path):
-    path = chunk(tmp_path / "c.parquet", I=[0, 1], J=[1, 0], strategies={"p_0": 0.5, "p_1": 0.5})
-    runs, strategies = storage.read_runs(path)
-    assert list(runs.columns) == ["run", "t", "I", "J", "outcome"]
-    assert list(strategies.columns) == ["run", "t", "p_0", "p_1"]
+    storage.write_table(table.set_column(1, "t", pa.array([1, None, 1, 2], pa.int32())), path)
+    with pytest.raises(storage.StorageError, match=r"c\.parquet: column t holds 1 null value\(s\): "):
+        storage.read_runs(path)
 
 
 def test_a_chunk_whose_schema_reads_but_whose_strategies_do_not_is_named(tmp_path):

@@ -3,7 +3,6 @@ human(), each against a hand computation written here from the documented consta
 calling the function under test), off the paper's A = 10 and at each rule's boundary."""
 
 import itertools
-import math
 import os
 import types
 from pathlib import Path
@@ -15,13 +14,9 @@ from duelbandits import plan, resources
 # The documented constants, written out by hand (resources.py's docstrings):
 MIB = 2**20
 BASE = 300 * MIB  # a job before its data: Python, numpy, pyarrow, the kernels = 314,572,800 B
-PER_STEP = 64  # per run and step while simulating
 MATRIX = 16 * 8  # 16 copies of an A x A float64 array: 128 B per entry
-COMPILE = 128 * MIB  # a job that compiles the kernels = 134,217,728 B
 GIB = 2**30
 REPO = Path(__file__).resolve().parents[1]
-
-ACTIONS = [5, 8, 10, 13, 1000]
 
 
 # --- Memory estimates -----------------------------------------------------------------------------
@@ -44,13 +39,6 @@ def test_simulate_bytes_at_hand_computed_points(runs, horizon, actions, players,
     assert resources.simulate_bytes(runs, horizon, actions, players=players) == expected
 
 
-def test_a_thousand_actions_with_strategies_exceed_24_gib_where_ten_fit():
-    limit = 24 * GIB  # this project's machines
-    resources.check_memory("A = 10", resources.simulate_bytes(25, 40_000, 10), limit=limit)
-    with pytest.raises(resources.LimitError, match=r"^A = 1000 needs about 45\.2 GiB of memory"):
-        resources.check_memory("A = 1000", resources.simulate_bytes(25, 40_000, 1000), limit=limit)  # 48,506,572,800 B
-
-
 @pytest.mark.parametrize(
     ("runs", "horizon", "actions", "expected"),
     [
@@ -71,12 +59,6 @@ def test_matrix_bytes_is_base_plus_16_float64_copies_of_the_matrix():
     for actions, expected in [(5, 314_576_000), (8, 314_580_992), (10, 314_585_600), (13, 314_594_432),
                               (1000, 442_572_800)]:  # fmt: skip
         assert resources.matrix_bytes(actions) == expected == BASE + MATRIX * actions**2, actions
-
-
-def test_sweep_point_bytes_is_one_run_without_strategies_plus_compiling():
-    for horizon, actions in itertools.product([1, 40_000, 10**7], ACTIONS):
-        expected = BASE + horizon * PER_STEP + MATRIX * actions**2 + COMPILE
-        assert resources.sweep_point_bytes(horizon, actions) == expected, (horizon, actions)
 
 
 def test_sweep_point_bytes_at_ten_million_steps_is_the_documented_1_1_gb():
@@ -198,6 +180,8 @@ def test_a_retry_requests_the_attempt_times_the_first_runtime():
     ):
         runtime = resources.runtime_minutes("ts-maximin", 100, 10**6, actions, attempt=attempt)
         assert runtime == minutes * factor, (actions, attempt)
+    job = plan.Job("asymptotics", "borda", 20, 10**6, "ts-maximin", 0, 0, 99)  # the same, as a job's request
+    assert resources.job_runtime(job, 2) == 34
 
 
 def test_runtime_rounds_up_to_the_next_minute_from_the_first_second_past_one():
@@ -208,25 +192,13 @@ def test_runtime_rounds_up_to_the_next_minute_from_the_first_second_past_one():
     assert resources.runtime_minutes("ts-maximin", 1, 1, 10) == 2
 
 
-@pytest.mark.parametrize("algorithm", ["ts-borda", "dexp3", "rcs"])
-def test_runtime_uses_each_algorithms_own_cost_per_step(algorithm):
-    per_step = {"ts-borda": 1.4e-6, "dexp3": 0.25e-6, "rcs": 1.1e-6}[algorithm]  # the table in resources.py
-    seconds = 20 * 500_000 * per_step * (13 / 10) ** 2  # A = 13
-    assert resources.job_seconds(algorithm, 20, 500_000, 13) == pytest.approx(seconds, rel=1e-12)
-    assert resources.runtime_minutes(algorithm, 20, 500_000, 13) == math.ceil((60 + 3 * seconds) / 60)
-
-
 # --- The memory check and human() ------------------------------------------------------------------
 
 
-def test_check_memory_accepts_exactly_the_limit_and_refuses_one_byte_more():
-    for limit in [1, 1024, 24 * GIB, 25_276_510_208]:
-        resources.check_memory("x", limit, limit=limit)  # the last valid value
-        with pytest.raises(resources.LimitError):
-            resources.check_memory("x", limit + 1, limit=limit)  # the first invalid one
-
-
-def test_check_memory_message_names_what_the_sizes_and_the_source():
+def test_check_memory_passes_at_the_limit_and_refuses_one_byte_more_naming_what_the_sizes_and_the_source(
+    monkeypatch,
+):
+    resources.check_memory("x", 24 * GIB, limit=24 * GIB)  # the last valid value
     with pytest.raises(resources.LimitError) as err:
         resources.check_memory("--horizon 2000000000 x 10000 run(s)", 24 * GIB + 1, limit=24 * GIB)
     assert str(err.value) == (
@@ -239,14 +211,9 @@ def test_check_memory_message_names_what_the_sizes_and_the_source():
         "a sweep point needs about 1.5 GiB of memory, more than the limit of 1.0 GiB (the cluster's mem_mb)"
     )
     assert issubclass(resources.LimitError, ValueError)
-
-
-def test_check_memory_defaults_to_the_machines_memory(monkeypatch):
-    monkeypatch.setattr(resources, "physical_memory", lambda: 1000)
+    monkeypatch.setattr(resources, "physical_memory", lambda: 1000)  # the default limit: this machine's
     resources.check_memory("a", 1000)
-    with pytest.raises(
-        resources.LimitError, match=r"^a needs about 1001 B of memory, more than the limit of 1000 B \("
-    ):
+    with pytest.raises(resources.LimitError, match=r"^a needs about 1001 B of memory, more than the limit of 1000 B"):
         resources.check_memory("a", 1001)
 
 
@@ -262,17 +229,13 @@ def test_physical_memory_is_pages_times_page_size_or_unbounded_without_sysconf(m
 
 def test_human_uses_binary_units_with_one_decimal_above_bytes():
     for n, text in [
-        (0, "0 B"),
         (1023, "1023 B"),  # the last byte count shown in B
-        (1024, "1.0 KiB"),  # the first in KiB
-        (1536, "1.5 KiB"),
         (512.4, "512 B"),
+        (1024, "1.0 KiB"),  # the first in KiB
         (2**20, "1.0 MiB"),
         (int(7.3 * 2**40), "7.3 TiB"),
         (3 * GIB // 2, "1.5 GiB"),
-        (2**50, "1.0 PiB"),
         (int(1.3 * 2**50), "1.3 PiB"),
-        (1023 * 2**50, "1023.0 PiB"),
         (5 * 2**60, "5120.0 PiB"),  # no unit above PiB
     ]:
         assert resources.human(n) == text, n
@@ -302,12 +265,6 @@ def test_a_simulation_jobs_memory_request_by_hand(job, mb):
 
 def test_a_compile_job_asks_for_the_base_and_the_compile():
     assert resources.COMPILE_MEM_MB == 449  # (314,572,800 + 134,217,728) / 10^6 = 448.8, rounded up
-
-
-def test_a_simulation_jobs_runtime_grows_with_each_retry():
-    """20 runs of 10^6 TS-Maximin steps: 60 + 3 x 16 s = 108 s -> 2 minutes, then 4, 6."""
-    job = plan.Job("asymptotics", "borda", 10, 10**6, "ts-maximin", 0, 0, 19)
-    assert [resources.job_runtime(job, attempt) for attempt in (1, 2, 3)] == [2, 4, 6]
 
 
 def test_the_bayes_jobs_resources_by_hand():

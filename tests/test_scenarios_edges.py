@@ -46,6 +46,8 @@ def test_a_pair_off_by_the_tolerance_is_accepted_and_the_next_float_refused_nami
 def test_entries_of_0_and_1_are_valid_and_the_first_bad_entry_is_named_with_its_position():
     validate_matrix([[0.5, 1.0, 0.0], [0.0, 0.5, 1.0], [1.0, 0.0, 0.5]])
     for X, message, position in [
+        ([[0.5, 0.6, 0.4], [0.4, 0.5, 0.5]], r"must be square, got shape \(2, 3\)$", None),
+        ([[0.5, "a"], [0.5, 0.5]], "is not numeric: ", None),
         ([[0.5, 2.0], [-1.0, 0.5]], r"entries must lie in \[0, 1\], X\[0, 1\] = 2\.0$", (0, 1)),
         ([[0.5, 0.5], [-0.5, 0.5]], r"entries must lie in \[0, 1\], X\[1, 0\] = -0\.5$", (1, 0)),
         ([[0.5, np.inf], [np.nan, 0.5]], r"non-finite entry, X\[0, 1\] = inf$", (0, 1)),
@@ -102,6 +104,10 @@ def test_the_file_scenario_is_named_file_and_checks_its_path_actions_and_paramet
         make_scenario("file", actions=True, path=path)
     with pytest.raises(ScenarioError, match=r"^unknown scenario parameter\(s\) typo; valid: "):
         make_scenario("file", path=path, typo=1.0)
+    with pytest.raises(ScenarioError, match=f"^matrix file {re.escape(str(path))}: has 2 actions, but actions = 3 "):
+        make_scenario("file", actions=3, path=path)
+    with pytest.raises(ScenarioError, match="^path applies only to the file scenario, not to 'borda'$"):
+        make_scenario("borda", path=path)
 
 
 def test_fitted_utilities_clip_zero_and_one():

@@ -15,17 +15,6 @@ def final_table():
     return paper_tables.final_regret_table(summary_rows())
 
 
-def test_final_regret_table_says_whether_the_mean_is_below_the_bound():
-    table = paper_tables.final_regret_table(summary_rows()).set_index("algorithm")
-    assert table.loc["ts-borda", "below"] == "yes" and table.loc["partial-monitoring", "below"] == "no"
-    assert table.loc["iss", "below"] == "-"
-    assert table.loc["ts-borda", "mean"] == 40.0 and table.loc["ts-borda", "copeland_mean"] == 7.0
-    md = paper_tables.final_regret_markdown(table.reset_index())
-    assert "| borda | ts-borda | Borda | 40.0 ± 4.0 | 100.0 | yes | 7.0 ± 1.0 |" in md
-    assert "| borda | partial-monitoring | Borda | 300.0 ± 9.0 | 200.0 | no |" in md
-    assert "T = 100 (5 runs)" in md
-
-
 def test_final_regret_table_reads_each_scenarios_last_step_in_the_summarys_order():
     """At t = 50 partial-monitoring is below its bound (150 < 200); only t = T may count."""
     table = final_table()
@@ -34,14 +23,15 @@ def test_final_regret_table_reads_each_scenarios_last_step_in_the_summarys_order
     np.testing.assert_array_equal(table["mean"], [40.0, 300.0, 30.0])
     np.testing.assert_array_equal(table["bound"], [100.0, 200.0, np.nan])
     np.testing.assert_array_equal(table["copeland_std"], [1.0, 2.0, 0.5])
+    assert table["below"].tolist() == ["yes", "no", "-"] and table["copeland_mean"].tolist() == [7.0, 8.0, 6.0]
     longer = summary_rows().assign(scenario="condorcet", t=lambda d: 2 * d["t"])
     both = paper_tables.final_regret_table(pd.concat([summary_rows(), longer]))
     assert both.groupby("scenario")["horizon"].unique().map(list).to_dict() == {"borda": [100], "condorcet": [200]}
-    assert paper_tables.final_regret_markdown(both).startswith("# Final regret at T = 100, 200 (5 runs)\n")
+    assert paper_tables.final_regret_page(both).markdown().startswith("# Final regret at T = 100, 200 (5 runs)\n")
 
 
-def test_final_regret_markdown_is_title_header_alignment_rows_and_note_and_the_html_the_same_cells():
-    lines = paper_tables.final_regret_markdown(final_table()).splitlines()
+def test_final_regret_page_is_title_header_alignment_rows_and_note():
+    lines = paper_tables.final_regret_page(final_table()).markdown().splitlines()
     assert lines[0] == "# Final regret at T = 100 (5 runs)"
     assert lines[2] == (
         "| scenario | algorithm | regret | R_T mean ± std | bound at T | below bound | Copeland R_T mean ± std |"
@@ -49,24 +39,20 @@ def test_final_regret_markdown_is_title_header_alignment_rows_and_note_and_the_h
     assert lines[3] == "| --- | --- | --- | ---: | ---: | --- | ---: |"
     assert lines[6] == "| borda | iss | Borda | 30.0 ± 3.0 | - | - | 6.0 ± 0.5 |"
     assert lines[7] == "" and lines[8].startswith("R_T: cumulative regret at the horizon T") and len(lines) == 9
-    page = paper_tables.final_regret_html(final_table())
-    assert page.startswith("<!DOCTYPE html>") and page.count("<table>") == 1 and page.count("<tr>") == 1 + 3
-    assert "<th>Copeland R_T mean ± std</th>" in page
-    assert '<td class="r">300.0 ± 9.0</td><td class="r">200.0</td><td class="l">no</td>' in page
 
 
 def test_a_scenario_of_no_paper_view_gets_its_own_table_of_one_regret_per_column():
     """cyclic (view target): TS-Maximin's Maximin regret and DTS's Copeland regret in two columns, not one;
-    the paper's borda keeps its table, and the HTML holds both."""
+    the paper's borda keeps its table."""
     cyclic = [
         ("cyclic", "ts-maximin", "maximin", True, 100, 12.0, 1.0, 5, np.nan),
         ("cyclic", "ts-maximin", "copeland", False, 100, 90.0, 2.0, 5, np.nan),
         ("cyclic", "dts", "copeland", True, 100, 50.0, 3.0, 5, np.nan),
     ]
     summary = pd.concat([summary_rows(), pd.DataFrame(cyclic, columns=summary_rows().columns)], ignore_index=True)
-    table = paper_tables.final_regret_table(summary)
-    lines = paper_tables.final_regret_markdown(table).splitlines()
-    assert lines[:9] == paper_tables.final_regret_markdown(final_table()).splitlines()
+    page = paper_tables.final_regret_page(paper_tables.final_regret_table(summary))
+    lines = page.markdown().splitlines()
+    assert lines[:9] == paper_tables.final_regret_page(final_table()).markdown().splitlines()
     assert lines[10:16] == [
         "## Scenarios of no paper view: one regret per column",
         "",
@@ -75,8 +61,6 @@ def test_a_scenario_of_no_paper_view_gets_its_own_table_of_one_regret_per_column
         "| cyclic | ts-maximin | 12.0 ± 1.0 | 90.0 ± 2.0 | - | - |",
         "| cyclic | dts | - | 50.0 ± 3.0 | - | - |",
     ]
-    page = paper_tables.final_regret_html(table)
-    assert page.count("<table>") == 2 and "<th>Maximin R_T mean ± std</th>" in page
 
 
 def test_numbers_get_thousands_separators_missing_values_a_dash_and_cells_are_escaped():
@@ -84,12 +68,27 @@ def test_numbers_get_thousands_separators_missing_values_a_dash_and_cells_are_es
     assert tables.mean_std(float("nan"), None) == "- ± -"
     assert tables.mean_std(2.0, 0.0) == "2.0 ± 0.0"  # a table without a runs column: a std of 0 is shown
     table = final_table().assign(horizon=40_000)
-    assert paper_tables.final_regret_markdown(table).startswith("# Final regret at T = 40,000 (5 runs)\n")
+    assert paper_tables.final_regret_page(table).title == "Final regret at T = 40,000 (5 runs)"
     # Markdown and HTML escape their cells
     assert tables.markdown(["a", "b"], [["x|y", 1]], "lr") == "| a | b |\n| --- | ---: |\n| x\\|y | 1 |\n"
-    page = tables.html_page("T<1>", ["h&"], [["<b>"]])
+    page = tables.Page("T<1>", [tables.Table(["h&"], [["<b>"]], "l")]).html()
     assert "<title>T&lt;1&gt;</title>" in page and "<th>h&amp;</th>" in page
     assert '<td class="l">&lt;b&gt;</td>' in page and "<b>" not in page
+
+
+def test_a_page_is_its_tables_under_their_headings_each_above_its_note_in_markdown_and_html():
+    first = tables.Table(["a"], [["1"]], "r")
+    second = tables.Table(["b", "c"], [["x", "2"]], "lr", heading="More", note="A note.")
+    page = tables.Page("Title", [first, second])
+    assert page.markdown() == (
+        "# Title\n\n| a |\n| ---: |\n| 1 |\n\n## More\n\n| b | c |\n| --- | ---: |\n| x | 2 |\n\nA note.\n"
+    )
+    body = page.html().split("<body>")[1]
+    assert body == (
+        '<table><caption>Title</caption><thead><tr><th>a</th></tr></thead><tbody><tr><td class="r">1</td></tr>'
+        "</tbody></table><table><caption>More</caption><thead><tr><th>b</th><th>c</th></tr></thead><tbody><tr>"
+        '<td class="l">x</td><td class="r">2</td></tr></tbody></table><p>A note.</p></body></html>\n'
+    )
 
 
 def exponents():
@@ -117,17 +116,6 @@ def test_exponent_rows_judge_the_theorem_and_sublinearity_by_the_ci():
     ]
 
 
-def test_exponent_markdown_and_html_state_horizons_runs_and_bootstrap():
-    md = sweep_tables.exponent_markdown(exponents())
-    assert md.startswith("# Regret exponents: E[R_T] ~ T^rho\n\n| scenario | algorithm | regret | rho | CI |")
-    assert "| --- | --- | --- | ---: | ---: | ---: | --- | --- |" in md
-    for text in (md, sweep_tables.exponent_html(exponents())):
-        assert "over 4 horizons, 20 runs each" in text and "95% percentile bootstrap (1,000 resamples" in text
-    assert '<td class="r">[0.800, 1.020]</td><td class="r">3/4 (Thm 4.4)</td>' in sweep_tables.exponent_html(
-        exponents()
-    )
-
-
 def actions():
     columns = "scenario algorithm regret paper theorem actions horizon runs mean std bound ratio".split()
     rows = [
@@ -145,10 +133,14 @@ def test_actions_rows_show_the_ratio_to_the_bound_where_a_theorem_applies():
         ["borda", "ts-borda", "Borda", "48", "12,000", "1,234.5 ± 6.7", "9,876.5", "0.1250"],
         ["borda", "iss", "Borda", "6", "1,000", "30.0 ± 3.0", "-", "-"],
     ]
-    lines = sweep_tables.actions_markdown(actions()).splitlines()
-    assert lines[0] == "# Scaling in the number of actions A" and len(lines) == 2 + 2 + 3 + 2
-    assert lines[5] == "| borda | ts-borda | Borda | 48 | 12,000 | 1,234.5 ± 6.7 | 9,876.5 | 0.1250 |"
-    assert '<td class="r">0.2500</td>' in sweep_tables.actions_html(actions())
+    page = sweep_tables.actions_page(actions())
+    assert page.title == "Scaling in the number of actions A" and len(page.tables[0].header) == 8
+    a = actions()
+    a.loc[0, ["actions", "horizon", "mean", "bound", "ratio"]] = [3, 1_000_000, 2_500.0, 10_000.0, 0.25]
+    a.loc[2, ["actions", "horizon"]] = [1000, 250_000]
+    rows = sweep_tables.actions_rows(a)  # off the defaults: A below and above 10, large horizons
+    assert rows[0][3:] == ["3", "1,000,000", "2,500.0 ± 12.0", "10,000.0", "0.2500"]
+    assert rows[1][3:5] == ["1000", "250,000"]
 
 
 def test_config_html_flattens_nested_keys_and_shows_json_values():
@@ -177,7 +169,6 @@ def test_the_hand_made_inputs_hold_every_column_of_their_schema():
 
 def table_cells(line):
     """The cells of one Markdown table line."""
-    assert line.startswith("| ") and line.endswith(" |"), line
     return line[2:-2].split(" | ")
 
 
@@ -188,12 +179,12 @@ def test_final_table_with_other_run_counts_reports_each_in_numeric_order_and_one
     summary["runs"] = summary["algorithm"].map({"ts-borda": 7, "partial-monitoring": 3, "iss": 12})
     table = paper_tables.final_regret_table(summary)
     assert table.set_index("algorithm")["runs"].to_dict() == {"ts-borda": 7, "partial-monitoring": 3, "iss": 12}
-    assert paper_tables.final_regret_markdown(table).startswith("# Final regret at T = 100 (3, 7, 12 runs)\n")
+    assert paper_tables.final_regret_page(table).title == "Final regret at T = 100 (3, 7, 12 runs)"
     # one run has no spread (issue 30): the table's data keeps the stored 0.0, its text says '-'
     summary = summary_rows().assign(runs=1, std=0.0)
     table = paper_tables.final_regret_table(summary)
     assert set(table["runs"]) == {1} and set(table["std"]) == {0.0}
-    assert "| borda | ts-borda | Borda | 40.0 ± - | 100.0 | yes | 7.0 ± - |" in paper_tables.final_regret_markdown(
+    assert ["borda", "ts-borda", "Borda", "40.0 ± -", "100.0", "yes", "7.0 ± -"] in paper_tables.final_regret_rows(
         table
     )
 
@@ -213,8 +204,9 @@ def test_below_bound_is_strict_a_mean_equal_to_the_bound_is_not_below():
 
 
 def test_every_number_of_the_summary_reaches_its_cell():
-    """Changing one input number of one algorithm changes exactly its cell of that algorithm's row, in the
-    Markdown and the HTML, and every row has one cell per header column."""
+    """Changing one input number of one algorithm changes exactly its cell of that algorithm's row."""
+    before = paper_tables.final_regret_rows(final_table())
+    assert {len(row) for row in before} == {len(paper_tables.FINAL_HEADER)}
     for regret, column, value, cell in [
         ("borda", "mean", 4321.5, 3),
         ("borda", "std", 4321.5, 3),
@@ -222,23 +214,13 @@ def test_every_number_of_the_summary_reaches_its_cell():
         ("copeland", "mean", 4321.5, 6),
         ("copeland", "std", 4321.5, 6),
     ]:
-        before = paper_tables.final_regret_markdown(final_table()).splitlines()
         summary = summary_rows()
         chosen = (summary["t"] == 100) & (summary["algorithm"] == "partial-monitoring") & (summary["regret"] == regret)
         summary.loc[chosen, column] = value
-        table = paper_tables.final_regret_table(summary)
-        after = paper_tables.final_regret_markdown(table).splitlines()
-        header = table_cells(after[2])
-        assert len(header) == 7
-        for line in after[4:7]:
-            assert len(table_cells(line)) == len(header)
-        changed = [
-            (i, k) for i in range(4, 7) for k in range(7) if table_cells(before[i])[k] != table_cells(after[i])[k]
-        ]
-        assert changed == [(5, cell)], changed  # row 5 is partial-monitoring's
-        text = f"{value:,.1f}"
-        assert text in table_cells(after[5])[cell] and text not in table_cells(before[5])[cell]
-        assert text in paper_tables.final_regret_html(table)
+        after = paper_tables.final_regret_rows(paper_tables.final_regret_table(summary))
+        changed = [(i, k) for i in range(3) for k in range(7) if before[i][k] != after[i][k]]
+        assert changed == [(1, cell)], changed  # row 1 is partial-monitoring's
+        assert f"{value:,.1f}" in after[1][cell]
 
 
 def test_exponent_rows_at_the_ties_of_the_theorem_exponent_and_of_one():
@@ -262,30 +244,10 @@ def test_exponent_note_states_the_fewest_runs_the_most_horizons_and_the_bootstra
     e["horizons"] = [5, 7, 5, 6, 5]
     e["confidence"] = 0.9
     e["resamples"] = 2500
-    note = sweep_tables.exponent_note(e)
-    assert "over 7 horizons, 12 runs each" in note
-    assert "90% percentile bootstrap (2,500 resamples" in note
-    for text in (sweep_tables.exponent_markdown(e), sweep_tables.exponent_html(e)):
-        assert "over 7 horizons, 12 runs each" in text
-
-
-def test_every_exponent_and_actions_row_has_one_cell_per_header_column():
-    for text, columns, rows in (
-        (sweep_tables.exponent_markdown(exponents()), 8, 4),
-        (sweep_tables.actions_markdown(actions()), 8, 3),
-    ):
-        lines = [line for line in text.splitlines() if line.startswith("| ")]
-        assert len(lines) == 2 + rows
-        assert {len(table_cells(line)) for line in lines} == {columns}
-
-
-def test_actions_rows_off_the_defaults_show_A_below_and_above_10_and_large_horizons():
-    a = actions()
-    a.loc[0, ["actions", "horizon", "mean", "bound", "ratio"]] = [3, 1_000_000, 2_500.0, 10_000.0, 0.25]
-    a.loc[2, ["actions", "horizon"]] = [1000, 250_000]
-    rows = sweep_tables.actions_rows(a)
-    assert rows[0][3:] == ["3", "1,000,000", "2,500.0 ± 12.0", "10,000.0", "0.2500"]
-    assert rows[1][3:5] == ["1000", "250,000"]
+    page = sweep_tables.exponent_page(e)
+    assert page.title == "Regret exponents: E[R_T] ~ T^rho" and len(page.tables[0].header) == 8
+    assert "over 7 horizons, 12 runs each" in page.tables[0].note
+    assert "90% percentile bootstrap (2,500 resamples" in page.tables[0].note
 
 
 def test_field_markdown_shares_ranks_on_ties_averages_known_ranks_and_lists_runs_in_numeric_order():
@@ -298,7 +260,7 @@ def test_field_markdown_shares_ranks_on_ties_averages_known_ranks_and_lists_runs
             ("borda", "borda", "ccb", "field", 13, 2_000, 5, 3.0, 0.5, 1),
         ]
     )
-    lines = field_tables.field_markdown(table).splitlines()
+    lines = field_tables.field_page(table).markdown().splitlines()
     assert lines[0] == "# The field: final regret at T = 2,000, 40,000 (5, 12 runs)"
     assert table_cells(lines[4]) == ["algorithm", "condorcet (Condorcet)", "borda (Borda)", "mean rank"]
     glance = {cells[0]: cells[1:] for cells in map(table_cells, lines[6:9])}

@@ -45,23 +45,6 @@ def paper_4_4(A, T):
     return 2 * E2**0.25 * math.sqrt(A * math.sqrt(math.log(A))) * T**0.75
 
 
-@pytest.mark.parametrize(
-    ("A", "c_alpha", "T", "value"),
-    [
-        # the paper run's: (1 + sqrt(10 * 2.302585)) * 40000^(2/3) = 5.7985259 * 1169.6070953
-        (10, 1.0, 40_000, 5.7985259 * 1169.6070953),
-        # (2 + sqrt(3/2 * 1.0986123)) * 1000^(2/3) = (2 + 1.2837128) * 100
-        (3, 2.0, 1000, 328.37128),
-        # (0.5 + sqrt(13/0.5 * 2.5649494 = 66.688684)) * 100 = (0.5 + 8.1663140) * 100; with A * c it would be 458.3
-        (13, 0.5, 1000, 866.63140),
-        # (3 + sqrt(10/3 * 2.3025851 = 7.6752836)) * 40000^(2/3) = 5.7704302 * 1169.6070953
-        (10, 3.0, 40_000, 6749.1361),
-    ],
-)
-def test_theorem_4_2_bound_off_the_defaults_is_the_hand_computed_value(A, c_alpha, T, value):
-    assert theorems.ts_borda(A, T, c_alpha=c_alpha) == pytest.approx(value, rel=1e-7)
-
-
 @pytest.mark.parametrize("A", ACTIONS)
 @pytest.mark.parametrize("c_alpha", C_ALPHAS)
 def test_theorem_4_2_bound_is_the_papers_formula_for_every_c_alpha_and_A(c_alpha, A):
@@ -70,27 +53,6 @@ def test_theorem_4_2_bound_is_the_papers_formula_for_every_c_alpha_and_A(c_alpha
     expected = [paper_4_2(A, t, c_alpha) for t in T]
     np.testing.assert_allclose(theorems.ts_borda(A, T, c_alpha), expected, rtol=1e-12)
     assert theorems.THEOREMS["ts-borda"].bound(A, 1000.0, c_alpha) == pytest.approx(paper_4_2(A, 1000.0, c_alpha))
-
-
-@pytest.mark.parametrize(
-    ("theorem", "A", "T", "value"),
-    [
-        # the paper run's, A = 10, T = 40,000: 10 / sqrt(2) * sqrt(2.302585) * 200 = 7.0710678 * 1.5174271 * 200
-        ("ts-maximin", 10, 40_000, 2145.966),
-        # (sqrt(10 / 2.302585) + 4.2 sqrt(23.02585)) * 200 = (2.0839733 + 20.1538088) * 200
-        ("sparring-exp3p", 10, 40_000, 4447.5564),
-        # 2 * 0.718282^(1/4) * sqrt(10 * 1.517427) * 40000^(3/4) = 2 * 0.9206058 * 3.8954167 * 2828.4271
-        ("partial-monitoring", 10, 40_000, 2 * 0.9206058 * 3.8954167 * 2828.4271),
-        # 3 / sqrt 2 * sqrt(1.0986123) * 100 = 2.1213203 * 1.0481471 * 100
-        ("ts-maximin", 3, 10_000, 222.34538),
-        # (sqrt(13 / 2.5649494) + 4.2 sqrt(13 * 2.5649494)) * 100 = (2.2512943 + 4.2 * 5.7744560) * 100
-        ("sparring-exp3p", 13, 10_000, 2650.4010),
-        # 2 * 0.7182818^(1/4) * sqrt(3 sqrt(1.0986123)) * 10^3 = 2 * 0.9206058 * 1.7732573 * 1000
-        ("partial-monitoring", 3, 10_000, 3264.9415),
-    ],
-)
-def test_theorems_4_1_4_3_4_4_bounds_off_the_defaults_are_the_hand_computed_values(theorem, A, T, value):
-    assert theorems.THEOREMS[theorem].bound(A, T) == pytest.approx(value, rel=1e-6)
 
 
 @pytest.mark.parametrize("A", ACTIONS)
@@ -167,13 +129,6 @@ def test_sparring_exp3p_tuning_is_theorem_4_3s(A, T):
     assert tuning["beta"] == pytest.approx(beta, rel=1e-12)
     assert tuning["eta"] == pytest.approx(0.95 * beta, rel=1e-12)
     assert tuning["gamma"] == pytest.approx(1.05 * math.sqrt(A * math.log(A) / T), rel=1e-12)
-
-
-def test_sparring_exp3p_tuning_at_A_3_T_1000_by_hand():
-    # log 3 / 3000 = 3.6620410e-4, sqrt = 0.019136460 = beta; eta = 0.018179637;
-    # 3 log 3 / 1000 = 3.2958369e-3, sqrt = 0.057409380, x 1.05 = 0.060279849 = gamma
-    tuning = tunings.sparring_exp3p_tuning(3, 1000)
-    assert tuning == pytest.approx({"beta": 0.019136460, "eta": 0.018179637, "gamma": 0.060279849}, rel=1e-7)
 
 
 @pytest.mark.parametrize("A", ACTIONS)

@@ -1,46 +1,17 @@
-"""TS-Borda (Alg. 2): exploration rate, exact pruned sampling, runs (its update: tests/test_posterior.py)."""
+"""TS-Borda (Alg. 2): exploration rate and steps, runs (its posterior and pruned sampling: tests/test_posterior.py)."""
 
 import numpy as np
 import pytest
-from montecarlo import N_MC, assert_same_frequencies, full_theta_choices, random_counts
 
 import duelbandits
 from duelbandits import AlgorithmError, simulate
 from duelbandits.algorithms import ts_borda
-from duelbandits.algorithms._posterior import new_state, sample_borda
-
-# Exactness tests: N_MC draws per sampler, frequencies within 5 standard errors
-# (montecarlo.assert_same_frequencies). A pruning bound that is too tight by one
-# entry shifts the frequencies of the near-tie states below by > 0.03, three
-# times the tolerance at n = 20,000.
 
 
-def near_tie_counts():
-    """Rows 0 and 1 have the same law of row sum (mirror-image counts) and lead the others."""
-    A = 6
-    W = np.zeros((A, A))
-    W[0, 2:], W[2:, 0] = [9, 6, 14, 4], [2, 3, 4, 1]
-    W[1, 2:], W[2:, 1] = [9, 6, 14, 4], [2, 3, 4, 1]
-    W[0, 1] = W[1, 0] = 5
-    W[2, 3:], W[3:, 2] = [3, 4, 2], [4, 3, 3]
-    W[3, 4:], W[4:, 3] = [2, 5], [2, 1]
-    W[4, 5], W[5, 4] = 3, 3
-    return W
-
-
-def test_invalid_alpha_message_names_horizon():
-    """The rate's own check, also through simulate (c_alpha's range in the entry, at its boundary for every
-    c_alpha: tests/test_theorems.py; its default 1: tests/test_registry.py)."""
-    with pytest.raises(AlgorithmError, match="1000") as err:
-        ts_borda.exploration_rate(6.0, 1000)
-    assert "1/2" in str(err.value)
+def test_simulate_refuses_an_exploration_rate_of_one_half_naming_c_alpha():
+    """The rate's own check (its message and formula: tests/test_theorems.py) reaches simulate's caller."""
     with pytest.raises(AlgorithmError, match="c_alpha"):
-        simulate(np.full((2, 2), 0.5), "ts-borda", 27, 0, c_alpha=1.5)  # alpha = 1/2 exactly
-
-
-def test_exploration_rate_is_c_alpha_times_T_to_the_minus_one_third():
-    assert ts_borda.exploration_rate(1.0, 40_000) == pytest.approx(40_000 ** (-1 / 3))
-    assert ts_borda.exploration_rate(2, 1000) == pytest.approx(0.2)
+        simulate(np.full((2, 2), 0.5), "ts-borda", 27, 0, c_alpha=1.5)  # alpha = 1.5 / 3 = 1/2 exactly
 
 
 def test_exploration_steps_are_binomial_T_alpha_and_play_uniform_actions():
@@ -48,11 +19,10 @@ def test_exploration_steps_are_binomial_T_alpha_and_play_uniform_actions():
     X = duelbandits.make_scenario("condorcet", seed=0).matrix
     A, T, c_alpha = X.shape[0], 20_000, 2.0
     alpha = ts_borda.exploration_rate(c_alpha, T)
-    explored = ts_borda.explorations(X, T, np.random.default_rng(4), c_alpha=c_alpha)
+    I, J, _, explored, _ = ts_borda._call(X, T, np.random.default_rng(4), c_alpha)
     assert abs(explored.sum() - T * alpha) <= 5 * np.sqrt(T * alpha * (1 - alpha))
-    # Same seed, same run: on those steps I and J are uniform, each count
-    # Binomial(n, 1/A) (5 standard deviations), while TS steps concentrate.
-    I, J, _, _ = ts_borda.run(X, T, np.random.default_rng(4), c_alpha=c_alpha)
+    # On those steps I and J are uniform, each count Binomial(n, 1/A) (5 standard deviations), while TS
+    # steps concentrate.
     n = explored.sum()
     sd = np.sqrt(n * (1 / A) * (1 - 1 / A))
     for actions in (I[explored], J[explored]):
@@ -77,8 +47,9 @@ def test_first_step_draws_I_and_J_independently_and_uniformly_when_exploring_and
     X = duelbandits.make_scenario("condorcet", actions=3, seed=0).matrix
     A, c_alpha = 3, 0.45  # T = 1: alpha = c_alpha
     seeds = np.random.SeedSequence(8).spawn(8000)
-    first = np.array([[a[0] for a in ts_borda.run(X, 1, np.random.default_rng(s), c_alpha=c_alpha)[:2]] for s in seeds])
-    explored = np.array([ts_borda.explorations(X, 1, np.random.default_rng(s), c_alpha=c_alpha)[0] for s in seeds])
+    runs = [ts_borda._call(X, 1, np.random.default_rng(s), c_alpha) for s in seeds]
+    first = np.array([[I[0], J[0]] for I, J, *_ in runs])
+    explored = np.array([mask[0] for _, _, _, mask, _ in runs])
     for mask in (explored, ~explored):
         n = mask.sum()
         assert n > 3000  # both kinds of step are well represented
@@ -86,20 +57,6 @@ def test_first_step_draws_I_and_J_independently_and_uniformly_when_exploring_and
         np.add.at(cells, (first[mask, 0], first[mask, 1]), 1)
         sd = np.sqrt(n * (1 / A**2) * (1 - 1 / A**2))
         assert np.all(np.abs(cells - n / A**2) <= 5 * sd), (cells, n / A**2, 5 * sd)
-
-
-@pytest.mark.parametrize(
-    ("W", "first"),
-    [(near_tie_counts(), 0), (near_tie_counts(), 5), (random_counts(5, 8), 1), (np.zeros((3, 3)), 2)],
-    ids=["near-tie-first-0", "near-tie-first-5", "random", "prior"],
-)
-def test_pruned_sampler_matches_full_argmax(W, first):
-    A = W.shape[0]
-    pair, order = new_state(W, True)
-    rng = np.random.default_rng(21)
-    pruned = np.array([sample_borda(pair, order, first, rng)[0] for _ in range(N_MC)])
-    full = full_theta_choices(W, N_MC, np.random.default_rng(22), np.sum)
-    assert_same_frequencies(pruned, full, A)
 
 
 def test_thompson_steps_draw_under_70_percent_of_two_full_thetas_and_fewer_as_the_posterior_concentrates():
@@ -110,6 +67,6 @@ def test_thompson_steps_draw_under_70_percent_of_two_full_thetas_and_fewer_as_th
     A = X.shape[0]
     per_step = {}
     for T in (2000, 20_000):
-        draws = ts_borda.beta_draws(X, T, np.random.default_rng(0))
-        per_step[T] = draws / (T - ts_borda.explorations(X, T, np.random.default_rng(0)).sum())
+        _, _, _, explored, draws = ts_borda._call(X, T, np.random.default_rng(0), 1.0)
+        per_step[T] = draws / (T - explored.sum())
     assert 0 < per_step[20_000] < 0.8 * per_step[2000] < 0.8 * 0.7 * 2 * (A * A - A)

@@ -172,20 +172,14 @@ class TableDigest:
         return sha.hexdigest()
 
 
-PARQUET = "parquet:"
-"""The prefix of a Parquet file's content digest (``JSON`` for a JSON file's)."""
-JSON = "json:"
-
-
 def parquet_digest(path) -> str:
     """Content digest of a Parquet file: schema and values (docs/reproducibility.md), read one column
     and one batch at a time (the traces have 24 million rows)."""
-    import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from .storage import DamagedFile
+    from .storage import parquet_errors
 
-    try:
+    with parquet_errors(path):
         strings = [f.name for f in pq.read_schema(path) if _arrow_type_name(f.type) in ("string", "binary")]
         parquet = pq.ParquetFile(path, read_dictionary=strings)  # read as runs of values: _update_runs
         digest = TableDigest(parquet.schema_arrow)
@@ -196,8 +190,6 @@ def parquet_digest(path) -> str:
             # the split (tested)
             for batch in parquet.iter_batches(batch_size=BATCH_ROWS, columns=[field.name]):  # pragma: no mutate
                 column.update(batch.column(0))
-    except (pa.ArrowException, OSError, ValueError) as err:
-        raise DamagedFile(path, f"not a readable Parquet file ({err})") from None
     return digest.hexdigest()
 
 
@@ -264,26 +256,6 @@ def _png_text(data: bytes) -> dict:
     raise DigestError("PNG is truncated (no IEND chunk)")
 
 
-def _check_pdf(data: bytes) -> None:
-    """DigestError unless ``data`` is a whole PDF as matplotlib writes it: it ends in ``%%EOF``,
-    its ``startxref`` points at its cross-reference table, and every Flate stream inflates to its
-    end (zlib's checksum there catches a damaged byte inside a stream)."""
-    if not data.startswith(b"%PDF") or not data.rstrip().endswith(b"%%EOF"):
-        raise DigestError("PDF is truncated or not a PDF")
-    start = re.search(rb"startxref\s+(\d+)\s+%%EOF\s*$", data)
-    if start is None or not data[int(start.group(1)) :].startswith(b"xref"):
-        raise DigestError("PDF's startxref does not point at its cross-reference table")
-    for match in re.finditer(rb"/Length (\d+)(?: 0 R)?[^>]*?/Filter /FlateDecode[^>]*>>\s*stream\r?\n", data):
-        end = data.find(b"endstream", match.end())
-        inflate = zlib.decompressobj()
-        try:
-            inflate.decompress(data[match.end() : end])
-        except zlib.error as err:
-            raise DigestError(f"PDF stream at byte {match.end()} does not inflate ({err})") from None
-        if not inflate.eof:  # no error, but no end either: its checksum, at the end, was never checked
-            raise DigestError(f"PDF stream at byte {match.end()} does not inflate (it stops before its end)")
-
-
 def figure_data_digest(path) -> str:
     """The data digest a figure carries; DigestError if the file is damaged or carries none."""
     path = Path(path)
@@ -295,7 +267,8 @@ def figure_data_digest(path) -> str:
         if path.suffix.lower() == ".png":
             value = _png_text(data).get(FIGURE_DATA_KEY)
         else:
-            _check_pdf(data)
+            if not data.startswith(b"%PDF") or not data.rstrip().endswith(b"%%EOF"):
+                raise DigestError("PDF is truncated or not a PDF")
             match = re.search(rb"/Keywords \(" + FIGURE_DATA_KEY.encode() + rb"=([0-9a-f]{64})\)", data)
             value = match and match.group(1).decode()
     except DigestError as err:
@@ -306,22 +279,18 @@ def figure_data_digest(path) -> str:
 
 
 def content_digest(path) -> str:
-    """The content digest of one file, by its suffix: ``parquet:`` and ``json:`` (docs/reproducibility.md),
-    ``figure:`` the data digest a figure carries (:func:`figure_data_digest`), ``bytes:`` the sha256 of
-    anything else (Markdown, HTML); DigestError if it cannot be read."""
-    from .storage import StorageError
-
+    """The manifest's content digest of one file, by its suffix (docs/reproducibility.md): ``table:`` a
+    Parquet table's (:func:`table_digest`), ``json:`` a JSON file's values, ``figure:`` the data digest a
+    figure carries (:func:`figure_data_digest`), ``bytes:`` the sha256 of anything else (Markdown, HTML);
+    DigestError if it cannot be read."""
     suffix = Path(path).suffix.lower()
     problem = why_unreadable(path)
     if problem:
         raise DigestError(f"{path}: {problem}")
-    try:
-        if suffix == ".parquet":
-            return PARQUET + parquet_digest(path)
-        if suffix == ".json":
-            return JSON + json_digest(path)
-    except StorageError as err:
-        raise DigestError(str(err)) from None
+    if suffix == ".parquet":
+        return table_digest(path)
+    if suffix == ".json":
+        return "json:" + json_digest(path)
     if suffix in FIGURE_SUFFIXES:
         return "figure:" + figure_data_digest(path)
     return "bytes:" + file_sha256(path)

@@ -40,17 +40,6 @@ class ManifestError(InputError):
 sha256 = file_sha256
 
 
-def content_digest(path) -> str:
-    """The manifest's content digest of one file: :func:`duelbandits.digests.table_digest` for a table,
-    :func:`duelbandits.digests.content_digest` for any other; ManifestError if it cannot be read."""
-    try:
-        if Path(path).suffix.lower() == ".parquet":
-            return digests.table_digest(path)
-        return digests.content_digest(path)
-    except digests.DigestError as err:
-        raise ManifestError(str(err)) from None
-
-
 # --- The manifest file ----------------------------------------------------------------------
 
 
@@ -72,7 +61,7 @@ def build(root, files, config: dict, plugins: dict | None = None) -> str:
     if plugins:
         lines.append(f"# plugins: {json.dumps(plugins, sort_keys=True)}")
     lines += [f"{sha256(root / rel)}  {rel}" for rel in rels]
-    lines += [f"# content: {content_digest(root / rel)}  {rel}" for rel in rels]
+    lines += [f"# content: {digests.content_digest(root / rel)}  {rel}" for rel in rels]
     lines.append(f"{END}{len(rels)} entries")
     return "\n".join(lines) + "\n"
 
@@ -83,14 +72,11 @@ PLUGIN_FIELDS = ("distribution", "version", "digest")
 def recorded_plugins(manifest) -> dict:
     """The manifest's ``# plugins:`` record: ``{slug: {distribution, version, digest}}`` (empty without one);
     ManifestError for a record of another shape (its reader prints each field)."""
-    try:
-        text = read(manifest)[0].get("plugins", "{}")
-    except ManifestError:
-        return {}
+    text = read(manifest)[0].get("plugins", "{}")
     try:
         record = json.loads(text)
     except ValueError:
-        record = None
+        record = None  # pragma: no mutate -- '' for None: neither is a dict, the same error
     fine = isinstance(record, dict) and all(
         isinstance(made, dict) and set(made) == set(PLUGIN_FIELDS) and all(isinstance(v, str) for v in made.values())
         for made in record.values()
@@ -238,8 +224,8 @@ def verify(manifest, root, reasons: dict | None = None) -> dict[str, str]:
         else:
             why = "another content than the manifest's (its data or its provenance differs)"
             try:
-                same = content_digest(path) == contents[rel]
-            except ManifestError as err:  # a damaged file differs
+                same = digests.content_digest(path) == contents[rel]
+            except digests.DigestError as err:  # a damaged file differs
                 same, why = False, str(err)
             status[rel] = SAME_CONTENT if same else DIFFERS
             if not same:
@@ -249,16 +235,10 @@ def verify(manifest, root, reasons: dict | None = None) -> dict[str, str]:
 
 def environment_differences(manifest) -> list[str]:
     """``name: here (manifest ...)`` for every recorded version that differs from this interpreter's."""
-    header, _, _ = read(manifest)
-    try:
-        recorded = json.loads(header.get("environment", "{}"))
-    except json.JSONDecodeError:
-        return ["the manifest's environment line is not JSON"]
     here = environment()
+    recorded = manifest_versions(manifest) or {}
     return [
-        # mutmut equivalent: here.get's default or here.get's default dropped or here.get's default 'XX...XX' or
-        # here.get's default upper-cased: only names installed here are listed, so it is never used
-        f"{name} {here.get(name, 'not installed')} (manifest {version})"  # pragma: no mutate
+        f"{name} {here[name]} (manifest {version})"
         for name, version in sorted(recorded.items())
         if name in here and here[name] != version
     ]

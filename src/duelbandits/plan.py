@@ -1,5 +1,5 @@
 """What a config asks the workflow for (``workflow/rules/common.smk``, with the validated config): the
-jobs it plans, cut by one chunking rule (:func:`duelbandits.points.chunk_ranges`), and their arguments.
+jobs it plans, cut by one chunking rule (:func:`chunk_ranges`), and their arguments.
 """
 
 from __future__ import annotations
@@ -8,7 +8,6 @@ from dataclasses import dataclass
 
 from . import provenance, scenarios
 from .errors import why_unreadable
-from .points import chunk_ranges
 
 BEYOND_THE_PAPER = ("sweeps", "field", "asymptotics", "maximin-tail", "maximin-bayes")
 """Config sections of the targets beyond the paper: they change none of the paper's results."""
@@ -120,6 +119,12 @@ def algorithm_args(config: dict, algorithm: str) -> str:
 
 
 # --- Jobs --------------------------------------------------------------------------------------
+
+
+def chunk_ranges(runs: int, runs_per_job: int) -> list[tuple[int, int]]:
+    """``(first, last)`` run index of each job: ``runs`` runs, ``runs_per_job`` per job (both >= 1: the
+    config's schema)."""
+    return [(first, min(first + runs_per_job, runs) - 1) for first in range(0, runs, runs_per_job)]
 
 
 def point_runs(runs: int, runs_at, horizon: int) -> int:

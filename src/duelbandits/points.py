@@ -30,13 +30,6 @@ def thin_grid(horizon: int, points: int) -> np.ndarray:
     return np.unique(np.r_[grid, horizon])
 
 
-def chunk_ranges(runs: int, runs_per_job: int) -> list[tuple[int, int]]:
-    """``(first, last)`` run index of each job: ``runs`` runs, ``runs_per_job`` per job."""
-    if runs < 1 or runs_per_job < 1:
-        raise PointError(f"runs and runs_per_job must be >= 1, got {runs} and {runs_per_job}")
-    return [(first, min(first + runs_per_job, runs) - 1) for first in range(0, runs, runs_per_job)]
-
-
 def simulate_point(
     matrix,
     scenario: str,
@@ -120,44 +113,18 @@ def check_points(points: pd.DataFrame) -> pd.DataFrame:
 
 def read_points(paths) -> tuple[pd.DataFrame, list[str], list[dict]]:
     """The point files as one DataFrame, the sorted digests of their provenance, and the provenance
-    records themselves (one per path, in order); each file checked on its own (:func:`point_problem`)."""
+    records themselves (one per path, in order). A point file is the pipeline's: its columns and
+    provenance are read as typed, its rows not re-derived (``manifest verify`` names a changed file)."""
     frames, records = [], []
     for path in paths:
         table = storage.read_table(path)
         if not table.schema.equals(schemas.POINT_SCHEMA):
             raise storage.StorageError(f"{path}: not a sweep point file (columns {', '.join(table.column_names)})")
-        prov = storage.read_provenance(path, {"runs": str, "horizon": int, "points": int}, table="sweep-point")
-        frame = table.to_pandas()
-        problem = point_problem(frame, prov)
-        if problem:
-            raise PointError(f"{path}: {problem}")
-        records.append(prov)
-        frames.append(frame)
+        records.append(storage.read_provenance(path, table="sweep-point"))
+        frames.append(table.to_pandas())
     import pandas as pd
 
     return pd.concat(frames, ignore_index=True), sorted(p["config_sha256"] for p in records), records
-
-
-def point_problem(frame: pd.DataFrame, prov: dict) -> str | None:
-    """Why the rows ``frame`` of one point file are not those its provenance ``prov`` made, as one clause:
-    not every run of ``prov["runs"]`` with every regret kind at every step of ``thin_grid(horizon,
-    points)`` once, or a regret no run can have (:func:`duelbandits.regret.curve_problem`); None if
-    they are."""
-    first, _, last = prov["runs"].partition("-")
-    runs = np.arange(int(first), int(last or first) + 1)
-    grid = thin_grid(prov["horizon"], prov["points"])
-    kinds = list(regret.REGRETS)
-    shape = f"runs {prov['runs']} x {len(kinds)} regrets x {grid.size} steps to T = {prov['horizon']}"
-    what = f"the {runs.size * len(kinds) * grid.size} of its provenance ({shape})"
-    problem = regret.rows_problem(frame, {"run": runs, "regret": kinds, "t": grid}, what)
-    if problem:
-        return problem
-    frame = frame.sort_values(["regret", "run", "t"], kind="stable")
-    for kind, part in frame.groupby("regret", sort=False):
-        problem = regret.curve_problem(kind, grid, part["cumulative_regret"].to_numpy(), [f"run {r}" for r in runs])
-        if problem:
-            return problem
-    return None
 
 
 def check_together(paths, records, c_alpha: float | None = None) -> None:
@@ -196,17 +163,6 @@ def fit_power_law(horizons, means) -> tuple[float, float]:
     return rho, float(y.mean() - rho * x.mean())
 
 
-def check_bootstrap(resamples: int, confidence: float) -> None:
-    """A bootstrap needs at least one resample and a level in the range of :data:`schemas.RANGES`."""
-    from .schemas import out_of_range
-
-    problem = out_of_range("confidence", confidence)
-    if problem:
-        raise PointError(f"confidence {problem}, got {confidence}")
-    if resamples < 1:
-        raise PointError(f"resamples must be >= 1, got {resamples}")
-
-
 def resampled_log_means(finals, resamples: int, seed) -> np.ndarray:
     """``(resamples, len(finals))`` logs of bootstrap means: resample ``h`` draws the runs of
     ``finals[h]`` with replacement (within that horizon); NaN where a mean is not positive."""
@@ -227,8 +183,8 @@ def bootstrap_exponent(
     horizons, finals, resamples: int = 1000, confidence: float = 0.95, seed=0
 ) -> tuple[float, float]:
     """Percentile bootstrap interval of the fitted exponent rho: the runs of each horizon (``finals[h]``,
-    their R_T) resampled within it, rho refitted on the resampled means."""
-    check_bootstrap(resamples, confidence)
+    their R_T) resampled within it, rho refitted on the resampled means (``resamples`` >= 1 and
+    ``confidence`` in (0, 1): checked at the command line)."""
     x = np.log(np.asarray(horizons, dtype=float))
     if np.unique(x).size < 2:
         return float("nan"), float("nan")  # pragma: no mutate -- float('NAN') is NaN: float() ignores the case

@@ -113,7 +113,3 @@ def check_scenario(path, prov: dict, record: dict) -> None:
     if not isinstance(recorded, dict):
         raise ProvenanceError(f"{path}: its provenance has no matrix digest per scenario (matrix_sha256)")
     check(path, recorded, **{record["name"]: matrix_sha256(record["matrix"])})
-
-
-# --- The package's own code, for rerun triggers ---------------------------------------------
-#

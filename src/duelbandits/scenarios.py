@@ -12,9 +12,9 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from . import plugins, winners
-from .algorithms.entry import Param
 from .errors import AlgorithmError, MatrixError, ScenarioError
 from .matrices import BENCHMARKS, benchmark_matrix, fitted_utilities, read_matrix_file, validate_matrix
+from .params import Param
 
 DEFAULT_ACTIONS = 10
 """A of a generated scenario when ``actions`` is not given (docs/paper.md)."""

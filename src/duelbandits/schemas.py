@@ -18,7 +18,7 @@ RANGES = {
     "near": {"minimum": 0},
 }
 """The allowed values of the numbers that both the config and the command line set, as JSON Schema
-bounds: the schema file's ``$defs`` of these names take them (``configcheck.schema``), and the command
+bounds: the schema file's ``$defs`` of these names take them (``configschema.schema``), and the command
 line checks its flags against them (``cli.args.check_range``), so the two cannot disagree. A level
 of an interval (``confidence``, the claims' ``--level``) lies in (0, 1); the share of delta that
 marks a trapped run in (0, 1]; the verdicts' ``near`` is at least 0."""

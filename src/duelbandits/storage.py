@@ -16,8 +16,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from . import winners
-from .errors import InputError, MatrixError, why_unreadable
-from .matrices import validate_matrix
+from .errors import InputError, why_unreadable
 from .provenance import METADATA_KEY, canonical_json, check, matrix_sha256
 from .schemas import MAY_BE_NULL, RUN_COLUMNS, TABLE_SCHEMAS, strategy_columns
 
@@ -44,8 +43,27 @@ class DamagedFile(StorageError):
         self.path = str(path)
 
 
+def readable(path) -> Path:
+    """``path``, or DamagedFile naming why it cannot be read as a file (:func:`duelbandits.errors.why_unreadable`)."""
+    problem = why_unreadable(path)
+    if problem:
+        raise DamagedFile(path, problem)
+    return Path(path)
+
+
+@contextmanager
+def parquet_errors(path):
+    """Arrow's error reading the Parquet file ``path`` as one DamagedFile line (Arrow's first line: its
+    message can go on to dump a schema)."""
+    try:
+        yield
+    except (pa.ArrowException, OSError, ValueError, KeyError) as err:
+        first = next(iter(str(err).splitlines()), "")
+        raise DamagedFile(path, f"not a readable Parquet file ({first})") from None
+
+
 def _umask() -> int:
-    mask = os.umask(0)
+    mask = os.umask(0)  # pragma: no mutate -- any value: the mask read is restored at once, nothing made between
     os.umask(mask)
     return mask
 
@@ -118,6 +136,17 @@ def with_provenance(schema_or_table, provenance: dict | None):
     return schema_or_table.replace_schema_metadata(metadata) if is_table else schema.with_metadata(metadata)
 
 
+@contextmanager
+def parquet_writer(path, schema: pa.Schema, provenance: dict | None = None):
+    """A ``pyarrow.parquet.ParquetWriter`` of ``schema`` carrying ``provenance``, written table by table to a
+    temporary file that becomes ``path`` when the block ends (:func:`atomic_write`): never a partial file."""
+    with (
+        atomic_write(path) as tmp,
+        pq.ParquetWriter(tmp, with_provenance(schema, provenance), **write_options(schema.names)) as out,
+    ):
+        yield out
+
+
 def write_table(table: pa.Table, path, provenance: dict | None = None, **options) -> None:
     """Write ``table`` to ``path`` atomically, carrying ``provenance``: a crash never leaves a partial file."""
     with atomic_write(path) as tmp:
@@ -182,10 +211,7 @@ def write_runs(runs: list, actions: int, path, provenance: dict | None = None) -
         recorded = {
             p: np.concatenate([res.strategies[p] for _, res in runs]).reshape(len(at), actions) for p in players
         }
-    with (
-        atomic_write(path) as tmp,
-        pq.ParquetWriter(tmp, with_provenance(schema, provenance), **write_options(names)) as out,
-    ):
+    with parquet_writer(path, schema, provenance) as out:
         for first in range(0, int(starts[-1]), ROW_GROUP_ROWS):
             rows = min(ROW_GROUP_ROWS, int(starts[-1]) - first)
             arrays = [column.slice(first, rows) for column in base]
@@ -244,18 +270,13 @@ def scenario_record(sc, seed: int) -> dict:
         "matrix_sha256": matrix_sha256(X),
         "utilities": sc.utilities.tolist(),
         "matrix": X.tolist(),
-        "winners": _winners(X),
+        "winners": {
+            "condorcet": winners.condorcet_winner(X),
+            "copeland": winners.copeland_winners(X).tolist(),
+            "maximin": winners.maximin_winners(X).tolist(),
+            "borda": winners.borda_winners(X).tolist(),
+        },
         "params": sc.params,
-    }
-
-
-def _winners(X) -> dict:
-    """The winners a scenario file records of its matrix ``X``."""
-    return {
-        "condorcet": winners.condorcet_winner(X),
-        "copeland": winners.copeland_winners(X).tolist(),
-        "maximin": winners.maximin_winners(X).tolist(),
-        "borda": winners.borda_winners(X).tolist(),
     }
 
 
@@ -264,30 +285,21 @@ def write_scenario(path, sc, seed: int) -> None:
     write_text(path, json.dumps(scenario_record(sc, seed), indent=1) + "\n")
 
 
+SCENARIO_FIELDS = {"name": str, "matrix_sha256": str, "matrix": list, "utilities": list, "winners": dict}
+"""The fields of a scenario file its readers use, and their JSON types (:func:`read_scenario`)."""
+
+
 def read_scenario(path) -> dict:
-    """Load a scenario file written by :func:`write_scenario` and check it: a valid matrix, a name, one
-    finite utility per action, and the winners its matrix has (what the figures and captions mark)."""
-    path = Path(path)
-    problem = why_unreadable(path)
-    if problem:
-        raise DamagedFile(path, problem)
+    """Load a scenario file written by :func:`write_scenario`: the typed read (JSON, each of
+    :data:`SCENARIO_FIELDS` with its type). Its values are the writer's (a file changed since is named by
+    ``manifest verify``)."""
     try:
-        record = json.loads(path.read_text())
-        record["matrix"] = validate_matrix(record["matrix"]).tolist()
-        name, utilities = record["name"], record["utilities"]
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError, MatrixError) as err:
+        record = json.loads(readable(path).read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
         raise DamagedFile(path, f"not a scenario file ({err})") from None
-    if not isinstance(name, str):
-        raise DamagedFile(path, f"not a scenario file (its name is {name!r}, not a text)")
-    actions = len(record["matrix"])
-    numbers = isinstance(utilities, list) and all(
-        isinstance(u, (int, float)) and not isinstance(u, bool) and np.isfinite(u) for u in utilities
-    )
-    if not numbers or len(utilities) != actions:
-        raise DamagedFile(path, f"not a scenario file (its utilities are not {actions} finite numbers)")
-    expected = _winners(np.asarray(record["matrix"]))
-    if record.get("winners") != expected:
-        raise DamagedFile(path, f"its winners are not those of its matrix ({canonical_json(expected)})")
+    for key, kind in SCENARIO_FIELDS.items():
+        if not isinstance(record, dict) or not isinstance(record.get(key), kind):
+            raise DamagedFile(path, f"not a scenario file (no {key!r} of JSON type {kind.__name__})")
     return record
 
 
@@ -296,22 +308,16 @@ def read_table(path, table: str | None = None, columns=None, filters=None) -> pa
     its columns with that schema's types and no null in an integer or boolean column but those of
     :data:`.schemas.MAY_BE_NULL`."""
     schema = None if table is None else TABLE_SCHEMAS[table]
+    if schema is not None:
+        check_columns(path, schema, columns)
     return _read(path, columns, filters, schema, MAY_BE_NULL.get(table, ()))
 
 
 def _read(path, columns, filters, schema: pa.Schema | None, nullable=()) -> pa.Table:
-    """:func:`read_table` against ``schema`` (None: any columns)."""
-    path = Path(path)
-    problem = why_unreadable(path)
-    if problem:
-        raise DamagedFile(path, problem)
-    if schema is not None:
-        check_columns(path, schema, columns)
-    try:
+    """:func:`read_table` of columns checked against ``schema`` (None: any columns): its nulls."""
+    path = readable(path)
+    with parquet_errors(path):
         table = pq.read_table(path, columns=columns, filters=filters)
-    except (pa.ArrowException, OSError, ValueError) as err:
-        first = next(iter(str(err).splitlines()), "")  # Arrow's message can go on to dump a schema
-        raise DamagedFile(path, f"not a readable Parquet file ({first})") from None
     if schema is not None:
         for name in columns or schema.names:
             type_, nulls = schema.field(name).type, table.column(name).null_count
@@ -337,21 +343,16 @@ def check_columns(path, schema: pa.Schema, columns=None) -> None:
 
 def read_schema(path) -> pa.Schema:
     """The Arrow schema of a Parquet file; any failure becomes a StorageError naming the file."""
-    path = Path(path)
-    problem = why_unreadable(path)
-    if problem:
-        raise DamagedFile(path, problem)
-    try:
+    path = readable(path)
+    with parquet_errors(path):
         return pq.read_schema(path)
-    except (pa.ArrowException, OSError, ValueError) as err:
-        raise DamagedFile(path, f"not a readable Parquet file ({err})") from None
 
 
 def _recorded_rows(path, columns: list[str]) -> pa.Table:
     """The rows of a run chunk whose strategy (``columns[2]``) was recorded, filtered one row group
     at a time as they are read: never the whole null-padded columns (0.64 GB for SparringExp3.P's
     20 columns of 4 million rows, where the recorded rows take 16 MB)."""
-    try:
+    with parquet_errors(path):
         parquet = pq.ParquetFile(path)
         parts = [
             part.filter(pc.is_valid(part[columns[2]]))
@@ -360,8 +361,6 @@ def _recorded_rows(path, columns: list[str]) -> pa.Table:
         if parts:
             return pa.concat_tables(parts)
         return pa.schema([parquet.schema_arrow.field(c) for c in columns]).empty_table()
-    except (pa.ArrowException, OSError, ValueError, KeyError) as err:
-        raise DamagedFile(path, f"not a readable Parquet file ({err})") from None
 
 
 def read_runs(path):

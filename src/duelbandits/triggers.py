@@ -102,37 +102,21 @@ def _imported_units(unit: str, statements) -> set[str]:
     return units
 
 
-def _stamp(path: Path) -> tuple[int, int]:
-    """What the parse caches are keyed on besides the path: an edit changes it."""
-    stat = path.stat()
-    return stat.st_mtime_ns, stat.st_size
-
-
 def _parse(unit: str) -> ast.Module:
-    path = _unit_file(unit)
-    return _parse_file(path, _stamp(path))
+    return _parse_file(_unit_file(unit))
 
 
 @cache
-def _parse_file(path: Path, stamp) -> ast.Module:
+def _parse_file(path: Path) -> ast.Module:
+    """The module at ``path``, parsed once per process (a Snakemake start computes every rule's trigger)."""
     return ast.parse(path.read_text(), filename=str(path))
 
 
-def _module_imports(unit: str) -> frozenset[str]:
-    """The units every import statement of the module ``unit`` names (parsed once per version of its file)."""
-    path = _unit_file(unit)
-    return _module_imports_at(unit, path, _stamp(path))
-
-
-def _load_imports(unit: str) -> frozenset[str]:
-    """The units the module ``unit`` imports when it is loaded (its statements outside functions): all a
-    package's ``__init__`` runs when only a submodule of it is imported."""
-    path = _unit_file(unit)
-    return _module_imports_at(unit, path, _stamp(path), functions=False)
-
-
 @cache
-def _module_imports_at(unit: str, path: Path, stamp, functions=True) -> frozenset[str]:
+def _module_imports(unit: str, functions: bool) -> frozenset[str]:
+    """The units the import statements of the module ``unit`` name; without ``functions``, those it imports
+    when it is loaded (its statements outside functions): all a package's ``__init__`` runs when only a
+    submodule of it is imported."""
     return frozenset(_imported_units(unit, _import_statements([_parse(unit)], functions)))
 
 
@@ -175,7 +159,7 @@ def code_units(*entries: str) -> list[str]:
             continue
         (seen if whole else loaded).add(unit)
         todo += [(package, False) for package in _packages(unit)]
-        todo += [(name, True) for name in sorted((_module_imports(unit) if whole else _load_imports(unit)) - seen)]
+        todo += [(name, True) for name in sorted(_module_imports(unit, functions=whole) - seen)]
     return sorted(seen | loaded)
 
 

@@ -8,12 +8,8 @@ separate parameters and are sampled independently. The diagonal is fixed at 1/2.
 
 A Thompson draw needs only the argmax of a row statistic of ``theta`` (the row minimum for Alg. 1,
 the row sum for Alg. 2), so :func:`sample_maximin` and :func:`sample_borda` draw only what can change
-that argmax, and the chosen action keeps exactly the law of the full-matrix argmax (the argument: the
-comment above :func:`_bins`). The devices (tail labels with exact tail masses, carried by O(1)
-recurrences and recomputed when they leave ``[TAIL_MIN, TAIL_MAX]`` or every ``AGE_MAX`` updates;
-Borda's early exit; best-first orderings of rows and columns, repaired incrementally; Beta variates
-from two Marsaglia-Tsang gammas with constants cached per count) are docs/paper.md, "Exact sampling
-shortcuts".
+that argmax. The devices, and why the chosen action keeps exactly the law of the full-matrix argmax:
+docs/paper.md, "Exact sampling shortcuts".
 
 The state is two arrays, ``pair`` (floats) and ``order`` (ints), built by
 :func:`new_state`; the field constants below name their slices. Two arrays
@@ -90,17 +86,6 @@ def counts(pair):
     return pair[:, :, COUNT]
 
 
-def col_order(order):
-    """Per row, the columns ``j != i`` by increasing posterior mean (a view of ``order``)."""
-    A = order.shape[1]
-    return order[:A, : A - 1]
-
-
-def row_order(order):
-    """The actions by decreasing posterior-mean score (a view of ``order``)."""
-    return order[order.shape[1] + ROWS]
-
-
 @nb.njit(cache=True, inline="always")
 def posterior_mean(pair, i, j):
     """``E[theta[i, j] | H_t] = (W[i, j] + 1) / (W[i, j] + W[j, i] + 2)``."""
@@ -147,11 +132,7 @@ def _beta_cached(pair, i, j, rng):
 
 
 # ------------------------------------------------ binomial terms and Beta tails
-# For integer a, b, theta ~ Beta(a, b) is the a-th smallest of n = a + b - 1
-# uniforms, so theta > u  <=>  K <= a - 1 with K ~ Bin(n, u) the count below u:
-# P(theta > u) = P(K <= a - 1). Given K = k < a, theta = u + (1 - u) Beta(a - k, b)
-# (the (a - k)-th smallest of the n - k uniforms above u). Both facts give the tail
-# mass and an exact draw from the tail without the Beta CDF.
+# Beta tails as binomial sums (integer a, b): docs/paper.md, "Exact sampling shortcuts".
 
 
 @nb.njit(cache=True)
@@ -427,31 +408,8 @@ def observe(pair, order, i, j, o, borda, z=THRESHOLD_Z):
 
 
 # ------------------------------------------------------------------ sampling
-# Exactness. Think of the full matrix theta as drawn up front, every entry
-# independent with its posterior Beta law, and of each entry as the pair (its
-# label, its value given the label): label +1 when theta[i, j] > u[i, j], -1 when
-# theta[i, j] < 1 - u[j, i], 0 otherwise (rows that only need upper bounds merge
-# -1 into 0); the thresholds are functions of the history alone. The samplers
-# reveal, row by row, first all the labels of a row (jointly: with probability
-# MASS_UP or MASS_BOTH none is a tail, else the first tail in column order by
-# inversion of the same product, and the later labels independently), then
-# values one at a time from their law given the label. The visiting order depends
-# only on W and on what is already revealed, so every revealed quantity is a
-# fresh draw from its conditional law given what came before. A row is abandoned
-# only when a bound from what is revealed puts its statistic strictly below that
-# of another row (completed, or bounded from below), hence strictly below the
-# maximum: it is not an argmax, whatever is unrevealed. Every maximising row is
-# therefore completed, or is the only row left; ties are broken by a reservoir
-# over the completed rows equal to the running best (the k-th one replaces the
-# choice with probability 1/k, restarting when a strictly larger row appears),
-# which is uniform over the final set of maximisers. So the chosen action is
-# distributed as the uniform-tie argmax of the full theta; the unrevealed
-# values, independent of it, need never be drawn.
-#   Bounds on an entry: at most u[i, j] with label 0, 1 - u[j, i] with -1, 1 with
-#   +1; at least 1 - u[j, i] with 0 (0 when -1 is merged), u[i, j] with +1, 0 with -1.
-#   Values given a label: label 0 by rejection from the posterior (acceptance at
-#   least 1 - 2 TAIL_MAX); +1 by upper_tail_variate; -1 as 1 minus the upper-tail
-#   variate of the twin law Beta(W[j, i] + 1, W[i, j] + 1) of 1 - theta[i, j].
+# Why the chosen action has the law of the full-matrix argmax, and the bounds and value laws of the
+# tail labels: docs/paper.md, "Exact sampling shortcuts".
 
 
 @nb.njit(cache=True)

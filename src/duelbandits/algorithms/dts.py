@@ -197,46 +197,6 @@ def _kernel(matrix, horizon, rng, alpha):
     return I, J, outcomes, draws
 
 
-@nb.njit(cache=True)
-def _select_many(B, t, alpha, rng, n, first):
-    A = B.shape[0]
-    cU, cL = _all_thresholds(B, alpha)
-    cands = np.empty(A, dtype=np.int64)
-    theta = np.empty((A, A))
-    drawn = np.zeros((A, A), dtype=np.int64)
-    a1s = np.empty(n, dtype=np.int64)
-    a2s = np.empty(n, dtype=np.int64)
-    log_t = np.log(float(t))
-    for k in range(n):
-        a1s[k], a2s[k], _ = _select(B, cU, cL, log_t, rng, first, cands, theta, drawn, k + 1)
-    return a1s, a2s
-
-
-def select_pairs(B, t, rng, n=1, alpha=0.51, first=0):
-    """``n`` independent DTS selections ``(a1s, a2s)`` from the win counts ``B`` at step ``t``.
-
-    The exact selection code of :func:`run`, exposed so tests can check it on a
-    hand-made state; ``first`` is the candidate evaluated first (the previous
-    ``a1`` in a run), which must not change the distribution.
-    """
-    B = np.ascontiguousarray(B, dtype=np.float64)
-    return _select_many(B, int(t), float(alpha), rng, int(n), int(first))
-
-
-@nb.njit(cache=True)
-def _candidate_set(B, t, alpha):
-    A = B.shape[0]
-    cU, cL = _all_thresholds(B, alpha)
-    cands = np.empty(A, dtype=np.int64)
-    m = _candidates(cU, np.log(float(t)), cands)
-    return cands[:m].copy()
-
-
-def candidates(B, t, alpha=0.51):
-    """The actions of largest upper Copeland score at step ``t``, as :func:`run` computes them."""
-    return _candidate_set(np.ascontiguousarray(B, dtype=np.float64), int(t), float(alpha))
-
-
 def run(matrix, horizon, rng, record=None, *, alpha=0.51):
     """One DTS run; DTS has no mixed strategy, so ``strategies`` is empty."""
     alpha = float(alpha)

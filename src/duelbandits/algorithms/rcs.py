@@ -98,35 +98,6 @@ def _kernel(matrix, horizon, rng, alpha):
     return I, J, outcomes, draws
 
 
-@nb.njit(cache=True)
-def _select_many(W, b, t, alpha, rng, n, first):
-    A = W.shape[0]
-    _, _, colmin = new_state(W, alpha)
-    theta = np.empty((A, A))
-    drawn = np.zeros((A, A), dtype=np.int64)
-    log_t = np.log(float(t))
-    cs = np.empty(n, dtype=np.int64)
-    ds = np.empty(n, dtype=np.int64)
-    for k in range(n):
-        cs[k], _ = champion(W, b, first, rng, theta, drawn, k + 1)
-        ds[k] = challenger(W, colmin, cs[k], log_t, alpha, rng)
-    return cs, ds
-
-
-def select_pairs(W, b, t, rng, n=1, alpha=0.51, first=0):
-    """``n`` independent RCS selections ``(cs, ds)`` at step ``t`` from the win counts ``W`` and the
-    champion counts ``b``; ``first`` is the arm that holds the lead first (the previous champion in a
-    run), which must not change the law."""
-    W = np.ascontiguousarray(W, dtype=np.float64)
-    b = np.ascontiguousarray(b, dtype=np.float64)
-    return _select_many(W, b, int(t), float(alpha), rng, int(n), int(first))
-
-
-def champions(W, b, rng, n=1, first=0):
-    """``n`` independent champions of the simulated tournament (the first half of :func:`select_pairs`)."""
-    return select_pairs(W, b, 1, rng, n=n, first=first)[0]
-
-
 def run(matrix, horizon, rng, record=None, *, alpha=0.51):
     """One RCS run; RCS has no mixed strategy, so ``strategies`` is empty."""
     alpha = float(alpha)

@@ -58,19 +58,6 @@ def _refresh_pair(W, D, I_div, i, j):
 
 
 @nb.njit(cache=True)
-def _all_divergences(W, D, I_div):
-    A = W.shape[0]
-    for i in range(A):
-        D[i, i] = 0.0
-        for j in range(i + 1, A):
-            n = W[i, j] + W[j, i]
-            D[i, j] = _term(W[i, j], n)
-            D[j, i] = _term(W[j, i], n)
-    for i in range(A):
-        I_div[i] = _row_divergence(D, i)
-
-
-@nb.njit(cache=True)
 def _argmin_ties(values, skip, rng, cands):
     """Index of the least value (``skip`` excluded, -1 for none), ties uniformly at random."""
     m = 0
@@ -235,39 +222,6 @@ def _kernel(matrix, horizon, rng, f_K, rule, alpha, rounds):
 def f_of_K(actions, f_coefficient=0.3, f_exponent=1.01) -> float:
     """``f(K) = f_coefficient * K ** f_exponent`` (the paper's experiments: 0.3 K^1.01)."""
     return float(f_coefficient) * float(actions) ** float(f_exponent)
-
-
-def _state(W):
-    W = np.array(W, dtype=np.float64)
-    D = np.zeros_like(W)
-    I_div = np.zeros(W.shape[0])
-    _all_divergences(W, D, I_div)
-    return W, I_div
-
-
-def divergences(W) -> np.ndarray:
-    """The empirical divergences ``I_i`` of the win counts ``W``, as :func:`run` computes them."""
-    return _state(W)[1]
-
-
-def candidates(W, t, f_coefficient=0.3, f_exponent=1.01) -> np.ndarray:
-    """``J_t = {i : I_i - min_j I_j <= log t + f(K)}``, sorted, for the win counts ``W`` at step ``t``."""
-    _, I_div = _state(W)
-    threshold = np.log(float(t)) + f_of_K(len(I_div), f_coefficient, f_exponent)
-    return np.flatnonzero(I_div - I_div.min() <= threshold)
-
-
-def challenger(W, l, rng, n=1) -> np.ndarray:
-    """``n`` independent draws of RMED1's ``m`` for the arm ``l`` (``i*`` drawn afresh each time)."""
-    W, I_div = _state(W)
-    A = W.shape[0]
-    mu = np.empty(A)
-    cands = np.empty(A, dtype=np.int64)
-    out = np.empty(int(n), dtype=np.int64)
-    for k in range(int(n)):
-        best = _argmin_ties(I_div, -1, rng, cands)
-        out[k] = _challenger(W, int(l), best, rng, mu, cands)
-    return out
 
 
 def run(matrix, horizon, rng, record=None, *, f_coefficient=0.3, f_exponent=1.01):

@@ -160,66 +160,6 @@ def _kernel(matrix, horizon, rng, alpha):
     return I, J, outcomes
 
 
-@nb.njit(cache=True)
-def _select_many(W, t, alpha, rng, n, best):
-    A = W.shape[0]
-    _, rowmax, colmin = new_state(W, alpha)
-    cands = np.empty(A, dtype=np.int64)
-    log_t = np.log(float(t))
-    m, new_best = _hypothesis(rowmax, log_t, best, cands)
-    cs = np.empty(n, dtype=np.int64)
-    ds = np.empty(n, dtype=np.int64)
-    for k in range(n):
-        cs[k] = _sample_champion(cands, m, new_best, A, rng)
-        ds[k] = challenger(W, colmin, cs[k], log_t, alpha, rng)
-    return cs, ds, new_best
-
-
-def select_pairs(W, t, rng, n=1, alpha=0.51, best=NO_ARM):
-    """``n`` independent RUCB selections ``(cs, ds)`` at step ``t`` from the counts ``W`` and the
-    hypothesis ``best`` held before the step, and the hypothesis after it (the same for all ``n``)."""
-    W = np.ascontiguousarray(W, dtype=np.float64)
-    cs, ds, new_best = _select_many(W, int(t), float(alpha), rng, int(n), int(best))
-    return cs, ds, int(new_best)
-
-
-def candidates(W, t, alpha=0.51):
-    """The candidate set ``C`` of line 6 at step ``t``, as :func:`run` computes it (sorted)."""
-    W = np.ascontiguousarray(W, dtype=np.float64)
-    _, rowmax, _ = new_state(W, float(alpha))
-    return np.flatnonzero(np.log(float(t)) >= rowmax)
-
-
-@nb.njit(cache=True)
-def _replay(A, I, J, outcomes, alpha):
-    T = I.shape[0]
-    W = np.zeros((A, A))
-    thr, rowmax, colmin = new_state(W, alpha)
-    cands = np.empty(A, dtype=np.int64)
-    in_c = np.zeros((T, A), dtype=np.bool_)
-    hypotheses = np.empty(T, dtype=np.int64)
-    best = NO_ARM
-    for t in range(T):
-        m, best = _hypothesis(rowmax, np.log(t + 1.0), best, cands)
-        for q in range(m):
-            in_c[t, cands[q]] = True
-        hypotheses[t] = best
-        observe(W, alpha, thr, rowmax, colmin, I[t], J[t], outcomes[t])
-    return W, in_c, hypotheses
-
-
-def replay(A, I, J, outcomes, alpha=0.51):
-    """Feed the duels ``(I, J, outcomes)`` through RUCB's incremental updates.
-
-    Returns ``(W, in_c, hypotheses)``: the counts after all duels, and for each
-    step ``t`` the candidate set (boolean row) and the hypothesis ``B`` after
-    lines 8-9 (``NO_ARM`` for ``∅``) that the step's choice was drawn with.
-    """
-    I, J = (np.ascontiguousarray(a, dtype=np.int64) for a in (I, J))
-    o = np.ascontiguousarray(outcomes, dtype=np.int8)
-    return _replay(int(A), I, J, o, float(alpha))
-
-
 def run(matrix, horizon, rng, record=None, *, alpha=0.51):
     """One RUCB run; RUCB has no mixed strategy, so ``strategies`` is empty."""
     alpha = float(alpha)

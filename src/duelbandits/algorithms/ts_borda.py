@@ -65,8 +65,3 @@ def run(matrix, horizon, rng, record=None, *, c_alpha=1.0):
 def beta_draws(matrix, horizon, rng, c_alpha=1.0) -> int:
     """Number of Beta variates one run draws (the run :func:`run` makes with ``rng``)."""
     return int(_call(matrix, horizon, rng, c_alpha)[4])
-
-
-def explorations(matrix, horizon, rng, c_alpha=1.0) -> np.ndarray:
-    """Boolean mask of the exploration steps (``b = 1``) of the run :func:`run` makes with ``rng``."""
-    return _call(matrix, horizon, rng, c_alpha)[3]

@@ -15,12 +15,18 @@ from ._sampling import duel, trace
 
 
 @nb.njit(cache=True)
-def _kernel(matrix, horizon, rng, borda):
-    """The whole run: ``(I, J, outcomes, number of Beta draws)``; ``borda`` False, an argument so that
-    both TS kernels share one compile of the posterior (:func:`.ts_borda._kernel`)."""
+def _kernel(matrix, horizon, rng, borda, steps, table):
+    """The whole run: ``(I, J, outcomes, number of Beta draws, regret)``. ``borda`` False, an argument so that
+    both TS kernels share one compile of the posterior (:func:`.ts_borda._kernel`). With ``steps``
+    (1-based, increasing, the last one ``horizon``) the trace is empty and ``regret`` holds the running sum
+    of ``table[I_t, J_t]`` at each of ``steps``; the draws are the same either way."""
     A = matrix.shape[0]
     pair, order = new_state(np.zeros((A, A)), borda)
-    I, J, outcomes = trace(horizon)
+    keep = steps.size == 0
+    I, J, outcomes = trace(horizon if keep else 0)
+    regret = np.empty(steps.size)
+    total = 0.0
+    k = 0
     draws = 0
     i = order[A + ROWS, 0]  # the top row of the prior's order
     j = i
@@ -30,48 +36,37 @@ def _kernel(matrix, horizon, rng, borda):
         j, d_j = sample_maximin(pair, order, j, rng)
         o = duel(matrix, i, j, rng)
         observe(pair, order, i, j, o, borda)
-        I[t] = i
-        J[t] = j
-        outcomes[t] = o
         draws += d_i + d_j
-    return I, J, outcomes, draws
+        if keep:
+            I[t] = i
+            J[t] = j
+            outcomes[t] = o
+        else:
+            total += table[i, j]  # one step at a time, as np.cumsum adds: the same bits
+            if t + 1 == steps[k]:
+                regret[k] = total
+                k += 1
+    return I, J, outcomes, draws, regret
 
 
-@nb.njit(cache=True)
-def _regret_kernel(matrix, steps, table, rng, borda):
-    """:func:`_kernel`'s run to ``steps[-1]`` (the same draws in the same order), keeping only the running
-    sum of ``table[I_t, J_t]`` at each of ``steps`` (1-based, increasing): no trace."""
-    A = matrix.shape[0]
-    pair, order = new_state(np.zeros((A, A)), borda)
-    out = np.empty(steps.size)
-    total = 0.0
-    k = 0
-    i = order[A + ROWS, 0]
-    j = i
-    for t in range(steps[-1]):
-        i, _ = sample_maximin(pair, order, i, rng)
-        j, _ = sample_maximin(pair, order, j, rng)
-        observe(pair, order, i, j, duel(matrix, i, j, rng), borda)
-        total += table[i, j]  # one step at a time, as np.cumsum adds: the same bits
-        if t + 1 == steps[k]:
-            out[k] = total
-            k += 1
-    return out
+_NO_STEPS = np.empty(0, dtype=np.int64)
+_NO_TABLE = np.empty((0, 0))
 
 
-def _prepare(matrix, horizon):
-    return np.ascontiguousarray(matrix, dtype=np.float64), int(horizon)
+def _run(matrix, horizon, rng):
+    X = np.ascontiguousarray(matrix, dtype=np.float64)
+    return _kernel(X, int(horizon), rng, False, _NO_STEPS, _NO_TABLE)
 
 
 def run(matrix, horizon, rng, record=None):
     """One run of Alg. 1; no hyper-parameters and no strategies (see :mod:`..algorithms`)."""
-    I, J, outcomes, _ = _kernel(*_prepare(matrix, horizon), rng, False)
+    I, J, outcomes, _, _ = _run(matrix, horizon, rng)
     return I, J, outcomes, {}
 
 
 def beta_draws(matrix, horizon, rng) -> int:
     """Number of Beta variates one run draws (the run is the one :func:`run` makes with ``rng``)."""
-    return int(_kernel(*_prepare(matrix, horizon), rng, False)[3])
+    return int(_run(matrix, horizon, rng)[3])
 
 
 def regret_at(matrix, steps, table, rng) -> np.ndarray:
@@ -81,4 +76,5 @@ def regret_at(matrix, steps, table, rng) -> np.ndarray:
     steps = np.asarray(steps, dtype=np.int64)
     if steps.size == 0 or steps[0] < 1 or np.any(np.diff(steps) <= 0):  # else the kernel would skip a step
         raise ValueError(f"steps must be 1-based and strictly increasing, got {steps.tolist()}")
-    return _regret_kernel(_prepare(matrix, 1)[0], steps, np.ascontiguousarray(table, dtype=np.float64), rng, False)
+    X = np.ascontiguousarray(matrix, dtype=np.float64)
+    return _kernel(X, int(steps[-1]), rng, False, steps, np.ascontiguousarray(table, dtype=np.float64))[4]

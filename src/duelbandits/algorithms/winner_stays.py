@@ -74,19 +74,6 @@ def _kernel(matrix, horizon, rng):
     return I, J, outcomes
 
 
-def select(C, prev_first=-1, prev_second=-1, rng=None):
-    """The pair ``(I_t, J_t)`` WS-W picks given the counters ``C`` and the previous pair (``-1``: none)."""
-    C = np.ascontiguousarray(C, dtype=np.int64)
-    rng = np.random.default_rng() if rng is None else rng
-    i, j = _select(C, int(prev_first), int(prev_second), rng, np.empty(C.shape[0], dtype=np.int64))
-    return int(i), int(j)
-
-
-def update(C, i, j, o):
-    """Apply one duel's outcome ``o`` (1 when ``i`` won) to the int64 counters ``C``, in place."""
-    _update(C, int(i), int(j), int(o))
-
-
 def run(matrix, horizon, rng, record=None):
     """One WS-W run; no hyper-parameters and no mixed strategy, so ``strategies`` is empty."""
     I, J, outcomes = _kernel(np.ascontiguousarray(matrix, dtype=np.float64), int(horizon), rng)

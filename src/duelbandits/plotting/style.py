@@ -298,6 +298,11 @@ def save(fig, outputs, data_digest: str | None = None, look: Look = COMPOSITE) -
     return paths
 
 
+def runs_text(runs, dash: str = "-") -> str:
+    """``100 runs``, or ``20-40 runs`` from the sorted run counts ``runs`` of a figure (``dash`` ``--`` in LaTeX)."""
+    return f"{runs[0]} runs" if len(runs) == 1 else f"{runs[0]}{dash}{runs[-1]} runs"
+
+
 def ordered_slugs(slugs) -> list[str]:
     """Algorithm slugs in the paper's legend order, unknown ones last."""
     slugs = set(slugs)

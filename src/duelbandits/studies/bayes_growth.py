@@ -116,16 +116,17 @@ def percentile_interval(replicates, confidence: float) -> tuple[np.ndarray, np.n
     return ends[0], ends[1], np.isnan(x).sum(axis=0)
 
 
-def columns(ratio, R, flags, t, bounds, confidence: float, replicates: int, rng) -> list[tuple]:
-    """The estimate's columns at each horizon ``t_k`` from the ``(M, K)`` matrix means ``ratio`` (of
-    ``R_t / bound``) and ``R`` and the strata's ``flags``: ``E[R_t] / bound`` (stratified) with its standard
-    error and normal interval, the share of matrices above the bound with its interval, the Condorcet
-    stratum's share of the drawn with its interval and their count, the local exponent and the crossing
-    each with the percentile interval of ``replicates`` resamplings and the count of those where it is
-    undefined (:func:`percentile_interval`; no resamplings: NaN and 0)."""
+def columns(ratio, R, flags, t, bounds, confidence: float, replicates: int, rng) -> dict:
+    """The estimate's columns of :data:`duelbandits.schemas.BAYES_ESTIMATE_SCHEMA` (name -> one value per
+    horizon ``t_k``, or one for all) from the ``(M, K)`` matrix means ``ratio`` (of ``R_t / bound``) and ``R``
+    and the strata's ``flags``: ``E[R_t] / bound`` (stratified) with its standard error and normal interval,
+    the share of matrices above the bound with its interval, the Condorcet stratum's share of the drawn with
+    its interval and their count, the local exponent and the crossing each with the percentile interval of
+    ``replicates`` resamplings and the count of those where it is undefined (:func:`percentile_interval`; no
+    resamplings: NaN and 0)."""
     z, flags, t, bounds = z_value(confidence), np.asarray(flags, dtype=bool), np.asarray(t), np.asarray(bounds)
     ratio, R = np.asarray(ratio, dtype=float), np.asarray(R, dtype=float)
-    est = [stratified(ratio[:, k], flags) for k in range(len(t))]
+    mean, se = np.array([stratified(ratio[:, k], flags) for k in range(len(t))]).T
     mean_R = np.array([stratified(R[:, k], flags)[0] for k in range(len(t))])
     alpha = exponents(t, mean_R)
     cross = crossings(t, mean_R / bounds, alpha, exponents(t, bounds))
@@ -133,34 +134,15 @@ def columns(ratio, R, flags, t, bounds, confidence: float, replicates: int, rng)
     if replicates:
         boot = bootstrap(R, flags, t, bounds, replicates, rng)
         ci = [*percentile_interval(boot[0], confidence), *percentile_interval(boot[1], confidence)]
-    p, N, M = float(flags.mean()), flags.size, len(ratio)
-    half = z * np.sqrt(p * (1 - p) / N)
-    out = []
-    for k, (mean, se) in enumerate(est):
-        share = float((ratio[:, k] > 1.0).mean())
-        share_half = z * np.sqrt(share * (1 - share) / M)
-        row = (
-            mean,
-            se,
-            mean - z * se,
-            mean + z * se,
-            share,
-            max(0.0, share - share_half),
-            min(1.0, share + share_half),
-        )
-        row += (
-            p,
-            max(0.0, p - half),
-            min(1.0, p + half),
-            N,
-            alpha[k],
-            ci[0][k],
-            ci[1][k],
-            int(ci[2][k]),
-            cross[k],
-            ci[3][k],
-            ci[4][k],
-            int(ci[5][k]),
-        )
-        out.append(row)
-    return out
+    p, N = float(flags.mean()), flags.size
+    share = (ratio > 1.0).mean(axis=0)
+    share_half, half = z * np.sqrt(share * (1 - share) / len(ratio)), z * np.sqrt(p * (1 - p) / N)
+    return {
+        "ratio": mean, "se": se, "low": mean - z * se, "high": mean + z * se,
+        "share_above": share, "share_low": np.maximum(0.0, share - share_half),
+        "share_high": np.minimum(1.0, share + share_half),
+        "condorcet_share": p, "condorcet_low": max(0.0, p - half), "condorcet_high": min(1.0, p + half),
+        "strata_draws": N, "exponent": alpha, "exponent_low": ci[0], "exponent_high": ci[1],
+        "exponent_undefined": ci[2].astype(np.int64), "crossing": cross, "crossing_low": ci[3],
+        "crossing_high": ci[4], "crossing_undefined": ci[5].astype(np.int64),
+    }  # fmt: skip

@@ -59,6 +59,10 @@ def decide_text(row) -> str:
     return "none" if n == math.inf else f"{n:,.0f}"
 
 
+HEADER = ["A", "t", "matrices x runs", "E[R_t] / bound", "matrices above the bound", "verdict"]
+HEADER += ["matrices to decide", "exponent", "crossing"]
+
+
 def bayes_markdown(table, verdict: str, prior: str, bootstrap: int) -> str:
     """results/maximin-bayes/bayes.md: per A, E[R_T] / bound over the prior (a key of :data:`PRIORS`), the
     share of drawn matrices above the bound, the verdict, the exponent and the crossing with their intervals
@@ -131,21 +135,7 @@ def bayes_markdown(table, verdict: str, prior: str, bootstrap: int) -> str:
             "'-' an A's first horizon (no previous one).\n",
             f"Matrices with a Condorcet winner (share of the drawn): {shares}.\n",
             f"Headline verdict, at the longest horizon (each horizon's own verdict is in the table): **{verdict}.**\n",
-            markdown(
-                [
-                    "A",
-                    "t",
-                    "matrices x runs",
-                    "E[R_t] / bound",
-                    "matrices above the bound",
-                    "verdict",
-                    "matrices to decide",
-                    "exponent",
-                    "crossing",
-                ],
-                rows,
-                "rrrrrlrrr",
-            ),
+            markdown(HEADER, rows, "rrrrrlrrr"),
         ]
     )
 

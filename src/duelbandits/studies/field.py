@@ -33,17 +33,13 @@ def field_regrets(scenario: str, condorcet_winner) -> list[str]:
     return kinds
 
 
-def family(slug: str) -> str:
-    """``paper`` or ``field`` for a registered slug; ``other`` for an unknown one."""
-    from ..algorithms import ALGORITHMS
-
-    spec = ALGORITHMS.get(slug)
-    return spec.family if spec is not None else "other"
-
-
 def scenario_regrets(records, simulated) -> dict:
     """Scenario -> the regrets the field reports on it (:func:`field_regrets`), in the order of
-    ``records`` (``[(path, scenario record), ...]``), each checked against the point files' provenance."""
+    ``records`` (``[(path, scenario record), ...]``), each checked against the point files' provenance, and
+    every scenario of the point files given its file."""
+    missing = sorted({prov["scenario"] for prov in simulated} - {record["name"] for _, record in records})
+    if missing:
+        raise FieldError(f"no scenario file for scenario(s) {', '.join(missing)} of the point files")
     regrets = {}
     for path, record in records:
         name = record["name"]
@@ -61,30 +57,17 @@ def curves_table(points: pd.DataFrame, regrets: dict) -> pd.DataFrame:
     at every grid step of the point files' rows ``points``."""
     import pandas as pd
 
+    from ..algorithms import ALGORITHMS
     from ..points import check_points
     from ..regret import sample_std
     from ..schemas import FIELD_CURVES_SCHEMA
 
     points = check_points(points)
-    missing = sorted(set(points["scenario"]) - set(regrets))
-    if missing:
-        raise FieldError(f"no scenario file for scenario(s) {', '.join(missing)} of the point files")
-    horizons = points.groupby("scenario")["horizon"].unique()
-    for scenario, values in horizons.items():
-        if len(values) != 1:
-            raise FieldError(f"scenario {scenario}: the point files hold several horizons {sorted(values.tolist())}")
-    for scenario, part in points.groupby("scenario"):
-        runs = part.groupby("algorithm")["run"].nunique()
-        if runs.nunique() > 1:
-            counts = ", ".join(f"{a} {n}" for a, n in runs.items())
-            raise FieldError(f"scenario {scenario}: the algorithms have different numbers of runs ({counts})")
     frames = []
     for scenario, kinds in regrets.items():
         part = points[points["scenario"] == scenario]
         for kind in kinds:
             rows = part[part["regret"] == REGRET_COLUMN[kind]]
-            if rows.empty:
-                continue
             grouped = (
                 rows.groupby(["algorithm", "actions", "horizon", "t"])["cumulative_regret"]
                 .agg(mean="mean", std=sample_std, runs="size")
@@ -96,7 +79,7 @@ def curves_table(points: pd.DataFrame, regrets: dict) -> pd.DataFrame:
             grouped.insert(2, "regret", kind)  # pragma: no mutate
             frames.append(grouped)
     table = pd.concat(frames, ignore_index=True)
-    table["family"] = [family(a) for a in table["algorithm"]]
+    table["family"] = [ALGORITHMS[a].family if a in ALGORITHMS else "other" for a in table["algorithm"]]
     return table[FIELD_CURVES_SCHEMA.names]
 
 
@@ -132,21 +115,20 @@ FIELD_NOTE = (
 )
 
 
-def field_markdown(table: pd.DataFrame) -> str:
+def field_page(table: pd.DataFrame):
     """results/field/table.md: ranks at a glance (algorithm x scenario/regret), then every final regret."""
     import numpy as np
 
     from ..algorithms import ALGORITHMS
-    from ..tables import markdown, mean_std
+    from ..tables import Page, Table, mean_std
 
     def label(slug):
         return ALGORITHMS[slug].label if slug in ALGORITHMS else slug
 
     columns = list(dict.fromkeys(zip(table["scenario"], table["regret"])))
-    slugs = list(dict.fromkeys(table["algorithm"]))
     ranks = {(r.scenario, r.regret, r.algorithm): int(r.rank) for r in table.itertuples()}
     glance = []
-    for slug in slugs:
+    for slug in dict.fromkeys(table["algorithm"]):
         mine = [ranks.get((s, k, slug)) for s, k in columns]
         known = [x for x in mine if x is not None]
         mean = f"{np.mean(known):.1f}" if known else "-"
@@ -154,15 +136,17 @@ def field_markdown(table: pd.DataFrame) -> str:
     glance_header = ["algorithm", *(f"{s} ({FIELD_REGRET_NAMES.get(k, k)})" for s, k in columns), "mean rank"]
     rows = []
     for r in table.itertuples():
-        final = mean_std(r.mean, r.std, runs=getattr(r, "runs", None))
+        final = mean_std(r.mean, r.std, runs=r.runs)
         kind = FIELD_REGRET_NAMES.get(r.regret, r.regret)
-        rows.append([r.scenario, str(int(r.actions)), kind, str(int(r.rank)), label(r.algorithm), r.family, final])
+        cells = [r.scenario, str(int(r.actions)), kind, str(int(r.rank)), label(r.algorithm), r.family]
+        rows.append([*cells, final])
     horizons = ", ".join(f"{T:,}" for T in sorted(set(table["horizon"])))
     runs = ", ".join(map(str, sorted(set(table["runs"]))))
-    glance = markdown(glance_header, glance, "l" + "r" * (len(glance_header) - 1))
-    finals = markdown(FIELD_HEADER, rows, FIELD_ALIGN)
-    title = f"# The field: final regret at T = {horizons} ({runs} runs)"
-    return f"{title}\n\n## Ranks\n\n{glance}\n## Final regret\n\n{finals}\n{FIELD_NOTE}\n"
+    tables = [
+        Table(glance_header, glance, "l" + "r" * (len(glance_header) - 1), heading="Ranks"),
+        Table(FIELD_HEADER, rows, FIELD_ALIGN, heading="Final regret", note=FIELD_NOTE),
+    ]
+    return Page(f"The field: final regret at T = {horizons} ({runs} runs)", tables)
 
 
 FIELD_PANEL_SIZE = (6.2, 4.6)
@@ -179,7 +163,6 @@ def field_figure(scenario: str, curves, outputs, *, data_digest=None):
 
     from ..plotting import style
 
-    curves = curves[curves["scenario"] == scenario]
     kinds = list(dict.fromkeys(curves["regret"]))
     horizon = int(curves["horizon"].max())
     actions = int(curves["actions"].iloc[0])
@@ -208,10 +191,8 @@ def field_figure(scenario: str, curves, outputs, *, data_digest=None):
             drawn = [f for f in FAMILY_LINES if f in set(rows["family"])]
             styles = ", ".join(f"{FAMILY_LINES[f][1]}: {f}" for f in drawn)
             ax.legend(loc="upper left", fontsize=6.8, ncols=2, title=styles, title_fontsize=6.8)
-        run_text = f"{runs[0]} runs" if len(runs) == 1 else f"{runs[0]}-{runs[-1]} runs"
-        fig.suptitle(
-            f"{style.scenario_label(scenario)} scenario, the field: A = {actions}, T = {horizon:,}, {run_text}"
-        )
+        what = f"the field: A = {actions}, T = {horizon:,}, {style.runs_text(runs)}"
+        fig.suptitle(f"{style.scenario_label(scenario)} scenario, {what}")
     return fig
 
 
@@ -225,7 +206,7 @@ def cmd_field_table(args) -> None:
     curves = curves_table(frame, regrets)
     table = final_table(curves, list(regrets))
     prov = provenance.record(table="field-curves", points=sources, scenarios=list(regrets))
-    markdown = field_markdown(table)  # before any write: all or nothing
+    markdown = field_page(table).markdown()  # before any write: all or nothing
     storage.write_frame(curves, schemas.FIELD_CURVES_SCHEMA, args.curves, prov)
     storage.write_frame(table, schemas.FIELD_TABLE_SCHEMA, args.table, {**prov, "table": "field-table"})
     storage.write_text(args.markdown, markdown)

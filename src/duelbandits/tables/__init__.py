@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import json
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -31,11 +32,6 @@ def markdown(header: list[str], rows: list[list[str]], align: str | None = None)
     return "\n".join(lines) + "\n"
 
 
-def markdown_page(title: str, header: list[str], rows: list[list[str]], align: str, note: str) -> str:
-    """A Markdown page: ``# title``, the table, then ``note``."""
-    return f"# {title}\n\n" + markdown(header, rows, align) + "\n" + note + "\n"
-
-
 HTML_STYLE = (
     "body{font-family:DejaVu Sans,Helvetica,Arial,sans-serif;font-size:13px;margin:1em}"
     "table{border-collapse:collapse}th,td{padding:3px 9px;border-bottom:1px solid #ddd}"
@@ -44,31 +40,55 @@ HTML_STYLE = (
 )
 
 
-def html_table(caption: str, header: list[str], rows: list[list[str]], align: str | None = None, note: str = "") -> str:
+@dataclass(frozen=True)
+class Table:
+    """A table of cells: its header, rows, alignment (``l``/``r`` per column), the heading of its section
+    (None: it opens the page) and the note below it."""
+
+    header: list[str]
+    rows: list[list[str]]
+    align: str
+    heading: str | None = None
+    note: str = ""
+
+
+def _html_table(table: Table, caption: str) -> str:
     """One captioned HTML table and its note."""
-    align = align or "l" * len(header)
-    head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in table.header)
     body = "".join(
-        "<tr>" + "".join(f'<td class="{a}">{html.escape(str(c))}</td>' for a, c in zip(align, row)) + "</tr>"
-        for row in rows
+        "<tr>" + "".join(f'<td class="{a}">{html.escape(str(c))}</td>' for a, c in zip(table.align, row)) + "</tr>"
+        for row in table.rows
     )
-    note_html = f"<p>{html.escape(note)}</p>" if note else ""
+    note_html = f"<p>{html.escape(table.note)}</p>" if table.note else ""
     return (
         f"<table><caption>{html.escape(caption)}</caption>"
         f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>{note_html}"
     )
 
 
-def html_page(
-    title: str, header: list[str], rows: list[list[str]], align: str | None = None, note: str = "", more=()
-) -> str:
-    """A self-contained HTML page holding a table (for the Snakemake report), then the tables of ``more``
-    (``(caption, header, rows, align, note)`` each)."""
-    tables = html_table(title, header, rows, align, note) + "".join(html_table(*table) for table in more)
-    return (
-        f'<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
-        f"<style>{HTML_STYLE}</style></head><body>{tables}</body></html>\n"
-    )
+@dataclass(frozen=True)
+class Page:
+    """A study's readable tables, written as Markdown (``# title``, each table under its ``## heading``
+    and above its note) and as a self-contained HTML page for the Snakemake report, from the same cells."""
+
+    title: str
+    tables: list[Table]
+
+    def markdown(self) -> str:
+        sections = [
+            (f"## {t.heading}\n\n" if t.heading else "")
+            + markdown(t.header, t.rows, t.align)
+            + (f"\n{t.note}\n" if t.note else "")
+            for t in self.tables
+        ]
+        return f"# {self.title}\n\n" + "\n".join(sections)
+
+    def html(self) -> str:
+        tables = "".join(_html_table(t, t.heading or self.title) for t in self.tables)
+        return (
+            f'<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>{html.escape(self.title)}</title>'
+            f"<style>{HTML_STYLE}</style></head><body>{tables}</body></html>\n"
+        )
 
 
 def fraction(x: float, digits: int = 3) -> str:
@@ -77,11 +97,6 @@ def fraction(x: float, digits: int = 3) -> str:
         if np.isfinite(x) and abs(x - value) < 1e-9:
             return name
     return fmt(x, digits)
-
-
-def has(value) -> bool:
-    """Whether a table cell holds a value (not None, not NaN)."""
-    return value is not None and not (isinstance(value, float) and np.isnan(value))
 
 
 def config_html(config: dict) -> str:
@@ -95,10 +110,5 @@ def config_html(config: dict) -> str:
             yield prefix.rstrip("/"), json.dumps(value)
 
     rows = [[key, value] for key, value in flatten(config)]
-    return html_page(
-        "Effective configuration",
-        ["key", "value"],
-        rows,
-        "ll",
-        "Every key is documented in workflow/schemas/config.schema.yaml.",
-    )
+    note = "Every key is documented in workflow/schemas/config.schema.yaml."
+    return Page("Effective configuration", [Table(["key", "value"], rows, "ll", note=note)]).html()

@@ -26,7 +26,7 @@ def cmd_asymptotics_table(args) -> None:
     exponents, local = analysis.long_horizon_tables(
         frame, args.resamples, args.confidence, args.seed, args.c_alpha, args.near
     )
-    markdown = analysis.asymptotics_markdown(exponents, local)  # before any write: all or nothing
+    markdown = analysis.asymptotics_page(exponents, local).markdown()  # before any write: all or nothing
     fields = {key: getattr(args, key) for key in ("resamples", "confidence", "seed", "c_alpha", "near")}
     fields["points"] = sources
     local_prov = provenance.record(table="asymptotics-local", **fields)

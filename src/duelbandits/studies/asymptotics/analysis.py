@@ -13,13 +13,10 @@ from ... import algorithms, schemas, theorems
 from ...points import PointError, bootstrap_exponent, check_points, fit_power_law, resampled_log_means
 from ...regret import REGRET_NAMES, sample_std
 from ...simulation import name_seed
-from ...tables import fmt, fraction, has, markdown
+from ...tables import Page, Table, fmt, fraction
 
 NEAR = 0.1
 """Default ``near`` of the verdict ``converging``: the last interval's low end at most this far above ``e``."""
-
-VERDICTS = ("at or below", "consistent", "converging", "above", "inconclusive")
-"""The verdicts, best first; a row without a theorem or without a slope has none (null)."""
 
 
 @dataclass(frozen=True)
@@ -137,10 +134,11 @@ def long_horizon_tables(
     """``(exponents, local)``: one row per (scenario, algorithm, regret, A) of the sweep ``points``, and one
     per horizon. The global fit's stream is the sweeps' own (the same interval as ``sweep-horizon``); the
     local slopes' adds ``"local"``."""
+    keys = ["scenario", "algorithm", "regret", "actions"]
     points = check_points(points)
     finals = points[points["t"] == points["horizon"]]
-    exponent_rows, local_rows = [], []
-    for (scenario, algorithm, kind, actions), part in finals.groupby(["scenario", "algorithm", "regret", "actions"]):
+    exponent_rows, local_frames = [], []
+    for (scenario, algorithm, kind, actions), part in finals.groupby(keys):
         by_T = [(int(T), grp["cumulative_regret"].to_numpy()) for T, grp in part.groupby("horizon")]
         if len(by_T) < 2:
             raise PointError(
@@ -158,7 +156,6 @@ def long_horizon_tables(
         rho, log_c = fit_power_law(horizons, means)
         rho_low, rho_high = bootstrap_exponent(horizons, values, resamples, confidence, name_seed(base_seed, *key))
         theorem = theorems.theorem_for(algorithm, kind)
-        exponent = theorem.exponent if theorem else np.nan
         bounds = np.array([_bound(theorem, actions, T, c_alpha) for T in horizons])
         common = {
             "scenario": scenario,
@@ -166,27 +163,28 @@ def long_horizon_tables(
             "regret": kind,
             "paper": algorithms.PAPER_REGRET.get(scenario, {}).get(algorithm) == kind,
             "theorem": theorem.name if theorem else None,
-            "theorem_exponent": exponent,
+            "theorem_exponent": theorem.exponent if theorem else np.nan,
             "actions": actions,
         }
-        for k, (T, v) in enumerate(by_T):
-            local_rows.append(
+        local_frames.append(
+            pd.DataFrame(
                 {
                     **common,
-                    "horizon": T,
-                    "runs": v.size,
-                    "mean": means[k],
-                    "std": float(sample_std(v)),
-                    "bound": bounds[k],
-                    "ratio": means[k] / bounds[k],
-                    "from_horizon": int(horizons[k - 1]) if k else None,
-                    "slope": slopes[k - 1] if k else np.nan,
-                    "ci_low": lows[k - 1] if k else np.nan,
-                    "ci_high": highs[k - 1] if k else np.nan,
+                    "horizon": horizons,
+                    "runs": [v.size for v in values],
+                    "mean": means,
+                    "std": [float(sample_std(v)) for v in values],
+                    "bound": bounds,
+                    "ratio": means / bounds,
+                    "from_horizon": [None, *map(int, horizons[:-1])],
+                    "slope": np.r_[np.nan, slopes],
+                    "ci_low": np.r_[np.nan, lows],
+                    "ci_high": np.r_[np.nan, highs],
                     "confidence": confidence,
                     "resamples": resamples,
                 }
             )
+        )
         bound = lower_bound(scenario, kind)
         has_prev = len(slopes) > 1
         exponent_rows.append(
@@ -210,15 +208,15 @@ def long_horizon_tables(
                 "rho_low": rho_low,
                 "rho_high": rho_high,
                 "last_ratio": means[-1] / bounds[-1],
-                "verdict": verdict(slopes, lows, highs, exponent, near),
+                "verdict": verdict(slopes, lows, highs, common["theorem_exponent"], near),
                 "near": near,
                 "confidence": confidence,
                 "resamples": resamples,
             }
         )
     exponents = pd.DataFrame(exponent_rows, columns=schemas.ASYMPTOTIC_EXPONENT_SCHEMA.names)
-    local = pd.DataFrame(local_rows, columns=schemas.ASYMPTOTIC_LOCAL_SCHEMA.names)
-    return exponents, local
+    local = pd.concat(local_frames, ignore_index=True) if local_frames else pd.DataFrame()
+    return exponents, local.reindex(columns=schemas.ASYMPTOTIC_LOCAL_SCHEMA.names)
 
 
 # --- The Markdown table ----------------------------------------------------------------------
@@ -239,30 +237,22 @@ def _interval(value, low, high) -> str:
 
 
 def _shown(exponents: pd.DataFrame) -> pd.DataFrame:
-    """The rows the Markdown lists: per (scenario, algorithm), :func:`regrets_shown`, in that order."""
-    rows = []
-    for (scenario, algorithm), part in exponents.groupby(["scenario", "algorithm"], sort=False):
-        for kind in regrets_shown(scenario, algorithm):
-            rows.append(part[part["regret"] == kind])
+    """The rows the Markdown lists: scenarios as they come, algorithms in the paper's legend order, and of
+    each its :func:`regrets_shown`, in that order."""
+    scenarios, slugs = list(dict.fromkeys(exponents["scenario"])), list(algorithms.ALGORITHMS)
+    pairs = sorted(
+        dict.fromkeys(zip(exponents["scenario"], exponents["algorithm"])),
+        key=lambda pair: (scenarios.index(pair[0]), slugs.index(pair[1]) if pair[1] in slugs else len(slugs)),
+    )
+    at = exponents.set_index(["scenario", "algorithm", "regret"]).index
+    rows = [exponents[at == (s, a, kind)] for s, a in pairs for kind in regrets_shown(s, a)]
     return pd.concat(rows, ignore_index=True) if rows else exponents.iloc[:0]
 
 
-def _order(frame: pd.DataFrame) -> pd.DataFrame:
-    """Scenarios as they come, algorithms in the paper's legend order."""
-    rank = {slug: i for i, slug in enumerate(algorithms.ALGORITHMS)}
-    key = frame["algorithm"].map(lambda a: rank.get(a, len(rank)))
-    scen = {s: i for i, s in enumerate(dict.fromkeys(frame["scenario"]))}
-    return (
-        frame.assign(_s=frame["scenario"].map(scen), _a=key)
-        .sort_values(["_s", "_a"], kind="stable")
-        .drop(columns=["_s", "_a"])
-    )
-
-
-def asymptotics_markdown(exponents: pd.DataFrame, local: pd.DataFrame) -> str:
+def asymptotics_page(exponents: pd.DataFrame, local: pd.DataFrame) -> Page:
     """results/asymptotics/exponents.md: the verdict table with R_T / bound at every horizon, then the
     local exponent of every interval, then how to read them."""
-    shown = _shown(_order(exponents))
+    shown = _shown(exponents)
     horizons = sorted(set(local["horizon"]))
     uniform = shown[["prev_from", "last_from", "last_horizon"]].drop_duplicates()
     if len(uniform) == 1:
@@ -285,29 +275,25 @@ def asymptotics_markdown(exponents: pd.DataFrame, local: pd.DataFrame) -> str:
             value = ratio.get((r.scenario, r.algorithm, r.regret, T), np.nan)
             cells.append(fmt(value, 2))
         rows.append(cells)
-    main = markdown(header, rows, "llll" + "r" * 3 + "l" + "r" * len(horizons))
+    main = Table(header, rows, "llll" + "r" * 3 + "l" + "r" * len(horizons))
 
-    intervals = sorted({(int(f), int(t)) for f, t in zip(local["from_horizon"], local["horizon"]) if has(f)})
-    slope = local.set_index(["scenario", "algorithm", "regret", "horizon"])
+    intervals = sorted({(int(f), int(t)) for f, t in zip(local["from_horizon"], local["horizon"]) if pd.notna(f)})
+    slopes = {
+        (r.scenario, r.algorithm, r.regret, int(r.from_horizon), r.horizon): _interval(r.slope, r.ci_low, r.ci_high)
+        for r in local.itertuples()
+        if pd.notna(r.from_horizon)
+    }
     header2 = ["scenario", "algorithm", "regret"] + [f"{horizon_label(f)}-{horizon_label(t)}" for f, t in intervals]
-    rows2 = []
-    for r in shown.itertuples():
-        cells = [r.scenario, r.algorithm, REGRET_NAMES.get(r.regret, r.regret)]
-        for f, t in intervals:
-            key = (r.scenario, r.algorithm, r.regret, t)
-            if key in slope.index and slope.loc[key, "from_horizon"] == f:
-                row = slope.loc[key]
-                cells.append(_interval(row["slope"], row["ci_low"], row["ci_high"]))
-            else:
-                cells.append("-")
-        rows2.append(cells)
-    every = markdown(header2, rows2, "lll" + "r" * len(intervals))
+    rows2 = [
+        [r.scenario, r.algorithm, REGRET_NAMES.get(r.regret, r.regret)]
+        + [slopes.get((r.scenario, r.algorithm, r.regret, f, t), "-") for f, t in intervals]
+        for r in shown.itertuples()
+    ]
 
-    conf = float(exponents["confidence"].iloc[0]) if len(exponents) else 0.95
-    res = int(exponents["resamples"].iloc[0]) if len(exponents) else 0
-    near = float(exponents["near"].iloc[0]) if len(exponents) else NEAR
+    first = exponents.iloc[0]
+    conf, res, near = first["confidence"], first["resamples"], first["near"]
     runs = local.groupby("horizon")["runs"].min()
-    usual = int(runs.mode().max()) if len(runs) else 0
+    usual = int(runs.mode().max())
     others = ", ".join(f"{n} at {horizon_label(T)}" for T, n in runs.items() if n != usual)
     run_text = f"{usual}" + (f" ({others})" if others else "")
     actions = ", ".join(str(a) for a in sorted(set(local["actions"])))
@@ -325,6 +311,6 @@ def asymptotics_markdown(exponents: pd.DataFrame, local: pd.DataFrame) -> str:
         + "; ".join(f"{rate}, {citation}" for rate, citation in bounds)
         + "."
     )
-    return (
-        f"# Long horizons: local regret exponents\n\n{main}\n## Local exponent of every interval\n\n{every}\n{note}\n"
-    )
+    heading = "Local exponent of every interval"
+    every = Table(header2, rows2, "lll" + "r" * len(intervals), heading=heading, note=note)
+    return Page("Long horizons: local regret exponents", [main, every])

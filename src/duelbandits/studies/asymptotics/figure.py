@@ -50,8 +50,6 @@ def _draw(ax, x, y, low, high, color, *, hollow: bool, gid: str) -> bool:
 
 def asymptotics_figure(scenario: str, local, exponents, outputs, *, data_digest=None) -> Figure:
     """Render the long-horizon figure of ``scenario`` (the rows of its tables) to every path of ``outputs``."""
-    local = local[local["scenario"] == scenario]
-    exponents = exponents[exponents["scenario"] == scenario]
     slugs = style.ordered_slugs(local["algorithm"].unique())
     horizons = np.sort(local["horizon"].unique())
     runs = sorted(local["runs"].unique())
@@ -127,9 +125,8 @@ def asymptotics_figure(scenario: str, local, exponents, outputs, *, data_digest=
             Line2D([], [], color=style.NEUTRAL, ls="--", lw=1.0, label="1: linear regret"),
         ]
         fig.legend(handles=legend, loc="outside lower center", ncols=len(legend), fontsize=7)
-        run_text = f"{runs[0]} runs" if len(runs) == 1 else f"{runs[0]}-{runs[-1]} runs"
         fig.suptitle(
             f"{style.scenario_label(scenario)} scenario, long horizons: A = {', '.join(map(str, actions))}, "
-            f"T = {horizons[0]:,} to {horizons[-1]:,}, {run_text} per T, each run tuned to its T"
+            f"T = {horizons[0]:,} to {horizons[-1]:,}, {style.runs_text(runs)} per T, each run tuned to its T"
         )
     return fig

@@ -148,6 +148,10 @@ def _number(value: float) -> str:
     return f"{value:,.3f}" if abs(value) < 10 else f"{value:,.0f}"
 
 
+HEADER = ["#", "claim", "where", "statement (in short)", "number [interval]", "threshold", "verdict", "figure"]
+HEADER += ["source"]
+
+
 def claims_markdown(table, level: float, files: dict) -> str:
     """results/claims.md: one row per claim (the number, its interval or `[-]` without one, the threshold, the
     verdict, the source of its table), then each row's method; ``files``: {optional input: [(path, source)]}."""
@@ -184,21 +188,7 @@ def claims_markdown(table, level: float, files: dict) -> str:
             "# The paper's claims, each checked\n",
             f"Verdict rules and tolerances: docs/claims.md. Limits are one-sided at level {level:g} unless a "
             f"row says otherwise. Optional inputs: {built}.\n",
-            markdown(
-                [
-                    "#",
-                    "claim",
-                    "where",
-                    "statement (in short)",
-                    "number [interval]",
-                    "threshold",
-                    "verdict",
-                    "figure",
-                    "source",
-                ],
-                rows,
-                "rllllrlll",
-            ),
+            markdown(HEADER, rows, "rllllrlll"),
             "\n## How each number was measured\n",
             "\n".join(methods),
             "",

@@ -32,15 +32,18 @@ class ArchiveError(InputError):
     """An archive, or a folder to refresh it from, is not what the ledger can read."""
 
 
-def archived_name(key: str, frame) -> str:
-    """The path inside the archive of the optional input ``key``'s table ``frame``: its results path without
-    ``results/``; a Bayesian estimates table by its prior and longest horizon (several runs side by side)."""
+def archived_name(key: str, frame, source) -> str:
+    """The path inside the archive of the optional input ``key``'s table ``frame`` (read from ``source``): its
+    results path without ``results/``; a Bayesian estimates table by its prior and longest horizon (several
+    runs side by side); ArchiveError for a prior not in :data:`duelbandits.schemas.PRIORS`."""
     from ...schemas import PRIORS
 
     if key != "bayes":
         return OPTIONAL[key][1].removeprefix("results/")
-    prior = {name: slug for slug, name in PRIORS.items()}.get(str(frame["prior"].iloc[0]), "uniform")
-    return f"{BAYES}/{prior}-T{int(frame['horizon'].max())}.parquet"
+    slugs, name = {name: slug for slug, name in PRIORS.items()}, str(frame["prior"].iloc[0])
+    if name not in slugs:
+        raise ArchiveError(f"{source}: its prior {name!r} is not one of the priors ({', '.join(slugs)})")
+    return f"{BAYES}/{slugs[name]}-T{int(frame['horizon'].max())}.parquet"
 
 
 def key_of(name: str) -> str | None:
@@ -103,7 +106,7 @@ def refresh(folders, folder) -> list[str]:
             paths = ", ".join(path for _, path in OPTIONAL.values())
             raise ArchiveError(f"{source}: holds no table to archive (none of {paths})")
         for key, table, path in found:
-            rel = f"{folder.name}/{archived_name(key, storage.read_frame(source / path, table))}"
+            rel = f"{folder.name}/{archived_name(key, storage.read_frame(source / path, table), source / path)}"
             if rel in new:
                 raise ArchiveError(f"{new[rel]} and {source / path} both give {rel}: refresh from one of them")
             new[rel], origins[rel] = source / path, path

@@ -72,18 +72,13 @@ def cmd_summary(args) -> None:
     from ... import provenance, schemas, storage
     from .analysis import join_summary
 
-    needed = {"horizon": int, "actions": int, "algorithms": list, "config_sha256": str}
+    needed = {"horizon": int, "actions": int, "config_sha256": str}
     bounds_prov = storage.read_provenance(args.bounds, table="bounds", fields=needed)
     matrices, slugs = {}, []
     for path in args.summaries:
         used = {"algorithms": list, "scenario": str, "matrix_sha256": str}
         same = {key: bounds_prov[key] for key in ("horizon", "actions")}
         prov = storage.read_provenance(path, used, table="scenario-summary", **same)
-        missing = sorted(set(prov["algorithms"]) - set(bounds_prov["algorithms"]))
-        if missing:
-            raise UsageError(f"{args.bounds}: has no bounds for algorithm(s) {', '.join(missing)} of {path}")
-        if prov["scenario"] in matrices:
-            raise UsageError(f"{path}: a second summary of scenario {prov['scenario']!r}")
         matrices[prov["scenario"]] = prov["matrix_sha256"]
         slugs += [a for a in prov["algorithms"] if a not in slugs]
     summaries = [storage.read_frame(p, "scenario-summary") for p in args.summaries]
@@ -98,10 +93,10 @@ def cmd_table(args) -> None:
     from ... import storage
     from . import table as tables
 
-    table = tables.final_regret_table(storage.read_frame(args.summary, "summary"))
-    storage.write_text(args.markdown, tables.final_regret_markdown(table))
+    page = tables.final_regret_page(tables.final_regret_table(storage.read_frame(args.summary, "summary")))
+    storage.write_text(args.markdown, page.markdown())
     if args.html:
-        storage.write_text(args.html, tables.final_regret_html(table))
+        storage.write_text(args.html, page.html())
 
 
 def cmd_figure_main(args) -> None:
@@ -212,7 +207,7 @@ def add_commands(sub) -> None:
     p.add_argument("--scenario-file", required=True, help="scenario JSON from 'duelbandits scenario'")
     p.add_argument("--chunk", action="append", required=True, metavar="ALGORITHM=PATH", help="a run chunk")
     p.add_argument("--horizon", type=positive_int, required=True)
-    p.add_argument("--runs", type=positive_int, required=True, help="runs per algorithm (checked)")
+    p.add_argument("--runs", type=positive_int, required=True, help="runs per algorithm")
     p.add_argument("--points", type=positive_int, required=True, help="summary steps (config `summary_points`)")
     p.add_argument("--traces", required=True)
     p.add_argument("--strategies", required=True)

@@ -7,7 +7,6 @@ import warnings
 import numpy as np
 import pandas as pd
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from ... import regret, schemas, storage
 from ...algorithms import paper_regret
@@ -26,9 +25,9 @@ def summary_grid(horizon: int, points: int = SUMMARY_POINTS) -> np.ndarray:
     return np.unique(np.r_[even, log].round().astype(np.int64))
 
 
-def load_algorithm_runs(paths, horizon: int, actions: int, runs: int) -> tuple[pd.DataFrame, pd.DataFrame | None]:
-    """All chunks of one (scenario, algorithm) as :func:`storage.read_runs` reads one, sorted by run and
-    checked to hold runs 0..runs-1 once each."""
+def load_algorithm_runs(paths) -> tuple[pd.DataFrame, pd.DataFrame | None]:
+    """All chunks of one (scenario, algorithm) as :func:`storage.read_runs` reads one, sorted by run (the
+    workflow gives the chunks of runs 0..runs-1 and each holds its runs whole: Snakemake's inputs)."""
     frames, strategies = [], []
     for path in paths:
         df, strat = storage.read_runs(path)
@@ -38,13 +37,6 @@ def load_algorithm_runs(paths, horizon: int, actions: int, runs: int) -> tuple[p
     df = pd.concat(frames, ignore_index=True)
     if not _in_run_order(df):  # chunks given out of order (the workflow gives them in order)
         df = df.sort_values(["run", "t"], ignore_index=True)
-    run = df["run"].to_numpy()
-    found = run[np.r_[True, run[1:] != run[:-1]]] if len(run) else run
-    if not np.array_equal(found, np.arange(runs)) or len(df) != runs * horizon:
-        raise storage.StorageError(
-            f"chunks {', '.join(map(str, paths))} hold runs {found.tolist()} in {len(df) // horizon} run(s) "
-            f"of {horizon} steps, expected runs 0..{runs - 1} once each"
-        )
     if not strategies:
         return df, None
     return df, pd.concat(strategies).sort_values(["run", "t"], ignore_index=True)
@@ -110,56 +102,51 @@ def aggregate_scenario(
     grid = summary_grid(horizon, points)
     summary, strategies = [], []
     prov = provenance or {}
-    with storage.atomic_write(outputs["traces"]) as tmp_traces:
-        with pq.ParquetWriter(
-            tmp_traces,
-            storage.with_provenance(schemas.TRACE_SCHEMA, prov.get("traces")),
-            **storage.write_options(schemas.TRACE_SCHEMA.names),
-        ) as writer:
-            for algorithm, paths in chunks.items():
-                df, recorded = load_algorithm_runs(paths, horizon, actions, runs)
-                I, J = df["I"].to_numpy(), df["J"].to_numpy()
-                paper_kind = paper_regret(scenario, algorithm)
-                for kind in regret.REGRETS:
-                    r = regret.per_step(kind, X, I, J)
-                    cum = np.cumsum(r.reshape(runs, horizon), axis=1)
-                    at = cum[:, grid - 1]
-                    summary.append(
-                        pd.DataFrame(
-                            {
-                                "scenario": scenario,
-                                "algorithm": algorithm,
-                                "regret": kind,
-                                "paper": kind == paper_kind,
-                                # mutmut equivalent: the schema casts the column to its type
-                                "t": grid.astype(np.int32),  # pragma: no mutate
-                                "mean": at.mean(axis=0),
-                                "std": sample_std(at),
-                                "runs": np.int32(runs),
-                                "bound": np.nan,
-                            }
-                        )
+    with storage.parquet_writer(outputs["traces"], schemas.TRACE_SCHEMA, prov.get("traces")) as writer:
+        for algorithm, paths in chunks.items():
+            df, recorded = load_algorithm_runs(paths)
+            I, J = df["I"].to_numpy(), df["J"].to_numpy()
+            paper_kind = paper_regret(scenario, algorithm)
+            for kind in regret.REGRETS:
+                r = regret.per_step(kind, X, I, J)
+                cum = np.cumsum(r.reshape(runs, horizon), axis=1)
+                at = cum[:, grid - 1]
+                summary.append(
+                    pd.DataFrame(
+                        {
+                            "scenario": scenario,
+                            "algorithm": algorithm,
+                            "regret": kind,
+                            "paper": kind == paper_kind,
+                            # mutmut equivalent: the schema casts the column to its type
+                            "t": grid.astype(np.int32),  # pragma: no mutate
+                            "mean": at.mean(axis=0),
+                            "std": sample_std(at),
+                            "runs": np.int32(runs),
+                            "bound": np.nan,
+                        }
                     )
-                    if kind == paper_kind:
-                        trace = pa.table(
-                            {
-                                "algorithm": _repeated(algorithm, len(df)),
-                                "regret_kind": _repeated(kind, len(df)),
-                                "run": df["run"].to_numpy(),  # the schema gives each column its type
-                                "t": df["t"].to_numpy(),
-                                "I": I,
-                                "J": J,
-                                "outcome": df["outcome"].to_numpy(),
-                                "regret": r,
-                                # mutmut equivalent: the schema casts the column to its type
-                                "cumulative_regret": cum.ravel().astype(np.float32),  # pragma: no mutate
-                            },
-                            schema=schemas.TRACE_SCHEMA,
-                        )
-                        # mutmut equivalent: row_group_size None: pyarrow's default is storage.ROW_GROUP_ROWS
-                        writer.write_table(trace, row_group_size=storage.ROW_GROUP_ROWS)  # pragma: no mutate
-                if recorded is not None:
-                    strategies.extend(_strategy_rows(algorithm, recorded, actions, runs))
+                )
+                if kind == paper_kind:
+                    trace = pa.table(
+                        {
+                            "algorithm": _repeated(algorithm, len(df)),
+                            "regret_kind": _repeated(kind, len(df)),
+                            "run": df["run"].to_numpy(),  # the schema gives each column its type
+                            "t": df["t"].to_numpy(),
+                            "I": I,
+                            "J": J,
+                            "outcome": df["outcome"].to_numpy(),
+                            "regret": r,
+                            # mutmut equivalent: the schema casts the column to its type
+                            "cumulative_regret": cum.ravel().astype(np.float32),  # pragma: no mutate
+                        },
+                        schema=schemas.TRACE_SCHEMA,
+                    )
+                    # mutmut equivalent: row_group_size None: pyarrow's default is storage.ROW_GROUP_ROWS
+                    writer.write_table(trace, row_group_size=storage.ROW_GROUP_ROWS)  # pragma: no mutate
+            if recorded is not None:
+                strategies.extend(_strategy_rows(algorithm, recorded, actions, runs))
     summary_df = pd.concat(summary)  # its index is not written
     storage.write_table(
         # mutmut equivalent: preserve_index None/True: the columns written are the schema's

@@ -94,9 +94,8 @@ def _subfigure(width: float, file: str, caption: str, label: str) -> list[str]:
 
 def _run_text(record: dict) -> str:
     """``$A = 10$ actions, $T = 40{,}000$ steps, 100 runs``."""
-    runs = record["runs"]
-    run_text = f"{runs[0]} runs" if len(runs) == 1 else f"{runs[0]}--{runs[-1]} runs"
-    return f"$A = {record['actions']}$ actions, $T = {_number(record['horizon'])}$ steps, {run_text}"
+    runs = style.runs_text(record["runs"], dash="--")
+    return f"$A = {record['actions']}$ actions, $T = {_number(record['horizon'])}$ steps, {runs}"
 
 
 def scenario_numbers(scenario: dict, summary) -> dict:
@@ -244,11 +243,6 @@ def figures_tex(scenarios: list[dict], summary, *, c_alpha: float = 1.0) -> str:
         for algorithm in record["algorithms"]:
             body += [f"% --- {record['name']}: {algorithm}", *_appendix_environment(record, algorithm), ""]
     return "\n".join(header + body)
-
-
-def included_files(text: str) -> list[str]:
-    """The files a figures.tex text includes with ``\\includegraphics``, in order."""
-    return re.findall(r"\\includegraphics(?:\[[^\]]*\])?\{([^}]*)\}", text)
 
 
 def _first_error(output: str) -> str:

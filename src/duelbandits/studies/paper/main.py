@@ -250,8 +250,8 @@ def main_figure(scenario: dict, summary, outputs, *, c_alpha: float = 1.0, data_
             letters = "cdefghij"[2 * k : 2 * k + 2]
             _mean_regret_panel(row[0], group, mixed, horizon, style.COMPOSITE, letters[0])
             _bounds_panel(row[1], group, mixed, horizon, actions, c_alpha, style.COMPOSITE, letters[1])
-        run_text = f"{runs[0]} runs" if len(runs) == 1 else f"{runs[0]}-{runs[-1]} runs"
-        fig.suptitle(f"{style.scenario_label(scenario['name'])} scenario: A = {actions}, T = {horizon:,}, {run_text}")
+        what = f"A = {actions}, T = {horizon:,}, {style.runs_text(runs)}"
+        fig.suptitle(f"{style.scenario_label(scenario['name'])} scenario: {what}")
     return fig
 
 

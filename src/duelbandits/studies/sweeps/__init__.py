@@ -22,8 +22,9 @@ def cmd_sweep_horizon(args) -> None:
     exponents = analysis.exponent_table(frame, args.resamples, args.confidence, args.seed)
     storage.write_frame(horizons, schemas.HORIZON_SCHEMA, args.table, prov)
     storage.write_frame(exponents, schemas.EXPONENT_SCHEMA, args.exponents, {**prov, "table": "sweep-exponents"})
-    storage.write_text(args.markdown, analysis.exponent_markdown(exponents))
-    storage.write_text(args.html, analysis.exponent_html(exponents))
+    page = analysis.exponent_page(exponents)
+    storage.write_text(args.markdown, page.markdown())
+    storage.write_text(args.html, page.html())
 
 
 def cmd_sweep_actions(args) -> None:
@@ -34,8 +35,9 @@ def cmd_sweep_actions(args) -> None:
     table = analysis.actions_table(frame, args.c_alpha)
     prov = provenance.record(table="sweep-actions", points=sources, c_alpha=args.c_alpha)
     storage.write_frame(table, schemas.ACTIONS_SCHEMA, args.table, prov)
-    storage.write_text(args.markdown, analysis.actions_markdown(table))
-    storage.write_text(args.html, analysis.actions_html(table))
+    page = analysis.actions_page(table)
+    storage.write_text(args.markdown, page.markdown())
+    storage.write_text(args.html, page.html())
 
 
 def cmd_sweep_figure(args) -> None:

@@ -11,7 +11,7 @@ from ... import algorithms, schemas, theorems
 from ...points import bootstrap_exponent, check_points, fit_power_law
 from ...regret import REGRET_NAMES, sample_std
 from ...simulation import name_seed
-from ...tables import fmt, fraction, has, html_page, markdown_page, mean_std
+from ...tables import Page, Table, fmt, fraction, mean_std
 
 
 def _is_paper(scenario: str, algorithm: str, kind: str) -> bool:
@@ -93,7 +93,6 @@ def _regret_label(row) -> str:
 EXPONENT_HEADER = ["scenario", "algorithm", "regret", "rho", "CI", "theorem exponent"]
 EXPONENT_HEADER += ["rho at or below it (CI)", "sublinear (CI below 1)"]
 EXPONENT_ALIGN = "lllrrrll"
-EXPONENT_TITLE = "Regret exponents: E[R_T] ~ T^rho"
 
 
 def exponent_rows(exponents: pd.DataFrame) -> list[list[str]]:
@@ -102,7 +101,7 @@ def exponent_rows(exponents: pd.DataFrame) -> list[list[str]]:
     rows = []
     for r in shown.itertuples():
         fitted = np.isfinite(r.rho)
-        if has(r.theorem):
+        if pd.notna(r.theorem):
             theorem = f"{fraction(r.theorem_exponent)} (Thm {r.theorem})"
             at_or_below = ("yes" if r.ci_low <= r.theorem_exponent else "no") if fitted else "-"
         else:
@@ -114,31 +113,24 @@ def exponent_rows(exponents: pd.DataFrame) -> list[list[str]]:
 
 
 def exponent_note(exponents: pd.DataFrame) -> str:
-    conf = float(exponents["confidence"].iloc[0]) if len(exponents) else 0.95
-    res = int(exponents["resamples"].iloc[0]) if len(exponents) else 0
-    hs = int(exponents["horizons"].max()) if len(exponents) else 0
-    runs = int(exponents["runs"].min()) if len(exponents) else 0
+    """The fit and its bootstrap: the most horizons, the fewest runs, the level and resamples of the table."""
+    hs, runs, first = exponents["horizons"].max(), exponents["runs"].min(), exponents.iloc[0]
     return (
-        f"rho: least-squares slope of log mean R_T on log T over {hs} horizons, {runs} runs each, every "
-        f"run tuned to its own T. CI: {conf:.0%} percentile bootstrap ({res:,} resamples of the runs "
-        "within each horizon). Rows: the regret the figures show, plus the regret the algorithm's theorem "
-        "bounds where that differs."
+        f"rho: least-squares slope of log mean R_T on log T over {hs} horizons, {runs} runs each, every run "
+        f"tuned to its own T. CI: {first['confidence']:.0%} percentile bootstrap ({first['resamples']:,} "
+        "resamples of the runs within each horizon). Rows: the regret the figures show, plus the regret the "
+        "algorithm's theorem bounds where that differs."
     )
 
 
-def exponent_markdown(exponents: pd.DataFrame) -> str:
-    rows = exponent_rows(exponents)
-    return markdown_page(EXPONENT_TITLE, EXPONENT_HEADER, rows, EXPONENT_ALIGN, exponent_note(exponents))
-
-
-def exponent_html(exponents: pd.DataFrame) -> str:
-    rows = exponent_rows(exponents)
-    return html_page(EXPONENT_TITLE, EXPONENT_HEADER, rows, EXPONENT_ALIGN, exponent_note(exponents))
+def exponent_page(exponents: pd.DataFrame) -> Page:
+    """results/sweeps/exponents.md and its HTML."""
+    table = Table(EXPONENT_HEADER, exponent_rows(exponents), EXPONENT_ALIGN, note=exponent_note(exponents))
+    return Page("Regret exponents: E[R_T] ~ T^rho", [table])
 
 
 ACTIONS_HEADER = ["scenario", "algorithm", "regret", "A", "T", "R_T mean ± std", "bound at T", "R_T / bound"]
 ACTIONS_ALIGN = "lllrrrrr"
-ACTIONS_TITLE = "Scaling in the number of actions A"
 ACTIONS_NOTE = (
     "R_T / bound: mean final regret over the theorem bound at (A, T), for the regret the "
     "theorem bounds; '-' where no theorem applies or T misses its requirement."
@@ -149,15 +141,13 @@ def actions_rows(table: pd.DataFrame) -> list[list[str]]:
     shown = table[table["paper"].astype(bool) | table["theorem"].notna()]
     rows = []
     for r in shown.itertuples():
-        final = mean_std(r.mean, r.std, runs=getattr(r, "runs", None))
+        final = mean_std(r.mean, r.std, runs=r.runs)
         cells = [r.scenario, r.algorithm, _regret_label(r), str(r.actions), f"{r.horizon:,}", final]
         rows.append([*cells, fmt(r.bound), fmt(r.ratio, 4)])
     return rows
 
 
-def actions_markdown(table: pd.DataFrame) -> str:
-    return markdown_page(ACTIONS_TITLE, ACTIONS_HEADER, actions_rows(table), ACTIONS_ALIGN, ACTIONS_NOTE)
-
-
-def actions_html(table: pd.DataFrame) -> str:
-    return html_page(ACTIONS_TITLE, ACTIONS_HEADER, actions_rows(table), ACTIONS_ALIGN, ACTIONS_NOTE)
+def actions_page(table: pd.DataFrame) -> Page:
+    """results/sweeps/actions.md and its HTML."""
+    rows = Table(ACTIONS_HEADER, actions_rows(table), ACTIONS_ALIGN, note=ACTIONS_NOTE)
+    return Page("Scaling in the number of actions A", [rows])

@@ -42,14 +42,8 @@ def _rho_bar(ax, x, row, color, gid, **marker) -> None:
     ax.errorbar([x], [row["rho"]], yerr=yerr, color=color, capsize=3, gid=gid, **marker)
 
 
-def _runs(runs) -> str:
-    return f"{runs[0]} runs" if len(runs) == 1 else f"{runs[0]}-{runs[-1]} runs"
-
-
 def horizon_sweep_figure(scenario: str, table, exponents, outputs, *, data_digest=None) -> Figure:
     """Render the horizon-sweep figure of ``scenario`` (the rows of its tables) to every path of ``outputs``."""
-    table = table[table["scenario"] == scenario]
-    exponents = exponents[exponents["scenario"] == scenario]
     slugs, kinds, labels, regret_title = _regrets(table)
     horizons = np.sort(table["horizon"].unique())
     actions = sorted(table["actions"].unique())
@@ -127,14 +121,13 @@ def horizon_sweep_figure(scenario: str, table, exponents, outputs, *, data_diges
 
         fig.suptitle(
             f"{style.scenario_label(scenario)} scenario, horizon sweep: A = {', '.join(map(str, actions))}, "
-            f"T = {horizons[0]:,} to {horizons[-1]:,}, {_runs(sorted(table['runs'].unique()))} per T"
+            f"T = {horizons[0]:,} to {horizons[-1]:,}, {style.runs_text(sorted(table['runs'].unique()))} per T"
         )
     return fig
 
 
 def actions_sweep_figure(scenario: str, table, outputs, *, data_digest=None) -> Figure:
     """Render the scaling-in-A figure of ``scenario`` (the rows of its table) to every path of ``outputs``."""
-    table = table[table["scenario"] == scenario]
     slugs, kinds, labels, regret_title = _regrets(table)
     horizons = sorted(table["horizon"].unique())
     A_all = np.sort(table["actions"].unique())
@@ -187,9 +180,8 @@ def actions_sweep_figure(scenario: str, table, outputs, *, data_digest=None) -> 
             if names:
                 corner = dict(transform=ax.transAxes, ha="right", va="bottom", fontsize=7, color=style.NEUTRAL)
                 ax.text(0.99, 0.02, note + ", ".join(names), **corner)
-        run_text = _runs(sorted(table["runs"].unique()))
         fig.suptitle(
             f"{style.scenario_label(scenario)} scenario, scaling in A: T = {', '.join(f'{T:,}' for T in horizons)}, "
-            f"{run_text} per A"
+            f"{style.runs_text(sorted(table['runs'].unique()))} per A"
         )
     return fig

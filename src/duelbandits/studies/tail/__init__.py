@@ -57,25 +57,16 @@ def cmd_tail_continue(args) -> None:
 
 
 def cmd_tail_table(args) -> None:
-    import pandas as pd
-
     from ... import provenance, schemas, storage
     from ...winners import trap
-    from .analysis import estimates, read_phase_two, strata_of, tail_markdown, verdict
+    from .analysis import estimates, read_phase_two, tail_markdown, verdict
 
     check_confidence(args.confidence)
     check_range("share", args.share, "--share")
     frame, sources, record = _phase_one(args)
     X = record["matrix"]
-    curves, made = read_phase_two(args.curves, "tail-curves")
-    states, _ = read_phase_two(args.states, "tail-states")
-    for path, prov in zip(args.curves, made):
-        if sorted(prov.get("points", [])) != sorted(sources) or prov.get("share") != args.share:
-            raise UsageError(f"{path}: continues other phase-1 points or another --share")
-    states = pd.DataFrame() if states is None else states
-    expected, _ = strata_of(frame, trap(X).delta, args.share, made[0]["others"] if made else 0, args.seed)
-    if curves is not None and sorted(curves["run"].unique().tolist()) != sorted(expected.tolist()):
-        raise UsageError("the continued runs are not the runs phase 1 selects: rebuild the tail-continue jobs")
+    curves = read_phase_two(args.curves, "tail-curves")  # made by tail-continue from these points (snakemake)
+    states = read_phase_two(args.states, "tail-states")
     table = estimates(frame, curves, len(X), trap(X).delta, args.share, args.confidence)
     markdown = tail_markdown(table, states, trap(X), verdict(table), args.confidence)
     prov = provenance.record(

@@ -146,14 +146,13 @@ def continue_runs(
 
 
 def read_phase_two(paths, table: str):
-    """Phase 2's ``tail-curves`` or ``tail-states`` files: ``(rows of all or None, each one's provenance)``;
-    refused in one line when a run lacks a step, or holds a Maximin regret no run can have or a
-    probability outside [0, 1]."""
+    """Phase 2's ``tail-curves`` or ``tail-states`` files: the rows of all, None for no file; refused in one
+    line when a run lacks a step, or holds a Maximin regret no run can have or a probability outside [0, 1]."""
     import pandas as pd
 
     from ... import storage
 
-    frames, records = [], []
+    frames = []
     for path in paths:
         prov = storage.read_provenance(path, {"horizon": int, "points_kept": int, "first_horizon": int}, table=table)
         frame = storage.read_frame(path, table=table).sort_values(["run", "t"], ignore_index=True)
@@ -173,8 +172,7 @@ def read_phase_two(paths, table: str):
         if problem:
             raise TailError(f"{path}: {problem}")
         frames.append(frame)
-        records.append(prov)
-    return (pd.concat(frames, ignore_index=True) if frames else None), records
+    return pd.concat(frames, ignore_index=True) if frames else None
 
 
 # --- Phase 1 -> the strata, and the estimates ----------------------------------------------------
