@@ -31,7 +31,7 @@ def rule_entries():
 
 def forget():
     """triggers' caches emptied: a module file edited in this process is read again."""
-    for cached in (triggers._unit_file_in, triggers._parse_file, triggers._module_imports_at, triggers.code_digest):
+    for cached in (triggers._unit_file_in, triggers._parse_file, triggers._module_imports, triggers.code_digest):
         cached.cache_clear()
 
 
@@ -351,6 +351,9 @@ def test_code_digest_changes_with_the_code_a_command_runs_and_nothing_else(tmp_p
         "def cmd():\n    helper(), other(), cmd()\n\ndef helper():\n    from .. import manifest\n\ndef other(): ...\n"
     )
     assert {"manifest", "regret"} & set(triggers.code_units("cli.toy:cmd")) == {"manifest"}
+    (copy / "cli" / "toy2.py").write_text("def f():\n    from .. import regret\n")  # any function may run:
+    (copy / "cli" / "toy3.py").write_text("def cmd():\n    from . import toy2\n")  # a module followed whole
+    assert "regret" in triggers.code_units("cli.toy3:cmd")
     forget()  # no digest of the copy stays cached for a later test
 
 
