@@ -86,6 +86,17 @@ def test_write_runs_writes_the_bytes_of_the_whole_table_row_group_by_row_group(
         )
 
 
+def test_check_output_refuses_a_folder_or_a_path_under_a_file_naming_it(tmp_path):
+    storage.check_output(tmp_path / "new" / "deeper" / "x.parquet")  # folders that can be made
+    (tmp_path / "f").write_text("")
+    for path, problem in [
+        (tmp_path, "is a directory, not a file to write"),
+        (tmp_path / "f" / "x.parquet", f"cannot write there, {tmp_path / 'f'} is not a directory"),
+    ]:
+        with pytest.raises(storage.StorageError, match=f"^{re.escape(f'{path}: {problem}')}$"):
+            storage.check_output(path)
+
+
 def _bare_table(path, metadata=None):
     """A small Parquet file written by pyarrow itself, with ``metadata`` as its schema's key-value metadata."""
     table = pa.table({"a": np.array([1, 2, 3], np.int64), "b": ["x", "y", "z"]})

@@ -63,7 +63,7 @@ def parquet_errors(path):
 
 
 def _umask() -> int:
-    mask = os.umask(0)
+    mask = os.umask(0)  # pragma: no mutate -- any value: the mask read is restored at once, nothing made between
     os.umask(mask)
     return mask
 
