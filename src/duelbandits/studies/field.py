@@ -12,6 +12,8 @@ from ..errors import InputError
 if TYPE_CHECKING:
     import pandas as pd
 
+    from ..tables import Page
+
 REGRET_COLUMN = {"condorcet": "maximin", "copeland": "copeland", "borda": "borda"}
 """The point files' regret column each field regret reads (Condorcet regret = maximin where a CW exists)."""
 
@@ -115,7 +117,7 @@ FIELD_NOTE = (
 )
 
 
-def field_page(table: pd.DataFrame):
+def field_page(table: pd.DataFrame) -> Page:
     """results/field/table.md: ranks at a glance (algorithm x scenario/regret), then every final regret."""
     import numpy as np
 
