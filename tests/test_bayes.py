@@ -214,6 +214,7 @@ def test_the_verdict_at_its_boundaries():
 
 def test_the_overall_verdict_names_the_reading_and_the_prior():
     frame = pd.DataFrame({"actions": [3, 4], "horizon": [10, 10], "verdict": ["holds", "holds"]})
+    frame["prior"] = "uniform antisymmetric"
     assert report.overall_verdict(frame) == (
         "holds as a Bayesian bound (prior: uniform antisymmetric) at A = 3, 4, T = 10"
     )
