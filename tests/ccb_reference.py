@@ -25,10 +25,10 @@ EVENTS = (
     "truncated",
     "pair of line 10",
     "B^c of line 13",
-    "B^c empty",
     "self-duel",
 )
-"""What :attr:`State.events` counts, so tests can check that a run exercised every branch."""
+"""What :attr:`State.events` counts, so tests can check that a run exercised every branch (the fallback when
+``B^c`` has no eligible arm, never met in 300 random runs, is pinned by a hand-made test instead)."""
 
 
 def bounds(W, t, alpha=0.51):
@@ -126,7 +126,7 @@ def select(state, U, L, C, rng):
     d = None
     if state.Bi[c] and rng.random() < 0.5:
         d = _challenger(U, L, c, state.Bi[c], rng)
-        state.events["B^c of line 13" if d is not None else "B^c empty"] += 1
+        state.events["B^c of line 13"] += d is not None
     if d is None:
         d = _challenger(U, L, c, range(A), rng)
     return c, d
@@ -143,7 +143,7 @@ def _challenger(U, L, c, among, rng):
     return _uniform(ties, rng)
 
 
-def run(X, T, rng, alpha=0.51, events=None):
+def run(X, T, rng, events=None, alpha=0.51):
     """One literal CCB run: ``(I, J, outcomes)``; a self-duel leaves ``W`` unchanged.
 
     ``events``, a dict, receives the counts of :data:`EVENTS`.

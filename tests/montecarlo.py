@@ -17,6 +17,18 @@ def random_counts(A, seed):
     return W
 
 
+def near_half_matrix(A, seed, spread):
+    """A preference matrix whose entries above the diagonal are uniform on ``1/2 +- spread`` (close to 1/2,
+    so that confidence-bound algorithms stay unsure for long)."""
+    rng = np.random.default_rng(seed)
+    X = np.full((A, A), 0.5)
+    iu = np.triu_indices(A, 1)
+    v = rng.uniform(0.5 - spread, 0.5 + spread, len(iu[0]))
+    X[iu] = v
+    X[iu[1], iu[0]] = 1 - v
+    return X
+
+
 def total_order(A):
     """``X[i, j] = 1`` for ``i < j`` (0 beats everyone surely, 1 everyone but 0, ...): every duel of two
     different actions has a known outcome, and the gaps let confidence-bound algorithms decide quickly."""

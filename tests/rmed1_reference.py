@@ -104,14 +104,16 @@ def rmed2_challenger(W, l, t, alpha, rng, events, b_l="estimate"):
     return b_l
 
 
-def run(X, T, rng, f_K, events=None, rule="rmed1", alpha=3.0):
+def run(X, T, rng, events=None, rule="rmed1", alpha=3.0):
     """One literal RMED1 (``rule``: or ``rmed2``, ``rmed2fh``) run: ``(I, J, outcomes)``; a self-duel
-    leaves ``W`` unchanged. ``events``, a dict, receives the counts of :data:`EVENTS` (RMED1) or
-    :data:`RMED2_EVENTS`.
+    leaves ``W`` unchanged; ``f(K) = 0.3 K^1.01``, the paper's. ``events``, a dict, receives the counts of
+    :data:`EVENTS` (RMED1) or :data:`RMED2_EVENTS` (but ``explore`` for RMED2FH, which has none).
     """
     A = X.shape[0]
+    f_K = 0.3 * A**1.01
     events = {} if events is None else events
-    events.update(dict.fromkeys(EVENTS if rule == "rmed1" else RMED2_EVENTS, 0))
+    keys = EVENTS if rule == "rmed1" else [k for k in RMED2_EVENTS if (rule, k) != ("rmed2fh", "explore")]
+    events.update(dict.fromkeys(keys, 0))
     W = np.zeros((A, A))
     I, J, o = [], [], []
 

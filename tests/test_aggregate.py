@@ -59,7 +59,7 @@ def test_rows_are_in_run_order_when_runs_rise_and_steps_rise_within_each():
         assert aggregate._in_run_order(pd.DataFrame({"run": run, "t": t})) is ordered
 
 
-def test_each_output_has_its_schema_and_its_own_provenance(tmp_path):
+def test_each_output_has_its_own_provenance_and_an_algorithm_without_strategies_an_empty_table(tmp_path):
     """An algorithm without strategies (dts): an empty strategies table of its schema; each output
     carries the provenance given for it."""
     X = make_scenario("condorcet", actions=3, seed=2).matrix
@@ -68,14 +68,9 @@ def test_each_output_has_its_schema_and_its_own_provenance(tmp_path):
     outputs = {kind: tmp_path / f"{kind}.parquet" for kind in ("traces", "strategies", "summary")}
     provenance = {kind: {"output": kind} for kind in outputs}
     aggregate_scenario("condorcet", X, {"dts": [tmp_path / "dts.parquet"]}, 12, 2, outputs, 5, provenance)
-    expected = {
-        "traces": schemas.TRACE_SCHEMA,
-        "strategies": schemas.STRATEGY_SCHEMA,
-        "summary": schemas.SUMMARY_SCHEMA,
-    }
-    for kind, path in outputs.items():
-        assert pq.read_schema(path).remove_metadata().equals(expected[kind]), kind
+    for kind, path in outputs.items():  # the schemas each output is written with: tests/test_written_tables.py
         assert storage.read_provenance(path) == {"output": kind}
+    assert pq.read_table(outputs["strategies"]).schema.remove_metadata().equals(schemas.STRATEGY_SCHEMA)
     assert pq.read_table(outputs["strategies"]).num_rows == 0
     traces = pq.read_table(outputs["traces"])
     assert traces.num_rows == 24 and pq.read_table(outputs["summary"]).num_rows == 4 * len(summary_grid(12, 5))

@@ -81,15 +81,7 @@ def slope_intervals_by_definition(horizons, finals, resamples, confidence, seed)
     return np.array(low), np.array(high)
 
 
-def test_bootstrap_defaults_are_1000_resamples_at_95_percent_from_seed_0():
-    finals = synthetic_finals(np.random.default_rng(8), HORIZONS, runs=6, rho=0.7)
-    low, high = asymptotics.bootstrap_local_slopes(HORIZONS, finals)
-    expected = slope_intervals_by_definition(HORIZONS, finals, 1000, 0.95, 0)
-    np.testing.assert_array_equal(low, expected[0])
-    np.testing.assert_array_equal(high, expected[1])
-
-
-def test_bootstrap_interval_uses_only_finite_slopes_and_is_nan_without_one():
+def test_bootstrap_interval_uses_only_finite_slopes_is_nan_without_one_and_has_its_defaults():
     """Zeros among the runs at 3000 give some resamples a zero mean (a NaN slope), left out of the
     quantiles; at 30000 every run is 0, so the last slope has no finite value and no interval."""
     finals = synthetic_finals(np.random.default_rng(9), HORIZONS, runs=5, rho=0.6)
@@ -100,6 +92,9 @@ def test_bootstrap_interval_uses_only_finite_slopes_and_is_nan_without_one():
     np.testing.assert_array_equal(low[:2], expected_low[:2])
     np.testing.assert_array_equal(high[:2], expected_high[:2])
     assert np.isfinite(low[:2]).all() and np.isnan(low[2]) and np.isnan(high[2])
+    finals = synthetic_finals(np.random.default_rng(8), HORIZONS, runs=6, rho=0.7)  # the defaults: 1000, 95%, seed 0
+    expected = slope_intervals_by_definition(HORIZONS, finals, 1000, 0.95, 0)
+    np.testing.assert_array_equal(asymptotics.bootstrap_local_slopes(HORIZONS, finals), expected)
 
 
 def test_bootstrap_local_intervals_cover_the_true_exponent_at_their_level():
@@ -177,12 +172,6 @@ def test_tables_off_the_defaults_match_sweep_horizon_and_have_no_bound_short_of_
     pm = local[local["algorithm"] == "partial-monitoring"].sort_values("horizon")
     assert np.isnan(pm["bound"].iloc[0]) and np.isnan(pm["ratio"].iloc[0]) and np.isfinite(pm["bound"].iloc[1:]).all()
     assert exponents.set_index(["algorithm", "regret"]).loc[("ts-borda", "borda"), "lower_bound_exponent"] == 2 / 3
-
-
-def test_tables_need_two_horizons_per_point():
-    points = synthetic_points(np.random.default_rng(1), CASES[:1], horizons=HORIZONS[:1])
-    with pytest.raises(pointlib.PointError, match="at least two horizons"):
-        asymptotics.long_horizon_tables(points)
 
 
 def point_frame(groups, scenario="condorcet", algorithm="ts-maximin"):
@@ -274,7 +263,7 @@ def test_tables_with_the_defaults_against_hand_computed_values():
     assert (row["prev_low"], row["prev_high"], row["last_low"], row["last_high"]) == (low[0], high[0], low[1], high[1])
 
 
-def test_table_rows_are_sorted_by_regret_before_actions_and_empty_without_a_final_step():
+def test_table_rows_are_sorted_by_regret_before_actions_empty_without_a_final_step_refused_with_one_horizon():
     """The points come sorted by A before the regret (check_points); the tables' rows by the regret first.
     Curves cut before T give empty tables of the schemas' columns."""
     groups = {(kind, actions): {100: [1.0], 400: [2.0]} for actions in (7, 5) for kind in ("maximin", "borda")}
@@ -287,6 +276,8 @@ def test_table_rows_are_sorted_by_regret_before_actions_and_empty_without_a_fina
     exponents, local = asymptotics.long_horizon_tables(points, resamples=10)
     assert exponents.empty and list(exponents.columns) == schemas.ASYMPTOTIC_EXPONENT_SCHEMA.names
     assert local.empty and list(local.columns) == schemas.ASYMPTOTIC_LOCAL_SCHEMA.names
+    with pytest.raises(pointlib.PointError, match="at least two horizons"):
+        asymptotics.long_horizon_tables(point_frame({("borda", 5): {100: [1.0]}}))
     # a scenario without figures has no paper regret
     points = point_frame({("copeland", 5): {100: [1.0], 400: [2.0]}}, scenario="plugin-scenario", algorithm="dts")
     exponents, local = asymptotics.long_horizon_tables(points, resamples=10)

@@ -8,8 +8,6 @@ import duelbandits
 from duelbandits.algorithms import partial_monitoring as pm
 from duelbandits.simulation import recorded_steps
 
-NO_RECORD = np.zeros(0, dtype=np.int64)
-
 
 def test_hyperparameters_match_theorem_4_4_by_hand():
     # A = 10, T = 40,000, e - 2 = 0.718281828:

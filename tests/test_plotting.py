@@ -214,13 +214,16 @@ def test_appendix_figure_marks_the_paper_regret_winner(appendix_renders):
     assert f"Borda winner (action {borda})" in legend_texts(fig)
 
 
-def test_appendix_figure_is_byte_identical_independent_of_row_order_and_leaves_the_rcparams(appendix_renders, tmp_path):
+def test_appendix_figure_is_byte_identical_whatever_the_strategies_row_order_and_leaves_the_rcparams(
+    appendix_renders, tmp_path
+):
     _, first = appendix_renders["sparring-exp3p"]
     again = [tmp_path / p.name for p in first]
-    shuffled = make_traces().sample(frac=1.0, random_state=1)
     strategies = make_strategies(("p", "q")).iloc[::-1]
     before = dict(mpl.rcParams)
-    appendix_figure("condorcet", "sparring-exp3p", shuffled, strategies, again, scenario=scenario_dict("condorcet"))
+    appendix_figure(
+        "condorcet", "sparring-exp3p", make_traces(), strategies, again, scenario=scenario_dict("condorcet")
+    )
     assert dict(mpl.rcParams) == before  # the figure's look is set for its own build and save only
     for a, b in zip(first, again):
         assert a.read_bytes() == b.read_bytes(), a.name
@@ -313,16 +316,14 @@ def all_panels(main_panels, appendix_panels):
         yield from renders.values()
 
 
-def test_a_panel_has_no_title_and_its_text_is_at_the_caption_sizes(main_panels, appendix_panels):
-    for fig, _ in all_panels(main_panels, appendix_panels):
+def test_a_panel_has_no_title_its_text_at_the_caption_sizes_and_nothing_clipped_by_the_page(
+    main_panels, appendix_panels
+):
+    for fig, paths in all_panels(main_panels, appendix_panels):
         ax = fig.axes[0]
         assert ax.get_title() == ""  # the subfigure's caption gives the letter and says what it shows
         assert ax.xaxis.label.get_fontsize() == ax.yaxis.label.get_fontsize() == style.SUBCAPTION_SIZE == 9
         assert min(t.get_fontsize() for t in texts(fig)) >= 6  # legends 7 pt, cell values 6 pt at A <= 6
-
-
-def test_nothing_in_a_panel_is_clipped_by_the_edge_of_the_page(main_panels, appendix_panels):
-    for fig, paths in all_panels(main_panels, appendix_panels):
         with style.style(style.PANEL.rc):  # as saved: the layout of the last save, text at the panel's sizes
             box, page = fig.get_tightbbox(FigureCanvasAgg(fig).get_renderer()), fig.bbox_inches
         assert box.x0 >= -0.01 and box.y0 >= -0.01, paths[0].name

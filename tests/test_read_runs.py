@@ -52,6 +52,9 @@ def test_every_run_column_is_required_and_the_missing_ones_are_all_named(tmp_pat
         storage.write_table(table.drop_columns(missing), path)
         with pytest.raises(storage.StorageError, match=rf"c\.parquet: has no column\(s\) {', '.join(missing)}: "):
             storage.read_runs(path)
+    storage.write_table(table.set_column(1, "t", pa.array([1, None, 1, 2], pa.int32())), path)
+    with pytest.raises(storage.StorageError, match=r"c\.parquet: column t holds 1 null value\(s\): "):
+        storage.read_runs(path)
 
 
 def test_a_chunk_whose_schema_reads_but_whose_strategies_do_not_is_named(tmp_path):

@@ -1,7 +1,5 @@
-"""RMED1 (Komiyama et al., COLT 2015): the literal reference on hand-made states, the kernel against it (RMED2
-and RMED2FH too), behaviour."""
-
-import importlib
+"""RMED1 (Komiyama et al., COLT 2015): the literal reference on hand-made states (the kernels of RMED1, RMED2
+and RMED2FH against it, array for array: tests/test_field_references.py), parameters, behaviour."""
 
 import numpy as np
 import pytest
@@ -53,35 +51,6 @@ def test_ties_are_broken_uniformly_at_random():
     assert abs(np.mean(m == 1) - 0.5) < 5 * np.sqrt(0.25 / n)
 
 
-@pytest.mark.parametrize("rule", ["rmed1", "rmed2", "rmed2fh"])
-def test_kernel_reproduces_the_literal_reference_exactly(rule, X, near_half_matrix):
-    """Same seed, same arrays: the kernel's incremental divergences and loop lists are Algorithms 1-3.
-
-    Both draw their random numbers by the same calls in the same order, so
-    every step must agree. The runs cover every branch (counted below): ties,
-    every rule for m (RMED2FH has no exploration step), self-duels, and loops
-    that drop arms from L_C (the near-1/2 matrix keeps several arms candidates
-    for long, so ties are frequent).
-    """
-    runs = [
-        (X, 1500, 0),
-        (duelbandits.make_scenario("arithmetic").matrix, 1500, 1),
-        (near_half_matrix(5, 2, 0.1), 1500, 2),
-    ]
-    events_of = reference.EVENTS if rule == "rmed1" else reference.RMED2_EVENTS
-    total = dict.fromkeys(events_of, 0)
-    run = importlib.import_module(f"duelbandits.algorithms.{rule}").run
-    for matrix, T, seed in runs:
-        events = {}
-        ref = reference.run(matrix, T, np.random.default_rng(seed), rmed1.f_of_K(matrix.shape[0]), events, rule)
-        kernel = run(matrix, T, np.random.default_rng(seed))[:3]
-        for a, b in zip(kernel, ref):
-            np.testing.assert_array_equal(a, b)
-        for key in total:
-            total[key] += events[key]
-    assert all(count > 0 for key, count in total.items() if (rule, key) != ("rmed2fh", "explore")), total
-
-
 @pytest.mark.parametrize("f_coefficient", [-0.1, -5e-324], ids=repr)
 def test_a_negative_f_coefficient_is_rejected_by_name(f_coefficient, X):
     """f(K) = c K^e must be >= 0: the first invalid value is the largest negative float (the contract,
@@ -91,22 +60,16 @@ def test_a_negative_f_coefficient_is_rejected_by_name(f_coefficient, X):
 
 
 @pytest.mark.parametrize(
-    ("params", "f_7"),
-    [({"f_coefficient": 0.0}, 0.0), ({"f_coefficient": 0}, 0.0), ({"f_exponent": -2.0}, 0.3 / 49)],
-    ids=["zero", "int-zero", "negative-exponent"],
+    ("params", "f_10"),
+    [({}, 3.069879), ({"f_coefficient": 0.0}, 0.0), ({"f_coefficient": 0}, 0.0), ({"f_exponent": -2.0}, 0.003)],
+    ids=["default", "zero", "int-zero", "negative-exponent"],
 )
-def test_a_zero_f_coefficient_and_a_negative_exponent_are_accepted(params, f_7, X):
-    """c = 0 (the last valid value: f(K) = 0, candidates by the log t term alone) and a negative
-    exponent (f(K) = c K^e > 0 still) run; f(7) = 0 and 0.3 / 7^2."""
+def test_f_of_K_by_hand_at_the_papers_default_at_zero_and_with_a_negative_exponent(params, f_10, X):
+    """The paper's f(10) = 0.3 * 10^1.01 = 0.3 * 10.23293 = 3.069879; c = 0 (the last valid value: f(K) = 0,
+    candidates by the log t term alone) and a negative exponent (0.3 / 10^2 > 0 still) run."""
     res = duelbandits.simulate(X, "rmed1", 100, 0, **params)
     assert res.params == {"f_coefficient": 0.3, "f_exponent": 1.01, **params}
-    assert rmed1.f_of_K(7, **res.params) == pytest.approx(f_7, rel=1e-12, abs=0)
-
-
-def test_f_of_K_is_the_papers_default():
-    # 0.3 * 10^1.01 = 0.3 * 10.23293 = 3.069879
-    assert rmed1.f_of_K(10) == pytest.approx(3.069879, abs=1e-6)
-    assert duelbandits.algorithms.get("rmed1").defaults == {"f_coefficient": 0.3, "f_exponent": 1.01}
+    assert rmed1.f_of_K(10, **res.params) == pytest.approx(f_10, rel=1e-6)
 
 
 def test_rmed1_beats_rucb_on_the_arithmetic_matrix():

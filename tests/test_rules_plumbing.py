@@ -3,7 +3,6 @@ with an override off every default a rule passes on, whose shell commands are ch
 merged config and ``duelbandits.plan.jobs`` (a dropped argument or a value from the wrong key fails)."""
 
 import collections
-import importlib.util
 import json
 import re
 import shlex
@@ -13,6 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 from snakemake.utils import update_config
+from workflow_helpers import snakemake_command
 
 from duelbandits import plan, scenarios
 from duelbandits.algorithms import ALGORITHMS
@@ -20,9 +20,6 @@ from duelbandits.plotting import style
 from duelbandits.studies.paper.batches import figure_outputs
 
 REPO = Path(__file__).resolve().parents[1]
-_spec = importlib.util.spec_from_file_location("workflow_helpers", REPO / "tests/workflow/workflow_helpers.py")
-workflow_helpers = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(workflow_helpers)
 
 OVERRIDE = """
 seed: 4246
@@ -129,7 +126,7 @@ def jobs(tmp_path_factory):
     override.write_text(OVERRIDE)
     configs = [REPO / "config.yaml", REPO / "tests/workflow/tiny.yaml", override]
     args = ["--dry-run", "--printshellcmds", "--forceall", *TARGETS]
-    cmd = workflow_helpers.snakemake_command(workdir / "run", configs, *args)
+    cmd = snakemake_command(workdir / "run", configs, *args)
     result = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     by_rule = collections.defaultdict(list)

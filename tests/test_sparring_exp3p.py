@@ -8,8 +8,6 @@ import duelbandits
 from duelbandits.algorithms import sparring_exp3p as exp3p
 from duelbandits.simulation import recorded_steps
 
-NO_RECORD = np.zeros(0, dtype=np.int64)
-
 
 @pytest.fixture(scope="module")
 def X5():

@@ -86,6 +86,17 @@ def test_write_runs_writes_the_bytes_of_the_whole_table_row_group_by_row_group(
         )
 
 
+def test_check_output_refuses_a_folder_or_a_path_under_a_file_naming_it(tmp_path):
+    storage.check_output(tmp_path / "new" / "deeper" / "x.parquet")  # folders that can be made
+    (tmp_path / "f").write_text("")
+    for path, problem in [
+        (tmp_path, "is a directory, not a file to write"),
+        (tmp_path / "f" / "x.parquet", f"cannot write there, {tmp_path / 'f'} is not a directory"),
+    ]:
+        with pytest.raises(storage.StorageError, match=f"^{re.escape(f'{path}: {problem}')}$"):
+            storage.check_output(path)
+
+
 def _bare_table(path, metadata=None):
     """A small Parquet file written by pyarrow itself, with ``metadata`` as its schema's key-value metadata."""
     table = pa.table({"a": np.array([1, 2, 3], np.int64), "b": ["x", "y", "z"]})
@@ -101,11 +112,21 @@ def test_a_file_without_provenance_is_refused_naming_it(tmp_path):
     assert err.value.path == str(path)
 
 
-@pytest.mark.parametrize("value", [b"{not json", b"\xff\xfe"], ids=["not-json", "not-utf8"])
-def test_a_provenance_that_is_not_json_is_refused_naming_the_file(tmp_path, value):
+@pytest.mark.parametrize(
+    "value, fields, problem",
+    [
+        (b"{not json", None, r"its provenance is not JSON \(.+\)"),
+        (b"\xff\xfe", None, r"its provenance is not JSON \(.+\)"),
+        (b"[1]", None, r"its provenance is not a JSON object but list \[1\]"),
+        (b'{"horizon": 5}', {"seed": int}, "its provenance has no 'seed'"),
+        (b'{"horizon": true}', {"horizon": int}, "its provenance's 'horizon' is True, not a int"),
+        (b'{"horizon": "5"}', {"horizon": int}, "its provenance's 'horizon' is '5', not a int"),
+    ],
+)
+def test_a_provenance_of_another_shape_is_refused_naming_the_file(tmp_path, value, fields, problem):
     path = _bare_table(tmp_path / "odd.parquet", {b"duelbandits": value})
-    with pytest.raises(storage.StorageError, match=rf"^{re.escape(str(path))}: its provenance is not JSON \(.+\)$"):
-        storage.read_provenance(path)
+    with pytest.raises(storage.StorageError, match=rf"^{re.escape(str(path))}: {problem}$"):
+        storage.read_provenance(path, fields)
 
 
 def test_a_typed_read_reads_the_rows_asked_for_and_refuses_another_schema_or_a_null_naming_the_file(tmp_path):
@@ -116,13 +137,24 @@ def test_a_typed_read_reads_the_rows_asked_for_and_refuses_another_schema_or_a_n
     rows |= {"holds": [True, False], "t": [1, 2], "bound": [0.5, 1.5]}
     storage.write_table(pa.table(rows, schema=schemas.BOUND_SCHEMA), path)
     frame = storage.read_frame(path, "bounds", columns=["t"], filters=[("algorithm", "=", "y")])
-    assert frame["t"].tolist() == [2]
+    assert frame.to_dict("list") == {"t": [2]}
     with pytest.raises(storage.DamagedFile, match=f"^{re.escape(str(path))}: has no column.s. scenario, "):
         storage.read_frame(path, "summary")
+    storage.write_table(pa.table(rows), path)  # the integers as int64
+    with pytest.raises(storage.DamagedFile, match=f"^{re.escape(str(path))}: column horizon is int64, not int32: "):
+        storage.read_frame(path, "bounds")
     rows["t"] = [1, None]
     storage.write_table(pa.table(rows, schema=schemas.BOUND_SCHEMA), path)
     with pytest.raises(storage.DamagedFile, match=f"^{re.escape(str(path))}: column t holds 1 null value"):
         storage.read_frame(path, "bounds")
+
+
+def test_arrow_arrays_take_the_arrow_type_whatever_the_numpy_dtype():
+    """``_arrow`` converts the values to the type's width before taking the buffer (int64 in, int16 out)."""
+    values = np.array([1, -2, 300], dtype=np.int64)
+    assert storage._arrow(values, pa.int16()).to_pylist() == [1, -2, 300]
+    masked = storage._arrow(values, pa.int16(), valid=np.array([True, False, True]))
+    assert masked.type == pa.int16() and masked.to_pylist() == [1, None, 300] and masked.null_count == 1
 
 
 def _hand_scenario():

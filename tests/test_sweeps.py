@@ -110,11 +110,7 @@ def test_cli_table_and_sweep_commands_write_their_outputs(tmp_path, monkeypatch)
     # as the `summary` command writes it: the table refuses a file without that provenance
     storage.write_frame(summary_rows(), schemas.SUMMARY_SCHEMA, summary, provenance.record(table="summary"))
     assert main("table --summary", summary, "--markdown", tmp_path / "t.md", "--html", tmp_path / "t.html") == 0
-    config = ["config-page", "--config-json", '{"seed": 1, "sweeps": {"runs": 2}}', "--out", str(tmp_path / "c.html")]
-    assert cli.main(config) == 0
-    assert cli.main([*config[:2], "{not json", *config[3:]]) == 2
     assert "40.0 ± 4.0" in (tmp_path / "t.md").read_text()
-    assert "sweeps/runs" in (tmp_path / "c.html").read_text()
     paths = [tmp_path / f"p{T}.parquet" for T in (300, 600)]
     for T, path in zip((300, 600), paths):
         line = f"sweep-point --scenario cyclic --actions 5 --seed 3 --algorithm dts --horizon {T} --runs 0-2 --points 5"

@@ -8,19 +8,10 @@ from duelbandits import AlgorithmError, simulate
 from duelbandits.algorithms import ts_borda
 
 
-def test_invalid_alpha_message_names_horizon():
-    """The rate's own check, also through simulate (c_alpha's range in the entry, at its boundary for every
-    c_alpha: tests/test_theorems.py; its default 1: tests/test_registry.py)."""
-    with pytest.raises(AlgorithmError, match="1000") as err:
-        ts_borda.exploration_rate(6.0, 1000)
-    assert "1/2" in str(err.value)
+def test_simulate_refuses_an_exploration_rate_of_one_half_naming_c_alpha():
+    """The rate's own check (its message and formula: tests/test_theorems.py) reaches simulate's caller."""
     with pytest.raises(AlgorithmError, match="c_alpha"):
-        simulate(np.full((2, 2), 0.5), "ts-borda", 27, 0, c_alpha=1.5)  # alpha = 1/2 exactly
-
-
-def test_exploration_rate_is_c_alpha_times_T_to_the_minus_one_third():
-    assert ts_borda.exploration_rate(1.0, 40_000) == pytest.approx(40_000 ** (-1 / 3))
-    assert ts_borda.exploration_rate(2, 1000) == pytest.approx(0.2)
+        simulate(np.full((2, 2), 0.5), "ts-borda", 27, 0, c_alpha=1.5)  # alpha = 1.5 / 3 = 1/2 exactly
 
 
 def test_exploration_steps_are_binomial_T_alpha_and_play_uniform_actions():

@@ -63,7 +63,7 @@ def parquet_errors(path):
 
 
 def _umask() -> int:
-    mask = os.umask(0)
+    mask = os.umask(0)  # pragma: no mutate -- any value: the mask read is restored at once, nothing made between
     os.umask(mask)
     return mask
 
@@ -308,14 +308,14 @@ def read_table(path, table: str | None = None, columns=None, filters=None) -> pa
     its columns with that schema's types and no null in an integer or boolean column but those of
     :data:`.schemas.MAY_BE_NULL`."""
     schema = None if table is None else TABLE_SCHEMAS[table]
+    if schema is not None:
+        check_columns(path, schema, columns)
     return _read(path, columns, filters, schema, MAY_BE_NULL.get(table, ()))
 
 
 def _read(path, columns, filters, schema: pa.Schema | None, nullable=()) -> pa.Table:
-    """:func:`read_table` against ``schema`` (None: any columns)."""
+    """:func:`read_table` of columns checked against ``schema`` (None: any columns): its nulls."""
     path = readable(path)
-    if schema is not None:
-        check_columns(path, schema, columns)
     with parquet_errors(path):
         table = pq.read_table(path, columns=columns, filters=filters)
     if schema is not None:

@@ -112,15 +112,11 @@ def _parse_file(path: Path) -> ast.Module:
     return ast.parse(path.read_text(), filename=str(path))
 
 
-def _module_imports(unit: str, functions: bool = True) -> frozenset[str]:
+@cache
+def _module_imports(unit: str, functions: bool) -> frozenset[str]:
     """The units the import statements of the module ``unit`` name; without ``functions``, those it imports
     when it is loaded (its statements outside functions): all a package's ``__init__`` runs when only a
     submodule of it is imported."""
-    return _module_imports_at(unit, _unit_file(unit), functions)
-
-
-@cache
-def _module_imports_at(unit: str, path: Path, functions: bool) -> frozenset[str]:
     return frozenset(_imported_units(unit, _import_statements([_parse(unit)], functions)))
 
 

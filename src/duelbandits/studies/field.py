@@ -12,6 +12,8 @@ from ..errors import InputError
 if TYPE_CHECKING:
     import pandas as pd
 
+    from ..tables import Page
+
 REGRET_COLUMN = {"condorcet": "maximin", "copeland": "copeland", "borda": "borda"}
 """The point files' regret column each field regret reads (Condorcet regret = maximin where a CW exists)."""
 
@@ -31,14 +33,6 @@ def field_regrets(scenario: str, condorcet_winner) -> list[str]:
     if scenario == "borda":
         kinds.append("borda")
     return kinds
-
-
-def family(slug: str) -> str:
-    """``paper`` or ``field`` for a registered slug; ``other`` for an unknown one."""
-    from ..algorithms import ALGORITHMS
-
-    spec = ALGORITHMS.get(slug)
-    return spec.family if spec is not None else "other"
 
 
 def scenario_regrets(records, simulated) -> dict:
@@ -65,6 +59,7 @@ def curves_table(points: pd.DataFrame, regrets: dict) -> pd.DataFrame:
     at every grid step of the point files' rows ``points``."""
     import pandas as pd
 
+    from ..algorithms import ALGORITHMS
     from ..points import check_points
     from ..regret import sample_std
     from ..schemas import FIELD_CURVES_SCHEMA
@@ -86,7 +81,7 @@ def curves_table(points: pd.DataFrame, regrets: dict) -> pd.DataFrame:
             grouped.insert(2, "regret", kind)  # pragma: no mutate
             frames.append(grouped)
     table = pd.concat(frames, ignore_index=True)
-    table["family"] = [family(a) for a in table["algorithm"]]
+    table["family"] = [ALGORITHMS[a].family if a in ALGORITHMS else "other" for a in table["algorithm"]]
     return table[FIELD_CURVES_SCHEMA.names]
 
 
@@ -122,7 +117,7 @@ FIELD_NOTE = (
 )
 
 
-def field_page(table: pd.DataFrame):
+def field_page(table: pd.DataFrame) -> Page:
     """results/field/table.md: ranks at a glance (algorithm x scenario/regret), then every final regret."""
     import numpy as np
 
@@ -170,7 +165,6 @@ def field_figure(scenario: str, curves, outputs, *, data_digest=None):
 
     from ..plotting import style
 
-    curves = curves[curves["scenario"] == scenario]
     kinds = list(dict.fromkeys(curves["regret"]))
     horizon = int(curves["horizon"].max())
     actions = int(curves["actions"].iloc[0])

@@ -40,7 +40,19 @@ HTML_STYLE = (
 )
 
 
-def html_table(table: Table, caption: str) -> str:
+@dataclass(frozen=True)
+class Table:
+    """A table of cells: its header, rows, alignment (``l``/``r`` per column), the heading of its section
+    (None: it opens the page) and the note below it."""
+
+    header: list[str]
+    rows: list[list[str]]
+    align: str
+    heading: str | None = None
+    note: str = ""
+
+
+def _html_table(table: Table, caption: str) -> str:
     """One captioned HTML table and its note."""
     head = "".join(f"<th>{html.escape(h)}</th>" for h in table.header)
     body = "".join(
@@ -52,18 +64,6 @@ def html_table(table: Table, caption: str) -> str:
         f"<table><caption>{html.escape(caption)}</caption>"
         f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>{note_html}"
     )
-
-
-@dataclass(frozen=True)
-class Table:
-    """A table of cells: its header, rows, alignment (``l``/``r`` per column), the heading of its section
-    (None: it opens the page) and the note below it."""
-
-    header: list[str]
-    rows: list[list[str]]
-    align: str
-    heading: str | None = None
-    note: str = ""
 
 
 @dataclass(frozen=True)
@@ -84,7 +84,7 @@ class Page:
         return f"# {self.title}\n\n" + "\n".join(sections)
 
     def html(self) -> str:
-        tables = "".join(html_table(t, t.heading or self.title) for t in self.tables)
+        tables = "".join(_html_table(t, t.heading or self.title) for t in self.tables)
         return (
             f'<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>{html.escape(self.title)}</title>'
             f"<style>{HTML_STYLE}</style></head><body>{tables}</body></html>\n"
@@ -97,11 +97,6 @@ def fraction(x: float, digits: int = 3) -> str:
         if np.isfinite(x) and abs(x - value) < 1e-9:
             return name
     return fmt(x, digits)
-
-
-def has(value) -> bool:
-    """Whether a table cell holds a value (not None, not NaN)."""
-    return value is not None and not (isinstance(value, float) and np.isnan(value))
 
 
 def config_html(config: dict) -> str:

@@ -10,11 +10,10 @@ import numpy as np
 import pandas as pd
 
 from ... import algorithms, schemas, theorems
-from ...points import PointError, check_points, resampled_log_means
+from ...points import PointError, bootstrap_exponent, check_points, fit_power_law, resampled_log_means
 from ...regret import REGRET_NAMES, sample_std
 from ...simulation import name_seed
-from ...tables import Page, Table, fmt, fraction, has
-from ..sweeps.analysis import exponent_table
+from ...tables import Page, Table, fmt, fraction
 
 NEAR = 0.1
 """Default ``near`` of the verdict ``converging``: the last interval's low end at most this far above ``e``."""
@@ -133,12 +132,11 @@ def long_horizon_tables(
     near: float = NEAR,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """``(exponents, local)``: one row per (scenario, algorithm, regret, A) of the sweep ``points``, and one
-    per horizon. The global fit is the sweeps' own (:func:`..sweeps.analysis.exponent_table`, the same
-    interval as ``sweep-horizon``); the local slopes' stream adds ``"local"`` to its."""
+    per horizon. The global fit's stream is the sweeps' own (the same interval as ``sweep-horizon``); the
+    local slopes' adds ``"local"``."""
     keys = ["scenario", "algorithm", "regret", "actions"]
     points = check_points(points)
     finals = points[points["t"] == points["horizon"]]
-    fits = exponent_table(points, resamples, confidence, base_seed).set_index(keys)
     exponent_rows, local_frames = [], []
     for (scenario, algorithm, kind, actions), part in finals.groupby(keys):
         by_T = [(int(T), grp["cumulative_regret"].to_numpy()) for T, grp in part.groupby("horizon")]
@@ -151,13 +149,23 @@ def long_horizon_tables(
         values = [v for _, v in by_T]
         means = np.array([v.mean() for v in values])
         slopes = local_slopes(horizons, means)
-        seed = name_seed(base_seed, scenario, algorithm, kind, str(actions), "local")
-        lows, highs = bootstrap_local_slopes(horizons, values, resamples, confidence, seed)
-        fit = fits.loc[(scenario, algorithm, kind, actions)]
+        key = (scenario, algorithm, kind, str(actions))
+        lows, highs = bootstrap_local_slopes(
+            horizons, values, resamples, confidence, name_seed(base_seed, *key, "local")
+        )
+        rho, log_c = fit_power_law(horizons, means)
+        rho_low, rho_high = bootstrap_exponent(horizons, values, resamples, confidence, name_seed(base_seed, *key))
         theorem = theorems.theorem_for(algorithm, kind)
         bounds = np.array([_bound(theorem, actions, T, c_alpha) for T in horizons])
-        common = {"scenario": scenario, "algorithm": algorithm, "regret": kind}
-        common |= {name: fit[name] for name in ("paper", "theorem", "theorem_exponent")} | {"actions": actions}
+        common = {
+            "scenario": scenario,
+            "algorithm": algorithm,
+            "regret": kind,
+            "paper": algorithms.PAPER_REGRET.get(scenario, {}).get(algorithm) == kind,
+            "theorem": theorem.name if theorem else None,
+            "theorem_exponent": theorem.exponent if theorem else np.nan,
+            "actions": actions,
+        }
         local_frames.append(
             pd.DataFrame(
                 {
@@ -184,7 +192,7 @@ def long_horizon_tables(
                 **common,
                 "lower_bound_exponent": bound.exponent if bound else np.nan,
                 "horizons": len(by_T),
-                "runs": fit["runs"],
+                "runs": min(v.size for v in values),
                 "first_horizon": int(horizons[0]),
                 "last_horizon": int(horizons[-1]),
                 "prev_from": int(horizons[-3]) if has_prev else None,
@@ -195,12 +203,12 @@ def long_horizon_tables(
                 "last_slope": slopes[-1],
                 "last_low": lows[-1],
                 "last_high": highs[-1],
-                "rho": fit["rho"],
-                "log_c": fit["log_c"],
-                "rho_low": fit["ci_low"],
-                "rho_high": fit["ci_high"],
+                "rho": rho,
+                "log_c": log_c,
+                "rho_low": rho_low,
+                "rho_high": rho_high,
                 "last_ratio": means[-1] / bounds[-1],
-                "verdict": verdict(slopes, lows, highs, fit["theorem_exponent"], near),
+                "verdict": verdict(slopes, lows, highs, common["theorem_exponent"], near),
                 "near": near,
                 "confidence": confidence,
                 "resamples": resamples,
@@ -269,11 +277,11 @@ def asymptotics_page(exponents: pd.DataFrame, local: pd.DataFrame) -> Page:
         rows.append(cells)
     main = Table(header, rows, "llll" + "r" * 3 + "l" + "r" * len(horizons))
 
-    intervals = sorted({(int(f), int(t)) for f, t in zip(local["from_horizon"], local["horizon"]) if has(f)})
+    intervals = sorted({(int(f), int(t)) for f, t in zip(local["from_horizon"], local["horizon"]) if pd.notna(f)})
     slopes = {
         (r.scenario, r.algorithm, r.regret, int(r.from_horizon), r.horizon): _interval(r.slope, r.ci_low, r.ci_high)
         for r in local.itertuples()
-        if has(r.from_horizon)
+        if pd.notna(r.from_horizon)
     }
     header2 = ["scenario", "algorithm", "regret"] + [f"{horizon_label(f)}-{horizon_label(t)}" for f, t in intervals]
     rows2 = [

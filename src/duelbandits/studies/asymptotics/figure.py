@@ -50,8 +50,6 @@ def _draw(ax, x, y, low, high, color, *, hollow: bool, gid: str) -> bool:
 
 def asymptotics_figure(scenario: str, local, exponents, outputs, *, data_digest=None) -> Figure:
     """Render the long-horizon figure of ``scenario`` (the rows of its tables) to every path of ``outputs``."""
-    local = local[local["scenario"] == scenario]
-    exponents = exponents[exponents["scenario"] == scenario]
     slugs = style.ordered_slugs(local["algorithm"].unique())
     horizons = np.sort(local["horizon"].unique())
     runs = sorted(local["runs"].unique())

@@ -19,18 +19,10 @@ PLAYER_NAMES = {"p": r"$p_t$ (strategy of $I_t$)", "q": r"$q_t$ (strategy of $J_
 
 
 def _grid(traces, columns):
-    """``{column: array (runs, T)}`` from the long traces table (rows in any order), and T."""
-    run, t = traces["run"].to_numpy(), traces["t"].to_numpy()
-    runs, horizon = np.unique(run).size, int(t.max())
-    in_order = np.all(t.reshape(runs, horizon) == np.arange(1, horizon + 1)) and np.all(
-        np.diff(run.reshape(runs, horizon), axis=1) == 0
-    )
-    order = None if in_order else np.lexsort((t, run))
-    out = {}
-    for c in columns:
-        values = traces[c].to_numpy()
-        out[c] = (values if order is None else values[order]).reshape(runs, horizon)
-    return out, horizon
+    """``{column: array (runs, T)}`` from the long traces table (in (run, t) order, as aggregate writes
+    it), and T."""
+    runs, horizon = traces["run"].nunique(), int(traces["t"].max())
+    return {c: traces[c].to_numpy().reshape(runs, horizon) for c in columns}, horizon
 
 
 def _run_lines(ax, x, Y, color, width=style.LINE_WIDTH["run"]):

@@ -23,15 +23,8 @@ def final_regret_table(summary: pd.DataFrame) -> pd.DataFrame:
     return table.rename(columns=names)[[*columns, "copeland_mean", "copeland_std"]]
 
 
-FINAL_HEADER = [
-    "scenario",
-    "algorithm",
-    "regret",
-    "R_T mean ± std",
-    "bound at T",
-    "below bound",
-    "Copeland R_T mean ± std",
-]
+FINAL_HEADER = ["scenario", "algorithm", "regret", "R_T mean ± std", "bound at T", "below bound"]
+FINAL_HEADER += ["Copeland R_T mean ± std"]
 FINAL_ALIGN = "lllrrlr"
 FINAL_NOTE = (
     "R_T: cumulative regret at the horizon T, mean ± std (ddof = 1) over runs, of the regret "

@@ -11,7 +11,7 @@ from ... import algorithms, schemas, theorems
 from ...points import bootstrap_exponent, check_points, fit_power_law
 from ...regret import REGRET_NAMES, sample_std
 from ...simulation import name_seed
-from ...tables import Page, Table, fmt, fraction, has, mean_std
+from ...tables import Page, Table, fmt, fraction, mean_std
 
 
 def _is_paper(scenario: str, algorithm: str, kind: str) -> bool:
@@ -101,7 +101,7 @@ def exponent_rows(exponents: pd.DataFrame) -> list[list[str]]:
     rows = []
     for r in shown.itertuples():
         fitted = np.isfinite(r.rho)
-        if has(r.theorem):
+        if pd.notna(r.theorem):
             theorem = f"{fraction(r.theorem_exponent)} (Thm {r.theorem})"
             at_or_below = ("yes" if r.ci_low <= r.theorem_exponent else "no") if fitted else "-"
         else:

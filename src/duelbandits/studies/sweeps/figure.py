@@ -44,8 +44,6 @@ def _rho_bar(ax, x, row, color, gid, **marker) -> None:
 
 def horizon_sweep_figure(scenario: str, table, exponents, outputs, *, data_digest=None) -> Figure:
     """Render the horizon-sweep figure of ``scenario`` (the rows of its tables) to every path of ``outputs``."""
-    table = table[table["scenario"] == scenario]
-    exponents = exponents[exponents["scenario"] == scenario]
     slugs, kinds, labels, regret_title = _regrets(table)
     horizons = np.sort(table["horizon"].unique())
     actions = sorted(table["actions"].unique())
@@ -130,7 +128,6 @@ def horizon_sweep_figure(scenario: str, table, exponents, outputs, *, data_diges
 
 def actions_sweep_figure(scenario: str, table, outputs, *, data_digest=None) -> Figure:
     """Render the scaling-in-A figure of ``scenario`` (the rows of its table) to every path of ``outputs``."""
-    table = table[table["scenario"] == scenario]
     slugs, kinds, labels, regret_title = _regrets(table)
     horizons = sorted(table["horizon"].unique())
     A_all = np.sort(table["actions"].unique())
