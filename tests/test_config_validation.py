@@ -57,24 +57,6 @@ def test_the_committed_schema_file_is_the_generators_output(tmp_path):
     assert "$comment: T ≥ 1\n" in configschema.schema_text(tmp_path / "bare.yaml")
 
 
-def test_an_edited_schema_file_is_read_again(tmp_path):
-    """The parsed schema is kept per version of the file: its time and its size."""
-    import os
-
-    path, config = tmp_path / "schema.yaml", {"x": 1.5}
-    path.write_text("$defs: {}\nproperties: {x: {type: integer}}\n")
-    with pytest.raises(ConfigError, match="^config: x: must be an integer, got 1.5$"):
-        configcheck.check_values(config, path)
-    when = path.stat().st_mtime_ns
-    path.write_text("$defs: {}\nproperties: {x: {type: number}} \n")  # the same size, a later time
-    os.utime(path, ns=(when + 10**9, when + 10**9))
-    configcheck.check_values(config, path)
-    path.write_text("$defs: {}\nproperties: {x: {type: integer}}\n# again\n")  # another size, the same time
-    os.utime(path, ns=(when + 10**9, when + 10**9))
-    with pytest.raises(ConfigError, match="^config: x: must be an integer"):
-        configcheck.check_values(config, path)
-
-
 def test_a_config_file_whose_name_is_not_utf8_is_refused_naming_it():
     """Snakemake reads such a file, but its log file cannot hold the name (a traceback at every run)."""
     with pytest.raises(ConfigError, match=r"^config: --configfile dir/\\udcffa\.yaml: its name is not valid UTF-8"):

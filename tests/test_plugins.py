@@ -80,17 +80,13 @@ def duelbandits(site, *args):
     )
 
 
-def test_an_installed_plugin_is_listed_with_its_distribution_and_its_parameters(tmp_path):
+def test_an_installed_plugin_is_listed_and_simulates_on_its_scenario_and_its_file_records_the_plugin(tmp_path):
     site = install(tmp_path / "site")
     result = duelbandits(site, "list")
     assert result.returncode == 0, result.stderr
     assert "uniform" in result.stdout and "plugin fakeplugin 0.1" in result.stdout
     assert "spread = 1.0: a finite number >= 0" in result.stdout
     assert "sorted" in result.stdout
-
-
-def test_a_plugin_algorithm_simulates_on_a_plugin_scenario_and_its_file_records_the_plugin(tmp_path):
-    site = install(tmp_path / "site")
     out = tmp_path / "run.parquet"
     args = ["--scenario", "sorted", "--actions", "6", "--algorithm", "uniform", "--horizon", "200", "--run", "3"]
     result = duelbandits(site, "simulate", *args, "--seed", "5", "--stride", "40", "--out", str(out))

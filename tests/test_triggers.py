@@ -351,9 +351,31 @@ def test_code_digest_changes_with_the_code_a_command_runs_and_nothing_else(tmp_p
         "def cmd():\n    helper(), other(), cmd()\n\ndef helper():\n    from .. import manifest\n\ndef other(): ...\n"
     )
     assert {"manifest", "regret"} & set(triggers.code_units("cli.toy:cmd")) == {"manifest"}
-    (copy / "cli" / "toy2.py").write_text("def f():\n    from .. import regret\n")  # any function may run:
-    (copy / "cli" / "toy3.py").write_text("def cmd():\n    from . import toy2\n")  # a module followed whole
-    assert "regret" in triggers.code_units("cli.toy3:cmd")
+    forget()
+    # A unit followed whole counts its functions' imports (any may run), a package only loaded does not:
+    files = {
+        "cli/toy2.py": "from . import toy4\n",
+        "cli/toy4.py": "def f():\n    from .. import regret\n",
+        "cli/toy3.py": "def cmd():\n    from . import toy2\n",  # toy2 and toy4 followed whole
+        "cli/toy5.py": "def cmd():\n    from .. import a1\n    from ..late import sub\n    from ..quiet import x\n",
+        "a1.py": "import duelbandits.late\n",  # late: first loaded (sub's package), then imported whole
+        "late/__init__.py": "def f():\n    from .. import late_d\n",
+        "quiet/__init__.py": "from .. import late_e\n\n\ndef f():\n    from .. import late_c\n",  # only loaded
+    }
+    files["quiet/x.py"] = "def g():\n    from .. import late_f\n"  # the entry imports it: followed whole
+    files["quiet/y.py"] = "def cmd():\n    pass\n"
+    for name in ("late/sub", "late_a", "late_b", "late_c", "late_d", "late_e", "late_f"):
+        files[f"{name}.py"] = ""
+    (copy / "late").mkdir(), (copy / "quiet").mkdir()
+    for name, text in files.items():
+        (copy / name).write_text(text)
+    for name, late in (("__init__", "late_a"), ("__main__", "late_b")):  # both followed whole
+        with open(copy / f"{name}.py", "a") as handle:
+            handle.write(f"\n\ndef _{late}():\n    from . import {late}\n")
+    assert "regret" in triggers.code_units("cli.toy3:cmd") and "regret" in triggers.code_units("cli.toy4")
+    units = set(triggers.code_units("cli.toy5:cmd"))
+    assert {"late_a", "late_b", "late", "late_d", "late_e", "late_f"} <= units and not {"late_c", ""} & units
+    assert "late_c" not in triggers.code_units("quiet.y:cmd")  # the entry's package: only loaded
     forget()  # no digest of the copy stays cached for a later test
 
 

@@ -44,9 +44,9 @@ def number(text: str):
 
 
 @cache
-def _parsed_schema(path: str, mtime_ns: int, size: int) -> dict:
-    """The schema file ``path`` as parsed (libyaml's parser where PyYAML has it), once per version of the
-    file: the walk reads it and never changes it."""
+def _parsed_schema(path: str) -> dict:
+    """The schema file ``path`` as parsed (libyaml's parser where PyYAML has it), once per process: the
+    walk reads it and never changes it."""
     import yaml
 
     with open(path, encoding="utf-8") as handle:
@@ -60,8 +60,7 @@ def check_values(config: dict, schema_path, command_line=None) -> None:
     (:func:`number`) is put in ``config`` as the number."""
     from .algorithms import ALGORITHMS
 
-    stat = os.stat(schema_path)
-    top = _parsed_schema(os.path.abspath(schema_path), stat.st_mtime_ns, stat.st_size)
+    top = _parsed_schema(os.path.abspath(schema_path))
     defs = top["$defs"]
     names = {name: tuple(get(scenarios)) for name, get in SLUGS.items()} | {"algorithm": tuple(ALGORITHMS)}
 

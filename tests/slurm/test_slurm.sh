@@ -16,7 +16,10 @@
 # Environment:
 #   PYTHON                 interpreter with snakemake 9, the slurm executor
 #                          plugin and this package (default: python3 on PATH)
-#   SLURM_TEST_CONFIG      config layered over config.yaml (tests/slurm/tiny.yaml)
+#   SLURM_TEST_CONFIG      config layered over config.yaml (tests/workflow/tiny.yaml)
+#   SLURM_TEST_LOCAL       a local run of that config already made (the pytest
+#                          wrapper passes the session's tiny run): compared
+#                          with instead of a local run of its own
 #   SLURM_TEST_KEEP=1      keep the temporary folder (runs, logs, cluster)
 #   SLURM_TEST_TIMEOUT     seconds allowed per snakemake run (default 1500)
 #   SLURM_TEST_MAX_SUBMISSIONS  most sbatch calls allowed for the Slurm run
@@ -32,7 +35,8 @@ set -uo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 REPO=$(cd "$HERE/../.." && pwd -P)
 PYTHON=${PYTHON:-python3}
-CONFIG=${SLURM_TEST_CONFIG:-$HERE/tiny.yaml}
+CONFIG=${SLURM_TEST_CONFIG:-$REPO/tests/workflow/tiny.yaml}
+LOCAL=${SLURM_TEST_LOCAL:-}
 TIMEOUT=${SLURM_TEST_TIMEOUT:-1500}
 MAX_SUBMISSIONS=${SLURM_TEST_MAX_SUBMISSIONS:-8}
 PROFILE=$REPO/workflow/profiles/slurm-test
@@ -126,12 +130,15 @@ say "cluster up in ${t_cluster} s"
 
 # --- local run -----------------------------------------------------------------
 t0=$SECONDS
-if ! snakemake "$WORK/local" "$WORK/local.log" --cores 2; then
+if [[ -n $LOCAL ]]; then
+    [[ -d $LOCAL/results ]] || fail "SLURM_TEST_LOCAL=$LOCAL holds no results/"
+elif ! snakemake "$WORK/local" "$WORK/local.log" --cores 2; then
     show_tail "$WORK/local.log"
     fail "local run failed (a pipeline problem, not a Slurm one)"
 fi
+LOCAL=${LOCAL:-$WORK/local}
 t_local=$((SECONDS - t0))
-say "local run: ${t_local} s"
+say "local run: ${t_local} s ($LOCAL)"
 
 # --- Slurm run -----------------------------------------------------------------
 t0=$SECONDS
@@ -158,7 +165,7 @@ if ((submissions > MAX_SUBMISSIONS)); then
 fi
 
 # --- compare -------------------------------------------------------------------
-tree_sums "$WORK/local" >"$WORK/local.sha256"
+tree_sums "$LOCAL" >"$WORK/local.sha256"
 tree_sums "$WORK/slurm" >"$WORK/slurm.sha256"
 nfiles=$(wc -l <"$WORK/local.sha256")
 ((nfiles > 0)) || fail "the local run wrote nothing under results/ or figures/"

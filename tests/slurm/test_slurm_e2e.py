@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from workflow_helpers import TINY
 
 SCRIPT = Path(__file__).with_name("test_slurm.sh")
 # cluster start + apt-get (first time) + a local and a Slurm run of the tiny
@@ -24,8 +25,9 @@ TOTAL_TIMEOUT = 3600
     os.environ.get("DUELBANDITS_SLURM_TEST") != "1",
     reason="Slurm end-to-end test is opt-in: set DUELBANDITS_SLURM_TEST=1 (needs root, Debian 12)",
 )
-def test_tiny_config_through_slurm_matches_local_run():
-    env = dict(os.environ, PYTHON=sys.executable)
+def test_tiny_config_through_slurm_matches_local_run(tiny_run):
+    """Against the session's tiny run (the local run of the same config, made by this interpreter)."""
+    env = dict(os.environ, PYTHON=sys.executable, SLURM_TEST_LOCAL=str(tiny_run), SLURM_TEST_CONFIG=str(TINY))
     result = subprocess.run(
         ["bash", str(SCRIPT)],
         env=env,

@@ -1,15 +1,11 @@
-"""Bad configs fail at planning naming the key; damaged or missing results are rebuilt or reported
-with the command that repairs them; the manifest blesses nothing a job did not write; the report
-refuses results made with another config, or with no manifest to say which."""
+"""Bad configs fail at planning naming the key; a user's matrix file is keyed by its content (a missing
+result rebuilt by the next run: tests/workflow/test_workflow.py)."""
 
 import resource
-import shutil
 import subprocess
 
 import pytest
 from workflow_helpers import REPO, TINY, snakemake, snakemake_command
-
-from duelbandits import manifest
 
 
 @pytest.mark.parametrize(
@@ -68,25 +64,6 @@ def test_a_target_beyond_the_paper_is_checked_when_it_is_planned(tmp_path):
     assert "config: asymptotics/runs_at: horizon 999 is not one of" in result.stdout + result.stderr
     paper = subprocess.run(snakemake_command(tmp_path, configs, "--dry-run"), capture_output=True, timeout=600)
     assert paper.returncode == 0
-
-
-@pytest.fixture
-def tree(tiny_run, tmp_path):
-    """A copy of the tiny run (results, figures, Snakemake's records, mtimes kept)."""
-    copy = tmp_path / "tree"
-    shutil.copytree(tiny_run, copy, symlinks=True)
-    return copy
-
-
-def verify(root):
-    return manifest.verify(root / "results/MANIFEST.sha256", root)
-
-
-def test_a_missing_chunk_is_rebuilt_by_the_next_run(tree):
-    (tree / "results/runs/borda/dts/chunk-1.parquet").unlink()
-    result = snakemake(tree, "--cores", "2")
-    assert result.returncode == 0, result.stderr[-3000:]
-    assert set(verify(tree).values()) == {manifest.IDENTICAL}
 
 
 def test_a_new_matrix_file_with_an_older_mtime_reruns_the_jobs_that_read_it(tmp_path):

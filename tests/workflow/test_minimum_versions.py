@@ -15,7 +15,7 @@ from duelbandits import manifest
     os.environ.get("DUELBANDITS_MINIMUM_TEST") != "1",
     reason="opt-in (installs a second venv from requirements-minimum.lock): set DUELBANDITS_MINIMUM_TEST=1, as CI does",
 )
-def test_the_declared_minimum_versions_give_the_same_content(tiny_run, tmp_path):
+def test_the_declared_minimum_versions_give_the_same_content(request, tmp_path):
     venv = tmp_path / "minimum"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "-q"]
@@ -26,5 +26,5 @@ def test_the_declared_minimum_versions_give_the_same_content(tiny_run, tmp_path)
     show += "(numpy, pandas, pyarrow, numba)]))"
     shown = subprocess.run([venv / "bin" / "python", "-c", show], capture_output=True, text=True).stdout
     assert json.loads(shown) == ["1.26.0", "2.1.0", "14.0.0", "0.59.0"]
-    status = same_content_in_venv(venv, tiny_run, tmp_path)
+    status = same_content_in_venv(venv, request, tmp_path)
     assert status["results/traces/borda.parquet"] == manifest.SAME_CONTENT  # other bytes, same values

@@ -26,7 +26,7 @@ def readme_install_args() -> list[str]:
     os.environ.get("DUELBANDITS_NEWEST_TEST") != "1",
     reason="opt-in (installs the newest allowed versions in a second venv): set DUELBANDITS_NEWEST_TEST=1, as CI does",
 )
-def test_the_newest_allowed_versions_install_and_give_the_same_content(tiny_run, tmp_path):
+def test_the_newest_allowed_versions_install_and_give_the_same_content(request, tmp_path):
     """The README's install for other platforms (pyproject.toml's ranges, pip picks the newest versions they
     allow) in a fresh venv: the tiny run completes and gives the lock's content (not its bytes: other
     versions write other bytes, another matplotlib draws other pixels). The tiny run goes through the kernels
@@ -39,4 +39,4 @@ def test_the_newest_allowed_versions_install_and_give_the_same_content(tiny_run,
     done = subprocess.run([venv / "bin" / "python", "-m", "pip", "install", "-q", *args], cwd=REPO,
                           capture_output=True, text=True, timeout=1800)  # fmt: skip
     assert done.returncode == 0, done.stderr[-3000:]
-    same_content_in_venv(venv, tiny_run, tmp_path)
+    same_content_in_venv(venv, request, tmp_path)

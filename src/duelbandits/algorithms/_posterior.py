@@ -165,11 +165,9 @@ def _bd0(x, m):
 @nb.njit(cache=True)
 def binomial_pmf(k, n, u):
     """``P(Bin(n, u) = k)`` to near machine precision for large ``n`` (saddle-point form, Loader 2000);
-    ``0 < u < 1``, integers ``0 <= k <= n``."""
+    ``0 < u < 1``, integers ``0 <= k < n`` (:func:`beta_tail` asks for ``k = a - 1 < a + b - 1``)."""
     if k == 0:
         return np.exp(n * np.log1p(-u))
-    if k == n:
-        return np.exp(n * np.log(u))
     lc = _stirlerr(n) - _stirlerr(k) - _stirlerr(n - k) - _bd0(k, n * u) - _bd0(n - k, n * (1.0 - u))
     return np.exp(lc) * np.sqrt(n / (2.0 * np.pi * k * (n - k)))
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
-TINY = Path(__file__).with_name("tiny.yaml")
+REPO = Path(__file__).resolve().parents[1]
+TINY = REPO / "tests" / "workflow" / "tiny.yaml"
 
 
 def snakemake_command(workdir, configfiles, *args) -> list[str]:
@@ -45,10 +45,11 @@ def verify(manifest_path, root, python=sys.executable, env=None):
     return result.returncode, status, lines[-1] if lines else result.stderr
 
 
-def same_content_in_venv(venv, tiny_run, tmp_path):
+def same_content_in_venv(venv, request, tmp_path):
     """The tiny run made by ``venv``'s interpreter (its own numba cache) and verified by it against the
     session's tiny run: other versions than the manifest's, so the tables are compared by content (this
-    environment would compare bytes). Returns ``{path: status}``."""
+    environment would compare bytes). Returns ``{path: status}``. The session's run is asked for only
+    when it is read, so that the venv's install and run overlap its build on another worker."""
     from duelbandits import manifest
 
     python = str(venv / "bin" / "python")
@@ -57,6 +58,7 @@ def same_content_in_venv(venv, tiny_run, tmp_path):
            "--configfile", str(REPO / "config.yaml"), str(TINY), "--cores", "2"]  # fmt: skip
     run = subprocess.run(cmd, capture_output=True, text=True, timeout=1800, env=env)
     assert run.returncode == 0, run.stderr[-3000:]
+    tiny_run = request.getfixturevalue("tiny_run")
     code, status, summary = verify(tiny_run / "results/MANIFEST.sha256", tmp_path / "run", python, env)
     assert code == 0, summary
     assert set(status.values()) <= {manifest.IDENTICAL, manifest.SAME_CONTENT, manifest.NOT_CONFIRMED}, summary
