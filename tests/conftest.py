@@ -78,6 +78,17 @@ def pytest_configure(config):
         config.option.loadscopereorder = False
 
 
+@pytest.hookimpl(trylast=True)  # after every other plugin's unconfigure
+def pytest_unconfigure(config):
+    # An xdist worker has sent its results when it unconfigures; tearing down its interpreter (the
+    # modules of numba, matplotlib, pandas) then takes about a second more, which the run waits for
+    # at its end: the worker exits at once instead.
+    if hasattr(config, "workerinput"):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(0)
+
+
 # --- The tiny end-to-end run (tests/workflow, tests/slurm) ---------------------------------------
 
 
