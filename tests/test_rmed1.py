@@ -60,22 +60,16 @@ def test_a_negative_f_coefficient_is_rejected_by_name(f_coefficient, X):
 
 
 @pytest.mark.parametrize(
-    ("params", "f_7"),
-    [({"f_coefficient": 0.0}, 0.0), ({"f_coefficient": 0}, 0.0), ({"f_exponent": -2.0}, 0.3 / 49)],
-    ids=["zero", "int-zero", "negative-exponent"],
+    ("params", "f_10"),
+    [({}, 3.069879), ({"f_coefficient": 0.0}, 0.0), ({"f_coefficient": 0}, 0.0), ({"f_exponent": -2.0}, 0.003)],
+    ids=["default", "zero", "int-zero", "negative-exponent"],
 )
-def test_a_zero_f_coefficient_and_a_negative_exponent_are_accepted(params, f_7, X):
-    """c = 0 (the last valid value: f(K) = 0, candidates by the log t term alone) and a negative
-    exponent (f(K) = c K^e > 0 still) run; f(7) = 0 and 0.3 / 7^2."""
+def test_f_of_K_by_hand_at_the_papers_default_at_zero_and_with_a_negative_exponent(params, f_10, X):
+    """The paper's f(10) = 0.3 * 10^1.01 = 0.3 * 10.23293 = 3.069879; c = 0 (the last valid value: f(K) = 0,
+    candidates by the log t term alone) and a negative exponent (0.3 / 10^2 > 0 still) run."""
     res = duelbandits.simulate(X, "rmed1", 100, 0, **params)
     assert res.params == {"f_coefficient": 0.3, "f_exponent": 1.01, **params}
-    assert rmed1.f_of_K(7, **res.params) == pytest.approx(f_7, rel=1e-12, abs=0)
-
-
-def test_f_of_K_is_the_papers_default():
-    # 0.3 * 10^1.01 = 0.3 * 10.23293 = 3.069879
-    assert rmed1.f_of_K(10) == pytest.approx(3.069879, abs=1e-6)
-    assert duelbandits.algorithms.get("rmed1").defaults == {"f_coefficient": 0.3, "f_exponent": 1.01}
+    assert rmed1.f_of_K(10, **res.params) == pytest.approx(f_10, rel=1e-6)
 
 
 def test_rmed1_beats_rucb_on_the_arithmetic_matrix():

@@ -179,13 +179,20 @@ SEEDED |= {"tail_family", "bayes_runs"}
 """Rules whose command takes --seed: the matrices, the runs' streams and the bootstraps."""
 
 
-def test_every_seed_passed_is_the_configs_and_every_seeded_command_gets_it(jobs):
-    seed = str(CONFIG["seed"])
+C_ALPHA_RULES = {"bounds", "figure_main", "panel_main", "figures_tex", "sweep_actions", "asymptotics_table"}
+"""Rules whose command takes TS-Borda's c_alpha (its bound, its requirement notes)."""
+
+
+@pytest.mark.parametrize(
+    "option, rules, value", [("--seed", SEEDED, str(CONFIG["seed"])), ("--c-alpha", C_ALPHA_RULES, "0.7")]
+)
+def test_an_option_from_one_key_reaches_every_command_that_takes_it_and_no_other(jobs, option, rules, value):
     for job in shell_jobs(jobs):
-        if job.rule in SEEDED:
-            assert job.one("--seed") == seed, job
+        if job.rule in rules:
+            assert job.one(option) == value, job
         else:
-            assert "--seed" not in job.options, job
+            assert option not in job.options, job
+    assert rules <= set(jobs)
 
 
 def test_generated_scenarios_get_the_configs_parameters_and_benchmarks_none(jobs):
@@ -222,21 +229,6 @@ def test_hyper_parameter_overrides_reach_exactly_their_algorithms_jobs(jobs):
     for job in shell_jobs(jobs):
         if job.rule not in ("simulate", "point"):
             assert "--param" not in job.options, job
-
-
-C_ALPHA_RULES = {"bounds", "figure_main", "panel_main", "figures_tex", "sweep_actions", "asymptotics_table"}
-"""Rules whose command takes TS-Borda's c_alpha (its bound, its requirement notes)."""
-
-
-def test_every_command_that_takes_c_alpha_gets_the_configs(jobs):
-    for job in shell_jobs(jobs):
-        if job.rule in C_ALPHA_RULES:
-            assert float(job.one("--c-alpha")) == 0.7, job
-        else:
-            assert "--c-alpha" not in job.options, job
-    assert C_ALPHA_RULES <= set(jobs)
-    ts_borda = [j for j in jobs["simulate"] + jobs["point"] if j.one("--algorithm") == "ts-borda"]
-    assert ts_borda and all(j.pairs("--param") == {"c_alpha": 0.7} for j in ts_borda)
 
 
 # --- The paper run: chunks, aggregate, bounds, summary, figures ----------------------------------

@@ -362,7 +362,9 @@ def test_code_digest_changes_with_the_code_a_command_runs_and_nothing_else(tmp_p
         "late/__init__.py": "def f():\n    from .. import late_d\n",
         "quiet/__init__.py": "from .. import late_e\n\n\ndef f():\n    from .. import late_c\n",  # only loaded
     }
-    for name in ("late/sub", "quiet/x", "late_a", "late_b", "late_c", "late_d", "late_e"):
+    files["quiet/x.py"] = "def g():\n    from .. import late_f\n"  # the entry imports it: followed whole
+    files["quiet/y.py"] = "def cmd():\n    pass\n"
+    for name in ("late/sub", "late_a", "late_b", "late_c", "late_d", "late_e", "late_f"):
         files[f"{name}.py"] = ""
     (copy / "late").mkdir(), (copy / "quiet").mkdir()
     for name, text in files.items():
@@ -372,7 +374,8 @@ def test_code_digest_changes_with_the_code_a_command_runs_and_nothing_else(tmp_p
             handle.write(f"\n\ndef _{late}():\n    from . import {late}\n")
     assert "regret" in triggers.code_units("cli.toy3:cmd") and "regret" in triggers.code_units("cli.toy4")
     units = set(triggers.code_units("cli.toy5:cmd"))
-    assert {"late_a", "late_b", "late", "late_d", "late_e"} <= units and not {"late_c", ""} & units
+    assert {"late_a", "late_b", "late", "late_d", "late_e", "late_f"} <= units and not {"late_c", ""} & units
+    assert "late_c" not in triggers.code_units("quiet.y:cmd")  # the entry's package: only loaded
     forget()  # no digest of the copy stays cached for a later test
 
 

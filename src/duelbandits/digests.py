@@ -193,10 +193,6 @@ def parquet_digest(path) -> str:
     return digest.hexdigest()
 
 
-TABLE = "table:"
-"""The prefix of a table's digest in the manifest (:func:`table_digest`)."""
-
-
 def table_digest(path) -> str:
     """The manifest's content digest of a Parquet file: its data (:func:`parquet_digest`) and its
     provenance but for the ``versions`` that made it, so that a table whose provenance was edited (a
@@ -214,7 +210,7 @@ def table_digest(path) -> str:
     except (UnicodeDecodeError, json.JSONDecodeError):
         made = raw.decode("latin-1")
     made = experiment(made) if isinstance(made, dict) else made
-    return TABLE + hashlib.sha256(f"table\0{data}\0{canonical_json(made)}".encode()).hexdigest()
+    return "table:" + hashlib.sha256(f"table\0{data}\0{canonical_json(made)}".encode()).hexdigest()
 
 
 def json_digest(path) -> str:

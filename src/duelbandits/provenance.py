@@ -20,9 +20,6 @@ PACKAGES = ("duelbandits", "numpy", "numba", "llvmlite", "pandas", "pyarrow", "m
 METADATA_KEY = b"duelbandits"
 """Parquet key-value metadata key of the provenance record."""
 
-ENVIRONMENT_KEYS = ("versions",)
-"""Provenance fields that describe the environment, not the experiment."""
-
 
 def _version(name: str) -> str:
     try:
@@ -84,8 +81,8 @@ def record(**params) -> dict:
 
 
 def experiment(prov: dict) -> dict:
-    """The part of a provenance record that describes the experiment (no versions)."""
-    return {k: v for k, v in prov.items() if k not in ENVIRONMENT_KEYS}
+    """The part of a provenance record that describes the experiment: all but the environment's ``versions``."""
+    return {k: v for k, v in prov.items() if k != "versions"}
 
 
 class ProvenanceError(InputError):

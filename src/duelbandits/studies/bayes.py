@@ -225,8 +225,7 @@ def cmd_bayes_table(args) -> None:
     seeds = {r["seed"] for r in records}
     if len(seeds) > 1:
         raise UsageError(f"the run files were made with different seeds: {sorted(seeds)}")
-    keys = {name: key for key, name in PRIORS.items()}  # a file written before the choice: the default's name
-    priors = {keys.get(r.get("prior", "uniform"), r.get("prior", "uniform")) for r in records}
+    priors = {r["prior"] for r in records}  # bayes-runs records its --prior
     if len(priors) > 1:
         raise UsageError(f"the run files were drawn from different priors: {', '.join(sorted(priors))}")
     (prior,) = priors

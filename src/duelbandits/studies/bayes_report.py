@@ -24,7 +24,7 @@ def overall_verdict(frame) -> str:
         return "inconclusive: no estimates"
     frame = frame[frame["horizon"] == frame["horizon"].max()]
     verdicts = frame["verdict"].tolist()
-    prior = prior_name(frame)
+    prior = frame["prior"].iloc[0]
     T = f"{int(frame['horizon'].iloc[0]):,}"
     As = ", ".join(str(a) for a in sorted(set(frame["actions"])))
     if "fails" in verdicts:
@@ -34,13 +34,6 @@ def overall_verdict(frame) -> str:
         return f"holds as a Bayesian bound (prior: {prior}) at A = {As}, T = {T}"
     open_ = ", ".join(str(a) for a in sorted({a for a, v in zip(frame["actions"], verdicts) if v != "holds"}))
     return f"inconclusive at A = {open_}, T = {T} (prior: {prior})"
-
-
-def prior_name(frame) -> str:
-    """The name of the prior an estimates table was drawn from (the default's without a table or its column)."""
-    if frame is None or "prior" not in frame or frame.empty:
-        return PRIORS["uniform"]
-    return str(frame["prior"].iloc[0])
 
 
 def crossing_text(c: float, t: int) -> str:
