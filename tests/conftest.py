@@ -16,7 +16,7 @@ import pytest
 from workflow_helpers import snakemake
 
 SLOW_FOLDERS = {"workflow", "slurm"}
-SLOW_FILES = {"test_long_horizon.py"}
+SLOW_FILES = {"test_long_horizon.py", "test_rules_plumbing.py"}  # 10^6-step runs; a Snakemake dry run of every target
 LONGEST_FIRST = (
     "tests/slurm/test_slurm_e2e.py",  # 205-260 s, most of it waiting for apt-get and Slurm
     "tests/workflow/test_newest_versions.py",  # these three modules: 400 s as one, before the split
