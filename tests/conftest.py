@@ -16,7 +16,7 @@ import pytest
 from workflow_helpers import snakemake
 
 SLOW_FOLDERS = {"workflow", "slurm"}
-SLOW_FILES = {"test_long_horizon.py"}
+SLOW_FILES = {"test_long_horizon.py", "test_rules_plumbing.py"}  # 10^6-step runs; a Snakemake dry run of every target
 LONGEST_FIRST = (
     "tests/slurm/test_slurm_e2e.py",  # 205-260 s, most of it waiting for apt-get and Slurm
     "tests/workflow/test_newest_versions.py",  # these three modules: 400 s as one, before the split
@@ -76,6 +76,17 @@ def pytest_configure(config):
     # always reorder, still accept the command line
     if hasattr(config.option, "loadscopereorder"):
         config.option.loadscopereorder = False
+
+
+@pytest.hookimpl(trylast=True)  # after every other plugin's unconfigure
+def pytest_unconfigure(config):
+    # An xdist worker has sent its results when it unconfigures; tearing down its interpreter (the
+    # modules of numba, matplotlib, pandas) then takes about a second more, which the run waits for
+    # at its end: the worker exits at once instead.
+    if hasattr(config, "workerinput"):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(0)
 
 
 # --- The tiny end-to-end run (tests/workflow, tests/slurm) ---------------------------------------

@@ -61,6 +61,7 @@ def test_it_is_the_partial_monitoring_update_with_another_tuning(X):
     np.testing.assert_array_equal(own[0], pm.run(X, 300, np.random.default_rng(4), **dexp3.hyperparameters(10, 300))[0])
 
 
+@pytest.mark.slow  # a Monte Carlo check of a law: the slow tier's
 def test_borda_regret_grows_like_T_to_the_two_thirds(X):
     """Saha et al. (2021): the tuned algorithm's Borda regret is O(K^(1/3) T^(2/3)) and no algorithm
     beats Omega(K^(1/3) T^(2/3)); on a fixed instance the regret is also at least gamma T (max s -

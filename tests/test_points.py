@@ -15,6 +15,7 @@ from duelbandits import points as pointlib
 HORIZONS = np.array([1_000, 3_000, 10_000, 30_000, 100_000])
 
 
+@pytest.mark.slow  # a Monte Carlo check of a law: the slow tier's
 def test_bootstrap_interval_has_the_width_and_coverage_of_its_level():
     """2,000 synthetic datasets (4 horizons, 50 lognormal runs each, sigma = 0.1), B = 400 resamples.
 

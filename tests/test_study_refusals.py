@@ -1,7 +1,8 @@
-"""The study commands (tail, bayes, claims) refuse what no run can give: a NaN, an impossible regret, an
-empty file and a file with fewer rows than its provenance says, each in one line naming the file, exit 2,
-nothing written. Each test runs the real commands on a tampered copy of real tiny outputs (made once
-below). The point files are the pipeline's own, read as typed and not re-checked (issue 40's design)."""
+"""The study commands (sweeps, field, asymptotics, tail, bayes, claims) refuse what no run can give: a NaN,
+an impossible regret, an empty file and a file with fewer rows than its provenance says, each in one
+line naming the file, exit 2, nothing written. Each test runs the real commands on a tampered copy of
+real tiny outputs (made once below); the point files' check is shared (``points.read_points``), so each
+class runs it under another study command."""
 
 import shutil
 
@@ -17,6 +18,12 @@ from duelbandits import schemas, storage
 SEED = 7
 PHASE_ONE = ["--scenario-file", "sc.json", "--seed", SEED, "--share", 0.5]
 COMMANDS = {  # the study commands, each reading the files named first, writing the outputs after
+    "sweep-horizon": ["p100.parquet", "p400.parquet", "--resamples", 20, "--confidence", 0.9, "--seed", SEED,
+                      "--table", "o1.parquet", "--exponents", "o2.parquet", "--markdown", "o.md", "--html", "o.html"],
+    "sweep-actions": ["p100.parquet", "--c-alpha", 1, "--table", "o1.parquet", "--markdown", "o.md", "--html",
+                      "o.html"],
+    "field-table": ["p100.parquet", "--scenario-file", "sc.json", "--curves", "o1.parquet", "--table", "o2.parquet",
+                    "--markdown", "o.md"],
     "asymptotics-table": ["p100.parquet", "p400.parquet", "--resamples", 20, "--confidence", 0.9, "--seed", SEED,
                           "--c-alpha", 1, "--near", 0.1, "--exponents", "o1.parquet", "--local", "o2.parquet",
                           "--markdown", "o.md"],
@@ -27,6 +34,7 @@ COMMANDS = {  # the study commands, each reading the files named first, writing 
     "claims": ["--summary", "summary.parquet", "--local", "local.parquet", "--level", 0.95, "--table", "o1.parquet",
                "--markdown", "o.md"],
 }  # fmt: skip
+POINT = "(runs 0-3 x 4 regrets x 6 steps to T = 100)"  # thin_grid(100, 6): steps 1, 3, 6, 16, 40, 100
 
 
 @pytest.fixture(scope="module")
@@ -87,6 +95,9 @@ def cell(frame, column, value, **where):
 @pytest.mark.parametrize(
     "command, name, change, line",
     [
+        ("sweep-horizon", "p100.parquet",
+         lambda f: cell(f, "cumulative_regret", np.nan, run=2, regret="borda", t=16),
+         "p100.parquet: run 2's borda regret is nan at t = 16"),
         ("tail-table", "curves.parquet", lambda f: cell(f, "cumulative_regret", np.inf, run=2, t=53),
          "curves.parquet: run 2's maximin regret is inf at t = 53"),
         ("tail-table", "states.parquet", lambda f: cell(f, "p_escape", np.nan, run=1, t=200),
@@ -103,7 +114,12 @@ def test_a_nan_is_refused(made, tmp_path, command, name, change, line):
 
 @pytest.mark.parametrize(
     "command, name, change, line",
-    [  # Maximin regrets above t / 2, a Borda regret that falls
+    [  # a Borda regret that falls (a point file, read by points.read_points), Maximin regrets above t / 2
+        ("asymptotics-table", "p100.parquet",
+         lambda f: cell(cell(f, "cumulative_regret", 1.0, run=1, regret="borda", t=3),
+                        "cumulative_regret", 0.5, run=1, regret="borda", t=6),
+         "p100.parquet: run 1's borda regret goes from 1 at t = 3 to 0.5 at t = 6: not a sum of per-step regrets "
+         "in [0, 1]"),
         ("tail-table", "curves.parquet", lambda f: cell(f, "cumulative_regret", 0.75, run=0, t=1),
          "curves.parquet: run 0's maximin regret goes to 0.75 at t = 1: not a sum of per-step regrets in "
          "[-0.5, 0.5]"),
@@ -122,6 +138,7 @@ def test_an_impossible_regret_is_refused(made, tmp_path, command, name, change, 
 @pytest.mark.parametrize(
     "command, name, keep, line",
     [  # regret.rows_problem, in each reader: the last run's last step dropped, or every row
+        ("sweep-actions", "p100.parquet", 0, f"p100.parquet: holds 0 rows, not the 96 of its provenance {POINT}"),
         ("tail-table", "curves.parquet", -1, "curves.parquet: holds 14 rows, not its 3 runs x 5 steps to T = 200"),
         ("bayes-table", "runs.parquet", 0,
          "runs.parquet: holds 0 rows, not the 4 of its provenance (2 matrices x 2 runs x 1 horizons at A = 3, T = 50)"),

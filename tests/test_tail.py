@@ -44,6 +44,7 @@ def test_trapped_at_its_boundary():
     assert tail.trapped(t, below, delta, share=0.49)[0, 1]
 
 
+@pytest.mark.slow  # a Monte Carlo check of a law: the slow tier's
 def test_stratified_estimate_against_brute_force_on_the_borda_matrix(borda):
     """A small case run both ways: all 150 runs to T2 (brute force) and the two-phase sample (every
     trapped run, 20 free ones); the estimates agree within 3 standard errors of their difference."""

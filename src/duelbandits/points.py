@@ -113,18 +113,44 @@ def check_points(points: pd.DataFrame) -> pd.DataFrame:
 
 def read_points(paths) -> tuple[pd.DataFrame, list[str], list[dict]]:
     """The point files as one DataFrame, the sorted digests of their provenance, and the provenance
-    records themselves (one per path, in order). A point file is the pipeline's: its columns and
-    provenance are read as typed, its rows not re-derived (``manifest verify`` names a changed file)."""
+    records themselves (one per path, in order); each file checked on its own (:func:`point_problem`)."""
     frames, records = [], []
     for path in paths:
         table = storage.read_table(path)
         if not table.schema.equals(schemas.POINT_SCHEMA):
             raise storage.StorageError(f"{path}: not a sweep point file (columns {', '.join(table.column_names)})")
-        records.append(storage.read_provenance(path, table="sweep-point"))
-        frames.append(table.to_pandas())
+        prov = storage.read_provenance(path, {"runs": str, "horizon": int, "points": int}, table="sweep-point")
+        frame = table.to_pandas()
+        problem = point_problem(frame, prov)
+        if problem:
+            raise PointError(f"{path}: {problem}")
+        records.append(prov)
+        frames.append(frame)
     import pandas as pd
 
     return pd.concat(frames, ignore_index=True), sorted(p["config_sha256"] for p in records), records
+
+
+def point_problem(frame: pd.DataFrame, prov: dict) -> str | None:
+    """Why the rows ``frame`` of one point file are not those its provenance ``prov`` made, as one clause:
+    not every run of ``prov["runs"]`` with every regret kind at every step of ``thin_grid(horizon,
+    points)`` once, or a regret no run can have (:func:`duelbandits.regret.curve_problem`); None if
+    they are."""
+    first, _, last = prov["runs"].partition("-")
+    runs = np.arange(int(first), int(last or first) + 1)
+    grid = thin_grid(prov["horizon"], prov["points"])
+    kinds = list(regret.REGRETS)
+    shape = f"runs {prov['runs']} x {len(kinds)} regrets x {grid.size} steps to T = {prov['horizon']}"
+    what = f"the {runs.size * len(kinds) * grid.size} of its provenance ({shape})"
+    problem = regret.rows_problem(frame, {"run": runs, "regret": kinds, "t": grid}, what)
+    if problem:
+        return problem
+    frame = frame.sort_values(["regret", "run", "t"], kind="stable")
+    for kind, part in frame.groupby("regret", sort=False):
+        problem = regret.curve_problem(kind, grid, part["cumulative_regret"].to_numpy(), [f"run {r}" for r in runs])
+        if problem:
+            return problem
+    return None
 
 
 def check_together(paths, records, c_alpha: float | None = None) -> None:

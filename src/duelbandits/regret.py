@@ -137,8 +137,8 @@ def curve_problem(kind: str, t, R, names=None) -> str | None:
     be. A value must be finite, and the mean regret per step over every interval ``(t_{k-1}, t_k]``
     (``(0, t_0]`` first) within the kind's :data:`RANGES`, up to the rounding of a sum (``1e-9`` of its
     size): so a non-negative kind never decreases nor goes below 0, and no ``R_t`` leaves ``t`` times
-    its kind's range. The tail, bayes and claims readers check their regrets with it, so that no statistic
-    turns an impossible value into a number (a point file is the pipeline's, read as typed)."""
+    its kind's range. The point, tail, bayes and claims readers check their regrets with it, so that no
+    statistic turns an impossible value into a number."""
     t = np.asarray(t, dtype=float)
     R = np.asarray(R, dtype=float).reshape(-1, t.size)
     names = [f"run {r}" for r in range(R.shape[0])] if names is None else list(names)
