@@ -226,6 +226,31 @@ def test_a_json_files_digest_is_the_documented_layout_computed_by_hand(tmp_path)
     assert digests.json_digest(path) == hashlib.sha256(b"json\0" + text.encode()).hexdigest()
 
 
+def test_the_manifests_content_digests_are_their_documented_layouts_by_hand(tmp_path):
+    """``table:`` the sha256 of ``table\\0``, the data digest, ``\\0`` and the provenance without its versions
+    (null without one; its bytes as Latin-1 text if not JSON); ``json:``, ``bytes:``; a figure's data digest the
+    sha256 of its inputs and arguments."""
+    table = pa.table({"n": pa.array([1], pa.int32())})
+    for prov, made in [
+        ({"alpha": 0.5, "versions": {"numpy": "0"}}, '{"alpha":0.5}'),
+        (None, "null"),
+        (b"\xff", '"\\u00ff"'),
+    ]:
+        path = tmp_path / "t.parquet"
+        metadata = {b"duelbandits": prov} if isinstance(prov, bytes) else None
+        if metadata:
+            pq.write_table(table.replace_schema_metadata(metadata), path)
+        else:
+            storage.write_table(table, path, prov)
+        data = f"table\0{digests.parquet_digest(path)}\0{made}"
+        assert digests.content_digest(path) == "table:" + hashlib.sha256(data.encode()).hexdigest(), made
+    json_file, text = write_json(tmp_path / "a.json", "[1]"), write_json(tmp_path / "a.md", "x")
+    assert digests.content_digest(json_file) == "json:" + digests.json_digest(json_file)
+    assert digests.content_digest(text) == "bytes:" + hashlib.sha256(b"x").hexdigest()
+    expected = hashlib.sha256(b'{"args":{"x":1},"inputs":{"a":"h"}}').hexdigest()
+    assert digests.figure_digest({"a": "h"}, x=1) == expected
+
+
 def test_a_file_that_cannot_be_digested_is_refused_naming_it(tmp_path):
     broken = write_json(tmp_path / "a.json", '{"a": ')
     with pytest.raises(digests.DigestError, match=rf"^{re.escape(str(broken))}: not a readable JSON file \("):
