@@ -46,6 +46,7 @@ TESTS = {
     "digests": [
         "tests/test_digests.py",
         "tests/test_storage.py",
+        "tests/test_manifest.py",  # the content digests of the manifest, and the figures' data digests
     ],
     "studies.field": ["tests/test_field.py"],
     "manifest": [

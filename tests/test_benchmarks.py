@@ -77,7 +77,7 @@ def test_mslr5_first_row_equals_the_published_numbers_and_ranker_1_wins():
     np.testing.assert_allclose(X[3, 4], 0.50999465, atol=0)
 
 
-def test_a_benchmark_checks_its_actions_ignores_the_parameters_values_and_is_a_fresh_copy():
+def test_a_benchmark_checks_its_actions_and_its_parameters_names_ignores_their_values_and_is_a_fresh_copy():
     for name, asked in [("arithmetic", 10), ("arithmetic", 5), ("mslr5", 8)]:
         message = f"scenario {name} has {SIZES[name]} actions, but actions = {asked} was asked for"
         with pytest.raises(ScenarioError, match=re.escape(message)):
@@ -85,6 +85,8 @@ def test_a_benchmark_checks_its_actions_ignores_the_parameters_values_and_is_a_f
         assert make_scenario(name, actions=SIZES[name]).matrix.shape == (SIZES[name],) * 2
     base = make_scenario("arithmetic", seed=0).matrix
     np.testing.assert_array_equal(make_scenario("arithmetic", seed=123, margin=0.2).matrix, base)
+    with pytest.raises(ScenarioError, match="^unknown scenario parameter.s. bogus; valid: "):  # names, not values
+        make_scenario("mslr5", bogus=1.0)
     a = make_scenario("mslr5")
     a.matrix[0, 1] = 0.0
     assert make_scenario("mslr5").matrix[0, 1] == MSLR5_FIRST_ROW[1]

@@ -58,9 +58,10 @@ def test_cyclic_scenario_keeps_the_utilities_and_the_logistic_entries_among_the_
     np.testing.assert_array_equal(sc.matrix[np.ix_(others, others)], base.matrix[np.ix_(others, others)])
 
 
-def test_cyclic_scenario_rejects_too_few_actions_and_a_weak_borda_strength():
+def test_cyclic_scenario_needs_five_actions_and_a_strong_enough_borda_strength():
     with pytest.raises(ScenarioError, match="at least 5 actions"):
         make_scenario("cyclic", actions=4)
+    assert make_scenario("cyclic", actions=5).matrix.shape == (5, 5)
     # c crushes the others with borda_strength; near 1/2 it no longer has the largest row mean
     with pytest.raises(ScenarioError, match="unique Borda winner"):
         make_scenario("cyclic", actions=10, seed=0, borda_strength=0.55)

@@ -209,6 +209,7 @@ def test_c_alpha_defaults_to_one():
     # (1 + sqrt(3 * 1.0986123 = 3.2958369)) * 1000^(2/3) = (1 + 1.8154440) * 100; T_min = (2 * 1)^3 = 8
     assert theorems.ts_borda(3, 1000) == pytest.approx(281.54440, rel=1e-7)
     assert theorems.THEOREMS["ts-borda"].requirement(3) == (pytest.approx(8.0, rel=1e-12), True)
+    assert not theorems.THEOREMS["ts-borda"].holds(3, 8) and theorems.THEOREMS["ts-borda"].holds(3, 9)
 
 
 def test_a_plugins_own_theorem_object_is_its_theorem():
