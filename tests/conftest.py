@@ -35,13 +35,22 @@ LONGEST_FIRST = (
     "tests/workflow/test_workflow.py",  # 25 s
     "tests/workflow/test_reliability.py",  # 25 s
     "tests/test_docs.py",  # 15 s with its slow dry runs, 4 s in the quick tier
-    "tests/test_plotting.py",  # 13 s, the longest of the quick tier
-    "tests/test_study_refusals.py",  # the quick tier's next longest, 4-8 s each (--durations, busy machine)
-    "tests/test_asymptotics.py",
+    "tests/test_rules_plumbing.py",  # slow: one Snakemake dry run of every target
+    # the quick tier's longest (wall seconds of each on 2 workers, load ~3, 2026-11-28): 7.8 s down to 2 s
+    "tests/test_plotting.py",
+    "tests/test_plugins.py",
+    "tests/test_config_validation.py",
+    "tests/test_dts.py",
+    "tests/test_rucb.py",
+    "tests/test_triggers.py",
     "tests/test_posterior.py",
-    "tests/test_rules_plumbing.py",
     "tests/test_plan.py",
-    "tests/test_figure_batches.py",  # 9 s
+    "tests/test_rcs.py",
+    "tests/test_claims.py",
+    "tests/test_field_references.py",
+    "tests/test_algorithm_contract.py",
+    "tests/test_study_refusals.py",
+    "tests/test_figure_batches.py",
 )
 """The modules that take longest, longest first (their tests' summed durations in `.ci/run` at
 54dae67 and in the quick tier, `--durations`): the workers start on them, so that no long module is

@@ -14,7 +14,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 import yaml
-from workflow_helpers import REPO, TINY, assert_figure_pair, snakemake_command
+from workflow_helpers import REPO, TINY, assert_figure_pair, run_workflow, snakemake_command
 
 from duelbandits import (
     digests,
@@ -31,10 +31,8 @@ FULL = PAPER["asymptotics"]
 TINY_SECTION = {**FULL, **yaml.safe_load(ASYMPTOTICS_TINY.read_text())["asymptotics"]}
 
 
-def run(workdir, configs, *args, env=None, timeout=600):
-    return subprocess.run(
-        snakemake_command(workdir, configs, *args), capture_output=True, text=True, timeout=timeout, env=env
-    )
+def run(workdir, configs, *args, timeout=600):
+    return run_workflow(snakemake_command(workdir, configs, *args), timeout)
 
 
 def tiny_configs(*extra):

@@ -5,7 +5,7 @@ import resource
 import subprocess
 
 import pytest
-from workflow_helpers import REPO, TINY, snakemake, snakemake_command
+from workflow_helpers import REPO, TINY, run_workflow, snakemake, snakemake_command
 
 
 @pytest.mark.parametrize(
@@ -59,10 +59,10 @@ def test_a_target_beyond_the_paper_is_checked_when_it_is_planned(tmp_path):
     (tmp_path / "mine.yaml").write_text("asymptotics: {runs_at: [{horizon: 999, runs: 5}]}\n")
     configs = [REPO / "config.yaml", TINY, tmp_path / "mine.yaml"]
     command = snakemake_command(tmp_path, configs, "--dry-run", "asymptotics")
-    result = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    result = run_workflow(command, 600)
     assert result.returncode != 0
     assert "config: asymptotics/runs_at: horizon 999 is not one of" in result.stdout + result.stderr
-    paper = subprocess.run(snakemake_command(tmp_path, configs, "--dry-run"), capture_output=True, timeout=600)
+    paper = run_workflow(snakemake_command(tmp_path, configs, "--dry-run"), 600)
     assert paper.returncode == 0
 
 

@@ -1,12 +1,10 @@
 """End to end beyond the paper: `snakemake field` (tests/workflow/field_tiny.yaml); its table from the runs by
 hand: tests/test_field.py."""
 
-import subprocess
-
 import pyarrow.parquet as pq
 import pytest
 import yaml
-from workflow_helpers import REPO, assert_figure_pair, snakemake_command
+from workflow_helpers import REPO, assert_figure_pair, run_workflow, snakemake_command
 
 from duelbandits import ALGORITHMS
 
@@ -19,7 +17,7 @@ FIELD = {
 
 def field_snakemake(workdir, *args):
     cmd = snakemake_command(workdir, [REPO / "config.yaml", FIELD_TINY], *args)
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=1200)
+    return run_workflow(cmd)
 
 
 @pytest.fixture(scope="module")

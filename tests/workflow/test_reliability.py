@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 from test_workflow import sha256_tree
-from workflow_helpers import REPO, TINY, snakemake_command
+from workflow_helpers import REPO, TINY, run_workflow, snakemake_command
 
 SLOW_JOBS = ["horizon=300000", "runs=4", "runs_per_job=2", "algorithms=[ts-borda]", "stride=1000"]
 """This test's own config: 4 simulate jobs of 2 TS-Borda runs of 300,000 steps, 2.4 to 2.6 s each as
@@ -42,7 +42,7 @@ def _workflow(workdir: Path, *args) -> list[str]:
 
 def test_killed_job_then_rerun_with_one_core_matches_the_uninterrupted_run(tmp_path):
     reference, workdir = tmp_path / "uninterrupted", tmp_path / "killed"
-    done = subprocess.run(_workflow(reference, "--cores", "2", *TARGETS), capture_output=True, text=True, timeout=900)
+    done = run_workflow(_workflow(reference, "--cores", "2", *TARGETS), 900)
     assert done.returncode == 0, done.stderr[-3000:]
 
     cmd = _workflow(workdir, "--cores", "1", *TARGETS)
@@ -73,7 +73,7 @@ def test_killed_job_then_rerun_with_one_core_matches_the_uninterrupted_run(tmp_p
         assert pq.read_table(chunk).num_rows == 2 * 300_000, chunk
     assert not list((workdir / "results").rglob("*.tmp"))
 
-    rerun = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
+    rerun = run_workflow(cmd, 900)
     assert rerun.returncode == 0, rerun.stderr[-3000:]
     assert not list((workdir / "results").rglob("*.tmp"))
     # --cores 1 after a kill gives the bytes of the uninterrupted --cores 2 run

@@ -8,14 +8,13 @@ import base64
 import json
 import re
 import shutil
-import subprocess
 
 import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 import yaml
-from workflow_helpers import REPO, TINY, assert_figure_pair, snakemake_command
+from workflow_helpers import REPO, TINY, assert_figure_pair, run_workflow, snakemake_command
 
 from duelbandits import digests, make_scenario, regret, run_seed, simulate
 
@@ -28,7 +27,7 @@ SWEEP = {**PAPER["sweeps"], **yaml.safe_load(SWEEP_TINY.read_text())["sweeps"]}
 def sweep_snakemake(workdir, *args, extra=()):
     """The workflow with config.yaml, tiny.yaml, sweep_tiny.yaml and ``extra`` config files merged, in ``workdir``."""
     cmd = snakemake_command(workdir, [REPO / "config.yaml", TINY, SWEEP_TINY, *extra], *args)
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=1200)
+    return run_workflow(cmd)
 
 
 def file_matrix():

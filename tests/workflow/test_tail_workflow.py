@@ -3,13 +3,11 @@ family's table is duelbandits.studies.tail.family.family_search's, each member's
 all its rows, its markdown says where the bound is crossed and the smallest A / largest gap that fail, and the ledger
 built in the same invocation reads the tail and the family it builds, and the archive's table for maximin_bayes."""
 
-import subprocess
-
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 import yaml
-from workflow_helpers import REPO, TINY, snakemake_command
+from workflow_helpers import REPO, TINY, run_workflow, snakemake_command
 
 from duelbandits import cli, schemas, storage
 from duelbandits.studies import bayes
@@ -29,7 +27,7 @@ def tail_run(tmp_path_factory):
     storage.write_frame(table, schemas.BAYES_ESTIMATE_SCHEMA, built, {"table": "bayes-estimates"})
     assert cli.main(["archive", str(workdir / "built"), "--archive", str(workdir / "archive")]) == 0
     cmd = snakemake_command(workdir, [REPO / "config.yaml", TINY, TAIL_TINY], "--cores", "2", "maximin_tail", "claims")
-    result = subprocess.run(cmd, capture_output=True, text=True, timeout=1200)
+    result = run_workflow(cmd)
     assert result.returncode == 0, result.stderr[-5000:]
     return workdir
 
