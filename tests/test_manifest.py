@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import shutil
 
 import matplotlib
@@ -250,11 +251,24 @@ def test_the_plugins_and_versions_lines_are_read_back_and_a_plugins_line_of_anot
         manifest.environment_differences(path)
 
 
-def test_a_figure_carries_its_data_digest_and_a_truncated_one_is_refused(tmp_path):
-    for suffix in ("png", "pdf"):
-        path = tmp_path / f"f.{suffix}"
-        draw(path, "01" * 32)
+@pytest.mark.parametrize(
+    "suffix, damage, problem",
+    [
+        ("png", lambda b: b, None),
+        ("pdf", lambda b: b, None),
+        ("png", lambda b: b"x" + b, "not a PNG file"),
+        ("png", lambda b: b[:-40], "PNG is truncated (no IEND chunk)"),
+        ("png", lambda b: b + b"x", "PNG has data after its IEND chunk"),
+        ("png", lambda b: b[:20] + bytes([b[20] ^ 1]) + b[21:], "PNG chunk b'IHDR' fails its CRC"),
+        ("pdf", lambda b: b[:-40], "PDF is truncated or not a PDF"),
+    ],
+)
+def test_a_figure_carries_its_data_digest_and_each_kind_of_damaged_figure_is_refused(tmp_path, suffix, damage, problem):
+    path = tmp_path / f"f.{suffix}"
+    draw(path, "01" * 32)
+    path.write_bytes(damage(path.read_bytes()))
+    if problem is None:
         assert digests.figure_data_digest(path) == "01" * 32
-        path.write_bytes(path.read_bytes()[:-40])
-        with pytest.raises(digests.DigestError, match="truncated"):
-            digests.figure_data_digest(path)
+        return
+    with pytest.raises(digests.DigestError, match=f"^{re.escape(f'{path}: {problem}')}$"):
+        digests.figure_data_digest(path)
