@@ -5,6 +5,7 @@ import math
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import pytest
 
 from duelbandits import regret, scenarios, schemas, theorems, winners
@@ -581,6 +582,100 @@ def test_phase_two_curves_of_one_step_each():
     curves = _phase_two_curves()
     table = tail.estimates(_phase_one_rows(), curves[curves["t"] == 4], 10, 1.0, 0.5, 0.95)
     assert table["t"].tolist() == [1, 2, 4] and table["mean"].iloc[-1] == pytest.approx(1.175)
+    # phase 1 itself to T1 = 4: no step of phase 2 lies past it
+    R = {0: [0.0, 1.0, 3.0], 1: [0.0, 0.5, 1.5], 2: [0.0, 0.1, 0.1], 3: [0.0, 0.0, 0.0]}
+    assert tail.estimates(_rows(R, (1, 2, 4)), curves, 10, 1.0, 0.5, 0.95)["t"].tolist() == [1, 2, 4]
+
+
+# run, stratum, t, R_t, duels i*-i2, wins, never observed, of i*'s row, fewest i* duels, p(i*), p(i*-i2), p(escape)
+STATES = [
+    (3, "trapped", 2, 0.75, 0, 0, 6, 2, 0, 0.5, 0.25, 0.125),
+    (3, "trapped", 4, 1.75, 2, 1, 4, 1, 0, 0.75, 0.5, 0.0625),
+    (5, "free", 2, 0.25, 4, 3, 5, 1, 0, 0.25, 0.125, 0.0),
+    (5, "free", 4, 0.25, 5, 4, 2, 0, 2, 1.0, 0.0, 0.0),
+    (7, "free", 2, 1.0, 0, 0, 7, 3, 2, 0.75, 0.375, 0.25),
+    (7, "free", 4, 1.5, 1, 1, 4, 2, 2, 0.5, 0.25, 0.25),
+]
+"""tail-continue's states of runs 3 (trapped), 5 and 7 (free) at T1 = 2 and T = 4."""
+
+
+def test_tail_page_in_full_with_the_states_and_without():
+    """One estimate row (the values rounded by hand: 0, 3 and 2 decimals; 1,000 separated) and STATES by
+    (t, stratum): medians over runs 5 and 7 (free) at t = 2: duels 4, 0 -> 2, one with none, never observed
+    5, 7 -> 6, of i*'s row 1, 3 -> 2, fewest 0, 2 -> 1, p 0.5, 0.25, 0.125, R 0.625 -> 1; at t = 4: duels 5, 1
+    -> 3, never 2, 4 -> 3, of i*'s row 0, 2 -> 1, fewest 2, p 0.75, 0.125, 0.125, R 0.875 -> 1; run 3 alone."""
+    table = pd.DataFrame([{"source": "phase 1 (all runs)", "t": 1000, "runs": 1200, "trapped_runs": 30, "mean": 1234.4,
+        "low": 1200.2, "high": 1268.6, "bound": 2345.6, "ratio": 0.52626, "ratio_low": 0.51168, "ratio_high": 0.54084,
+        "trapped": 0.025, "trapped_low": 0.01617, "trapped_high": 0.03383, "verdict": "below"}])  # fmt: skip
+    head = (
+        "# Theorem 4.1 on trial: TS-Maximin's Maximin regret far past the paper's horizon\n\nMaximin winner i* = 0, "
+        "Borda winner i2 = 1; the trap's regret per step delta = X[i*, i2] - 1/2 = 0.1000. Phase 1: 1,200 runs; 30 "
+        "trapped at the first horizon. Intervals: two-sided 95%, normal; phase 2 stratified "
+        "(duelbandits.regret.stratified_mean).\n\n**Verdict: holds.**\n\n"
+        "## E[R_t] against Theorem 4.1's bound, and the trapped fraction (survival curve)\n\n"
+        "| t | from | E[R_t] [95%] | bound | R_t / bound | trapped | verdict |\n"
+        "| ---: | --- | ---: | ---: | ---: | ---: | --- |\n"
+        "| 1,000 | phase 1 (all runs) | 1,234 [1,200, 1,269] | 2,346 | 0.526 [0.512, 0.541] | 2.50% [1.62, 3.38] "
+        "| below |\n"
+    )
+    states = (
+        "\n## The continued runs' posterior state (medians over runs)\n\n`duels i*-i2`: duels of the Maximin winner "
+        "against the Borda winner so far; `none`: runs that never dueled them; `never observed`: ordered pairs never "
+        "dueled (`of i*'s row`: entries X[i*, j] among them); `p(i*)`: probability that one posterior draw picks i* "
+        "under the frozen posterior; `fewest i* duels`: the fewest duels of i* against one action j_min; `p(i*-i2)`, "
+        "`p(escape)`: probability that a step duels i* against i2, against j_min (2 p(i*) p(j)): the only duel that "
+        "corrects the entry X[i*, j_min].\n\n"
+        "| t | stratum | runs | duels i*-i2 | none | never observed | of i*'s row | fewest i* duels | p(i*) | p(i*-i2) "
+        "| p(escape) | R_t |\n| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n"
+        "| 2 | free | 2 | 2 | 1 | 6 | 2 | 1 | 5.00e-01 | 2.50e-01 | 1.25e-01 | 1 |\n"
+        "| 2 | trapped | 1 | 0 | 1 | 6 | 2 | 0 | 5.00e-01 | 2.50e-01 | 1.25e-01 | 1 |\n"
+        "| 4 | free | 2 | 3 | 0 | 3 | 1 | 2 | 7.50e-01 | 1.25e-01 | 1.25e-01 | 1 |\n"
+        "| 4 | trapped | 1 | 2 | 0 | 4 | 1 | 0 | 7.50e-01 | 5.00e-01 | 6.25e-02 | 2 |\n"
+    )
+    trap = winners.trap(np.array(FAMILY_4))
+    frame = pd.DataFrame(STATES, columns=schemas.TAIL_STATE_SCHEMA.names)
+    assert tail.tail_markdown(table, frame, trap, "holds", 0.95) == head + "\n" + states
+    assert tail.tail_markdown(table, None, trap, "holds", 0.95) == head
+
+
+def _phase_two_file(path, rows, schema, **prov):
+    """``rows`` written in reverse order as tail-continue writes a file of ``schema`` to T = 4 from T1 = 2."""
+    from duelbandits import provenance, storage
+
+    frame = pd.DataFrame(rows[::-1], columns=schema.names)
+    table = pa.Table.from_pandas(frame, schema=schema, preserve_index=False)
+    prov = {"table": "tail-curves", "horizon": 4, "points_kept": 3, "first_horizon": 2, **prov}  # None: left out
+    table = table.drop_columns(prov.pop("drop", []))
+    storage.write_table(table, path, provenance.record(**{k: v for k, v in prov.items() if v is not None}))
+    return path
+
+
+def test_read_phase_two_reads_every_file_and_refuses_each_kind_of_damage_naming_it(tmp_path):
+    """Curves of runs 3 and 5 on thin_grid(4, 3) = 1, 2, 4; each damage in its own file: a dropped row, a regret
+    rising faster than 1/2 a step, a probability 1.5, a provenance without T1, a column dropped, another table."""
+    curves = [(3, "trapped", t, r) for t, r in [(1, 0.5), (2, 1.0), (4, 2.0)]]
+    curves += [(5, "free", t, 0.25) for t in (1, 2, 4)]
+    curve_file = _phase_two_file(tmp_path / "c.parquet", curves, schemas.TAIL_CURVE_SCHEMA)
+    state_file = _phase_two_file(tmp_path / "s.parquet", STATES, schemas.TAIL_STATE_SCHEMA, table="tail-states")
+    assert tail.read_phase_two([curve_file], "tail-curves").values.tolist() == [list(row) for row in curves]
+    assert tail.read_phase_two([state_file, state_file], "tail-states").values.tolist() == [*map(list, STATES)] * 2
+    assert tail.read_phase_two([], "tail-curves") is None
+    bad_prob = [*STATES[:5], (*STATES[5][:-1], 1.5)]
+    cases = [
+        (curves[:-1], {}, "holds 5 rows, not its 2 runs x 3 steps to T = 4"),
+        ([*curves[:-1], (5, "free", 4, 1.3)], {}, "run 5's maximin regret goes from 0.25 at t = 2 to 1.3 at t = 4"),
+        (curves, {"first_horizon": None}, "its provenance has no 'first_horizon'"),
+        (curves, {"drop": ["stratum"]}, "has no column(s) stratum: not what the pipeline wrote"),
+        (curves, {"table": "tail-states"}, "was made for table 'tail-states', but is used as table 'tail-curves'"),
+    ]
+    for k, (rows, prov, message) in enumerate(cases):
+        path = _phase_two_file(tmp_path / f"{k}.parquet", rows, schemas.TAIL_CURVE_SCHEMA, **prov)
+        with pytest.raises(InputError) as err:
+            tail.read_phase_two([curve_file, path], "tail-curves")
+        assert str(err.value).startswith(f"{path}: {message}")
+    path = _phase_two_file(tmp_path / "p.parquet", bad_prob, schemas.TAIL_STATE_SCHEMA, table="tail-states")
+    with pytest.raises(InputError, match=r"p.parquet: a probability of its states is not in \[0, 1\]$"):
+        tail.read_phase_two([path], "tail-states")
 
 
 def test_growth_exponent_interval_by_hand_from_the_documented_draws():

@@ -155,7 +155,7 @@ def read_phase_two(paths, table: str):
     frames = []
     for path in paths:
         prov = storage.read_provenance(path, {"horizon": int, "points_kept": int, "first_horizon": int}, table=table)
-        frame = storage.read_frame(path, table=table).sort_values(["run", "t"], ignore_index=True)
+        frame = storage.read_frame(path, table=table).sort_values(["run", "t"])
         grid = (
             thin_grid(prov["horizon"], prov["points_kept"])
             if table == "tail-curves"
@@ -172,7 +172,9 @@ def read_phase_two(paths, table: str):
         if problem:
             raise TailError(f"{path}: {problem}")
         frames.append(frame)
-    return pd.concat(frames, ignore_index=True) if frames else None
+    if not frames:
+        return None
+    return pd.concat(frames, ignore_index=True)  # pragma: no mutate -- ignore_index: no caller reads the index
 
 
 # --- Phase 1 -> the strata, and the estimates ----------------------------------------------------
@@ -294,7 +296,7 @@ def _state_rows(states) -> list[list[str]]:
     if states is None or states.empty:
         return rows
     for (t, stratum), part in states.groupby(["t", "stratum"], sort=True):
-        median = {name: float(np.median(part[name])) for name in part.columns if name not in ("t", "stratum")}
+        median = part.median(numeric_only=True)
         counts = [fmt(median[name], 0) for name in ("never_observed", "never_observed_star", "fewest_duels_star")]
         chances = [f"{median[name]:.2e}" for name in ("p_star", "p_duel_borda", "p_escape")]
         none = str(int((part["duels_star_borda"] == 0).sum()))
@@ -311,9 +313,7 @@ def tail_markdown(table, states, trap, verdict: str, confidence: float) -> str:
     """results/maximin-tail/tail.md: the estimates (survival curve and E[R_t] / bound per step), the
     continued runs' states, the verdict."""
     level = f"{100 * confidence:g}%"
-    first = table[table["source"].str.startswith("phase 1")]
-    runs = int(first["runs"].iloc[0]) if len(first) else 0
-    trapped_runs = int(first["trapped_runs"].iloc[0]) if len(first) else 0
+    runs, trapped_runs = (int(table[name].iloc[0]) for name in ("runs", "trapped_runs"))  # those of every row
     text = [
         "# Theorem 4.1 on trial: TS-Maximin's Maximin regret far past the paper's horizon\n",
         f"Maximin winner i* = {trap.maximin_winner}, Borda winner i2 = {trap.borda_winner}; the trap's regret "
