@@ -295,7 +295,7 @@ def _state_rows(states) -> list[list[str]]:
     rows = []
     if states is None or states.empty:
         return rows
-    for (t, stratum), part in states.groupby(["t", "stratum"], sort=True):
+    for (t, stratum), part in states.groupby(["t", "stratum"]):  # sorted by t, then stratum
         median = part.median(numeric_only=True)
         counts = [fmt(median[name], 0) for name in ("never_observed", "never_observed_star", "fewest_duels_star")]
         chances = [f"{median[name]:.2e}" for name in ("p_star", "p_duel_borda", "p_escape")]
