@@ -146,3 +146,13 @@ def test_an_impossible_regret_is_refused(made, tmp_path, command, name, change, 
 )  # fmt: skip
 def test_an_empty_file_or_one_with_rows_dropped_is_refused(made, tmp_path, command, name, keep, line):
     refused(tampered(made, tmp_path, name, lambda f: f.iloc[:keep]), command, line)
+
+
+def test_the_bayes_runs_ratio_is_taken_from_the_checked_regret_not_the_files_column(made, tmp_path):
+    """A run file whose ``ratio`` column says -7 everywhere is read with the ratios of the file as made:
+    R_t / bound, recomputed from the regret the reader checks (estimates and the figure read this column)."""
+    from duelbandits.studies.bayes import read_runs
+
+    folder = tampered(made, tmp_path, "runs.parquet", lambda f: f.assign(ratio=-7.0))
+    (made_runs, _), (read, _) = read_runs([made / "runs.parquet"]), read_runs([folder / "runs.parquet"])
+    pd.testing.assert_frame_equal(read, made_runs)

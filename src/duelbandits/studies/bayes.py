@@ -128,6 +128,8 @@ def read_runs(paths):
         problem = runs_problem(frame, prov)
         if problem:
             raise BayesError(f"{path}: {problem}")
+        # the ratio from the regret just checked, not the file's column (no statistic reads a value unchecked)
+        frame["ratio"] = frame["regret"] / np.array([bound(prov["actions"], t) for t in frame["horizon"]])
         frames.append(frame)
         records.append(prov)
     return pd.concat(frames, ignore_index=True), records
