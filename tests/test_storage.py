@@ -184,6 +184,12 @@ def test_a_scenario_file_holds_the_documented_record_with_one_space_indents(tmp_
     assert storage.read_scenario(path) == expected
 
 
+GOOD = (
+    '{"name": "s", "matrix_sha256": "d", "matrix": [[0.5, 0.7], [0.3, 0.5]], "utilities": [1, 0], '
+    '"winners": {"condorcet": 0, "copeland": [0], "maximin": [0], "borda": [0]}}'
+)  # a two-action scenario file's fields (the winners by hand: action 0 beats action 1)
+
+
 @pytest.mark.parametrize(
     "content, problem",
     [
@@ -192,8 +198,20 @@ def test_a_scenario_file_holds_the_documented_record_with_one_space_indents(tmp_
         ("{not json", r"not a scenario file \(Expecting property name"),
         ("[1]", r"not a scenario file \(no 'name' of JSON type str\)"),
         ('{"name": "s", "matrix_sha256": "d", "matrix": [], "utilities": 0}', r"not a .+ \(no 'utilities' "),
+        (GOOD.replace("[[0.5, 0.7], [0.3, 0.5]]", '[[0.5, "a"], [0.3, 0.5]]'), r"not a .+ \(its matrix: preference"),
+        (GOOD.replace("[[0.5, 0.7], [0.3, 0.5]]", "[[0.5, 0.7], [0.3]]"), r"not a .+ \(its matrix: preference"),
+        (GOOD.replace('"borda": [0]', '"other": [0]'), r"not a scenario file \(no borda winners\)"),
     ],
-    ids=["missing", "directory", "not-json", "not-an-object", "a-field-of-another-type"],
+    ids=[
+        "missing",
+        "directory",
+        "not-json",
+        "not-an-object",
+        "a-field-of-another-type",
+        "text-in-the-matrix",
+        "a-ragged-matrix",
+        "a-winner-missing",
+    ],
 )
 def test_read_scenario_refuses_what_is_not_a_scenario_file_naming_it(tmp_path, content, problem):
     path = tmp_path / "s.json"

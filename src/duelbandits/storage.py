@@ -16,7 +16,8 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from . import winners
-from .errors import InputError, why_unreadable
+from .errors import InputError, MatrixError, why_unreadable
+from .matrices import validate_matrix
 from .provenance import METADATA_KEY, canonical_json, check, matrix_sha256
 from .schemas import MAY_BE_NULL, RUN_COLUMNS, TABLE_SCHEMAS, strategy_columns
 
@@ -287,12 +288,13 @@ def write_scenario(path, sc, seed: int) -> None:
 
 SCENARIO_FIELDS = {"name": str, "matrix_sha256": str, "matrix": list, "utilities": list, "winners": dict}
 """The fields of a scenario file its readers use, and their JSON types (:func:`read_scenario`)."""
+WINNER_KINDS = ("condorcet", "copeland", "maximin", "borda")
 
 
 def read_scenario(path) -> dict:
     """Load a scenario file written by :func:`write_scenario`: the typed read (JSON, each of
-    :data:`SCENARIO_FIELDS` with its type). Its values are the writer's (a file changed since is named by
-    ``manifest verify``)."""
+    :data:`SCENARIO_FIELDS` with its type, a preference matrix, the four winners). Its values are the
+    writer's (a file changed since is named by ``manifest verify``)."""
     try:
         record = json.loads(readable(path).read_text())
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
@@ -300,6 +302,13 @@ def read_scenario(path) -> dict:
     for key, kind in SCENARIO_FIELDS.items():
         if not isinstance(record, dict) or not isinstance(record.get(key), kind):
             raise DamagedFile(path, f"not a scenario file (no {key!r} of JSON type {kind.__name__})")
+    try:  # what a reader computes from: a preference matrix and the four winners (the figures mark them)
+        validate_matrix(record["matrix"])
+    except MatrixError as err:
+        raise DamagedFile(path, f"not a scenario file (its matrix: {err})") from None
+    missing = [kind for kind in WINNER_KINDS if kind not in record["winners"]]
+    if missing:
+        raise DamagedFile(path, f"not a scenario file (no {', '.join(missing)} winners)")
     return record
 
 
