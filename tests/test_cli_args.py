@@ -116,6 +116,7 @@ OPTIONS = [
     ),
     (ASYM, "--c-alpha", ["5e-324", "0.7", repr(FLOAT_MAX)], ["0", "-0.0", "-0.7", "nan", "inf", "1.8e308", "x"]),
     (ASYM, "--near", ["0", "0.2", repr(FLOAT_MAX)], ["-5e-324", "nan", "-nan", "-inf", "1.8e308", ""]),
+    (ASYM, "--resamples", ["1"], ["0"]),  # a bootstrap of no resampling would give NaN intervals
 ]
 
 

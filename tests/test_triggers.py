@@ -29,17 +29,11 @@ def rule_entries():
     return sorted(found)
 
 
-def forget():
-    """triggers' caches emptied: a module file edited in this process is read again."""
-    for cached in (triggers._unit_file_in, triggers._parse_file, triggers._module_imports, triggers.code_digest):
-        cached.cache_clear()
-
-
 @pytest.fixture(autouse=True)
 def afresh():
     """Each test computes the units and digests afresh: mutmut forks each mutant from a process that ran
     the tests, whose caches would answer for the mutant."""
-    forget()
+    triggers.forget()
     code_units.cache_clear()
 
 
@@ -325,7 +319,7 @@ def test_code_digest_changes_with_the_code_a_command_runs_and_nothing_else(tmp_p
     shutil.copytree(triggers.PACKAGE_ROOT, copy, ignore=shutil.ignore_patterns("__pycache__"))
 
     def digests():
-        forget()
+        triggers.forget()
         return (
             triggers.code_digest(SIMULATE, "algorithms.dts"),
             triggers.code_digest(SIMULATE, "algorithms.iss"),
@@ -351,7 +345,7 @@ def test_code_digest_changes_with_the_code_a_command_runs_and_nothing_else(tmp_p
         "def cmd():\n    helper(), other(), cmd()\n\ndef helper():\n    from .. import manifest\n\ndef other(): ...\n"
     )
     assert {"manifest", "regret"} & set(triggers.code_units("cli.toy:cmd")) == {"manifest"}
-    forget()
+    triggers.forget()
     # A unit followed whole counts its functions' imports (any may run), a package only loaded does not:
     files = {
         "cli/toy2.py": "from . import toy4\n",
@@ -376,7 +370,7 @@ def test_code_digest_changes_with_the_code_a_command_runs_and_nothing_else(tmp_p
     units = set(triggers.code_units("cli.toy5:cmd"))
     assert {"late_a", "late_b", "late", "late_d", "late_e", "late_f"} <= units and not {"late_c", ""} & units
     assert "late_c" not in triggers.code_units("quiet.y:cmd")  # the entry's package: only loaded
-    forget()  # no digest of the copy stays cached for a later test
+    triggers.forget()  # no digest of the copy stays cached for a later test
 
 
 def test_a_simulations_trigger_adds_its_kernel_or_its_plugins_source_and_a_scenario_its_source(tmp_path, monkeypatch):

@@ -194,3 +194,9 @@ def scenario_source_digest(name: str, matrix_file=None) -> str:
     entry = scenarios.REGISTRY.get(name)
     source = entry.source if entry is not None else None
     return "" if source is None else f"{source.distribution}=={source.version}:{source.digest}"
+
+
+def forget() -> None:
+    """Empty the caches, so that a module edited in this process is read again (the tests edit copies)."""
+    for cached in (_unit_file_in, _parse_file, _module_imports, code_digest):
+        cached.cache_clear()

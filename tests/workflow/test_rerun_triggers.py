@@ -148,7 +148,7 @@ def rule_code_calls():
 
 def trigger_values(plain, kernel):
     """Every trigger the rules can have, computed from the package at ``triggers.PACKAGE_ROOT``."""
-    triggers.code_digest.cache_clear()
+    triggers.forget()
     values = {("", args): triggers.code_digest(*args) for args in plain}
     values |= {(slug, entry): triggers.algorithm_code_digest(entry, slug) for entry in kernel for slug in ALGORITHMS}
     return values
