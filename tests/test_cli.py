@@ -94,6 +94,20 @@ def test_simulate_needs_run_or_runs(tmp_path, capsys):
     assert list(tmp_path.iterdir()) == []
 
 
+def test_aggregate_refuses_chunks_that_do_not_hold_runs_times_horizon_steps(tmp_path, capsys):
+    chunk, sc = tmp_path / "iss.parquet", tmp_path / "sc.json"
+    assert (
+        main("simulate --scenario condorcet --algorithm iss --horizon 100 --runs 0-1 --seed 0 --stride 40 --out", chunk)
+        == 0
+    )
+    assert main("scenario --scenario condorcet --seed 0 --out", sc) == 0
+    outs = [f"--{name}={tmp_path / name}.parquet" for name in ("traces", "strategies", "summary")]
+    capsys.readouterr()
+    assert main(f"aggregate --horizon 100 --runs 3 --points 1000 --chunk iss={chunk} --scenario-file", sc, *outs) == 2
+    assert capsys.readouterr().err.endswith("the chunks of iss hold 200 steps, not 3 runs of 100\n")  # 2 runs x 100
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["iss.parquet", "sc.json"]
+
+
 @pytest.mark.slow
 def test_compile_fills_numba_s_cache_so_that_a_later_simulation_loads_its_kernels(tmp_path):
     """The workflow's compile job: one process compiles the kernels of a group, the simulations load them

@@ -87,6 +87,9 @@ def test_a_config_file_whose_name_is_not_utf8_is_refused_naming_it():
          "asymptotics/algorithms/cyclik: 'cyclik' is not one of condorcet, borda, cyclic"),
         (("algorithm_params", "dst"), {}, "algorithm_params/dst: 'dst' is not one of "),
         (("asymptotics", "algorithms", "borda"), ["dst"], "asymptotics/algorithms/borda/0: 'dst' is"),
+        # the file scenario is a registry name, but not one a generated sweep over A can take
+        (("sweeps", "actions", "scenarios"), ["file"],
+         "sweeps/actions/scenarios/0: 'file' is not one of condorcet, borda, cyclic"),
         # an unknown key, with the closest allowed one, or with every allowed key when nothing is close
         (("sweeps", "horizon", "scenaros"), ["borda"],
          "sweeps/horizon/scenaros: unknown key; did you mean 'scenarios'? the keys allowed"),

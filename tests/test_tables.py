@@ -250,7 +250,7 @@ def test_exponent_note_states_the_fewest_runs_the_most_horizons_and_the_bootstra
     assert "90% percentile bootstrap (2,500 resamples" in page.tables[0].note
 
 
-def test_field_markdown_shares_ranks_on_ties_averages_known_ranks_and_lists_runs_in_numeric_order():
+def test_the_field_table_shares_ranks_on_ties_averages_known_ranks_and_lists_runs_in_numeric_order():
     table = field_table(
         [
             ("condorcet", "condorcet", "dts", "paper", 10, 40_000, 12, 50.0, 5.0, 1),

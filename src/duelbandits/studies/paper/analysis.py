@@ -105,6 +105,10 @@ def aggregate_scenario(
     with storage.parquet_writer(outputs["traces"], schemas.TRACE_SCHEMA, prov.get("traces")) as writer:
         for algorithm, paths in chunks.items():
             df, recorded = load_algorithm_runs(paths)
+            if len(df) != runs * horizon:  # the command line's --runs and --horizon against its chunks
+                raise storage.StorageError(
+                    f"the chunks of {algorithm} hold {len(df)} steps, not {runs} runs of {horizon}"
+                )
             I, J = df["I"].to_numpy(), df["J"].to_numpy()
             paper_kind = paper_regret(scenario, algorithm)
             for kind in regret.REGRETS:
