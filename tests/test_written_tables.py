@@ -214,6 +214,15 @@ def test_summaries_report_three_runs_at_the_nine_point_grid_ending_at_T(out):
     assert set(read(out / "summary.parquet")["scenario"]) == {"condorcet", "borda"}
 
 
+def test_summary_refuses_two_summaries_of_one_scenario_in_one_line(out, capsys):
+    twice = [out / "summary-condorcet.parquet"] * 2
+    argv = ["summary", *twice, *outputs(out, bounds="bounds.parquet", out="twice.parquet")]
+    assert cli.main([str(a) for a in argv]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "summary-condorcet.parquet: a second summary of scenario 'condorcet'" in err
+    assert not (out / "twice.parquet").exists()
+
+
 def test_bounds_are_tuned_to_the_c_alpha_given_not_the_default(out):
     bounds = read(out / "bounds.parquet")
     assert set(bounds["horizon"]) == {T}
