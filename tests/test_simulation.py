@@ -1,5 +1,6 @@
 """simulate(): seeding, per-run seeds, argument checks, recorded strategy steps. What every algorithm's
-run must give (same seed same arrays, types, strategies) is in tests/test_algorithm_contract.py."""
+run must give (same seed same arrays, types, strategies) is in tests/test_contract.py and
+tests/test_algorithm_contract.py."""
 
 import numpy as np
 import pytest
