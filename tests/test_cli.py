@@ -90,7 +90,9 @@ def test_simulate_bad_input_exits_2_in_one_line_and_leaves_no_file(tmp_path, cap
 
 def test_simulate_needs_run_or_runs(tmp_path, capsys):
     line = "simulate --scenario condorcet --algorithm iss --horizon 5 --seed 0 --stride 40 --out"
-    assert main(line, tmp_path / "x.parquet") == 2 and "--run R or --runs" in capsys.readouterr().err
+    with pytest.raises(SystemExit, match="2"):
+        main(line, tmp_path / "x.parquet")
+    assert "one of the arguments --run --runs is required" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
 
 
