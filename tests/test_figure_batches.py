@@ -104,7 +104,6 @@ REFUSED = [  # algorithms (None: a main figure), panels, --out in figs/, the mes
     P(["dts"], "ab", ["{algorithm}.png", "f.pdf"], "2 values of --panel (a, b) need {{panel}}", id="no {panel}"),
     P(["dts"], "", ["{algorithm}/{scenario}.png"], "unknown placeholder {{scenario}} (allowed: {{algorithm}}, "
       "{{panel}})", id="an unknown placeholder"),
-    P(["dts"], "", ["{algorithm:>5}.png"], "unknown placeholder {{algorithm:>5}}", id="a format spec"),
     P(["dts"], "", ["{algorithm}-{panel}.png"], "{{panel}} needs --panel", id="{panel} without --panel"),
     P(["dts"], "", ["{algorithm.png"], "not a path template", id="an unclosed brace"),
     P(["dts", "dts"], "", ["{algorithm}.png"], "--algorithm dts is given twice", id="an algorithm twice"),

@@ -332,12 +332,7 @@ def tail_markdown(table, states, trap, verdict: str, confidence: float) -> str:
     if rows:
         text += [
             "\n## The continued runs' posterior state (medians over runs)\n",
-            "`duels i*-i2`: duels of the Maximin winner against the Borda winner so far; `none`: runs that never "
-            "dueled them; `never observed`: ordered pairs never dueled (`of i*'s row`: entries X[i*, j] among "
-            "them); `p(i*)`: probability that one posterior draw picks i* under the frozen posterior; `fewest i* "
-            "duels`: the fewest duels of i* against one action j_min; `p(i*-i2)`, `p(escape)`: probability that a "
-            "step duels i* against i2, against j_min (2 p(i*) p(j)): the only duel that corrects the entry X[i*, "
-            "j_min].\n",
+            'The columns: docs/claims.md, "Theorem 4.1 past the paper\'s horizon".\n',
             markdown(STATE_HEADER, rows, "rlrrrrrrrrrr"),
         ]
     return "\n".join(text)
