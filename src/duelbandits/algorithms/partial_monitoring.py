@@ -55,9 +55,7 @@ def _kernel(matrix, horizon, rng, record, eta, gamma):
         i = sample_discrete(p, rng)
         j = sample_discrete(p, rng)
         o = duel(matrix, i, j, rng)
-        I[t] = i
-        J[t] = j
-        outcomes[t] = o
+        I[t], J[t], outcomes[t] = i, j, o
         step(log_w, p, g, i, j, o, eta, gamma)
     return I, J, outcomes, p_rec
 

@@ -58,9 +58,7 @@ def _kernel(matrix, horizon, rng, record, beta, eta, gamma):
         i = sample_discrete(p, rng)
         j = sample_discrete(q, rng)
         o = duel(matrix, i, j, rng)
-        I[t] = i
-        J[t] = j
-        outcomes[t] = o
+        I[t], J[t], outcomes[t] = i, j, o
         # eqs. (3) and (1): log w += eta * estimate, for every action
         estimate(p, i, float(o), beta, est)
         for a in range(A):
