@@ -126,17 +126,3 @@ def test_cli_table_and_sweep_commands_write_their_outputs(tmp_path, monkeypatch)
     # DTS's figure regret on cyclic is Copeland (positive); Exp3.P and Maximin regrets may average <= 0: no fit
     assert np.isfinite(ex.set_index("regret").loc["copeland", "rho"])
     assert "| cyclic | dts | Copeland |" in (tmp_path / "h.markdown").read_text()
-
-
-def test_cli_file_scenario_needs_and_uses_the_matrix_file(tmp_path, capsys):
-    X = make_scenario("condorcet", actions=4, seed=2).matrix
-    path = tmp_path / "m.csv"
-    np.savetxt(path, X, delimiter=",", fmt="%.17g")
-    assert cli.main(["matrix", "--scenario", "file", "--seed", "0", "--matrix-file", str(path)]) == 0
-    rows = capsys.readouterr().out.strip().splitlines()
-    np.testing.assert_array_equal(np.array([[float(v) for v in r.split(",")] for r in rows]), X)
-    assert cli.main(["matrix", "--scenario", "file", "--seed", "0"]) == 2
-    assert "--matrix-file" in capsys.readouterr().err
-    assert cli.main(["matrix", "--scenario", "borda", "--seed", "0", "--matrix-file", str(path)]) == 2
-    assert cli.main(["matrix", "--scenario", "file", "--seed", "0", "--matrix-file", str(path), "--actions", "5"]) == 2
-    assert str(path) in capsys.readouterr().err

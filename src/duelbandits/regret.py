@@ -86,16 +86,11 @@ def z_value(confidence: float) -> float:
 
 
 def stratified_mean(strata) -> tuple[float, float]:
-    """``(estimate, standard error)`` of a population mean from a two-phase stratified sample.
-
-    ``strata`` is a list of ``(N_h, values_h)``: ``N_h`` runs of stratum ``h`` in phase 1,
-    ``values_h`` the ``n_h`` phase-2 values (a simple random subsample of them). The estimate is
-    ``sum_h W_h ybar_h`` with ``W_h = N_h / N``; its variance (double sampling for
-    stratification, Cochran 1977, 12.2) is ``sum_h W_h^2 s_h^2 / n_h (1 - n_h / N_h)`` (phase 2)
-    plus ``S^2 / N`` (phase 1, which drew the strata's shares), with
-    ``S^2 = sum_h W_h s_h^2 + sum_h W_h (ybar_h - ybar)^2``. A stratum with ``N_h = 0`` is
-    skipped; one with ``N_h > 0`` needs ``n_h >= 1`` (``s_h = 0`` when ``n_h = 1``).
-    """
+    """``(estimate, standard error)`` of a population mean from a two-phase stratified sample ``strata``,
+    ``[(N_h, values_h), ...]``: ``N_h`` runs of stratum ``h`` in phase 1, ``values_h`` a simple random
+    subsample of them (double sampling for stratification, Cochran 1977, 12.2; the formulas:
+    docs/claims.md, "Theorem 4.1 past the paper's horizon"). A stratum with ``N_h = 0`` is skipped; one
+    with ``N_h > 0`` needs 1 to ``N_h`` values (``s_h = 0`` for one)."""
     strata = [(int(N), np.asarray(v, dtype=float)) for N, v in strata if int(N) > 0]
     if not strata:
         raise InputError("no runs in any stratum")

@@ -51,6 +51,16 @@ def condorcet_winner(matrix: np.ndarray) -> int | None:
     return int(winners[0]) if winners.size else None
 
 
+WINNERS = {
+    "condorcet": condorcet_winner,
+    "copeland": copeland_winners,
+    "maximin": maximin_winners,
+    "borda": borda_winners,
+}
+"""Each winner notion's function by kind, in the order a scenario file records them
+(``duelbandits.storage.scenario_record``, which its reader requires all of)."""
+
+
 @dataclass(frozen=True)
 class Trap:
     """The trap of a matrix for TS-Maximin (the maximin-tail study, checked by the config): its unique
