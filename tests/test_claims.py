@@ -741,7 +741,7 @@ LONG_CHANGES = {  # a change of _long() -> {claim: {field: value} or None for no
     "no member of the family exceeded": (_long(family=_quiet_family(205.0)), {
         QUIET: {"value": 160.0, "threshold": 205.0, "verdict": FIXED_HOLDS, "reason": "R_t / bound = 0.78"}}),
     "no member of the family exceeded, at the bound": (_long(family=_quiet_family(150.0)), {QUIET: {"verdict": I}}),
-    "the family not built": (_long(family=None), {"Theorem 4.1 (small family)": {**NOT_BUILT, "source": "-"}}),
+    "the family not built": (_long(family=None), {"Theorem 4.1 (small family)": {**NOT_BUILT, "source": claims.NONE}}),
     "no member of the family with a trap": (
         _long(family=_family(crossing=False).assign(verdict="no trap", t=0, low=NAN, high=NAN, bound=NAN)), {
         "Theorem 4.1 (small family)": {**NOT_BUILT, "reason": NO_TRAP}}),
