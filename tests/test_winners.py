@@ -70,8 +70,9 @@ def test_ties_for_the_maximum_after_a_lower_tie_are_the_winners():
 
 
 def test_the_trap_is_the_maximin_winner_the_other_borda_winner_and_their_gap():
-    """DIFFER: Maximin winner 1, Borda winner 0, delta = X[1, 0] - 1/2 = -0.05; a matrix whose Maximin and
-    Borda winners agree (CONDORCET) or tie (TIED) has no trap, said with both winner lists."""
+    """DIFFER: Maximin winner 1, Borda winner 0, delta = X[1, 0] - 1/2 = -0.05. No trap where the Maximin
+    and Borda winners agree (CONDORCET), tie (TIED), or the Borda winners alone tie: rows 0 and 1 of
+    ONE_MAXIMIN_TWO_BORDA both sum to 1.7, its row minima are 0.4, 0.5, 0.2."""
     import pytest
 
     from duelbandits.errors import InputError
@@ -79,7 +80,13 @@ def test_the_trap_is_the_maximin_winner_the_other_borda_winner_and_their_gap():
     trap = winners.trap(DIFFER.tolist())
     assert (trap.maximin_winner, trap.borda_winner) == (1, 0) and type(trap.maximin_winner) is int
     assert trap.delta == pytest.approx(-0.05, abs=1e-15) and type(trap.delta) is float
-    with pytest.raises(InputError, match=r"got Maximin winners \[0\] and Borda winners \[0\]$"):
-        winners.trap(CONDORCET)
-    with pytest.raises(InputError, match=r"^maximin-tail needs .* winners \[0, 1\] and Borda winners \[0, 1\]"):
-        winners.trap(TIED)
+    needs = "maximin-tail needs a matrix with one Maximin winner and a different, unique Borda winner; got "
+    one_maximin_two_borda = [[0.5, 0.4, 0.8], [0.6, 0.5, 0.6], [0.2, 0.4, 0.5]]
+    for X, got in [
+        (CONDORCET, "Maximin winners [0] and Borda winners [0]"),
+        (TIED, "Maximin winners [0, 1] and Borda winners [0, 1]"),
+        (one_maximin_two_borda, "Maximin winners [1] and Borda winners [0, 1]"),
+    ]:
+        with pytest.raises(InputError) as refused:
+            winners.trap(X)
+        assert str(refused.value) == needs + got

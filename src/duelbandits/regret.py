@@ -119,7 +119,7 @@ def rows_problem(frame, levels: dict, expected: str) -> str | None:
     study's reader: a file holds the rows its provenance made."""
     import pandas as pd
 
-    want = pd.MultiIndex.from_product(list(levels.values()), names=list(levels))
+    want = pd.MultiIndex.from_product(list(levels.values()))
     got = pd.MultiIndex.from_frame(frame[list(levels)])
     if len(got) == len(want) and got.sort_values().equals(want.sort_values()):
         return None
@@ -144,7 +144,7 @@ def curve_problem(kind: str, t, R, names=None) -> str | None:
     dt = np.diff(np.r_[0.0, t])
     slack = 1e-9 * np.maximum(1.0, np.abs(R))
     with np.errstate(invalid="ignore"):  # inf - inf in a difference: the run is refused as not finite
-        dR = np.diff(np.concatenate([np.zeros((R.shape[0], 1)), R], axis=1), axis=1)
+        dR = np.diff(np.concatenate([np.zeros((R.shape[0], 1)), R], axis=1))
         bad = ~np.isfinite(R) | (dR < low * dt - slack) | (dR > high * dt + slack)
     if not bad.any():
         return None
