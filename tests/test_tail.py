@@ -1,5 +1,5 @@
 """The maximin-tail target (duelbandits.studies.tail): the prefix property it rests on, the trapped rule, the
-phase-2 selection, and the two-phase stratified estimator against a brute-force estimate."""
+phase-2 selection, and the two-phase stratified estimator by hand (its law: tests/test_regret.py's coverage test)."""
 
 import math
 
@@ -10,7 +10,6 @@ import pytest
 
 from duelbandits import regret, scenarios, schemas, theorems, winners
 from duelbandits.errors import InputError
-from duelbandits.points import simulate_point
 from duelbandits.simulation import name_seed, run_seed, simulate
 from duelbandits.studies.tail import analysis as tail
 from duelbandits.studies.tail import family as tail_family
@@ -44,31 +43,6 @@ def test_trapped_at_its_boundary():
     below = np.array([[0.0, np.nextafter(10 * share * delta, 0)]])
     assert not tail.trapped(t, below, delta, share)[0, 1] and not tail.trapped(t, below, delta)[0, 1]
     assert tail.trapped(t, below, delta, share=0.49)[0, 1]
-
-
-@pytest.mark.slow  # a Monte Carlo check of a law: the slow tier's
-def test_stratified_estimate_against_brute_force_on_the_borda_matrix(borda):
-    """A small case run both ways: all 150 runs to T2 (brute force) and the two-phase sample (every
-    trapped run, 20 free ones); the estimates agree within 3 standard errors of their difference."""
-    trap = winners.trap(borda)
-    T1, T2, N = 1_000, 6_000, 150
-    point = simulate_point(borda, "borda", "ts-maximin", T1, range(N), SEED, points=12).to_pandas()
-    runs, strata = tail.strata_of(point, trap.delta, 0.5, 20, SEED)
-    full = simulate_point(borda, "borda", "ts-maximin", T2, range(N), SEED, points=12).to_pandas()
-    final = full[(full["regret"] == "maximin") & (full["t"] == T2)].set_index("run")["cumulative_regret"]
-    brute = final.mean()
-    held = runs[strata == "trapped"]
-    free = runs[strata == "free"]
-    n_trapped = held.size
-    estimate, se = regret.stratified_mean([(n_trapped, final.loc[held]), (N - n_trapped, final.loc[free])])
-    # the brute-force mean shares phase 1 with the estimate: their difference is phase 2's error alone
-    W = np.array([n_trapped, N - n_trapped]) / N
-    var = [final.loc[held].var(ddof=1), final.loc[free].var(ddof=1)]
-    n = [held.size, free.size]
-    se_diff = math.sqrt(sum(w**2 * v / k * (1 - k / Nh) for w, v, k, Nh in zip(W, var, n, [n_trapped, N - n_trapped])))
-    assert n_trapped > 0
-    assert abs(estimate - brute) <= 3 * se_diff + 1e-9
-    assert se > 0
 
 
 def test_family_member_has_its_trap_exactly_when_the_borda_condition_holds():
