@@ -363,15 +363,6 @@ def point_files(tmp_path_factory):
     return paths
 
 
-def test_sweep_point_logs_one_progress_line_per_run(tmp_path, capsys):
-    assert sweep_point(tmp_path / "p.parquet", 200, runs="4-6") == 0
-    lines = capsys.readouterr().err.strip().splitlines()
-    assert len(lines) == 3
-    for done, line in enumerate(lines, 1):
-        assert line.startswith("sweep-point borda/partial-monitoring T=200 runs 4-6: ")
-        assert f"{done}/3 runs done, elapsed " in line and "projected end" in line
-
-
 def test_cli_table_and_figure_write_provenance_and_digest(tmp_path, point_files):
     assert cli.main(table_args(tmp_path, point_files, "--seed", "9", "--confidence", "0.8")) == 0
     local_path, exponents_path = (

@@ -172,11 +172,9 @@ SWEEP_GRIDS = [
 
 @pytest.mark.parametrize("grid", SWEEP_GRIDS, ids=["disjoint", "overlap", "overlap-two-scenarios"])
 def test_sweep_jobs_cover_both_grids_once_and_partition_the_runs(grid):
-    for runs, per_job in [(2, 1), (7, 3), (40, 40), (5, 10), (13, 4)]:
-        check_sweep_jobs(runs, per_job, *grid)
-
-
-def check_sweep_jobs(runs, per_job, h_scen, horizons, a_scen, actions, a_horizon):
+    """One split of the runs (every split: the paper's test; the targets share chunk_ranges)."""
+    h_scen, horizons, a_scen, actions, a_horizon = grid
+    runs, per_job = 7, 3
     config = config_with(
         **{
             "sweeps/runs": runs,
@@ -199,15 +197,10 @@ def check_sweep_jobs(runs, per_job, h_scen, horizons, a_scen, actions, a_horizon
 
 @pytest.mark.parametrize("actions", [6, 13])
 def test_field_jobs_cover_every_scenario_at_its_own_size_once_and_partition_the_runs(actions):
-    for runs, per_job in [(2, 1), (7, 3), (50, 50), (5, 10), (9, 4)]:
-        config = config_with(
-            actions=actions, **{"field/runs": runs, "field/runs_per_job": per_job, "field/horizon": 700}
-        )
-        jobs = plan.jobs(config, "field")
-        points = assert_partition(jobs, lambda key, n=per_job: n, lambda key, n=runs: n)
-        size = {name: BENCHMARK_SIZES.get(name, actions) for name in BASE["field"]["scenarios"]}
-        expected = {(s, size[s], 700, a) for s in BASE["field"]["scenarios"] for a in BASE["field"]["algorithms"]}
-        assert points == expected, (runs, per_job)
+    config = config_with(actions=actions, **{"field/runs": 9, "field/runs_per_job": 4, "field/horizon": 700})
+    points = assert_partition(plan.jobs(config, "field"), lambda key: 4, lambda key: 9)
+    size = {name: BENCHMARK_SIZES.get(name, actions) for name in BASE["field"]["scenarios"]}
+    assert points == {(s, size[s], 700, a) for s in BASE["field"]["scenarios"] for a in BASE["field"]["algorithms"]}
 
 
 ASYMPTOTICS = [
