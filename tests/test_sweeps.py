@@ -83,7 +83,7 @@ def test_reduced_horizon_sweep_on_the_borda_scenario_orders_the_exponents():
     assert 0.5 <= rho["ts-borda"] <= 0.85, rho.to_dict()
 
 
-def test_sweep_figures_draw_every_algorithm_and_theorem(tmp_path):
+def test_sweep_figures_draw_every_algorithm_and_theorem():
     algos = ["ts-maximin", "ts-borda", "sparring-exp3p", "partial-monitoring", "iss", "dts"]
     points = synthetic_points(algos, [6, 12], [1000, 3000, 10000])
     horizon_points = points[points["actions"] == 6]
@@ -94,10 +94,9 @@ def test_sweep_figures_draw_every_algorithm_and_theorem(tmp_path):
     assert {f"fit:{a}" for a in algos} <= gids and {f"within:{a}" for a in algos} <= gids
     assert {f"theorem:{a}" for a in algos[:4]} <= gids and "theorem:iss" not in gids
     actions_points = points[points["horizon"] == 10000]
-    fig = actions_sweep_figure("borda", sweeps.actions_table(actions_points), [tmp_path / "a.pdf"])
+    fig = actions_sweep_figure("borda", sweeps.actions_table(actions_points), [])
     gids = {line.get_gid() for ax in fig.axes for line in ax.get_lines() if line.get_gid()}
     assert {f"ratio:{a}" for a in algos[:4]} <= gids and "ratio:iss" not in gids
-    assert (tmp_path / "a.pdf").read_bytes().startswith(b"%PDF")
 
 
 def main(line, *paths):

@@ -290,7 +290,4 @@ def test_field_tables_hold_each_scenario_at_its_own_size_with_all_runs(out):
         assert dict(frame.groupby("scenario")["actions"].unique().map(list)) == {s: [a] for s, a in FIELD.items()}
         assert (frame["runs"] == FIELD_RUNS).all() and (frame["horizon"] == 50).all()
         assert set(frame["algorithm"]) == set(FIELD_ALGORITHMS)
-    assert set(table["family"]) == {"paper", "field"}
-    for (scenario, kind), part in table.groupby(["scenario", "regret"]):
-        ranks = part["mean"].rank(method="min").astype(int).tolist()
-        assert part["rank"].tolist() == ranks, (scenario, kind)
+    assert set(table["family"]) == {"paper", "field"}  # the ranks: tests/test_field.py
