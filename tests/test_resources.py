@@ -167,9 +167,7 @@ def test_sweep_point_runtime_scales_with_A_squared_above_10_only():
 
 def test_a_retry_requests_the_attempt_times_the_first_runtime():
     """At A = 8 (5 minutes) and A = 20 (17: the A^2 factor); an attempt below 1 counts as the first."""
-    for (actions, minutes), (attempt, factor) in itertools.product(
-        [(8, 5), (20, 17)], [(1, 1), (3, 3), (0, 1)]
-    ):
+    for (actions, minutes), (attempt, factor) in itertools.product([(8, 5), (20, 17)], [(1, 1), (3, 3), (0, 1)]):
         runtime = resources.runtime_minutes("ts-maximin", 100, 10**6, actions, attempt=attempt)
         assert runtime == minutes * factor, (actions, attempt)
     job = plan.Job("asymptotics", "borda", 20, 10**6, "ts-maximin", 0, 0, 99)  # the same, as a job's request
