@@ -36,9 +36,22 @@ REPO = Path(__file__).resolve().parent.parent
 TESTS = {
     "studies.paper.analysis": ["tests/test_aggregate.py"],
     "studies.asymptotics.analysis": ["tests/test_asymptotics.py", "tests/test_asymptotics_off_defaults.py"],
-    "configcheck": [
+    "configcheck": [  # test_plan's job lists validate their config too: left out, they made a run of hours
         "tests/test_config_validation.py",
         "tests/test_plan.py",
+        *(
+            f"--deselect=tests/test_plan.py::test_{name}"
+            for name in (
+                "c_alpha_is_the_configs_or_the_algorithms_default",
+                "paper_jobs_cover_every_scenario_and_algorithm_once_and_partition_the_runs",
+                "sweep_jobs_cover_both_grids_once_and_partition_the_runs",
+                "field_jobs_cover_every_scenario_at_its_own_size_once_and_partition_the_runs",
+                "asymptotics_jobs_cover_every_point_once_and_split_runs_by_steps",
+                "every_target_plans_jobs_of_its_own_name_only",
+                "the_compile_groups_cut_each_family_in_registry_order_into_consecutive_groups",
+                "algorithm_args_give_each_override_in_the_configs_order",
+            )
+        ),
         "tests/test_bayes.py::test_the_default_section_is_valid_and_checked",
         "tests/test_bayes.py::test_the_target_check_names_its_key",
     ],
@@ -65,7 +78,13 @@ TESTS = {
     "points": ["tests/test_points.py"],
     "regret": ["tests/test_regret.py"],
     "resources": ["tests/test_resources.py"],
-    "scenarios": ["tests/test_scenarios.py", "tests/test_scenarios_edges.py", "tests/test_benchmarks.py"],
+    "scenarios": [
+        "tests/test_scenarios.py",
+        "tests/test_scenarios_edges.py",
+        "tests/test_benchmarks.py",
+        # a plugin scenario's parameters, in-process (ScenarioEntry.parameters, make's **params)
+        "tests/test_config_validation.py::test_a_plugin_scenarios_parameters_are_set_under_its_slug_and_checked_by_its_entry",
+    ],
     "studies.claims.analysis": ["tests/test_claims.py"],
     "studies.claims.archive": ["tests/test_archive.py"],
     "studies.claims.verdicts": ["tests/test_claims.py"],

@@ -79,7 +79,7 @@ def test_an_archived_file_changed_is_named_by_verify_and_refused_by_claims_and_a
     assert f"{changed}: differs against {archive / 'MANIFEST.sha256'}" in capsys.readouterr().err
     shutil.copytree(project / "results", tmp_path / "results")
     assert claims(tmp_path, "--archive", archive)[0] == 2
-    assert f"{changed}: other bytes than {archive / 'MANIFEST.sha256'} lists" in capsys.readouterr().err
+    assert f"{changed}: differs against {archive / 'MANIFEST.sha256'}: restore it" in capsys.readouterr().err
 
 
 def test_a_horizon_given_twice_is_kept_once_if_equal_and_refused_naming_both_files_if_not(project, tmp_path, capsys):

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from duelbandits import configcheck, digests, plan, regret, schemas, winners
+from duelbandits import configcheck, digests, plan, regret, schemas
 from duelbandits.algorithms import ts_maximin
 from duelbandits.configcheck import ConfigError
 from duelbandits.studies import bayes
@@ -22,28 +22,34 @@ BASE = yaml.safe_load((REPO / "config.yaml").read_text())
 SCHEMA = REPO / "workflow/schemas/config.schema.yaml"
 
 
-def test_each_off_diagonal_entry_is_uniform_and_the_pairs_are_independent():
-    """n = 4,000 draws at A = 4 (fixed seed). Each entry (i, j), i != j, should be U(0, 1): mean 1/2 with
-    standard error sqrt(1/12 / n) = 0.0046, variance 1/12 with standard error sqrt((mu4 - sigma^4) / n) =
-    sqrt((1/80 - 1/144) / n) = 0.0012 (mu4 = 1/80 the uniform's fourth central moment), and the
-    Kolmogorov-Smirnov distance to the uniform CDF below 1.63 / sqrt(n) = 0.026 (its 1% critical value).
-    Two different pairs' entries should be uncorrelated: the sample correlation has standard error
-    1 / sqrt(n) = 0.016. Tolerances: 5 standard errors (and the KS 1% value), so a correct prior fails
-    with a probability far below 1% at any seed; at this seed the test is deterministic."""
+LAWS = {  # prior -> (variance, fourth central moment, CDF) of an off-diagonal entry
+    "uniform": (1 / 12, 1 / 80, lambda x: x),
+    "projected": (1 / 24, 1 / 240, lambda x: np.where(x < 0.5, 2 * x**2, 1 - 2 * (1 - x) ** 2)),
+}
+
+
+@pytest.mark.parametrize("prior", LAWS)
+def test_each_off_diagonal_entry_has_the_priors_law_and_the_pairs_are_independent(prior):
+    """n = 4,000 draws at A = 4 (fixed seed), each a valid matrix. Each entry (i, j), i != j, is U(0, 1)
+    (``uniform``: variance 1/12, fourth central moment 1/80) or triangular on [0, 1] with mode 1/2
+    (``projected``, (a + 1 - b) / 2 with a, b ~ U(0, 1) independent: variance (1/12 + 1/12) / 4 = 1/24, fourth
+    central moment (b - a)^4 / 240 = 1/240, CDF 2 x^2 below 1/2): mean 1/2 within 5 standard errors
+    sqrt(var / n), variance within 5 sqrt((mu4 - var^2) / n), and the Kolmogorov-Smirnov distance to the CDF
+    below its 1% critical value 1.63 / sqrt(n). Two different pairs' entries are uncorrelated: the sample
+    correlation has standard error 1 / sqrt(n). A correct prior fails with a probability far below 1% at any
+    seed; at this seed the test is deterministic."""
+    var, mu4, cdf = LAWS[prior]
     n, A = 4000, 4
     rng = np.random.default_rng(20261126)
-    draws = np.stack([bayes.draw_matrix(A, rng) for _ in range(n)])
+    draws = np.stack([bayes.draw_matrix(A, rng, prior) for _ in range(n)])
+    assert np.allclose(draws + draws.transpose(0, 2, 1), 1.0) and np.all(draws[:, range(A), range(A)] == 0.5)
     grid = np.arange(1, n + 1) / n
-    for i in range(A):
-        for j in range(A):
-            if i == j:
-                continue
-            x = draws[:, i, j]
-            assert abs(x.mean() - 0.5) < 5 * math.sqrt(1 / 12 / n)
-            assert abs(x.var(ddof=1) - 1 / 12) < 5 * math.sqrt((1 / 80 - 1 / 144) / n)
-            s = np.sort(x)
-            ks = max(np.max(grid - s), np.max(s - (grid - 1 / n)))
-            assert ks < 1.63 / math.sqrt(n)
+    for i, j in zip(*np.nonzero(~np.eye(A, dtype=bool))):
+        x = np.sort(draws[:, i, j])
+        assert abs(x.mean() - 0.5) < 5 * math.sqrt(var / n)
+        assert abs(x.var(ddof=1) - var) < 5 * math.sqrt((mu4 - var**2) / n)
+        F = cdf(x)
+        assert max(np.max(grid - F), np.max(F - (grid - 1 / n))) < 1.63 / math.sqrt(n)
     assert abs(np.corrcoef(draws[:, 0, 1], draws[:, 2, 3])[0, 1]) < 5 / math.sqrt(n)
     assert abs(np.corrcoef(draws[:, 0, 1], draws[:, 0, 2])[0, 1]) < 5 / math.sqrt(n)
 
@@ -54,9 +60,13 @@ def test_the_seeds_are_the_documented_streams():
     k("matrix") = 132394287128941, k("run") = 7239026), matrix 7 at A = 3, seed 12345, is the upper triangle
     (row by row) np.random.default_rng(SeedSequence([12345, k("maximin-bayes"), k("matrix"), 3, 7]))
     .uniform(size=3), and run 1 on it the stream SeedSequence([12345, k("maximin-bayes"), k("run"), 3, 7, 1]),
-    whose first two uniforms are below."""
+    whose first two uniforms are below. The projected prior's matrix 7 starts from the same uniforms u: (u + 1 - v)
+    / 2, v the stream's next three."""
     X = bayes.prior_matrix(12345, 3, 7)
     assert X[np.triu_indices(3, 1)].tolist() == [0.4634680698621364, 0.2870623694895654, 0.6725874197069953]
+    v = np.random.default_rng(bayes.matrix_seed(12345, 3, 7)).uniform(size=6)[3:]
+    projected = bayes.prior_matrix(12345, 3, 7, "projected")[np.triu_indices(3, 1)]
+    assert projected.tolist() == ((X[np.triu_indices(3, 1)] + 1 - v) / 2).tolist()
     first = np.random.default_rng(bayes.run_seed(12345, 3, 7, 1)).uniform(size=2).tolist()
     assert first == [0.21269791132995763, 0.1791634811262659]
 
@@ -230,7 +240,8 @@ def test_the_headline_verdict_is_the_longest_horizons_and_the_page_says_so_once(
 def test_measure_sums_the_regret_as_the_run_proceeds_to_the_bits_of_the_whole_trace():
     """R_t summed as the run proceeds (no trace) equals, bit for bit, the cumulative sum of the whole run's
     per-step Maximin regrets that ``simulate`` makes with the same seed (the implementation before, whose
-    rows the long runs' files hold), at A = 3 and 5 (off the default grid), the first step and the last."""
+    rows the long runs' files hold), at A = 3 and 5 (off the default grid), the first step and the last; each
+    row's bound is Theorem 4.1's at its horizon and its ratio R_t / bound."""
     from duelbandits.simulation import simulate
 
     ts = [1, 7, 100, 999, 5000]
@@ -243,19 +254,11 @@ def test_measure_sums_the_regret_as_the_run_proceeds_to_the_bits_of_the_whole_tr
                 whole = np.cumsum(regret.per_step("maximin", X, res.I, res.J))[np.asarray(ts) - 1]
                 mine = got[(got["matrix"] == m) & (got["run"] == r)].sort_values("horizon")["regret"].to_numpy()
                 np.testing.assert_array_equal(mine, whole)
+        assert got["bound"].tolist()[:5] == [bayes.bound(A, t) for t in ts] and np.allclose(
+            got["ratio"], got["regret"] / got["bound"]
+        )
     with pytest.raises(ValueError, match="strictly increasing"):  # a repeated step would skip the next one
         ts_maximin.regret_at(X, [5, 5], np.zeros((A, A)), np.random.default_rng(0))
-
-
-def test_measure_is_reproducible_and_reports_the_bound():
-    a = bayes.measure(3, range(2), 2, [50, 200], 1)
-    b = bayes.measure(3, [1], 2, [200], 1)
-    assert len(a) == 8 and a["bound"].tolist()[:2] == [bayes.bound(3, 50), bayes.bound(3, 200)]
-    assert np.allclose(a["ratio"], a["regret"] / a["bound"])
-    # a matrix's runs: its own streams; R_200 of the run to 200 is the same run's (the prefix property)
-    assert a[(a["matrix"] == 1) & (a["horizon"] == 200)]["regret"].tolist() == b["regret"].tolist()
-    X = bayes.prior_matrix(1, 3, 0)
-    assert winners.maximin_winners(X).size == 1
 
 
 def test_the_default_section_is_valid_and_checked():
@@ -292,31 +295,6 @@ def test_the_target_check_names_its_key():
     configcheck.check_target(config, "maximin-bayes")
 
 
-def test_the_projected_prior_is_the_mean_of_two_independent_opinions_triangular_on_0_1():
-    """prior `projected`: X[i, j] = (a + 1 - b) / 2 with a, b ~ U(0, 1) independent, so X[i, j] is
-    triangular on [0, 1] with mode 1/2: mean 1/2, variance (1/12 + 1/12) / 4 = 1/24, CDF 2 x^2 below
-    1/2. n = 4,000 draws at A = 4 (fixed seed): mean within 5 standard errors (sqrt(1/24 / n) = 0.0032),
-    variance within 5 x sqrt((mu4 - sigma^4) / n) with mu4 = 1/240 (the triangular's fourth central
-    moment, (b - a)^4 / 240 for a symmetric triangular on [a, b]: 1/240), and the Kolmogorov-Smirnov
-    distance to 2 x^2 / 1 - 2 (1 - x)^2 below its 1% critical value 1.63 / sqrt(n). Every draw is valid,
-    and matrix m's first uniforms are the uniform prior's: X_projected = (X_uniform + 1 - v) / 2."""
-    n, A = 4000, 4
-    rng = np.random.default_rng(20261127)
-    draws = np.stack([bayes.draw_matrix(A, rng, "projected") for _ in range(n)])  # valid, as the uniform prior's
-    assert np.allclose(draws + draws.transpose(0, 2, 1), 1.0) and np.all(draws[:, range(A), range(A)] == 0.5)
-    x = np.sort(draws[:, 0, 1])
-    assert abs(x.mean() - 0.5) < 5 * math.sqrt(1 / 24 / n)
-    assert abs(x.var(ddof=1) - 1 / 24) < 5 * math.sqrt((1 / 240 - (1 / 24) ** 2) / n)
-    cdf = np.where(x < 0.5, 2 * x**2, 1 - 2 * (1 - x) ** 2)
-    grid = np.arange(1, n + 1) / n
-    assert max(np.max(grid - cdf), np.max(cdf - (grid - 1 / n))) < 1.63 / math.sqrt(n)
-    uniform = bayes.prior_matrix(7, 5, 3, "uniform")
-    projected = bayes.prior_matrix(7, 5, 3, "projected")
-    v = 1 + uniform - 2 * projected  # v = 1 + u - 2 x: the second uniforms, each in (0, 1)
-    upper = np.triu_indices(5, 1)
-    assert np.all((v[upper] > 0) & (v[upper] < 1))
-
-
 def test_an_unknown_prior_is_refused_in_one_line_and_the_tables_name_the_prior():
     with pytest.raises(bayes.BayesError, match="unknown prior 'beta'; the priors are uniform, projected"):
         bayes.draw_matrix(3, np.random.default_rng(0), "beta")
@@ -324,10 +302,3 @@ def test_an_unknown_prior_is_refused_in_one_line_and_the_tables_name_the_prior()
     table = bayes.estimates(runs, 0.95, "projected")
     assert set(table["prior"]) == {"independent entries, projected"}
     assert "(prior: independent entries, projected)" in report.overall_verdict(table)
-    from duelbandits.studies.claims import analysis as claims
-
-    spec = next(s for s in claims.DATA["claims"] if s["rule"] == "bayes")
-    row = claims.reading(claims.rule_bayes(spec, {"bayes": table, "bayes_verdict": None}, {})[0])
-    assert row.claim.startswith("Theorem 4.1 (Bayesian, prior: independent entries, projected)")
-    if row.verdict.startswith(("holds", "fails")):
-        assert row.verdict.endswith("(prior: independent entries, projected)")

@@ -81,6 +81,7 @@ def test_a_config_file_whose_name_is_not_utf8_is_refused_naming_it():
         (("memory_limit_gb",), 1e308, "memory_limit_gb: 1e+308 is greater than the maximum"),
         (("field", "horizon"), "many", "field/horizon: 'many' is not of type 'integer'"),
         (("scenarios",), {"a": 1}, "scenarios: {'a': 1} is not of type 'array'"),
+        (("algorithm_params", "btm"), 5, "algorithm_params/btm: 5 is not of type 'object'"),  # one without params
         # a name no registry holds: a list item, a key, a key of algorithm_params, an item under a key
         (("field", "algorithms"), ["dts", "dst"], "field/algorithms/1: 'dst' is not one of "),
         (("asymptotics", "algorithms", "cyclik"), ["dts"],
@@ -187,9 +188,10 @@ def test_the_hyper_parameters_of_an_algorithm_the_file_does_not_list_are_checked
 
 
 @pytest.mark.parametrize("slug", ["dts", "plugged"])
-def test_a_number_as_text_is_read_from_the_command_line_and_refused_from_a_config_file(monkeypatch, slug):
+def test_a_number_as_text_is_read_from_the_command_line_and_refused_from_a_config_file(monkeypatch, tmp_path, slug):
     """snakemake --config 'algorithm_params={dts: {alpha: 2}}' passes every nested value as text (YAML's
-    base loader), Snakemake's ``workflow.config_settings.config``; a config file's quoted "2" is text."""
+    base loader), Snakemake's ``workflow.config_settings.config``, in a list too; a config file's quoted
+    "2" is text."""
     import dataclasses
 
     from duelbandits import algorithms
@@ -199,10 +201,16 @@ def test_a_number_as_text_is_read_from_the_command_line_and_refused_from_a_confi
     )
     given = {"algorithm_params": {slug: {"alpha": "2"}}, "field": {**BASE["field"], "runs": "3"}}
     given["sweeps"] = {**BASE["sweeps"], "confidence": "0.9"}  # a number by the schema's $defs
+    given["sweeps"]["horizon"] = {**BASE["sweeps"]["horizon"], "horizons": ["1000", "3000"]}
     config = BASE | copy.deepcopy(given)
     configcheck.validate(config, SCHEMA_FILE, command_line=given)
     assert config["algorithm_params"] == {slug: {"alpha": 2}} and config["field"]["runs"] == 3
-    assert config["sweeps"]["confidence"] == 0.9
+    assert config["sweeps"]["confidence"] == 0.9 and config["sweeps"]["horizon"]["horizons"] == [1000, 3000]
+    schema = tmp_path / "schema.yaml"  # a number under additionalProperties (the schema file has none)
+    schema.write_text(yaml.safe_dump({"$defs": {}, "additionalProperties": {"type": "integer"}}))
+    extra = {"k": "3"}
+    configcheck.check_values(extra, schema, command_line={"k": "3"})
+    assert extra == {"k": 3}
     assert type(config["field"]["runs"]) is int  # an integer key: 3, not 3.0 (refused as a float)
     message = "must be a finite number > 0, got '2'" if slug == "plugged" else "'2' is not of type 'number'"
     refused(BASE | copy.deepcopy(given), f"config: algorithm_params/{slug}/alpha: {message}")
@@ -260,11 +268,11 @@ def test_a_plugin_scenarios_parameters_are_set_under_its_slug_and_checked_by_its
     )
 
 
-@pytest.mark.parametrize("kind", ["directory", "not-utf8", "missing"])
+@pytest.mark.parametrize("kind", ["directory", "not-utf8"])  # a missing file: tests/test_scenarios.py
 def test_a_matrix_file_that_cannot_be_read_stops_planning_naming_the_cause(tmp_path, kind):
     import os
 
-    path = {"directory": tmp_path / "m.csv", "missing": tmp_path / "none.csv"}.get(kind)
+    path = tmp_path / "m.csv"
     if kind == "directory":
         path.mkdir()
     if kind == "not-utf8":
@@ -272,24 +280,14 @@ def test_a_matrix_file_that_cannot_be_read_stops_planning_naming_the_cause(tmp_p
         with open(os.fsencode(path), "w") as handle:
             handle.write("0.5,0.5\n0.5,0.5\n")
     config = {**copy.deepcopy(BASE), "scenarios": ["file"], "matrix_file": str(path)}
-    cause = {
-        "directory": "is a directory, not a file",
-        "not-utf8": "its name is not valid UTF-8",
-        "missing": "file not found",
-    }
+    cause = {"directory": "is a directory, not a file", "not-utf8": "its name is not valid UTF-8"}
     with pytest.raises(ConfigError, match=rf"^config: matrix_file/actions: matrix file .*: {cause[kind]}"):
         configcheck.check_paper(config)
 
 
-RANGED_KEYS = [
-    ("sweeps", "confidence"),
-    ("asymptotics", "confidence"),
-    ("maximin-tail", "confidence"),
-    ("maximin-bayes", "confidence"),
-    ("maximin-tail", "share"),
-    ("asymptotics", "near"),
-]
-"""The config keys whose range the command line checks too (by the flag of the same name)."""
+RANGED_KEYS = [("sweeps", "confidence"), ("maximin-tail", "share"), ("asymptotics", "near")]
+"""One config key of each range the command line checks too (by the flag of the same name): every key of
+a range refers to its one ``$defs`` node (the generated schema: the first test)."""
 
 
 def edge_values(name):

@@ -51,16 +51,6 @@ def test_field_regrets_are_condorcet_where_a_winner_exists_copeland_everywhere_a
     assert field.field_regrets("mslr5", None) == ["copeland"]
 
 
-def test_condorcet_regret_is_the_maximin_column_where_a_condorcet_winner_exists():
-    """The table reads the Condorcet regret from the maximin column: equal per step on condorcet and borda."""
-    for name in ("condorcet", "borda"):
-        X = make_scenario(name, actions=10, seed=3).matrix
-        res = simulate(X, "dts", 300, run_seed(3, name, "dts", 0))
-        star = np.flatnonzero((X > 0.5).sum(axis=1) == X.shape[0] - 1)[0]
-        by_hand = (X[star, res.I] + X[star, res.J] - 1.0) / 2.0
-        np.testing.assert_allclose(regret.per_step(field.REGRET_COLUMN["condorcet"], X, res.I, res.J), by_hand)
-
-
 def test_curves_average_runs_per_step_and_tag_families(curves):
     assert curves.columns.tolist() == schemas.FIELD_CURVES_SCHEMA.names
     at_T = curves[(curves["t"] == 100)].set_index(["scenario", "regret", "algorithm"])
@@ -74,15 +64,14 @@ def test_curves_average_runs_per_step_and_tag_families(curves):
     assert mid["mean"].item() == pytest.approx(1.5)
 
 
-def test_figure_draws_the_paper_solid_the_field_dashed_a_plugin_dotted_and_says_so(curves, tmp_path):
+def test_figure_draws_the_paper_solid_the_field_dashed_a_plugin_dotted_and_says_so(curves):
     curves = curves[curves["scenario"] == "borda"]
-    fig = field_figure("borda", curves, [tmp_path / "f.png"])
+    fig = field_figure("borda", curves, [])  # built, not saved (saved: the field command's test)
     assert len(fig.axes) == 2  # Condorcet and Borda regret
     styles = {line.get_gid(): line.get_linestyle() for ax in fig.axes for line in ax.get_lines()}
     assert styles["field:borda:dts"] == "-"
     assert styles["field:borda:rucb"] == "--"
     assert fig.axes[0].get_legend().get_title().get_text() == "solid: paper, dashed: field"
-    assert (tmp_path / "f.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     plugin = curves.assign(family=curves["family"].replace({"field": "plugin"}))
     fig = field_figure("borda", plugin, [])  # built, not saved
     assert {line.get_gid(): line.get_linestyle() for line in fig.axes[1].get_lines()}["field:borda:rucb"] == ":"
@@ -226,14 +215,7 @@ def test_curves_list_the_steps_in_order_when_runs_were_recorded_on_different_gri
 def test_final_table_ranks_the_lowest_mean_first_ties_shared_and_puts_scenarios_missing_from_the_order_last(curves):
     table = field.final_table(curves, order=["borda"])
     assert table.columns.tolist() == schemas.FIELD_TABLE_SCHEMA.names
-    assert list(zip(table["scenario"], table["regret"], table["algorithm"])) == [
-        ("borda", "condorcet", "dts"),
-        ("borda", "condorcet", "rucb"),
-        ("borda", "borda", "dts"),
-        ("borda", "borda", "rucb"),
-        ("condorcet", "condorcet", "dts"),
-        ("condorcet", "condorcet", "rucb"),
-    ]
+    assert table["scenario"].tolist() == ["borda"] * 4 + ["condorcet"] * 2  # the rest of the order: above
     assert table["rank"].dtype == np.int16  # FIELD_TABLE_SCHEMA's type
     assert table["rank"].tolist() == [1, 1, 1, 1, 1, 2]  # equal means on borda share rank 1
     assert table.index.equals(pd.RangeIndex(len(table)))

@@ -83,7 +83,7 @@ def test_the_manifest_is_sha256sum_lines_then_content_lines_closed_by_its_count(
     lines = (tree / "MANIFEST.sha256").read_text().splitlines()
     sums = [line.split("  ") for line in lines if not line.startswith("#")]
     assert [rel for _, rel in sums] == FILES
-    assert all(digest == manifest.sha256(tree / rel) for digest, rel in sums)
+    assert all(digest == provenance.file_sha256(tree / rel) for digest, rel in sums)
     contents = [line for line in lines if line.startswith("# content: ")]
     assert [line.split("  ")[1] for line in contents] == FILES
     assert contents[2].startswith("# content: table:") and contents[0].startswith("# content: figure:abab")

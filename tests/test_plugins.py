@@ -3,8 +3,8 @@
 Each test lays out a fake installed distribution (a package and its ``.dist-info`` with
 ``entry_points.txt``) in a folder of its own and runs ``python -m duelbandits`` or Snakemake's
 planning with that folder on ``PYTHONPATH``, so the plugin is seen exactly as an installed one is and
-nothing leaks into this process's registries; or loads it here with ``plugins.load`` (not into the
-registries), which mutation testing sees.
+nothing leaks into this process's registries; or loads it here with ``plugins.load`` (into a registry only
+for the test that runs a command on it), which mutation testing sees.
 """
 
 import dataclasses
@@ -97,18 +97,24 @@ def test_an_installed_plugin_is_listed_and_simulates_on_its_scenario_and_its_fil
     assert shown.stdout.count('"digest"') >= 2  # the algorithm's and the scenario's
 
 
-def test_the_contract_check_passes_a_good_plugin_and_names_an_action_out_of_range(tmp_path):
-    tuned = GOOD.format(slug="uniform", scenario="sorted", package="fakeplugin", offset=0)
-    tuned = tuned.replace('color="#123456",', 'color="#123456", horizon_tuned=True,')
-    good = duelbandits(install(tmp_path / "good", code=tuned), "check-algorithm", "uniform")
-    assert good.returncode == 0, good.stderr
-    assert good.stdout == (
+def test_the_contract_check_passes_a_good_plugin_and_names_an_action_out_of_range(tmp_path, monkeypatch, capsys):
+    """The plugin loaded as the registries load it, put in this process's registry for the test."""
+    from duelbandits import algorithms, cli
+
+    good = GOOD.format(slug="uniform", scenario="sorted", package="fakeplugin", offset=0)
+    tuned = good.replace('color="#123456",', 'color="#123456", horizon_tuned=True,')
+    out_of_range = GOOD.format(slug="uniform", scenario="sorted", package="fakeplugin", offset=1)
+    said = []
+    for site, code, status in (("good", tuned, 0), ("bad", out_of_range, 1)):
+        entries, _ = load(install(tmp_path / site, code=code), monkeypatch)
+        monkeypatch.setitem(algorithms.ALGORITHMS, "uniform", entries["uniform"])
+        assert cli.main(["check-algorithm", "uniform"]) == status
+        said.append(capsys.readouterr())
+    assert said[0].out == (
         "uniform: keeps the contract (outputs, seeding, no shared state, regrets; prefix property not checked: "
         "horizon_tuned)\n"
     )
-    bad = duelbandits(install(tmp_path / "bad", offset=1), "check-algorithm", "uniform")
-    assert bad.returncode == 1
-    assert bad.stderr.startswith("uniform: condorcet, A = 3: select() returned the duel (3, "), bad.stderr
+    assert said[1].err.startswith("uniform: condorcet, A = 3: select() returned the duel (3, "), said[1].err
 
 
 BAD = {
@@ -347,16 +353,22 @@ IMPOSSIBLE = {
 
 
 @pytest.mark.parametrize("flaw", list(IMPOSSIBLE))
-def test_impossible_outputs_or_an_exception_of_a_plugin_are_one_line_naming_it_and_nothing_is_written(tmp_path, flaw):
+def test_impossible_outputs_or_an_exception_of_a_plugin_are_one_line_naming_it_and_nothing_is_written(
+    tmp_path, monkeypatch, capsys, flaw
+):
+    """The plugin loaded as the registries load it, put in this process's registry (so mutmut sees it)."""
+    from duelbandits import algorithms, cli
+
     code = GOOD.format(slug="uniform", scenario="sorted", package="fakeplugin", offset=0) + KERNEL.format(flaw=flaw)
+    entries, _ = load(install(tmp_path / "site", code=code), monkeypatch)
+    monkeypatch.setitem(algorithms.ALGORITHMS, "uniform", entries["uniform"])
     out = tmp_path / "run.parquet"
     args = ["--scenario", "condorcet", "--actions", "6", "--algorithm", "uniform", "--horizon", "200", "--run", "0"]
-    result = duelbandits(install(tmp_path / "site", code=code), "simulate", *args, "--seed", "5", "--stride", "40",
-                         "--out", str(out))  # fmt: skip
-    assert result.returncode == 2 and not out.exists(), result.stderr
-    assert result.stderr.count("\n") == 1, result.stderr
-    assert result.stderr.startswith("duelbandits simulate: error: plugin uniform (distribution fakeplugin): ")
-    assert IMPOSSIBLE[flaw] in result.stderr, result.stderr
+    assert cli.main(["simulate", *args, "--seed", "5", "--stride", "40", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert not out.exists() and err.count("\n") == 1, err
+    assert err.startswith("duelbandits simulate: error: plugin uniform (distribution fakeplugin): ")
+    assert IMPOSSIBLE[flaw] in err, err
 
 
 def test_a_plugins_digest_covers_its_packages_init_and_what_changes_results_only(tmp_path, monkeypatch):

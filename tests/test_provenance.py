@@ -61,17 +61,9 @@ def test_aggregated_files_carry_their_sources(files, tmp_path):
         assert prov["chunks"]["iss"] == [chunk["config_sha256"]] and prov["seed"] == 7
 
 
-def test_aggregate_refuses_a_chunk_that_contradicts_its_arguments(files, tmp_path, capsys):
-    """A dts chunk passed as iss (each field wrong on its own: test_a_check_of_several_fields_refuses_each_field...;
-    a chunk without provenance: tests/test_storage.py): one line, nothing written."""
-    out = tmp_path / "out"
-    assert aggregate(files, "borda.json", [("iss", "borda-dts.parquet")], out) == 2
-    err = capsys.readouterr().err
-    assert "borda-dts.parquet: was made for algorithm 'dts', but is used as algorithm 'iss'" in err
-    assert len(err.strip().splitlines()) == 1 and not out.exists()
-
-
 def test_figures_refuse_traces_of_another_scenario(files, tmp_path, capsys):
+    """The one kind of refusal of a file whose provenance contradicts the arguments (aggregate's chunks and
+    summary's bounds call the same check, :func:`provenance.check`, tested field by field below)."""
     assert aggregate(files, "borda.json", [("dts", "borda-dts.parquet")], tmp_path) == 0
     args = ["figure", "appendix", "--scenario", "condorcet", "--algorithm", "dts"]
     args += [f"--traces={tmp_path / 'traces.parquet'}", f"--strategies={tmp_path / 'strategies.parquet'}"]
@@ -99,16 +91,6 @@ def test_config_digest_follows_the_parameters_only():
     assert a["config_sha256"] == provenance.record(horizon=10, scenario="borda")["config_sha256"]
     assert a["config_sha256"] != provenance.record(scenario="borda", horizon=11)["config_sha256"]
     assert provenance.experiment(a) == {"scenario": "borda", "horizon": 10, "config_sha256": a["config_sha256"]}
-
-
-def test_summary_refuses_bounds_for_another_number_of_actions(files, tmp_path, capsys):
-    assert aggregate(files, "borda.json", [("dts", "borda-dts.parquet")], tmp_path) == 0
-    bounds = ["bounds", "--horizon", "50", "--points", "10", "--c-alpha", "1.0"]
-    assert cli.main([*bounds, "--algorithms", "dts", "--actions", "50", "--out", str(tmp_path / "b50.parquet")]) == 0
-    summary = ["summary", str(tmp_path / "summary.parquet"), "--out", str(tmp_path / "s.parquet"), "--bounds"]
-    assert cli.main([*summary, str(tmp_path / "b50.parquet")]) == 2
-    assert "was made for actions 5, but is used as actions 50" in capsys.readouterr().err
-    assert not (tmp_path / "s.parquet").exists()
 
 
 RECORD = {"table": "run-chunk", "scenario": "borda", "algorithm": "dts", "horizon": 500, "seed": 7, "stride": 50}

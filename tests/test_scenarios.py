@@ -1,23 +1,17 @@
 import numpy as np
 import pytest
 
-from duelbandits import ScenarioError, make_scenario, validate_matrix, winners
+from duelbandits import ScenarioError, make_scenario, winners
 from duelbandits.scenarios import logistic_matrix
 
 
-def test_condorcet_scenario_is_logistic_and_its_top_utility_3_wins_every_notion():
+def test_condorcet_scenario_is_logistic_with_a_top_utility_of_3():
     for seed in range(5):
         sc = make_scenario("condorcet", actions=10, seed=seed)
         u, X = sc.utilities, sc.matrix
         star = int(np.argmax(u))
-        assert u[star] == 3.0
-        others = np.delete(u, star)
-        assert np.all(others >= 0) and np.all(others <= 2.5)  # uniform on [0, c - margin]
+        assert u[star] == 3.0  # the others' range: test_scenarios_edges; the winners: test_properties
         np.testing.assert_allclose(X, 1 / (1 + np.exp(u[None, :] - u[:, None])))
-        validate_matrix(X)
-        assert winners.condorcet_winner(X) == star
-        assert winners.maximin_winners(X).tolist() == [star]
-        assert winners.borda_winners(X).tolist() == [star]
 
 
 def test_winner_position_is_random_and_the_seed_sets_the_matrix():
@@ -42,9 +36,7 @@ def test_borda_scenario_modifies_condorcet_matrix():
         rest = [j for j in range(10) if j not in (star, i2)]
         np.testing.assert_allclose(sc.matrix[i2, rest], 0.95)
         np.testing.assert_allclose(sc.matrix[rest, i2], 0.05)
-        assert winners.borda_winners(sc.matrix).tolist() == [i2]
-        assert winners.maximin_winners(sc.matrix).tolist() == [star]
-        assert winners.condorcet_winner(sc.matrix) == star
+        assert winners.maximin_winners(sc.matrix).tolist() == [star]  # its Borda and Condorcet winners: test_properties
 
 
 # Beyond the paper: the cyclic and file scenarios.

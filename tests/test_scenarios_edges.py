@@ -164,14 +164,6 @@ def test_the_borda_modification_refuses_a_top_action_that_is_only_the_maximin_wi
 BUILT_IN = ("condorcet", "borda", "cyclic", "arithmetic", "mslr5", "file")
 
 
-def test_the_registries_built_from_scratch_are_the_documented_ones():
-    built = scenarios._registries()
-    assert tuple(built["REGISTRY"]) == built["SCENARIOS"] == BUILT_IN  # no plugin is installed here
-    assert built["REGISTRY"]["borda"] is scenarios.BUILTINS["borda"]
-    assert built["GENERATED"] == built["PARAMETERISED"] == ("condorcet", "borda", "cyclic")
-    assert scenarios.SCENARIOS == BUILT_IN and scenarios.GENERATED == ("condorcet", "borda", "cyclic")
-
-
 def entry(**changes):
     fields = {"slug": "s", "label": "L", "citation": "c", "kind": "generated", "view": "target", "make": "m:f"}
     return scenarios.ScenarioEntry(**{**fields, **changes})
@@ -303,10 +295,11 @@ def test_make_scenario_builds_a_plugins_generated_scenario(maker, monkeypatch):
     stream = np.random.SeedSequence([7, int.from_bytes(b"sorted", "little")])
     assert maker.draws == [np.random.default_rng(stream).random()]  # make_scenario passes the seed on
     with pytest.raises(ScenarioError, match=r"^scenario sorted has no parameter\(s\) margin; it takes none$"):
-        make_scenario("sorted", actions=3, margin=0.1)
+        make_scenario("sorted", actions=3, margin=0.1)  # and its parameters
 
 
-def test_the_registries_take_a_plugins_generated_scenario_from_the_scenario_group(monkeypatch):
+def test_the_registries_are_the_built_ins_then_a_plugins_generated_scenario_from_the_scenario_group(monkeypatch):
+    assert scenarios.SCENARIOS == BUILT_IN and scenarios.GENERATED == ("condorcet", "borda", "cyclic")  # no plugin here
     plugin = entry(slug="sorted", make="fake_maker:make")
     calls = []
 
@@ -317,14 +310,13 @@ def test_the_registries_take_a_plugins_generated_scenario_from_the_scenario_grou
     monkeypatch.setattr(plugins, "load", load)
     built = scenarios._registries()
     assert calls == [(plugins.SCENARIO_GROUP, scenarios.ScenarioEntry, scenarios.BUILTINS)]
-    assert built["SCENARIOS"] == (*BUILT_IN, "sorted") and built["REGISTRY"]["sorted"] is plugin
+    assert tuple(built["REGISTRY"]) == built["SCENARIOS"] == (*BUILT_IN, "sorted")
+    assert built["REGISTRY"]["sorted"] is plugin and built["REGISTRY"]["borda"] is scenarios.BUILTINS["borda"]
     assert built["GENERATED"] == ("condorcet", "borda", "cyclic", "sorted")
     assert built["PARAMETERISED"] == ("condorcet", "borda", "cyclic")
 
 
-def test_an_unknown_benchmark_and_a_make_with_two_colons_are_refused(maker):
-    with pytest.raises(ScenarioError, match=r"^unknown benchmark matrix 'nope'; benchmarks: arithmetic, mslr5$"):
-        matrices.benchmark_matrix("nope")
+def test_a_make_with_two_colons_is_refused(maker):
     # module:function splits at the first colon: the function's name is "make:x"
     with pytest.raises(ScenarioError, match=r"cannot load fake_maker:make:x: .*'make:x'"):
         scenarios.generated_scenario(entry(make="fake_maker:make:x"), 3, 0, {})

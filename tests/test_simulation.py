@@ -1,5 +1,6 @@
 """simulate(): seeding, per-run seeds, argument checks, recorded strategy steps. What every algorithm's
-run must give (same seed same arrays, types, strategies) is in tests/test_algorithm_contract.py."""
+run must give (same seed same arrays, types, strategies) is in tests/test_contract.py and
+tests/test_algorithm_contract.py."""
 
 import numpy as np
 import pytest
@@ -35,12 +36,9 @@ def test_bad_horizon_stride_or_seed_raises_simulation_error_naming_it(X):
         ("horizon", {"horizon": 10.0}),
         ("horizon", {"horizon": True}),
         ("stride", {"stride": 0}),
-        ("stride", {"stride": 2.5}),
-        ("stride", {"stride": False}),
         ("seed", {"seed": -1}),
         ("seed", {"seed": 1.0}),
         ("seed", {"seed": True}),
-        ("seed", {"seed": None}),
     ]:
         args = {"horizon": 10, "seed": 0, **kwargs}
         with pytest.raises(SimulationError, match=rf"^{argument} must be"):

@@ -2,7 +2,8 @@
 an impossible regret, an empty file and a file with fewer rows than its provenance says, each in one
 line naming the file, exit 2, nothing written. Each test runs the real commands on a tampered copy of
 real tiny outputs (made once below); the point files' check is shared (``points.read_points``), so each
-class runs it under another study command."""
+class runs it under another study command. tail-table's reader of phase 2 refuses the same kinds in-process
+(tests/test_tail.py: test_read_phase_two_reads_every_file_and_refuses_each_kind_of_damage_naming_it)."""
 
 import shutil
 
@@ -16,7 +17,6 @@ from cli_process import run_cli
 from duelbandits import schemas, storage
 
 SEED = 7
-PHASE_ONE = ["--scenario-file", "sc.json", "--seed", SEED, "--share", 0.5]
 COMMANDS = {  # the study commands, each reading the files named first, writing the outputs after
     "sweep-horizon": ["p100.parquet", "p400.parquet", "--resamples", 20, "--confidence", 0.9, "--seed", SEED,
                       "--table", "o1.parquet", "--exponents", "o2.parquet", "--markdown", "o.md", "--html", "o.html"],
@@ -27,8 +27,6 @@ COMMANDS = {  # the study commands, each reading the files named first, writing 
     "asymptotics-table": ["p100.parquet", "p400.parquet", "--resamples", 20, "--confidence", 0.9, "--seed", SEED,
                           "--c-alpha", 1, "--near", 0.1, "--exponents", "o1.parquet", "--local", "o2.parquet",
                           "--markdown", "o.md"],
-    "tail-table": ["p100.parquet", *PHASE_ONE, "--curves", "curves.parquet", "--states", "states.parquet",
-                   "--confidence", 0.9, "--estimates", "o1.parquet", "--markdown", "o.md"],
     "bayes-table": ["runs.parquet", "--confidence", 0.9, "--strata-draws", 4, "--bootstrap", 10, "--estimates",
                     "o1.parquet", "--markdown", "o.md"],
     "claims": ["--summary", "summary.parquet", "--local", "local.parquet", "--level", 0.95, "--table", "o1.parquet",
@@ -39,8 +37,8 @@ POINT = "(runs 0-3 x 4 regrets x 6 steps to T = 100)"  # thin_grid(100, 6): step
 
 @pytest.fixture(scope="module")
 def made(tmp_path_factory):
-    """Real tiny outputs: TS-Maximin's points at T = 100 and 400 (runs 0-3) on the borda matrix (A = 5), their
-    tail continued to 200, the asymptotics' local table, bayes runs (A = 3, 2 matrices x 2 runs, T = 50), and
+    """Real tiny outputs: TS-Maximin's points at T = 100 and 400 (runs 0-3) on the borda matrix (A = 5), the
+    asymptotics' local table, bayes runs (A = 3, 2 matrices x 2 runs, T = 50), and
     a summary whose rows are a paper run's (means of regrets)."""
     folder = tmp_path_factory.mktemp("made")
     scenario = ["--scenario", "borda", "--actions", 5, "--seed", SEED]
@@ -48,8 +46,6 @@ def made(tmp_path_factory):
         ["scenario", *scenario, "--out", "sc.json"],
         *[["sweep-point", *scenario, "--algorithm", "ts-maximin", "--horizon", T, "--runs", "0-3", "--points", 6,
            "--out", f"p{T}.parquet"] for T in (100, 400)],
-        ["tail-continue", "p100.parquet", *PHASE_ONE, "--horizon", 200, "--others", 2, "--jobs", 1, "--job", 0,
-         "--grid-points", 5, "--escape-samples", 10, "--curves", "curves.parquet", "--states", "states.parquet"],
         ["asymptotics-table", *COMMANDS["asymptotics-table"][:-6], "--exponents", "exponents.parquet", "--local",
          "local.parquet", "--markdown", "asymptotics.md"],
         ["bayes-runs", "--actions", 3, "--matrices", 2, "--runs", 2, "--horizon", 50, "--seed", SEED, "--jobs", 1,
@@ -98,10 +94,6 @@ def cell(frame, column, value, **where):
         ("sweep-horizon", "p100.parquet",
          lambda f: cell(f, "cumulative_regret", np.nan, run=2, regret="borda", t=16),
          "p100.parquet: run 2's borda regret is nan at t = 16"),
-        ("tail-table", "curves.parquet", lambda f: cell(f, "cumulative_regret", np.inf, run=2, t=53),
-         "curves.parquet: run 2's maximin regret is inf at t = 53"),
-        ("tail-table", "states.parquet", lambda f: cell(f, "p_escape", np.nan, run=1, t=200),
-         "states.parquet: a probability of its states is not in [0, 1]"),
         ("bayes-table", "runs.parquet", lambda f: cell(f, "regret", np.nan, matrix=1, run=0),
          "runs.parquet: matrix 1 run 0's maximin regret is nan at t = 50"),
         ("claims", "local.parquet", lambda f: cell(f, "mean", np.nan, regret="maximin", horizon=400),
@@ -120,9 +112,6 @@ def test_a_nan_is_refused(made, tmp_path, command, name, change, line):
                         "cumulative_regret", 0.5, run=1, regret="borda", t=6),
          "p100.parquet: run 1's borda regret goes from 1 at t = 3 to 0.5 at t = 6: not a sum of per-step regrets "
          "in [0, 1]"),
-        ("tail-table", "curves.parquet", lambda f: cell(f, "cumulative_regret", 0.75, run=0, t=1),
-         "curves.parquet: run 0's maximin regret goes to 0.75 at t = 1: not a sum of per-step regrets in "
-         "[-0.5, 0.5]"),
         ("bayes-table", "runs.parquet", lambda f: cell(f, "regret", 25.5, matrix=0, run=1),
          "runs.parquet: matrix 0 run 1's maximin regret goes to 25.5 at t = 50: not a sum of per-step regrets in "
          "[-0.5, 0.5]"),
@@ -139,7 +128,6 @@ def test_an_impossible_regret_is_refused(made, tmp_path, command, name, change, 
     "command, name, keep, line",
     [  # regret.rows_problem, in each reader: the last run's last step dropped, or every row
         ("sweep-actions", "p100.parquet", 0, f"p100.parquet: holds 0 rows, not the 96 of its provenance {POINT}"),
-        ("tail-table", "curves.parquet", -1, "curves.parquet: holds 14 rows, not its 3 runs x 5 steps to T = 200"),
         ("bayes-table", "runs.parquet", 0,
          "runs.parquet: holds 0 rows, not the 4 of its provenance (2 matrices x 2 runs x 1 horizons at A = 3, T = 50)"),
     ],

@@ -2,7 +2,6 @@
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
 from summaries import summary_rows
 
 from duelbandits import schemas, tables
@@ -37,7 +36,11 @@ def test_final_regret_page_is_title_header_alignment_rows_and_note():
         "| scenario | algorithm | regret | R_T mean ± std | bound at T | below bound | Copeland R_T mean ± std |"
     )
     assert lines[3] == "| --- | --- | --- | ---: | ---: | --- | ---: |"
-    assert lines[6] == "| borda | iss | Borda | 30.0 ± 3.0 | - | - | 6.0 ± 0.5 |"
+    assert lines[4:7] == [  # each number of the summary in its own cell
+        "| borda | ts-borda | Borda | 40.0 ± 4.0 | 100.0 | yes | 7.0 ± 1.0 |",
+        "| borda | partial-monitoring | Borda | 300.0 ± 9.0 | 200.0 | no | 8.0 ± 2.0 |",
+        "| borda | iss | Borda | 30.0 ± 3.0 | - | - | 6.0 ± 0.5 |",
+    ]
     assert lines[7] == "" and lines[8].startswith("R_T: cumulative regret at the horizon T") and len(lines) == 9
 
 
@@ -135,12 +138,6 @@ def test_actions_rows_show_the_ratio_to_the_bound_where_a_theorem_applies():
     ]
     page = sweep_tables.actions_page(actions())
     assert page.title == "Scaling in the number of actions A" and len(page.tables[0].header) == 8
-    a = actions()
-    a.loc[0, ["actions", "horizon", "mean", "bound", "ratio"]] = [3, 1_000_000, 2_500.0, 10_000.0, 0.25]
-    a.loc[2, ["actions", "horizon"]] = [1000, 250_000]
-    rows = sweep_tables.actions_rows(a)  # off the defaults: A below and above 10, large horizons
-    assert rows[0][3:] == ["3", "1,000,000", "2,500.0 ± 12.0", "10,000.0", "0.2500"]
-    assert rows[1][3:5] == ["1000", "250,000"]
 
 
 def test_config_html_flattens_nested_keys_and_shows_json_values():
@@ -157,14 +154,6 @@ def test_config_html_flattens_nested_keys_and_shows_json_values():
 def field_table(rows):
     """A hand-made results/field/table.parquet (its schema's columns, in its order)."""
     return pd.DataFrame(rows, columns=schemas.FIELD_TABLE_SCHEMA.names)
-
-
-def test_the_hand_made_inputs_hold_every_column_of_their_schema():
-    """The tables are tested on frames with exactly the columns the pipeline writes, of its types."""
-    for name, frame in [("SUMMARY_SCHEMA", summary_rows), ("EXPONENT_SCHEMA", exponents), ("ACTIONS_SCHEMA", actions)]:
-        schema = getattr(schemas, name)
-        assert list(frame().columns) == schema.names
-        pa.Table.from_pandas(frame(), schema=schema, preserve_index=False)  # raises on a type the schema refuses
 
 
 def table_cells(line):
@@ -201,26 +190,6 @@ def test_below_bound_is_strict_a_mean_equal_to_the_bound_is_not_below():
         summary.loc[last, "mean"] = mean
         table = paper_tables.final_regret_table(summary).set_index("algorithm")
         assert table.loc["ts-borda", "bound"] == 100.0 and table.loc["ts-borda", "below"] == below
-
-
-def test_every_number_of_the_summary_reaches_its_cell():
-    """Changing one input number of one algorithm changes exactly its cell of that algorithm's row."""
-    before = paper_tables.final_regret_rows(final_table())
-    assert {len(row) for row in before} == {len(paper_tables.FINAL_HEADER)}
-    for regret, column, value, cell in [
-        ("borda", "mean", 4321.5, 3),
-        ("borda", "std", 4321.5, 3),
-        ("borda", "bound", 234.5, 4),  # still below the mean 300: "below" stays "no"
-        ("copeland", "mean", 4321.5, 6),
-        ("copeland", "std", 4321.5, 6),
-    ]:
-        summary = summary_rows()
-        chosen = (summary["t"] == 100) & (summary["algorithm"] == "partial-monitoring") & (summary["regret"] == regret)
-        summary.loc[chosen, column] = value
-        after = paper_tables.final_regret_rows(paper_tables.final_regret_table(summary))
-        changed = [(i, k) for i in range(3) for k in range(7) if before[i][k] != after[i][k]]
-        assert changed == [(1, cell)], changed  # row 1 is partial-monitoring's
-        assert f"{value:,.1f}" in after[1][cell]
 
 
 def test_exponent_rows_at_the_ties_of_the_theorem_exponent_and_of_one():

@@ -1,5 +1,5 @@
 """The maximin-tail target (duelbandits.studies.tail): the prefix property it rests on, the trapped rule, the
-phase-2 selection, and the two-phase stratified estimator against a brute-force estimate."""
+phase-2 selection, and the two-phase stratified estimator by hand (its law: tests/test_regret.py's coverage test)."""
 
 import math
 
@@ -10,12 +10,12 @@ import pytest
 
 from duelbandits import regret, scenarios, schemas, theorems, winners
 from duelbandits.errors import InputError
-from duelbandits.points import simulate_point
 from duelbandits.simulation import name_seed, run_seed, simulate
 from duelbandits.studies.tail import analysis as tail
 from duelbandits.studies.tail import family as tail_family
 
 SEED = 20191114
+NAN = math.nan
 
 
 @pytest.fixture(scope="module")
@@ -45,31 +45,6 @@ def test_trapped_at_its_boundary():
     assert tail.trapped(t, below, delta, share=0.49)[0, 1]
 
 
-@pytest.mark.slow  # a Monte Carlo check of a law: the slow tier's
-def test_stratified_estimate_against_brute_force_on_the_borda_matrix(borda):
-    """A small case run both ways: all 150 runs to T2 (brute force) and the two-phase sample (every
-    trapped run, 20 free ones); the estimates agree within 3 standard errors of their difference."""
-    trap = winners.trap(borda)
-    T1, T2, N = 1_000, 6_000, 150
-    point = simulate_point(borda, "borda", "ts-maximin", T1, range(N), SEED, points=12).to_pandas()
-    runs, strata = tail.strata_of(point, trap.delta, 0.5, 20, SEED)
-    full = simulate_point(borda, "borda", "ts-maximin", T2, range(N), SEED, points=12).to_pandas()
-    final = full[(full["regret"] == "maximin") & (full["t"] == T2)].set_index("run")["cumulative_regret"]
-    brute = final.mean()
-    held = runs[strata == "trapped"]
-    free = runs[strata == "free"]
-    n_trapped = held.size
-    estimate, se = regret.stratified_mean([(n_trapped, final.loc[held]), (N - n_trapped, final.loc[free])])
-    # the brute-force mean shares phase 1 with the estimate: their difference is phase 2's error alone
-    W = np.array([n_trapped, N - n_trapped]) / N
-    var = [final.loc[held].var(ddof=1), final.loc[free].var(ddof=1)]
-    n = [held.size, free.size]
-    se_diff = math.sqrt(sum(w**2 * v / k * (1 - k / Nh) for w, v, k, Nh in zip(W, var, n, [n_trapped, N - n_trapped])))
-    assert n_trapped > 0
-    assert abs(estimate - brute) <= 3 * se_diff + 1e-9
-    assert se > 0
-
-
 def test_family_member_has_its_trap_exactly_when_the_borda_condition_holds():
     """Action 1 is the Borda winner iff (A - 2)(strength - 1/2 - others_gap) > 2 gap."""
     from duelbandits import winners
@@ -86,49 +61,24 @@ def test_family_member_has_its_trap_exactly_when_the_borda_condition_holds():
 # --- The family, sharpened: the crossing, the growth exponent past it, the smallest A / largest gap ------
 
 
-def test_crossing_on_a_hand_built_curve_interpolates_in_log_t():
-    """ratio 0.5 -> 2.0 between t = 100 and 1000 reaches 1 a third of the way in log t: 10^(2 + 1/3);
-    the upper end (x 1.5: 0.75 -> 3.0) a ninth of the way, 10^(2 + 1/9); the lower end (x 0.5) reaches 1
-    exactly at the grid step 1000."""
-    t = np.array([10, 100, 1000, 10000])
-    ratio = np.array([0.1, 0.5, 2.0, 4.0])
-    cross, low, high = tail_family.crossing(t, ratio, 0.5 * ratio, 1.5 * ratio)
-    assert cross == pytest.approx(10 ** (2 + 1 / 3), rel=1e-12)
-    assert low == pytest.approx(10 ** (2 + 1 / 9), rel=1e-12)
-    assert high == pytest.approx(1000, rel=1e-12)
-    assert low < cross < high
+T3, BELOW = [10, 100, 1000], np.array([0.2, 0.5, 0.99])
+CROSSINGS = [  # t, ratio, its interval's low and high ends -> (crossing, from, to): where ratio, high, low reach 1
+    # ratio 0.5 -> 2.0 between t = 100 and 1000 reaches 1 a third of the way in log t; the high end (x 1.5: 0.75 ->
+    # 3.0) a ninth of the way; the low end (x 0.5) exactly at the grid step 1000
+    ([10, 100, 1000, 10000], np.array([0.1, 0.5, 2.0, 4.0]), 0.5, 1.5, (10 ** (2 + 1 / 3), 10 ** (2 + 1 / 9), 1000)),
+    (T3, BELOW, 0.5, 1.001, (NAN, NAN, NAN)),  # no crossing on the grid
+    (T3, BELOW, 0.5, 1.02, (NAN, 10 ** (2 + 0.49 / 0.4998), NAN)),  # the high end reaches 1 (0.51 -> 1.0098)
+    (T3, np.array([1.0, 1.5, 3.0]), 0.5, 2, (10, 10, 10 ** (2 + 1 / 3))),  # above at the first step: that step
+    # crossed, not yet shown exceeded: the low end never reaches 1 on the grid
+    (T3, np.array([0.5, 1.2, 1.5]), np.array([0.2, 5 / 12, 0.6]), np.array([1.8, 5 / 3, 4 / 3]),
+     (10 ** (1 + 5 / 7), 10 ** (1 + 1 / 11), NAN)),
+]  # fmt: skip
 
 
-def test_crossing_boundaries_no_crossing_on_the_grid_and_a_crossing_at_the_first_step():
-    t = np.array([10, 100, 1000])
-    below = np.array([0.2, 0.5, 0.99])
-    assert all(math.isnan(v) for v in tail_family.crossing(t, below, below / 2, below * 1.001))
-    # the upper end reaches 1 at the last step only (0.99 x 1.02 > 1), the mean never: crossing NaN
-    cross, low, high = tail_family.crossing(t, below, below / 2, below * 1.02)
-    assert math.isnan(cross) and math.isnan(high) and 100 < low <= 1000
-    # already above at the first step: the first step itself, never before it
-    above = np.array([1.0, 1.5, 3.0])
-    cross, low, high = tail_family.crossing(t, above, above / 2, above * 2)
-    assert (cross, low) == (10.0, 10.0)
-    assert high == pytest.approx(10 ** (2 + 1 / 3), rel=1e-12)  # lower end 0.75 -> 1.5 between 100 and 1000
-    # crossed, not yet shown exceeded: the lower end never reaches 1 on the grid
-    cross, low, high = tail_family.crossing(
-        t, np.array([0.5, 1.2, 1.5]), np.array([0.1, 0.5, 0.9]), np.array([0.9, 2, 2])
-    )
-    assert 10 < low < cross < 100 and math.isnan(high)
-
-
-def test_growth_exponent_recovers_a_known_slope_past_the_start():
-    """Each run is c_r t^0.5 up to t = 1000 and c_r 1000^0.5 (t / 1000)^1.5 past it: the mean curve has
-    slope exactly 1.5 over t >= 1000, and every bootstrap resample of the runs too (the c_r rescale it)."""
-    t = np.geomspace(10, 10**5, 21)
-    c = np.array([1.0, 2.0, 5.0, 0.5, 3.0])[:, None]
-    R = c * np.where(t <= 1000, t**0.5, 1000**0.5 * (t / 1000) ** 1.5)
-    rho, low, high = tail_family.growth_exponent(t, R, 1000.0, 200, 0.95, 1)
-    assert rho == pytest.approx(1.5, abs=1e-9)
-    assert low == pytest.approx(1.5, abs=1e-9) and high == pytest.approx(1.5, abs=1e-9)
-    # from the start of the grid the fit mixes both slopes: strictly between 0.5 and 1.5
-    assert 0.5 < tail_family.growth_exponent(t, R, 10.0, 10, 0.95, 1)[0] < 1.5
+def test_crossing_interpolates_in_log_t_between_the_grid_steps():
+    for t, ratio, low, high, expected in CROSSINGS:
+        got = tail_family.crossing(t, ratio, low * ratio, high * ratio)
+        assert got == pytest.approx(expected, rel=1e-12, nan_ok=True), (ratio, low, high)
 
 
 def test_growth_exponent_needs_a_crossing_and_two_steps_past_it():
@@ -205,10 +155,6 @@ included) 0.5, 0.4, 0.05, 0.05, so action 0 is the Maximin winner; row sums 2.3,
 action 1 is the Borda winner; delta = X[0, 1] - 1/2 = 0.1."""
 
 
-def test_family_matrix_by_value():
-    np.testing.assert_allclose(tail_family.family_matrix(4, 0.1, 0.1, 0.95), FAMILY_4, rtol=0, atol=1e-15)
-
-
 def test_a_matrix_with_tied_or_equal_winners_has_no_trap():
     """A Condorcet winner (0, both winners); two Maximin winners (rows 0 and 1 both have minimum 1/2); two Borda
     winners (1 and 2: row sums 1.8, 1.8)."""
@@ -223,23 +169,15 @@ def test_a_matrix_with_tied_or_equal_winners_has_no_trap():
         assert str(refused.value) == why + got
 
 
-def test_family_matrix_refuses_each_parameter_at_its_open_end():
-    for args, message in [
-        ((2, 0.1, 0.1, 0.9), "the family needs A >= 3, got 2"),
-        ((3, 0.0, 0.1, 0.9), "got 0.0, 0.1, 0.9"),
-        ((3, 0.5, 0.1, 0.9), "got 0.5, 0.1, 0.9"),
-        ((3, 0.1, 0.0, 0.9), "got 0.1, 0.0, 0.9"),
-        ((3, 0.1, 0.5, 0.9), "got 0.1, 0.5, 0.9"),
-        ((3, 0.1, 0.1, 0.5), "got 0.1, 0.1, 0.5"),
-        ((3, 0.1, 0.1, 1.0), "got 0.1, 0.1, 1.0"),
-    ]:
-        with pytest.raises(tail.TailError, match=message):
-            tail_family.family_matrix(*args)
-
-
-def test_family_matrix_takes_values_just_inside_its_ranges():
+def test_family_matrix_by_value_just_inside_its_ranges_and_refused_at_each_open_end():
+    np.testing.assert_allclose(tail_family.family_matrix(4, 0.1, 0.1, 0.95), FAMILY_4, rtol=0, atol=1e-15)
     X = tail_family.family_matrix(3, 0.499, 0.001, 0.501)
     np.testing.assert_allclose(X, [[0.5, 0.999, 0.501], [0.001, 0.5, 0.501], [0.499, 0.499, 0.5]], atol=1e-15)
+    with pytest.raises(tail.TailError, match="the family needs A >= 3, got 2"):
+        tail_family.family_matrix(2, 0.1, 0.1, 0.9)
+    for args in [(0.0, 0.1, 0.9), (0.5, 0.1, 0.9), (0.1, 0.0, 0.9), (0.1, 0.5, 0.9), (0.1, 0.1, 0.5), (0.1, 0.1, 1.0)]:
+        with pytest.raises(tail.TailError, match=f"got {', '.join(map(str, args))}$"):
+            tail_family.family_matrix(3, *args)
 
 
 def test_interval_slopes_by_hand_for_one_run_and_for_several():
@@ -619,12 +557,8 @@ def test_tail_page_in_full_with_the_states_and_without():
         "| below |\n"
     )
     states = (
-        "\n## The continued runs' posterior state (medians over runs)\n\n`duels i*-i2`: duels of the Maximin winner "
-        "against the Borda winner so far; `none`: runs that never dueled them; `never observed`: ordered pairs never "
-        "dueled (`of i*'s row`: entries X[i*, j] among them); `p(i*)`: probability that one posterior draw picks i* "
-        "under the frozen posterior; `fewest i* duels`: the fewest duels of i* against one action j_min; `p(i*-i2)`, "
-        "`p(escape)`: probability that a step duels i* against i2, against j_min (2 p(i*) p(j)): the only duel that "
-        "corrects the entry X[i*, j_min].\n\n"
+        "\n## The continued runs' posterior state (medians over runs)\n\nThe columns: docs/claims.md, \"Theorem 4.1 "
+        "past the paper's horizon\".\n\n"
         "| t | stratum | runs | duels i*-i2 | none | never observed | of i*'s row | fewest i* duels | p(i*) | p(i*-i2) "
         "| p(escape) | R_t |\n| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n"
         "| 2 | free | 2 | 2 | 1 | 6 | 2 | 1 | 5.00e-01 | 2.50e-01 | 1.25e-01 | 1 |\n"

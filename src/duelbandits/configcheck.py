@@ -106,7 +106,7 @@ def check_values(config: dict, schema_path, command_line=None) -> None:
                     value[key] = walk(item, extra if isinstance(extra, dict) else {}, (*path, key), under)
         elif isinstance(value, list):
             for index, item in enumerate(value):
-                under = given[index] if isinstance(given, list) and index < len(given) else None
+                under = given[index] if isinstance(given, list) else None  # the command line's list: config's
                 value[index] = walk(item, node.get("items", {}), (*path, index), under)
         return value
 

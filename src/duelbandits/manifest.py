@@ -37,8 +37,6 @@ class ManifestError(InputError):
     """A manifest is unreadable or names files that cannot be hashed."""
 
 
-sha256 = file_sha256
-
 
 # --- The manifest file ----------------------------------------------------------------------
 
@@ -60,7 +58,7 @@ def build(root, files, config: dict, plugins: dict | None = None) -> str:
     ]
     if plugins:
         lines.append(f"# plugins: {json.dumps(plugins, sort_keys=True)}")
-    lines += [f"{sha256(root / rel)}  {rel}" for rel in rels]
+    lines += [f"{file_sha256(root / rel)}  {rel}" for rel in rels]
     lines += [f"# content: {digests.content_digest(root / rel)}  {rel}" for rel in rels]
     lines.append(f"{END}{len(rels)} entries")
     return "\n".join(lines) + "\n"
@@ -206,7 +204,7 @@ def verify(manifest, root, reasons: dict | None = None) -> dict[str, str]:
             status[rel] = MISSING
         elif problem is not None:  # a directory, a FIFO, a loop, unreadable in its place: named, not hashed
             status[rel], reasons[rel] = DIFFERS, problem
-        elif sha256(path) == digest:
+        elif file_sha256(path) == digest:
             status[rel] = IDENTICAL
         elif same_versions:
             status[rel], reasons[rel] = (

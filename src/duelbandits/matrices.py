@@ -131,7 +131,5 @@ def fitted_utilities(matrix: np.ndarray, clip: float = 1e-3) -> np.ndarray:
 
 def benchmark_matrix(name: str) -> np.ndarray:
     """The :data:`BENCHMARKS` matrix ``name``, read from the package data (:func:`read_matrix_file`)."""
-    if name not in BENCHMARKS:
-        raise ScenarioError(f"unknown benchmark matrix {name!r}; benchmarks: {', '.join(BENCHMARKS)}")
     with resources.as_file(resources.files(__package__).joinpath("data", BENCHMARKS[name][0])) as path:
         return read_matrix_file(path)

@@ -86,16 +86,11 @@ def z_value(confidence: float) -> float:
 
 
 def stratified_mean(strata) -> tuple[float, float]:
-    """``(estimate, standard error)`` of a population mean from a two-phase stratified sample.
-
-    ``strata`` is a list of ``(N_h, values_h)``: ``N_h`` runs of stratum ``h`` in phase 1,
-    ``values_h`` the ``n_h`` phase-2 values (a simple random subsample of them). The estimate is
-    ``sum_h W_h ybar_h`` with ``W_h = N_h / N``; its variance (double sampling for
-    stratification, Cochran 1977, 12.2) is ``sum_h W_h^2 s_h^2 / n_h (1 - n_h / N_h)`` (phase 2)
-    plus ``S^2 / N`` (phase 1, which drew the strata's shares), with
-    ``S^2 = sum_h W_h s_h^2 + sum_h W_h (ybar_h - ybar)^2``. A stratum with ``N_h = 0`` is
-    skipped; one with ``N_h > 0`` needs ``n_h >= 1`` (``s_h = 0`` when ``n_h = 1``).
-    """
+    """``(estimate, standard error)`` of a population mean from a two-phase stratified sample ``strata``,
+    ``[(N_h, values_h), ...]``: ``N_h`` runs of stratum ``h`` in phase 1, ``values_h`` a simple random
+    subsample of them (double sampling for stratification, Cochran 1977, 12.2; the formulas:
+    docs/claims.md, "Theorem 4.1 past the paper's horizon"). A stratum with ``N_h = 0`` is skipped; one
+    with ``N_h > 0`` needs 1 to ``N_h`` values (``s_h = 0`` for one)."""
     strata = [(int(N), np.asarray(v, dtype=float)) for N, v in strata if int(N) > 0]
     if not strata:
         raise InputError("no runs in any stratum")
@@ -124,7 +119,7 @@ def rows_problem(frame, levels: dict, expected: str) -> str | None:
     study's reader: a file holds the rows its provenance made."""
     import pandas as pd
 
-    want = pd.MultiIndex.from_product(list(levels.values()), names=list(levels))
+    want = pd.MultiIndex.from_product(list(levels.values()))
     got = pd.MultiIndex.from_frame(frame[list(levels)])
     if len(got) == len(want) and got.sort_values().equals(want.sort_values()):
         return None
@@ -139,16 +134,17 @@ def curve_problem(kind: str, t, R, names=None) -> str | None:
     size): so a non-negative kind never decreases nor goes below 0, and no ``R_t`` leaves ``t`` times
     its kind's range. The point, tail, bayes and claims readers check their regrets with it, so that no
     statistic turns an impossible value into a number."""
-    t = np.asarray(t, dtype=float)
+    # mutmut equivalent: dtype dropped: steps are whole numbers, their differences and products alike
+    t = np.asarray(t, dtype=float)  # pragma: no mutate
     R = np.asarray(R, dtype=float).reshape(-1, t.size)
     names = [f"run {r}" for r in range(R.shape[0])] if names is None else list(names)
     if kind not in RANGES:
         return f"{kind!r} is no regret kind (one of {', '.join(RANGES)})"
     low, high = RANGES[kind]
     dt = np.diff(np.r_[0.0, t])
-    dR = np.diff(np.concatenate([np.zeros((R.shape[0], 1)), R], axis=1), axis=1)
     slack = 1e-9 * np.maximum(1.0, np.abs(R))
-    with np.errstate(invalid="ignore"):
+    with np.errstate(invalid="ignore"):  # inf - inf in a difference: the run is refused as not finite
+        dR = np.diff(np.concatenate([np.zeros((R.shape[0], 1)), R], axis=1))
         bad = ~np.isfinite(R) | (dR < low * dt - slack) | (dR > high * dt + slack)
     if not bad.any():
         return None

@@ -200,10 +200,10 @@ def make_scenario(name: str, actions: int | None = None, seed=0, *, path=None, *
     """Build the named scenario's preference matrix; ``params`` override :data:`DEFAULTS`. The ``file``
     scenario reads the CSV file ``path``, a :data:`BENCHMARKS` scenario the package data: A comes from
     the matrix (an ``actions`` given must equal it) and ``seed`` and ``params`` do not apply."""
-    if name == "file":
-        return file_scenario(path, actions, params)
+    if name == "file":  # keyed by the matrix's content (its sha256 in every file's provenance), not the path
+        return _fixed("file", read_matrix_file(path), actions, params, f"matrix file {path}: has")
     if name in BENCHMARKS and path is None:
-        return benchmark_scenario(name, actions, params)
+        return _fixed(name, benchmark_matrix(name), actions, params, f"scenario {name} has", source=BENCHMARKS[name][1])
     if path is not None:
         raise ScenarioError(f"path applies only to the file scenario, not to {name!r}")
     if actions is None:
@@ -247,35 +247,20 @@ def cyclic_modification(matrix: np.ndarray, utilities: np.ndarray, strength: flo
         put(a, o, k["copeland_beats_others"])
         put(b, o, k["maximin_vs_others"])
         put(c, o, k["borda_loses_to_weakest"] if o == weakest else strength)
-    found = {
-        "Copeland": winners.copeland_winners(X).tolist(),
-        "Maximin": winners.maximin_winners(X).tolist(),
-        "Borda": winners.borda_winners(X).tolist(),
-    }
-    wanted = {"Copeland": [a], "Maximin": [b], "Borda": [c]}
-    for notion, expected in wanted.items():
-        if found[notion] != expected:
+    for kind, expected in {"copeland": [a], "maximin": [b], "borda": [c]}.items():
+        found = winners.WINNERS[kind](X).tolist()
+        if found != expected:
+            notion = kind.capitalize()
             raise ScenarioError(
                 f"cyclic scenario: action {expected[0]} is not the unique {notion} winner "
-                f"({notion} winners: {found[notion]}); raise borda_strength or lower utility_max"
+                f"({notion} winners: {found}); raise borda_strength or lower utility_max"
             )
     return X
 
 
-def file_scenario(path, actions=None, params=None) -> Scenario:
-    """The ``file`` scenario: the matrix of :func:`read_matrix_file` and its fitted utilities."""
-    # the path is not recorded: the results are keyed by the matrix's content (its sha256 is in every
-    # file's provenance), so the same matrix under another name gives the same results
-    return _fixed("file", read_matrix_file(path), actions, params, f"matrix file {path}: has")
-
-
-def benchmark_scenario(name: str, actions=None, params=None) -> Scenario:
-    """A :data:`BENCHMARKS` scenario: the published matrix and its fitted utilities (as for ``file``)."""
-    return _fixed(name, benchmark_matrix(name), actions, params, f"scenario {name} has", source=BENCHMARKS[name][1])
-
-
 def _fixed(name: str, X, actions, params, where: str, **more) -> Scenario:
-    """The scenario of a matrix of its own A, which ``actions`` (if given) must equal."""
+    """The scenario of a matrix of its own A (a file's or a benchmark's), which ``actions`` (if given) must
+    equal; its utilities fitted (:func:`fitted_utilities`)."""
     A = X.shape[0]  # pragma: no mutate -- shape[1] for shape[0]: checked square before
     if actions is not None and not isinstance(actions, bool) and actions != A:
         raise ScenarioError(f"{where} {A} actions, but actions = {actions} was asked for")

@@ -36,31 +36,23 @@ class StorageError(InputError):
     """A results file is missing, unreadable or not what the pipeline wrote, or cannot be written."""
 
 
-class DamagedFile(StorageError):
-    """An input file that is not what the pipeline wrote."""
-
-    def __init__(self, path, problem: str):
-        super().__init__(f"{path}: {problem}")
-        self.path = str(path)
-
-
 def readable(path) -> Path:
-    """``path``, or DamagedFile naming why it cannot be read as a file (:func:`duelbandits.errors.why_unreadable`)."""
+    """``path``, or StorageError naming why it cannot be read as a file (:func:`duelbandits.errors.why_unreadable`)."""
     problem = why_unreadable(path)
     if problem:
-        raise DamagedFile(path, problem)
+        raise StorageError(f"{path}: {problem}")
     return Path(path)
 
 
 @contextmanager
 def parquet_errors(path):
-    """Arrow's error reading the Parquet file ``path`` as one DamagedFile line (Arrow's first line: its
+    """Arrow's error reading the Parquet file ``path`` as one StorageError line (Arrow's first line: its
     message can go on to dump a schema)."""
     try:
         yield
     except (pa.ArrowException, OSError, ValueError, KeyError) as err:
         first = next(iter(str(err).splitlines()), "")
-        raise DamagedFile(path, f"not a readable Parquet file ({first})") from None
+        raise StorageError(f"{path}: not a readable Parquet file ({first})") from None
 
 
 def _umask() -> int:
@@ -161,19 +153,19 @@ def read_provenance(path, fields: dict | None = None, **expected) -> dict:
     that type."""
     metadata = read_schema(path).metadata or {}
     if METADATA_KEY not in metadata:
-        raise DamagedFile(path, "carries no duelbandits provenance (not written by the pipeline)")
+        raise StorageError(f"{path}: carries no duelbandits provenance (not written by the pipeline)")
     try:
         prov = json.loads(metadata[METADATA_KEY])
     except (UnicodeDecodeError, json.JSONDecodeError) as err:
         raise StorageError(f"{path}: its provenance is not JSON ({err})") from None
     if not isinstance(prov, dict):
-        raise DamagedFile(path, f"its provenance is not a JSON object but {type(prov).__name__} {prov!r:.40}")
+        raise StorageError(f"{path}: its provenance is not a JSON object but {type(prov).__name__} {prov!r:.40}")
     check(path, prov, **expected)
     for key, kind in (fields or {}).items():
         if key not in prov:
-            raise DamagedFile(path, f"its provenance has no {key!r}")
+            raise StorageError(f"{path}: its provenance has no {key!r}")
         if not isinstance(prov[key], kind) or isinstance(prov[key], bool):
-            raise DamagedFile(path, f"its provenance's {key!r} is {prov[key]!r:.40}, not a {kind.__name__}")
+            raise StorageError(f"{path}: its provenance's {key!r} is {prov[key]!r:.40}, not a {kind.__name__}")
     return prov
 
 
@@ -271,12 +263,8 @@ def scenario_record(sc, seed: int) -> dict:
         "matrix_sha256": matrix_sha256(X),
         "utilities": sc.utilities.tolist(),
         "matrix": X.tolist(),
-        "winners": {
-            "condorcet": winners.condorcet_winner(X),
-            "copeland": winners.copeland_winners(X).tolist(),
-            "maximin": winners.maximin_winners(X).tolist(),
-            "borda": winners.borda_winners(X).tolist(),
-        },
+        # an action or None (Condorcet), a list of actions (the others)
+        "winners": {kind: np.asarray(find(X)).tolist() for kind, find in winners.WINNERS.items()},
         "params": sc.params,
     }
 
@@ -288,7 +276,6 @@ def write_scenario(path, sc, seed: int) -> None:
 
 SCENARIO_FIELDS = {"name": str, "matrix_sha256": str, "matrix": list, "utilities": list, "winners": dict}
 """The fields of a scenario file its readers use, and their JSON types (:func:`read_scenario`)."""
-WINNER_KINDS = ("condorcet", "copeland", "maximin", "borda")
 
 
 def read_scenario(path) -> dict:
@@ -298,17 +285,17 @@ def read_scenario(path) -> dict:
     try:
         record = json.loads(readable(path).read_text())
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise DamagedFile(path, f"not a scenario file ({err})") from None
+        raise StorageError(f"{path}: not a scenario file ({err})") from None
     for key, kind in SCENARIO_FIELDS.items():
         if not isinstance(record, dict) or not isinstance(record.get(key), kind):
-            raise DamagedFile(path, f"not a scenario file (no {key!r} of JSON type {kind.__name__})")
+            raise StorageError(f"{path}: not a scenario file (no {key!r} of JSON type {kind.__name__})")
     try:  # what a reader computes from: a preference matrix and the four winners (the figures mark them)
         validate_matrix(record["matrix"])
     except MatrixError as err:
-        raise DamagedFile(path, f"not a scenario file (its matrix: {err})") from None
-    missing = [kind for kind in WINNER_KINDS if kind not in record["winners"]]
+        raise StorageError(f"{path}: not a scenario file (its matrix: {err})") from None
+    missing = [kind for kind in winners.WINNERS if kind not in record["winners"]]
     if missing:
-        raise DamagedFile(path, f"not a scenario file (no {', '.join(missing)} winners)")
+        raise StorageError(f"{path}: not a scenario file (no {', '.join(missing)} winners)")
     return record
 
 
@@ -331,22 +318,22 @@ def _read(path, columns, filters, schema: pa.Schema | None, nullable=()) -> pa.T
         for name in columns or schema.names:
             type_, nulls = schema.field(name).type, table.column(name).null_count
             if nulls and name not in nullable and (pa.types.is_integer(type_) or pa.types.is_boolean(type_)):
-                raise DamagedFile(path, f"column {name} holds {nulls} null value(s): not what the pipeline wrote")
+                raise StorageError(f"{path}: column {name} holds {nulls} null value(s): not what the pipeline wrote")
     return table
 
 
 def check_columns(path, schema: pa.Schema, columns=None) -> None:
-    """DamagedFile unless ``path`` has each column of ``columns`` (default: all of ``schema``'s) with the
+    """StorageError unless ``path`` has each column of ``columns`` (default: all of ``schema``'s) with the
     type ``schema`` gives it."""
     found = {field.name: field.type for field in read_schema(path)}
     names = list(columns or schema.names)
     missing = [name for name in names if name not in found]
     if missing:
-        raise DamagedFile(path, f"has no column(s) {', '.join(missing)}: not what the pipeline wrote")
+        raise StorageError(f"{path}: has no column(s) {', '.join(missing)}: not what the pipeline wrote")
     for name in names:
         if found[name] != schema.field(name).type:
-            raise DamagedFile(
-                path, f"column {name} is {found[name]}, not {schema.field(name).type}: not what the pipeline wrote"
+            raise StorageError(
+                f"{path}: column {name} is {found[name]}, not {schema.field(name).type}: not what the pipeline wrote"
             )
 
 

@@ -51,6 +51,16 @@ def condorcet_winner(matrix: np.ndarray) -> int | None:
     return int(winners[0]) if winners.size else None
 
 
+WINNERS = {
+    "condorcet": condorcet_winner,
+    "copeland": copeland_winners,
+    "maximin": maximin_winners,
+    "borda": borda_winners,
+}
+"""Each winner notion's function by kind, in the order a scenario file records them
+(``duelbandits.storage.scenario_record``, which its reader requires all of)."""
+
+
 @dataclass(frozen=True)
 class Trap:
     """The trap of a matrix for TS-Maximin (the maximin-tail study, checked by the config): its unique
@@ -64,7 +74,8 @@ class Trap:
 
 def trap(matrix) -> Trap:
     """The :class:`Trap` of ``matrix``, or one line saying it has none."""
-    X = np.asarray(matrix, dtype=float)
+    # mutmut equivalent: dtype dropped: the winners' scores and X[i, j] - 0.5 are floats for any numbers
+    X = np.asarray(matrix, dtype=float)  # pragma: no mutate
     star, borda = maximin_winners(X), borda_winners(X)
     if star.size != 1 or borda.size != 1 or star[0] == borda[0]:
         raise InputError(

@@ -148,10 +148,6 @@ def cmd_simulate(args) -> None:
     from .. import algorithms, resources, storage
     from ..simulation import run_seed, simulate
 
-    if args.run is not None and args.runs is not None:
-        raise UsageError("give either --run or --runs, not both")
-    if args.run is None and args.runs is None:
-        raise UsageError("one of --run R or --runs FIRST-LAST is required")
     runs = range(args.run, args.run + 1) if args.run is not None else run_range(args.runs)
     parquet_out(args.out)
     sc = scenario_of(args)
@@ -192,12 +188,11 @@ def progress_line(label: str):
 
 
 def cmd_sweep_point(args) -> None:
-    from .. import algorithms, points, resources, storage
+    from .. import points, resources, storage
 
     parquet_out(args.out)
     sc = scenario_of(args)
-    params = key_values(args.param, "--param")
-    algorithms.get(args.algorithm).hyperparameters(**params)
+    params = key_values(args.param, "--param")  # checked by the first run's simulate, before any step
     runs = run_range(args.runs)
     resources.check_memory(
         f"--horizon {args.horizon} at A = {sc.matrix.shape[0]}",
@@ -259,10 +254,11 @@ def add_commands(sub) -> None:
     add_scenario_args(p)
     p.add_argument("--algorithm", required=True, help=slugs)
     p.add_argument("--horizon", type=positive_int, required=True, help="number of steps T")
-    p.add_argument(
+    one = p.add_mutually_exclusive_group(required=True)
+    one.add_argument(
         "--run", type=non_negative_int, help="run index R (its seed derives from seed, scenario, algorithm, R)"
     )
-    p.add_argument("--runs", help="a range of runs FIRST-LAST, one file (each run as with --run)")
+    one.add_argument("--runs", help="a range of runs FIRST-LAST, one file (each run as with --run)")
     p.add_argument(
         "--stride", type=positive_int, required=True, help="record strategies every STRIDE steps (config `stride`)"
     )

@@ -111,21 +111,10 @@ def bayes_markdown(table, verdict: str, prior: str, bootstrap: int) -> str:
             "# Theorem 4.1 as a Bayesian bound\n",
             f"TS-Maximin on matrices drawn from the prior `{PRIORS[prior]}` "
             f"(duelbandits.studies.bayes: {DRAWS[prior]}). "
-            "E[R_t] / bound is the mean over the prior of each matrix's mean Maximin R_t / bound, stratified by "
-            "whether the matrix has a Condorcet winner (double sampling: the strata's shares from a larger draw "
-            f"of matrices, the simulated ones its first), with the two-sided {level} normal interval; 'matrices "
-            "above' is the share of simulated matrices whose mean R_t exceeds the bound; 'matrices to decide', "
-            "for an inconclusive row, is the fewest matrices n whose interval would exclude 1 if the estimate and"
-            " the between-matrix spread stayed as observed with M: n > M (half-width / |E[R_t] / bound - 1|)^2, "
-            "the half-width z se of the level's interval ('none' at a ratio of exactly 1); the exponent is the "
-            "local growth exponent of E[R_t] since the previous horizon, and the crossing the horizon where "
-            "E[R_t] reaches the bound: 'reached' when it is at or above it at t, else extrapolated with that "
-            f"exponent ('never' when it is at most the bound's, 1/2), each with the bootstrap percentile {level} "
-            f"interval from {bootstrap:,} resamplings of the matrices (duelbandits.studies.bayes_growth). Where a "
-            "resampled E[R_t] is not positive (at t or the previous horizon) the exponent is undefined, and so is"
-            " the crossing unless reached: the interval is over the resamplings where it is defined, and the "
-            "others are counted ('n of B undefined'); 'undefined' alone is a point whose E[R_t] is not positive, "
-            "'-' an A's first horizon (no previous one).\n",
+            f"E[R_t] / bound over the prior, stratified by a Condorcet winner, with the two-sided {level} normal "
+            f"interval; the exponent and the crossing with the bootstrap percentile {level} interval from "
+            f"{bootstrap:,} resamplings of the matrices. What each column means and how it is computed: "
+            'docs/claims.md, "Theorem 4.1 as a Bayesian bound".\n',
             f"Matrices with a Condorcet winner (share of the drawn): {shares}.\n",
             f"Headline verdict, at the longest horizon (each horizon's own verdict is in the table): **{verdict}.**\n",
             markdown(HEADER, rows, "rrrrrlrrr"),

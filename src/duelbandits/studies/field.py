@@ -60,11 +60,9 @@ def curves_table(points: pd.DataFrame, regrets: dict) -> pd.DataFrame:
     import pandas as pd
 
     from ..algorithms import ALGORITHMS
-    from ..points import check_points
     from ..regret import sample_std
     from ..schemas import FIELD_CURVES_SCHEMA
 
-    points = check_points(points)
     frames = []
     for scenario, kinds in regrets.items():
         part = points[points["scenario"] == scenario]

@@ -10,10 +10,11 @@ import numpy as np
 import pandas as pd
 
 from ... import algorithms, schemas, theorems
-from ...points import PointError, bootstrap_exponent, check_points, fit_power_law, resampled_log_means
+from ...points import PointError, resampled_log_means
 from ...regret import REGRET_NAMES, sample_std
 from ...simulation import name_seed
-from ...tables import Page, Table, fmt, fraction
+from ...tables import Page, Table, fmt
+from ..sweeps.analysis import bound_at, fitted_groups, regret_label, theorem_cell
 
 NEAR = 0.1
 """Default ``near`` of the verdict ``converging``: the last interval's low end at most this far above ``e``."""
@@ -116,13 +117,6 @@ def verdict(slopes, lows, highs, exponent, near: float = NEAR) -> str | None:
     return "above"
 
 
-def _bound(theorem, actions: int, horizon: int, c_alpha: float) -> float:
-    """The theorem's bound on E[R_T] tuned to ``horizon``, NaN where its horizon requirement fails."""
-    if theorem is None or not theorem.holds(int(actions), int(horizon), c_alpha):
-        return math.nan
-    return float(theorem.bound(int(actions), float(horizon), c_alpha=c_alpha))
-
-
 def long_horizon_tables(
     points: pd.DataFrame,
     resamples: int = 1000,
@@ -134,38 +128,22 @@ def long_horizon_tables(
     """``(exponents, local)``: one row per (scenario, algorithm, regret, A) of the sweep ``points``, and one
     per horizon. The global fit's stream is the sweeps' own (the same interval as ``sweep-horizon``); the
     local slopes' adds ``"local"``."""
-    keys = ["scenario", "algorithm", "regret", "actions"]
-    points = check_points(points)
-    finals = points[points["t"] == points["horizon"]]
     exponent_rows, local_frames = [], []
-    for (scenario, algorithm, kind, actions), part in finals.groupby(keys):
-        by_T = [(int(T), grp["cumulative_regret"].to_numpy()) for T, grp in part.groupby("horizon")]
-        if len(by_T) < 2:
+    for common, horizons, values, (rho, log_c, rho_low, rho_high) in fitted_groups(
+        points, resamples, confidence, base_seed
+    ):
+        scenario, algorithm, kind, actions = (common[name] for name in ("scenario", "algorithm", "regret", "actions"))
+        if len(horizons) < 2:
             raise PointError(
                 f"{scenario}/{algorithm} A={actions}: local exponents need at least two horizons, "
-                f"got {[T for T, _ in by_T]}"
+                f"got {horizons.tolist()}"
             )
-        horizons = np.array([T for T, _ in by_T])
-        values = [v for _, v in by_T]
         means = np.array([v.mean() for v in values])
         slopes = local_slopes(horizons, means)
-        key = (scenario, algorithm, kind, str(actions))
-        lows, highs = bootstrap_local_slopes(
-            horizons, values, resamples, confidence, name_seed(base_seed, *key, "local")
-        )
-        rho, log_c = fit_power_law(horizons, means)
-        rho_low, rho_high = bootstrap_exponent(horizons, values, resamples, confidence, name_seed(base_seed, *key))
+        local_seed = name_seed(base_seed, scenario, algorithm, kind, str(actions), "local")
+        lows, highs = bootstrap_local_slopes(horizons, values, resamples, confidence, local_seed)
         theorem = theorems.theorem_for(algorithm, kind)
-        bounds = np.array([_bound(theorem, actions, T, c_alpha) for T in horizons])
-        common = {
-            "scenario": scenario,
-            "algorithm": algorithm,
-            "regret": kind,
-            "paper": algorithms.PAPER_REGRET.get(scenario, {}).get(algorithm) == kind,
-            "theorem": theorem.name if theorem else None,
-            "theorem_exponent": theorem.exponent if theorem else np.nan,
-            "actions": actions,
-        }
+        bounds = np.array([bound_at(theorem, actions, T, c_alpha) for T in horizons])
         local_frames.append(
             pd.DataFrame(
                 {
@@ -191,7 +169,7 @@ def long_horizon_tables(
             {
                 **common,
                 "lower_bound_exponent": bound.exponent if bound else np.nan,
-                "horizons": len(by_T),
+                "horizons": len(horizons),
                 "runs": min(v.size for v in values),
                 "first_horizon": int(horizons[0]),
                 "last_horizon": int(horizons[-1]),
@@ -266,11 +244,9 @@ def asymptotics_page(exponents: pd.DataFrame, local: pd.DataFrame) -> Page:
     ratio = local.set_index(["scenario", "algorithm", "regret", "horizon"])["ratio"]
     rows = []
     for r in shown.itertuples():
-        theorem = f"{fraction(r.theorem_exponent)} (Thm {r.theorem})" if isinstance(r.theorem, str) else "-"
-        label = REGRET_NAMES.get(r.regret, r.regret) + ("" if r.paper else " (theorem's)")
         fits = [_interval(r.prev_slope, r.prev_low, r.prev_high), _interval(r.last_slope, r.last_low, r.last_high)]
         fits += [_interval(r.rho, r.rho_low, r.rho_high), r.verdict if isinstance(r.verdict, str) else "-"]
-        cells = [r.scenario, r.algorithm, label, theorem, *fits]
+        cells = [r.scenario, r.algorithm, regret_label(r), theorem_cell(r), *fits]
         for T in horizons:
             value = ratio.get((r.scenario, r.algorithm, r.regret, T), np.nan)
             cells.append(fmt(value, 2))

@@ -53,26 +53,34 @@ def key_of(name: str) -> str | None:
     return next((k for k, (_, path) in OPTIONAL.items() if k != "bayes" and path == f"results/{name}"), None)
 
 
+def _refuse_changed(folder: Path, status: dict, rels, advice: str) -> None:
+    """ArchiveError naming the first of ``rels`` (paths of the archive in ``folder``) whose ``status``
+    (:func:`duelbandits.manifest.verify`'s) is not identical, with ``advice``."""
+    from ... import manifest
+
+    bad = [rel for rel in rels if status[rel] != manifest.IDENTICAL]
+    if bad:
+        raise ArchiveError(f"{folder.parent / bad[0]}: {status[bad[0]]} against {folder / MANIFEST}: {advice}")
+
+
 def archived(folder, keys) -> dict[str, list[Path]]:
     """``{key: [path, ...]}``: the files of the archive in ``folder`` (those its manifest lists) read as each
-    optional input of ``keys``; ArchiveError for a folder without a manifest, or a file of those whose bytes
-    are not the manifest's (never regenerated, an archived file has the bytes it was archived with)."""
+    optional input of ``keys``; ArchiveError for a folder without a manifest, or a file of those that
+    ``manifest verify`` does not find identical (never regenerated, an archived file has the bytes it was
+    archived with; a changed file the ledger does not read is not refused)."""
     from ... import manifest
 
     folder = Path(folder)
     if not (folder / MANIFEST).is_file():
         raise ArchiveError(f"{folder}: no {MANIFEST}: not an archive (docs/claims.md#the-archive)")
+    status = manifest.verify(folder / MANIFEST, folder.parent)
+    keyed = {rel: key_of(rel.removeprefix(f"{folder.resolve().name}/")) for rel in status}
+    read = [rel for rel, key in keyed.items() if key in keys]
+    advice = f"restore it (git checkout {folder}) or refresh the archive (docs/claims.md#the-archive)"
+    _refuse_changed(folder, status, read, advice)
     files = {}
-    for rel, digest in manifest.read(folder / MANIFEST)[1].items():
-        key = key_of(rel.removeprefix(f"{folder.resolve().name}/"))
-        if key in keys:
-            path = folder.parent / rel
-            if path.is_file() and manifest.sha256(path) != digest:
-                raise ArchiveError(
-                    f"{path}: other bytes than {folder / MANIFEST} lists: restore it (git checkout {path}) or "
-                    "refresh the archive (docs/claims.md#the-archive)"
-                )
-            files.setdefault(key, []).append(path)
+    for rel in read:
+        files.setdefault(keyed[rel], []).append(folder.parent / rel)
     return files
 
 
@@ -88,13 +96,8 @@ def refresh(folders, folder) -> list[str]:
     if (folder / MANIFEST).exists():
         header = manifest.read(folder / MANIFEST)[0]
         status = manifest.verify(folder / MANIFEST, root)
-        bad = [rel for rel, state in status.items() if state not in (manifest.IDENTICAL, manifest.MISSING)]
-        if bad:
-            raise ArchiveError(
-                f"{root / bad[0]}: {status[bad[0]]} against {folder / MANIFEST}: restore the archive "
-                f"(git checkout {folder.name}) before refreshing it"
-            )
-        kept = [rel for rel, state in status.items() if state == manifest.IDENTICAL]
+        kept = [rel for rel, state in status.items() if state != manifest.MISSING]  # a listed file deleted: dropped
+        _refuse_changed(folder, status, kept, f"restore the archive (git checkout {folder.name}) before refreshing it")
         try:
             origins = dict(json.loads(header.get("config", "{}")).get("archive", {}))
         except (ValueError, AttributeError):  # a config line of another shape: the origins are not carried over

@@ -79,6 +79,8 @@ def cmd_summary(args) -> None:
         used = {"algorithms": list, "scenario": str, "matrix_sha256": str}
         same = {key: bounds_prov[key] for key in ("horizon", "actions")}
         prov = storage.read_provenance(path, used, table="scenario-summary", **same)
+        if prov["scenario"] in matrices:
+            raise UsageError(f"{path}: a second summary of scenario {prov['scenario']!r}; give one per scenario")
         matrices[prov["scenario"]] = prov["matrix_sha256"]
         slugs += [a for a in prov["algorithms"] if a not in slugs]
     summaries = [storage.read_frame(p, "scenario-summary") for p in args.summaries]

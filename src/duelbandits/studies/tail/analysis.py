@@ -116,7 +116,7 @@ def continue_runs(
     for n, (run, stratum) in enumerate(zip(runs, strata)):
         res = simulate(X, ALGORITHM, horizon, run_seed(base_seed, scenario, ALGORITHM, int(run)), stride=horizon)
         R = np.cumsum(regret.per_step("maximin", X, res.I, res.J))
-        curves.append((int(run), stratum, R[grid - 1]))
+        curves += [(int(run), stratum, int(t), float(R[t - 1])) for t in grid]
         for step in sorted({int(first_horizon), int(horizon)}):
             wins = posterior_counts(A, res.I, res.J, res.outcomes, step)
             seen = wins + wins.T
@@ -130,19 +130,13 @@ def continue_runs(
             )
         if progress is not None:
             progress(n + 1, len(runs))
-    k = grid.size
-    curve_table = pa.table(
-        {  # the schema gives each column its type
-            "run": np.repeat([c[0] for c in curves], k),
-            "stratum": np.repeat([c[1] for c in curves], k).tolist(),
-            "t": np.tile(grid, len(curves)),
-            "cumulative_regret": np.concatenate([c[2] for c in curves]) if curves else np.zeros(0),
-        },
-        schema=schemas.TAIL_CURVE_SCHEMA,
-    )
-    columns = list(zip(*states)) if states else [[] for _ in schemas.TAIL_STATE_SCHEMA.names]
-    by_name = {name: list(col) for name, col in zip(schemas.TAIL_STATE_SCHEMA.names, columns)}
-    return curve_table, pa.table(by_name, schema=schemas.TAIL_STATE_SCHEMA)
+    return _table(curves, schemas.TAIL_CURVE_SCHEMA), _table(states, schemas.TAIL_STATE_SCHEMA)
+
+
+def _table(rows, schema) -> pa.Table:
+    """``rows`` (tuples in ``schema``'s column order) as a table of ``schema``, which gives each column its type."""
+    columns = list(zip(*rows)) if rows else [[] for _ in schema.names]
+    return pa.table({name: list(column) for name, column in zip(schema.names, columns)}, schema=schema)
 
 
 def read_phase_two(paths, table: str):
@@ -332,12 +326,7 @@ def tail_markdown(table, states, trap, verdict: str, confidence: float) -> str:
     if rows:
         text += [
             "\n## The continued runs' posterior state (medians over runs)\n",
-            "`duels i*-i2`: duels of the Maximin winner against the Borda winner so far; `none`: runs that never "
-            "dueled them; `never observed`: ordered pairs never dueled (`of i*'s row`: entries X[i*, j] among "
-            "them); `p(i*)`: probability that one posterior draw picks i* under the frozen posterior; `fewest i* "
-            "duels`: the fewest duels of i* against one action j_min; `p(i*-i2)`, `p(escape)`: probability that a "
-            "step duels i* against i2, against j_min (2 p(i*) p(j)): the only duel that corrects the entry X[i*, "
-            "j_min].\n",
+            'The columns: docs/claims.md, "Theorem 4.1 past the paper\'s horizon".\n',
             markdown(STATE_HEADER, rows, "rlrrrrrrrrrr"),
         ]
     return "\n".join(text)

@@ -230,14 +230,11 @@ def family_markdown(table, first, extremes, confidence: float) -> str:
     return "\n".join(
         [
             "# Where Theorem 4.1's bound breaks first\n",
-            "Family (duelbandits.studies.tail.family.family_matrix): action 0 the Condorcet winner, "
-            "X[0, 1] = 1/2 + gap, "
-            f"X[0, j] = {0.5 + others_gap:g}; action 1 beats every j >= 2 with {strength:g}; other pairs 1/2. "
+            "Family (duelbandits.studies.tail.family.family_matrix): action 0 the Condorcet winner, X[0, 1] = 1/2 + "
+            f"gap, X[0, j] = {0.5 + others_gap:g}; action 1 beats every j >= 2 with {strength:g}; other pairs 1/2. "
             f"TS-Maximin, {runs} runs per member; two-sided {level} normal intervals. A member fails when its "
-            "interval lies above the bound at some t of the grid. Crossing: where the mean first reaches the bound, "
-            "from where the interval's upper end first does (before it, every interval lies below the bound) to "
-            "where its lower end does (log-linear between grid steps). Exponent: least-squares slope of log E[R_t] "
-            f"on log t over the grid steps past the crossing, {level} percentile bootstrap interval over the runs.\n",
+            "interval lies above the bound at some t of the grid. The crossing and the exponent past it: "
+            'docs/claims.md, "Where the bound breaks first".\n',
             f"**{verdict}**\n",
             f"**{reach}**\n",
             markdown(FAMILY_HEADER, rows, "rrrrlll"),
