@@ -78,7 +78,13 @@ TESTS = {
     "points": ["tests/test_points.py"],
     "regret": ["tests/test_regret.py"],
     "resources": ["tests/test_resources.py"],
-    "scenarios": ["tests/test_scenarios.py", "tests/test_scenarios_edges.py", "tests/test_benchmarks.py"],
+    "scenarios": [
+        "tests/test_scenarios.py",
+        "tests/test_scenarios_edges.py",
+        "tests/test_benchmarks.py",
+        # a plugin scenario's parameters, in-process (ScenarioEntry.parameters, make's **params)
+        "tests/test_config_validation.py::test_a_plugin_scenarios_parameters_are_set_under_its_slug_and_checked_by_its_entry",
+    ],
     "studies.claims.analysis": ["tests/test_claims.py"],
     "studies.claims.archive": ["tests/test_archive.py"],
     "studies.claims.verdicts": ["tests/test_claims.py"],

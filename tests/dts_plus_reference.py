@@ -11,16 +11,9 @@ the two give the same arrays.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 from dts_reference import bounds
-
-
-def kl_half(p):
-    """``d(p, 1/2)``, the Bernoulli KL divergence (``0 log 0 = 0``)."""
-    p = min(p, 1.0 - p)  # d(p, 1/2) = d(1 - p, 1/2)
-    return math.log(2.0) if p == 0.0 else p * math.log(2.0 * p) + (1.0 - p) * math.log(2.0 * (1.0 - p))
+from rmed1_reference import kl_half
 
 
 def _uniform(ties, rng):
@@ -75,7 +68,7 @@ def select(B, t, rng, alpha, events, previous=0):
             z = (theta > 0.5).sum(axis=1) / (A - 1)
             R = {
                 i: sum(
-                    (z.max() - (z[i] + z[j]) / 2) / kl_half(theta[i, j])
+                    (z.max() - (z[i] + z[j]) / 2) / kl_half(min(theta[i, j], theta[j, i]))  # d(p) = d(1 - p)
                     for j in range(A)
                     if j != i and theta[i, j] != 0.5
                 )

@@ -113,19 +113,6 @@ def test_a_disproven_hypothesis_or_an_emptied_B_resets_everything():
     assert _update(_four_arms(), [1], {}, 4, np.random.default_rng(0)) == ({0, 1, 2, 3}, {}, 4)
 
 
-def test_selection_on_the_four_arms():
-    """After the first update (B = {0, 2, 3}, B^1 = {0, 2}): line 10 has no pair (u[1, 0] and
-    u[1, 2] < 1/2), B ∩ C = C = {0, 2}, so c is uniform on {0, 2}; B^0, B^2 are empty, so d
-    ranges over all arms with l[j, c] <= 1/2:
-    c = 0: u[j, 0] = 0.5, 0.4465, 0.6798, 2 (unplayed), so d = 3;
-    c = 2: u[j, 2] = 0.8798, 0.2798, 0.5, 0.4798, so d = 0.
-    """
-    n = 10_000
-    c, d = _select(_four_arms(), {0, 2, 3}, {1: {0, 2}}, np.random.default_rng(3), n)
-    assert set(zip(c.tolist(), d.tolist())) == {(0, 3), (2, 0)}
-    assert abs(np.mean(c == 0) - 0.5) < 5 * np.sqrt(0.25 / n)
-
-
 def test_selection_probabilities_of_lines_10_to_13():
     """A = 3 at t = 100: (0, 1) at 5 : 5 (open, u = 0.9846, l = 0.0154), 0 and 1 beat 2 at 25 : 5.
 

@@ -191,27 +191,6 @@ def test_state_after_a_random_history_matches_a_fresh_computation(borda):
 # ---------------------------------------------------------------- exactness of the pruned samplers
 
 
-def near_tie_large_counts():
-    """Borda: rows 0 and 1 have nearly equal posterior row sums from counts in the thousands, rows 2..5 are
-    far behind; the thresholds are tight, so rows are dropped on their caps and tails matter."""
-    rng = np.random.default_rng(8)
-    X = np.array(
-        [
-            [0.5, 0.5, 0.7, 0.75, 0.8, 0.6],
-            [0.5, 0.5, 0.72, 0.7, 0.77, 0.66],
-            [0.3, 0.28, 0.5, 0.5, 0.6, 0.4],
-            [0.25, 0.3, 0.5, 0.5, 0.5, 0.45],
-            [0.2, 0.23, 0.4, 0.5, 0.5, 0.4],
-            [0.4, 0.34, 0.6, 0.55, 0.6, 0.5],
-        ]
-    )
-    n = rng.integers(500, 3000, size=(6, 6))
-    n = np.triu(n, 1) + np.triu(n, 1).T
-    W = np.round(n * X)
-    np.fill_diagonal(W, 0)
-    return W
-
-
 def condorcet_counts():
     """Maximin: row 0 beats all surely (half thresholds at work), row 1 beats all but 0; some entries of row 0
     are barely explored (Beta(3, 1)), so its min is below 1/2 about a quarter of the time."""
@@ -271,24 +250,18 @@ BORDA_CASES = [
     (near_tie_counts(), 0, P.THRESHOLD_Z),
     (near_tie_counts(), 5, P.THRESHOLD_Z),
     (np.zeros((3, 3)), 2, P.THRESHOLD_Z),
-    (near_tie_large_counts(), 0, P.THRESHOLD_Z),
-    (near_tie_large_counts(), 3, 0.3),
-    (random_counts(6, 4), 2, P.THRESHOLD_Z),
     (random_counts(6, 4), 0, 0.3),
     (random_counts(5, 9) * 40, 1, 1.0),
     (early_exit_counts(), 0, 0.7),
 ]
 MAXIMIN_CASES = [
     (tie_prone_counts(), 0, P.THRESHOLD_Z),
-    (tie_prone_counts(), 4, P.THRESHOLD_Z),
-    (uneven_tie_counts(), 1, P.THRESHOLD_Z),
     (uneven_tie_counts(), 4, P.THRESHOLD_Z),
     (np.zeros((3, 3)), 1, P.THRESHOLD_Z),
     (condorcet_counts(), 0, P.THRESHOLD_Z),
     (condorcet_counts(), 5, 0.3),
     (random_counts(6, 5), 1, P.THRESHOLD_Z),
     (random_counts(6, 5) * 30, 3, 0.3),
-    (near_tie_large_counts(), 2, 1.0),
 ]
 
 

@@ -63,19 +63,6 @@ def test_champion_law_on_a_hand_made_state():
         assert close_to_law(np.bincount(c, minlength=3) / n, law, n), first
 
 
-@pytest.mark.parametrize("seed", [0, 1])
-def test_lazy_knockout_has_the_exact_law_on_random_states(seed):
-    """Random A = 6 state, the last arm holding the lead first: the kernel's lazy knockout against the exact
-    law of the full-matrix rule."""
-    rng = np.random.default_rng(seed)
-    A = 6
-    W = rng.integers(0, 6, size=(A, A)).astype(float)
-    np.fill_diagonal(W, 0)
-    b = rng.integers(0, 3, size=A).astype(float)
-    kernel = _champions(W, b, np.random.default_rng(10 + seed), 40_000, A - 1)
-    assert close_to_law(np.bincount(kernel, minlength=A) / len(kernel), champion_law(W, b), len(kernel))
-
-
 @pytest.mark.parametrize("matrix", ["condorcet", "cyclic"])
 def test_every_step_of_a_run_follows_algorithm_1(matrix, cyclic4, ucb_upper):
     """Replay a run (A = 4, T = 800): each step's champion against its exact law given (W, b),

@@ -1,42 +1,12 @@
-"""SparringExp3.P (Alg. 3): estimator, strategies (its tuning, Theorem 4.3's: tests/test_theorems.py)."""
+"""SparringExp3.P (Alg. 3): the players' draws, and their strategies replayed from eqs. (1)-(3), which pins each
+player's estimate and what it is fed (its tuning, Theorem 4.3's: tests/test_theorems.py)."""
 
 import numpy as np
-import pytest
 from montecarlo import assert_pairs_follow, pooled_runs, separation
 
 import duelbandits
 from duelbandits.algorithms import sparring_exp3p as exp3p
 from duelbandits.simulation import recorded_steps
-
-
-@pytest.fixture(scope="module")
-def X5():
-    return duelbandits.make_scenario("condorcet", actions=5, seed=3).matrix
-
-
-def _tolerance(X_col, strategy, M):
-    # Xp~(i) = (o 1(I=i) + beta) / p(i): beta/p(i) is a constant and o 1(I=i)
-    # is Bernoulli(p(i) X(i, j)), so Var = (p X - p^2 X^2) / p^2 = X/p - X^2.
-    # Five standard errors: a false alarm has probability ~6e-7 per entry.
-    return 5.0 * np.sqrt((X_col / strategy - X_col**2) / M)
-
-
-def test_q_estimate_uses_the_column_players_entry_and_is_unbiased_given_I(X5):
-    """E[Xq~(j, I) | I] = X(j, I) + beta / q(j), with the q player seeing 1 - o (o for a self-duel). The p player's
-    estimate is the same function fed o itself (eq. 3; the replay below pins what each player is fed)."""
-    rng = np.random.default_rng(12)
-    A, M, beta = 5, 40_000, 0.1
-    q = np.array([0.3, 0.1, 0.25, 0.15, 0.2])
-    out = np.empty(A)
-    for i in range(A):
-        J = rng.choice(A, size=M, p=q)
-        o = (rng.random(M) < X5[i, J]).astype(np.int8)  # o = X_t(I, J)
-        total = np.zeros(A)
-        for j, oo in zip(J, o):
-            exp3p.estimate(q, j, exp3p.q_observation(oo, i, j), beta, out)
-            total += out
-        expected = X5[:, i] + beta / q
-        assert np.all(np.abs(total / M - expected) < _tolerance(X5[:, i], q, M)), i
 
 
 def test_I_is_drawn_from_p_and_J_from_q_independently_at_every_step():

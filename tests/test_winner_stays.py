@@ -8,9 +8,6 @@ import duelbandits
 from duelbandits import winners
 from duelbandits.algorithms import winner_stays as ws
 
-# Arm 0 always beats 1 and 2, arm 1 always beats 2: every outcome is known in advance.
-ORDERED = np.array([[0.5, 1.0, 1.0], [0.0, 0.5, 1.0], [0.0, 0.0, 0.5]])
-
 
 def _select(C, prev, rng):
     """The kernel's pair given the counters ``C`` and the previous pair (``-1``: none)."""
@@ -35,26 +32,6 @@ def _select(C, prev, rng):
 )
 def test_select_keeps_previous_actions_that_are_still_maximisers(C, prev, pair):
     assert _select(C, prev, np.random.default_rng(0)) == pair
-
-
-def test_a_run_on_a_known_order_follows_the_hand_trace():
-    """On ORDERED, once the first pair is (2, 1) the whole run is fixed; traced by hand:
-
-    t  pair    winner  C after      why
-    1  (2, 1)  1       [0, 1, -1]   uniform draws (the seed is chosen for this pair)
-    2  (1, 0)  0       [1, 0, -1]   1 leads, J_1 = 1 goes first; 0 is the best other
-    3  (0, 1)  0       [2, -1, -1]  0 leads (J_2); 1 (C = 0) beats 2 (C = -1)
-    4  (0, 1)  0       [3, -2, -1]  tie of 1 and 2 among the others: J_3 = 1 stays
-    5  (0, 2)  0       [4, -2, -2]  2 is the best other
-    6  (0, 2)  0       [5, -2, -3]  tie: J_5 = 2 stays
-    7, 8: (0, 1), (0, 1); 9, 10: (0, 2), (0, 2)
-    """
-    seed = next(s for s in range(200) if _select(np.zeros(3), (-1, -1), np.random.default_rng(s)) == (2, 1))
-    I, J, o, strategies = ws.run(ORDERED, 10, np.random.default_rng(seed))
-    np.testing.assert_array_equal(I, [2, 1, 0, 0, 0, 0, 0, 0, 0, 0])
-    np.testing.assert_array_equal(J, [1, 0, 1, 1, 2, 2, 1, 1, 2, 2])
-    np.testing.assert_array_equal(o, [0, 0, 1, 1, 1, 1, 1, 1, 1, 1])
-    assert strategies == {}
 
 
 def replay(X, T, rng):

@@ -247,9 +247,10 @@ def cyclic_modification(matrix: np.ndarray, utilities: np.ndarray, strength: flo
         put(a, o, k["copeland_beats_others"])
         put(b, o, k["maximin_vs_others"])
         put(c, o, k["borda_loses_to_weakest"] if o == weakest else strength)
-    for notion, expected in {"Copeland": [a], "Maximin": [b], "Borda": [c]}.items():
-        found = winners.WINNERS[notion.lower()](X).tolist()
+    for kind, expected in {"copeland": [a], "maximin": [b], "borda": [c]}.items():
+        found = winners.WINNERS[kind](X).tolist()
         if found != expected:
+            notion = kind.capitalize()
             raise ScenarioError(
                 f"cyclic scenario: action {expected[0]} is not the unique {notion} winner "
                 f"({notion} winners: {found}); raise borda_strength or lower utility_max"

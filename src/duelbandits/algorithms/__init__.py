@@ -305,7 +305,6 @@ def _registries() -> dict:
     return {
         "ALGORITHMS": algorithms,
         "PAPER_ALGORITHMS": tuple(slug for slug, a in algorithms.items() if a.family == "paper"),
-        "FIELD_ALGORITHMS": tuple(slug for slug, a in algorithms.items() if a.family == "field"),
         "PAPER_REGRET": {
             name: {slug: spec.regrets[entry.view] for slug, spec in algorithms.items()}
             for name, entry in scenarios.registry().items()
@@ -316,14 +315,14 @@ def _registries() -> dict:
 
 _LAZY = plugins.LazyRegistry(
     __name__,
-    ("ALGORITHMS", "PAPER_ALGORITHMS", "FIELD_ALGORITHMS", "PAPER_REGRET", "OWN_TARGET_REGRET"),
+    ("ALGORITHMS", "PAPER_ALGORITHMS", "PAPER_REGRET", "OWN_TARGET_REGRET"),
     _registries,
 )
 
 
 def __getattr__(name):
     """The registries, built on first use (:class:`duelbandits.plugins.LazyRegistry`): ``ALGORITHMS`` by
-    slug (the built-ins, then the plugins'); the slugs of the paper's and the field's; ``PAPER_REGRET``,
+    slug (the built-ins, then the plugins'); the slugs of the paper's; ``PAPER_REGRET``,
     ``{scenario: {algorithm: regret kind}}`` by the view each scenario takes (Section 5); and
     ``OWN_TARGET_REGRET``, each algorithm against the winner it is built for (docs/beyond-the-paper.md,
     "Which regret the figures show")."""

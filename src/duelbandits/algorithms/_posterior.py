@@ -25,6 +25,8 @@ from math import lgamma
 import numba as nb
 import numpy as np
 
+from ._sampling import argmax_step
+
 HALF = 0.5
 """The fixed diagonal ``E[X(i, i) | theta] = 1/2``."""
 
@@ -554,14 +556,8 @@ def sample_borda(pair, order, first, rng):
                 break
         if dropped:
             continue
-        if value > best:  # reservoir over the completed rows: uniform among the final maximisers
-            best = value
-            chosen = i
-            ties = 1
-        elif value == best:
-            ties += 1
-            if rng.random() * ties < 1.0:
-                chosen = i
+        # a reservoir over the completed rows: uniform among the final maximisers
+        best, ties, chosen = argmax_step(value, best, ties, chosen, i, rng)
     return chosen, draws
 
 
@@ -622,12 +618,6 @@ def sample_maximin(pair, order, first, rng):
                     break
         if dropped:
             continue
-        if value > best:  # reservoir over the completed rows: uniform among the final maximisers
-            best = value
-            chosen = i
-            ties = 1
-        elif value == best:
-            ties += 1
-            if rng.random() * ties < 1.0:
-                chosen = i
+        # a reservoir over the completed rows: uniform among the final maximisers
+        best, ties, chosen = argmax_step(value, best, ties, chosen, i, rng)
     return chosen, draws

@@ -26,22 +26,34 @@ def sample_discrete(p, rng):
 
 
 @nb.njit(cache=True)
+def argmax_step(value, best, count, index, k, rng):
+    """One step of a running argmax over ``k = 0, 1, ...`` with uniform tie-breaking (a reservoir of the
+    ``count`` maximisers so far): the new ``(best, count, index)``; a draw only on a tie."""
+    if value > best:
+        return value, 1, k
+    if value == best:
+        count += 1
+        if rng.random() * count < 1.0:
+            index = k
+    return best, count, index
+
+
+@nb.njit(cache=True)
 def argmax_random_ties(values, rng):
     """Index of the largest value, ties broken uniformly at random."""
-    best = values[0]
-    index = 0
-    count = 1
+    best, count, index = values[0], 1, 0
     for k in range(1, values.shape[0]):
-        v = values[k]
-        if v > best:
-            best = v
-            index = k
-            count = 1
-        elif v == best:
-            count += 1
-            if rng.random() * count < 1.0:
-                index = k
+        best, count, index = argmax_step(values[k], best, count, index, k, rng)
     return index
+
+
+@nb.njit(cache=True)
+def tally(W, i, j, o):
+    """Count the duel ``(i, j)`` in the win counts: ``W[i, j] += 1`` if ``i`` won (``o = 1``), else ``W[j, i] += 1``."""
+    if o == 1:
+        W[i, j] += 1.0
+    else:
+        W[j, i] += 1.0
 
 
 @nb.njit(cache=True)
@@ -93,3 +105,15 @@ def pick(cands, m, rng):
 def trace(horizon):
     """A run's empty trace: the actions ``I``, ``J`` (int64) and the outcomes (int8), each ``horizon`` long."""
     return np.empty(horizon, dtype=np.int64), np.empty(horizon, dtype=np.int64), np.empty(horizon, dtype=np.int8)
+
+
+def plain_run(kernel, matrix, horizon, rng, *args):
+    """The ``run`` of a kernel without mixed strategies: ``(I, J, outcomes, {})`` of
+    ``kernel(matrix as contiguous floats, horizon, rng, *args)`` (outputs after the trace, for benchmarks, dropped)."""
+    I, J, outcomes = kernel(np.ascontiguousarray(matrix, dtype=np.float64), int(horizon), rng, *args)[:3]
+    return I, J, outcomes, {}
+
+
+def record_steps(record):
+    """The steps whose strategies a run records, as the kernels take them: contiguous int64, none for None."""
+    return np.zeros(0, dtype=np.int64) if record is None else np.ascontiguousarray(record, dtype=np.int64)

@@ -12,7 +12,7 @@ import math
 import numba as nb
 import numpy as np
 
-from ._sampling import duel, pick, trace
+from ._sampling import duel, pick, plain_run, trace
 
 
 @nb.njit(cache=True)
@@ -85,7 +85,4 @@ def _kernel(matrix, horizon, rng, log_inv_delta):
 
 def run(matrix, horizon, rng, record=None):
     """One Beat-the-Mean run (tuned to the horizon through delta); no mixed strategy."""
-    X = np.ascontiguousarray(matrix, dtype=np.float64)
-    log_inv_delta = math.log(2.0 * int(horizon) * X.shape[0])
-    I, J, outcomes = _kernel(X, int(horizon), rng, log_inv_delta)
-    return I, J, outcomes, {}
+    return plain_run(_kernel, matrix, horizon, rng, math.log(2.0 * int(horizon) * len(matrix)))

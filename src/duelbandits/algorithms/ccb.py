@@ -27,7 +27,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from ._sampling import duel, largest, pick, trace
+from ._sampling import duel, largest, pick, plain_run, tally, trace
 
 _INF = np.inf
 UNPLAYED_U = 2.0
@@ -290,16 +290,11 @@ def _kernel(matrix, horizon, rng, alpha):
         I[t], J[t], outcomes[t] = c, d, o
         pc, pd = -1, -1
         if c != d:
-            if o == 1:
-                W[c, d] += 1.0
-            else:
-                W[d, c] += 1.0
+            tally(W, c, d, o)
             pc, pd = c, d
     return I, J, outcomes
 
 
 def run(matrix, horizon, rng, record=None, *, alpha=0.51):
     """One CCB run; CCB has no mixed strategy, so ``strategies`` is empty."""
-    alpha = float(alpha)
-    I, J, outcomes = _kernel(np.ascontiguousarray(matrix, dtype=np.float64), int(horizon), rng, alpha)
-    return I, J, outcomes, {}
+    return plain_run(_kernel, matrix, horizon, rng, float(alpha))

@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
-from .partial_monitoring import _kernel
 from .partial_monitoring import estimate as estimate  # eq. (6) is the estimate s~_t above
+from .partial_monitoring import tuned_run
 from .tuning import _clipped_gamma
 
 
@@ -26,11 +24,4 @@ def hyperparameters(K: int, T: int) -> dict:
 def run(matrix, horizon, rng, record=None, *, eta=None, gamma=None):
     """One Dueling-EXP3 run; strategies ``{'p': q_t at the record steps}``; ``eta, gamma`` default to the
     paper's tuning for this horizon (:func:`hyperparameters`; no entry parameter: a test's override)."""
-    K = int(np.shape(matrix)[0])
-    tuned = hyperparameters(K, int(horizon)) if None in (eta, gamma) else {}
-    eta = tuned["eta"] if eta is None else float(eta)
-    gamma = tuned["gamma"] if gamma is None else float(gamma)
-    matrix = np.ascontiguousarray(matrix, dtype=np.float64)
-    record = np.zeros(0, dtype=np.int64) if record is None else np.ascontiguousarray(record, dtype=np.int64)
-    I, J, outcomes, q_rec = _kernel(matrix, int(horizon), rng, record, eta, gamma)
-    return I, J, outcomes, {"p": q_rec}
+    return tuned_run(hyperparameters, matrix, horizon, rng, record, eta, gamma)

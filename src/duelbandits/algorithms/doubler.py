@@ -10,7 +10,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from ._sampling import duel, trace
+from ._sampling import duel, plain_run, trace
 from .multisbm import ucb_pick
 
 
@@ -46,5 +46,4 @@ def _kernel(matrix, horizon, rng, alpha):
 
 def run(matrix, horizon, rng, record=None, *, alpha=2.01):
     """One Doubler run; no mixed strategy, so ``strategies`` is empty."""
-    I, J, outcomes = _kernel(np.ascontiguousarray(matrix, dtype=np.float64), int(horizon), rng, float(alpha))
-    return I, J, outcomes, {}
+    return plain_run(_kernel, matrix, horizon, rng, float(alpha))

@@ -21,7 +21,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from ._sampling import duel, trace
+from ._sampling import argmax_step, duel, plain_run, tally, trace
 
 _INF = np.inf
 
@@ -84,87 +84,104 @@ def _candidates(cU, log_t, cands):
 
 
 @nb.njit(cache=True)
-def _pick(value, best, count, index, k, rng):
-    """One step of a running argmax with uniform tie-breaking: ``(best, count, index)``."""
-    if value > best:
-        return value, 1, k
-    if value == best:
-        count += 1
-        if rng.random() * count < 1.0:
-            index = k
-    return best, count, index
+def draw_pair(B, rng, theta, drawn, stamp, i, j):
+    """Draw ``theta[lo, hi] ~ Beta(B[lo, hi] + 1, B[hi, lo] + 1)`` for the pair ``{i, j}``, ``theta[hi, lo]`` its
+    complement, and mark both drawn in this step (``drawn[.] = stamp``)."""
+    lo, hi = min(i, j), max(i, j)
+    x = rng.beta(B[lo, hi] + 1.0, B[hi, lo] + 1.0)
+    theta[lo, hi] = x
+    theta[hi, lo] = 1.0 - x
+    drawn[lo, hi] = drawn[hi, lo] = stamp
+
+
+@nb.njit(cache=True)
+def row_wins(B, i, best, rng, theta, drawn, stamp):
+    """The sampled wins of row ``i`` (``theta[i, j] > 1/2``) and the Beta draws they took, drawing only the entries
+    not drawn in this step; the wins are -1 once the row can no longer reach ``best`` (>= 0), where it is
+    abandoned: it cannot be the argmax, and the pairs it leaves undrawn are independent of everything else,
+    so drawing them later (or never) leaves the choice's law unchanged."""
+    A = B.shape[0]
+    wins = 0
+    draws = 0
+    open_pairs = A - 1  # pairs of row i whose theta is not yet looked at
+    for j in range(A):  # first the entries already drawn this step: free
+        if j != i and drawn[i, j] == stamp:
+            open_pairs -= 1
+            if theta[i, j] > 0.5:
+                wins += 1
+    for j in range(A):
+        if wins + open_pairs < best:
+            return -1, draws
+        if j == i or drawn[i, j] == stamp:
+            continue
+        draw_pair(B, rng, theta, drawn, stamp, i, j)
+        draws += 1
+        open_pairs -= 1
+        if theta[i, j] > 0.5:
+            wins += 1
+    return wins, draws
 
 
 @nb.njit(cache=True)
 def _first_action(B, cands, m, rng, theta, drawn, stamp):
-    """The candidate winning most of ``theta``, drawing as few entries as possible.
-
-    ``theta[lo, hi] ~ Beta(B[lo, hi] + 1, B[hi, lo] + 1)`` for ``lo < hi`` and
-    ``theta[hi, lo] = 1 - theta[lo, hi]``, drawn only when first needed
-    (``drawn[.] == stamp`` marks this step's draws). A candidate is abandoned as
-    soon as it can no longer reach the best count so far: it cannot be the
-    argmax, and the pairs it leaves undrawn are independent of everything
-    else, so drawing them later (or never) leaves the choice's distribution
-    unchanged. Returns ``(a1, draws)``; ties go uniformly at random.
-    """
-    A = B.shape[0]
+    """The candidate winning most of ``theta`` (:func:`row_wins`), ties uniformly; ``(a1, draws)``."""
     draws = 0
     best, count, a1 = -1, 0, cands[0]
     for c in range(m):
-        i = cands[c]
-        wins = 0
-        open_pairs = A - 1  # pairs of row i whose theta is not yet looked at
-        for j in range(A):  # first the entries already drawn this step: free
-            if j != i and drawn[i, j] == stamp:
-                open_pairs -= 1
-                if theta[i, j] > 0.5:
-                    wins += 1
-        for j in range(A):
-            if wins + open_pairs < best:
-                break  # i cannot reach the best count
-            if j == i or drawn[i, j] == stamp:
-                continue
-            lo, hi = min(i, j), max(i, j)
-            x = rng.beta(B[lo, hi] + 1.0, B[hi, lo] + 1.0)
-            draws += 1
-            theta[lo, hi] = x
-            theta[hi, lo] = 1.0 - x
-            drawn[lo, hi] = drawn[hi, lo] = stamp
-            open_pairs -= 1
-            if theta[i, j] > 0.5:
-                wins += 1
-        if wins + open_pairs >= best:  # fully evaluated (open_pairs == 0)
-            best, count, a1 = _pick(wins, best, count, a1, i, rng)
+        wins, d = row_wins(B, cands[c], best, rng, theta, drawn, stamp)
+        draws += d
+        if wins >= best:
+            best, count, a1 = argmax_step(wins, best, count, a1, cands[c], rng)
     return a1, draws
 
 
 @nb.njit(cache=True)
-def _select(B, cU, cL, log_t, rng, first, cands, theta, drawn, stamp):
-    """The pair ``(a1, a2)`` of one DTS step and the number of Beta draws it took.
+def to_front(cands, m, first):
+    """Move ``first`` to the front of ``cands[:m]`` if it is there: evaluated first, it lets the others be
+    abandoned sooner; the order never changes which action is chosen."""
+    for c in range(1, m):
+        if cands[c] == first:
+            cands[c], cands[0] = cands[0], cands[c]
+            break
 
-    ``first`` (e.g. the previous ``a1``) is evaluated first when it is a
-    candidate; the order only decides how early other candidates are
-    abandoned, never which action is chosen.
-    """
-    A = B.shape[0]
+
+@nb.njit(cache=True)
+def second_action(B, cL, log_t, a1, rng):
+    """``a2 = argmax theta2[., a1]`` over the eligible ``i`` (``L[i, a1] <= 1/2``), ``theta2[a1, a1] = 1/2``, fresh
+    samples for the others, ties uniformly; ``(a2, draws)``."""
+    draws = 0
+    best2, count2, a2 = 0.5, 1, a1
+    for i in range(B.shape[0]):
+        if i != a1 and log_t >= cL[i, a1]:  # L[i, a1] <= 1/2
+            x = rng.beta(B[i, a1] + 1.0, B[a1, i] + 1.0)
+            draws += 1
+            best2, count2, a2 = argmax_step(x, best2, count2, a2, i, rng)
+    return a2, draws
+
+
+@nb.njit(cache=True)
+def observe(B, alpha, cU, cL, a1, a2, o):
+    """Count the duel and refresh its pair's thresholds. A self-duel is a fair coin between identical actions:
+    it says nothing about X, and B[i, i] is never read (U[i, i] = L[i, i] = 1/2), so it leaves B unchanged
+    (docs/paper.md leaves it open; Wu & Liu's B[i, i] is unused too)."""
+    if a1 != a2:
+        tally(B, a1, a2, o)
+        _pair_thresholds(B, alpha, a1, a2, cU, cL)
+
+
+@nb.njit(cache=True)
+def _select(B, cU, cL, log_t, rng, first, cands, theta, drawn, stamp):
+    """The pair ``(a1, a2)`` of one DTS step and the number of Beta draws it took; ``first`` (the previous
+    ``a1``) is evaluated first (:func:`to_front`)."""
     draws = 0
     m = _candidates(cU, log_t, cands)
     if m == 1:
         a1 = cands[0]  # theta cannot change the choice: draw nothing
     else:
-        for c in range(1, m):
-            if cands[c] == first:
-                cands[c], cands[0] = cands[0], cands[c]
-                break
+        to_front(cands, m, first)
         a1, draws = _first_action(B, cands, m, rng, theta, drawn, stamp)
-    # second action: theta2[a1, a1] = 1/2, fresh samples for the eligible i != a1
-    best2, count2, a2 = 0.5, 1, a1
-    for i in range(A):
-        if i != a1 and log_t >= cL[i, a1]:  # L[i, a1] <= 1/2
-            x = rng.beta(B[i, a1] + 1.0, B[a1, i] + 1.0)
-            draws += 1
-            best2, count2, a2 = _pick(x, best2, count2, a2, i, rng)
-    return a1, a2, draws
+    a2, more = second_action(B, cL, log_t, a1, rng)
+    return a1, a2, draws + more
 
 
 @nb.njit(cache=True)
@@ -182,26 +199,14 @@ def _kernel(matrix, horizon, rng, alpha):
         a1, a2, n = _select(B, cU, cL, np.log(t + 1.0), rng, a1, cands, theta, drawn, t + 1)
         draws += n
         o = duel(matrix, a1, a2, rng)
-        I[t] = a1
-        J[t] = a2
-        outcomes[t] = o
-        # A self-duel is a fair coin between identical actions: it says nothing
-        # about X, and B[i, i] is never read (U[i, i] = L[i, i] = 1/2), so it
-        # leaves B unchanged (docs/paper.md leaves it open; Wu & Liu's B[i, i] is unused too).
-        if a1 != a2:
-            if o == 1:
-                B[a1, a2] += 1.0
-            else:
-                B[a2, a1] += 1.0
-            _pair_thresholds(B, alpha, a1, a2, cU, cL)
+        I[t], J[t], outcomes[t] = a1, a2, o
+        observe(B, alpha, cU, cL, a1, a2, o)
     return I, J, outcomes, draws
 
 
 def run(matrix, horizon, rng, record=None, *, alpha=0.51):
     """One DTS run; DTS has no mixed strategy, so ``strategies`` is empty."""
-    alpha = float(alpha)
-    I, J, outcomes, _ = _kernel(np.ascontiguousarray(matrix, dtype=np.float64), int(horizon), rng, alpha)
-    return I, J, outcomes, {}
+    return plain_run(_kernel, matrix, horizon, rng, float(alpha))
 
 
 def beta_draws(matrix, horizon, rng, alpha=0.51) -> int:

@@ -12,53 +12,26 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from ._sampling import duel, pick, trace
-from .dts import _all_thresholds, _candidates, _pair_thresholds, _pick
+from ._sampling import duel, pick, plain_run, trace
+from .dts import _all_thresholds, _candidates, draw_pair, observe, row_wins, second_action, to_front
 from .rmed1 import _kl_half
 
 
 @nb.njit(cache=True)
-def _draw(B, rng, theta, drawn, i, j):
-    """Draw ``theta[lo, hi] ~ Beta(B[lo, hi] + 1, B[hi, lo] + 1)`` for ``{i, j}``, ``theta[hi, lo]`` its complement."""
-    lo, hi = min(i, j), max(i, j)
-    x = rng.beta(B[lo, hi] + 1.0, B[hi, lo] + 1.0)
-    theta[lo, hi] = x
-    theta[hi, lo] = 1.0 - x
-    drawn[lo, hi] = drawn[hi, lo] = True
-
-
-@nb.njit(cache=True)
-def _first_action(B, cands, m, rng, theta, drawn, wins, tied):
+def _first_action(B, cands, m, rng, theta, drawn, stamp, wins, tied):
     """DTS+'s first action among the ``m`` candidates: most sampled wins, ties by least ``R``.
 
-    Each candidate's row is drawn lazily (the candidates in ``cands``'s order, the previous first action
-    moved to the front) and abandoned once it cannot reach the best
-    count so far (it can then be no maximiser); only for a tie are the other pairs drawn
-    (lexicographic order), since ``R`` reads every action's sampled score. Pairs left undrawn are
-    independent of the choice, so its law is that of the full sample."""
+    Each candidate's row is drawn lazily and abandoned once it cannot reach the best count so far
+    (:func:`.dts.row_wins`); only for a tie are the other pairs drawn (lexicographic order), since ``R``
+    reads every action's sampled score. Pairs left undrawn are independent of the choice, so its law is
+    that of the full sample."""
     A = B.shape[0]
-    drawn[:] = False
     best = -1
     n = 0
     for c in range(m):
         i = cands[c]
-        count = 0
-        open_pairs = A - 1
-        for j in range(A):
-            if j != i and drawn[i, j]:
-                open_pairs -= 1
-                if theta[i, j] > 0.5:
-                    count += 1
-        for j in range(A):
-            if count + open_pairs < best:
-                break
-            if j == i or drawn[i, j]:
-                continue
-            _draw(B, rng, theta, drawn, i, j)
-            open_pairs -= 1
-            if theta[i, j] > 0.5:
-                count += 1
-        if open_pairs == 0 and count >= best:
+        count, _ = row_wins(B, i, best, rng, theta, drawn, stamp)
+        if count >= best:
             if count > best:
                 best = count
                 n = 0
@@ -69,8 +42,8 @@ def _first_action(B, cands, m, rng, theta, drawn, wins, tied):
     for i in range(A):
         wins[i] = 0
         for j in range(i + 1, A):
-            if not drawn[i, j]:
-                _draw(B, rng, theta, drawn, i, j)
+            if drawn[i, j] != stamp:
+                draw_pair(B, rng, theta, drawn, stamp, i, j)
     for i in range(A):
         for j in range(A):
             if j != i and theta[i, j] > 0.5:
@@ -102,34 +75,24 @@ def _kernel(matrix, horizon, rng, alpha):
     cands = np.empty(A, dtype=np.int64)
     tied = np.empty(A, dtype=np.int64)
     wins = np.zeros(A, dtype=np.int64)
-    drawn = np.zeros((A, A), dtype=np.bool_)
+    drawn = np.zeros((A, A), dtype=np.int64)  # step stamp of each theta entry
     theta = np.empty((A, A))
     a1 = 0
     for t in range(horizon):
         log_t = np.log(t + 1.0)
         m = _candidates(cU, log_t, cands)
-        if m > 1:  # the previous first action is evaluated first: others are abandoned sooner
-            for c in range(1, m):
-                if cands[c] == a1:
-                    cands[c], cands[0] = cands[0], cands[c]
-                    break
-        a1 = cands[0] if m == 1 else _first_action(B, cands, m, rng, theta, drawn, wins, tied)
-        best2, count2, a2 = 0.5, 1, a1  # DTS's second action
-        for i in range(A):
-            if i != a1 and log_t >= cL[i, a1]:
-                best2, count2, a2 = _pick(rng.beta(B[i, a1] + 1.0, B[a1, i] + 1.0), best2, count2, a2, i, rng)
+        if m == 1:
+            a1 = cands[0]
+        else:
+            to_front(cands, m, a1)
+            a1 = _first_action(B, cands, m, rng, theta, drawn, t + 1, wins, tied)
+        a2, _ = second_action(B, cL, log_t, a1, rng)
         o = duel(matrix, a1, a2, rng)
         I[t], J[t], outcomes[t] = a1, a2, o
-        if a1 != a2:  # a self-duel leaves B unchanged, as in DTS
-            if o == 1:
-                B[a1, a2] += 1.0
-            else:
-                B[a2, a1] += 1.0
-            _pair_thresholds(B, alpha, a1, a2, cU, cL)
+        observe(B, alpha, cU, cL, a1, a2, o)
     return I, J, outcomes
 
 
 def run(matrix, horizon, rng, record=None, *, alpha=0.51):
     """One DTS+ run; no mixed strategy, so ``strategies`` is empty."""
-    I, J, outcomes = _kernel(np.ascontiguousarray(matrix, dtype=np.float64), int(horizon), rng, float(alpha))
-    return I, J, outcomes, {}
+    return plain_run(_kernel, matrix, horizon, rng, float(alpha))

@@ -189,10 +189,8 @@ class Algorithm:
 
     @property
     def run(self):
-        impl = self.load()
-        if isinstance(impl, type) and issubclass(impl, DuelingAlgorithm):
-            return python_run(impl, self.slug, self.strategies)
-        return impl
+        """The kernel-contract ``run`` (a plain-Python algorithm's through :func:`python_run`)."""
+        return self.load() if self.compiled else python_run(self.load(), self.slug, self.strategies)
 
     def hyperparameters(self, **params) -> dict:
         """Defaults overridden by ``params``, each checked against its range; unknown names raise
@@ -203,7 +201,3 @@ class Algorithm:
             raise AlgorithmError(f"algorithm {self.slug} has no parameter(s) {', '.join(unknown)}; allowed: {allowed}")
         given = {name: self.params[name].check(f"{self.slug}: {name}", value) for name, value in params.items()}
         return {**self.defaults, **given}
-
-    def regret(self, view: str) -> str:
-        """The regret kind this algorithm is measured by on a scenario of the ``view`` kind."""
-        return self.regrets[view]

@@ -10,7 +10,7 @@ import math
 import numba as nb
 import numpy as np
 
-from ._sampling import duel, trace
+from ._sampling import duel, plain_run, trace
 
 
 @nb.njit(cache=True)
@@ -62,6 +62,4 @@ def _kernel(matrix, horizon, rng, log_inv_delta):
 
 def run(matrix, horizon, rng, record=None):
     """One IF2 run (tuned to the horizon through delta); no mixed strategy."""
-    X = np.ascontiguousarray(matrix, dtype=np.float64)
-    I, J, outcomes = _kernel(X, int(horizon), rng, math.log(int(horizon) * X.shape[0] ** 2))
-    return I, J, outcomes, {}
+    return plain_run(_kernel, matrix, horizon, rng, math.log(int(horizon) * len(matrix) ** 2))

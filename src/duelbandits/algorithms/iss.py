@@ -11,7 +11,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from ._sampling import argmax_random_ties, duel, trace
+from ._sampling import argmax_random_ties, duel, plain_run, trace
 
 
 @nb.njit(cache=True)
@@ -46,16 +46,13 @@ def _kernel(matrix, horizon, rng):
         j = sample_action(S, F, theta, rng)
         o = duel(matrix, i, j, rng)
         observe(S, F, i, j, o)
-        I[t] = i
-        J[t] = j
-        outcomes[t] = o
+        I[t], J[t], outcomes[t] = i, j, o
     return I, J, outcomes
 
 
 def run(matrix, horizon, rng, record=None):
     """One ISS run; no hyper-parameters and no strategies (see :mod:`..algorithms`)."""
-    I, J, outcomes = _kernel(np.ascontiguousarray(matrix, dtype=np.float64), int(horizon), rng)
-    return I, J, outcomes, {}
+    return plain_run(_kernel, matrix, horizon, rng)
 
 
 def beta_draws(matrix, horizon, rng=None) -> int:

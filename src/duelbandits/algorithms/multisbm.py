@@ -12,7 +12,7 @@ import math
 import numba as nb
 import numpy as np
 
-from ._sampling import duel, pick, trace
+from ._sampling import duel, pick, plain_run, trace
 
 
 @nb.njit(cache=True)
@@ -61,5 +61,4 @@ def _kernel(matrix, horizon, rng, alpha):
 
 def run(matrix, horizon, rng, record=None, *, alpha=2.01):
     """One MultiSBM run; no mixed strategy, so ``strategies`` is empty."""
-    I, J, outcomes = _kernel(np.ascontiguousarray(matrix, dtype=np.float64), int(horizon), rng, float(alpha))
-    return I, J, outcomes, {}
+    return plain_run(_kernel, matrix, horizon, rng, float(alpha))

@@ -10,8 +10,9 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from ._sampling import duel, mixed_strategy, record_row, sample_discrete, trace
+from ._sampling import duel, mixed_strategy, record_row, record_steps, sample_discrete, trace
 from .tuning import partial_monitoring_tuning as hyperparameters  # Theorem 4.4's eta, gamma
+from .tuning import tuned
 
 
 @nb.njit(cache=True)
@@ -54,24 +55,20 @@ def _kernel(matrix, horizon, rng, record, eta, gamma):
         i = sample_discrete(p, rng)
         j = sample_discrete(p, rng)
         o = duel(matrix, i, j, rng)
-        I[t] = i
-        J[t] = j
-        outcomes[t] = o
+        I[t], J[t], outcomes[t] = i, j, o
         step(log_w, p, g, i, j, o, eta, gamma)
     return I, J, outcomes, p_rec
 
 
 def run(matrix, horizon, rng, record=None, *, eta=None, gamma=None):
-    """One run of Alg. 4; strategies ``{'p': ...}`` at the ``record`` steps (none if None).
+    """One run of Alg. 4; strategies ``{'p': ...}`` at the ``record`` steps (none if None); ``eta, gamma``
+    default to Theorem 4.4's values for this horizon (:func:`hyperparameters`)."""
+    return tuned_run(hyperparameters, matrix, horizon, rng, record, eta, gamma)
 
-    ``eta, gamma`` default to Theorem 4.4's values for this horizon
-    (:func:`hyperparameters`); passing them overrides (used by tests).
-    """
-    A = matrix.shape[0]
-    theorem = hyperparameters(A, horizon) if None in (eta, gamma) else {}
-    eta = theorem["eta"] if eta is None else float(eta)
-    gamma = theorem["gamma"] if gamma is None else float(gamma)
-    matrix = np.ascontiguousarray(matrix, dtype=np.float64)
-    record = np.zeros(0, dtype=np.int64) if record is None else np.ascontiguousarray(record, dtype=np.int64)
-    I, J, outcomes, p_rec = _kernel(matrix, int(horizon), rng, record, eta, gamma)
+
+def tuned_run(tuning, matrix, horizon, rng, record, eta, gamma):
+    """A run of the forecaster whose ``eta, gamma`` left None are ``tuning(A, T)``'s (Dueling-EXP3 shares it)."""
+    h = tuned(tuning, len(matrix), int(horizon), eta=eta, gamma=gamma)
+    X = np.ascontiguousarray(matrix, dtype=np.float64)
+    I, J, outcomes, p_rec = _kernel(X, int(horizon), rng, record_steps(record), h["eta"], h["gamma"])
     return I, J, outcomes, {"p": p_rec}

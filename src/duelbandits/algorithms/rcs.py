@@ -16,7 +16,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from ._sampling import duel, trace
+from ._sampling import argmax_random_ties, duel, plain_run, trace
 from .rucb import challenger, new_state, observe
 
 
@@ -31,19 +31,6 @@ def _theta(W, i, j, theta, drawn, stamp, rng):
     theta[lo, hi] = x
     drawn[lo, hi] = stamp
     return (x if i == lo else 1.0 - x), 1
-
-
-@nb.njit(cache=True)
-def _argmin_random_ties(b, rng):
-    best, count, k = np.inf, 0, 0
-    for i in range(b.shape[0]):
-        if b[i] < best:
-            best, count, k = b[i], 1, i
-        elif b[i] == best:
-            count += 1
-            if rng.random() * count < 1.0:
-                k = i
-    return k
 
 
 @nb.njit(cache=True)
@@ -70,7 +57,7 @@ def champion(W, b, first, rng, theta, drawn, stamp):
         x, k = _theta(W, c, j, theta, drawn, stamp, rng)
         draws += k
         if x < 0.5:  # no arm beats all others in the sample
-            return _argmin_random_ties(b, rng), draws
+            return argmax_random_ties(-b, rng), draws  # the least chosen, ties uniformly
     return c, draws
 
 
@@ -91,18 +78,14 @@ def _kernel(matrix, horizon, rng, alpha):
         b[c] += 1.0
         d = challenger(W, colmin, c, np.log(t + 1.0), alpha, rng)
         o = duel(matrix, c, d, rng)
-        I[t] = c
-        J[t] = d
-        outcomes[t] = o
+        I[t], J[t], outcomes[t] = c, d, o
         observe(W, alpha, thr, rowmax, colmin, c, d, o)
     return I, J, outcomes, draws
 
 
 def run(matrix, horizon, rng, record=None, *, alpha=0.51):
     """One RCS run; RCS has no mixed strategy, so ``strategies`` is empty."""
-    alpha = float(alpha)
-    I, J, outcomes, _ = _kernel(np.ascontiguousarray(matrix, dtype=np.float64), int(horizon), rng, alpha)
-    return I, J, outcomes, {}
+    return plain_run(_kernel, matrix, horizon, rng, float(alpha))
 
 
 def beta_draws(matrix, horizon, rng, alpha=0.51) -> int:

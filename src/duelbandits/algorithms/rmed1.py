@@ -18,7 +18,7 @@ import math
 import numba as nb
 import numpy as np
 
-from ._sampling import duel, pick, trace
+from ._sampling import duel, pick, plain_run, tally, trace
 
 _LOG2 = math.log(2.0)
 
@@ -168,10 +168,7 @@ def _kernel(matrix, horizon, rng, f_K, rule, alpha, rounds):
                     return I, J, outcomes
                 o = duel(matrix, i, j, rng)
                 I[t], J[t], outcomes[t] = i, j, o
-                if o == 1:
-                    W[i, j] += 1.0
-                else:
-                    W[j, i] += 1.0
+                tally(W, i, j, o)
                 _refresh_pair(W, D, I_div, i, j)
                 t += 1
     partner = np.full(A, -2, dtype=np.int64)  # RMED2: estimated each step
@@ -194,10 +191,7 @@ def _kernel(matrix, horizon, rng, f_K, rule, alpha, rounds):
         o = duel(matrix, l, m, rng)
         I[t], J[t], outcomes[t] = l, m, o
         if l != m:
-            if o == 1:
-                W[l, m] += 1.0
-            else:
-                W[m, l] += 1.0
+            tally(W, l, m, o)
             _refresh_pair(W, D, I_div, l, m)
         t += 1  # the 1-based index of the step just played
         in_R[l] = False
@@ -226,10 +220,7 @@ def f_of_K(actions, f_coefficient=0.3, f_exponent=1.01) -> float:
 
 def run(matrix, horizon, rng, record=None, *, f_coefficient=0.3, f_exponent=1.01):
     """One RMED1 run; RMED1 has no mixed strategy, so ``strategies`` is empty."""
-    c, e = float(f_coefficient), float(f_exponent)
-    X = np.ascontiguousarray(matrix, dtype=np.float64)
-    I, J, outcomes = _kernel(X, int(horizon), rng, f_of_K(X.shape[0], c, e), 0, 0.0, 1)
-    return I, J, outcomes, {}
+    return plain_run(_kernel, matrix, horizon, rng, f_of_K(len(matrix), f_coefficient, f_exponent), 0, 0.0, 1)
 
 
 def initial_rounds(horizon, alpha) -> int:
@@ -240,8 +231,6 @@ def initial_rounds(horizon, alpha) -> int:
 
 def run_rmed2(matrix, horizon, rng, *, f_coefficient, f_exponent, alpha, fixed_horizon):
     """One RMED2 run, or RMED2FH's with ``fixed_horizon`` (the kernels of rmed2.py and rmed2fh.py)."""
-    X = np.ascontiguousarray(matrix, dtype=np.float64)
-    f_K = f_of_K(X.shape[0], f_coefficient, f_exponent)
+    f_K = f_of_K(len(matrix), f_coefficient, f_exponent)
     rounds = initial_rounds(int(horizon), float(alpha)) if fixed_horizon else 1
-    I, J, outcomes = _kernel(X, int(horizon), rng, f_K, 2 if fixed_horizon else 1, float(alpha), rounds)
-    return I, J, outcomes, {}
+    return plain_run(_kernel, matrix, horizon, rng, f_K, 2 if fixed_horizon else 1, float(alpha), rounds)

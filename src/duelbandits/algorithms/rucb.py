@@ -18,7 +18,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from ._sampling import duel, pick, trace
+from ._sampling import argmax_step, duel, pick, plain_run, tally, trace
 
 _INF = np.inf
 NO_ARM = -1
@@ -73,10 +73,7 @@ def observe(W, alpha, thr, rowmax, colmin, c, d, o):
     """Line 14: ``W[c, d] += 1`` if ``c`` won (``o = 1``), else ``W[d, c] += 1``; a self-duel changes nothing."""
     if c == d:
         return
-    if o == 1:
-        W[c, d] += 1.0
-    else:
-        W[d, c] += 1.0
+    tally(W, c, d, o)
     _pair_thresholds(W, alpha, c, d, thr)
     _refresh(thr, c, rowmax, colmin)
     _refresh(thr, d, rowmax, colmin)
@@ -130,12 +127,7 @@ def challenger(W, colmin, c, log_t, alpha, rng):
             continue
         n = W[j, c] + W[c, j]
         u = 2.0 if n == 0.0 else W[j, c] / n + np.sqrt(alpha * log_t / n)
-        if u > best:
-            best, count, d = u, 1, j
-        elif u == best:
-            count += 1
-            if rng.random() * count < 1.0:
-                d = j
+        best, count, d = argmax_step(u, best, count, d, j, rng)
     return d
 
 
@@ -153,15 +145,11 @@ def _kernel(matrix, horizon, rng, alpha):
         c = _sample_champion(cands, m, best, A, rng)
         d = challenger(W, colmin, c, log_t, alpha, rng)
         o = duel(matrix, c, d, rng)
-        I[t] = c
-        J[t] = d
-        outcomes[t] = o
+        I[t], J[t], outcomes[t] = c, d, o
         observe(W, alpha, thr, rowmax, colmin, c, d, o)
     return I, J, outcomes
 
 
 def run(matrix, horizon, rng, record=None, *, alpha=0.51):
     """One RUCB run; RUCB has no mixed strategy, so ``strategies`` is empty."""
-    alpha = float(alpha)
-    I, J, outcomes = _kernel(np.ascontiguousarray(matrix, dtype=np.float64), int(horizon), rng, alpha)
-    return I, J, outcomes, {}
+    return plain_run(_kernel, matrix, horizon, rng, float(alpha))

@@ -10,8 +10,9 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from ._sampling import duel, mixed_strategy, record_row, sample_discrete, trace
+from ._sampling import duel, mixed_strategy, record_row, record_steps, sample_discrete, trace
 from .tuning import sparring_exp3p_tuning as hyperparameters  # Theorem 4.3's beta, eta, gamma
+from .tuning import tuned
 
 
 @nb.njit(cache=True)
@@ -57,9 +58,7 @@ def _kernel(matrix, horizon, rng, record, beta, eta, gamma):
         i = sample_discrete(p, rng)
         j = sample_discrete(q, rng)
         o = duel(matrix, i, j, rng)
-        I[t] = i
-        J[t] = j
-        outcomes[t] = o
+        I[t], J[t], outcomes[t] = i, j, o
         # eqs. (3) and (1): log w += eta * estimate, for every action
         estimate(p, i, float(o), beta, est)
         for a in range(A):
@@ -74,17 +73,9 @@ def _kernel(matrix, horizon, rng, record, beta, eta, gamma):
 
 
 def run(matrix, horizon, rng, record=None, *, beta=None, eta=None, gamma=None):
-    """One run of Alg. 3; strategies ``{'p': ..., 'q': ...}`` at the ``record`` steps (none if None).
-
-    ``beta, eta, gamma`` default to Theorem 4.3's values for this horizon
-    (:func:`hyperparameters`); passing them overrides (used by tests).
-    """
-    A = matrix.shape[0]
-    theorem = hyperparameters(A, horizon) if None in (beta, eta, gamma) else {}
-    beta = theorem["beta"] if beta is None else float(beta)
-    eta = theorem["eta"] if eta is None else float(eta)
-    gamma = theorem["gamma"] if gamma is None else float(gamma)
-    matrix = np.ascontiguousarray(matrix, dtype=np.float64)
-    record = np.zeros(0, dtype=np.int64) if record is None else np.ascontiguousarray(record, dtype=np.int64)
-    I, J, outcomes, p_rec, q_rec = _kernel(matrix, int(horizon), rng, record, beta, eta, gamma)
+    """One run of Alg. 3; strategies ``{'p': ..., 'q': ...}`` at the ``record`` steps (none if None); ``beta, eta,
+    gamma`` default to Theorem 4.3's values for this horizon (:func:`hyperparameters`)."""
+    h = tuned(hyperparameters, len(matrix), int(horizon), beta=beta, eta=eta, gamma=gamma)
+    X = np.ascontiguousarray(matrix, dtype=np.float64)
+    I, J, outcomes, p_rec, q_rec = _kernel(X, int(horizon), rng, record_steps(record), h["beta"], h["eta"], h["gamma"])
     return I, J, outcomes, {"p": p_rec, "q": q_rec}

@@ -45,9 +45,7 @@ def _kernel(matrix, horizon, alpha, rng, borda):
             draws += d_i + d_j
         o = duel(matrix, i, j, rng)
         observe(pair, order, i, j, o, borda)
-        I[t] = i
-        J[t] = j
-        outcomes[t] = o
+        I[t], J[t], outcomes[t] = i, j, o
     return I, J, outcomes, explored, draws
 
 

@@ -38,9 +38,7 @@ def _kernel(matrix, horizon, rng, borda, steps, table):
         observe(pair, order, i, j, o, borda)
         draws += d_i + d_j
         if keep:
-            I[t] = i
-            J[t] = j
-            outcomes[t] = o
+            I[t], J[t], outcomes[t] = i, j, o
         else:
             total += table[i, j]  # one step at a time, as np.cumsum adds: the same bits
             if t + 1 == steps[k]:

@@ -44,6 +44,13 @@ def _clipped_gamma(gamma: float, algorithm: str, theorem: str, A: int, T: int, n
     return 1.0
 
 
+def tuned(tuning, A: int, T: int, **given) -> dict:
+    """The ``given`` hyper-parameters as floats, each left None taken from ``tuning(A, T)`` (the theorem's, called
+    and its warning given only then; a value passed overrides it, as the tests do)."""
+    theorem = tuning(A, T) if None in given.values() else {}
+    return {name: theorem[name] if value is None else float(value) for name, value in given.items()}
+
+
 def sparring_exp3p_tuning(A: int, T: int) -> dict:
     """Theorem 4.3's ``beta = sqrt(log A / (A T))``, ``eta = 0.95 beta``, ``gamma = 1.05 sqrt(A log A / T)``;
     ``gamma >= 1`` (a horizon too short for the theorem) is clipped to 1, uniform play, with a warning."""

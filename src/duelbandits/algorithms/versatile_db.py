@@ -12,7 +12,7 @@ import math
 import numba as nb
 import numpy as np
 
-from ._sampling import duel, sample_discrete, trace
+from ._sampling import duel, plain_run, sample_discrete, trace
 
 
 @nb.njit(cache=True)
@@ -62,5 +62,4 @@ def _kernel(matrix, horizon, rng):
 
 def run(matrix, horizon, rng, record=None):
     """One Versatile-DB run; its law is not recorded (no ``strategies``)."""
-    I, J, outcomes = _kernel(np.ascontiguousarray(matrix, dtype=np.float64), int(horizon), rng)
-    return I, J, outcomes, {}
+    return plain_run(_kernel, matrix, horizon, rng)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from ._sampling import duel, pick, trace
+from ._sampling import duel, pick, plain_run, trace
 
 
 @nb.njit(cache=True)
@@ -68,13 +68,10 @@ def _kernel(matrix, horizon, rng):
         i, j = _select(C, i, j, rng, cands)
         o = duel(matrix, i, j, rng)
         _update(C, i, j, o)
-        I[t] = i
-        J[t] = j
-        outcomes[t] = o
+        I[t], J[t], outcomes[t] = i, j, o
     return I, J, outcomes
 
 
 def run(matrix, horizon, rng, record=None):
     """One WS-W run; no hyper-parameters and no mixed strategy, so ``strategies`` is empty."""
-    I, J, outcomes = _kernel(np.ascontiguousarray(matrix, dtype=np.float64), int(horizon), rng)
-    return I, J, outcomes, {}
+    return plain_run(_kernel, matrix, horizon, rng)

@@ -12,7 +12,7 @@ import math
 import numba as nb
 import numpy as np
 
-from ._sampling import duel, trace
+from ._sampling import duel, plain_run, trace
 from .winner_stays import _select, _update
 
 
@@ -45,5 +45,4 @@ def _kernel(matrix, horizon, rng, beta):
 
 def run(matrix, horizon, rng, record=None, *, beta=1.5):
     """One WS-S run; no mixed strategy, so ``strategies`` is empty."""
-    I, J, outcomes = _kernel(np.ascontiguousarray(matrix, dtype=np.float64), int(horizon), rng, float(beta))
-    return I, J, outcomes, {}
+    return plain_run(_kernel, matrix, horizon, rng, float(beta))

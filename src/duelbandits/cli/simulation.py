@@ -188,12 +188,11 @@ def progress_line(label: str):
 
 
 def cmd_sweep_point(args) -> None:
-    from .. import algorithms, points, resources, storage
+    from .. import points, resources, storage
 
     parquet_out(args.out)
     sc = scenario_of(args)
-    params = key_values(args.param, "--param")
-    algorithms.get(args.algorithm).hyperparameters(**params)
+    params = key_values(args.param, "--param")  # checked by the first run's simulate, before any step
     runs = run_range(args.runs)
     resources.check_memory(
         f"--horizon {args.horizon} at A = {sc.matrix.shape[0]}",
