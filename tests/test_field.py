@@ -201,17 +201,6 @@ def test_curves_hold_runs_actions_horizon_and_family_of_an_unknown_slug_with_a_f
     assert len(curves) == 6 + 12 + 3
 
 
-def test_curves_list_the_steps_in_order_when_runs_were_recorded_on_different_grids():
-    """Run 0 at t = 1, 100 and run 1 at t = 10, 100 (each run as long as the other, so the points pass their
-    check): the curve still goes 1, 10, 100, with one run at the first two steps and both at T."""
-    rows = point_rows("cyclic", "dts", [2.0], grid=(1, 100))
-    rows += [{**row, "run": 1} for row in point_rows("cyclic", "dts", [4.0], grid=(10, 100))]
-    curves = field.curves_table(pd.DataFrame(rows), {"cyclic": ["copeland"]})
-    assert curves["t"].tolist() == [1, 10, 100]
-    assert curves["runs"].tolist() == [1, 1, 2]
-    assert curves["mean"].tolist() == pytest.approx([0.02, 0.4, 3.0])  # 2 t / 100, 4 t / 100, then (2 + 4) / 2
-
-
 def test_final_table_ranks_the_lowest_mean_first_ties_shared_and_puts_scenarios_missing_from_the_order_last(curves):
     table = field.final_table(curves, order=["borda"])
     assert table.columns.tolist() == schemas.FIELD_TABLE_SCHEMA.names

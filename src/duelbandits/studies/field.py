@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..cli.args import scenario_rows
 from ..errors import InputError
 
 if TYPE_CHECKING:
@@ -213,13 +212,9 @@ def cmd_field_table(args) -> None:
 
 
 def cmd_field_figure(args) -> None:
-    from .. import digests
-    from ..plotting import style
+    from . import scenario_figure
 
-    style.check_figure_paths(args.out)
-    curves = scenario_rows(args.curves, args.scenario, table="field-curves")
-    digest = digests.data_digest({"curves": args.curves}, figure="field", scenario=args.scenario)
-    field_figure(args.scenario, curves, args.out, data_digest=digest)
+    scenario_figure(args, "field", field_figure, curves="field-curves")
 
 
 def add_commands(sub) -> None:
