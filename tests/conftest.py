@@ -22,19 +22,19 @@ LONGEST_FIRST = (
     "tests/workflow/test_newest_versions.py",  # these three modules: 400 s as one, before the split
     "tests/workflow/test_minimum_versions.py",
     "tests/workflow/test_reproducibility.py",  # the paper run
-    "tests/workflow/test_bad_input_workflow.py",  # 120 s
     "tests/workflow/test_paper_figures.py",  # 105 s
+    "tests/workflow/test_bad_input_workflow.py",  # about 100 s
     "tests/test_theorem_note.py",  # 100 s
     "tests/workflow/test_bench_pipeline.py",  # 90 s
     "tests/workflow/test_plugin_project.py",  # 65 s
-    "tests/workflow/test_field_workflow.py",  # 55 s
-    "tests/workflow/test_asymptotics_workflow.py",  # 45-55 s
     "tests/workflow/test_rerun_triggers.py",  # 50 s, after the shared tiny run
     "tests/workflow/test_sweeps_workflow.py",  # 40 s
+    "tests/workflow/test_asymptotics_workflow.py",  # about 30 s (15 point jobs)
     "tests/workflow/test_config_properties.py",  # 30 s
     "tests/workflow/test_workflow.py",  # 25 s
     "tests/workflow/test_reliability.py",  # 25 s
     "tests/test_docs.py",  # 15 s with its slow dry runs, 4 s in the quick tier
+    "tests/workflow/test_field_workflow.py",  # about 10 s (9 point jobs)
     "tests/test_rules_plumbing.py",  # slow: one Snakemake dry run of every target
     # the quick tier's longest (wall seconds of each on 2 workers, load ~3, 2026-11-28): 7.8 s down to 2 s
     "tests/test_plotting.py",
