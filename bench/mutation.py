@@ -61,7 +61,10 @@ TESTS = {
         "tests/test_storage.py",
         "tests/test_manifest.py",  # the content digests of the manifest, and the figures' data digests
     ],
-    "studies.field": ["tests/test_field.py"],
+    "studies.field": [  # its Markdown page is tested with the other pages
+        "tests/test_field.py",
+        "tests/test_tables.py::test_the_field_table_shares_ranks_on_ties_averages_known_ranks_and_lists_runs_in_numeric_order",
+    ],
     "manifest": [
         "tests/test_manifest.py",
         "tests/test_bad_input.py::test_a_manifest_entry_outside_the_tree_or_listed_twice_is_refused_naming_the_line",
@@ -78,7 +81,13 @@ TESTS = {
     "points": ["tests/test_points.py"],
     "regret": ["tests/test_regret.py"],
     "resources": ["tests/test_resources.py"],
-    "scenarios": ["tests/test_scenarios.py", "tests/test_scenarios_edges.py", "tests/test_benchmarks.py"],
+    "scenarios": [
+        "tests/test_scenarios.py",
+        "tests/test_scenarios_edges.py",
+        "tests/test_benchmarks.py",
+        # a plugin scenario's parameters, in-process (ScenarioEntry.parameters, make's **params)
+        "tests/test_config_validation.py::test_a_plugin_scenarios_parameters_are_set_under_its_slug_and_checked_by_its_entry",
+    ],
     "studies.claims.analysis": ["tests/test_claims.py"],
     "studies.claims.archive": ["tests/test_archive.py"],
     "studies.claims.verdicts": ["tests/test_claims.py"],

@@ -39,11 +39,7 @@ def test_a_bound_whose_requirement_fails_is_left_out_with_the_full_warning():
         full = message + " does not meet it, so its bound curve is left out"
         with pytest.warns(UserWarning, match="^" + re.escape(full) + "$"):
             df = bounds_table([algorithm], actions=actions, horizon=horizon, points=5, c_alpha=c_alpha)
-        assert not df["holds"].any() and df["bound"].isna().all() and len(df) > 0
-    with pytest.warns(UserWarning, match="Theorem 4.4"):  # T = 150: Theorem 4.3's holds, 4.4's fails
-        df = bounds_table(["sparring-exp3p", "partial-monitoring"], actions=10, horizon=150).set_index("algorithm")
-    assert df.loc["sparring-exp3p", "holds"].all() and df.loc["sparring-exp3p", "bound"].notna().all()
-    assert not df.loc["partial-monitoring", "holds"].any()
+        assert not df["holds"].any() and df["bound"].isna().all() and len(df) > 0  # one that holds: the test above
 
 
 def test_rows_are_in_run_order_when_runs_rise_and_steps_rise_within_each():

@@ -154,7 +154,8 @@ def test_tables_off_the_defaults_give_the_intervals_of_that_level_and_seed():
     """At confidence 0.9 and seed 7 (the defaults: below): the global interval is the bootstrap's on the
     point's stream (the sweeps'), the local ones the bootstrap's definition on its "local" stream."""
     points = synthetic_points(np.random.default_rng(1), CASES[:1], runs=12)
-    (row,) = asymptotics.long_horizon_tables(points, resamples=100, confidence=0.9, base_seed=7)[0].itertuples()
+    exponents, local = asymptotics.long_horizon_tables(points, resamples=100, confidence=0.9, base_seed=7)
+    (row,) = exponents.itertuples()
     finals = points[points["t"] == points["horizon"]]
     runs = [finals.loc[finals["horizon"] == T, "cumulative_regret"].to_numpy() for T in HORIZONS]
     seed = name_seed(7, "borda", "ts-borda", "borda", "10")
@@ -163,6 +164,7 @@ def test_tables_off_the_defaults_give_the_intervals_of_that_level_and_seed():
         HORIZONS, runs, 100, 0.9, name_seed(7, "borda", "ts-borda", "borda", "10", "local")
     )
     assert (row.prev_low, row.prev_high, row.last_low, row.last_high) == (low[-2], high[-2], low[-1], high[-1])
+    np.testing.assert_array_equal(local.sort_values("horizon")[["ci_low", "ci_high"]].to_numpy()[1:], np.c_[low, high])
 
 
 def point_frame(groups, scenario="condorcet", algorithm="ts-maximin"):
@@ -182,9 +184,8 @@ def test_tables_with_the_defaults_against_hand_computed_values():
     fit's slope log(4 sqrt 2) / log 16 = 5/8. Maximin (Theorem 4.1's regret, Figure 1's): five equal
     runs, so every resample has the same means and the intervals are the slopes themselves; Borda (no
     theorem for TS-Maximin, not the figure's): five runs at 0.2, 0.6, 1, 1.4 and 1.8 times the mean,
-    sample std sqrt((0.64 + 0.16 + 0 + 0.16 + 0.64) / 4) = sqrt(0.4) times the mean, and intervals by the
-    bootstrap's definition from the seeds the docstring names (five distinct runs, so that another seed
-    gives other quantiles; with two, the 2.5% and 97.5% ones are nearly always the extremes)."""
+    sample std sqrt((0.64 + 0.16 + 0 + 0.16 + 0.64) / 4) = sqrt(0.4) times the mean (its intervals by the
+    bootstrap's definition: the test above, off the defaults)."""
     means = {100: 10.0, 400: 40.0, 1600: 40.0 * math.sqrt(2)}
     groups = {
         ("maximin", 5): {T: [m] * 5 for T, m in means.items()},
@@ -242,16 +243,6 @@ def test_tables_with_the_defaults_against_hand_computed_values():
             continue
         assert row.from_horizon == horizons[k - 1]
         assert row.slope == pytest.approx([1.0, 0.25][k - 1], rel=1e-12)
-    # the Borda rows' intervals: the bootstrap of the docstring, seeded with the stream it names
-    finals = [groups[("borda", 5)][T] for T in horizons]
-    low, high = slope_intervals_by_definition(
-        horizons, finals, 1000, 0.95, name_seed(0, "condorcet", "ts-maximin", "borda", "5", "local")
-    )
-    rows = local[local["regret"] == "borda"]
-    np.testing.assert_array_equal(rows["ci_low"].to_numpy()[1:], low)
-    np.testing.assert_array_equal(rows["ci_high"].to_numpy()[1:], high)
-    row = exponents[exponents["regret"] == "borda"].iloc[0]
-    assert (row["prev_low"], row["prev_high"], row["last_low"], row["last_high"]) == (low[0], high[0], low[1], high[1])
 
 
 def test_table_rows_are_sorted_by_regret_before_actions_empty_without_a_final_step_refused_with_one_horizon():

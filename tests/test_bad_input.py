@@ -27,21 +27,18 @@ MAIN = ["figure", "main", "--scenario-file", "s.json"]
             ["2147483648 run(s)", "needs about"],
         ),
         ([*SIM, "--horizon", "50", "--runs", "0-1", "--out", "folder"], ["folder: is a directory"]),
-        ([*SIM, "--horizon", "50", "--runs", "0-1", "--out", "afile/o.parquet"], ["afile is not a directory"]),
         (
             ["scenario", "--scenario", "borda", "--seed", "0", "--out", "/proc/duelbandits-test/s.json"],
             ["cannot write"],
         ),
-        (["table", "--summary", "absent.parquet", "--markdown", "t.md"], ["absent.parquet: file not found"]),
         (["manifest", "verify", "M.sha256", "--root", "/nonexistent"], ["--root /nonexistent: not a directory"]),
         (["config-page", "--config-json", '{"horizon": NaN}', "--out", "c.html"], ["--config-json", "NaN is not"]),
         (
             [*MAIN, "--summary", "x.parquet", "--c-alpha", "1.0", "--out", "f.jpg"],
             ["--out f.jpg: a figure is saved as .pdf, .png or .svg"],
         ),
-        (["provenance", "afile"], ["afile: not a readable Parquet file"]),
-        # each file argument is checked for what it is before it is read, naming the real cause
-        (["provenance", "folder"], ["folder: is a directory"]),
+        # each file argument is checked for what it is before it is read, naming the real cause (the kinds
+        # tests/test_storage.py refuses in-process: a folder, a missing or unreadable file)
         (["manifest", "verify", "fifo"], ["fifo: is not a regular file"]),  # read, it would block
         (["provenance", "dangling"], ["dangling: is a symbolic link to nowhere, which does not exist"]),
         # a range error names the flag given (the claims' level is --level, not --confidence)

@@ -100,16 +100,6 @@ def test_cli_list_shows_each_benchmark_with_its_size_and_source(capsys):
         assert f"A = {SIZES[name]}" in line and source in line
 
 
-def test_cli_scenario_json_of_a_benchmark_round_trips(tmp_path):
-    from duelbandits import storage
-
-    out = tmp_path / "mslr5.json"
-    assert cli.main(["scenario", "--scenario", "mslr5", "--seed", "0", "--out", str(out)]) == 0
-    record = storage.read_scenario(out)
-    np.testing.assert_array_equal(record["matrix"], make_scenario("mslr5").matrix)
-    assert record["winners"]["condorcet"] == 0 and record["params"]["source"] == BENCHMARKS["mslr5"][1]
-
-
 def test_pyproject_ships_the_data_files_in_a_non_editable_install():
     pyproject = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())
     patterns = pyproject["tool"]["setuptools"]["package-data"]["duelbandits"]

@@ -101,7 +101,6 @@ P = pytest.param
 REFUSED = [  # algorithms (None: a main figure), panels, --out in figs/, the message ({t}: the test's folder)
     P(["dts", "sparring-exp3p"], "", ["f.png"], "--out {t}/figs/f.png: 2 values of --algorithm (dts, sparring-exp3p) "
       "need {{algorithm}} in every --out template", id="two algorithms, a template without {algorithm}"),
-    P(["dts"], "ab", ["{algorithm}.png", "f.pdf"], "2 values of --panel (a, b) need {{panel}}", id="no {panel}"),
     P(["dts"], "", ["{algorithm}/{scenario}.png"], "unknown placeholder {{scenario}} (allowed: {{algorithm}}, "
       "{{panel}})", id="an unknown placeholder"),
     P(["dts"], "", ["{algorithm}-{panel}.png"], "{{panel}} needs --panel", id="{panel} without --panel"),

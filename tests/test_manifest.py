@@ -90,11 +90,6 @@ def test_the_manifest_is_sha256sum_lines_then_content_lines_closed_by_its_count(
     assert lines[-1] == "# end: 5 entries"
 
 
-def test_an_untouched_tree_is_identical(tree, capsys):
-    code, status, err = verify(tree, capsys)
-    assert code == 0 and set(status.values()) == {"identical"} and len(status) == 5 and not err
-
-
 @pytest.mark.parametrize("rel", ["results/a.parquet", "figures/f.png"])
 def test_other_bytes_under_the_manifests_versions_differ_naming_the_file(tree, capsys, rel):
     """Under its own versions the manifest compares bytes, whatever the file: the two files whose content

@@ -240,7 +240,7 @@ def _point_file(path, table, config):
     return path
 
 
-def test_read_points_concatenates_in_order_with_sorted_digests_and_the_records(tmp_path, X):
+def test_read_points_concatenates_the_files_checked_and_sorted_with_sorted_digests_and_the_records(tmp_path, X):
     from duelbandits import storage
 
     paths = [tmp_path / "a.parquet", tmp_path / "b.parquet"]
@@ -249,7 +249,8 @@ def test_read_points_concatenates_in_order_with_sorted_digests_and_the_records(t
         storage.write_table(table, path, {"table": "sweep-point", "config_sha256": config, "runs": f"{run}-{run}",
                                           "horizon": 20, "points": 3})  # fmt: skip
     frame, digests, records = pointlib.read_points(paths)
-    assert frame["run"].tolist() == [0] * 12 + [1] * 12 and frame.columns.tolist() == schemas.POINT_SCHEMA.names
+    # sorted by check_points: by regret, then run, then step
+    assert frame["run"].tolist() == ([0] * 3 + [1] * 3) * 4 and frame.columns.tolist() == schemas.POINT_SCHEMA.names
     assert digests == ["aa", "zz"]
     assert [r["config_sha256"] for r in records] == ["zz", "aa"]
 

@@ -1,4 +1,5 @@
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -157,7 +158,8 @@ def test_curve_problem_takes_each_range_to_its_ends_and_refuses_beyond(kind):
 def test_curve_problem_names_a_kind_that_is_no_regret():
     """A regret column holding another word (a hand-edited table) is refused, not a KeyError."""
     assert regret.curve_problem("borda", [1, 2], [0.5, 1.0]) is None
-    assert regret.curve_problem("bordaa", [1, 2], [0.5, 1.0]).startswith("'bordaa' is no regret kind (one of ")
+    named = regret.curve_problem("bordaa", [1, 2], [0.5, 1.0])
+    assert named == "'bordaa' is no regret kind (one of maximin, borda, exp3p, copeland)"
 
 
 def test_z_value_is_the_two_sided_normal_quantile():
@@ -208,3 +210,36 @@ def test_stratified_mean_refuses_strata_it_cannot_estimate_naming_them():
         regret.stratified_mean([(3, [1.0, 2.0, 3.0, 4.0])])
     with pytest.raises(InputError, match="^a stratum of 2 runs needs 1 to 2 values, got 0$"):
         regret.stratified_mean([(5, [1.0]), (2, [])])
+
+
+def test_curve_problem_allows_a_sum_s_rounding_of_1e_9_of_its_size_and_no_more():
+    """The slack is 1e-9 x max(1, |R_t|): R_1 = -1e-9 (Borda, lowest per-step regret 0) and 0.5 + 1e-9
+    (Maximin, highest 1/2) sit on the edge and pass, -1.5e-9 is beyond it; at R = 10^7 the slack is 0.01, so
+    an excess of 10^-3 passes. A failure at the first step has no "from" clause; with more runs than steps
+    the default names still count runs; a NaN met in a difference raises no warning."""
+    assert regret.curve_problem("borda", [1], [-1e-9]) is None
+    assert regret.curve_problem("maximin", [1], [0.5 + 1e-9]) is None
+    assert regret.curve_problem("borda", [1e7], [1e7 + 1e-3]) is None
+    sums = "not a sum of per-step regrets in [0, 1]"
+    assert regret.curve_problem("borda", [1], [-1.5e-9]) == f"run 0's borda regret goes to -1.5e-09 at t = 1: {sums}"
+    three_runs = [[0.0, 1.0], [0.0, 1.0], [0.0, 3.0]]
+    assert regret.curve_problem("borda", [1, 2], three_runs) == (
+        f"run 2's borda regret goes from 0 at t = 1 to 3 at t = 2: {sums}"
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert regret.curve_problem("borda", [1, 2], [[math.inf, math.inf]]) == "run 0's borda regret is inf at t = 1"
+    assert regret.curve_problem("borda", [1, 2], [0.5, None]) == "run 0's borda regret is nan at t = 2"  # a null
+
+
+def test_rows_problem_wants_each_combination_once_in_any_order():
+    """Runs {0, 1} x steps {1, 2}: the four rows shuffled pass; a row dropped, or one repeated in another's
+    place (four rows still), is refused with the count."""
+    import pandas as pd
+
+    levels = {"run": [0, 1], "t": [1, 2]}
+    frame = pd.DataFrame({"run": [1, 0, 1, 0], "t": [2, 2, 1, 1]})
+    assert regret.rows_problem(frame, levels, "2 runs x 2 steps") is None
+    assert regret.rows_problem(frame.iloc[:3], levels, "2 runs x 2 steps") == "holds 3 rows, not 2 runs x 2 steps"
+    repeated = pd.DataFrame({"run": [1, 0, 1, 1], "t": [2, 2, 1, 1]})
+    assert regret.rows_problem(repeated, levels, "4 rows") == "holds 4 rows, not 4 rows"

@@ -158,8 +158,6 @@ def test_sweep_point_runtime_scales_with_A_squared_above_10_only():
         (10, 80.0, 5),
         # (11/10)^2 = 1.21: 96.8 s, 60 + 290.4 = 350.4 s -> 6 min
         (11, 96.8, 6),
-        # (13/10)^2 = 1.69: 135.2 s, 60 + 405.6 = 465.6 s -> 8 min
-        (13, 135.2, 8),
         # (20/10)^2 = 4: 320 s, 60 + 960 = 1020 s = 17 min
         (20, 320.0, 17),
     ]:
@@ -169,9 +167,7 @@ def test_sweep_point_runtime_scales_with_A_squared_above_10_only():
 
 def test_a_retry_requests_the_attempt_times_the_first_runtime():
     """At A = 8 (5 minutes) and A = 20 (17: the A^2 factor); an attempt below 1 counts as the first."""
-    for (actions, minutes), (attempt, factor) in itertools.product(
-        [(8, 5), (20, 17)], [(1, 1), (2, 2), (3, 3), (0, 1), (-1, 1)]
-    ):
+    for (actions, minutes), (attempt, factor) in itertools.product([(8, 5), (20, 17)], [(1, 1), (3, 3), (0, 1)]):
         runtime = resources.runtime_minutes("ts-maximin", 100, 10**6, actions, attempt=attempt)
         assert runtime == minutes * factor, (actions, attempt)
     job = plan.Job("asymptotics", "borda", 20, 10**6, "ts-maximin", 0, 0, 99)  # the same, as a job's request

@@ -15,14 +15,8 @@ def final_table():
 
 
 def test_final_regret_table_reads_each_scenarios_last_step_in_the_summarys_order():
-    """At t = 50 partial-monitoring is below its bound (150 < 200); only t = T may count."""
-    table = final_table()
-    assert table["algorithm"].tolist() == ["ts-borda", "partial-monitoring", "iss"]
-    assert set(table["horizon"]) == {100} and set(table["runs"]) == {5} and set(table["regret"]) == {"borda"}
-    np.testing.assert_array_equal(table["mean"], [40.0, 300.0, 30.0])
-    np.testing.assert_array_equal(table["bound"], [100.0, 200.0, np.nan])
-    np.testing.assert_array_equal(table["copeland_std"], [1.0, 2.0, 0.5])
-    assert table["below"].tolist() == ["yes", "no", "-"] and table["copeland_mean"].tolist() == [7.0, 8.0, 6.0]
+    """At t = 50 partial-monitoring is below its bound (150 < 200); only t = T may count (the rows at T = 100:
+    the page's test below)."""
     longer = summary_rows().assign(scenario="condorcet", t=lambda d: 2 * d["t"])
     both = paper_tables.final_regret_table(pd.concat([summary_rows(), longer]))
     assert both.groupby("scenario")["horizon"].unique().map(list).to_dict() == {"borda": [100], "condorcet": [200]}

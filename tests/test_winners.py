@@ -67,3 +67,26 @@ def test_ties_for_the_maximum_after_a_lower_tie_are_the_winners():
     np.testing.assert_allclose(winners.maximin_scores(X), [0.4, 0.4, 0.5, 0.5])
     assert winners.maximin_winners(X).tolist() == [2, 3]
     assert winners.condorcet_winner(X) is None  # 2 and 3 tie: neither beats the other
+
+
+def test_the_trap_is_the_maximin_winner_the_other_borda_winner_and_their_gap():
+    """DIFFER: Maximin winner 1, Borda winner 0, delta = X[1, 0] - 1/2 = -0.05. No trap where the Maximin
+    and Borda winners agree (CONDORCET), tie (TIED), or the Borda winners alone tie: rows 0 and 1 of
+    ONE_MAXIMIN_TWO_BORDA both sum to 1.7, its row minima are 0.4, 0.5, 0.2."""
+    import pytest
+
+    from duelbandits.errors import InputError
+
+    trap = winners.trap(DIFFER.tolist())
+    assert (trap.maximin_winner, trap.borda_winner) == (1, 0) and type(trap.maximin_winner) is int
+    assert trap.delta == pytest.approx(-0.05, abs=1e-15) and type(trap.delta) is float
+    needs = "maximin-tail needs a matrix with one Maximin winner and a different, unique Borda winner; got "
+    one_maximin_two_borda = [[0.5, 0.4, 0.8], [0.6, 0.5, 0.6], [0.2, 0.4, 0.5]]
+    for X, got in [
+        (CONDORCET, "Maximin winners [0] and Borda winners [0]"),
+        (TIED, "Maximin winners [0, 1] and Borda winners [0, 1]"),
+        (one_maximin_two_borda, "Maximin winners [1] and Borda winners [0, 1]"),
+    ]:
+        with pytest.raises(InputError) as refused:
+            winners.trap(X)
+        assert str(refused.value) == needs + got

@@ -113,7 +113,8 @@ def check_points(points: pd.DataFrame) -> pd.DataFrame:
 
 def read_points(paths) -> tuple[pd.DataFrame, list[str], list[dict]]:
     """The point files as one DataFrame, the sorted digests of their provenance, and the provenance
-    records themselves (one per path, in order); each file checked on its own (:func:`point_problem`)."""
+    records themselves (one per path, in order); each file checked on its own (:func:`point_problem`),
+    then all together (:func:`check_points`), so that the studies read checked points."""
     frames, records = [], []
     for path in paths:
         table = storage.read_table(path)
@@ -128,7 +129,7 @@ def read_points(paths) -> tuple[pd.DataFrame, list[str], list[dict]]:
         frames.append(frame)
     import pandas as pd
 
-    return pd.concat(frames, ignore_index=True), sorted(p["config_sha256"] for p in records), records
+    return check_points(pd.concat(frames, ignore_index=True)), sorted(p["config_sha256"] for p in records), records
 
 
 def point_problem(frame: pd.DataFrame, prov: dict) -> str | None:

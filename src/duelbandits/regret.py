@@ -119,7 +119,7 @@ def rows_problem(frame, levels: dict, expected: str) -> str | None:
     study's reader: a file holds the rows its provenance made."""
     import pandas as pd
 
-    want = pd.MultiIndex.from_product(list(levels.values()), names=list(levels))
+    want = pd.MultiIndex.from_product(list(levels.values()))
     got = pd.MultiIndex.from_frame(frame[list(levels)])
     if len(got) == len(want) and got.sort_values().equals(want.sort_values()):
         return None
@@ -134,16 +134,17 @@ def curve_problem(kind: str, t, R, names=None) -> str | None:
     size): so a non-negative kind never decreases nor goes below 0, and no ``R_t`` leaves ``t`` times
     its kind's range. The point, tail, bayes and claims readers check their regrets with it, so that no
     statistic turns an impossible value into a number."""
-    t = np.asarray(t, dtype=float)
+    # mutmut equivalent: dtype dropped: steps are whole numbers, their differences and products alike
+    t = np.asarray(t, dtype=float)  # pragma: no mutate
     R = np.asarray(R, dtype=float).reshape(-1, t.size)
     names = [f"run {r}" for r in range(R.shape[0])] if names is None else list(names)
     if kind not in RANGES:
         return f"{kind!r} is no regret kind (one of {', '.join(RANGES)})"
     low, high = RANGES[kind]
     dt = np.diff(np.r_[0.0, t])
-    dR = np.diff(np.concatenate([np.zeros((R.shape[0], 1)), R], axis=1), axis=1)
     slack = 1e-9 * np.maximum(1.0, np.abs(R))
-    with np.errstate(invalid="ignore"):
+    with np.errstate(invalid="ignore"):  # inf - inf in a difference: the run is refused as not finite
+        dR = np.diff(np.concatenate([np.zeros((R.shape[0], 1)), R], axis=1))
         bad = ~np.isfinite(R) | (dR < low * dt - slack) | (dR > high * dt + slack)
     if not bad.any():
         return None

@@ -59,22 +59,21 @@ class ScenarioEntry:
     source: plugins.Source | None = None
 
     def check(self) -> None:
+        """A plugin's entry, at load (``duelbandits.plugins.load``): one line naming the first field at fault."""
         where = f"scenario {self.slug!r}"
         for name in ("slug", "label", "citation"):
             if not isinstance(getattr(self, name), str) or not getattr(self, name).strip():
                 raise ScenarioError(f"{where}: {name} must be a non-empty string")
-        if self.kind not in KINDS:
-            raise ScenarioError(f"{where}: kind must be one of {', '.join(KINDS)}")
+        if self.kind != "generated":
+            raise ScenarioError(f"{where}: a plugin's scenario is of kind generated")
         if self.view not in ("condorcet", "borda", "target"):
             raise ScenarioError(f"{where}: view must be condorcet, borda or target")
-        if self.kind == "generated" and (not isinstance(self.make, str) or ":" not in self.make):
+        if not isinstance(self.make, str) or ":" not in self.make:
             raise ScenarioError(f"{where}: a generated scenario needs make = 'module:function'")
         if isinstance(self.min_actions, bool) or not isinstance(self.min_actions, int) or self.min_actions < 2:
             raise ScenarioError(f"{where}: min_actions must be an integer >= 2")
         if not isinstance(self.params, dict) or not all(isinstance(p, Param) for p in self.params.values()):
             raise ScenarioError(f"{where}: params must map each name to a duelbandits.algorithms.Param")
-        if self.params and self.kind != "generated":
-            raise ScenarioError(f"{where}: only a generated scenario declares params")
         for name, param in self.params.items():
             try:
                 param.check(f"{where}: out-of-range default: {name}", param.default)
@@ -103,8 +102,6 @@ class ScenarioEntry:
         return {**{name: p.default for name, p in self.params.items()}, **given}
 
     def with_source(self, source: plugins.Source) -> ScenarioEntry:
-        if self.kind != "generated":
-            raise ScenarioError(f"scenario {self.slug!r}: a plugin's scenario is of kind generated")
         return replace(self, source=source)
 
     @property
@@ -247,9 +244,10 @@ def cyclic_modification(matrix: np.ndarray, utilities: np.ndarray, strength: flo
         put(a, o, k["copeland_beats_others"])
         put(b, o, k["maximin_vs_others"])
         put(c, o, k["borda_loses_to_weakest"] if o == weakest else strength)
-    for notion, expected in {"Copeland": [a], "Maximin": [b], "Borda": [c]}.items():
-        found = winners.WINNERS[notion.lower()](X).tolist()
+    for kind, expected in {"copeland": [a], "maximin": [b], "borda": [c]}.items():
+        found = winners.WINNERS[kind](X).tolist()
         if found != expected:
+            notion = kind.capitalize()
             raise ScenarioError(
                 f"cyclic scenario: action {expected[0]} is not the unique {notion} winner "
                 f"({notion} winners: {found}); raise borda_strength or lower utility_max"

@@ -23,7 +23,7 @@
 #   SLURM_TEST_KEEP=1      keep the temporary folder (runs, logs, cluster)
 #   SLURM_TEST_TIMEOUT     seconds allowed per snakemake run (default 1500)
 #   SLURM_TEST_MAX_SUBMISSIONS  most sbatch calls allowed for the Slurm run
-#                          (default 8; the profile's groups make it 7 for the
+#                          (default 7: the profile's groups make it 7 for the
 #                          tiny config -- more means a rule lost its group)
 #   SLURM_TEST_CTLD_PORT, SLURM_TEST_SLURMD_PORT: see cluster.sh
 #
@@ -38,7 +38,7 @@ PYTHON=${PYTHON:-python3}
 CONFIG=${SLURM_TEST_CONFIG:-$REPO/tests/workflow/tiny.yaml}
 LOCAL=${SLURM_TEST_LOCAL:-}
 TIMEOUT=${SLURM_TEST_TIMEOUT:-1500}
-MAX_SUBMISSIONS=${SLURM_TEST_MAX_SUBMISSIONS:-8}
+MAX_SUBMISSIONS=${SLURM_TEST_MAX_SUBMISSIONS:-7}
 PROFILE=$REPO/workflow/profiles/slurm-test
 export SLURM_TEST_APT_INSTALL=${SLURM_TEST_APT_INSTALL:-1}
 

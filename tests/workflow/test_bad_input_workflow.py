@@ -1,6 +1,7 @@
 """Bad configs fail at planning naming the key; a user's matrix file is keyed by its content (a missing
 result rebuilt by the next run: tests/workflow/test_workflow.py)."""
 
+import os
 import resource
 import subprocess
 
@@ -66,42 +67,31 @@ def test_a_target_beyond_the_paper_is_checked_when_it_is_planned(tmp_path):
     assert paper.returncode == 0
 
 
-def test_a_new_matrix_file_with_an_older_mtime_reruns_the_jobs_that_read_it(tmp_path):
-    import os
+def test_the_matrix_file_is_keyed_by_its_content_not_its_name_or_mtime(tmp_path):
+    """The jobs read a validated copy (results/scenarios/file.csv) whose trigger is the content, and no result
+    records the path: the same matrix under another name or spelling reruns nothing, and rerun from there
+    gives the same bytes; another matrix with an older mtime, as `cp -p` puts it, reruns the jobs that read it."""
 
-    def csv(step):  # a valid 10 x 10 preference matrix
-        return "".join(",".join(f"{0.5 + step * (i - j):.2f}" for j in range(10)) + "\n" for i in range(10))
+    def csv(step):  # a valid 6 x 6 preference matrix
+        return "".join(",".join(f"{0.5 + step * (i - j):.2f}" for j in range(6)) + "\n" for i in range(6))
 
-    matrix = tmp_path / "m.csv"
-    matrix.write_text(csv(0.05))
-    config = ["--config", "scenarios=[file]", f"matrix_file={matrix}"]
-    target = "results/scenarios/file.json"
-    assert snakemake(tmp_path, "--cores", "1", target, *config).returncode == 0
-    assert "Nothing to be done" in (done := snakemake(tmp_path, "--dry-run", target, *config)).stdout + done.stderr
-    before = matrix.stat()
-    matrix.write_text(csv(0.04))  # another valid matrix, as `cp -p` puts it:
-    os.utime(matrix, ns=(before.st_atime_ns, before.st_mtime_ns - 10**9))  # with an older mtime
-    result = snakemake(tmp_path, "--dry-run", target, *config)
-    out = result.stdout + result.stderr
-    assert result.returncode == 0 and "Nothing to be done" not in out and "scenario" in out, out[-2000:]
-
-
-def test_the_same_matrix_under_another_name_or_spelling_reruns_nothing_and_gives_the_same_results(tmp_path):
-    """Results are keyed by the matrix's content: the jobs read a validated copy
-    (results/scenarios/file.csv) whose trigger is the content, and no result records the path."""
-    text = "".join(",".join(f"{0.5 + 0.05 * (i - j):.2f}" for j in range(6)) + "\n" for i in range(6))
-    first, second = tmp_path / "a", tmp_path / "b"
-    (first / "in").mkdir(parents=True)
-    (first / "in" / "m.csv").write_text(text)
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "m.csv").write_text(csv(0.05))
     config = ["--config", "scenarios=[file]", "algorithms=[dts]", "actions=6"]
     targets = ["results/scenarios/file.json", "results/runs/file/dts/chunk-0.parquet"]
-    assert snakemake(first, "--cores", "1", *targets, *config, "matrix_file=in/m.csv").returncode == 0
-    (first / "elsewhere").mkdir()
-    (first / "in" / "m.csv").rename(first / "elsewhere" / "renamed.csv")
-    moved = snakemake(first, "--dry-run", *targets, *config, "matrix_file=./elsewhere/../elsewhere/renamed.csv")
+    assert snakemake(tmp_path, "--cores", "1", *targets, *config, "matrix_file=in/m.csv").returncode == 0
+    before = {target: (tmp_path / target).read_bytes() for target in targets}
+    (tmp_path / "elsewhere").mkdir()
+    matrix = (tmp_path / "in" / "m.csv").rename(tmp_path / "elsewhere" / "renamed.csv")
+    config.append("matrix_file=./elsewhere/../elsewhere/renamed.csv")
+    moved = snakemake(tmp_path, "--dry-run", *targets, *config)
     assert moved.returncode == 0 and "Nothing to be done" in moved.stdout + moved.stderr, moved.stdout[-2000:]
-    second.mkdir()
-    (second / "other.csv").write_text(text)
-    assert snakemake(second, "--cores", "1", *targets, *config, "matrix_file=other.csv").returncode == 0
-    for target in targets:
-        assert (first / target).read_bytes() == (second / target).read_bytes(), target
+    rerun = snakemake(tmp_path, "--cores", "1", *targets, *config, "--forcerun", "matrix_file", "scenario", "simulate")
+    assert rerun.returncode == 0, rerun.stderr[-2000:]
+    assert {target: (tmp_path / target).read_bytes() for target in targets} == before
+    older = matrix.stat().st_mtime_ns - 10**9
+    matrix.write_text(csv(0.04))
+    os.utime(matrix, ns=(older, older))
+    result = snakemake(tmp_path, "--dry-run", *targets, *config)
+    out = result.stdout + result.stderr
+    assert result.returncode == 0 and "Nothing to be done" not in out and "rule scenario:" in out, out[-2000:]

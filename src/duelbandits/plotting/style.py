@@ -43,9 +43,6 @@ LINE_WIDTH = {"mean": 1.8, "bound": 1.5, "run": 0.4}
 ALPHA = {"std": 0.18, "run": 0.12}
 """Line widths and transparencies: mean curves, bound curves, single runs; std shading."""
 
-BOUNDS_XSCALE = "log"
-"""x scale of the bounds panel (d): on log-log axes each bound c t^rho is a straight line."""
-
 MAX_POINTS = 2000
 """At most this many points per drawn curve (t = T always included)."""
 

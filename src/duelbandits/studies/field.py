@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..cli.args import scenario_rows
 from ..errors import InputError
 
 if TYPE_CHECKING:
@@ -60,11 +59,9 @@ def curves_table(points: pd.DataFrame, regrets: dict) -> pd.DataFrame:
     import pandas as pd
 
     from ..algorithms import ALGORITHMS
-    from ..points import check_points
     from ..regret import sample_std
     from ..schemas import FIELD_CURVES_SCHEMA
 
-    points = check_points(points)
     frames = []
     for scenario, kinds in regrets.items():
         part = points[points["scenario"] == scenario]
@@ -215,13 +212,9 @@ def cmd_field_table(args) -> None:
 
 
 def cmd_field_figure(args) -> None:
-    from .. import digests
-    from ..plotting import style
+    from . import scenario_figure
 
-    style.check_figure_paths(args.out)
-    curves = scenario_rows(args.curves, args.scenario, table="field-curves")
-    digest = digests.data_digest({"curves": args.curves}, figure="field", scenario=args.scenario)
-    field_figure(args.scenario, curves, args.out, data_digest=digest)
+    scenario_figure(args, "field", field_figure, curves="field-curves")
 
 
 def add_commands(sub) -> None:

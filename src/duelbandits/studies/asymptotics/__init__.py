@@ -4,14 +4,7 @@ here, the tables in :mod:`.analysis`, the figure in :mod:`.figure`, each loaded 
 
 from __future__ import annotations
 
-from ...cli.args import (
-    add_bootstrap_args,
-    add_c_alpha,
-    check_confidence,
-    check_range,
-    non_negative_float,
-    scenario_rows,
-)
+from ...cli.args import add_bootstrap_args, add_c_alpha, check_confidence, check_range, non_negative_float
 
 
 def cmd_asymptotics_table(args) -> None:
@@ -37,16 +30,11 @@ def cmd_asymptotics_table(args) -> None:
 
 
 def cmd_asymptotics_figure(args) -> None:
-    from ... import digests, storage
-    from ...plotting import style
+    from .. import scenario_figure
     from .figure import asymptotics_figure
 
-    style.check_figure_paths(args.out)
-    local = scenario_rows(args.local, args.scenario, "asymptotics-local")
-    exponents = storage.read_frame(args.exponents, "asymptotics-exponents", filters=[("scenario", "=", args.scenario)])
-    inputs = {"local": args.local, "exponents": args.exponents}
-    digest = digests.data_digest(inputs, figure="asymptotics", scenario=args.scenario)
-    asymptotics_figure(args.scenario, local, exponents, args.out, data_digest=digest)
+    tables = {"local": "asymptotics-local", "exponents": "asymptotics-exponents"}
+    scenario_figure(args, "asymptotics", asymptotics_figure, **tables)
 
 
 def add_commands(sub) -> None:

@@ -62,11 +62,6 @@ def figure_outputs(templates, **choices) -> dict[tuple, list[str]]:
     return figures
 
 
-def _choices(args) -> dict:
-    """The values of the placeholders of ``args``'s command: ``{"panel": [...] or None, ...}``."""
-    return {key: getattr(args, key) for key in PLACEHOLDERS if hasattr(args, key)}
-
-
 class FigureParser(argparse.ArgumentParser):
     """The parser of ``figure main`` and ``figure appendix``: sets ``out_files``, the files the ``--out``
     templates name (the outputs the command line checks; a bad template stays as given, for the command
@@ -76,7 +71,8 @@ class FigureParser(argparse.ArgumentParser):
         namespace, extras = super().parse_known_args(args, namespace)
         if getattr(namespace, "out", None) is not None:
             try:
-                figures = figure_outputs(namespace.out, **_choices(namespace))
+                choices = {key: getattr(namespace, key) for key in PLACEHOLDERS if hasattr(namespace, key)}
+                figures = figure_outputs(namespace.out, **choices)
                 namespace.out_files = [path for paths in figures.values() for path in paths]
             except UsageError:
                 namespace.out_files = list(namespace.out)

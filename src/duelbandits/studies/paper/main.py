@@ -165,8 +165,8 @@ def _bounds_panel(ax, curves: dict, mixed: bool, horizon: int, actions: int, c_a
     _regret_curves(ax, curves, mixed and not look.short_labels)
     notes = _bound_curves(ax, curves, horizon, actions, c_alpha, look)
     ax.set_yscale("log")
-    ax.set_xscale(style.BOUNDS_XSCALE)
-    left = _log_left(curves) if style.BOUNDS_XSCALE == "log" else 0
+    ax.set_xscale("log")  # each bound c t^rho a straight line
+    left = _log_left(curves)
     shown = [part.loc[part["t"] >= max(left, 1), "mean"].to_numpy(float) for part in curves.values()]
     lowest = min((m[m > 0].min() for m in shown if (m > 0).any()), default=np.nan)
     if np.isfinite(lowest):

@@ -4,7 +4,7 @@ the tables in :mod:`.analysis`, the figures in :mod:`.figure`, each loaded by th
 
 from __future__ import annotations
 
-from ...cli.args import UsageError, add_bootstrap_args, add_c_alpha, check_confidence, scenario_rows
+from ...cli.args import UsageError, add_bootstrap_args, add_c_alpha, check_confidence
 
 
 def cmd_sweep_horizon(args) -> None:
@@ -41,22 +41,16 @@ def cmd_sweep_actions(args) -> None:
 
 
 def cmd_sweep_figure(args) -> None:
-    from ... import digests, storage
-    from ...plotting import style
+    from .. import scenario_figure
     from . import figure
 
-    style.check_figure_paths(args.out)
-    if args.kind == "horizon" and args.exponents is None:
+    if args.kind == "actions":
+        scenario_figure(args, "sweep-actions", figure.actions_sweep_figure, table="sweep-actions")
+    elif args.exponents is None:
         raise UsageError("sweep-figure horizon needs --exponents")
-    table = scenario_rows(args.table, args.scenario, table=f"sweep-{args.kind}")
-    if args.kind == "horizon":
-        exponents = storage.read_frame(args.exponents, "sweep-exponents", filters=[("scenario", "=", args.scenario)])
-        inputs = {"table": args.table, "exponents": args.exponents}
-        digest = digests.data_digest(inputs, figure="sweep-horizon", scenario=args.scenario)
-        figure.horizon_sweep_figure(args.scenario, table, exponents, args.out, data_digest=digest)
     else:
-        digest = digests.data_digest({"table": args.table}, figure="sweep-actions", scenario=args.scenario)
-        figure.actions_sweep_figure(args.scenario, table, args.out, data_digest=digest)
+        tables = {"table": "sweep-horizon", "exponents": "sweep-exponents"}
+        scenario_figure(args, "sweep-horizon", figure.horizon_sweep_figure, **tables)
 
 
 def add_commands(sub) -> None:

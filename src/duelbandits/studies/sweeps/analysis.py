@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from ... import algorithms, schemas, theorems
-from ...points import bootstrap_exponent, check_points, fit_power_law
+from ...points import bootstrap_exponent, fit_power_law
 from ...regret import REGRET_NAMES, sample_std
 from ...simulation import name_seed
 from ...tables import Page, Table, fmt, fraction, mean_std
@@ -47,7 +47,6 @@ def fitted_groups(points: pd.DataFrame, resamples: int, confidence: float, base_
     (increasing), the final regrets R_T of the runs at each, and ``(rho, log_c, low, high)``, the power
     law fitted to the means with its bootstrap interval from the stream
     ``name_seed(base_seed, scenario, algorithm, regret, str(A))``."""
-    points = check_points(points)
     finals = points[points["t"] == points["horizon"]]
     for key, part in finals.groupby(["scenario", "algorithm", "regret", "actions"]):
         by_T = [(int(T), grp["cumulative_regret"].to_numpy()) for T, grp in part.groupby("horizon")]
@@ -68,7 +67,7 @@ def _final_stats(points: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
 
 def horizon_table(points: pd.DataFrame) -> pd.DataFrame:
     """Mean and std over runs of R_t at every recorded (scenario, algorithm, regret, A, T, t)."""
-    table = _final_stats(check_points(points), ["scenario", "algorithm", "regret", "actions", "horizon", "t"])
+    table = _final_stats(points, ["scenario", "algorithm", "regret", "actions", "horizon", "t"])
     return table[schemas.HORIZON_SCHEMA.names]
 
 
@@ -98,7 +97,6 @@ def exponent_table(
 def actions_table(points: pd.DataFrame, c_alpha: float = 1.0) -> pd.DataFrame:
     """Final regret per number of actions, with the theorem bound at T (NaN for another regret, or where
     the theorem's horizon requirement fails at (A, T)) and mean / bound."""
-    points = check_points(points)
     finals = points[points["t"] == points["horizon"]]
     table = _final_stats(finals, ["scenario", "algorithm", "regret", "actions", "horizon"])
     bounding = [theorems.theorem_for(a, r) for a, r in zip(table["algorithm"], table["regret"])]
