@@ -54,6 +54,24 @@ def argmax_random_ties(values, rng):
 
 
 @nb.njit(cache=True)
+def argmin_ties(values, member, rng, cands):
+    """The index of the least ``values[k]`` with ``member[k]``, ties uniformly at random (:func:`pick` over the
+    tied indices in increasing order, so no draw when the least is unique)."""
+    m = 0
+    low = 0.0
+    for k in range(values.shape[0]):
+        if not member[k]:
+            continue
+        if m == 0 or values[k] < low:
+            low = values[k]
+            m = 0
+        if values[k] == low:
+            cands[m] = k
+            m += 1
+    return pick(cands, m, rng)
+
+
+@nb.njit(cache=True)
 def tally(W, i, j, o):
     """Count the duel ``(i, j)`` in the win counts: ``W[i, j] += 1`` if ``i`` won (``o = 1``), else ``W[j, i] += 1``."""
     if o == 1:
