@@ -42,8 +42,14 @@ def argmax_step(value, best, count, index, k, rng):
 def argmax_random_ties(values, rng):
     """Index of the largest value, ties broken uniformly at random."""
     best, count, index = values[0], 1, 0
-    for k in range(1, values.shape[0]):
-        best, count, index = argmax_step(values[k], best, count, index, k, rng)
+    for k in range(1, values.shape[0]):  # argmax_step written out: a call per value costs ISS a third of its speed
+        v = values[k]
+        if v > best:
+            best, count, index = v, 1, k
+        elif v == best:
+            count += 1
+            if rng.random() * count < 1.0:
+                index = k
     return index
 
 
