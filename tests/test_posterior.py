@@ -163,7 +163,7 @@ def test_state_after_a_random_history_matches_a_fresh_computation(borda):
         if i != j:
             W[i, j] += o
             W[j, i] += 1 - o
-    np.testing.assert_array_equal(P.counts(pair), W)
+    np.testing.assert_array_equal(pair[..., P.COUNT], W)
     rows = pair[range(A), range(A)]  # the row fields
     means = (W + 1) / (W + W.T + 2)
     np.fill_diagonal(means, 0.5)
@@ -323,7 +323,7 @@ def test_sampler_after_a_history_has_the_law_of_the_full_matrix_argmax(borda):
         assert np.any(pair[..., P.UPPER] == P.BELOW_HALF)
     sample = P.sample_borda if borda else P.sample_maximin
     choices = np.array([sample(pair, order, 1, rng)[0] for _ in range(N)])
-    W = P.counts(pair).copy()
+    W = pair[..., P.COUNT].copy()
     full = full_theta_choices(W, N, np.random.default_rng(13), np.sum if borda else np.min)
     assert_same_law(choices, full, A, borda)
     assert np.bincount(full, minlength=A).max() < 0.99 * N  # at least 1% of the choices elsewhere

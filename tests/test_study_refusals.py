@@ -144,3 +144,26 @@ def test_the_bayes_runs_ratio_is_taken_from_the_checked_regret_not_the_files_col
     folder = tampered(made, tmp_path, "runs.parquet", lambda f: f.assign(ratio=-7.0))
     (made_runs, _), (read, _) = read_runs([made / "runs.parquet"]), read_runs([folder / "runs.parquet"])
     pd.testing.assert_frame_equal(read, made_runs)
+
+
+@pytest.mark.parametrize(
+    "change, line",
+    [
+        (["--seed", 8], "p100.parquet: made with seed 7, but --seed is 8"),
+        (["--scenario-file", "other.json"], "p100.parquet: not a TS-Maximin point of the matrix of other.json"),
+    ],
+)
+def test_tail_phase_two_refuses_points_of_another_seed_or_matrix(made, tmp_path, change, line):
+    """The tail's phase 1 points must be TS-Maximin's, of the scenario file's matrix, at --seed: a point of
+    another seed or matrix would continue runs that are not the ones phase 1 saw."""
+    folder = tampered(made, tmp_path, "p100.parquet", lambda f: f)
+    other = ["scenario", "--scenario", "borda", "--actions", 6, "--seed", SEED, "--out", "other.json"]
+    assert run_cli(*other, cwd=folder).returncode == 0
+    args = {"--scenario-file": "sc.json", "--seed": SEED, **dict([change])}
+    argv = ["tail-continue", "p100.parquet", *[x for kv in args.items() for x in kv], "--share", 0.5, "--horizon",
+            200, "--others", 2, "--jobs", 1, "--job", 0, "--grid-points", 5, "--escape-samples", 10, "--curves",
+            "c.parquet", "--states", "s.parquet"]  # fmt: skip
+    before = sorted(p.name for p in folder.iterdir())
+    result = run_cli(*argv, cwd=folder)
+    assert (result.returncode, result.stderr) == (2, f"duelbandits tail-continue: error: {line}\n")
+    assert sorted(p.name for p in folder.iterdir()) == before

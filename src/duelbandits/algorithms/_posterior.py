@@ -83,11 +83,6 @@ BINS = 1
 FIRST_BINS = 2
 
 
-def counts(pair):
-    """The win counts ``W`` (a view of ``pair``)."""
-    return pair[:, :, COUNT]
-
-
 @nb.njit(cache=True, inline="always")
 def posterior_mean(pair, i, j):
     """``E[theta[i, j] | H_t] = (W[i, j] + 1) / (W[i, j] + W[j, i] + 2)``."""

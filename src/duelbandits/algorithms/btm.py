@@ -12,24 +12,7 @@ import math
 import numba as nb
 import numpy as np
 
-from ._sampling import duel, pick, plain_run, trace
-
-
-@nb.njit(cache=True)
-def _argmin_in(values, member, rng, cands):
-    """The member of least value, ties uniformly at random (``cands[rng.integers(m)]``, no draw if unique)."""
-    m = 0
-    low = 0.0
-    for k in range(values.shape[0]):
-        if not member[k]:
-            continue
-        if m == 0 or values[k] < low:
-            low = values[k]
-            m = 0
-        if values[k] == low:
-            cands[m] = k
-            m += 1
-    return pick(cands, m, rng)
+from ._sampling import argmin_ties, duel, plain_run, trace
 
 
 @nb.njit(cache=True)
@@ -50,7 +33,7 @@ def _kernel(matrix, horizon, rng, log_inv_delta):
             b = members[0]
             I[t], J[t], outcomes[t] = b, b, duel(matrix, b, b, rng)
             continue
-        b = _argmin_in(n, member, rng, cands)
+        b = argmin_ties(n, member, rng, cands)
         other = members[rng.integers(0, size)]
         o = duel(matrix, b, other, rng)
         I[t], J[t], outcomes[t] = b, other, o
@@ -71,7 +54,7 @@ def _kernel(matrix, horizon, rng, log_inv_delta):
             low = min(low, rate[k])
         radius = 3.0 * math.sqrt(log_inv_delta / fewest)
         if low + radius <= top - radius:
-            worst = _argmin_in(rate, member, rng, cands)
+            worst = argmin_ties(rate, member, rng, cands)
             member[worst] = False
             size = 0
             for k in range(A):

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 
-from .partial_monitoring import estimate as estimate  # eq. (6) is the estimate s~_t above
 from .partial_monitoring import tuned_run
 from .tuning import _clipped_gamma
 

@@ -84,54 +84,45 @@ def _candidates(cU, log_t, cands):
 
 
 @nb.njit(cache=True)
-def draw_pair(B, rng, theta, drawn, stamp, i, j):
-    """Draw ``theta[lo, hi] ~ Beta(B[lo, hi] + 1, B[hi, lo] + 1)`` for the pair ``{i, j}``, ``theta[hi, lo]`` its
-    complement, and mark both drawn in this step (``drawn[.] = stamp``)."""
-    lo, hi = min(i, j), max(i, j)
-    x = rng.beta(B[lo, hi] + 1.0, B[hi, lo] + 1.0)
-    theta[lo, hi] = x
-    theta[hi, lo] = 1.0 - x
-    drawn[lo, hi] = drawn[hi, lo] = stamp
-
-
-@nb.njit(cache=True)
-def row_wins(B, i, best, rng, theta, drawn, stamp):
-    """The sampled wins of row ``i`` (``theta[i, j] > 1/2``) and the Beta draws they took, drawing only the entries
-    not drawn in this step; the wins are -1 once the row can no longer reach ``best`` (>= 0), where it is
-    abandoned: it cannot be the argmax, and the pairs it leaves undrawn are independent of everything else,
-    so drawing them later (or never) leaves the choice's law unchanged."""
-    A = B.shape[0]
-    wins = 0
-    draws = 0
-    open_pairs = A - 1  # pairs of row i whose theta is not yet looked at
-    for j in range(A):  # first the entries already drawn this step: free
-        if j != i and drawn[i, j] == stamp:
-            open_pairs -= 1
-            if theta[i, j] > 0.5:
-                wins += 1
-    for j in range(A):
-        if wins + open_pairs < best:
-            return -1, draws
-        if j == i or drawn[i, j] == stamp:
-            continue
-        draw_pair(B, rng, theta, drawn, stamp, i, j)
-        draws += 1
-        open_pairs -= 1
-        if theta[i, j] > 0.5:
-            wins += 1
-    return wins, draws
-
-
-@nb.njit(cache=True)
 def _first_action(B, cands, m, rng, theta, drawn, stamp):
-    """The candidate winning most of ``theta`` (:func:`row_wins`), ties uniformly; ``(a1, draws)``."""
+    """The candidate winning most of ``theta``, drawing as few entries as possible.
+
+    ``theta[lo, hi] ~ Beta(B[lo, hi] + 1, B[hi, lo] + 1)`` for ``lo < hi`` and
+    ``theta[hi, lo] = 1 - theta[lo, hi]``, drawn only when first needed
+    (``drawn[.] == stamp`` marks this step's draws). A candidate is abandoned as
+    soon as it can no longer reach the best count so far: it cannot be the
+    argmax, and the pairs it leaves undrawn are independent of everything
+    else, so drawing them later (or never) leaves the choice's distribution
+    unchanged. Returns ``(a1, draws)``; ties go uniformly at random.
+    """
+    A = B.shape[0]
     draws = 0
     best, count, a1 = -1, 0, cands[0]
     for c in range(m):
-        wins, d = row_wins(B, cands[c], best, rng, theta, drawn, stamp)
-        draws += d
-        if wins >= best:
-            best, count, a1 = argmax_step(wins, best, count, a1, cands[c], rng)
+        i = cands[c]
+        wins = 0
+        open_pairs = A - 1  # pairs of row i whose theta is not yet looked at
+        for j in range(A):  # first the entries already drawn this step: free
+            if j != i and drawn[i, j] == stamp:
+                open_pairs -= 1
+                if theta[i, j] > 0.5:
+                    wins += 1
+        for j in range(A):
+            if wins + open_pairs < best:
+                break  # i cannot reach the best count
+            if j == i or drawn[i, j] == stamp:
+                continue
+            lo, hi = min(i, j), max(i, j)
+            x = rng.beta(B[lo, hi] + 1.0, B[hi, lo] + 1.0)
+            draws += 1
+            theta[lo, hi] = x
+            theta[hi, lo] = 1.0 - x
+            drawn[lo, hi] = drawn[hi, lo] = stamp
+            open_pairs -= 1
+            if theta[i, j] > 0.5:
+                wins += 1
+        if wins + open_pairs >= best:  # fully evaluated (open_pairs == 0)
+            best, count, a1 = argmax_step(wins, best, count, a1, i, rng)
     return a1, draws
 
 

@@ -13,25 +13,52 @@ import numba as nb
 import numpy as np
 
 from ._sampling import duel, pick, plain_run, trace
-from .dts import _all_thresholds, _candidates, draw_pair, observe, row_wins, second_action, to_front
+from .dts import _all_thresholds, _candidates, observe, second_action, to_front
 from .rmed1 import _kl_half
 
 
 @nb.njit(cache=True)
-def _first_action(B, cands, m, rng, theta, drawn, stamp, wins, tied):
+def _draw(B, rng, theta, drawn, i, j):
+    """Draw ``theta[lo, hi] ~ Beta(B[lo, hi] + 1, B[hi, lo] + 1)`` for ``{i, j}``, ``theta[hi, lo]`` its complement."""
+    lo, hi = min(i, j), max(i, j)
+    x = rng.beta(B[lo, hi] + 1.0, B[hi, lo] + 1.0)
+    theta[lo, hi] = x
+    theta[hi, lo] = 1.0 - x
+    drawn[lo, hi] = drawn[hi, lo] = True
+
+
+@nb.njit(cache=True)
+def _first_action(B, cands, m, rng, theta, drawn, wins, tied):
     """DTS+'s first action among the ``m`` candidates: most sampled wins, ties by least ``R``.
 
-    Each candidate's row is drawn lazily and abandoned once it cannot reach the best count so far
-    (:func:`.dts.row_wins`); only for a tie are the other pairs drawn (lexicographic order), since ``R``
-    reads every action's sampled score. Pairs left undrawn are independent of the choice, so its law is
-    that of the full sample."""
+    Each candidate's row is drawn lazily (the candidates in ``cands``'s order, the previous first action
+    moved to the front) and abandoned once it cannot reach the best
+    count so far (it can then be no maximiser); only for a tie are the other pairs drawn
+    (lexicographic order), since ``R`` reads every action's sampled score. Pairs left undrawn are
+    independent of the choice, so its law is that of the full sample."""
     A = B.shape[0]
+    drawn[:] = False
     best = -1
     n = 0
     for c in range(m):
         i = cands[c]
-        count, _ = row_wins(B, i, best, rng, theta, drawn, stamp)
-        if count >= best:
+        count = 0
+        open_pairs = A - 1
+        for j in range(A):
+            if j != i and drawn[i, j]:
+                open_pairs -= 1
+                if theta[i, j] > 0.5:
+                    count += 1
+        for j in range(A):
+            if count + open_pairs < best:
+                break
+            if j == i or drawn[i, j]:
+                continue
+            _draw(B, rng, theta, drawn, i, j)
+            open_pairs -= 1
+            if theta[i, j] > 0.5:
+                count += 1
+        if open_pairs == 0 and count >= best:
             if count > best:
                 best = count
                 n = 0
@@ -42,8 +69,8 @@ def _first_action(B, cands, m, rng, theta, drawn, stamp, wins, tied):
     for i in range(A):
         wins[i] = 0
         for j in range(i + 1, A):
-            if drawn[i, j] != stamp:
-                draw_pair(B, rng, theta, drawn, stamp, i, j)
+            if not drawn[i, j]:
+                _draw(B, rng, theta, drawn, i, j)
     for i in range(A):
         for j in range(A):
             if j != i and theta[i, j] > 0.5:
@@ -75,7 +102,7 @@ def _kernel(matrix, horizon, rng, alpha):
     cands = np.empty(A, dtype=np.int64)
     tied = np.empty(A, dtype=np.int64)
     wins = np.zeros(A, dtype=np.int64)
-    drawn = np.zeros((A, A), dtype=np.int64)  # step stamp of each theta entry
+    drawn = np.zeros((A, A), dtype=np.bool_)
     theta = np.empty((A, A))
     a1 = 0
     for t in range(horizon):
@@ -85,7 +112,7 @@ def _kernel(matrix, horizon, rng, alpha):
             a1 = cands[0]
         else:
             to_front(cands, m, a1)
-            a1 = _first_action(B, cands, m, rng, theta, drawn, t + 1, wins, tied)
+            a1 = _first_action(B, cands, m, rng, theta, drawn, wins, tied)
         a2, _ = second_action(B, cL, log_t, a1, rng)
         o = duel(matrix, a1, a2, rng)
         I[t], J[t], outcomes[t] = a1, a2, o

@@ -18,7 +18,7 @@ import math
 import numba as nb
 import numpy as np
 
-from ._sampling import duel, pick, plain_run, tally, trace
+from ._sampling import argmin_ties, duel, pick, plain_run, tally, trace
 
 _LOG2 = math.log(2.0)
 
@@ -58,32 +58,14 @@ def _refresh_pair(W, D, I_div, i, j):
 
 
 @nb.njit(cache=True)
-def _argmin_ties(values, skip, rng, cands):
-    """Index of the least value (``skip`` excluded, -1 for none), ties uniformly at random."""
-    m = 0
-    best = 0.0
-    for k in range(values.shape[0]):
-        if k == skip:
-            continue
-        v = values[k]
-        if m == 0 or v < best:
-            best = v
-            m = 0
-        if v == best:
-            cands[m] = k
-            m += 1
-    return pick(cands, m, rng)
-
-
-@nb.njit(cache=True)
-def _challenger(W, l, best, rng, mu, cands):
+def _challenger(W, l, best, rng, mu, cands, everyone):
     """RMED1's ``m`` for the arm ``l`` given ``i* = best`` (Algorithm 2)."""
     A = W.shape[0]
     empty = True
     best_in = False
     for j in range(A):
         if j == l:
-            mu[j] = 0.0
+            mu[j] = np.inf  # never the least: m is another arm
             continue
         n = W[l, j] + W[j, l]
         mu[j] = 0.5 if n == 0.0 else W[l, j] / n
@@ -93,7 +75,7 @@ def _challenger(W, l, best, rng, mu, cands):
                 best_in = True
     if empty or best_in:
         return best
-    return _argmin_ties(mu, l, rng, cands)
+    return argmin_ties(mu, everyone, rng, cands)
 
 
 @nb.njit(cache=True)
@@ -159,6 +141,7 @@ def _kernel(matrix, horizon, rng, f_K, rule, alpha, rounds):
     I_div = np.zeros(A)
     mu = np.empty(A)
     cands = np.empty(A, dtype=np.int64)
+    everyone = np.ones(A, dtype=np.bool_)
     t = 0
     # initial phase: each pair ``rounds`` times, the pairs in lexicographic order each round
     for _ in range(rounds):
@@ -173,7 +156,7 @@ def _kernel(matrix, horizon, rng, f_K, rule, alpha, rounds):
                 t += 1
     partner = np.full(A, -2, dtype=np.int64)  # RMED2: estimated each step
     if rule == 2:  # RMED2FH: fixed now, with the i* of the end of the initial phase
-        best = _argmin_ties(I_div, -1, rng, cands)
+        best = argmin_ties(I_div, everyone, rng, cands)
         for l in range(A):
             partner[l] = _partner(W, l, best, rng, mu, cands)
     L_C = np.arange(A)
@@ -183,9 +166,9 @@ def _kernel(matrix, horizon, rng, f_K, rule, alpha, rounds):
     in_N = np.zeros(A, dtype=np.bool_)
     while t < horizon:
         l = L_C[pos]
-        best = _argmin_ties(I_div, -1, rng, cands)
+        best = argmin_ties(I_div, everyone, rng, cands)
         if rule == 0:
-            m = _challenger(W, l, best, rng, mu, cands)
+            m = _challenger(W, l, best, rng, mu, cands, everyone)
         else:
             m = _rmed2_challenger(W, l, best, partner[l], float(t + 1), alpha, rng, mu, cands)
         o = duel(matrix, l, m, rng)
@@ -229,7 +212,7 @@ def initial_rounds(horizon, alpha) -> int:
     return max(1, math.ceil(min(alpha * math.log(math.log(horizon)), horizon))) if horizon > math.e else 1
 
 
-def run_rmed2(matrix, horizon, rng, *, f_coefficient, f_exponent, alpha, fixed_horizon):
+def run_rmed2(matrix, horizon, rng, f_coefficient, f_exponent, alpha, fixed_horizon):
     """One RMED2 run, or RMED2FH's with ``fixed_horizon`` (the kernels of rmed2.py and rmed2fh.py)."""
     f_K = f_of_K(len(matrix), f_coefficient, f_exponent)
     rounds = initial_rounds(int(horizon), float(alpha)) if fixed_horizon else 1

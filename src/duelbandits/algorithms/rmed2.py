@@ -14,6 +14,4 @@ from .rmed1 import run_rmed2
 
 def run(matrix, horizon, rng, record=None, *, f_coefficient=0.3, f_exponent=1.01, alpha=3.0):
     """One RMED2 run; no mixed strategy, so ``strategies`` is empty."""
-    return run_rmed2(
-        matrix, horizon, rng, f_coefficient=f_coefficient, f_exponent=f_exponent, alpha=alpha, fixed_horizon=False
-    )
+    return run_rmed2(matrix, horizon, rng, f_coefficient, f_exponent, alpha, fixed_horizon=False)

@@ -203,7 +203,7 @@ def long_horizon_tables(
 def horizon_label(T: int) -> str:
     """``10^6``, ``3x10^6``, ``2,000``: a horizon in the table's headers (from 10^3, 10^k and 3x10^k as powers)."""
     T = int(T)
-    power = int(math.floor(math.log10(T))) if T > 0 else 0
+    power = int(math.floor(math.log10(T)))  # T >= 1: a horizon
     lead, rest = divmod(T, 10**power)
     if power >= 3 and rest == 0 and lead in (1, 3):
         return f"10^{power}" if lead == 1 else f"3x10^{power}"
@@ -224,7 +224,7 @@ def _shown(exponents: pd.DataFrame) -> pd.DataFrame:
     )
     at = exponents.set_index(["scenario", "algorithm", "regret"]).index
     rows = [exponents[at == (s, a, kind)] for s, a in pairs for kind in regrets_shown(s, a)]
-    return pd.concat(rows, ignore_index=True) if rows else exponents.iloc[:0]
+    return pd.concat(rows) if rows else exponents.iloc[:0]  # read by itertuples: its index unused
 
 
 def asymptotics_page(exponents: pd.DataFrame, local: pd.DataFrame) -> Page:
