@@ -37,8 +37,8 @@ MAIN = ["figure", "main", "--scenario-file", "s.json"]
             [*MAIN, "--summary", "x.parquet", "--c-alpha", "1.0", "--out", "f.jpg"],
             ["--out f.jpg: a figure is saved as .pdf, .png or .svg"],
         ),
-        # each file argument is checked for what it is before it is read, naming the real cause (the kinds
-        # tests/test_storage.py refuses in-process: a folder, a missing or unreadable file)
+        # each file argument is checked for what it is before it is read, naming the real cause (a folder:
+        # tests/test_config_validation.py and tests/test_manifest.py)
         (["manifest", "verify", "fifo"], ["fifo: is not a regular file"]),  # read, it would block
         (["provenance", "dangling"], ["dangling: is a symbolic link to nowhere, which does not exist"]),
         # a range error names the flag given (the claims' level is --level, not --confidence)
@@ -135,6 +135,19 @@ def test_a_bad_matrix_file_is_one_line_naming_the_line_and_column(tmp_path, caps
     assert err.count("\n") == 1 and "X[0, 1] = 1.2" in err and "(line 2, column 2)" in err, err
 
 
+@pytest.mark.parametrize(
+    "scenario, matrix_file, line",
+    [
+        ("borda", ["--matrix-file", "m.csv"], "--matrix-file applies only to --scenario file, not 'borda'"),
+        ("file", [], "--scenario file needs --matrix-file PATH (a CSV preference matrix)"),
+    ],
+)
+def test_a_matrix_file_goes_with_the_file_scenario_and_only_with_it(capsys, scenario, matrix_file, line):
+    """Otherwise the file would be ignored silently (borda), or there would be no matrix to read."""
+    assert cli.main(["matrix", "--scenario", scenario, "--seed", "0", *matrix_file]) == 2
+    assert capsys.readouterr().err == f"duelbandits matrix: error: {line}\n"
+
+
 # --- manifest verify cannot be fooled (issue 21) ------------------------------------------------------
 
 
@@ -158,7 +171,7 @@ def test_a_manifest_entry_outside_the_tree_or_listed_twice_is_refused_naming_the
         assert word in err, (word, err)
 
 
-# --- OSErrors name their path, and leave nothing behind; provenance of a folder; a closed pipe -------------
+# --- OSErrors name their path, and leave nothing behind; a closed pipe ----------------------------------
 
 
 def test_a_full_disk_names_the_file_and_leaves_no_temporary_file(tmp_path, monkeypatch, capsys):

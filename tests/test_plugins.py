@@ -172,6 +172,7 @@ def load(site, monkeypatch, package="fakeplugin"):
     ``package`` imported afresh (a test before, or mutmut's second run, imported another)."""
     from duelbandits import algorithms, plugins, scenarios
 
+    assert algorithms.ALGORITHMS and scenarios.REGISTRY  # the registries built before, without the plugin
     monkeypatch.syspath_prepend(str(site))
     for name in [name for name in sys.modules if name.partition(".")[0] == package]:
         monkeypatch.delitem(sys.modules, name)

@@ -164,6 +164,12 @@ def test_the_borda_modification_refuses_a_top_action_that_is_only_the_maximin_wi
 BUILT_IN = ("condorcet", "borda", "cyclic", "arithmetic", "mslr5", "file")
 
 
+def test_the_registries_hold_the_documented_scenarios_and_no_test_s_plugin():
+    """No plugin is installed in the project's environment, and a test that loads one does not leave it."""
+    assert tuple(scenarios.REGISTRY) == scenarios.SCENARIOS == BUILT_IN
+    assert scenarios.GENERATED == ("condorcet", "borda", "cyclic")
+
+
 def entry(**changes):
     fields = {"slug": "s", "label": "L", "citation": "c", "kind": "generated", "view": "target", "make": "m:f"}
     return scenarios.ScenarioEntry(**{**fields, **changes})

@@ -1,7 +1,6 @@
 """Every Parquet table the commands write, read back from one small pipeline (module fixture): columns
 and types are its schema's, every schema is written, and arguments off the defaults reach the tables."""
 
-
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq

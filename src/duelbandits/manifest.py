@@ -37,7 +37,6 @@ class ManifestError(InputError):
     """A manifest is unreadable or names files that cannot be hashed."""
 
 
-
 # --- The manifest file ----------------------------------------------------------------------
 
 
