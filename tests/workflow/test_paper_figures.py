@@ -75,25 +75,6 @@ def test_panels_leave_the_composite_figures_results_and_manifest_untouched(panel
     assert dry.returncode == 0 and "Nothing to be done" in dry.stdout + dry.stderr, dry.stdout[-3000:]
 
 
-def test_rerendering_the_panels_gives_identical_bytes(panels_run, tmp_path):
-    workdir, _, _ = panels_run
-    copy = tmp_path / "run"
-    shutil.copytree(workdir, copy, symlinks=True)
-    first = sha256_files(copy, "figures/panels")
-    # the main panels and the appendix layout with the most panels (strategies too), each in a fresh process
-    result = snakemake(
-        copy, "--cores", "2", "panels", "--forcerun", "panel_main", "panel_appendix_abcde", "figures_tex"
-    )
-    assert result.returncode == 0, result.stderr[-5000:]
-    rerun = re.findall(r"^localrule (panel_\w+|figures_tex):", result.stdout + result.stderr, re.M)
-    assert set(rerun) == {"panel_main", "panel_appendix_abcde", "figures_tex"}, rerun
-    assert sha256_files(copy, "figures/panels") == first
-    assert (
-        hashlib.sha256((copy / "figures/figures.tex").read_bytes()).hexdigest()
-        == hashlib.sha256((workdir / "figures/figures.tex").read_bytes()).hexdigest()
-    )
-
-
 def test_paper_without_latexmk_stops_at_planning_with_one_line_naming_the_packages(tmp_path):
     tools = (
         tmp_path / "bin"
