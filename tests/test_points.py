@@ -269,6 +269,32 @@ def test_read_points_refuses_another_table_naming_its_columns_or_its_provenance(
         pointlib.read_points([path])
 
 
+def test_read_points_checks_each_file_against_its_provenance_naming_it(tmp_path, X):
+    """RUCB at T = 20 with 3 points: thin_grid(20, 3) = 1, 4, 20, so runs 0-1 are 2 runs x 4 regrets x 3 steps
+    = 24 rows. Shuffled rows, and runs "3-4" or "3" as their provenance says, are a point; a row dropped, a
+    NaN, a provenance without its points: each refused in one line naming the file, before any statistic."""
+    from duelbandits import storage
+
+    def rows(runs):
+        return pointlib.simulate_point(X, "condorcet", "rucb", 20, runs, 5, points=3).to_pandas().iloc[::-1]
+
+    for runs, text in [([3, 4], "3-4"), ([3], "3")]:
+        assert pointlib.point_problem(rows(runs), {"runs": text, "horizon": 20, "points": 3}) is None
+    shape = "runs 0-1 x 4 regrets x 3 steps to T = 20"
+    for name, change, points, message in [
+        ("dropped.parquet", lambda f: f.iloc[1:], 3, f"holds 23 rows, not the 24 of its provenance ({shape})"),
+        ("nan.parquet", lambda f: f.assign(cumulative_regret=f["cumulative_regret"].where(
+            (f["run"] != 1) | (f["regret"] != "borda") | (f["t"] != 4))), 3, "run 1's borda regret is nan at t = 4"),
+        ("bare.parquet", lambda f: f, None, "its provenance's 'points' is None, not a int"),
+    ]:  # fmt: skip
+        path = tmp_path / name
+        record = {"table": "sweep-point", "config_sha256": "c", "runs": "0-1", "horizon": 20, "points": points}
+        storage.write_frame(change(rows([0, 1])), schemas.POINT_SCHEMA, path, record)
+        with pytest.raises((pointlib.PointError, storage.StorageError)) as refused:
+            pointlib.read_points([path])
+        assert str(refused.value) == f"{path}: {message}"
+
+
 def test_sweep_point_columns_by_value_in_run_regret_step_order():
     """Runs 3 and 1 (in that order) of TS-Borda with c_alpha = 1.5 on a 6-action matrix to T = 40 on
     thin_grid(40, 4) = 1, 3, 12, 40 (round(40^(k/3))): the rows are run by run, in each the regret

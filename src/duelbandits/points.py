@@ -129,7 +129,7 @@ def read_points(paths) -> tuple[pd.DataFrame, list[str], list[dict]]:
         frames.append(frame)
     import pandas as pd
 
-    return check_points(pd.concat(frames, ignore_index=True)), sorted(p["config_sha256"] for p in records), records
+    return check_points(pd.concat(frames)), sorted(p["config_sha256"] for p in records), records
 
 
 def point_problem(frame: pd.DataFrame, prov: dict) -> str | None:
@@ -146,8 +146,8 @@ def point_problem(frame: pd.DataFrame, prov: dict) -> str | None:
     problem = regret.rows_problem(frame, {"run": runs, "regret": kinds, "t": grid}, what)
     if problem:
         return problem
-    frame = frame.sort_values(["regret", "run", "t"], kind="stable")
-    for kind, part in frame.groupby("regret", sort=False):
+    frame = frame.sort_values(["regret", "run", "t"])
+    for kind, part in frame.groupby("regret"):
         problem = regret.curve_problem(kind, grid, part["cumulative_regret"].to_numpy(), [f"run {r}" for r in runs])
         if problem:
             return problem
