@@ -5,7 +5,7 @@ import pandas as pd
 from summaries import summary_rows
 
 from duelbandits import schemas, tables
-from duelbandits.studies import field as field_tables
+from duelbandits.studies.field import analysis as field_tables
 from duelbandits.studies.paper import table as paper_tables
 from duelbandits.studies.sweeps import analysis as sweep_tables
 
