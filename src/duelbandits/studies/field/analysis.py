@@ -128,14 +128,13 @@ def field_page(table: pd.DataFrame) -> Page:
     glance = []
     for slug in dict.fromkeys(table["algorithm"]):
         mine = [ranks.get((s, k, slug)) for s, k in columns]
-        known = [x for x in mine if x is not None]
-        mean = f"{np.mean(known):.1f}" if known else "-"
-        glance.append([label(slug), *("-" if x is None else str(x) for x in mine), mean])
-    glance_header = ["algorithm", *(f"{s} ({FIELD_REGRET_NAMES.get(k, k)})" for s, k in columns), "mean rank"]
+        mean = np.mean([x for x in mine if x is not None])  # each algorithm of the table has a rank somewhere
+        glance.append([label(slug), *("-" if x is None else str(x) for x in mine), f"{mean:.1f}"])
+    glance_header = ["algorithm", *(f"{s} ({FIELD_REGRET_NAMES[k]})" for s, k in columns), "mean rank"]
     rows = []
     for r in table.itertuples():
         final = mean_std(r.mean, r.std, runs=r.runs)
-        kind = FIELD_REGRET_NAMES.get(r.regret, r.regret)
+        kind = FIELD_REGRET_NAMES[r.regret]
         cells = [r.scenario, str(int(r.actions)), kind, str(int(r.rank)), label(r.algorithm), r.family]
         rows.append([*cells, final])
     horizons = ", ".join(f"{T:,}" for T in sorted(set(table["horizon"])))
