@@ -61,7 +61,7 @@ TESTS = {
         "tests/test_storage.py",
         "tests/test_manifest.py",  # the content digests of the manifest, and the figures' data digests
     ],
-    "studies.field": [  # its Markdown page is tested with the other pages
+    "studies.field.analysis": [  # its Markdown page is tested with the other pages
         "tests/test_field.py",
         "tests/test_tables.py::test_the_field_table_shares_ranks_on_ties_averages_known_ranks_and_lists_runs_in_numeric_order",
     ],
@@ -140,7 +140,7 @@ def scratch_copy(folder: Path) -> None:
 
 
 def source(module: str) -> str:
-    """The file of a package module, by its dotted name below the package (``regret``, ``studies.field``)."""
+    """The file of a package module, by its dotted name below the package (``regret``, ``studies.field.analysis``)."""
     return f"src/duelbandits/{module.replace('.', '/')}.py"
 
 
@@ -204,7 +204,7 @@ def live_diffs(folder: Path, module: str, names: list[str]) -> dict[str, str]:
 def parser() -> argparse.ArgumentParser:
     """The command line (docs/testing.md shows it)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("modules", nargs="*", help="modules of src/duelbandits, e.g. regret studies.field")
+    parser.add_argument("modules", nargs="*", help="modules of src/duelbandits, e.g. regret studies.field.analysis")
     parser.add_argument("--changed", metavar="BASE", help="also every module changed since git revision BASE")
     parser.add_argument("--children", type=int, default=2, help="mutants tested at once (default 2)")
     parser.add_argument("--diffs", action="store_true", help="print the diff of each live mutant")

@@ -7,7 +7,7 @@ this project's built-ins here, on the field's scenarios (``field.scenarios`` of 
 matrix built as the workflow builds it), at one horizon and run count. duelpy's runs duel through a
 feedback object of ours that records every pair played, and both sides' regrets are computed here
 from the pairs, with :mod:`duelbandits.regret` and the field's choice of regret per scenario
-(:func:`duelbandits.studies.field.field_regrets`), never from duelpy's counters. Every built-in that has a
+(:func:`duelbandits.studies.field.analysis.field_regrets`), never from duelpy's counters. Every built-in that has a
 duelpy counterpart in :data:`PEERS` is run, with the same hyper-parameters (this project's defaults).
 Results and the reasons for the differences: docs/beyond-the-paper.md ("The peer comparison").
 
@@ -153,7 +153,7 @@ def compare(python: str, config: dict, horizon: int, runs: int, only=None) -> li
     """Run every built-in with a duelpy peer on the field's scenarios; one row per (algorithm,
     scenario, field regret)."""
     from duelbandits import algorithms, plan, regret, simulation, winners
-    from duelbandits.studies import field
+    from duelbandits.studies.field import analysis as field
 
     chosen = {s: p for s, p in peers(algorithms.registry()).items() if only is None or s in only}
     scenarios = {name: plan.scenario(config, name, own_size=True) for name in config["field"]["scenarios"]}

@@ -7,8 +7,8 @@ import pytest
 
 from duelbandits import cli, make_scenario, regret, run_seed, scenarios, schemas, simulate, storage
 from duelbandits.scenarios import ScenarioEntry
-from duelbandits.studies import field
-from duelbandits.studies.field import field_figure
+from duelbandits.studies.field import analysis as field
+from duelbandits.studies.field.figure import field_figure
 
 
 def point_rows(scenario, algorithm, finals, horizon=100, grid=(1, 10, 100)):

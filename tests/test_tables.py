@@ -5,7 +5,7 @@ import pandas as pd
 from summaries import summary_rows
 
 from duelbandits import schemas, tables
-from duelbandits.studies import field as field_tables
+from duelbandits.studies.field import analysis as field_tables
 from duelbandits.studies.paper import table as paper_tables
 from duelbandits.studies.sweeps import analysis as sweep_tables
 
@@ -221,14 +221,30 @@ def test_the_field_table_shares_ranks_on_ties_averages_known_ranks_and_lists_run
             ("condorcet", "condorcet", "ccb", "field", 10, 40_000, 12, 70.0, 6.0, 3),
             ("borda", "borda", "dts", "paper", 13, 2_000, 5, 7.5, 0.5, 2),
             ("borda", "borda", "ccb", "field", 13, 2_000, 5, 3.0, 0.5, 1),
+            ("borda", "borda", "my-plugin", "plugin", 13, 2_000, 1, 9.0, 0.0, 3),  # one run: no spread
         ]
     )
     lines = field_tables.field_page(table).markdown().splitlines()
-    assert lines[0] == "# The field: final regret at T = 2,000, 40,000 (5, 12 runs)"
-    assert table_cells(lines[4]) == ["algorithm", "condorcet (Condorcet)", "borda (Borda)", "mean rank"]
-    glance = {cells[0]: cells[1:] for cells in map(table_cells, lines[6:9])}
-    assert glance == {"DTS": ["1", "2", "1.5"], "RUCB": ["1", "-", "1.0"], "CCB": ["3", "1", "2.0"]}
-    final = [table_cells(line) for line in lines[14:19]]
+    assert lines[0] == "# The field: final regret at T = 2,000, 40,000 (1, 5, 12 runs)"
+    assert lines[2:6] == [
+        "## Ranks",
+        "",
+        "| algorithm | condorcet (Condorcet) | borda (Borda) | mean rank |",
+        "| --- | ---: | ---: | ---: |",
+    ]
+    glance = {cells[0]: cells[1:] for cells in map(table_cells, lines[6:10])}
+    assert glance == {
+        "DTS": ["1", "2", "1.5"], "RUCB": ["1", "-", "1.0"], "CCB": ["3", "1", "2.0"], "my-plugin": ["-", "3", "3.0"]
+    }  # fmt: skip
+    assert lines[11:15] == [
+        "## Final regret",
+        "",
+        "| scenario | A | regret | rank | algorithm | family | R_T mean ± std |",
+        "| --- | ---: | --- | ---: | --- | --- | ---: |",
+    ]
+    final = [table_cells(line) for line in lines[15:21]]
     assert final[1] == ["condorcet", "10", "Condorcet", "1", "RUCB", "field", "50.0 ± 6.0"]
     assert final[3] == ["borda", "13", "Borda", "2", "DTS", "paper", "7.5 ± 0.5"]
+    assert final[5] == ["borda", "13", "Borda", "3", "my-plugin", "plugin", "9.0 ± -"]
     assert {len(cells) for cells in final} == {7}
+    assert lines[22] == field_tables.FIELD_NOTE

@@ -32,7 +32,7 @@ rule field_table:
 
 
 # figures/field/{scenario}.{pdf,png}: mean cumulative regret, log-log, paper solid, field dashed, plugins dotted.
-# Plotting code: duelbandits.studies.field.field_figure.
+# Plotting code: duelbandits.studies.field.figure.field_figure.
 rule figure_field:
     input:
         curves="results/field/curves.parquet",
