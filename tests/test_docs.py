@@ -221,7 +221,7 @@ def test_the_block_check_refuses_what_it_must(tmp_path):
         "<!-- not run: it installs a package -->\n```bash\npip install x\n```\n\n```\nplain\n```\n"
         "<!-- run by: tests/conftest.py -->\n```toml\n[a]\n```\n<!-- not run: -->\n```bash\nls\n```\n"
         "```yaml\nruns: 2\n```\n"
-        "```yaml\n# snakemake --cores 2 sweeps --configfile config.yaml this.yaml\nruns: 2\n```\n"
+        "```yaml\n# A's prior\n# snakemake --cores 2 sweeps --configfile config.yaml this.yaml\nruns: 2\n```\n"
     )
     found = [block_problem(b) for b in docblocks.blocks(page)]
     assert found == [
@@ -232,7 +232,7 @@ def test_the_block_check_refuses_what_it_must(tmp_path):
         "run by tests/conftest.py: that file never names page.md",
         "'not run:' gives no reason",
         "a yaml block with no '# snakemake ...' line saying how it is used",
-        None,
+        None,  # its usage line read past a prose comment that shlex cannot split
     ]
     assert docblocks.dry_run_arguments(shlex.split(".venv/bin/snakemake --cores=all --report r.html all sweeps")) == [
         "all", "sweeps"
@@ -417,10 +417,9 @@ def test_the_readmes_results_come_from_the_reference_runs_table():
     """docs/images/table.md, the README's results table's source, is the reference run's results/table.md."""
     import hashlib
 
-    entries = dict(
-        line.split()[::-1] for line in (REPO / "reference/MANIFEST.sha256").read_text().splitlines()
-        if line and not line.startswith("#")
-    )  # fmt: skip
+    from duelbandits import manifest
+
+    _, entries, _ = manifest.read(REPO / "reference/MANIFEST.sha256")
     assert hashlib.sha256((REPO / "docs/images/table.md").read_bytes()).hexdigest() == entries["results/table.md"]
 
 
@@ -437,16 +436,3 @@ def test_every_declared_runtime_dependency_is_imported():
     text = "\n".join(p.read_text() for p in sources)
     unused = [n for n in declared if not re.search(rf"^\s*(import|from) {re.escape(n)}\b", text, flags=re.M)]
     assert not unused, f"declared in pyproject.toml, imported nowhere: {unused}"
-
-
-def test_a_yaml_blocks_usage_line_is_read_past_prose_comments():
-    """A YAML block's comments may be prose ("Algorithm 1's prior", an apostrophe shlex cannot split):
-    only comment lines that are commands are read as commands."""
-    text = (
-        "# Algorithm 1's own prior\n"
-        "# snakemake --cores 2 maximin_bayes --configfile config.yaml x.yaml\n"
-        "prior: projected"
-    )
-    assert docblocks.shell_commands(text, comments_only=True) == [
-        ["snakemake", "--cores", "2", "maximin_bayes", "--configfile", "config.yaml", "x.yaml"]
-    ]
