@@ -8,30 +8,13 @@ from duelbandits import plugins, triggers
 
 PACKAGE = Path(triggers.PACKAGE_ROOT)
 FLOORS = {
-    "domain core": [
-        "errors",
-        "params",
-        "plugins",
-        "winners",
-        "matrices",
-        "scenarios",
-        "regret",
-        "theorems",
-        "algorithms",
-        "simulation",
-        "contract",
-        "resources",
-    ],
+    "domain core": ["errors", "params", "plugins", "winners", "matrices", "scenarios", "regret", "theorems",
+                    "algorithms", "simulation", "contract", "resources"],
     "storage": ["schemas", "storage", "provenance", "triggers", "digests", "manifest"],
-    "analyses": [
-        "points",
-        "configcheck",
-        "configschema",
-        "plan",
-    ],
+    "analyses": ["points", "configcheck", "configschema", "plan"],
     "presentation": ["tables", "plotting"],
     "command line": ["cli", "studies", "__main__", "__init__"],
-}
+}  # fmt: skip
 LEVEL = {top: level for level, tops in enumerate(FLOORS.values()) for top in tops}
 
 

@@ -279,8 +279,8 @@ def test_the_target_check_names_its_key():
         configcheck.check_target(config, "maximin-bayes")
     config = copy.deepcopy(BASE)
     config["maximin-bayes"]["actions"] = [3, 3]
-    with pytest.raises(ConfigError, match="^config: maximin-bayes/actions: an A is given twice"):
-        configcheck.check_target(config, "maximin-bayes")
+    with pytest.raises(ConfigError, match=r"^config: maximin-bayes/actions: \[3, 3\] has non-unique elements$"):
+        configcheck.validate(config, SCHEMA)
     for key, value, most in (("grid_from", 10**6, "horizon"), ("matrices", 10**6, "strata_draws")):
         config = copy.deepcopy(BASE)
         config["maximin-bayes"].update(jobs=1, **{key: config["maximin-bayes"][most]})

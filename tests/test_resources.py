@@ -2,7 +2,6 @@
 human(), each against a hand computation written here from the documented constants (not by
 calling the function under test), off the paper's A = 10 and at each rule's boundary."""
 
-import itertools
 import os
 import types
 from pathlib import Path
@@ -23,50 +22,38 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 @pytest.mark.parametrize(
-    ("runs", "horizon", "actions", "players", "expected"),
+    ("estimate", "args", "expected"),
     [
         # 314,572,800 + 25 * 40,000 * (64 + 2 * 10 * 24 = 544) + 128 * 100 = 314,572,800 + 544,000,000 + 12,800
-        (25, 40_000, 10, 2, 858_585_600),
+        ("simulate_bytes", (25, 40_000, 10, 2), 858_585_600),
         # one player, A = 5: 64 + 120 = 184 per step -> 184,000,000; 128 * 25 = 3,200
-        (25, 40_000, 5, 1, 498_576_000),
+        ("simulate_bytes", (25, 40_000, 5, 1), 498_576_000),
         # no strategies, A = 13: 3 * 10^6 * 64 = 192,000,000; 128 * 169 = 21,632
-        (3, 1_000_000, 13, 0, 506_594_432),
-    ],
-)
-def test_simulate_bytes_at_hand_computed_points(runs, horizon, actions, players, expected):
-    assert resources.simulate_bytes(runs, horizon, actions, players=players) == expected
-
-
-@pytest.mark.parametrize(
-    ("runs", "horizon", "actions", "expected"),
-    [
+        ("simulate_bytes", (3, 1_000_000, 13, 0), 506_594_432),
         # 314,572,800 + 100 * 40,000 * 240 (= 960,000,000) + 128 * 100
-        (100, 40_000, 10, 1_274_585_600),
+        ("aggregate_bytes", (100, 40_000, 10), 1_274_585_600),
         # A = 1000: 128,000,000 for the matrices; 1 * 1 * 240
-        (1, 1, 1000, 442_573_040),
+        ("aggregate_bytes", (1, 1, 1000), 442_573_040),
+        # 314,572,800 + 128 A^2: 3,200 and 128,000,000
+        ("matrix_bytes", (5,), BASE + MATRIX * 25),
+        ("matrix_bytes", (1000,), 442_572_800),
+        # 314,572,800 + 10^7 * 64 + 12,800 + 134,217,728 = 1,088,803,328 B: the documented 1.1 GB
+        ("sweep_point_bytes", (10**7, 10), 1_088_803_328),
     ],
 )
-def test_aggregate_bytes_at_hand_computed_points(runs, horizon, actions, expected):
-    assert resources.aggregate_bytes(runs, horizon, actions) == expected
+def test_memory_estimates_at_hand_computed_points(estimate, args, expected):
+    assert getattr(resources, estimate)(*args) == expected
 
 
-def test_matrix_bytes_is_base_plus_16_float64_copies_of_the_matrix():
-    # 314,572,800 + 128 A^2: 3,200 and 128,000,000
-    for actions, expected in [(5, 314_576_000), (1000, 442_572_800)]:
-        assert resources.matrix_bytes(actions) == expected == BASE + MATRIX * actions**2, actions
+def test_a_bootstrap_is_refused_above_four_copies_of_resamples_by_horizons_plus_runs_floats(monkeypatch):
+    """1000 resamples of 4 horizons x runs 0..19: 4 x 8 B x 1000 x (4 + 20) = 768,000 B."""
+    import pandas as pd
 
-
-def test_sweep_point_bytes_at_ten_million_steps_is_the_documented_1_1_gb():
-    # 314,572,800 + 10^7 * 64 + 12,800 + 134,217,728 = 1,088,803,328 B
-    assert resources.sweep_point_bytes(10**7, 10) == 1_088_803_328
-
-
-@pytest.mark.parametrize(
-    ("resamples", "horizons", "runs", "expected"),
-    [(1000, 4, 20, 768_000), (10_000, 7, 400, 130_240_000), (1, 2, 1, 96)],  # 4 x 8 B x resamples x (h + r)
-)
-def test_bootstrap_bytes_is_four_copies_of_resamples_by_horizons_plus_runs_floats(resamples, horizons, runs, expected):
-    assert resources.bootstrap_bytes(resamples, horizons, runs) == expected
+    points = pd.DataFrame({"run": [r for r in range(20) for _ in range(4)], "horizon": [10, 20, 30, 40] * 20})
+    monkeypatch.setattr(resources, "physical_memory", lambda: 768_000)
+    resources.check_bootstrap_memory(1000, points)
+    with pytest.raises(resources.LimitError, match="^--resamples 1001 needs about 750.8 KiB"):
+        resources.check_bootstrap_memory(1001, points)  # 768,768 B
 
 
 # --- Runtime estimate -----------------------------------------------------------------------------
@@ -141,45 +128,38 @@ def test_the_benchmark_refuses_an_unknown_algorithm_by_name(capsys):
     )
 
 
-def test_an_algorithm_without_a_measured_cost_is_planned_at_the_default_cost():
-    """A plugin's algorithm, not in the costs file: 10 runs x 1,000 steps at A = 10 take 10^4 x 3 us =
-    0.03 s, ISS's 10^4 x 2.1 us; 40 runs x 10^6 steps x 3 us = 120 s, 60 + 360 = 420 s = 7 min."""
-    assert resources.job_seconds("not-measured", 10, 1000, 10) == pytest.approx(10 * 1000 * 3e-6)
-    assert resources.job_seconds("iss", 10, 1000, 10) == pytest.approx(10 * 1000 * 2.1e-6)
-    assert resources.job_seconds("not-measured", 40, 10**6, 10) == pytest.approx(120.0, rel=1e-12)
-    assert resources.runtime_minutes("not-measured", 40, 10**6, 10) == 7
-
-
-def test_sweep_point_runtime_scales_with_A_squared_above_10_only():
-    for actions, seconds, minutes in [
+@pytest.mark.parametrize(
+    "algorithm, runs, horizon, actions, attempt, seconds, minutes",
+    [
+        # a plugin's algorithm, not in the costs file: 10^4 steps x 3 us = 0.03 s (ISS's: 2.1 us); 40 runs x 10^6
+        # steps x 3 us = 120 s, 60 + 360 = 420 s = 7 min
+        ("not-measured", 10, 1000, 10, 1, 0.03, 2),
+        ("iss", 10, 1000, 10, 1, 0.021, 2),
+        ("not-measured", 40, 10**6, 10, 1, 120.0, 7),
         # TS-Maximin, 0.8 us a step, 100 runs of 10^6 steps: 80 s at A <= 10 (the factor is max(1, (A/10)^2) = 1),
-        # so 60 + 3 * 80 = 300 s = 5 min exactly
-        (5, 80.0, 5),
-        (10, 80.0, 5),
-        # (11/10)^2 = 1.21: 96.8 s, 60 + 290.4 = 350.4 s -> 6 min
-        (11, 96.8, 6),
-        # (20/10)^2 = 4: 320 s, 60 + 960 = 1020 s = 17 min
-        (20, 320.0, 17),
-    ]:
-        assert resources.job_seconds("ts-maximin", 100, 10**6, actions) == pytest.approx(seconds, rel=1e-12)
-        assert resources.runtime_minutes("ts-maximin", 100, 10**6, actions) == minutes, actions
+        # so 60 + 3 * 80 = 300 s = 5 min exactly; one step more (300.00024 s in all) is 6 min
+        ("ts-maximin", 100, 10**6, 5, 1, 80.0, 5),
+        ("ts-maximin", 100, 10**6, 10, 1, 80.0, 5),
+        ("ts-maximin", 100, 10**6 + 1, 10, 1, 80.00008, 6),
+        # (11/10)^2 = 1.21: 96.8 s, 60 + 290.4 = 350.4 s -> 6 min; (20/10)^2 = 4: 320 s, 60 + 960 = 1020 s = 17 min
+        ("ts-maximin", 100, 10**6, 11, 1, 96.8, 6),
+        ("ts-maximin", 100, 10**6, 20, 1, 320.0, 17),
+        # a retry requests the attempt times the first runtime; an attempt below 1 counts as the first
+        ("ts-maximin", 100, 10**6, 8, 3, 80.0, 15),
+        ("ts-maximin", 100, 10**6, 20, 3, 320.0, 51),
+        ("ts-maximin", 100, 10**6, 20, 0, 320.0, 17),
+        # the start alone: 60 s + 3 * (1 step * 0.8 us) -> 2 min
+        ("ts-maximin", 1, 1, 10, 1, 0.8e-6, 2),
+    ],
+)
+def test_a_jobs_runtime_by_hand(algorithm, runs, horizon, actions, attempt, seconds, minutes):
+    assert resources.job_seconds(algorithm, runs, horizon, actions) == pytest.approx(seconds, rel=1e-12)
+    assert resources.runtime_minutes(algorithm, runs, horizon, actions, attempt=attempt) == minutes
 
 
-def test_a_retry_requests_the_attempt_times_the_first_runtime():
-    """At A = 8 (5 minutes) and A = 20 (17: the A^2 factor); an attempt below 1 counts as the first."""
-    for (actions, minutes), (attempt, factor) in itertools.product([(8, 5), (20, 17)], [(1, 1), (3, 3), (0, 1)]):
-        runtime = resources.runtime_minutes("ts-maximin", 100, 10**6, actions, attempt=attempt)
-        assert runtime == minutes * factor, (actions, attempt)
-    job = plan.Job("asymptotics", "borda", 20, 10**6, "ts-maximin", 0, 0, 99)  # the same, as a job's request
+def test_a_job_requests_its_runtime():
+    job = plan.Job("asymptotics", "borda", 20, 10**6, "ts-maximin", 0, 0, 99)  # 17 minutes, above
     assert resources.job_runtime(job, 2) == 34
-
-
-def test_runtime_rounds_up_to_the_next_minute_from_the_first_second_past_one():
-    # 300 s exactly is 5 min; one more step of 100 runs (80.00008 s simulated, 300.00024 s in all) is 6 min
-    assert resources.runtime_minutes("ts-maximin", 100, 10**6, 10) == 5
-    assert resources.runtime_minutes("ts-maximin", 100, 10**6 + 1, 10) == 6
-    # the start alone: 60 s + 3 * (1 step * 0.8 us) -> 2 min
-    assert resources.runtime_minutes("ts-maximin", 1, 1, 10) == 2
 
 
 # --- The memory check and human() ------------------------------------------------------------------

@@ -348,8 +348,6 @@ def _check_maximin_bayes(section: dict) -> None:
             f"config: maximin-bayes/jobs: {section['jobs']} jobs per A for {section['matrices']} matrices "
             "(maximin-bayes/matrices): a job would have no matrix"
         )
-    if len(set(section["actions"])) != len(section["actions"]):
-        raise ConfigError(f"config: maximin-bayes/actions: an A is given twice: {section['actions']}")
     for key, most in (("grid_from", "horizon"), ("matrices", "strata_draws")):
         if section[key] > section[most]:
             raise ConfigError(

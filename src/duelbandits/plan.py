@@ -135,73 +135,46 @@ def point_runs(runs: int, runs_at, horizon: int) -> int:
     return int(runs)
 
 
-def runs_per_job(horizon: int, steps_per_job: int) -> int:
-    """Runs of horizon ``horizon`` in one job: ``max(1, steps_per_job // horizon)``."""
-    return max(1, int(steps_per_job) // int(horizon))
-
-
 def job_ranges(runs: int, horizon: int, steps_per_job: int) -> list[tuple[int, int]]:
-    """``(first, last)`` run of each job of an asymptotics point: ``runs`` runs, :func:`runs_per_job` per job."""
-    return chunk_ranges(int(runs), runs_per_job(horizon, steps_per_job))
+    """``(first, last)`` run of each job of an asymptotics point: ``runs`` runs,
+    ``max(1, steps_per_job // horizon)`` per job."""
+    return chunk_ranges(int(runs), max(1, int(steps_per_job) // int(horizon)))
 
 
 def _points(config: dict, target: str) -> list[tuple[str, int, int, str, list[tuple[int, int]]]]:
-    """``(scenario, A, T, algorithm, run ranges)`` of every point of ``target``."""
-    section = config[target]
-    out = []
-    if target == "sweeps":
-        chunks = chunk_ranges(section["runs"], section["runs_per_job"])
-        grid = [
-            (name, config["actions"], T)
-            for name in section["horizon"]["scenarios"]
-            for T in section["horizon"]["horizons"]
-        ]
-        grid += [
-            (name, A, section["actions"]["horizon"])
-            for name in section["actions"]["scenarios"]
-            for A in section["actions"]["actions"]
-        ]
-        seen = set()
-        for name, A, T in grid:
-            for algorithm in config["algorithms"]:
-                if (name, A, T, algorithm) not in seen:
-                    seen.add((name, A, T, algorithm))
-                    out.append((name, A, T, algorithm, chunks))
-    elif target == "field":
-        chunks = chunk_ranges(section["runs"], section["runs_per_job"])
-        for name in section["scenarios"]:
-            out += [
-                (name, own_size(config, name), section["horizon"], algorithm, chunks)
-                for algorithm in section["algorithms"]
-            ]
-    elif target == "maximin-tail":  # phase 1 only; phase 2 depends on its results (workflow/rules/tail.smk)
-        chunks = chunk_ranges(section["runs"], section["runs_per_job"])
-        out.append((section["scenario"], config["actions"], section["first_horizon"], "ts-maximin", chunks))
+    """``(scenario, A, T, algorithm, run ranges)`` of every point of ``target`` (``paper``: the config's)."""
+    section = config if target == "paper" else config[target]
+    A = config["actions"]
+    if target == "asymptotics":
+        return [
+            (name, A, T, algorithm, job_ranges(point_runs(section["runs"], section.get("runs_at"), T), T,
+                                               section["steps_per_job"]))
+            for name in section["scenarios"]
+            for T in section["horizons"]
+            for algorithm in section["algorithms"].get(name, [])
+        ]  # fmt: skip
+    chunks = chunk_ranges(section["runs"], section["runs_per_job"])
+    if target == "maximin-tail":  # phase 1 only; phase 2 depends on its results (workflow/rules/tail.smk)
+        return [(section["scenario"], A, section["first_horizon"], "ts-maximin", chunks)]
+    if target == "field":
+        grid = [(name, own_size(config, name), section["horizon"]) for name in section["scenarios"]]
+    elif target == "sweeps":
+        grid = [(name, A, T) for name in section["horizon"]["scenarios"] for T in section["horizon"]["horizons"]]
+        grid += [(name, a, section["actions"]["horizon"]) for name in section["actions"]["scenarios"]
+                 for a in section["actions"]["actions"]]  # fmt: skip
     else:
-        for name in section["scenarios"]:
-            for T in section["horizons"]:
-                chunks = job_ranges(point_runs(section["runs"], section.get("runs_at"), T), T, section["steps_per_job"])
-                out += [
-                    (name, config["actions"], T, algorithm, chunks) for algorithm in section["algorithms"].get(name, [])
-                ]
-    return out
+        grid = [(name, A, config["horizon"]) for name in config["scenarios"]]
+    algorithms = section["algorithms"] if target == "field" else config["algorithms"]
+    # a point both sweeps plan (the action sweep's A at a horizon of the horizon sweep) is planned once
+    return [(*point, chunks) for point in dict.fromkeys((*p, algorithm) for p in grid for algorithm in algorithms)]
 
 
 def jobs(config: dict, target: str = "paper") -> list[Job]:
     """Every simulation job of ``target``: ``paper`` (run chunks of runs_per_job runs) or a target of
     :data:`POINT_TARGETS` (its points, split as that section says)."""
-    if target == "paper":
-        chunks = chunk_ranges(config["runs"], config["runs_per_job"])
-        points = [
-            (name, config["actions"], config["horizon"], algorithm, chunks)
-            for name in config["scenarios"]
-            for algorithm in config["algorithms"]
-        ]
-    else:
-        points = _points(config, target)
     return [
         Job(target, name, A, T, algorithm, k, first, last)
-        for name, A, T, algorithm, chunks in points
+        for name, A, T, algorithm, chunks in _points(config, target)
         for k, (first, last) in enumerate(chunks)
     ]
 

@@ -86,16 +86,11 @@ def check_memory(what: str, needed: int, limit: int | None = None, source: str =
         )
 
 
-def bootstrap_bytes(resamples: int, horizons: int, runs: int) -> int:
-    """Memory of a bootstrap over ``horizons`` x ``runs`` final regrets: it holds ``resamples`` x
-    (horizons + runs) floats (8 bytes) a few (4) times over."""
-    return 4 * 8 * resamples * (horizons + runs)
-
-
 def check_bootstrap_memory(resamples: int, points) -> None:
-    """Refuse a bootstrap of the final regrets of ``points`` (point rows) larger than memory, before it runs."""
+    """Refuse a bootstrap of the final regrets of ``points`` (point rows) larger than memory, before it runs: it
+    holds ``resamples`` x (horizons + runs) floats (8 bytes) a few (4) times over."""
     runs = int(points["run"].max()) + 1 if len(points) else 1
-    check_memory(f"--resamples {resamples}", bootstrap_bytes(resamples, points["horizon"].nunique(), runs))
+    check_memory(f"--resamples {resamples}", 4 * 8 * resamples * (points["horizon"].nunique() + runs))
 
 
 # --- Resources: what a simulation job asks a cluster for ------------------------------------
@@ -130,11 +125,6 @@ def measured_costs() -> dict[str, tuple[float | None, float | None]]:
     return read_costs(package_data.files(__package__).joinpath("data", COSTS_FILE).read_text(encoding="utf-8"))
 
 
-def step_seconds(algorithm: str) -> float:
-    """Seconds per step of ``algorithm`` at A = 10: its measured cost, or :data:`DEFAULT_STEP_SECONDS`."""
-    return measured_costs().get(algorithm, (None, None))[0] or DEFAULT_STEP_SECONDS
-
-
 START_SECONDS = 60.0
 """A job's fixed time: starting Python, loading (or, on a fresh machine, compiling) the kernels."""
 
@@ -143,9 +133,11 @@ RUNTIME_MARGIN = 3.0
 
 
 def job_seconds(algorithm: str, runs: int, horizon: int, actions: int) -> float:
-    """Expected seconds of one job of ``runs`` runs of ``horizon`` steps: :func:`step_seconds` at A = 10,
-    times ``(A / 10)^2`` above (the Thompson-sampling kernels' O(A^2) work per step; a bound)."""
-    return runs * horizon * step_seconds(algorithm) * max(1.0, (actions / 10.0) ** 2)
+    """Expected seconds of one job of ``runs`` runs of ``horizon`` steps: the algorithm's measured seconds per
+    step at A = 10 (else :data:`DEFAULT_STEP_SECONDS`), times ``(A / 10)^2`` above (the Thompson-sampling
+    kernels' O(A^2) work per step; a bound)."""
+    step = measured_costs().get(algorithm, (None, None))[0] or DEFAULT_STEP_SECONDS
+    return runs * horizon * step * max(1.0, (actions / 10.0) ** 2)
 
 
 def runtime_minutes(algorithm: str, runs: int, horizon: int, actions: int, attempt: int = 1) -> int:
