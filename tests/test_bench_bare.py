@@ -1,16 +1,13 @@
 """bench/bench_pipeline.py's bare simulation: every run of a target's simulation jobs, counted by hand."""
 
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
 
+import bench_pipeline as BENCH
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-SPEC = importlib.util.spec_from_file_location("bench_pipeline", REPO / "bench" / "bench_pipeline.py")
-BENCH = importlib.util.module_from_spec(SPEC)
-SPEC.loader.exec_module(BENCH)
 CHEAP = "algorithms=[partial-monitoring, iss]"  # the two kernels that compile fastest
 
 

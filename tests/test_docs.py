@@ -8,7 +8,6 @@ Quick tier: the Python blocks run; the slow tier dry-runs the shown snakemake co
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import shlex
 import shutil
@@ -398,9 +397,8 @@ def test_the_generated_tables_are_the_generators_output(tmp_path):
     """The tables of the README and docs/ that repeat a fact (targets, config keys, the reference run's
     results, the measured costs) are written by bench/docgen.py from their sources; after a change of
     one: python bench/docgen.py."""
-    spec = importlib.util.spec_from_file_location("docgen", REPO / "bench" / "docgen.py")
-    docgen = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(docgen)
+    import docgen
+
     stale = [page for page, text in docgen.expected().items() if (REPO / page).read_text() != text]
     assert not stale, f"not the output of python bench/docgen.py: {stale}"
     (tmp_path / "Snakefile").write_text('rule all:\n    """Everything."""\n\n\nrule new:\n    input:\n')
