@@ -35,7 +35,7 @@ def data(tmp_path_factory):
 def appendix_call(data, *algorithms, panels=(), out=()):
     panel_args = ["--panel", *panels] if panels else []
     return [
-        "figure", "appendix", "--scenario", "borda", "--algorithm", *algorithms, *panel_args,
+        "figure", "appendix", "--algorithm", *algorithms, *panel_args,
         "--scenario-file", data / "borda.json", "--traces", data / "traces-borda.parquet",
         "--strategies", data / "strategies-borda.parquet", "--out", *out,
     ]  # fmt: skip
@@ -78,8 +78,8 @@ def test_all_five_panels_of_an_appendix_figure_repeated_options_and_any_option_o
         assert run(*appendix_call(data, "sparring-exp3p", panels=panel, out=[tmp_path / f"each/{panel}.png"])) == 0
         assert (tmp_path / f"each/{panel}.png").read_bytes() == (tmp_path / f"one/{panel}.png").read_bytes()
     # --out before --algorithm (the files are known once every option is parsed), --algorithm repeated
-    argv = ["figure", "appendix", "--out", tmp_path / "two/{algorithm}.png", "--algorithm", "dts", "--scenario"]
-    argv += ["borda", "--algorithm", "partial-monitoring", "--traces", data / "traces-borda.parquet"]
+    argv = ["figure", "appendix", "--out", tmp_path / "two/{algorithm}.png", "--algorithm", "dts"]
+    argv += ["--algorithm", "partial-monitoring", "--traces", data / "traces-borda.parquet"]
     assert run(*argv, "--strategies", data / "strategies-borda.parquet", "--scenario-file", data / "borda.json") == 0
     assert sorted(os.listdir(tmp_path / "two")) == ["dts.png", "partial-monitoring.png"]
 

@@ -186,10 +186,10 @@ def appendix_renders(tmp_path_factory):
         strategies = make_strategies(players) if players else None
         paths = [out / f"{algorithm}.pdf"] if algorithm == "sparring-exp3p" else []  # one PDF: the re-render's
         paths.append(out / f"{algorithm}.png")
-        fig = appendix_figure(
-            "condorcet", algorithm, make_traces(), strategies, paths, scenario=scenario_dict("condorcet")
+        renders[algorithm] = (
+            appendix_figure(scenario_dict("condorcet"), algorithm, make_traces(), strategies, paths),
+            paths,
         )
-        renders[algorithm] = fig, paths
     return renders
 
 
@@ -221,9 +221,7 @@ def test_appendix_figure_is_byte_identical_whatever_the_strategies_row_order_and
     again = [tmp_path / p.name for p in first]
     strategies = make_strategies(("p", "q")).iloc[::-1]
     before = dict(mpl.rcParams)
-    appendix_figure(
-        "condorcet", "sparring-exp3p", make_traces(), strategies, again, scenario=scenario_dict("condorcet")
-    )
+    appendix_figure(scenario_dict("condorcet"), "sparring-exp3p", make_traces(), strategies, again)
     assert dict(mpl.rcParams) == before  # the figure's look is set for its own build and save only
     for a, b in zip(first, again):
         assert a.read_bytes() == b.read_bytes(), a.name
@@ -269,10 +267,10 @@ def render_appendix_panels(out, algorithm):
     renders = {}
     for panel in style.appendix_panel_letters(players):
         paths = [out / f"{algorithm}-{panel}.png"]  # PNG only: a panel's PDF is checked on the main panels
-        fig = appendix_panel(
-            "condorcet", algorithm, make_traces(), strategies, panel, paths, scenario=scenario_dict("condorcet")
+        renders[panel] = (
+            appendix_panel(scenario_dict("condorcet"), algorithm, make_traces(), strategies, panel, paths),
+            paths,
         )
-        renders[panel] = fig, paths
     return renders
 
 
@@ -369,14 +367,8 @@ def test_tick_labels_of_a_panel_do_not_overlap_at_the_papers_horizon(tmp_path, m
     for algorithm in ("ts-maximin", "partial-monitoring", "sparring-exp3p"):  # the three panel widths
         players = ALGORITHMS[algorithm].strategies
         for panel in "ab":
-            fig = appendix_panel(
-                "condorcet",
-                algorithm,
-                traces,
-                make_strategies(players) if players else None,
-                panel,
-                [tmp_path / "p.png"],
-            )
+            strategies = make_strategies(players) if players else None
+            fig = appendix_panel(scenario_dict("condorcet"), algorithm, traces, strategies, panel, [tmp_path / "p.png"])
             assert tick_labels_overlap(fig) == [], (algorithm, panel)
 
 

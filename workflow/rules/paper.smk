@@ -194,7 +194,7 @@ rule figure_appendix:
         runtime=10,
     shell:
         cli(
-            "figure appendix --scenario {wildcards.scenario} --algorithm {params.algorithms}"
+            "figure appendix --algorithm {params.algorithms}"
             " --scenario-file {input.scenario} --traces {input.traces} --strategies {input.strategies}"
             " --out 'figures/appendix/{wildcards.scenario}-{{algorithm}}.pdf' 'figures/appendix/{wildcards.scenario}-{{algorithm}}.png'"
         )
@@ -260,7 +260,7 @@ for letters, members in APPENDIX_LAYOUTS.items():
             runtime=10,
         shell:
             cli(
-                "figure appendix --panel {params.panels} --scenario {wildcards.scenario} --algorithm {wildcards.algorithm}"
+                "figure appendix --panel {params.panels} --algorithm {wildcards.algorithm}"
                 " --scenario-file {input.scenario} --traces {input.traces} --strategies {input.strategies}"
                 " --out 'figures/panels/appendix-{wildcards.scenario}-{wildcards.algorithm}/{{panel}}.pdf'"
                 " 'figures/panels/appendix-{wildcards.scenario}-{wildcards.algorithm}/{{panel}}.png'"

@@ -136,10 +136,8 @@ def cmd_figure_appendix(args) -> None:
                     f"--panel: the appendix figure of {slug} has panels {', '.join(letters)}, not {panel!r}"
                 )
     style.check_figure_paths(path for paths in figures.values() for path in paths)
-    record = storage.read_scenario(args.scenario_file) if args.scenario_file else None
-    expected = {"scenario": args.scenario}
-    if record is not None:
-        expected["matrix_sha256"] = provenance.matrix_sha256(record["matrix"])
+    record = storage.read_scenario(args.scenario_file)
+    expected = dict(scenario=record["name"], matrix_sha256=provenance.matrix_sha256(record["matrix"]))
     made = {  # every input checked, for every algorithm, before the first figure is drawn
         path: storage.read_provenance(path, table=table, **expected)
         for path, table in ((args.traces, "traces"), (args.strategies, "strategies"))
@@ -162,11 +160,11 @@ def cmd_figure_appendix(args) -> None:
                 strategies = strategies if len(strategies) else None
                 for panel in args.panel or [None]:
                     by_panel = {} if panel is None else {"panel": panel}
-                    figure = dict(scenario=args.scenario, algorithm=slug, **by_panel)
+                    figure = dict(scenario=record["name"], algorithm=slug, **by_panel)
                     digest = digests.figure_digest(contents, figure="appendix", **figure)
                     draw = appendix.appendix_figure if panel is None else appendix.appendix_panel
-                    made = dict(outputs=figures[(slug, panel)], scenario=record, data_digest=digest)
-                    draw(args.scenario, slug, traces, strategies, **made, **by_panel)
+                    outputs = figures[(slug, panel)]
+                    draw(record, slug, traces, strategies, outputs=outputs, data_digest=digest, **by_panel)
                 del traces, strategies
                 gc.collect()  # a drawn Figure is a reference cycle that holds its arrays: free them now
     finally:
@@ -248,12 +246,11 @@ def add_commands(sub) -> None:
     add_panels_and_outputs(f, "abcd", alone, templates + "e.g. 'figures/panels/main-borda/{panel}.pdf'")
     f.set_defaults(func=cmd_figure_main, outputs=("out_files",))
     f = fsub.add_parser("appendix", help="appendix figures: every run, I_t, J_t, strategies")
-    f.add_argument("--scenario", required=True, help="scenario name")
+    f.add_argument("--scenario-file", required=True, help="scenario JSON from 'duelbandits scenario'")
     several = "algorithm slug; several (or the option repeated) draw each one's figure in one process"
     f.add_argument("--algorithm", nargs="+", action="extend", required=True, help=several)
     f.add_argument("--traces", required=True, help="the scenario's traces Parquet")
     f.add_argument("--strategies", required=True, help="the scenario's strategies Parquet")
-    f.add_argument("--scenario-file", help="scenario JSON (marks the winner)")
     alone = "draw these panels alone, each at its width in the paper (a-c; d, e where the algorithm has strategies)"
     templates = "with several --algorithm or --panel, path templates in which {algorithm} and {panel} are replaced "
     templates += "by each figure's, e.g. 'figures/appendix/borda-{algorithm}.pdf'"

@@ -131,22 +131,13 @@ def selection_window(horizon: int) -> int:
     return max(1, -(-horizon // style.SELECTION_WINDOWS))
 
 
-def _appendix_data(scenario_name: str, algorithm: str, traces, strategies, scenario):
+def _appendix_data(scenario: dict, algorithm: str, traces):
     """The (runs, T) grids, T, the paper regret's kind, A and the winner marked."""
-    players = ALGORITHMS[algorithm].strategies
     grid, horizon = _grid(traces, ("cumulative_regret", "I", "J"))
-    kind = PAPER_REGRET.get(scenario_name, {}).get(algorithm, "paper")
-
-    winner = None
-    if scenario is not None:
-        actions = len(scenario["utilities"])
-        notion, chosen = regret_winner(scenario, kind)
-        winner = (int(chosen[0]), f"{notion.capitalize()} winner") if len(chosen) == 1 else None
-    else:
-        actions = int(max(grid["I"].max(), grid["J"].max())) + 1
-        if players:
-            actions = max(actions, int(strategies["action"].max()) + 1)
-    return grid, horizon, kind, actions, winner
+    kind = PAPER_REGRET.get(scenario["name"], {}).get(algorithm, "paper")
+    notion, chosen = regret_winner(scenario, kind)
+    winner = (int(chosen[0]), f"{notion.capitalize()} winner") if len(chosen) == 1 else None
+    return grid, horizon, kind, len(scenario["utilities"]), winner
 
 
 def regret_winner(scenario: dict, kind: str) -> tuple[str, list[int]]:
@@ -178,13 +169,11 @@ def _draw_appendix_panel(ax, panel: str, algorithm: str, grid, horizon, kind, ac
         ax.xaxis.set_major_locator(MaxNLocator(nbins=look.step_bins, steps=[1, 2, 2.5, 5, 10]))
 
 
-def appendix_figure(
-    scenario_name: str, algorithm: str, traces, strategies, outputs, *, scenario=None, data_digest=None
-) -> Figure:
-    """Render the stacked appendix figure of one (scenario, algorithm) from its ``traces`` and
-    ``strategies`` (None for an algorithm without) to each path of ``outputs``; the ``scenario`` record,
-    if given, sets A and marks the winner of the algorithm's paper regret. Returns the saved Figure."""
-    grid, horizon, kind, actions, winner = _appendix_data(scenario_name, algorithm, traces, strategies, scenario)
+def appendix_figure(scenario: dict, algorithm: str, traces, strategies, outputs, *, data_digest=None) -> Figure:
+    """Render the stacked appendix figure of one (scenario record, algorithm) from its ``traces`` and
+    ``strategies`` (None for an algorithm without) to each path of ``outputs``, the winner of the
+    algorithm's paper regret marked. Returns the saved Figure."""
+    grid, horizon, kind, actions, winner = _appendix_data(scenario, algorithm, traces)
     panels = style.appendix_panel_letters(ALGORITHMS[algorithm].strategies)
     size = (style.APPENDIX_WIDTH, style.APPENDIX_PANEL_HEIGHT * len(panels) + 0.5)
     with style.figure(size, outputs, data_digest) as fig:
@@ -195,19 +184,19 @@ def appendix_figure(
             )
         axes[-1].set_xlabel("step t")
         fig.suptitle(
-            f"{style.scenario_label(scenario_name)} scenario - {ALGORITHMS[algorithm].label}: "
+            f"{style.scenario_label(scenario['name'])} scenario - {ALGORITHMS[algorithm].label}: "
             f"{grid['I'].shape[0]} runs, T = {horizon:,}"
         )
     return fig
 
 
 def appendix_panel(
-    scenario_name: str, algorithm: str, traces, strategies, panel: str, outputs, *, scenario=None, data_digest=None
+    scenario: dict, algorithm: str, traces, strategies, panel: str, outputs, *, data_digest=None
 ) -> Figure:
     """Render panel ``panel`` of :func:`appendix_figure` alone, at its subfigure's width in the paper and
     text at the caption sizes, without the '(x) ...' title; returns the saved Figure."""
     panels = style.appendix_panel_letters(ALGORITHMS[algorithm].strategies)
-    grid, horizon, kind, actions, winner = _appendix_data(scenario_name, algorithm, traces, strategies, scenario)
+    grid, horizon, kind, actions, winner = _appendix_data(scenario, algorithm, traces)
     with style.figure(style.appendix_panel_size(len(panels)), outputs, data_digest, style.PANEL) as fig:
         ax = fig.subplots()
         _draw_appendix_panel(ax, panel, algorithm, grid, horizon, kind, actions, winner, strategies, style.PANEL)
