@@ -4,34 +4,17 @@ and no modules import each other in a loop."""
 import ast
 from pathlib import Path
 
-from duelbandits import triggers
+from duelbandits import plugins, triggers
 
 PACKAGE = Path(triggers.PACKAGE_ROOT)
 FLOORS = {
-    "domain core": [
-        "errors",
-        "params",
-        "plugins",
-        "winners",
-        "matrices",
-        "scenarios",
-        "regret",
-        "theorems",
-        "algorithms",
-        "simulation",
-        "contract",
-        "resources",
-    ],
+    "domain core": ["errors", "params", "plugins", "winners", "matrices", "scenarios", "regret", "theorems",
+                    "algorithms", "simulation", "contract", "resources"],
     "storage": ["schemas", "storage", "provenance", "triggers", "digests", "manifest"],
-    "analyses": [
-        "points",
-        "configcheck",
-        "configschema",
-        "plan",
-    ],
+    "analyses": ["points", "configcheck", "configschema", "plan"],
     "presentation": ["tables", "plotting"],
     "command line": ["cli", "studies", "__main__", "__init__"],
-}
+}  # fmt: skip
 LEVEL = {top: level for level, tops in enumerate(FLOORS.values()) for top in tops}
 
 
@@ -49,7 +32,8 @@ def floor(module: str) -> int:
 def imports(path: Path) -> set[str]:
     """The package modules ``path`` imports anywhere (functions included), as duelbandits.triggers reads them."""
     unit = module_name(path)
-    return triggers._imported_units(unit, triggers._import_statements([ast.parse(path.read_text())]))
+    statements = plugins.import_statements([ast.parse(path.read_text())])
+    return {triggers._unit(n) for n in plugins.imported(triggers._name(unit), statements, triggers._file)}
 
 
 MODULES = sorted(PACKAGE.rglob("*.py"))

@@ -8,7 +8,6 @@ Quick tier: the Python blocks run; the slow tier dry-runs the shown snakemake co
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import shlex
 import shutil
@@ -221,7 +220,7 @@ def test_the_block_check_refuses_what_it_must(tmp_path):
         "<!-- not run: it installs a package -->\n```bash\npip install x\n```\n\n```\nplain\n```\n"
         "<!-- run by: tests/conftest.py -->\n```toml\n[a]\n```\n<!-- not run: -->\n```bash\nls\n```\n"
         "```yaml\nruns: 2\n```\n"
-        "```yaml\n# snakemake --cores 2 sweeps --configfile config.yaml this.yaml\nruns: 2\n```\n"
+        "```yaml\n# A's prior\n# snakemake --cores 2 sweeps --configfile config.yaml this.yaml\nruns: 2\n```\n"
     )
     found = [block_problem(b) for b in docblocks.blocks(page)]
     assert found == [
@@ -232,7 +231,7 @@ def test_the_block_check_refuses_what_it_must(tmp_path):
         "run by tests/conftest.py: that file never names page.md",
         "'not run:' gives no reason",
         "a yaml block with no '# snakemake ...' line saying how it is used",
-        None,
+        None,  # its usage line read past a prose comment that shlex cannot split
     ]
     assert docblocks.dry_run_arguments(shlex.split(".venv/bin/snakemake --cores=all --report r.html all sweeps")) == [
         "all", "sweeps"
@@ -398,9 +397,8 @@ def test_the_generated_tables_are_the_generators_output(tmp_path):
     """The tables of the README and docs/ that repeat a fact (targets, config keys, the reference run's
     results, the measured costs) are written by bench/docgen.py from their sources; after a change of
     one: python bench/docgen.py."""
-    spec = importlib.util.spec_from_file_location("docgen", REPO / "bench" / "docgen.py")
-    docgen = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(docgen)
+    import docgen
+
     stale = [page for page, text in docgen.expected().items() if (REPO / page).read_text() != text]
     assert not stale, f"not the output of python bench/docgen.py: {stale}"
     (tmp_path / "Snakefile").write_text('rule all:\n    """Everything."""\n\n\nrule new:\n    input:\n')
@@ -417,10 +415,9 @@ def test_the_readmes_results_come_from_the_reference_runs_table():
     """docs/images/table.md, the README's results table's source, is the reference run's results/table.md."""
     import hashlib
 
-    entries = dict(
-        line.split()[::-1] for line in (REPO / "reference/MANIFEST.sha256").read_text().splitlines()
-        if line and not line.startswith("#")
-    )  # fmt: skip
+    from duelbandits import manifest
+
+    _, entries, _ = manifest.read(REPO / "reference/MANIFEST.sha256")
     assert hashlib.sha256((REPO / "docs/images/table.md").read_bytes()).hexdigest() == entries["results/table.md"]
 
 
@@ -437,16 +434,3 @@ def test_every_declared_runtime_dependency_is_imported():
     text = "\n".join(p.read_text() for p in sources)
     unused = [n for n in declared if not re.search(rf"^\s*(import|from) {re.escape(n)}\b", text, flags=re.M)]
     assert not unused, f"declared in pyproject.toml, imported nowhere: {unused}"
-
-
-def test_a_yaml_blocks_usage_line_is_read_past_prose_comments():
-    """A YAML block's comments may be prose ("Algorithm 1's prior", an apostrophe shlex cannot split):
-    only comment lines that are commands are read as commands."""
-    text = (
-        "# Algorithm 1's own prior\n"
-        "# snakemake --cores 2 maximin_bayes --configfile config.yaml x.yaml\n"
-        "prior: projected"
-    )
-    assert docblocks.shell_commands(text, comments_only=True) == [
-        ["snakemake", "--cores", "2", "maximin_bayes", "--configfile", "config.yaml", "x.yaml"]
-    ]

@@ -85,8 +85,3 @@ def test_the_readme_commands_and_ci_install_from_the_lock():
     assert commands[0].endswith("duelbandits manifest verify reference/MANIFEST.sha256")
     assert commands[1].endswith(".venv/bin/pytest -n auto")
     assert commands[1] in (REPO / ".ci/run").read_text()
-
-
-def test_no_rule_declares_a_conda_environment_no_job_would_use():
-    for path in sorted((REPO / "workflow/rules").glob("*.smk")):
-        assert not re.search(r"^\s+conda:", path.read_text(), re.M), path

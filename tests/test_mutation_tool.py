@@ -1,24 +1,15 @@
 """bench/mutation.py, the opt-in mutation-score command (docs/testing.md): its parts that need no
 mutmut, and the command the docs show parsed by it."""
 
-import importlib.util
 import shlex
 from pathlib import Path
 
-import pytest
+import mutation as tool
 
 REPO = Path(__file__).resolve().parent.parent
 
 
-@pytest.fixture(scope="module")
-def tool():
-    spec = importlib.util.spec_from_file_location("mutation", REPO / "bench" / "mutation.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_each_module_of_the_table_and_its_tests_exist(tool):
+def test_each_module_of_the_table_and_its_tests_exist():
     for module, tests in tool.TESTS.items():
         assert (REPO / tool.source(module)).is_file(), module
         for test in tests:  # a file, one test of it (file::name), or --deselect=file::name
@@ -27,7 +18,7 @@ def test_each_module_of_the_table_and_its_tests_exist(tool):
             assert not name or f"def {name}(" in (REPO / path).read_text(encoding="utf-8"), test
 
 
-def test_the_config_mutates_one_module_and_runs_its_tests_only(tool):
+def test_the_config_mutates_one_module_and_runs_its_tests_only():
     """What the script appends to pyproject.toml lands in its [tool.mutmut] table, beside the table's own keys."""
     import tomllib
 
@@ -49,7 +40,7 @@ def test_each_pragma_no_mutate_says_why():
                 assert above.strip().startswith("# "), f"{path.name}:{n + 1}: its pragma says not why"
 
 
-def test_changed_modules_are_the_packages_edited_and_new_modules(tool, tmp_path):
+def test_changed_modules_are_the_packages_edited_and_new_modules(tmp_path):
     """In a small repository: an edited module and a new untracked one are listed; an untouched module,
     a private one, a subpackage's module and a file outside the package are not."""
     import subprocess
@@ -72,12 +63,12 @@ def test_changed_modules_are_the_packages_edited_and_new_modules(tool, tmp_path)
     assert sorted(tool.changed_modules("HEAD", repo=tmp_path)) == ["edited", "new"]
 
 
-def test_an_unknown_module_is_refused_in_one_line(tool, capsys):
+def test_an_unknown_module_is_refused_in_one_line(capsys):
     assert tool.main(["no_such_module"]) == 2
     assert capsys.readouterr().err.strip() == "mutation: no module src/duelbandits/no_such_module.py"
 
 
-def test_the_command_of_docs_testing_md_parses(tool):
+def test_the_command_of_docs_testing_md_parses():
     text = (REPO / "docs" / "testing.md").read_text(encoding="utf-8")
     lines = [line for line in text.splitlines() if "bench/mutation.py" in line and line.startswith("nice ")]
     assert lines, "docs/testing.md shows no bench/mutation.py command"

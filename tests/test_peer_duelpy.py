@@ -1,12 +1,8 @@
 """bench/peer_duelpy.py without duelpy: which built-ins it compares, and its table from made-up regrets."""
 
-import importlib.util
-from pathlib import Path
 from types import SimpleNamespace
 
-SPEC = importlib.util.spec_from_file_location("peer_duelpy", Path(__file__).parents[1] / "bench" / "peer_duelpy.py")
-PEER = importlib.util.module_from_spec(SPEC)
-SPEC.loader.exec_module(PEER)
+import peer_duelpy as PEER
 
 
 def test_every_builtin_with_a_duelpy_peer_is_compared_in_registry_order_and_plugins_are_not():

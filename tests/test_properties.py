@@ -15,13 +15,7 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from duelbandits import (
-    ALGORITHMS,
-    make_scenario,
-    simulate,
-    validate_matrix,
-    winners,
-)
+from duelbandits import ALGORITHMS, make_scenario, simulate, validate_matrix, winners
 
 SETTINGS = settings(
     max_examples=40, deadline=None, derandomize=True, database=None, suppress_health_check=[HealthCheck.too_slow]

@@ -15,9 +15,6 @@ from snakemake.utils import update_config
 from workflow_helpers import snakemake_command
 
 from duelbandits import plan, scenarios
-from duelbandits.algorithms import ALGORITHMS
-from duelbandits.plotting import style
-from duelbandits.studies.paper.batches import figure_outputs
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -142,15 +139,6 @@ def shell_jobs(jobs):
 def appendix_panel_jobs(jobs):
     """The jobs of the appendix panel rules, one rule per set of panels (panel_appendix_abc, ...)."""
     return [job for rule, rule_jobs in jobs.items() if rule.startswith("panel_appendix_") for job in rule_jobs]
-
-
-def out_files(job):
-    """The files a figure command writes: its --out templates expanded over its --algorithm and --panel
-    values by the command's own function."""
-    choices = {"panel": job.all("--panel") or None}
-    if job.rule != "figure_main" and job.rule != "panel_main":
-        choices = {"algorithm": job.all("--algorithm"), **choices}
-    return [path for paths in figure_outputs(job.all("--out"), **choices).values() for path in paths]
 
 
 def test_every_job_runs_the_cli_and_each_rule_has_its_expected_number_of_jobs(jobs):
@@ -286,62 +274,27 @@ def test_bounds_and_summary_get_the_papers_algorithms_size_horizon_and_every_sce
     assert table.one("--summary") == summary.one("--out")
 
 
-def test_every_figure_command_reads_its_own_scenarios_files(jobs):
-    for job in jobs["figure_main"] + jobs["panel_main"]:
+def test_every_panel_command_reads_its_own_scenarios_files(jobs):
+    """The figures' inputs are shown end to end by their data digests, and the files each figure and panel
+    job writes by the tiny run's and the panels target's file lists (tests/workflow/test_workflow.py,
+    test_paper_figures.py); the panels' inputs and figures.tex's scenarios here."""
+    for job in jobs["panel_main"] + appendix_panel_jobs(jobs):
         scenario = job.wildcards["scenario"]
         assert job.one("--scenario-file") == f"results/scenarios/{scenario}.json", job
-        assert job.one("--summary") == "results/summary.parquet"
         if job.rule == "panel_main":
-            assert job.all("--panel") == list("abcd")
-            assert job.all("--out") == [f"figures/panels/main-{scenario}/{{panel}}.{e}" for e in ("pdf", "png")]
-        else:
-            assert "--panel" not in job.options
-            assert job.all("--out") == [f"figures/main/{scenario}.{e}" for e in ("pdf", "png")]
-    for job in jobs["figure_appendix"]:
-        scenario = job.wildcards["scenario"]
-        assert job.one("--scenario") == scenario and job.all("--algorithm") == CONFIG["algorithms"], job
-        assert job.all("--out") == [f"figures/appendix/{scenario}-{{algorithm}}.{e}" for e in ("pdf", "png")]
-        assert "--panel" not in job.options
-    for job in appendix_panel_jobs(jobs):
-        scenario, algorithm = job.wildcards["scenario"], job.wildcards["algorithm"]
-        assert (job.one("--scenario"), job.one("--algorithm")) == (scenario, algorithm), job
-        letters = style.appendix_panel_letters(ALGORITHMS[algorithm].strategies)
-        assert job.rule == f"panel_appendix_{letters}" and job.all("--panel") == list(letters), job
-    for job in jobs["figure_appendix"] + appendix_panel_jobs(jobs):
-        scenario = job.wildcards["scenario"]
-        assert job.one("--scenario-file") == f"results/scenarios/{scenario}.json", job
+            assert job.one("--summary") == "results/summary.parquet"
+            continue
+        assert job.one("--algorithm") == job.wildcards["algorithm"], job
         assert job.one("--traces") == f"results/traces/{scenario}.parquet"
         assert job.one("--strategies") == f"results/strategies/{scenario}.parquet"
-
-
-def test_each_figure_job_writes_exactly_the_files_its_rule_declares(jobs):
-    """The --out templates, expanded as the command expands them, are the job's outputs: no figure that
-    Snakemake waits for is missing, none is written that it does not know (and removes on failure)."""
-    figure_jobs = jobs["figure_main"] + jobs["figure_appendix"] + jobs["panel_main"] + appendix_panel_jobs(jobs)
-    for job in figure_jobs:
-        assert sorted(out_files(job)) == sorted(job.output), job
-    panels = [path for job in jobs["panel_main"] + appendix_panel_jobs(jobs) for path in job.output]
-    assert len(panels) == len(set(panels)) == 2 * (2 * 4 + 2 * (6 * 3 + 2 + 1))  # 50 panels, PDF and PNG
-    appendix = [path for job in jobs["figure_appendix"] for path in job.output]
-    assert len(appendix) == len(set(appendix)) == 2 * len(CONFIG["scenarios"]) * len(CONFIG["algorithms"])
-
     (tex,) = jobs["figures_tex"]
     assert tex.all("--scenario-file") == [f"results/scenarios/{s}.json" for s in CONFIG["scenarios"]]
-    for rule, section in (("figure_field", "field"), ("figure_asymptotics", "asymptotics")):
-        assert sorted(j.one("--scenario") for j in jobs[rule]) == sorted(CONFIG[section]["scenarios"])
-        assert all(j.one("--scenario") == j.wildcards["scenario"] for j in jobs[rule])
-    for rule, grid in (("figure_sweep_horizon", "horizon"), ("figure_sweep_actions", "actions")):
-        assert sorted(j.one("--scenario") for j in jobs[rule]) == sorted(CONFIG["sweeps"][grid]["scenarios"])
 
 
 def test_the_manifest_and_the_report_page_record_the_configs_they_should(jobs):
+    """(The files the manifest lists: the paper run's test against reference/MANIFEST.sha256.)"""
     (manifest,) = jobs["manifest"]
     assert json.loads(manifest.one("--config-json")) == plan.paper_config(CONFIG)
-    listed = set(manifest.positional[2:]) if manifest.positional[:1] == ["write"] else set(manifest.positional)
-    outputs = {j.one("--out") for j in jobs["simulate"]}
-    outputs |= {j.one(f"--{n}") for j in jobs["aggregate"] for n in ("traces", "strategies", "summary")}
-    outputs |= {path for j in jobs["figure_main"] + jobs["figure_appendix"] for path in out_files(j)}
-    assert outputs <= listed, sorted(outputs - listed)[:5]
     (page,) = jobs["report_config"]
     assert json.loads(page.one("--config-json")) == CONFIG
 

@@ -1,5 +1,6 @@
 """Running the repo's workflow from tests."""
 
+import hashlib
 import os
 import re
 import struct
@@ -21,15 +22,6 @@ def snakemake_command(workdir, configfiles, *args) -> list[str]:
             "--configfile", *configs, *args]  # fmt: skip
 
 
-def build_target(workdir, overlay, target, timeout=900):
-    """Build ``target`` in ``workdir`` with the paper config and the toy ``overlay`` on 2 cores; the
-    workdir, after asserting the build succeeded."""
-    cmd = snakemake_command(workdir, [REPO / "config.yaml", overlay], "--cores", "2", target)
-    result = run_workflow(cmd, timeout)
-    assert result.returncode == 0, result.stderr[-5000:]
-    return workdir
-
-
 def run_workflow(cmd, timeout=1200, env=None):
     """A command of :func:`snakemake_command`, run in a fork of a process that has imported Snakemake and
     the package (tests/cli_process.py: 1-1.5 s of imports less a call), or, given ``env``, in a fresh
@@ -40,10 +32,19 @@ def run_workflow(cmd, timeout=1200, env=None):
     return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
 
 
-def snakemake(workdir, *args, tiny=True, timeout=1200, env=None):
-    """Run the repo's workflow in ``workdir`` with the paper config (plus the tiny one) and ``args``."""
-    configs = [REPO / "config.yaml", *([TINY] if tiny else [])]
-    return run_workflow(snakemake_command(workdir, configs, *args), timeout, env)
+def snakemake(workdir, *args, configs=(TINY,), timeout=1200, env=None):
+    """Run the repo's workflow in ``workdir`` with the paper config, ``configs`` laid over it, and ``args``."""
+    return run_workflow(snakemake_command(workdir, [REPO / "config.yaml", *configs], *args), timeout, env)
+
+
+def sha256_tree(root, *folders):
+    """``{path: sha256}`` of every file under ``root``'s ``folders``."""
+    return {
+        str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for folder in folders
+        for p in sorted((root / folder).rglob("*"))
+        if p.is_file()
+    }
 
 
 def verify(manifest_path, root, python=sys.executable, env=None):
@@ -64,8 +65,7 @@ def same_content_in_venv(venv, request, tmp_path):
 
     python = str(venv / "bin" / "python")
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba-cache")}
-    cmd = [python, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "--directory", str(tmp_path / "run"),
-           "--configfile", str(REPO / "config.yaml"), str(TINY), "--cores", "2"]  # fmt: skip
+    cmd = [python, *snakemake_command(tmp_path / "run", [REPO / "config.yaml", TINY], "--cores", "2")[1:]]
     run = subprocess.run(cmd, capture_output=True, text=True, timeout=1800, env=env)
     assert run.returncode == 0, run.stderr[-3000:]
     tiny_run = request.getfixturevalue("tiny_run")

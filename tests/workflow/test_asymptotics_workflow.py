@@ -12,15 +12,9 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 import yaml
-from workflow_helpers import REPO, TINY, assert_figure_pair, run_workflow, snakemake_command
+from workflow_helpers import REPO, TINY, assert_figure_pair, snakemake, snakemake_command
 
-from duelbandits import (
-    digests,
-    plan,
-    resources,
-    schemas,
-    storage,
-)
+from duelbandits import digests, plan, resources, schemas, storage
 from duelbandits.studies.asymptotics import analysis as asymptotics
 
 ASYMPTOTICS_TINY = TINY.with_name("asymptotics_tiny.yaml")
@@ -29,18 +23,10 @@ FULL = PAPER["asymptotics"]
 TINY_SECTION = {**FULL, **yaml.safe_load(ASYMPTOTICS_TINY.read_text())["asymptotics"]}
 
 
-def run(workdir, configs, *args, timeout=600):
-    return run_workflow(snakemake_command(workdir, configs, *args), timeout)
-
-
-def tiny_configs(*extra):
-    return [REPO / "config.yaml", TINY, ASYMPTOTICS_TINY, *extra]
-
-
 @pytest.fixture(scope="module")
 def asymptotics_run(tmp_path_factory):
     workdir = tmp_path_factory.mktemp("asymptotics")
-    result = run(workdir, tiny_configs(), "--cores", "2", "asymptotics")
+    result = snakemake(workdir, "--cores", "2", "asymptotics", configs=[TINY, ASYMPTOTICS_TINY])
     assert result.returncode == 0, result.stderr[-5000:]
     return workdir
 
@@ -125,7 +111,7 @@ def planned_jobs(text):
 
 
 def test_paper_config_plans_jobs_whose_requests_grow_with_the_horizon(tmp_path):
-    result = run(tmp_path, [REPO / "config.yaml"], "--dry-run", "asymptotics")
+    result = snakemake(tmp_path, "--dry-run", "asymptotics", configs=())
     assert result.returncode == 0, result.stderr[-3000:]
     jobs = planned_jobs(result.stdout + result.stderr)
     expected = {
@@ -146,7 +132,7 @@ def test_paper_config_plans_jobs_whose_requests_grow_with_the_horizon(tmp_path):
         assert minutes == resources.runtime_minutes(algorithm, last - first + 1, T, PAPER["actions"])
         assert mb == -(-resources.sweep_point_bytes(T, PAPER["actions"]) // 10**6)
         assert minutes <= 10
-    default = run(tmp_path, [REPO / "config.yaml"], "--dry-run", "--quiet", "rules")
+    default = snakemake(tmp_path, "--dry-run", "--quiet", "rules", configs=())
     assert default.returncode == 0 and "asymptotics" not in default.stdout + default.stderr
 
 

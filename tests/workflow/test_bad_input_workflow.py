@@ -6,7 +6,7 @@ import resource
 import subprocess
 
 import pytest
-from workflow_helpers import REPO, TINY, run_workflow, snakemake, snakemake_command
+from workflow_helpers import REPO, TINY, snakemake, snakemake_command
 
 
 @pytest.mark.parametrize(
@@ -58,12 +58,11 @@ def test_a_target_beyond_the_paper_is_checked_when_it_is_planned(tmp_path):
     """A check the schema cannot express, of a target outside the default one, fails when that target
     is planned (its input function), naming the key; the paper run is not stopped by it."""
     (tmp_path / "mine.yaml").write_text("asymptotics: {runs_at: [{horizon: 999, runs: 5}]}\n")
-    configs = [REPO / "config.yaml", TINY, tmp_path / "mine.yaml"]
-    command = snakemake_command(tmp_path, configs, "--dry-run", "asymptotics")
-    result = run_workflow(command, 600)
+    configs = [TINY, tmp_path / "mine.yaml"]
+    result = snakemake(tmp_path, "--dry-run", "asymptotics", configs=configs)
     assert result.returncode != 0
     assert "config: asymptotics/runs_at: horizon 999 is not one of" in result.stdout + result.stderr
-    paper = run_workflow(snakemake_command(tmp_path, configs, "--dry-run"), 600)
+    paper = snakemake(tmp_path, "--dry-run", configs=configs)
     assert paper.returncode == 0
 
 

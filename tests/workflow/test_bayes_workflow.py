@@ -4,7 +4,7 @@ hold the runs duelbandits.studies.bayes makes, and the table is their estimate."
 import pyarrow.parquet as pq
 import pytest
 import yaml
-from workflow_helpers import REPO, build_target
+from workflow_helpers import REPO, snakemake
 
 from duelbandits import digests
 from duelbandits.studies import bayes
@@ -18,7 +18,10 @@ SEED = yaml.safe_load((REPO / "config.yaml").read_text())["seed"]
 
 @pytest.fixture(scope="module")
 def bayes_run(tmp_path_factory):
-    return build_target(tmp_path_factory.mktemp("bayes"), BAYES_TINY, "maximin_bayes", timeout=600)
+    workdir = tmp_path_factory.mktemp("bayes")
+    result = snakemake(workdir, "--cores", "2", "maximin_bayes", configs=[BAYES_TINY])
+    assert result.returncode == 0, result.stderr[-5000:]
+    return workdir
 
 
 def test_the_runs_are_the_modules_and_the_table_their_estimate(bayes_run):

@@ -4,7 +4,7 @@ hand: tests/test_field.py."""
 import pyarrow.parquet as pq
 import pytest
 import yaml
-from workflow_helpers import REPO, assert_figure_pair, run_workflow, snakemake_command
+from workflow_helpers import REPO, assert_figure_pair, snakemake
 
 from duelbandits import ALGORITHMS
 
@@ -13,15 +13,10 @@ DEFAULT = yaml.safe_load((REPO / "config.yaml").read_text())["field"]
 FIELD = {**DEFAULT, **yaml.safe_load(FIELD_TINY.read_text())["field"]}
 
 
-def field_snakemake(workdir, *args):
-    cmd = snakemake_command(workdir, [REPO / "config.yaml", FIELD_TINY], *args)
-    return run_workflow(cmd)
-
-
 @pytest.fixture(scope="module")
 def field_run(tmp_path_factory):
     workdir = tmp_path_factory.mktemp("field")
-    result = field_snakemake(workdir, "--cores", "2", "field")
+    result = snakemake(workdir, "--cores", "2", "field", configs=[FIELD_TINY])
     assert result.returncode == 0, result.stderr[-5000:]
     return workdir
 

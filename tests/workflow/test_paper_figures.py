@@ -6,7 +6,6 @@ opt-in, with DUELBANDITS_LATEX_TEST=1 (CI sets it and installs Debian's TeX Live
 .ci/run): it needs latexmk, texlive-latex-base, texlive-latex-recommended and poppler-utils.
 """
 
-import hashlib
 import os
 import re
 import shutil
@@ -16,19 +15,11 @@ from pathlib import Path
 
 import pytest
 import yaml
-from workflow_helpers import REPO, TINY, snakemake
+from workflow_helpers import REPO, TINY, sha256_tree, snakemake
 
 from duelbandits.studies.paper import latex
 
 CONFIG = {**yaml.safe_load((REPO / "config.yaml").read_text()), **yaml.safe_load(TINY.read_text())}
-
-
-def sha256_files(root, folder, pattern="*"):
-    return {
-        str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted((root / folder).rglob(pattern))
-        if p.is_file()
-    }
 
 
 def expected_panels():
@@ -40,7 +31,7 @@ def panels_run(tiny_run, tmp_path_factory):
     """A copy of the tiny run with the `panels` target made; and the hashes of the copy before it."""
     workdir = tmp_path_factory.mktemp("panels") / "run"
     shutil.copytree(tiny_run, workdir, symlinks=True)
-    before = {**sha256_files(workdir, "figures"), **sha256_files(workdir, "results")}
+    before = sha256_tree(workdir, "figures", "results")
     result = snakemake(workdir, "--cores", "2", "panels")
     assert result.returncode == 0, result.stderr[-5000:]
     return workdir, before, result.stdout + result.stderr
@@ -69,7 +60,7 @@ def test_figures_tex_includes_exactly_the_panel_files_that_exist(panels_run):
 
 def test_panels_leave_the_composite_figures_results_and_manifest_untouched(panels_run):
     workdir, before, _ = panels_run
-    after = {**sha256_files(workdir, "figures"), **sha256_files(workdir, "results")}
+    after = sha256_tree(workdir, "figures", "results")
     assert {path: after[path] for path in before} == before
     dry = snakemake(workdir, "--dry-run")  # the default target: nothing to do, the panels are not in it
     assert dry.returncode == 0 and "Nothing to be done" in dry.stdout + dry.stderr, dry.stdout[-3000:]

@@ -8,8 +8,7 @@ import time
 from pathlib import Path
 
 import pyarrow.parquet as pq
-from test_workflow import sha256_tree
-from workflow_helpers import REPO, TINY, run_workflow, snakemake_command
+from workflow_helpers import REPO, TINY, run_workflow, sha256_tree, snakemake_command
 
 SLOW_JOBS = ["horizon=300000", "runs=4", "runs_per_job=2", "algorithms=[ts-borda]", "stride=1000"]
 """This test's own config: 4 simulate jobs of 2 TS-Borda runs of 300,000 steps, 2.4 to 2.6 s each as

@@ -6,7 +6,7 @@ import sys
 import sysconfig
 from pathlib import Path
 
-from workflow_helpers import REPO, TINY, snakemake, verify
+from workflow_helpers import REPO, TINY, snakemake, snakemake_command, verify
 
 from duelbandits import manifest
 
@@ -30,19 +30,7 @@ def second_venv(path: Path) -> Path:
 
 def test_a_dry_run_from_another_environment_plans_nothing(tiny_copy, tmp_path):
     python = second_venv(tmp_path / "venv2")
-    cmd = [
-        str(python),
-        "-m",
-        "snakemake",
-        "-s",
-        str(REPO / "Snakefile"),
-        "--directory",
-        str(tiny_copy),
-        "--configfile",
-        str(REPO / "config.yaml"),
-        str(TINY),
-        "--dry-run",
-    ]
+    cmd = [str(python), *snakemake_command(tiny_copy, [REPO / "config.yaml", TINY], "--dry-run")[1:]]
     result = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr[-3000:]
     assert "Nothing to be done" in result.stdout + result.stderr, (result.stdout + result.stderr)[-3000:]
@@ -53,7 +41,7 @@ def test_a_dry_run_from_another_environment_plans_nothing(tiny_copy, tmp_path):
 def test_the_paper_run_reproduces_the_committed_reference(tmp_path):
     """The paper experiment (T = 40,000, 100 runs, every figure) against reference/MANIFEST.sha256:
     identical bytes under the environment that made the reference, the same content under another."""
-    result = snakemake(tmp_path, "--cores", "2", tiny=False, timeout=1800)
+    result = snakemake(tmp_path, "--cores", "2", configs=(), timeout=1800)
     assert result.returncode == 0, result.stderr[-3000:]
     code, status, summary = verify(REFERENCE, tmp_path)
     assert code == 0, summary

@@ -14,20 +14,15 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 import yaml
-from workflow_helpers import REPO, TINY, assert_figure_pair, run_workflow, snakemake_command
+from workflow_helpers import REPO, TINY, assert_figure_pair, snakemake
 
 from duelbandits import digests, make_scenario, regret, run_seed, simulate
 
 SWEEP_TINY = TINY.with_name("sweep_tiny.yaml")
+SWEEP_CONFIGS = [TINY, SWEEP_TINY]  # over config.yaml
 PAPER = yaml.safe_load((REPO / "config.yaml").read_text())
 CFG = {**PAPER, **yaml.safe_load(TINY.read_text())}
 SWEEP = {**PAPER["sweeps"], **yaml.safe_load(SWEEP_TINY.read_text())["sweeps"]}
-
-
-def sweep_snakemake(workdir, *args, extra=()):
-    """The workflow with config.yaml, tiny.yaml, sweep_tiny.yaml and ``extra`` config files merged, in ``workdir``."""
-    cmd = snakemake_command(workdir, [REPO / "config.yaml", TINY, SWEEP_TINY, *extra], *args)
-    return run_workflow(cmd)
 
 
 def file_matrix():
@@ -40,11 +35,11 @@ def sweep_run(tiny_run, tmp_path_factory):
     workdir = tmp_path_factory.mktemp("sweeps") / "run"
     shutil.copytree(tiny_run, workdir, symlinks=True)
     np.savetxt(workdir / "matrix.csv", file_matrix(), delimiter=",", fmt="%.17g", header="the file scenario")
-    result = sweep_snakemake(workdir, "--cores", "2", "all", "sweeps")
+    result = snakemake(workdir, "--cores", "2", "all", "sweeps", configs=SWEEP_CONFIGS)
     assert result.returncode == 0, result.stderr[-5000:]
-    report = sweep_snakemake(workdir, "--report", "report.html", "all", "sweeps")
+    report = snakemake(workdir, "--report", "report.html", "all", "sweeps", configs=SWEEP_CONFIGS)
     assert report.returncode == 0, report.stderr[-5000:]
-    plain = sweep_snakemake(workdir, "--report", "default-target.html")
+    plain = snakemake(workdir, "--report", "default-target.html", configs=SWEEP_CONFIGS)
     assert plain.returncode == 0, plain.stderr[-5000:]
     return workdir
 
@@ -73,7 +68,7 @@ def test_bad_sweep_config_fails_before_any_job_and_names_the_key(tmp_path, overr
     """Planning the sweeps target fails first (the default target does not check the sweeps)."""
     (tmp_path / "matrix.csv").write_text("\n".join(",".join(map(str, row)) for row in file_matrix()))
     (tmp_path / "bad.yaml").write_text(override + "\n")
-    result = sweep_snakemake(tmp_path, "--cores", "1", "sweeps", extra=[tmp_path / "bad.yaml"])
+    result = snakemake(tmp_path, "--cores", "1", "sweeps", configs=[*SWEEP_CONFIGS, tmp_path / "bad.yaml"])
     assert result.returncode != 0
     assert message in result.stderr
     assert not (tmp_path / "results").exists()

@@ -7,7 +7,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 import yaml
-from workflow_helpers import REPO, TINY, run_workflow, snakemake_command
+from workflow_helpers import REPO, TINY, snakemake
 
 from duelbandits import cli, schemas, storage
 from duelbandits.studies import bayes
@@ -26,8 +26,7 @@ def tail_run(tmp_path_factory):
     table = bayes.estimates(bayes.measure(3, range(3), 1, [50, 100], SEED), 0.95)
     storage.write_frame(table, schemas.BAYES_ESTIMATE_SCHEMA, built, {"table": "bayes-estimates"})
     assert cli.main(["archive", str(workdir / "built"), "--archive", str(workdir / "archive")]) == 0
-    cmd = snakemake_command(workdir, [REPO / "config.yaml", TINY, TAIL_TINY], "--cores", "2", "maximin_tail", "claims")
-    result = run_workflow(cmd)
+    result = snakemake(workdir, "--cores", "2", "maximin_tail", "claims", configs=[TINY, TAIL_TINY])
     assert result.returncode == 0, result.stderr[-5000:]
     return workdir
 

@@ -1,6 +1,5 @@
 """End-to-end tests of the Snakemake workflow on the tiny config."""
 
-import hashlib
 import json
 import re
 
@@ -8,7 +7,7 @@ import numpy as np
 import pyarrow.parquet as pq
 import yaml
 from regret_by_hand import per_step_regrets
-from workflow_helpers import REPO, TINY, assert_figure_pair, snakemake
+from workflow_helpers import REPO, TINY, assert_figure_pair, sha256_tree, snakemake
 
 from duelbandits import algorithms, digests, manifest, schemas
 from duelbandits.plotting import style
@@ -17,22 +16,13 @@ PAPER = yaml.safe_load((REPO / "config.yaml").read_text())
 TINY_CFG = {**PAPER, **yaml.safe_load(TINY.read_text())}
 
 
-def sha256_tree(root, *folders):
-    return {
-        str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
-        for folder in folders
-        for p in sorted((root / folder).rglob("*"))
-        if p.is_file()
-    }
-
-
 def test_lint_is_clean_but_for_the_deliberate_absence_of_conda_environments(tmp_path):
     """Jobs run in the locked environment that runs Snakemake, not in per-rule conda
     environments (README, "Conda"), so that is the one lint left, once per rule; and the rule
     matrix_file names the config's matrix_file in its command, not as a param, on purpose: a param is
     a rerun trigger, and moving or renaming the matrix with the same content must rerun nothing (its
     content's sha256 is the param)."""
-    result = snakemake(tmp_path, "--lint", tiny=False)
+    result = snakemake(tmp_path, "--lint", configs=())
     out = result.stdout + result.stderr
     conda = "Specify a conda environment or container for each rule."
     by_rule = dict(re.findall(r"^Lints for rule (\w+).*?\n(.*?)(?=^Lints for|\Z)", out, re.M | re.S))

@@ -75,10 +75,11 @@ def _ucb(label: str) -> dict:
 
 
 _CONDORCET = {"condorcet": "maximin", "borda": "borda", "target": "copeland"}
-"""The regrets of an algorithm built for the Condorcet (or Copeland) winner."""
+"""The regrets of an algorithm built for the Condorcet (or Copeland) winner: every built-in's but those below."""
+_BORDA = {"condorcet": "borda", "borda": "borda", "target": "borda"}
 
 
-def _builtin(family, slug, label, citation, regrets, color, **more) -> Algorithm:
+def _builtin(family, slug, label, citation, color, regrets=_CONDORCET, **more) -> Algorithm:
     """A built-in's entry: its kernel is ``run`` of the module named by its slug (``ts-borda``: ``ts_borda``)."""
     return Algorithm(
         slug, label, citation, f"{__name__}.{slug.replace('-', '_')}:run", regrets, color, family=family, **more
@@ -86,6 +87,8 @@ def _builtin(family, slug, label, citation, regrets, color, **more) -> Algorithm
 
 
 _paper, _field = partial(_builtin, "paper"), partial(_builtin, "field")
+_KOMIYAMA = "Komiyama, Honda, Kashima & Nakagawa, COLT 2015"
+_AILON = "Ailon, Karnin & Joachims, ICML 2014"
 
 
 BUILTINS = {
@@ -95,16 +98,16 @@ BUILTINS = {
             "ts-maximin",
             "TS-Maximin",
             "Lekang & Lamperski 2019, Algorithm 1",
-            {"condorcet": "maximin", "borda": "borda", "target": "maximin"},
             "#0173b2",
+            {"condorcet": "maximin", "borda": "borda", "target": "maximin"},
             theorem="4.1",
         ),
         _paper(
             "ts-borda",
             "TS-Borda",
             "Lekang & Lamperski 2019, Algorithm 2",
-            {"condorcet": "borda", "borda": "borda", "target": "borda"},
             "#de8f05",
+            _BORDA,
             params={
                 "c_alpha": Param(
                     1.0,
@@ -120,8 +123,8 @@ BUILTINS = {
             "sparring-exp3p",
             "SparringExp3.P",
             "Lekang & Lamperski 2019, Algorithm 3",
-            {"condorcet": "exp3p", "borda": "borda", "target": "exp3p"},
             "#029e73",
+            {"condorcet": "exp3p", "borda": "borda", "target": "exp3p"},
             strategies=("p", "q"),
             theorem="4.3",
             horizon_tuned=True,
@@ -130,32 +133,18 @@ BUILTINS = {
             "partial-monitoring",
             "Partial Monitoring",
             "Lekang & Lamperski 2019, Algorithm 4",
-            {"condorcet": "borda", "borda": "borda", "target": "borda"},
             "#cc78bc",
+            _BORDA,
             strategies=("p",),
             theorem="4.4",
             horizon_tuned=True,
         ),
-        _paper(
-            "iss",
-            "ISS",
-            "Sui, Zhuang, Burdick & Yue, UAI 2017 (Independent Self-Sparring)",
-            _CONDORCET,
-            "#ca9161",
-        ),
-        _paper(
-            "dts",
-            "DTS",
-            "Wu & Liu, NeurIPS 2016 (Double Thompson Sampling)",
-            _CONDORCET,
-            "#333333",
-            params=_alpha("DTS"),
-        ),
+        _paper("iss", "ISS", "Sui, Zhuang, Burdick & Yue, UAI 2017 (Independent Self-Sparring)", "#ca9161"),
+        _paper("dts", "DTS", "Wu & Liu, NeurIPS 2016 (Double Thompson Sampling)", "#333333", params=_alpha("DTS")),
         _field(
             "rucb",
             "RUCB",
             "Zoghi, Whiteson, Munos & de Rijke, ICML 2014, Algorithm 1",
-            _CONDORCET,
             "#56b4e9",
             params=_alpha("RUCB"),
         ),
@@ -163,31 +152,21 @@ BUILTINS = {
             "rcs",
             "RCS",
             "Zoghi, Whiteson, de Rijke & Munos, WSDM 2014, Algorithm 1",
-            _CONDORCET,
             "#d55e00",
             params=_alpha("RCS", " of the challenger"),
         ),
-        _field(
-            "rmed1",
-            "RMED1",
-            "Komiyama, Honda, Kashima & Nakagawa, COLT 2015",
-            _CONDORCET,
-            "#7b3294",
-            params=_rmed("RMED1"),
-        ),
+        _field("rmed1", "RMED1", _KOMIYAMA, "#7b3294", params=_rmed("RMED1")),
         _field(
             "rmed2",
             "RMED2",
-            "Komiyama, Honda, Kashima & Nakagawa, COLT 2015, Algorithms 1 and 3",
-            _CONDORCET,
+            f"{_KOMIYAMA}, Algorithms 1 and 3",
             "#4d9221",
             params=_rmed("RMED2", "every pair of the first arm is played at least alpha log log t times"),
         ),
         _field(
             "rmed2fh",
             "RMED2FH",
-            "Komiyama, Honda, Kashima & Nakagawa, COLT 2015 (RMED2, fixed horizon)",
-            _CONDORCET,
+            f"{_KOMIYAMA} (RMED2, fixed horizon)",
             "#b8e186",
             params=_rmed("RMED2FH", "the initial phase plays every pair ceil(alpha log log T) times"),
             horizon_tuned=True,
@@ -196,7 +175,6 @@ BUILTINS = {
             "btm",
             "Beat the Mean",
             "Yue & Joachims, ICML 2011, Algorithm 1 (online, gamma = 1)",
-            _CONDORCET,
             "#35978f",
             horizon_tuned=True,
         ),
@@ -204,7 +182,6 @@ BUILTINS = {
             "if2",
             "Interleaved Filter 2",
             "Yue, Broder, Kleinberg & Joachims, JCSS 2012, Algorithm 2",
-            _CONDORCET,
             "#8c510a",
             horizon_tuned=True,
         ),
@@ -212,7 +189,6 @@ BUILTINS = {
             "dts-plus",
             "DTS+",
             "Wu & Liu, NeurIPS 2016 (D-TS+, DTS with regret-aware tie-breaking)",
-            _CONDORCET,
             "#c51b7d",
             params=_alpha("DTS+"),
         ),
@@ -220,22 +196,14 @@ BUILTINS = {
             "ccb",
             "CCB",
             "Zoghi, Karnin, Whiteson & de Rijke, NeurIPS 2015, Algorithm 1",
-            _CONDORCET,
             "#949494",
             params=_alpha("CCB"),
         ),
-        _field(
-            "winner-stays",
-            "Winner Stays",
-            "Chen & Frazier, ICML 2017, Algorithm 1 (WS-W)",
-            _CONDORCET,
-            "#a6761d",
-        ),
+        _field("winner-stays", "Winner Stays", "Chen & Frazier, ICML 2017, Algorithm 1 (WS-W)", "#a6761d"),
         _field(
             "ws-s",
             "WS-S",
             "Chen & Frazier, ICML 2017, Algorithm 2 (Winner Stays for strong regret)",
-            _CONDORCET,
             "#66a61e",
             params={
                 "beta": Param(
@@ -246,35 +214,15 @@ BUILTINS = {
                 )
             },
         ),
-        _field(
-            "multisbm",
-            "MultiSBM",
-            "Ailon, Karnin & Joachims, ICML 2014 (MultiSBM, UCB machines)",
-            _CONDORCET,
-            "#e6ab02",
-            params=_ucb("MultiSBM"),
-        ),
-        _field(
-            "doubler",
-            "Doubler",
-            "Ailon, Karnin & Joachims, ICML 2014 (Doubler, a UCB machine)",
-            _CONDORCET,
-            "#1b9e77",
-            params=_ucb("Doubler"),
-        ),
-        _field(
-            "versatile-db",
-            "Versatile-DB",
-            "Saha & Gaillard, ICML 2022 (Versatile-DB with Tsallis-INF)",
-            _CONDORCET,
-            "#7570b3",
-        ),
+        _field("multisbm", "MultiSBM", f"{_AILON} (MultiSBM, UCB machines)", "#e6ab02", params=_ucb("MultiSBM")),
+        _field("doubler", "Doubler", f"{_AILON} (Doubler, a UCB machine)", "#1b9e77", params=_ucb("Doubler")),
+        _field("versatile-db", "Versatile-DB", "Saha & Gaillard, ICML 2022 (Versatile-DB with Tsallis-INF)", "#7570b3"),
         _field(
             "dexp3",
             "Dueling-EXP3",
             "Saha, Koren & Mansour, ICML 2021, Algorithm 1",
-            {"condorcet": "borda", "borda": "borda", "target": "borda"},
             "#e7298a",
+            _BORDA,
             strategies=("p",),
             horizon_tuned=True,
         ),

@@ -224,14 +224,10 @@ def cmd_bayes_table(args) -> None:
 
     check_confidence(args.confidence)
     runs, records = read_runs(args.files)
-    seeds = {r["seed"] for r in records}
-    if len(seeds) > 1:
-        raise UsageError(f"the run files were made with different seeds: {sorted(seeds)}")
-    priors = {r["prior"] for r in records}  # bayes-runs records its --prior
-    if len(priors) > 1:
-        raise UsageError(f"the run files were drawn from different priors: {', '.join(sorted(priors))}")
-    (prior,) = priors
-    (seed,) = seeds
+    for key, what in (("seed", "made with different seeds"), ("prior", "drawn from different priors")):
+        if len({r[key] for r in records}) > 1:  # bayes-runs records its --seed and --prior
+            raise UsageError(f"the run files were {what}: {', '.join(map(str, sorted({r[key] for r in records})))}")
+    seed, prior = records[0]["seed"], records[0]["prior"]
     made = {r["actions"]: r["matrices"] for r in records}
     if any(args.strata_draws < M for M in made.values()):
         raise UsageError(

@@ -33,9 +33,8 @@ def strata(values, flags) -> list:
         N_h, n_h = int((flags == h).sum()), int((mine == h).sum())
         if N_h and not n_h:
             kind = "with" if h else "without"
-            simulated = len(values)
             raise ValueError(
-                f"{N_h} of {flags.size} drawn matrices ({kind} a Condorcet winner) but none of the {simulated}"
+                f"{N_h} of {flags.size} drawn matrices ({kind} a Condorcet winner) but none of the {len(values)}"
             )
         out.append((N_h, values[mine == h]))
     return out

@@ -4,6 +4,7 @@ from its estimates and runs (duelbandits.studies.bayes)."""
 from __future__ import annotations
 
 import math
+from functools import partial
 
 import numpy as np
 
@@ -23,17 +24,16 @@ def overall_verdict(frame) -> str:
     if frame.empty:
         return "inconclusive: no estimates"
     frame = frame[frame["horizon"] == frame["horizon"].max()]
-    verdicts = frame["verdict"].tolist()
-    prior = frame["prior"].iloc[0]
-    T = f"{int(frame['horizon'].iloc[0]):,}"
-    As = ", ".join(str(a) for a in sorted(set(frame["actions"])))
-    if "fails" in verdicts:
-        bad = ", ".join(str(a) for a in sorted({a for a, v in zip(frame["actions"], verdicts) if v == "fails"}))
-        return f"fails as a Bayesian bound (prior: {prior}) at A = {bad}, T = {T}"
-    if all(v == "holds" for v in verdicts):
-        return f"holds as a Bayesian bound (prior: {prior}) at A = {As}, T = {T}"
-    open_ = ", ".join(str(a) for a in sorted({a for a, v in zip(frame["actions"], verdicts) if v != "holds"}))
-    return f"inconclusive at A = {open_}, T = {T} (prior: {prior})"
+    prior, T = frame["prior"].iloc[0], f"{int(frame['horizon'].iloc[0]):,}"
+
+    def at(rows) -> str:  # the A's of ``rows``
+        return ", ".join(map(str, sorted(set(frame.loc[rows, "actions"]))))
+
+    if (frame["verdict"] == "fails").any():
+        return f"fails as a Bayesian bound (prior: {prior}) at A = {at(frame['verdict'] == 'fails')}, T = {T}"
+    if (frame["verdict"] == "holds").all():
+        return f"holds as a Bayesian bound (prior: {prior}) at A = {at(frame.index)}, T = {T}"
+    return f"inconclusive at A = {at(frame['verdict'] != 'holds')}, T = {T} (prior: {prior})"
 
 
 def crossing_text(c: float, t: int) -> str:
@@ -52,6 +52,13 @@ def decide_text(row) -> str:
     return "none" if n == math.inf else f"{n:,.0f}"
 
 
+def percents(point, low, high) -> str:
+    """``point% [low, high]``: a share and its interval in percent, to one decimal."""
+    from ..tables import fmt
+
+    return f"{fmt(100 * point, 1)}% [{fmt(100 * low, 1)}, {fmt(100 * high, 1)}]"
+
+
 HEADER = ["A", "t", "matrices x runs", "E[R_t] / bound", "matrices above the bound", "verdict"]
 HEADER += ["matrices to decide", "exponent", "crossing"]
 
@@ -66,44 +73,27 @@ def bayes_markdown(table, verdict: str, prior: str, bootstrap: int) -> str:
     table = table.sort_values(["actions", "horizon"], ignore_index=True)
     firsts = table["horizon"] == table.groupby("actions")["horizon"].transform("min")
 
-    def cell(point, low, high, undefined, show):  # undefined points and resamplings in words, never a NaN
+    def cell(row, name, show):  # an interval and its undefined resamplings in words, never a NaN
+        point, low, high, undefined = (getattr(row, name + end) for end in ("", "_low", "_high", "_undefined"))
+        ends = f"[{show(low)}, {show(high)}]" + (f" ({undefined:,} of {bootstrap:,} undefined)" if undefined else "")
         if bootstrap and undefined == bootstrap:
             ends = f"[undefined in all {bootstrap:,} resamplings]"
-        else:
-            ends = f"[{show(low)}, {show(high)}]" + (
-                f" ({undefined:,} of {bootstrap:,} undefined)" if undefined else ""
-            )
         return f"{'undefined' if math.isnan(point) else show(point)} {ends}"
 
-    rows = [
-        [
-            str(int(row.actions)),
-            f"{int(row.horizon):,}",
-            f"{int(row.matrices)} x {int(row.runs_per_matrix)}",
-            f"{fmt(row.ratio, 3)} [{fmt(row.low, 3)}, {fmt(row.high, 3)}]",
-            f"{fmt(100 * row.share_above, 1)}% [{fmt(100 * row.share_low, 1)}, {fmt(100 * row.share_high, 1)}]",
-            row.verdict,
-            "-" if row.verdict != "inconclusive" else decide_text(row),
-            # an A's first horizon has no previous one: no exponent, and a crossing only if reached
-            "-"
-            if first
-            else cell(row.exponent, row.exponent_low, row.exponent_high, row.exponent_undefined, lambda x: fmt(x, 2)),
-            "-"
-            if first and math.isnan(row.crossing)
-            else cell(
-                row.crossing,
-                row.crossing_low,
-                row.crossing_high,
-                row.crossing_undefined,
-                lambda c, t=row.horizon: crossing_text(c, t),
-            ),
-        ]
-        for row, first in zip(table.itertuples(), firsts)
-    ]
+    rows = []
+    for row, first in zip(table.itertuples(), firsts):
+        # an A's first horizon has no previous one: no exponent, and a crossing only if reached
+        exponent = "-" if first else cell(row, "exponent", lambda x: fmt(x, 2))
+        shown = partial(crossing_text, t=row.horizon)
+        crossing = "-" if first and math.isnan(row.crossing) else cell(row, "crossing", shown)
+        ratio = f"{fmt(row.ratio, 3)} [{fmt(row.low, 3)}, {fmt(row.high, 3)}]"
+        head = [str(int(row.actions)), f"{int(row.horizon):,}", f"{int(row.matrices)} x {int(row.runs_per_matrix)}"]
+        decide = "-" if row.verdict != "inconclusive" else decide_text(row)
+        share = percents(row.share_above, row.share_low, row.share_high)
+        rows.append([*head, ratio, share, row.verdict, decide, exponent, crossing])
     strata = table.drop_duplicates("actions").sort_values("actions")
     shares = "; ".join(
-        f"A = {int(r.actions)}: {fmt(100 * r.condorcet_share, 1)}% [{fmt(100 * r.condorcet_low, 1)}, "
-        f"{fmt(100 * r.condorcet_high, 1)}] of {int(r.strata_draws):,}"
+        f"A = {int(r.actions)}: {percents(r.condorcet_share, r.condorcet_low, r.condorcet_high)} of {r.strata_draws:,}"
         for r in strata.itertuples()
     )
     return "\n".join(
@@ -126,8 +116,6 @@ def ratios_figure(runs_frame, estimates_frame, bins: int, outputs, *, data_diges
     """figures/maximin-bayes/ratios.{pdf,png}: per A at the longest horizon, the histogram of the drawn
     matrices' mean ``R_T / bound`` (``bins`` bins over the range of every A, so the rows compare), the bound
     at 1, and the share of matrices above it with its interval (the estimates table's)."""
-    from matplotlib.figure import Figure
-
     from ..plotting import style
 
     runs_frame = runs_frame[runs_frame["horizon"] == runs_frame["horizon"].max()]
@@ -137,28 +125,18 @@ def ratios_figure(runs_frame, estimates_frame, bins: int, outputs, *, data_diges
     low, high = min(float(means.min()), 1.0), max(float(means.max()), 1.0)
     edges = np.linspace(low, high, bins + 1)
     actions = sorted(means.index.unique("actions"))
-    with style.style():
-        fig = Figure(figsize=(6.4, 0.9 + 0.75 * len(actions)), layout="constrained")
+    with style.figure((6.4, 0.9 + 0.75 * len(actions)), outputs, data_digest) as fig:
         axes = np.atleast_1d(fig.subplots(len(actions), 1, sharex=True))
         for ax, A in zip(axes, actions):
             values = means.loc[A].to_numpy()
             ax.hist(values, bins=edges, color="#0072b2", alpha=0.8)
             ax.axvline(1.0, color="black", lw=1.2)
             row = shares.loc[A]
-            share = f"{100 * row.share_above:.1f}% [{100 * row.share_low:.1f}, {100 * row.share_high:.1f}]"
-            ax.text(
-                0.99,
-                0.9,
-                f"A = {A}: {len(values)} matrices, {share} above",
-                transform=ax.transAxes,
-                ha="right",
-                va="top",
-                fontsize=7,
-            )
+            share = percents(row.share_above, row.share_low, row.share_high)
+            text = f"A = {A}: {len(values)} matrices, {share} above"
+            ax.text(0.99, 0.9, text, transform=ax.transAxes, ha="right", va="top", fontsize=7)
             ax.set_yticks([])
         axes[-1].set_xlabel("a matrix's mean Maximin R_T / Theorem 4.1's bound (line: the bound)")
-        fig.suptitle(
-            f"TS-Maximin over the prior {shares['prior'].iloc[0]}, T = {int(shares['horizon'].iloc[0]):,}", fontsize=9
-        )
-        style.save(fig, outputs, data_digest)
+        T = int(shares["horizon"].iloc[0])
+        fig.suptitle(f"TS-Maximin over the prior {shares['prior'].iloc[0]}, T = {T:,}", fontsize=9)
     return fig

@@ -112,22 +112,10 @@ def add_commands(sub) -> None:
     p.add_argument("--local", help="results/asymptotics/local.parquet, read if given")
     p.add_argument("--tail", help="results/maximin-tail/estimates.parquet, read if given")
     p.add_argument("--family", help="results/maximin-tail/family.parquet, read if given")
-    p.add_argument(
-        "--bayes",
-        nargs="+",
-        help="results/maximin-bayes/estimates.parquet, or several (other priors, horizons): each file's longest "
-        "horizon is a row per prior and A",
-    )
-    p.add_argument(
-        "--archive",
-        help="the archive folder (archive/): its tables for every optional input not given (docs/claims.md)",
-    )
-    p.add_argument(
-        "--level",
-        type=float,
-        required=True,
-        help="level of the one-sided limits (the workflow passes 0.95: workflow/rules/claims.smk)",
-    )
+    several = "or several (other priors, horizons): each file's longest horizon is a row per prior and A"
+    p.add_argument("--bayes", nargs="+", help=f"results/maximin-bayes/estimates.parquet, {several}")
+    p.add_argument("--archive", help="the archive folder (archive/): its tables for the optional inputs not given")
+    p.add_argument("--level", type=float, required=True, help="level of the one-sided limits (the workflow's: 0.95)")
     p.add_argument("--table", required=True, help="output .parquet")
     p.add_argument("--markdown", required=True, help="output .md")
     p.set_defaults(func=cmd_claims, outputs=("table", "markdown"))
@@ -165,19 +153,9 @@ def claims_markdown(table, level: float, files: dict) -> str:
             interval = f"{_number(row.value)} [-]"  # no interval: fewer than two runs (analysis.ONE_RUN)
         else:
             interval = f"{_number(row.value)} [{_number(row.low)}, {_number(row.high)}]"
-        rows.append(
-            [
-                str(n),
-                row.claim,
-                row.where,
-                row.statement,
-                interval,
-                _number(row.threshold),
-                f"**{row.verdict}**" + (f" ({row.reason})" if row.reason else ""),
-                row.figure,
-                row.source,
-            ]
-        )
+        verdict = f"**{row.verdict}**" + (f" ({row.reason})" if row.reason else "")
+        texts = [row.claim, row.where, row.statement, interval, _number(row.threshold), verdict]
+        rows.append([str(n), *texts, row.figure, row.source])
         methods.append(f"{n}. **{row.claim}**: {row.quantity}; {row.method}.")
     built = "; ".join(
         f"{key}: " + (", ".join(f"{p} ({source})" for p, source in files[key]) if key in files else "not built")

@@ -22,6 +22,7 @@ import yaml
 
 from ...algorithms import ALGORITHMS
 from ...errors import InputError
+from ...schemas import CLAIM_SCHEMA
 from .verdicts import (
     FAILS,
     HOLDS,
@@ -59,22 +60,10 @@ TEXTS = ("claim", "where", "statement", "quantity", "method")
 THIS_RUN, ARCHIVE, NONE = "this run", "archive", "-"
 """Where a row's table came from: built in this folder (or given), the archive (:mod:`.archive`), not built."""
 
-Claim = make_dataclass(
-    "Claim",
-    [
-        *TEXTS,
-        "value",
-        "low",
-        "high",
-        "threshold",
-        "verdict",
-        "reason",
-        "figure",
-        ("source", str, field(default=THIS_RUN)),
-    ],
-)
-"""A row of the ledger: its texts, its number and interval (NaN: none), threshold, verdict, reason, figure
-and the source of its table (:data:`THIS_RUN`, :data:`ARCHIVE`, :data:`NONE`)."""
+Claim = make_dataclass("Claim", [*CLAIM_SCHEMA.names[:-1], ("source", str, field(default=THIS_RUN))])
+"""A row of the ledger, a row of :data:`duelbandits.schemas.CLAIM_SCHEMA`: its texts, its number and interval
+(NaN: none), threshold, verdict, reason, figure and the source of its table (:data:`THIS_RUN`, :data:`ARCHIVE`,
+:data:`NONE`)."""
 
 LABELS = {slug: a.label for slug, a in ALGORITHMS.items() if a.family == "paper"}
 """The paper's six algorithms, whose claims the ledger checks, by their labels (from the registry)."""
@@ -399,8 +388,6 @@ def ledger(summary, level: float = LEVEL, sources=None, **inputs):
     """:func:`rows` as a DataFrame of :data:`duelbandits.schemas.CLAIM_SCHEMA`'s columns, the Theorem 4.1 rows'
     verdicts naming the reading they test (:func:`reading`), after every rule built on them has run."""
     import pandas as pd
-
-    from ...schemas import CLAIM_SCHEMA
 
     table = [vars(reading(r)) for r in rows(summary, level, sources, **inputs)]
     # mutmut equivalent: columns=None or dropped: the rows are Claim's fields in CLAIM_SCHEMA's order, never none
