@@ -241,11 +241,15 @@ def estimates(points_frame, curves, actions: int, delta: float, share: float, co
     frame["bound"] = ts_maximin(actions, frame["t"].to_numpy())
     for col in ("mean", "low", "high"):
         frame[f"ratio_{col}" if col != "mean" else "ratio"] = frame[col] / frame["bound"]
-    frame["verdict"] = np.where(
-        frame["low"] > frame["bound"], "exceeded", np.where(frame["high"] < frame["bound"], "below", "inconclusive")
-    )
+    frame["verdict"] = against_bound(frame["low"], frame["high"], frame["bound"])
     frame["confidence"] = confidence
     return frame[[f.name for f in schemas.TAIL_ESTIMATE_SCHEMA]]
+
+
+def against_bound(low, high, bound) -> np.ndarray:
+    """Each interval ``[low, high]`` against Theorem 4.1's ``bound``: ``exceeded`` (it lies above), ``below``,
+    else ``inconclusive`` (touching the bound included)."""
+    return np.where(low > bound, "exceeded", np.where(high < bound, "below", "inconclusive"))
 
 
 def _ratio(row) -> str:

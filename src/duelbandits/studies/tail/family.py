@@ -13,7 +13,7 @@ from ...points import fit_power_law, thin_grid
 from ...simulation import name_seed, simulate
 from ...tables import markdown
 from ...winners import trap
-from .analysis import ALGORITHM, TailError
+from .analysis import ALGORITHM, TailError, against_bound
 
 
 def family_matrix(actions: int, gap: float, others_gap: float, strength: float) -> np.ndarray:
@@ -74,13 +74,13 @@ def family_search(
             R[r] = np.cumsum(regret.per_step("maximin", X, res.I, res.J))[grid - 1]
         mean, se = R.mean(axis=0), R.std(axis=0, ddof=1) / math.sqrt(runs)
         bound = ts_maximin(A, grid)
-        cross = crossing(grid, mean / bound, (mean - z * se) / bound, (mean + z * se) / bound)
+        low, high = mean - z * se, mean + z * se
+        cross = crossing(grid, mean / bound, low / bound, high / bound)
         boot = name_seed(base_seed, "maximin-tail", "family", "bootstrap", A, int(round(1000 * g)))
         slope = growth_exponent(grid, R, cross[0], resamples, confidence, boot)
+        verdicts = against_bound(low, high, bound)
         for k, t in enumerate(grid):
-            low, high = mean[k] - z * se[k], mean[k] + z * se[k]
-            verdict = "exceeded" if low > bound[k] else ("below" if high < bound[k] else "inconclusive")
-            row = (int(t), runs, mean[k], se[k], low, high, bound[k], mean[k] / bound[k], verdict)
+            row = (int(t), runs, mean[k], se[k], low[k], high[k], bound[k], mean[k] / bound[k], str(verdicts[k]))
             rows.append((*member, *row, *cross, *slope))
         if progress is not None:
             progress(n + 1, len(members))
