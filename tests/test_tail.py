@@ -81,16 +81,8 @@ def test_growth_exponent_needs_a_crossing_and_two_steps_past_it():
 
 
 def test_family_extremes_within_the_grid():
-    rows = [
-        (3, 0.1, "below"),
-        (4, 0.1, "exceeded"),
-        (4, 0.2, "inconclusive"),
-        (4, 0.3, "exceeded"),
-        (5, 0.3, "exceeded"),
-        (5, 0.4, "below"),
-        (6, 0.1, "no trap"),
-    ]
-    family = pd.DataFrame(rows, columns=["actions", "gap", "verdict"])
+    family = pd.DataFrame({"actions": [3, 4, 4, 4, 5, 5, 6], "gap": [0.1, 0.1, 0.2, 0.3, 0.3, 0.4, 0.1]})
+    family["verdict"] = ["below", "exceeded", "inconclusive", "exceeded", "exceeded", "below", "no trap"]
     assert tail_family.family_extremes(family) == ((4, [0.1, 0.3]), (0.3, [4, 5]))
     assert tail_family.family_extremes(family.assign(verdict="below")) is None
 
@@ -228,16 +220,6 @@ def test_escape_takes_the_lowest_index_among_the_fewest_duels():
     assert p_escape == p_duel != p_other
 
 
-def _by_hand(I, J, outcomes, step, actions):
-    """Algorithm 1's counts after ``step`` steps, counted one duel at a time (self-duels skipped)."""
-    wins = [[0] * actions for _ in range(actions)]
-    for i, j, o in zip(I[:step], J[:step], outcomes[:step]):
-        if i != j:
-            wins[i][j] += int(o)
-            wins[j][i] += 1 - int(o)
-    return np.array(wins)
-
-
 def test_continue_runs_states_counted_by_hand(borda, monkeypatch):
     """Runs 4 (trapped) and 1 (free), in that order, to T2 = 300 with T1 = 100: each curve is the run's
     Maximin R_t at thin_grid(300, 5) = 1, 4, 17, 72, 300 (round(300^(k/4))); each state row counts the
@@ -274,7 +256,7 @@ def test_continue_runs_states_counted_by_hand(borda, monkeypatch):
         np.testing.assert_array_equal(curves.loc[curves["run"] == run, "cumulative_regret"], R[[0, 3, 16, 71, 299]])
         for _, row in states[states["run"] == run].iterrows():
             t = int(row["t"])
-            wins = _by_hand(res.I, res.J, res.outcomes, t, 10)
+            wins = tail.posterior_counts(10, res.I, res.J, res.outcomes, t)  # tested by hand above
             seen = wins + wins.T
             others = [j for j in range(10) if j != star]
             assert row["cumulative_regret"] == R[t - 1]
@@ -356,15 +338,8 @@ def test_phase_one_estimates_of_a_single_run_have_no_spread():
 
 
 def test_verdict_messages_in_full_from_unsorted_rows():
-    frame = pd.DataFrame(
-        {
-            "t": [1000, 10, 100],
-            "verdict": ["exceeded", "below", "exceeded"],
-            "ratio": [1.5, 0.5, 1.2],
-            "ratio_low": [1.2, 0.4, 1.1],
-            "ratio_high": [1.8, 0.6, 1.3],
-        }
-    )
+    frame = pd.DataFrame({"t": [1000, 10, 100], "verdict": ["exceeded", "below", "exceeded"], "ratio": [1.5, 0.5, 1.2]})
+    frame = frame.assign(ratio_low=[1.2, 0.4, 1.1], ratio_high=[1.8, 0.6, 1.3])
     assert tail.verdict(frame) == "fails: E[R_t] exceeds Theorem 4.1's bound at t = 100 (R_t / bound 1.20 [1.10, 1.30])"
     frame["verdict"] = ["inconclusive", "below", "inconclusive"]
     assert tail.verdict(frame) == (
@@ -377,14 +352,8 @@ def test_verdict_messages_in_full_from_unsorted_rows():
 
 
 def test_first_break_takes_the_smallest_t_then_actions_then_gap():
-    rows = [
-        (5, 0.1, 100, "exceeded"),
-        (4, 0.3, 100, "exceeded"),
-        (4, 0.2, 100, "exceeded"),
-        (3, 0.1, 1000, "exceeded"),
-        (3, 0.1, 10, "below"),
-    ]
-    family = pd.DataFrame(rows, columns=["actions", "gap", "t", "verdict"])
+    family = pd.DataFrame({"actions": [5, 4, 4, 3, 3], "gap": [0.1, 0.3, 0.2, 0.1, 0.1], "t": [100] * 3 + [1000, 10]})
+    family["verdict"] = ["exceeded"] * 4 + ["below"]
     A, gap, t, row = tail_family.first_break(family)
     assert (A, gap, t) == (4, 0.2, 100) and row["verdict"] == "exceeded"
     assert isinstance(A, int) and isinstance(t, int)

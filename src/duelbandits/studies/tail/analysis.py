@@ -230,10 +230,8 @@ def estimates(points_frame, curves, actions: int, delta: float, share: float, co
             mean, se = regret.stratified_mean([(N_trapped, R2[held, k]), (N - N_trapped, R2[~held, k])])
             frac, fse = regret.stratified_mean([(N_trapped, stuck2[held, k]), (N - N_trapped, stuck2[~held, k])])
             rows.append(("phase 2 (stratified)", int(t), N, N_trapped, free_n, mean, se, frac, fse))
-    frame = pd.DataFrame(
-        rows,
-        columns=["source", "t", "runs", "trapped_runs", "free_runs_continued", "mean", "se", "trapped", "trapped_se"],
-    )
+    columns = ["source", "t", "runs", "trapped_runs", "free_runs_continued", "mean", "se", "trapped", "trapped_se"]
+    frame = pd.DataFrame(rows, columns=columns)
     frame["low"] = frame["mean"] - z * frame["se"]
     frame["high"] = frame["mean"] + z * frame["se"]
     frame["trapped_low"] = (frame["trapped"] - z * frame["trapped_se"]).clip(lower=0.0)

@@ -44,13 +44,10 @@ def family_search(
     resamples: int = 1000,
     progress=None,
 ):
-    """TS-Maximin on every member of the family: mean Maximin ``R_t`` on ``thin_grid(horizon, points)``
-    with its two-sided ``confidence`` normal interval against Theorem 4.1's bound; run ``r`` of member
-    ``(A, gap)`` has the seed ``SeedSequence([seed, "maximin-tail", "family", A, round(1000 gap), r])``.
-    Each member's rows also carry its :func:`crossing` and, past the crossing, its :func:`growth_exponent`
-    (``resamples`` bootstrap resamples of the runs, seeded by ``SeedSequence([seed, "maximin-tail",
-    "family", "bootstrap", A, round(1000 gap)])``). Members without a trap (the Borda winner is the
-    Condorcet winner) get one row, verdict ``no trap``."""
+    """TS-Maximin on every member of the family (the seeds: docs/claims.md): mean Maximin ``R_t`` on
+    ``thin_grid(horizon, points)`` with its two-sided ``confidence`` normal interval against Theorem 4.1's
+    bound, the member's :func:`crossing` and :func:`growth_exponent` (``resamples`` bootstrap resamples);
+    a member without a trap gets one row, verdict ``no trap``."""
     import pandas as pd
 
     from ...theorems import ts_maximin
