@@ -121,7 +121,7 @@ def test_a_matrix_file_as_a_spreadsheet_writes_it_is_accepted(tmp_path, capsys):
 
 
 def test_a_bad_matrix_file_is_one_line_naming_the_line_and_column(tmp_path, capsys):
-    """The CLI's door for a user's CSV (each reason a file is refused: tests/test_scenarios.py)."""
+    """The CLI's door for a user's CSV (each reason a file is refused: tests/test_scenarios_edges.py)."""
     text = "# my matrix\n0.5,1.2\n-0.2,0.5\n"
     assert cli.main(["matrix", "--scenario", "file", "--seed", "0", "--matrix-file", csv_matrix(tmp_path, text)]) == 2
     err = capsys.readouterr().err

@@ -269,7 +269,7 @@ def test_a_plugin_scenarios_parameters_are_set_under_its_slug_and_checked_by_its
     )
 
 
-@pytest.mark.parametrize("kind", ["directory", "not-utf8"])  # a missing file: tests/test_scenarios.py
+@pytest.mark.parametrize("kind", ["directory", "not-utf8"])  # a missing file: tests/test_scenarios_edges.py
 def test_a_matrix_file_that_cannot_be_read_stops_planning_naming_the_cause(tmp_path, kind):
     import os
 

@@ -77,15 +77,19 @@ def test_a_file_within_its_tolerance_is_symmetrised_by_hand_values(tmp_path):
     "text, problem",
     [
         ("# a comment\n  # an indented one\n\n0.5,0.6,0.5\n0.5,0.5,0.5\n0.5,0.5,0.5\n",
-         "must satisfy X[i, j] + X[j, i] = 1 (tolerance 1e-06); X[0, 1] + X[1, 0] = 0.6 + 0.5 = 1.1 "
-         "(line 4, column 2)"),
-        ("0.5\n", "needs at least 2 actions, got 1"),  # an error without an entry names none
+         "preference matrix must satisfy X[i, j] + X[j, i] = 1 (tolerance 1e-06); X[0, 1] + X[1, 0] = 0.6 + 0.5 = "
+         "1.1 (line 4, column 2)"),
+        ("0.5\n", "preference matrix needs at least 2 actions, got 1"),  # an error without an entry names none
+        (None, "file not found"),
+        ("0.5,0.6\n0.4,abc\n", "line 2, column 2: 'abc' is not a number"),
+        ("0.5,0.6,0.3\n0.4,0.5,0.5\n", "not a square matrix: 2 rows, but line 1 has 3 entries"),
+        ("# only a comment\n", "no matrix rows found"),
     ],
 )  # fmt: skip
-def test_a_files_error_names_the_line_and_column_past_comments(tmp_path, text, problem):
-    path = write(tmp_path / "m.csv", text)
-    with pytest.raises(ScenarioError, match="^" + re.escape(f"matrix file {path}: preference matrix {problem}") + "$"):
-        matrices.read_matrix_file(path)
+def test_a_files_error_names_the_file_and_the_line_and_column_past_comments(tmp_path, text, problem):
+    path = tmp_path / "m.csv" if text is None else write(tmp_path / "m.csv", text)
+    with pytest.raises(ScenarioError, match="^" + re.escape(f"matrix file {path}: {problem}") + "$"):
+        make_scenario("file", path=path)
 
 
 def test_a_byte_order_mark_is_ignored_and_bytes_that_are_not_utf8_are_refused(tmp_path):
