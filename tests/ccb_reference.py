@@ -14,16 +14,7 @@ from __future__ import annotations
 import numpy as np
 from literal import Trace, bounds, pick  # bounds: line 6, u = 1 + sqrt(1) and l = 0 for an unplayed pair
 
-EVENTS = (
-    "reset A",
-    "reset B",
-    "removed",
-    "added",
-    "truncated",
-    "pair of line 10",
-    "B^c of line 13",
-    "self-duel",
-)
+EVENTS = ("reset A", "reset B", "removed", "added", "truncated", "pair of line 10", "B^c of line 13", "self-duel")
 """What :attr:`State.events` counts, so tests can check that a run exercised every branch (the fallback when
 ``B^c`` has no eligible arm, never met in 300 random runs, is pinned by a hand-made test instead)."""
 

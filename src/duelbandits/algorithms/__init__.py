@@ -255,9 +255,7 @@ def _registries() -> dict:
 
 
 _LAZY = plugins.LazyRegistry(
-    __name__,
-    ("ALGORITHMS", "PAPER_ALGORITHMS", "PAPER_REGRET", "OWN_TARGET_REGRET"),
-    _registries,
+    __name__, ("ALGORITHMS", "PAPER_ALGORITHMS", "PAPER_REGRET", "OWN_TARGET_REGRET"), _registries
 )
 
 
