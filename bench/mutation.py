@@ -74,6 +74,7 @@ TESTS = {
     "plan": ["tests/test_plan.py"],
     "plugins": [
         "tests/test_plugins.py",
+        "tests/test_triggers.py",  # the import walk, which the package's own triggers use too
         "tests/test_contract.py::test_each_broken_property_is_named_and_a_good_algorithm_passes",
         "--deselect=tests/test_plugins.py::test_a_bad_plugin_stops_planning_in_one_message_naming_it",
         "--deselect=tests/test_plugins.py::test_a_plugin_whose_algorithm_breaks_the_contract_stops_planning_of_the_config_that_selects_it",

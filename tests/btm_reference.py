@@ -10,24 +10,23 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from literal import Trace, counters, pick
 
 
 def _argmin(values, keys, rng):
     low = min(values[k] for k in keys)
-    ties = [k for k in keys if values[k] == low]
-    return ties[0] if len(ties) == 1 else ties[int(rng.integers(0, len(ties)))]
+    return pick([k for k in keys if values[k] == low], rng)
 
 
 def run(X, T, rng, events=None):
     """One literal run: ``(I, J, outcomes)``; ``events`` (a dict) counts the removals and self-duels."""
     A = X.shape[0]
-    events = {} if events is None else events
-    events.update(removed=0, exploit=0)
+    events = counters(events, "removed", "exploit")
     c = lambda n: 3.0 * math.sqrt(math.log(2 * T * A) / n)  # noqa: E731 -- gamma = 1, delta = 1 / (2 T A)
     wins = np.zeros((A, A))  # wins[b, b']: wins of b as the compared action against b'
     count = np.zeros((A, A))
     W = list(range(A))
-    I, J, o = [], [], []
+    trace = Trace()
     for _ in range(T):
         if len(W) == 1:
             events["exploit"] += 1
@@ -35,11 +34,8 @@ def run(X, T, rng, events=None):
         else:
             n = {b: sum(count[b, k] for k in W) for b in W}
             b = _argmin(n, W, rng)
-            other = W[int(rng.integers(0, len(W)))]
-        win = int(rng.random() < X[b, other])
-        I.append(b)
-        J.append(other)
-        o.append(win)
+            other = pick(W, rng)
+        win = trace.duel(X, b, other, rng)
         if len(W) == 1:
             continue
         wins[b, other] += win
@@ -52,4 +48,4 @@ def run(X, T, rng, events=None):
         if min(P.values()) + radius <= max(P.values()) - radius:
             W.remove(_argmin(P, W, rng))
             events["removed"] += 1
-    return np.array(I, dtype=np.int64), np.array(J, dtype=np.int64), np.array(o, dtype=np.int8)
+    return trace.arrays()

@@ -11,48 +11,17 @@ give the same arrays from the same seed. It is the cross-check of
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
+from literal import Trace, bounds, pick  # bounds: line 6, u = 1 + sqrt(1) and l = 0 for an unplayed pair
 
-UNPLAYED_U = 2.0  # x/0 := 1: u = 1 + sqrt(1), l = 1 - 1 = 0
-
-EVENTS = (
-    "reset A",
-    "reset B",
-    "removed",
-    "added",
-    "truncated",
-    "pair of line 10",
-    "B^c of line 13",
-    "self-duel",
-)
+EVENTS = ("reset A", "reset B", "removed", "added", "truncated", "pair of line 10", "B^c of line 13", "self-duel")
 """What :attr:`State.events` counts, so tests can check that a run exercised every branch (the fallback when
 ``B^c`` has no eligible arm, never met in 300 random runs, is pinned by a hand-made test instead)."""
-
-
-def bounds(W, t, alpha=0.51):
-    """``(U, L)`` of line 6 at the 1-based step ``t``."""
-    N = W + W.T
-    log_t = math.log(t)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        mean = W / N
-        radius = np.sqrt(alpha * log_t / N)
-        U = np.where(N > 0, mean + radius, UNPLAYED_U)
-        L = np.where(N > 0, mean - radius, 0.0)
-    np.fill_diagonal(U, 0.5)
-    np.fill_diagonal(L, 0.5)
-    return U, L
 
 
 def copeland(U, L):
     """Line 7: ``#{k != i : u[i, k] >= 1/2}`` and ``#{k != i : l[i, k] >= 1/2}`` (the diagonal counts 1)."""
     return (U >= 0.5).sum(axis=1) - 1, (L >= 0.5).sum(axis=1) - 1
-
-
-def _uniform(items, rng):
-    items = sorted(items)
-    return items[0] if len(items) == 1 else items[int(rng.integers(0, len(items)))]
 
 
 class State:
@@ -117,12 +86,12 @@ def select(state, U, L, C, rng):
     pairs = [(i, j) for i in range(A) for j in sorted(state.Bi[i]) if L[i, j] <= 0.5 <= U[i, j]]
     if pairs and rng.random() < 0.25:
         state.events["pair of line 10"] += 1
-        return pairs[0] if len(pairs) == 1 else pairs[int(rng.integers(0, len(pairs)))]
+        return pick(pairs, rng)
     BC = [i for i in C if i in state.B]
     if 0 < len(BC) < len(C) and rng.random() < 2.0 / 3.0:
-        c = _uniform(BC, rng)
+        c = pick(BC, rng)
     else:
-        c = _uniform(C, rng)
+        c = pick(C, rng)
     d = None
     if state.Bi[c] and rng.random() < 0.5:
         d = _challenger(U, L, c, state.Bi[c], rng)
@@ -140,7 +109,7 @@ def _challenger(U, L, c, among, rng):
     ties = [j for j in eligible if U[j, c] == top]
     if len(ties) > 1:
         ties = [j for j in ties if j != c]
-    return _uniform(ties, rng)
+    return pick(sorted(ties), rng)
 
 
 def run(X, T, rng, events=None, alpha=0.51):
@@ -151,19 +120,16 @@ def run(X, T, rng, events=None, alpha=0.51):
     A = X.shape[0]
     W = np.zeros((A, A))
     state = State(A)
-    I = np.empty(T, dtype=np.int64)
-    J = np.empty(T, dtype=np.int64)
-    o = np.empty(T, dtype=np.int8)
+    trace = Trace()
     for t in range(1, T + 1):
         U, L = bounds(W, t, alpha)
         C = update(state, U, L, rng)
         c, d = select(state, U, L, C, rng)
-        win = rng.random() < X[c, d]
-        I[t - 1], J[t - 1], o[t - 1] = c, d, win
+        win = trace.duel(X, c, d, rng)
         if c != d:
             W[(c, d) if win else (d, c)] += 1
         else:
             state.events["self-duel"] += 1
     if events is not None:
         events.update(state.events)
-    return I, J, o
+    return trace.arrays()

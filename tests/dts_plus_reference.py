@@ -13,11 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 from dts_reference import bounds
+from literal import Trace, counters, pick
 from rmed1_reference import kl_half
-
-
-def _uniform(ties, rng):
-    return ties[0] if len(ties) == 1 else ties[int(rng.integers(0, len(ties)))]
 
 
 def select(B, t, rng, alpha, events, previous=0):
@@ -74,7 +71,7 @@ def select(B, t, rng, alpha, events, previous=0):
                 )
                 for i in tied
             }
-            a1 = _uniform([i for i in tied if R[i] == min(R.values())], rng)
+            a1 = pick([i for i in tied if R[i] == min(R.values())], rng)
     # second action, as DTS: argmax of fresh theta2[i, a1] over {i : L[i, a1] <= 1/2}, theta2[a1, a1] = 1/2
     best, count, a2 = 0.5, 1, a1
     for i in range(A):
@@ -92,19 +89,15 @@ def select(B, t, rng, alpha, events, previous=0):
 def run(X, T, rng, events=None, alpha=0.51):
     """One literal run: ``(I, J, outcomes)``; ``events`` (a dict) counts the tie-breaks and self-duels."""
     A = X.shape[0]
-    events = {} if events is None else events
-    events.update({"tie-break": 0, "self-duel": 0})
+    events = counters(events, "tie-break", "self-duel")
     B = np.zeros((A, A))
-    I, J, o = [], [], []
+    trace = Trace()
     a1 = 0
     for t in range(1, T + 1):
         a1, a2 = select(B, t, rng, alpha, events, a1)
-        win = int(rng.random() < X[a1, a2])
-        I.append(a1)
-        J.append(a2)
-        o.append(win)
+        win = trace.duel(X, a1, a2, rng)
         if a1 != a2:
             B[(a1, a2) if win else (a2, a1)] += 1
         else:
             events["self-duel"] += 1
-    return np.array(I, dtype=np.int64), np.array(J, dtype=np.int64), np.array(o, dtype=np.int8)
+    return trace.arrays()

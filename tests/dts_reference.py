@@ -9,20 +9,14 @@ random stream) and the yardstick of ``bench/bench_algorithms.py``.
 
 from __future__ import annotations
 
+import literal
 import numpy as np
+from literal import Trace
 
 
 def bounds(B, t, alpha=0.51):
-    """``(U, L)`` of docs/paper.md at the 1-based step ``t``."""
-    N = B + B.T
-    with np.errstate(divide="ignore", invalid="ignore"):
-        mean = B / N
-        radius = np.sqrt(alpha * np.log(t) / N)
-        U = np.where(N > 0, mean + radius, 1.0)
-        L = np.where(N > 0, mean - radius, 0.0)
-    np.fill_diagonal(U, 0.5)
-    np.fill_diagonal(L, 0.5)
-    return U, L
+    """``(U, L)`` of docs/paper.md at the 1-based step ``t`` (an unplayed pair's ``U`` is 1)."""
+    return literal.bounds(B, t, alpha, unplayed=1.0)
 
 
 def _argmax_random_ties(values, rng):
@@ -55,16 +49,10 @@ def run(matrix, horizon, rng, alpha=0.51):
     X = np.asarray(matrix, dtype=float)
     A = X.shape[0]
     B = np.zeros((A, A))
-    I = np.empty(horizon, dtype=np.int64)
-    J = np.empty(horizon, dtype=np.int64)
-    outcomes = np.empty(horizon, dtype=np.int8)
+    trace = Trace()
     for t in range(1, horizon + 1):
         a1, a2 = select(B, t, rng, alpha)
-        o = int(rng.random() < X[a1, a2])
-        I[t - 1], J[t - 1], outcomes[t - 1] = a1, a2, o
+        o = trace.duel(X, a1, a2, rng)
         if a1 != a2:
-            if o:
-                B[a1, a2] += 1
-            else:
-                B[a2, a1] += 1
-    return I, J, outcomes
+            B[(a1, a2) if o else (a2, a1)] += 1
+    return trace.arrays()

@@ -8,19 +8,18 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
+from literal import Trace, counters
 
 
 def run(X, T, rng, events=None):
     """One literal run: ``(I, J, outcomes)``; ``events`` (a dict) counts the branches taken."""
     A = X.shape[0]
-    events = {} if events is None else events
-    events.update(removed=0, switched=0, pruned=0, exploit=0)
+    events = counters(events, "removed", "switched", "pruned", "exploit")
     delta = 1.0 / (T * A**2)
     b = int(rng.integers(0, A))
     W = [j for j in range(A) if j != b]
     wins, n = dict.fromkeys(W, 0), dict.fromkeys(W, 0)
-    I, J, o = [], [], []
+    trace = Trace()
 
     def P(j):
         return wins[j] / n[j]
@@ -28,16 +27,13 @@ def run(X, T, rng, events=None):
     def c(j):
         return math.sqrt(4 * math.log(1 / delta) / n[j])
 
-    while W and len(I) < T:
+    while W and len(trace) < T:
         for j in W:
-            if len(I) < T:
-                win = int(rng.random() < X[b, j])
-                I.append(b)
-                J.append(j)
-                o.append(win)
+            if len(trace) < T:
+                win = trace.duel(X, b, j, rng)
                 wins[j] += win
                 n[j] += 1
-        if len(I) == T:
+        if len(trace) == T:
             break
         for j in [j for j in W if P(j) > 0.5 and not P(j) - c(j) <= 0.5]:  # 1/2 outside the interval, above
             W.remove(j)
@@ -50,9 +46,7 @@ def run(X, T, rng, events=None):
             b = beaten_by[0]
             wins, n = dict.fromkeys(W, 0), dict.fromkeys(W, 0)
             events["switched"] += 1
-    while len(I) < T:
+    while len(trace) < T:
         events["exploit"] += 1
-        I.append(b)
-        J.append(b)
-        o.append(int(rng.random() < X[b, b]))
-    return np.array(I, dtype=np.int64), np.array(J, dtype=np.int64), np.array(o, dtype=np.int8)
+        trace.duel(X, b, b, rng)
+    return trace.arrays()

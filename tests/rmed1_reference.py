@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from literal import Trace, pick
 
 
 def kl_half(p):
@@ -46,10 +47,8 @@ def _argmin(values, rng, events, skip=None):
     keys = [k for k in range(len(values)) if k != skip]
     low = min(values[k] for k in keys)
     ties = [k for k in keys if values[k] == low]
-    if len(ties) == 1:
-        return ties[0]
-    events["tie"] += 1
-    return ties[int(rng.integers(0, len(ties)))]
+    events["tie"] += len(ties) > 1
+    return pick(ties, rng)
 
 
 def challenger(W, l, rng, events=None):
@@ -115,13 +114,10 @@ def run(X, T, rng, events=None, rule="rmed1", alpha=3.0):
     keys = EVENTS if rule == "rmed1" else [k for k in RMED2_EVENTS if (rule, k) != ("rmed2fh", "explore")]
     events.update(dict.fromkeys(keys, 0))
     W = np.zeros((A, A))
-    I, J, o = [], [], []
+    trace = Trace()
 
     def play(i, j):
-        win = rng.random() < X[i, j]
-        I.append(i)
-        J.append(j)
-        o.append(int(win))
+        win = trace.duel(X, i, j, rng)
         if i != j:
             W[(i, j) if win else (j, i)] += 1
         else:
@@ -131,24 +127,24 @@ def run(X, T, rng, events=None, rule="rmed1", alpha=3.0):
     for _ in range(rounds):
         for i in range(A):
             for j in range(i + 1, A):
-                if len(I) < T:
+                if len(trace) < T:
                     play(i, j)
     if rule == "rmed2fh":
         best = _argmin(divergences(W), rng, events)
         fixed = [partner(W, l, best, rng, events) for l in range(A)]
     L_C, L_R, L_N = list(range(A)), set(range(A)), set()
-    while len(I) < T:
+    while len(trace) < T:
         for l in L_C:
-            if len(I) == T:
+            if len(trace) == T:
                 break
             if rule == "rmed1":
                 m = challenger(W, l, rng, events)
             elif rule == "rmed2":
-                m = rmed2_challenger(W, l, len(I) + 1, alpha, rng, events)
+                m = rmed2_challenger(W, l, len(trace) + 1, alpha, rng, events)
             else:
-                m = rmed2_challenger(W, l, len(I) + 1, alpha, rng, events, fixed[l])
+                m = rmed2_challenger(W, l, len(trace) + 1, alpha, rng, events, fixed[l])
             play(l, m)
-            t = len(I)  # the 1-based step just played
+            t = len(trace)  # the 1-based step just played
             L_R.discard(l)
             div = divergences(W)
             J_t = {j for j in range(A) if div[j] - div.min() <= math.log(t) + f_K}
@@ -156,4 +152,4 @@ def run(X, T, rng, events=None, rule="rmed1", alpha=3.0):
         else:
             events["L_C shrank"] += len(L_N) < len(L_C)
             L_C, L_R, L_N = sorted(L_N), set(L_N), set()
-    return np.array(I, dtype=np.int64), np.array(J, dtype=np.int64), np.array(o, dtype=np.int8)
+    return trace.arrays()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
+from literal import Trace, counters, pick
 
 
 class UCB:
@@ -25,8 +25,7 @@ class UCB:
             else self.rewards[k] / self.pulls[k] + math.sqrt(self.alpha * math.log(n) / self.pulls[k])
             for k in range(K)
         ]
-        ties = [k for k in range(K) if index[k] == max(index)]
-        return ties[0] if len(ties) == 1 else ties[int(rng.integers(0, len(ties)))]
+        return pick([k for k in range(K) if index[k] == max(index)], rng)
 
     def learn(self, k, reward):
         self.pulls[k] += 1
@@ -34,39 +33,30 @@ class UCB:
 
 
 def _play(X, x, y, rng, out, events):
-    win = int(rng.random() < X[x, y])
-    out.append((x, y, win))
     events["self-duel"] += x == y
-    return 1 - win  # the reward of y, the machine's pick
-
-
-def _arrays(out):
-    I, J, o = zip(*out)
-    return np.array(I, dtype=np.int64), np.array(J, dtype=np.int64), np.array(o, dtype=np.int8)
+    return 1 - out.duel(X, x, y, rng)  # the reward of y, the machine's pick
 
 
 def multisbm(X, T, rng, events=None, alpha=2.01):
     """One literal MultiSBM run; ``events`` counts the self-duels (its sign of convergence)."""
     A = X.shape[0]
-    events = {} if events is None else events
-    events.update({"self-duel": 0})
+    events = counters(events, "self-duel")
     machines = [UCB(A, alpha) for _ in range(A)]
     y = int(rng.integers(0, A))
-    out = []
+    out = Trace()
     for _ in range(T):
         x = y
         y = machines[x].pick(rng)
         machines[x].learn(y, _play(X, x, y, rng, out, events))
-    return _arrays(out)
+    return out.arrays()
 
 
 def doubler(X, T, rng, events=None, alpha=2.01):
     """One literal Doubler run; ``events`` counts the epochs and self-duels."""
     A = X.shape[0]
-    events = {} if events is None else events
-    events.update({"epoch": 0, "self-duel": 0})
+    events = counters(events, "epoch", "self-duel")
     L = [int(rng.integers(0, A))]
-    out = []
+    out = Trace()
     i = 0
     while len(out) < T:
         i += 1
@@ -75,9 +65,9 @@ def doubler(X, T, rng, events=None, alpha=2.01):
         for _ in range(2**i):
             if len(out) == T:
                 break
-            x = L[0] if len(L) == 1 else L[int(rng.integers(0, len(L)))]
+            x = pick(L, rng)
             y = machine.pick(rng)
             machine.learn(y, _play(X, x, y, rng, out, events))
             ys.append(y)
         L = ys
-    return _arrays(out)
+    return out.arrays()

@@ -4,7 +4,7 @@ and no modules import each other in a loop."""
 import ast
 from pathlib import Path
 
-from duelbandits import triggers
+from duelbandits import plugins, triggers
 
 PACKAGE = Path(triggers.PACKAGE_ROOT)
 FLOORS = {
@@ -32,7 +32,8 @@ def floor(module: str) -> int:
 def imports(path: Path) -> set[str]:
     """The package modules ``path`` imports anywhere (functions included), as duelbandits.triggers reads them."""
     unit = module_name(path)
-    return triggers._imported_units(unit, triggers._import_statements([ast.parse(path.read_text())]))
+    statements = plugins.import_statements([ast.parse(path.read_text())])
+    return {triggers._unit(n) for n in plugins.imported(triggers._name(unit), statements, triggers._file)}
 
 
 MODULES = sorted(PACKAGE.rglob("*.py"))

@@ -76,36 +76,53 @@ def test_a_job_takes_every_jobs_th_matrix_and_the_jobs_cover_them_once():
     assert parts == [[0, 3, 6, 9], [1, 4, 7], [2, 5, 8]]
 
 
+def _runs(cells) -> pd.DataFrame:
+    """bayes-runs' rows of the ratios R_t / bound ``cells[A, t][matrix][run]``."""
+    rows = [
+        (A, m, r, t, x * bayes.bound(A, t), bayes.bound(A, t), x)
+        for (A, t), matrices in cells.items()
+        for m, runs in enumerate(matrices)
+        for r, x in enumerate(runs)
+    ]
+    return pd.DataFrame(rows, columns=schemas.BAYES_RUN_SCHEMA.names)
+
+
 def test_the_estimator_on_hand_computed_cases_plain_and_stratified():
-    """Plain (no strata): ratios of 3 matrices x 2 runs, matrix means 1.0, 2.0, 0.5; their mean 7/6;
+    """Plain (no strata), A = 3: ratios of 3 matrices x 2 runs, matrix means 1.0, 2.0, 0.5; their mean 7/6;
     deviations -1/6, 5/6, -2/3, sample variance 21/36, so se = sqrt(21/36 / 3) = sqrt(7) / 6; above 1: only
-    2.0, share 1/3 with standard error sqrt(1/3 * 2/3 / 3). Stratified (Cochran 12.2): 10 matrices drawn,
-    4 with a Condorcet winner; the 4 simulated are the first (flags T, F, T, F), ratios 0.2, -0.1, 0.4, 0.3:
+    2.0, share 1/3 with standard error sqrt(1/3 * 2/3 / 3); A = 4 beside it, 2 matrices x 1 run, mean 0.2.
+    A = 3 is inconclusive: its interval would exclude 1 from n > 3 (z se / (7/6 - 1))^2 = 21 z^2 = 80.67
+    matrices on, so 81; A = 4 holds (no number). Stratified (Cochran 12.2): 10 matrices drawn, 4 with a
+    Condorcet winner; the 4 simulated are the first (flags T, F, T, F), ratios 0.2, -0.1, 0.4, 0.3:
     W = 0.4, 0.6, stratum means 0.3, 0.1 (variances 0.02, 0.08), estimate 0.18; phase 2
     0.16 * 0.02 / 2 * (1 - 2/4) + 0.36 * 0.08 / 2 * (1 - 2/6) = 0.0104; S^2 = 0.4 * 0.02 + 0.6 * 0.08 +
     0.4 * 0.12^2 + 0.6 * 0.08^2 = 0.0656, phase 1 0.0656 / 10; share 0.4 +- z sqrt(0.24 / 10)."""
     z = 1.9599639845400536  # the two-sided 0.95 normal quantile
-
-    def frame(table, t=100):
-        b = bayes.bound(3, t)
-        rows = [(3, m, r, t, x * b, b, x) for m, runs in enumerate(table) for r, x in enumerate(runs)]
-        return pd.DataFrame(rows, columns=schemas.BAYES_RUN_SCHEMA.names)
-
-    (row,) = bayes.estimates(frame([[0.5, 1.5], [2.0, 2.0], [0.0, 1.0]]), 0.95).itertuples()
+    plain = {(3, 100): [[0.5, 1.5], [2.0, 2.0], [0.0, 1.0]], (4, 100): [[0.1], [0.3]]}
+    table = bayes.estimates(_runs(plain), 0.95)
+    row = next(table.itertuples())
     assert (row.ratio, row.se) == pytest.approx((7 / 6, math.sqrt(7) / 6))
     assert (row.low, row.high) == pytest.approx((7 / 6 - z * math.sqrt(7) / 6, 7 / 6 + z * math.sqrt(7) / 6))
     assert (row.share_above, row.share_high) == pytest.approx((1 / 3, 1 / 3 + z * math.sqrt(2 / 27)))
     assert row.share_low == 0.0 and row.condorcet_share == 1.0 and row.strata_draws == 3
+    assert table[["actions", "matrices", "runs_per_matrix"]].values.tolist() == [[3, 3, 2], [4, 2, 1]]
+    assert table["ratio"].iloc[1] == pytest.approx(0.2) and table["verdict"].tolist() == ["inconclusive", "holds"]
+    assert report.overall_verdict(table).startswith("inconclusive at A = 3, T = 100")
+    page = report.bayes_markdown(table, report.overall_verdict(table), "uniform", 0)
+    assert "| inconclusive | 81 |" in page and "| holds | - |" in page
+    assert growth.matrices_to_decide(100, 0.5, 0.75) == 401  # 100 (0.5 / 0.25)^2 = 400 exactly: not yet excluded
+    assert growth.matrices_to_decide(100, 0.5, 1.0) == math.inf  # at a ratio of exactly 1 none decides
     flags = {3: [True, False, True, False, True, True, False, False, False, False]}
-    (row,) = bayes.estimates(frame([[0.2], [-0.1], [0.4], [0.3]]), 0.95, flags=flags).itertuples()
+    (row,) = bayes.estimates(_runs({(3, 100): [[0.2], [-0.1], [0.4], [0.3]]}), 0.95, flags=flags).itertuples()
     assert (row.ratio, row.se) == pytest.approx((0.18, math.sqrt(0.0104 + 0.00656)))
     half = z * math.sqrt(0.024)
     assert (row.condorcet_low, row.condorcet_high) == pytest.approx((0.4 - half, 0.4 + half))
     flags = {3: [True, True, True, True, False]}  # a stratum drawn but none of it simulated
     with pytest.raises(bayes.BayesError, match="^A = 3: a stratum has 1 of 5 drawn matrices .without a Condorcet"):
-        bayes.estimates(frame([[0.2], [-0.1], [0.4], [0.3]]), 0.95, flags=flags)
-    with pytest.raises(bayes.BayesError, match="same runs"):
-        bayes.estimates(frame([[1.0, 2.0]]), 0.95)
+        bayes.estimates(_runs({(3, 100): [[0.2], [-0.1], [0.4], [0.3]]}), 0.95, flags=flags)
+    for fewer in ({(3, 100): [[1.0, 2.0]]}, {(3, 100): [[0.5, 1.5], [2.0, 2.0], [0.0]]}):  # one matrix; a run missing
+        with pytest.raises(bayes.BayesError, match="same runs"):
+            bayes.estimates(_runs(fewer), 0.95)
 
 
 def test_the_local_exponent_and_the_crossing_by_hand():
@@ -145,8 +162,7 @@ def test_undefined_resamplings_are_counted_and_the_page_says_so():
     low, high, undefined = growth.percentile_interval(x[:, 1:], 0.9)
     assert (low[0], high[0], undefined[0]) == (1, math.inf, 0) and np.isnan(low[1]) and undefined[1] == 5
     R = {100: -1.0, 1000: 5.0, 10000: 10.0}
-    rows = [(3, m, 0, t, r, bayes.bound(3, t), r / bayes.bound(3, t)) for t, r in R.items() for m in range(3)]
-    table = bayes.estimates(pd.DataFrame(rows, columns=schemas.BAYES_RUN_SCHEMA.names), 0.95, replicates=20)
+    table = bayes.estimates(_runs({(3, t): [[r / bayes.bound(3, t)]] * 3 for t, r in R.items()}), 0.95, replicates=20)
     assert table["exponent_undefined"].tolist() == [20, 20, 0] and table["crossing_undefined"].tolist() == [20, 20, 0]
     assert table["exponent"].iloc[2] == pytest.approx(math.log10(2))
     page = report.bayes_markdown(table, report.overall_verdict(table), "uniform", 20)
@@ -155,42 +171,12 @@ def test_undefined_resamplings_are_counted_and_the_page_says_so():
     assert "nan" not in page.lower()
 
 
-def test_estimates_per_actions_from_run_rows():
-    rows = [
-        (A, m, r, 100, ratio * bayes.bound(A, 100), bayes.bound(A, 100), ratio)
-        for A, table in ((3, [[0.5, 1.5], [2.0, 2.0], [0.0, 1.0]]), (4, [[0.1], [0.3]]))
-        for m, runs in enumerate(table)
-        for r, ratio in enumerate(runs)
-    ]
-    frame = bayes.estimates(pd.DataFrame(rows, columns=schemas.BAYES_RUN_SCHEMA.names), 0.95)
-    assert frame["actions"].tolist() == [3, 4]
-    assert frame["ratio"].tolist() == pytest.approx([7 / 6, 0.2])
-    assert frame[["matrices", "runs_per_matrix"]].values.tolist() == [[3, 2], [2, 1]]
-    assert frame["verdict"].tolist() == ["inconclusive", "holds"]
-    assert report.overall_verdict(frame).startswith("inconclusive at A = 3, T = 100")
-    # A = 3 is inconclusive: its interval would exclude 1 from n > 3 (z se / (7/6 - 1))^2 = 3 z^2 (7/36) / (1/36)
-    # = 21 z^2 = 80.67 matrices on, so 81; A = 4 holds (no number); at a ratio of exactly 1 none decides
-    page = report.bayes_markdown(frame, report.overall_verdict(frame), "uniform", 0)
-    assert "| inconclusive | 81 |" in page and "| holds | - |" in page
-    assert growth.matrices_to_decide(100, 0.5, 0.75) == 401  # 100 (0.5 / 0.25)^2 = 400 exactly: not yet excluded
-    assert growth.matrices_to_decide(100, 0.5, 1.0) == math.inf
-    missing = pd.DataFrame(rows[:-1], columns=schemas.BAYES_RUN_SCHEMA.names)
-    with pytest.raises(bayes.BayesError, match="same runs"):
-        bayes.estimates(missing.iloc[[0, 1, 2, 3, 4]], 0.95)
-
-
 def test_the_ratios_figure_counts_each_a_matrices_in_shared_bins_and_names_the_share_above(tmp_path):
     # matrix means by A (two runs each): A = 3: 0.3, 0.5, 1.5; A = 4: -0.5, 0.6, 1.0. With bins = 3 (not the
     # default 40) over [min, max] of all of them and 1, the edges are -0.5, 1/6, 5/6, 1.5 (no mean on an
     # inner edge), so A = 3 counts 0, 2, 1 and A = 4 counts 1, 1, 1; one A = 3 matrix of three is above 1.
     means = {3: [0.3, 0.5, 1.5], 4: [-0.5, 0.6, 1.0]}
-    rows = [
-        (A, m, r, 100, (mean + d) * bayes.bound(A, 100), bayes.bound(A, 100), mean + d)
-        for A, values in means.items()
-        for m, mean in enumerate(values)
-        for r, d in enumerate((-0.25, 0.25))
-    ]
-    runs = pd.DataFrame(rows, columns=schemas.BAYES_RUN_SCHEMA.names)
+    runs = _runs({(A, 100): [[m - 0.25, m + 0.25] for m in values] for A, values in means.items()})
     fig = report.ratios_figure(runs, bayes.estimates(runs, 0.95), 3, [tmp_path / "r.png"], data_digest="d")
     axes = fig.get_axes()
     assert [[p.get_height() for p in ax.patches] for ax in axes] == [[0, 2, 1], [1, 1, 1]]
@@ -201,14 +187,9 @@ def test_the_ratios_figure_counts_each_a_matrices_in_shared_bins_and_names_the_s
 
 
 def test_the_verdict_at_its_boundaries():
-    for low, high, expected in [
-        (0.2, 0.999, "holds"),
-        (0.2, 1.0, "inconclusive"),  # the bound on the interval's end: not below it
-        (0.9, 1.1, "inconclusive"),
-        (1.0, 1.5, "inconclusive"),
-        (1.001, 1.5, "fails"),
-    ]:
-        assert bayes.verdict(low, high) == expected
+    """Holds below 1, fails above it; 1 inside or on an end of the interval is inconclusive."""
+    ends = [(0.2, 0.999), (0.2, 1.0), (0.9, 1.1), (1.0, 1.5), (1.001, 1.5)]
+    assert [bayes.verdict(*e) for e in ends] == ["holds", "inconclusive", "inconclusive", "inconclusive", "fails"]
 
 
 def test_the_overall_verdict_names_the_reading_and_the_prior():
@@ -225,10 +206,7 @@ def test_the_headline_verdict_is_the_longest_horizons_and_the_page_says_so_once(
     """Three matrices at A = 3, one run each: R_t / bound 2.0, 2.1, 2.2 at t = 100 (mean 2.1, se 0.058:
     fails) and 0.1, 0.2, 0.3 at t = 1,000 (mean 0.2: holds). The headline is t = 1,000's alone; the page
     keeps t = 100's row with its own verdict (and the crossing 'reached': the ratio is above 1 there)."""
-    b = {t: bayes.bound(3, t) for t in (100, 1000)}
-    ratios = {100: [2.0, 2.1, 2.2], 1000: [0.1, 0.2, 0.3]}
-    rows = [(3, m, 0, t, x * b[t], b[t], x) for t, xs in ratios.items() for m, x in enumerate(xs)]
-    table = bayes.estimates(pd.DataFrame(rows, columns=schemas.BAYES_RUN_SCHEMA.names), 0.95)
+    table = bayes.estimates(_runs({(3, 100): [[2.0], [2.1], [2.2]], (3, 1000): [[0.1], [0.2], [0.3]]}), 0.95)
     assert table["verdict"].tolist() == ["fails", "holds"]
     headline = report.overall_verdict(table)
     assert headline == "holds as a Bayesian bound (prior: uniform antisymmetric) at A = 3, T = 1,000"
@@ -268,26 +246,26 @@ def test_the_default_section_is_valid_and_checked():
     assert "maximin-bayes" not in plan.paper_config(BASE)
 
 
-def test_the_target_check_names_its_key():
+def _check(**section) -> None:
+    """check_target of the default config with ``section``'s keys of maximin-bayes changed."""
     config = copy.deepcopy(BASE)
-    config["maximin-bayes"].update(matrices=3, jobs=3)
-    configcheck.check_target(config, "maximin-bayes")  # the last valid number of jobs: one matrix each
-    config["maximin-bayes"].update(matrices=3, jobs=4)
+    config["maximin-bayes"].update(section)
+    configcheck.check_target(config, "maximin-bayes")
+
+
+def test_the_target_check_names_its_key():
+    _check(matrices=3, jobs=3)  # the last valid number of jobs: one matrix each
     line = r"^config: maximin-bayes/jobs: 4 jobs per A for 3 matrices \(maximin-bayes/matrices\): a job would have "
-    line += "no matrix$"
-    with pytest.raises(ConfigError, match=line):
-        configcheck.check_target(config, "maximin-bayes")
+    with pytest.raises(ConfigError, match=line + "no matrix$"):
+        _check(matrices=3, jobs=4)
     config = copy.deepcopy(BASE)
     config["maximin-bayes"]["actions"] = [3, 3]
     with pytest.raises(ConfigError, match=r"^config: maximin-bayes/actions: \[3, 3\] has non-unique elements$"):
         configcheck.validate(config, SCHEMA)
     for key, value, most in (("grid_from", 10**6, "horizon"), ("matrices", 10**6, "strata_draws")):
-        config = copy.deepcopy(BASE)
-        config["maximin-bayes"].update(jobs=1, **{key: config["maximin-bayes"][most]})
-        configcheck.check_target(config, "maximin-bayes")  # at its most
-        config["maximin-bayes"].update(**{key: value})
+        _check(jobs=1, **{key: BASE["maximin-bayes"][most]})  # at its most
         with pytest.raises(ConfigError, match=f"^config: maximin-bayes/{key}: 1000000 is above maximin-bayes/{most}"):
-            configcheck.check_target(config, "maximin-bayes")
+            _check(jobs=1, **{key: value})
     config = copy.deepcopy(BASE)  # any horizon fits in memory (no trace), up to the run files' int32 column (schema)
     config["memory_limit_gb"] = 0.001
     config["maximin-bayes"]["horizon"] = 2**31 - 1

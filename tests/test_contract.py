@@ -196,10 +196,9 @@ def test_a_random_state_first_seen_after_a_run_is_not_a_draw(registered, monkeyp
     assert contract.check_algorithm(registered(entry("toy-numba-later", Fine))) == []
 
 
-def test_register_refuses_a_taken_slug_and_an_incomplete_entry(registered):
+def test_register_refuses_a_taken_slug_and_a_bad_entry(registered):
+    """(An entry's other checks: tests/test_plugins.py's BAD, through the same ``check``.)"""
     with pytest.raises(algorithms.AlgorithmError, match="'dts' is already registered"):
         algorithms.register(dataclasses.replace(entry("x", Fine), slug="dts"))
-    with pytest.raises(algorithms.AlgorithmError, match="regrets must map each of condorcet, borda, target"):
-        algorithms.register(dataclasses.replace(entry("toy-regrets", Fine), regrets={"condorcet": "maximin"}))
     with pytest.raises(algorithms.AlgorithmError, match="a slug is lower-case letters"):
         algorithms.register(entry("Toy_Bad", Fine))

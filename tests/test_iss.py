@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from literal import Trace
 
 import duelbandits
 from duelbandits.algorithms import iss
@@ -12,7 +13,7 @@ def replay(X, T, rng):
     for the duel. Returns ``(I, J, outcomes, number of Beta variates drawn)``."""
     A = X.shape[0]
     S, F = np.zeros(A), np.zeros(A)
-    I, J, outcomes, draws = [], [], [], 0
+    trace, draws = Trace(), 0
     for _ in range(T):
         chosen = []
         for _ in range(2):
@@ -21,13 +22,10 @@ def replay(X, T, rng):
             assert len(set(theta)) == A  # no tie, so no tie-breaking uniform is drawn
             chosen.append(int(np.argmax(theta)))
         i, j = chosen
-        o = int(rng.random() < X[i, j])
+        o = trace.duel(X, i, j, rng)
         S[i if o else j] += 1
         F[j if o else i] += 1
-        I.append(i)
-        J.append(j)
-        outcomes.append(o)
-    return np.array(I), np.array(J), np.array(outcomes), draws
+    return *trace.arrays(), draws
 
 
 @pytest.mark.parametrize("A", [2, 5])

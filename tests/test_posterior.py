@@ -5,14 +5,13 @@ from decimal import Decimal, localcontext
 
 import numpy as np
 import pytest
-from montecarlo import assert_same_frequencies, full_theta_choices, random_counts
+from montecarlo import N_MC, assert_same_frequencies, full_theta_choices, random_counts
 
 import duelbandits
 from duelbandits.algorithms import _posterior as P
 from duelbandits.algorithms import ts_maximin
 
-N = 20_000
-"""Draws per law check; one call from Python costs about 15 us."""
+N = N_MC  # one call from Python costs about 15 us
 
 # Chi-square homogeneity test of two samples of actions: false alarm 1e-6 by the
 # Wilson-Hilferty upper quantile (z = 4.753), conservative for df >= 1 (df = 1:
@@ -265,20 +264,17 @@ MAXIMIN_CASES = [
 ]
 
 
-def check_against_full_argmax(W, first, z, borda, seed):
-    """Chi-square homogeneity of N pruned choices against N full-matrix argmaxes, and each value's frequency
-    within 5 standard errors (the sharper check for a shift of one value: a tie resolved towards the first
-    row visited, the diagonal 1/2 left out of the min, a pruning bound too tight by one entry shift a
-    frequency of the tie cases by >= 0.03, about twice that tolerance); returns the Beta variates each pruned
-    choice drew."""
-    A = W.shape[0]
-    pair, order = P.new_state(W, borda, z)
-    if z < 0.5:
-        assert pair[range(A), range(A), P.MASS_UP].max() < 0.3  # most rows draw their labels the slow way
+def check_against_full_argmax(pair, order, first, borda, seed):
+    """Chi-square homogeneity of N pruned choices from the state ``(pair, order)`` against N full-matrix
+    argmaxes of its counts, and each value's frequency within 5 standard errors (the sharper check for a
+    shift of one value: a tie resolved towards the first row visited, the diagonal 1/2 left out of the min,
+    a pruning bound too tight by one entry shift a frequency of the tie cases by >= 0.03, about twice that
+    tolerance); returns the Beta variates each pruned choice drew."""
+    A = pair.shape[0]
     sample = P.sample_borda if borda else P.sample_maximin
     rng = np.random.default_rng(100 + seed)
     choices, draws = np.array([sample(pair, order, first, rng) for _ in range(N)]).T
-    full = full_theta_choices(W, N, np.random.default_rng(200 + seed), np.sum if borda else np.min)
+    full = full_theta_choices(pair[..., P.COUNT], N, np.random.default_rng(200 + seed), np.sum if borda else np.min)
     assert_same_law(choices, full, A, (borda, seed))
     assert_same_frequencies(choices, full, A, (borda, seed))
     assert len(np.unique(full)) >= 2  # the law is not a point mass: the test has something to compare
@@ -295,7 +291,10 @@ def test_pruned_sampler_has_the_law_of_the_full_matrix_argmax(kind, case):
     z puts a third of the mass of every entry in its tails, so the labels and tail variates are exercised on
     most rows."""
     W, first, z = (BORDA_CASES if kind == "borda" else MAXIMIN_CASES)[case]
-    draws = check_against_full_argmax(W, first, z, kind == "borda", case)
+    pair, order = P.new_state(W, kind == "borda", z)
+    if z < 0.5:
+        assert pair[range(len(W)), range(len(W)), P.MASS_UP].max() < 0.3  # most rows draw their labels the slow way
+    draws = check_against_full_argmax(pair, order, first, kind == "borda", case)
     if (kind, case) == ("borda", len(BORDA_CASES) - 1):
         assert np.mean(draws == 0) > 0.08  # the early exit is taken (about 15%)
 
@@ -321,12 +320,7 @@ def test_sampler_after_a_history_has_the_law_of_the_full_matrix_argmax(borda):
         P.observe(pair, order, i, j, int(rng.random() < X[i, j]), borda)
     if not borda:
         assert np.any(pair[..., P.UPPER] == P.BELOW_HALF)
-    sample = P.sample_borda if borda else P.sample_maximin
-    choices = np.array([sample(pair, order, 1, rng)[0] for _ in range(N)])
-    W = pair[..., P.COUNT].copy()
-    full = full_theta_choices(W, N, np.random.default_rng(13), np.sum if borda else np.min)
-    assert_same_law(choices, full, A, borda)
-    assert np.bincount(full, minlength=A).max() < 0.99 * N  # at least 1% of the choices elsewhere
+    check_against_full_argmax(pair, order, 1, borda, 12)
 
 
 def test_tie_prone_state_really_ties():

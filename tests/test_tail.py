@@ -1,5 +1,6 @@
-"""The maximin-tail target (duelbandits.studies.tail): the prefix property it rests on, the trapped rule, the
-phase-2 selection, and the two-phase stratified estimator by hand (its law: tests/test_regret.py's coverage test)."""
+"""The maximin-tail target (duelbandits.studies.tail): the trapped rule, the phase-2 selection, and the two-phase
+stratified estimator by hand (its law: tests/test_regret.py's coverage test; the prefix property it rests on: the
+contract's, tests/test_contract.py)."""
 
 import math
 
@@ -21,16 +22,6 @@ NAN = math.nan
 @pytest.fixture(scope="module")
 def borda():
     return scenarios.make_scenario("borda", actions=10, seed=SEED).matrix
-
-
-def test_prefix_property_run_r_is_the_same_at_every_horizon(borda):
-    """TS-Maximin has no horizon tuning: the first T1 steps of horizon T2 are those of horizon T1."""
-    for run in [0, 1, 7]:
-        seed = run_seed(SEED, "borda", "ts-maximin", run)
-        short = simulate(borda, "ts-maximin", 3_000, seed, stride=3_000)
-        long = simulate(borda, "ts-maximin", 11_000, seed, stride=11_000)
-        for name in ("I", "J", "outcomes"):
-            np.testing.assert_array_equal(getattr(short, name), getattr(long, name)[:3_000])
 
 
 def test_trapped_at_its_boundary():
@@ -90,27 +81,15 @@ def test_growth_exponent_needs_a_crossing_and_two_steps_past_it():
 
 
 def test_family_extremes_within_the_grid():
-    rows = [
-        (3, 0.1, "below"),
-        (4, 0.1, "exceeded"),
-        (4, 0.2, "inconclusive"),
-        (4, 0.3, "exceeded"),
-        (5, 0.3, "exceeded"),
-        (5, 0.4, "below"),
-        (6, 0.1, "no trap"),
-    ]
-    family = pd.DataFrame(rows, columns=["actions", "gap", "verdict"])
+    family = pd.DataFrame({"actions": [3, 4, 4, 4, 5, 5, 6], "gap": [0.1, 0.1, 0.2, 0.3, 0.3, 0.4, 0.1]})
+    family["verdict"] = ["below", "exceeded", "inconclusive", "exceeded", "exceeded", "below", "no trap"]
     assert tail_family.family_extremes(family) == ((4, [0.1, 0.3]), (0.3, [4, 5]))
     assert tail_family.family_extremes(family.assign(verdict="below")) is None
 
 
-def _phase_one_rows():
-    """Runs 0-3 at t = 1, 2 (delta 1, share 1/2: trapped at t = 2 when R_2 - R_1 >= 1/2): runs 0 (slope 1)
-    and 1 (slope 1/2, the boundary) trapped, runs 2 (0.1) and 3 (0) free."""
-    R = {0: [0.0, 1.0], 1: [0.0, 0.5], 2: [0.0, 0.1], 3: [0.0, 0.0]}
-    rows = [(run, "maximin", t, r) for run, values in R.items() for t, r in zip((1, 2), values)]
-    rows += [(run, "borda", t, 9.0) for run in R for t in (1, 2)]  # another regret: ignored
-    return pd.DataFrame(rows, columns=["run", "regret", "t", "cumulative_regret"])
+PHASE_ONE = {0: [0.0, 1.0], 1: [0.0, 0.5], 2: [0.0, 0.1], 3: [0.0, 0.0]}
+"""Runs 0-3 at t = 1, 2 (delta 1, share 1/2: trapped at t = 2 when R_2 - R_1 >= 1/2): runs 0 (slope 1) and 1
+(slope 1/2, the boundary) trapped, runs 2 (0.1) and 3 (0) free."""
 
 
 def _phase_two_curves(strata=("trapped", "trapped", "free")):
@@ -128,7 +107,7 @@ def test_phase_two_estimate_by_hand():
     S^2 = 0.5 * 1.125 + 0.5 * 1.075^2 + 0.5 * 1.075^2 = 1.718125, se = sqrt(S^2 / 4), bound 21.460. The trapped
     fraction: slopes over (2, 4] are 1, 1/2 (trapped) and 0: estimate 1/2, S^2 = 0.25, se = 1/4. Phase 1 at
     t = 2: R = 1, 0.5, 0.1, 0 (mean 0.4, squares of deviations 0.62, se sqrt(0.62 / 3) / 2), two trapped."""
-    table = tail.estimates(_phase_one_rows(), _phase_two_curves(), 10, 1.0, 0.5, 0.95)
+    table = tail.estimates(_rows(PHASE_ONE), _phase_two_curves(), 10, 1.0, 0.5, 0.95)
     assert table["source"].tolist() == ["phase 1 (all runs)"] * 2 + ["phase 2 (stratified)"]
     assert table["t"].tolist() == [1, 2, 4]  # steps up to T1 come from phase 1 only
     assert table["mean"].tolist() == pytest.approx([0.0, 0.4, 1.175], rel=1e-12)
@@ -140,6 +119,8 @@ def test_phase_two_estimate_by_hand():
     assert table["trapped_low"].tolist() == pytest.approx([0.0, 0.5 - z * 0.25, 0.5 - z * 0.25], rel=1e-12)
     assert table["verdict"].tolist() == ["below"] * 3 and (table["confidence"] == 0.95).all()
     assert table[["runs", "trapped_runs", "free_runs_continued"]].values.tolist() == [[4, 2, 0], [4, 2, 0], [4, 2, 1]]
+    one_step = _phase_two_curves().query("t == 4")  # each run's stratum on its one row: the same mean at t = 4
+    assert tail.estimates(_rows(PHASE_ONE), one_step, 10, 1.0, 0.5, 0.95)["mean"].iloc[-1] == pytest.approx(1.175)
 
 
 # --- The parts by hand (issue 33's mutation run of the module) -------------------------------------
@@ -153,20 +134,6 @@ FAMILY_4 = [
 """family_matrix(4, gap=0.1, others_gap=0.1, strength=0.95), written out: row minima (diagonal 1/2
 included) 0.5, 0.4, 0.05, 0.05, so action 0 is the Maximin winner; row sums 2.3, 2.8, 1.45, 1.45, so
 action 1 is the Borda winner; delta = X[0, 1] - 1/2 = 0.1."""
-
-
-def test_a_matrix_with_tied_or_equal_winners_has_no_trap():
-    """A Condorcet winner (0, both winners); two Maximin winners (rows 0 and 1 both have minimum 1/2); two Borda
-    winners (1 and 2: row sums 1.8, 1.8)."""
-    why = "maximin-tail needs a matrix with one Maximin winner and a different, unique Borda winner; got "
-    for matrix, got in [
-        ([[0.5, 0.6, 0.6], [0.4, 0.5, 0.6], [0.4, 0.4, 0.5]], "Maximin winners [0] and Borda winners [0]"),
-        ([[0.5, 0.5, 0.9], [0.5, 0.5, 0.6], [0.1, 0.4, 0.5]], "Maximin winners [0, 1] and Borda winners [0]"),
-        ([[0.5, 0.55, 0.55], [0.45, 0.5, 0.85], [0.45, 0.85, 0.5]], "Maximin winners [0] and Borda winners [1, 2]"),
-    ]:
-        with pytest.raises(InputError) as refused:
-            winners.trap(matrix)
-        assert str(refused.value) == why + got
 
 
 def test_family_matrix_by_value_just_inside_its_ranges_and_refused_at_each_open_end():
@@ -253,16 +220,6 @@ def test_escape_takes_the_lowest_index_among_the_fewest_duels():
     assert p_escape == p_duel != p_other
 
 
-def _by_hand(I, J, outcomes, step, actions):
-    """Algorithm 1's counts after ``step`` steps, counted one duel at a time (self-duels skipped)."""
-    wins = [[0] * actions for _ in range(actions)]
-    for i, j, o in zip(I[:step], J[:step], outcomes[:step]):
-        if i != j:
-            wins[i][j] += int(o)
-            wins[j][i] += 1 - int(o)
-    return np.array(wins)
-
-
 def test_continue_runs_states_counted_by_hand(borda, monkeypatch):
     """Runs 4 (trapped) and 1 (free), in that order, to T2 = 300 with T1 = 100: each curve is the run's
     Maximin R_t at thin_grid(300, 5) = 1, 4, 17, 72, 300 (round(300^(k/4))); each state row counts the
@@ -299,7 +256,7 @@ def test_continue_runs_states_counted_by_hand(borda, monkeypatch):
         np.testing.assert_array_equal(curves.loc[curves["run"] == run, "cumulative_regret"], R[[0, 3, 16, 71, 299]])
         for _, row in states[states["run"] == run].iterrows():
             t = int(row["t"])
-            wins = _by_hand(res.I, res.J, res.outcomes, t, 10)
+            wins = tail.posterior_counts(10, res.I, res.J, res.outcomes, t)  # tested by hand above
             seen = wins + wins.T
             others = [j for j in range(10) if j != star]
             assert row["cumulative_regret"] == R[t - 1]
@@ -339,9 +296,6 @@ def test_strata_are_in_run_order_with_their_labels():
     assert runs.tolist() == [0, 1, 2, 3] and labels.tolist() == ["free", "trapped", "free", "trapped"]
     runs, labels = tail.strata_of(frame, 1.0, 0.5, 1, SEED)
     assert runs.tolist() == [1, 2, 3] and labels.tolist() == ["trapped", "free", "trapped"]
-    t, R, all_runs, caught = tail.phase_one(frame, 1.0, 0.5)
-    assert t.tolist() == [1, 2] and all_runs.tolist() == [0, 1, 2, 3] and caught.tolist() == [False, True, False, True]
-    assert R.tolist() == [[0.0, 0.0], [0.0, 1.0], [0.0, 0.2], [0.0, 1.0]]
 
 
 def test_phase_one_estimates_by_hand_with_each_verdict_and_the_clipped_trapped_interval():
@@ -359,14 +313,10 @@ def test_phase_one_estimates_by_hand_with_each_verdict_and_the_clipped_trapped_i
     se = np.array([0.0, math.sqrt(1.07 / 3) / 2, math.sqrt(1.1875 / 3) / 2])
     assert table["source"].tolist() == ["phase 1 (all runs)"] * 3 and table["t"].tolist() == [1, 4, 9]
     assert table[["runs", "trapped_runs", "free_runs_continued"]].values.tolist() == [[4, 1, 0]] * 3
-    np.testing.assert_allclose(table["mean"], mean, rtol=1e-12)
+    np.testing.assert_allclose(table[["mean", "low", "high"]].T, [mean, mean - z * se, mean + z * se], rtol=1e-12)
     np.testing.assert_allclose(table["se"], se, rtol=1e-12, atol=1e-12)
-    np.testing.assert_allclose(table["low"], mean - z * se, rtol=1e-12)
-    np.testing.assert_allclose(table["high"], mean + z * se, rtol=1e-12)
-    np.testing.assert_allclose(table["bound"], bound, rtol=1e-9)
-    np.testing.assert_allclose(table["ratio"], mean / bound, rtol=1e-9)
-    np.testing.assert_allclose(table["ratio_low"], (mean - z * se) / bound, rtol=1e-9)
-    np.testing.assert_allclose(table["ratio_high"], (mean + z * se) / bound, rtol=1e-9)
+    ratios = [mean / bound, (mean - z * se) / bound, (mean + z * se) / bound, bound]
+    np.testing.assert_allclose(table[["ratio", "ratio_low", "ratio_high", "bound"]].T, ratios, rtol=1e-9)
     assert table["verdict"].tolist() == ["exceeded", "inconclusive", "below"]
     assert table["trapped"].tolist() == [1.0, 0.75, 0.25]
     fse = np.array([0.0, math.sqrt(0.75 * 0.25 / 4), math.sqrt(0.25 * 0.75 / 4)])
@@ -385,15 +335,8 @@ def test_phase_one_estimates_of_a_single_run_have_no_spread():
 
 
 def test_verdict_messages_in_full_from_unsorted_rows():
-    frame = pd.DataFrame(
-        {
-            "t": [1000, 10, 100],
-            "verdict": ["exceeded", "below", "exceeded"],
-            "ratio": [1.5, 0.5, 1.2],
-            "ratio_low": [1.2, 0.4, 1.1],
-            "ratio_high": [1.8, 0.6, 1.3],
-        }
-    )
+    frame = pd.DataFrame({"t": [1000, 10, 100], "verdict": ["exceeded", "below", "exceeded"], "ratio": [1.5, 0.5, 1.2]})
+    frame = frame.assign(ratio_low=[1.2, 0.4, 1.1], ratio_high=[1.8, 0.6, 1.3])
     assert tail.verdict(frame) == "fails: E[R_t] exceeds Theorem 4.1's bound at t = 100 (R_t / bound 1.20 [1.10, 1.30])"
     frame["verdict"] = ["inconclusive", "below", "inconclusive"]
     assert tail.verdict(frame) == (
@@ -406,14 +349,8 @@ def test_verdict_messages_in_full_from_unsorted_rows():
 
 
 def test_first_break_takes_the_smallest_t_then_actions_then_gap():
-    rows = [
-        (5, 0.1, 100, "exceeded"),
-        (4, 0.3, 100, "exceeded"),
-        (4, 0.2, 100, "exceeded"),
-        (3, 0.1, 1000, "exceeded"),
-        (3, 0.1, 10, "below"),
-    ]
-    family = pd.DataFrame(rows, columns=["actions", "gap", "t", "verdict"])
+    family = pd.DataFrame({"actions": [5, 4, 4, 3, 3], "gap": [0.1, 0.3, 0.2, 0.1, 0.1], "t": [100] * 3 + [1000, 10]})
+    family["verdict"] = ["exceeded"] * 4 + ["below"]
     A, gap, t, row = tail_family.first_break(family)
     assert (A, gap, t) == (4, 0.2, 100) and row["verdict"] == "exceeded"
     assert isinstance(A, int) and isinstance(t, int)
@@ -460,12 +397,9 @@ def test_family_search_rows_from_curves_known_by_hand(monkeypatch):
     bound = 3 / math.sqrt(2) * math.sqrt(math.log(3)) * np.sqrt(t)
     assert member["t"].tolist() == t.tolist() and (member["runs"] == 8).all()
     assert (member[["actions", "others_gap", "strength"]].values.tolist()) == [[3, 0.01, 0.99]] * 12
-    np.testing.assert_allclose(member["mean"], mean, rtol=1e-12)
+    ends = [mean, mean - z * se, mean + z * se, bound, mean / bound]
+    np.testing.assert_allclose(member[["mean", "low", "high", "bound", "ratio"]].T, ends, rtol=1e-12)
     np.testing.assert_allclose(member["se"], se, rtol=1e-12, atol=1e-12)  # 0 up to rounding where the runs agree
-    np.testing.assert_allclose(member["low"], mean - z * se, rtol=1e-12)
-    np.testing.assert_allclose(member["high"], mean + z * se, rtol=1e-12)
-    np.testing.assert_allclose(member["bound"], bound, rtol=1e-12)
-    np.testing.assert_allclose(member["ratio"], mean / bound, rtol=1e-12)
     verdicts = np.where(mean - z * se > bound, "exceeded", np.where(mean + z * se < bound, "below", "inconclusive"))
     assert member["verdict"].tolist() == verdicts.tolist()
     assert set(verdicts) == {"below", "inconclusive", "exceeded"}
@@ -481,24 +415,9 @@ def test_family_search_rows_from_curves_known_by_hand(monkeypatch):
         np.testing.assert_allclose(member[col], value, rtol=1e-9, err_msg=col)
 
 
-def test_family_verdict_at_the_bound_itself_is_inconclusive(monkeypatch):
-    """Identical runs (se 0) that duel the Borda winner against itself at every step: R_t = gap t exactly
-    for gap 1/4 (member A = 4: (4 - 2)(0.99 - 0.5 - 0.01) = 0.96 > 0.5, a trap). With Theorem 4.1's bound
-    replaced by exactly 0.25 t, the interval touches the bound at every step: neither above nor below."""
-    from duelbandits import theorems as theorems_module
-
-    def trapped_run(X, algorithm, horizon, seed, stride):
-        return type("Result", (), {"I": np.ones(horizon, int), "J": np.ones(horizon, int)})
-
-    monkeypatch.setattr(tail_family, "simulate", trapped_run)
-    monkeypatch.setattr(theorems_module, "ts_maximin", lambda A, t: 0.25 * np.asarray(t))
-    table = tail_family.family_search([4], [0.25], 0.01, 0.99, 3, 100, SEED, 4, 0.95, resamples=5)
-    assert table["mean"].tolist() == [0.25 * t for t in table["t"]] and (table["se"] == 0).all()
-    assert set(table["verdict"]) == {"inconclusive"}
-
-
 def test_estimates_at_the_bound_itself_are_inconclusive():
-    """Every run at exactly Theorem 4.1's bound at t = 1 (se 0): the interval touches the bound."""
+    """Every run at exactly Theorem 4.1's bound at t = 1 (se 0): the interval touches the bound (the family's
+    verdicts are the same function's, tail.against_bound)."""
     at = float(theorems.ts_maximin(10, 1.0))
     table = tail.estimates(_rows({0: [at, at], 1: [at, at]}), None, 10, 1.0, 0.5, 0.95)
     assert table["low"].iloc[0] == table["bound"].iloc[0] == table["high"].iloc[0]
@@ -511,18 +430,8 @@ def test_estimates_trap_at_share_times_delta_in_both_phases():
     (2, 4]) only the trapped stratum is trapped at t = 4, estimate 1/2 (mean 0.5 * 2.25 + 0.5 * 0.7)."""
     curves = _phase_two_curves()
     curves.loc[(curves["run"] == 2) & (curves["t"] == 4), "cumulative_regret"] = 0.7
-    table = tail.estimates(_phase_one_rows(), curves, 10, 2.0, 0.25, 0.95)
+    table = tail.estimates(_rows(PHASE_ONE), curves, 10, 2.0, 0.25, 0.95)
     assert table["trapped"].tolist() == [0.0, 0.5, 0.5] and table["mean"].tolist() == pytest.approx([0, 0.4, 1.475])
-
-
-def test_phase_two_curves_of_one_step_each():
-    """Curves holding only t = 4 (each run's stratum on its one row): the estimate at t = 4 as by hand."""
-    curves = _phase_two_curves()
-    table = tail.estimates(_phase_one_rows(), curves[curves["t"] == 4], 10, 1.0, 0.5, 0.95)
-    assert table["t"].tolist() == [1, 2, 4] and table["mean"].iloc[-1] == pytest.approx(1.175)
-    # phase 1 itself to T1 = 4: no step of phase 2 lies past it
-    R = {0: [0.0, 1.0, 3.0], 1: [0.0, 0.5, 1.5], 2: [0.0, 0.1, 0.1], 3: [0.0, 0.0, 0.0]}
-    assert tail.estimates(_rows(R, (1, 2, 4)), curves, 10, 1.0, 0.5, 0.95)["t"].tolist() == [1, 2, 4]
 
 
 # run, stratum, t, R_t, duels i*-i2, wins, never observed, of i*'s row, fewest i* duels, p(i*), p(i*-i2), p(escape)
@@ -612,20 +521,6 @@ def test_read_phase_two_reads_every_file_and_refuses_each_kind_of_damage_naming_
         tail.read_phase_two([path], "tail-states")
 
 
-def test_growth_exponent_interval_by_hand_from_the_documented_draws():
-    """Two runs, R = (0.1, 1) and (0.1, 10) at t = 10, 100: the mean curve (0.1, 5.5) has slope
-    r = log10(55) = 1.740. default_rng(3).integers(0, 2, size=(4, 2)) is [[1, 0], [0, 0], [0, 1], [1, 1]]
-    (numpy's stream, derived once with numpy alone): resamples of slope r, 1 (run 0 twice), r, 2 (run 1
-    twice). numpy's linear quantiles at 0.25 and 0.75 of (1, r, r, 2): 1 + 0.75 (r - 1) and
-    r + 0.25 (2 - r). Means below 1 keep their logarithm (only a mean <= 0 has none)."""
-    t = np.array([10.0, 100.0])
-    rho, low, high = tail_family.growth_exponent(t, np.array([[0.1, 1.0], [0.1, 10.0]]), 10.0, 4, 0.5, 3)
-    r = math.log10(55)
-    assert rho == pytest.approx(r, rel=1e-12)
-    assert low == pytest.approx(1 + 0.75 * (r - 1), rel=1e-12)
-    assert high == pytest.approx(r + 0.25 * (2 - r), rel=1e-12)
-
-
 def test_growth_exponent_interval_is_nan_when_a_resample_mean_is_zero():
     """Runs R = (0, 0) and (1, 10): the mean (0.5, 5) has slope 1, but a resample of run 0 twice
     (probability 1/4; among 50 resamples but for (3/4)^50 < 1e-6) has mean 0, whose log is undefined: the
@@ -664,8 +559,8 @@ def test_trap_delta_is_in_double_precision_for_a_float32_matrix():
 
 def test_float32_inputs_are_computed_in_double_precision():
     """Steps, regrets and values given in float32 are taken at their exact double values, and the arithmetic is
-    done in double precision (each expectation below is the closed form of its function's hand test, on the
-    float32 values): float32 arithmetic would round each of these differently."""
+    done in double precision (each expectation below is the closed form of its function, on the float32
+    values): float32 arithmetic would round each of these differently."""
     f = np.float32
     # stratified_mean: one stratum, every run continued: the plain mean of 0.1, 0.2, 0.7 in float32
     values = np.array([0.1, 0.2, 0.7], f)
@@ -676,8 +571,10 @@ def test_float32_inputs_are_computed_in_double_precision():
     t = np.array([10, 100, 1000, 10000], f)
     ratio = np.array([0.1, 0.5, 2.0, 4.0], f)
     assert tail_family.crossing(t, ratio, ratio / 2, ratio * 2)[0] == pytest.approx(10 ** (2 + 1 / 3), rel=1e-12)
-    # growth_exponent: runs (0.1, 1) and (0.2, 10) at t = 10, 100; the draws of default_rng(3) as in the hand
-    # test: resamples of slopes m (the mean curve's), s (run 0 twice), m, b (run 1 twice), sorted s, m, m, b
+    # growth_exponent by hand: runs (0.1, 1) and (0.2, 10) at t = 10, 100 (means below 1 keep their logarithm);
+    # default_rng(3).integers(0, 2, size=(4, 2)) is [[1, 0], [0, 0], [0, 1], [1, 1]] (numpy's stream, derived once
+    # with numpy alone): resamples of slopes m (the mean curve's), s (run 0 twice), m, b (run 1 twice); numpy's
+    # linear quantiles at 0.25 and 0.75 of (s, m, m, b): s + 0.75 (m - s) and m + 0.25 (b - m)
     a, c = float(f(0.1)), float(f(0.2))
     m, s, b = math.log10(5.5 / ((a + c) / 2)), math.log10(1 / a), math.log10(10 / c)
     rho, low, high = tail_family.growth_exponent(

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import duelbandits
-from duelbandits import triggers
+from duelbandits import plugins, triggers
 from duelbandits.algorithms import ALGORITHMS
 
 REPO = Path(__file__).resolve().parents[1]
@@ -144,12 +144,17 @@ def command_imports(entry):
     return found
 
 
+def imported_units(unit, statements):
+    """The package units ``statements`` of module ``unit`` import, as triggers reads them (plugins.imported)."""
+    return {triggers._unit(n) for n in plugins.imported(triggers._name(unit), statements, triggers._file)}
+
+
 def test_the_resolver_reads_relative_absolute_and_package_imports():
     """The resolver itself, on import statements whose modules are known by hand."""
 
     def units(unit, source):
         nodes = ast.parse(source).body
-        found, named = set().union(*[resolve(unit, node) for node in nodes]), triggers._imported_units(unit, nodes)
+        found, named = set().union(*[resolve(unit, node) for node in nodes]), imported_units(unit, nodes)
         assert named | {p for name in named for p in parents(name)} == found, (unit, source)  # triggers' agrees
         return found
 
@@ -272,7 +277,7 @@ async def g():
 
 def test_the_import_walk_finds_an_import_in_every_kind_of_block_but_type_checking():
     """triggers walks statements only (an import is one): every block that holds statements is entered."""
-    found = [alias.name for node in triggers._import_statements([ast.parse(NESTED)]) for alias in node.names]
+    found = [alias.name for node in plugins.import_statements([ast.parse(NESTED)]) for alias in node.names]
     assert sorted(found) == sorted(["a0", "x", *(f"a{k}" for k in (1, *range(3, 15)))])
 
 

@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from ws_s_reference import ws_w_pair
+import ws_s_reference
 
 import duelbandits
 from duelbandits import winners
@@ -34,32 +34,16 @@ def test_select_keeps_previous_actions_that_are_still_maximisers(C, prev, pair):
     assert _select(C, prev, np.random.default_rng(0)) == pair
 
 
-def replay(X, T, rng):
-    """WS-W written literally (tests/ws_s_reference.py's choice rule), drawing from ``rng`` as the kernel
-    does: per choice, one ``integers(m)`` over the ``m >= 2`` maximisers (in index order) when no previous
-    action is one of them, nothing otherwise; then one uniform for the duel."""
-    C = [0] * X.shape[0]
-    prev = ()
-    I, J, O = [], [], []
-    for _ in range(T):
-        i, j = prev = ws_w_pair(C, prev, rng)
-        o = int(rng.random() < X[i, j])
-        C[i if o else j] += 1
-        C[j if o else i] -= 1
-        I.append(i)
-        J.append(j)
-        O.append(o)
-    return np.array(I), np.array(J), np.array(O)
-
-
 @pytest.mark.parametrize("A", [2, 5, 10])
 def test_a_run_is_the_literal_replay(A):
-    """Same actions, outcomes and generator state afterwards as the literal rule (which never duels an arm
-    with itself: J among the others)."""
+    """Same actions, outcomes and generator state afterwards as the literal rule, WS-S's reference without
+    its exploitation (``beta = 0``: ``floor(0^r) = 0`` self-duels a round), which draws as the kernel does:
+    per choice one ``integers(m)`` over the ``m >= 2`` maximisers when no previous action is one of them,
+    then one uniform for the duel; it never duels an arm with itself."""
     X = duelbandits.make_scenario("condorcet", actions=A, seed=4).matrix
     rng, ref = np.random.default_rng(9), np.random.default_rng(9)
     I, J, o, _ = ws.run(X, 400, rng)
-    rI, rJ, ro = replay(X, 400, ref)
+    rI, rJ, ro = ws_s_reference.run(X, 400, ref, beta=0.0)
     np.testing.assert_array_equal(I, rI)
     np.testing.assert_array_equal(J, rJ)
     np.testing.assert_array_equal(o, ro)

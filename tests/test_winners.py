@@ -72,7 +72,8 @@ def test_ties_for_the_maximum_after_a_lower_tie_are_the_winners():
 def test_the_trap_is_the_maximin_winner_the_other_borda_winner_and_their_gap():
     """DIFFER: Maximin winner 1, Borda winner 0, delta = X[1, 0] - 1/2 = -0.05. No trap where the Maximin
     and Borda winners agree (CONDORCET), tie (TIED), or the Borda winners alone tie: rows 0 and 1 of
-    ONE_MAXIMIN_TWO_BORDA both sum to 1.7, its row minima are 0.4, 0.5, 0.2."""
+    ONE_MAXIMIN_TWO_BORDA both sum to 1.7, its row minima are 0.4, 0.5, 0.2; or the Maximin winners alone (rows
+    0 and 1's minima 1/2, sums 1.9 and 1.6)."""
     import pytest
 
     from duelbandits.errors import InputError
@@ -86,6 +87,7 @@ def test_the_trap_is_the_maximin_winner_the_other_borda_winner_and_their_gap():
         (CONDORCET, "Maximin winners [0] and Borda winners [0]"),
         (TIED, "Maximin winners [0, 1] and Borda winners [0, 1]"),
         (one_maximin_two_borda, "Maximin winners [1] and Borda winners [0, 1]"),
+        ([[0.5, 0.5, 0.9], [0.5, 0.5, 0.6], [0.1, 0.4, 0.5]], "Maximin winners [0, 1] and Borda winners [0]"),
     ]:
         with pytest.raises(InputError) as refused:
             winners.trap(X)

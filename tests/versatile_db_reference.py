@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
+from literal import Trace, counters
 
 
 def law(L, eta):
@@ -41,17 +41,13 @@ def draw(p, rng):
 def run(X, T, rng, events=None):
     """One literal run: ``(I, J, outcomes)``; ``events`` (a dict) counts the self-duels."""
     A = X.shape[0]
-    events = {} if events is None else events
-    events.update({"self-duel": 0})
+    events = counters(events, "self-duel")
     L = [0.0] * A
-    I, J, o = [], [], []
+    trace = Trace()
     for t in range(1, T + 1):
         p = law(L, 2.0 / math.sqrt(t))
         i, j = draw(p, rng), draw(p, rng)
-        win = int(rng.random() < X[i, j])
-        I.append(i)
-        J.append(j)
-        o.append(win)
+        win = trace.duel(X, i, j, rng)
         events["self-duel"] += i == j
         L[i] += (1.0 - win) / p[i]
-    return np.array(I, dtype=np.int64), np.array(J, dtype=np.int64), np.array(o, dtype=np.int8)
+    return trace.arrays()

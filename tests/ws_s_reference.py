@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
+from literal import Trace, counters, pick
 
 
 def ws_w_pair(C, prev, rng):
@@ -19,35 +19,29 @@ def ws_w_pair(C, prev, rng):
         others = [k for k in range(len(C)) if k not in pair]
         cands = [k for k in others if C[k] == max(C[k] for k in others)]
         kept = [p for p in prev if p in cands]
-        pair.append(kept[0] if kept else cands[0] if len(cands) == 1 else cands[int(rng.integers(len(cands)))])
+        pair.append(kept[0] if kept else pick(cands, rng))
     return tuple(pair)
 
 
 def run(X, T, rng, events=None, beta=1.5):
     """One literal run: ``(I, J, outcomes)``; ``events`` (a dict) counts the rounds and exploitation steps."""
     A = X.shape[0]
-    events = {} if events is None else events
-    events.update(rounds=0, exploit=0)
+    events = counters(events, "rounds", "exploit")
     C = [0] * A
     prev = ()
-    I, J, o = [], [], []
+    trace = Trace()
     r = 1
-    while len(I) < T:
+    while len(trace) < T:
         i, j = prev = ws_w_pair(C, prev, rng)
-        win = int(rng.random() < X[i, j])
+        win = trace.duel(X, i, j, rng)
         C[i if win else j] += 1
         C[j if win else i] -= 1
-        I.append(i)
-        J.append(j)
-        o.append(win)
         if max(C) == r * (A - 1):
             events["rounds"] += 1
             w = C.index(max(C))
             for _ in range(math.floor(beta**r)):
-                if len(I) < T:
+                if len(trace) < T:
                     events["exploit"] += 1
-                    I.append(w)
-                    J.append(w)
-                    o.append(int(rng.random() < X[w, w]))
+                    trace.duel(X, w, w, rng)
             r += 1
-    return np.array(I, dtype=np.int64), np.array(J, dtype=np.int64), np.array(o, dtype=np.int8)
+    return trace.arrays()

@@ -8,6 +8,7 @@ as does a later exception of a plugin's code (:func:`foreign`). A loaded entry c
 
 from __future__ import annotations
 
+import ast
 import hashlib
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -39,6 +40,69 @@ class Source:
         return {"distribution": self.distribution, "version": self.version, "digest": self.digest}
 
 
+_BLOCK = (ast.stmt, ast.excepthandler, ast.match_case)
+"""What holds statements: an import is a statement, so the walk never enters an expression (most of
+the nodes, and most of the time the code digests take at each Snakemake start)."""
+
+
+def import_statements(nodes, functions=True):
+    """Every import statement under ``nodes``, skipping ``if TYPE_CHECKING:`` blocks (never run), and
+    function bodies unless ``functions`` (what runs at import is the rest)."""
+    todo = list(nodes)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.If) and getattr(node.test, "id", getattr(node.test, "attr", None)) == "TYPE_CHECKING":
+            todo.extend(node.orelse)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            yield node
+        elif not functions and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        else:
+            for field in node._fields:
+                value = getattr(node, field)  # the parser sets every field
+                if isinstance(value, list):
+                    todo.extend(v for v in value if isinstance(v, _BLOCK))
+
+
+def imported(name: str, statements, find) -> set[str]:
+    """The modules of the top-level package of module ``name`` that its import ``statements`` name, by
+    absolute name: a package too where a name is taken from it (not only a submodule of it). ``find``
+    gives a module's file by name, or None."""
+    top = name.partition(".")[0]
+    package = name if find(name).name == "__init__.py" else name.rpartition(".")[0]
+    found = set()
+    for node in statements:
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        else:
+            base = node.module  # None only in ``from . import x``, relative: resolved below
+            if node.level:
+                parts = package.split(".")
+                base = ".".join([*parts[: len(parts) + 1 - node.level], *([node.module] if node.module else [])])
+            names = [f"{base}.{alias.name}" for alias in node.names]
+            if base.partition(".")[0] == top and not all(find(n) for n in names):
+                names.append(base)  # a name defined by the module or package ``base`` itself
+        found |= {n for n in names if n.partition(".")[0] == top and find(n)}
+    return found
+
+
+def import_walk(todo: list, find, imports) -> set[str]:
+    """The modules ``todo`` names as ``(name, mode)``, and those they import, transitively, with the package
+    of each (its ``__init__`` runs first): ``imports(name, mode)`` names a module's imports, all of them
+    for a true ``mode`` (a module imported), those that run when it is loaded for ``False`` (a package
+    above a module). Breadth first, so the modules of ``todo`` are visited in their own mode first."""
+    seen, loaded = set(), set()
+    while todo:
+        name, mode = todo.pop(0)
+        if name in seen or (not mode and name in loaded):
+            continue
+        (seen if mode else loaded).add(name)
+        packages = [".".join(name.split(".")[:i]) for i in range(1, name.count(".") + 1)]
+        todo += [(package, False) for package in packages if find(package)]
+        todo += [(module, True) for module in sorted(imports(name, mode) - seen)]
+    return seen | loaded
+
+
 def module_files(module: str) -> dict[str, Path]:
     """The file of ``module`` and of every module of its own top-level package that it imports, directly
     or through another (read from the sources, not by importing), by module name; with the ``__init__``
@@ -46,7 +110,6 @@ def module_files(module: str) -> dict[str, Path]:
     own imports) only where a module imports the package itself or a name from it, not a submodule: a
     plugin's ``__init__`` typically gathers all its entries, and an edit to one entry's module must rerun
     that entry's jobs alone."""
-    import ast
     import importlib.util
 
     def origin(name: str) -> Path | None:
@@ -56,41 +119,18 @@ def module_files(module: str) -> dict[str, Path]:
             return None
         return Path(spec.origin) if spec and spec.origin and spec.origin.endswith(".py") else None
 
-    top, found, todo = module.partition(".")[0], {}, [module]
-    followed = set()
-    while todo:
-        name = todo.pop()
-        if name in followed or origin(name) is None:
-            continue
-        followed.add(name)  # pragma: no mutate -- without it an import cycle loops for ever (a timeout, no kill)
-        found[name] = origin(name)
-        above = name
-        while "." in above:
-            above = above.rpartition(".")[0]
-            found.setdefault(above, origin(above))
-        package = name if found[name].name == "__init__.py" else name.rpartition(".")[0]
-        for node in ast.walk(ast.parse(found[name].read_bytes())):
-            if isinstance(node, ast.Import):
-                targets = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom):
-                base = node.module  # None only in ``from . import x``, relative: resolved below
-                if node.level:
-                    parts = package.split(".")[: len(package.split(".")) - (node.level - 1)]
-                    base = ".".join([*parts, *([node.module] if node.module else [])])
-                targets = [f"{base}.{alias.name}" for alias in node.names]
-                if base.partition(".")[0] == top and not all(origin(t) for t in targets):
-                    targets.append(base)  # a name defined by the module or package ``base`` itself
-            else:
-                continue
-            todo += [t for t in targets if t.partition(".")[0] == top]
-    return {name: path for name, path in found.items() if path is not None}
+    def imports(name: str, whole: bool) -> set[str]:
+        tree = ast.parse(origin(name).read_bytes())
+        return imported(name, import_statements([tree]), origin) if whole else set()
+
+    if origin(module) is None:
+        return {}
+    return {name: origin(name) for name in import_walk([(module, True)], origin, imports)}
 
 
 def results_source(path: Path) -> bytes:
     """What of a plugin module's source can change results: its syntax tree (not its comments or
     layout), each ``Param(...)``'s description left out (the text ``duelbandits list`` shows)."""
-    import ast
-
     tree = ast.parse(path.read_bytes())
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "Param":
@@ -155,12 +195,6 @@ def foreign(entry):
         raise PluginError(f"{named(entry)}: {cause}") from None
 
 
-def _where(point) -> str:
-    dist = point.dist
-    name = f"{dist.name} {dist.version}" if dist is not None else "an unknown distribution"
-    return f"plugin {name}, entry point {point.name!r} = {point.value!r} in group {point.group!r}"
-
-
 def load(group: str, kind: type, builtins: dict) -> dict:
     """The entries of ``group`` as ``{slug: entry}``, each checked and given its :class:`Source`.
 
@@ -169,7 +203,9 @@ def load(group: str, kind: type, builtins: dict) -> dict:
     """
     loaded: dict = {}
     for point in sorted(metadata.entry_points(group=group)):  # by name, then value
-        where = _where(point)
+        dist = point.dist
+        made_by = f"{dist.name} {dist.version}" if dist is not None else "an unknown distribution"
+        where = f"plugin {made_by}, entry point {point.name!r} = {point.value!r} in group {point.group!r}"
         try:
             entry = point.load()
         except (Exception, SystemExit) as err:  # noqa: BLE001 - any failure of a foreign import (a sys.exit too)
@@ -189,13 +225,8 @@ def load(group: str, kind: type, builtins: dict) -> dict:
             entry = entry.with_source(None)  # a plugin's: an algorithm of family plugin, a generated scenario
         except InputError as err:
             raise PluginError(f"{where}: {err}") from None
-        dist = point.dist
-        source = Source(
-            distribution=dist.name if dist is not None else entry.module,
-            version=dist.version if dist is not None else "unknown",
-            digest=files_digest(entry.module, entry),
-        )
-        loaded[entry.slug] = entry.with_source(source)
+        name, version = (dist.name, dist.version) if dist is not None else (entry.module, "unknown")
+        loaded[entry.slug] = entry.with_source(Source(name, version, files_digest(entry.module, entry)))
     return loaded
 
 

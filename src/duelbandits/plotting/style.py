@@ -97,8 +97,6 @@ PANEL_RC = {
     "font.size": SUBCAPTION_SIZE,
     "axes.titlesize": SUBCAPTION_SIZE,
     "axes.labelsize": SUBCAPTION_SIZE,
-    "xtick.labelsize": 8,
-    "ytick.labelsize": 8,
     "legend.fontsize": 7,
     "legend.title_fontsize": 7,
     "legend.borderpad": 0.3,
@@ -136,15 +134,9 @@ def appendix_panel_letters(players) -> str:
     return "abc" + "de"[: len(players)]
 
 
-def main_panel_size(panel: str) -> tuple[float, float]:
-    """Width and height in inches of panel ``panel`` of a main figure, alone at print size."""
-    fraction, height = MAIN_PANELS[panel]
-    return (fraction * TEXT_WIDTH, height)
-
-
-def appendix_panel_size(panels: int) -> tuple[float, float]:
-    """Width and height in inches of each panel of an appendix figure with ``panels`` panels."""
-    fraction, height = APPENDIX_PANELS[panels]
+def panel_size(fraction: float, height: float) -> tuple[float, float]:
+    """Width and height in inches of a panel alone at print size, from its entry of :data:`MAIN_PANELS`
+    or :data:`APPENDIX_PANELS`."""
     return (fraction * TEXT_WIDTH, height)
 
 

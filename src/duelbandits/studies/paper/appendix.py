@@ -197,7 +197,7 @@ def appendix_panel(
     text at the caption sizes, without the '(x) ...' title; returns the saved Figure."""
     panels = style.appendix_panel_letters(ALGORITHMS[algorithm].strategies)
     grid, horizon, kind, actions, winner = _appendix_data(scenario, algorithm, traces)
-    with style.figure(style.appendix_panel_size(len(panels)), outputs, data_digest, style.PANEL) as fig:
+    with style.figure(style.panel_size(*style.APPENDIX_PANELS[len(panels)]), outputs, data_digest, style.PANEL) as fig:
         ax = fig.subplots()
         _draw_appendix_panel(ax, panel, algorithm, grid, horizon, kind, actions, winner, strategies, style.PANEL)
         ax.set_xlabel("step t")

@@ -82,16 +82,6 @@ def _actions(actions: list[int]) -> str:
     return ("action " if len(actions) == 1 else "actions ") + _join([str(a) for a in actions])
 
 
-def _subfigure(width: float, file: str, caption: str, label: str) -> list[str]:
-    return [
-        f"  \\begin{{subfigure}}[b]{{{width:g}\\textwidth}}",
-        "    \\centering",
-        f"    \\includegraphics[width=\\textwidth]{{{file}}}",
-        f"    \\caption{{{caption}}}\\label{{{label}}}",
-        "  \\end{subfigure}",
-    ]
-
-
 def _run_text(record: dict) -> str:
     """``$A = 10$ actions, $T = 40{,}000$ steps, 100 runs``."""
     runs = style.runs_text(record["runs"], dash="--")
@@ -204,7 +194,13 @@ def _environment(figure: str, rows: list[str], widths: dict, subcaptions: dict, 
         lines += [] if k == 0 else [f"  {between}"]
         for i, panel in enumerate(row):
             lines += [] if i == 0 else ["  \\hfil"]
-            lines += _subfigure(widths[panel], f"{figure}/{panel}.pdf", subcaptions[panel], f"fig:{figure}-{panel}")
+            lines += [
+                f"  \\begin{{subfigure}}[b]{{{widths[panel]:g}\\textwidth}}",
+                "    \\centering",
+                f"    \\includegraphics[width=\\textwidth]{{{figure}/{panel}.pdf}}",
+                f"    \\caption{{{subcaptions[panel]}}}\\label{{fig:{figure}-{panel}}}",
+                "  \\end{subfigure}",
+            ]
     return lines + [f"  \\caption{{{caption}}}", f"  \\label{{fig:{figure}}}", "\\end{figure}"]
 
 

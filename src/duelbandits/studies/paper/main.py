@@ -32,11 +32,6 @@ def _log_left(curves) -> float:
     return float(steps[1]) if steps.size > 1 else 1.0
 
 
-def _regret_label(slug: str, kind: str, mixed: bool) -> str:
-    label = style.algorithm_label(slug)
-    return f"{label} ({REGRET_NAMES.get(kind, kind)} regret)" if mixed else label
-
-
 def _utilities_panel(ax, scenario: dict, look: style.Look):
     """(a): each action's latent utility as a bar, the Condorcet and Borda winners marked above."""
     u = np.asarray(scenario["utilities"], dtype=float)
@@ -99,7 +94,14 @@ def _matrix_panel(fig, ax, scenario: dict, look: style.Look):
     fig.colorbar(image, ax=ax, shrink=0.85, label="X(i, j)")
 
 
-def _regret_curves(ax, curves: dict, mixed: bool):
+def _kinds(curves: dict) -> set:
+    """The regret kinds of the curves (one per curve)."""
+    return {part["regret"].iloc[0] for part in curves.values()}
+
+
+def _regret_curves(ax, curves: dict, look: style.Look):
+    """The mean curves, std shaded above; each labelled with its regret where they mix regrets."""
+    mixed = len(_kinds(curves)) > 1 and not look.short_labels
     for slug, part in curves.items():
         part = _thin(part)
         t = part["t"].to_numpy(float)
@@ -108,7 +110,7 @@ def _regret_curves(ax, curves: dict, mixed: bool):
         color = style.algorithm_color(slug)
         kind = part["regret"].iloc[0]
         ax.fill_between(t, mean, mean + std, color=color, alpha=style.ALPHA["std"], linewidth=0)
-        label = _regret_label(slug, kind, mixed)
+        label = style.algorithm_label(slug) + (f" ({REGRET_NAMES.get(kind, kind)} regret)" if mixed else "")
         ax.plot(t, mean, color=color, lw=style.LINE_WIDTH["mean"], label=label, gid=f"mean:{slug}")
 
 
@@ -149,9 +151,9 @@ def _legend_place(look: style.Look, inside: str, columns: int = 2) -> dict:
     return {"loc": "lower center", "bbox_to_anchor": (0.5, 1.0), "ncol": columns, "frameon": False}
 
 
-def _mean_regret_panel(ax, curves: dict, mixed: bool, horizon: int, look: style.Look, letter="c"):
+def _mean_regret_panel(ax, curves: dict, horizon: int, look: style.Look, letter="c"):
     """(c): the mean cumulative paper-regret of every algorithm, std shaded above the mean."""
-    _regret_curves(ax, curves, mixed and not look.short_labels)
+    _regret_curves(ax, curves, look)
     ax.set_ylim(bottom=0)
     if look.titles:
         ax.set_title(f"({letter}) mean cumulative {_regret_title(curves)} (std shaded above)")
@@ -160,9 +162,9 @@ def _mean_regret_panel(ax, curves: dict, mixed: bool, horizon: int, look: style.
     _step_axis(ax)
 
 
-def _bounds_panel(ax, curves: dict, mixed: bool, horizon: int, actions: int, c_alpha: float, look, letter="d"):
+def _bounds_panel(ax, curves: dict, horizon: int, actions: int, c_alpha: float, look, letter="d"):
     """(d): the mean regrets of (c) with the theorem bounds dashed, on log-log axes."""
-    _regret_curves(ax, curves, mixed and not look.short_labels)
+    _regret_curves(ax, curves, look)
     notes = _bound_curves(ax, curves, horizon, actions, c_alpha, look)
     ax.set_yscale("log")
     ax.set_xscale("log")  # each bound c t^rho a straight line
@@ -193,7 +195,7 @@ def _bounds_panel(ax, curves: dict, mixed: bool, horizon: int, actions: int, c_a
 
 def _regret_title(curves: dict) -> str:
     """'Maximin regret' when every curve shows one kind of regret, else 'regret'."""
-    kinds = {part["regret"].iloc[0] for part in curves.values()}
+    kinds = _kinds(curves)
     kind = next(iter(kinds))
     return "regret" if len(kinds) > 1 else f"{REGRET_NAMES.get(kind, kind)} regret"
 
@@ -208,37 +210,36 @@ def regret_groups(name: str, curves: dict) -> list[dict]:
     entry = registry().get(name)
     if entry is not None and entry.view != "target":
         return [curves]
-    kinds = sorted({part["regret"].iloc[0] for part in curves.values()}, key=list(REGRET_NAMES).index)
+    kinds = sorted(_kinds(curves), key=list(REGRET_NAMES).index)
     return [{slug: part for slug, part in curves.items() if part["regret"].iloc[0] == kind} for kind in kinds]
 
 
 def _main_data(scenario: dict, summary):
-    """The paper's curves of the scenario, whether they mix regrets, T, the runs and A."""
+    """The paper's curves of the scenario, T, the runs and A."""
     curves = _paper_rows(scenario["name"], summary)
-    mixed = len({part["regret"].iloc[0] for part in curves.values()}) > 1
     horizon = int(max(part["t"].max() for part in curves.values()))
     runs = sorted({int(r) for part in curves.values() for r in part["runs"].unique()})
-    return curves, mixed, horizon, runs, len(scenario["utilities"])
+    return curves, horizon, runs, len(scenario["utilities"])
 
 
 def _draw_main_panel(fig, ax, panel: str, scenario: dict, summary, c_alpha: float, look: style.Look):
     """Draw panel ``panel`` (a-d) of the scenario's main figure on ``ax``: the one drawing of each panel,
     used by the composite figure and by the panel alone."""
-    curves, mixed, horizon, _, actions = _main_data(scenario, summary)
+    curves, horizon, _, actions = _main_data(scenario, summary)
     if panel == "a":
         _utilities_panel(ax, scenario, look)
     elif panel == "b":
         _matrix_panel(fig, ax, scenario, look)
     elif panel == "c":
-        _mean_regret_panel(ax, curves, mixed, horizon, look)
+        _mean_regret_panel(ax, curves, horizon, look)
     else:
-        _bounds_panel(ax, curves, mixed, horizon, actions, c_alpha, look)
+        _bounds_panel(ax, curves, horizon, actions, c_alpha, look)
 
 
 def main_figure(scenario: dict, summary, outputs, *, c_alpha: float = 1.0, data_digest=None) -> Figure:
     """Render the four-panel figure of the scenario record ``scenario`` from its ``paper`` rows of
     ``summary`` to each path of ``outputs``; returns the saved Figure."""
-    curves, _, horizon, runs, actions = _main_data(scenario, summary)
+    curves, horizon, runs, actions = _main_data(scenario, summary)
     groups = regret_groups(scenario["name"], curves)
     width, height = style.MAIN_SIZE
     with style.figure((width, height * (1 + len(groups)) / 2), outputs, data_digest) as fig:
@@ -246,10 +247,9 @@ def main_figure(scenario: dict, summary, outputs, *, c_alpha: float = 1.0, data_
         for panel, ax in zip("ab", axes[0]):
             _draw_main_panel(fig, ax, panel, scenario, summary, c_alpha, style.COMPOSITE)
         for k, (group, row) in enumerate(zip(groups, axes[1:])):
-            mixed = len({part["regret"].iloc[0] for part in group.values()}) > 1
             letters = "cdefghij"[2 * k : 2 * k + 2]
-            _mean_regret_panel(row[0], group, mixed, horizon, style.COMPOSITE, letters[0])
-            _bounds_panel(row[1], group, mixed, horizon, actions, c_alpha, style.COMPOSITE, letters[1])
+            _mean_regret_panel(row[0], group, horizon, style.COMPOSITE, letters[0])
+            _bounds_panel(row[1], group, horizon, actions, c_alpha, style.COMPOSITE, letters[1])
         what = f"A = {actions}, T = {horizon:,}, {style.runs_text(runs)}"
         fig.suptitle(f"{style.scenario_label(scenario['name'])} scenario: {what}")
     return fig
@@ -258,7 +258,7 @@ def main_figure(scenario: dict, summary, outputs, *, c_alpha: float = 1.0, data_
 def main_panel(scenario: dict, summary, panel: str, outputs, *, c_alpha: float = 1.0, data_digest=None) -> Figure:
     """Render panel ``panel`` (a-d) of the scenario's main figure alone, at its subfigure's width in the
     paper and text at the caption sizes, without the '(x) ...' title; returns the saved Figure."""
-    with style.figure(style.main_panel_size(panel), outputs, data_digest, style.PANEL) as fig:
+    with style.figure(style.panel_size(*style.MAIN_PANELS[panel]), outputs, data_digest, style.PANEL) as fig:
         ax = fig.subplots()
         _draw_main_panel(fig, ax, panel, scenario, summary, c_alpha, style.PANEL)
     return fig

@@ -13,7 +13,7 @@ from ...points import fit_power_law, thin_grid
 from ...simulation import name_seed, simulate
 from ...tables import markdown
 from ...winners import trap
-from .analysis import ALGORITHM, TailError
+from .analysis import ALGORITHM, TailError, against_bound
 
 
 def family_matrix(actions: int, gap: float, others_gap: float, strength: float) -> np.ndarray:
@@ -44,13 +44,10 @@ def family_search(
     resamples: int = 1000,
     progress=None,
 ):
-    """TS-Maximin on every member of the family: mean Maximin ``R_t`` on ``thin_grid(horizon, points)``
-    with its two-sided ``confidence`` normal interval against Theorem 4.1's bound; run ``r`` of member
-    ``(A, gap)`` has the seed ``SeedSequence([seed, "maximin-tail", "family", A, round(1000 gap), r])``.
-    Each member's rows also carry its :func:`crossing` and, past the crossing, its :func:`growth_exponent`
-    (``resamples`` bootstrap resamples of the runs, seeded by ``SeedSequence([seed, "maximin-tail",
-    "family", "bootstrap", A, round(1000 gap)])``). Members without a trap (the Borda winner is the
-    Condorcet winner) get one row, verdict ``no trap``."""
+    """TS-Maximin on every member of the family (the seeds: docs/claims.md): mean Maximin ``R_t`` on
+    ``thin_grid(horizon, points)`` with its two-sided ``confidence`` normal interval against Theorem 4.1's
+    bound, the member's :func:`crossing` and :func:`growth_exponent` (``resamples`` bootstrap resamples);
+    a member without a trap gets one row, verdict ``no trap``."""
     import pandas as pd
 
     from ...theorems import ts_maximin
@@ -74,13 +71,13 @@ def family_search(
             R[r] = np.cumsum(regret.per_step("maximin", X, res.I, res.J))[grid - 1]
         mean, se = R.mean(axis=0), R.std(axis=0, ddof=1) / math.sqrt(runs)
         bound = ts_maximin(A, grid)
-        cross = crossing(grid, mean / bound, (mean - z * se) / bound, (mean + z * se) / bound)
+        low, high = mean - z * se, mean + z * se
+        cross = crossing(grid, mean / bound, low / bound, high / bound)
         boot = name_seed(base_seed, "maximin-tail", "family", "bootstrap", A, int(round(1000 * g)))
         slope = growth_exponent(grid, R, cross[0], resamples, confidence, boot)
+        verdicts = against_bound(low, high, bound)
         for k, t in enumerate(grid):
-            low, high = mean[k] - z * se[k], mean[k] + z * se[k]
-            verdict = "exceeded" if low > bound[k] else ("below" if high < bound[k] else "inconclusive")
-            row = (int(t), runs, mean[k], se[k], low, high, bound[k], mean[k] / bound[k], verdict)
+            row = (int(t), runs, mean[k], se[k], low[k], high[k], bound[k], mean[k] / bound[k], str(verdicts[k]))
             rows.append((*member, *row, *cross, *slope))
         if progress is not None:
             progress(n + 1, len(members))
@@ -189,13 +186,8 @@ def family_markdown(table, first, extremes, confidence: float) -> str:
             continue
         last = part.sort_values("t").iloc[-1]
         over = part[part["verdict"] == "exceeded"].sort_values("t")
-        if math.isnan(last["crossing"]):
-            cross = f"not within t <= {horizon:,}"
-        else:
-            cross = (
-                f"{last['crossing']:,.0f} [{_t_or(last['crossing_low'], '-')}, "
-                f"{_t_or(last['crossing_high'], f'> {horizon:,}')}]"
-            )
+        ends = f"[{_t_or(last['crossing_low'], '-')}, {_t_or(last['crossing_high'], f'> {horizon:,}')}]"
+        cross = f"not within t <= {horizon:,}" if math.isnan(last["crossing"]) else f"{last['crossing']:,.0f} {ends}"
         if math.isnan(last["exponent"]):
             slope = "-" if math.isnan(last["crossing"]) else "fewer than 2 grid steps past the crossing"
         else:
