@@ -22,8 +22,6 @@ COMMANDS = {  # the study commands, each reading the files named first, writing 
                       "--table", "o1.parquet", "--exponents", "o2.parquet", "--markdown", "o.md", "--html", "o.html"],
     "sweep-actions": ["p100.parquet", "--c-alpha", 1, "--table", "o1.parquet", "--markdown", "o.md", "--html",
                       "o.html"],
-    "field-table": ["p100.parquet", "--scenario-file", "sc.json", "--curves", "o1.parquet", "--table", "o2.parquet",
-                    "--markdown", "o.md"],
     "asymptotics-table": ["p100.parquet", "p400.parquet", "--resamples", 20, "--confidence", 0.9, "--seed", SEED,
                           "--c-alpha", 1, "--near", 0.1, "--exponents", "o1.parquet", "--local", "o2.parquet",
                           "--markdown", "o.md"],

@@ -15,14 +15,9 @@ from pathlib import Path
 
 from .. import plugins
 from ..errors import AlgorithmError
-from .entry import (  # noqa: F401 -- the entry types, re-exported: duelbandits.algorithms.Param etc.
-    REGRET_KINDS,
-    REGRET_VIEWS,
-    Algorithm,
-    DuelingAlgorithm,
-    Param,
-    python_run,
-)
+
+# the entry types, re-exported: duelbandits.algorithms.Param etc.
+from .entry import REGRET_KINDS, REGRET_VIEWS, Algorithm, DuelingAlgorithm, Param, python_run  # noqa: F401
 
 for _type in (Algorithm, DuelingAlgorithm, Param):
     _type.__module__ = __name__  # the name plugins and messages use: duelbandits.algorithms.Algorithm
@@ -260,9 +255,7 @@ def _registries() -> dict:
 
 
 _LAZY = plugins.LazyRegistry(
-    __name__,
-    ("ALGORITHMS", "PAPER_ALGORITHMS", "PAPER_REGRET", "OWN_TARGET_REGRET"),
-    _registries,
+    __name__, ("ALGORITHMS", "PAPER_ALGORITHMS", "PAPER_REGRET", "OWN_TARGET_REGRET"), _registries
 )
 
 

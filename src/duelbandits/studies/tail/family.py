@@ -186,13 +186,8 @@ def family_markdown(table, first, extremes, confidence: float) -> str:
             continue
         last = part.sort_values("t").iloc[-1]
         over = part[part["verdict"] == "exceeded"].sort_values("t")
-        if math.isnan(last["crossing"]):
-            cross = f"not within t <= {horizon:,}"
-        else:
-            cross = (
-                f"{last['crossing']:,.0f} [{_t_or(last['crossing_low'], '-')}, "
-                f"{_t_or(last['crossing_high'], f'> {horizon:,}')}]"
-            )
+        ends = f"[{_t_or(last['crossing_low'], '-')}, {_t_or(last['crossing_high'], f'> {horizon:,}')}]"
+        cross = f"not within t <= {horizon:,}" if math.isnan(last["crossing"]) else f"{last['crossing']:,.0f} {ends}"
         if math.isnan(last["exponent"]):
             slope = "-" if math.isnan(last["crossing"]) else "fewer than 2 grid steps past the crossing"
         else:
