@@ -11,39 +11,12 @@ give the same arrays from the same seed. It is the cross-check of
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
-from literal import Trace, pick
+from literal import Trace, bounds, pick  # bounds: line 6, u = 1 + sqrt(1) and l = 0 for an unplayed pair
 
-UNPLAYED_U = 2.0  # x/0 := 1: u = 1 + sqrt(1), l = 1 - 1 = 0
-
-EVENTS = (
-    "reset A",
-    "reset B",
-    "removed",
-    "added",
-    "truncated",
-    "pair of line 10",
-    "B^c of line 13",
-    "self-duel",
-)
+EVENTS = ("reset A", "reset B", "removed", "added", "truncated", "pair of line 10", "B^c of line 13", "self-duel")
 """What :attr:`State.events` counts, so tests can check that a run exercised every branch (the fallback when
 ``B^c`` has no eligible arm, never met in 300 random runs, is pinned by a hand-made test instead)."""
-
-
-def bounds(W, t, alpha=0.51):
-    """``(U, L)`` of line 6 at the 1-based step ``t``."""
-    N = W + W.T
-    log_t = math.log(t)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        mean = W / N
-        radius = np.sqrt(alpha * log_t / N)
-        U = np.where(N > 0, mean + radius, UNPLAYED_U)
-        L = np.where(N > 0, mean - radius, 0.0)
-    np.fill_diagonal(U, 0.5)
-    np.fill_diagonal(L, 0.5)
-    return U, L
 
 
 def copeland(U, L):

@@ -161,22 +161,6 @@ def cyclic4():
 
 
 @pytest.fixture
-def ucb_upper():
-    """``ucb_upper(W, t, alpha=0.51)``: the upper confidence bounds of RUCB and RCS (their line 4-5)
-    literally, ``U = W/N + sqrt(alpha ln t / N)`` with both quotients 1 where ``N = 0``, ``U_ii = 1/2``."""
-    import numpy as np
-
-    def upper(W, t, alpha=0.51):
-        N = W + W.T
-        with np.errstate(divide="ignore", invalid="ignore"):
-            U = np.where(N > 0, W / N, 1.0) + np.sqrt(np.where(N > 0, alpha * np.log(t) / N, 1.0))
-        np.fill_diagonal(U, 0.5)
-        return U
-
-    return upper
-
-
-@pytest.fixture
 def ucb_hand_state():
     """A = 4 win counts: 0 beat 2 and 1 beat 3 ten to nothing; 0 and 1 split six duels; other pairs unplayed.
 

@@ -9,21 +9,14 @@ random stream) and the yardstick of ``bench/bench_algorithms.py``.
 
 from __future__ import annotations
 
+import literal
 import numpy as np
 from literal import Trace
 
 
 def bounds(B, t, alpha=0.51):
-    """``(U, L)`` of docs/paper.md at the 1-based step ``t``."""
-    N = B + B.T
-    with np.errstate(divide="ignore", invalid="ignore"):
-        mean = B / N
-        radius = np.sqrt(alpha * np.log(t) / N)
-        U = np.where(N > 0, mean + radius, 1.0)
-        L = np.where(N > 0, mean - radius, 0.0)
-    np.fill_diagonal(U, 0.5)
-    np.fill_diagonal(L, 0.5)
-    return U, L
+    """``(U, L)`` of docs/paper.md at the 1-based step ``t`` (an unplayed pair's ``U`` is 1)."""
+    return literal.bounds(B, t, alpha, unplayed=1.0)
 
 
 def _argmax_random_ties(values, rng):

@@ -1,7 +1,25 @@
-"""What the literal references (``tests/<module>_reference.py``) share: a run's trace, a uniform pick and
-the branch counters, drawing by the same calls as the kernels' ``_sampling.duel`` and ``_sampling.pick``."""
+"""What the literal references (``tests/<module>_reference.py``) share: the confidence bounds, a run's trace,
+a uniform pick and the branch counters, drawing by the same calls as the kernels' ``_sampling.duel`` and
+``_sampling.pick``."""
+
+import math
 
 import numpy as np
+
+
+def bounds(W, t, alpha=0.51, unplayed=2.0):
+    """``(U, L) = W/N +- sqrt(alpha log t / N)`` at the 1-based step ``t``, ``(unplayed, 0)`` where ``N = 0``
+    (2 for ``x/0 := 1``), 1/2 on the diagonal; ``log`` is ``math.log``, the kernels' (numpy's differs from it
+    in the last bit at some ``t``)."""
+    N = W + W.T
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mean = W / N
+        radius = np.sqrt(alpha * math.log(t) / N)
+        U = np.where(N > 0, mean + radius, unplayed)
+        L = np.where(N > 0, mean - radius, 0.0)
+    np.fill_diagonal(U, 0.5)
+    np.fill_diagonal(L, 0.5)
+    return U, L
 
 
 def pick(items, rng):

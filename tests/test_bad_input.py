@@ -5,7 +5,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
 from cli_process import run_cli
 
@@ -114,21 +113,15 @@ def csv_matrix(tmp_path, text, encoding="utf-8"):
     return str(path)
 
 
-def test_matrix_files_as_spreadsheets_write_them_are_accepted(tmp_path, capsys):
-    # 7 decimals (gap 1e-7), 6 decimals (gap 1e-6, the tolerance), and a byte-order mark
-    for text, encoding in [
-        ("0.5,0.3333333\n0.6666666,0.5\n", "utf-8"),
-        ("0.5,0.333333\n0.666666,0.5\n", "utf-8"),
-        ("0.5,0.25\r\n0.75,0.5\r\n", "utf-8-sig"),
-    ]:
-        path = csv_matrix(tmp_path, text, encoding)
-        assert cli.main(["matrix", "--scenario", "file", "--seed", "0", "--matrix-file", path]) == 0
-        X = np.array([[float(v) for v in row.split(",")] for row in capsys.readouterr().out.split()])
-        np.testing.assert_array_equal(X + X.T, np.ones((2, 2)))  # symmetrised: an exact preference matrix
+def test_a_matrix_file_as_a_spreadsheet_writes_it_is_accepted(tmp_path, capsys):
+    """Windows line ends and a byte-order mark (rounded entries within the tolerance: test_scenarios_edges)."""
+    path = csv_matrix(tmp_path, "0.5,0.25\r\n0.75,0.5\r\n", "utf-8-sig")
+    assert cli.main(["matrix", "--scenario", "file", "--seed", "0", "--matrix-file", path]) == 0
+    assert capsys.readouterr().out == "0.5,0.25\n0.75,0.5\n"
 
 
 def test_a_bad_matrix_file_is_one_line_naming_the_line_and_column(tmp_path, capsys):
-    """The CLI's door for a user's CSV (each reason a file is refused: tests/test_scenarios.py)."""
+    """The CLI's door for a user's CSV (each reason a file is refused: tests/test_scenarios_edges.py)."""
     text = "# my matrix\n0.5,1.2\n-0.2,0.5\n"
     assert cli.main(["matrix", "--scenario", "file", "--seed", "0", "--matrix-file", csv_matrix(tmp_path, text)]) == 2
     err = capsys.readouterr().err
@@ -209,14 +202,11 @@ def test_provenance_into_a_closed_pipe_stops_quietly_with_141(tmp_path):
     assert result.stdout.strip() == "status 141"
 
 
-def test_the_report_pages_are_not_in_the_manifest_and_the_docs_say_why():
+def test_the_report_pages_are_not_in_the_manifest():
     from duelbandits import manifest
 
     _, entries, _ = manifest.read(REPO / "reference/MANIFEST.sha256")
-    assert not [rel for rel in entries if rel.startswith("results/report/")]
-    docs = " ".join((REPO / "docs/reproducibility.md").read_text().split())
-    assert "Not `results/report/*.html`" in docs
-    assert "Neither holds a result of its own." in docs
+    assert not [rel for rel in entries if rel.startswith("results/report/")]  # why: docs/reproducibility.md
 
 
 def test_the_config_a_result_records_keys_the_matrix_file_by_its_content(tmp_path):

@@ -204,20 +204,17 @@ def _summary():
 
     rows = []
     shown = {"condorcet": {"ts-maximin": "maximin", "ts-borda": "borda", "sparring-exp3p": "exp3p"}, "borda": {}}
+    shown = {scenario: {**algorithms, "partial-monitoring": "borda"} for scenario, algorithms in shown.items()}
     means = {"ts-maximin": 130, "ts-borda": 450, "sparring-exp3p": 1900, "partial-monitoring": 8700}
     means |= {"iss": 78, "dts": 69}
     for scenario in ("condorcet", "borda"):
         for algorithm, m in means.items():
             for regret in ("maximin", "borda", "exp3p"):
                 paper = regret == shown[scenario].get(algorithm, "maximin" if scenario == "condorcet" else "borda")
-                if algorithm == "partial-monitoring":
-                    paper = regret == "borda"
                 theorem = THEOREMS.get(algorithm)
                 for t in (4000, 40000):
                     value = m * (t / 40000) ** (1.0 if algorithm in ("iss", "dts") and scenario == "borda" else 0.5)
-                    bound = (
-                        float(theorem.bound(10, t)) if theorem is not None and theorem.regret == regret else math.nan
-                    )
+                    bound = float(theorem.bound(10, t)) if getattr(theorem, "regret", None) == regret else math.nan
                     rows.append((scenario, algorithm, regret, paper, t, value, 0.1 * value, 100, bound))
     return pd.DataFrame(rows, columns=["scenario", "algorithm", "regret", "paper", "t", "mean", "std", "runs", "bound"])
 
@@ -284,6 +281,8 @@ def _ledger_rows() -> dict:
     }  # fmt: skip
 
 
+FIELDS = ["value", "low", "high", "threshold", "verdict", "reason", "source", "method"]
+"""The fields of a row the tables of expected rows give, in this order (the first six, or all)."""
 SUMMARY_ROWS = 16
 """Rows of the ledger computed from the summary with all six methods on both scenarios: 8 theorem rows and
 8 Section 5 rows; the long targets' rows follow."""
@@ -317,11 +316,8 @@ def test_the_ledger_of_the_hand_made_summary_row_by_row():
     """Every row's number, interval, threshold, verdict and reason, in order; the rows of the long targets
     not built have none and name no source; one row of each rule with its texts."""
     table = claims.ledger(_summary())
-    expected = _ledger_rows()
-    assert table["claim"].tolist() == list(expected)
-    for row in table.itertuples():
-        for name, want in zip(["value", "low", "high", "threshold", "verdict", "reason"], expected[row.claim]):
-            _same(getattr(row, name), want, (row.claim, name))
+    assert table["claim"].tolist() == list(_ledger_rows())
+    _moved(table, {claim: dict(zip(FIELDS, row)) for claim, row in _ledger_rows().items()})
     assert table["source"].tolist() == [claims.THIS_RUN] * SUMMARY_ROWS + [claims.NONE] * 4
     by = table.set_index("claim", drop=False)
     for claim, texts in TEXTS.items():
@@ -343,17 +339,13 @@ T42 = "T = 40,000 misses Theorem 4.2's horizon requirement"
 NO_RUN = "paper run: the summary holds no run of it"
 
 
+NOT_BUILT = {"value": NAN, "low": NAN, "high": NAN, "threshold": NAN, "verdict": N}
+"""The fields of a row not tested for want of its input: no number, no interval, no threshold."""
+
+
 def _not_run(methods, **texts) -> dict:
     """The fields of a row about ``methods`` (their labels) not run: no number, not tested, naming them."""
-    return {
-        "value": NAN,
-        "low": NAN,
-        "high": NAN,
-        "threshold": NAN,
-        "verdict": N,
-        "reason": f"{methods} not run",
-        **texts,
-    }
+    return {**NOT_BUILT, "reason": f"{methods} not run", **texts}
 
 
 CHANGES = {  # a change of _summary() -> {claim: {field: value} or None for no row}
@@ -446,19 +438,14 @@ def test_the_level_reaches_every_interval_and_its_text():
     ratio's."""
     by = claims.ledger(_summary(), level=0.975, local=_local()).set_index("claim")
     z = 1.959964
-    long = by.loc["Theorem 4.1 (condorcet, T = 100,000)"]
-    assert long["low"] == pytest.approx(300.0 - z * 100 / math.sqrt(40), rel=1e-6)
-    theorem = by.loc["Theorem 4.1 (condorcet)"]
-    assert theorem["low"] == pytest.approx(130.0 - z * 1.3, rel=1e-6)
-    assert "one-sided 0.975 limits mean -+ 1.960 std/sqrt(100)" in theorem["method"]
-    slope = by.loc["S5 borda: ISS's Borda regret linear"]
-    assert slope["low"] == pytest.approx(1.0 - z * SLOPE_SE, rel=1e-6)
-    assert "delta-method one-sided 0.975 limits" in slope["method"]
-    ratio = by.loc[RATIO]
-    assert ratio["high"] == pytest.approx(450 / 69 * math.exp(z * math.sqrt(2 * 0.1**2 / 100)), rel=1e-6)
-    assert "one-sided 0.975 limits of the ratio" in ratio["method"]
-    sota = by.loc[SOTA]
-    assert sota["low"] == pytest.approx(78.0 - z * 0.78, rel=1e-6) and "one-sided 0.975 upper" in sota["method"]
+    for claim, end, value, text in [
+        ("Theorem 4.1 (condorcet, T = 100,000)", "low", 300.0 - z * 100 / math.sqrt(40), ""),
+        ("Theorem 4.1 (condorcet)", "low", 130.0 - z * 1.3, "one-sided 0.975 limits mean -+ 1.960 std/sqrt(100)"),
+        ("S5 borda: ISS's Borda regret linear", "low", 1.0 - z * SLOPE_SE, "delta-method one-sided 0.975 limits"),
+        (RATIO, "high", 450 / 69 * math.exp(z * math.sqrt(2 * 0.1**2 / 100)), "one-sided 0.975 limits of the ratio"),
+        (SOTA, "low", 78.0 - z * 0.78, "one-sided 0.975 upper"),
+    ]:
+        assert by.loc[claim, end] == pytest.approx(value, rel=1e-6) and text in by.loc[claim, "method"], claim
     assert by.loc["S5 borda: SparringExp3.P ultimately linear (T = 40,000)", "method"].count("0.975") == 1
 
 
@@ -468,9 +455,6 @@ THEOREM_4_1_LINE = "| 2 | Theorem 4.1 (condorcet) |"
 
 def test_the_markdown_shows_an_interval_from_two_runs_and_none_from_one():
     """Two runs: TS-Maximin's mean 130, std 13, limits 130 -+ 1.645 * 13 / sqrt(2)."""
-    two = claims.ledger(_summary().assign(runs=2))
-    theorem = two.set_index("claim").loc["Theorem 4.1 (condorcet)"]
-    assert (theorem["low"], theorem["high"]) == pytest.approx(_interval(130.0, 2)[1:], rel=1e-12)
     for runs, cells in [
         (2, "| 130 [115, 145] | 2,146 | **holds on this fixed matrix** (R_T / bound = 0.061) |"),
         (1, "| 130 [-] | 2,146 | **not tested** (one run: no interval) |"),
@@ -628,17 +612,9 @@ def _bayes(verdicts, lows, highs):
     """A Bayesian estimates table, A = 3, 4, 5 at T = 100,000 with ``verdicts`` and the intervals' ends."""
     columns = {"actions": [3, 4, 5][: len(verdicts)], "ratio": [(lo + hi) / 2 for lo, hi in zip(lows, highs)]}
     columns |= {"low": lows, "high": highs, "verdict": verdicts}
-    return pd.DataFrame(columns).assign(
-        horizon=100000,
-        matrices=400,
-        runs_per_matrix=2,
-        se=0.1,
-        share_above=0.125,
-        share_low=0.1,
-        share_high=0.15,
-        confidence=0.95,
-        prior="uniform antisymmetric",
-    )
+    columns |= {"horizon": 100000, "matrices": 400, "runs_per_matrix": 2, "se": 0.1, "confidence": 0.95}
+    columns |= {"share_above": 0.125, "share_low": 0.1, "share_high": 0.15, "prior": "uniform antisymmetric"}
+    return pd.DataFrame(columns)
 
 
 def _long(**changes) -> dict:
@@ -709,12 +685,8 @@ def test_the_rows_of_the_long_targets_tables():
     """Each row's number, interval, threshold, verdict (naming the reading of Theorem 4.1 it tests), reason,
     source and method, in order after the paper run's; a method by its label."""
     table = claims.ledger(_summary(), sources={"local": claims.ARCHIVE}, **_long())
-    expected = _long_rows()
-    assert table["claim"].tolist()[SUMMARY_ROWS:] == list(expected)
-    for row in table.iloc[SUMMARY_ROWS:].itertuples():
-        names = ["value", "low", "high", "threshold", "verdict", "reason", "source", "method"]
-        for name, want in zip(names, expected[row.claim], strict=True):
-            _same(getattr(row, name), want, (row.claim, name))
+    assert table["claim"].tolist()[SUMMARY_ROWS:] == list(_long_rows())
+    _moved(table, {claim: dict(zip(FIELDS, row, strict=True)) for claim, row in _long_rows().items()})
     statement = table.set_index("claim").loc["Theorem 4.1 (condorcet, T = 100,000)", "statement"]
     assert statement == "TS-Maximin's expected maximin regret is at most the theorem's bound"
 
@@ -730,7 +702,6 @@ def _quiet_family(bound):
 
 NO_TRAP = "no member of the family searched has a trap (see results/maximin-tail/family.md)"
 QUIET = "Theorem 4.1 (A = 4, gap 0.1, t = 5,000)"
-NOT_BUILT = {"value": NAN, "low": NAN, "high": NAN, "threshold": NAN, "verdict": N}
 LONG_CHANGES = {  # a change of _long() -> {claim: {field: value} or None for no row}
     # no step exceeded: the last t (1,000), 300 [250, 350] against 339; with its high end below the bound, holds
     "no step of the tail exceeded": (_long(tail=_estimates(["below", "below", "inconclusive"]), tail_verdict=None), {

@@ -61,10 +61,10 @@ def test_scenario_json_round_trips(tmp_path):
 
 
 def test_simulate_bad_input_exits_2_in_one_line_and_leaves_no_file(tmp_path, capsys):
-    """One per kind the simulate command adds (each option's range: tests/test_cli_args.py)."""
+    """One per kind the simulate command adds (each option's range: tests/test_cli_args.py; an unknown algorithm:
+    the compile test below)."""
     for args, message in [
         (["--scenario", "nope"], "valid scenarios: condorcet, borda"),
-        (["--algorithm", "ucb"], "valid algorithms: ts-maximin, ts-borda"),
         (["--param", "c_alpha=9"], "has no parameter"),
         (["--param", "alpha"], "NAME=VALUE"),
         (["--scenario", "borda", "--actions", "2"], "not the unique Borda winner"),

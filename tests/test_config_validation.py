@@ -31,6 +31,21 @@ def with_value(path, value):
     return config
 
 
+@pytest.fixture
+def plug(monkeypatch):
+    """``plug(copied, **fields)``: a copy of the built-in ``copied`` registered as the plugin algorithm ``plugged``
+    (or the ``slug`` of ``fields``), its entry's ``fields`` replaced."""
+    import dataclasses
+
+    from duelbandits import algorithms
+
+    def plug(copied="dts", **fields):
+        entry = dataclasses.replace(algorithms.BUILTINS[copied], **{"slug": "plugged", **fields})
+        monkeypatch.setitem(algorithms.ALGORITHMS, entry.slug, entry)
+
+    return plug
+
+
 def refused(config, message):
     """``config`` is refused in exactly one line, ``message`` from its start."""
     with pytest.raises(ConfigError) as raised:
@@ -157,16 +172,10 @@ def test_a_snakemake_validation_error_without_a_schema_error_behind_it_is_one_li
     refused(BASE, "config: WorkflowError")
 
 
-def test_the_hyper_parameters_of_an_algorithm_the_file_does_not_list_are_checked_by_its_entry(monkeypatch):
+def test_the_hyper_parameters_of_an_algorithm_the_file_does_not_list_are_checked_by_its_entry(plug):
     """A plugin's algorithm (here a registered copy of DTS under another slug): its Param's range, at
     its boundary, and its names."""
-    import dataclasses
-
-    from duelbandits import algorithms
-
-    monkeypatch.setitem(
-        algorithms.ALGORITHMS, "plugged", dataclasses.replace(algorithms.BUILTINS["dts"], slug="plugged")
-    )
+    plug("dts")
     assert "plugged" not in yaml.safe_load(SCHEMA_FILE.read_text())["properties"]["algorithm_params"]["properties"]
     validate(with_value(("algorithm_params", "plugged"), {"alpha": 1e-300}))  # alpha > 0
     refused(
@@ -178,9 +187,7 @@ def test_the_hyper_parameters_of_an_algorithm_the_file_does_not_list_are_checked
         "config: algorithm_params/plugged/alpah: unknown key: no parameter of plugged; its parameters are alpha",
     )
     for copied, allowed in (("rmed1", "its parameters are f_coefficient, f_exponent"), ("btm", "it has none")):
-        monkeypatch.setitem(
-            algorithms.ALGORITHMS, "plugged", dataclasses.replace(algorithms.BUILTINS[copied], slug="plugged")
-        )
+        plug(copied)
         refused(
             with_value(("algorithm_params", "plugged"), {"x": 1}),
             f"config: algorithm_params/plugged/x: unknown key: no parameter of plugged; {allowed}",
@@ -188,17 +195,11 @@ def test_the_hyper_parameters_of_an_algorithm_the_file_does_not_list_are_checked
 
 
 @pytest.mark.parametrize("slug", ["dts", "plugged"])
-def test_a_number_as_text_is_read_from_the_command_line_and_refused_from_a_config_file(monkeypatch, tmp_path, slug):
+def test_a_number_as_text_is_read_from_the_command_line_and_refused_from_a_config_file(plug, tmp_path, slug):
     """snakemake --config 'algorithm_params={dts: {alpha: 2}}' passes every nested value as text (YAML's
     base loader), Snakemake's ``workflow.config_settings.config``, in a list too; a config file's quoted
     "2" is text."""
-    import dataclasses
-
-    from duelbandits import algorithms
-
-    monkeypatch.setitem(
-        algorithms.ALGORITHMS, "plugged", dataclasses.replace(algorithms.BUILTINS["dts"], slug="plugged")
-    )
+    plug("dts")
     given = {"algorithm_params": {slug: {"alpha": "2"}}, "field": {**BASE["field"], "runs": "3"}}
     given["sweeps"] = {**BASE["sweeps"], "confidence": "0.9"}  # a number by the schema's $defs
     given["sweeps"]["horizon"] = {**BASE["sweeps"]["horizon"], "horizons": ["1000", "3000"]}
@@ -268,7 +269,7 @@ def test_a_plugin_scenarios_parameters_are_set_under_its_slug_and_checked_by_its
     )
 
 
-@pytest.mark.parametrize("kind", ["directory", "not-utf8"])  # a missing file: tests/test_scenarios.py
+@pytest.mark.parametrize("kind", ["directory", "not-utf8"])  # a missing file: tests/test_scenarios_edges.py
 def test_a_matrix_file_that_cannot_be_read_stops_planning_naming_the_cause(tmp_path, kind):
     import os
 
@@ -361,16 +362,13 @@ def test_the_paper_config_and_the_test_configs_over_it_are_valid():
         validate(config)
 
 
-def test_a_selected_plugin_algorithm_that_breaks_the_contract_is_named_by_its_first_problem(monkeypatch):
+def test_a_selected_plugin_algorithm_that_breaks_the_contract_is_named_by_its_first_problem(monkeypatch, plug):
     """Only a plugin's algorithm is checked (the built-ins are tests/test_contract.py's); the planning test of
     it is tests/test_plugins.py's (slow)."""
-    import dataclasses
-
     from duelbandits import contract, plugins
-    from duelbandits.algorithms import ALGORITHMS
 
     source, checked = plugins.Source("toyplugin", "0.1", "0123456789abcdef"), []
-    monkeypatch.setitem(ALGORITHMS, "toy", dataclasses.replace(ALGORITHMS["dts"], slug="toy", source=source))
+    plug("dts", slug="toy", source=source)
     monkeypatch.setattr(contract, "check_plugin", lambda slug: checked.append(slug) or ["its first", "its second"])
     with pytest.raises(ConfigError) as raised:
         configcheck.check_plugins(["dts", "toy"], "field/algorithms")

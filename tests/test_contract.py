@@ -36,6 +36,11 @@ class OutOfRange(Fine):
         return (self.actions, j) if self.horizon > 0 and self.rng.random() < 0.05 else (i, j)
 
 
+class NotIntegers(Fine):
+    def select(self):
+        return 1.9, 2.0
+
+
 class GlobalRandom(Fine):
     def select(self):
         return int(np.random.randint(self.actions)), int(np.random.randint(self.actions))
@@ -128,6 +133,7 @@ def registered():
     [
         (Fine, {}, None),
         (OutOfRange, {}, "select() returned the duel (3, "),
+        (NotIntegers, {}, "condorcet, A = 3: select() returned (1.9, 2.0) at step 1, not two integer actions"),
         (GlobalRandom, {}, "condorcet, A = 3: draws from numpy's global random state (np.random.*), not from its rng"),
         (numbaglobal, {}, "A = 3: draws from numba's global random state (np.random.* inside a jitted kernel), not"),
         (numbatyping, {}, "cannot compile it: TypingError: Unknown attribute 'no_such_attribute' of type int64 (test_"),
@@ -151,18 +157,6 @@ def test_each_broken_property_is_named_and_a_good_algorithm_passes(registered, c
         assert problems == []
     else:
         assert any(words in p for p in problems) and not any("\n" in p for p in problems), problems
-
-
-class NotIntegers(Fine):
-    def select(self):
-        return 1.9, 2.0
-
-
-def test_a_duel_of_non_integers_is_refused(registered):
-    slug = registered(entry("toy-floats", NotIntegers))
-    assert contract.check_algorithm(slug) == [
-        "condorcet, A = 3: select() returned (1.9, 2.0) at step 1, not two integer actions"
-    ]
 
 
 def test_planning_runs_the_contract_once_per_version_of_a_plugins_code_and_of_the_contract(
@@ -196,10 +190,9 @@ def test_a_random_state_first_seen_after_a_run_is_not_a_draw(registered, monkeyp
     assert contract.check_algorithm(registered(entry("toy-numba-later", Fine))) == []
 
 
-def test_register_refuses_a_taken_slug_and_an_incomplete_entry(registered):
+def test_register_refuses_a_taken_slug_and_a_bad_entry(registered):
+    """(An entry's other checks: tests/test_plugins.py's BAD, through the same ``check``.)"""
     with pytest.raises(algorithms.AlgorithmError, match="'dts' is already registered"):
         algorithms.register(dataclasses.replace(entry("x", Fine), slug="dts"))
-    with pytest.raises(algorithms.AlgorithmError, match="regrets must map each of condorcet, borda, target"):
-        algorithms.register(dataclasses.replace(entry("toy-regrets", Fine), regrets={"condorcet": "maximin"}))
     with pytest.raises(algorithms.AlgorithmError, match="a slug is lower-case letters"):
         algorithms.register(entry("Toy_Bad", Fine))

@@ -46,10 +46,7 @@ CASES = {
     **{rule: (partial(rmed1_reference.run, rule=rule), RMED_RUNS) for rule in ("rmed1", "rmed2", "rmed2fh")},
     # Beat the Mean removes actions only on total orders this short (its radius 3 sqrt(log(2TA) / n));
     # the condorcet run checks the phase before any removal
-    "btm": (
-        btm_reference.run,
-        [(total_order(3), 6000, 0), (total_order(4), 8000, 1), ("condorcet", 3000, 2)],
-    ),
+    "btm": (btm_reference.run, [(total_order(3), 6000, 0), (total_order(4), 8000, 1), ("condorcet", 3000, 2)]),
     # Interleaved Filter 2: removals, switches, pruning and the exploitation after it
     "if2": (if2_reference.run, [("condorcet", 3000, 0), ("cyclic", 4000, 1), ("borda", 6000, 4)]),
     # DTS+: its tie-breaks, on matrices with and without a Condorcet winner

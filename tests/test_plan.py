@@ -35,55 +35,10 @@ def config_with(validate=True, **changes):
 
 # --- TS-Borda's alpha at the shortest horizon ---------------------------------------------------
 
-C_ALPHAS = [2.5]
+C_ALPHA, EDGE = 2.5, 125
 """A c_alpha off the default 1 whose threshold (2 c_alpha)^3 = 125 is an integer at which c_alpha T^(-1/3)
 is exactly 1/2 in floats (the boundary itself for every c_alpha: tests/test_theorems.py)."""
-
-
-def threshold(c_alpha):
-    T = round((2 * c_alpha) ** 3)
-    assert c_alpha * T ** (-1 / 3) == 0.5 and c_alpha * (T + 1) ** (-1 / 3) < 0.5  # the premise, by hand
-    return T
-
-
-@pytest.mark.parametrize("c_alpha", C_ALPHAS)
-@pytest.mark.parametrize(
-    "target, key, named",
-    [("asymptotics", "asymptotics/horizons", "asymptotics/horizons"), ("sweeps", "sweeps/horizon/horizons", "sweeps")],
-)
-def test_alpha_is_checked_at_the_shortest_horizon_wherever_it_is_listed(c_alpha, target, key, named):
-    """The shortest horizon in the middle of the list: neither its first nor its last item."""
-    T = threshold(c_alpha)
-    c_key = "algorithm_params/ts-borda/c_alpha"
-    refused = config_with(**{c_key: c_alpha, key: [1000, T, 100_000]})
-    with pytest.raises(configcheck.ConfigError, match=rf"config: {named}.*: .* {T}\^\(-1/3\)"):
-        configcheck.check_target(refused, target)
-    configcheck.check_target(config_with(**{c_key: c_alpha, key: [1000, T + 1, 100_000]}), target)
-
-
-@pytest.mark.parametrize("c_alpha", C_ALPHAS)
-def test_asymptotics_checks_alpha_only_where_ts_borda_runs(c_alpha):
-    T = threshold(c_alpha)
-    common = {"algorithm_params/ts-borda/c_alpha": c_alpha, "asymptotics/horizons": [T, 1000, 10_000]}
-    # TS-Borda listed for a scenario the target does not run: no TS-Borda job, no check
-    configcheck.check_target(
-        config_with(
-            **common,
-            **{"asymptotics/scenarios": ["condorcet"]},
-            **{"asymptotics/algorithms": {"condorcet": ["ts-maximin"], "borda": ["ts-borda"]}},
-        ),
-        "asymptotics",
-    )
-    # TS-Borda on the condorcet scenario alone: its shortest horizon is checked
-    with pytest.raises(configcheck.ConfigError, match=rf"{T}\^\(-1/3\)"):
-        configcheck.check_target(
-            config_with(
-                **common,
-                **{"asymptotics/scenarios": ["condorcet"]},
-                **{"asymptotics/algorithms": {"condorcet": ["ts-borda"], "borda": ["ts-maximin"]}},
-            ),
-            "asymptotics",
-        )
+assert C_ALPHA * EDGE ** (-1 / 3) == 0.5 and C_ALPHA * (EDGE + 1) ** (-1 / 3) < 0.5  # the premise, by hand
 
 
 def check(config, target):
@@ -93,23 +48,34 @@ def check(config, target):
 FIELD_OTHERS = [a for a in BASE["field"]["algorithms"] if a != "ts-borda"]
 
 
-@pytest.mark.parametrize("c_alpha", C_ALPHAS)
 @pytest.mark.parametrize(
-    "target, key, named, without",
+    "target, key, horizons, named, changes, without",
     [
-        ("paper", "horizon", "algorithm_params/ts-borda/c_alpha", {"algorithms": ["ts-maximin", "dts"]}),
-        ("sweeps", "sweeps/actions/horizon", "sweeps", {"algorithms": ["ts-maximin", "iss"]}),
-        ("field", "field/horizon", "field/horizon", {"field/algorithms": FIELD_OTHERS}),
+        # a list's shortest horizon in the middle: neither its first nor its last item
+        ("asymptotics", "asymptotics/horizons", lambda T: [1000, T, 100_000], "asymptotics/horizons", {}, None),
+        ("sweeps", "sweeps/horizon/horizons", lambda T: [1000, T, 100_000], "sweeps", {}, None),
+        # TS-Borda on the condorcet scenario alone; listed for a scenario the target does not run: no job, no check
+        ("asymptotics", "asymptotics/horizons", lambda T: [T, 1000, 10_000], "asymptotics/horizons",
+         {"asymptotics/scenarios": ["condorcet"],
+          "asymptotics/algorithms": {"condorcet": ["ts-borda"], "borda": ["ts-maximin"]}},
+         {"asymptotics/algorithms": {"condorcet": ["ts-maximin"], "borda": ["ts-borda"]}}),
+        # the paper's horizon, the action sweep's (the shortest of the sweeps here) and the field's
+        ("paper", "horizon", lambda T: T, "algorithm_params/ts-borda/c_alpha", {},
+         {"algorithms": ["ts-maximin", "dts"]}),
+        ("sweeps", "sweeps/actions/horizon", lambda T: T, "sweeps", {}, {"algorithms": ["ts-maximin", "iss"]}),
+        ("field", "field/horizon", lambda T: T, "field/horizon", {}, {"field/algorithms": FIELD_OTHERS}),
     ],
-)
-def test_alpha_is_checked_at_a_targets_single_horizon_only_where_ts_borda_runs(c_alpha, target, key, named, without):
-    """The paper's horizon, the action sweep's (the shortest of the sweeps here) and the field's."""
-    T = threshold(c_alpha)
-    c_key = "algorithm_params/ts-borda/c_alpha"
-    with pytest.raises(configcheck.ConfigError, match=rf"config: {named}.*: .* {T}\^\(-1/3\)"):
-        check(config_with(**{c_key: c_alpha, key: T}), target)
-    check(config_with(**{c_key: c_alpha, key: T + 1}), target)
-    check(config_with(**{c_key: c_alpha, key: T, **without}), target)
+    ids=["asymptotics", "sweeps-horizons", "asymptotics-one-scenario", "paper", "sweeps-actions", "field"],
+)  # fmt: skip
+def test_alpha_is_checked_at_a_targets_shortest_horizon_only_where_ts_borda_runs(
+    target, key, horizons, named, changes, without
+):
+    changes = {"algorithm_params/ts-borda/c_alpha": C_ALPHA, **changes}
+    with pytest.raises(configcheck.ConfigError, match=rf"config: {named}.*: .* {EDGE}\^\(-1/3\)"):
+        check(config_with(**changes, **{key: horizons(EDGE)}), target)
+    check(config_with(**changes, **{key: horizons(EDGE + 1)}), target)
+    if without is not None:
+        check(config_with(**{**changes, key: horizons(EDGE), **without}), target)
 
 
 def test_c_alpha_is_the_configs_or_the_algorithms_default():
@@ -302,28 +268,7 @@ def test_target_memory_is_checked_at_the_longest_horizon_and_the_widest_matrix_w
 # --- The other checks a schema cannot express -----------------------------------------------------
 
 
-def test_runs_at_must_name_a_horizon_of_the_list_once():
-    horizons = [1000, 3000, 10_000]
-    ok = config_with(**{"asymptotics/horizons": horizons, "asymptotics/runs_at": [{"horizon": 10_000, "runs": 2}]})
-    configcheck.check_target(ok, "asymptotics")
-    absent = config_with(**{"asymptotics/horizons": horizons, "asymptotics/runs_at": [{"horizon": 10_001, "runs": 2}]})
-    with pytest.raises(configcheck.ConfigError, match="config: asymptotics/runs_at: horizon 10001 is not one of"):
-        configcheck.check_target(absent, "asymptotics")
-    twice = [{"horizon": 3000, "runs": 2}, {"horizon": 3000, "runs": 5}]
-    with pytest.raises(configcheck.ConfigError, match="config: asymptotics/runs_at: horizon 3000 is given twice"):
-        configcheck.check_target(
-            config_with(**{"asymptotics/horizons": horizons, "asymptotics/runs_at": twice}), "asymptotics"
-        )
-
-
-def test_every_asymptotics_scenario_needs_its_algorithms():
-    scenarios = {
-        "asymptotics/scenarios": ["borda", "cyclic", "condorcet"],
-        "asymptotics/algorithms": {"borda": ["dts"]},
-    }
-    with pytest.raises(configcheck.ConfigError) as raised:
-        configcheck.check_target(config_with(**scenarios), "asymptotics")
-    assert str(raised.value) == "config: asymptotics/algorithms: no algorithms for scenario(s) cyclic, condorcet"
+TAIL_HORIZON = BASE["maximin-tail"]["horizon"]
 
 
 @pytest.mark.parametrize(
@@ -340,10 +285,28 @@ def test_every_asymptotics_scenario_needs_its_algorithms():
          "asymptotics/scenarios: cyclic scenario"),
         ("field", {"actions": 4, "field/scenarios": ["cyclic"]}, "field/scenarios: cyclic scenario"),
         ("maximin-tail", {"actions": 4, "maximin-tail/scenario": "cyclic"}, "maximin-tail/scenario: cyclic scenario"),
+        # the file scenario without its matrix file
+        ("field", {"field/scenarios": ["borda", "file"]}, "matrix_file: required when field/scenarios include file"),
+        ("paper", {"scenarios": ["file"]},
+         "matrix_file: required when scenarios include file (a CSV preference matrix)"),
+        # what asymptotics' runs_at names, and its scenarios' algorithms
+        ("asymptotics", {"asymptotics/runs_at": [{"horizon": 10_001, "runs": 2}]},
+         "asymptotics/runs_at: horizon 10001 is not one of asymptotics/horizons"),
+        ("asymptotics", {"asymptotics/runs_at": [{"horizon": 3000, "runs": 2}, {"horizon": 3000, "runs": 5}]},
+         "asymptotics/runs_at: horizon 3000 is given twice"),
+        ("asymptotics", {"asymptotics/scenarios": ["borda", "cyclic", "condorcet"],
+                         "asymptotics/algorithms": {"borda": ["dts"]}},
+         "asymptotics/algorithms: no algorithms for scenario(s) cyclic, condorcet"),
+        # the tail's horizons in order, its scenario a matrix with a trap
+        ("maximin-tail", {"maximin-tail/first_horizon": TAIL_HORIZON},
+         f"maximin-tail/first_horizon: {TAIL_HORIZON} must be below maximin-tail/horizon ({TAIL_HORIZON})"),
+        ("maximin-tail", {"maximin-tail/scenario": "condorcet"}, "maximin-tail/scenario: maximin-tail needs a matrix "
+         "with one Maximin winner and a different, unique Borda winner; got Maximin winners [3] and Borda winners [3]"),
     ],
 )  # fmt: skip
-def test_a_scenario_that_does_not_build_is_named_by_the_key_of_its_target(tmp_path, monkeypatch, target, changes, line):
-    """At the config's A (10, or 4, below the cyclic scenario's 5) or the one a sweep lists."""
+def test_each_check_the_schema_cannot_express_is_one_line_naming_the_key(tmp_path, monkeypatch, target, changes, line):
+    """A scenario that does not build at the config's A (10, or 4, below the cyclic scenario's 5) or the one a
+    sweep lists, named by the key of its target; the other checks of several values."""
     from duelbandits import make_scenario
 
     monkeypatch.chdir(tmp_path)
@@ -354,14 +317,12 @@ def test_a_scenario_that_does_not_build_is_named_by_the_key_of_its_target(tmp_pa
     assert str(raised.value) == expected
 
 
-def test_the_file_scenario_needs_its_matrix_file():
-    with pytest.raises(
-        configcheck.ConfigError, match="^config: matrix_file: required when field/scenarios include file$"
-    ):
-        configcheck.check_target(config_with(**{"field/scenarios": ["borda", "file"]}), "field")
-    message = r"^config: matrix_file: required when scenarios include file \(a CSV preference matrix\)$"
-    with pytest.raises(configcheck.ConfigError, match=message):
-        configcheck.check_paper(config_with(scenarios=["file"]))
+def test_the_checks_accept_a_runs_at_of_a_listed_horizon_and_the_tails_horizons_one_apart():
+    runs_at = [{"horizon": 10_000, "runs": 2}]
+    configcheck.check_target(
+        config_with(**{"asymptotics/horizons": [1000, 3000, 10_000], "asymptotics/runs_at": runs_at}), "asymptotics"
+    )
+    configcheck.check_target(config_with(**{"maximin-tail/first_horizon": TAIL_HORIZON - 1}), "maximin-tail")
 
 
 def test_the_compile_groups_cut_each_family_in_registry_order_into_consecutive_groups():
@@ -375,23 +336,14 @@ def test_the_compile_groups_cut_each_family_in_registry_order_into_consecutive_g
     assert plan.kernel_group("iss") == "paper-2" and plan.kernel_group("a-plugins") is None
 
 
-def test_the_tail_section_plans_its_first_phase_and_is_checked_naming_its_key():
+def test_the_tail_section_plans_its_first_phase():
     config = config_with()
-    configcheck.check_target(config, "maximin-tail")
     section = config["maximin-tail"]
     jobs = plan.jobs(config, "maximin-tail")
     assert {(j.scenario, j.horizon, j.algorithm) for j in jobs} == {
         (section["scenario"], section["first_horizon"], "ts-maximin")
     }
     assert sum(j.runs for j in jobs) == section["runs"]
-    bad = config_with(**{"maximin-tail/first_horizon": section["horizon"]})
-    with pytest.raises(configcheck.ConfigError, match="config: maximin-tail/first_horizon: "):
-        configcheck.check_target(bad, "maximin-tail")
-    bad = config_with(**{"maximin-tail/scenario": "condorcet"})
-    with pytest.raises(
-        configcheck.ConfigError, match="config: maximin-tail/scenario: .*different, unique Borda winner"
-    ):
-        configcheck.check_target(bad, "maximin-tail")
 
 
 def test_algorithm_args_give_each_override_in_the_configs_order():

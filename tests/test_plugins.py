@@ -101,11 +101,9 @@ def test_the_contract_check_passes_a_good_plugin_and_names_an_action_out_of_rang
     """The plugin loaded as the registries load it, put in this process's registry for the test."""
     from duelbandits import algorithms, cli
 
-    good = GOOD.format(slug="uniform", scenario="sorted", package="fakeplugin", offset=0)
-    tuned = good.replace('color="#123456",', 'color="#123456", horizon_tuned=True,')
-    out_of_range = GOOD.format(slug="uniform", scenario="sorted", package="fakeplugin", offset=1)
+    tuned = good().replace('color="#123456",', 'color="#123456", horizon_tuned=True,')
     said = []
-    for site, code, status in (("good", tuned, 0), ("bad", out_of_range, 1)):
+    for site, code, status in (("good", tuned, 0), ("bad", good(offset=1), 1)):
         entries, _ = load(install(tmp_path / site, code=code), monkeypatch)
         monkeypatch.setitem(algorithms.ALGORITHMS, "uniform", entries["uniform"])
         assert cli.main(["check-algorithm", "uniform"]) == status
@@ -115,6 +113,11 @@ def test_the_contract_check_passes_a_good_plugin_and_names_an_action_out_of_rang
         "horizon_tuned)\n"
     )
     assert said[1].err.startswith("uniform: condorcet, A = 3: select() returned the duel (3, "), said[1].err
+
+
+def good(offset=0, template=GOOD):
+    """The good plugin's code (``offset`` 1: its first action one out of range)."""
+    return template.format(slug="uniform", scenario="sorted", package="fakeplugin", offset=offset)
 
 
 BAD = {
@@ -140,30 +143,20 @@ BAD = {
 
 
 def install_bad(site, kind):
-    code, names = None, None
-    good = GOOD.format(slug="uniform", scenario="sorted", package="fakeplugin", offset=0)
-    if kind == "import":
-        code = "1 / 0\n"
-    elif kind == "exit":
-        code = "import sys\nsys.exit(0)\n"
-    elif kind == "clash":
-        code, names = good.replace('slug="uniform"', 'slug="dts"'), ("dts", "sorted")
-    elif kind == "incomplete":
-        code = good.replace('citation="a test\'s own", implementation', 'citation="", implementation')
-    elif kind == "default":
-        code = good.replace("Param(1.0, ", "Param(-1.0, ")
-    elif kind == "regrets":
-        code = good.replace('"target": "copeland"', '"other": "copeland"')
-    elif kind == "name":
-        names = ("other-name", "sorted")
-    elif kind == "object":
-        code = good + "\nALGORITHM = {'slug': 'uniform'}\n"
-    elif kind == "kind":
-        code = good.replace('make="fakeplugin:make"', 'kind="utility"')
-    elif kind == "twice":
+    if kind == "twice":
         install(site, package="otherplugin", scenario="other")
-    else:
-        code, names = good.replace('slug="sorted"', 'slug="borda"'), ("uniform", "borda")
+    code, names = {
+        "import": ("1 / 0\n", None),
+        "exit": ("import sys\nsys.exit(0)\n", None),
+        "clash": (good().replace('slug="uniform"', 'slug="dts"'), ("dts", "sorted")),
+        "incomplete": (good().replace('citation="a test\'s own", implementation', 'citation="", implementation'), None),
+        "default": (good().replace("Param(1.0, ", "Param(-1.0, "), None),
+        "regrets": (good().replace('"target": "copeland"', '"other": "copeland"'), None),
+        "name": (None, ("other-name", "sorted")),
+        "object": (good() + "\nALGORITHM = {'slug': 'uniform'}\n", None),
+        "kind": (good().replace('make="fakeplugin:make"', 'kind="utility"'), None),
+        "scenario-clash": (good().replace('slug="sorted"', 'slug="borda"'), ("uniform", "borda")),
+    }.get(kind, (None, None))
     return install(site, code=code, names=names)
 
 
@@ -303,9 +296,9 @@ GLOBAL_RANDOM = GOOD.replace("int(self.rng.integers(self.actions)) + {offset}", 
 @pytest.mark.parametrize(
     ("code", "problem"),
     [
-        (GOOD.format(slug="uniform", scenario="sorted", package="fakeplugin", offset=1), "select() returned the duel"),
+        (good(offset=1), "select() returned the duel"),
         (
-            GLOBAL_RANDOM.format(slug="uniform", scenario="sorted", package="fakeplugin", offset=0),
+            good(template=GLOBAL_RANDOM),
             "draws from numpy's global random state (np.random.*), not from its rng",
         ),
     ],
@@ -360,7 +353,7 @@ def test_impossible_outputs_or_an_exception_of_a_plugin_are_one_line_naming_it_a
     """The plugin loaded as the registries load it, put in this process's registry (so mutmut sees it)."""
     from duelbandits import algorithms, cli
 
-    code = GOOD.format(slug="uniform", scenario="sorted", package="fakeplugin", offset=0) + KERNEL.format(flaw=flaw)
+    code = good() + KERNEL.format(flaw=flaw)
     entries, _ = load(install(tmp_path / "site", code=code), monkeypatch)
     monkeypatch.setitem(algorithms.ALGORITHMS, "uniform", entries["uniform"])
     out = tmp_path / "run.parquet"

@@ -50,12 +50,21 @@ def test_bootstrap_interval_has_the_width_and_coverage_of_its_level():
     assert abs(covered / datasets - 0.944) <= 4 * sd, covered / datasets
 
 
-def test_thin_grid_is_the_documented_log_spaced_grid_by_value():
+@pytest.mark.parametrize(
+    "horizon, points, grid",
+    [
+        (100_000, 20, [1, 2, 3, 6, 11, 21, 38, 70, 127, 234, 428, 785, 1438, 2637, 4833, 8859, 16238, 29764, 54556,
+                       100000]),
+        (50, 1, [1, 50]),  # fewer than two points are taken as two: the grid is 1 and T
+        (50, 2, [1, 50]),
+        (1, 5, [1]),
+        (5, 20, [1, 2, 3, 4, 5]),  # more points than steps: every step
+    ],
+)  # fmt: skip
+def test_thin_grid_is_the_documented_log_spaced_grid_by_value(horizon, points, grid):
     """``round(T^(k / (points - 1)))``, k = 0..points-1, duplicates merged (derived once from that
     definition, written out here): at T = 10^5 and 20 points, round(10^(5k/19))."""
-    assert pointlib.thin_grid(100_000, 20).tolist() == [
-        1, 2, 3, 6, 11, 21, 38, 70, 127, 234, 428, 785, 1438, 2637, 4833, 8859, 16238, 29764, 54556, 100000,
-    ]  # fmt: skip
+    assert pointlib.thin_grid(horizon, points).tolist() == grid
 
 
 @pytest.mark.parametrize(
@@ -71,14 +80,6 @@ def test_thin_grid_sizes_of_the_documented_configs(horizon, points, size, before
     from the definition); the step before T sets the last interval of the trapped rule."""
     grid = pointlib.thin_grid(horizon, points)
     assert grid.size == size and grid[-2] == before_last and grid[-1] == horizon
-
-
-def test_thin_grid_of_one_point_still_spans_one_to_the_horizon():
-    """Fewer than two points are taken as two: the grid is 1 and T."""
-    assert pointlib.thin_grid(50, 1).tolist() == [1, 50]
-    assert pointlib.thin_grid(50, 2).tolist() == [1, 50]
-    assert pointlib.thin_grid(1, 5).tolist() == [1]
-    assert pointlib.thin_grid(5, 20).tolist() == [1, 2, 3, 4, 5]  # more points than steps: every step
 
 
 TOGETHER = [
@@ -233,13 +234,6 @@ def test_check_points_refuses_runs_of_unequal_length(rows):
         pointlib.check_points(_point_rows(full))
 
 
-def _point_file(path, table, config):
-    from duelbandits import storage
-
-    storage.write_table(table, path, provenance={"table": "sweep-point", "config_sha256": config})
-    return path
-
-
 def test_read_points_concatenates_the_files_checked_and_sorted_with_sorted_digests_and_the_records(tmp_path, X):
     from duelbandits import storage
 
@@ -259,7 +253,8 @@ def test_read_points_refuses_another_table_naming_its_columns_or_its_provenance(
     from duelbandits import provenance, storage
 
     other = pa.table({"run": pa.array([0], pa.int32()), "t": pa.array([1], pa.int32())})
-    path = _point_file(tmp_path / "other.parquet", other, "x")
+    path = tmp_path / "other.parquet"
+    storage.write_table(other, path, provenance={"table": "sweep-point", "config_sha256": "x"})
     with pytest.raises(storage.StorageError, match=r"other\.parquet: not a sweep point file \(columns run, t\)$"):
         pointlib.read_points([path])
     table = pa.Table.from_pandas(_point_rows([("borda", "dts", 10, 100, 0, "borda", 10)]), schemas.POINT_SCHEMA)

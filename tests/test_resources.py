@@ -214,8 +214,9 @@ def test_human_uses_binary_units_with_one_decimal_above_bytes():
 # --- The workflow's resource requests, computed by hand from the constants above --------------------
 
 
-def test_megabytes_round_up_to_the_next_whole_mb():
+def test_megabytes_round_up_to_the_next_whole_mb_and_a_compile_job_asks_for_the_base_and_the_compile():
     assert [resources.megabytes(n) for n in (0, 1, 10**6, 10**6 + 1)] == [0, 1, 1, 2]
+    assert resources.COMPILE_MEM_MB == 449  # (314,572,800 + 134,217,728) / 10^6 = 448.8, rounded up
 
 
 @pytest.mark.parametrize(
@@ -231,10 +232,6 @@ def test_megabytes_round_up_to_the_next_whole_mb():
 )
 def test_a_simulation_jobs_memory_request_by_hand(job, mb):
     assert resources.job_mem_mb(job) == mb
-
-
-def test_a_compile_job_asks_for_the_base_and_the_compile():
-    assert resources.COMPILE_MEM_MB == 449  # (314,572,800 + 134,217,728) / 10^6 = 448.8, rounded up
 
 
 def test_the_bayes_jobs_resources_by_hand():

@@ -3,6 +3,7 @@
 
 import numpy as np
 import pytest
+from literal import bounds
 from montecarlo import close_to_law
 
 from duelbandits.algorithms import rucb
@@ -11,9 +12,9 @@ ALPHA = 0.51
 NONE = rucb.NO_ARM
 
 
-def formula_candidates(upper, W, t):
-    """Line 6 literally: the arms whose upper bounds against every arm are >= 1/2 (``upper``: conftest's ucb_upper)."""
-    return set(np.flatnonzero((upper(W, t) >= 0.5).all(axis=1)).tolist())
+def formula_candidates(W, t):
+    """Line 6 literally: the arms whose upper bounds (lines 4-5) against every arm are >= 1/2."""
+    return set(np.flatnonzero((bounds(W, t)[0] >= 0.5).all(axis=1)).tolist())
 
 
 def _step(W, t, best, rng, n=1, alpha=ALPHA):
@@ -28,11 +29,11 @@ def _step(W, t, best, rng, n=1, alpha=ALPHA):
     return cands[:m].tolist(), best, cs, ds
 
 
-def test_candidate_set_switches_exactly_at_the_log_t_threshold(ucb_upper, ucb_hand_state):
+def test_candidate_set_switches_exactly_at_the_log_t_threshold(ucb_hand_state):
     """The hand state (conftest): C = {0, 1} up to t = 134, {0, 1, 2, 3} from t = 135 on (the
     log-t threshold e^2 / (alpha N) with e = -5, N = 10 is 4.902; ln 134 = 4.898, ln 135 = 4.905)."""
     W = ucb_hand_state
-    assert formula_candidates(ucb_upper, W, 134) == {0, 1} and formula_candidates(ucb_upper, W, 135) == {0, 1, 2, 3}
+    assert formula_candidates(W, 134) == {0, 1} and formula_candidates(W, 135) == {0, 1, 2, 3}
     for t, expected in ((100, [0, 1]), (134, [0, 1]), (135, [0, 1, 2, 3]), (1000, [0, 1, 2, 3])):
         assert _step(W, t, NONE, None, n=0)[0] == expected, t
 
@@ -80,14 +81,14 @@ def test_a_tie_for_the_challenger_is_uniform(ucb_hand_state):
     assert abs(np.mean(on_2 == 1) - 0.5) < 5 * np.sqrt(0.25 / len(on_2))
 
 
-def test_tie_with_the_champion_itself_goes_to_the_other_arm(ucb_upper):
+def test_tie_with_the_champion_itself_goes_to_the_other_arm():
     # U[1, 0] = 1/2 exactly needs W[1,0]/N + sqrt(alpha ln t / N) = 1/2: with W[1, 0] = 0,
     # N = 4 and alpha ln t = 1 (alpha = 1 / ln t), the radius is sqrt(1/4) = 1/2.
     t = 50
     alpha = 1 / np.log(t)
     W = np.zeros((2, 2))
     W[0, 1] = 4
-    assert ucb_upper(W, t, alpha)[1, 0] == 0.5
+    assert bounds(W, t, alpha)[0][1, 0] == 0.5
     _, _, c, d = _step(W, t, NONE, np.random.default_rng(6), n=500, alpha=alpha)
     # the candidate set is {0, 1} (U[1, 0] = 1/2 >= 1/2); against c = 0 the tie
     # U[1, 0] = U[0, 0] = 1/2 must give d = 1, against c = 1 U[0, 1] = 3/2 gives d = 0
@@ -96,7 +97,7 @@ def test_tie_with_the_champion_itself_goes_to_the_other_arm(ucb_upper):
 
 
 @pytest.mark.parametrize("matrix", ["condorcet", "cyclic"])
-def test_every_step_of_a_run_follows_algorithm_1(matrix, X, cyclic4, ucb_upper):
+def test_every_step_of_a_run_follows_algorithm_1(matrix, X, cyclic4):
     """Replay a run against the literal formulas: c in C (or C empty), B's rules, d's argmax.
 
     The hypothesis B is recomputed here from the formula's C. Among the steps
@@ -112,7 +113,7 @@ def test_every_step_of_a_run_follows_algorithm_1(matrix, X, cyclic4, ucb_upper):
     on_b = with_b = empty = self_duels = 0
     for t in range(1, T + 1):
         c, d = I[t - 1], J[t - 1]
-        U = ucb_upper(W, t)
+        U = bounds(W, t)[0]
         C = np.flatnonzero((U >= 0.5).all(axis=1))
         B = B if B in C else NONE
         if len(C) == 1:

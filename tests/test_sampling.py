@@ -2,20 +2,12 @@
 that stand in for numpy calls numba compiles slowly: largest, record_row."""
 
 import numpy as np
+from montecarlo import close_to_law
 
 from duelbandits.algorithms._sampling import argmax_random_ties, duel, largest, record_row, sample_discrete
 
 N = 10_000
 """Draws per frequency check (a call from Python costs about 20 us)."""
-
-
-def frequencies_within_5_standard_errors(draws, p):
-    # Each count is Binomial(N, p_k): its frequency has standard error sqrt(p_k (1 - p_k) / N);
-    # 5 standard errors give a false alarm < 6e-7 per value (a p_k = 0 value must never appear).
-    n = len(draws)
-    f = np.bincount(draws, minlength=len(p)) / n
-    tol = 5 * np.sqrt(p * (1 - p) / n)
-    assert np.all(np.abs(f - p) <= tol), (f, p, tol)
 
 
 def test_sample_discrete_is_the_inverse_cdf_of_one_uniform_per_draw():
@@ -35,7 +27,7 @@ def test_duel_is_won_by_the_row_with_probability_X_ij_and_a_self_duel_is_a_fair_
     for i, j in ((0, 1), (1, 0), (1, 1)):
         wins = np.array([duel(X, i, j, rng) for _ in range(N)])
         assert set(np.unique(wins)) == {0, 1}
-        frequencies_within_5_standard_errors(wins.astype(np.int64), np.array([1 - X[i, j], X[i, j]]))
+        assert close_to_law(np.bincount(wins, minlength=2) / N, [1 - X[i, j], X[i, j]], N)
 
 
 def test_argmax_random_ties_returns_the_maximum_and_splits_ties_uniformly():
@@ -43,7 +35,7 @@ def test_argmax_random_ties_returns_the_maximum_and_splits_ties_uniformly():
     assert argmax_random_ties(np.array([0.1, 0.9, 0.3]), rng) == 1
     values = np.array([0.4, 0.7, 0.2, 0.7, 0.7])  # three tied maxima at 1, 3, 4
     draws = np.array([argmax_random_ties(values, rng) for _ in range(N)])
-    frequencies_within_5_standard_errors(draws, np.array([0, 1, 0, 1, 1]) / 3)
+    assert close_to_law(np.bincount(draws, minlength=5) / N, np.array([0, 1, 0, 1, 1]) / 3, N)  # never a non-maximum
 
 
 def test_largest_is_what_ndarray_max_gives_and_record_row_writes_row_k_and_nothing_else():

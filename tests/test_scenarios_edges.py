@@ -73,17 +73,23 @@ def test_a_file_within_its_tolerance_is_symmetrised_by_hand_values(tmp_path):
     assert X[0, 0] == X[1, 1] == 0.5
 
 
-def test_a_files_error_names_the_line_and_column_past_comments(tmp_path):
-    path = write(tmp_path / "m.csv", "# a comment\n  # an indented one\n\n0.5,0.6,0.5\n0.5,0.5,0.5\n0.5,0.5,0.5\n")
-    with pytest.raises(ScenarioError, match=r"= 1\.1 \(line 4, column 2\)$"):
-        matrices.read_matrix_file(path)
-
-
-def test_a_files_error_without_an_entry_names_none(tmp_path):
-    path = write(tmp_path / "m.csv", "0.5\n")
-    message = f"matrix file {path}: preference matrix needs at least 2 actions, got 1"
-    with pytest.raises(ScenarioError, match="^" + re.escape(message) + "$"):
-        matrices.read_matrix_file(path)
+@pytest.mark.parametrize(
+    "text, problem",
+    [
+        ("# a comment\n  # an indented one\n\n0.5,0.6,0.5\n0.5,0.5,0.5\n0.5,0.5,0.5\n",
+         "preference matrix must satisfy X[i, j] + X[j, i] = 1 (tolerance 1e-06); X[0, 1] + X[1, 0] = 0.6 + 0.5 = "
+         "1.1 (line 4, column 2)"),
+        ("0.5\n", "preference matrix needs at least 2 actions, got 1"),  # an error without an entry names none
+        (None, "file not found"),
+        ("0.5,0.6\n0.4,abc\n", "line 2, column 2: 'abc' is not a number"),
+        ("0.5,0.6,0.3\n0.4,0.5,0.5\n", "not a square matrix: 2 rows, but line 1 has 3 entries"),
+        ("# only a comment\n", "no matrix rows found"),
+    ],
+)  # fmt: skip
+def test_a_files_error_names_the_file_and_the_line_and_column_past_comments(tmp_path, text, problem):
+    path = tmp_path / "m.csv" if text is None else write(tmp_path / "m.csv", text)
+    with pytest.raises(ScenarioError, match="^" + re.escape(f"matrix file {path}: {problem}") + "$"):
+        make_scenario("file", path=path)
 
 
 def test_a_byte_order_mark_is_ignored_and_bytes_that_are_not_utf8_are_refused(tmp_path):
@@ -251,7 +257,10 @@ def test_a_generated_scenario_refuses_with_the_reason(maker):
         ("fake_maker:missing", 3, {}, "scenario s: cannot load fake_maker:missing: "),
         ("fake_maker:bad", 3, {}, "scenario s (fake_maker:bad): preference matrix diagonal must be 1/2"),
         ("fake_maker:small", 3, {}, "scenario s: make(3, rng) returned a 2 x 2 matrix"),
-    ]:
+        # module:function splits at the first colon: the function's name is "make:x"
+        ("fake_maker:make:x", 3, {}, "scenario s: cannot load fake_maker:make:x: module 'fake_maker' has no attribute "
+         "'make:x'"),
+    ]:  # fmt: skip
         with pytest.raises(ScenarioError, match="^" + re.escape(message)):
             scenarios.generated_scenario(entry(make=make, min_actions=3), actions, 0, params)
 
@@ -316,9 +325,3 @@ def test_the_registries_are_the_built_ins_then_a_plugins_generated_scenario_from
     assert built["REGISTRY"]["sorted"] is plugin and built["REGISTRY"]["borda"] is scenarios.BUILTINS["borda"]
     assert built["GENERATED"] == ("condorcet", "borda", "cyclic", "sorted")
     assert built["PARAMETERISED"] == ("condorcet", "borda", "cyclic")
-
-
-def test_a_make_with_two_colons_is_refused(maker):
-    # module:function splits at the first colon: the function's name is "make:x"
-    with pytest.raises(ScenarioError, match=r"cannot load fake_maker:make:x: .*'make:x'"):
-        scenarios.generated_scenario(entry(make="fake_maker:make:x"), 3, 0, {})

@@ -199,14 +199,6 @@ GOOD = (
         (GOOD.replace("[[0.5, 0.7], [0.3, 0.5]]", '[[0.5, "a"], [0.3, 0.5]]'), r"not a .+ \(its matrix: preference"),
         (GOOD.replace('"borda": [0]', '"other": [0]'), r"not a scenario file \(no borda winners\)"),
     ],
-    ids=[
-        "missing",
-        "not-json",
-        "not-an-object",
-        "a-field-of-another-type",
-        "text-in-the-matrix",
-        "a-winner-missing",
-    ],
 )
 def test_read_scenario_refuses_what_is_not_a_scenario_file_naming_it(tmp_path, content, problem):
     path = tmp_path / "s.json"

@@ -22,8 +22,6 @@ COMMANDS = {  # the study commands, each reading the files named first, writing 
                       "--table", "o1.parquet", "--exponents", "o2.parquet", "--markdown", "o.md", "--html", "o.html"],
     "sweep-actions": ["p100.parquet", "--c-alpha", 1, "--table", "o1.parquet", "--markdown", "o.md", "--html",
                       "o.html"],
-    "field-table": ["p100.parquet", "--scenario-file", "sc.json", "--curves", "o1.parquet", "--table", "o2.parquet",
-                    "--markdown", "o.md"],
     "asymptotics-table": ["p100.parquet", "p400.parquet", "--resamples", 20, "--confidence", 0.9, "--seed", SEED,
                           "--c-alpha", 1, "--near", 0.1, "--exponents", "o1.parquet", "--local", "o2.parquet",
                           "--markdown", "o.md"],
@@ -73,10 +71,11 @@ def tampered(made, tmp_path, name, change):
     return folder
 
 
-def refused(folder, command, line):
-    """``command`` on ``folder`` exits 2 with ``line`` alone and writes nothing."""
+def refused(folder, command, line, argv=None):
+    """``command`` (with ``argv``, by default its :data:`COMMANDS`') on ``folder`` exits 2 with ``line`` alone and
+    writes nothing."""
     before = sorted(p.name for p in folder.iterdir())
-    result = run_cli(command, *COMMANDS[command], cwd=folder)
+    result = run_cli(command, *(argv or COMMANDS[command]), cwd=folder)
     assert (result.returncode, result.stderr) == (2, f"duelbandits {command}: error: {line}\n")
     assert sorted(p.name for p in folder.iterdir()) == before
 
@@ -160,10 +159,7 @@ def test_tail_phase_two_refuses_points_of_another_seed_or_matrix(made, tmp_path,
     other = ["scenario", "--scenario", "borda", "--actions", 6, "--seed", SEED, "--out", "other.json"]
     assert run_cli(*other, cwd=folder).returncode == 0
     args = {"--scenario-file": "sc.json", "--seed": SEED, **dict([change])}
-    argv = ["tail-continue", "p100.parquet", *[x for kv in args.items() for x in kv], "--share", 0.5, "--horizon",
-            200, "--others", 2, "--jobs", 1, "--job", 0, "--grid-points", 5, "--escape-samples", 10, "--curves",
-            "c.parquet", "--states", "s.parquet"]  # fmt: skip
-    before = sorted(p.name for p in folder.iterdir())
-    result = run_cli(*argv, cwd=folder)
-    assert (result.returncode, result.stderr) == (2, f"duelbandits tail-continue: error: {line}\n")
-    assert sorted(p.name for p in folder.iterdir()) == before
+    argv = ["p100.parquet", *[x for kv in args.items() for x in kv], "--share", 0.5, "--horizon", 200, "--others",
+            2, "--jobs", 1, "--job", 0, "--grid-points", 5, "--escape-samples", 10, "--curves", "c.parquet",
+            "--states", "s.parquet"]  # fmt: skip
+    refused(folder, "tail-continue", line, argv)

@@ -166,23 +166,15 @@ def test_ts_borda_alphas_refusal_names_the_largest_c_alpha_the_horizon_accepts()
     ("tuning", "A", "T", "message"),
     [
         # gamma = 1.05 sqrt(10 * 2.3025851 / 25) = 1.05 * 0.9597050 = 1.0076903 -> "1.01"
-        (
-            tunings.sparring_exp3p_tuning,
-            10,
-            25,
-            "sparring-exp3p: horizon T=25 is too short for Theorem 4.3 with A=10 (gamma = 1.01 >= 1); ",
-        ),
+        (tunings.sparring_exp3p_tuning, 10, 25,
+         "sparring-exp3p: horizon T=25 is too short for Theorem 4.3 with A=10 (gamma = 1.01 >= 1); "),
         # gamma = (e-2)^(1/4) (100 * 2.3025851 / 165)^(1/4) = 0.9206058 * 1.0868836 = 1.0005890 -> "1";
         # needs T > (e-2) * 10^2 * log 10 = 0.7182818 * 230.25851 = 165.39 -> "165.4"
-        (
-            tunings.partial_monitoring_tuning,
-            10,
-            165,
-            "partial-monitoring: horizon T=165 is too short for Theorem 4.4 with A=10 "
-            "(gamma = 1 >= 1, needs T > 165.4); ",
-        ),
+        (tunings.partial_monitoring_tuning, 10, 165,
+         "partial-monitoring: horizon T=165 is too short for Theorem 4.4 with A=10 "
+         "(gamma = 1 >= 1, needs T > 165.4); "),
     ],
-)
+)  # fmt: skip
 def test_the_clipping_warning_names_algorithm_theorem_gamma_and_need(tuning, A, T, message):
     with pytest.warns(UserWarning, match="^" + re.escape(message + "clipping gamma to 1, i.e. uniform play") + "$"):
         tuning(A, T)

@@ -14,23 +14,14 @@ def test_simulate_refuses_an_exploration_rate_of_one_half_naming_c_alpha():
         simulate(np.full((2, 2), 0.5), "ts-borda", 27, 0, c_alpha=1.5)  # alpha = 1.5 / 3 = 1/2 exactly
 
 
-def test_exploration_steps_are_binomial_T_alpha_and_play_uniform_actions():
-    # The number of b = 1 steps is Binomial(T, alpha): tolerance 5 standard deviations.
+def test_exploration_steps_are_binomial_T_alpha_and_thompson_steps_concentrate():
+    """The number of b = 1 steps is Binomial(T, alpha): tolerance 5 standard deviations (what an exploration
+    step plays: the next test)."""
     X = duelbandits.make_scenario("condorcet", seed=0).matrix
     A, T, c_alpha = X.shape[0], 20_000, 2.0
     alpha = ts_borda.exploration_rate(c_alpha, T)
-    I, J, _, explored, _ = ts_borda._call(X, T, np.random.default_rng(4), c_alpha)
+    I, _, _, explored, _ = ts_borda._call(X, T, np.random.default_rng(4), c_alpha)
     assert abs(explored.sum() - T * alpha) <= 5 * np.sqrt(T * alpha * (1 - alpha))
-    # On those steps I and J are uniform, each count Binomial(n, 1/A) (5 standard deviations), while TS
-    # steps concentrate.
-    n = explored.sum()
-    sd = np.sqrt(n * (1 / A) * (1 - 1 / A))
-    for actions in (I[explored], J[explored]):
-        assert np.all(np.abs(np.bincount(actions, minlength=A) - n / A) <= 5 * sd)
-    # Jointly uniform, not merely uniform each: I = J on Binomial(n, 1/A) of those steps
-    # (5 standard deviations; J = I would give n, about 1,470, against 147 +- 57).
-    same = (I[explored] == J[explored]).sum()
-    assert abs(same - n / A) <= 5 * sd, (same, n / A)
     best = np.bincount(I[~explored], minlength=A).max() / (~explored).sum()
     assert best > 0.5
 

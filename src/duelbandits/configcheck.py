@@ -187,11 +187,8 @@ def validate(config: dict, schema_path, configfiles=(), command_line=None) -> No
             raise ConfigError(f"config: --configfile {shown}: its name is not valid UTF-8 (rename the file)")
     check_values(config, schema_path, command_line)
     try:
-        snakemake_validate(
-            config,
-            str(schema_path),
-            set_default=False,  # pragma: no mutate -- the schema file declares no default: True would set none
-        )
+        # mutmut equivalent: set_default True or dropped: the schema file declares no default, so none is set
+        snakemake_validate(config, str(schema_path), set_default=False)  # pragma: no mutate
     except WorkflowError as err:  # raised while handling jsonschema's ValidationError, its context
         context = err.__context__
         if isinstance(context, ValidationError):

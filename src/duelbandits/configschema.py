@@ -56,17 +56,15 @@ def schema_text(path) -> str:
     def leaf(values) -> bool:
         return not any(isinstance(value, (dict, list)) for value in values)
 
-    Dumper.add_representer(list, lambda dumper, data: dumper.represent_sequence(_SEQ, data, flow_style=leaf(data)))
+    def mapping(dumper, data):
+        flow = leaf(data.values()) and "description" not in data
+        return dumper.represent_mapping("tag:yaml.org,2002:map", data.items(), flow_style=flow)
+
     Dumper.add_representer(
-        dict,
-        lambda dumper, data: dumper.represent_mapping(
-            _MAP, data.items(), flow_style=leaf(data.values()) and "description" not in data
-        ),
+        list, lambda dumper, data: dumper.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=leaf(data))
     )
+    Dumper.add_representer(dict, mapping)
     return HEADER + yaml.dump(schema(path), Dumper=Dumper, width=110, allow_unicode=True)  # items, so in order
-
-
-_SEQ, _MAP = "tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"
 
 
 if __name__ == "__main__":  # python -m duelbandits.configschema FILE: rewrite the schema file FILE

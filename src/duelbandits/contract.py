@@ -6,6 +6,14 @@ on every plugin algorithm a config selects. What is checked: docs/extending.md.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import json
+import os
+import random
+import sys
+from pathlib import Path
+
 import numpy as np
 
 from . import plugins, regret, scenarios, simulation
@@ -22,9 +30,6 @@ def _global_states() -> dict:
     """The global random states a run could draw from instead of its rng, by the name a problem gives
     them, each comparable (a draw changes it): numpy's (``np.random.*``), numba's (``np.random.*``
     inside a jitted kernel, a state of numba's own) and Python's (the ``random`` module)."""
-    import random
-    import sys
-
     state = np.random.get_state(legacy=False)  # pragma: no mutate -- legacy=None is as false: the same dict
     states = {
         "numpy's global random state (np.random.*)": (
@@ -106,9 +111,6 @@ PASSES = ".duelbandits/contract-passes.json"
 def code_key() -> str:
     """sha256 of the sources of the contract's own checks (this module and the simulation, regret and
     scenario modules it runs): a pass recorded under another key does not count."""
-    import hashlib
-    from pathlib import Path
-
     sha = hashlib.sha256()
     for file in (__file__, simulation.__file__, regret.__file__, scenarios.__file__):
         sha.update(Path(file).read_bytes() + b"\0")  # pragma: no mutate -- any separator keeps the files apart
@@ -120,11 +122,6 @@ def check_plugin(slug: str, passes: str = PASSES) -> list[str]:
     code: a pass is recorded in ``passes`` under the plugin's digest and :func:`code_key`, so a second
     planning runs nothing until either changes. A record that cannot be written only means the
     contract runs again next time."""
-    import contextlib
-    import json
-    import os
-    from pathlib import Path
-
     source = get(slug).source
     key = f"{source.distribution}=={source.version}:{source.digest} contract {code_key()}"
     path = Path(passes)

@@ -16,14 +16,9 @@ from .digests import FIGURE_SUFFIXES
 from .errors import InputError, why_unreadable
 from .provenance import environment, file_sha256
 
-IDENTICAL, SAME_CONTENT, NOT_CONFIRMED, DIFFERS, MISSING = (
-    "identical",
-    "same content",
-    "not confirmed",
-    "differs",
-    "missing",
-)
-STATUSES = (IDENTICAL, SAME_CONTENT, NOT_CONFIRMED, DIFFERS, MISSING)
+STATUSES = IDENTICAL, SAME_CONTENT, NOT_CONFIRMED, DIFFERS, MISSING = (
+    "identical", "same content", "not confirmed", "differs", "missing"
+)  # fmt: skip
 """What verification says of one file, from best to worst. :data:`NOT_CONFIRMED`: a figure with other
 bytes under other versions than the manifest's (not a failure: it cannot be compared)."""
 

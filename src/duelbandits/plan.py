@@ -129,10 +129,7 @@ def chunk_ranges(runs: int, runs_per_job: int) -> list[tuple[int, int]]:
 
 def point_runs(runs: int, runs_at, horizon: int) -> int:
     """Runs at ``horizon``: ``runs``, unless ``runs_at`` (``[{"horizon": T, "runs": n}, ...]``) names it."""
-    for item in runs_at or ():
-        if int(item["horizon"]) == int(horizon):
-            return int(item["runs"])
-    return int(runs)
+    return next((int(item["runs"]) for item in runs_at or () if int(item["horizon"]) == int(horizon)), int(runs))
 
 
 def job_ranges(runs: int, horizon: int, steps_per_job: int) -> list[tuple[int, int]]:
@@ -184,7 +181,4 @@ def kernel_group(algorithm: str) -> str | None:
     ``algorithm``'s kernels; None for a plugin's algorithm (the config's algorithms are checked at its door)."""
     from .algorithms import KERNEL_GROUPS
 
-    for name, slugs in KERNEL_GROUPS.items():
-        if algorithm in slugs:
-            return name
-    return None
+    return next((name for name, slugs in KERNEL_GROUPS.items() if algorithm in slugs), None)

@@ -195,12 +195,6 @@ def foreign(entry):
         raise PluginError(f"{named(entry)}: {cause}") from None
 
 
-def _where(point) -> str:
-    dist = point.dist
-    name = f"{dist.name} {dist.version}" if dist is not None else "an unknown distribution"
-    return f"plugin {name}, entry point {point.name!r} = {point.value!r} in group {point.group!r}"
-
-
 def load(group: str, kind: type, builtins: dict) -> dict:
     """The entries of ``group`` as ``{slug: entry}``, each checked and given its :class:`Source`.
 
@@ -209,7 +203,9 @@ def load(group: str, kind: type, builtins: dict) -> dict:
     """
     loaded: dict = {}
     for point in sorted(metadata.entry_points(group=group)):  # by name, then value
-        where = _where(point)
+        dist = point.dist
+        made_by = f"{dist.name} {dist.version}" if dist is not None else "an unknown distribution"
+        where = f"plugin {made_by}, entry point {point.name!r} = {point.value!r} in group {point.group!r}"
         try:
             entry = point.load()
         except (Exception, SystemExit) as err:  # noqa: BLE001 - any failure of a foreign import (a sys.exit too)
@@ -229,13 +225,8 @@ def load(group: str, kind: type, builtins: dict) -> dict:
             entry = entry.with_source(None)  # a plugin's: an algorithm of family plugin, a generated scenario
         except InputError as err:
             raise PluginError(f"{where}: {err}") from None
-        dist = point.dist
-        source = Source(
-            distribution=dist.name if dist is not None else entry.module,
-            version=dist.version if dist is not None else "unknown",
-            digest=files_digest(entry.module, entry),
-        )
-        loaded[entry.slug] = entry.with_source(source)
+        name, version = (dist.name, dist.version) if dist is not None else (entry.module, "unknown")
+        loaded[entry.slug] = entry.with_source(Source(name, version, files_digest(entry.module, entry)))
     return loaded
 
 

@@ -73,11 +73,7 @@ def matrix_sha256(matrix) -> str:
 
 def record(**params) -> dict:
     """The provenance of a file made from ``params`` (JSON values), in this environment."""
-    return {
-        **params,
-        "config_sha256": digest(params),
-        "versions": environment(),
-    }
+    return {**params, "config_sha256": digest(params), "versions": environment()}
 
 
 def experiment(prov: dict) -> dict:

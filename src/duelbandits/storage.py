@@ -215,13 +215,11 @@ def write_runs(runs: list, actions: int, path, provenance: dict | None = None) -
                 valid[here] = True
             for p in players:
                 for a in range(actions):
-                    values, column = np.zeros(rows), recorded[p][lo:hi, a]
+                    values, column, mask = np.zeros(rows), recorded[p][lo:hi, a], valid.copy()
                     values[here] = column
-                    nan = np.isnan(column)
-                    arrays.append(
-                        # mutmut equivalent: _without with no NaN rows: a copy of the same mask
-                        _arrow(values, pa.float64(), valid=_without(valid, here[nan]) if nan.any() else valid)  # noqa: E501  # pragma: no mutate
-                    )
+                    # mutmut equivalent: None for False: numpy stores False (a recorded strategy that is NaN: a null)
+                    mask[here[np.isnan(column)]] = False  # pragma: no mutate
+                    arrays.append(_arrow(values, pa.float64(), valid=mask))
             part = pa.Table.from_arrays(arrays, schema=schema)
             out.write_table(part)
             del part, arrays  # freed before the next row group is built: its buffers are reused
@@ -236,13 +234,6 @@ def _run_column(name: str, run: int, res) -> np.ndarray:
     if name == "t":
         return np.arange(1, res.horizon + 1, dtype=np.int32)  # pragma: no mutate -- dtype: see the docstring
     return {"I": res.I, "J": res.J, "outcome": res.outcomes}[name].astype(RUN_COLUMNS[name].to_pandas_dtype())  # noqa: E501  # pragma: no mutate -- dtype: docstring
-
-
-def _without(valid: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """A copy of the mask ``valid`` with ``rows`` false (a recorded strategy that is NaN: a null)."""
-    valid = valid.copy()
-    valid[rows] = False  # pragma: no mutate -- None for False in a boolean mask: numpy stores None as False
-    return valid
 
 
 def write_frame(df, schema: pa.Schema, path, provenance: dict | None = None) -> None:

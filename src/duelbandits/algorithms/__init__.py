@@ -15,14 +15,9 @@ from pathlib import Path
 
 from .. import plugins
 from ..errors import AlgorithmError
-from .entry import (  # noqa: F401 -- the entry types, re-exported: duelbandits.algorithms.Param etc.
-    REGRET_KINDS,
-    REGRET_VIEWS,
-    Algorithm,
-    DuelingAlgorithm,
-    Param,
-    python_run,
-)
+
+# the entry types, re-exported: duelbandits.algorithms.Param etc.
+from .entry import REGRET_KINDS, REGRET_VIEWS, Algorithm, DuelingAlgorithm, Param, python_run  # noqa: F401
 
 for _type in (Algorithm, DuelingAlgorithm, Param):
     _type.__module__ = __name__  # the name plugins and messages use: duelbandits.algorithms.Algorithm
@@ -48,11 +43,16 @@ def _key_numba_cache_by_source() -> None:
 _key_numba_cache_by_source()
 
 
+def _positive(default: float, description: str) -> Param:
+    """A hyper-parameter that may be any number > 0."""
+    return Param(default, description, minimum=0.0, exclusive_minimum=True)
+
+
 def _alpha(label: str, role: str = "") -> dict:
     """The confidence-bound parameter alpha of DTS, RUCB, RCS and CCB: 0.51 by default (their analyses
     need alpha > 1/2), any number > 0 allowed."""
     description = f"{label} confidence-bound parameter alpha{role} (> 0.5 in the algorithm's analysis)."
-    return {"alpha": Param(0.51, description, minimum=0.0, exclusive_minimum=True)}
+    return {"alpha": _positive(0.51, description)}
 
 
 def _rmed(label: str, alpha_role: str = "") -> dict:
@@ -64,14 +64,14 @@ def _rmed(label: str, alpha_role: str = "") -> dict:
         "f_exponent": Param(1.01, "The exponent of f(K) (Komiyama et al. use 1.01)."),
     }
     if alpha_role:
-        out["alpha"] = Param(3.0, f"{label}'s exploration: {alpha_role} (3 here).", minimum=0.0, exclusive_minimum=True)
+        out["alpha"] = _positive(3.0, f"{label}'s exploration: {alpha_role} (3 here).")
     return out
 
 
 def _ucb(label: str) -> dict:
     """The exploration alpha of the UCB machines of MultiSBM and Doubler."""
     description = f"{label}'s UCB index mean + sqrt(alpha log n / pulls) (2.01 as in Komiyama et al.'s code)."
-    return {"alpha": Param(2.01, description, minimum=0.0, exclusive_minimum=True)}
+    return {"alpha": _positive(2.01, description)}
 
 
 _CONDORCET = {"condorcet": "maximin", "borda": "borda", "target": "copeland"}
@@ -108,14 +108,7 @@ BUILTINS = {
             "Lekang & Lamperski 2019, Algorithm 2",
             "#de8f05",
             _BORDA,
-            params={
-                "c_alpha": Param(
-                    1.0,
-                    "alpha = c_alpha * T^(-1/3) (Theorem 4.2); alpha must be < 1/2.",
-                    minimum=0.0,
-                    exclusive_minimum=True,
-                )
-            },
+            params={"c_alpha": _positive(1.0, "alpha = c_alpha * T^(-1/3) (Theorem 4.2); alpha must be < 1/2.")},
             theorem="4.2",
             horizon_tuned=True,
         ),
@@ -262,9 +255,7 @@ def _registries() -> dict:
 
 
 _LAZY = plugins.LazyRegistry(
-    __name__,
-    ("ALGORITHMS", "PAPER_ALGORITHMS", "PAPER_REGRET", "OWN_TARGET_REGRET"),
-    _registries,
+    __name__, ("ALGORITHMS", "PAPER_ALGORITHMS", "PAPER_REGRET", "OWN_TARGET_REGRET"), _registries
 )
 
 

@@ -182,15 +182,12 @@ class Algorithm:
             raise AlgorithmError(f"algorithm {self.slug}: cannot load {self.implementation}: {err}") from None
 
     @property
-    def compiled(self) -> bool:
-        """Whether it runs as a kernel (False: a plain-Python :class:`DuelingAlgorithm`)."""
-        impl = self.load()
-        return not (isinstance(impl, type) and issubclass(impl, DuelingAlgorithm))
-
-    @property
     def run(self):
-        """The kernel-contract ``run`` (a plain-Python algorithm's through :func:`python_run`)."""
-        return self.load() if self.compiled else python_run(self.load(), self.slug, self.strategies)
+        """The kernel-contract ``run`` (a plain-Python :class:`DuelingAlgorithm`'s through :func:`python_run`)."""
+        impl = self.load()
+        if isinstance(impl, type) and issubclass(impl, DuelingAlgorithm):
+            return python_run(impl, self.slug, self.strategies)
+        return impl
 
     def hyperparameters(self, **params) -> dict:
         """Defaults overridden by ``params``, each checked against its range; unknown names raise

@@ -90,5 +90,4 @@ def run(matrix, horizon, rng, record=None, *, alpha=0.51):
 
 def beta_draws(matrix, horizon, rng, alpha=0.51) -> int:
     """Number of Beta variates one run draws (the run :func:`run` makes with ``rng``), for benchmarks."""
-    matrix = np.ascontiguousarray(matrix, dtype=np.float64)
-    return int(_kernel(matrix, int(horizon), rng, float(alpha))[3])
+    return int(_kernel(np.ascontiguousarray(matrix, dtype=np.float64), int(horizon), rng, float(alpha))[3])

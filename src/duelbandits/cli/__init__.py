@@ -100,8 +100,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     outputs = _outputs(args)
     try:
-        inputs = file_arguments(args)
-        check_outputs_are_not_inputs(inputs, outputs)
+        check_outputs_are_not_inputs(file_arguments(args), outputs)
         if outputs:
             from ..storage import check_output
 
@@ -114,16 +113,14 @@ def main(argv=None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
         return 128 + signal.SIGPIPE  # 141, as a command killed by SIGPIPE
     except InputError as err:
-        print(f"duelbandits {args.command}: error: {err}", file=sys.stderr)
-        return 2
+        problem = str(err)
     except MemoryError:  # the machine, not the code: more than `ulimit -v` or the free memory allows
-        print(
-            f"duelbandits {args.command}: error: out of memory: the command needs more than this process may "
-            "allocate (ulimit -v, or the free memory); ask for less",
-            file=sys.stderr,
+        problem = (
+            "out of memory: the command needs more than this process may allocate (ulimit -v, or the free memory); "
+            "ask for less"
         )
-        return 2
     except OSError as err:  # the machine, not the code: a full disk, a file vanished mid-read
         where = err.filename or ", ".join(outputs) or "(no file named)"  # a write's own error names no file
-        print(f"duelbandits {args.command}: error: {where}: {err.strerror or err}", file=sys.stderr)
-        return 2
+        problem = f"{where}: {err.strerror or err}"
+    print(f"duelbandits {args.command}: error: {problem}", file=sys.stderr)
+    return 2

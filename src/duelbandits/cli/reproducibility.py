@@ -19,17 +19,15 @@ def cmd_manifest_write(args) -> None:
     storage.write_text(args.out, manifest.build(args.root, args.files, config, plugins=plugins))
 
 
-def installed_source(slug: str) -> dict | None:
-    """The installed plugin entry ``slug``'s ``{distribution, version, digest}``, or None."""
-    from ..algorithms import ALGORITHMS
-    from ..scenarios import REGISTRY
-
-    entry = ALGORITHMS.get(slug) or REGISTRY.get(slug)
-    return entry.source.as_dict() if entry is not None and entry.source is not None else None
+def described(source: dict) -> str:
+    """A plugin's ``{distribution, version, digest}`` as ``manifest verify`` prints it."""
+    return f"{source['distribution']} {source['version']} (digest {source['digest']})"
 
 
 def cmd_manifest_verify(args) -> int:
     from .. import manifest
+    from ..algorithms import ALGORITHMS
+    from ..scenarios import REGISTRY
 
     if not Path(args.root).is_dir():
         raise UsageError(f"--root {args.root}: not a directory")
@@ -54,19 +52,12 @@ def cmd_manifest_verify(args) -> int:
             file=sys.stderr,
         )
     for slug, made in sorted(manifest.recorded_plugins(args.manifest).items()):
-        print(f"plugin {slug}: {made['distribution']} {made['version']} (digest {made['digest']})")
-        installed = installed_source(slug)
+        print(f"plugin {slug}: {described(made)}")
+        entry = ALGORITHMS.get(slug) or REGISTRY.get(slug)
+        installed = entry.source.as_dict() if entry is not None and entry.source is not None else None
         if installed != made:
-            here = (
-                "not installed here"
-                if installed is None
-                else (f"installed: {installed['distribution']} {installed['version']} (digest {installed['digest']})")
-            )
-            print(
-                f"plugin differs from the manifest's: {slug}: made by {made['distribution']} {made['version']} "
-                f"(digest {made['digest']}), {here}",
-                file=sys.stderr,
-            )
+            here = "not installed here" if installed is None else f"installed: {described(installed)}"
+            print(f"plugin differs from the manifest's: {slug}: made by {described(made)}, {here}", file=sys.stderr)
     counts = {state: sum(s == state for s in status.values()) for state in manifest.STATUSES}
     summary = ", ".join(f"{n} {state}" for state, n in counts.items() if n or state != manifest.NOT_CONFIRMED)
     bad = counts[manifest.DIFFERS] + counts[manifest.MISSING]

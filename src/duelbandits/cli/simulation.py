@@ -92,8 +92,7 @@ def cmd_check_algorithm(args) -> int:
     if problems:
         return 1
     prefix = "regrets; prefix property not checked: horizon_tuned" if spec.horizon_tuned else "prefix property, regrets"
-    checked = f"outputs, seeding, no shared state, {prefix}"
-    print(f"{spec.slug}: keeps the contract ({checked})")
+    print(f"{spec.slug}: keeps the contract (outputs, seeding, no shared state, {prefix})")
     return 0
 
 
@@ -119,17 +118,10 @@ def runs_provenance(table: str, args, sc, runs, params: dict, **extra) -> dict:
     algorithm or scenario, its distribution, version and package digest (``plugins``)."""
     from .. import algorithms, provenance, scenarios
 
-    sources = {
-        slug: entry.source.as_dict()
-        for slug, entry in (
-            (args.algorithm, algorithms.get(args.algorithm)),
-            (args.scenario, scenarios.REGISTRY[args.scenario]),
-        )
-        if entry.source is not None
-    }
+    entries = {args.algorithm: algorithms.get(args.algorithm), args.scenario: scenarios.REGISTRY[args.scenario]}
+    sources = {slug: entry.source.as_dict() for slug, entry in entries.items() if entry.source is not None}
     if sources:
         extra["plugins"] = sources
-
     return provenance.record(
         table=table,
         scenario=args.scenario,

@@ -160,11 +160,9 @@ def verdict(low: float, high: float) -> str:
 
 def estimates(runs_frame, confidence: float, prior: str = "uniform", flags=None, replicates: int = 0, seed: int = 0):
     """One row per A and horizon of the runs of ``prior`` (:data:`duelbandits.schemas.BAYES_ESTIMATE_SCHEMA`);
-    every matrix of an A needs the same runs. ``flags`` (A -> whether each of the matrices drawn for the
-    strata has a Condorcet winner, the simulated ones first; :func:`condorcet_flags`) stratifies the
-    estimate (duelbandits.studies.bayes_growth); without it the simulated matrices are the one stratum
-    (:func:`estimate`'s mean and standard error). ``replicates`` seeded bootstrap resamplings give the
-    intervals of the local exponent and the predicted crossing (none: NaN)."""
+    every matrix of an A needs the same runs. ``flags`` (A -> :func:`condorcet_flags`) stratifies the estimate
+    (:mod:`.bayes_growth`; without it the simulated matrices are one stratum); ``replicates`` seeded bootstrap
+    resamplings give the intervals of the local exponent and the predicted crossing (none: NaN)."""
     import pandas as pd
 
     from . import bayes_growth as growth
@@ -237,15 +235,8 @@ def cmd_bayes_table(args) -> None:
     table = estimates(runs, args.confidence, prior, flags, args.bootstrap, seed)
     verdict = overall_verdict(table)
     inputs = {path: provenance.file_sha256(path) for path in args.files}
-    prov = provenance.record(
-        table="bayes-estimates",
-        prior=prior,
-        inputs=inputs,
-        confidence=args.confidence,
-        verdict=verdict,
-        strata_draws=args.strata_draws,
-        bootstrap=args.bootstrap,
-    )
+    settings = {key: getattr(args, key) for key in ("confidence", "strata_draws", "bootstrap")}
+    prov = provenance.record(table="bayes-estimates", prior=prior, inputs=inputs, verdict=verdict, **settings)
     storage.write_frame(table, schemas.BAYES_ESTIMATE_SCHEMA, args.estimates, prov)
     storage.write_text(args.markdown, bayes_markdown(table, verdict, prior, args.bootstrap))
 
@@ -273,16 +264,12 @@ def add_commands(sub) -> None:
     p.add_argument("--seed", type=seed, required=True, help="the config's base seed")
     p.add_argument("--jobs", type=positive_int, required=True, help="jobs the matrices of one A are split over")
     p.add_argument("--job", type=int_in(0, 2**31 - 1), required=True, help="this job, 0..jobs-1")
-    p.add_argument(
-        "--prior", required=True, help="the prior, a key of duelbandits.schemas.PRIORS (config `maximin-bayes/prior`)"
-    )
+    p.add_argument("--prior", required=True, help="the prior, a key of schemas.PRIORS (config `maximin-bayes/prior`)")
     p.add_argument("--out", required=True, help="output .parquet")
     p.set_defaults(func=cmd_bayes_runs, outputs=("out",))
     p = sub.add_parser("bayes-table", help="maximin-bayes: E[R_T] / Theorem 4.1's bound over the prior, verdict")
     p.add_argument("files", nargs="+", help="run files (bayes-runs)")
-    p.add_argument(
-        "--confidence", type=float, required=True, help="level of the intervals (config `maximin-bayes/confidence`)"
-    )
+    p.add_argument("--confidence", type=float, required=True, help="level of the intervals (`confidence`)")
     p.add_argument(
         "--strata-draws", type=positive_int, required=True, help="matrices drawn for the strata (`strata_draws`)"
     )

@@ -21,11 +21,9 @@ def grid(horizon: int, first: int, points: int) -> list[int]:
 
 
 def strata(values, flags) -> list:
-    """The strata of :func:`duelbandits.regret.stratified_mean`: ``values`` (one per
-    simulated matrix, or rows of them) split by ``flags[:M]`` (Condorcet winner or not), with the counts of
-    each among all the ``flags`` (one per drawn matrix; the simulated matrices are the first ``M`` drawn, a
-    random subsample of each stratum, so this is double sampling for stratification). A stratum with no
-    simulated matrix is an error (``ValueError`` naming the counts)."""
+    """The strata of :func:`duelbandits.regret.stratified_mean`: ``values`` (one per simulated matrix, or rows
+    of them) split by ``flags[:M]`` (Condorcet winner or not), with the counts of each among all the ``flags``
+    (one per drawn matrix, the simulated first); ValueError for a stratum drawn but not simulated."""
     values, flags = np.asarray(values, dtype=float), np.asarray(flags, dtype=bool)
     mine = flags[: len(values)]
     out = []
@@ -58,12 +56,9 @@ def exponents(t, means) -> np.ndarray:
 
 
 def crossings(t, ratios, alpha, beta) -> np.ndarray:
-    """Where ``ratio = E[R_t] / bound`` reaches 1, as seen from each horizon ``t_k``: ``t_k`` itself when
-    ``ratio_k >= 1`` (reached: at or above the bound at ``t_k``, whatever its exponent; a later return below
-    it is not predicted); below 1, extrapolated with the local exponents ``alpha`` (of the mean) and
-    ``beta`` (of the bound), ``t_k ratio_k^(-1 / (alpha - beta))`` when ``alpha > beta`` (the ratio rising)
-    and ``inf`` (never) when ``alpha <= beta``; NaN below 1 where ``alpha`` is (the first horizon, a mean
-    not positive). So a crossing is never before ``t_k``."""
+    """Where ``ratio = E[R_t] / bound`` reaches 1, as seen from each horizon ``t_k`` (docs/claims.md): ``t_k``
+    when ``ratio_k >= 1``; below 1, ``t_k ratio_k^(-1 / (alpha - beta))`` with the local exponents ``alpha``
+    of the mean and ``beta`` of the bound when ``alpha > beta``, ``inf`` if not, NaN where ``alpha`` is."""
     t, r = np.asarray(t, dtype=float), np.asarray(ratios, dtype=float)
     alpha, beta = np.asarray(alpha, dtype=float), np.asarray(beta, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
@@ -73,10 +68,9 @@ def crossings(t, ratios, alpha, beta) -> np.ndarray:
 
 
 def bootstrap(values, flags, t, bounds, replicates: int, rng) -> tuple[np.ndarray, np.ndarray]:
-    """``(exponents, crossings)`` of ``replicates`` resamplings, each ``(replicates, K)``: ``values`` is
-    ``(M, K)``, each simulated matrix's mean ``R_t`` at the ``K`` horizons ``t`` (bound ``bounds``). A
-    replicate redraws the count of the Condorcet stratum among the drawn matrices (binomial) and the
-    matrices within each stratum (with replacement), and takes the stratified mean at every horizon."""
+    """``(exponents, crossings)`` of ``replicates`` resamplings, each ``(replicates, K)``, of ``values``, each
+    simulated matrix's mean ``R_t`` at the ``K`` horizons ``t`` (bound ``bounds``): the Condorcet count
+    redrawn binomially, the matrices within each stratum with replacement (docs/claims.md)."""
     values, flags = np.asarray(values, dtype=float), np.asarray(flags, dtype=bool)
     N = flags.size
     (N1, v1), (_, v0) = strata(values, flags)
@@ -101,10 +95,8 @@ def matrices_to_decide(matrices: int, half: float, ratio: float) -> float:
 
 def percentile_interval(replicates, confidence: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(low, high, undefined)`` per column of ``replicates``: the two-sided percentile interval over the
-    replicates where the quantity is defined (not NaN; an order statistic, so ``inf`` stays ``inf``), NaN
-    where it is defined in none, and the count of the replicates where it is not (an exponent where a
-    resampled mean is not positive): the interval is conditional on the quantity's existing, and the count
-    says how often it did not."""
+    replicates where the quantity is defined (not NaN; an order statistic, so ``inf`` stays ``inf``; NaN
+    where none is) and the count of those where it is not."""
     x = np.asarray(replicates, dtype=float)
     q = (1 - confidence) / 2
     ends = np.full((2, x.shape[1]), np.nan)
@@ -118,11 +110,7 @@ def percentile_interval(replicates, confidence: float) -> tuple[np.ndarray, np.n
 def columns(ratio, R, flags, t, bounds, confidence: float, replicates: int, rng) -> dict:
     """The estimate's columns of :data:`duelbandits.schemas.BAYES_ESTIMATE_SCHEMA` (name -> one value per
     horizon ``t_k``, or one for all) from the ``(M, K)`` matrix means ``ratio`` (of ``R_t / bound``) and ``R``
-    and the strata's ``flags``: ``E[R_t] / bound`` (stratified) with its standard error and normal interval,
-    the share of matrices above the bound with its interval, the Condorcet stratum's share of the drawn with
-    its interval and their count, the local exponent and the crossing each with the percentile interval of
-    ``replicates`` resamplings and the count of those where it is undefined (:func:`percentile_interval`; no
-    resamplings: NaN and 0)."""
+    and the strata's ``flags``; the percentile intervals from ``replicates`` resamplings (none: NaN and 0)."""
     z, flags, t, bounds = z_value(confidence), np.asarray(flags, dtype=bool), np.asarray(t), np.asarray(bounds)
     ratio, R = np.asarray(ratio, dtype=float), np.asarray(R, dtype=float)
     mean, se = np.array([stratified(ratio[:, k], flags) for k in range(len(t))]).T

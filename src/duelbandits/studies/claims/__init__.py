@@ -56,9 +56,8 @@ def bayes_rows(frames, paths):
     for (prior, A, T), same in table.groupby(key, sort=True):
         first = same.iloc[0]
         for _, other in same.iloc[1:].iterrows():
-            if not np.allclose(
-                first[BAYES_VALUES].astype(float), other[BAYES_VALUES].astype(float), rtol=1e-9, atol=0, equal_nan=True
-            ):
+            values = (row[BAYES_VALUES].astype(float) for row in (first, other))
+            if not np.allclose(*values, rtol=1e-9, atol=0, equal_nan=True):
                 raise UsageError(
                     f"{first['file']} and {other['file']} give prior {prior}, A = {A}, T = {T:,} with different "
                     f"estimates (E[R_T] / bound {first['ratio']:.6g} and {other['ratio']:.6g}): give one of them"

@@ -27,11 +27,7 @@ class TailError(InputError):
 def interval_slopes(t, R) -> np.ndarray:
     """Mean per-step regret over each grid interval ``(t_{k-1}, t_k]`` (``(0, t_0]`` first);
     ``R`` is ``(runs, steps)`` or ``(steps,)``."""
-    t = np.asarray(t, dtype=float)
-    R = np.asarray(R)
-    dt = np.diff(np.r_[0.0, t])
-    dR = np.diff(np.concatenate([np.zeros(R.shape[:-1] + (1,)), R], axis=-1))
-    return dR / dt
+    return np.diff(np.asarray(R, dtype=float), axis=-1, prepend=0.0) / np.diff(np.asarray(t, dtype=float), prepend=0.0)
 
 
 def trapped(t, R, delta: float, share: float = 0.5) -> np.ndarray:
@@ -230,10 +226,8 @@ def estimates(points_frame, curves, actions: int, delta: float, share: float, co
             mean, se = regret.stratified_mean([(N_trapped, R2[held, k]), (N - N_trapped, R2[~held, k])])
             frac, fse = regret.stratified_mean([(N_trapped, stuck2[held, k]), (N - N_trapped, stuck2[~held, k])])
             rows.append(("phase 2 (stratified)", int(t), N, N_trapped, free_n, mean, se, frac, fse))
-    frame = pd.DataFrame(
-        rows,
-        columns=["source", "t", "runs", "trapped_runs", "free_runs_continued", "mean", "se", "trapped", "trapped_se"],
-    )
+    columns = ["source", "t", "runs", "trapped_runs", "free_runs_continued", "mean", "se", "trapped", "trapped_se"]
+    frame = pd.DataFrame(rows, columns=columns)
     frame["low"] = frame["mean"] - z * frame["se"]
     frame["high"] = frame["mean"] + z * frame["se"]
     frame["trapped_low"] = (frame["trapped"] - z * frame["trapped_se"]).clip(lower=0.0)
@@ -291,9 +285,7 @@ def _estimate_rows(table) -> list[list[str]]:
 
 def _state_rows(states) -> list[list[str]]:
     rows = []
-    if states is None or states.empty:
-        return rows
-    for (t, stratum), part in states.groupby(["t", "stratum"]):  # sorted by t, then stratum
+    for (t, stratum), part in [] if states is None else states.groupby(["t", "stratum"]):  # sorted by t, then stratum
         median = part.median(numeric_only=True)
         counts = [fmt(median[name], 0) for name in ("never_observed", "never_observed_star", "fewest_duels_star")]
         chances = [f"{median[name]:.2e}" for name in ("p_star", "p_duel_borda", "p_escape")]

@@ -44,13 +44,10 @@ def family_search(
     resamples: int = 1000,
     progress=None,
 ):
-    """TS-Maximin on every member of the family: mean Maximin ``R_t`` on ``thin_grid(horizon, points)``
-    with its two-sided ``confidence`` normal interval against Theorem 4.1's bound; run ``r`` of member
-    ``(A, gap)`` has the seed ``SeedSequence([seed, "maximin-tail", "family", A, round(1000 gap), r])``.
-    Each member's rows also carry its :func:`crossing` and, past the crossing, its :func:`growth_exponent`
-    (``resamples`` bootstrap resamples of the runs, seeded by ``SeedSequence([seed, "maximin-tail",
-    "family", "bootstrap", A, round(1000 gap)])``). Members without a trap (the Borda winner is the
-    Condorcet winner) get one row, verdict ``no trap``."""
+    """TS-Maximin on every member of the family (the seeds: docs/claims.md): mean Maximin ``R_t`` on
+    ``thin_grid(horizon, points)`` with its two-sided ``confidence`` normal interval against Theorem 4.1's
+    bound, the member's :func:`crossing` and :func:`growth_exponent` (``resamples`` bootstrap resamples);
+    a member without a trap gets one row, verdict ``no trap``."""
     import pandas as pd
 
     from ...theorems import ts_maximin
@@ -189,13 +186,8 @@ def family_markdown(table, first, extremes, confidence: float) -> str:
             continue
         last = part.sort_values("t").iloc[-1]
         over = part[part["verdict"] == "exceeded"].sort_values("t")
-        if math.isnan(last["crossing"]):
-            cross = f"not within t <= {horizon:,}"
-        else:
-            cross = (
-                f"{last['crossing']:,.0f} [{_t_or(last['crossing_low'], '-')}, "
-                f"{_t_or(last['crossing_high'], f'> {horizon:,}')}]"
-            )
+        ends = f"[{_t_or(last['crossing_low'], '-')}, {_t_or(last['crossing_high'], f'> {horizon:,}')}]"
+        cross = f"not within t <= {horizon:,}" if math.isnan(last["crossing"]) else f"{last['crossing']:,.0f} {ends}"
         if math.isnan(last["exponent"]):
             slope = "-" if math.isnan(last["crossing"]) else "fewer than 2 grid steps past the crossing"
         else:

@@ -40,16 +40,11 @@ def tail_figure(estimates, family, outputs, *, data_digest=None) -> Figure:
                 ax_b.plot(part["t"], part["ratio"], color=color, lw=1.0, label=f"family A = {A}, gap {gap:g}")
                 low, high = part["low"] / part["bound"], part["high"] / part["bound"]
                 ax_b.fill_between(part["t"], low, high, color=color, alpha=0.12, lw=0)
-        ax_a.set_xscale("log")
-        ax_a.set_yscale("log")
-        ax_a.set_xlabel("step t")
-        ax_a.set_ylabel("fraction of runs trapped")
+        ax_a.set(xscale="log", yscale="log", xlabel="step t", ylabel="fraction of runs trapped")
         ax_a.set_title("(a) runs trapped on the Borda winner", fontsize=9)
         ax_a.legend(fontsize=7, loc="lower left")
         ax_b.axhline(1.0, color="black", lw=1.2)
-        ax_b.set_xscale("log")
-        ax_b.set_xlabel("step t")
-        ax_b.set_ylabel("E[R_t] / Theorem 4.1's bound")
+        ax_b.set(xscale="log", xlabel="step t", ylabel="E[R_t] / Theorem 4.1's bound")
         ax_b.set_title("(b) mean Maximin regret over the bound", fontsize=9)
         ax_b.legend(fontsize=6.5, loc="upper left")
     return fig
