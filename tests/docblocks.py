@@ -77,10 +77,6 @@ def blocks(page: Path) -> list[Block]:
     return found
 
 
-def every_block() -> list[Block]:
-    return [block for page in PAGES for block in blocks(page)]
-
-
 def shell_commands(text: str, comments_only: bool = False) -> list[list[str]]:
     """The commands of a shell block as word lists: logical lines split at ``&&`` and ``;``, comments
     dropped. With ``comments_only``, the commands written in ``#`` comment lines instead (a YAML block's

@@ -193,13 +193,10 @@ def test_the_verdict_at_its_boundaries():
 
 
 def test_the_overall_verdict_names_the_reading_and_the_prior():
-    frame = pd.DataFrame({"actions": [3, 4], "horizon": [10, 10], "verdict": ["holds", "holds"]})
-    frame["prior"] = "uniform antisymmetric"
-    assert report.overall_verdict(frame) == (
-        "holds as a Bayesian bound (prior: uniform antisymmetric) at A = 3, 4, T = 10"
-    )
-    frame["verdict"] = ["holds", "fails"]
-    assert report.overall_verdict(frame).startswith("fails as a Bayesian bound (prior: uniform antisymmetric) at A = 4")
+    frame = pd.DataFrame({"actions": [3, 4], "horizon": 10, "verdict": "holds", "prior": "uniform antisymmetric"})
+    reading = "as a Bayesian bound (prior: uniform antisymmetric) at A ="
+    assert report.overall_verdict(frame) == f"holds {reading} 3, 4, T = 10"
+    assert report.overall_verdict(frame.assign(verdict=["holds", "fails"])) == f"fails {reading} 4, T = 10"
 
 
 def test_the_headline_verdict_is_the_longest_horizons_and_the_page_says_so_once():

@@ -438,19 +438,14 @@ def test_the_level_reaches_every_interval_and_its_text():
     ratio's."""
     by = claims.ledger(_summary(), level=0.975, local=_local()).set_index("claim")
     z = 1.959964
-    long = by.loc["Theorem 4.1 (condorcet, T = 100,000)"]
-    assert long["low"] == pytest.approx(300.0 - z * 100 / math.sqrt(40), rel=1e-6)
-    theorem = by.loc["Theorem 4.1 (condorcet)"]
-    assert theorem["low"] == pytest.approx(130.0 - z * 1.3, rel=1e-6)
-    assert "one-sided 0.975 limits mean -+ 1.960 std/sqrt(100)" in theorem["method"]
-    slope = by.loc["S5 borda: ISS's Borda regret linear"]
-    assert slope["low"] == pytest.approx(1.0 - z * SLOPE_SE, rel=1e-6)
-    assert "delta-method one-sided 0.975 limits" in slope["method"]
-    ratio = by.loc[RATIO]
-    assert ratio["high"] == pytest.approx(450 / 69 * math.exp(z * math.sqrt(2 * 0.1**2 / 100)), rel=1e-6)
-    assert "one-sided 0.975 limits of the ratio" in ratio["method"]
-    sota = by.loc[SOTA]
-    assert sota["low"] == pytest.approx(78.0 - z * 0.78, rel=1e-6) and "one-sided 0.975 upper" in sota["method"]
+    for claim, end, value, text in [
+        ("Theorem 4.1 (condorcet, T = 100,000)", "low", 300.0 - z * 100 / math.sqrt(40), ""),
+        ("Theorem 4.1 (condorcet)", "low", 130.0 - z * 1.3, "one-sided 0.975 limits mean -+ 1.960 std/sqrt(100)"),
+        ("S5 borda: ISS's Borda regret linear", "low", 1.0 - z * SLOPE_SE, "delta-method one-sided 0.975 limits"),
+        (RATIO, "high", 450 / 69 * math.exp(z * math.sqrt(2 * 0.1**2 / 100)), "one-sided 0.975 limits of the ratio"),
+        (SOTA, "low", 78.0 - z * 0.78, "one-sided 0.975 upper"),
+    ]:
+        assert by.loc[claim, end] == pytest.approx(value, rel=1e-6) and text in by.loc[claim, "method"], claim
     assert by.loc["S5 borda: SparringExp3.P ultimately linear (T = 40,000)", "method"].count("0.975") == 1
 
 

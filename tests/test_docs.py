@@ -178,7 +178,7 @@ def test_the_readme_is_at_most_300_lines_the_index_lists_every_page_and_nothing_
 
 # --- every code block runs (tests/docblocks.py says how each kind of block is run or marked) ---------------
 
-BLOCKS = docblocks.every_block()
+BLOCKS = [block for page in PAGES for block in docblocks.blocks(page)]
 RUNNERS = {"snakemake", "duelbandits"}
 
 

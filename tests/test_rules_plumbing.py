@@ -14,7 +14,7 @@ import yaml
 from snakemake.utils import update_config
 from workflow_helpers import snakemake_command
 
-from duelbandits import plan, scenarios
+from duelbandits import plan, resources, scenarios
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -62,8 +62,9 @@ class Job:
     """One planned job: its rule, wildcards and parsed shell command (``options``: option -> one list of
     values per occurrence; ``positional``: the words after the command that belong to no option)."""
 
-    def __init__(self, rule, wildcards, shell, output=()):
+    def __init__(self, rule, wildcards, shell, output=(), resources=None):
         self.rule, self.wildcards, self.shell, self.output = rule, wildcards, shell, list(output)
+        self.resources = resources or {}
         self.command, self.positional, self.options = None, [], {}
         if shell is None:
             return
@@ -107,8 +108,9 @@ def parse_dry_run(text):
             jobs.append(job)
         elif job is not None and line.strip().startswith("output: "):
             job["output"] = line.strip()[len("output: ") :].split(", ")
-        elif job is not None and line.strip().startswith("wildcards: "):
-            job["wildcards"] = dict(item.split("=", 1) for item in line.strip()[len("wildcards: ") :].split(", "))
+        elif job is not None and line.strip().startswith(("wildcards: ", "resources: ")):
+            name, _, items = line.strip().partition(": ")
+            job[name] = dict(item.split("=", 1) for item in items.split(", "))
         elif job is not None and line.startswith("Shell command: "):
             shell = line[len("Shell command: ") :]
             job["shell"] = None if shell == "None" else shell  # a target rule: nothing to run
@@ -150,11 +152,6 @@ def test_every_job_runs_the_cli_and_each_rule_has_its_expected_number_of_jobs(jo
     assert len(appendix_panel_jobs(jobs)) == len(CONFIG["scenarios"]) * len(CONFIG["algorithms"])
     scenario_names = set(CONFIG["scenarios"]) | set(CONFIG["field"]["scenarios"])
     assert {job.wildcards["scenario"] for job in jobs["scenario"]} == scenario_names
-    bayes = CONFIG["maximin-bayes"]
-    assert len(jobs["bayes_runs"]) == len(bayes["actions"]) * bayes["jobs"]
-    assert {(job.one("--actions"), job.one("--job")) for job in jobs["bayes_runs"]} == {
-        (str(a), str(j)) for a in bayes["actions"] for j in range(bayes["jobs"])
-    }
     for rule in ("all", "sweeps", "field", "asymptotics", "panels", "maximin_tail", "maximin_bayes", "claims"):
         assert [job.shell for job in jobs[rule]] == [None]  # target rules run nothing
     assert all(job.command for job in shell_jobs(jobs))
@@ -302,11 +299,6 @@ def test_the_manifest_and_the_report_page_record_the_configs_they_should(jobs):
 # --- The points of the targets beyond the paper, and their tables -------------------------------
 
 
-def point_path(job):
-    fields = ("scenario", "actions", "horizon", "algorithm", "chunk")
-    return POINT.format(target=job.target, **{k: getattr(job, k) for k in fields})
-
-
 def test_point_jobs_are_the_planned_jobs_of_each_target_with_its_points(jobs):
     found = collections.Counter()
     for job in jobs["point"]:
@@ -329,27 +321,40 @@ def test_point_jobs_are_the_planned_jobs_of_each_target_with_its_points(jobs):
     assert set(found.values()) == {1}
 
 
+def test_each_simulation_job_requests_the_memory_and_time_of_its_own_runs(jobs):
+    """Slurm's mem_mb and runtime, duelbandits.resources' for the planned job its output names."""
+    planned = {
+        (RUN_CHUNK if j.target == "paper" else POINT).format(**vars(j)): j
+        for target in ("paper", *plan.POINT_TARGETS)
+        for j in plan.jobs(CONFIG, target)
+    }
+    for job in jobs["simulate"] + jobs["point"]:
+        requested = {name: int(job.resources[name]) for name in ("mem_mb", "runtime")}
+        j = planned[job.one("--out")]
+        assert requested == {"mem_mb": resources.job_mem_mb(j), "runtime": resources.job_runtime(j)}, job
+
+
 def test_each_table_reads_every_point_of_its_grid_once(jobs):
     sweeps = plan.jobs(CONFIG, "sweeps")
     horizon_grid = CONFIG["sweeps"]["horizon"]
     action_grid = CONFIG["sweeps"]["actions"]
     expected = {
         "sweep_horizon": [
-            point_path(j)
+            POINT.format(**vars(j))
             for j in sweeps
             if j.scenario in horizon_grid["scenarios"]
             and j.actions == CONFIG["actions"]
             and j.horizon in horizon_grid["horizons"]
         ],
         "sweep_actions": [
-            point_path(j)
+            POINT.format(**vars(j))
             for j in sweeps
             if j.scenario in action_grid["scenarios"]
             and j.horizon == action_grid["horizon"]
             and j.actions in action_grid["actions"]
         ],
-        "asymptotics_table": [point_path(j) for j in plan.jobs(CONFIG, "asymptotics")],
-        "field_table": [point_path(j) for j in plan.jobs(CONFIG, "field")],
+        "asymptotics_table": [POINT.format(**vars(j)) for j in plan.jobs(CONFIG, "asymptotics")],
+        "field_table": [POINT.format(**vars(j)) for j in plan.jobs(CONFIG, "field")],
     }
     # the point shared by both sweeps (borda, A = 10, T = 10^4) is read by both tables
     shared = [p for p in expected["sweep_actions"] if "/A10-T10000/" in p]

@@ -12,6 +12,7 @@ import sys
 
 import pytest
 import yaml
+from cli_process import run_cli
 from workflow_helpers import REPO, TINY, assert_figure_pair
 
 PLUGIN = REPO / "examples/duelbandits-mergerucb"
@@ -57,11 +58,6 @@ def run(root, env, *args):
     return subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, timeout=1200)
 
 
-def duelbandits(env, *args, cwd):
-    command = [sys.executable, "-m", "duelbandits", *args]
-    return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
-
-
 def test_the_plugins_rows_are_in_the_paper_table_and_the_field_table(project):
     root, _, _ = project
     table = (root / "results/table.md").read_text()
@@ -83,7 +79,7 @@ def test_every_file_the_plugin_made_records_its_distribution_version_and_digest_
     for path in sorted((root / "results/runs").glob("*/merge-rucb/*.parquet")) + sorted(
         (root / "results/runs/thurstone").glob("*/*.parquet")
     ):
-        shown = duelbandits(env, "provenance", str(path), cwd=root)
+        shown = run_cli("provenance", path, cwd=root, env=env)
         assert shown.returncode == 0, shown.stderr
         plugins = json.loads(shown.stdout.partition(": ")[2])["plugins"]
         for slug in {"merge-rucb", "thurstone"} & set(plugins):
@@ -92,7 +88,7 @@ def test_every_file_the_plugin_made_records_its_distribution_version_and_digest_
         assert ("merge-rucb" in plugins) == ("/merge-rucb/" in str(path)) and ("thurstone" in plugins) == (
             "/thurstone/" in str(path)
         )
-    verified = duelbandits(env, "manifest", "verify", "results/MANIFEST.sha256", cwd=root)
+    verified = run_cli("manifest", "verify", "results/MANIFEST.sha256", cwd=root, env=env)
     assert verified.returncode == 0 and "identical: " in verified.stdout, verified.stdout[-2000:]
     assert re.search(
         r"^plugin merge-rucb: duelbandits-mergerucb 0\.1\.0 \(digest [0-9a-f]{16}\)$", verified.stdout, re.M
@@ -121,5 +117,5 @@ def test_editing_the_plugins_algorithm_reruns_its_simulations_only(project):
     assert len([s for s in simulations if s[0] == "simulate"]) == 4  # 2 scenarios x 2 chunks (runs 3, 2 per job)
     assert len([s for s in simulations if s[0] == "point"]) == 2  # the field's 2 scenarios, one chunk each
     assert "rule scenario:" not in out  # the scenario's own module did not change
-    verified = duelbandits(env, "manifest", "verify", "results/MANIFEST.sha256", cwd=root)
+    verified = run_cli("manifest", "verify", "results/MANIFEST.sha256", cwd=root, env=env)
     assert "plugin differs from the manifest's: merge-rucb: made by duelbandits-mergerucb 0.1.0" in verified.stderr

@@ -86,14 +86,8 @@ def test_sweep_points_hold_every_run_and_reproduce_simulate(sweep_run):
     # run 3 of (file, dts, T = 400) is the run `duelbandits simulate --run 3` makes
     X = file_matrix()
     res = simulate(X, "dts", 400, run_seed(CFG["seed"], "file", "dts", 3))
-    row = df[
-        (df["scenario"] == "file")
-        & (df["algorithm"] == "dts")
-        & (df["horizon"] == 400)
-        & (df["run"] == 3)
-        & (df["regret"] == "copeland")
-        & (df["t"] == 400)
-    ]
+    row = df.query("scenario == 'file' and algorithm == 'dts' and horizon == 400 and run == 3 and t == 400")
+    row = row[row["regret"] == "copeland"]
     assert row["cumulative_regret"].item() == pytest.approx(regret.cumulative("copeland", X, res.I, res.J)[-1])
 
 
