@@ -73,13 +73,7 @@ RULES = {
         (({"a": (5.0, 6.0), "b": (NAN, NAN), "x": (1.0, 3.0)}, ["x"]), N),  # min() would skip the NaN: holds
     ]),
     "every": (lambda *parts: verdicts.every(iter(parts)), [  # an iterator: each test must see every part
-        ((), N),
-        ((N, N), N),
-        ((N, I), I),
-        ((H, N), I),
-        ((H, F, H), F),
-        ((I,), I),
-        ((H, H), H),
+        ((), N), ((N, N), N), ((N, I), I), ((H, N), I), ((H, F, H), F), ((I,), I), ((H, H), H),
     ]),
 }  # fmt: skip
 
