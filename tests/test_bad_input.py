@@ -107,37 +107,27 @@ def test_verify_from_the_wrong_folder_says_to_use_root(tmp_path, capsys):
     )
 
 
-def csv_matrix(tmp_path, text, encoding="utf-8"):
-    path = tmp_path / "m.csv"
-    path.write_bytes(text.encode(encoding))
-    return str(path)
-
-
 def test_a_matrix_file_as_a_spreadsheet_writes_it_is_accepted(tmp_path, capsys):
     """Windows line ends and a byte-order mark (rounded entries within the tolerance: test_scenarios_edges)."""
-    path = csv_matrix(tmp_path, "0.5,0.25\r\n0.75,0.5\r\n", "utf-8-sig")
-    assert cli.main(["matrix", "--scenario", "file", "--seed", "0", "--matrix-file", path]) == 0
+    (tmp_path / "m.csv").write_bytes("0.5,0.25\r\n0.75,0.5\r\n".encode("utf-8-sig"))
+    assert cli.main(["matrix", "--scenario", "file", "--seed", "0", "--matrix-file", str(tmp_path / "m.csv")]) == 0
     assert capsys.readouterr().out == "0.5,0.25\n0.75,0.5\n"
 
 
-def test_a_bad_matrix_file_is_one_line_naming_the_line_and_column(tmp_path, capsys):
-    """The CLI's door for a user's CSV (each reason a file is refused: tests/test_scenarios_edges.py)."""
-    text = "# my matrix\n0.5,1.2\n-0.2,0.5\n"
-    assert cli.main(["matrix", "--scenario", "file", "--seed", "0", "--matrix-file", csv_matrix(tmp_path, text)]) == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "X[0, 1] = 1.2" in err and "(line 2, column 2)" in err, err
-
-
 @pytest.mark.parametrize(
-    "scenario, matrix_file, line",
-    [
-        ("borda", ["--matrix-file", "m.csv"], "--matrix-file applies only to --scenario file, not 'borda'"),
-        ("file", [], "--scenario file needs --matrix-file PATH (a CSV preference matrix)"),
+    "args, line",
+    [  # a bad file names the line and column (each reason a file is refused: tests/test_scenarios_edges.py)
+        (["file", "--matrix-file", "m.csv"], "matrix file m.csv: preference matrix entries must lie in [0, 1], "
+         "X[0, 1] = 1.2 (line 2, column 2)"),
+        # without the file scenario the file would be ignored silently; without a file, no matrix to read
+        (["borda", "--matrix-file", "m.csv"], "--matrix-file applies only to --scenario file, not 'borda'"),
+        (["file"], "--scenario file needs --matrix-file PATH (a CSV preference matrix)"),
     ],
-)
-def test_a_matrix_file_goes_with_the_file_scenario_and_only_with_it(capsys, scenario, matrix_file, line):
-    """Otherwise the file would be ignored silently (borda), or there would be no matrix to read."""
-    assert cli.main(["matrix", "--scenario", scenario, "--seed", "0", *matrix_file]) == 2
+)  # fmt: skip
+def test_a_misplaced_missing_or_bad_matrix_file_is_one_line(tmp_path, monkeypatch, capsys, args, line):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "m.csv").write_text("# my matrix\n0.5,1.2\n-0.2,0.5\n")
+    assert cli.main(["matrix", "--seed", "0", "--scenario", *args]) == 2
     assert capsys.readouterr().err == f"duelbandits matrix: error: {line}\n"
 
 

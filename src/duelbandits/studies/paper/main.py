@@ -14,12 +14,6 @@ from ...regret import REGRET_NAMES
 from ...theorems import THEOREMS, theorem_for
 
 
-def _paper_rows(name: str, summary):
-    """The summary rows the paper plots for scenario ``name``, one curve per algorithm."""
-    rows = summary[(summary["scenario"] == name) & summary["paper"].astype(bool)]
-    return {slug: rows[rows["algorithm"] == slug].sort_values("t") for slug in style.ordered_slugs(rows["algorithm"])}
-
-
 def _thin(part):
     """The curve's rows at <= style.MAX_POINTS steps, the last one included."""
     return part.iloc[style.display_index(len(part))]
@@ -214,9 +208,11 @@ def regret_groups(name: str, curves: dict) -> list[dict]:
     return [{slug: part for slug, part in curves.items() if part["regret"].iloc[0] == kind} for kind in kinds]
 
 
-def _main_data(scenario: dict, summary):
-    """The paper's curves of the scenario, T, the runs and A."""
-    curves = _paper_rows(scenario["name"], summary)
+def paper_curves(scenario: dict, summary):
+    """The summary rows the paper plots for the scenario record ``scenario``, one curve per algorithm
+    (``{slug: rows by t}``, in legend order), T, the sorted run counts and A."""
+    rows = summary[(summary["scenario"] == scenario["name"]) & summary["paper"].astype(bool)]
+    curves = {slug: rows[rows["algorithm"] == slug].sort_values("t") for slug in style.ordered_slugs(rows["algorithm"])}
     horizon = int(max(part["t"].max() for part in curves.values()))
     runs = sorted({int(r) for part in curves.values() for r in part["runs"].unique()})
     return curves, horizon, runs, len(scenario["utilities"])
@@ -225,7 +221,7 @@ def _main_data(scenario: dict, summary):
 def _draw_main_panel(fig, ax, panel: str, scenario: dict, summary, c_alpha: float, look: style.Look):
     """Draw panel ``panel`` (a-d) of the scenario's main figure on ``ax``: the one drawing of each panel,
     used by the composite figure and by the panel alone."""
-    curves, horizon, _, actions = _main_data(scenario, summary)
+    curves, horizon, _, actions = paper_curves(scenario, summary)
     if panel == "a":
         _utilities_panel(ax, scenario, look)
     elif panel == "b":
@@ -239,7 +235,7 @@ def _draw_main_panel(fig, ax, panel: str, scenario: dict, summary, c_alpha: floa
 def main_figure(scenario: dict, summary, outputs, *, c_alpha: float = 1.0, data_digest=None) -> Figure:
     """Render the four-panel figure of the scenario record ``scenario`` from its ``paper`` rows of
     ``summary`` to each path of ``outputs``; returns the saved Figure."""
-    curves, horizon, runs, actions = _main_data(scenario, summary)
+    curves, horizon, runs, actions = paper_curves(scenario, summary)
     groups = regret_groups(scenario["name"], curves)
     width, height = style.MAIN_SIZE
     with style.figure((width, height * (1 + len(groups)) / 2), outputs, data_digest) as fig:
