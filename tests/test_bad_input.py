@@ -208,13 +208,11 @@ def test_the_config_a_result_records_keys_the_matrix_file_by_its_content(tmp_pat
 
     text = "0.5,0.6\n0.4,0.5\n"
     (tmp_path / "sub").mkdir()
-    (tmp_path / "a.csv").write_text(text)
-    (tmp_path / "sub" / "b.csv").write_text(text)
-    (tmp_path / "c.csv").write_text("0.5,0.7\n0.3,0.5\n")
-    recorded = [plan.paper_config({"seed": 1, "matrix_file": str(tmp_path / name)}) for name in ("a.csv", "sub/b.csv")]
-    assert (
-        recorded[0] == recorded[1] == {"seed": 1, "matrix_file": f"sha256:{hashlib.sha256(text.encode()).hexdigest()}"}
+    for name, content in (("a.csv", text), ("sub/b.csv", text), ("c.csv", "0.5,0.7\n0.3,0.5\n")):
+        (tmp_path / name).write_text(content)
+    a, b, c = (
+        plan.paper_config({"seed": 1, "matrix_file": str(tmp_path / name)}) for name in ("a.csv", "sub/b.csv", "c.csv")
     )
-    assert plan.paper_config({"seed": 1, "matrix_file": str(tmp_path / "c.csv")}) != recorded[0]
+    assert a == b == {"seed": 1, "matrix_file": f"sha256:{hashlib.sha256(text.encode()).hexdigest()}"} != c
     assert plan.paper_config({"seed": 1, "matrix_file": None}) == {"seed": 1, "matrix_file": None}
     assert plan.keyed_by_content({"matrix_file": "absent.csv"}) == {"matrix_file": "absent.csv"}  # planning names it
