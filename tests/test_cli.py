@@ -124,12 +124,8 @@ def test_compile_fills_numba_s_cache_so_that_a_later_simulation_loads_its_kernel
     result = run_cli("compile", "--algorithm", "iss", "--out", str(out), env=env)
     assert result.returncode == 0, result.stderr
     assert out.read_text() == "iss: kernels compiled or loaded from numba's cache\n"
-    assert loaded() == [
-        "1",
-        "0",
-        "0",
-        "1",
-    ]  # ISS's kernel loaded; PM's (the cheapest), not compiled by the job, compiled anew
+    # ISS's kernel loaded; PM's (the cheapest), not compiled by the job, compiled anew
+    assert loaded() == ["1", "0", "0", "1"]
 
 
 def test_compile_refuses_an_unknown_algorithm_in_one_line_and_writes_nothing(tmp_path, capsys):
