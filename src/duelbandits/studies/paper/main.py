@@ -36,24 +36,18 @@ def _utilities_panel(ax, scenario: dict, look: style.Look):
     borda = list(winners.get("borda", []) or [])
     top = u.max() if u.size else 1.0
     pad = 0.06 * max(top, 1e-9)
-    ms = look.marker_scale
-    handles = []
-    if condorcet is not None:
-        marker, color = style.MARKERS["condorcet"]
-        shift = -0.17 if condorcet in borda else 0.0
-        ax.plot([condorcet + shift], [u[condorcet] + pad], marker=marker, color=color, ms=11 * ms, ls="none")
-        label = "Condorcet winner" + ("" if look.short_labels else f" (action {condorcet})")
-        handles.append(Line2D([], [], marker=marker, color=color, ms=9 * ms, ls="none", label=label))
-    else:
-        handles.append(Line2D([], [], ls="none", label="no Condorcet winner"))
-    marker, color = style.MARKERS["borda"]
-    for b in borda:
-        shift = 0.17 if b == condorcet else 0.0
-        ax.plot([b + shift], [u[b] + pad], marker=marker, color=color, ms=8 * ms, ls="none")
-    if borda:
-        which = ", ".join(str(b) for b in borda)
-        label = "Borda winner" + ("" if look.short_labels else f" (action {which})")
-        handles.append(Line2D([], [], marker=marker, color=color, ms=7 * ms, ls="none", label=label))
+    handles = [] if condorcet is not None else [Line2D([], [], ls="none", label="no Condorcet winner")]
+    # each winner's marker above its bar (side by side where one action is both), and its legend entry
+    chosen = {"condorcet": [] if condorcet is None else [condorcet], "borda": borda}
+    for notion, shift, (size, key) in (("condorcet", -0.17, (11, 9)), ("borda", 0.17, (8, 7))):
+        marker, color = style.MARKERS[notion]
+        for a in chosen[notion]:
+            x = a + (shift if a == condorcet and a in borda else 0.0)
+            ax.plot([x], [u[a] + pad], marker=marker, color=color, ms=size * look.marker_scale, ls="none")
+        if chosen[notion]:
+            which = "" if look.short_labels else f" (action {', '.join(map(str, chosen[notion]))})"
+            line = dict(marker=marker, color=color, ms=key * look.marker_scale, ls="none")
+            handles.append(Line2D([], [], **line, label=f"{notion.capitalize()} winner{which}"))
     # the legend sits in the top left: keep `headroom` of the height free above the bars and markers
     ax.set_ylim(min(0.0, u.min()), max(top + 4 * pad, (top + 1.5 * pad) / (1 - look.headroom)))
     ax.set_xticks(actions)
