@@ -12,6 +12,8 @@ from duelbandits import cli, schemas, storage
 from duelbandits.studies import bayes
 
 SEED = 7
+ROW = "Theorem 4.1 (Bayesian, prior: uniform antisymmetric) (A = 3, T = {})"
+"""The ledger's Bayesian row of the tables below at horizon T."""
 
 
 def run(*argv) -> int:
@@ -52,18 +54,13 @@ def claims(root, *optional):
 
 def test_the_archive_is_read_for_an_input_not_given(project):
     """Its row is the archived table's (T = 100) and names the archive; the Markdown names the file."""
-    assert claims(project, "--archive", project / "archive") == (
-        0,
-        {"Theorem 4.1 (Bayesian, prior: uniform antisymmetric) (A = 3, T = 100)": "archive"},
-    )
+    assert claims(project, "--archive", project / "archive") == (0, {ROW.format(100): "archive"})
     assert "archive/maximin-bayes/uniform-T100.parquet (archive)" in (project / "c.md").read_text()
 
 
 def test_a_table_given_wins_over_the_archive(project):
-    assert claims(project, "--bayes", project / "fresh.parquet", "--archive", project / "archive") == (
-        0,
-        {"Theorem 4.1 (Bayesian, prior: uniform antisymmetric) (A = 3, T = 200)": "this run"},
-    )
+    given = claims(project, "--bayes", project / "fresh.parquet", "--archive", project / "archive")
+    assert given == (0, {ROW.format(200): "this run"})
 
 
 def test_an_archived_file_changed_is_named_by_verify_and_refused_by_claims_and_a_refresh(project, tmp_path, capsys):
@@ -88,10 +85,7 @@ def test_a_horizon_given_twice_is_kept_once_if_equal_and_refused_naming_both_fil
     archived = project / "archive" / "maximin-bayes" / "uniform-T100.parquet"
     shutil.copy(archived, tmp_path / "copy.parquet")
     code, rows = claims(project, "--bayes", archived, tmp_path / "copy.parquet", project / "fresh.parquet")
-    assert code == 0 and list(rows) == [
-        "Theorem 4.1 (Bayesian, prior: uniform antisymmetric) (A = 3, T = 100)",
-        "Theorem 4.1 (Bayesian, prior: uniform antisymmetric) (A = 3, T = 200)",
-    ]
+    assert code == 0 and list(rows) == [ROW.format(100), ROW.format(200)]
     other = estimates(tmp_path / "other.parquet", 4, [50, 100])
     capsys.readouterr()
     assert claims(project, "--bayes", archived, other)[0] == 2

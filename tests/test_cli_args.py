@@ -87,23 +87,14 @@ ACTIONS += C_ALPHA
 FIGURE += C_ALPHA
 LATEX += C_ALPHA
 
+I32, I32_PAST = str(INT32_MAX), str(INT32_MAX + 1)
 # One option of each argument type (cli/args.py), through its command's parser: (command line without the
 # option, option, its values: the last valid ones, then the first invalid ones)
 OPTIONS = [
     (SIM + SEED + STRIDE + ["--horizon", "5"], "--actions", ["2", str(INT16_MAX)], ["1", str(INT16_MAX + 1)]),
     (SIM + STRIDE + ["--horizon", "5"], "--seed", ["0", str(INT64_MAX)], ["-1", str(INT64_MAX + 1)]),
-    (
-        SIM + SEED + STRIDE,
-        "--horizon",
-        ["1", str(INT32_MAX)],
-        ["0", str(INT32_MAX + 1), "1.5", "1e3", "nan", "inf", ""],
-    ),
-    (
-        SIM[:-4] + SEED + STRIDE + ["--horizon", "5", "--out", "x.parquet"],
-        "--run",
-        ["0", str(INT32_MAX)],
-        ["-1", str(INT32_MAX + 1)],
-    ),
+    (SIM + SEED + STRIDE, "--horizon", ["1", I32], ["0", I32_PAST, "1.5", "1e3", "nan", "inf", ""]),
+    (SIM[:-4] + SEED + STRIDE + ["--horizon", "5", "--out", "x.parquet"], "--run", ["0", I32], ["-1", I32_PAST]),
     (ASYM, "--c-alpha", ["5e-324", "0.7", repr(FLOAT_MAX)], ["0", "-0.0", "-0.7", "nan", "inf", "1.8e308", "x"]),
     (ASYM, "--near", ["0", "0.2", repr(FLOAT_MAX)], ["-5e-324", "nan", "-nan", "-inf", "1.8e308", ""]),
     (ASYM, "--resamples", ["1"], ["0"]),  # a bootstrap of no resampling would give NaN intervals

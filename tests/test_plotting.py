@@ -49,11 +49,16 @@ def make_traces(seed=0, runs=RUNS, horizon=T):
     )
 
 
-def make_strategies(players, seed=0):
+LAYOUTS = ("ts-maximin", "partial-monitoring", "sparring-exp3p")
+"""One algorithm of each appendix layout: no strategies; p; p and q."""
+
+
+def make_strategies(algorithm, seed=0):
+    """The strategies table of ``algorithm`` (None for one without strategies)."""
     rng = np.random.default_rng(seed)
     steps = np.r_[np.arange(1, T + 1, 10), T]
     frames = []
-    for player in players:
+    for player in ALGORITHMS[algorithm].strategies:
         p = rng.dirichlet(np.ones(A), size=steps.size)
         frames.append(
             pd.DataFrame(
@@ -66,7 +71,7 @@ def make_strategies(players, seed=0):
                 }
             )
         )
-    return pd.concat(frames, ignore_index=True)
+    return pd.concat(frames, ignore_index=True) if frames else None
 
 
 def png_size(path):
@@ -181,15 +186,11 @@ def appendix_renders(tmp_path_factory):
     """One condorcet appendix figure per strategy layout (none; p; p and q), as PNG (and PDF for p and q)."""
     out = tmp_path_factory.mktemp("appendix")
     renders = {}
-    for algorithm in ("ts-maximin", "partial-monitoring", "sparring-exp3p"):
-        players = ALGORITHMS[algorithm].strategies
-        strategies = make_strategies(players) if players else None
+    for algorithm in LAYOUTS:
         paths = [out / f"{algorithm}.pdf"] if algorithm == "sparring-exp3p" else []  # one PDF: the re-render's
         paths.append(out / f"{algorithm}.png")
-        renders[algorithm] = (
-            appendix_figure(scenario_dict("condorcet"), algorithm, make_traces(), strategies, paths),
-            paths,
-        )
+        fig = appendix_figure(scenario_dict("condorcet"), algorithm, make_traces(), make_strategies(algorithm), paths)
+        renders[algorithm] = fig, paths
     return renders
 
 
@@ -219,7 +220,7 @@ def test_appendix_figure_is_byte_identical_whatever_the_strategies_row_order_and
 ):
     _, first = appendix_renders["sparring-exp3p"]
     again = [tmp_path / p.name for p in first]
-    strategies = make_strategies(("p", "q")).iloc[::-1]
+    strategies = make_strategies("sparring-exp3p").iloc[::-1]
     before = dict(mpl.rcParams)
     appendix_figure(scenario_dict("condorcet"), "sparring-exp3p", make_traces(), strategies, again)
     assert dict(mpl.rcParams) == before  # the figure's look is set for its own build and save only
@@ -252,37 +253,27 @@ def test_display_index_keeps_at_most_max_points_and_both_ends():
 # --- Panels alone at print size (figures/panels/) ---------------------------------------------
 
 
-def render_main_panels(out, summary, name="condorcet"):
-    """Every panel of a main figure alone: {panel: (Figure, [pdf, png])}."""
-    renders = {}
-    for panel in style.MAIN_PANELS:
-        paths = [out / f"{name}-{panel}.pdf", out / f"{name}-{panel}.png"]
-        renders[panel] = main_panel(scenario_dict(name), summary, panel, paths), paths
-    return renders
-
-
-def render_appendix_panels(out, algorithm):
-    players = ALGORITHMS[algorithm].strategies
-    strategies = make_strategies(players) if players else None
-    renders = {}
-    for panel in style.appendix_panel_letters(players):
-        paths = [out / f"{algorithm}-{panel}.png"]  # PNG only: a panel's PDF is checked on the main panels
-        renders[panel] = (
-            appendix_panel(scenario_dict("condorcet"), algorithm, make_traces(), strategies, panel, paths),
-            paths,
-        )
-    return renders
-
-
 @pytest.fixture(scope="module")
 def main_panels(tmp_path_factory, summary):
-    return render_main_panels(tmp_path_factory.mktemp("panels"), summary)
+    """Every panel of the condorcet main figure alone: {panel: (Figure, [pdf, png])}."""
+    out, renders = tmp_path_factory.mktemp("panels"), {}
+    for panel in style.MAIN_PANELS:
+        paths = [out / f"{panel}.pdf", out / f"{panel}.png"]
+        renders[panel] = main_panel(scenario_dict("condorcet"), summary, panel, paths), paths
+    return renders
 
 
 @pytest.fixture(scope="module")
 def appendix_panels(tmp_path_factory):
-    out = tmp_path_factory.mktemp("panels")
-    return {a: render_appendix_panels(out, a) for a in ("ts-maximin", "partial-monitoring", "sparring-exp3p")}
+    """Every panel of each layout's appendix figure alone, as PNG (a panel's PDF: the main panels')."""
+    out, renders = tmp_path_factory.mktemp("panels"), {}
+    for algorithm in LAYOUTS:
+        renders[algorithm] = {}
+        for panel in style.appendix_panel_letters(ALGORITHMS[algorithm].strategies):
+            paths = [out / f"{algorithm}-{panel}.png"]
+            args = make_traces(), make_strategies(algorithm), panel, paths
+            renders[algorithm][panel] = appendix_panel(scenario_dict("condorcet"), algorithm, *args), paths
+    return renders
 
 
 def texts(fig):
@@ -364,11 +355,10 @@ def test_tick_labels_of_a_panel_do_not_overlap_at_the_papers_horizon(tmp_path, m
     for panel, (fig, _) in main_panels.items():
         assert tick_labels_overlap(fig) == [], panel
     traces = make_traces(seed=1, runs=2, horizon=40_000)  # labels up to '40,000', in the paper's narrowest panels
-    for algorithm in ("ts-maximin", "partial-monitoring", "sparring-exp3p"):  # the three panel widths
-        players = ALGORITHMS[algorithm].strategies
+    for algorithm in LAYOUTS:  # the three panel widths
         for panel in "ab":
-            strategies = make_strategies(players) if players else None
-            fig = appendix_panel(scenario_dict("condorcet"), algorithm, traces, strategies, panel, [tmp_path / "p.png"])
+            args = traces, make_strategies(algorithm), panel, [tmp_path / "p.png"]
+            fig = appendix_panel(scenario_dict("condorcet"), algorithm, *args)
             assert tick_labels_overlap(fig) == [], (algorithm, panel)
 
 

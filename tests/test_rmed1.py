@@ -51,18 +51,17 @@ def test_ties_are_broken_uniformly_at_random():
     assert abs(np.mean(m == 1) - 0.5) < 5 * np.sqrt(0.25 / n)
 
 
-@pytest.mark.parametrize("f_coefficient", [-0.1, -5e-324], ids=repr)
-def test_a_negative_f_coefficient_is_rejected_by_name(f_coefficient, X):
-    """f(K) = c K^e must be >= 0: the first invalid value is the largest negative float (the contract,
+def test_a_negative_f_coefficient_is_rejected_by_name(X):
+    """f(K) = c K^e must be >= 0: the first invalid value, the largest negative float, is refused (the contract,
     tests/test_algorithm_contract.py, refuses non-numbers and non-finite values of both parameters)."""
     with pytest.raises(duelbandits.AlgorithmError, match=r"^rmed1: f_coefficient must be a finite number >= 0"):
-        duelbandits.simulate(X, "rmed1", 10, 0, f_coefficient=f_coefficient)
+        duelbandits.simulate(X, "rmed1", 10, 0, f_coefficient=-5e-324)
 
 
 @pytest.mark.parametrize(
     ("params", "f_10"),
-    [({}, 3.069879), ({"f_coefficient": 0.0}, 0.0), ({"f_coefficient": 0}, 0.0), ({"f_exponent": -2.0}, 0.003)],
-    ids=["default", "zero", "int-zero", "negative-exponent"],
+    [({}, 3.069879), ({"f_coefficient": 0.0}, 0.0), ({"f_exponent": -2.0}, 0.003)],
+    ids=["default", "zero", "negative-exponent"],
 )
 def test_f_of_K_by_hand_at_the_papers_default_at_zero_and_with_a_negative_exponent(params, f_10, X):
     """The paper's f(10) = 0.3 * 10^1.01 = 0.3 * 10.23293 = 3.069879; c = 0 (the last valid value: f(K) = 0,

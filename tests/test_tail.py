@@ -125,12 +125,7 @@ def test_phase_two_estimate_by_hand():
 
 # --- The parts by hand (issue 33's mutation run of the module) -------------------------------------
 
-FAMILY_4 = [
-    [0.5, 0.6, 0.6, 0.6],
-    [0.4, 0.5, 0.95, 0.95],
-    [0.4, 0.05, 0.5, 0.5],
-    [0.4, 0.05, 0.5, 0.5],
-]
+FAMILY_4 = [[0.5, 0.6, 0.6, 0.6], [0.4, 0.5, 0.95, 0.95], [0.4, 0.05, 0.5, 0.5], [0.4, 0.05, 0.5, 0.5]]
 """family_matrix(4, gap=0.1, others_gap=0.1, strength=0.95), written out: row minima (diagonal 1/2
 included) 0.5, 0.4, 0.05, 0.05, so action 0 is the Maximin winner; row sums 2.3, 2.8, 1.45, 1.45, so
 action 1 is the Borda winner; delta = X[0, 1] - 1/2 = 0.1."""
@@ -241,15 +236,10 @@ def test_continue_runs_states_counted_by_hand(borda, monkeypatch):
     )
     assert calls == [(1, 2), (2, 2)] and strides == [(300, 300), (300, 300)]
     curves, states = curves.to_pandas(), states.to_pandas()
-    assert curves["run"].tolist() == [4] * 5 + [1] * 5
-    assert curves["stratum"].tolist() == ["trapped"] * 5 + ["free"] * 5
+    assert curves[["run", "stratum"]].values.tolist() == [[4, "trapped"]] * 5 + [[1, "free"]] * 5
     assert curves["t"].tolist() == [1, 4, 17, 72, 300] * 2
-    assert states[["run", "stratum", "t"]].values.tolist() == [
-        [4, "trapped", 100],
-        [4, "trapped", 300],
-        [1, "free", 100],
-        [1, "free", 300],
-    ]
+    rows = [[4, "trapped", 100], [4, "trapped", 300], [1, "free", 100], [1, "free", 300]]
+    assert states[["run", "stratum", "t"]].values.tolist() == rows
     for run in (4, 1):
         res = simulate(borda, "ts-maximin", 300, run_seed(SEED, "borda", "ts-maximin", run), stride=300)
         R = np.cumsum(regret.per_step("maximin", borda, res.I, res.J))

@@ -235,15 +235,8 @@ def cmd_bayes_table(args) -> None:
     table = estimates(runs, args.confidence, prior, flags, args.bootstrap, seed)
     verdict = overall_verdict(table)
     inputs = {path: provenance.file_sha256(path) for path in args.files}
-    prov = provenance.record(
-        table="bayes-estimates",
-        prior=prior,
-        inputs=inputs,
-        confidence=args.confidence,
-        verdict=verdict,
-        strata_draws=args.strata_draws,
-        bootstrap=args.bootstrap,
-    )
+    settings = {key: getattr(args, key) for key in ("confidence", "strata_draws", "bootstrap")}
+    prov = provenance.record(table="bayes-estimates", prior=prior, inputs=inputs, verdict=verdict, **settings)
     storage.write_frame(table, schemas.BAYES_ESTIMATE_SCHEMA, args.estimates, prov)
     storage.write_text(args.markdown, bayes_markdown(table, verdict, prior, args.bootstrap))
 

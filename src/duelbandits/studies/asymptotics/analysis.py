@@ -246,11 +246,8 @@ def asymptotics_page(exponents: pd.DataFrame, local: pd.DataFrame) -> Page:
     for r in shown.itertuples():
         fits = [_interval(r.prev_slope, r.prev_low, r.prev_high), _interval(r.last_slope, r.last_low, r.last_high)]
         fits += [_interval(r.rho, r.rho_low, r.rho_high), r.verdict if isinstance(r.verdict, str) else "-"]
-        cells = [r.scenario, r.algorithm, regret_label(r), theorem_cell(r), *fits]
-        for T in horizons:
-            value = ratio.get((r.scenario, r.algorithm, r.regret, T), np.nan)
-            cells.append(fmt(value, 2))
-        rows.append(cells)
+        ratios = [fmt(ratio.get((r.scenario, r.algorithm, r.regret, T), np.nan), 2) for T in horizons]
+        rows.append([r.scenario, r.algorithm, regret_label(r), theorem_cell(r), *fits, *ratios])
     main = Table(header, rows, "llll" + "r" * 3 + "l" + "r" * len(horizons))
 
     intervals = sorted({(int(f), int(t)) for f, t in zip(local["from_horizon"], local["horizon"]) if pd.notna(f)})

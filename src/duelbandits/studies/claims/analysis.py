@@ -376,10 +376,8 @@ def rows(summary, level: float = LEVEL, sources=None, **inputs) -> list[Claim]:
         if "scenario" not in spec or spec["scenario"] in set(summary["scenario"]):
             key = RULE_INPUT.get(spec["rule"])
             source = NONE if key and d[key] is None else (sources or {}).get(key, THIS_RUN)
-            out += [
-                replace(r, source=source)
-                for r in RULES[spec["rule"]](spec, d, {**ctx, "threshold": spec.get("threshold")})
-            ]
+            made = RULES[spec["rule"]](spec, d, {**ctx, "threshold": spec.get("threshold")})
+            out += [replace(r, source=source) for r in made]
             d["rows"] = {r.claim: r for r in out}  # the rows a conjunction reads
     return out
 

@@ -20,6 +20,7 @@ from ...regret import REGRET_NAMES
 from ...storage import atomic_write
 from ...theorems import THEOREMS, theorem_for
 from .appendix import regret_winner, selection_window
+from .main import paper_curves
 
 DEBIAN_PACKAGES = ("latexmk", "texlive-latex-base", "texlive-latex-recommended")
 """What the PDF needs from Debian: latexmk, pdfLaTeX with graphicx and geometry (latex-base), caption
@@ -91,24 +92,20 @@ def _run_text(record: dict) -> str:
 def scenario_numbers(scenario: dict, summary) -> dict:
     """What the captions of one scenario state, from its scenario record and the summary table:
     A, T, the runs, the winners, and per algorithm its paper regret and whether its bound is drawn."""
-    name = scenario["name"]
-    rows = summary[(summary["scenario"] == name) & summary["paper"].astype(bool)]
-    algorithms = [a for a in ALGORITHMS if a in set(rows["algorithm"])]
-    horizon = int(rows["t"].max())
-    kinds, bounds = {}, {}
-    for slug in algorithms:
-        part = rows[rows["algorithm"] == slug]
-        kinds[slug] = str(part["regret"].iloc[0])
-        if theorem_for(slug, kinds[slug]) is not None:
-            final = part.loc[part["t"] == part["t"].max(), "bound"].to_numpy(float)
-            bounds[slug] = bool(final.size and np.isfinite(final).all())
+    curves, horizon, runs, actions = paper_curves(scenario, summary)
+    kinds = {slug: str(part["regret"].iloc[0]) for slug, part in curves.items()}
+    bounds = {  # the bound at T (each curve's last row) drawn
+        slug: bool(np.isfinite(part["bound"].iloc[-1]))
+        for slug, part in curves.items()
+        if theorem_for(slug, kinds[slug]) is not None
+    }
     return {
-        "name": name,
-        "actions": len(scenario["utilities"]),
+        "name": scenario["name"],
+        "actions": actions,
         "horizon": horizon,
-        "runs": sorted({int(r) for r in rows["runs"].unique()}),
+        "runs": runs,
         "winners": scenario.get("winners", {}) or {},
-        "algorithms": algorithms,
+        "algorithms": list(curves),
         "kinds": kinds,
         "bounds": bounds,
     }
@@ -118,9 +115,8 @@ def _main_caption(record: dict, c_alpha: float) -> str:
     winners = record["winners"]
     condorcet, borda = winners.get("condorcet"), list(winners.get("borda", []) or [])
     star, triangle = (MARKER_NAMES[style.MARKERS[w][0]] for w in ("condorcet", "borda"))
-    marked = [f"the Condorcet winner ({_actions([condorcet])}, {star})" if condorcet is not None else None]
-    marked += [f"the Borda winner ({_actions(borda)}, {triangle})" if borda else None]
-    marked = [m for m in marked if m]
+    marked = [f"the Condorcet winner ({_actions([condorcet])}, {star})"] if condorcet is not None else []
+    marked += [f"the Borda winner ({_actions(borda)}, {triangle})"] if borda else []
     utilities = "Latent utility $u(i)$ of each action" + (f"; marked: {_join(marked)}." if marked else ".")
     if condorcet is None:
         utilities += " There is no Condorcet winner."
@@ -128,9 +124,8 @@ def _main_caption(record: dict, c_alpha: float) -> str:
     for slug in record["algorithms"]:
         by_kind.setdefault(record["kinds"][slug], []).append(_escape(ALGORITHMS[slug].label))
     if len(by_kind) == 1:
-        measured = (
-            f"every algorithm is measured by the {REGRET_NAMES.get(next(iter(by_kind)), next(iter(by_kind)))} regret"
-        )
+        (kind,) = by_kind
+        measured = f"every algorithm is measured by the {REGRET_NAMES.get(kind, kind)} regret"
     else:
         parts = [f"{REGRET_NAMES.get(kind, kind)} regret for {_join(labels)}" for kind, labels in by_kind.items()]
         measured = "each algorithm is measured by its own regret: " + "; ".join(parts)

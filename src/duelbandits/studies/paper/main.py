@@ -14,12 +14,6 @@ from ...regret import REGRET_NAMES
 from ...theorems import THEOREMS, theorem_for
 
 
-def _paper_rows(name: str, summary):
-    """The summary rows the paper plots for scenario ``name``, one curve per algorithm."""
-    rows = summary[(summary["scenario"] == name) & summary["paper"].astype(bool)]
-    return {slug: rows[rows["algorithm"] == slug].sort_values("t") for slug in style.ordered_slugs(rows["algorithm"])}
-
-
 def _thin(part):
     """The curve's rows at <= style.MAX_POINTS steps, the last one included."""
     return part.iloc[style.display_index(len(part))]
@@ -42,24 +36,18 @@ def _utilities_panel(ax, scenario: dict, look: style.Look):
     borda = list(winners.get("borda", []) or [])
     top = u.max() if u.size else 1.0
     pad = 0.06 * max(top, 1e-9)
-    ms = look.marker_scale
-    handles = []
-    if condorcet is not None:
-        marker, color = style.MARKERS["condorcet"]
-        shift = -0.17 if condorcet in borda else 0.0
-        ax.plot([condorcet + shift], [u[condorcet] + pad], marker=marker, color=color, ms=11 * ms, ls="none")
-        label = "Condorcet winner" + ("" if look.short_labels else f" (action {condorcet})")
-        handles.append(Line2D([], [], marker=marker, color=color, ms=9 * ms, ls="none", label=label))
-    else:
-        handles.append(Line2D([], [], ls="none", label="no Condorcet winner"))
-    marker, color = style.MARKERS["borda"]
-    for b in borda:
-        shift = 0.17 if b == condorcet else 0.0
-        ax.plot([b + shift], [u[b] + pad], marker=marker, color=color, ms=8 * ms, ls="none")
-    if borda:
-        which = ", ".join(str(b) for b in borda)
-        label = "Borda winner" + ("" if look.short_labels else f" (action {which})")
-        handles.append(Line2D([], [], marker=marker, color=color, ms=7 * ms, ls="none", label=label))
+    handles = [] if condorcet is not None else [Line2D([], [], ls="none", label="no Condorcet winner")]
+    # each winner's marker above its bar (side by side where one action is both), and its legend entry
+    chosen = {"condorcet": [] if condorcet is None else [condorcet], "borda": borda}
+    for notion, shift, (size, key) in (("condorcet", -0.17, (11, 9)), ("borda", 0.17, (8, 7))):
+        marker, color = style.MARKERS[notion]
+        for a in chosen[notion]:
+            x = a + (shift if a == condorcet and a in borda else 0.0)
+            ax.plot([x], [u[a] + pad], marker=marker, color=color, ms=size * look.marker_scale, ls="none")
+        if chosen[notion]:
+            which = "" if look.short_labels else f" (action {', '.join(map(str, chosen[notion]))})"
+            line = dict(marker=marker, color=color, ms=key * look.marker_scale, ls="none")
+            handles.append(Line2D([], [], **line, label=f"{notion.capitalize()} winner{which}"))
     # the legend sits in the top left: keep `headroom` of the height free above the bars and markers
     ax.set_ylim(min(0.0, u.min()), max(top + 4 * pad, (top + 1.5 * pad) / (1 - look.headroom)))
     ax.set_xticks(actions)
@@ -214,9 +202,11 @@ def regret_groups(name: str, curves: dict) -> list[dict]:
     return [{slug: part for slug, part in curves.items() if part["regret"].iloc[0] == kind} for kind in kinds]
 
 
-def _main_data(scenario: dict, summary):
-    """The paper's curves of the scenario, T, the runs and A."""
-    curves = _paper_rows(scenario["name"], summary)
+def paper_curves(scenario: dict, summary):
+    """The summary rows the paper plots for the scenario record ``scenario``, one curve per algorithm
+    (``{slug: rows by t}``, in legend order), T, the sorted run counts and A."""
+    rows = summary[(summary["scenario"] == scenario["name"]) & summary["paper"].astype(bool)]
+    curves = {slug: rows[rows["algorithm"] == slug].sort_values("t") for slug in style.ordered_slugs(rows["algorithm"])}
     horizon = int(max(part["t"].max() for part in curves.values()))
     runs = sorted({int(r) for part in curves.values() for r in part["runs"].unique()})
     return curves, horizon, runs, len(scenario["utilities"])
@@ -225,7 +215,7 @@ def _main_data(scenario: dict, summary):
 def _draw_main_panel(fig, ax, panel: str, scenario: dict, summary, c_alpha: float, look: style.Look):
     """Draw panel ``panel`` (a-d) of the scenario's main figure on ``ax``: the one drawing of each panel,
     used by the composite figure and by the panel alone."""
-    curves, horizon, _, actions = _main_data(scenario, summary)
+    curves, horizon, _, actions = paper_curves(scenario, summary)
     if panel == "a":
         _utilities_panel(ax, scenario, look)
     elif panel == "b":
@@ -239,7 +229,7 @@ def _draw_main_panel(fig, ax, panel: str, scenario: dict, summary, c_alpha: floa
 def main_figure(scenario: dict, summary, outputs, *, c_alpha: float = 1.0, data_digest=None) -> Figure:
     """Render the four-panel figure of the scenario record ``scenario`` from its ``paper`` rows of
     ``summary`` to each path of ``outputs``; returns the saved Figure."""
-    curves, horizon, runs, actions = _main_data(scenario, summary)
+    curves, horizon, runs, actions = paper_curves(scenario, summary)
     groups = regret_groups(scenario["name"], curves)
     width, height = style.MAIN_SIZE
     with style.figure((width, height * (1 + len(groups)) / 2), outputs, data_digest) as fig:
