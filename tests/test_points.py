@@ -1,6 +1,7 @@
 """Points, the unit of the targets beyond the paper: the thin grid, the chunking, a point's runs
 against ``simulate``, the checks of point files, and the exponent fit and bootstrap they share."""
 
+import re
 import warnings
 
 import numpy as np
@@ -91,21 +92,23 @@ TOGETHER = [
 
 
 @pytest.mark.parametrize(
-    "index, change, message",
+    "changes, message",
     [
-        (1, {"seed": 6}, "the points come from different seeds: 5 (p0) and 6 (p1)"),
-        (1, {"matrix_sha256": "m3"}, "the points of scenario 'borda' hold different matrices: p0 and p1"),
-        (0, {"params": {"c_alpha": 1.5}}, "p0: TS-Borda ran with c_alpha = 1.5, but --c-alpha is 2"),
-        (2, {"params": {}}, "p2: TS-Borda ran with c_alpha = 1, but --c-alpha is 2"),  # the default, 1
+        ({1: {"seed": 6}}, "the points come from different seeds: 5 (p0) and 6 (p1)"),
+        ({1: {"seed": 6}, 2: {"seed": 7}}, "the points come from different seeds: 5 (p0) and 6 (p1)"),  # first two
+        ({1: {"matrix_sha256": "m3"}}, "the points of scenario 'borda' hold different matrices: p0 and p1"),
+        ({1: {"matrix_sha256": "m2"}, 2: {"scenario": "borda", "matrix_sha256": "m3"}},
+         "the points of scenario 'borda' hold different matrices: p0 and p1"),
+        ({0: {"params": {"c_alpha": 1.5}}}, "p0: TS-Borda ran with c_alpha = 1.5, but --c-alpha is 2"),
+        ({2: {"params": {}}}, "p2: TS-Borda ran with c_alpha = 1, but --c-alpha is 2"),  # the default, 1
     ],
-)
-def test_points_together_refuse_each_mismatch_on_its_own_among_matching_files(index, change, message):
-    """One file of three differs in one field only; the others agree."""
+)  # fmt: skip
+def test_points_together_refuse_each_mismatch_among_matching_files_naming_the_first_two(changes, message):
+    """One file of three differs in one field only, the others agree; or all three differ."""
     paths = ["p0", "p1", "p2"]
     pointlib.check_together(paths, TOGETHER, c_alpha=2.0)  # all agree
-    records = [dict(r) for r in TOGETHER]
-    records[index].update(change)
-    with pytest.raises(pointlib.PointError, match=message.replace("(", r"\(").replace(")", r"\)")):
+    records = [{**r, **changes.get(i, {})} for i, r in enumerate(TOGETHER)]
+    with pytest.raises(pointlib.PointError, match="^" + re.escape(message) + "$"):
         pointlib.check_together(paths, records, c_alpha=2.0)
 
 
@@ -325,15 +328,6 @@ def test_sweep_point_keeps_twenty_grid_points_by_default():
     table = pointlib.simulate_point(sc.matrix, "borda", "ts-borda", 40, [0], 5).to_pandas()
     steps = table.loc[table["regret"] == "maximin", "t"].tolist()
     assert steps == [1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 15, 18, 22, 27, 33, 40]
-
-
-def test_points_together_name_the_first_two_of_three_seeds_or_matrices():
-    records = [{**r, "seed": seed} for r, seed in zip(TOGETHER, (5, 6, 7))]
-    with pytest.raises(pointlib.PointError, match=r"different seeds: 5 \(p0\) and 6 \(p1\)$"):
-        pointlib.check_together(["p0", "p1", "p2"], records)
-    records = [{**r, "scenario": "borda", "matrix_sha256": m} for r, m in zip(TOGETHER, ("m1", "m2", "m3"))]
-    with pytest.raises(pointlib.PointError, match="'borda' hold different matrices: p0 and p1$"):
-        pointlib.check_together(["p0", "p1", "p2"], records)
 
 
 def test_sweep_point_records_strategies_at_one_step_and_forces_only_user_warnings(monkeypatch):

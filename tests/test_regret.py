@@ -164,9 +164,7 @@ def test_curve_problem_names_a_kind_that_is_no_regret():
 
 def test_z_value_is_the_two_sided_normal_quantile():
     """Tabulated: 1.959964 at 95%, 1.644854 at 90%, 2.575829 at 99%."""
-    assert regret.z_value(0.95) == pytest.approx(1.959964, abs=1e-6)
-    assert regret.z_value(0.90) == pytest.approx(1.644854, abs=1e-6)
-    assert regret.z_value(0.99) == pytest.approx(2.575829, abs=1e-6)
+    assert [regret.z_value(c) for c in (0.95, 0.90, 0.99)] == pytest.approx([1.959964, 1.644854, 2.575829], abs=1e-6)
 
 
 def test_stratified_interval_covers_at_its_level():
@@ -190,15 +188,10 @@ def test_stratified_mean_by_hand():
     """Strata (N_h, values): (4, [1, 3]), (0, []) skipped, (2, [6]). N = 6, W = 2/3, 1/3; means 2, 6;
     s^2 = 2, 0 (one value). Estimate 2/3 * 2 + 1/3 * 6 = 10/3. Phase 2: (2/3)^2 * 2 / 2 * (1 - 2/4) = 2/9
     (the second stratum adds 0). S^2 = 2/3 * 2 + 2/3 * (2 - 10/3)^2 + 1/3 * (6 - 10/3)^2 = 4/3 + 32/9 = 44/9,
-    phase 1 S^2 / N = 22/27. Variance 6/27 + 22/27 = 28/27."""
+    phase 1 S^2 / N = 22/27. Variance 6/27 + 22/27 = 28/27. One stratum (2, [1, 3]): every run continued, so
+    phase 2 adds 0; S^2 = s^2 = 2, se = sqrt(2 / 2) = 1. One run: no spread, se 0."""
     estimate, se = regret.stratified_mean([(4, [1.0, 3.0]), (0, []), (2, [6.0])])
-    assert estimate == pytest.approx(10 / 3, rel=1e-12)
-    assert se == pytest.approx(math.sqrt(28 / 27), rel=1e-12)
-
-
-def test_stratified_mean_of_one_stratum_has_only_phase_ones_term():
-    """(2, [1, 3]): every run continued, so phase 2 adds 0; S^2 = s^2 = 2, se = sqrt(2 / 2) = 1. One run:
-    no spread, se 0."""
+    assert (estimate, se) == pytest.approx((10 / 3, math.sqrt(28 / 27)), rel=1e-12)
     assert regret.stratified_mean([(2, [1.0, 3.0])]) == pytest.approx((2.0, 1.0), rel=1e-12)
     assert regret.stratified_mean([(1, [7.0])]) == (7.0, 0.0)
 

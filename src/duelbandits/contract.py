@@ -10,6 +10,7 @@ import contextlib
 import hashlib
 import json
 import os
+import pickle
 import random
 import sys
 from pathlib import Path
@@ -30,14 +31,8 @@ def _global_states() -> dict:
     """The global random states a run could draw from instead of its rng, by the name a problem gives
     them, each comparable (a draw changes it): numpy's (``np.random.*``), numba's (``np.random.*``
     inside a jitted kernel, a state of numba's own) and Python's (the ``random`` module)."""
-    state = np.random.get_state(legacy=False)  # pragma: no mutate -- legacy=None is as false: the same dict
     states = {
-        "numpy's global random state (np.random.*)": (
-            state["state"]["key"].tobytes(),
-            state["state"]["pos"],
-            state["has_gauss"],
-            state["gauss"],
-        ),
+        "numpy's global random state (np.random.*)": pickle.dumps(np.random.get_state()),  # its arrays as bytes
         "Python's global random state (the random module)": random.getstate(),
     }
     if "numba" in sys.modules:  # a kernel that draws from it has imported numba

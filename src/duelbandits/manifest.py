@@ -80,13 +80,6 @@ def recorded_plugins(manifest) -> dict:
     return record
 
 
-def _entry_path(path, number: int, rel: str) -> str:
-    """``rel``, a manifest entry's path, if it is a relative path inside the tree; ManifestError otherwise."""
-    if rel.startswith("/") or re.match(r"^[A-Za-z]:[\\/]", rel) or ".." in re.split(r"[\\/]", rel):
-        raise ManifestError(f"{path}:{number}: {rel}: not a path inside the tree (absolute, or with '..')")
-    return rel
-
-
 def _damaged(path, why: str) -> ManifestError:
     return ManifestError(f"{path}: truncated or damaged manifest: {why}")
 
@@ -139,7 +132,8 @@ def read(path) -> tuple[dict, dict, dict]:
                 target = entries
             else:
                 continue
-            _entry_path(path, number, rel)
+            if rel.startswith("/") or re.match(r"^[A-Za-z]:[\\/]", rel) or ".." in re.split(r"[\\/]", rel):
+                raise ManifestError(f"{path}:{number}: {rel}: not a path inside the tree (absolute, or with '..')")
             seen = lines.setdefault(id(target), {})
             if rel in seen:
                 raise ManifestError(f"{path}:{number}: {rel} is listed twice (also on line {seen[rel]})")
@@ -200,15 +194,12 @@ def verify(manifest, root, reasons: dict | None = None) -> dict[str, str]:
             status[rel], reasons[rel] = DIFFERS, problem
         elif file_sha256(path) == digest:
             status[rel] = IDENTICAL
+        elif recorded is None:
+            status[rel] = DIFFERS
+            reasons[rel] = "other bytes (the manifest records no versions, so only bytes are compared)"
         elif same_versions:
-            status[rel], reasons[rel] = (
-                DIFFERS,
-                (
-                    "other bytes under the manifest's own versions: changed after the pipeline wrote it"
-                    if recorded is not None
-                    else "other bytes (the manifest records no versions, so only bytes are compared)"
-                ),
-            )
+            status[rel] = DIFFERS
+            reasons[rel] = "other bytes under the manifest's own versions: changed after the pipeline wrote it"
         elif path.suffix.lower() in FIGURE_SUFFIXES:
             status[rel] = NOT_CONFIRMED
         elif rel not in contents:

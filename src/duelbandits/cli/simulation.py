@@ -16,7 +16,6 @@ def add_scenario_args(p) -> None:
     p.add_argument(
         "--actions",
         type=actions,
-        default=None,
         help="number of actions A (default 10; the file scenario and the benchmark matrices "
         f"{', '.join(scenarios.BENCHMARKS)} take A from their matrix, and --actions must equal it)",
     )
@@ -151,10 +150,8 @@ def cmd_simulate(args) -> None:
     )
     results = []
     for run in runs:
-        run_seeds = run_seed(args.seed, args.scenario, args.algorithm, run)
-        results.append(
-            (run, simulate(sc.matrix, args.algorithm, args.horizon, run_seeds, stride=args.stride, **params))
-        )
+        seeds = run_seed(args.seed, args.scenario, args.algorithm, run)
+        results.append((run, simulate(sc.matrix, args.algorithm, args.horizon, seeds, stride=args.stride, **params)))
     prov = runs_provenance("runs", args, sc, runs, results[0][1].params, stride=args.stride)
     storage.write_runs(results, size, args.out, prov)
 
@@ -190,17 +187,9 @@ def cmd_sweep_point(args) -> None:
         f"--horizon {args.horizon} at A = {sc.matrix.shape[0]}",
         resources.sweep_point_bytes(args.horizon, sc.matrix.shape[0]),
     )
-    label = f"sweep-point {args.scenario}/{args.algorithm} T={args.horizon} runs {runs[0]}-{runs[-1]}"
+    report = progress_line(f"sweep-point {args.scenario}/{args.algorithm} T={args.horizon} runs {runs[0]}-{runs[-1]}")
     table = points.simulate_point(
-        sc.matrix,
-        args.scenario,
-        args.algorithm,
-        args.horizon,
-        runs,
-        args.seed,
-        args.points,
-        progress=progress_line(label),
-        **params,
+        sc.matrix, args.scenario, args.algorithm, args.horizon, runs, args.seed, args.points, progress=report, **params
     )
     prov = runs_provenance("sweep-point", args, sc, runs, params, points=args.points)
     storage.write_table(table, args.out, prov)
