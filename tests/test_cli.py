@@ -70,12 +70,9 @@ def test_simulate_bad_input_exits_2_in_one_line_and_leaves_no_file(tmp_path, cap
         (["--scenario", "borda", "--actions", "2"], "not the unique Borda winner"),
         (["--scenario-param", "margin=7"], "margin must lie in"),
     ]:
-        out = tmp_path / "out.parquet"
-        base = {"--scenario": "condorcet", "--algorithm": "dts", "--horizon": "50", "--runs": "0-1"}
-        base |= {"--seed": "0", "--stride": "40"}
-        for flag, value in zip(args[::2], args[1::2]):
-            base[flag] = value
-        argv = ["simulate"] + [x for kv in base.items() for x in kv] + ["--out", str(out)]
+        base = {"--scenario": "condorcet", "--algorithm": "dts", "--horizon": "50", "--runs": "0-1", "--seed": "0"}
+        line = {**base, "--stride": "40", **dict(zip(args[::2], args[1::2]))}
+        argv = ["simulate", *[x for kv in line.items() for x in kv], "--out", str(tmp_path / "o.parquet")]
         assert cli.main(argv) == 2
         err = capsys.readouterr().err
         assert message in err and len(err.strip().splitlines()) == 1, err
@@ -127,12 +124,8 @@ def test_compile_fills_numba_s_cache_so_that_a_later_simulation_loads_its_kernel
     result = run_cli("compile", "--algorithm", "iss", "--out", str(out), env=env)
     assert result.returncode == 0, result.stderr
     assert out.read_text() == "iss: kernels compiled or loaded from numba's cache\n"
-    assert loaded() == [
-        "1",
-        "0",
-        "0",
-        "1",
-    ]  # ISS's kernel loaded; PM's (the cheapest), not compiled by the job, compiled anew
+    # ISS's kernel loaded; PM's (the cheapest), not compiled by the job, compiled anew
+    assert loaded() == ["1", "0", "0", "1"]
 
 
 def test_compile_refuses_an_unknown_algorithm_in_one_line_and_writes_nothing(tmp_path, capsys):

@@ -21,12 +21,8 @@ FLOAT_MAX = sys.float_info.max
 def test_the_limits_are_the_largest_values_of_the_int32_and_int16_columns():
     from duelbandits import schemas
 
-    assert schemas.MAX_STEP == INT32_MAX
-    assert schemas.MAX_ACTIONS == INT16_MAX
-    for name in ("run", "t"):
-        assert schemas.RUN_COLUMNS[name].bit_width == 32
-    for name in ("I", "J"):
-        assert schemas.RUN_COLUMNS[name].bit_width == 16
+    assert (schemas.MAX_STEP, schemas.MAX_ACTIONS) == (INT32_MAX, INT16_MAX)
+    assert [schemas.RUN_COLUMNS[name].bit_width for name in ("run", "t", "I", "J")] == [32, 32, 16, 16]
 
 
 # --- run_range -------------------------------------------------------
@@ -87,23 +83,14 @@ ACTIONS += C_ALPHA
 FIGURE += C_ALPHA
 LATEX += C_ALPHA
 
+I32, I32_PAST = str(INT32_MAX), str(INT32_MAX + 1)
 # One option of each argument type (cli/args.py), through its command's parser: (command line without the
 # option, option, its values: the last valid ones, then the first invalid ones)
 OPTIONS = [
     (SIM + SEED + STRIDE + ["--horizon", "5"], "--actions", ["2", str(INT16_MAX)], ["1", str(INT16_MAX + 1)]),
     (SIM + STRIDE + ["--horizon", "5"], "--seed", ["0", str(INT64_MAX)], ["-1", str(INT64_MAX + 1)]),
-    (
-        SIM + SEED + STRIDE,
-        "--horizon",
-        ["1", str(INT32_MAX)],
-        ["0", str(INT32_MAX + 1), "1.5", "1e3", "nan", "inf", ""],
-    ),
-    (
-        SIM[:-4] + SEED + STRIDE + ["--horizon", "5", "--out", "x.parquet"],
-        "--run",
-        ["0", str(INT32_MAX)],
-        ["-1", str(INT32_MAX + 1)],
-    ),
+    (SIM + SEED + STRIDE, "--horizon", ["1", I32], ["0", I32_PAST, "1.5", "1e3", "nan", "inf", ""]),
+    (SIM[:-4] + SEED + STRIDE + ["--horizon", "5", "--out", "x.parquet"], "--run", ["0", I32], ["-1", I32_PAST]),
     (ASYM, "--c-alpha", ["5e-324", "0.7", repr(FLOAT_MAX)], ["0", "-0.0", "-0.7", "nan", "inf", "1.8e308", "x"]),
     (ASYM, "--near", ["0", "0.2", repr(FLOAT_MAX)], ["-5e-324", "nan", "-nan", "-inf", "1.8e308", ""]),
     (ASYM, "--resamples", ["1"], ["0"]),  # a bootstrap of no resampling would give NaN intervals

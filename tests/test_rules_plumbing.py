@@ -152,7 +152,7 @@ def test_every_job_runs_the_cli_and_each_rule_has_its_expected_number_of_jobs(jo
     assert len(appendix_panel_jobs(jobs)) == len(CONFIG["scenarios"]) * len(CONFIG["algorithms"])
     scenario_names = set(CONFIG["scenarios"]) | set(CONFIG["field"]["scenarios"])
     assert {job.wildcards["scenario"] for job in jobs["scenario"]} == scenario_names
-    for rule in ("all", "sweeps", "field", "asymptotics", "panels", "maximin_tail", "maximin_bayes", "claims"):
+    for rule in TARGETS:
         assert [job.shell for job in jobs[rule]] == [None]  # target rules run nothing
     assert all(job.command for job in shell_jobs(jobs))
 

@@ -233,6 +233,7 @@ def test_simulation_units_hold_the_jobs_kernel_and_everything_it_imports(entry):
 def test_units_of_several_entries_are_the_union_of_each_entrys():
     a, b = "studies.paper:cmd_aggregate", "studies.paper:cmd_figure_main"
     assert set(triggers.code_units(a, b)) == set(triggers.code_units(a)) | set(triggers.code_units(b))
+    assert triggers.code_units("studies.paper", a) == triggers.code_units("studies.paper")  # whole wins
 
 
 NESTED = """

@@ -32,9 +32,12 @@ def run_workflow(cmd, timeout=1200, env=None):
     return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
 
 
-def snakemake(workdir, *args, configs=(TINY,), timeout=1200, env=None):
-    """Run the repo's workflow in ``workdir`` with the paper config, ``configs`` laid over it, and ``args``."""
-    return run_workflow(snakemake_command(workdir, [REPO / "config.yaml", *configs], *args), timeout, env)
+def snakemake(workdir, *args, configs=(TINY,), timeout=1200, env=None, check=False):
+    """Run the repo's workflow in ``workdir`` with the paper config, ``configs`` laid over it, and ``args``;
+    with ``check``, assert that it succeeded."""
+    result = run_workflow(snakemake_command(workdir, [REPO / "config.yaml", *configs], *args), timeout, env)
+    assert not check or result.returncode == 0, (result.stdout + result.stderr)[-5000:]
+    return result
 
 
 def sha256_tree(root, *folders):

@@ -35,7 +35,8 @@ def _file(name: str) -> Path | None:
 
 @cache
 def _file_in(root: Path, name: str) -> Path | None:
-    base = root.joinpath(*name.split(".")[1:])  # a package before a module of its name, as Python's import
+    base = root.parent.joinpath(*name.split("."))  # root is the folder duelbandits: no other top-level name
+    # a package before a module of its name, as Python's import
     return next((path for path in (base / "__init__.py", base.with_suffix(".py")) if path.is_file()), None)
 
 

@@ -26,8 +26,7 @@ TINY_SECTION = {**FULL, **yaml.safe_load(ASYMPTOTICS_TINY.read_text())["asymptot
 @pytest.fixture(scope="module")
 def asymptotics_run(tmp_path_factory):
     workdir = tmp_path_factory.mktemp("asymptotics")
-    result = snakemake(workdir, "--cores", "2", "asymptotics", configs=[TINY, ASYMPTOTICS_TINY])
-    assert result.returncode == 0, result.stderr[-5000:]
+    snakemake(workdir, "--cores", "2", "asymptotics", configs=[TINY, ASYMPTOTICS_TINY], check=True)
     return workdir
 
 

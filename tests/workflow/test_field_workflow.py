@@ -16,8 +16,7 @@ FIELD = {**DEFAULT, **yaml.safe_load(FIELD_TINY.read_text())["field"]}
 @pytest.fixture(scope="module")
 def field_run(tmp_path_factory):
     workdir = tmp_path_factory.mktemp("field")
-    result = snakemake(workdir, "--cores", "2", "field", configs=[FIELD_TINY])
-    assert result.returncode == 0, result.stderr[-5000:]
+    snakemake(workdir, "--cores", "2", "field", configs=[FIELD_TINY], check=True)
     return workdir
 
 

@@ -35,12 +35,9 @@ def sweep_run(tiny_run, tmp_path_factory):
     workdir = tmp_path_factory.mktemp("sweeps") / "run"
     shutil.copytree(tiny_run, workdir, symlinks=True)
     np.savetxt(workdir / "matrix.csv", file_matrix(), delimiter=",", fmt="%.17g", header="the file scenario")
-    result = snakemake(workdir, "--cores", "2", "all", "sweeps", configs=SWEEP_CONFIGS)
-    assert result.returncode == 0, result.stderr[-5000:]
-    report = snakemake(workdir, "--report", "report.html", "all", "sweeps", configs=SWEEP_CONFIGS)
-    assert report.returncode == 0, report.stderr[-5000:]
-    plain = snakemake(workdir, "--report", "default-target.html", configs=SWEEP_CONFIGS)
-    assert plain.returncode == 0, plain.stderr[-5000:]
+    snakemake(workdir, "--cores", "2", "all", "sweeps", configs=SWEEP_CONFIGS, check=True)
+    snakemake(workdir, "--report", "report.html", "all", "sweeps", configs=SWEEP_CONFIGS, check=True)
+    snakemake(workdir, "--report", "default-target.html", configs=SWEEP_CONFIGS, check=True)
     return workdir
 
 

@@ -93,8 +93,7 @@ def test_a_missing_chunk_and_traces_file_are_rebuilt_by_the_next_run_with_identi
     before = sha256_tree(tiny_copy, "results", "figures")
     (tiny_copy / "results/runs/borda/dts/chunk-1.parquet").unlink()
     (tiny_copy / "results/traces/borda.parquet").unlink()
-    result = snakemake(tiny_copy, "--cores", "2")
-    assert result.returncode == 0, result.stderr[-3000:]
+    result = snakemake(tiny_copy, "--cores", "2", check=True)
     assert "rule figure_appendix:" in result.stdout + result.stderr  # borda's appendix figures redrawn
     assert sha256_tree(tiny_copy, "results", "figures") == before
     status = manifest.verify(tiny_copy / "results/MANIFEST.sha256", tiny_copy)

@@ -115,9 +115,8 @@ def _main_caption(record: dict, c_alpha: float) -> str:
     winners = record["winners"]
     condorcet, borda = winners.get("condorcet"), list(winners.get("borda", []) or [])
     star, triangle = (MARKER_NAMES[style.MARKERS[w][0]] for w in ("condorcet", "borda"))
-    marked = [f"the Condorcet winner ({_actions([condorcet])}, {star})" if condorcet is not None else None]
-    marked += [f"the Borda winner ({_actions(borda)}, {triangle})" if borda else None]
-    marked = [m for m in marked if m]
+    marked = [f"the Condorcet winner ({_actions([condorcet])}, {star})"] if condorcet is not None else []
+    marked += [f"the Borda winner ({_actions(borda)}, {triangle})"] if borda else []
     utilities = "Latent utility $u(i)$ of each action" + (f"; marked: {_join(marked)}." if marked else ".")
     if condorcet is None:
         utilities += " There is no Condorcet winner."

@@ -36,24 +36,18 @@ def _utilities_panel(ax, scenario: dict, look: style.Look):
     borda = list(winners.get("borda", []) or [])
     top = u.max() if u.size else 1.0
     pad = 0.06 * max(top, 1e-9)
-    ms = look.marker_scale
-    handles = []
-    if condorcet is not None:
-        marker, color = style.MARKERS["condorcet"]
-        shift = -0.17 if condorcet in borda else 0.0
-        ax.plot([condorcet + shift], [u[condorcet] + pad], marker=marker, color=color, ms=11 * ms, ls="none")
-        label = "Condorcet winner" + ("" if look.short_labels else f" (action {condorcet})")
-        handles.append(Line2D([], [], marker=marker, color=color, ms=9 * ms, ls="none", label=label))
-    else:
-        handles.append(Line2D([], [], ls="none", label="no Condorcet winner"))
-    marker, color = style.MARKERS["borda"]
-    for b in borda:
-        shift = 0.17 if b == condorcet else 0.0
-        ax.plot([b + shift], [u[b] + pad], marker=marker, color=color, ms=8 * ms, ls="none")
-    if borda:
-        which = ", ".join(str(b) for b in borda)
-        label = "Borda winner" + ("" if look.short_labels else f" (action {which})")
-        handles.append(Line2D([], [], marker=marker, color=color, ms=7 * ms, ls="none", label=label))
+    handles = [] if condorcet is not None else [Line2D([], [], ls="none", label="no Condorcet winner")]
+    # each winner's marker above its bar (side by side where one action is both), and its legend entry
+    chosen = {"condorcet": [] if condorcet is None else [condorcet], "borda": borda}
+    for notion, shift, (size, key) in (("condorcet", -0.17, (11, 9)), ("borda", 0.17, (8, 7))):
+        marker, color = style.MARKERS[notion]
+        for a in chosen[notion]:
+            x = a + (shift if a == condorcet and a in borda else 0.0)
+            ax.plot([x], [u[a] + pad], marker=marker, color=color, ms=size * look.marker_scale, ls="none")
+        if chosen[notion]:
+            which = "" if look.short_labels else f" (action {', '.join(map(str, chosen[notion]))})"
+            line = dict(marker=marker, color=color, ms=key * look.marker_scale, ls="none")
+            handles.append(Line2D([], [], **line, label=f"{notion.capitalize()} winner{which}"))
     # the legend sits in the top left: keep `headroom` of the height free above the bars and markers
     ax.set_ylim(min(0.0, u.min()), max(top + 4 * pad, (top + 1.5 * pad) / (1 - look.headroom)))
     ax.set_xticks(actions)
@@ -115,10 +109,9 @@ def _bound_curves(ax, curves: dict, horizon: int, actions: int, c_alpha: float, 
         part = _thin(part)
         bound = part["bound"].to_numpy(float)
         ok = np.isfinite(bound)
-        theorem = THEOREMS.get(slug)
-        name = theorem.name if theorem else "?"
+        theorem = THEOREMS.get(slug)  # a finite bound is a theorem's (the bounds table)
         if ok.any():
-            label = f"Thm {name}" if look.short_labels else f"Thm {name} bound, {style.algorithm_label(slug)}"
+            label = f"Thm {theorem.name}" + ("" if look.short_labels else f" bound, {style.algorithm_label(slug)}")
             line = dict(color=style.algorithm_color(slug), lw=style.LINE_WIDTH["bound"], ls="--", gid=f"bound:{slug}")
             ax.plot(part["t"].to_numpy(float)[ok], bound[ok], **line, label=label)
         elif theorem is not None and theorem_for(slug, part["regret"].iloc[0]) is not None:
@@ -130,8 +123,9 @@ def _bound_curves(ax, curves: dict, horizon: int, actions: int, c_alpha: float, 
     return notes
 
 
-def _step_axis(ax):
-    """The step axis and the regret axis of panels (c) and (d)."""
+def _step_axis(ax, left, horizon: int):
+    """The step axis (from ``left`` to T) and the regret axis of panels (c) and (d)."""
+    ax.set_xlim(left, horizon)
     ax.set_xlabel("step t")
     ax.set_ylabel("cumulative regret")
     ax.xaxis.set_major_formatter(style.step_formatter())
@@ -152,8 +146,7 @@ def _mean_regret_panel(ax, curves: dict, horizon: int, look: style.Look, letter=
     if look.titles:
         ax.set_title(f"({letter}) mean cumulative {_regret_title(curves)} (std shaded above)")
     ax.legend(**_legend_place(look, "upper left"))
-    ax.set_xlim(0, horizon)
-    _step_axis(ax)
+    _step_axis(ax, 0, horizon)
 
 
 def _bounds_panel(ax, curves: dict, horizon: int, actions: int, c_alpha: float, look, letter="d"):
@@ -183,8 +176,7 @@ def _bounds_panel(ax, curves: dict, horizon: int, actions: int, c_alpha: float, 
         va = "top" if not bound_handles or not look.legends_above else "bottom"
         corner = dict(transform=ax.transAxes, ha="right", va=va, fontsize=look.note_size, color=style.NEUTRAL)
         ax.text(0.99, y, "\n".join(notes), **corner)
-    ax.set_xlim(left, horizon)
-    _step_axis(ax)
+    _step_axis(ax, left, horizon)
 
 
 def _regret_title(curves: dict) -> str:
