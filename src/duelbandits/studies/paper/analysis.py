@@ -58,10 +58,21 @@ def _strategy_rows(algorithm: str, recorded: pd.DataFrame, actions: int, runs: i
         if cols[0] not in recorded.columns:  # pragma: no mutate
             continue
         probs = recorded[cols].to_numpy().reshape(runs, len(steps), actions)
-        # the integer columns as numpy makes them: the strategy schema gives each its type when written
-        cells = dict(t=np.repeat(steps, actions), action=np.tile(np.arange(actions), len(steps)))
-        stats = dict(mean=probs.mean(axis=0).ravel(), std=sample_std(probs).ravel(), runs=runs)
-        rows.append(pd.DataFrame(dict(algorithm=algorithm, player=player, **cells, **stats)))
+        rows.append(
+            pd.DataFrame(
+                {
+                    "algorithm": algorithm,
+                    "player": player,
+                    # mutmut equivalent: a dtype dropped before the strategy schema casts the column (integral floats)
+                    "t": np.repeat(steps, actions).astype(np.int32),  # pragma: no mutate
+                    # mutmut equivalent: a dtype dropped before the strategy schema casts the column (integral floats)
+                    "action": np.tile(np.arange(actions), len(steps)).astype(np.int16),  # pragma: no mutate
+                    "mean": probs.mean(axis=0).ravel(),
+                    "std": sample_std(probs).ravel(),
+                    "runs": np.int32(runs),
+                }
+            )
+        )
     return rows
 
 
@@ -104,10 +115,22 @@ def aggregate_scenario(
                 r = regret.per_step(kind, X, I, J)
                 cum = np.cumsum(r.reshape(runs, horizon), axis=1)
                 at = cum[:, grid - 1]
-                # t and runs as numpy makes them: the summary schema gives each its type when written
-                key = dict(scenario=scenario, algorithm=algorithm, regret=kind, paper=kind == paper_kind, t=grid)
-                stats = dict(mean=at.mean(axis=0), std=sample_std(at), runs=runs, bound=np.nan)
-                summary.append(pd.DataFrame({**key, **stats}))
+                summary.append(
+                    pd.DataFrame(
+                        {
+                            "scenario": scenario,
+                            "algorithm": algorithm,
+                            "regret": kind,
+                            "paper": kind == paper_kind,
+                            # mutmut equivalent: the schema casts the column to its type
+                            "t": grid.astype(np.int32),  # pragma: no mutate
+                            "mean": at.mean(axis=0),
+                            "std": sample_std(at),
+                            "runs": np.int32(runs),
+                            "bound": np.nan,
+                        }
+                    )
+                )
                 if kind == paper_kind:
                     trace = pa.table(
                         {
