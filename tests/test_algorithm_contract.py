@@ -61,10 +61,7 @@ def test_outcomes_are_the_row_players_wins(slug):
 
 
 @pytest.mark.filterwarnings("ignore:.*clipping gamma to 1:UserWarning")
-@pytest.mark.parametrize(
-    ("A", "horizon", "stride", "steps"),
-    [(13, 30, 7, [1, 8, 15, 22, 29, 30]), (2, 9, 40, [1, 9])],
-)
+@pytest.mark.parametrize(("A", "horizon", "stride", "steps"), [(13, 30, 7, [1, 8, 15, 22, 29, 30]), (2, 9, 40, [1, 9])])
 @pytest.mark.parametrize("slug", SLUGS)
 def test_simulate_reports_its_algorithm_parameters_and_the_recorded_steps(slug, A, horizon, stride, steps):
     """An algorithm with strategies records them at 1, 1 + stride, ... and the horizon, one row of A

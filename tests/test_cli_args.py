@@ -21,12 +21,8 @@ FLOAT_MAX = sys.float_info.max
 def test_the_limits_are_the_largest_values_of_the_int32_and_int16_columns():
     from duelbandits import schemas
 
-    assert schemas.MAX_STEP == INT32_MAX
-    assert schemas.MAX_ACTIONS == INT16_MAX
-    for name in ("run", "t"):
-        assert schemas.RUN_COLUMNS[name].bit_width == 32
-    for name in ("I", "J"):
-        assert schemas.RUN_COLUMNS[name].bit_width == 16
+    assert (schemas.MAX_STEP, schemas.MAX_ACTIONS) == (INT32_MAX, INT16_MAX)
+    assert [schemas.RUN_COLUMNS[name].bit_width for name in ("run", "t", "I", "J")] == [32, 32, 16, 16]
 
 
 # --- run_range -------------------------------------------------------

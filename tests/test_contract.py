@@ -140,11 +140,7 @@ def registered():
         (PythonRandom, {}, "borda, A = 7: draws from Python's global random state (the random module), not from"),
         (Raises, {}, "condorcet, A = 3: RuntimeError: its own bug"),  # a plugin's error, named by the caller
         (OwnGenerator, {}, "ignores its seed: another seed gave the same duels (is every draw from rng, and is what"),
-        (
-            SharedState,
-            {},
-            "shares state between runs: the same seed gave other arrays after a run with another seed (a",
-        ),
+        (SharedState, {}, "shares state between runs: the same seed gave other arrays after a run with another seed"),
         (UsesHorizon, {}, "breaks the prefix property: a run of T/2 steps is not the first half of a run of T (set"),
         (UsesHorizon, {"horizon_tuned": True}, None),  # declared: no prefix property asked
         (BadLaw, {"strategies": ("p",)}, "borda, A = 7: strategy 'p' is not a probability distribution"),

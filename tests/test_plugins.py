@@ -382,10 +382,8 @@ def test_a_plugins_digest_covers_its_packages_init_and_what_changes_results_only
     alpha = entry.params["alpha"]
     for default, text, comment in ((0.51, "alpha", ""), (0.51, "alpha > 1/2", "  # a comment"), (0.6, "alpha", "")):
         (package / "sub/algo.py").write_text(f'from .. import helper\nP = Param({default}, "{text}"){comment}\n')
-        edited = dataclasses.replace(alpha, default=default, description=text)
-        digests.append(
-            plugins.files_digest("initplugin.sub.algo", dataclasses.replace(entry, params={"alpha": edited}))
-        )
+        edited = {"alpha": dataclasses.replace(alpha, default=default, description=text)}
+        digests.append(plugins.files_digest("initplugin.sub.algo", dataclasses.replace(entry, params=edited)))
     assert digests[0] == digests[1] != digests[2]
 
     def digest(line):

@@ -16,7 +16,6 @@ def add_scenario_args(p) -> None:
     p.add_argument(
         "--actions",
         type=actions,
-        default=None,
         help="number of actions A (default 10; the file scenario and the benchmark matrices "
         f"{', '.join(scenarios.BENCHMARKS)} take A from their matrix, and --actions must equal it)",
     )
