@@ -12,6 +12,7 @@ from matplotlib.lines import Line2D
 from ...plotting import style
 from ...regret import REGRET_NAMES
 from ...theorems import THEOREMS, theorem_for
+from .table import paper_view
 
 
 def _thin(part):
@@ -191,10 +192,7 @@ def regret_groups(name: str, curves: dict) -> list[dict]:
     paper view (the paper's Figures 1 and 2 put each algorithm's own regret side by side), one pair of
     panels per regret kind on any other (one kind per panel; docs/beyond-the-paper.md, "Which regret
     the figures show")."""
-    from ...scenarios import registry
-
-    entry = registry().get(name)
-    if entry is not None and entry.view != "target":
+    if paper_view(name):
         return [curves]
     kinds = sorted(_kinds(curves), key=list(REGRET_NAMES).index)
     return [{slug: part for slug, part in curves.items() if part["regret"].iloc[0] == kind} for kind in kinds]
