@@ -97,13 +97,8 @@ def test_figures_tex_is_the_same_text_for_the_same_inputs(scenarios, text):
     assert latex.figures_tex(scenarios, make_summary().sample(frac=1.0, random_state=3)) == text
 
 
-def no_latexmk_path():
-    """A PATH with this interpreter's folder and nothing else: no latexmk."""
-    return str(Path(sys.executable).parent)
-
-
 def test_building_the_pdf_without_latexmk_names_the_debian_packages(tmp_path, monkeypatch):
-    monkeypatch.setenv("PATH", no_latexmk_path())
+    monkeypatch.setenv("PATH", str(Path(sys.executable).parent))  # this interpreter's folder alone: no latexmk
     with pytest.raises(latex.LatexError) as err:
         latex.build_pdf(tmp_path / "doc.tex", tmp_path / "figures.pdf")
     message = str(err.value)
