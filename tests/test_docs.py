@@ -369,17 +369,13 @@ def test_the_readmes_simulate_command_gives_run_7_of_the_paper_run(tmp_path):
 # --- one source for each fact: the prose against the code and config.yaml it repeats ---------------------
 
 
-def snakefile_targets() -> set[str]:
-    """The targets: the rules of the Snakefile itself (the workflow's jobs are in workflow/rules/)."""
-    return set(re.findall(r"^rule (\w+):", (REPO / "Snakefile").read_text(), flags=re.M))
-
-
 def test_config_yaml_and_the_snakefile_header_name_only_real_targets():
     """config.yaml's comments say `snakemake --cores 2 TARGET`; the Snakefile's header names none (its
     targets are its own rules, listed in the README's table above)."""
     shown = [t for span in re.findall(r"`(snakemake [^`]*)`", (REPO / "config.yaml").read_text())
              for t in targets(shlex.split(span)[1:])]  # fmt: skip
-    assert shown and set(shown) <= snakefile_targets(), set(shown) - snakefile_targets()
+    rules = set(re.findall(r"^rule (\w+):", (REPO / "Snakefile").read_text(), flags=re.M))  # the targets
+    assert shown and set(shown) <= rules, set(shown) - rules
     assert "maximin-tail`" not in (REPO / "config.yaml").read_text().replace("maximin-tail:", "")
 
 
