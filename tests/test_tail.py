@@ -121,6 +121,9 @@ def test_phase_two_estimate_by_hand():
     assert table[["runs", "trapped_runs", "free_runs_continued"]].values.tolist() == [[4, 2, 0], [4, 2, 0], [4, 2, 1]]
     one_step = _phase_two_curves().query("t == 4")  # each run's stratum on its one row: the same mean at t = 4
     assert tail.estimates(_rows(PHASE_ONE), one_step, 10, 1.0, 0.5, 0.95)["mean"].iloc[-1] == pytest.approx(1.175)
+    # phase 1 itself to T1 = 4: no step of phase 2 lies past it
+    R = {0: [0.0, 1.0, 3.0], 1: [0.0, 0.5, 1.5], 2: [0.0, 0.1, 0.1], 3: [0.0, 0.0, 0.0]}
+    assert tail.estimates(_rows(R, (1, 2, 4)), _phase_two_curves(), 10, 1.0, 0.5, 0.95)["t"].tolist() == [1, 2, 4]
 
 
 # --- The parts by hand (issue 33's mutation run of the module) -------------------------------------

@@ -241,8 +241,7 @@ def darker(color, amount: float = 0.35):
 
 def algorithm_label(slug: str) -> str:
     """The readable label of an algorithm slug (the slug itself if unknown)."""
-    algorithm = ALGORITHMS.get(slug)
-    return algorithm.label if algorithm is not None else slug
+    return ALGORITHMS[slug].label if slug in ALGORITHMS else slug
 
 
 def scenario_label(slug: str) -> str:
@@ -256,10 +255,8 @@ def scenario_label(slug: str) -> str:
 def action_colors(actions: int) -> list:
     """One colour per action: tab10 up to 10 actions, evenly spaced viridis beyond."""
     if actions <= 10:
-        cmap = mpl.colormaps[ACTION_CMAP]
-        return [cmap(i) for i in range(actions)]
-    cmap = mpl.colormaps["viridis"]
-    return [cmap(x) for x in np.linspace(0.0, 0.95, actions)]
+        return [mpl.colormaps[ACTION_CMAP](i) for i in range(actions)]
+    return [mpl.colormaps["viridis"](x) for x in np.linspace(0.0, 0.95, actions)]
 
 
 def display_index(horizon: int, max_points: int = MAX_POINTS) -> np.ndarray:

@@ -153,8 +153,8 @@ def claims_markdown(table, level: float, files: dict) -> str:
         else:
             interval = f"{_number(row.value)} [{_number(row.low)}, {_number(row.high)}]"
         verdict = f"**{row.verdict}**" + (f" ({row.reason})" if row.reason else "")
-        texts = [row.claim, row.where, row.statement, interval, _number(row.threshold), verdict]
-        rows.append([str(n), *texts, row.figure, row.source])
+        cells = [row.claim, row.where, row.statement, interval, _number(row.threshold), verdict]
+        rows.append([str(n), *cells, row.figure, row.source])
         methods.append(f"{n}. **{row.claim}**: {row.quantity}; {row.method}.")
     built = "; ".join(
         f"{key}: " + (", ".join(f"{p} ({source})" for p, source in files[key]) if key in files else "not built")

@@ -193,18 +193,9 @@ def bounds_table(
             )
         # mutmut equivalent: grid.astype(None): int64 steps in, the same float bounds out
         values = theorem.bound(actions, grid.astype(float), c_alpha=c_alpha)  # pragma: no mutate
+        key = dict(algorithm=algorithm, theorem=theorem.name, regret=theorem.regret, horizon=np.int32(horizon))
         frames.append(
-            pd.DataFrame(
-                {
-                    "algorithm": algorithm,
-                    "theorem": theorem.name,
-                    "regret": theorem.regret,
-                    "horizon": np.int32(horizon),
-                    "holds": holds,
-                    "t": grid.astype(np.int32),
-                    "bound": values if holds else np.nan,
-                }
-            )
+            pd.DataFrame(dict(**key, holds=holds, t=grid.astype(np.int32), bound=values if holds else np.nan))
         )
     columns = [f.name for f in schemas.BOUND_SCHEMA]
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame({c: [] for c in columns})

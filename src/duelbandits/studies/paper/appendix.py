@@ -18,13 +18,6 @@ TRACE_COLUMNS = ("run", "t", "I", "J", "cumulative_regret")
 PLAYER_NAMES = {"p": r"$p_t$ (strategy of $I_t$)", "q": r"$q_t$ (strategy of $J_t$)"}
 
 
-def _grid(traces, columns):
-    """``{column: array (runs, T)}`` from the long traces table (in (run, t) order, as aggregate writes
-    it), and T."""
-    runs, horizon = traces["run"].nunique(), int(traces["t"].max())
-    return {c: traces[c].to_numpy().reshape(runs, horizon) for c in columns}, horizon
-
-
 def _run_lines(ax, x, Y, color, width=style.LINE_WIDTH["run"]):
     """All runs as one rasterised LineCollection (keeps the PDF small and fast to draw)."""
     segments = np.stack([np.broadcast_to(x, Y.shape), Y], axis=-1)
@@ -132,8 +125,10 @@ def selection_window(horizon: int) -> int:
 
 
 def _appendix_data(scenario: dict, algorithm: str, traces):
-    """The (runs, T) grids, T, the paper regret's kind, A and the winner marked."""
-    grid, horizon = _grid(traces, ("cumulative_regret", "I", "J"))
+    """The (runs, T) grids of the traces' columns (in (run, t) order, as aggregate writes them), T, the
+    paper regret's kind, A and the winner marked."""
+    runs, horizon = traces["run"].nunique(), int(traces["t"].max())
+    grid = {c: traces[c].to_numpy().reshape(runs, horizon) for c in ("cumulative_regret", "I", "J")}
     kind = PAPER_REGRET.get(scenario["name"], {}).get(algorithm, "paper")
     notion, chosen = regret_winner(scenario, kind)
     winner = (int(chosen[0]), f"{notion.capitalize()} winner") if len(chosen) == 1 else None

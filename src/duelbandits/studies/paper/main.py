@@ -109,10 +109,9 @@ def _bound_curves(ax, curves: dict, horizon: int, actions: int, c_alpha: float, 
         part = _thin(part)
         bound = part["bound"].to_numpy(float)
         ok = np.isfinite(bound)
-        theorem = THEOREMS.get(slug)
-        name = theorem.name if theorem else "?"
+        theorem = THEOREMS.get(slug)  # a finite bound is a theorem's (the bounds table)
         if ok.any():
-            label = f"Thm {name}" if look.short_labels else f"Thm {name} bound, {style.algorithm_label(slug)}"
+            label = f"Thm {theorem.name}" + ("" if look.short_labels else f" bound, {style.algorithm_label(slug)}")
             line = dict(color=style.algorithm_color(slug), lw=style.LINE_WIDTH["bound"], ls="--", gid=f"bound:{slug}")
             ax.plot(part["t"].to_numpy(float)[ok], bound[ok], **line, label=label)
         elif theorem is not None and theorem_for(slug, part["regret"].iloc[0]) is not None:
@@ -124,8 +123,9 @@ def _bound_curves(ax, curves: dict, horizon: int, actions: int, c_alpha: float, 
     return notes
 
 
-def _step_axis(ax):
-    """The step axis and the regret axis of panels (c) and (d)."""
+def _step_axis(ax, left, horizon: int):
+    """The step axis (from ``left`` to T) and the regret axis of panels (c) and (d)."""
+    ax.set_xlim(left, horizon)
     ax.set_xlabel("step t")
     ax.set_ylabel("cumulative regret")
     ax.xaxis.set_major_formatter(style.step_formatter())
@@ -146,8 +146,7 @@ def _mean_regret_panel(ax, curves: dict, horizon: int, look: style.Look, letter=
     if look.titles:
         ax.set_title(f"({letter}) mean cumulative {_regret_title(curves)} (std shaded above)")
     ax.legend(**_legend_place(look, "upper left"))
-    ax.set_xlim(0, horizon)
-    _step_axis(ax)
+    _step_axis(ax, 0, horizon)
 
 
 def _bounds_panel(ax, curves: dict, horizon: int, actions: int, c_alpha: float, look, letter="d"):
@@ -177,8 +176,7 @@ def _bounds_panel(ax, curves: dict, horizon: int, actions: int, c_alpha: float, 
         va = "top" if not bound_handles or not look.legends_above else "bottom"
         corner = dict(transform=ax.transAxes, ha="right", va=va, fontsize=look.note_size, color=style.NEUTRAL)
         ax.text(0.99, y, "\n".join(notes), **corner)
-    ax.set_xlim(left, horizon)
-    _step_axis(ax)
+    _step_axis(ax, left, horizon)
 
 
 def _regret_title(curves: dict) -> str:

@@ -78,19 +78,8 @@ def exponent_table(
     (:func:`fitted_groups`)."""
     rows = []
     for columns, horizons, values, (rho, log_c, low, high) in fitted_groups(points, resamples, confidence, base_seed):
-        rows.append(
-            {
-                **columns,
-                "horizons": len(horizons),
-                "runs": min(v.size for v in values),
-                "rho": rho,
-                "log_c": log_c,
-                "ci_low": low,
-                "ci_high": high,
-                "confidence": confidence,
-                "resamples": resamples,
-            }
-        )
+        fit = dict(rho=rho, log_c=log_c, ci_low=low, ci_high=high, confidence=confidence, resamples=resamples)
+        rows.append({**columns, "horizons": len(horizons), "runs": min(v.size for v in values), **fit})
     return pd.DataFrame(rows, columns=schemas.EXPONENT_SCHEMA.names)
 
 

@@ -26,8 +26,9 @@ class TailError(InputError):
 
 def interval_slopes(t, R) -> np.ndarray:
     """Mean per-step regret over each grid interval ``(t_{k-1}, t_k]`` (``(0, t_0]`` first);
-    ``R`` is ``(runs, steps)`` or ``(steps,)``."""
-    return np.diff(np.asarray(R, dtype=float), axis=-1, prepend=0.0) / np.diff(np.asarray(t, dtype=float), prepend=0.0)
+    ``R`` is ``(runs, steps)`` or ``(steps,)``. The prepended 0.0 (a double) makes both differences double
+    precision, of float32 or integer inputs too."""
+    return np.diff(R, prepend=0.0) / np.diff(t, prepend=0.0)
 
 
 def trapped(t, R, delta: float, share: float = 0.5) -> np.ndarray:
