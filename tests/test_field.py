@@ -12,24 +12,15 @@ from duelbandits.studies.field.figure import field_figure
 
 
 def point_rows(scenario, algorithm, finals, horizon=100, grid=(1, 10, 100)):
-    """Point-file rows whose cumulative regret of every kind rises linearly to ``finals[run]`` at T."""
-    rows = []
-    for run, final in enumerate(finals):
-        for kind in regret.REGRETS:
-            for t in grid:
-                rows.append(
-                    {
-                        "scenario": scenario,
-                        "algorithm": algorithm,
-                        "actions": 10,
-                        "horizon": horizon,
-                        "run": run,
-                        "regret": kind,
-                        "t": t,
-                        "cumulative_regret": final * t / horizon * (2.0 if kind == "borda" else 1.0),
-                    }
-                )
-    return rows
+    """Point-file rows whose cumulative regret of every kind rises linearly to ``finals[run]`` at T (twice that
+    for the Borda regret)."""
+    key = dict(scenario=scenario, algorithm=algorithm, actions=10, horizon=horizon)
+    return [
+        {**key, "run": run, "regret": kind, "t": t, "cumulative_regret": final * t / horizon * (1 + (kind == "borda"))}
+        for run, final in enumerate(finals)
+        for kind in regret.REGRETS
+        for t in grid
+    ]
 
 
 @pytest.fixture

@@ -37,15 +37,10 @@ def make_summary(drop_bound=(), names=("condorcet", "borda")):
 def make_traces(seed=0, runs=RUNS, horizon=T):
     rng = np.random.default_rng(seed)
     regret = rng.uniform(0, 0.2, size=(runs, horizon))
+    steps = dict(run=np.repeat(np.arange(runs, dtype=np.int32), horizon), t=np.tile(np.arange(1, horizon + 1), runs))
+    duels = {side: rng.integers(0, A, runs * horizon).astype(np.int16) for side in "IJ"}
     return pd.DataFrame(
-        {
-            "run": np.repeat(np.arange(runs, dtype=np.int32), horizon),
-            "t": np.tile(np.arange(1, horizon + 1, dtype=np.int32), runs),
-            "I": rng.integers(0, A, runs * horizon).astype(np.int16),
-            "J": rng.integers(0, A, runs * horizon).astype(np.int16),
-            "regret": regret.ravel(),
-            "cumulative_regret": np.cumsum(regret, axis=1).ravel(),
-        }
+        {**steps, **duels, "regret": regret.ravel(), "cumulative_regret": np.cumsum(regret, axis=1).ravel()}
     )
 
 
@@ -60,17 +55,8 @@ def make_strategies(algorithm, seed=0):
     frames = []
     for player in ALGORITHMS[algorithm].strategies:
         p = rng.dirichlet(np.ones(A), size=steps.size)
-        frames.append(
-            pd.DataFrame(
-                {
-                    "player": player,
-                    "t": np.repeat(steps, A),
-                    "action": np.tile(np.arange(A), steps.size),
-                    "mean": p.ravel(),
-                    "std": 0.05,
-                }
-            )
-        )
+        cells = dict(t=np.repeat(steps, A), action=np.tile(np.arange(A), steps.size))
+        frames.append(pd.DataFrame(dict(player=player, **cells, mean=p.ravel(), std=0.05)))
     return pd.concat(frames, ignore_index=True) if frames else None
 
 
