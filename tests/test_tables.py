@@ -145,11 +145,6 @@ def test_config_html_flattens_nested_keys_and_shows_json_values():
 # --- Off the defaults: every schema column, other run counts, ties ---------------------------------
 
 
-def field_table(rows):
-    """A hand-made results/field/table.parquet (its schema's columns, in its order)."""
-    return pd.DataFrame(rows, columns=schemas.FIELD_TABLE_SCHEMA.names)
-
-
 def table_cells(line):
     """The cells of one Markdown table line."""
     return line[2:-2].split(" | ")
@@ -213,16 +208,15 @@ def test_exponent_note_states_the_fewest_runs_the_most_horizons_and_the_bootstra
 
 
 def test_the_field_table_shares_ranks_on_ties_averages_known_ranks_and_lists_runs_in_numeric_order():
-    table = field_table(
-        [
-            ("condorcet", "condorcet", "dts", "paper", 10, 40_000, 12, 50.0, 5.0, 1),
-            ("condorcet", "condorcet", "rucb", "field", 10, 40_000, 12, 50.0, 6.0, 1),
-            ("condorcet", "condorcet", "ccb", "field", 10, 40_000, 12, 70.0, 6.0, 3),
-            ("borda", "borda", "dts", "paper", 13, 2_000, 5, 7.5, 0.5, 2),
-            ("borda", "borda", "ccb", "field", 13, 2_000, 5, 3.0, 0.5, 1),
-            ("borda", "borda", "my-plugin", "plugin", 13, 2_000, 1, 9.0, 0.0, 3),  # one run: no spread
-        ]
-    )
+    rows = [  # a hand-made results/field/table.parquet
+        ("condorcet", "condorcet", "dts", "paper", 10, 40_000, 12, 50.0, 5.0, 1),
+        ("condorcet", "condorcet", "rucb", "field", 10, 40_000, 12, 50.0, 6.0, 1),
+        ("condorcet", "condorcet", "ccb", "field", 10, 40_000, 12, 70.0, 6.0, 3),
+        ("borda", "borda", "dts", "paper", 13, 2_000, 5, 7.5, 0.5, 2),
+        ("borda", "borda", "ccb", "field", 13, 2_000, 5, 3.0, 0.5, 1),
+        ("borda", "borda", "my-plugin", "plugin", 13, 2_000, 1, 9.0, 0.0, 3),  # one run: no spread
+    ]
+    table = pd.DataFrame(rows, columns=schemas.FIELD_TABLE_SCHEMA.names)
     lines = field_tables.field_page(table).markdown().splitlines()
     assert lines[0] == "# The field: final regret at T = 2,000, 40,000 (1, 5, 12 runs)"
     assert lines[2:6] == [
