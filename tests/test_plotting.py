@@ -270,16 +270,10 @@ def test_a_panel_is_as_wide_as_its_subfigure_in_the_paper(main_panels, appendix_
     assert [main_panels[p][0].get_size_inches()[1] for p in "abcd"] == [1.7, 1.7, 2.1, 2.1]
 
 
-def all_panels(main_panels, appendix_panels):
-    yield from main_panels.values()
-    for renders in appendix_panels.values():
-        yield from renders.values()
-
-
 def test_a_panel_has_no_title_its_text_at_the_caption_sizes_and_nothing_clipped_by_the_page(
     main_panels, appendix_panels
 ):
-    for fig, paths in all_panels(main_panels, appendix_panels):
+    for fig, paths in [*main_panels.values(), *(r for panels in appendix_panels.values() for r in panels.values())]:
         ax = fig.axes[0]
         assert ax.get_title() == ""  # the subfigure's caption gives the letter and says what it shows
         assert ax.xaxis.label.get_fontsize() == ax.yaxis.label.get_fontsize() == style.SUBCAPTION_SIZE == 9
