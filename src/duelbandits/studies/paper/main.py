@@ -67,11 +67,10 @@ def _matrix_panel(fig, ax, scenario: dict, look: style.Look):
     image = ax.imshow(X, cmap=style.MATRIX_CMAP, vmin=0.0, vmax=1.0, aspect="equal")
     size = next((size for largest, size in sorted(look.cell_text.items()) if A <= largest), None)
     if size is not None:
-        for i in range(A):
-            for j in range(A):
-                text = f"{X[i, j]:.2f}".lstrip("0") if X[i, j] < 1 else "1"
-                color = "white" if abs(X[i, j] - 0.5) > 0.3 else "black"
-                ax.text(j, i, text, ha="center", va="center", fontsize=size, color=color)
+        for (i, j), x in np.ndenumerate(X):
+            text = f"{x:.2f}".lstrip("0") if x < 1 else "1"
+            color = "white" if abs(x - 0.5) > 0.3 else "black"
+            ax.text(j, i, text, ha="center", va="center", fontsize=size, color=color)
     ticks = np.arange(A) if A <= 20 else np.arange(0, A, max(1, A // 10))
     ax.set_xticks(ticks)
     ax.set_yticks(ticks)
