@@ -367,13 +367,6 @@ def test_figure_draws_every_algorithm_with_its_theorem():
 # --- CLI --------------------------------------------------------------------------------------
 
 
-def sweep_point(path, T, algorithm="partial-monitoring", seed=1, runs="0-2", extra=()):
-    return cli.main(
-        ["sweep-point", "--scenario", "borda", "--actions", "6", "--seed", str(seed), "--algorithm", algorithm,
-         "--horizon", str(T), "--runs", runs, "--points", "4", *extra, "--out", str(path)]
-    )  # fmt: skip
-
-
 def table_args(tmp_path, points, *extra):
     outs = [a for k in ("exponents", "local", "markdown") for a in (f"--{k}", str(tmp_path / f"out-{k}"))]
     defaults = ["--resamples", "40", "--confidence", "0.95", "--seed", "0", "--c-alpha", "1.0", "--near", "0.1"]
@@ -387,7 +380,9 @@ def point_files(tmp_path_factory):
     for algorithm in ("partial-monitoring", "ts-borda"):
         for T in (300, 600, 1200):
             paths.append(folder / f"{algorithm}-{T}.parquet")
-            assert sweep_point(paths[-1], T, algorithm) == 0
+            args = ["--scenario", "borda", "--actions", "6", "--seed", "1", "--algorithm", algorithm]
+            args += ["--horizon", str(T), "--runs", "0-2", "--points", "4", "--out", str(paths[-1])]
+            assert cli.main(["sweep-point", *args]) == 0
     return paths
 
 

@@ -18,11 +18,6 @@ from duelbandits.studies.paper import latex
 A, T, RUNS = 10, 40_000, 100
 
 
-def scenario_dict(name):
-    """The scenario file's record of ``name`` at A actions."""
-    return storage.scenario_record(make_scenario(name, A, seed=20191114), 20191114)
-
-
 def make_summary(horizon=T, drop_bound=()):
     """The paper rows of both scenarios, with a bound where a theorem bounds the paper regret."""
     return paper_summary([1, horizon // 2, horizon], A, RUNS, drop_bound=drop_bound)
@@ -30,7 +25,8 @@ def make_summary(horizon=T, drop_bound=()):
 
 @pytest.fixture(scope="module")
 def scenarios():
-    return [scenario_dict("condorcet"), scenario_dict("borda")]
+    """The scenario files' records of condorcet and borda at A actions."""
+    return [storage.scenario_record(make_scenario(name, A, seed=20191114), 20191114) for name in ("condorcet", "borda")]
 
 
 @pytest.fixture(scope="module")
