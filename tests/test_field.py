@@ -96,11 +96,8 @@ def field_files(tmp_path_factory):
 def test_field_table_command_matches_a_recomputation_from_the_runs_and_the_figure_draws_its_scenarios_only(
     field_files, tmp_path, capsys
 ):
-    args = [
-        "field-table",
-        *map(str, field_files["points"]),
-        *(f"--scenario-file={p}" for p in field_files["scenarios"]),
-    ]
+    scenarios = [f"--scenario-file={p}" for p in field_files["scenarios"]]
+    args = ["field-table", *map(str, field_files["points"]), *scenarios]
     outputs = {"curves": "curves.parquet", "table": "table.parquet", "markdown": "table.md"}
     assert cli.main(args + [f"--{name}={tmp_path / file}" for name, file in outputs.items()]) == 0
     table = pq.read_table(tmp_path / "table.parquet").to_pandas().set_index(["scenario", "regret", "algorithm"])
