@@ -93,9 +93,8 @@ def test_aggregated_summary_strategies_and_traces_match_a_hand_recomputation_at_
 
     summary = pq.read_table(outputs["summary"]).to_pandas()
     grid = summary_grid(T, points)
-    assert (
-        grid[0] == 1 and grid[-1] == T and len(grid) >= points
-    )  # 12 even steps; the log-spaced ones, 1 and 60, among them
+    # 12 even steps; the log-spaced ones, 1 and 60, among them
+    assert grid[0] == 1 and grid[-1] == T and len(grid) >= points
     checked = 0
     for algorithm, res in results.items():
         hand = [per_step_regrets(X, r.I, r.J) for r in res]

@@ -9,14 +9,7 @@ import pyarrow.parquet as pq
 import pytest
 from summaries import synthetic_finals
 
-from duelbandits import (
-    cli,
-    digests,
-    provenance,
-    schemas,
-    storage,
-    theorems,
-)
+from duelbandits import cli, digests, provenance, schemas, storage, theorems
 from duelbandits import points as pointlib
 from duelbandits.simulation import name_seed
 from duelbandits.studies.asymptotics import analysis as asymptotics
@@ -285,10 +278,8 @@ def test_markdown_lists_the_theorems_regret_first_with_ratios_at_every_horizon()
     verdict = exponents.set_index(["algorithm", "regret"]).loc[("ts-borda", "borda"), "verdict"]
     assert f"| {verdict} |" in next(line for line in lines if line.startswith("| borda | ts-borda | Borda | 2/3"))
     two = synthetic_points(np.random.default_rng(2), CASES, horizons=HORIZONS[:2])  # one interval, none before it
-    assert (
-        "local (previous)"
-        in asymptotics.asymptotics_page(*asymptotics.long_horizon_tables(two, resamples=10)).markdown()
-    )
+    page = asymptotics.asymptotics_page(*asymptotics.long_horizon_tables(two, resamples=10))
+    assert "local (previous)" in page.markdown()
     for T, label in [(1000, "10^3"), (3000, "3x10^3"), (10_000_000, "10^7"), (2000, "2,000"), (200, "200")]:
         assert asymptotics.horizon_label(T) == label
 
@@ -376,13 +367,6 @@ def test_figure_draws_every_algorithm_with_its_theorem():
 # --- CLI --------------------------------------------------------------------------------------
 
 
-def sweep_point(path, T, algorithm="partial-monitoring", seed=1, runs="0-2", extra=()):
-    return cli.main(
-        ["sweep-point", "--scenario", "borda", "--actions", "6", "--seed", str(seed), "--algorithm", algorithm,
-         "--horizon", str(T), "--runs", runs, "--points", "4", *extra, "--out", str(path)]
-    )  # fmt: skip
-
-
 def table_args(tmp_path, points, *extra):
     outs = [a for k in ("exponents", "local", "markdown") for a in (f"--{k}", str(tmp_path / f"out-{k}"))]
     defaults = ["--resamples", "40", "--confidence", "0.95", "--seed", "0", "--c-alpha", "1.0", "--near", "0.1"]
@@ -396,16 +380,15 @@ def point_files(tmp_path_factory):
     for algorithm in ("partial-monitoring", "ts-borda"):
         for T in (300, 600, 1200):
             paths.append(folder / f"{algorithm}-{T}.parquet")
-            assert sweep_point(paths[-1], T, algorithm) == 0
+            args = ["--scenario", "borda", "--actions", "6", "--seed", "1", "--algorithm", algorithm]
+            args += ["--horizon", str(T), "--runs", "0-2", "--points", "4", "--out", str(paths[-1])]
+            assert cli.main(["sweep-point", *args]) == 0
     return paths
 
 
 def test_cli_table_and_figure_write_provenance_and_digest(tmp_path, point_files):
     assert cli.main(table_args(tmp_path, point_files, "--seed", "9", "--confidence", "0.8")) == 0
-    local_path, exponents_path = (
-        tmp_path / "out-local",
-        tmp_path / "out-exponents",
-    )  # their schemas: test_written_tables
+    local_path, exponents_path = tmp_path / "out-local", tmp_path / "out-exponents"  # schemas: test_written_tables
     prov = storage.read_provenance(exponents_path)
     sources = sorted(storage.read_provenance(p)["config_sha256"] for p in point_files)
     provenance.check(exponents_path, prov, table="asymptotics-exponents", points=sources, seed=9, confidence=0.8)

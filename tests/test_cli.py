@@ -89,10 +89,8 @@ def test_simulate_needs_run_or_runs(tmp_path, capsys):
 
 def test_aggregate_refuses_chunks_that_do_not_hold_runs_times_horizon_steps(tmp_path, capsys):
     chunk, sc = tmp_path / "iss.parquet", tmp_path / "sc.json"
-    assert (
-        main("simulate --scenario condorcet --algorithm iss --horizon 100 --runs 0-1 --seed 0 --stride 40 --out", chunk)
-        == 0
-    )
+    line = "simulate --scenario condorcet --algorithm iss --horizon 100 --runs 0-1 --seed 0 --stride 40 --out"
+    assert main(line, chunk) == 0
     assert main("scenario --scenario condorcet --seed 0 --out", sc) == 0
     outs = [f"--{name}={tmp_path / name}.parquet" for name in ("traces", "strategies", "summary")]
     capsys.readouterr()

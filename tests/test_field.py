@@ -12,24 +12,15 @@ from duelbandits.studies.field.figure import field_figure
 
 
 def point_rows(scenario, algorithm, finals, horizon=100, grid=(1, 10, 100)):
-    """Point-file rows whose cumulative regret of every kind rises linearly to ``finals[run]`` at T."""
-    rows = []
-    for run, final in enumerate(finals):
-        for kind in regret.REGRETS:
-            for t in grid:
-                rows.append(
-                    {
-                        "scenario": scenario,
-                        "algorithm": algorithm,
-                        "actions": 10,
-                        "horizon": horizon,
-                        "run": run,
-                        "regret": kind,
-                        "t": t,
-                        "cumulative_regret": final * t / horizon * (2.0 if kind == "borda" else 1.0),
-                    }
-                )
-    return rows
+    """Point-file rows whose cumulative regret of every kind rises linearly to ``finals[run]`` at T (twice that
+    for the Borda regret)."""
+    key = dict(scenario=scenario, algorithm=algorithm, actions=10, horizon=horizon)
+    return [
+        {**key, "run": run, "regret": kind, "t": t, "cumulative_regret": final * t / horizon * (1 + (kind == "borda"))}
+        for run, final in enumerate(finals)
+        for kind in regret.REGRETS
+        for t in grid
+    ]
 
 
 @pytest.fixture
@@ -105,11 +96,8 @@ def field_files(tmp_path_factory):
 def test_field_table_command_matches_a_recomputation_from_the_runs_and_the_figure_draws_its_scenarios_only(
     field_files, tmp_path, capsys
 ):
-    args = [
-        "field-table",
-        *map(str, field_files["points"]),
-        *(f"--scenario-file={p}" for p in field_files["scenarios"]),
-    ]
+    scenarios = [f"--scenario-file={p}" for p in field_files["scenarios"]]
+    args = ["field-table", *map(str, field_files["points"]), *scenarios]
     outputs = {"curves": "curves.parquet", "table": "table.parquet", "markdown": "table.md"}
     assert cli.main(args + [f"--{name}={tmp_path / file}" for name, file in outputs.items()]) == 0
     table = pq.read_table(tmp_path / "table.parquet").to_pandas().set_index(["scenario", "regret", "algorithm"])

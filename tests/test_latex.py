@@ -18,11 +18,6 @@ from duelbandits.studies.paper import latex
 A, T, RUNS = 10, 40_000, 100
 
 
-def scenario_dict(name):
-    """The scenario file's record of ``name`` at A actions."""
-    return storage.scenario_record(make_scenario(name, A, seed=20191114), 20191114)
-
-
 def make_summary(horizon=T, drop_bound=()):
     """The paper rows of both scenarios, with a bound where a theorem bounds the paper regret."""
     return paper_summary([1, horizon // 2, horizon], A, RUNS, drop_bound=drop_bound)
@@ -30,7 +25,8 @@ def make_summary(horizon=T, drop_bound=()):
 
 @pytest.fixture(scope="module")
 def scenarios():
-    return [scenario_dict("condorcet"), scenario_dict("borda")]
+    """The scenario files' records of condorcet and borda at A actions."""
+    return [storage.scenario_record(make_scenario(name, A, seed=20191114), 20191114) for name in ("condorcet", "borda")]
 
 
 @pytest.fixture(scope="module")
@@ -97,13 +93,8 @@ def test_figures_tex_is_the_same_text_for_the_same_inputs(scenarios, text):
     assert latex.figures_tex(scenarios, make_summary().sample(frac=1.0, random_state=3)) == text
 
 
-def no_latexmk_path():
-    """A PATH with this interpreter's folder and nothing else: no latexmk."""
-    return str(Path(sys.executable).parent)
-
-
 def test_building_the_pdf_without_latexmk_names_the_debian_packages(tmp_path, monkeypatch):
-    monkeypatch.setenv("PATH", no_latexmk_path())
+    monkeypatch.setenv("PATH", str(Path(sys.executable).parent))  # this interpreter's folder alone: no latexmk
     with pytest.raises(latex.LatexError) as err:
         latex.build_pdf(tmp_path / "doc.tex", tmp_path / "figures.pdf")
     message = str(err.value)

@@ -37,15 +37,10 @@ def make_summary(drop_bound=(), names=("condorcet", "borda")):
 def make_traces(seed=0, runs=RUNS, horizon=T):
     rng = np.random.default_rng(seed)
     regret = rng.uniform(0, 0.2, size=(runs, horizon))
+    steps = dict(run=np.repeat(np.arange(runs, dtype=np.int32), horizon), t=np.tile(np.arange(1, horizon + 1), runs))
+    duels = {side: rng.integers(0, A, runs * horizon).astype(np.int16) for side in "IJ"}
     return pd.DataFrame(
-        {
-            "run": np.repeat(np.arange(runs, dtype=np.int32), horizon),
-            "t": np.tile(np.arange(1, horizon + 1, dtype=np.int32), runs),
-            "I": rng.integers(0, A, runs * horizon).astype(np.int16),
-            "J": rng.integers(0, A, runs * horizon).astype(np.int16),
-            "regret": regret.ravel(),
-            "cumulative_regret": np.cumsum(regret, axis=1).ravel(),
-        }
+        {**steps, **duels, "regret": regret.ravel(), "cumulative_regret": np.cumsum(regret, axis=1).ravel()}
     )
 
 
@@ -60,32 +55,18 @@ def make_strategies(algorithm, seed=0):
     frames = []
     for player in ALGORITHMS[algorithm].strategies:
         p = rng.dirichlet(np.ones(A), size=steps.size)
-        frames.append(
-            pd.DataFrame(
-                {
-                    "player": player,
-                    "t": np.repeat(steps, A),
-                    "action": np.tile(np.arange(A), steps.size),
-                    "mean": p.ravel(),
-                    "std": 0.05,
-                }
-            )
-        )
+        cells = dict(t=np.repeat(steps, A), action=np.tile(np.arange(A), steps.size))
+        frames.append(pd.DataFrame(dict(player=player, **cells, mean=p.ravel(), std=0.05)))
     return pd.concat(frames, ignore_index=True) if frames else None
-
-
-def png_size(path):
-    with open(path, "rb") as handle:
-        head = handle.read(24)
-    assert head[:8] == b"\x89PNG\r\n\x1a\n"
-    return struct.unpack(">II", head[16:24])
 
 
 def assert_valid(*paths, figsize, dpi=style.DPI["png"]):
     """A PDF (if given) that opens and closes as one, and a PNG of ``figsize`` at ``dpi``."""
     *pdf, png = paths
     assert all(p.read_bytes()[:5] == b"%PDF-" and p.read_bytes().rstrip().endswith(b"%%EOF") for p in pdf)
-    width, height = png_size(png)
+    head = png.read_bytes()[:24]
+    assert head[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", head[16:24])
     assert abs(width - figsize[0] * dpi) <= 2 and abs(height - figsize[1] * dpi) <= 2
 
 
@@ -276,11 +257,6 @@ def appendix_panels(tmp_path_factory):
     return renders
 
 
-def texts(fig):
-    """Every visible piece of text in the figure, with its artist."""
-    return [t for t in fig.findobj(mpl.text.Text) if t.get_visible() and t.get_text().strip()]
-
-
 def test_a_panel_is_as_wide_as_its_subfigure_in_the_paper(main_panels, appendix_panels):
     widths = {"a": 0.35, "b": 0.35, "c": 0.4, "d": 0.4, "ts-maximin": 0.75, "partial-monitoring": 0.65}
     widths["sparring-exp3p"] = 0.5
@@ -294,20 +270,15 @@ def test_a_panel_is_as_wide_as_its_subfigure_in_the_paper(main_panels, appendix_
     assert [main_panels[p][0].get_size_inches()[1] for p in "abcd"] == [1.7, 1.7, 2.1, 2.1]
 
 
-def all_panels(main_panels, appendix_panels):
-    yield from main_panels.values()
-    for renders in appendix_panels.values():
-        yield from renders.values()
-
-
 def test_a_panel_has_no_title_its_text_at_the_caption_sizes_and_nothing_clipped_by_the_page(
     main_panels, appendix_panels
 ):
-    for fig, paths in all_panels(main_panels, appendix_panels):
+    for fig, paths in [*main_panels.values(), *(r for panels in appendix_panels.values() for r in panels.values())]:
         ax = fig.axes[0]
         assert ax.get_title() == ""  # the subfigure's caption gives the letter and says what it shows
         assert ax.xaxis.label.get_fontsize() == ax.yaxis.label.get_fontsize() == style.SUBCAPTION_SIZE == 9
-        assert min(t.get_fontsize() for t in texts(fig)) >= 6  # legends 7 pt, cell values 6 pt at A <= 6
+        shown = [t for t in fig.findobj(mpl.text.Text) if t.get_visible() and t.get_text().strip()]
+        assert min(t.get_fontsize() for t in shown) >= 6  # legends 7 pt, cell values 6 pt at A <= 6
         with style.style(style.PANEL.rc):  # as saved: the layout of the last save, text at the panel's sizes
             box, page = fig.get_tightbbox(FigureCanvasAgg(fig).get_renderer()), fig.bbox_inches
         assert box.x0 >= -0.01 and box.y0 >= -0.01, paths[0].name

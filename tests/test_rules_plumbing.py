@@ -224,19 +224,28 @@ def parse_runs(text):
     return int(first), int(last or first)
 
 
-def test_simulate_jobs_are_the_planned_run_chunks(jobs):
-    """Each planned chunk once, with its own runs (that they partition the runs: tests/test_plan.py)."""
-    found = collections.Counter()
-    for job in jobs["simulate"]:
-        key = (job.one("--scenario"), job.one("--algorithm"))
-        assert key == (job.wildcards["scenario"], job.wildcards["algorithm"])
-        assert job.one("--horizon") == str(CONFIG["horizon"]) and job.one("--stride") == str(CONFIG["stride"])
-        assert job.one("--actions") == str(CONFIG["actions"])
-        chunk = int(job.wildcards["chunk"])
-        assert job.one("--out") == RUN_CHUNK.format(scenario=key[0], algorithm=key[1], chunk=chunk)
-        found[(*key, chunk, *parse_runs(job.one("--runs")))] += 1
-    planned = [(j.scenario, j.algorithm, j.chunk, j.first, j.last) for j in plan.jobs(CONFIG, "paper")]
-    assert found == collections.Counter(planned) and CONFIG["runs"] > CONFIG["runs_per_job"]
+def test_simulate_and_point_jobs_are_the_planned_jobs_with_their_arguments_and_requests(jobs):
+    """Each planned job once (that the chunks partition the runs: tests/test_plan.py) with its own arguments,
+    and its Slurm requests (mem_mb, runtime) duelbandits.resources' for it."""
+    planned = {
+        (RUN_CHUNK if j.target == "paper" else POINT).format(**vars(j)): j
+        for target in ("paper", *plan.POINT_TARGETS)
+        for j in plan.jobs(CONFIG, target)
+    }
+    simulations = jobs["simulate"] + jobs["point"]
+    assert sorted(job.one("--out") for job in simulations) == sorted(planned)
+    for job in simulations:
+        j = planned[job.one("--out")]
+        assert job.output == [job.one("--out")] and parse_runs(job.one("--runs")) == (j.first, j.last), job
+        for option in ("scenario", "algorithm", "horizon", "actions"):
+            assert job.one(f"--{option}") == str(getattr(j, option)), (job, option)
+        if j.target == "paper":
+            assert job.one("--stride") == str(CONFIG["stride"]), job
+        else:
+            assert job.one("--points") == str(CONFIG[j.target]["points"]), job
+        requested = {name: int(job.resources[name]) for name in ("mem_mb", "runtime")}
+        assert requested == {"mem_mb": resources.job_mem_mb(j), "runtime": resources.job_runtime(j)}, job
+    assert CONFIG["runs"] > CONFIG["runs_per_job"]  # a scenario's runs in several chunks
 
 
 def test_aggregate_lists_every_chunk_of_every_algorithm_once_with_its_own_scenario(jobs):
@@ -297,41 +306,6 @@ def test_the_manifest_and_the_report_page_record_the_configs_they_should(jobs):
 
 
 # --- The points of the targets beyond the paper, and their tables -------------------------------
-
-
-def test_point_jobs_are_the_planned_jobs_of_each_target_with_its_points(jobs):
-    found = collections.Counter()
-    for job in jobs["point"]:
-        w = job.wildcards
-        target = w["target"]
-        assert job.one("--scenario") == w["scenario"] and job.one("--algorithm") == w["algorithm"]
-        assert job.one("--horizon") == w["horizon"] and job.one("--actions") == w["actions"]
-        assert job.one("--points") == str(CONFIG[target]["points"]), job
-        assert job.one("--out") == POINT.format(**w)
-        first, last = parse_runs(job.one("--runs"))
-        found[
-            (target, w["scenario"], int(w["actions"]), int(w["horizon"]), w["algorithm"], int(w["chunk"]), first, last)
-        ] += 1
-    planned = collections.Counter(
-        (j.target, j.scenario, j.actions, j.horizon, j.algorithm, j.chunk, j.first, j.last)
-        for t in plan.POINT_TARGETS
-        for j in plan.jobs(CONFIG, t)
-    )
-    assert found == planned
-    assert set(found.values()) == {1}
-
-
-def test_each_simulation_job_requests_the_memory_and_time_of_its_own_runs(jobs):
-    """Slurm's mem_mb and runtime, duelbandits.resources' for the planned job its output names."""
-    planned = {
-        (RUN_CHUNK if j.target == "paper" else POINT).format(**vars(j)): j
-        for target in ("paper", *plan.POINT_TARGETS)
-        for j in plan.jobs(CONFIG, target)
-    }
-    for job in jobs["simulate"] + jobs["point"]:
-        requested = {name: int(job.resources[name]) for name in ("mem_mb", "runtime")}
-        j = planned[job.one("--out")]
-        assert requested == {"mem_mb": resources.job_mem_mb(j), "runtime": resources.job_runtime(j)}, job
 
 
 def test_each_table_reads_every_point_of_its_grid_once(jobs):

@@ -8,15 +8,7 @@ import pyarrow.parquet as pq
 import pytest
 from summaries import summary_rows, synthetic_points
 
-from duelbandits import (
-    cli,
-    make_scenario,
-    provenance,
-    regret,
-    schemas,
-    storage,
-    theorems,
-)
+from duelbandits import cli, make_scenario, provenance, regret, schemas, storage, theorems
 from duelbandits import points as pointlib
 from duelbandits.errors import InputError
 from duelbandits.studies.sweeps import analysis as sweeps

@@ -145,11 +145,6 @@ def test_config_html_flattens_nested_keys_and_shows_json_values():
 # --- Off the defaults: every schema column, other run counts, ties ---------------------------------
 
 
-def field_table(rows):
-    """A hand-made results/field/table.parquet (its schema's columns, in its order)."""
-    return pd.DataFrame(rows, columns=schemas.FIELD_TABLE_SCHEMA.names)
-
-
 def table_cells(line):
     """The cells of one Markdown table line."""
     return line[2:-2].split(" | ")
@@ -167,9 +162,8 @@ def test_final_table_with_other_run_counts_reports_each_in_numeric_order_and_one
     summary = summary_rows().assign(runs=1, std=0.0)
     table = paper_tables.final_regret_table(summary)
     assert set(table["runs"]) == {1} and set(table["std"]) == {0.0}
-    assert ["borda", "ts-borda", "Borda", "40.0 ± -", "100.0", "yes", "7.0 ± -"] in paper_tables.final_regret_rows(
-        table
-    )
+    rows = paper_tables.final_regret_rows(table)
+    assert ["borda", "ts-borda", "Borda", "40.0 ± -", "100.0", "yes", "7.0 ± -"] in rows
 
 
 def test_below_bound_is_strict_a_mean_equal_to_the_bound_is_not_below():
@@ -214,16 +208,15 @@ def test_exponent_note_states_the_fewest_runs_the_most_horizons_and_the_bootstra
 
 
 def test_the_field_table_shares_ranks_on_ties_averages_known_ranks_and_lists_runs_in_numeric_order():
-    table = field_table(
-        [
-            ("condorcet", "condorcet", "dts", "paper", 10, 40_000, 12, 50.0, 5.0, 1),
-            ("condorcet", "condorcet", "rucb", "field", 10, 40_000, 12, 50.0, 6.0, 1),
-            ("condorcet", "condorcet", "ccb", "field", 10, 40_000, 12, 70.0, 6.0, 3),
-            ("borda", "borda", "dts", "paper", 13, 2_000, 5, 7.5, 0.5, 2),
-            ("borda", "borda", "ccb", "field", 13, 2_000, 5, 3.0, 0.5, 1),
-            ("borda", "borda", "my-plugin", "plugin", 13, 2_000, 1, 9.0, 0.0, 3),  # one run: no spread
-        ]
-    )
+    rows = [  # a hand-made results/field/table.parquet
+        ("condorcet", "condorcet", "dts", "paper", 10, 40_000, 12, 50.0, 5.0, 1),
+        ("condorcet", "condorcet", "rucb", "field", 10, 40_000, 12, 50.0, 6.0, 1),
+        ("condorcet", "condorcet", "ccb", "field", 10, 40_000, 12, 70.0, 6.0, 3),
+        ("borda", "borda", "dts", "paper", 13, 2_000, 5, 7.5, 0.5, 2),
+        ("borda", "borda", "ccb", "field", 13, 2_000, 5, 3.0, 0.5, 1),
+        ("borda", "borda", "my-plugin", "plugin", 13, 2_000, 1, 9.0, 0.0, 3),  # one run: no spread
+    ]
+    table = pd.DataFrame(rows, columns=schemas.FIELD_TABLE_SCHEMA.names)
     lines = field_tables.field_page(table).markdown().splitlines()
     assert lines[0] == "# The field: final regret at T = 2,000, 40,000 (1, 5, 12 runs)"
     assert lines[2:6] == [

@@ -1,12 +1,17 @@
 """Every Parquet table the commands write, read back from one small pipeline (module fixture): columns
 and types are its schema's, every schema is written, and arguments off the defaults reach the tables."""
 
+import json
+
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from duelbandits import cli, schemas, theorems
+from duelbandits import cli, schemas, storage, theorems
+from duelbandits.algorithms import ALGORITHMS
+from duelbandits.regret import REGRETS
+from duelbandits.studies.paper.analysis import summary_grid
 
 # partial-monitoring at T = 30 < 46.3 (Theorem 4.4 at A = 6) plays uniformly, with a warning: a point as any other
 pytestmark = pytest.mark.filterwarnings("ignore:partial-monitoring. horizon T=30 is too short:UserWarning")
@@ -161,10 +166,6 @@ def test_each_table_name_of_the_checked_reads_gives_the_schema_its_file_was_writ
     """schemas.TABLE_SCHEMAS, which the typed read (storage.read_table(path, table)) checks a file against:
     the table name in each written file's provenance maps to the schema it was written with, and the typed
     read accepts every file the pipeline wrote (its columns, its nulls)."""
-    import json
-
-    from duelbandits import storage
-
     named = {}
     for name, schema in WRITTEN.items():
         table = json.loads(pq.read_schema(out / name).metadata[b"duelbandits"])["table"]
@@ -184,8 +185,6 @@ def test_every_schema_of_the_package_is_written_by_a_command_with_exactly_its_co
 
 
 def test_a_run_chunk_has_the_run_columns_and_one_strategy_column_per_player_and_action(out):
-    from duelbandits.algorithms import ALGORITHMS
-
     for algorithm in PAPER_ALGORITHMS:
         written = pq.read_schema(out / f"runs-borda-{algorithm}-0.parquet").remove_metadata()
         assert written.names[:5] == list(schemas.RUN_COLUMNS)
@@ -196,9 +195,6 @@ def test_a_run_chunk_has_the_run_columns_and_one_strategy_column_per_player_and_
 
 
 def test_summaries_report_three_runs_at_the_nine_point_grid_ending_at_T(out):
-    from duelbandits.regret import REGRETS
-    from duelbandits.studies.paper.analysis import summary_grid
-
     for name in ("summary-condorcet.parquet", "summary.parquet"):
         summary = read(out / name)
         assert (summary["runs"] == 3).all()

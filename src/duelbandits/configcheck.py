@@ -251,15 +251,9 @@ def check_paper(config: dict) -> None:
     T, A, runs = config["horizon"], config["actions"], config["runs"]
     per_job = min(config["runs_per_job"], runs)
     keys = "horizon/runs/runs_per_job/actions"
-    check_memory(
-        config,
-        f"a simulation job of horizon {T} x runs_per_job {per_job} at A = {A}",
-        resources.simulate_bytes(per_job, T, A),
-        keys,
-    )
-    check_memory(
-        config, f"aggregating horizon {T} x runs {runs} at A = {A}", resources.aggregate_bytes(runs, T, A), keys
-    )
+    chunk, everything = resources.simulate_bytes(per_job, T, A), resources.aggregate_bytes(runs, T, A)
+    check_memory(config, f"a simulation job of horizon {T} x runs_per_job {per_job} at A = {A}", chunk, keys)
+    check_memory(config, f"aggregating horizon {T} x runs {runs} at A = {A}", everything, keys)
     if "file" in config["scenarios"] and not config.get("matrix_file"):
         raise ConfigError("config: matrix_file: required when scenarios include file (a CSV preference matrix)")
     for name in config["scenarios"]:
@@ -306,12 +300,8 @@ def check_target(config: dict, target: str) -> None:
     longest, widest = max(job.horizon for job in planned), max(job.actions for job in planned)
     if target == "maximin-tail":  # its planned jobs are phase 1's; phase 2's runs go on to its horizon
         longest = section["horizon"]
-    check_memory(
-        config,
-        f"{what} of horizon {longest} at A = {widest}",
-        resources.sweep_point_bytes(longest, widest),
-        memory_key,
-    )
+    needed = resources.sweep_point_bytes(longest, widest)
+    check_memory(config, f"{what} of horizon {longest} at A = {widest}", needed, memory_key)
     borda = [job.horizon for job in planned if job.algorithm == "ts-borda"]
     if borda:
         check_ts_borda_alpha(config, min(borda), alpha_key)

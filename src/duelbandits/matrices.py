@@ -47,14 +47,10 @@ def validate_matrix(matrix, atol: float = MATRIX_ATOL) -> np.ndarray:
     if X.shape[0] < 2:  # pragma: no mutate -- shape[1] for shape[0]: checked square before
         # mutmut equivalent: shape[1] for shape[0]: checked square before
         raise MatrixError(f"preference matrix needs at least 2 actions, got {X.shape[0]}")  # pragma: no mutate
-    bad = np.argwhere(~np.isfinite(X))
-    if len(bad):
-        i, j = map(int, bad[0])
-        raise MatrixError(f"preference matrix has a non-finite entry, X[{i}, {j}] = {float(X[i, j])!r}", (i, j))
-    bad = np.argwhere((X < 0) | (X > 1))
-    if len(bad):
-        i, j = map(int, bad[0])
-        raise MatrixError(f"preference matrix entries must lie in [0, 1], X[{i}, {j}] = {float(X[i, j])!r}", (i, j))
+    for bad, fault in ((~np.isfinite(X), "has a non-finite entry"), ((X < 0) | (X > 1), "entries must lie in [0, 1]")):
+        if bad.any():  # the first entry at fault, row by row
+            i, j = map(int, np.argwhere(bad)[0])
+            raise MatrixError(f"preference matrix {fault}, X[{i}, {j}] = {float(X[i, j])!r}", (i, j))
     diag = np.abs(np.diag(X) - 0.5)
     if diag.max() > atol * (1 + 1e-9):
         i = int(np.argmax(diag))

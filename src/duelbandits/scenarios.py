@@ -203,8 +203,7 @@ def make_scenario(name: str, actions: int | None = None, seed=0, *, path=None, *
         return _fixed(name, benchmark_matrix(name), actions, params, f"scenario {name} has", source=BENCHMARKS[name][1])
     if path is not None:
         raise ScenarioError(f"path applies only to the file scenario, not to {name!r}")
-    if actions is None:
-        actions = DEFAULT_ACTIONS
+    actions = DEFAULT_ACTIONS if actions is None else actions
     entry = registry().get(name)
     if entry is not None and entry.kind == "generated":
         return generated_scenario(entry, actions, seed, params)

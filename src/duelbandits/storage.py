@@ -55,12 +55,6 @@ def parquet_errors(path):
         raise StorageError(f"{path}: not a readable Parquet file ({first})") from None
 
 
-def _umask() -> int:
-    mask = os.umask(0)  # pragma: no mutate -- any value: the mask read is restored at once, nothing made between
-    os.umask(mask)
-    return mask
-
-
 def check_output(path) -> None:
     """Raise StorageError unless ``path`` can be written: not a directory, in a folder that
     exists or can be made, and that this user may write in."""
@@ -92,7 +86,9 @@ def atomic_write(path):
     tmp = Path(name)
     try:
         yield tmp
-        os.chmod(tmp, 0o666 & ~_umask())
+        mask = os.umask(0)  # pragma: no mutate -- any value: the mask read is restored at once, nothing made between
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)  # the mode a plain open() gives
         os.replace(tmp, final)
     except OSError as err:  # a full disk, a quota: name the file (the error of a write names none)
         raise StorageError(f"{final}: cannot write ({err.strerror or err})") from None

@@ -29,12 +29,7 @@ def test_tiny_config_through_slurm_matches_local_run(tiny_run):
     """Against the session's tiny run (the local run of the same config, made by this interpreter)."""
     env = dict(os.environ, PYTHON=sys.executable, SLURM_TEST_LOCAL=str(tiny_run), SLURM_TEST_CONFIG=str(TINY))
     result = subprocess.run(
-        ["bash", str(SCRIPT)],
-        env=env,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=TOTAL_TIMEOUT,
+        ["bash", str(SCRIPT)], env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=TOTAL_TIMEOUT
     )
     output = result.stdout + result.stderr
     print(output)

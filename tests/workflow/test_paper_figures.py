@@ -66,9 +66,7 @@ def test_panels_leave_the_composite_figures_results_and_manifest_untouched(panel
 
 
 def test_paper_without_latexmk_stops_at_planning_with_one_line_naming_the_packages(tmp_path):
-    tools = (
-        tmp_path / "bin"
-    )  # a PATH without latexmk: this environment's folder, and `which` (Snakemake's Slurm plugin)
+    tools = tmp_path / "bin"  # a PATH without latexmk: this environment's folder, and `which` (the Slurm plugin's)
     tools.mkdir()
     (tools / "which").symlink_to(shutil.which("which"))
     env = {**os.environ, "PATH": os.pathsep.join([str(Path(sys.executable).parent), str(tools)])}

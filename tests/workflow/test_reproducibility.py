@@ -16,14 +16,8 @@ REFERENCE = REPO / "reference" / "MANIFEST.sha256"
 def second_venv(path: Path) -> Path:
     """Another interpreter (another venv path) that sees this environment's packages."""
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(path)], check=True)
-    site = Path(
-        subprocess.run(
-            [path / "bin" / "python", "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
-    )
+    show = [path / "bin" / "python", "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"]
+    site = Path(subprocess.run(show, capture_output=True, text=True, check=True).stdout.strip())
     (site / "main_env.pth").write_text(f"import site; site.addsitedir({sysconfig.get_paths()['purelib']!r})\n")
     return path / "bin" / "python"
 

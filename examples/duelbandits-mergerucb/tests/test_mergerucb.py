@@ -60,7 +60,6 @@ def test_entries_are_complete():
     SCENARIO.check()
     assert ALGORITHM.slug == "merge-rucb" and SCENARIO.slug == "thurstone"
     assert ALGORITHM.load() is MergeRUCB and issubclass(MergeRUCB, DuelingAlgorithm)
-    assert ALGORITHM.compiled is False
     assert set(ALGORITHM.defaults) == set(HYPER)
 
 

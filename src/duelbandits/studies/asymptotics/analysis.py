@@ -144,27 +144,17 @@ def long_horizon_tables(
         lows, highs = bootstrap_local_slopes(horizons, values, resamples, confidence, local_seed)
         theorem = theorems.theorem_for(algorithm, kind)
         bounds = np.array([bound_at(theorem, actions, T, c_alpha) for T in horizons])
-        local_frames.append(
-            pd.DataFrame(
-                {
-                    **common,
-                    "horizon": horizons,
-                    "runs": [v.size for v in values],
-                    "mean": means,
-                    "std": [float(sample_std(v)) for v in values],
-                    "bound": bounds,
-                    "ratio": means / bounds,
-                    "from_horizon": [None, *map(int, horizons[:-1])],
-                    "slope": np.r_[np.nan, slopes],
-                    "ci_low": np.r_[np.nan, lows],
-                    "ci_high": np.r_[np.nan, highs],
-                    "confidence": confidence,
-                    "resamples": resamples,
-                }
-            )
-        )
+        per_horizon = dict(horizon=horizons, runs=[v.size for v in values], mean=means)
+        per_horizon |= dict(std=[float(sample_std(v)) for v in values], bound=bounds, ratio=means / bounds)
+        interval = {  # per horizon, the local slope of the interval ending there (none at the first horizon)
+            "from_horizon": [None, *map(int, horizons[:-1])],
+            "slope": np.r_[np.nan, slopes],
+            "ci_low": np.r_[np.nan, lows],
+            "ci_high": np.r_[np.nan, highs],
+        }
+        bootstrap = dict(confidence=confidence, resamples=resamples)
+        local_frames.append(pd.DataFrame({**common, **per_horizon, **interval, **bootstrap}))
         bound = lower_bound(scenario, kind)
-        has_prev = len(slopes) > 1
         exponent_rows.append(
             {
                 **common,
@@ -173,23 +163,20 @@ def long_horizon_tables(
                 "runs": min(v.size for v in values),
                 "first_horizon": int(horizons[0]),
                 "last_horizon": int(horizons[-1]),
-                "prev_from": int(horizons[-3]) if has_prev else None,
-                "prev_slope": slopes[-2] if has_prev else np.nan,
-                "prev_low": lows[-2] if has_prev else np.nan,
-                "prev_high": highs[-2] if has_prev else np.nan,
-                "last_from": int(horizons[-2]),
+                # the last two intervals, which the verdict reads (the second-last none with two horizons)
+                "prev_from": interval["from_horizon"][-2],
+                "prev_slope": interval["slope"][-2],
+                "prev_low": interval["ci_low"][-2],
+                "prev_high": interval["ci_high"][-2],
+                "last_from": interval["from_horizon"][-1],
                 "last_slope": slopes[-1],
                 "last_low": lows[-1],
                 "last_high": highs[-1],
-                "rho": rho,
-                "log_c": log_c,
-                "rho_low": rho_low,
-                "rho_high": rho_high,
+                **dict(rho=rho, log_c=log_c, rho_low=rho_low, rho_high=rho_high),
                 "last_ratio": means[-1] / bounds[-1],
                 "verdict": verdict(slopes, lows, highs, common["theorem_exponent"], near),
                 "near": near,
-                "confidence": confidence,
-                "resamples": resamples,
+                **bootstrap,
             }
         )
     exponents = pd.DataFrame(exponent_rows, columns=schemas.ASYMPTOTIC_EXPONENT_SCHEMA.names)

@@ -71,11 +71,7 @@ def curves_table(points: pd.DataFrame, regrets: dict) -> pd.DataFrame:
                 .agg(mean="mean", std=sample_std, runs="size")
                 .reset_index()
             )
-            # mutmut equivalent: the column inserted at 1, not 0: the schema orders the columns
-            grouped.insert(0, "scenario", scenario)  # pragma: no mutate
-            # mutmut equivalent: the column inserted at 3, not 2: the schema orders the columns
-            grouped.insert(2, "regret", kind)  # pragma: no mutate
-            frames.append(grouped)
+            frames.append(grouped.assign(scenario=scenario, regret=kind))  # the schema orders the columns
     table = pd.concat(frames, ignore_index=True)
     table["family"] = [ALGORITHMS[a].family if a in ALGORITHMS else "other" for a in table["algorithm"]]
     return table[FIELD_CURVES_SCHEMA.names]

@@ -41,8 +41,7 @@ def field_figure(scenario: str, curves, outputs, *, data_digest=None):
             ax.set_xlabel("step t")
             ax.set_ylabel(f"mean cumulative {FIELD_REGRET_NAMES.get(kind, kind)} regret")
             ax.set_title(f"({letter}) {FIELD_REGRET_NAMES.get(kind, kind)} regret; legend: R_T")
-            drawn = [f for f in FAMILY_LINES if f in set(rows["family"])]
-            styles = ", ".join(f"{FAMILY_LINES[f][1]}: {f}" for f in drawn)
+            styles = ", ".join(f"{name}: {f}" for f, (_, name) in FAMILY_LINES.items() if f in set(rows["family"]))
             ax.legend(loc="upper left", fontsize=6.8, ncols=2, title=styles, title_fontsize=6.8)
         what = f"the field: A = {actions}, T = {horizon:,}, {style.runs_text(runs)}"
         fig.suptitle(f"{style.scenario_label(scenario)} scenario, {what}")

@@ -84,8 +84,7 @@ def cmd_summary(args) -> None:
         matrices[prov["scenario"]] = prov["matrix_sha256"]
         slugs += [a for a in prov["algorithms"] if a not in slugs]
     summaries = [storage.read_frame(p, "scenario-summary") for p in args.summaries]
-    bounds = storage.read_frame(args.bounds, "bounds")
-    df = join_summary(summaries, bounds)
+    df = join_summary(summaries, storage.read_frame(args.bounds, "bounds"))
     made = dict(scenarios=list(matrices), algorithms=slugs, horizon=bounds_prov["horizon"], matrix_sha256=matrices)
     prov = provenance.record(table="summary", **made, bounds=bounds_prov["config_sha256"])
     storage.write_frame(df, schemas.SUMMARY_SCHEMA, args.out, prov)

@@ -28,18 +28,12 @@ def summary_grid(horizon: int, points: int = SUMMARY_POINTS) -> np.ndarray:
 def load_algorithm_runs(paths) -> tuple[pd.DataFrame, pd.DataFrame | None]:
     """All chunks of one (scenario, algorithm) as :func:`storage.read_runs` reads one, sorted by run (the
     workflow gives the chunks of runs 0..runs-1 and each holds its runs whole: Snakemake's inputs)."""
-    frames, strategies = [], []
-    for path in paths:
-        df, strat = storage.read_runs(path)
-        frames.append(df)
-        if strat is not None:
-            strategies.append(strat)
-    df = pd.concat(frames, ignore_index=True)
+    read = [storage.read_runs(path) for path in paths]
+    df = pd.concat([frame for frame, _ in read], ignore_index=True)
     if not _in_run_order(df):  # chunks given out of order (the workflow gives them in order)
         df = df.sort_values(["run", "t"], ignore_index=True)
-    if not strategies:
-        return df, None
-    return df, pd.concat(strategies).sort_values(["run", "t"], ignore_index=True)
+    strategies = [strat for _, strat in read if strat is not None]
+    return df, pd.concat(strategies).sort_values(["run", "t"], ignore_index=True) if strategies else None
 
 
 def _in_run_order(df: pd.DataFrame) -> bool:
@@ -193,18 +187,9 @@ def bounds_table(
             )
         # mutmut equivalent: grid.astype(None): int64 steps in, the same float bounds out
         values = theorem.bound(actions, grid.astype(float), c_alpha=c_alpha)  # pragma: no mutate
+        key = dict(algorithm=algorithm, theorem=theorem.name, regret=theorem.regret, horizon=np.int32(horizon))
         frames.append(
-            pd.DataFrame(
-                {
-                    "algorithm": algorithm,
-                    "theorem": theorem.name,
-                    "regret": theorem.regret,
-                    "horizon": np.int32(horizon),
-                    "holds": holds,
-                    "t": grid.astype(np.int32),
-                    "bound": values if holds else np.nan,
-                }
-            )
+            pd.DataFrame(dict(**key, holds=holds, t=grid.astype(np.int32), bound=values if holds else np.nan))
         )
     columns = [f.name for f in schemas.BOUND_SCHEMA]
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame({c: [] for c in columns})

@@ -18,14 +18,11 @@ TRACE_COLUMNS = ("run", "t", "I", "J", "cumulative_regret")
 PLAYER_NAMES = {"p": r"$p_t$ (strategy of $I_t$)", "q": r"$q_t$ (strategy of $J_t$)"}
 
 
-def _run_lines(ax, x, Y, color, width=style.LINE_WIDTH["run"]):
+def _run_lines(ax, x, Y, color):
     """All runs as one rasterised LineCollection (keeps the PDF small and fast to draw)."""
     segments = np.stack([np.broadcast_to(x, Y.shape), Y], axis=-1)
-    lines = LineCollection(
-        segments, colors=color, linewidths=width, alpha=style.ALPHA["run"], rasterized=True, gid="runs"
-    )
-    ax.add_collection(lines)
-    return lines
+    look = dict(colors=color, linewidths=style.LINE_WIDTH["run"], alpha=style.ALPHA["run"], rasterized=True)
+    ax.add_collection(LineCollection(segments, **look, gid="runs"))
 
 
 def _regret_panel(ax, regret, color, kind, look: style.Look):

@@ -12,6 +12,7 @@ from matplotlib.lines import Line2D
 from ...plotting import style
 from ...regret import REGRET_NAMES
 from ...theorems import THEOREMS, theorem_for
+from .table import paper_view
 
 
 def _thin(part):
@@ -66,11 +67,10 @@ def _matrix_panel(fig, ax, scenario: dict, look: style.Look):
     image = ax.imshow(X, cmap=style.MATRIX_CMAP, vmin=0.0, vmax=1.0, aspect="equal")
     size = next((size for largest, size in sorted(look.cell_text.items()) if A <= largest), None)
     if size is not None:
-        for i in range(A):
-            for j in range(A):
-                text = f"{X[i, j]:.2f}".lstrip("0") if X[i, j] < 1 else "1"
-                color = "white" if abs(X[i, j] - 0.5) > 0.3 else "black"
-                ax.text(j, i, text, ha="center", va="center", fontsize=size, color=color)
+        for (i, j), x in np.ndenumerate(X):
+            text = f"{x:.2f}".lstrip("0") if x < 1 else "1"
+            color = "white" if abs(x - 0.5) > 0.3 else "black"
+            ax.text(j, i, text, ha="center", va="center", fontsize=size, color=color)
     ticks = np.arange(A) if A <= 20 else np.arange(0, A, max(1, A // 10))
     ax.set_xticks(ticks)
     ax.set_yticks(ticks)
@@ -191,10 +191,7 @@ def regret_groups(name: str, curves: dict) -> list[dict]:
     paper view (the paper's Figures 1 and 2 put each algorithm's own regret side by side), one pair of
     panels per regret kind on any other (one kind per panel; docs/beyond-the-paper.md, "Which regret
     the figures show")."""
-    from ...scenarios import registry
-
-    entry = registry().get(name)
-    if entry is not None and entry.view != "target":
+    if paper_view(name):
         return [curves]
     kinds = sorted(_kinds(curves), key=list(REGRET_NAMES).index)
     return [{slug: part for slug, part in curves.items() if part["regret"].iloc[0] == kind} for kind in kinds]

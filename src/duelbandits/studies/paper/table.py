@@ -51,13 +51,13 @@ BEYOND_NOTE = (
 )
 
 
-def paper_view(table: pd.DataFrame) -> pd.Series:
-    """Whether each row's scenario takes one of the paper's views (condorcet, borda): the paper's layout,
-    each algorithm's own regret side by side; the rows of any other scenario go to the second table."""
+def paper_view(scenario: str) -> bool:
+    """Whether ``scenario`` takes one of the paper's views (condorcet, borda): the paper's layout, each
+    algorithm's own regret side by side in one table and one pair of panels; any other scenario (or one the
+    registry does not know) shows one regret kind per column and per panel."""
     from ...scenarios import registry
 
-    views = {name: getattr(registry().get(name), "view", "target") for name in set(table["scenario"])}
-    return table["scenario"].map(views).isin(["condorcet", "borda"])
+    return getattr(registry().get(scenario), "view", "target") != "target"
 
 
 def beyond_table(table: pd.DataFrame) -> Table:
@@ -81,7 +81,7 @@ def final_regret_page(table: pd.DataFrame) -> Page:
     horizons = sorted(set(table["horizon"]))
     runs = sorted(set(table["runs"]))
     title = f"Final regret at T = {', '.join(f'{T:,}' for T in horizons)} ({', '.join(map(str, runs))} runs)"
-    paper = paper_view(table)
+    paper = table["scenario"].map(paper_view).astype(bool)
     tables = [Table(FINAL_HEADER, final_regret_rows(table[paper]), FINAL_ALIGN, note=FINAL_NOTE)]
     if not paper.all():
         tables.append(beyond_table(table[~paper]))

@@ -23,15 +23,9 @@ def key_columns(scenario: str, algorithm: str, kind: str, actions) -> dict:
     """The first columns of an exponent table's row: its key, whether ``kind`` is the figures' regret
     (:func:`_is_paper`) and the theorem that bounds it with its exponent (None and NaN without one)."""
     theorem = theorems.theorem_for(algorithm, kind)
-    return {
-        "scenario": scenario,
-        "algorithm": algorithm,
-        "regret": kind,
-        "paper": _is_paper(scenario, algorithm, kind),
-        "theorem": theorem.name if theorem else None,
-        "theorem_exponent": theorem.exponent if theorem else np.nan,
-        "actions": actions,
-    }
+    key = dict(scenario=scenario, algorithm=algorithm, regret=kind, actions=actions)
+    bound = dict(theorem=theorem.name if theorem else None, theorem_exponent=theorem.exponent if theorem else np.nan)
+    return {**key, "paper": _is_paper(scenario, algorithm, kind), **bound}
 
 
 def bound_at(theorem, actions, horizon, c_alpha: float) -> float:
@@ -78,19 +72,8 @@ def exponent_table(
     (:func:`fitted_groups`)."""
     rows = []
     for columns, horizons, values, (rho, log_c, low, high) in fitted_groups(points, resamples, confidence, base_seed):
-        rows.append(
-            {
-                **columns,
-                "horizons": len(horizons),
-                "runs": min(v.size for v in values),
-                "rho": rho,
-                "log_c": log_c,
-                "ci_low": low,
-                "ci_high": high,
-                "confidence": confidence,
-                "resamples": resamples,
-            }
-        )
+        fit = dict(rho=rho, log_c=log_c, ci_low=low, ci_high=high, confidence=confidence, resamples=resamples)
+        rows.append({**columns, "horizons": len(horizons), "runs": min(v.size for v in values), **fit})
     return pd.DataFrame(rows, columns=schemas.EXPONENT_SCHEMA.names)
 
 
