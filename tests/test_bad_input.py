@@ -54,8 +54,7 @@ def test_a_user_mistake_is_one_line_and_exit_2(tmp_path, args, line):
     os.mkfifo(tmp_path / "fifo")
     (tmp_path / "dangling").symlink_to("nowhere")
     (tmp_path / "folder").mkdir()
-    (tmp_path / "afile").write_text("not a folder\n")
-    (tmp_path / "M.sha256").write_text(f"{'0' * 64}  afile\n")
+    (tmp_path / "M.sha256").write_text(f"{'0' * 64}  afile\n")  # refused for its --root before it is read
     before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
     result = run_cli(*args, cwd=tmp_path)
     assert result.returncode == 2, result.stderr
