@@ -71,8 +71,7 @@ def horizon_sweep_figure(scenario: str, table, exponents, outputs, *, data_diges
         ax_r.set(xscale="log", yscale="log", xlabel="horizon T (each T: its own runs, tuned to T)")
         ax_r.set_xticks(horizons, [f"{T:,}" for T in horizons])
         ax_r.xaxis.set_minor_locator(NullLocator())
-        ax_r.set_ylabel("mean cumulative regret")
-        ax_r.set_title(f"(a) mean final {regret_title} R_T (± s.e.) and fit T^rho")
+        ax_r.set(ylabel="mean cumulative regret", title=f"(a) mean final {regret_title} R_T (± s.e.) and fit T^rho")
         handles, _ = ax_r.get_legend_handles_labels()
         handles += [
             Line2D([], [], color=style.NEUTRAL, lw=1.2, label="least-squares fit"),
@@ -100,10 +99,9 @@ def horizon_sweep_figure(scenario: str, table, exponents, outputs, *, data_diges
         at = dict(xytext=(0, 3), textcoords="offset points", ha="right", fontsize=7, color=style.NEUTRAL)
         ax_e.annotate("1: linear regret", (len(slugs) - 0.5, 1.0), **at)
         ax_e.set_xticks(x, [style.algorithm_label(s) for s in slugs], rotation=25, ha="right")
-        ax_e.set_xlim(-0.6, len(slugs) - 0.4)
         low = np.nanmin(np.r_[exponents["ci_low"].to_numpy(float), 0.5])
         high = np.nanmax(np.r_[exponents["ci_high"].to_numpy(float), 1.0])
-        ax_e.set_ylim(min(0.3, low - 0.08), max(1.15, high + 0.08))
+        ax_e.set(xlim=(-0.6, len(slugs) - 0.4), ylim=(min(0.3, low - 0.08), max(1.15, high + 0.08)))
         ax_e.set_ylabel("exponent rho in E[R_T] ~ T^rho")
         conf = float(exponents["confidence"].iloc[0])
         ax_e.set_title(f"(b) fitted rho with {conf:.0%} bootstrap CI; theorem exponent (black)")
