@@ -9,18 +9,18 @@ import sys
 import numpy as np
 import pytest
 
-from duelbandits import cli
+from duelbandits import cli, schemas
 from duelbandits.cli import args
+from duelbandits.errors import InputError
 
 INT32_MAX = int(np.iinfo(np.int32).max)  # 2147483647
 INT16_MAX = int(np.iinfo(np.int16).max)  # 32767
 INT64_MAX = int(np.iinfo(np.int64).max)
 FLOAT_MAX = sys.float_info.max
+I32, I32_PAST = str(INT32_MAX), str(INT32_MAX + 1)
 
 
 def test_the_limits_are_the_largest_values_of_the_int32_and_int16_columns():
-    from duelbandits import schemas
-
     assert (schemas.MAX_STEP, schemas.MAX_ACTIONS) == (INT32_MAX, INT16_MAX)
     assert [schemas.RUN_COLUMNS[name].bit_width for name in ("run", "t", "I", "J")] == [32, 32, 16, 16]
 
@@ -29,19 +29,12 @@ def test_the_limits_are_the_largest_values_of_the_int32_and_int16_columns():
 
 
 def test_run_range_is_first_to_last_inclusive_up_to_the_largest_run_index():
-    for text, expected in [
-        ("0", range(0, 1)),
-        ("0-0", range(0, 1)),
-        ("7-9", range(7, 10)),
-        (str(INT32_MAX), range(INT32_MAX, INT32_MAX + 1)),
-        (f"0-{INT32_MAX}", range(0, INT32_MAX + 1)),
-    ]:
-        assert args.run_range(text) == expected
-    for text in [str(INT32_MAX + 1), f"0-{INT32_MAX + 1}", "-1", "-1-3", "5-4", "1.5", "0-inf", "a-b", "", "1-2-3"]:
+    texts = ["0", "0-0", "7-9", I32, f"0-{I32}"]
+    expected = [range(0, 1), range(0, 1), range(7, 10), range(INT32_MAX, INT32_MAX + 1), range(0, INT32_MAX + 1)]
+    assert [args.run_range(text) for text in texts] == expected
+    for text in [I32_PAST, f"0-{I32_PAST}", "-1", "-1-3", "5-4", "1.5", "0-inf", "a-b", "", "1-2-3"]:
         with pytest.raises(args.UsageError, match="--runs"):
             args.run_range(text)
-    from duelbandits.errors import InputError
-
     assert issubclass(args.UsageError, InputError)  # a user's error: one line, exit 2
 
 
@@ -83,7 +76,6 @@ ACTIONS += C_ALPHA
 FIGURE += C_ALPHA
 LATEX += C_ALPHA
 
-I32, I32_PAST = str(INT32_MAX), str(INT32_MAX + 1)
 # One option of each argument type (cli/args.py), through its command's parser: (command line without the
 # option, option, its values: the last valid ones, then the first invalid ones)
 OPTIONS = [
@@ -137,8 +129,7 @@ def test_what_the_workflow_always_passes_is_required(capsys):
         for option in options:
             i = argv.index(option)  # and its values, up to the next option (several for --curves)
             end = next((k for k in range(i + 1, len(argv)) if argv[k].startswith("--")), len(argv))
-            with pytest.raises(SystemExit) as exit_:
+            with pytest.raises(SystemExit, match="^2$"):
                 parse(argv[:i] + argv[end:])
-            assert exit_.value.code == 2
             err = capsys.readouterr().err
             assert err.splitlines()[-1].endswith(f"error: the following arguments are required: {option}"), err

@@ -104,8 +104,7 @@ def asymptotics_figure(scenario: str, local, exponents, outputs, *, data_digest=
             if not drawn[0]:
                 ax.text(0.5, 0.5, "no positive mean regret", transform=ax.transAxes, ha="center", color=style.NEUTRAL)
         for ax in axes[: len(slugs)]:
-            ax.set_xscale("log")
-            ax.set_xlim(horizons[0] / 1.3, horizons[-1] * 1.3)
+            ax.set(xscale="log", xlim=(horizons[0] / 1.3, horizons[-1] * 1.3))
             ax.set_xticks(horizons, [f"{T:,}" for T in horizons], rotation=40, ha="right", fontsize=7)
             ax.xaxis.set_minor_locator(NullLocator())
             ax.set_ylim(max(Y_RANGE[0], extent[0]), min(Y_RANGE[1], extent[1]))

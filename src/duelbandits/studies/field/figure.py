@@ -35,12 +35,9 @@ def field_figure(scenario: str, curves, outputs, *, data_digest=None):
                 line = dict(color=style.algorithm_color(slug), ls=FAMILY_LINES[family][0], lw=width)
                 label = f"{style.algorithm_label(slug)}: {final[slug]:,.0f}"
                 ax.plot(t[shown], mean[shown], **line, label=label, gid=f"field:{kind}:{slug}")
-            ax.set_xscale("log")
-            ax.set_yscale("log")
-            ax.set_xlim(1, horizon)
-            ax.set_xlabel("step t")
-            ax.set_ylabel(f"mean cumulative {FIELD_REGRET_NAMES.get(kind, kind)} regret")
-            ax.set_title(f"({letter}) {FIELD_REGRET_NAMES.get(kind, kind)} regret; legend: R_T")
+            name = FIELD_REGRET_NAMES.get(kind, kind)
+            ax.set(xscale="log", yscale="log", xlim=(1, horizon), xlabel="step t")
+            ax.set(ylabel=f"mean cumulative {name} regret", title=f"({letter}) {name} regret; legend: R_T")
             styles = ", ".join(f"{name}: {f}" for f, (_, name) in FAMILY_LINES.items() if f in set(rows["family"]))
             ax.legend(loc="upper left", fontsize=6.8, ncols=2, title=styles, title_fontsize=6.8)
         what = f"the field: A = {actions}, T = {horizon:,}, {style.runs_text(runs)}"

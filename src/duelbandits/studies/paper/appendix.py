@@ -62,13 +62,12 @@ def _selection_panel(ax, letter, name, selections, color, actions, winner, look:
         label = winner[1] if look.short_labels else f"{winner[1]} (action {winner[0]})"
         ax.axhline(winner[0], color=style.NEUTRAL, lw=0.9, ls=":", label=label)
         ax.legend(loc="upper right")
-    ax.set_ylim(-0.5, actions - 0.5)
+    ax.set(ylim=(-0.5, actions - 0.5), ylabel=f"action ${name}$")
     if look.action_ticks is None:
         ax.set_yticks(np.arange(actions) if actions <= 12 else np.arange(0, actions, max(1, actions // 10)))
     else:
         ax.set_yticks(np.arange(0, actions, -(-actions // look.action_ticks)))
     ax.grid(axis="y", visible=False)
-    ax.set_ylabel(f"action ${name}$")
     if look.titles:
         ax.set_title(
             f"({letter}) ${name}$ selections: each run's mean over {width}-step windows (light), "
@@ -93,8 +92,7 @@ def _strategy_panel(ax, letter, player, strategies, actions, winner, look: style
         label = f"{int(action)} ({winner[1]})" if is_winner and not look.short_labels else f"{int(action)}"
         width = style.LINE_WIDTH["mean"] + (0.6 if is_winner else -0.4)
         ax.plot(t, m, color=color, lw=width, label=label, gid=f"{player}:{int(action)}")
-    ax.set_ylim(0, 1)
-    ax.set_ylabel(f"${player}_t(i)$")
+    ax.set(ylim=(0, 1), ylabel=f"${player}_t(i)$")
     if look.titles:
         ax.set_title(f"({letter}) {PLAYER_NAMES[player]}: mean probability of each action i over runs, ± std")
     if look.legends_above:  # a panel alone: the actions in rows above the axes, which keep the stack's width

@@ -51,9 +51,7 @@ def _utilities_panel(ax, scenario: dict, look: style.Look):
             handles.append(Line2D([], [], **line, label=f"{notion.capitalize()} winner{which}"))
     # the legend sits in the top left: keep `headroom` of the height free above the bars and markers
     ax.set_ylim(min(0.0, u.min()), max(top + 4 * pad, (top + 1.5 * pad) / (1 - look.headroom)))
-    ax.set_xticks(actions)
-    ax.set_xlabel("action i")
-    ax.set_ylabel("utility u(i)")
+    ax.set(xticks=actions, xlabel="action i", ylabel="utility u(i)")
     if look.titles:
         ax.set_title("(a) latent utilities")
     ax.grid(axis="x", visible=False)
@@ -72,10 +70,7 @@ def _matrix_panel(fig, ax, scenario: dict, look: style.Look):
             color = "white" if abs(x - 0.5) > 0.3 else "black"
             ax.text(j, i, text, ha="center", va="center", fontsize=size, color=color)
     ticks = np.arange(A) if A <= 20 else np.arange(0, A, max(1, A // 10))
-    ax.set_xticks(ticks)
-    ax.set_yticks(ticks)
-    ax.set_xlabel("action j")
-    ax.set_ylabel("action i")
+    ax.set(xticks=ticks, yticks=ticks, xlabel="action j", ylabel="action i")
     ax.grid(False)
     if look.titles:
         ax.set_title("(b) preference matrix X(i, j) = P(i beats j)")
@@ -125,9 +120,7 @@ def _bound_curves(ax, curves: dict, horizon: int, actions: int, c_alpha: float, 
 
 def _step_axis(ax, left, horizon: int):
     """The step axis (from ``left`` to T) and the regret axis of panels (c) and (d)."""
-    ax.set_xlim(left, horizon)
-    ax.set_xlabel("step t")
-    ax.set_ylabel("cumulative regret")
+    ax.set(xlim=(left, horizon), xlabel="step t", ylabel="cumulative regret")
     ax.xaxis.set_major_formatter(style.step_formatter())
 
 
@@ -153,8 +146,7 @@ def _bounds_panel(ax, curves: dict, horizon: int, actions: int, c_alpha: float, 
     """(d): the mean regrets of (c) with the theorem bounds dashed, on log-log axes."""
     _regret_curves(ax, curves, look)
     notes = _bound_curves(ax, curves, horizon, actions, c_alpha, look)
-    ax.set_yscale("log")
-    ax.set_xscale("log")  # each bound c t^rho a straight line
+    ax.set(yscale="log", xscale="log")  # each bound c t^rho a straight line
     left = _log_left(curves)
     shown = [part.loc[part["t"] >= max(left, 1), "mean"].to_numpy(float) for part in curves.values()]
     lowest = min((m[m > 0].min() for m in shown if (m > 0).any()), default=np.nan)
