@@ -306,8 +306,9 @@ def data_digest(inputs: dict, **args) -> str:
 
 
 def input_contents(inputs: dict) -> dict:
-    """``{role: sha256 of the file}`` of a figure's input files (:func:`data_digest`); a command that
-    draws several figures from the same files computes it once."""
+    """``{role: sha256 of the file}`` of a figure's input files (:func:`data_digest`), an optional one not
+    given (None: tail-figure's ``--family``) left out; a command that draws several figures from the
+    same files computes it once."""
     return {role: file_sha256(path) for role, path in inputs.items() if path is not None}
 
 

@@ -129,7 +129,10 @@ def chunk_ranges(runs: int, runs_per_job: int) -> list[tuple[int, int]]:
 
 def point_runs(runs: int, runs_at, horizon: int) -> int:
     """Runs at ``horizon``: ``runs``, unless ``runs_at`` (``[{"horizon": T, "runs": n}, ...]``) names it."""
-    return next((int(item["runs"]) for item in runs_at or () if int(item["horizon"]) == int(horizon)), int(runs))
+    for item in runs_at or []:
+        if int(item["horizon"]) == int(horizon):
+            return int(item["runs"])
+    return int(runs)
 
 
 def job_ranges(runs: int, horizon: int, steps_per_job: int) -> list[tuple[int, int]]:

@@ -118,7 +118,9 @@ def simulate(matrix, algorithm: str, horizon: int, seed, *, stride: int = DEFAUL
         if problems:
             raise plugins.PluginError(f"{plugins.named(spec)}: {problems[0]}")
     I, J, outcomes, strategies = out
-    return SimulationResult(algorithm, I, J, outcomes, record, strategies, hyper)
+    return SimulationResult(
+        algorithm=algorithm, I=I, J=J, outcomes=outcomes, strategy_steps=record, strategies=strategies, params=hyper
+    )
 
 
 def compile_kernels(algorithm: str) -> None:

@@ -35,8 +35,9 @@ def _file(name: str) -> Path | None:
 
 @cache
 def _file_in(root: Path, name: str) -> Path | None:
-    # root is the folder duelbandits, so no name outside the package has a file; a package before a module
-    # of its name, as Python's import
+    # root is PACKAGE_ROOT (an argument so the cache follows the tests' copies of the package). Only the
+    # package's names are asked: plugins.imported and import_walk drop another top-level name first. A
+    # package before a module of its name, as Python's import
     base = root.parent.joinpath(*name.split("."))
     return next((path for path in (base / "__init__.py", base.with_suffix(".py")) if path.is_file()), None)
 

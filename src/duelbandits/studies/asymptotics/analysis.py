@@ -144,15 +144,21 @@ def long_horizon_tables(
         lows, highs = bootstrap_local_slopes(horizons, values, resamples, confidence, local_seed)
         theorem = theorems.theorem_for(algorithm, kind)
         bounds = np.array([bound_at(theorem, actions, T, c_alpha) for T in horizons])
-        per_horizon = dict(horizon=horizons, runs=[v.size for v in values], mean=means)
-        per_horizon |= dict(std=[float(sample_std(v)) for v in values], bound=bounds, ratio=means / bounds)
+        per_horizon = {
+            "horizon": horizons,
+            "runs": [v.size for v in values],
+            "mean": means,
+            "std": [float(sample_std(v)) for v in values],
+            "bound": bounds,
+            "ratio": means / bounds,
+        }
         interval = {  # per horizon, the local slope of the interval ending there (none at the first horizon)
             "from_horizon": [None, *map(int, horizons[:-1])],
             "slope": np.r_[np.nan, slopes],
             "ci_low": np.r_[np.nan, lows],
             "ci_high": np.r_[np.nan, highs],
         }
-        bootstrap = dict(confidence=confidence, resamples=resamples)
+        bootstrap = {"confidence": confidence, "resamples": resamples}
         local_frames.append(pd.DataFrame({**common, **per_horizon, **interval, **bootstrap}))
         bound = lower_bound(scenario, kind)
         exponent_rows.append(
@@ -172,7 +178,10 @@ def long_horizon_tables(
                 "last_slope": slopes[-1],
                 "last_low": lows[-1],
                 "last_high": highs[-1],
-                **dict(rho=rho, log_c=log_c, rho_low=rho_low, rho_high=rho_high),
+                "rho": rho,
+                "log_c": log_c,
+                "rho_low": rho_low,
+                "rho_high": rho_high,
                 "last_ratio": means[-1] / bounds[-1],
                 "verdict": verdict(slopes, lows, highs, common["theorem_exponent"], near),
                 "near": near,

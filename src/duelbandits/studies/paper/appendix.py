@@ -132,13 +132,9 @@ def _appendix_data(scenario: dict, algorithm: str, traces):
 
 def regret_winner(scenario: dict, kind: str) -> tuple[str, list[int]]:
     """The winner notion that regret ``kind`` measures against (the Exp3.P regret: the Maximin
-    winner) and its winners in ``scenario`` (the Condorcet winner when the record lists none)."""
-    w = scenario.get("winners", {}) or {}
+    winner) and its winners in ``scenario`` (a scenario record lists them all, each notion's never empty)."""
     notion = kind if kind in ("borda", "copeland") else "maximin"
-    chosen = list(w.get(notion, []))
-    if not chosen and w.get("condorcet") is not None:
-        chosen = [w["condorcet"]]
-    return notion, chosen
+    return notion, list(scenario["winners"][notion])
 
 
 def _draw_appendix_panel(ax, panel: str, algorithm: str, grid, horizon, kind, actions, winner, strategies, look):

@@ -27,20 +27,24 @@ def _log_left(curves) -> float:
     return float(steps[1]) if steps.size > 1 else 1.0
 
 
+WINNER_MARKS = {"condorcet": (-0.17, 11, 9), "borda": (0.17, 8, 7)}
+"""Per winner notion in panel (a): ``(shift, size, key)``, the marker's offset along x in actions when one
+action is both winners (so the two sit side by side), its size above the bar and its size in the legend
+(matplotlib ``markersize`` points, times ``Look.marker_scale``)."""
+
+
 def _utilities_panel(ax, scenario: dict, look: style.Look):
     """(a): each action's latent utility as a bar, the Condorcet and Borda winners marked above."""
     u = np.asarray(scenario["utilities"], dtype=float)
     actions = np.arange(u.size)
     ax.bar(actions, u, color="#bdbdbd", edgecolor=style.NEUTRAL, linewidth=0.6, width=0.7)
-    winners = scenario.get("winners", {}) or {}
-    condorcet = winners.get("condorcet")
-    borda = list(winners.get("borda", []) or [])
+    condorcet, borda = scenario["winners"]["condorcet"], list(scenario["winners"]["borda"])
     top = u.max() if u.size else 1.0
     pad = 0.06 * max(top, 1e-9)
     handles = [] if condorcet is not None else [Line2D([], [], ls="none", label="no Condorcet winner")]
     # each winner's marker above its bar (side by side where one action is both), and its legend entry
     chosen = {"condorcet": [] if condorcet is None else [condorcet], "borda": borda}
-    for notion, shift, (size, key) in (("condorcet", -0.17, (11, 9)), ("borda", 0.17, (8, 7))):
+    for notion, (shift, size, key) in WINNER_MARKS.items():
         marker, color = style.MARKERS[notion]
         for a in chosen[notion]:
             x = a + (shift if a == condorcet and a in borda else 0.0)

@@ -286,7 +286,9 @@ def _estimate_rows(table) -> list[list[str]]:
 
 def _state_rows(states) -> list[list[str]]:
     rows = []
-    for (t, stratum), part in [] if states is None else states.groupby(["t", "stratum"]):  # sorted by t, then stratum
+    if states is None:
+        return rows
+    for (t, stratum), part in states.groupby(["t", "stratum"]):  # sorted by t, then stratum
         median = part.median(numeric_only=True)
         counts = [fmt(median[name], 0) for name in ("never_observed", "never_observed_star", "fewest_duels_star")]
         chances = [f"{median[name]:.2e}" for name in ("p_star", "p_duel_borda", "p_escape")]
