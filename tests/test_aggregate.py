@@ -90,6 +90,10 @@ def test_aggregated_summary_strategies_and_traces_match_a_hand_recomputation_at_
             chunks[algorithm].append(path)
     outputs = {name: tmp_path / f"{name}.parquet" for name in ("traces", "strategies", "summary")}
     aggregate_scenario("condorcet", X, chunks, T, runs, outputs, points=points)
+    integers = {"summary": dict(t="int32", runs="int32"), "strategies": dict(t="int32", action="int16", runs="int32")}
+    for name, dtypes in integers.items():  # the frames' dtypes, in the pandas metadata: part of the files' bytes
+        written = {c["name"]: c["numpy_type"] for c in pq.read_schema(outputs[name]).pandas_metadata["columns"]}
+        assert {column: written[column] for column in dtypes} == dtypes, name
 
     summary = pq.read_table(outputs["summary"]).to_pandas()
     grid = summary_grid(T, points)

@@ -30,14 +30,17 @@ def test_tuning_is_the_theorems_by_hand():
     assert h["gamma"] == pytest.approx(0.08318632, rel=1e-6)
 
 
-def test_gamma_is_clipped_to_one_at_or_below_K_log_K_with_a_warning():
-    """gamma >= 1 <=> eta K >= 1 <=> T <= K log K = 23.03 for K = 10 (the run's uniform play then:
-    tests/test_algorithm_contract.py)."""
+def test_gamma_is_clipped_to_one_at_or_below_K_log_K_with_a_warning(X):
+    """gamma >= 1 <=> eta K >= 1 <=> T <= K log K = 23.03 for K = 10; a run at a clipped horizon then
+    plays uniformly (the contract checks the exploration floor only with gamma < 1)."""
     with pytest.warns(UserWarning, match="dexp3.*T=23"):
         assert dexp3.hyperparameters(10, 23)["gamma"] == 1.0
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert dexp3.hyperparameters(10, 24)["gamma"] == pytest.approx(0.98636, rel=1e-4)
+    with pytest.warns(UserWarning, match="T=20"):
+        s = dexp3.run(X, 20, np.random.default_rng(0), np.arange(1, 21))[3]
+    np.testing.assert_allclose(s["p"], 1 / 10, rtol=0, atol=1e-15)
 
 
 def test_a_run_is_partial_monitorings_with_its_own_tuning(X):

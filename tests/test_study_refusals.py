@@ -30,6 +30,8 @@ COMMANDS = {  # the study commands, each reading the files named first, writing 
     "claims": ["--summary", "summary.parquet", "--local", "local.parquet", "--level", 0.95, "--table", "o1.parquet",
                "--markdown", "o.md"],
 }  # fmt: skip
+BAYES_RUNS = ["--actions", 3, "--matrices", 2, "--runs", 2, "--horizon", 50, "--seed", SEED, "--jobs", 1, "--job", 0,
+              "--prior", "uniform", "--grid-from", 50, "--grid-points", 1]  # fmt: skip
 POINT = "(runs 0-3 x 4 regrets x 6 steps to T = 100)"  # thin_grid(100, 6): steps 1, 3, 6, 16, 40, 100
 
 
@@ -46,8 +48,7 @@ def made(tmp_path_factory):
            "--out", f"p{T}.parquet"] for T in (100, 400)],
         ["asymptotics-table", *COMMANDS["asymptotics-table"][:-6], "--exponents", "exponents.parquet", "--local",
          "local.parquet", "--markdown", "asymptotics.md"],
-        ["bayes-runs", "--actions", 3, "--matrices", 2, "--runs", 2, "--horizon", 50, "--seed", SEED, "--jobs", 1,
-         "--job", 0, "--prior", "uniform", "--grid-from", 50, "--grid-points", 1, "--out", "runs.parquet"],
+        ["bayes-runs", *BAYES_RUNS, "--out", "runs.parquet"],
     ]  # fmt: skip
     for argv in commands:
         assert run_cli(*argv, cwd=folder).returncode == 0, argv
@@ -143,6 +144,20 @@ def test_the_bayes_runs_ratio_is_taken_from_the_checked_regret_not_the_files_col
     folder = tampered(made, tmp_path, "runs.parquet", lambda f: f.assign(ratio=-7.0))
     (made_runs, _), (read, _) = read_runs([made / "runs.parquet"]), read_runs([folder / "runs.parquet"])
     pd.testing.assert_frame_equal(read, made_runs)
+
+
+@pytest.mark.parametrize(
+    "change, line",
+    [
+        (["--seed", 8], "the run files were made with different seeds: 7, 8"),
+        (["--prior", "projected"], "the run files were drawn from different priors: projected, uniform"),
+    ],
+)
+def test_bayes_table_refuses_run_files_of_mixed_seeds_or_priors(made, tmp_path, change, line):
+    """One table is one prior's estimate at one seed: run files of another seed or prior are not pooled."""
+    folder = tampered(made, tmp_path, "runs.parquet", lambda f: f)
+    assert run_cli("bayes-runs", *BAYES_RUNS, *change, "--out", "other.parquet", cwd=folder).returncode == 0
+    refused(folder, "bayes-table", line, ["runs.parquet", "other.parquet", *COMMANDS["bayes-table"][1:]])
 
 
 @pytest.mark.parametrize(

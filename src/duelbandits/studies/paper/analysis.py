@@ -57,10 +57,9 @@ def _strategy_rows(algorithm: str, recorded: pd.DataFrame, actions: int, runs: i
                 {
                     "algorithm": algorithm,
                     "player": player,
-                    # mutmut equivalent: a dtype dropped before the strategy schema casts the column (integral floats)
-                    "t": np.repeat(steps, actions).astype(np.int32),  # pragma: no mutate
-                    # mutmut equivalent: a dtype dropped before the strategy schema casts the column (integral floats)
-                    "action": np.tile(np.arange(actions), len(steps)).astype(np.int16),  # pragma: no mutate
+                    # the frame's dtypes reach the file's bytes: its pandas metadata records them (not the schema's)
+                    "t": np.repeat(steps, actions).astype(np.int32),  # pragma: no mutate -- the chunk's t is int32
+                    "action": np.tile(np.arange(actions), len(steps)).astype(np.int16),
                     "mean": probs.mean(axis=0).ravel(),
                     "std": sample_std(probs).ravel(),
                     "runs": np.int32(runs),
@@ -116,8 +115,8 @@ def aggregate_scenario(
                             "algorithm": algorithm,
                             "regret": kind,
                             "paper": kind == paper_kind,
-                            # mutmut equivalent: the schema casts the column to its type
-                            "t": grid.astype(np.int32),  # pragma: no mutate
+                            # the frame's dtypes reach the file's bytes: its pandas metadata records them
+                            "t": grid.astype(np.int32),
                             "mean": at.mean(axis=0),
                             "std": sample_std(at),
                             "runs": np.int32(runs),
