@@ -104,7 +104,7 @@ def scenario_numbers(scenario: dict, summary) -> dict:
         "actions": actions,
         "horizon": horizon,
         "runs": runs,
-        "winners": scenario.get("winners", {}) or {},
+        "winners": scenario["winners"],
         "algorithms": list(curves),
         "kinds": kinds,
         "bounds": bounds,
@@ -112,8 +112,7 @@ def scenario_numbers(scenario: dict, summary) -> dict:
 
 
 def _main_caption(record: dict, c_alpha: float) -> str:
-    winners = record["winners"]
-    condorcet, borda = winners.get("condorcet"), list(winners.get("borda", []) or [])
+    condorcet, borda = record["winners"]["condorcet"], list(record["winners"]["borda"])
     star, triangle = (MARKER_NAMES[style.MARKERS[w][0]] for w in ("condorcet", "borda"))
     marked = [f"the Condorcet winner ({_actions([condorcet])}, {star})"] if condorcet is not None else []
     marked += [f"the Borda winner ({_actions(borda)}, {triangle})"] if borda else []
@@ -156,16 +155,16 @@ def _main_caption(record: dict, c_alpha: float) -> str:
 
 def _appendix_caption(record: dict, algorithm: str) -> str:
     kind = record["kinds"][algorithm]
-    notion, chosen = regret_winner({"winners": record["winners"]}, kind)
-    winner = f"the {notion.capitalize()} winner, {_actions(chosen)}" if chosen else None
-    marked = winner is not None and len(chosen) == 1
+    notion, chosen = regret_winner(record, kind)
+    marked = len(chosen) == 1
     width = selection_window(record["horizon"])
     window = f"each run averaged over windows of {_number(width)} steps" if width > 1 else "each run step by step"
     text = (
         f"\\textbf{{{style.scenario_label(record['name'])} scenario, {_escape(ALGORITHMS[algorithm].label)}}} "
         f"({_run_text(record)}). Light lines: single runs; thick lines: means over runs; shading: one "
         "standard deviation (above the mean in (a)). "
-        f"(a) Cumulative {REGRET_NAMES.get(kind, kind)} regret" + (f", against {winner}" if winner else "") + ". "
+        f"(a) Cumulative {REGRET_NAMES.get(kind, kind)} regret, against the {notion.capitalize()} winner, "
+        f"{_actions(chosen)}. "
         f"(b) First action $\\mathbf{{I}}_t$ and (c) second action $\\mathbf{{J}}_t$, {window}"
         + (f"; dotted: action {chosen[0]}." if marked else ".")
     )
