@@ -145,14 +145,13 @@ def _points(config: dict, target: str) -> list[tuple[str, int, int, str, list[tu
     """``(scenario, A, T, algorithm, run ranges)`` of every point of ``target`` (``paper``: the config's)."""
     section = config if target == "paper" else config[target]
     A = config["actions"]
-    if target == "asymptotics":
-        return [
-            (name, A, T, algorithm, job_ranges(point_runs(section["runs"], section.get("runs_at"), T), T,
-                                               section["steps_per_job"]))
-            for name in section["scenarios"]
-            for T in section["horizons"]
-            for algorithm in section["algorithms"].get(name, [])
-        ]  # fmt: skip
+    if target == "asymptotics":  # each horizon's runs split into jobs of about steps_per_job steps
+        points = []
+        for name in section["scenarios"]:
+            for T in section["horizons"]:
+                chunks = job_ranges(point_runs(section["runs"], section.get("runs_at"), T), T, section["steps_per_job"])
+                points += [(name, A, T, algorithm, chunks) for algorithm in section["algorithms"].get(name, [])]
+        return points
     chunks = chunk_ranges(section["runs"], section["runs_per_job"])
     if target == "maximin-tail":  # phase 1 only; phase 2 depends on its results (workflow/rules/tail.smk)
         return [(section["scenario"], A, section["first_horizon"], "ts-maximin", chunks)]
@@ -160,8 +159,11 @@ def _points(config: dict, target: str) -> list[tuple[str, int, int, str, list[tu
         grid = [(name, own_size(config, name), section["horizon"]) for name in section["scenarios"]]
     elif target == "sweeps":
         grid = [(name, A, T) for name in section["horizon"]["scenarios"] for T in section["horizon"]["horizons"]]
-        grid += [(name, a, section["actions"]["horizon"]) for name in section["actions"]["scenarios"]
-                 for a in section["actions"]["actions"]]  # fmt: skip
+        grid += [
+            (name, a, section["actions"]["horizon"])
+            for name in section["actions"]["scenarios"]
+            for a in section["actions"]["actions"]
+        ]
     else:
         grid = [(name, A, config["horizon"]) for name in config["scenarios"]]
     algorithms = section["algorithms"] if target == "field" else config["algorithms"]
