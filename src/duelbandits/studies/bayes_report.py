@@ -52,13 +52,6 @@ def decide_text(row) -> str:
     return "none" if n == math.inf else f"{n:,.0f}"
 
 
-def percents(point, low, high) -> str:
-    """``point% [low, high]``: a share and its interval in percent, to one decimal."""
-    from ..tables import fmt
-
-    return f"{fmt(100 * point, 1)}% [{fmt(100 * low, 1)}, {fmt(100 * high, 1)}]"
-
-
 HEADER = ["A", "t", "matrices x runs", "E[R_t] / bound", "matrices above the bound", "verdict"]
 HEADER += ["matrices to decide", "exponent", "crossing"]
 
@@ -67,11 +60,12 @@ def bayes_markdown(table, verdict: str, prior: str, bootstrap: int) -> str:
     """results/maximin-bayes/bayes.md: per A, E[R_T] / bound over the prior (a key of :data:`PRIORS`), the
     share of drawn matrices above the bound, the verdict, the exponent and the crossing with their intervals
     over ``bootstrap`` resamplings (and how many left each undefined)."""
-    from ..tables import fmt, markdown
+    from ..tables import fmt, interval, markdown
 
     level = f"{100 * float(table['confidence'].iloc[0]):g}%" if len(table) else "-"
     table = table.sort_values(["actions", "horizon"], ignore_index=True)
     firsts = table["horizon"] == table.groupby("actions")["horizon"].transform("min")
+    share_text = partial(interval, digits=1, percent=True)  # a share of matrices and its interval
 
     def cell(row, name, show):  # an interval and its undefined resamplings in words, never a NaN
         point, low, high, undefined = (getattr(row, name + end) for end in ("", "_low", "_high", "_undefined"))
@@ -86,14 +80,15 @@ def bayes_markdown(table, verdict: str, prior: str, bootstrap: int) -> str:
         exponent = "-" if first else cell(row, "exponent", lambda x: fmt(x, 2))
         shown = partial(crossing_text, t=row.horizon)
         crossing = "-" if first and math.isnan(row.crossing) else cell(row, "crossing", shown)
-        ratio = f"{fmt(row.ratio, 3)} [{fmt(row.low, 3)}, {fmt(row.high, 3)}]"
+        ratio = interval(row.ratio, row.low, row.high)
         head = [str(int(row.actions)), f"{int(row.horizon):,}", f"{int(row.matrices)} x {int(row.runs_per_matrix)}"]
         decide = "-" if row.verdict != "inconclusive" else decide_text(row)
-        share = percents(row.share_above, row.share_low, row.share_high)
+        share = share_text(row.share_above, row.share_low, row.share_high)
         rows.append([*head, ratio, share, row.verdict, decide, exponent, crossing])
     strata = table.drop_duplicates("actions").sort_values("actions")
     shares = "; ".join(
-        f"A = {int(r.actions)}: {percents(r.condorcet_share, r.condorcet_low, r.condorcet_high)} of {r.strata_draws:,}"
+        f"A = {int(r.actions)}: {share_text(r.condorcet_share, r.condorcet_low, r.condorcet_high)} "
+        f"of {r.strata_draws:,}"
         for r in strata.itertuples()
     )
     return "\n".join(
@@ -117,6 +112,7 @@ def ratios_figure(runs_frame, estimates_frame, bins: int, outputs, *, data_diges
     matrices' mean ``R_T / bound`` (``bins`` bins over the range of every A, so the rows compare), the bound
     at 1, and the share of matrices above it with its interval (the estimates table's)."""
     from ..plotting import style
+    from ..tables import interval
 
     runs_frame = runs_frame[runs_frame["horizon"] == runs_frame["horizon"].max()]
     estimates_frame = estimates_frame[estimates_frame["horizon"] == estimates_frame["horizon"].max()]
@@ -132,7 +128,7 @@ def ratios_figure(runs_frame, estimates_frame, bins: int, outputs, *, data_diges
             ax.hist(values, bins=edges, color="#0072b2", alpha=0.8)
             ax.axvline(1.0, color="black", lw=1.2)
             row = shares.loc[A]
-            share = percents(row.share_above, row.share_low, row.share_high)
+            share = interval(row.share_above, row.share_low, row.share_high, 1, percent=True)
             text = f"A = {A}: {len(values)} matrices, {share} above"
             ax.text(0.99, 0.9, text, transform=ax.transAxes, ha="right", va="top", fontsize=7)
             ax.set_yticks([])

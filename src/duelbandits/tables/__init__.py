@@ -17,6 +17,14 @@ def fmt(value, digits: int = 1) -> str:
     return f"{value:,.{digits}f}"
 
 
+def interval(point, low, high, digits: int = 3, percent: bool = False) -> str:
+    """A value and its interval, ``point [low, high]`` (each by :func:`fmt` to ``digits`` decimals); with
+    ``percent``, shares as percentages: ``point% [low, high]``."""
+    if percent:
+        point, low, high = 100 * point, 100 * low, 100 * high
+    return f"{fmt(point, digits)}{'%' if percent else ''} [{fmt(low, digits)}, {fmt(high, digits)}]"
+
+
 def mean_std(mean, std, digits: int = 1, runs: int | None = None) -> str:
     """``mean ± std``; the std as ``-`` over fewer than two ``runs``: one run has no spread to show (its
     stored std is 0), and ``± 0.0`` would say the result is exact."""

@@ -13,7 +13,7 @@ from ... import algorithms, schemas, theorems
 from ...points import PointError, resampled_log_means
 from ...regret import REGRET_NAMES, sample_std
 from ...simulation import name_seed
-from ...tables import Page, Table, fmt
+from ...tables import Page, Table, fmt, interval
 from ..sweeps.analysis import bound_at, fitted_groups, regret_label, theorem_cell
 
 NEAR = 0.1
@@ -207,7 +207,7 @@ def horizon_label(T: int) -> str:
 
 
 def _interval(value, low, high) -> str:
-    return "-" if not np.isfinite(value) else f"{fmt(value, 3)} [{fmt(low, 3)}, {fmt(high, 3)}]"
+    return "-" if not np.isfinite(value) else interval(value, low, high)
 
 
 def _shown(exponents: pd.DataFrame) -> pd.DataFrame:

@@ -13,7 +13,7 @@ from ... import regret, schemas
 from ...errors import InputError
 from ...points import thin_grid
 from ...simulation import name_seed, run_seed, simulate
-from ...tables import fmt, markdown
+from ...tables import fmt, interval, markdown
 from ...winners import trap
 
 ALGORITHM = "ts-maximin"
@@ -277,9 +277,9 @@ def verdict(frame) -> str:
 def _estimate_rows(table) -> list[list[str]]:
     rows = []
     for row in table.sort_values("t").itertuples():
-        mean = f"{fmt(row.mean, 0)} [{fmt(row.low, 0)}, {fmt(row.high, 0)}]"
-        ratio = f"{fmt(row.ratio, 3)} [{fmt(row.ratio_low, 3)}, {fmt(row.ratio_high, 3)}]"
-        trapped = f"{fmt(100 * row.trapped, 2)}% [{fmt(100 * row.trapped_low, 2)}, {fmt(100 * row.trapped_high, 2)}]"
+        mean = interval(row.mean, row.low, row.high, 0)
+        ratio = interval(row.ratio, row.ratio_low, row.ratio_high)
+        trapped = interval(row.trapped, row.trapped_low, row.trapped_high, 2, percent=True)
         rows.append([f"{int(row.t):,}", row.source, mean, fmt(row.bound, 0), ratio, trapped, row.verdict])
     return rows
 
