@@ -152,14 +152,14 @@ def long_horizon_tables(
             "bound": bounds,
             "ratio": means / bounds,
         }
-        interval = {  # per horizon, the local slope of the interval ending there (none at the first horizon)
+        ending = {  # per horizon, the local slope of the interval ending there (none at the first horizon)
             "from_horizon": [None, *map(int, horizons[:-1])],
             "slope": np.r_[np.nan, slopes],
             "ci_low": np.r_[np.nan, lows],
             "ci_high": np.r_[np.nan, highs],
         }
         bootstrap = {"confidence": confidence, "resamples": resamples}
-        local_frames.append(pd.DataFrame({**common, **per_horizon, **interval, **bootstrap}))
+        local_frames.append(pd.DataFrame({**common, **per_horizon, **ending, **bootstrap}))
         bound = lower_bound(scenario, kind)
         exponent_rows.append(
             {
@@ -170,11 +170,11 @@ def long_horizon_tables(
                 "first_horizon": int(horizons[0]),
                 "last_horizon": int(horizons[-1]),
                 # the last two intervals, which the verdict reads (the second-last none with two horizons)
-                "prev_from": interval["from_horizon"][-2],
-                "prev_slope": interval["slope"][-2],
-                "prev_low": interval["ci_low"][-2],
-                "prev_high": interval["ci_high"][-2],
-                "last_from": interval["from_horizon"][-1],
+                "prev_from": ending["from_horizon"][-2],
+                "prev_slope": ending["slope"][-2],
+                "prev_low": ending["ci_low"][-2],
+                "prev_high": ending["ci_high"][-2],
+                "last_from": ending["from_horizon"][-1],
                 "last_slope": slopes[-1],
                 "last_low": lows[-1],
                 "last_high": highs[-1],
